@@ -1,0 +1,63 @@
+"""One error hierarchy for the whole package.
+
+Library code raises these; only the CLI turns them into exit codes
+(0 success, 1 the KG fails validation, 2 bad input).
+"""
+from __future__ import annotations
+
+__all__ = [
+    "PipelineError",
+    "InputError",
+    "TableParseError",
+    "ManifestError",
+    "OntologyError",
+    "CompileError",
+    "MaterializeError",
+]
+
+
+class PipelineError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InputError(PipelineError):
+    """Bad user input: a file that is missing, unreadable or malformed.
+
+    Attributes:
+        path: the offending file (or ``None`` when not file-bound).
+        line: 1-based line number when known.
+        key: the key/column/cell concerned when known.
+    """
+
+    def __init__(self, message: str, *, path: object = None, line: int | None = None,
+                 key: str | None = None) -> None:
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.key = key
+        where = ""
+        if self.path:
+            where = self.path
+            if line is not None:
+                where += f":{line}"
+            where += ": "
+        super().__init__(f"{where}{message}")
+
+
+class TableParseError(InputError):
+    """A mapping table file cannot be read at all (not one bad row: a bad file)."""
+
+
+class ManifestError(InputError):
+    """A scenario manifest is invalid (unknown key, missing file, unknown format)."""
+
+
+class OntologyError(InputError):
+    """An ontology or SKOS file cannot be parsed."""
+
+
+class CompileError(PipelineError):
+    """The mapping table cannot be turned into any RML at all."""
+
+
+class MaterializeError(PipelineError):
+    """Morph-KGC failed on the compiled mapping."""

@@ -1,0 +1,255 @@
+"""Scenario manifests: one YAML file describes one case (sources, ontology, gold ...).
+
+Example (paths resolve relative to the manifest file)::
+
+    name: 1E
+    scenario: scenario1
+    base_iri: http://example.org/
+    sources:
+      - path: student.csv
+      - path: sport.json
+        iterator: $.sports[*]
+    ontologies: [ontology.ttl]
+    skos: []
+    prefixes: {ex: "http://example.org/"}
+    gold:
+      table: expected_table.md
+      graph: expected-graph.nt
+    competency_questions: [cq/]
+    shapes: [shapes.ttl]
+
+Only ``sources`` and ``ontologies`` are required. Validation happens before
+anything runs and names the file, the line and the key at fault.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ManifestError
+
+__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest"]
+
+#: Supported source formats and the file suffixes that imply them.
+FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json",), "xml": (".xml",)}
+
+_TOP_KEYS = {"name", "scenario", "base_iri", "sources", "ontologies", "skos", "prefixes", "gold",
+             "competency_questions", "shapes", "notes"}
+_SOURCE_KEYS = {"path", "format", "iterator", "name"}
+_GOLD_KEYS = {"table", "graph"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file of a case.
+
+    Attributes:
+        path: absolute path.
+        format: ``csv``, ``json`` or ``xml``.
+        iterator: JSONPath/XPath of the records (``None``: detected from the data).
+        name: the file name the mapping table uses (default: the file's name).
+    """
+
+    path: Path
+    format: str
+    iterator: str | None = None
+    name: str = ""
+
+    @property
+    def stem(self) -> str:
+        """File name without suffix (``routes`` for ``routes.csv``)."""
+        return Path(self.name or self.path.name).stem
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario case: everything a run needs, with absolute paths.
+
+    Attributes:
+        name: case name (``1A``, ``d3``, ``1``).
+        scenario: scenario name (``scenario1``); used for output folders.
+        sources: input files.
+        ontologies: ontology files.
+        skos: SKOS vocabulary files.
+        base_iri: base for generated IRIs (``http://example.org/``).
+        prefixes: extra prefixes (prefix -> namespace) tables may use.
+        gold_table / gold_graph: optional gold mapping table and gold KG.
+        competency_questions: SPARQL files (``.rq``) or folders of them.
+        shapes: SHACL shape files.
+        manifest: the manifest file this case came from (``None`` if built in code).
+        notes: free text carried into reports.
+    """
+
+    name: str
+    sources: tuple[Source, ...]
+    ontologies: tuple[Path, ...]
+    scenario: str = "custom"
+    skos: tuple[Path, ...] = ()
+    base_iri: str = "http://example.org/"
+    prefixes: dict[str, str] = field(default_factory=dict)
+    gold_table: Path | None = None
+    gold_graph: Path | None = None
+    competency_questions: tuple[Path, ...] = ()
+    shapes: tuple[Path, ...] = ()
+    manifest: Path | None = None
+    notes: str = ""
+
+    def source_named(self, name: str | None) -> Source | None:
+        """The source whose file name or stem equals ``name`` (case-insensitive), else ``None``."""
+        if not name:
+            return None
+        low = name.lower()
+        for s in self.sources:
+            if low in {s.path.name.lower(), (s.name or "").lower(), s.stem.lower()}:
+                return s
+        return None
+
+
+def _line_of(node: yaml.Node | None, key: str) -> int | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, _ in node.value:
+            if getattr(k, "value", None) == key:
+                return k.start_mark.line + 1
+    return None
+
+
+def _unknown(keys: set[str], allowed: set[str], where: str, path: Path, node: yaml.Node | None) -> None:
+    for key in sorted(keys - allowed):
+        hint = difflib.get_close_matches(key, sorted(allowed), n=1)
+        did = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise ManifestError(f"unknown key {key!r} in {where} (allowed: {', '.join(sorted(allowed))}){did}",
+                            path=path, line=_line_of(node, key), key=key)
+
+
+def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise ManifestError(f"{key}: expected a file path, found {value!r}", path=path,
+                            line=_line_of(node, key.split('.')[0]), key=key)
+    p = (base / value).resolve() if not Path(value).is_absolute() else Path(value)
+    if not p.exists():
+        raise ManifestError(f"{key}: file not found: {p}", path=path, line=_line_of(node, key.split('.')[0]), key=key)
+    return p
+
+
+def _list(data: dict, key: str, path: Path, node: yaml.Node | None) -> list:
+    value = data.get(key) or []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise ManifestError(f"{key}: expected a list, found {type(value).__name__}", path=path,
+                            line=_line_of(node, key), key=key)
+    return value
+
+
+def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int) -> str:
+    if given is not None:
+        if given not in FORMATS:
+            raise ManifestError(f"sources[{idx}].format: unknown format {given!r} (allowed: {', '.join(FORMATS)})",
+                                path=path, line=_line_of(node, "sources"), key="format")
+        return str(given)
+    for fmt, suffixes in FORMATS.items():
+        if p.suffix.lower() in suffixes:
+            return fmt
+    raise ManifestError(f"sources[{idx}]: cannot tell the format of {p.name!r} from its suffix; "
+                        f"add format: one of {', '.join(FORMATS)}", path=path, line=_line_of(node, "sources"),
+                        key="format")
+
+
+def load_manifest(path: str | Path) -> Case:
+    """Read and validate a manifest file.
+
+    Returns:
+        The :class:`Case` with every path resolved and checked to exist.
+    Raises:
+        ManifestError: unreadable YAML, unknown key, missing required key,
+            missing file or unknown format; the message names the file, line and key.
+    """
+    path = Path(path).resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except FileNotFoundError as exc:
+        raise ManifestError("manifest not found", path=path) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ManifestError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=path,
+                            line=mark.line + 1 if mark else None) from exc
+    if not isinstance(data, dict):
+        raise ManifestError("expected a mapping of keys (sources, ontologies, ...) at the top level", path=path)
+    _unknown(set(data), _TOP_KEYS, "the manifest", path, node)
+    for req in ("sources", "ontologies"):
+        if not data.get(req):
+            raise ManifestError(f"missing required key {req!r}", path=path, key=req)
+    base = path.parent
+    sources = []
+    for i, item in enumerate(_list(data, "sources", path, node)):
+        if isinstance(item, str):
+            item = {"path": item}
+        if not isinstance(item, dict) or "path" not in item:
+            raise ManifestError(f"sources[{i}]: expected a path or a mapping with 'path'", path=path,
+                                line=_line_of(node, "sources"), key="sources")
+        _unknown(set(item), _SOURCE_KEYS, f"sources[{i}]", path, node)
+        p = _file(base, item["path"], f"sources[{i}].path", path, node)
+        sources.append(Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
+                              iterator=item.get("iterator"), name=str(item.get("name") or p.name)))
+    gold = data.get("gold") or {}
+    if not isinstance(gold, dict):
+        raise ManifestError("gold: expected a mapping with 'table' and/or 'graph'", path=path,
+                            line=_line_of(node, "gold"), key="gold")
+    _unknown(set(gold), _GOLD_KEYS, "gold", path, node)
+    prefixes = data.get("prefixes") or {}
+    if not isinstance(prefixes, dict):
+        raise ManifestError("prefixes: expected a mapping prefix -> namespace IRI", path=path,
+                            line=_line_of(node, "prefixes"), key="prefixes")
+    return Case(
+        name=str(data.get("name") or path.stem),
+        scenario=str(data.get("scenario") or "custom"),
+        sources=tuple(sources),
+        ontologies=tuple(_file(base, f, "ontologies", path, node) for f in _list(data, "ontologies", path, node)),
+        skos=tuple(_file(base, f, "skos", path, node) for f in _list(data, "skos", path, node)),
+        base_iri=str(data.get("base_iri") or "http://example.org/"),
+        prefixes={str(k): str(v) for k, v in prefixes.items()},
+        gold_table=_file(base, gold["table"], "gold.table", path, node) if gold.get("table") else None,
+        gold_graph=_file(base, gold["graph"], "gold.graph", path, node) if gold.get("graph") else None,
+        competency_questions=tuple(_file(base, f, "competency_questions", path, node)
+                                   for f in _list(data, "competency_questions", path, node)),
+        shapes=tuple(_file(base, f, "shapes", path, node) for f in _list(data, "shapes", path, node)),
+        manifest=path,
+        notes=str(data.get("notes") or ""),
+    )
+
+
+def dump_manifest(case: Case, path: str | Path) -> Path:
+    """Write ``case`` as a manifest at ``path`` with paths relative to its folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    base = path.parent.resolve()
+
+    def rel(p: Path) -> str:
+        import os
+        return os.path.relpath(p, base)
+
+    data: dict[str, Any] = {"name": case.name, "scenario": case.scenario, "base_iri": case.base_iri,
+                            "sources": [{"path": rel(s.path), **({"format": s.format}),
+                                         **({"iterator": s.iterator} if s.iterator else {})} for s in case.sources],
+                            "ontologies": [rel(p) for p in case.ontologies]}
+    if case.skos:
+        data["skos"] = [rel(p) for p in case.skos]
+    if case.prefixes:
+        data["prefixes"] = dict(case.prefixes)
+    gold = {k: rel(v) for k, v in (("table", case.gold_table), ("graph", case.gold_graph)) if v}
+    if gold:
+        data["gold"] = gold
+    if case.competency_questions:
+        data["competency_questions"] = [rel(p) for p in case.competency_questions]
+    if case.shapes:
+        data["shapes"] = [rel(p) for p in case.shapes]
+    if case.notes:
+        data["notes"] = case.notes
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path

@@ -1,0 +1,214 @@
+"""Parsers for the structured cells of a mapping table.
+
+Gold tables are hand-written: these functions accept every variant found in
+the BLINKG tables and return typed values, never raising on odd text (they
+return ``None`` or an empty result and let the audit report it).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "clean_cell",
+    "split_source_hint",
+    "parse_concat",
+    "JoinPair",
+    "parse_join_condition",
+    "parse_value_map",
+    "split_function_cell",
+    "split_class_alternatives",
+    "EMPTY_MARKERS",
+]
+
+#: Cell texts that mean "no value".
+EMPTY_MARKERS = frozenset({"", "-", "\u2013", "\u2014", "n/a", "none", "null"})
+
+_SOURCE_PREFIX = re.compile(r"^(?P<file>[\w.\-]+\.(?:csv|json|xml|tsv))\s+(?P<ref>\S.*)$", re.I)
+_SOURCE_SUFFIX = re.compile(r"^(?P<ref>[^()]+?)\s+\((?P<file>[\w.\-]+)\)$")
+_CONCAT = re.compile(r"^concat\s*\((?P<args>.*)\)$", re.I | re.S)
+_IDENT_CALL = re.compile(r"^[A-Za-z_][\w\-]*(\(\))?$")
+
+
+def clean_cell(raw: str | None) -> str | None:
+    """Normalise one cell: strip whitespace and backtick quoting; empty markers -> ``None``.
+
+    Args:
+        raw: the cell text as split from the Markdown row (may be ``None``).
+    Returns:
+        The cleaned text, or ``None`` for empty/``-`` cells.
+    """
+    if raw is None:
+        return None
+    text = raw.replace("`", "").strip()
+    text = re.sub(r"[ \t]+", " ", text)
+    if text.lower() in EMPTY_MARKERS:
+        return None
+    return text
+
+
+def split_source_hint(reference: str | None) -> tuple[str | None, str | None]:
+    """Split a source-file hint off a data reference.
+
+    Accepts ``student.csv Name`` and ``agency_id (routes.csv)`` /
+    ``date (calendar_dates)`` (a file stem without extension).
+
+    Returns:
+        ``(source_file, reference)``; ``source_file`` is ``None`` when there is no hint.
+    """
+    if not reference:
+        return None, reference
+    m = _SOURCE_PREFIX.match(reference)
+    if m:
+        return m.group("file"), m.group("ref").strip()
+    m = _SOURCE_SUFFIX.match(reference)
+    if m and not reference.lower().startswith("concat"):
+        return m.group("file"), m.group("ref").strip()
+    return None, reference
+
+
+def parse_concat(reference: str | None) -> list[str] | None:
+    """Return the argument references of ``concat(a,b,...)``, or ``None`` if not a concat.
+
+    Arguments are split on top-level commas and stripped; quoted arguments
+    (``' '``) are returned with their quotes so callers can tell constants apart.
+    """
+    if not reference:
+        return None
+    m = _CONCAT.match(reference.strip())
+    if not m:
+        return None
+    args, depth, cur, quote = [], 0, "", ""
+    for ch in m.group("args"):
+        if quote:
+            cur += ch
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        args.append(cur.strip())
+    return args
+
+
+@dataclass(frozen=True)
+class JoinPair:
+    """One equality of a join condition: ``child_source.child_ref == parent_source.parent_ref``.
+
+    ``child_source``/``parent_source`` are the file stems written before the
+    dot (``None`` when the condition names only columns, e.g. ``id==id``).
+    """
+
+    child_source: str | None
+    child_ref: str
+    parent_source: str | None
+    parent_ref: str
+
+
+_EQ = re.compile(r"\s*(?:==|=)\s*")
+
+
+def _side(text: str) -> tuple[str | None, str]:
+    text = text.strip().strip("()")
+    if "." in text and not text.startswith("/") and "/" not in text:
+        src, ref = text.split(".", 1)
+        return src.strip() or None, ref.strip()
+    return None, text
+
+
+def parse_join_condition(cell: str | None) -> list[list[JoinPair]]:
+    """Parse a join-condition cell into alternatives of conjunctions.
+
+    ``a.x==b.y and a.z==b.w`` and ``x=x, y=y`` are conjunctions (one
+    alternative with two pairs); ``... or ...`` separates alternatives (the
+    gold GTFS tables use it for "join either calendar or calendar_dates").
+
+    Returns:
+        A list of alternatives, each a list of :class:`JoinPair`; ``[]`` when
+        the cell is empty or holds no equality.
+    """
+    if not cell:
+        return []
+    alternatives = []
+    for alt in re.split(r"\s+or\s+", cell.strip(), flags=re.I):
+        pairs = []
+        for part in re.split(r"\s*(?:,|\band\b|&&)\s*", alt, flags=re.I):
+            if not part.strip():
+                continue
+            sides = _EQ.split(part.strip(), maxsplit=1)
+            if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
+                continue
+            cs, cr = _side(sides[0])
+            ps, pr = _side(sides[1])
+            pairs.append(JoinPair(cs, cr, ps, pr))
+        if pairs:
+            alternatives.append(pairs)
+    return alternatives
+
+
+_MAP_ITEM = re.compile(
+    r"(?P<key>[^\s<>]+?)\s*(?:->|\u2192|:)\s*<?(?P<iri>https?://[^\s<>]+?)>?(?=\s|<br|$)",
+    re.I,
+)
+
+
+def parse_value_map(cell: str | None) -> dict[str, str]:
+    """Parse a value-map output cell into ``{code: IRI}``.
+
+    Accepts ``0->IRI``, ``1 → <IRI>``, ``OP_DATPRO: <IRI>``, items separated by
+    ``<br>`` or only by spaces (one gold row forgets a ``<br>``). Text that is
+    no map (``Input string in capital format``) yields ``{}``.
+    """
+    if not cell:
+        return {}
+    text = re.sub(r"<br\s*/?>", " ", cell, flags=re.I)
+    out: dict[str, str] = {}
+    for m in _MAP_ITEM.finditer(text):
+        key = m.group("key").strip().rstrip(":")
+        if key.lower().startswith("http"):
+            continue
+        out[key] = m.group("iri")
+    return out
+
+
+def split_function_cell(name: str | None, output: str | None) -> tuple[str | None, str | None]:
+    """Recover the function name when a table wrote ``name output`` in the output cell.
+
+    Some gold tables leave *Function Name* as ``-`` and write
+    ``locationTypeSKOS 0 -> ...`` or ``capitalize Input string ...`` in
+    *Function Output*. Returns ``(name, output)`` unchanged when the name is
+    present or the first token is no identifier.
+    """
+    if name or not output:
+        return name, output
+    parts = output.split(None, 1)
+    if len(parts) == 2 and _IDENT_CALL.match(parts[0]) and not re.match(r"^(->|\u2192|:)", parts[1]):
+        return parts[0], parts[1].strip()
+    return name, output
+
+
+_CURIE = r"[A-Za-z][\w\-]*:[A-Za-z_][\w\-]*"
+_ALTERNATIVES = re.compile(rf"^{_CURIE}(?:\s*/\s*{_CURIE})+$")
+
+
+def split_class_alternatives(cell: str | None) -> list[str]:
+    """Split ``gtfs:Stop/gtfs:Station`` (several prefixed classes) into a list.
+
+    A single value (including a full IRI with slashes) is returned as ``[value]``;
+    ``None`` gives ``[]``.
+    """
+    if not cell:
+        return []
+    if _ALTERNATIVES.match(cell):
+        return [c.strip() for c in cell.split("/")]
+    return [cell]

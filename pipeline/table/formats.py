@@ -1,0 +1,122 @@
+"""Read and write mapping tables as CSV and JSON, and dispatch on file suffix.
+
+CSV uses the :data:`~pipeline.table.model.COLUMNS` headers (editable in a
+spreadsheet); JSON follows :func:`~pipeline.table.model.json_schema`
+(``{"rows": [...]}``) and also keeps provenance fields (line, confidence,
+evidence) when present.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from ..errors import TableParseError
+from .cells import clean_cell
+from .markdown import header_field, parse_markdown, to_markdown
+from .model import COLUMNS, MappingRow, MappingTable
+
+__all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to_json"]
+
+
+def parse_csv(text: str, source: str = "<string>") -> MappingTable:
+    """Parse a CSV mapping table (first line: headers, any BLINKG header variant).
+
+    Raises:
+        TableParseError: no recognisable header.
+    """
+    reader = csv.reader(io.StringIO(text))
+    try:
+        headers = next(reader)
+    except StopIteration:
+        raise TableParseError("empty CSV mapping table (expected a header line)", path=source, line=1) from None
+    table = MappingTable(source=source)
+    fields = []
+    for h in headers:
+        fld, note = header_field(h)
+        if note:
+            table.notes.append(f"line 1: {note}")
+        fields.append(fld)
+    if not any(fields):
+        raise TableParseError(f"CSV header {headers!r} names no mapping-table column", path=source, line=1)
+    for cells in reader:
+        values = {f: clean_cell(c) for f, c in zip(fields, cells) if f}
+        row = MappingRow(line=reader.line_num, **values)
+        if any(row.cells().values()):
+            table.rows.append(row)
+    return table
+
+
+def to_csv(table: MappingTable) -> str:
+    """Render a table as CSV with the :data:`COLUMNS` headers."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS.values())
+    for r in table.rows:
+        w.writerow(["" if getattr(r, f) is None else getattr(r, f) for f in COLUMNS])
+    return buf.getvalue()
+
+
+def parse_json(text: str, source: str = "<string>") -> MappingTable:
+    """Parse ``{"rows": [{field: value}, ...]}`` (or a bare list of row objects).
+
+    Raises:
+        TableParseError: not JSON, or not of that shape; the message names the row.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TableParseError(f"invalid JSON: {exc.msg}", path=source, line=exc.lineno) from exc
+    rows = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise TableParseError('expected an object {"rows": [...]} or a list of rows', path=source)
+    table = MappingTable(source=source, notes=list(data.get("notes", [])) if isinstance(data, dict) else [])
+    for i, item in enumerate(rows):
+        if not isinstance(item, dict):
+            raise TableParseError(f"row {i}: expected an object, found {type(item).__name__}", path=source)
+        try:
+            row = MappingRow.from_dict(item)
+        except (KeyError, TypeError) as exc:
+            raise TableParseError(f"row {i}: {exc}", path=source, key=str(i)) from exc
+        for f in COLUMNS:
+            value = getattr(row, f)
+            setattr(row, f, clean_cell(value) if isinstance(value, str) or value is None else clean_cell(str(value)))
+        table.rows.append(row)
+    return table
+
+
+def to_json(table: MappingTable) -> str:
+    """Render a table as indented JSON (schema shape plus provenance fields)."""
+    return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+_PARSERS = {".md": parse_markdown, ".markdown": parse_markdown, ".csv": parse_csv, ".json": parse_json}
+_RENDERERS = {".md": to_markdown, ".markdown": to_markdown, ".csv": to_csv, ".json": to_json}
+
+
+def read_table(path: str | Path) -> MappingTable:
+    """Read a mapping table, choosing the format by suffix (``.md``, ``.csv``, ``.json``).
+
+    Raises:
+        TableParseError: unknown suffix, unreadable file, or unparsable content.
+    """
+    p = Path(path)
+    parser = _PARSERS.get(p.suffix.lower())
+    if parser is None:
+        raise TableParseError(f"unknown mapping-table format {p.suffix!r}; expected one of {sorted(_PARSERS)}", path=p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableParseError(f"cannot read mapping table: {exc}", path=p) from exc
+    return parser(text, source=str(p))
+
+
+def write_table(table: MappingTable, path: str | Path) -> Path:
+    """Write ``table`` in the format given by the suffix of ``path``; returns the path."""
+    p = Path(path)
+    render = _RENDERERS.get(p.suffix.lower())
+    if render is None:
+        raise TableParseError(f"unknown mapping-table format {p.suffix!r}; expected one of {sorted(_RENDERERS)}", path=p)
+    p.write_text(render(table), encoding="utf-8")
+    return p
