@@ -1,0 +1,40 @@
+"""Replay mapper: return a saved table (a gold ``expected_table.md`` or a user's file)."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..errors import InputError
+from ..manifest import Case
+from ..table import read_table
+from .base import MapResult, register
+
+__all__ = ["ReplayMapper"]
+
+
+@register("replay")
+class ReplayMapper:
+    """Replays a saved mapping table.
+
+    ``map(case, table=path)`` reads ``path``; without ``table`` it replays the
+    case's gold table. Formats: ``.md``, ``.csv``, ``.json``.
+    """
+
+    name = "replay"
+
+    def map(self, case: Case, table: str | Path | None = None, **_: Any) -> MapResult:
+        """Read the table to replay.
+
+        Raises:
+            InputError: no table given and the case has no gold table, or the file is unreadable.
+        """
+        path = Path(table) if table else case.gold_table
+        if path is None:
+            raise InputError(f"replay mapper: case {case.name!r} has no gold table; pass a table file",
+                             path=case.manifest, key="gold.table")
+        t0 = time.perf_counter()
+        result = read_table(path)
+        return MapResult(result, {"mapper": "replay", "version": __version__, "table": str(path),
+                                  "latency_s": round(time.perf_counter() - t0, 4)})
