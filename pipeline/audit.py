@@ -1,0 +1,280 @@
+"""Table audit: check every cell of a mapping table against the ontology and the data.
+
+Each broken cell becomes a :class:`~pipeline.findings.Finding` naming the
+file, the row's line, the column, the value, what was expected and the
+closest valid candidate. Rows with an error are left out of ``kept``; the run
+goes on with the rest. The same checks serve gold tables (the "gold audit")
+and mapper output (validate-and-repair builds on them).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+from rapidfuzz import fuzz, process
+from rdflib import URIRef
+from rdflib.namespace import RDF, RDFS, SKOS, XSD
+
+from .findings import Finding
+from .manifest import Case
+from .ontology import Ontology, is_xsd_datatype
+from .sources import SourceData
+from .table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
+from .template import TemplateError, parse_template
+
+__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath"]
+
+#: Datatype-cell texts that mean "the object is an IRI", not a literal.
+IRI_MARKERS = frozenset({"uri", "iri", "object property", "anyuri-iri", "rr:iri", "rml:iri"})
+
+_BCP47 = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?(-([A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*$")
+_XPATH_CHECK = etree.XPath  # compile-only syntax check
+
+
+@dataclass
+class AuditResult:
+    """Outcome of :func:`audit_table`.
+
+    Attributes:
+        kept: rows with no error (in table order).
+        dropped: rows left out, each with at least one error finding.
+        findings: every finding (errors, warnings, info) in row order.
+        row_sources: ``id(row)`` -> the :class:`SourceData` the row reads from.
+    """
+
+    kept: list[MappingRow] = field(default_factory=list)
+    dropped: list[MappingRow] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    row_sources: dict[int, SourceData] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary: counts and findings."""
+        return {"rows_kept": len(self.kept), "rows_dropped": len(self.dropped),
+                "dropped_lines": [r.line for r in self.dropped],
+                "errors": sum(f.severity == "error" for f in self.findings),
+                "warnings": sum(f.severity == "warning" for f in self.findings),
+                "findings": [f.to_dict() for f in self.findings]}
+
+
+def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
+    """Return ``None`` when ``expr`` is a well-formed XPath 1.0 with known prefixes, else the reason."""
+    try:
+        _XPATH_CHECK(expr, namespaces=namespaces)
+    except etree.XPathSyntaxError as exc:
+        return f"malformed XPath ({exc})"
+    except etree.XPathError as exc:
+        return f"invalid XPath ({exc})"
+    for p in re.findall(r"(?:^|[/\[(@,\s])([A-Za-z_][\w.\-]*):(?!:)", expr):
+        if p not in namespaces:
+            return f"unknown namespace prefix {p!r}"
+    return None
+
+
+def _closest(value: str, options: list[str]) -> str | None:
+    if not options:
+        return None
+    best = process.extractOne(value, options, scorer=fuzz.ratio)
+    return best[0] if best and best[1] >= 50 else None
+
+
+def _template_vars(template: str | None) -> list[str]:
+    if not template:
+        return []
+    try:
+        return [v for seg in parse_template(template) for v in seg.references()]
+    except TemplateError:
+        return []
+
+
+def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> SourceData | None:
+    """The source a row reads from: the named one, else the one holding its references.
+
+    Preference: the ``source_file`` hint (file name or stem, fuzzy for near
+    misses such as ``calendar_date``); else the single source where the data
+    reference and all subject-template variables exist; else the first source
+    holding the data reference. ``None`` when nothing fits.
+    """
+    if row.source_file:
+        names = {s.source.path.name.lower(): s for s in sources}
+        names.update({s.source.stem.lower(): s for s in sources})
+        hit = names.get(row.source_file.lower())
+        if hit is None:
+            best = process.extractOne(row.source_file.lower(), list(names), scorer=fuzz.ratio)
+            hit = names[best[0]] if best and best[1] >= 80 else None
+        if hit is not None:
+            return hit
+    refs = [r for r in (parse_concat(row.data_reference) or [row.data_reference]) if r and not r.startswith("'")]
+    needed = refs + _template_vars(row.subject_template)
+    full = [s for s in sources if needed and all(s.has_reference(r) for r in needed)]
+    if len(full) >= 1:
+        return full[0]
+    partial = [s for s in sources if refs and all(s.has_reference(r) for r in refs)]
+    if partial:
+        return partial[0]
+    tvars = _template_vars(row.subject_template)
+    partial = [s for s in sources if tvars and all(s.has_reference(r) for r in tvars)]
+    if partial:
+        return partial[0]
+    return sources[0] if len(sources) == 1 else None
+
+
+class _RowAudit:
+    def __init__(self, row: MappingRow, table: MappingTable, ontology: Ontology) -> None:
+        self.row, self.file, self.ontology = row, table.source or "<table>", ontology
+        self.findings: list[Finding] = []
+
+    def add(self, column: str, message: str, expected: str, candidate: object = None,
+            severity: str = "error") -> None:
+        value = getattr(self.row, column, None)
+        cand = self.ontology.compact(candidate) if isinstance(candidate, URIRef) else candidate
+        self.findings.append(Finding("audit", self.file, message, self.row.line, column, value, expected,
+                                     None if cand is None else str(cand), severity))
+
+    def term(self, column: str, kinds: set[str], pool: list[URIRef], what: str) -> URIRef | None:
+        text = getattr(self.row, column)
+        iri = self.ontology.expand(text)
+        if iri is None:
+            prefix = text.split(":", 1)[0] if ":" in text else ""
+            reason = f"unknown prefix {prefix!r}" if prefix and prefix not in self.ontology.prefixes else "not an IRI"
+            self.add(column, f"{what} {text!r}: {reason}", f"a {what} of the ontology",
+                     self.ontology.closest(text, pool)[0])
+            return None
+        kind = self.ontology.kind(iri)
+        if kind not in kinds:
+            cand, _ = self.ontology.closest(str(iri), pool)
+            found = f"a {kind.replace('_', ' ')}" if kind else "not in the ontology"
+            self.add(column, f"{what} {text!r} is {found}", f"a {what} of the ontology", cand)
+            return None
+        return iri
+
+
+def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
+               case: Case) -> list[Finding]:
+    a = _RowAudit(row, table, ontology)
+    props = sorted(ontology.properties)
+    classes = sorted(ontology.classes)
+    if not row.ontology_property:
+        a.add("ontology_property", "row has no ontology property", "a property of the ontology")
+    else:
+        a.term("ontology_property", {"object_property", "datatype_property", "property"}, props, "property")
+    for cls in split_class_alternatives(row.entity_class):
+        iri = ontology.expand(cls)
+        if iri is None or ontology.kind(iri) != "class":
+            a.add("entity_class", f"entity class {cls!r} is not a class of the ontology", "a class of the ontology",
+                  ontology.closest(cls, classes)[0])
+    if not row.entity_class:
+        a.add("entity_class", "row has no entity class", "a class of the ontology")
+    for cls in split_class_alternatives(row.related_entity_class):
+        iri = ontology.expand(cls)
+        if iri is None:
+            a.add("related_entity_class", f"related class {cls!r}: unknown prefix or not an IRI",
+                  "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0])
+        elif iri != SKOS.Concept and ontology.kind(iri) != "class":
+            a.add("related_entity_class", f"related class {cls!r} is not declared in the ontology",
+                  "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0], severity="warning")
+    if row.datatype and row.datatype.lower() not in IRI_MARKERS:
+        iri = ontology.expand(row.datatype)
+        if iri is not None and iri != RDF.langString and str(iri).endswith("langString"):
+            a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
+                  "rdf:langString", severity="warning")
+        elif iri is None or not (is_xsd_datatype(iri) or (iri, RDF.type, RDFS.Datatype) in ontology.graph):
+            prop = ontology.expand(row.ontology_property)
+            ranges = [r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r)]
+            cand = ranges[0] if ranges else (ontology.closest(row.datatype, [URIRef(str(XSD) + t) for t in
+                                             ("string", "integer", "decimal", "double", "date", "dateTime",
+                                              "time", "boolean", "anyURI", "nonNegativeInteger")])[0])
+            a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
+                  cand)
+    if row.language_tag and not _BCP47.match(row.language_tag):
+        a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47", "a BCP 47 tag such as 'en'")
+    if src is None:
+        a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
+              "a source file of the case", [s.path.name for s in case.sources][0] if case.sources else None)
+        return a.findings
+    _audit_references(a, row, src)
+    return a.findings
+
+
+def _is_relation(row: MappingRow) -> bool:
+    """An object-property row linking two entities (its data reference is only a hint)."""
+    return bool(row.related_entity_class) and not parse_value_map(row.function_output) and \
+        row.related_entity_class.strip().lower() != "skos:concept"
+
+
+def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
+    is_xml = src.source.format == "xml"
+    relation = _is_relation(row)
+    start = len(a.findings)
+    refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
+    for ref in refs:
+        if ref.startswith(("'", '"')):
+            continue
+        if is_xml:
+            reason = check_xpath(ref, src.namespaces)
+            if reason:
+                a.add("data_reference", f"data reference {ref!r}: {reason}", "a well-formed XPath of the source",
+                      _closest(ref, _absolute(src)))
+                continue
+        if not src.has_reference(ref):
+            a.add("data_reference", f"data reference {ref!r} selects nothing in {src.source.path.name}",
+                  f"a column/path of {src.source.path.name}", _closest(ref, _absolute(src) if is_xml else src.references))
+    if row.subject_template:
+        try:
+            segments = parse_template(row.subject_template)
+        except TemplateError as exc:
+            a.add("subject_template", f"subject template is malformed: {exc}", "an IRI template with {column} "
+                  "or $(xpath) variables")
+            return
+        for ref in (r for seg in segments for r in seg.references()):
+            if is_xml:
+                reason = check_xpath(ref, src.namespaces)
+                if reason:
+                    a.add("subject_template", f"template variable {ref!r}: {reason}", "a well-formed XPath",
+                          _closest(ref, _absolute(src)))
+                    continue
+            if not src.has_reference(ref):
+                a.add("subject_template", f"template variable {ref!r} is no column/path of {src.source.path.name}",
+                      f"a column/path of {src.source.path.name}",
+                      _closest(ref, _absolute(src) if is_xml else src.references))
+    elif row.ontology_property:
+        a.add("subject_template", "row has no subject template", "an IRI template")
+    if relation:
+        # the compiler resolves relation rows through their join condition / link file
+        for i in range(start, len(a.findings)):
+            f = a.findings[i]
+            if f.column in ("data_reference", "subject_template") and "malformed" not in f.message \
+                    and (f.column == "data_reference" or row.join_condition):
+                a.findings[i] = dataclasses.replace(f, severity="warning",
+                                                    message=f.message + " (relation row: resolved by the compiler)")
+
+
+def _absolute(src: SourceData) -> list[str]:
+    base = (src.iterator or "").rstrip("/")
+    return [f"{base}/{r}" for r in src.references]
+
+
+def audit_table(table: MappingTable, ontology: Ontology, case: Case, sources: list[SourceData]) -> AuditResult:
+    """Check every row of ``table``; keep the rows without errors.
+
+    Args:
+        table: the mapping table (gold or predicted).
+        ontology: ontology + SKOS of the case.
+        case: the case (for source names).
+        sources: the loaded sources of the case.
+    Returns:
+        An :class:`AuditResult`; never raises on bad cells.
+    """
+    result = AuditResult()
+    for row in table.rows:
+        src = resolve_source(row, sources, case)
+        findings = _audit_row(row, table, ontology, src, case)
+        result.findings.extend(findings)
+        if src is not None:
+            result.row_sources[id(row)] = src
+        if any(f.severity == "error" for f in findings):
+            result.dropped.append(row)
+        else:
+            result.kept.append(row)
+    return result

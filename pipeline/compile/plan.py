@@ -1,0 +1,524 @@
+"""Plan pass of the compiler: audited table rows -> TriplesMap plans.
+
+Chain: :func:`plan_mapping` groups rows into TriplesMaps by (logical source,
+subject template), builds subject maps, and one predicate-object map per row:
+literal (reference, ``concat``, function), IRI via a value map (code -> SKOS
+concept, through an FnO function), or a relation to another TriplesMap
+(same record, join conditions, link file). Anything it cannot resolve
+becomes a finding and the row is left out. :mod:`pipeline.compile.rml` then
+emits the plans as an RML graph.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from rdflib import URIRef
+from rdflib.namespace import RDF, SKOS, XSD
+
+from ..audit import IRI_MARKERS, AuditResult
+from ..findings import Finding
+from ..fno import function_for_name
+from ..fno.crosswalk import crosswalk_for_scheme
+from ..manifest import Case
+from ..ontology import Ontology, is_xsd_datatype
+from ..sources import SourceData
+from ..table import MappingRow, parse_concat, parse_join_condition, parse_value_map, split_class_alternatives
+from ..template import Segment, expand_template_prefix, parse_template
+
+__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan", "plan_mapping"]
+
+
+@dataclass
+class Call:
+    """An FnO function call: :data:`pipeline.fno.FUNCTIONS` key and arguments
+    (``str`` constants or :class:`Term` values, in parameter order)."""
+
+    function: str
+    args: list
+
+
+@dataclass
+class Term:
+    """A term map: ``kind`` is ``template``, ``reference``, ``constant`` or ``call``.
+
+    ``term_type`` is ``"iri"`` or ``"literal"``; ``datatype``/``language`` for literals.
+    """
+
+    kind: str
+    value: str | None = None
+    call: Call | None = None
+    term_type: str = "literal"
+    datatype: URIRef | None = None
+    language: str | None = None
+
+
+@dataclass
+class ObjectSpec:
+    """Object of a predicate-object map: a term, or a parent TriplesMap with join conditions
+    (``joins``: list of (child reference, parent reference))."""
+
+    term: Term | None = None
+    parent: str | None = None
+    joins: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class PredicateObject:
+    """One predicate-object map, from one table row (``line``)."""
+
+    predicate: URIRef
+    objects: list[ObjectSpec]
+    line: int
+
+
+@dataclass
+class TriplesMapPlan:
+    """A TriplesMap: logical source, subject map with classes, predicate-object maps."""
+
+    id: str
+    source: SourceData
+    iterator: str | None
+    subject: Term
+    template: str
+    classes: list[URIRef] = field(default_factory=list)
+    poms: list[PredicateObject] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """All TriplesMaps plus the findings of the plan pass and the lines compiled."""
+
+    triples_maps: list[TriplesMapPlan] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    compiled_lines: list[int] = field(default_factory=list)
+    dropped_lines: list[int] = field(default_factory=list)
+
+
+class _Planner:
+    def __init__(self, rows: list[MappingRow], audit: AuditResult, ontology: Ontology, case: Case,
+                 table_file: str) -> None:
+        self.rows, self.audit, self.onto, self.case, self.file = rows, audit, ontology, case, table_file
+        self.plan = Plan()
+        self.iterators: dict[int, str | None] = {}
+        self.tms: dict[tuple[int, str], TriplesMapPlan] = {}
+
+    # -- helpers -----------------------------------------------------------
+    def find(self, row: MappingRow, column: str, message: str, expected: str | None = None,
+             candidate: str | None = None, severity: str = "error") -> None:
+        self.plan.findings.append(Finding("compile", self.file, message, row.line, column,
+                                          getattr(row, column, None), expected, candidate, severity))
+
+    def src(self, row: MappingRow) -> SourceData:
+        return self.audit.row_sources[id(row)]
+
+    def iterator(self, src: SourceData) -> str | None:
+        key = id(src)
+        if key not in self.iterators:
+            self.iterators[key] = self._choose_iterator(src)
+        return self.iterators[key]
+
+    def _choose_iterator(self, src: SourceData) -> str | None:
+        if src.source.format == "csv":
+            return None
+        if src.source.iterator or src.source.format != "xml":
+            return src.iterator
+        paths = []
+        for row in self.rows:
+            if self.audit.row_sources.get(id(row)) is not src:
+                continue
+            refs = (parse_concat(row.data_reference) or [row.data_reference or ""])
+            refs += [r for s in self._segments(row) for r in s.references()]
+            paths += [r for r in refs if r.startswith("/")]
+        if not paths:
+            return src.iterator
+        split = [re.split(r"/(?![^\[]*\])", p.strip("/")) for p in paths]
+        common = []
+        for parts in zip(*split):
+            if len(set(parts)) != 1 or "[" in parts[0]:
+                break
+            common.append(parts[0])
+        # the iterator selects elements: never the leaf a reference reads
+        if len(common) == min(len(s) for s in split):
+            common = common[:-1]
+        return "/" + "/".join(common) if common else src.iterator
+
+    def relative(self, ref: str, src: SourceData, row: MappingRow, column: str) -> str | None:
+        it = self.iterator(src)
+        if src.source.format == "xml" and ref.startswith("/"):
+            if it and ref.startswith(it.rstrip("/") + "/"):
+                return ref[len(it.rstrip("/")) + 1:]
+            self.find(row, column, f"XPath {ref!r} is outside the iterator {it!r} of {src.source.path.name}",
+                      f"a path below {it}")
+            return None
+        if src.source.format == "json" and ref.startswith("$"):
+            prefix = (it or "$").replace("[*]", "")
+            return ref[len(prefix):].lstrip(".") if ref.startswith(prefix) else ref.lstrip("$.")
+        return ref
+
+    def _segments(self, row: MappingRow) -> list[Segment]:
+        return parse_template(expand_template_prefix(row.subject_template or "", self.onto.prefixes))
+
+    # -- subject ------------------------------------------------------------
+    def subject_term(self, template: str, src: SourceData, row: MappingRow) -> Term | None:
+        segs = parse_template(expand_template_prefix(template, self.onto.prefixes))
+        if segs and segs[0].kind == "const" and not re.match(r"^[A-Za-z][\w+.\-]*:", segs[0].value):
+            self.find(row, "subject_template", "subject template is a relative IRI; resolved against the base IRI",
+                      "an absolute IRI template", self.case.base_iri + segs[0].value, severity="warning")
+            segs[0] = Segment("const", self.case.base_iri + segs[0].value)
+        return self.segments_term(segs, src, row, "subject_template", "iri")
+
+    def segments_term(self, segs: list[Segment], src: SourceData, row: MappingRow, column: str,
+                      term_type: str) -> Term | None:
+        rel: list[Segment] = []
+        for s in segs:
+            if s.kind == "const":
+                rel.append(s)
+                continue
+            r = self.relative(s.value, src, row, column)
+            if r is None:
+                return None
+            rel.append(Segment(s.kind, r, s.function, s.args))
+        if all(s.kind in ("const", "ref") for s in rel):
+            text = "".join(_escape(s.value) if s.kind == "const" else "{" + _escape(s.value) + "}" for s in rel)
+            return Term("template", text, term_type=term_type)
+        parts: list = []
+        for s in rel:
+            if s.kind == "const":
+                parts.append(s.value)
+                continue
+            value = Term("reference", s.value)
+            if s.kind == "call":
+                value = Term("call", call=Call(s.function, [value, *s.args]))
+            parts.append(Term("call", call=Call("percentEncode", [value])) if term_type == "iri" else value)
+        expr = parts[-1]
+        for p in reversed(parts[:-1]):
+            expr = Term("call", call=Call("concat", [p, expr]))
+        if isinstance(expr, str):
+            return Term("constant", expr, term_type=term_type)
+        expr.term_type = term_type
+        return expr
+
+    def triples_map(self, row: MappingRow, template: str, src: SourceData, classes: list[URIRef]) -> TriplesMapPlan | None:
+        key = (id(src), template)
+        tm = self.tms.get(key)
+        if tm is None:
+            subject = self.subject_term(template, src, row)
+            if subject is None:
+                return None
+            slug = re.sub(r"\W+", "_", f"{src.source.stem}_{_template_slug(template)}").strip("_")
+            tm_id = f"TM{len(self.tms) + 1}_{slug}"[:80]
+            tm = TriplesMapPlan(tm_id, src, self.iterator(src), subject, template)
+            self.tms[key] = tm
+        for c in classes:
+            if c not in tm.classes:
+                tm.classes.append(c)
+        return tm
+
+    def classes_of(self, row: MappingRow) -> list[URIRef]:
+        alts = split_class_alternatives(row.entity_class)
+        if len(alts) > 1:
+            self.find(row, "entity_class", f"{len(alts)} alternative classes; subjects typed with the first only",
+                      "one class", alts[0], severity="warning")
+        iri = self.onto.expand(alts[0]) if alts else None
+        return [iri] if iri is not None else []
+
+    # -- objects ------------------------------------------------------------
+    def literal(self, row: MappingRow, src: SourceData) -> Term | None:
+        datatype, language = self._datatype(row)
+        args = parse_concat(row.data_reference)
+        if args:
+            segs = []
+            for i, a in enumerate(args):
+                if i:
+                    segs.append(Segment("const", " "))
+                segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
+            term = self.segments_term(segs, src, row, "data_reference", "literal")
+        else:
+            ref = self.relative(row.data_reference, src, row, "data_reference")
+            term = Term("reference", ref) if ref is not None else None
+        if term is None:
+            return None
+        fn = function_for_name(row.function_name)
+        if row.function_name and fn is None:
+            self.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
+                      "a known function (capitalize, toDate, value map)", severity="warning")
+        if fn:
+            term = Term("call", call=Call(fn, [term]))
+        if datatype is not None and datatype.endswith("#anyURI") is False and row.datatype and \
+                row.datatype.lower() in IRI_MARKERS:
+            datatype = None
+        if row.datatype and row.datatype.lower() in IRI_MARKERS:
+            term.term_type = "iri"
+            return term
+        term.term_type, term.datatype, term.language = "literal", datatype, language
+        return term
+
+    def _datatype(self, row: MappingRow) -> tuple[URIRef | None, str | None]:
+        lang = row.language_tag
+        dt = self.onto.expand(row.datatype) if row.datatype and row.datatype.lower() not in IRI_MARKERS else None
+        if lang:
+            return None, lang
+        if dt is None and not row.datatype:
+            # no datatype cell: a literal takes the property's XSD range (rdfs:range), as the
+            # scenario-1 expected graphs do for ex:id
+            prop = self.onto.expand(row.ontology_property)
+            ranges = sorted(r for r in (self.onto.ranges(prop) if prop else set()) if is_xsd_datatype(r))
+            dt = ranges[0] if len(ranges) == 1 else None
+        if dt is not None and str(dt).endswith("langString"):
+            self.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
+                      "a language tag", severity="warning")
+            return None, None
+        if dt == XSD.string:
+            return None, None
+        return dt, None
+
+    def value_map(self, row: MappingRow, src: SourceData) -> Term | None:
+        mapping = parse_value_map(row.function_output)
+        ref = row.data_reference
+        if not ref:
+            ref, mapping = self._infer_coded_input(row, src, mapping)
+            if ref is None:
+                return None
+        rel = self.relative(ref, src, row, "data_reference")
+        if rel is None:
+            return None
+        return Term("call", call=Call("valueMap", [Term("reference", rel), json.dumps(mapping, sort_keys=True)]),
+                    term_type="iri")
+
+    def _infer_coded_input(self, row: MappingRow, src: SourceData, mapping: dict[str, str]):
+        cw = crosswalk_for_scheme(list(mapping.values()))
+        if cw is not None and src.source.format == "xml":
+            hits = [r for r in src.references if r.endswith("/@listURI") and
+                    any(cw.source_list in v for v in src.values(r))]
+            if hits:
+                ref = f"{(src.iterator or '').rstrip('/')}/{hits[0][:-len('/@listURI')]}"
+                by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
+                composed = {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
+                self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input read from "
+                          f"{ref} (its listURI names code list {cw.source_list}), codes translated with "
+                          f"crosswalk {cw.name!r}", "a data reference", ref, severity="warning")
+                return ref, composed
+        keys = set(mapping)
+        best, score = None, 0.0
+        for r in src.references:
+            vals = set(src.values(r))
+            if vals and (s := len(vals & keys) / len(vals)) > score:
+                best, score = r, s
+        if best and score >= 0.5:
+            ref = best if src.source.format != "xml" else f"{(src.iterator or '').rstrip('/')}/{best}"
+            self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input inferred from "
+                      f"values ({score:.0%} of the values of {best} are map keys)", "a data reference", ref,
+                      severity="warning")
+            return ref, mapping
+        self.find(row, "data_reference", f"function {row.function_name!r} has no input and none could be inferred",
+                  "a data reference feeding the function")
+        return None, mapping
+
+    # -- relations ------------------------------------------------------------
+    def relation(self, row: MappingRow, tm: TriplesMapPlan) -> list[ObjectSpec] | None:
+        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+        src = tm.source
+        parents = [p for p in self.tms.values() if target in p.classes]
+        parents.sort(key=lambda p: p.source is not src)
+        alternatives = parse_join_condition(row.join_condition)
+        identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
+                       for alt in alternatives for pr in alt)
+        if not parents:
+            parent = self._conventional_parent(row, tm, target)
+            if parent is None:
+                self.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
+                          "(no row has it as entity class)", "a class with a subject template in the table")
+                return None
+            parents = [parent]
+        parent = parents[0]
+        if parent.source is src and (not alternatives or identity):
+            return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
+        if not alternatives:
+            alternatives = self._join_elsewhere(row, src, parent.source)
+            if not alternatives:
+                self.find(row, "join_condition", f"{src.source.path.name} and {parent.source.path.name} are "
+                          "different sources but the row has no join condition", "a join condition")
+                return None
+        objects = []
+        for alt in alternatives:
+            joins = self._orient(alt, src, parent.source)
+            if joins is None:
+                self.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
+                          f"and {parent.source.path.name} with existing columns",
+                          "child.column==parent.column")
+                return None
+            objects.append(ObjectSpec(parent=parent.id, joins=joins))
+        return objects
+
+    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None) -> TriplesMapPlan | None:
+        """Mint IRIs of a class no row generates by the table's own convention: the
+        subject template of ``row`` with its class slug swapped for the target's."""
+        entity = self.onto.expand(split_class_alternatives(row.entity_class)[0])
+        if target is None or entity is None:
+            return None
+        old, new = _slug(entity), _slug(target)
+        pattern = re.compile(rf"/{re.escape(old)}/", re.I)
+        if not pattern.search(tm.template):
+            return None
+        template = pattern.sub(f"/{new}/", tm.template, count=1)
+        parent = self.triples_map(row, template, tm.source, [target])
+        if parent is not None:
+            self.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
+                      f"the table's convention: {template}", "a row with the class as entity class", template,
+                      severity="warning")
+        return parent
+
+    def _join_elsewhere(self, row: MappingRow, a: SourceData, b: SourceData):
+        for other in self.rows:
+            for alt in parse_join_condition(other.join_condition):
+                if self._orient(alt, a, b) is not None:
+                    self.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
+                              "the same sources", "a join condition on this row", other.join_condition,
+                              severity="warning")
+                    return [alt]
+        return []
+
+    def _orient(self, pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str]] | None:
+        def named(name, src):
+            return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
+
+        joins = []
+        for p in pairs:
+            if named(p.child_source, child) and named(p.parent_source, parent) and \
+                    child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
+                joins.append((p.child_ref, p.parent_ref))
+            elif named(p.parent_source, child) and named(p.child_source, parent) and \
+                    child.has_reference(p.parent_ref) and parent.has_reference(p.child_ref):
+                joins.append((p.parent_ref, p.child_ref))
+            else:
+                return None
+        return joins
+
+    def link_file(self, row: MappingRow) -> bool:
+        """Link files (scenario 1F): a row on a file holding two foreign keys. Subject and
+        object templates are rewritten onto the link file's columns; no join is needed."""
+        link = self.src(row)
+        alts = parse_join_condition(row.join_condition)
+        if not alts or not row.related_entity_class:
+            return False
+        tvars = [r for s in self._segments(row) for r in s.references()]
+        if all(link.has_reference(v) for v in tvars):
+            return False
+        rename: dict[str, dict[str, str]] = {}
+        for p in alts[0]:
+            for mine, mref, other, oref in ((p.child_source, p.child_ref, p.parent_source, p.parent_ref),
+                                            (p.parent_source, p.parent_ref, p.child_source, p.child_ref)):
+                if mine and mine.lower() == link.source.stem.lower() and other:
+                    rename.setdefault(other.lower(), {})[oref] = mref
+        entity = self.classes_of(row)
+        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+        parent = next((p for p in self.tms.values() if target in p.classes), None)
+        child_tm = next((p for p in self.tms.values() if entity and entity[0] in p.classes), None)
+        if parent is None or child_tm is None:
+            return False
+
+        def rewrite(tm: TriplesMapPlan) -> str | None:
+            names = rename.get(tm.source.source.stem.lower(), {})
+            segs = self._segments_of(tm.template)
+            if any(s.kind != "const" and s.value not in names for s in segs):
+                return None
+            return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
+
+        subj, obj = rewrite(child_tm), rewrite(parent)
+        if subj is None or obj is None:
+            return False
+        tm = self.triples_map(row, subj, link, [])
+        obj_term = self.subject_term(obj, link, row) if tm else None
+        if tm is None or obj_term is None:
+            return False
+        pred = self.onto.expand(row.ontology_property)
+        tm.poms.append(PredicateObject(pred, [ObjectSpec(term=obj_term)], row.line))
+        tm.lines.append(row.line)
+        self.find(row, "join_condition", f"link file {link.source.path.name}: subject {subj} and object {obj} "
+                  "built from its foreign keys", severity="info")
+        return True
+
+    def _segments_of(self, template: str) -> list[Segment]:
+        return parse_template(expand_template_prefix(template, self.onto.prefixes))
+
+    # -- driver -----------------------------------------------------------------
+    def run(self) -> Plan:
+        relations, pending = [], []
+        for row in self.rows:
+            tvars = [r for seg in self._segments(row) for r in seg.references()]
+            if row.related_entity_class and not all(self.src(row).has_reference(v) for v in tvars):
+                pending.append((row, None))  # a link-file row: its subject lives in another file
+                continue
+            tm = self.triples_map(row, row.subject_template, self.src(row), self.classes_of(row))
+            if tm is None:
+                self.plan.dropped_lines.append(row.line)
+                continue
+            pending.append((row, tm))
+        for row, tm in pending:
+            ok = self._row(row, tm, relations)
+            (self.plan.compiled_lines if ok else self.plan.dropped_lines).append(row.line)
+        self.plan.triples_maps = [t for t in self.tms.values() if t.poms or t.classes]
+        return self.plan
+
+    def _row(self, row: MappingRow, tm: TriplesMapPlan, relations: list) -> bool:
+        pred = self.onto.expand(row.ontology_property)
+        if tm is None:
+            if self.link_file(row):
+                return True
+            self.find(row, "subject_template", "subject template variables are not in the row's source and no "
+                      "link-file join resolves them", "variables of the row's source file")
+            return False
+        has_map = bool(parse_value_map(row.function_output))
+        is_relation = bool(row.related_entity_class) and not has_map and \
+            self.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept
+        if is_relation:
+            objects = self.relation(row, tm)
+        elif has_map:
+            term = self.value_map(row, tm.source)
+            objects = [ObjectSpec(term=term)] if term else None
+        elif row.data_reference:
+            if row.join_condition:
+                self.find(row, "join_condition", "join condition on a literal-valued row is ignored",
+                          severity="info")
+            term = self.literal(row, tm.source)
+            objects = [ObjectSpec(term=term)] if term else None
+        else:
+            self.find(row, "data_reference", "row has neither a data reference nor a related entity class",
+                      "a data reference, or a related class with a join")
+            objects = None
+        if not objects or pred is None:
+            return False
+        tm.poms.append(PredicateObject(pred, objects, row.line))
+        tm.lines.append(row.line)
+        return True
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+def _slug(iri: URIRef) -> str:
+    local = re.split(r"[#/]", str(iri))[-1]
+    return local[:1].lower() + local[1:]
+
+
+def _template_slug(template: str) -> str:
+    words = re.findall(r"[A-Za-z][A-Za-z0-9]+", re.sub(r"\$\(.*", "", template.split("//", 1)[-1]))
+    return words[-1] if words else "tm"
+
+
+def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file: str = "<table>") -> Plan:
+    """Group the audited rows into TriplesMap plans.
+
+    Args:
+        audit: the audit of the table (its ``kept`` rows and their sources).
+        ontology: for prefixes and class IRIs.
+        case: the case (base IRI).
+        table_file: table path used in findings.
+    Returns:
+        A :class:`Plan`; rows that cannot be compiled are in ``dropped_lines`` with findings.
+    """
+    return _Planner(audit.kept, audit, ontology, case, table_file).run()

@@ -1,0 +1,117 @@
+"""Emit pass of the compiler: TriplesMap plans -> an RML mapping graph (RML-Core, RML-FNML).
+
+The document uses the current RML vocabulary (``http://w3id.org/rml/``):
+``rml:logicalSource`` with ``rml:source``/``rml:referenceFormulation``/
+``rml:iterator``, ``rml:subjectMap``, ``rml:predicateObjectMap``,
+``rml:parentTriplesMap`` + ``rml:joinCondition``, and function calls as
+``rml:functionExecution`` / ``rml:input`` / ``rml:parameter`` /
+``rml:inputValueMap``. Everything is built as RDF terms with rdflib and
+serialised, never pasted as text, so hostile values cannot break the Turtle.
+"""
+from __future__ import annotations
+
+from itertools import count
+
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import RDF
+
+from ..fno import FN, FUNCTIONS, GREL
+from .plan import Call, ObjectSpec, Plan, Term, TriplesMapPlan
+
+__all__ = ["RML", "emit_rml", "MAPPING_NS"]
+
+RML = Namespace("http://w3id.org/rml/")
+#: Namespace of the TriplesMap and execution nodes of a compiled document.
+MAPPING_NS = Namespace("https://w3id.org/kgc-pipeline/mapping#")
+
+_FORMULATION = {"csv": RML.CSV, "json": RML.JSONPath, "xml": RML.XPath}
+
+
+class _Emitter:
+    def __init__(self) -> None:
+        self.g = Graph()
+        self.g.bind("rml", RML)
+        self.g.bind("fn", FN)
+        self.g.bind("grel", GREL)
+        self.g.bind("map", MAPPING_NS)
+        self.ids = count(1)
+
+    def term_map(self, node: BNode, term: Term) -> None:
+        if term.kind == "template":
+            self.g.add((node, RML.template, Literal(term.value)))
+        elif term.kind == "reference":
+            self.g.add((node, RML.reference, Literal(term.value)))
+        elif term.kind == "constant":
+            self.g.add((node, RML.constant, URIRef(term.value) if term.term_type == "iri" else Literal(term.value)))
+        else:
+            self.g.add((node, RML.functionExecution, self.execution(term.call)))
+        self.g.add((node, RML.termType, RML.IRI if term.term_type == "iri" else RML.Literal))
+        if term.datatype is not None:
+            self.g.add((node, RML.datatype, term.datatype))
+        if term.language:
+            self.g.add((node, RML.language, Literal(term.language)))
+
+    def execution(self, call: Call) -> URIRef:
+        fn = FUNCTIONS[call.function]
+        ex = MAPPING_NS[f"exec{next(self.ids)}_{call.function}"]
+        self.g.add((ex, RDF.type, RML.FunctionExecution))
+        self.g.add((ex, RML.function, fn.iri))
+        for param, arg in zip(fn.params, call.args):
+            inp, value = BNode(), BNode()
+            self.g.add((ex, RML.input, inp))
+            self.g.add((inp, RDF.type, RML.Input))
+            self.g.add((inp, RML.parameter, param))
+            self.g.add((inp, RML.inputValueMap, value))
+            if isinstance(arg, Term):
+                self.term_map(value, Term(arg.kind, arg.value, arg.call, "literal"))
+            else:
+                self.g.add((value, RML.constant, Literal(arg)))
+        return ex
+
+    def triples_map(self, tm: TriplesMapPlan) -> None:
+        node = MAPPING_NS[tm.id]
+        g = self.g
+        g.add((node, RDF.type, RML.TriplesMap))
+        ls = BNode()
+        g.add((node, RML.logicalSource, ls))
+        g.add((ls, RDF.type, RML.LogicalSource))
+        g.add((ls, RML.source, Literal(str(tm.source.path))))
+        g.add((ls, RML.referenceFormulation, _FORMULATION[tm.source.source.format]))
+        if tm.iterator:
+            g.add((ls, RML.iterator, Literal(tm.iterator)))
+        sm = BNode()
+        g.add((node, RML.subjectMap, sm))
+        self.term_map(sm, tm.subject)
+        for c in tm.classes:
+            g.add((sm, RML["class"], c))
+        for pom in tm.poms:
+            pn = BNode()
+            g.add((node, RML.predicateObjectMap, pn))
+            g.add((pn, RML.predicate, pom.predicate))
+            for obj in pom.objects:
+                g.add((pn, RML.objectMap, self.object_map(obj)))
+
+    def object_map(self, obj: ObjectSpec) -> BNode:
+        om = BNode()
+        if obj.parent:
+            self.g.add((om, RML.parentTriplesMap, MAPPING_NS[obj.parent]))
+            for child, parent in obj.joins:
+                jc = BNode()
+                self.g.add((om, RML.joinCondition, jc))
+                self.g.add((jc, RML.child, Literal(child)))
+                self.g.add((jc, RML.parent, Literal(parent)))
+        else:
+            self.term_map(om, obj.term)
+        return om
+
+
+def emit_rml(plan: Plan) -> Graph:
+    """Build the RML mapping graph of a :class:`~pipeline.compile.plan.Plan`.
+
+    Returns:
+        An rdflib :class:`Graph`; serialise it with ``graph.serialize(format="turtle")``.
+    """
+    em = _Emitter()
+    for tm in plan.triples_maps:
+        em.triples_map(tm)
+    return em.g

@@ -1,0 +1,59 @@
+"""FnO functions the compiler may call from RML-FNML, keyed by IRI.
+
+GREL built-ins (which Morph-KGC and RMLMapper both implement) are used where
+they fit; our own functions live in :data:`UDF_FILE` and are handed to
+Morph-KGC through its ``udfs`` option.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import Namespace, URIRef
+
+__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "UDF_FILE", "function_for_name"]
+
+FN = Namespace("https://w3id.org/kgc-pipeline/function#")
+GREL = Namespace("http://users.ugent.be/~bjdmeest/function/grel.ttl#")
+UDF_FILE = Path(__file__).with_name("udfs.py")
+
+
+@dataclass(frozen=True)
+class FnoFunction:
+    """An FnO function: its IRI and its parameter IRIs in call order."""
+
+    iri: URIRef
+    params: tuple[URIRef, ...]
+    description: str
+
+
+FUNCTIONS: dict[str, FnoFunction] = {
+    "valueMap": FnoFunction(FN.valueMap, (FN.value, FN.map), "code -> IRI lookup in a JSON map"),
+    "percentEncode": FnoFunction(FN.percentEncode, (FN.value,), "percent-encode for IRI use"),
+    "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value,), "date -> xsd:date lexical form"),
+    "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
+    "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
+                           "GREL replace"),
+    "toUpperCase": FnoFunction(GREL.toUpperCase, (GREL.valueParameter,), "GREL upper case"),
+    "toLowerCase": FnoFunction(GREL.toLowerCase, (GREL.valueParameter,), "GREL lower case"),
+    "toTitlecase": FnoFunction(GREL.string_toTitlecase, (GREL.valueParameter,), "GREL title case"),
+}
+
+#: Function names written in mapping tables -> :data:`FUNCTIONS` key.
+#: ``capitalize`` ("Input string in capital format", BLINKG scenario 2) is read
+#: as capital letters, i.e. GREL ``toUpperCase``.
+_ALIASES = {
+    "capitalize": "toUpperCase", "capitalise": "toUpperCase", "uppercase": "toUpperCase", "upper": "toUpperCase",
+    "touppercase": "toUpperCase", "lowercase": "toLowerCase", "lower": "toLowerCase", "tolowercase": "toLowerCase",
+    "titlecase": "toTitlecase", "totitlecase": "toTitlecase", "todate": "normalizeDate", "normalizedate": "normalizeDate",
+    "formatdate": "normalizeDate", "date": "normalizeDate",
+}
+
+
+def function_for_name(name: str | None) -> str | None:
+    """Map a table's function name (``capitalize``, ``toDate()``) to a :data:`FUNCTIONS` key, else ``None``."""
+    if not name:
+        return None
+    key = re.sub(r"[^a-z]", "", name.lower())
+    return _ALIASES.get(key)

@@ -1,0 +1,238 @@
+"""Per-source analysis for the offline mapper: keys, foreign keys, link files, classes, properties.
+
+Decisions, in order (each records evidence and a confidence in [0, 1]):
+
+1. candidate key of every source (:func:`choose_key`): an identifier-like
+   reference that is a key, else the name-like references if they form a key,
+   else the first minimal key (:func:`.profile.minimal_keys`);
+2. foreign keys: a non-key reference whose values are all included in another
+   source's single-reference key (unary inclusion dependency);
+3. link files: sources whose references are (almost) all foreign keys to two
+   different sources;
+4. primary class of a source: ``0.5 * name fit + 0.5 * property fit``, where
+   name fit is the similarity of the file stem (and XML record element) to the
+   class, and property fit the mean best similarity of the references to
+   properties whose domain fits the class (subclass closure);
+5. properties: maximum-weight bipartite matching (Hungarian algorithm,
+   ``scipy.optimize.linear_sum_assignment``) between references and datatype
+   properties of the primary class; a leftover reference that matches a
+   property of another class well opens a secondary entity in the same record.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from rdflib import URIRef
+from scipy.optimize import linear_sum_assignment
+
+from ...ontology import Ontology
+from ...sources import SourceData
+from .names import NameMatcher, reference_words, words
+from .profile import distinct_records, included, is_key, is_numeric, minimal_keys
+
+__all__ = ["SourceInfo", "ForeignKey", "Assignment", "analyse_keys", "find_foreign_keys", "choose_key",
+           "choose_class", "assign_properties", "domain_fits", "MIN_SCORE", "SECONDARY_SCORE"]
+
+log = logging.getLogger(__name__)
+
+#: Least similarity for a reference -> property assignment.
+MIN_SCORE = 0.45
+#: Least similarity for a reference to open an entity of another class in the same record.
+SECONDARY_SCORE = 0.7
+
+_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number"}
+
+
+@dataclass
+class ForeignKey:
+    """``source.reference`` values included in ``target.target_ref`` (the target's key)."""
+
+    reference: str
+    target: str
+    target_ref: str
+    coverage: float
+
+
+@dataclass
+class Assignment:
+    """A reference mapped to a datatype property of a class."""
+
+    reference: str
+    prop: URIRef
+    cls: URIRef
+    score: float
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SourceInfo:
+    """Everything decided about one source.
+
+    Attributes:
+        data: the loaded source. name / stem: file name and stem.
+        refs: references with at least one non-empty value.
+        key: key references of the primary entity; key_evidence says why.
+        fks: foreign keys by reference. link: ``True`` for a link file.
+        cls: primary class (``None`` for link files); cls_score: its score.
+        assignments: reference -> property decisions (primary and secondary classes).
+        keys: class -> key references (secondary classes get their own).
+    """
+
+    data: SourceData
+    name: str
+    stem: str
+    refs: list[str]
+    key: tuple[str, ...] = ()
+    key_evidence: str = ""
+    fks: dict[str, ForeignKey] = field(default_factory=dict)
+    link: bool = False
+    cls: URIRef | None = None
+    cls_score: float = 0.0
+    cls_evidence: str = ""
+    assignments: list[Assignment] = field(default_factory=list)
+    keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _id_like(ref: str) -> bool:
+    w = words(ref.split("/")[-1].lstrip("@"), expand=False)
+    return bool(w) and (w[-1] in _ID_WORDS or w[0] in {"id"})
+
+
+def _name_like(ref: str) -> bool:
+    return "name" in words(ref.split("/")[-1].lstrip("@"))
+
+
+def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
+    """Key references for the records of ``data`` restricted to ``refs``.
+
+    Args:
+        data: the source. refs: candidate references. context: words of the
+            file stem / class, to prefer ``stop_id`` over ``zone_id`` in ``stops``.
+    Returns:
+        ``(key, evidence)``; ``key`` is ``()`` when ``refs`` is empty.
+    """
+    records = distinct_records(data.records)
+    single = [r for r in refs if _id_like(r) and is_key(records, (r,))]
+    if single:
+        ctx = set(words(context))
+        single.sort(key=lambda r: (-len(set(words(r)) & ctx), len(r), refs.index(r)))
+        return (single[0],), f"identifier-like reference {single[0]!r} is unique over {len(records)} distinct records"
+    names = tuple(r for r in refs if _name_like(r))
+    if names and is_key(records, names):
+        return names, f"name-like reference(s) {list(names)} identify the {len(records)} distinct records"
+    keys = [k for k in minimal_keys(records, [r for r in refs if not is_numeric(data.values(r))] or refs)]
+    if keys:
+        return keys[0], f"minimal key {list(keys[0])} over {len(records)} distinct records"
+    return tuple(refs), "no key found; all references used"
+
+
+def analyse_keys(infos: list[SourceInfo]) -> None:
+    """Set :attr:`SourceInfo.key` of every source (before classes are known)."""
+    for info in infos:
+        info.key, info.key_evidence = choose_key(info.data, info.refs, info.stem)
+
+
+def find_foreign_keys(infos: list[SourceInfo]) -> None:
+    """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies."""
+    for s in infos:
+        for ref in s.refs:
+            best: ForeignKey | None = None
+            for t in infos:
+                if t is s or len(t.key) != 1:
+                    continue
+                cov = included(s.data.values(ref), t.data.values(t.key[0]))
+                name_hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
+                if cov == 1.0 and (best is None or name_hint):
+                    best = ForeignKey(ref, t.name, t.key[0], cov)
+            if best:
+                s.fks[ref] = best
+        targets = {fk.target for fk in s.fks.values()}
+        if len(s.fks) >= 2 and len(targets) >= 2 and len(s.refs) - len(s.fks) <= 1:
+            s.link = True
+        elif ref_is_own_key := [r for r in s.key if r in s.fks]:
+            for r in ref_is_own_key:
+                del s.fks[r]  # a source's own key included in another key: same entity, not a link
+
+
+def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
+    """1.0 when a domain of ``prop`` is ``cls`` or a superclass, 0.8 without domain, else 0."""
+    doms = ontology.domains(prop)
+    if not doms:
+        return 0.8
+    return 1.0 if doms & ontology.superclasses(cls) else 0.0
+
+
+def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
+                 props: list[URIRef]) -> None:
+    """Set the primary class of a (non-link) source from its name and its references."""
+    names = [" ".join(words(info.stem))]
+    it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
+    if it and it not in ("$", ""):
+        names.append(" ".join(words(it)))
+    refs = [r for r in info.refs if r not in info.fks]
+    best = (-1.0, None, "")
+    for cls in classes:
+        name_fit = max(matcher.score(n, cls) for n in names)
+        fits = [p for p in props if domain_fits(ontology, p, cls) == 1.0]
+        prop_fit = 0.0
+        if refs and fits:
+            prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
+        score = 0.5 * name_fit + 0.5 * prop_fit
+        if score > best[0]:
+            best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
+                                f"over {len(refs)} reference(s)")
+    info.cls_score, info.cls, info.cls_evidence = best
+
+
+def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
+    own = " ".join(reference_words(ref))
+    return max(matcher.score(own, prop), matcher.score(" ".join(context + reference_words(ref, 0)), prop) - 0.05)
+
+
+def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                      datatype_props: list[URIRef]) -> None:
+    """Match references to datatype properties (primary class first, then secondary classes)."""
+    if info.cls is None:
+        return
+    refs = [r for r in info.refs if r not in info.fks]
+    context = words(info.stem)
+    mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
+    if refs and mine:
+        m = np.array([[_score(matcher, r, p, context) * domain_fits(ontology, p, info.cls) for p in mine]
+                      for r in refs])
+        rows, cols = linear_sum_assignment(-m)
+        for i, j in zip(rows, cols):
+            if m[i, j] >= MIN_SCORE:
+                info.assignments.append(Assignment(refs[i], mine[j], info.cls, float(m[i, j]),
+                                                   [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
+                                                    f"{m[i, j]:.2f} ({matcher.mode}), domain fits "
+                                                    f"{ontology.compact(info.cls)}"]))
+    done = {a.reference for a in info.assignments}
+    used = {a.prop for a in info.assignments}
+    for r in refs:
+        if r in done:
+            continue
+        cands = [(_score(matcher, r, p, []), p) for p in datatype_props if p not in used and ontology.domains(p)]
+        if not cands:
+            continue
+        score, p = max(cands, key=lambda x: x[0])
+        if score >= SECONDARY_SCORE:
+            cls = sorted(ontology.domains(p))[0]
+            used.add(p)
+            info.assignments.append(Assignment(r, p, cls, score, [
+                f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
+                f"{ontology.compact(cls)} is a second entity in the same record"]))
+    for a in info.assignments:
+        if a.cls not in info.keys:
+            if a.cls == info.cls:
+                info.keys[a.cls] = info.key
+            else:
+                own = [x.reference for x in info.assignments if x.cls == a.cls]
+                ids = tuple(r for r in own if _id_like(r) or _name_like(r))
+                records = distinct_records(info.data.records)
+                info.keys[a.cls] = ids if ids and is_key(records, ids) else info.key
+    if info.cls not in info.keys:
+        info.keys[info.cls] = info.key

@@ -1,0 +1,270 @@
+"""The offline mapper: a deterministic mapping table from data and ontology evidence alone.
+
+No network, no LLM. See :mod:`.analysis` for keys, foreign keys, classes and
+property matching; this module turns the decisions into BLINKG rows:
+datatype-property rows (datatype from ``rdfs:range``, else lexical profiling;
+language tag for ``rdf:langString`` from file-name hints and lingua),
+``concat`` rows for a property whose name is shared by two name-part columns,
+object-property rows by foreign key, by link file and by same-record relation,
+and SKOS value maps for coded columns. Subjects are ``base + class path +
+key`` (``http://example.org/person/{ID}``). Every row carries its evidence and
+a confidence.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rdflib import URIRef
+from rdflib.namespace import OWL, RDF, RDFS, SKOS
+
+from ... import __version__
+from ...manifest import Case
+from ...ontology import Ontology, is_xsd_datatype, load_ontology
+from ...sources import load_source
+from ...table import MappingRow, MappingTable
+from ..base import MapResult, register
+from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
+                       find_foreign_keys)
+from .names import NameMatcher, reference_words, words
+from .profile import detect_language, language_hint, profile_datatype
+from .skos import match_value_map
+
+__all__ = ["OfflineMapper", "subject_template"]
+
+log = logging.getLogger(__name__)
+
+
+def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str, ...]) -> str:
+    """``base + class path + "/" + {k1}_{k2}``; class path is the class local name, first letter lower-cased."""
+    local = re.split(r"[#/:]", str(cls).rstrip("/#"))[-1]
+    path = local[:1].lower() + local[1:]
+    sep = "" if base.endswith(("/", "#")) else "/"
+    return f"{base}{sep}{path}/" + "_".join("{" + k + "}" for k in key)
+
+
+def _range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
+    return bool(ontology.ranges(prop) & ontology.superclasses(cls))
+
+
+class _Builder:
+    def __init__(self, case: Case, ontology: Ontology, matcher: NameMatcher) -> None:
+        self.case, self.ont, self.matcher = case, ontology, matcher
+        self.rows: list[MappingRow] = []
+
+    def c(self, iri: URIRef | None) -> str | None:
+        return None if iri is None else self.ont.compact(iri)
+
+    def template(self, info: SourceInfo, cls: URIRef) -> str:
+        return subject_template(self.case.base_iri, self.ont, cls, info.keys.get(cls) or info.key)
+
+    def datatype_rows(self, info: SourceInfo) -> None:
+        for a in info.assignments:
+            values = info.data.values(a.reference)
+            ranges = [r for r in self.ont.ranges(a.prop) if is_xsd_datatype(r)]
+            if ranges:
+                dt, ev = self.ont.compact(sorted(ranges)[0]), f"datatype from rdfs:range of {self.c(a.prop)}"
+            else:
+                dt, ev = profile_datatype(values)
+                ev = f"datatype by profiling: {ev}"
+            lang = None
+            evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
+            hint = language_hint(info.name)
+            if dt == "rdf:langString" or (hint and dt in ("xsd:string", "rdfs:Literal") and not ranges):
+                detected, conf = detect_language(values)
+                if hint:
+                    lang = hint
+                    evidence.append(f"language {hint!r} from the file name; lingua says {detected} ({conf:.2f})")
+                elif detected and conf >= 0.5:
+                    lang = detected
+                    evidence.append(f"language {detected!r} detected by lingua ({conf:.2f})")
+                else:
+                    lang = "en"
+                    evidence.append(f"lingua unsure ({detected} {conf:.2f}); default 'en'")
+                if dt != "rdf:langString":
+                    dt = "rdf:langString"
+            self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
+                                        ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
+                                        subject_template=self.template(info, a.cls), datatype=dt,
+                                        language_tag=lang, confidence=round(min(1.0, a.score), 3), evidence=evidence))
+
+    def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
+        for cls in {a.cls for a in info.assignments}:
+            used = {a.prop for a in info.assignments if a.cls == cls}
+            mine = [a for a in info.assignments if a.cls == cls]
+            for p in datatype_props:
+                if p in used or domain_fits(self.ont, p, cls) < 1.0:
+                    continue
+                heads = [set(n.split()) for n in self.matcher.names(p)]
+                for a, b in itertools.combinations(mine, 2):
+                    wa, wb = set(reference_words(a.reference)), set(reference_words(b.reference))
+                    if any(h and h <= wa and h <= wb for h in heads):
+                        ref = f"concat({a.reference},{b.reference})"
+                        self.rows.append(MappingRow(
+                            data_reference=ref, source_file=info.name, ontology_property=self.c(p),
+                            entity_class=self.c(cls), subject_template=self.template(info, cls),
+                            datatype=self.c(sorted(r for r in self.ont.ranges(p) if is_xsd_datatype(r))[0])
+                            if any(is_xsd_datatype(r) for r in self.ont.ranges(p)) else "xsd:string",
+                            confidence=0.6, evidence=[f"{self.c(p)} names what {a.reference!r} and "
+                                                      f"{b.reference!r} share ({sorted(heads[0])}); no single "
+                                                      "column matched it"]))
+                        used.add(p)
+                        break
+
+    def object_rows(self, infos: list[SourceInfo], object_props: list[URIRef]) -> None:
+        by_name = {i.name: i for i in infos}
+
+        def best_prop(ref_text: str, dom: URIRef, rng: URIRef) -> tuple[URIRef | None, float]:
+            cands = [p for p in object_props if domain_fits(self.ont, p, dom) > 0 and _range_fits(self.ont, p, rng)]
+            if not cands:
+                return None, 0.0
+            scored = sorted(((self.matcher.score(ref_text, p), p) for p in cands), key=lambda x: -x[0])
+            return scored[0][1], scored[0][0]
+
+        for s in infos:
+            if s.link:
+                (ra, fa), (rb, fb) = list(s.fks.items())[:2]
+                ta, tb = by_name[fa.target], by_name[fb.target]
+                for (r1, f1, t1), (r2, f2, t2) in (((ra, fa, ta), (rb, fb, tb)), ((rb, fb, tb), (ra, fa, ta))):
+                    if t1.cls is None or t2.cls is None:
+                        continue
+                    p, score = best_prop(" ".join(words(r2)), t1.cls, t2.cls)
+                    if p is None:
+                        continue
+                    self.rows.append(MappingRow(
+                        data_reference=r2, source_file=s.name, ontology_property=self.c(p),
+                        entity_class=self.c(t1.cls), related_entity_class=self.c(t2.cls),
+                        subject_template=self.template(t1, t1.cls),
+                        join_condition=f"{s.stem}.{r1}=={t1.stem}.{f1.target_ref} and {s.stem}.{r2}=={t2.stem}.{f2.target_ref}",
+                        confidence=round(0.5 + 0.5 * score, 3),
+                        evidence=[f"link file {s.name}: {r1!r} values in {t1.name}.{f1.target_ref}, {r2!r} values "
+                                  f"in {t2.name}.{f2.target_ref}", f"{self.c(p)} has domain "
+                                  f"{self.c(t1.cls)} and range {self.c(t2.cls)}"]))
+                    break
+                continue
+            if s.cls is None:
+                continue
+            for ref, fk in s.fks.items():
+                t = by_name[fk.target]
+                if t.cls is None:
+                    continue
+                p, score = best_prop(" ".join(reference_words(ref)), s.cls, t.cls)
+                if p is None:
+                    continue
+                self.rows.append(MappingRow(
+                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
+                    related_entity_class=self.c(t.cls), subject_template=self.template(s, s.cls),
+                    join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
+                    evidence=[f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
+                              f"(key of {t.name})", f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
+                              f"{self.c(t.cls)}; name similarity {score:.2f}"]))
+            classes = sorted(set(s.keys) - {s.cls})
+            for other in classes:
+                for dom, rng in ((s.cls, other), (other, s.cls)):
+                    p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
+                    if p is None:
+                        continue
+                    key = s.keys.get(dom) or s.key
+                    self.rows.append(MappingRow(
+                        ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
+                        related_entity_class=self.c(rng), subject_template=self.template(s, dom),
+                        join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
+                        evidence=[f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                                  f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
+
+    def skos_rows(self, info: SourceInfo, object_props: list[URIRef]) -> None:
+        if info.cls is None:
+            return
+        assigned = {a.reference for a in info.assignments}
+        concept_props = [p for p in object_props if domain_fits(self.ont, p, info.cls) > 0
+                         and SKOS.Concept in self.ont.ranges(p)]
+        if not concept_props:
+            return
+        for ref in info.refs:
+            if ref in info.fks or ref in info.key:
+                continue
+            vm = match_value_map(self.ont, ref, info.data.values(ref))
+            if vm is None:
+                continue
+            text = " ".join(reference_words(ref))
+            score, p = max((self.matcher.score(text, p), p) for p in concept_props)
+            if ref in assigned and score < 0.6:
+                continue
+            name = re.sub(r"[^A-Za-z0-9]", "", "".join(w.capitalize() for w in words(ref, expand=False)))
+            self.rows.append(MappingRow(
+                data_reference=ref, source_file=info.name, ontology_property=self.c(p),
+                entity_class=self.c(info.cls), related_entity_class="skos:Concept",
+                subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
+                function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
+                evidence=[vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+
+
+@register("offline")
+class OfflineMapper:
+    """Deterministic mapper from data and ontology evidence (default; no network, no key)."""
+
+    name = "offline"
+
+    def map(self, case: Case, *, workdir: str | Path | None = None, use_embeddings: bool | None = None,
+            **_: Any) -> MapResult:
+        """Propose a mapping table for ``case``.
+
+        Args:
+            case: sources, ontologies, SKOS files, base IRI.
+            workdir: folder for repaired XML copies (a temporary folder when ``None``;
+                inputs are never written).
+            use_embeddings: ``None`` uses sentence embeddings when available, ``False`` forces lexical.
+        Returns:
+            :class:`MapResult` whose rows carry evidence and confidence; provenance
+            records the similarity mode and the per-source decisions.
+        Raises:
+            OntologyError: an ontology or SKOS file cannot be parsed.
+        """
+        t0 = time.perf_counter()
+        ont = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+        with tempfile.TemporaryDirectory(prefix="offline-mapper-") as tmp:
+            folder = Path(workdir) if workdir else Path(tmp)
+            infos = []
+            for src in case.sources:
+                data = load_source(src, folder)
+                refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+                infos.append(SourceInfo(data, src.name or src.path.name, src.stem, refs))
+        skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
+        classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
+        dprops = sorted(p for p in ont.properties if p not in ont.object_properties
+                        and not (ont.ranges(p) & ont.classes) and (p, RDF.type, OWL.AnnotationProperty) not in ont.graph)
+        oprops = sorted(p for p in ont.properties if p in ont.object_properties or ont.ranges(p) & ont.classes
+                        or SKOS.Concept in ont.ranges(p))
+        matcher = NameMatcher(ont, use_embeddings)
+        texts = [" ".join(reference_words(r, c)) for i in infos for r in i.refs for c in (0, 1)]
+        texts += [" ".join(words(i.stem)) for i in infos]
+        matcher.prepare(texts, [*classes, *dprops, *oprops])
+        analyse_keys(infos)
+        find_foreign_keys(infos)
+        builder = _Builder(case, ont, matcher)
+        for info in infos:
+            if not info.link:
+                choose_class(info, ont, matcher, classes, dprops)
+                assign_properties(info, ont, matcher, dprops)
+        for info in infos:
+            builder.datatype_rows(info)
+            builder.concat_rows(info, dprops)
+            builder.skos_rows(info, oprops)
+        builder.object_rows(infos, oprops)
+        table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
+        for i, row in enumerate(table.rows, 1):
+            row.line = i
+        decisions = [{"source": i.name, "class": builder.c(i.cls), "class_score": round(i.cls_score, 3),
+                      "class_evidence": i.cls_evidence, "key": list(i.key), "key_evidence": i.key_evidence,
+                      "link_file": i.link, "foreign_keys": {r: f"{f.target}.{f.target_ref}" for r, f in i.fks.items()},
+                      "findings": [str(f) for f in i.data.findings]} for i in infos]
+        elapsed = time.perf_counter() - t0
+        log.info("offline mapper: %s, %d rows in %.2f s (%s)", case.name, len(table), elapsed, matcher.mode)
+        return MapResult(table, {"mapper": self.name, "version": __version__, "similarity": matcher.mode,
+                                 "similarity_note": matcher.note, "latency_s": round(elapsed, 4),
+                                 "sources": decisions})

@@ -1,0 +1,167 @@
+"""Name similarity between source references and ontology terms (lexical + embeddings).
+
+Source names (file names, CSV headers, JSON keys, XML element paths) and
+ontology terms (local names, ``rdfs:label``, ``skos:prefLabel``, comments) are
+split into lower-case words (camelCase, snake_case, digits, namespace
+prefixes dropped) with a few common abbreviations expanded (``fname`` ->
+``first name``). Similarity in [0, 1] combines:
+
+* lexical: the best, over the names of the term, of the mean of rapidfuzz
+  ``token_set_ratio`` between the word sets and ``ratio`` between the joined
+  words (normalised Indel similarity; rapidfuzz docs); comment words add a
+  weaker overlap;
+* semantic: cosine of all-MiniLM-L6-v2 sentence embeddings
+  (:mod:`pipeline.embeddings`) of the reference words and the term's
+  verbalisation (label: comment), when embeddings are available.
+
+The combined score is ``0.6 * lexical + 0.4 * max(cosine, 0)`` with
+embeddings, else the lexical score alone; :attr:`NameMatcher.mode` says which.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import Iterable, Sequence
+
+import numpy as np
+from rapidfuzz import fuzz
+from rdflib import URIRef
+
+from ... import embeddings
+from ...ontology import Ontology
+
+__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS"]
+
+log = logging.getLogger(__name__)
+
+#: Abbreviations common in column names, expanded before matching.
+ABBREVIATIONS: dict[str, str] = {
+    "fname": "first name", "lname": "last name", "desc": "description", "lat": "latitude",
+    "lon": "longitude", "lng": "longitude", "long": "longitude", "num": "number", "no": "number",
+    "qty": "quantity", "amt": "amount", "addr": "address", "tel": "telephone", "dob": "date of birth",
+    "url": "url", "dept": "department", "emp": "employee", "seq": "sequence", "dist": "distance",
+    "lang": "language", "tz": "timezone", "org": "organisation",
+}
+
+_STOP = {"the", "of", "a", "an", "and", "or", "to", "in", "for", "by", "with", "each", "that", "is", "its"}
+
+
+def words(text: str | None, expand: bool = True) -> list[str]:
+    """Split a name into lower-case words.
+
+    ``stopTimes`` -> ``["stop", "times"]``; ``agency_id`` -> ``["agency", "id"]``;
+    ``cbc:AwardDate`` -> ``["award", "date"]`` (prefix dropped); ``fname`` ->
+    ``["first", "name"]`` when ``expand``.
+    """
+    if not text:
+        return []
+    text = re.sub(r"^[A-Za-z][\w\-]*:(?=[A-Za-z])", "", text.strip())
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
+    out = []
+    for w in re.split(r"[^A-Za-z0-9]+", text):
+        w = w.lower()
+        if not w:
+            continue
+        if expand and w in ABBREVIATIONS:
+            out.extend(ABBREVIATIONS[w].split())
+        else:
+            out.append(w)
+    return out
+
+
+def reference_words(reference: str, context: int = 1) -> list[str]:
+    """Words of a data reference: the last path step plus ``context`` parent steps (XML/JSON).
+
+    ``cac:TenderResult/cbc:AwardDate`` -> ``["tender", "result", "award", "date"]``
+    with ``context=1``; attribute steps (``@id``) count as steps.
+    """
+    steps = [s for s in re.split(r"[/.]", reference) if s and s not in ("$", "*")]
+    out: list[str] = []
+    for s in steps[-(context + 1):]:
+        out.extend(words(s.lstrip("@")))
+    return out
+
+
+def term_names(ontology: Ontology, iri: URIRef) -> list[str]:
+    """Names of a term as space-joined words: local name first, then labels (deduplicated)."""
+    local = re.split(r"[#/:]", str(iri).rstrip("/#"))[-1]
+    names = [" ".join(words(local))] + [" ".join(words(l)) for l in ontology.labels(iri)]
+    return [n for n in dict.fromkeys(names) if n]
+
+
+def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
+    if not query:
+        return 0.0
+    flat = query.replace(" ", "")
+    best = 0.0
+    for n in names:
+        s = (fuzz.token_set_ratio(query, n) + fuzz.ratio(flat, n.replace(" ", ""))) / 200
+        best = max(best, s)
+    q = {w for w in query.split() if w not in _STOP}
+    if q and comment:
+        best = max(best, 0.7 * len(q & comment) / len(q))
+    return best
+
+
+class NameMatcher:
+    """Scores (text, term) pairs; embeds every text once per matcher.
+
+    Args:
+        ontology: where labels and comments come from.
+        use_embeddings: ``None``: use them when :func:`pipeline.embeddings.available`;
+            ``False``: lexical only.
+    Attributes:
+        mode: ``"lexical+embeddings"`` or ``"lexical"`` (recorded in provenance).
+        note: why embeddings are not used, if they are not.
+    """
+
+    def __init__(self, ontology: Ontology, use_embeddings: bool | None = None) -> None:
+        self.ontology = ontology
+        self._names: dict[URIRef, list[str]] = {}
+        self._comment: dict[URIRef, set[str]] = {}
+        self._vec: dict[str, np.ndarray] = {}
+        self.note = ""
+        ok = embeddings.available() if use_embeddings is None else use_embeddings
+        if use_embeddings is None and not ok:
+            self.note = "embeddings unavailable (torch/sentence-transformers/model missing or disabled)"
+        self.mode = "lexical+embeddings" if ok else "lexical"
+
+    def names(self, iri: URIRef) -> list[str]:
+        """Cached :func:`term_names`."""
+        if iri not in self._names:
+            self._names[iri] = term_names(self.ontology, iri)
+            self._comment[iri] = {w for w in words(self.ontology.comment(iri), expand=False) if w not in _STOP}
+        return self._names[iri]
+
+    def _text(self, iri: URIRef) -> str:
+        return " ".join(words(self.ontology.verbalise(iri), expand=False)) or self.names(iri)[0]
+
+    def prepare(self, texts: Iterable[str], terms: Iterable[URIRef]) -> None:
+        """Embed all query texts and term verbalisations in one batch (no-op when lexical)."""
+        if self.mode == "lexical":
+            return
+        todo = [t for t in dict.fromkeys([*texts, *(self._text(i) for i in terms)]) if t not in self._vec]
+        if not todo:
+            return
+        try:
+            vecs = embeddings.embed(todo)
+        except embeddings.EmbeddingsUnavailableError as exc:
+            self.mode, self.note = "lexical", f"embeddings failed: {exc}"
+            log.warning("offline mapper falls back to lexical similarity: %s", exc)
+            return
+        self._vec.update(zip(todo, vecs))
+
+    def score(self, text: str, iri: URIRef) -> float:
+        """Similarity in [0, 1] of a space-joined word string and a term."""
+        names = self.names(iri)
+        lex = _lexical(text, names, self._comment[iri])
+        if self.mode == "lexical":
+            return lex
+        a, b = self._vec.get(text), self._vec.get(self._text(iri))
+        if a is None or b is None:
+            self.prepare([text], [iri])
+            a, b = self._vec.get(text), self._vec.get(self._text(iri))
+            if a is None or b is None:
+                return lex
+        return 0.6 * lex + 0.4 * max(0.0, float(np.dot(a, b)))

@@ -1,0 +1,166 @@
+"""Materialize stage: run Morph-KGC on a compiled RML document and guard its output.
+
+Morph-KGC 2.10 is the engine. Three of its behaviours would put wrong triples
+into a KG silently, so this adapter guards them:
+
+* ``xsd:integer`` values go through ``float`` (``3.7`` -> ``3``, huge numbers
+  overflow, a non-number aborts the run): the engine copy of the mapping
+  (``mapping.morph-kgc.ttl``) types such literals with a private marker
+  datatype, and this module checks and restores ``xsd:integer`` afterwards.
+* IRIs from references or functions are not checked: relative or illegal
+  IRIs are dropped with a finding.
+* An empty XML element becomes the literal ``"None"``: such literals are
+  dropped unless the source data really holds the text ``None``.
+
+Every literal is also checked against its datatype (rdflib's lexical-form
+check) and every language tag against BCP 47; what fails is dropped and
+reported, so the written KG parses strictly.
+"""
+from __future__ import annotations
+
+import configparser
+import io
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import XSD
+
+from .errors import MaterializeError
+from .findings import Finding
+from .fno import UDF_FILE
+
+__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "materialize", "guard_triples"]
+
+LOGGER = logging.getLogger(__name__)
+
+#: Stand-in datatype the engine copy uses for ``xsd:integer`` (see module docstring).
+ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
+
+_TERM = r'(<[^<>"{}|^`\\\s]*>|_:[A-Za-z0-9_\-.]+|"(?:[^"\\]|\\.)*"(?:\^\^<[^<>\s]*>|@[A-Za-z0-9\-]+)?)'
+_TRIPLE = re.compile(rf"^\s*{_TERM}\s+{_TERM}\s+{_TERM}\s*\.?\s*$")
+_ABS_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>\"{}|\\^`]*$")
+_BCP47 = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?(-([A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*$")
+_INTEGER = re.compile(r"^[+-]?\d+$")
+
+
+@dataclass
+class MaterializeResult:
+    """Triples written and what the guards dropped or repaired.
+
+    Attributes:
+        triples: N-Triples lines (without the final newline), sorted.
+        findings: one finding per guard reason, with counts and examples.
+        dropped: number of engine triples the guards dropped.
+    """
+
+    triples: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    dropped: int = 0
+
+
+def engine_mapping(rml: Graph) -> Graph:
+    """Copy of ``rml`` for Morph-KGC with ``xsd:integer`` datatypes replaced by :data:`ENGINE_INTEGER`."""
+    from .compile.rml import RML
+
+    g = Graph()
+    for prefix, ns in rml.namespaces():
+        g.bind(prefix, ns)
+    for s, p, o in rml:
+        g.add((s, p, ENGINE_INTEGER if (p == RML.datatype and o == XSD.integer) else o))
+    return g
+
+
+def _unescape(body: str) -> str:
+    try:
+        return json.loads(f'"{body}"')
+    except ValueError:
+        return body.encode("utf-8").decode("unicode_escape", errors="replace")
+
+
+def guard_triples(lines: list[str], source_values: set[str], where: str) -> MaterializeResult:
+    """Check engine output line by line; keep what is valid, report the rest.
+
+    Args:
+        lines: N-Triples statements from the engine (final ``.`` optional).
+        source_values: every value found in the sources (to tell a real ``"None"``).
+        where: file name used in findings (the mapping document).
+    Returns:
+        A :class:`MaterializeResult` with sorted valid lines.
+    """
+    kept: set[str] = set()
+    reasons: dict[str, list[str]] = {}
+
+    def drop(reason: str, line: str) -> None:
+        reasons.setdefault(reason, []).append(line)
+
+    for raw in lines:
+        m = _TRIPLE.match(raw)
+        if not m:
+            drop("not a valid N-Triples statement (illegal IRI characters or syntax)", raw)
+            continue
+        terms = list(m.groups())
+        bad = next((t for t in terms if t.startswith("<") and not _ABS_IRI.match(t[1:-1])), None)
+        if bad:
+            drop("relative or illegal IRI", raw)
+            continue
+        obj = terms[2]
+        if obj.startswith('"'):
+            body, _, tail = obj[1:].rpartition('"')
+            lex = _unescape(body)
+            if tail.startswith("^^"):
+                dt = tail[3:-1]
+                if dt == str(ENGINE_INTEGER):
+                    if not _INTEGER.match(lex.strip()):
+                        drop("xsd:integer value that is no integer", raw)
+                        continue
+                    obj = f'"{body}"^^<{XSD.integer}>'
+                elif Literal(lex, datatype=URIRef(dt)).ill_typed:
+                    drop(f"ill-typed literal for <{dt}>", raw)
+                    continue
+            elif tail.startswith("@") and not _BCP47.match(tail[1:]):
+                drop("language tag that is not BCP 47", raw)
+                continue
+            if lex == "None" and "None" not in source_values:
+                drop("literal 'None' from an empty XML element", raw)
+                continue
+        kept.add(f"{terms[0]} {terms[1]} {obj} .")
+    result = MaterializeResult(sorted(kept))
+    for reason, examples in reasons.items():
+        result.dropped += len(examples)
+        result.findings.append(Finding("materialize", where, f"{len(examples)} triple(s) dropped: {reason}",
+                                       value=examples[0][:300], expected="a valid RDF triple", severity="error"))
+    return result
+
+
+def materialize(mapping_file: Path, source_values: set[str], processes: int = 1) -> MaterializeResult:
+    """Run Morph-KGC on an engine mapping file and guard the result.
+
+    Args:
+        mapping_file: an RML file (use :func:`engine_mapping` to prepare it).
+        source_values: all source values (see :func:`guard_triples`).
+        processes: Morph-KGC worker processes.
+    Returns:
+        The guarded triples and findings.
+    Raises:
+        MaterializeError: Morph-KGC failed; the message carries its error.
+    """
+    import morph_kgc
+
+    config = configparser.ConfigParser()
+    config["CONFIGURATION"] = {"output_format": "N-TRIPLES", "udfs": str(UDF_FILE),
+                               "number_of_processes": str(processes), "logging_level": "ERROR",
+                               "na_values": ","}
+    config["DataSource1"] = {"mappings": str(mapping_file)}
+    buf = io.StringIO()
+    config.write(buf)
+    try:
+        triples = morph_kgc.materialize_set(buf.getvalue())
+    except SystemExit as exc:  # Morph-KGC exits on some mapping errors
+        raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
+    except Exception as exc:  # the engine raises many unrelated types; the message is what matters
+        raise MaterializeError(f"Morph-KGC failed on {mapping_file}: {type(exc).__name__}: {exc}") from exc
+    return guard_triples(list(triples), source_values, str(mapping_file))

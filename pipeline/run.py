@@ -1,0 +1,235 @@
+"""Run the pipeline for one case: map -> compile -> materialize -> check, writing every artifact.
+
+Output folder ``<out>/<scenario>/<case>/``:
+
+* ``table.md`` / ``table.csv`` / ``table.json`` - the mapping table as mapped (parsed, for replay);
+* ``audit.json`` / ``audit.md`` - findings on the table, the inputs and the output;
+* ``inputs/`` - repaired input copies (XML with undeclared namespaces);
+* ``mapping.rml.ttl`` - the RML document; ``mapping.morph-kgc.ttl`` - the engine copy;
+* ``kg.nt`` - the knowledge graph (N-Triples, sorted);
+* ``expected_graph.json`` - comparison with the case's gold KG, when it has one;
+* ``run.json`` - status, counts, per-stage timings (seconds), versions, provenance.
+
+A failing stage never loses the artifacts of the stages before it: the error
+goes into ``run.json`` (``status: failed``, ``failed_stage``) and the report.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import platform
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Iterator
+
+from rdflib import Graph
+from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from rdflib.namespace import RDF
+
+from . import __version__
+from .compile import compile_table
+from .errors import PipelineError
+from .findings import Finding
+from .manifest import Case
+from .mappers import get_mapper
+from .materialize import engine_mapping, materialize
+from .ontology import load_ontology
+from .sources import load_source
+from .table import write_table
+
+__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs"]
+
+LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Settings of one run.
+
+    Attributes:
+        out_dir: root of the output folders.
+        mapper: mapper name (see :func:`pipeline.mappers.known_mappers`).
+        mapper_options: keyword options for the mapper (``table=...`` for replay).
+        processes: Morph-KGC worker processes.
+    """
+
+    out_dir: Path = Path("out")
+    mapper: str = "replay"
+    mapper_options: dict[str, Any] = field(default_factory=dict)
+    processes: int = 1
+
+
+@dataclass
+class CaseRun:
+    """What a run of one case produced (also written as ``run.json``)."""
+
+    case: Case
+    folder: Path
+    status: str = "ok"
+    failed_stage: str | None = None
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    artifacts: dict[str, str] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """One console line: scenario/case, status, triples, rows, findings, seconds."""
+        c = self.counts
+        errs = sum(f.severity == "error" for f in self.findings)
+        warns = sum(f.severity == "warning" for f in self.findings)
+        status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
+        iso = self.extra.get("expected_graph", {}).get("isomorphic")
+        gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
+        return (f"{self.case.scenario}/{self.case.name}: {status}  triples={c.get('triples', 0)} "
+                f"rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)} errors={errs} warnings={warns}"
+                f"{gold}  {sum(self.timings.values()):.1f}s")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form of ``run.json``."""
+        return {"scenario": self.case.scenario, "case": self.case.name, "status": self.status,
+                "failed_stage": self.failed_stage, "error": self.error,
+                "manifest": str(self.case.manifest) if self.case.manifest else None,
+                "counts": self.counts, "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
+                "findings": {"errors": sum(f.severity == "error" for f in self.findings),
+                             "warnings": sum(f.severity == "warning" for f in self.findings),
+                             "info": sum(f.severity == "info" for f in self.findings)},
+                "artifacts": self.artifacts, "provenance": self.provenance, "versions": versions(), **self.extra}
+
+
+def versions() -> dict[str, str]:
+    """Versions of Python, this package and the libraries that shape the output."""
+    out = {"python": platform.python_version(), "pipeline": __version__}
+    for pkg in ("morph-kgc", "rdflib", "pyoxigraph", "pyshacl", "owlrl", "litellm", "lxml", "pandas"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def graph_counts(graph: Graph) -> dict[str, int]:
+    """Triples, distinct subjects, classes (objects of rdf:type) and properties of ``graph``."""
+    return {"triples": len(graph), "subjects": len(set(graph.subjects())),
+            "classes": len(set(graph.objects(None, RDF.type))), "properties": len(set(graph.predicates()))}
+
+
+def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
+    """Isomorphism check and readable diff of two graphs.
+
+    Returns:
+        ``{"isomorphic": bool, "missing": [nt lines in expected only], "extra": [nt lines in produced only]}``
+        (lines sorted).
+    """
+    iso = isomorphic(produced, expected)
+    _, only_produced, only_expected = graph_diff(to_isomorphic(produced), to_isomorphic(expected))
+
+    def lines(g: Graph) -> list[str]:
+        return sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in g)
+
+    return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
+
+
+@contextmanager
+def _stage(run: CaseRun, name: str) -> Iterator[None]:
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        run.timings[name] = time.perf_counter() - t0
+
+
+def _write_json(path: Path, data: Any) -> str:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    return path.name
+
+
+def _audit_md(run: CaseRun) -> str:
+    lines = [f"# Audit of {run.case.scenario}/{run.case.name}", "",
+             "| severity | stage | file:line | column | value | message | closest valid |", "|---|---|---|---|---|---|---|"]
+    for f in run.findings:
+        where = Path(f.file).name + (f":{f.line}" if f.line else "")
+        cells = [f.severity, f.stage, where, f.column or "", (f.value or "")[:120], f.message, f.candidate or ""]
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
+    """Run every stage for ``case`` and write the artifacts.
+
+    Args:
+        case: the scenario case.
+        config: run settings.
+    Returns:
+        The :class:`CaseRun`; a failing stage sets ``status="failed"`` instead of raising.
+    """
+    folder = config.out_dir / case.scenario / case.name
+    folder.mkdir(parents=True, exist_ok=True)
+    run = CaseRun(case, folder)
+    stage = "load"
+    try:
+        with _stage(run, "load"):
+            ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+            sources = [load_source(s, folder / "inputs") for s in case.sources]
+            for s in sources:
+                run.findings.extend(s.findings)
+                if s.path != s.source.path:
+                    run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
+        stage = "map"
+        with _stage(run, "map"):
+            result = get_mapper(config.mapper).map(case, **config.mapper_options)
+            table = result.table
+            run.provenance = result.provenance
+            for fmt in ("md", "csv", "json"):
+                run.artifacts[f"table.{fmt}"] = write_table(table, folder / f"table.{fmt}").name
+            run.findings.extend(Finding("table", table.source, n, severity="info") for n in table.notes)
+        stage = "compile"
+        with _stage(run, "compile"):
+            compiled = compile_table(table, ontology, case, sources)
+            run.findings.extend(compiled.findings)
+            compiled.rml.serialize(folder / "mapping.rml.ttl", format="turtle")
+            engine_mapping(compiled.rml).serialize(folder / "mapping.morph-kgc.ttl", format="turtle")
+            run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
+            run.counts.update({"rows": len(table), "rows_compiled": len(compiled.plan.compiled_lines),
+                               "rows_dropped": len(table) - len(compiled.plan.compiled_lines),
+                               "triples_maps": len(compiled.plan.triples_maps)})
+        stage = "materialize"
+        with _stage(run, "materialize"):
+            values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
+            mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes)
+            run.findings.extend(mat.findings)
+            (folder / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+            run.artifacts["kg"] = "kg.nt"
+            kg = Graph().parse(folder / "kg.nt", format="nt")
+            run.counts.update(graph_counts(kg))
+            run.counts["triples_dropped_by_guards"] = mat.dropped
+        if case.gold_graph is not None:
+            stage = "check"
+            with _stage(run, "check"):
+                expected = Graph().parse(case.gold_graph, format="nt")
+                diff = compare_graphs(kg, expected)
+                run.extra["expected_graph"] = {"file": str(case.gold_graph), "isomorphic": diff["isomorphic"],
+                                               "missing": len(diff["missing"]), "extra": len(diff["extra"])}
+                run.artifacts["expected_graph"] = _write_json(folder / "expected_graph.json", diff)
+                if not diff["isomorphic"]:
+                    run.findings.append(Finding(
+                        "check", str(case.gold_graph),
+                        f"the KG of the gold table and the expected graph disagree: {len(diff['missing'])} "
+                        f"triple(s) only in the expected graph, {len(diff['extra'])} only in the KG "
+                        "(see expected_graph.json)", severity="warning",
+                        value=(diff["missing"] or diff["extra"])[0][:300]))
+    except PipelineError as exc:
+        run.status, run.failed_stage, run.error = "failed", stage, str(exc)
+        LOGGER.error("%s/%s failed at %s: %s", case.scenario, case.name, stage, exc)
+    except Exception as exc:  # keep artifacts and report, whatever broke
+        run.status, run.failed_stage, run.error = "failed", stage, f"{type(exc).__name__}: {exc}"
+        LOGGER.exception("%s/%s failed at %s", case.scenario, case.name, stage)
+    run.artifacts["audit"] = _write_json(folder / "audit.json", [f.to_dict() for f in run.findings])
+    (folder / "audit.md").write_text(_audit_md(run), encoding="utf-8")
+    _write_json(folder / "run.json", run.to_dict())
+    return run

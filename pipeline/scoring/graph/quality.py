@@ -1,0 +1,197 @@
+"""CN1-CN3, CN5 conciseness and CM2, CM3 completeness of a predicted KG.
+
+Definitions (001 seed, as named in issue 5; made operational here). ``U(G)``
+is the set of schema elements a KG uses (classes as ``rdf:type`` objects and
+predicates other than ``rdf:type``); entities are subjects (:mod:`.align`).
+
+* **CN1 schema-element conciseness** = ``1 - |R| / |U(pred)|`` with
+  ``R`` = used elements the gold KG does not use, plus elements declared
+  ``owl:equivalentClass``/``owl:equivalentProperty`` to another used element
+  (one of each equivalent group counts as needed). Counts: ``n_used``, ``n_redundant``.
+* **CN2 extensional conciseness** = ``|groups| / |entities(pred)|`` where
+  predicted entities fall in one group when they share a source key (caller's
+  ``pred_keys``) or, without keys, the same types and the same non-empty set of
+  non-type out-edges (they describe one real-world object twice). Counts:
+  ``n_entities``, ``n_duplicates`` (= entities - groups).
+* **CN3 identifier collisions** = ``1 - n_colliding / |entities(pred)|``; a
+  predicted entity collides (one identifier for several real-world objects)
+  when its keys match ≥2 gold entities, or when it has more distinct values for
+  a predicate than any gold entity has for that predicate.
+* **CN5 property-value conciseness** = ``1 - n_redundant / n_values`` over all
+  ``(s, p, o)``; a value is redundant when another value of the same ``(s, p)``
+  has the same loose key (numbers by value, other text trimmed and case-folded,
+  datatype and language ignored: ``"20"`` and ``"20.0"^^xsd:double``).
+* **CM2 source-information completeness** = share of the gold KG's distinct
+  literal values (loose keys) present anywhere in the predicted KG; missing listed.
+* **CM3 population completeness** = aligned gold entities / gold entities,
+  overall and per gold class.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from typing import Any, Mapping
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF
+
+from ...validation.result import Finding, Result
+from .align import Alignment, _norm_key, align_entities, entities_of, term_key
+
+__all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
+
+
+def loose_key(lit: Literal) -> tuple:
+    """Datatype- and language-blind key of a literal: ``("num", float)`` or ``("str", casefolded text)``."""
+    text = str(lit).strip()
+    try:
+        return ("num", float(text))
+    except ValueError:
+        return ("str", " ".join(text.split()).casefold())
+
+
+def _used(g: Graph) -> set:
+    return {o for o in g.objects(None, RDF.type) if isinstance(o, URIRef)} | {p for p in g.predicates() if p != RDF.type}
+
+
+def cn1(pred: Graph, gold: Graph | None, ontology: Any = None) -> Result:
+    """CN1 schema-element conciseness; ``Result("CN1", value)``, not applicable without gold or used elements."""
+    t0 = time.perf_counter()
+    used = _used(pred)
+    if gold is None or not used:
+        return Result.not_applicable("CN1", "no gold KG" if gold is None else "the predicted KG uses no schema element")
+    needed = _used(gold)
+    redundant = {u for u in used if u not in needed}
+    og = ontology.graph if ontology is not None and not isinstance(ontology, Graph) else ontology
+    if og is not None:
+        for rel in (OWL.equivalentClass, OWL.equivalentProperty):
+            for a, b in og.subject_objects(rel):
+                if a in used and b in used and a != b:
+                    keep = a if a in needed or (b not in needed and str(a) < str(b)) else b
+                    redundant.add(b if keep == a else a)
+    findings = [Finding("info", f"schema element not needed by the gold KG: {u}", str(u), code="redundant-element")
+                for u in sorted(redundant, key=str)]
+    return Result("CN1", 1 - len(redundant) / len(used), findings=findings, elapsed_s=time.perf_counter() - t0,
+                  details={"n_used": len(used), "n_redundant": len(redundant), "n_gold_used": len(needed)})
+
+
+def _signature(g: Graph, e: Any) -> tuple | None:
+    edges = frozenset((p, term_key(o)) for p, o in g.predicate_objects(e) if p != RDF.type)
+    if not edges:
+        return None
+    return (frozenset(g.objects(e, RDF.type)), edges)
+
+
+def cn2(pred: Graph, pred_keys: Mapping[Any, Any] | None = None) -> Result:
+    """CN2 extensional conciseness; ``Result("CN2", groups/entities)``; n/a for an empty KG."""
+    ents = sorted(entities_of(pred), key=str)
+    if not ents:
+        return Result.not_applicable("CN2", "the predicted KG has no entities")
+    groups: dict[Any, list] = defaultdict(list)
+    for e in ents:
+        keys = _norm_key((pred_keys or {}).get(e))
+        ident = ("key", min(keys)) if keys else (("sig", _signature(pred, e)) if _signature(pred, e) else ("self", e))
+        groups[ident].append(e)
+    dups = [g for g in groups.values() if len(g) > 1]
+    findings = [Finding("warning", f"{len(g)} entities describe one object: {', '.join(map(str, g[:5]))}",
+                        str(g[0]), code="duplicate-entity") for g in dups]
+    return Result("CN2", len(groups) / len(ents), findings=findings,
+                  details={"n_entities": len(ents), "n_groups": len(groups), "n_duplicates": len(ents) - len(groups)})
+
+
+def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = None,
+        gold_keys: Mapping[Any, Any] | None = None) -> Result:
+    """CN3 identifier collisions; ``Result("CN3", 1 - colliding/entities)``; n/a without gold or entities."""
+    ents = sorted(entities_of(pred), key=str)
+    if gold is None or not ents:
+        return Result.not_applicable("CN3", "no gold KG" if gold is None else "the predicted KG has no entities")
+    gold_by_key: dict[tuple, set] = defaultdict(set)
+    for e, k in (gold_keys or {}).items():
+        for t in _norm_key(k):
+            gold_by_key[t].add(e)
+    gold_max: Counter = Counter()
+    for e in entities_of(gold):
+        for p, n in Counter(p for p, _ in gold.predicate_objects(e) if p != RDF.type).items():
+            gold_max[p] = max(gold_max[p], n)
+    colliding: list[tuple[Any, str]] = []
+    for e in ents:
+        keys = _norm_key((pred_keys or {}).get(e))
+        hits = set().union(*(gold_by_key.get(k, set()) for k in keys)) if keys else set()
+        if len(hits) >= 2:
+            colliding.append((e, f"its keys match {len(hits)} gold entities"))
+            continue
+        counts = Counter(p for p, _ in {(p, term_key(o)) for p, o in pred.predicate_objects(e) if p != RDF.type})
+        over = sorted((p for p, n in counts.items() if p in gold_max and n > gold_max[p]), key=str)
+        if over:
+            colliding.append((e, f"{counts[over[0]]} values of {over[0]}, a gold entity has at most {gold_max[over[0]]}"))
+    findings = [Finding("warning", f"identifier collision: {why}", str(e), code="identifier-collision")
+                for e, why in colliding]
+    return Result("CN3", 1 - len(colliding) / len(ents), findings=findings,
+                  details={"n_entities": len(ents), "n_colliding": len(colliding)})
+
+
+def cn5(pred: Graph) -> Result:
+    """CN5 property-value conciseness; ``Result("CN5", 1 - redundant/values)``; n/a for an empty KG."""
+    per: dict[tuple, Counter] = defaultdict(Counter)
+    n_values = 0
+    for s, p, o in pred:
+        if p == RDF.type:
+            continue
+        n_values += 1
+        per[(s, p)][loose_key(o) if isinstance(o, Literal) else ("node", o)] += 1
+    if n_values == 0:
+        return Result.not_applicable("CN5", "the predicted KG has no property values")
+    findings, n_red = [], 0
+    for (s, p), c in sorted(per.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        extra = sum(n - 1 for n in c.values() if n > 1)
+        if extra:
+            n_red += extra
+            findings.append(Finding("warning", f"{extra} redundant value(s) of {p}", str(s), code="redundant-value"))
+    return Result("CN5", 1 - n_red / n_values, findings=findings, details={"n_values": n_values, "n_redundant": n_red})
+
+
+def cm2(pred: Graph, gold: Graph | None) -> Result:
+    """CM2 source-information completeness; ``Result("CM2", present/required)``; n/a without gold literals."""
+    if gold is None:
+        return Result.not_applicable("CM2", "no gold KG")
+    required = {loose_key(o): o for o in gold.objects() if isinstance(o, Literal)}
+    if not required:
+        return Result.not_applicable("CM2", "the gold KG has no literal values")
+    present = {loose_key(o) for o in pred.objects() if isinstance(o, Literal)}
+    missing = sorted((str(v) for k, v in required.items() if k not in present))
+    findings = [Finding("info", f"source value missing from the KG: {m!r}", code="missing-value") for m in missing[:200]]
+    n_present = len(required) - len(missing)
+    return Result("CM2", n_present / len(required), findings=findings,
+                  details={"n_required": len(required), "n_present": n_present, "n_missing": len(missing)})
+
+
+def cm3(pred: Graph, gold: Graph | None, alignment: Alignment | None = None) -> Result:
+    """CM3 population completeness; ``Result("CM3", aligned/gold entities)`` with ``per_class`` details."""
+    if gold is None:
+        return Result.not_applicable("CM3", "no gold KG")
+    ge = entities_of(gold)
+    if not ge:
+        return Result.not_applicable("CM3", "the gold KG has no entities")
+    al = alignment if alignment is not None else align_entities(pred, gold)
+    found = set(al.pairs.values()) & ge
+    per: dict[str, dict[str, Any]] = {}
+    for e in ge:
+        for c in set(gold.objects(e, RDF.type)) or {None}:
+            d = per.setdefault(str(c) if c is not None else "(untyped)", {"n_gold": 0, "n_found": 0})
+            d["n_gold"] += 1
+            d["n_found"] += e in found
+    for d in per.values():
+        d["ratio"] = d["n_found"] / d["n_gold"]
+    findings = [Finding("info", "gold entity without a predicted counterpart", str(e), code="missing-entity")
+                for e in sorted(ge - found, key=str)[:200]]
+    return Result("CM3", len(found) / len(ge), findings=findings,
+                  details={"n_gold": len(ge), "n_found": len(found), "per_class": dict(sorted(per.items()))})
+
+
+def conciseness_completeness(pred: Graph, gold: Graph | None, ontology: Any = None,
+                             alignment: Alignment | None = None, pred_keys: Mapping | None = None,
+                             gold_keys: Mapping | None = None) -> dict[str, Result]:
+    """All of CN1, CN2, CN3, CN5, CM2, CM3 as ``{name: Result}``."""
+    return {"CN1": cn1(pred, gold, ontology), "CN2": cn2(pred, pred_keys),
+            "CN3": cn3(pred, gold, pred_keys, gold_keys), "CN5": cn5(pred),
+            "CM2": cm2(pred, gold), "CM3": cm3(pred, gold, alignment)}

@@ -1,0 +1,299 @@
+"""CS2 OWL consistency of a KG with its ontologies: OWL 2 RL closure (owlrl) and HermiT.
+
+Design for size: a reasoner does not need every triple of the KG. Only
+instance triples that some schema axiom talks about can take part in an
+inconsistency - ``rdf:type`` statements, ``owl:sameAs``/``owl:differentFrom``
+and statements whose predicate has a domain, range, characteristic,
+super-/sub-/inverse-property or restriction in the schema
+(:func:`relevant_instance_data`). Everything else (labels, values of
+properties the ontology does not describe) is left out. The reasoner runs in
+a child process bounded by ``timeout_s``; a timeout or a crash is reported as
+``status="timeout"``/``"failed"`` with ``value=None``, never as inconsistency.
+
+owlrl records inconsistencies as ``ErrorMessage`` nodes instead of raising
+(owlrl ``Closure.py``, ``add_error``); they are collected as findings. OWL 2 RL
+rules do not turn a maximum cardinality of 1 into a clash (they infer
+``owl:sameAs``); this module adds the one case that is a clash under OWL
+semantics: more distinct *literal values* than a max/exact cardinality (or an
+``owl:FunctionalProperty``) allows (OWL 2 Direct Semantics, literals with
+different values denote different data values).
+
+HermiT is the one bundled with owlready2 (``owlready2/hermit``), run on the
+same reduced N-Triples input through its command line, as
+``owlready2.sync_reasoner_hermit`` does, with ``--ignoreUnsupportedDatatypes``
+(xsd:date and friends are outside the OWL 2 datatype map).
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing as mp
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections import defaultdict
+from typing import Any
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS
+
+from .result import Finding, Result
+
+__all__ = ["relevant_instance_data", "owlrl_consistency", "hermit_consistency", "hermit_available"]
+
+log = logging.getLogger(__name__)
+
+_PROP_AXIOMS = (RDFS.domain, RDFS.range, RDFS.subPropertyOf, OWL.inverseOf, OWL.equivalentProperty,
+                OWL.propertyDisjointWith, OWL.propertyChainAxiom)
+_PROP_TYPES = (OWL.FunctionalProperty, OWL.InverseFunctionalProperty, OWL.SymmetricProperty,
+               OWL.AsymmetricProperty, OWL.TransitiveProperty, OWL.IrreflexiveProperty, OWL.ReflexiveProperty)
+_KEEP = {RDF.type, OWL.sameAs, OWL.differentFrom}
+_CODES = (("disjoint classes", "disjoint-classes"), ("complementarity", "complement-classes"),
+          ("'nothing'", "type-nothing"), ("functional", "functional-property"), ("asymmetric", "asymmetric-property"),
+          ("irreflexive", "irreflexive-property"), ("disjoint properties", "disjoint-properties"),
+          ("cardinality", "cardinality"), ("lexical value", "ill-typed-literal"), ("sameas", "same-and-different"),
+          ("negative", "negative-assertion"), ("allvaluesfrom", "all-values-from"))
+
+
+def _g(x: Any) -> Graph:
+    return x.graph if hasattr(x, "graph") and not isinstance(x, Graph) else x
+
+
+def _schema_properties(schema: Graph) -> set:
+    props = {s for p in _PROP_AXIOMS for s in schema.subjects(p, None)}
+    props |= {o for o in schema.objects(None, RDFS.subPropertyOf)}
+    props |= {o for p in (OWL.inverseOf, OWL.equivalentProperty, OWL.propertyDisjointWith) for o in schema.objects(None, p)}
+    props |= {s for t in _PROP_TYPES for s in schema.subjects(RDF.type, t)}
+    props |= set(schema.objects(None, OWL.onProperty))
+    return {p for p in props if isinstance(p, URIRef)}
+
+
+def relevant_instance_data(kg: Graph, schema: Any) -> Graph:
+    """The instance triples of ``kg`` that an OWL reasoner needs to find a clash.
+
+    Args:
+        kg: the materialized KG.
+        schema: ontology graph (or an object with ``.graph``).
+    Returns:
+        A new graph with ``rdf:type``, ``owl:sameAs``, ``owl:differentFrom`` triples
+        and triples whose predicate is described by a schema axiom (domain, range,
+        sub/super/inverse/equivalent/disjoint property, property characteristic,
+        restriction ``owl:onProperty``).
+    """
+    keep = _schema_properties(_g(schema)) | _KEEP
+    out = Graph(bind_namespaces="none")
+    for t in kg:
+        if t[1] in keep:
+            out.add(t)
+    return out
+
+
+def _value_key(o: Any) -> Any:
+    if isinstance(o, Literal):
+        try:
+            v = o.toPython()
+            if not isinstance(v, Literal):
+                return (str(o.datatype or ""), v if isinstance(v, (int, float, str, bool)) else str(v))
+        except Exception:  # noqa: BLE001 - an ill-typed literal: fall back to its lexical form
+            pass
+        return (str(o.datatype or ""), str(o), (o.language or "").lower())
+    return o
+
+
+def _literal_cardinality_clashes(g: Graph) -> list[str]:
+    """Max/exact cardinality and functional properties exceeded by distinct literal values."""
+    limits: dict[URIRef, list[tuple[Any, int]]] = defaultdict(list)  # property -> [(class or None, max)]
+    for r in g.subjects(OWL.onProperty, None):
+        p = g.value(r, OWL.onProperty)
+        for pred in (OWL.maxCardinality, OWL.cardinality, OWL.maxQualifiedCardinality, OWL.qualifiedCardinality):
+            n = g.value(r, pred)
+            if n is None:
+                continue
+            try:
+                limit = int(n)
+            except (TypeError, ValueError):
+                continue
+            for cls in g.subjects(RDFS.subClassOf, r):
+                limits[p].append((cls, limit))
+    for p in g.subjects(RDF.type, OWL.FunctionalProperty):
+        limits[p].append((None, 1))
+    out = []
+    for p, rules in limits.items():
+        values: dict[Any, set] = defaultdict(set)
+        for s, o in g.subject_objects(p):
+            if isinstance(o, Literal):
+                values[s].add(_value_key(o))
+        for s, vals in values.items():
+            for cls, limit in rules:
+                if len(vals) > limit and (cls is None or (s, RDF.type, cls) in g):
+                    what = f"instance of {cls}" if cls is not None else "functional property"
+                    out.append(f"Cardinality: {s} has {len(vals)} distinct literal values of {p}, "
+                               f"at most {limit} allowed ({what})")
+    return out
+
+
+def _owlrl_child(data: Graph, conn: Any) -> None:
+    import owlrl  # imported here: the child does the work
+
+    try:
+        owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
+                               datatype_axioms=False).expand(data)
+        err = URIRef("http://www.daml.org/2002/03/agents/agent-ont#error")
+        messages = sorted(str(m) for m in data.objects(None, err))
+        messages += _literal_cardinality_clashes(data)
+        conn.send(("ok", messages, len(data)))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent as a reasoner failure
+        conn.send(("failed", [f"{type(exc).__name__}: {exc}"], 0))
+    finally:
+        conn.close()
+
+
+def _code(message: str) -> str:
+    low = message.lower()
+    return next((code for key, code in _CODES if key in low), "owl-rl-inconsistency")
+
+
+def owlrl_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, reduce: bool = True) -> Result:
+    """CS2 with the OWL 2 RL closure of owlrl.
+
+    Args:
+        kg: the KG (rdflib graph).
+        ontology: ontology + SKOS graph, or an object with ``.graph`` (``pipeline.ontology.Ontology``).
+        timeout_s: wall-clock bound in seconds for the closure.
+        reduce: reason over :func:`relevant_instance_data` only (default) instead of the whole KG.
+    Returns:
+        ``Result(name="CS2-owlrl", value=consistent)``; one ``error`` finding per
+        clash (code ``disjoint-classes``, ``functional-property``, ``cardinality`` ...).
+        ``details``: ``n_input_triples``, ``n_reasoned_triples``, ``n_closure_triples``,
+        ``n_inconsistencies``, ``run_success``. Timeout/failure -> ``value=None``.
+    """
+    t0 = time.perf_counter()
+    schema = _g(ontology)
+    data = Graph(bind_namespaces="none")
+    for t in schema:
+        data.add(t)
+    inst = relevant_instance_data(kg, schema) if reduce else kg
+    for t in inst:
+        data.add(t)
+    details: dict[str, Any] = {"n_input_triples": len(kg), "n_reasoned_triples": len(inst),
+                               "n_schema_triples": len(schema), "reduced": reduce}
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_owlrl_child, args=(data, child), daemon=True)
+    proc.start()
+    child.close()
+    status, payload, n_closure = "timeout", [], 0
+    if parent.poll(timeout_s):
+        try:
+            status, payload, n_closure = parent.recv()
+        except EOFError:
+            status, payload = "failed", ["reasoner process ended without an answer"]
+    elif not proc.is_alive():
+        status, payload = "failed", [f"reasoner process died (exit code {proc.exitcode})"]
+    if proc.is_alive():
+        proc.kill()
+    proc.join(5)
+    elapsed = time.perf_counter() - t0
+    details["run_success"] = status == "ok"
+    if status != "ok":
+        msg = payload[0] if payload else f"owlrl did not finish within {timeout_s} s"
+        log.warning("CS2-owlrl %s: %s", status, msg)
+        return Result("CS2-owlrl", None, status=status, details=details, elapsed_s=elapsed,
+                      findings=[Finding("error", msg, code=f"reasoner-{status}")])
+    findings, seen = [], set()
+    for m in payload:  # owlrl reports a symmetric clash (disjointness) once per direction
+        key = (_code(m), frozenset(re.findall(r"(?:https?|urn|file):[^\s,()]+", m)))
+        if key not in seen:
+            seen.add(key)
+            findings.append(Finding("error", m, _subject_of(m), code=_code(m)))
+    details.update(n_closure_triples=n_closure, n_inconsistencies=len(findings))
+    log.info("CS2-owlrl: %d clashes over %d triples in %.2f s", len(findings), len(inst), elapsed)
+    return Result("CS2-owlrl", not findings, findings=findings, details=details, elapsed_s=elapsed)
+
+
+def _subject_of(message: str) -> str:
+    iris = re.findall(r"(?:https?|urn|file):[^\s,()]+", message)
+    return iris[-1] if iris else ""
+
+
+def _hermit_classpath() -> str | None:
+    try:
+        import owlready2
+    except ImportError:
+        return None
+    here = os.path.join(os.path.dirname(owlready2.__file__), "hermit")
+    jar = os.path.join(here, "HermiT.jar")
+    return os.pathsep.join([here, jar]) if os.path.exists(jar) else None
+
+
+def hermit_available() -> bool:
+    """True when a ``java`` executable and owlready2's bundled HermiT jar are present."""
+    return shutil.which("java") is not None and _hermit_classpath() is not None
+
+
+_NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
+
+
+def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, reduce: bool = True,
+                       java_memory_mb: int = 2000) -> Result:
+    """CS2 with HermiT (owlready2's bundled jar), on schema + relevant instance data.
+
+    Args:
+        kg: the KG.
+        ontology: ontology graph or an object with ``.graph``.
+        timeout_s: wall-clock bound in seconds for the Java process.
+        reduce: pass only :func:`relevant_instance_data` (default).
+        java_memory_mb: ``-Xmx`` for the JVM.
+    Returns:
+        ``Result(name="CS2-hermit", value=consistent)`` with ``details``:
+        ``run_success`` (HermiT finished), ``consistent``, ``n_unsatisfiable_classes``
+        and the list ``unsatisfiable_classes`` (named classes equivalent to
+        ``owl:Nothing``). ``status="not_applicable"`` without Java,
+        ``"timeout"``/``"failed"`` when HermiT does not finish (``value=None``).
+    """
+    cp = _hermit_classpath()
+    java = shutil.which("java")
+    if cp is None or java is None:
+        return Result.not_applicable("CS2-hermit", "Java or owlready2's HermiT is not available")
+    t0 = time.perf_counter()
+    data = Graph(bind_namespaces="none")
+    for t in _g(ontology):
+        data.add(t)
+    for t in (relevant_instance_data(kg, ontology) if reduce else kg):
+        data.add(t)
+    fd, path = tempfile.mkstemp(suffix=".nt", prefix="cs2-hermit-")
+    os.close(fd)
+    details: dict[str, Any] = {"n_reasoned_triples": len(data), "run_success": False}
+    try:
+        data.serialize(path, format="nt", encoding="utf-8")
+        cmd = [java, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
+               "-c", "--ignoreUnsupportedDatatypes", "-I", f"file://{path}"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            return Result("CS2-hermit", None, status="timeout", details=details,
+                          elapsed_s=time.perf_counter() - t0,
+                          findings=[Finding("error", f"HermiT did not finish within {timeout_s} s",
+                                            code="reasoner-timeout")])
+    finally:
+        os.unlink(path)
+    out = proc.stdout + proc.stderr
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        if "Inconsistent ontology" in out or "InconsistentOntologyException" in out:
+            details.update(run_success=True, consistent=False, n_unsatisfiable_classes=None)
+            return Result("CS2-hermit", False, details=details, elapsed_s=elapsed,
+                          findings=[Finding("error", "HermiT: the ontology with the KG's data is inconsistent",
+                                            code="inconsistent")])
+        tail = out.strip().splitlines()[-3:]
+        return Result("CS2-hermit", None, status="failed", details=details, elapsed_s=elapsed,
+                      findings=[Finding("error", "HermiT failed: " + " | ".join(tail), code="reasoner-failed")])
+    unsat = sorted({iri for line in out.splitlines() if _NOTHING in line and line.startswith("EquivalentClasses")
+                    for iri in re.findall(r"<([^>]+)>", line) if iri != _NOTHING})
+    details.update(run_success=True, consistent=True, n_unsatisfiable_classes=len(unsat),
+                   unsatisfiable_classes=unsat)
+    findings = [Finding("warning", f"unsatisfiable class {c}", c, code="unsatisfiable-class") for c in unsat]
+    log.info("CS2-hermit: consistent, %d unsatisfiable classes, %.2f s", len(unsat), elapsed)
+    return Result("CS2-hermit", True, findings=findings, details=details, elapsed_s=elapsed)

@@ -1,0 +1,273 @@
+"""SHACL: shapes derived from an ontology, plus hand-written ones, validated with pyshacl.
+
+Derivation rules (:func:`derive_shapes`), one named shape each so that
+violations can be counted per shape:
+
+==============================================  =========================================  ===========
+ontology axiom                                   derived SHACL (W3C SHACL section)           severity
+==============================================  =========================================  ===========
+``P rdfs:domain D`` (named, union -> sh:or)     ``sh:targetSubjectsOf P ; sh:class D`` 4.1.1  Warning
+``P rdfs:range C`` (a class of the ontology)     ``sh:property [sh:path P ; sh:class C]``      Warning
+``P rdfs:range xsd:T``                           ``sh:property [sh:path P ; sh:datatype xsd:T]`` Violation
+``P a owl:DatatypeProperty``                     ``sh:nodeKind sh:Literal`` on ``P``            Violation
+``P a owl:ObjectProperty``                       ``sh:nodeKind sh:BlankNodeOrIRI`` on ``P``     Violation
+``P a owl:FunctionalProperty``                   ``sh:maxCount 1`` on ``P``                     Violation
+``C ⊑ (≤n P)``, ``(=n P)`` (also qualified)      ``sh:targetClass C ; sh:maxCount n``           Violation
+``C ⊑ (≥n P)``, ``(=n P)`` (also qualified)      ``sh:targetClass C ; sh:minCount n``           Warning
+``C ⊑ ∀P.D``                                     ``sh:targetClass C ; sh:class D`` on ``P``    Warning
+==============================================  =========================================  ===========
+
+Class-membership and minimum-count shapes are warnings because OWL reads
+them under the open-world assumption (a missing type or value is no
+contradiction); datatype, node-kind and maximum counts are violations.
+Ranges that are neither an ontology class nor an XSD datatype (e.g.
+``foaf:name`` used as a range in the GTFS ontology) derive no shape.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
+
+from .result import Finding, Result
+
+__all__ = ["SHAPES", "derive_shapes", "validate_shacl"]
+
+log = logging.getLogger(__name__)
+
+#: Namespace of the derived shapes' names.
+SHAPES = Namespace("urn:kgc:shapes:")
+_SEVERITY = {SH.Violation: "error", SH.Warning: "warning", SH.Info: "info"}
+
+
+def _g(x: Any) -> Graph:
+    return x.graph if hasattr(x, "graph") and not isinstance(x, Graph) else x
+
+
+def _local(iri: URIRef) -> str:
+    return re.sub(r"[^A-Za-z0-9_\-]", "_", re.split(r"[#/:]", str(iri).rstrip("/#"))[-1])
+
+
+def _named(g: Graph, node: Any, op: URIRef) -> list[URIRef]:
+    """Named classes of a class expression: itself, or the named members of a union/intersection."""
+    if isinstance(node, URIRef):
+        return [node]
+    lst = g.value(node, op)
+    if lst is None:
+        return []
+    return [m for m in Collection(g, lst) if isinstance(m, URIRef)]
+
+
+def _classes(g: Graph) -> set[URIRef]:
+    out = {s for t in (OWL.Class, RDFS.Class) for s in g.subjects(RDF.type, t)}
+    out |= {c for pair in g.subject_objects(RDFS.subClassOf) for c in pair}
+    return {c for c in out if isinstance(c, URIRef)}
+
+
+class _Builder:
+    def __init__(self, onto: Graph) -> None:
+        self.o, self.sg = onto, Graph()
+        self.sg.bind("sh", SH)
+        self.sg.bind("shape", SHAPES)
+        self.classes = _classes(onto)
+        self.datatypes = {d for d in onto.subjects(RDF.type, RDFS.Datatype) if isinstance(d, URIRef)}
+
+    def node(self, name: str, target: tuple[URIRef, URIRef], severity: URIRef, message: str) -> URIRef:
+        s = SHAPES[name]
+        self.sg.add((s, RDF.type, SH.NodeShape))
+        self.sg.add((s, target[0], target[1]))
+        self.sg.add((s, SH.severity, severity))
+        self.sg.add((s, SH.message, Literal(message)))
+        return s
+
+    def prop(self, name: str, target: tuple[URIRef, URIRef], path: URIRef, severity: URIRef, message: str,
+             **constraints: Any) -> None:
+        s = self.node(name, target, severity, message)
+        ps = SHAPES[name + "-p"]
+        self.sg.add((s, SH.property, ps))
+        self.sg.add((ps, RDF.type, SH.PropertyShape))
+        self.sg.add((ps, SH.path, path))
+        self.sg.add((ps, SH.severity, severity))
+        self.sg.add((ps, SH.message, Literal(message)))
+        for key, value in constraints.items():
+            if key == "qualified_class":
+                q = BNode()
+                self.sg.add((ps, SH.qualifiedValueShape, q))
+                self.sg.add((q, SH["class"], value))
+            else:
+                self.sg.add((ps, SH[key], value))
+
+    def properties(self) -> None:
+        o = self.o
+        props = {p for t in (OWL.ObjectProperty, OWL.DatatypeProperty, RDF.Property, OWL.FunctionalProperty)
+                 for p in o.subjects(RDF.type, t)}
+        props |= set(o.subjects(RDFS.domain, None)) | set(o.subjects(RDFS.range, None))
+        for p in sorted(x for x in props if isinstance(x, URIRef)):
+            name, subj = _local(p), (SH.targetSubjectsOf, p)
+            for d in o.objects(p, RDFS.domain):
+                union = _named(o, d, OWL.unionOf)
+                members = union if union else _named(o, d, OWL.intersectionOf)
+                if not members:
+                    continue
+                s = self.node(f"domain-{name}", subj, SH.Warning, f"subject of {p} should be a {' or '.join(members)}")
+                if len(members) == 1 or not union:
+                    for m in members:
+                        self.sg.add((s, SH["class"], m))
+                else:
+                    alts = []
+                    for m in members:
+                        b = BNode()
+                        self.sg.add((b, SH["class"], m))
+                        alts.append(b)
+                    lst = BNode()
+                    Collection(self.sg, lst, alts)
+                    self.sg.add((s, SH["or"], lst))
+            for r in o.objects(p, RDFS.range):
+                for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
+                    if str(c).startswith(str(XSD)):
+                        self.prop(f"range-{name}-{_local(c)}", subj, p, SH.Violation,
+                                  f"values of {p} must have datatype {c}", datatype=c)
+                    elif c == RDFS.Literal:
+                        self.prop(f"range-{name}-literal", subj, p, SH.Violation,
+                                  f"values of {p} must be literals", nodeKind=SH.Literal)
+                    elif c in self.classes and c not in self.datatypes:
+                        self.prop(f"range-{name}-{_local(c)}", subj, p, SH.Warning,
+                                  f"values of {p} should be instances of {c}", **{"class": c})
+            if (p, RDF.type, OWL.DatatypeProperty) in o:
+                self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be literals", nodeKind=SH.Literal)
+            elif (p, RDF.type, OWL.ObjectProperty) in o:
+                self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be IRIs or blank nodes",
+                          nodeKind=SH.BlankNodeOrIRI)
+            if (p, RDF.type, OWL.FunctionalProperty) in o:
+                self.prop(f"functional-{name}", subj, p, SH.Violation, f"{p} is functional: at most one value",
+                          maxCount=Literal(1))
+
+    def restrictions(self) -> None:
+        o = self.o
+        for c, r in sorted(o.subject_objects(RDFS.subClassOf)):
+            if not isinstance(c, URIRef) or isinstance(r, URIRef):
+                continue
+            p = o.value(r, OWL.onProperty)
+            if not isinstance(p, URIRef):
+                continue
+            tgt, base = (SH.targetClass, c), f"{_local(c)}-{_local(p)}"
+            on_class = o.value(r, OWL.onClass)
+            q = {"qualified_class": on_class} if isinstance(on_class, URIRef) else {}
+            for pred, kinds in ((OWL.cardinality, ("min", "max")), (OWL.minCardinality, ("min",)),
+                                (OWL.maxCardinality, ("max",)), (OWL.qualifiedCardinality, ("min", "max")),
+                                (OWL.minQualifiedCardinality, ("min",)), (OWL.maxQualifiedCardinality, ("max",))):
+                n = o.value(r, pred)
+                if n is None or (pred in (OWL.qualifiedCardinality, OWL.minQualifiedCardinality,
+                                          OWL.maxQualifiedCardinality) and not q):
+                    continue
+                try:
+                    count = Literal(int(n))
+                except (TypeError, ValueError):
+                    continue
+                for kind in kinds:
+                    key = (("qualifiedMinCount" if kind == "min" else "qualifiedMaxCount") if q
+                           else ("minCount" if kind == "min" else "maxCount"))
+                    sev = SH.Warning if kind == "min" else SH.Violation
+                    self.prop(f"card-{kind}-{base}", tgt, p, sev,
+                              f"a {c} has {'at least' if kind == 'min' else 'at most'} {int(n)} {p}",
+                              **{key: count}, **q)
+            avf = o.value(r, OWL.allValuesFrom)
+            if isinstance(avf, URIRef) and avf in self.classes:
+                self.prop(f"all-{base}", tgt, p, SH.Warning, f"every {p} of a {c} should be a {avf}",
+                          **{"class": avf})
+
+
+def derive_shapes(ontology: Any, path: str | Path | None = None) -> Graph:
+    """Derive SHACL shapes from an ontology (rules in the module docstring).
+
+    Args:
+        ontology: ontology graph or an object with ``.graph``.
+        path: when given, the shapes are also written there as Turtle.
+    Returns:
+        The shapes graph; shape names are ``urn:kgc:shapes:<rule>-<term>``.
+    """
+    b = _Builder(_g(ontology))
+    b.properties()
+    b.restrictions()
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        b.sg.serialize(str(path), format="turtle")
+    log.info("derived %d SHACL node shapes", len(set(b.sg.subjects(RDF.type, SH.NodeShape))))
+    return b.sg
+
+
+def _shape_name(sg: Graph, shape: Any, path: Any) -> str:
+    if isinstance(shape, URIRef):
+        return str(shape)
+    parent = next(iter(sg.subjects(SH.property, shape)), None)
+    where = str(parent) if isinstance(parent, URIRef) else "_:anonymous"
+    return f"{where} / {path}" if path is not None else where
+
+
+def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str | Path] = (), *,
+                   derive: bool = True, inference: str = "none", max_findings: int = 2000) -> Result:
+    """Validate ``kg`` with derived and hand-written shapes (pyshacl).
+
+    Args:
+        kg: the KG.
+        ontology: ontology (+ SKOS) graph or object with ``.graph``; mixed into the data
+            graph by pyshacl (``ont_graph``) so ``sh:class`` sees ``rdfs:subClassOf``.
+        shapes: hand-written shape graphs or Turtle files.
+        derive: add :func:`derive_shapes` of ``ontology``.
+        inference: pyshacl ``inference`` option (``none``, ``rdfs``, ``owlrl``).
+        max_findings: keep at most this many findings (counts stay exact).
+    Returns:
+        ``Result(name="SHACL", value=conforms)`` where ``conforms`` = no result of
+        severity ``sh:Violation``; ``details``: ``n_results``, ``by_severity``
+        (``{"Violation": n, "Warning": n, "Info": n}``), ``by_shape``
+        (``{shape: {severity: n}}``), ``n_shapes``. A shapes file that cannot be
+        parsed or a pyshacl crash gives ``status="failed"``.
+    """
+    import pyshacl
+
+    t0 = time.perf_counter()
+    sg = Graph()
+    onto = _g(ontology) if ontology is not None else None
+    try:
+        if derive and onto is not None:
+            sg += derive_shapes(onto)
+        for s in shapes:
+            sg += s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+        conforms, rg, _ = pyshacl.validate(kg, shacl_graph=sg, ont_graph=onto, inference=inference,
+                                           allow_warnings=True, allow_infos=True)
+    except Exception as exc:  # noqa: BLE001 - bad shapes or a pyshacl crash are reported, not raised
+        return Result("SHACL", None, status="failed", elapsed_s=time.perf_counter() - t0,
+                      findings=[Finding("error", f"SHACL validation failed: {type(exc).__name__}: {exc}",
+                                        code="shacl-failed")])
+    by_sev: Counter = Counter()
+    by_shape: dict[str, Counter] = defaultdict(Counter)
+    findings: list[Finding] = []
+    for r in sorted(rg.subjects(RDF.type, SH.ValidationResult), key=str):
+        sev_iri = rg.value(r, SH.resultSeverity)
+        sev_name = str(sev_iri).rsplit("#", 1)[-1]
+        path = rg.value(r, SH.resultPath)
+        shape = _shape_name(sg, rg.value(r, SH.sourceShape), path)
+        by_sev[sev_name] += 1
+        by_shape[shape][sev_name] += 1
+        if len(findings) < max_findings:
+            value = rg.value(r, SH.value)
+            focus = rg.value(r, SH.focusNode)
+            msg = rg.value(r, SH.resultMessage)
+            findings.append(Finding(_SEVERITY.get(sev_iri, "warning"), f"[{shape}] {msg}",
+                                    str(focus) if focus is not None else "",
+                                    term=value.n3() if value is not None else None, code="shacl"))
+    valid = by_sev["Violation"] == 0
+    details = {"n_results": sum(by_sev.values()),
+               "by_severity": {k: by_sev.get(k, 0) for k in ("Violation", "Warning", "Info")},
+               "by_shape": {k: dict(v) for k, v in sorted(by_shape.items())},
+               "n_shapes": len(set(sg.subjects(RDF.type, SH.NodeShape)) | set(sg.subjects(SH.targetClass, None))),
+               "pyshacl_conforms": bool(conforms)}
+    log.info("SHACL: %d results (%s) in %.2f s", details["n_results"], dict(by_sev), time.perf_counter() - t0)
+    return Result("SHACL", valid, findings=findings, details=details, elapsed_s=time.perf_counter() - t0)

@@ -1,0 +1,266 @@
+"""SV2 strict RDF syntax check of an N-Triples file, in the manner of Jena RIOT strict.
+
+The file is read line by line with a small N-Triples tokenizer (W3C RDF 1.1
+N-Triples, section 7 grammar); every term is then checked with
+:mod:`.terms`: IRIs against RFC 3987 (absolute, legal characters, percent
+encodings), literals against their XSD datatype's lexical space, language
+tags against BCP 47.
+
+Severities:
+    * ``fatal`` - the line is not an N-Triples statement (unterminated IRI or
+      string, a literal as subject, a missing ``.``, a bad escape ...). RIOT
+      stops at the first such error; this checker reports it and continues
+      with the next line, so one run lists them all.
+    * ``error`` - a statement that parses but holds an illegal term.
+    * ``warning`` - legal but discouraged forms (see :func:`.terms.check_iri`).
+
+In ``strict`` mode (the default, as RIOT's ``--strict`` with its strict error
+handler) an ill-typed literal is an error; with ``strict=False`` it is a
+warning, as in RIOT's default mode. ``strict_valid`` = no error and no fatal.
+
+Positions: 1-based line, 1-based column of the first character of the
+offending term (the ``<`` of an IRI, the opening ``"`` of a literal, the
+``@`` of a language tag) counted in Unicode characters.
+"""
+from __future__ import annotations
+
+import glob
+import logging
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from .result import Finding, Result
+from .terms import check_iri, check_literal
+
+__all__ = ["check_ntriples", "riot_available", "riot_check"]
+
+log = logging.getLogger(__name__)
+
+_ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+_BNODE = re.compile(r"_:[A-Za-z0-9_\u00B7-\uFFFF][A-Za-z0-9_\-.\u00B7-\uFFFF]*")
+_LANG = re.compile(r"@[A-Za-z0-9_\-]+")
+_EXPECTED = {"subject": "an IRI or blank node", "predicate": "an IRI", "object": "an IRI, blank node or literal"}
+
+
+class _Fatal(Exception):
+    def __init__(self, col: int, message: str, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.col, self.message, self.code = col, message, code
+
+
+def _unescape(text: str, col: int, allow_echar: bool) -> str:
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1:i + 2]
+        if nxt in ("u", "U"):
+            n = 4 if nxt == "u" else 8
+            hexs = text[i + 2:i + 2 + n]
+            if len(hexs) != n or not re.fullmatch(r"[0-9A-Fa-f]+", hexs):
+                raise _Fatal(col, f"bad \\{nxt} escape", "bad-escape")
+            out.append(chr(int(hexs, 16)))
+            i += 2 + n
+        elif allow_echar and nxt in _ECHAR:
+            out.append(_ECHAR[nxt])
+            i += 2
+        else:
+            raise _Fatal(col, f"illegal escape \\{nxt}", "bad-escape")
+    return "".join(out)
+
+
+class _Line:
+    """Tokenizer for one line; positions are 0-based internally."""
+
+    def __init__(self, text: str) -> None:
+        self.s, self.i = text, 0
+
+    def ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] in " \t":
+            self.i += 1
+
+    def at_end(self) -> bool:
+        self.ws()
+        return self.i >= len(self.s) or self.s[self.i] == "#"
+
+    def iri(self) -> tuple[str, int]:
+        start = self.i
+        end = self.s.find(">", start + 1)
+        if end < 0:
+            raise _Fatal(start, "unterminated IRI (no '>')", "unterminated-iri")
+        self.i = end + 1
+        return _unescape(self.s[start + 1:end], start, allow_echar=False), start
+
+    def bnode(self) -> tuple[str, int]:
+        start = self.i
+        m = _BNODE.match(self.s, start)
+        if not m:
+            raise _Fatal(start, "bad blank node label", "bad-bnode")
+        label = m.group(0).rstrip(".")
+        self.i = start + len(label)
+        return label, start
+
+    def literal(self) -> tuple[str, str | None, str | None, int, int | None, int | None]:
+        start, j = self.i, self.i + 1
+        while j < len(self.s) and self.s[j] != '"':
+            j += 2 if self.s[j] == "\\" else 1
+        if j >= len(self.s):
+            raise _Fatal(start, "unterminated string literal", "unterminated-literal")
+        lex = _unescape(self.s[start + 1:j], start, allow_echar=True)
+        self.i = j + 1
+        lang = dt = None
+        lang_col = dt_col = None
+        if self.s.startswith("^^", self.i):
+            self.i += 2
+            if self.i >= len(self.s) or self.s[self.i] != "<":
+                raise _Fatal(self.i, "expected a datatype IRI after '^^'", "syntax")
+            dt, dt_col = self.iri()
+        elif self.s.startswith("@", self.i):
+            m = _LANG.match(self.s, self.i)
+            if not m:
+                raise _Fatal(self.i, "empty language tag", "bad-language-tag")
+            lang, lang_col = m.group(0)[1:], self.i
+            self.i = m.end()
+        return lex, dt, lang, start, dt_col, lang_col
+
+
+def _check_line(text: str, lineno: int, strict: bool, out: list[Finding]) -> bool:
+    """Tokenize and check one line; append findings; return True when it holds a triple."""
+    tk = _Line(text)
+    if tk.at_end():
+        return False
+
+    def add(sev: str, code: str, msg: str, col: int, term: str) -> None:
+        out.append(Finding(sev, msg, f"line {lineno}, column {col + 1}", lineno, col + 1, term, code))
+
+    def check_iri_term(value: str, col: int, raw_end: int) -> None:
+        for sev, code, msg in check_iri(value):
+            add(sev, code, msg, col, text[col:raw_end])
+
+    try:
+        for role in ("subject", "predicate", "object"):
+            tk.ws()
+            ch = tk.s[tk.i:tk.i + 1]
+            if ch == "<":
+                value, col = tk.iri()
+                check_iri_term(value, col, tk.i)
+            elif ch == "_" and role != "predicate":
+                tk.bnode()
+            elif ch == '"' and role == "object":
+                lex, dt, lang, col, dt_col, lang_col = tk.literal()
+                raw = text[col:tk.i]
+                if dt is not None and dt_col is not None:
+                    check_iri_term(dt, dt_col, text.find(">", dt_col) + 1)
+                for sev, code, msg in check_literal(lex, dt, lang):
+                    if code == "ill-typed-literal" and not strict:
+                        sev = "warning"
+                    where = lang_col if code == "bad-language-tag" and lang_col is not None else col
+                    add(sev, code, msg, where, raw)
+            else:
+                found = ch or "end of line"
+                raise _Fatal(tk.i, f"expected {_EXPECTED[role]} as {role}, found {found!r}", "syntax")
+        tk.ws()
+        if tk.s[tk.i:tk.i + 1] != ".":
+            raise _Fatal(tk.i, "expected '.' at the end of the triple", "syntax")
+        tk.i += 1
+        if not tk.at_end():
+            raise _Fatal(tk.i, "unexpected text after '.'", "syntax")
+    except _Fatal as exc:
+        add("fatal", exc.code, exc.message, exc.col, text[exc.col:exc.col + 40])
+        return False
+    return True
+
+
+def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int = 10_000) -> Result:
+    """SV2: check an N-Triples file strictly, line by line.
+
+    Args:
+        path: an N-Triples file (UTF-8).
+        strict: ill-typed literals are errors (``True``) or warnings (``False``).
+        max_findings: keep at most this many findings (counts stay exact).
+    Returns:
+        ``Result(name="SV2", value=strict_valid)`` with ``details`` =
+        ``{"N_warn", "N_err", "N_fatal", "n_lines", "n_triples", "strict_valid"}``
+        and one :class:`Finding` per diagnostic (severity, line, column,
+        message, offending term). An unreadable file gives ``status="failed"``.
+    """
+    t0 = time.perf_counter()
+    findings: list[Finding] = []
+    counts = {"warning": 0, "error": 0, "fatal": 0}
+    n_lines = n_triples = 0
+    try:
+        with open(path, encoding="utf-8", errors="strict", newline="") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                n_lines = lineno
+                line = raw.rstrip("\r\n")
+                if lineno == 1:
+                    line = line.lstrip("\ufeff")
+                local: list[Finding] = []
+                n_triples += _check_line(line, lineno, strict, local)
+                for f in local:
+                    counts[f.severity] += 1
+                    if len(findings) < max_findings:
+                        findings.append(f)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Result("SV2", None, status="failed", elapsed_s=time.perf_counter() - t0,
+                      findings=[Finding("fatal", f"cannot read {path}: {exc}", str(path), code="unreadable")])
+    valid = counts["error"] == 0 and counts["fatal"] == 0
+    details = {"N_warn": counts["warning"], "N_err": counts["error"], "N_fatal": counts["fatal"],
+               "n_lines": n_lines, "n_triples": n_triples, "strict_valid": valid, "strict": strict}
+    log.info("SV2 %s: %d triples, %d warnings, %d errors, %d fatal in %.2f s", path, n_triples,
+             counts["warning"], counts["error"], counts["fatal"], time.perf_counter() - t0)
+    return Result("SV2", valid, findings=findings, details=details, elapsed_s=time.perf_counter() - t0)
+
+
+def _jena_classpath() -> str | None:
+    jars = sorted(glob.glob("/usr/share/java/jena*.jar") + glob.glob("/usr/share/java/apache-jena*.jar"))
+    return "/usr/share/java/*" if jars else None
+
+
+def riot_available() -> bool:
+    """True when Java and Debian's Jena jars (``libapache-jena-java``) are installed."""
+    return shutil.which("java") is not None and _jena_classpath() is not None
+
+
+_RIOT_LINE = re.compile(r"(ERROR|WARN|FATAL)\s.*?\[line: (\d+), col: (\d+)\s*\]\s*(.*)")
+
+
+def riot_check(path: str | Path, *, timeout_s: float = 120.0) -> Result:
+    """Cross-check a file with real Jena RIOT (``riotcmd.riot --strict --validate``).
+
+    Returns:
+        ``Result(name="SV2-riot", value=strict_valid)`` with ``N_warn``/``N_err``/
+        ``N_fatal`` parsed from RIOT's log lines; ``status="not_applicable"`` when
+        Java or Jena is missing, ``timeout``/``failed`` when RIOT does not finish.
+    """
+    cp = _jena_classpath()
+    if cp is None or shutil.which("java") is None:
+        return Result.not_applicable("SV2-riot", "Java or the Jena jars (libapache-jena-java) are not installed")
+    t0 = time.perf_counter()
+    cmd = ["java", "-cp", cp, "riotcmd.riot", "--strict", "--validate", "--syntax=ntriples", str(path)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        return Result("SV2-riot", None, status="timeout", elapsed_s=time.perf_counter() - t0)
+    except OSError as exc:
+        return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
+                      findings=[Finding("error", f"cannot run RIOT: {exc}", code="riot-failed")])
+    findings = []
+    for m in _RIOT_LINE.finditer(proc.stdout + "\n" + proc.stderr):
+        sev = {"ERROR": "error", "WARN": "warning", "FATAL": "fatal"}[m.group(1)]
+        findings.append(Finding(sev, m.group(4).strip(), f"line {m.group(2)}, column {m.group(3)}",
+                                int(m.group(2)), int(m.group(3)), code="riot"))
+    if proc.returncode != 0 and not findings:
+        return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
+                      findings=[Finding("error", (proc.stderr or proc.stdout)[-500:], code="riot-failed")])
+    n = {s: sum(f.severity == s for f in findings) for s in ("warning", "error", "fatal")}
+    valid = n["error"] == 0 and n["fatal"] == 0 and proc.returncode == 0
+    return Result("SV2-riot", valid, findings=findings, elapsed_s=time.perf_counter() - t0,
+                  details={"N_warn": n["warning"], "N_err": n["error"], "N_fatal": n["fatal"],
+                           "strict_valid": valid, "returncode": proc.returncode})
