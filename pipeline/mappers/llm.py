@@ -173,7 +173,7 @@ class LLMMapper:
         from ..sources import load_source
         with tempfile.TemporaryDirectory(prefix="llm-repair-") as tmp:
             folder = Path(workdir) if workdir else Path(tmp)
-            sources = {s.name or s.path.name: load_source(s, folder) for s in case.sources}
+            sources = [load_source(s, folder) for s in case.sources]
             result = repair_table(raw, ontology, case, sources)
         return result.table, result.summary()
 
