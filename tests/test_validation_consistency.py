@@ -1,0 +1,119 @@
+"""CS2 OWL consistency with owlrl and HermiT on scenario 3's ontology."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF, XSD
+
+from pipeline.validation.consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
+
+ROOT = Path(__file__).resolve().parents[1]
+ONTO = ROOT / ".." / "shared" / "benchmarks" / "blinkg" / "scenarios" / "scenario3" / "1" / "ontology.ttl"
+EPO = "http://data.europa.eu/a4g/ontology#"
+R = "http://data.europa.eu/a4g/resource/epo/"
+
+pytestmark = pytest.mark.skipif(not ONTO.exists(), reason="BLINKG scenario 3 ontology not present")
+
+
+@pytest.fixture(scope="module")
+def onto() -> Graph:
+    return Graph().parse(ONTO)
+
+
+def _gold_like() -> Graph:
+    """A KG shaped like scenario 3's gold KG (one procedure, its lot, outcome, statistics, notice)."""
+    return Graph().parse(data=f"""
+@prefix epo: <{EPO}> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<{R}procedure/codice_1> a epo:Procedure ; epo:hasProcurementScopeDividedIntoLot <{R}lot/codice_1> ;
+    epo:hasProcedureType <http://publications.europa.eu/resource/authority/procurement-procedure-type/open> .
+<{R}lotAwardOutcome/codice_1> a epo:LotAwardOutcome ; epo:hasAwardDecisionDate "2020-12-01"^^xsd:date ;
+    epo:describesLot <{R}lot/codice_1> .
+<{R}submissionStatisticalInformation/codice_1> a epo:SubmissionStatisticalInformation ;
+    epo:hasReceivedTenders "3"^^xsd:integer ; epo:concernsSubmissionsForLot <{R}lot/codice_1> .
+<{R}resultNotice/codice_1> a epo:ResultNotice ; epo:hasDispatchDate "2020-11-02"^^xsd:date ;
+    epo:refersToProcedure <{R}procedure/codice_1> ; epo:refersToRole <{R}buyer/codice_1> .
+""", format="turtle")
+
+
+def _lot_and_procedure() -> Graph:
+    g = Graph()
+    x = URIRef(R + "procedure/codice_1")
+    g.add((x, RDF.type, URIRef(EPO + "Lot")))
+    g.add((x, RDF.type, URIRef(EPO + "Procedure")))
+    return g
+
+
+def test_owlrl_finds_disjoint_lot_and_procedure(onto):
+    r = owlrl_consistency(_lot_and_procedure(), onto)
+    assert r.status == "ok" and r.value is False
+    assert [f.code for f in r.findings] == ["disjoint-classes"]
+    assert r.findings[0].location == R + "procedure/codice_1"
+    assert r.details["n_inconsistencies"] == 1 and r.details["run_success"] is True
+
+
+def test_owlrl_gold_like_kg_is_consistent(onto):
+    r = owlrl_consistency(_gold_like(), onto)
+    assert (r.status, r.value, r.findings) == ("ok", True, [])
+
+
+def test_owlrl_literal_cardinality_clash(onto):
+    g = _gold_like()
+    g.add((URIRef(R + "lotAwardOutcome/codice_1"), URIRef(EPO + "hasAwardDecisionDate"),
+           Literal("2020-12-02", datatype=XSD.date)))
+    r = owlrl_consistency(g, onto)
+    assert r.value is False and [f.code for f in r.findings] == ["cardinality"]
+
+
+def test_relevant_instance_data_drops_undescribed_triples(onto):
+    g = _gold_like()
+    g.add((URIRef(R + "procedure/codice_1"), URIRef("http://www.w3.org/2000/01/rdf-schema#label"), Literal("x")))
+    kept = relevant_instance_data(g, onto)
+    # 4 rdf:type triples + 6 triples whose property has an axiom (restrictions on
+    # hasProcurementScopeDividedIntoLot, hasAwardDecisionDate, refersToRole, hasDispatchDate;
+    # domains of describesLot, concernsSubmissionsForLot). Dropped: the label, hasReceivedTenders,
+    # hasProcedureType and refersToProcedure (no axiom in this ontology).
+    assert len(kept) == 10
+    assert {p.split("#")[-1] for p in kept.predicates()} == {
+        "type", "hasProcurementScopeDividedIntoLot", "hasAwardDecisionDate", "refersToRole", "hasDispatchDate",
+        "describesLot", "concernsSubmissionsForLot"}
+
+
+def test_owlrl_timeout_is_not_inconsistency(onto, monkeypatch):
+    import time
+
+    import owlrl
+
+    class Hanging:
+        def __init__(self, *a, **k):
+            pass
+
+        def expand(self, graph):
+            time.sleep(60)
+
+    monkeypatch.setattr(owlrl, "DeductiveClosure", Hanging)  # the forked child inherits the patch
+    r = owlrl_consistency(_lot_and_procedure(), onto, timeout_s=0.5)
+    assert (r.status, r.value, r.details["run_success"]) == ("timeout", None, False)
+    assert [f.code for f in r.findings] == ["reasoner-timeout"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hermit_available(), reason="Java or owlready2's HermiT not available")
+def test_hermit_inconsistent_and_consistent(onto):
+    bad = hermit_consistency(_lot_and_procedure(), onto)
+    assert (bad.status, bad.value, bad.details["run_success"]) == ("ok", False, True)
+    good = hermit_consistency(_gold_like(), onto)
+    assert (good.status, good.value, good.details["n_unsatisfiable_classes"]) == ("ok", True, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hermit_available(), reason="Java or owlready2's HermiT not available")
+def test_hermit_counts_unsatisfiable_classes():
+    o = Graph().parse(data="""@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    :A a owl:Class ; owl:disjointWith :B . :B a owl:Class . :C a owl:Class ; rdfs:subClassOf :A, :B .
+    :D a owl:Class ; rdfs:subClassOf :C .""", format="turtle")
+    r = hermit_consistency(Graph(), o)
+    assert r.value is True
+    assert r.details["unsatisfiable_classes"] == ["http://ex.org/C", "http://ex.org/D"]

@@ -1,0 +1,66 @@
+"""SHACL shapes derived from an ontology, hand-written scenario shapes, pyshacl validation."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rdflib import Graph
+from rdflib.namespace import RDF, SH
+
+from pipeline.validation.shacl import SHAPES, derive_shapes, validate_shacl
+
+ROOT = Path(__file__).resolve().parents[1]
+ONTO = """@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Person a owl:Class . :Student a owl:Class ; rdfs:subClassOf :Person ,
+    [ a owl:Restriction ; owl:onProperty :id ; owl:cardinality 1 ] .
+:Sport a owl:Class .
+:id a owl:DatatypeProperty ; rdfs:domain :Person ; rdfs:range xsd:integer .
+:practises a owl:ObjectProperty ; rdfs:domain :Person ; rdfs:range :Sport .
+"""
+KG = """@prefix : <http://ex.org/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:s1 a :Student ; :id 1 ; :practises :tennis .
+:tennis a :Sport .
+:s2 a :Student ; :id "two" , 3 .
+:s3 a :Student ; :practises "chess" .
+"""
+
+
+def test_derived_shapes_names():
+    sg = derive_shapes(Graph().parse(data=ONTO, format="turtle"))
+    names = {str(s)[len(str(SHAPES)):] for s in sg.subjects(RDF.type, SH.NodeShape)}
+    assert names == {"domain-id", "domain-practises", "range-id-integer", "kind-id", "range-practises-Sport",
+                     "kind-practises", "card-min-Student-id", "card-max-Student-id"}
+
+
+def test_validate_counts_by_shape_and_severity():
+    r = validate_shacl(Graph().parse(data=KG, format="turtle"), Graph().parse(data=ONTO, format="turtle"))
+    assert r.status == "ok" and r.value is False
+    assert r.details["by_severity"] == {"Violation": 3, "Warning": 2, "Info": 0}
+    assert r.details["by_shape"] == {
+        "urn:kgc:shapes:card-max-Student-id-p": {"Violation": 1},       # s2 has two ids
+        "urn:kgc:shapes:card-min-Student-id-p": {"Warning": 1},         # s3 has none
+        "urn:kgc:shapes:kind-practises-p": {"Violation": 1},            # "chess" is a literal
+        "urn:kgc:shapes:range-id-integer-p": {"Violation": 1},          # "two" is no integer
+        "urn:kgc:shapes:range-practises-Sport-p": {"Warning": 1},       # "chess" is no Sport
+    }
+
+
+def test_scenario3_hand_written_shapes_catch_a_bad_country_code():
+    kg = Graph().parse(data="""@prefix epo: <http://data.europa.eu/a4g/ontology#> .
+    @prefix locn: <http://www.w3.org/ns/locn#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    <http://ex.org/a> a locn:Address ; epo:hasCountryCode <http://publications.europa.eu/resource/authority/country/ES> .
+    <http://ex.org/b> a locn:Address ; epo:hasCountryCode <http://publications.europa.eu/resource/authority/country/ESP> .
+    <http://ex.org/t> a epo:SubmissionStatisticalInformation ; epo:hasReceivedTenders "-1"^^xsd:integer .
+    """, format="turtle")
+    r = validate_shacl(kg, None, [ROOT / "shapes" / "scenario3.ttl"], derive=False)
+    bad = sorted(((f.location, f.term) for f in r.findings if f.severity == "error"), key=str)
+    assert bad == [("http://ex.org/a", "<http://publications.europa.eu/resource/authority/country/ES>"),
+                   ("http://ex.org/t", '"-1"^^<http://www.w3.org/2001/XMLSchema#integer>'),
+                   ("http://ex.org/t", None)]             # no concernsSubmissionsForLot (minCount 1)
+
+
+def test_bad_shapes_file_is_a_failed_result(tmp_path):
+    f = tmp_path / "bad.ttl"
+    f.write_text("this is not turtle", encoding="utf-8")
+    r = validate_shacl(Graph(), None, [f], derive=False)
+    assert r.status == "failed" and r.value is None

@@ -1,0 +1,87 @@
+"""SV2 strict N-Triples syntax: exact diagnostics with line and column."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.validation.syntax import check_ntriples, riot_available, riot_check
+from pipeline.validation.terms import check_iri, check_langtag, check_literal
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+BAD = (
+    "# a comment line\n"
+    "<http://ex.org/s> <http://ex.org/p> <http://ex.org/a b> .\n"
+    f'<http://ex.org/s> <http://ex.org/n> "abc"^^<{XSD}integer> .\n'
+    '<http://ex.org/s> <http://ex.org/l> "Hallo"@deutschland .\n'
+    '<http://ex.org/s> <http://ex.org/ok> "x\\u00e9"@en-GB .\n'
+)
+
+
+def test_sv2_reports_bad_iri_ill_typed_literal_and_language_tag(tmp_path):
+    f = tmp_path / "kg.nt"
+    f.write_text(BAD, encoding="utf-8")
+    r = check_ntriples(f)
+    assert r.value is False and r.status == "ok"
+    assert r.details == {"N_warn": 0, "N_err": 3, "N_fatal": 0, "n_lines": 5, "n_triples": 4,
+                         "strict_valid": False, "strict": True}
+    got = [(x.severity, x.code, x.line, x.column, x.term) for x in r.findings]
+    assert got == [
+        ("error", "bad-iri-char", 2, 37, "<http://ex.org/a b>"),
+        ("error", "ill-typed-literal", 3, 37, f'"abc"^^<{XSD}integer>'),
+        ("error", "bad-language-tag", 4, 44, '"Hallo"@deutschland'),
+    ]
+    assert r.findings[1].message == "lexical form 'abc' not valid for datatype xsd:integer"
+
+
+def test_sv2_non_strict_makes_ill_typed_literals_warnings(tmp_path):
+    f = tmp_path / "kg.nt"
+    f.write_text(f'<http://ex.org/s> <http://ex.org/d> "2021-02-29"^^<{XSD}date> .\n', encoding="utf-8")
+    strict, lax = check_ntriples(f), check_ntriples(f, strict=False)
+    assert (strict.details["N_err"], strict.value) == (1, False)
+    assert (lax.details["N_warn"], lax.details["N_err"], lax.value) == (1, 0, True)
+
+
+def test_sv2_fatal_lines_are_counted_and_parsing_continues(tmp_path):
+    f = tmp_path / "kg.nt"
+    f.write_text('"lit" <http://ex.org/p> <http://ex.org/o> .\n'
+                 '<http://ex.org/s> <http://ex.org/p> "open .\n'
+                 "<http://ex.org/s> <http://ex.org/p> <http://ex.org/o>\n"
+                 "<rel> <http://ex.org/p> _:b1 .\n", encoding="utf-8")
+    r = check_ntriples(f)
+    assert [(x.severity, x.line, x.column, x.code) for x in r.findings] == [
+        ("fatal", 1, 1, "syntax"), ("fatal", 2, 37, "unterminated-literal"), ("fatal", 3, 54, "syntax"),
+        ("error", 4, 1, "relative-iri")]
+    assert (r.details["N_fatal"], r.details["N_err"], r.details["n_triples"]) == (3, 1, 1)
+
+
+def test_sv2_valid_file_and_unreadable_file(tmp_path):
+    f = tmp_path / "ok.nt"
+    f.write_text(f'<http://ex.org/s> <http://ex.org/p> "1.5E3"^^<{XSD}double> .\n_:a <http://ex.org/p> "x"@en .\n',
+                 encoding="utf-8")
+    assert check_ntriples(f).value is True
+    missing = check_ntriples(tmp_path / "missing.nt")
+    assert missing.status == "failed" and missing.value is None
+
+
+@pytest.mark.parametrize("lex,dt,ok", [("+5", "integer", True), ("1_0", "integer", False), ("-1", "nonNegativeInteger", False),
+                                       ("0", "positiveInteger", False), ("2020-02-29", "date", True),
+                                       ("2021-02-29", "date", False), ("2021", "gYear", True), ("21", "gYear", False),
+                                       ("P1DT2H", "duration", True), ("PT", "duration", False), ("INF", "double", True),
+                                       ("1e", "float", False), ("maybe", "boolean", False), ("12:00:00Z", "time", True),
+                                       ("2021-01-01T10:00:00", "dateTime", True), ("a b", "anyURI", False)])
+def test_xsd_lexical_forms(lex, dt, ok):
+    assert (check_literal(lex, XSD + dt) == []) is ok
+
+
+def test_iri_and_langtag_checks():
+    assert check_iri("http://x.org/%7E") == []
+    assert [c for _, c, _ in check_iri("http://x.org/%zz")] == ["bad-percent-encoding"]
+    assert [c for _, c, _ in check_iri("HTTP://x.org/")] == ["iri-scheme-case"]
+    assert [c for _, c, _ in check_iri("http://x.org:8o/")] == ["bad-iri-port"]
+    assert check_langtag("sr-Latn-RS") == [] and check_langtag("en_US") != []
+
+
+@pytest.mark.skipif(not riot_available(), reason="Java or Debian's Jena jars are not installed")
+def test_riot_cross_check_agrees_on_validity(tmp_path):
+    f = tmp_path / "kg.nt"
+    f.write_text(BAD, encoding="utf-8")
+    assert riot_check(f).value is False
