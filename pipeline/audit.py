@@ -99,7 +99,7 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
     if row.source_file:
         names = {s.source.path.name.lower(): s for s in sources}
         names.update({s.source.stem.lower(): s for s in sources})
-        hit = names.get(row.source_file.lower())
+        hit = names.get(row.source_file.lower()) or names.get(row.source_file.lower().rsplit(".", 1)[0])
         if hit is None:
             best = process.extractOne(row.source_file.lower(), list(names), scorer=fuzz.ratio)
             hit = names[best[0]] if best and best[1] >= 80 else None

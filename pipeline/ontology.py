@@ -41,6 +41,7 @@ WELL_KNOWN_PREFIXES: dict[str, str] = {
     "locn": "http://www.w3.org/ns/locn#",
     "time": "http://www.w3.org/2006/time#",
     "ex": "http://example.org/",
+    "dc": "http://purl.org/dc/elements/1.1/",
 }
 
 _XSD_TYPES = {
@@ -75,12 +76,14 @@ class Ontology:
             manifest's extra prefixes, then :data:`WELL_KNOWN_PREFIXES`.
         prefix_origin: prefix -> ``"declared"``, ``"manifest"`` or ``"well-known"``.
         files: the files loaded, in order.
+        notes: repairs made while loading (undeclared well-known prefixes).
     """
 
     graph: Graph
     prefixes: dict[str, str] = field(default_factory=dict)
     prefix_origin: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     # -- prefixed names -------------------------------------------------
     def expand(self, term: str | None) -> URIRef | None:
@@ -103,9 +106,9 @@ class Ontology:
     def compact(self, iri: URIRef | str) -> str:
         """Return ``prefix:local`` for ``iri`` when a known prefix covers it, else the IRI."""
         s = str(iri)
-        best = ""
-        for p, ns in self.prefixes.items():
-            if s.startswith(ns) and len(ns) > len(self.prefixes.get(best, "")) and p:
+        best: str | None = None
+        for p, ns in sorted(self.prefixes.items()):
+            if p and s.startswith(ns) and (best is None or len(ns) > len(self.prefixes[best])):
                 best = p
         if best:
             local = s[len(self.prefixes[best]):]
@@ -262,10 +265,11 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     graph = Graph(bind_namespaces="none")
     declared: dict[str, str] = {}
     paths = [str(f) for f in files]
+    notes: list[str] = []
     for f in paths:
         g = Graph(bind_namespaces="none")
         try:
-            g.parse(f)
+            _parse_with_prefix_repair(g, f, notes)
         except FileNotFoundError as exc:
             raise OntologyError("ontology file not found", path=f) from exc
         except Exception as exc:  # rdflib raises many parser-specific types
@@ -284,4 +288,29 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             origin[p] = source
     for p, ns in prefixes.items():
         graph.bind(p, ns, override=True, replace=True)
-    return Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths)
+    return Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
+
+
+def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str]) -> None:
+    """Parse ``path``; a Turtle file using a well-known prefix it never declares (BLINKG's
+    ``dc:`` in the GTFS SKOS files) is parsed again with that declaration added, and noted."""
+    added: list[str] = []
+    text: str | None = None
+    while True:
+        try:
+            if text is None:
+                g.parse(path)
+            else:
+                g.parse(data=text, format="turtle", publicID=Path(path).resolve().as_uri())
+            break
+        except Exception as exc:
+            m = re.search(r'Prefix "([^"]*):" not bound', str(exc))
+            if not m or m.group(1) not in WELL_KNOWN_PREFIXES or m.group(1) in added:
+                raise
+            added.append(m.group(1))
+            if text is None:
+                text = Path(path).read_text(encoding="utf-8")
+            text = f"@prefix {m.group(1)}: <{WELL_KNOWN_PREFIXES[m.group(1)]}> .\n" + text
+            g.remove((None, None, None))
+    for p in added:
+        notes.append(f"{path}: prefix '{p}:' used but not declared; read as <{WELL_KNOWN_PREFIXES[p]}>")

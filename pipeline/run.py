@@ -175,6 +175,8 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
     try:
         with _stage(run, "load"):
             ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+            run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
+                                for n in ontology.notes)
             sources = [load_source(s, folder / "inputs") for s in case.sources]
             for s in sources:
                 run.findings.extend(s.findings)

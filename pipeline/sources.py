@@ -239,9 +239,9 @@ def _load_json(src: Source) -> SourceData:
 def _xml_iterator(root: etree._Element) -> str:
     children = [c for c in root if isinstance(c.tag, str)]
     names = [_qname(c) for c in children]
-    repeated = [n for n in dict.fromkeys(names) if names.count(n) > 1]
-    if len(children) > 0 and len(set(names)) == 1 and repeated:
-        return f"/{_qname(root)}/{repeated[0]}"
+    # a root whose children are all one kind of record element (even a single one) holds records
+    if children and len(set(names)) == 1 and any(len(c) for c in children):
+        return f"/{_qname(root)}/{names[0]}"
     return f"/{_qname(root)}"
 
 

@@ -31,10 +31,10 @@ from scipy.optimize import linear_sum_assignment
 from ...ontology import Ontology
 from ...sources import SourceData
 from .names import NameMatcher, reference_words, words
-from .profile import distinct_records, included, is_key, is_numeric, minimal_keys
+from .profile import distinct_records, included, is_key, is_numeric, minimal_keys, profile_datatype
 
 __all__ = ["SourceInfo", "ForeignKey", "Assignment", "analyse_keys", "find_foreign_keys", "choose_key",
-           "choose_class", "assign_properties", "domain_fits", "MIN_SCORE", "SECONDARY_SCORE"]
+           "choose_class", "assign_properties", "domain_fits", "value_fit", "MIN_SCORE", "SECONDARY_SCORE"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,15 @@ log = logging.getLogger(__name__)
 MIN_SCORE = 0.45
 #: Least similarity for a reference to open an entity of another class in the same record.
 SECONDARY_SCORE = 0.7
+
+#: XSD range -> profiled datatypes whose values it accepts.
+_NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
+           "xsd:nonNegativeInteger": {"xsd:integer", "xsd:gYear"},
+           "xsd:decimal": {"xsd:integer", "xsd:decimal", "xsd:gYear"},
+           "xsd:double": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
+           "xsd:gYear": {"xsd:gYear"}}
 
 _ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number"}
 
@@ -157,6 +166,20 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                 del s.fks[r]  # a source's own key included in another key: same entity, not a link
 
 
+def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
+    """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
+
+    Only ranges narrower than string are tested (numbers, booleans, dates), with
+    :func:`.profile.profile_datatype`'s lexical patterns.
+    """
+    ranges = {ontology.compact(r) for r in ontology.ranges(prop)}
+    narrow = ranges & set(_NARROW)
+    if not narrow or not values:
+        return 1.0
+    found, _ = profile_datatype(values)
+    return 1.0 if any(found in _NARROW[r] for r in narrow) else 0.3
+
+
 def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
     """1.0 when a domain of ``prop`` is ``cls`` or a superclass, 0.8 without domain, else 0."""
     doms = ontology.domains(prop)
@@ -201,8 +224,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     if refs and mine:
-        m = np.array([[_score(matcher, r, p, context) * domain_fits(ontology, p, info.cls) for p in mine]
-                      for r in refs])
+        m = np.array([[_score(matcher, r, p, context) * domain_fits(ontology, p, info.cls)
+                       * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
             if m[i, j] >= MIN_SCORE:
@@ -215,7 +238,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     for r in refs:
         if r in done:
             continue
-        cands = [(_score(matcher, r, p, []), p) for p in datatype_props if p not in used and ontology.domains(p)]
+        cands = [(_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), p)
+                 for p in datatype_props if p not in used and ontology.domains(p)]
         if not cands:
             continue
         score, p = max(cands, key=lambda x: x[0])
@@ -230,9 +254,11 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             if a.cls == info.cls:
                 info.keys[a.cls] = info.key
             else:
-                own = [x.reference for x in info.assignments if x.cls == a.cls]
-                ids = tuple(r for r in own if _id_like(r) or _name_like(r))
-                records = distinct_records(info.data.records)
-                info.keys[a.cls] = ids if ids and is_key(records, ids) else info.key
+                own = tuple(x.reference for x in info.assignments if x.cls == a.cls)
+                ids = tuple(r for r in own if _id_like(r))
+                if info.data.source.format == "xml":  # same record: the record identifier
+                    info.keys[a.cls] = ids or info.key
+                else:  # a second entity in a table is identified by its own values
+                    info.keys[a.cls] = ids or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key

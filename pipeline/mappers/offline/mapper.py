@@ -66,8 +66,10 @@ class _Builder:
     def datatype_rows(self, info: SourceInfo) -> None:
         for a in info.assignments:
             values = info.data.values(a.reference)
-            ranges = [r for r in self.ont.ranges(a.prop) if is_xsd_datatype(r)]
-            if ranges:
+            ranges = [r for r in self.ont.ranges(a.prop) if is_xsd_datatype(r) or str(r).endswith("langString")]
+            if any(str(r).endswith("langString") for r in ranges):
+                dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
+            elif ranges:
                 dt, ev = self.ont.compact(sorted(ranges)[0]), f"datatype from rdfs:range of {self.c(a.prop)}"
             else:
                 dt, ev = profile_datatype(values)

@@ -158,7 +158,7 @@ class CellSimilarity:
             texts |= {str(g) for k in pending for g in items[k][1] if g is not None}
             if terms:
                 texts |= {v for v in (self.verbalise(t) for t in list(texts)) if v}
-            self._cosines(sorted(texts), [])  # one batch; later calls hit the cache
+            self._prefetch(sorted(texts))  # one batch; the calls below hit the cache
             for k in pending:
                 out[k] = float(self.matrix([items[k][0]], list(items[k][1]), terms=terms).max())
         return out
@@ -166,6 +166,13 @@ class CellSimilarity:
     def correct(self, pred: str | None, gold_alternatives: Sequence[str | None], *, terms: bool = False) -> bool:
         """``best(pred, gold_alternatives) >= tau`` (BLINKG section 3.3)."""
         return self.best(pred, gold_alternatives, terms=terms) >= self.tau
+
+    def _prefetch(self, texts: Sequence[str]) -> None:
+        try:
+            embeddings.embed(list(texts))
+        except embeddings.EmbeddingsUnavailableError as exc:
+            log.warning("embeddings failed (%s); cell similarity degrades to Levenshtein only", exc)
+            self.embeddings_used = False
 
     def _cosines(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
         try:

@@ -1,0 +1,46 @@
+# Knowledge-graph construction pipeline. `make help` lists the targets.
+PY        ?= python3
+VENV      ?= .venv
+BIN       := $(VENV)/bin
+BLINKG_DIR ?= ../shared/benchmarks/blinkg
+OUT       ?= out
+MAPPER    ?= replay
+MANIFESTS := data/manifests/blinkg
+export BLINKG_DIR
+
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench-mapper clean
+
+help:  ## list targets
+	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+$(BIN)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# the CPU build of torch lies on this machine's disk; asking for it first keeps pip off the CUDA build
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[embeddings,test]'
+	touch $@
+
+install: $(BIN)/.installed  ## create .venv and install the package with pinned dependencies
+
+data: install  ## link the BLINKG benchmark under data/ and write one manifest per case
+	@test -d "$(BLINKG_DIR)/scenarios" || { echo "BLINKG benchmark not found at $(BLINKG_DIR) (set BLINKG_DIR)"; exit 2; }
+	ln -sfn "$(abspath $(BLINKG_DIR))" data/blinkg
+	$(BIN)/kgc data --blinkg data/blinkg --out $(MANIFESTS) --formats csv json xml
+
+scenario1: data  ## run every scenario-1 case (CSV, JSON and XML inputs)
+	$(BIN)/kgc run $(MANIFESTS)/scenario1 $(MANIFESTS)/scenario1-json $(MANIFESTS)/scenario1-xml --out $(OUT) --mapper $(MAPPER)
+
+scenario2: data  ## run every scenario-2 case (GTFS)
+	$(BIN)/kgc run $(MANIFESTS)/scenario2 --out $(OUT) --mapper $(MAPPER)
+
+scenario3: data  ## run scenario 3 (CODICE XML -> eProcurement Ontology), the main job
+	$(BIN)/kgc run $(MANIFESTS)/scenario3 --out $(OUT) --mapper $(MAPPER)
+
+scenarios: scenario1 scenario2 scenario3  ## run all scenarios
+
+test: install  ## run the test suite
+	$(BIN)/pytest -q
+
+clean:  ## remove outputs and generated manifests
+	rm -rf $(OUT) $(MANIFESTS) data/blinkg

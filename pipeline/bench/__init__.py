@@ -1,0 +1,1 @@
+"""Benchmarks (time and memory), not tests: ``python -m pipeline.bench.<name>``."""

@@ -1,0 +1,181 @@
+"""Command line: ``kgc <command>``; every command calls the same functions as the Python API.
+
+Exit codes: 0 success, 1 a run failed or produced an invalid KG, 2 bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from . import __version__
+from .blinkg import blinkg_dir, write_manifests
+from .compile import compile_table
+from .errors import InputError, PipelineError
+from .manifest import Case, load_manifest
+from .mappers import get_mapper, known_mappers
+from .materialize import engine_mapping, materialize
+from .ontology import load_ontology
+from .run import RunConfig, run_case
+from .sources import load_source
+from .table import read_table, write_table
+
+__all__ = ["main", "build_parser"]
+
+LOGGER = logging.getLogger("pipeline")
+
+
+def _manifests(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise InputError("manifest or folder not found", path=p)
+    if not out:
+        raise InputError(f"no manifest (*.yaml) found in {', '.join(paths)}")
+    return out
+
+
+def _cmd_data(args: argparse.Namespace) -> int:
+    root = blinkg_dir(args.blinkg)
+    paths, notes = write_manifests(root, Path(args.out), tuple(args.formats))
+    for n in notes:
+        print(f"note: {n}")
+    print(f"{len(paths)} manifests written under {args.out} (benchmark: {root})")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    manifests = _manifests(args.manifests)
+    cases = [load_manifest(m) for m in manifests]  # validate all before running any
+    options = {"table": args.table} if args.table else {}
+    config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes)
+    failed = 0
+    for case in tqdm(cases, desc="cases", unit="case", disable=args.quiet or len(cases) < 2, file=sys.stderr):
+        result = run_case(case, config)
+        failed += result.status != "ok"
+        tqdm.write(result.summary())
+    return 1 if failed else 0
+
+
+def _cmd_map(args: argparse.Namespace) -> int:
+    case = load_manifest(args.manifest)
+    options = {"table": args.table} if args.table else {}
+    result = get_mapper(args.mapper).map(case, **options)
+    write_table(result.table, args.output)
+    print(f"{len(result.table)} rows written to {args.output}")
+    return 0
+
+
+def _cmd_compile(args: argparse.Namespace) -> int:
+    case = load_manifest(args.manifest)
+    ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    work = Path(args.output).resolve().parent
+    sources = [load_source(s, work / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(args.table), ontology, case, sources)
+    compiled.rml.serialize(args.output, format="turtle")
+    for f in compiled.findings:
+        print(f, file=sys.stderr)
+    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
+          f"written to {args.output}")
+    return 0
+
+
+def _cmd_materialize(args: argparse.Namespace) -> int:
+    from rdflib import Graph
+
+    rml = Graph().parse(args.rml, format="turtle")
+    engine = Path(args.output).with_suffix(".morph-kgc.ttl")
+    engine_mapping(rml).serialize(engine, format="turtle")
+    values: set[str] = set()
+    if args.manifest:
+        case = load_manifest(args.manifest)
+        values = {v for s in case.sources for r in load_source(s, engine.parent / "inputs").records
+                  for vs in r.values() for v in vs}
+    result = materialize(engine, values)
+    Path(args.output).write_text("".join(t + "\n" for t in result.triples), encoding="utf-8")
+    for f in result.findings:
+        print(f, file=sys.stderr)
+    print(f"{len(result.triples)} triples written to {args.output}")
+    return 1 if result.dropped else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``kgc`` (subcommands: data, run, map, compile, materialize)."""
+    p = argparse.ArgumentParser(prog="kgc", description="Knowledge-graph construction: mapping table -> RML -> KG.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    p.add_argument("-q", "--quiet", action="store_true", help="errors only, no progress bar")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("data", help="write manifests for the BLINKG benchmark cases",
+                       description="Write one manifest per BLINKG case (paths point into the benchmark folder). "
+                                   "Example: kgc data --out data/manifests/blinkg")
+    d.add_argument("--blinkg", help="benchmark folder (default: $BLINKG_DIR or ../shared/benchmarks/blinkg)")
+    d.add_argument("--out", default="data/manifests/blinkg")
+    d.add_argument("--formats", nargs="+", default=["csv"], choices=["csv", "json", "xml"],
+                   help="scenario-1 input formats to generate cases for")
+    d.set_defaults(func=_cmd_data)
+
+    r = sub.add_parser("run", help="map, compile and materialize one or many cases",
+                       description="Run every stage for each manifest and write out/<scenario>/<case>/ "
+                                   "(table, audit, RML, KG, run.json). "
+                                   "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
+    r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
+    r.add_argument("--out", default="out")
+    r.add_argument("--mapper", default="replay", help=f"one of: {', '.join(known_mappers())}")
+    r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
+    r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
+    r.set_defaults(func=_cmd_run)
+
+    m = sub.add_parser("map", help="propose a mapping table for a case",
+                       description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "
+                                   "Example: kgc map case.yaml table.md --mapper replay")
+    m.add_argument("manifest")
+    m.add_argument("output")
+    m.add_argument("--mapper", default="replay", help=f"one of: {', '.join(known_mappers())}")
+    m.add_argument("--table", help="table to replay")
+    m.set_defaults(func=_cmd_map)
+
+    c = sub.add_parser("compile", help="compile a mapping table into RML",
+                       description="Audit the table against ontology and data, print findings, write the RML. "
+                                   "Example: kgc compile case.yaml table.md mapping.rml.ttl")
+    c.add_argument("manifest")
+    c.add_argument("table")
+    c.add_argument("output")
+    c.set_defaults(func=_cmd_compile)
+
+    t = sub.add_parser("materialize", help="run Morph-KGC on an RML file",
+                       description="Materialize with Morph-KGC, drop and report invalid triples, write N-Triples. "
+                                   "Exit 1 when triples were dropped. "
+                                   "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
+    t.add_argument("rml")
+    t.add_argument("output")
+    t.add_argument("--manifest", help="the case, to tell real 'None' values from empty XML elements")
+    t.set_defaults(func=_cmd_materialize)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``kgc``; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR if args.quiet else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except PipelineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

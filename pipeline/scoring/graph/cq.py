@@ -1,0 +1,217 @@
+"""Competency questions (CQs): load SPARQL files, answer them on both KGs, score PQ1-PQ6.
+
+A CQ file is a SPARQL ``SELECT`` or ``ASK`` query whose first lines are
+comments: ``# CQ: <natural-language statement>`` (required) and optionally
+``# CASES: 1, 2`` (the cases the CQ applies to; absent = every case of its
+folder). Answers are sets of rows; a row is the tuple of its values in
+projection order, literals compared by value (:func:`.align.term_key`); an
+``ASK`` answer is the single row ``(True,)`` or ``(False,)``. Gold answers
+come from the gold KG; predicted entities are renamed to their gold names
+first when an alignment is given.
+
+Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (001 seed
+definitions as given in issue 5): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
+completeness ``m_i = |A_p ∩ A_g| / |A_g|``, ``f_i`` their F1; a query that fails
+on the predicted KG scores 0; ``A_p = A_g = ∅`` scores 1; ``A_p = ∅ ≠ A_g``
+scores c = m = 0; ``A_p ≠ ∅ = A_g`` scores c = 0, m = 1 (nothing missed), f = 0.
+A CQ that fails on the gold KG is not applicable (reported as a finding).
+
+* **PQ1** correctness, **PQ2** completeness, **PQ3** F1: ``value`` = macro mean
+  over CQs; ``details["micro"]`` = ``Σ|A_p∩A_g| / Σ|A_p|``, ``/ Σ|A_g|`` and their F1.
+* **PQ4** exact CQ satisfaction: share of CQs with ``A_p == A_g``.
+* **PQ5** hierarchy-aware F1 for CQs whose answers hold ontology terms: rows are
+  paired one-to-one by maximum weight, a row pair weighing the product over
+  columns of ``hscore`` for ontology terms and exact match otherwise
+  (:mod:`.hierarchy`); mean over those CQs, ``None`` when there are none.
+* **PQ6** answerability (an assumption of this module, to be confirmed): share of
+  CQs with a non-empty gold answer for which the predicted KG returns a
+  non-empty answer.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from rdflib import Graph, URIRef
+
+from ...validation.result import Finding, Result
+from .align import Alignment, term_key
+from .hierarchy import Hierarchy, max_weight_matching
+
+__all__ = ["CompetencyQuestion", "load_competency_questions", "answer", "score_cqs"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CompetencyQuestion:
+    """One CQ: ``id`` (file stem), ``statement``, SPARQL ``query``, ``path``, ``cases`` (``None`` = all)."""
+
+    id: str
+    statement: str
+    query: str
+    path: Path | None = None
+    cases: tuple[str, ...] | None = None
+
+
+def _parse(path: Path) -> CompetencyQuestion:
+    text = path.read_text(encoding="utf-8")
+    statement, cases = "", None
+    for line in text.splitlines():
+        m = re.match(r"^\s*#\s*CQ:\s*(.+)$", line)
+        if m and not statement:
+            statement = m.group(1).strip()
+        m = re.match(r"^\s*#\s*CASES:\s*(.+)$", line)
+        if m:
+            cases = tuple(c.strip() for c in re.split(r"[,\s]+", m.group(1)) if c.strip())
+    return CompetencyQuestion(path.stem, statement, text, path, cases)
+
+
+def load_competency_questions(paths: Iterable[str | Path], case: str | None = None) -> list[CompetencyQuestion]:
+    """Read ``.rq`` files and folders of them (recursively, sorted by path).
+
+    Args:
+        paths: files or folders.
+        case: keep only CQs whose ``# CASES:`` line names this case (or that have none).
+    Returns:
+        The CQs; a missing path is skipped with a log warning (never raises on data).
+    """
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(p.rglob("*.rq"))
+        elif p.is_file():
+            files.append(p)
+        else:
+            log.warning("competency question path not found: %s", p)
+    cqs = [_parse(f) for f in files]
+    return [c for c in cqs if case is None or c.cases is None or case in c.cases]
+
+
+def answer(g: Graph, cq: CompetencyQuestion) -> set[tuple]:
+    """Run one CQ on ``g``; the answer as a set of rows of :func:`.align.term_key` values.
+
+    Raises:
+        Exception: whatever rdflib raises for a bad query (:func:`score_cqs` catches it).
+    """
+    res = g.query(cq.query)
+    if res.type == "ASK":
+        return {(bool(res.askAnswer),)}
+    return {tuple(term_key(v) if v is not None else None for v in row) for row in res}
+
+
+def _row_weight(h: Hierarchy, a: tuple, b: tuple) -> float:
+    w = 1.0
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if isinstance(x, URIRef) and isinstance(y, URIRef):
+            w *= h.hscore(x, y)
+        else:
+            return 0.0
+        if w == 0:
+            return 0.0
+    return w
+
+
+def _is_term(h: Hierarchy, v: Any) -> bool:
+    return isinstance(v, URIRef) and (h.is_hierarchical(v) or (v, None, None) in h.graph)
+
+
+def _prf_cq(ap: set | None, ag: set, inter: float) -> tuple[float, float, float]:
+    if ap is None:
+        return 0.0, 0.0, 0.0
+    if not ap and not ag:
+        return 1.0, 1.0, 1.0
+    if not ap:
+        return 0.0, 0.0, 0.0
+    if not ag:
+        return 0.0, 1.0, 0.0
+    c, m = inter / len(ap), inter / len(ag)
+    return c, m, (0.0 if c + m == 0 else 2 * c * m / (c + m))
+
+
+def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontology: Any = None,
+              alignment: Alignment | None = None) -> dict[str, Result]:
+    """PQ1-PQ6 of a predicted KG on a set of CQs (definitions in the module docstring).
+
+    Args:
+        pred, gold: KGs; ontology: schema (+ SKOS) graph for PQ5's hierarchy.
+        cqs: the competency questions; alignment: optional entity alignment.
+    Returns:
+        ``{"PQ1": ..., "PQ6": ...}``; each not applicable when no CQ could be
+        answered on the gold KG. ``PQ3.details["per_cq"]`` lists, per CQ, id,
+        statement, status, sizes of ``A_p``/``A_g``/intersection and c, m, f.
+    """
+    t0 = time.perf_counter()
+    tpred = alignment.translate(pred) if alignment is not None else pred
+    h = Hierarchy(ontology)
+    per: list[dict[str, Any]] = []
+    findings: list[Finding] = []
+    for cq in cqs:
+        where = str(cq.path) if cq.path else cq.id
+        try:
+            ag = answer(gold, cq)
+        except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised
+            findings.append(Finding("error", f"CQ fails on the gold KG: {exc}", where, code="cq-gold-failed"))
+            continue
+        try:
+            ap: set | None = answer(tpred, cq)
+        except Exception as exc:  # noqa: BLE001
+            findings.append(Finding("warning", f"CQ fails on the predicted KG: {exc}", where, code="cq-failed"))
+            ap = None
+        inter = len(ap & ag) if ap is not None else 0
+        c, m, f = _prf_cq(ap, ag, inter)
+        row: dict[str, Any] = {"id": cq.id, "statement": cq.statement, "status": "failed" if ap is None else "ok",
+                               "n_pred": len(ap) if ap is not None else None, "n_gold": len(ag),
+                               "n_common": inter, "correctness": c, "completeness": m, "f1": f,
+                               "satisfied": ap is not None and ap == ag}
+        if any(_is_term(h, v) for r in (ag | (ap or set())) for v in r):
+            if ap is None or bool(ap) != bool(ag):
+                row["h_f1"] = 0.0
+            elif not ap:
+                row["h_f1"] = 1.0
+            else:
+                tot = max_weight_matching(sorted(ap, key=str), sorted(ag, key=str), lambda a, b: _row_weight(h, a, b))[0]
+                hp, hr = tot / len(ap), tot / len(ag)
+                row["h_f1"] = 0.0 if hp + hr == 0 else 2 * hp * hr / (hp + hr)
+        if not row["satisfied"]:
+            findings.append(Finding("info", f"CQ {cq.id} not satisfied ({cq.statement}): f1={f:.3f}", where,
+                                    code="cq-unsatisfied"))
+        per.append(row)
+    elapsed = time.perf_counter() - t0
+    if not per:
+        return {n: Result.not_applicable(n, "no competency question could be answered on the gold KG")
+                for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+    n = len(per)
+    s_common = sum(r["n_common"] for r in per)
+    s_pred = sum(r["n_pred"] or 0 for r in per)
+    s_gold = sum(r["n_gold"] for r in per)
+    mp = s_common / s_pred if s_pred else None
+    mr = s_common / s_gold if s_gold else None
+    mf = None if mp is None or mr is None else (0.0 if mp + mr == 0 else 2 * mp * mr / (mp + mr))
+    base = {"n_cqs": n, "n_failed": sum(r["status"] == "failed" for r in per)}
+    out = {
+        "PQ1": Result("PQ1", sum(r["correctness"] for r in per) / n, details={**base, "micro": mp}),
+        "PQ2": Result("PQ2", sum(r["completeness"] for r in per) / n, details={**base, "micro": mr}),
+        "PQ3": Result("PQ3", sum(r["f1"] for r in per) / n, findings=findings,
+                      details={**base, "micro": mf, "per_cq": per}),
+        "PQ4": Result("PQ4", sum(r["satisfied"] for r in per) / n,
+                      details={**base, "n_satisfied": sum(r["satisfied"] for r in per)}),
+    }
+    hier = [r["h_f1"] for r in per if "h_f1" in r]
+    out["PQ5"] = (Result("PQ5", sum(hier) / len(hier), details={**base, "n_applicable": len(hier)}) if hier
+                  else Result.not_applicable("PQ5", "no CQ answer holds an ontology term"))
+    answerable = [r for r in per if r["n_gold"] > 0]
+    ok = [r for r in answerable if r["n_pred"]]
+    out["PQ6"] = (Result("PQ6", len(ok) / len(answerable), details={**base, "n_applicable": len(answerable),
+                                                                     "n_answered": len(ok)}) if answerable
+                  else Result.not_applicable("PQ6", "no CQ has a non-empty gold answer"))
+    for r in out.values():
+        r.elapsed_s = elapsed
+    log.info("PQ: %d CQs, macro F1 %.3f, %d satisfied", n, out["PQ3"].value, out["PQ4"].details["n_satisfied"])
+    return out

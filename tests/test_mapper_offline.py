@@ -1,0 +1,87 @@
+"""Offline mapper on BLINKG cases (read in place from ../shared; skipped when absent)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
+from pipeline.mappers import get_mapper
+
+ROOT = DEFAULT_BLINKG_DIR
+pytestmark = pytest.mark.skipif(not (ROOT / "scenarios").is_dir(), reason="BLINKG benchmark folder not present")
+
+
+def _case(scenario: str, name: str):
+    cases, _ = blinkg_cases(ROOT)
+    return next(c for c in cases if c.scenario == scenario and c.name == name)
+
+
+def _rows(name: str, **kw):
+    result = get_mapper("offline").map(_case("scenario1", name), use_embeddings=False, **kw)
+    return result, [r for r in result.table]
+
+
+def _find(rows, **cells):
+    return [r for r in rows if all(getattr(r, k) == v for k, v in cells.items())]
+
+
+def test_1e_join_student_sport():
+    _, rows = _rows("1E")
+    join = _find(rows, source_file="student.csv", data_reference="Sport")
+    assert len(join) == 1
+    r = join[0]
+    assert (r.ontology_property, r.entity_class, r.related_entity_class) == ("ex:practises", "ex:Person", "ex:Sport")
+    assert r.join_condition == "student.Sport==sport.ID"
+    assert r.subject_template == "http://example.org/person/{ID}"
+    assert any("inclusion dependency" in e for e in r.evidence) and 0 < r.confidence <= 1
+    assert _find(rows, source_file="sport.csv", data_reference="Name", ontology_property="ex:sportname",
+                 subject_template="http://example.org/sport/{ID}")
+
+
+def test_1h_language_tags_from_file_names():
+    _, rows = _rows("1H")
+    names = {r.source_file: r for r in _find(rows, data_reference="Name", ontology_property="ex:cityname")}
+    assert names["city_en.csv"].language_tag == "en"
+    assert names["city_es.csv"].language_tag == "es"
+    assert names["city_es.csv"].datatype == "rdf:langString"
+    assert _find(rows, data_reference="ID", ontology_property="ex:cityid", datatype="xsd:integer",
+                 subject_template="http://example.org/city/{ID}")
+
+
+def test_1d_composite_key_double_amount_and_concat():
+    result, rows = _rows("1D")
+    amount = _find(rows, data_reference="amount")
+    assert len(amount) == 1 and amount[0].ontology_property == "ex:owes" and amount[0].datatype == "xsd:double"
+    assert {r.subject_template for r in rows} == {"http://example.org/person/{fname}_{lname}"}
+    assert _find(rows, data_reference="lname", ontology_property="ex:lastname")
+    assert _find(rows, data_reference="concat(fname,lname)", ontology_property="ex:fullname")
+    assert result.provenance["sources"][0]["key"] == ["fname", "lname"]
+    assert result.provenance["similarity"] == "lexical"
+
+
+def test_1f_link_file_join():
+    _, rows = _rows("1F")
+    link = _find(rows, source_file="student_sport.csv")
+    assert len(link) == 1 and link[0].ontology_property == "ex:practises"
+    assert link[0].join_condition == ("student_sport.ID_Student==student.ID and "
+                                      "student_sport.ID_Sport==sport.ID")
+
+
+def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
+    before = sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir())
+    case = _case("scenario3", "1")
+    a = get_mapper("offline").map(case, workdir=tmp_path, use_embeddings=False)
+    b = get_mapper("offline").map(case, workdir=tmp_path, use_embeddings=False)
+    assert [r.cells() for r in a.table] == [r.cells() for r in b.table]
+    assert sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir()) == before
+
+
+@pytest.mark.slow
+def test_scenario3_offline_end_to_end(tmp_path):
+    from pipeline.run import RunConfig, run_case
+    run = run_case(_case("scenario3", "1"), RunConfig(out_dir=tmp_path, mapper="offline",
+                                                      mapper_options={"use_embeddings": False}))
+    assert run.status == "ok", run.summary()
+    assert run.counts["rows_compiled"] > 0
+    assert run.counts["triples"] > 0
