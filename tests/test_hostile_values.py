@@ -1,0 +1,77 @@
+"""Hostile references and values: the RML stays valid Turtle and the KG valid N-Triples."""
+from __future__ import annotations
+
+import pyoxigraph
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import XSD
+
+from pipeline.manifest import Case, Source
+from pipeline.run import RunConfig, run_case
+
+ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:Thing a owl:Class . ex:label a owl:DatatypeProperty ; rdfs:domain ex:Thing .
+ex:count a owl:DatatypeProperty ; rdfs:domain ex:Thing ; rdfs:range xsd:integer .
+"""
+
+
+def _case(tmp_path, files: dict[str, str], table: str, fmt: str) -> Case:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(ONTOLOGY, encoding="utf-8")
+    (tmp_path / "table.md").write_text(table, encoding="utf-8")
+    src = next(n for n in files)
+    return Case("hostile", (Source(tmp_path / src, fmt, None, src),), (tmp_path / "onto.ttl",), "tests",
+                gold_table=tmp_path / "table.md")
+
+
+def test_quotes_brackets_newlines_and_non_ascii_in_csv(tmp_path):
+    csv_text = ('"my id","we""ird > col",n\n'
+                '"a b/ç","O\'Brien ""Bob"" <x>",7\n'
+                '"José Müller","two\nlines",3.7\n'
+                '"#?&","x",12345678901234567890\n')
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype |\n|---|---|---|---|---|\n"
+             '| we"ird > col | ex:label | ex:Thing | http://example.org/t/{my id} | |\n'
+             "| n | ex:count | ex:Thing | http://example.org/t/{my id} | xsd:integer |\n")
+    run = run_case(_case(tmp_path, {"data.csv": csv_text}, table, "csv"), RunConfig(out_dir=tmp_path / "out"))
+    assert run.status == "ok", run.error
+    Graph().parse(run.folder / "mapping.rml.ttl", format="turtle")  # valid Turtle
+    nt = (run.folder / "kg.nt").read_text(encoding="utf-8")
+    list(pyoxigraph.parse(nt.encode(), "application/n-triples"))  # strict parser accepts every line
+    kg = Graph().parse(data=nt, format="nt")
+    t1 = URIRef("http://example.org/t/a%20b%2F%C3%A7")
+    assert (t1, URIRef("http://example.org/label"), Literal('O\'Brien "Bob" <x>')) in kg
+    assert (URIRef("http://example.org/t/Jos%C3%A9%20M%C3%BCller"), URIRef("http://example.org/label"),
+            Literal("two\nlines")) in kg
+    counts = sorted(str(o) for o in kg.objects(None, URIRef("http://example.org/count")))
+    # 3.7 is no xsd:integer: dropped and reported, not rounded to 3; the 20-digit number survives exactly
+    assert counts == ["12345678901234567890", "7"]
+    dropped = [f for f in run.findings if f.stage == "materialize"]
+    assert [f.message for f in dropped] == ["1 triple(s) dropped: xsd:integer value that is no integer"]
+    assert all(o.datatype == XSD.integer for o in kg.objects(None, URIRef("http://example.org/count")))
+
+
+def test_empty_xml_element_never_becomes_none(tmp_path):
+    xml = "<rows><row><id>1</id><name>Ann</name></row><row><id>2</id><name/></row></rows>"
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
+             "| name | ex:label | ex:Thing | http://example.org/t/{id} |\n")
+    run = run_case(_case(tmp_path, {"data.xml": xml}, table, "xml"), RunConfig(out_dir=tmp_path / "out"))
+    kg = Graph().parse(run.folder / "kg.nt")
+    assert sorted(str(o) for o in kg.objects(None, URIRef("http://example.org/label"))) == ["Ann"]
+    assert ("None" not in (run.folder / "kg.nt").read_text())
+
+
+@pytest.mark.parametrize("template,message", [
+    ("http://example.org/t/{id", "never closed"),
+    ("http://example.org/t/{nope}", "is no column/path"),
+])
+def test_broken_templates_are_findings_not_crashes(tmp_path, template, message):
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
+             f"| name | ex:label | ex:Thing | {template} |\n"
+             "| name | ex:label | ex:Thing | http://example.org/ok/{id} |\n")
+    run = run_case(_case(tmp_path, {"data.csv": "id,name\n1,Ann\n"}, table, "csv"), RunConfig(out_dir=tmp_path / "out"))
+    assert run.status == "ok"
+    bad = [f for f in run.findings if f.severity == "error"]
+    assert len(bad) == 1 and message in bad[0].message and bad[0].line == 3
+    assert run.counts["triples"] == 2

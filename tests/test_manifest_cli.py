@@ -1,0 +1,91 @@
+"""Manifests (validation messages), XML repair, and the CLI's exit codes on a scenario the test makes."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.errors import ManifestError
+from pipeline.manifest import load_manifest
+from pipeline.sources import repair_xml, undeclared_prefixes
+
+ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Person a owl:Class . ex:City a owl:Class .
+ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .
+ex:lives a owl:ObjectProperty ; rdfs:domain ex:Person ; rdfs:range ex:City .
+ex:cityname a owl:DatatypeProperty ; rdfs:domain ex:City .
+"""
+TABLE = """| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | Subject Generation | Join Condition |
+|---|---|---|---|---|---|---|
+| name | people.csv | ex:name | ex:Person | | http://example.org/person/{pid} | |
+| city | people.csv | ex:lives | ex:Person | ex:City | http://example.org/person/{pid} | people.city==cities.cid |
+| label | cities.csv | ex:cityname | ex:City | | http://example.org/city/{cid} | |
+"""
+
+
+@pytest.fixture()
+def scenario(tmp_path):
+    (tmp_path / "people.csv").write_text("pid,name,city\n1,Ann,M\n2,Bo,L\n", encoding="utf-8")
+    (tmp_path / "cities.csv").write_text("cid,label\nM,Madrid\nL,London\n", encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(ONTOLOGY, encoding="utf-8")
+    (tmp_path / "table.md").write_text(TABLE, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: mini\nsources: [people.csv, cities.csv]\nontologies: [onto.ttl]\n"
+                                        "gold: {table: table.md}\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_run_map_edit_compile_materialize(scenario, capsys):
+    out = scenario / "out"
+    assert main(["-q", "run", str(scenario / "case.yaml"), "--out", str(out)]) == 0
+    kg = (out / "custom" / "mini" / "kg.nt").read_text()
+    assert kg.count("\n") == 10
+    assert "<http://example.org/person/1> <http://example.org/lives> <http://example.org/city/M> ." in kg
+    # edit the table between map and compile: the KG follows the file
+    assert main(["map", str(scenario / "case.yaml"), str(scenario / "t.csv")]) == 0
+    edited = "\n".join(l for l in (scenario / "t.csv").read_text().splitlines() if "ex:lives" not in l) + "\n"
+    (scenario / "t.csv").write_text(edited)
+    assert main(["compile", str(scenario / "case.yaml"), str(scenario / "t.csv"), str(scenario / "m.ttl")]) == 0
+    assert main(["materialize", str(scenario / "m.ttl"), str(scenario / "kg.nt")]) == 0
+    kg2 = (scenario / "kg.nt").read_text()
+    assert kg2.count("\n") == 8 and "lives" not in kg2
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("name: x\nsources: [people.csv]\nontologies: [onto.ttl]\nontologie: []\n", "unknown key 'ontologie'"),
+    ("name: x\nsources: [missing.csv]\nontologies: [onto.ttl]\n", "file not found"),
+    ("name: x\nsources: [{path: people.csv, format: parquet}]\nontologies: [onto.ttl]\n", "unknown format 'parquet'"),
+    ("name: x\nontologies: [onto.ttl]\n", "missing required key 'sources'"),
+])
+def test_bad_manifests_name_file_and_key(scenario, capsys, text, needle):
+    bad = scenario / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError, match=needle):
+        load_manifest(bad)
+    assert main(["run", str(bad), "--out", str(scenario / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml" in err and needle in err
+
+
+def test_unknown_key_reports_its_line(scenario):
+    bad = scenario / "bad.yaml"
+    bad.write_text("name: x\nsources: [people.csv]\nontologies: [onto.ttl]\nbase_irl: http://x/\n")
+    with pytest.raises(ManifestError) as exc:
+        load_manifest(bad)
+    assert exc.value.line == 4 and exc.value.key == "base_irl" and "did you mean 'base_iri'" in str(exc.value)
+
+
+def test_unknown_mapper_lists_known_ones(scenario, capsys):
+    assert main(["run", str(scenario / "case.yaml"), "--mapper", "replai", "--out", str(scenario / "o")]) == 1
+    assert "unknown mapper 'replai'" in capsys.readouterr().out + str((scenario / "o/custom/mini/run.json").read_text())
+
+
+def test_xml_repair_declares_known_and_reports_unknown_prefixes(tmp_path):
+    src = tmp_path / "in.xml"
+    original = "<entry><cbc:ID>1</cbc:ID><foo:Bar x='1'/></entry>"
+    src.write_text(original, encoding="utf-8")
+    assert undeclared_prefixes(original) == ["cbc", "foo"]
+    path, findings = repair_xml(src, tmp_path / "out")
+    assert path == tmp_path / "out" / "in.xml" and src.read_text() == original
+    assert [(f.value, f.severity) for f in findings] == [("cbc", "warning"), ("foo", "error")]
+    assert path.read_text().startswith('<entry xmlns:cbc="urn:dgpe:names:draft:codice:schema:xsd:CommonBasicComponents-2"'
+                                       ' xmlns:foo="urn:undeclared:foo">')
