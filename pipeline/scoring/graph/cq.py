@@ -119,7 +119,7 @@ def _row_weight(h: Hierarchy, a: tuple, b: tuple) -> float:
 
 
 def _is_term(h: Hierarchy, v: Any) -> bool:
-    return isinstance(v, URIRef) and (h.is_hierarchical(v) or (v, None, None) in h.graph)
+    return isinstance(v, URIRef) and ((v, None, None) in h.graph or (None, None, v) in h.graph)
 
 
 def _prf_cq(ap: set | None, ag: set, inter: float) -> tuple[float, float, float]:
