@@ -4,7 +4,7 @@ VENV      ?= .venv
 BIN       := $(VENV)/bin
 BLINKG_DIR ?= ../shared/benchmarks/blinkg
 OUT       ?= out
-MAPPER    ?= replay
+MAPPER    ?= offline
 MANIFESTS := data/manifests/blinkg
 export BLINKG_DIR
 
@@ -41,6 +41,9 @@ scenarios: scenario1 scenario2 scenario3  ## run all scenarios
 
 test: install  ## run the test suite
 	$(BIN)/pytest -q
+
+bench-mapper: data  ## time and peak memory of the offline mapper per scenario and case
+	$(BIN)/python -m pipeline.bench.mapper --blinkg $(BLINKG_DIR)
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg

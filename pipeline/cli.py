@@ -19,6 +19,7 @@ from .manifest import Case, load_manifest
 from .mappers import get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
+from .report import write_report
 from .run import RunConfig, run_case
 from .sources import load_source
 from .table import read_table, write_table
@@ -57,10 +58,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     options = {"table": args.table} if args.table else {}
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes)
     failed = 0
+    rows: dict[str, list[dict]] = {}
     for case in tqdm(cases, desc="cases", unit="case", disable=args.quiet or len(cases) < 2, file=sys.stderr):
         result = run_case(case, config)
         failed += result.status != "ok"
         tqdm.write(result.summary())
+        rows.setdefault(case.scenario, []).append(
+            {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
+             "graph": {**result.extra.get("graph_scores", {}),
+                       **{k: v["value"] for k, v in result.extra.get("graph_validation", {}).items()}}})
+    for scenario, cases_rows in rows.items():
+        paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
+        print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
+              f"(SA2 property F1 vs gold KG); report: {paths['html']}")
+        print(paths["console"])
     return 1 if failed else 0
 
 

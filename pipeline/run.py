@@ -31,6 +31,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table
+from .evaluate import graph_scores, graph_validation, mapping_scores
 from .errors import PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -38,7 +39,7 @@ from .mappers import get_mapper
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .sources import load_source
-from .table import write_table
+from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs"]
 
@@ -86,7 +87,11 @@ class CaseRun:
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
         iso = self.extra.get("expected_graph", {}).get("isomorphic")
         gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
-        return (f"{self.case.scenario}/{self.case.name}: {status}  triples={c.get('triples', 0)} "
+        mf1 = self.extra.get("mapping_scores", {}).get("f1")
+        gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
+        scores = "" if mf1 is None and gf1 is None else \
+            f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
+        return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  triples={c.get('triples', 0)} "
                 f"rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s")
 
@@ -133,6 +138,25 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
         return sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in g)
 
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
+
+
+def _gold_kg(case: Case, config: RunConfig, kg: Graph, ontology, sources, folder: Path) -> Graph | None:
+    """The gold KG: the case's gold graph, else the KG of its gold table (this run's own KG
+    when the run replays that very table; else compiled and materialized into ``gold/``)."""
+    if case.gold_graph is not None:
+        return Graph().parse(case.gold_graph, format="nt")
+    if case.gold_table is None:
+        return None
+    if config.mapper == "replay" and not config.mapper_options.get("table"):
+        return kg
+    gold_dir = folder / "gold"
+    gold_dir.mkdir(exist_ok=True)
+    compiled = compile_table(read_table(case.gold_table), ontology, case, sources)
+    engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
+    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, config.processes)
+    (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+    return Graph().parse(gold_dir / "kg.nt", format="nt")
 
 
 @contextmanager
@@ -210,6 +234,22 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
             kg = Graph().parse(folder / "kg.nt", format="nt")
             run.counts.update(graph_counts(kg))
             run.counts["triples_dropped_by_guards"] = mat.dropped
+        stage = "validate"
+        with _stage(run, "validate"):
+            validation = graph_validation(folder / "kg.nt", kg, ontology, case)
+            run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status")}
+                                             for k, v in validation.items()}
+            run.artifacts["graph_validation"] = _write_json(folder / "graph_validation.json", validation)
+        stage = "score"
+        with _stage(run, "score"):
+            gold_table = read_table(case.gold_table) if case.gold_table else None
+            if gold_table is not None:
+                run.extra["mapping_scores"] = mapping_scores(table, gold_table, ontology, case, sources, folder)
+            gold_kg = _gold_kg(case, config, kg, ontology, sources, folder)
+            consistent = validation["CS2"].get("value")
+            scores = graph_scores(kg, gold_kg, ontology, case, consistent if isinstance(consistent, bool) else None)
+            run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
+            run.artifacts["graph_scores"] = _write_json(folder / "graph_scores.json", scores)
         if case.gold_graph is not None:
             stage = "check"
             with _stage(run, "check"):

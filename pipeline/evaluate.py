@@ -1,0 +1,89 @@
+"""Validate and score stage of a run: the mapping layer and the graph layer side by side.
+
+* Mapping layer (:mod:`pipeline.scoring.mapping`): BLINKG task precision/recall/F1 of
+  the mapped table against the gold table (post-processed setting), plus SV1/CS1/CM1.
+* Graph layer (:mod:`pipeline.validation`, :mod:`pipeline.scoring.graph`): SV2 strict
+  syntax, CS2 OWL 2 RL consistency (owlrl), SHACL (shapes derived from the ontology plus
+  ``shapes/<scenario>.ttl`` and the case's own), and SA2-SA4, CN/CM and competency
+  questions against the gold KG.
+
+Gold KG: the case's ``gold.graph`` when it has one (BLINKG scenario 1), else the KG
+materialized from the gold table by this pipeline (scenarios 2 and 3), so the rows
+the audit rejected are missing from it too (they are listed in the gold run's audit).
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from rdflib import Graph
+
+from .manifest import Case
+from .ontology import Ontology
+from .sources import SourceData
+from .table import MappingTable
+
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "graph_validation", "graph_scores"]
+
+LOGGER = logging.getLogger(__name__)
+_ROOT = Path(__file__).resolve().parent.parent
+#: Hand-written SHACL shapes per scenario (``<scenario>.ttl``).
+SHAPES_DIR = _ROOT / "shapes"
+#: Competency questions per scenario (``<scenario>/<case or common>/*.rq``).
+CQ_DIR = _ROOT / "data" / "competency_questions"
+
+
+def _scenario_key(case: Case) -> str:
+    return case.scenario.split("-")[0]
+
+
+def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, case: Case,
+                   sources: list[SourceData], folder: Path) -> dict[str, Any]:
+    """BLINKG task scores of ``table`` against ``gold`` (written to ``mapping_scores.json``).
+
+    Returns:
+        ``{"f1", "precision", "recall"}`` (macro over the applicable tasks, post-processed
+        setting) plus ``"tasks": {task: F1 or None}`` and the check headlines (SV1, CS1, CM1).
+    """
+    from .scoring.mapping import score_case, write_case_json
+
+    refs = {s.source.path.name: set(s.references) for s in sources}
+    report = score_case([table], gold, ontology, case=case.name, scenario=case.scenario, available_references=refs)
+    write_case_json(report, folder, "mapping")
+    macro = report.macro.get("post-processed", {})
+
+    def mean(attr: str) -> float | None:
+        vals = [getattr(m, attr) for m in macro.values() if getattr(m, attr, None) is not None]
+        return sum(vals) / len(vals) if vals else None
+
+    return {"f1": mean("f1"), "precision": mean("precision"), "recall": mean("recall"),
+            "tasks": {t: m.f1 for t, m in macro.items()}, **{k: v for k, v in report.check_summary.items()}}
+
+
+def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -> dict[str, Any]:
+    """SV2, CS2 (owlrl) and SHACL results of a written KG, as ``{name: Result.to_dict()}``."""
+    from .validation import check_ntriples, owlrl_consistency, validate_shacl
+
+    shapes = [*case.shapes]
+    scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
+    if scenario_shapes.exists():
+        shapes.append(scenario_shapes)
+    return {"SV2": check_ntriples(kg_path).to_dict(),
+            "CS2": owlrl_consistency(kg, ontology.graph).to_dict(),
+            "SHACL": validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()}
+
+
+def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
+                 consistent: bool | None) -> dict[str, Any]:
+    """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable)."""
+    from .scoring.graph import load_competency_questions, score_graph
+
+    cq_paths = [*case.competency_questions]
+    folder = CQ_DIR / _scenario_key(case)
+    for sub in ("common", case.name):
+        if (folder / sub).is_dir():
+            cq_paths.append(folder / sub)
+    cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+    results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent)
+    return {name: r.to_dict() for name, r in results.items()}
