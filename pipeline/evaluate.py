@@ -70,7 +70,7 @@ def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -
     if scenario_shapes.exists():
         shapes.append(scenario_shapes)
     return {"SV2": check_ntriples(kg_path).to_dict(),
-            "CS2": owlrl_consistency(kg, ontology.graph).to_dict(),
+            "CS2-owlrl": owlrl_consistency(kg, ontology.graph).to_dict(),
             "SHACL": validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()}
 
 

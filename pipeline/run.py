@@ -246,7 +246,7 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
             if gold_table is not None:
                 run.extra["mapping_scores"] = mapping_scores(table, gold_table, ontology, case, sources, folder)
             gold_kg = _gold_kg(case, config, kg, ontology, sources, folder)
-            consistent = validation["CS2"].get("value")
+            consistent = validation["CS2-owlrl"].get("value")
             scores = graph_scores(kg, gold_kg, ontology, case, consistent if isinstance(consistent, bool) else None)
             run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
             run.artifacts["graph_scores"] = _write_json(folder / "graph_scores.json", scores)
