@@ -1,10 +1,12 @@
 """Command line: ``kgc <command>``; every command calls the same functions as the Python API.
 
-Exit codes: 0 success, 1 a run failed or produced an invalid KG, 2 bad input.
+Exit codes: 0 success; 1 a run failed (``run``), triples were dropped as invalid
+(``materialize``) or the KG fails validation (``validate``); 2 bad input.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
@@ -20,6 +22,7 @@ from .mappers import get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .report import write_report
+from .scoring.mapping import write_scenario_markdown
 from .run import RunConfig, run_case
 from .sources import load_source
 from .table import read_table, write_table
@@ -56,13 +59,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     manifests = _manifests(args.manifests)
     cases = [load_manifest(m) for m in manifests]  # validate all before running any
     options = {"table": args.table} if args.table else {}
-    config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes)
+    get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
+                       turtle=args.turtle)
     failed = 0
+    mapping_reports: dict[str, list] = {}
     rows: dict[str, list[dict]] = {}
     for case in tqdm(cases, desc="cases", unit="case", disable=args.quiet or len(cases) < 2, file=sys.stderr):
         result = run_case(case, config)
         failed += result.status != "ok"
         tqdm.write(result.summary())
+        if result.mapping_report is not None:
+            mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
         rows.setdefault(case.scenario, []).append(
             {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
              "graph": {**result.extra.get("graph_scores", {}),
@@ -72,7 +80,65 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
               f"(SA2 property F1 vs gold KG); report: {paths['html']}")
         print(paths["console"])
+        if mapping_reports.get(scenario):
+            md = write_scenario_markdown(mapping_reports[scenario], Path(args.out) / scenario, scenario)
+            print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
     return 1 if failed else 0
+
+
+def _case_context(manifest: str, work: Path):
+    case = load_manifest(manifest)
+    ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    sources = [load_source(s, work / "inputs") for s in case.sources]
+    return case, ontology, sources
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from rdflib import Graph
+
+    from .evaluate import graph_validation, validation_passed
+
+    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
+    try:
+        kg = Graph().parse(args.kg, format="nt")
+    except Exception as exc:  # rdflib raises parser-specific types; SV2 below gives the positions
+        LOGGER.warning("%s does not parse as N-Triples: %s", args.kg, exc)
+        kg = Graph()
+    result = graph_validation(Path(args.kg), kg, ontology, case)
+    Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+    for name, r in result.items():
+        print(f"{name}: {r.get('value')} ({r.get('status')}, {len(r.get('findings', []))} finding(s))")
+    print(f"diagnostics written to {args.out}")
+    return 0 if validation_passed(result) else 1
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from rdflib import Graph
+
+    from .evaluate import gold_kg, graph_scores, mapping_scores
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    case, ontology, sources = _case_context(args.manifest, out)
+    if case.gold_table is None and case.gold_graph is None:
+        raise InputError("the manifest names no gold table or gold graph to score against", path=case.manifest,
+                         key="gold")
+    if args.table:
+        if case.gold_table is None:
+            print("mapping level: n/a (no gold table)")
+        else:
+            summary, _ = mapping_scores(read_table(args.table), read_table(case.gold_table), ontology, case, sources,
+                                        out)
+            f1 = summary["f1"]
+            print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'} "
+                  f"(details: {out / 'mapping.mapping-scores.json'})")
+    if args.kg:
+        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold_kg(case, ontology, sources, out), ontology,
+                              case, None)
+        (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
+        for name, r in scores.items():
+            print(f"{name}: {r.get('value')}")
+    return 0
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
@@ -118,7 +184,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``kgc`` (subcommands: data, run, map, compile, materialize)."""
+    """The argument parser of ``kgc`` (subcommands: data, run, map, compile, materialize, validate, score)."""
     p = argparse.ArgumentParser(prog="kgc", description="Knowledge-graph construction: mapping table -> RML -> KG.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -143,7 +209,30 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--mapper", default="replay", help=f"one of: {', '.join(known_mappers())}")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
+    r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
     r.set_defaults(func=_cmd_run)
+
+    v = sub.add_parser("validate", help="validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL",
+                       description="Check a KG file strictly (IRIs, literal lexical forms, language tags, with "
+                                   "line and column), run the owlrl OWL 2 RL closure over KG + ontology, and "
+                                   "validate SHACL shapes derived from the ontology plus shapes/<scenario>.ttl and "
+                                   "the manifest's shapes. Exit 1 when any check fails. "
+                                   "Example: kgc validate case.yaml kg.nt --out validation.json")
+    v.add_argument("manifest", help="the case (ontology, shapes)")
+    v.add_argument("kg", help="N-Triples file")
+    v.add_argument("--out", default="validation.json")
+    v.set_defaults(func=_cmd_validate)
+
+    s = sub.add_parser("score", help="score a table and/or a KG against the case's gold",
+                       description="Mapping level: BLINKG task precision/recall/F1 of --table against the gold "
+                                   "table. Graph level: SA2-SA4, conciseness/completeness and competency questions "
+                                   "of --kg against the gold graph (or the gold table's KG). "
+                                   "Example: kgc score case.yaml --table table.md --kg kg.nt --out scores/")
+    s.add_argument("manifest")
+    s.add_argument("--table", help="mapping table to score")
+    s.add_argument("--kg", help="N-Triples KG to score")
+    s.add_argument("--out", default="scores")
+    s.set_defaults(func=_cmd_score)
 
     m = sub.add_parser("map", help="propose a mapping table for a case",
                        description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "

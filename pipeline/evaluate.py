@@ -24,7 +24,7 @@ from .ontology import Ontology
 from .sources import SourceData
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "graph_validation", "graph_scores"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "gold_kg", "graph_validation", "graph_scores", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -39,12 +39,14 @@ def _scenario_key(case: Case) -> str:
 
 
 def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, case: Case,
-                   sources: list[SourceData], folder: Path) -> dict[str, Any]:
-    """BLINKG task scores of ``table`` against ``gold`` (written to ``mapping_scores.json``).
+                   sources: list[SourceData], folder: Path) -> tuple[dict[str, Any], Any]:
+    """BLINKG task scores of ``table`` against ``gold`` (written to ``mapping.mapping-scores.json``).
 
     Returns:
-        ``{"f1", "precision", "recall"}`` (macro over the applicable tasks, post-processed
-        setting) plus ``"tasks": {task: F1 or None}`` and the check headlines (SV1, CS1, CM1).
+        ``(summary, report)``: ``summary`` is ``{"f1", "precision", "recall"}`` (unweighted mean
+        over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}`` and the
+        check headlines (SV1, CS1, CM1); ``report`` is the full
+        :class:`pipeline.scoring.mapping.CaseReport`.
     """
     from .scoring.mapping import score_case, write_case_json
 
@@ -57,8 +59,31 @@ def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, 
         vals = [getattr(m, attr) for m in macro.values() if getattr(m, attr, None) is not None]
         return sum(vals) / len(vals) if vals else None
 
-    return {"f1": mean("f1"), "precision": mean("precision"), "recall": mean("recall"),
-            "tasks": {t: m.f1 for t, m in macro.items()}, **{k: v for k, v in report.check_summary.items()}}
+    summary = {"f1": mean("f1"), "precision": mean("precision"), "recall": mean("recall"),
+               "tasks": {t: m.f1 for t, m in macro.items()}, **report.check_summary}
+    return summary, report
+
+
+def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: Path,
+            processes: int = 1) -> Graph | None:
+    """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
+    materialized by this pipeline into ``<folder>/gold/`` (``None`` without either)."""
+    from .compile import compile_table
+    from .materialize import engine_mapping, materialize
+    from .table import read_table
+
+    if case.gold_graph is not None:
+        return Graph().parse(case.gold_graph, format="nt")
+    if case.gold_table is None:
+        return None
+    gold_dir = folder / "gold"
+    gold_dir.mkdir(parents=True, exist_ok=True)
+    compiled = compile_table(read_table(case.gold_table), ontology, case, sources)
+    engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
+    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
+    (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+    return Graph().parse(gold_dir / "kg.nt", format="nt")
 
 
 def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -> dict[str, Any]:
@@ -72,6 +97,12 @@ def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -
     return {"SV2": check_ntriples(kg_path).to_dict(),
             "CS2-owlrl": owlrl_consistency(kg, ontology.graph).to_dict(),
             "SHACL": validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()}
+
+
+def validation_passed(validation: dict[str, Any]) -> bool:
+    """False when any check of :func:`graph_validation` says the KG fails (value ``False``);
+    a check that could not run (``None``) does not count as a failure."""
+    return all(v.get("value") is not False for v in validation.values())
 
 
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,

@@ -31,7 +31,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table
-from .evaluate import graph_scores, graph_validation, mapping_scores
+from .evaluate import gold_kg, graph_scores, graph_validation, mapping_scores
 from .errors import PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -55,12 +55,14 @@ class RunConfig:
         mapper: mapper name (see :func:`pipeline.mappers.known_mappers`).
         mapper_options: keyword options for the mapper (``table=...`` for replay).
         processes: Morph-KGC worker processes.
+        turtle: also write the KG as Turtle (``kg.ttl``).
     """
 
     out_dir: Path = Path("out")
     mapper: str = "replay"
     mapper_options: dict[str, Any] = field(default_factory=dict)
     processes: int = 1
+    turtle: bool = False
 
 
 @dataclass
@@ -78,6 +80,8 @@ class CaseRun:
     artifacts: dict[str, str] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    mapping_report: Any = None
+    config: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> str:
         """One console line: scenario/case, status, triples, rows, findings, seconds."""
@@ -104,7 +108,8 @@ class CaseRun:
                 "findings": {"errors": sum(f.severity == "error" for f in self.findings),
                              "warnings": sum(f.severity == "warning" for f in self.findings),
                              "info": sum(f.severity == "info" for f in self.findings)},
-                "artifacts": self.artifacts, "provenance": self.provenance, "versions": versions(), **self.extra}
+                "artifacts": self.artifacts, "provenance": self.provenance, "config": self.config,
+                "versions": versions(), **self.extra}
 
 
 def versions() -> dict[str, str]:
@@ -138,25 +143,6 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
         return sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in g)
 
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
-
-
-def _gold_kg(case: Case, config: RunConfig, kg: Graph, ontology, sources, folder: Path) -> Graph | None:
-    """The gold KG: the case's gold graph, else the KG of its gold table (this run's own KG
-    when the run replays that very table; else compiled and materialized into ``gold/``)."""
-    if case.gold_graph is not None:
-        return Graph().parse(case.gold_graph, format="nt")
-    if case.gold_table is None:
-        return None
-    if config.mapper == "replay" and not config.mapper_options.get("table"):
-        return kg
-    gold_dir = folder / "gold"
-    gold_dir.mkdir(exist_ok=True)
-    compiled = compile_table(read_table(case.gold_table), ontology, case, sources)
-    engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
-    values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
-    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, config.processes)
-    (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
-    return Graph().parse(gold_dir / "kg.nt", format="nt")
 
 
 @contextmanager
@@ -194,7 +180,8 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
     """
     folder = config.out_dir / case.scenario / case.name
     folder.mkdir(parents=True, exist_ok=True)
-    run = CaseRun(case, folder)
+    run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
+                                        "processes": config.processes, "out_dir": str(config.out_dir)})
     stage = "load"
     try:
         with _stage(run, "load"):
@@ -233,6 +220,12 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
             run.artifacts["kg"] = "kg.nt"
             kg = Graph().parse(folder / "kg.nt", format="nt")
             run.counts.update(graph_counts(kg))
+            if config.turtle:
+                ontology_prefixes = dict(ontology.graph.namespaces())
+                for prefix, ns in ontology_prefixes.items():
+                    kg.bind(prefix, ns)
+                kg.serialize(folder / "kg.ttl", format="turtle")
+                run.artifacts["kg_turtle"] = "kg.ttl"
             run.counts["triples_dropped_by_guards"] = mat.dropped
         stage = "validate"
         with _stage(run, "validate"):
@@ -244,10 +237,13 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
         with _stage(run, "score"):
             gold_table = read_table(case.gold_table) if case.gold_table else None
             if gold_table is not None:
-                run.extra["mapping_scores"] = mapping_scores(table, gold_table, ontology, case, sources, folder)
-            gold_kg = _gold_kg(case, config, kg, ontology, sources, folder)
+                run.extra["mapping_scores"], run.mapping_report = mapping_scores(table, gold_table, ontology, case,
+                                                                                 sources, folder)
+            replaying_gold = config.mapper == "replay" and not config.mapper_options.get("table") \
+                and case.gold_graph is None
+            gold = kg if replaying_gold else gold_kg(case, ontology, sources, folder, config.processes)
             consistent = validation["CS2-owlrl"].get("value")
-            scores = graph_scores(kg, gold_kg, ontology, case, consistent if isinstance(consistent, bool) else None)
+            scores = graph_scores(kg, gold, ontology, case, consistent if isinstance(consistent, bool) else None)
             run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
             run.artifacts["graph_scores"] = _write_json(folder / "graph_scores.json", scores)
         if case.gold_graph is not None:

@@ -1,6 +1,8 @@
 """Manifests (validation messages), XML repair, and the CLI's exit codes on a scenario the test makes."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pipeline.cli import main
@@ -75,8 +77,10 @@ def test_unknown_key_reports_its_line(scenario):
 
 
 def test_unknown_mapper_lists_known_ones(scenario, capsys):
-    assert main(["run", str(scenario / "case.yaml"), "--mapper", "replai", "--out", str(scenario / "o")]) == 1
-    assert "unknown mapper 'replai'" in capsys.readouterr().out + str((scenario / "o/custom/mini/run.json").read_text())
+    assert main(["run", str(scenario / "case.yaml"), "--mapper", "replai", "--out", str(scenario / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown mapper 'replai'; known mappers: llm, offline, replay; did you mean 'replay'?" in err
+    assert not (scenario / "o").exists()  # refused before any case ran
 
 
 def test_xml_repair_declares_known_and_reports_unknown_prefixes(tmp_path):
@@ -89,3 +93,30 @@ def test_xml_repair_declares_known_and_reports_unknown_prefixes(tmp_path):
     assert [(f.value, f.severity) for f in findings] == [("cbc", "warning"), ("foo", "error")]
     assert path.read_text().startswith('<entry xmlns:cbc="urn:dgpe:names:draft:codice:schema:xsd:CommonBasicComponents-2"'
                                        ' xmlns:foo="urn:undeclared:foo">')
+
+
+def test_no_gold_manifest_runs_offline_and_marks_gold_scores_not_applicable(scenario, capsys):
+    (scenario / "nogold.yaml").write_text("name: nogold\nsources: [people.csv, cities.csv]\nontologies: [onto.ttl]\n",
+                                          encoding="utf-8")
+    out = scenario / "out"
+    assert main(["-q", "run", str(scenario / "nogold.yaml"), "--mapper", "offline", "--out", str(out)]) == 0
+    folder = out / "custom" / "nogold"
+    assert (folder / "table.md").exists() and (folder / "mapping.rml.ttl").exists()
+    assert (folder / "kg.nt").read_text().count("\n") > 0
+    run = json.loads((folder / "run.json").read_text())
+    assert "mapping_scores" not in run  # no gold table: nothing to score against
+    scores = json.loads((folder / "graph_scores.json").read_text())
+    assert scores["SA2-prop-exact"]["status"] == "not_applicable" and scores["SA2-prop-exact"]["value"] is None
+    report = json.loads((out / "custom" / "report.json").read_text())
+    assert report["cases"][0]["mapping_f1"] is None and report["cases"][0]["graph_f1"] is None
+
+
+def test_validate_exit_codes(scenario, tmp_path):
+    good = tmp_path / "good.nt"
+    good.write_text('<http://example.org/person/1> <http://example.org/name> "Ann" .\n', encoding="utf-8")
+    assert main(["validate", str(scenario / "case.yaml"), str(good), "--out", str(tmp_path / "v.json")]) == 0
+    bad = tmp_path / "bad.nt"
+    bad.write_text('<http://example.org/p 1> <http://example.org/name> "x"@not_a_tag .\n', encoding="utf-8")
+    assert main(["validate", str(scenario / "case.yaml"), str(bad), "--out", str(tmp_path / "v2.json")]) == 1
+    report = json.loads((tmp_path / "v2.json").read_text())
+    assert report["SV2"]["value"] is False and report["SV2"]["findings"][0]["line"] == 1
