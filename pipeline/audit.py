@@ -203,23 +203,27 @@ def _is_relation(row: MappingRow) -> bool:
         row.related_entity_class.strip().lower() != "skos:concept"
 
 
-def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
+def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
+    """One reference (data reference or template variable): well-formed XPath for XML, then present."""
     is_xml = src.source.format == "xml"
+    options = _absolute(src) if is_xml else src.references
+    if is_xml:
+        reason = check_xpath(ref, src.namespaces)
+        if reason:
+            a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
+            return
+    if not src.has_reference(ref):
+        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}",
+              f"a column/path of {src.source.path.name}", _closest(ref, options))
+
+
+def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
     relation = _is_relation(row)
     start = len(a.findings)
     refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
     for ref in refs:
-        if ref.startswith(("'", '"')):
-            continue
-        if is_xml:
-            reason = check_xpath(ref, src.namespaces)
-            if reason:
-                a.add("data_reference", f"data reference {ref!r}: {reason}", "a well-formed XPath of the source",
-                      _closest(ref, _absolute(src)))
-                continue
-        if not src.has_reference(ref):
-            a.add("data_reference", f"data reference {ref!r} selects nothing in {src.source.path.name}",
-                  f"a column/path of {src.source.path.name}", _closest(ref, _absolute(src) if is_xml else src.references))
+        if not ref.startswith(("'", '"')):
+            _check_reference(a, "data_reference", "data reference", ref, src)
     if row.subject_template:
         try:
             segments = parse_template(row.subject_template)
@@ -228,16 +232,7 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
                   "or $(xpath) variables")
             return
         for ref in (r for seg in segments for r in seg.references()):
-            if is_xml:
-                reason = check_xpath(ref, src.namespaces)
-                if reason:
-                    a.add("subject_template", f"template variable {ref!r}: {reason}", "a well-formed XPath",
-                          _closest(ref, _absolute(src)))
-                    continue
-            if not src.has_reference(ref):
-                a.add("subject_template", f"template variable {ref!r} is no column/path of {src.source.path.name}",
-                      f"a column/path of {src.source.path.name}",
-                      _closest(ref, _absolute(src) if is_xml else src.references))
+            _check_reference(a, "subject_template", "template variable", ref, src)
     elif row.ontology_property:
         a.add("subject_template", "row has no subject template", "an IRI template")
     if relation:

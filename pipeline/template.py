@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .table.cells import split_arguments
+
 __all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS"]
 
 #: Functions allowed inside ``$(...)`` and their argument count after the input.
@@ -43,28 +45,11 @@ class Segment:
 
 
 def _split_args(text: str) -> list[str]:
-    args, cur, depth, quote = [], "", 0, ""
-    for ch in text:
-        if quote:
-            cur += ch
-            if ch == quote:
-                quote = ""
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append(cur.strip())
-            cur = ""
-            continue
-        cur += ch
-    if quote:
-        raise TemplateError(f"unterminated string in {text!r}")
-    args.append(cur.strip())
-    return args
+    try:
+        args = split_arguments(text)
+    except ValueError as exc:
+        raise TemplateError(str(exc)) from exc
+    return args or [""]
 
 
 def _unquote(text: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 __all__ = [
     "clean_cell",
     "split_source_hint",
+    "split_arguments",
     "parse_concat",
     "JoinPair",
     "parse_join_condition",
@@ -67,19 +68,17 @@ def split_source_hint(reference: str | None) -> tuple[str | None, str | None]:
     return None, reference
 
 
-def parse_concat(reference: str | None) -> list[str] | None:
-    """Return the argument references of ``concat(a,b,...)``, or ``None`` if not a concat.
+def split_arguments(text: str) -> list[str]:
+    """Split a function's argument text on top-level commas (not inside quotes or brackets).
 
-    Arguments are split on top-level commas and stripped; quoted arguments
-    (``' '``) are returned with their quotes so callers can tell constants apart.
+    Arguments are stripped; quoted ones keep their quotes. ``"a, 'x,y', f(b,c)"`` gives
+    ``["a", "'x,y'", "f(b,c)"]``.
+
+    Raises:
+        ValueError: a quoted string is never closed.
     """
-    if not reference:
-        return None
-    m = _CONCAT.match(reference.strip())
-    if not m:
-        return None
     args, depth, cur, quote = [], 0, "", ""
-    for ch in m.group("args"):
+    for ch in text:
         if quote:
             cur += ch
             if ch == quote:
@@ -96,9 +95,28 @@ def parse_concat(reference: str | None) -> list[str] | None:
             cur = ""
             continue
         cur += ch
+    if quote:
+        raise ValueError(f"unterminated string in {text!r}")
     if cur.strip():
         args.append(cur.strip())
     return args
+
+
+def parse_concat(reference: str | None) -> list[str] | None:
+    """Return the argument references of ``concat(a,b,...)``, or ``None`` if not a concat.
+
+    Arguments are split with :func:`split_arguments`; quoted arguments (``' '``) keep
+    their quotes so callers can tell constants apart. An unterminated quote gives ``None``.
+    """
+    if not reference:
+        return None
+    m = _CONCAT.match(reference.strip())
+    if not m:
+        return None
+    try:
+        return split_arguments(m.group("args"))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
