@@ -3,7 +3,7 @@
 * Mapping layer (:mod:`pipeline.scoring.mapping`): BLINKG task precision/recall/F1 of
   the mapped table against the gold table (post-processed setting), plus SV1/CS1/CM1.
 * Graph layer (:mod:`pipeline.validation`, :mod:`pipeline.scoring.graph`): SV2 strict
-  syntax, CS2 OWL 2 RL consistency (owlrl), SHACL (shapes derived from the ontology plus
+  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available), SHACL (shapes derived from the ontology plus
   ``shapes/<scenario>.ttl`` and the case's own), and SA2-SA4, CN/CM and competency
   questions against the gold KG.
 
@@ -87,16 +87,23 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
 
 
 def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -> dict[str, Any]:
-    """SV2, CS2 (owlrl) and SHACL results of a written KG, as ``{name: Result.to_dict()}``."""
-    from .validation import check_ntriples, owlrl_consistency, validate_shacl
+    """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
+
+    Returns:
+        ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
+    """
+    from .validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
 
     shapes = [*case.shapes]
     scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
     if scenario_shapes.exists():
         shapes.append(scenario_shapes)
-    return {"SV2": check_ntriples(kg_path).to_dict(),
-            "CS2-owlrl": owlrl_consistency(kg, ontology.graph).to_dict(),
-            "SHACL": validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()}
+    result = {"SV2": check_ntriples(kg_path).to_dict(),
+              "CS2-owlrl": owlrl_consistency(kg, ontology.graph).to_dict()}
+    if hermit_available():  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
+        result["CS2-hermit"] = hermit_consistency(kg, ontology.graph, timeout_s=120).to_dict()
+    result["SHACL"] = validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()
+    return result
 
 
 def validation_passed(validation: dict[str, Any]) -> bool:
