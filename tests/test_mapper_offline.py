@@ -85,3 +85,79 @@ def test_scenario3_offline_end_to_end(tmp_path):
     assert run.status == "ok", run.summary()
     assert run.counts["rows_compiled"] > 0
     assert run.counts["triples"] > 0
+
+
+# -- scenario 3: document-like XML (CODICE notices -> eProcurement Ontology) ------------------------
+
+_S3_KEY = "codice_$(replace(/entry/id,'https://contrataciondelestado.es/sindicacion/licitacionesPerfilContratante/',''))"
+_S3_BASE = "http://data.europa.eu/a4g/resource/epo/"
+
+
+def _s3_rows(name: str):
+    result = get_mapper("offline").map(_case("scenario3", name), use_embeddings=False)
+    return [r for r in result.table]
+
+
+@pytest.mark.parametrize("name", ["1", "2"])
+def test_3_award_date_on_lot_award_outcome(name):
+    rows = _s3_rows(name)
+    award = _find(rows, ontology_property="epo:hasAwardDecisionDate")
+    assert len(award) == 1
+    r = award[0]
+    assert r.data_reference == "/entry/cac-place-ext:ContractFolderStatus/cac:TenderResult/cbc:AwardDate"
+    assert (r.entity_class, r.datatype) == ("epo:LotAwardOutcome", "xsd:date")
+    assert r.subject_template == _S3_BASE + "lotAwardOutcome/" + _S3_KEY
+    assert any("OWL restriction" in e for e in r.evidence)
+
+
+def test_3_received_tenders_on_submission_statistics():
+    r = _find(_s3_rows("1"), ontology_property="epo:hasReceivedTenders")
+    assert len(r) == 1
+    assert r[0].data_reference == "/entry/cac-place-ext:ContractFolderStatus/cac:TenderResult/cbc:ReceivedTenderQuantity"
+    assert (r[0].entity_class, r[0].datatype) == ("epo:SubmissionStatisticalInformation", "xsd:integer")
+    assert r[0].subject_template == _S3_BASE + "submissionStatisticalInformation/" + _S3_KEY
+
+
+@pytest.mark.parametrize("prop,dom,rng", [
+    ("epo:describesLot", "epo:LotAwardOutcome", "epo:Lot"),
+    ("epo:concernsSubmissionsForLot", "epo:SubmissionStatisticalInformation", "epo:Lot"),
+    ("epo:refersToRole", "epo:ResultNotice", "epo:Buyer"),
+    ("epo:hasProcurementScopeDividedIntoLot", "epo:Procedure", "epo:Lot"),
+    ("epo:usesTechnique", "epo:Procedure", "epo:FrameworkAgreementTechniqueUsage"),
+])
+def test_3_same_record_relations(prop, dom, rng):
+    found = _find(_s3_rows("1"), ontology_property=prop)
+    assert len(found) == 1
+    r = found[0]
+    assert (r.entity_class, r.related_entity_class, r.join_condition) == (dom, rng, "id==id")
+    assert r.data_reference is None
+    slug = dom.split(":")[1]
+    assert r.subject_template == _S3_BASE + slug[0].lower() + slug[1:] + "/" + _S3_KEY
+
+
+def test_3_procedure_type_value_map_from_scheme_and_crosswalk():
+    found = _find(_s3_rows("1"), ontology_property="epo:hasProcedureType")
+    assert len(found) == 1
+    r = found[0]
+    assert (r.entity_class, r.related_entity_class, r.function_name) == ("epo:Procedure", "skos:Concept",
+                                                                         "procedureType()")
+    pt = "http://publications.europa.eu/resource/authority/procurement-procedure-type/"
+    assert f"open: <{pt}open>" in r.function_output and f"restricted: <{pt}restricted>" in r.function_output
+    assert "buyer-legal-type" not in r.function_output
+    assert any("SyndicationTenderingProcessCode" in e for e in r.evidence)
+
+
+def test_3_no_literal_row_reads_a_coded_element():
+    rows = _s3_rows("2")
+    refs = [r.data_reference for r in rows if r.data_reference]
+    assert refs and not any(ref.endswith(("Code", "IdentificationCode")) for ref in refs)
+    assert all(ref.startswith("/entry/") for ref in refs)
+
+
+def test_document_helpers():
+    from pipeline.mappers.offline.xmldoc import key_expression, standard_name
+    seg, _ = key_expression("/entry/id", ["https://a.org/x/1", "https://a.org/x/22"])
+    assert seg == "$(replace(/entry/id,'https://a.org/x/',''))"
+    assert key_expression("/r/id", ["7", "8"])[0] == "$(/r/id)"
+    assert standard_name({"cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"}) == "ubl"
+    assert standard_name({"ex": "http://example.org/"}) is None

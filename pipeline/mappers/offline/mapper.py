@@ -34,6 +34,7 @@ from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class
 from .names import NameMatcher, reference_words, words
 from .profile import detect_language, language_hint, profile_datatype
 from .skos import match_value_map
+from .xmldoc import DocumentMapper, is_document
 
 __all__ = ["OfflineMapper", "subject_template"]
 
@@ -249,11 +250,17 @@ class OfflineMapper:
         analyse_keys(infos)
         find_foreign_keys(infos)
         builder = _Builder(case, ont, matcher)
+        documents = {i.name for i in infos if is_document(i)}
         for info in infos:
+            if info.name in documents:
+                builder.rows += DocumentMapper(info, ont, matcher, case.base_iri, classes, dprops, oprops).run()
+                continue
             if not info.link:
                 choose_class(info, ont, matcher, classes, dprops)
                 assign_properties(info, ont, matcher, dprops)
         for info in infos:
+            if info.name in documents:
+                continue
             builder.datatype_rows(info)
             builder.concat_rows(info, dprops)
             builder.skos_rows(info, oprops)
