@@ -17,7 +17,7 @@ from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import compile_table
 from .errors import InputError, PipelineError
-from .manifest import Case, load_manifest
+from .manifest import load_manifest
 from .mappers import get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
@@ -61,7 +61,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
-                       turtle=args.turtle)
+                       turtle=args.turtle, evaluate=args.evaluate)
     failed = 0
     mapping_reports: dict[str, list] = {}
     rows: dict[str, list[dict]] = {}
@@ -75,7 +75,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
              "graph": {**result.extra.get("graph_scores", {}),
                        **{k: v["value"] for k, v in result.extra.get("graph_validation", {}).items()}}})
-    for scenario, cases_rows in rows.items():
+    for scenario, cases_rows in (rows.items() if args.evaluate else ()):
         paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
               f"(SA2 property F1 vs gold KG); report: {paths['html']}")
@@ -133,8 +133,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
             print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'} "
                   f"(details: {out / 'mapping.mapping-scores.json'})")
     if args.kg:
-        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold_kg(case, ontology, sources, out), ontology,
-                              case, None)
+        gold, gold_templates = gold_kg(case, ontology, sources, out)
+        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold, ontology, case, None,
+                              gold_templates=gold_templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
             print(f"{name}: {r.get('value')}")
@@ -210,6 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
+    r.add_argument("--no-evaluate", dest="evaluate", action="store_false",
+                   help="stop after materialize (and the expected-graph check): no validation, no scores")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL",

@@ -24,7 +24,7 @@ from .ontology import Ontology
 from .sources import SourceData
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "gold_kg", "graph_validation", "graph_scores", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "gold_kg", "graph_validation", "graph_scores", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -64,18 +64,29 @@ def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, 
     return summary, report
 
 
+def subject_templates(plan: Any) -> list[str]:
+    """IRI templates of a compiled plan's subject maps (``rml:template`` ones; function-built
+    subjects have none), for entity alignment by key values."""
+    return [tm.subject.value for tm in plan.triples_maps if tm.subject.kind == "template"]
+
+
 def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: Path,
-            processes: int = 1) -> Graph | None:
-    """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
-    materialized by this pipeline into ``<folder>/gold/`` (``None`` without either)."""
+            processes: int = 1) -> tuple[Graph | None, list[str]]:
+    """The gold KG of a case and the subject templates that minted its IRIs.
+
+    Returns:
+        ``(graph, templates)``: the case's ``gold.graph`` (templates unknown: ``[]``), else the
+        KG of its gold table compiled and materialized by this pipeline into ``<folder>/gold/``
+        with that table's templates; ``(None, [])`` without either.
+    """
     from .compile import compile_table
     from .materialize import engine_mapping, materialize
     from .table import read_table
 
     if case.gold_graph is not None:
-        return Graph().parse(case.gold_graph, format="nt")
+        return Graph().parse(case.gold_graph, format="nt"), []
     if case.gold_table is None:
-        return None
+        return None, []
     gold_dir = folder / "gold"
     gold_dir.mkdir(parents=True, exist_ok=True)
     compiled = compile_table(read_table(case.gold_table), ontology, case, sources)
@@ -83,7 +94,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
     mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
     (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
-    return Graph().parse(gold_dir / "kg.nt", format="nt")
+    return Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan)
 
 
 def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -> dict[str, Any]:
@@ -113,9 +124,14 @@ def validation_passed(validation: dict[str, Any]) -> bool:
 
 
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
-                 consistent: bool | None) -> dict[str, Any]:
-    """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable)."""
-    from .scoring.graph import load_competency_questions, score_graph
+                 consistent: bool | None, pred_templates: list[str] = (),
+                 gold_templates: list[str] = ()) -> dict[str, Any]:
+    """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable).
+
+    Entities are aligned by IRI first, then by the key values their subject templates
+    encode (``pred_templates`` / ``gold_templates``), see :mod:`pipeline.scoring.graph.align`.
+    """
+    from .scoring.graph import keys_from_templates, load_competency_questions, score_graph
 
     cq_paths = [*case.competency_questions]
     folder = CQ_DIR / _scenario_key(case)
@@ -123,5 +139,8 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
         if (folder / sub).is_dir():
             cq_paths.append(folder / sub)
     cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
-    results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent)
+    pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
+    gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
+    results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent,
+                          pred_keys=pred_keys, gold_keys=gold_keys)
     return {name: r.to_dict() for name, r in results.items()}

@@ -19,11 +19,10 @@ import json
 import logging
 import platform
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
@@ -31,7 +30,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table
-from .evaluate import gold_kg, graph_scores, graph_validation, mapping_scores
+from .evaluate import gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -56,6 +55,7 @@ class RunConfig:
         mapper_options: keyword options for the mapper (``table=...`` for replay).
         processes: Morph-KGC worker processes.
         turtle: also write the KG as Turtle (``kg.ttl``).
+        evaluate: validate and score the KG (off: stop after materialize and the gold-graph check).
     """
 
     out_dir: Path = Path("out")
@@ -63,6 +63,7 @@ class RunConfig:
     mapper_options: dict[str, Any] = field(default_factory=dict)
     processes: int = 1
     turtle: bool = False
+    evaluate: bool = True
 
 
 @dataclass
@@ -145,13 +146,16 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
 
 
-@contextmanager
-def _stage(run: CaseRun, name: str) -> Iterator[None]:
-    t0 = time.perf_counter()
-    try:
-        yield
-    finally:
-        run.timings[name] = time.perf_counter() - t0
+@dataclass
+class _State:
+    """What the stages of one run hand to each other."""
+
+    ontology: Any = None
+    sources: list = field(default_factory=list)
+    table: Any = None
+    compiled: Any = None
+    kg: Graph | None = None
+    validation: dict[str, Any] = field(default_factory=dict)
 
 
 def _write_json(path: Path, data: Any) -> str:
@@ -169,6 +173,99 @@ def _audit_md(run: CaseRun) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
+    case, folder = run.case, run.folder
+    st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
+                        for n in st.ontology.notes)
+    st.sources = [load_source(s, folder / "inputs") for s in case.sources]
+    for s in st.sources:
+        run.findings.extend(s.findings)
+        if s.path != s.source.path:
+            run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
+
+
+def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
+    result = get_mapper(config.mapper).map(run.case, **config.mapper_options)
+    st.table = result.table
+    run.provenance = result.provenance
+    for fmt in ("md", "csv", "json"):
+        run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
+    run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
+
+
+def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
+    st.compiled = compile_table(st.table, st.ontology, run.case, st.sources)
+    run.findings.extend(st.compiled.findings)
+    st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
+    engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
+    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
+    plan = st.compiled.plan
+    run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
+                       "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+
+
+def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
+    folder = run.folder
+    values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
+    mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes)
+    run.findings.extend(mat.findings)
+    (folder / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+    run.artifacts["kg"] = "kg.nt"
+    st.kg = Graph().parse(folder / "kg.nt", format="nt")
+    run.counts.update(graph_counts(st.kg))
+    run.counts["triples_dropped_by_guards"] = mat.dropped
+    if config.turtle:
+        for prefix, ns in st.ontology.graph.namespaces():
+            st.kg.bind(prefix, ns)
+        st.kg.serialize(folder / "kg.ttl", format="turtle")
+        run.artifacts["kg_turtle"] = "kg.ttl"
+
+
+def _check(run: CaseRun, st: _State, config: RunConfig) -> None:
+    case = run.case
+    if case.gold_graph is None:
+        return
+    diff = compare_graphs(st.kg, Graph().parse(case.gold_graph, format="nt"))
+    run.extra["expected_graph"] = {"file": str(case.gold_graph), "isomorphic": diff["isomorphic"],
+                                   "missing": len(diff["missing"]), "extra": len(diff["extra"])}
+    run.artifacts["expected_graph"] = _write_json(run.folder / "expected_graph.json", diff)
+    if not diff["isomorphic"]:
+        run.findings.append(Finding(
+            "check", str(case.gold_graph),
+            f"the KG of the gold table and the expected graph disagree: {len(diff['missing'])} triple(s) only in "
+            f"the expected graph, {len(diff['extra'])} only in the KG (see expected_graph.json)",
+            severity="warning", value=(diff["missing"] or diff["extra"])[0][:300]))
+
+
+def _validate(run: CaseRun, st: _State, config: RunConfig) -> None:
+    st.validation = graph_validation(run.folder / "kg.nt", st.kg, st.ontology, run.case)
+    run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status")}
+                                     for k, v in st.validation.items()}
+    run.artifacts["graph_validation"] = _write_json(run.folder / "graph_validation.json", st.validation)
+
+
+def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
+    case = run.case
+    if case.gold_table is not None:
+        run.extra["mapping_scores"], run.mapping_report = mapping_scores(
+            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder)
+    templates = subject_templates(st.compiled.plan)
+    replaying_gold = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_graph is None
+    gold, gold_templates = (st.kg, templates) if replaying_gold else \
+        gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    consistent = st.validation.get("CS2-owlrl", {}).get("value")
+    scores = graph_scores(st.kg, gold, st.ontology, case, consistent if isinstance(consistent, bool) else None,
+                          templates, gold_templates)
+    run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
+    run.artifacts["graph_scores"] = _write_json(run.folder / "graph_scores.json", scores)
+
+
+#: The stages in order; ``validate`` and ``score`` run only with ``RunConfig.evaluate``.
+STAGES = (("load", _load), ("map", _map), ("compile", _compile), ("materialize", _materialize),
+          ("check", _check), ("validate", _validate), ("score", _score))
+
+
 def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
     """Run every stage for ``case`` and write the artifacts.
 
@@ -176,97 +273,31 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
         case: the scenario case.
         config: run settings.
     Returns:
-        The :class:`CaseRun`; a failing stage sets ``status="failed"`` instead of raising.
+        The :class:`CaseRun`; a failing stage sets ``status="failed"`` (and ``failed_stage``)
+        instead of raising, and the artifacts of the stages before it stay on disk.
     """
     folder = config.out_dir / case.scenario / case.name
     folder.mkdir(parents=True, exist_ok=True)
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
-                                        "processes": config.processes, "out_dir": str(config.out_dir)})
-    stage = "load"
-    try:
-        with _stage(run, "load"):
-            ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-            run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
-                                for n in ontology.notes)
-            sources = [load_source(s, folder / "inputs") for s in case.sources]
-            for s in sources:
-                run.findings.extend(s.findings)
-                if s.path != s.source.path:
-                    run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
-        stage = "map"
-        with _stage(run, "map"):
-            result = get_mapper(config.mapper).map(case, **config.mapper_options)
-            table = result.table
-            run.provenance = result.provenance
-            for fmt in ("md", "csv", "json"):
-                run.artifacts[f"table.{fmt}"] = write_table(table, folder / f"table.{fmt}").name
-            run.findings.extend(Finding("table", table.source, n, severity="info") for n in table.notes)
-        stage = "compile"
-        with _stage(run, "compile"):
-            compiled = compile_table(table, ontology, case, sources)
-            run.findings.extend(compiled.findings)
-            compiled.rml.serialize(folder / "mapping.rml.ttl", format="turtle")
-            engine_mapping(compiled.rml).serialize(folder / "mapping.morph-kgc.ttl", format="turtle")
-            run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
-            run.counts.update({"rows": len(table), "rows_compiled": len(compiled.plan.compiled_lines),
-                               "rows_dropped": len(table) - len(compiled.plan.compiled_lines),
-                               "triples_maps": len(compiled.plan.triples_maps)})
-        stage = "materialize"
-        with _stage(run, "materialize"):
-            values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
-            mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes)
-            run.findings.extend(mat.findings)
-            (folder / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
-            run.artifacts["kg"] = "kg.nt"
-            kg = Graph().parse(folder / "kg.nt", format="nt")
-            run.counts.update(graph_counts(kg))
-            if config.turtle:
-                ontology_prefixes = dict(ontology.graph.namespaces())
-                for prefix, ns in ontology_prefixes.items():
-                    kg.bind(prefix, ns)
-                kg.serialize(folder / "kg.ttl", format="turtle")
-                run.artifacts["kg_turtle"] = "kg.ttl"
-            run.counts["triples_dropped_by_guards"] = mat.dropped
-        stage = "validate"
-        with _stage(run, "validate"):
-            validation = graph_validation(folder / "kg.nt", kg, ontology, case)
-            run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status")}
-                                             for k, v in validation.items()}
-            run.artifacts["graph_validation"] = _write_json(folder / "graph_validation.json", validation)
-        stage = "score"
-        with _stage(run, "score"):
-            gold_table = read_table(case.gold_table) if case.gold_table else None
-            if gold_table is not None:
-                run.extra["mapping_scores"], run.mapping_report = mapping_scores(table, gold_table, ontology, case,
-                                                                                 sources, folder)
-            replaying_gold = config.mapper == "replay" and not config.mapper_options.get("table") \
-                and case.gold_graph is None
-            gold = kg if replaying_gold else gold_kg(case, ontology, sources, folder, config.processes)
-            consistent = validation["CS2-owlrl"].get("value")
-            scores = graph_scores(kg, gold, ontology, case, consistent if isinstance(consistent, bool) else None)
-            run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
-            run.artifacts["graph_scores"] = _write_json(folder / "graph_scores.json", scores)
-        if case.gold_graph is not None:
-            stage = "check"
-            with _stage(run, "check"):
-                expected = Graph().parse(case.gold_graph, format="nt")
-                diff = compare_graphs(kg, expected)
-                run.extra["expected_graph"] = {"file": str(case.gold_graph), "isomorphic": diff["isomorphic"],
-                                               "missing": len(diff["missing"]), "extra": len(diff["extra"])}
-                run.artifacts["expected_graph"] = _write_json(folder / "expected_graph.json", diff)
-                if not diff["isomorphic"]:
-                    run.findings.append(Finding(
-                        "check", str(case.gold_graph),
-                        f"the KG of the gold table and the expected graph disagree: {len(diff['missing'])} "
-                        f"triple(s) only in the expected graph, {len(diff['extra'])} only in the KG "
-                        "(see expected_graph.json)", severity="warning",
-                        value=(diff["missing"] or diff["extra"])[0][:300]))
-    except PipelineError as exc:
-        run.status, run.failed_stage, run.error = "failed", stage, str(exc)
-        LOGGER.error("%s/%s failed at %s: %s", case.scenario, case.name, stage, exc)
-    except Exception as exc:  # keep artifacts and report, whatever broke
-        run.status, run.failed_stage, run.error = "failed", stage, f"{type(exc).__name__}: {exc}"
-        LOGGER.exception("%s/%s failed at %s", case.scenario, case.name, stage)
+                                        "processes": config.processes, "out_dir": str(config.out_dir),
+                                        "evaluate": config.evaluate})
+    state = _State()
+    for name, stage in STAGES:
+        if name in ("validate", "score") and not config.evaluate:
+            continue
+        t0 = time.perf_counter()
+        try:
+            stage(run, state, config)
+        except PipelineError as exc:
+            run.status, run.failed_stage, run.error = "failed", name, str(exc)
+            LOGGER.error("%s/%s failed at %s: %s", case.scenario, case.name, name, exc)
+        except Exception as exc:  # keep artifacts and report, whatever broke
+            run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
+            LOGGER.exception("%s/%s failed at %s", case.scenario, case.name, name)
+        finally:
+            run.timings[name] = time.perf_counter() - t0
+        if run.status != "ok":
+            break
     run.artifacts["audit"] = _write_json(folder / "audit.json", [f.to_dict() for f in run.findings])
     (folder / "audit.md").write_text(_audit_md(run), encoding="utf-8")
     _write_json(folder / "run.json", run.to_dict())

@@ -158,6 +158,20 @@ class SourceData:
         except etree.XPathError:
             return False
 
+    def max_per_record(self, reference: str) -> int:
+        """Largest number of values ``reference`` (relative to the iterator) selects in one record.
+
+        XML only (0 otherwise or for an invalid expression); used to spot references that an
+        engine would combine as a cross product.
+        """
+        if self._tree is None or not self.iterator:
+            return 0
+        try:
+            records = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            return max((len(r.xpath(reference, namespaces=self.namespaces)) for r in records), default=0)
+        except etree.XPathError:
+            return 0
+
     def xpath(self, expr: str) -> list[str]:
         """Evaluate an XPath (absolute, or relative to the first record) to string values.
 

@@ -34,7 +34,7 @@ def test_quotes_brackets_newlines_and_non_ascii_in_csv(tmp_path):
     table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype |\n|---|---|---|---|---|\n"
              '| we"ird > col | ex:label | ex:Thing | http://example.org/t/{my id} | |\n'
              "| n | ex:count | ex:Thing | http://example.org/t/{my id} | xsd:integer |\n")
-    run = run_case(_case(tmp_path, {"data.csv": csv_text}, table, "csv"), RunConfig(out_dir=tmp_path / "out"))
+    run = run_case(_case(tmp_path, {"data.csv": csv_text}, table, "csv"), RunConfig(out_dir=tmp_path / "out", evaluate=False))
     assert run.status == "ok", run.error
     Graph().parse(run.folder / "mapping.rml.ttl", format="turtle")  # valid Turtle
     nt = (run.folder / "kg.nt").read_text(encoding="utf-8")
@@ -56,7 +56,7 @@ def test_empty_xml_element_never_becomes_none(tmp_path):
     xml = "<rows><row><id>1</id><name>Ann</name></row><row><id>2</id><name/></row></rows>"
     table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
              "| name | ex:label | ex:Thing | http://example.org/t/{id} |\n")
-    run = run_case(_case(tmp_path, {"data.xml": xml}, table, "xml"), RunConfig(out_dir=tmp_path / "out"))
+    run = run_case(_case(tmp_path, {"data.xml": xml}, table, "xml"), RunConfig(out_dir=tmp_path / "out", evaluate=False))
     kg = Graph().parse(run.folder / "kg.nt")
     assert sorted(str(o) for o in kg.objects(None, URIRef("http://example.org/label"))) == ["Ann"]
     assert ("None" not in (run.folder / "kg.nt").read_text())
@@ -70,8 +70,20 @@ def test_broken_templates_are_findings_not_crashes(tmp_path, template, message):
     table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
              f"| name | ex:label | ex:Thing | {template} |\n"
              "| name | ex:label | ex:Thing | http://example.org/ok/{id} |\n")
-    run = run_case(_case(tmp_path, {"data.csv": "id,name\n1,Ann\n"}, table, "csv"), RunConfig(out_dir=tmp_path / "out"))
+    run = run_case(_case(tmp_path, {"data.csv": "id,name\n1,Ann\n"}, table, "csv"), RunConfig(out_dir=tmp_path / "out", evaluate=False))
     assert run.status == "ok"
     bad = [f for f in run.findings if f.severity == "error"]
     assert len(bad) == 1 and message in bad[0].message and bad[0].line == 3
     assert run.counts["triples"] == 2
+
+
+def test_relative_iris_from_data_are_dropped_and_reported(tmp_path):
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype |\n|---|---|---|---|---|\n"
+             "| page | ex:label | ex:Thing | http://example.org/t/{id} | URI |\n")
+    csv_text = "id,page\n1,http://example.org/ok\n2,relative/page\n3,http://bad iri\n"
+    run = run_case(_case(tmp_path, {"data.csv": csv_text}, table, "csv"), RunConfig(out_dir=tmp_path / "out", evaluate=False))
+    kg = Graph().parse(run.folder / "kg.nt")
+    assert sorted(str(o) for o in kg.objects(None, URIRef("http://example.org/label"))) == ["http://example.org/ok"]
+    messages = sorted(f.message for f in run.findings if f.stage == "materialize")
+    assert messages == ["1 triple(s) dropped: not a valid N-Triples statement (illegal IRI characters or syntax)",
+                        "1 triple(s) dropped: relative or illegal IRI"]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from rdflib import URIRef
-from rdflib.namespace import RDF, SKOS, XSD
+from rdflib.namespace import SKOS, XSD
 
 from ..audit import IRI_MARKERS, AuditResult
 from ..findings import Finding
@@ -461,7 +461,27 @@ class _Planner:
             ok = self._row(row, tm, relations)
             (self.plan.compiled_lines if ok else self.plan.dropped_lines).append(row.line)
         self.plan.triples_maps = [t for t in self.tms.values() if t.poms or t.classes]
+        for tm in self.plan.triples_maps:
+            self._warn_cross_product(tm)
         return self.plan
+
+    def _warn_cross_product(self, tm: TriplesMapPlan) -> None:
+        """Several references with several values per record are paired value by value
+        by no RML engine: each combination becomes a triple. Say so rather than hide it."""
+        if tm.source.source.format != "xml":
+            return
+        refs = set(_term_references(tm.subject))
+        for pom in tm.poms:
+            for obj in pom.objects:
+                if obj.term is not None:
+                    refs.update(_term_references(obj.term))
+        multi = sorted(r for r in refs if tm.source.max_per_record(r) > 1)
+        if len(multi) > 1:
+            self.plan.findings.append(Finding(
+                "compile", self.file, f"TriplesMap {tm.id}: references {', '.join(multi)} each have several values "
+                f"per record under iterator {tm.iterator}; their values are combined as a cross product",
+                tm.lines[0] if tm.lines else None, "subject_template", ", ".join(multi),
+                "an iterator at the repeated element they share", severity="warning"))
 
     def _row(self, row: MappingRow, tm: TriplesMapPlan, relations: list) -> bool:
         pred = self.onto.expand(row.ontology_property)
@@ -494,6 +514,18 @@ class _Planner:
         tm.poms.append(PredicateObject(pred, objects, row.line))
         tm.lines.append(row.line)
         return True
+
+
+def _term_references(term: Term) -> list[str]:
+    """References a term map reads: template variables, references, and call arguments."""
+    if term.kind == "reference":
+        return [term.value]
+    if term.kind == "template":
+        return [m.group(1).replace("\\{", "{").replace("\\}", "}")
+                for m in re.finditer(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}", term.value)]
+    if term.kind == "call" and term.call is not None:
+        return [r for a in term.call.args if isinstance(a, Term) for r in _term_references(a)]
+    return []
 
 
 def _escape(text: str) -> str:
