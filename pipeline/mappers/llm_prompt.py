@@ -24,7 +24,7 @@ from typing import Callable
 
 import jinja2
 from rdflib import Graph, URIRef
-from rdflib.namespace import OWL, RDF, RDFS
+from rdflib.namespace import OWL
 
 from ..manifest import Case, Source
 from ..ontology import Ontology
