@@ -39,19 +39,22 @@ def _scenario_key(case: Case) -> str:
 
 
 def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, case: Case,
-                   sources: list[SourceData], folder: Path) -> tuple[dict[str, Any], Any]:
+                   sources: list[SourceData], folder: Path,
+                   events: list[tuple[str, set[str]]] | None = None) -> tuple[dict[str, Any], Any]:
     """BLINKG task scores of ``table`` against ``gold`` (written to ``mapping.mapping-scores.json``).
 
     Returns:
         ``(summary, report)``: ``summary`` is ``{"f1", "precision", "recall"}`` (unweighted mean
         over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}`` and the
-        check headlines (SV1, CS1, CM1); ``report`` is the full
+        check headlines (SV1, CS1, CM1, and CN4 when ``events`` - see
+        :func:`pipeline.materialize.generation_events` - are given); ``report`` is the full
         :class:`pipeline.scoring.mapping.CaseReport`.
     """
     from .scoring.mapping import score_case, write_case_json
 
     refs = {s.source.path.name: set(s.references) for s in sources}
-    report = score_case([table], gold, ontology, case=case.name, scenario=case.scenario, available_references=refs)
+    report = score_case([table], gold, ontology, case=case.name, scenario=case.scenario, available_references=refs,
+                        generation_events=[events] if events is not None else None)
     write_case_json(report, folder, "mapping")
     macro = report.macro.get("post-processed", {})
 

@@ -33,7 +33,8 @@ from .errors import MaterializeError
 from .findings import Finding
 from .fno import UDF_FILE
 
-__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "materialize", "guard_triples"]
+__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "materialize", "guard_triples",
+           "generation_events"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -164,3 +165,52 @@ def materialize(mapping_file: Path, source_values: set[str], processes: int = 1)
     except Exception as exc:  # the engine raises many unrelated types; the message is what matters
         raise MaterializeError(f"Morph-KGC failed on {mapping_file}: {type(exc).__name__}: {exc}") from exc
     return guard_triples(list(triples), source_values, str(mapping_file))
+
+
+def generation_events(engine_rml: Graph, work_dir: Path, source_values: set[str],
+                      processes: int = 1) -> list[tuple[str, set[str]]]:
+    """Statement-generation events of a compiled mapping, for CN4 (mapping-level redundancy).
+
+    An event is one TriplesMap's class assertions (``<TM>#class``) or one of its predicates
+    (``<TM>#<predicate IRI>``). Each TriplesMap is materialized alone (the others declared
+    ``rml:NonAssertedTriplesMap`` so joins still resolve) and its triples are attributed to
+    its events by predicate; two predicate-object maps of one TriplesMap with the same
+    predicate form one event. Cost: one Morph-KGC run per TriplesMap.
+
+    Args:
+        engine_rml: the engine copy of the mapping (:func:`engine_mapping`).
+        work_dir: folder for the per-TriplesMap mapping files (created).
+        source_values: as for :func:`guard_triples`.
+        processes: Morph-KGC worker processes.
+    Returns:
+        ``[(event_id, {N-Triples line, ...}), ...]``; a TriplesMap whose run fails yields no events.
+    """
+    from rdflib.namespace import RDF
+
+    from .compile.rml import RML
+
+    work_dir.mkdir(parents=True, exist_ok=True)
+    maps = sorted(set(engine_rml.subjects(RDF.type, RML.TriplesMap)))
+    events: list[tuple[str, set[str]]] = []
+    for i, tm in enumerate(maps):
+        g = Graph()
+        for t in engine_rml:
+            g.add(t)
+        for other in maps:
+            if other != tm:
+                g.remove((other, RDF.type, RML.TriplesMap))
+                g.add((other, RDF.type, RML.NonAssertedTriplesMap))
+        path = work_dir / f"tm{i}.ttl"
+        g.serialize(path, format="turtle")
+        try:
+            triples = materialize(path, source_values, processes).triples
+        except MaterializeError as exc:
+            LOGGER.warning("CN4: TriplesMap %s could not run alone: %s", tm, exc)
+            continue
+        by_event: dict[str, set[str]] = {}
+        for line in triples:
+            pred = line.split(" ", 2)[1][1:-1]
+            key = f"{tm}#class" if pred == str(RDF.type) else f"{tm}#{pred}"
+            by_event.setdefault(key, set()).add(line)
+        events.extend(sorted(by_event.items()))
+    return events

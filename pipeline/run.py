@@ -35,7 +35,7 @@ from .errors import PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
-from .materialize import engine_mapping, materialize
+from .materialize import engine_mapping, generation_events, materialize
 from .ontology import load_ontology
 from .sources import load_source
 from .table import read_table, write_table
@@ -248,8 +248,10 @@ def _validate(run: CaseRun, st: _State, config: RunConfig) -> None:
 def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     case = run.case
     if case.gold_table is not None:
+        values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
+        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(
-            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder)
+            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
     templates = subject_templates(st.compiled.plan)
     replaying_gold = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_graph is None
     gold, gold_templates = (st.kg, templates) if replaying_gold else \

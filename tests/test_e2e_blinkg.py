@@ -104,3 +104,11 @@ def test_scenario2_datatype_cells_that_are_no_datatypes(cases, tmp_path):
     assert sorted((f.line, f.value) for f in bad) == [(4, "foaf:name"), (5, "foaf:page"), (8, "foaf:phone"),
                                                       (9, "foaf:page"), (16, "foaf:page")]
     assert run.status == "ok" and run.counts["rows_compiled"] == 11
+
+
+def test_cn4_counts_the_two_city_maps_of_1h_typing_the_same_cities(cases, tmp_path):
+    run = run_case(cases[("scenario1", "1H")], RunConfig(out_dir=tmp_path))
+    cn4 = json.loads((run.folder / "mapping.mapping-scores.json").read_text())["checks"][0]["CN4"]
+    # events: city_en's class, cityid, cityname and city_es's class, cityname; both maps type city/1 and
+    # city/2 as ex:City, so their two class events share those two statements
+    assert (cn4["events"], cn4["redundant_events"], cn4["shared_statements"]) == (5, 2, 2)
