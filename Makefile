@@ -8,7 +8,7 @@ MAPPER    ?= offline
 MANIFESTS := data/manifests/blinkg
 export BLINKG_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench-mapper clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -44,6 +44,11 @@ test: install  ## run the test suite
 
 bench-mapper: data  ## time and peak memory of the offline mapper per scenario and case
 	$(BIN)/python -m pipeline.bench.mapper --blinkg $(BLINKG_DIR)
+
+bench-validation: data  ## time of SV2, CS2 (owlrl reduced/full, HermiT) and SHACL on every gold KG
+	$(BIN)/python -m pipeline.bench.validation --blinkg $(BLINKG_DIR)
+
+bench: bench-mapper bench-validation  ## all benchmarks (speed and memory live here, not in tests)
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg
