@@ -6,6 +6,9 @@ BLINKG_DIR ?= ../shared/benchmarks/blinkg
 OUT       ?= out
 MAPPER    ?= offline
 MANIFESTS := data/manifests/blinkg
+# `kgc run` exits 1 when a KG fails validation (reported above); the scenario targets still
+# succeed then, so that a run's report is the result. Bad input (2) or a crash still fails.
+KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
 
 .PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation clean
@@ -16,7 +19,8 @@ help:  ## list targets
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	# the CPU build of torch lies on this machine's disk; asking for it first keeps pip off the CUDA build
+	# torch first, pinned: on our machines pip finds this CPU build locally; elsewhere pip fetches it
+	# from PyPI (use the CPU index, https://download.pytorch.org/whl/cpu, to avoid the large CUDA build)
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[embeddings,test]'
 	touch $@
@@ -29,13 +33,13 @@ data: install  ## link the BLINKG benchmark under data/ and write one manifest p
 	$(BIN)/kgc data --blinkg data/blinkg --out $(MANIFESTS) --formats csv json xml
 
 scenario1: data  ## run every scenario-1 case (CSV, JSON and XML inputs)
-	$(BIN)/kgc run $(MANIFESTS)/scenario1 $(MANIFESTS)/scenario1-json $(MANIFESTS)/scenario1-xml --out $(OUT) --mapper $(MAPPER)
+	$(BIN)/kgc run $(MANIFESTS)/scenario1 $(MANIFESTS)/scenario1-json $(MANIFESTS)/scenario1-xml --out $(OUT) --mapper $(MAPPER) || $(KG_INVALID_OK)
 
 scenario2: data  ## run every scenario-2 case (GTFS)
-	$(BIN)/kgc run $(MANIFESTS)/scenario2 --out $(OUT) --mapper $(MAPPER)
+	$(BIN)/kgc run $(MANIFESTS)/scenario2 --out $(OUT) --mapper $(MAPPER) || $(KG_INVALID_OK)
 
 scenario3: data  ## run scenario 3 (CODICE XML -> eProcurement Ontology), the main job
-	$(BIN)/kgc run $(MANIFESTS)/scenario3 --out $(OUT) --mapper $(MAPPER)
+	$(BIN)/kgc run $(MANIFESTS)/scenario3 --out $(OUT) --mapper $(MAPPER) || $(KG_INVALID_OK)
 
 scenarios: scenario1 scenario2 scenario3  ## run all scenarios
 

@@ -30,7 +30,8 @@ def blinkg_dir(path: str | Path | None = None) -> Path:
     Raises:
         InputError: the folder has no ``scenarios/`` subfolder.
     """
-    root = Path(path or os.environ.get("BLINKG_DIR") or DEFAULT_BLINKG_DIR).resolve()
+    # absolute, not resolved: manifests written from a `data/blinkg` link keep pointing through it
+    root = Path(path or os.environ.get("BLINKG_DIR") or DEFAULT_BLINKG_DIR).absolute()
     if not (root / "scenarios").is_dir():
         raise InputError("BLINKG benchmark folder not found (expected a 'scenarios/' folder inside; "
                          "set BLINKG_DIR or pass --blinkg)", path=root)

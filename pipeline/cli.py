@@ -18,7 +18,7 @@ from .blinkg import blinkg_dir, write_manifests
 from .compile import compile_table
 from .errors import InputError, PipelineError
 from .manifest import load_manifest
-from .mappers import get_mapper, known_mappers
+from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .report import write_report
@@ -55,19 +55,38 @@ def _cmd_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_exit_code(runs: list) -> int:
+    """2 when a case failed on bad input, 1 when a case failed otherwise or its KG fails
+    validation (SV2, CS2, SHACL), else 0."""
+    if any(r.status != "ok" and r.error_kind == "input" for r in runs):
+        return 2
+    if any(r.status != "ok" for r in runs):
+        return 1
+    invalid = [r for r in runs if any(v.get("value") is False for v in r.extra.get("graph_validation", {}).values())]
+    return 1 if invalid else 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     manifests = _manifests(args.manifests)
     cases = [load_manifest(m) for m in manifests]  # validate all before running any
+    seen: dict[tuple[str, str], Path] = {}
+    for case in cases:
+        key = (case.scenario, case.name)
+        if key in seen:
+            raise InputError(f"case {case.scenario}/{case.name} is also defined by {seen[key]}; both would write "
+                             f"{Path(args.out) / case.scenario / case.name} (give one a other name or scenario)",
+                             path=case.manifest, key="name")
+        seen[key] = case.manifest
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
                        turtle=args.turtle, evaluate=args.evaluate)
-    failed = 0
+    runs = []
     mapping_reports: dict[str, list] = {}
     rows: dict[str, list[dict]] = {}
     for case in tqdm(cases, desc="cases", unit="case", disable=args.quiet or len(cases) < 2, file=sys.stderr):
         result = run_case(case, config)
-        failed += result.status != "ok"
+        runs.append(result)
         tqdm.write(result.summary())
         if result.mapping_report is not None:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
@@ -78,12 +97,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for scenario, cases_rows in (rows.items() if args.evaluate else ()):
         paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
-              f"(SA2 property F1 vs gold KG); report: {paths['html']}")
+              f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
         print(paths["console"])
         if mapping_reports.get(scenario):
             md = write_scenario_markdown(mapping_reports[scenario], Path(args.out) / scenario, scenario)
             print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
-    return 1 if failed else 0
+    return _run_exit_code(runs)
 
 
 def _case_context(manifest: str, work: Path):
@@ -168,7 +187,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 def _cmd_materialize(args: argparse.Namespace) -> int:
     from rdflib import Graph
 
-    rml = Graph().parse(args.rml, format="turtle")
+    try:
+        rml = Graph().parse(args.rml, format="turtle")
+    except FileNotFoundError as exc:
+        raise InputError("RML file not found", path=Path(args.rml).absolute()) from exc
+    except Exception as exc:  # rdflib raises parser-specific types
+        raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
     engine = Path(args.output).with_suffix(".morph-kgc.ttl")
     engine_mapping(rml).serialize(engine, format="turtle")
     values: set[str] = set()
@@ -191,8 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     p.add_argument("-q", "--quiet", action="store_true", help="errors only, no progress bar")
     sub = p.add_subparsers(dest="command", required=True)
+    # -v/-q are accepted after the subcommand too; SUPPRESS keeps a subcommand from resetting them
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
+    common.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                        help="errors only, no progress bar")
 
-    d = sub.add_parser("data", help="write manifests for the BLINKG benchmark cases",
+    d = sub.add_parser("data", parents=[common], help="write manifests for the BLINKG benchmark cases",
                        description="Write one manifest per BLINKG case (paths point into the benchmark folder). "
                                    "Example: kgc data --out data/manifests/blinkg")
     d.add_argument("--blinkg", help="benchmark folder (default: $BLINKG_DIR or ../shared/benchmarks/blinkg)")
@@ -201,13 +230,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scenario-1 input formats to generate cases for")
     d.set_defaults(func=_cmd_data)
 
-    r = sub.add_parser("run", help="map, compile and materialize one or many cases",
+    r = sub.add_parser("run", parents=[common], help="map, compile, materialize, validate and score one or many cases",
                        description="Run every stage for each manifest and write out/<scenario>/<case>/ "
-                                   "(table, audit, RML, KG, run.json). "
+                                   "(table, audit, RML, KG, validation, scores, run.json) and a report per "
+                                   "scenario (report.md/html/json). Exit 0 when every case ran and its KG passed "
+                                   "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
                                    "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
     r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
     r.add_argument("--out", default="out")
-    r.add_argument("--mapper", default="replay", help=f"one of: {', '.join(known_mappers())}")
+    r.add_argument("--mapper", default=DEFAULT_MAPPER,
+                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s; llm reads LLM_MODEL, "
+                        "LLM_API_BASE, LLM_API_KEY from the environment)")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
@@ -215,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after materialize (and the expected-graph check): no validation, no scores")
     r.set_defaults(func=_cmd_run)
 
-    v = sub.add_parser("validate", help="validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL",
+    v = sub.add_parser("validate", parents=[common], help="validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL",
                        description="Check a KG file strictly (IRIs, literal lexical forms, language tags, with "
                                    "line and column), run the owlrl OWL 2 RL closure over KG + ontology, and "
                                    "validate SHACL shapes derived from the ontology plus shapes/<scenario>.ttl and "
@@ -226,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", default="validation.json")
     v.set_defaults(func=_cmd_validate)
 
-    s = sub.add_parser("score", help="score a table and/or a KG against the case's gold",
+    s = sub.add_parser("score", parents=[common], help="score a table and/or a KG against the case's gold",
                        description="Mapping level: BLINKG task precision/recall/F1 of --table against the gold "
                                    "table. Graph level: SA2-SA4, conciseness/completeness and competency questions "
                                    "of --kg against the gold graph (or the gold table's KG). "
@@ -237,16 +270,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="scores")
     s.set_defaults(func=_cmd_score)
 
-    m = sub.add_parser("map", help="propose a mapping table for a case",
+    m = sub.add_parser("map", parents=[common], help="propose a mapping table for a case",
                        description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "
                                    "Example: kgc map case.yaml table.md --mapper replay")
     m.add_argument("manifest")
     m.add_argument("output")
-    m.add_argument("--mapper", default="replay", help=f"one of: {', '.join(known_mappers())}")
+    m.add_argument("--mapper", default=DEFAULT_MAPPER, help=f"one of: {', '.join(known_mappers())} (default: %(default)s)")
     m.add_argument("--table", help="table to replay")
     m.set_defaults(func=_cmd_map)
 
-    c = sub.add_parser("compile", help="compile a mapping table into RML",
+    c = sub.add_parser("compile", parents=[common], help="compile a mapping table into RML",
                        description="Audit the table against ontology and data, print findings, write the RML. "
                                    "Example: kgc compile case.yaml table.md mapping.rml.ttl")
     c.add_argument("manifest")
@@ -254,8 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("output")
     c.set_defaults(func=_cmd_compile)
 
-    t = sub.add_parser("materialize", help="run Morph-KGC on an RML file",
-                       description="Materialize with Morph-KGC, drop and report invalid triples, write N-Triples. "
+    t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
+                       description="Materialize with Morph-KGC, drop and report invalid triples, write N-Triples "
+                                   "(and the engine copy <output>.morph-kgc.ttl beside it). "
                                    "Exit 1 when triples were dropped. "
                                    "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
     t.add_argument("rml")
@@ -270,10 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR if args.quiet else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
+        logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     try:
         return args.func(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -94,6 +94,7 @@ def guard_triples(lines: list[str], source_values: set[str], where: str) -> Mate
     """
     kept: set[str] = set()
     reasons: dict[str, list[str]] = {}
+    repaired: list[str] = []
 
     def drop(reason: str, line: str) -> None:
         reasons.setdefault(reason, []).append(line)
@@ -113,15 +114,17 @@ def guard_triples(lines: list[str], source_values: set[str], where: str) -> Mate
             body, _, tail = obj[1:].rpartition('"')
             lex = _unescape(body)
             if tail.startswith("^^"):
-                dt = tail[3:-1]
-                if dt == str(ENGINE_INTEGER):
-                    if not _INTEGER.match(lex.strip()):
-                        drop("xsd:integer value that is no integer", raw)
-                        continue
-                    obj = f'"{body}"^^<{XSD.integer}>'
-                elif Literal(lex, datatype=URIRef(dt)).ill_typed:
-                    drop(f"ill-typed literal for <{dt}>", raw)
+                dt = str(XSD.integer) if tail[3:-1] == str(ENGINE_INTEGER) else tail[3:-1]
+                if lex != lex.strip():
+                    # XSD collapses white space around non-string values; RDF lexical forms may not carry it
+                    if dt != str(XSD.string) and _well_typed(lex.strip(), dt):
+                        repaired.append(raw)
+                        body, lex = body.strip(), lex.strip()
+                if not _well_typed(lex, dt):
+                    drop(f"ill-typed literal for <{dt}>" if dt != str(XSD.integer)
+                         else "xsd:integer value that is no integer", raw)
                     continue
+                obj = f'"{body}"^^<{dt}>'
             elif tail.startswith("@") and not _BCP47.match(tail[1:]):
                 drop("language tag that is not BCP 47", raw)
                 continue
@@ -132,9 +135,21 @@ def guard_triples(lines: list[str], source_values: set[str], where: str) -> Mate
     result = MaterializeResult(sorted(kept))
     for reason, examples in reasons.items():
         result.dropped += len(examples)
+        shown = " | ".join(e.replace(str(ENGINE_INTEGER), str(XSD.integer))[:200] for e in examples[:3])
         result.findings.append(Finding("materialize", where, f"{len(examples)} triple(s) dropped: {reason}",
-                                       value=examples[0][:300], expected="a valid RDF triple", severity="error"))
+                                       value=shown, expected="a valid RDF triple", severity="error"))
+    if repaired:
+        result.findings.append(Finding(
+            "materialize", where, f"{len(repaired)} literal(s) written without the white space around their value",
+            value=repaired[0].replace(str(ENGINE_INTEGER), str(XSD.integer))[:200],
+            expected="a lexical form without surrounding white space", severity="warning"))
     return result
+
+
+def _well_typed(lex: str, datatype: str) -> bool:
+    if datatype == str(XSD.integer):
+        return bool(_INTEGER.match(lex))
+    return not Literal(lex, datatype=URIRef(datatype)).ill_typed
 
 
 def materialize(mapping_file: Path, source_values: set[str], processes: int = 1) -> MaterializeResult:

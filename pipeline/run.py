@@ -29,9 +29,9 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 from rdflib.namespace import RDF
 
 from . import __version__
-from .compile import compile_table
+from .compile import compile_table, require_triples_maps
 from .evaluate import gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
-from .errors import PipelineError
+from .errors import InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
@@ -75,6 +75,7 @@ class CaseRun:
     status: str = "ok"
     failed_stage: str | None = None
     error: str | None = None
+    error_kind: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
@@ -96,14 +97,15 @@ class CaseRun:
         gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
         scores = "" if mf1 is None and gf1 is None else \
             f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
+        where = f"  see {self.folder / 'audit.md'}" if errs or self.status != "ok" else ""
         return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  triples={c.get('triples', 0)} "
                 f"rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)} errors={errs} warnings={warns}"
-                f"{gold}  {sum(self.timings.values()):.1f}s")
+                f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of ``run.json``."""
         return {"scenario": self.case.scenario, "case": self.case.name, "status": self.status,
-                "failed_stage": self.failed_stage, "error": self.error,
+                "failed_stage": self.failed_stage, "error": self.error, "error_kind": self.error_kind,
                 "manifest": str(self.case.manifest) if self.case.manifest else None,
                 "counts": self.counts, "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
                 "findings": {"errors": sum(f.severity == "error" for f in self.findings),
@@ -196,6 +198,7 @@ def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
 
 def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     st.compiled = compile_table(st.table, st.ontology, run.case, st.sources)
+    earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
     engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
@@ -203,6 +206,7 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+    require_triples_maps(st.compiled, earlier)
 
 
 def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
@@ -233,7 +237,7 @@ def _check(run: CaseRun, st: _State, config: RunConfig) -> None:
     if not diff["isomorphic"]:
         run.findings.append(Finding(
             "check", str(case.gold_graph),
-            f"the KG of the gold table and the expected graph disagree: {len(diff['missing'])} triple(s) only in "
+            f"the KG and the expected graph disagree: {len(diff['missing'])} triple(s) only in "
             f"the expected graph, {len(diff['extra'])} only in the KG (see expected_graph.json)",
             severity="warning", value=(diff["missing"] or diff["extra"])[0][:300]))
 
@@ -246,16 +250,30 @@ def _validate(run: CaseRun, st: _State, config: RunConfig) -> None:
 
 
 def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
+    """Mapping level against the gold table, graph level against the gold KG.
+
+    Replaying the case's own gold table would compare it with itself: its mapping scores and,
+    without an independent gold graph, its graph scores are then not applicable (the report
+    says so) rather than a meaningless 1.0.
+    """
+    from .scoring.mapping import check_cn4
+
     case = run.case
-    if case.gold_table is not None:
-        values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
-        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
+    self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
+    values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
+    events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
+    run.extra["CN4"] = check_cn4(events).to_dict()
+    if case.gold_table is not None and not self_replay:
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(
             st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
     templates = subject_templates(st.compiled.plan)
-    replaying_gold = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_graph is None
-    gold, gold_templates = (st.kg, templates) if replaying_gold else \
-        gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    if self_replay and case.gold_graph is None:
+        gold, gold_templates = None, []
+    else:
+        gold, gold_templates = gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    if self_replay:
+        run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
+                                        "table's KG would compare it with itself and are not applicable")
     consistent = st.validation.get("CS2-owlrl", {}).get("value")
     scores = graph_scores(st.kg, gold, st.ontology, case, consistent if isinstance(consistent, bool) else None,
                           templates, gold_templates)
@@ -292,9 +310,11 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
             stage(run, state, config)
         except PipelineError as exc:
             run.status, run.failed_stage, run.error = "failed", name, str(exc)
+            run.error_kind = "input" if isinstance(exc, InputError) else "pipeline"
             LOGGER.error("%s/%s failed at %s: %s", case.scenario, case.name, name, exc)
         except Exception as exc:  # keep artifacts and report, whatever broke
             run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
+            run.error_kind = "internal"
             LOGGER.exception("%s/%s failed at %s", case.scenario, case.name, name)
         finally:
             run.timings[name] = time.perf_counter() - t0

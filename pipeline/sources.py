@@ -191,6 +191,14 @@ class SourceData:
 
 
 def _load_csv(src: Source) -> SourceData:
+    limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
+    try:
+        return _read_csv(src)
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _read_csv(src: Source) -> SourceData:
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)
@@ -202,7 +210,14 @@ def _load_csv(src: Source) -> SourceData:
         reader = csv.DictReader(fh, delimiter=delimiter)
         records = [{k: ([v] if v not in (None, "") else []) for k, v in row.items() if k is not None} for row in reader]
         refs = list(reader.fieldnames or [])
-    return SourceData(src, src.path, None, refs, records)
+    data = SourceData(src, src.path, None, refs, records)
+    if not refs:
+        data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
+                                     expected="a header line with column names"))
+    elif not records:
+        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records", line=2,
+                                     expected="at least one record", severity="warning"))
+    return data
 
 
 def _flatten_json(obj, prefix: str = "") -> dict[str, list[str]]:
@@ -323,6 +338,8 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         return _load_xml(source, workdir)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         line = getattr(exc, "lineno", None)
+        if isinstance(exc, UnicodeDecodeError):
+            line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
         return SourceData(source, source.path, source.iterator,
                           findings=[Finding("source", str(source.path), f"cannot read {source.format} source: {exc}",
                                             line=line, expected=f"a readable {source.format} file")])

@@ -1,6 +1,8 @@
 """Hostile references and values: the RML stays valid Turtle and the KG valid N-Triples."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyoxigraph
 import pytest
 from rdflib import Graph, Literal, URIRef
@@ -87,3 +89,36 @@ def test_relative_iris_from_data_are_dropped_and_reported(tmp_path):
     messages = sorted(f.message for f in run.findings if f.stage == "materialize")
     assert messages == ["1 triple(s) dropped: not a valid N-Triples statement (illegal IRI characters or syntax)",
                         "1 triple(s) dropped: relative or illegal IRI"]
+
+
+def test_padded_values_are_written_without_their_white_space(tmp_path):
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype |\n|---|---|---|---|---|\n"
+             "| n | ex:count | ex:Thing | http://example.org/t/{id} | xsd:integer |\n")
+    run = run_case(_case(tmp_path, {"data.csv": 'id,n\n1," 42 "\n2,7\n'}, table, "csv"),
+                   RunConfig(out_dir=tmp_path / "out", evaluate=False))
+    nt = (run.folder / "kg.nt").read_text()
+    assert '<http://example.org/t/1> <http://example.org/count> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .' in nt
+    assert [f.severity for f in run.findings if f.stage == "materialize"] == ["warning"]
+
+
+def test_a_table_that_compiles_to_nothing_stops_before_the_engine(tmp_path):
+    table = ("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
+             "| nope | ex:label | ex:Thing | http://example.org/t/{id} |\n")
+    run = run_case(_case(tmp_path, {"data.csv": "id,name\n1,Ann\n"}, table, "csv"),
+                   RunConfig(out_dir=tmp_path / "out", evaluate=False))
+    assert (run.status, run.failed_stage) == ("failed", "compile")
+    assert run.error.startswith("no row of the table compiled") and "'nope' is no column/path of data.csv" in run.error
+    assert (run.folder / "table.md").exists() and (run.folder / "audit.md").exists()  # nothing lost
+
+
+def test_the_example_case_in_the_repository(tmp_path):
+    from pipeline.manifest import load_manifest
+
+    case = load_manifest(Path(__file__).resolve().parent.parent / "data" / "example" / "example.yaml")
+    run = run_case(case, RunConfig(out_dir=tmp_path, mapper="replay", evaluate=False))
+    kg = Graph().parse(run.folder / "kg.nt")
+    assert len(kg) == 16
+    onto = "http://example.org/ontology#"
+    assert (URIRef("http://example.org/person/p3"), URIRef(onto + "livesIn"), URIRef("http://example.org/city/MAD")) in kg
+    assert (URIRef("http://example.org/person/p1"), URIRef(onto + "birthDate"),
+            Literal("1990-04-12", datatype=XSD.date)) in kg

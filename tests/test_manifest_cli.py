@@ -38,12 +38,12 @@ def scenario(tmp_path):
 
 def test_run_map_edit_compile_materialize(scenario, capsys):
     out = scenario / "out"
-    assert main(["-q", "run", str(scenario / "case.yaml"), "--out", str(out)]) == 0
+    assert main(["-q", "run", str(scenario / "case.yaml"), "--mapper", "replay", "--out", str(out)]) == 0
     kg = (out / "custom" / "mini" / "kg.nt").read_text()
     assert kg.count("\n") == 10
     assert "<http://example.org/person/1> <http://example.org/lives> <http://example.org/city/M> ." in kg
     # edit the table between map and compile: the KG follows the file
-    assert main(["map", str(scenario / "case.yaml"), str(scenario / "t.csv")]) == 0
+    assert main(["map", str(scenario / "case.yaml"), str(scenario / "t.csv"), "--mapper", "replay"]) == 0
     edited = "\n".join(l for l in (scenario / "t.csv").read_text().splitlines() if "ex:lives" not in l) + "\n"
     (scenario / "t.csv").write_text(edited)
     assert main(["compile", str(scenario / "case.yaml"), str(scenario / "t.csv"), str(scenario / "m.ttl")]) == 0
@@ -63,7 +63,7 @@ def test_bad_manifests_name_file_and_key(scenario, capsys, text, needle):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ManifestError, match=needle):
         load_manifest(bad)
-    assert main(["run", str(bad), "--out", str(scenario / "o")]) == 2
+    assert main(["run", str(bad), "--mapper", "replay", "--out", str(scenario / "o")]) == 2
     err = capsys.readouterr().err
     assert "bad.yaml" in err and needle in err
 

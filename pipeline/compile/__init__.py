@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rdflib import Graph
 
 from ..audit import AuditResult, audit_table
+from ..errors import CompileError
 from ..manifest import Case
 from ..ontology import Ontology
 from ..sources import SourceData
@@ -17,7 +18,7 @@ from ..table import MappingTable
 from .plan import Plan, plan_mapping
 from .rml import RML, emit_rml
 
-__all__ = ["CompileResult", "compile_table", "RML"]
+__all__ = ["CompileResult", "compile_table", "require_triples_maps", "RML"]
 
 
 @dataclass
@@ -48,3 +49,20 @@ def compile_table(table: MappingTable, ontology: Ontology, case: Case, sources: 
     audit = audit_table(table, ontology, case, sources)
     plan = plan_mapping(audit, ontology, case, table.source or "<table>")
     return CompileResult(audit, plan, emit_rml(plan))
+
+
+def require_triples_maps(result: CompileResult, earlier: list | tuple = ()) -> None:
+    """Stop a run whose table compiled to nothing, naming the first causes.
+
+    Args:
+        result: the compile result.
+        earlier: findings of earlier stages (unreadable sources), quoted first.
+    Raises:
+        CompileError: no TriplesMap came out of the table; the message quotes up to
+            three error findings (earlier stages first, then table rows).
+    """
+    if result.plan.triples_maps:
+        return
+    errors = [f for f in [*earlier, *result.findings] if f.severity == "error"]
+    causes = "; ".join(str(f) for f in errors[:3]) or "the table has no rows"
+    raise CompileError(f"no row of the table compiled, so there is nothing to materialize. First causes: {causes}")

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from rdflib import URIRef
-from rdflib.namespace import SKOS, XSD
+from rdflib.namespace import RDFS, SKOS, XSD
 
 from ..audit import IRI_MARKERS, AuditResult
 from ..findings import Finding
@@ -271,7 +271,8 @@ class _Planner:
             self.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
                       "a language tag", severity="warning")
             return None, None
-        if dt == XSD.string:
+        if dt in (XSD.string, RDFS.Literal):
+            # rdfs:Literal is the class of all literals, no datatype: a plain literal says the same
             return None, None
         return dt, None
 

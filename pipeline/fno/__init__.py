@@ -41,10 +41,12 @@ FUNCTIONS: dict[str, FnoFunction] = {
 }
 
 #: Function names written in mapping tables -> :data:`FUNCTIONS` key.
-#: ``capitalize`` ("Input string in capital format", BLINKG scenario 2) is read
-#: as capital letters, i.e. GREL ``toUpperCase``.
+#: ``capitalize`` ("Input string in capital format", BLINKG scenario 2) is read as
+#: capitalised words, GREL ``toTitlecase``: the GTFS ontology's ``xsd:pattern`` on
+#: ``gtfs:longName`` (``^([A-Z][a-z]*)(\s[A-Z][a-z]*)*$``) asks for exactly that, and an
+#: upper-cased name makes the KG inconsistent with it (HermiT).
 _ALIASES = {
-    "capitalize": "toUpperCase", "capitalise": "toUpperCase", "uppercase": "toUpperCase", "upper": "toUpperCase",
+    "capitalize": "toTitlecase", "capitalise": "toTitlecase", "uppercase": "toUpperCase", "upper": "toUpperCase",
     "touppercase": "toUpperCase", "lowercase": "toLowerCase", "lower": "toLowerCase", "tolowercase": "toLowerCase",
     "titlecase": "toTitlecase", "totitlecase": "toTitlecase", "todate": "normalizeDate", "normalizedate": "normalizeDate",
     "formatdate": "normalizeDate", "date": "normalizeDate",

@@ -29,7 +29,7 @@ from ..manifest import Case
 from ..ontology import Ontology, load_ontology
 from ..table import MappingRow, MappingTable, json_schema
 from .base import MapResult, register
-from .llm_client import CallRecord, LLMSettings, complete, context_window, count_tokens
+from .llm_client import CallRecord, LLMError, LLMSettings, complete, context_window, count_tokens
 from .llm_parse import ParsedResponse, parse_response
 from .llm_prompt import build_prompts
 
@@ -180,8 +180,19 @@ class LLMMapper:
     def map(self, case: Case, **options: Any) -> MapResult:
         """Map ``case`` once (run 0 of :meth:`map_runs`, or run ``options['run']``).
 
-        See :meth:`map_runs` for options, result shape and errors.
+        See :meth:`map_runs` for options and result shape.
+
+        Raises:
+            LLMError: every request of the run failed (no model reachable, no key), so there
+                is no table to return - unlike :meth:`map_runs`, which returns empty tables
+                so that scoring over several runs counts such runs as empty.
         """
         run = int(options.pop("run", 0))
         options.setdefault("runs", max(run + 1, 1))
-        return self.map_runs(case, **options)[run]
+        result = self.map_runs(case, **options)[run]
+        errors = [c.get("error") for c in result.provenance.get("calls", []) if c.get("error")]
+        if errors and not result.table.rows:
+            # one run that got no answer at all is a configuration problem, not an empty mapping
+            raise LLMError(f"the LLM ({result.provenance.get('model')}) gave no answer: {errors[0]}. Set LLM_MODEL, "
+                           "and LLM_API_KEY (or the provider's key variable) or LLM_API_BASE for a local server")
+        return result
