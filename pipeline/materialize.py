@@ -25,6 +25,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
@@ -82,22 +83,29 @@ def _unescape(body: str) -> str:
         return body.encode("utf-8").decode("unicode_escape", errors="replace")
 
 
-def guard_triples(lines: list[str], source_values: set[str], where: str) -> MaterializeResult:
+_PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
+
+
+def guard_triples(lines: list[str], source_values: set[str], where: str,
+                  locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
     """Check engine output line by line; keep what is valid, report the rest.
 
     Args:
         lines: N-Triples statements from the engine (final ``.`` optional).
         source_values: every value found in the sources (to tell a real ``"None"``).
-        where: file name used in findings (the mapping document).
+        where: file name used in findings when ``locate`` cannot say better.
+        locate: predicate IRI -> (table file, table line) of the row that maps it, so a
+            finding points at the row to fix rather than at the mapping document.
     Returns:
-        A :class:`MaterializeResult` with sorted valid lines.
+        A :class:`MaterializeResult` with sorted valid lines; one finding per reason and predicate.
     """
     kept: set[str] = set()
-    reasons: dict[str, list[str]] = {}
+    reasons: dict[tuple[str, str], list[str]] = {}
     repaired: list[str] = []
 
     def drop(reason: str, line: str) -> None:
-        reasons.setdefault(reason, []).append(line)
+        m = _PREDICATE.match(line)
+        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
 
     for raw in lines:
         m = _TRIPLE.match(raw)
@@ -133,11 +141,13 @@ def guard_triples(lines: list[str], source_values: set[str], where: str) -> Mate
                 continue
         kept.add(f"{terms[0]} {terms[1]} {obj} .")
     result = MaterializeResult(sorted(kept))
-    for reason, examples in reasons.items():
+    for (reason, predicate), examples in reasons.items():
         result.dropped += len(examples)
         shown = " | ".join(e.replace(str(ENGINE_INTEGER), str(XSD.integer))[:200] for e in examples[:3])
-        result.findings.append(Finding("materialize", where, f"{len(examples)} triple(s) dropped: {reason}",
-                                       value=shown, expected="a valid RDF triple", severity="error"))
+        file, line = locate(predicate) if locate and predicate else (where, None)
+        result.findings.append(Finding("materialize", file, f"{len(examples)} triple(s) dropped: {reason}",
+                                       line=line, column="ontology_property" if line else None, value=shown,
+                                       expected="a valid RDF triple", severity="error"))
     if repaired:
         result.findings.append(Finding(
             "materialize", where, f"{len(repaired)} literal(s) written without the white space around their value",
@@ -152,13 +162,15 @@ def _well_typed(lex: str, datatype: str) -> bool:
     return not Literal(lex, datatype=URIRef(datatype)).ill_typed
 
 
-def materialize(mapping_file: Path, source_values: set[str], processes: int = 1) -> MaterializeResult:
+def materialize(mapping_file: Path, source_values: set[str], processes: int = 1,
+                locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result.
 
     Args:
         mapping_file: an RML file (use :func:`engine_mapping` to prepare it).
         source_values: all source values (see :func:`guard_triples`).
         processes: Morph-KGC worker processes.
+        locate: see :func:`guard_triples`.
     Returns:
         The guarded triples and findings.
     Raises:
@@ -179,7 +191,7 @@ def materialize(mapping_file: Path, source_values: set[str], processes: int = 1)
         raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
     except Exception as exc:  # the engine raises many unrelated types; the message is what matters
         raise MaterializeError(f"Morph-KGC failed on {mapping_file}: {type(exc).__name__}: {exc}") from exc
-    return guard_triples(list(triples), source_values, str(mapping_file))
+    return guard_triples(list(triples), source_values, str(mapping_file), locate)
 
 
 def generation_events(engine_rml: Graph, work_dir: Path, source_values: set[str],

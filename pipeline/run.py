@@ -212,7 +212,14 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
 def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
     folder = run.folder
     values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
-    mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes)
+    rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
+    table_file = st.table.source or str(folder / "table.md")
+
+    def locate(predicate: str) -> tuple[str, int | None]:
+        """The table row that maps ``predicate`` (for findings on dropped triples)."""
+        return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
+
+    mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes, locate=locate)
     run.findings.extend(mat.findings)
     (folder / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
     run.artifacts["kg"] = "kg.nt"

@@ -51,6 +51,8 @@ def test_quotes_brackets_newlines_and_non_ascii_in_csv(tmp_path):
     assert counts == ["12345678901234567890", "7"]
     dropped = [f for f in run.findings if f.stage == "materialize"]
     assert [f.message for f in dropped] == ["1 triple(s) dropped: xsd:integer value that is no integer"]
+    assert (Path(dropped[0].file).name, dropped[0].line) == ("table.md", 4)  # the row mapping ex:count
+    assert '"3.7"^^<http://www.w3.org/2001/XMLSchema#integer>' in dropped[0].value
     assert all(o.datatype == XSD.integer for o in kg.objects(None, URIRef("http://example.org/count")))
 
 
