@@ -112,3 +112,17 @@ def test_cn4_counts_the_two_city_maps_of_1h_typing_the_same_cities(cases, tmp_pa
     # events: city_en's class, cityid, cityname and city_es's class, cityname; both maps type city/1 and
     # city/2 as ex:City, so their two class events share those two statements
     assert (cn4["events"], cn4["redundant_events"], cn4["shared_statements"]) == (5, 2, 2)
+
+
+def test_value_map_with_an_explicit_reference_translates_codice_codes(cases, scenarios, tmp_path):
+    lines = (scenarios / "scenario3/1/expected_table.md").read_text().splitlines()
+    code = "/entry/cac-place-ext:ContractFolderStatus/cac:TenderingProcess/cbc:ProcedureCode"
+    lines[-1] = lines[-1].replace("|  | epo:hasProcedureType", f"| {code} | epo:hasProcedureType", 1)
+    table = tmp_path / "table.md"
+    table.write_text("\n".join(lines) + "\n")
+    run = run_case(cases[("scenario3", "1")], RunConfig(out_dir=tmp_path / "out", mapper="replay",
+                                                         mapper_options={"table": table}, evaluate=False))
+    kg = Graph().parse(run.folder / "kg.nt")
+    assert list(kg.objects(None, EPO.hasProcedureType)) == [
+        URIRef("http://publications.europa.eu/resource/authority/procurement-procedure-type/open")]
+    assert any("crosswalk 'codice-procedure-type'" in f.message for f in run.findings)

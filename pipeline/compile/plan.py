@@ -286,8 +286,27 @@ class _Planner:
         rel = self.relative(ref, src, row, "data_reference")
         if rel is None:
             return None
+        mapping = self._translate_codes(row, src, rel, mapping)
         return Term("call", call=Call("valueMap", [Term("reference", rel), json.dumps(mapping, sort_keys=True)]),
                     term_type="iri")
+
+    def _translate_codes(self, row: MappingRow, src: SourceData, rel: str, mapping: dict[str, str]) -> dict[str, str]:
+        """When the data's codes are not the map's keys (CODICE ``9`` vs EU ``open``), key the
+        map by the data's codes through the crosswalk of the map's concept scheme."""
+        values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
+        values.discard("")
+        if not values or values & set(mapping):
+            return mapping
+        cw = crosswalk_for_scheme(list(mapping.values()))
+        if cw is None or not values & set(cw.codes):
+            self.find(row, "function_output", f"no value of {rel} ({', '.join(sorted(values)[:5])}) is a key of the "
+                      "value map, and no crosswalk translates them", "map keys that occur in the data",
+                      severity="warning")
+            return mapping
+        by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
+        self.find(row, "function_output", f"codes of {rel} translated to the map's keys with crosswalk {cw.name!r}",
+                  "map keys that occur in the data", cw.name, severity="info")
+        return {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
 
     def _infer_coded_input(self, row: MappingRow, src: SourceData, mapping: dict[str, str]):
         cw = crosswalk_for_scheme(list(mapping.values()))
