@@ -132,9 +132,11 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
     """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable).
 
     Entities are aligned by IRI first, then by the key values their subject templates
-    encode (``pred_templates`` / ``gold_templates``), see :mod:`pipeline.scoring.graph.align`.
+    encode (``pred_templates`` / ``gold_templates``); against a gold graph read from a file,
+    whose templates are unknown, by the last IRI segment on both sides
+    (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
-    from .scoring.graph import keys_from_templates, load_competency_questions, score_graph
+    from .scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
 
     cq_paths = [*case.competency_questions]
     folder = CQ_DIR / _scenario_key(case)
@@ -142,8 +144,12 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
         if (folder / sub).is_dir():
             cq_paths.append(folder / sub)
     cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
-    pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
-    gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
+    if gold_kg is not None and not gold_templates:
+        # a gold graph from a file: its IRI scheme is unknown, so both sides key by last IRI segment
+        pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)
+    else:
+        pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
+        gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
     results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent,
                           pred_keys=pred_keys, gold_keys=gold_keys)
     return {name: r.to_dict() for name, r in results.items()}

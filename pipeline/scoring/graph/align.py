@@ -34,7 +34,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of"]
+__all__ = ["keys_from_local_names", "Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of"]
 
 Node = Any
 
@@ -193,4 +193,25 @@ def keys_from_templates(g: Graph, templates: Iterable[str]) -> dict[Node, tuple[
             if m and m.groups():
                 out[e] = tuple(unquote(v) for v in m.groups())
                 break
+    return out
+
+
+def keys_from_local_names(g: Graph) -> dict[Node, tuple[str, ...]]:
+    """Fallback source keys when the templates that minted a KG's IRIs are unknown.
+
+    A gold KG given as a file (BLINKG scenario 1's ``expected-graph.nt``) may name the same
+    records with another IRI scheme than the table (``ex:Venus`` vs ``ex:person/Venus``). The
+    key of an entity is then taken to be the percent-decoded last segment of its IRI (after
+    the last ``/`` or ``#``), which is where templates put the key values. Use it on both
+    sides, so that keys compare like with like.
+
+    Returns:
+        ``entity -> (last segment,)`` for every IRI entity of ``g`` with a non-empty segment.
+    """
+    out: dict[Node, tuple[str, ...]] = {}
+    for e in entities_of(g):
+        if isinstance(e, URIRef):
+            segment = re.split(r"[/#]", str(e).rstrip("/#"))[-1]
+            if segment:
+                out[e] = (unquote(segment),)
     return out
