@@ -84,8 +84,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     runs = []
     mapping_reports: dict[str, list] = {}
     rows: dict[str, list[dict]] = {}
-    for case in tqdm(cases, desc="cases", unit="case", disable=args.quiet or len(cases) < 2, file=sys.stderr):
-        result = run_case(case, config)
+    bar = tqdm(cases, desc="cases", unit="case", disable=args.quiet, file=sys.stderr)
+    for case in bar:
+        result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
         tqdm.write(result.summary())
         if result.mapping_report is not None:

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
@@ -293,12 +293,14 @@ STAGES = (("load", _load), ("map", _map), ("compile", _compile), ("materialize",
           ("check", _check), ("validate", _validate), ("score", _score))
 
 
-def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
+def run_case(case: Case, config: RunConfig = RunConfig(),
+             progress: Callable[[str], None] | None = None) -> CaseRun:
     """Run every stage for ``case`` and write the artifacts.
 
     Args:
         case: the scenario case.
         config: run settings.
+        progress: called with each stage's name as it starts (the CLI shows it on its progress bar).
     Returns:
         The :class:`CaseRun`; a failing stage sets ``status="failed"`` (and ``failed_stage``)
         instead of raising, and the artifacts of the stages before it stay on disk.
@@ -312,6 +314,8 @@ def run_case(case: Case, config: RunConfig = RunConfig()) -> CaseRun:
     for name, stage in STAGES:
         if name in ("validate", "score") and not config.evaluate:
             continue
+        if progress is not None:
+            progress(name)
         t0 = time.perf_counter()
         try:
             stage(run, state, config)
