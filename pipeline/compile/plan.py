@@ -230,6 +230,7 @@ class _Planner:
         datatype, language = self._datatype(row)
         args = parse_concat(row.data_reference)
         if args:
+            # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
             segs = []
             for i, a in enumerate(args):
                 if i:
@@ -247,9 +248,6 @@ class _Planner:
                       "a known function (capitalize, toDate, value map)", severity="warning")
         if fn:
             term = Term("call", call=Call(fn, [term]))
-        if datatype is not None and datatype.endswith("#anyURI") is False and row.datatype and \
-                row.datatype.lower() in IRI_MARKERS:
-            datatype = None
         if row.datatype and row.datatype.lower() in IRI_MARKERS:
             term.term_type = "iri"
             return term
