@@ -1,18 +1,16 @@
-"""Plan pass of the compiler: audited table rows -> TriplesMap plans.
+"""Plan pass of the compiler: audited table rows -> TriplesMap plans (:mod:`.model`).
 
 Chain: :func:`plan_mapping` groups rows into TriplesMaps by (logical source,
 subject template), builds subject maps, and one predicate-object map per row:
 literal (reference, ``concat``, function), IRI via a value map (code -> SKOS
 concept, through an FnO function), or a relation to another TriplesMap
-(same record, join conditions, link file). Anything it cannot resolve
-becomes a finding and the row is left out. :mod:`pipeline.compile.rml` then
-emits the plans as an RML graph.
+(:mod:`.relations`). Anything it cannot resolve becomes a finding and the row
+is left out. :mod:`pipeline.compile.rml` then emits the plans as an RML graph.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 
 from rdflib import URIRef
 from rdflib.namespace import RDFS, SKOS, XSD
@@ -24,80 +22,15 @@ from ..fno.crosswalk import crosswalk_for_scheme
 from ..manifest import Case
 from ..ontology import Ontology, is_xsd_datatype
 from ..sources import SourceData
-from ..table import MappingRow, parse_concat, parse_join_condition, parse_value_map, split_class_alternatives
+from ..table import MappingRow, parse_concat, parse_value_map, split_class_alternatives
 from ..template import Segment, expand_template_prefix, parse_template
+from .model import Call, ObjectSpec, Plan, PredicateObject, Term, TriplesMapPlan
+from .relations import RelationsMixin
 
-__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan", "plan_mapping"]
-
-
-@dataclass
-class Call:
-    """An FnO function call: :data:`pipeline.fno.FUNCTIONS` key and arguments
-    (``str`` constants or :class:`Term` values, in parameter order)."""
-
-    function: str
-    args: list
+__all__ = ["plan_mapping"]
 
 
-@dataclass
-class Term:
-    """A term map: ``kind`` is ``template``, ``reference``, ``constant`` or ``call``.
-
-    ``term_type`` is ``"iri"`` or ``"literal"``; ``datatype``/``language`` for literals.
-    """
-
-    kind: str
-    value: str | None = None
-    call: Call | None = None
-    term_type: str = "literal"
-    datatype: URIRef | None = None
-    language: str | None = None
-
-
-@dataclass
-class ObjectSpec:
-    """Object of a predicate-object map: a term, or a parent TriplesMap with join conditions
-    (``joins``: list of (child reference, parent reference))."""
-
-    term: Term | None = None
-    parent: str | None = None
-    joins: list[tuple[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class PredicateObject:
-    """One predicate-object map, from one table row (``line``)."""
-
-    predicate: URIRef
-    objects: list[ObjectSpec]
-    line: int
-
-
-@dataclass
-class TriplesMapPlan:
-    """A TriplesMap: logical source, subject map with classes, predicate-object maps."""
-
-    id: str
-    source: SourceData
-    iterator: str | None
-    subject: Term
-    template: str
-    classes: list[URIRef] = field(default_factory=list)
-    poms: list[PredicateObject] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Plan:
-    """All TriplesMaps plus the findings of the plan pass and the lines compiled."""
-
-    triples_maps: list[TriplesMapPlan] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    compiled_lines: list[int] = field(default_factory=list)
-    dropped_lines: list[int] = field(default_factory=list)
-
-
-class _Planner:
+class _Planner(RelationsMixin):
     def __init__(self, rows: list[MappingRow], audit: AuditResult, ontology: Ontology, case: Case,
                  table_file: str) -> None:
         self.rows, self.audit, self.onto, self.case, self.file = rows, audit, ontology, case, table_file
@@ -335,133 +268,6 @@ class _Planner:
                   "a data reference feeding the function")
         return None, mapping
 
-    # -- relations ------------------------------------------------------------
-    def relation(self, row: MappingRow, tm: TriplesMapPlan) -> list[ObjectSpec] | None:
-        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
-        src = tm.source
-        parents = [p for p in self.tms.values() if target in p.classes]
-        parents.sort(key=lambda p: p.source is not src)
-        alternatives = parse_join_condition(row.join_condition)
-        identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
-                       for alt in alternatives for pr in alt)
-        if not parents:
-            parent = self._conventional_parent(row, tm, target)
-            if parent is None:
-                self.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
-                          "(no row has it as entity class)", "a class with a subject template in the table")
-                return None
-            parents = [parent]
-        parent = parents[0]
-        if parent.source is src and (not alternatives or identity):
-            return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
-        if not alternatives:
-            alternatives = self._join_elsewhere(row, src, parent.source)
-            if not alternatives:
-                self.find(row, "join_condition", f"{src.source.path.name} and {parent.source.path.name} are "
-                          "different sources but the row has no join condition", "a join condition")
-                return None
-        objects = []
-        for alt in alternatives:
-            joins = self._orient(alt, src, parent.source)
-            if joins is None:
-                self.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
-                          f"and {parent.source.path.name} with existing columns",
-                          "child.column==parent.column")
-                return None
-            objects.append(ObjectSpec(parent=parent.id, joins=joins))
-        return objects
-
-    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None) -> TriplesMapPlan | None:
-        """Mint IRIs of a class no row generates by the table's own convention: the
-        subject template of ``row`` with its class slug swapped for the target's."""
-        entity = self.onto.expand(split_class_alternatives(row.entity_class)[0])
-        if target is None or entity is None:
-            return None
-        old, new = _slug(entity), _slug(target)
-        pattern = re.compile(rf"/{re.escape(old)}/", re.I)
-        if not pattern.search(tm.template):
-            return None
-        template = pattern.sub(f"/{new}/", tm.template, count=1)
-        parent = self.triples_map(row, template, tm.source, [target])
-        if parent is not None:
-            self.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
-                      f"the table's convention: {template}", "a row with the class as entity class", template,
-                      severity="warning")
-        return parent
-
-    def _join_elsewhere(self, row: MappingRow, a: SourceData, b: SourceData):
-        for other in self.rows:
-            for alt in parse_join_condition(other.join_condition):
-                if self._orient(alt, a, b) is not None:
-                    self.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
-                              "the same sources", "a join condition on this row", other.join_condition,
-                              severity="warning")
-                    return [alt]
-        return []
-
-    def _orient(self, pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str]] | None:
-        def named(name, src):
-            return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
-
-        joins = []
-        for p in pairs:
-            if named(p.child_source, child) and named(p.parent_source, parent) and \
-                    child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
-                joins.append((p.child_ref, p.parent_ref))
-            elif named(p.parent_source, child) and named(p.child_source, parent) and \
-                    child.has_reference(p.parent_ref) and parent.has_reference(p.child_ref):
-                joins.append((p.parent_ref, p.child_ref))
-            else:
-                return None
-        return joins
-
-    def link_file(self, row: MappingRow) -> bool:
-        """Link files (scenario 1F): a row on a file holding two foreign keys. Subject and
-        object templates are rewritten onto the link file's columns; no join is needed."""
-        link = self.src(row)
-        alts = parse_join_condition(row.join_condition)
-        if not alts or not row.related_entity_class:
-            return False
-        tvars = [r for s in self._segments(row) for r in s.references()]
-        if all(link.has_reference(v) for v in tvars):
-            return False
-        rename: dict[str, dict[str, str]] = {}
-        for p in alts[0]:
-            for mine, mref, other, oref in ((p.child_source, p.child_ref, p.parent_source, p.parent_ref),
-                                            (p.parent_source, p.parent_ref, p.child_source, p.child_ref)):
-                if mine and mine.lower() == link.source.stem.lower() and other:
-                    rename.setdefault(other.lower(), {})[oref] = mref
-        entity = self.classes_of(row)
-        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
-        parent = next((p for p in self.tms.values() if target in p.classes), None)
-        child_tm = next((p for p in self.tms.values() if entity and entity[0] in p.classes), None)
-        if parent is None or child_tm is None:
-            return False
-
-        def rewrite(tm: TriplesMapPlan) -> str | None:
-            names = rename.get(tm.source.source.stem.lower(), {})
-            segs = self._segments_of(tm.template)
-            if any(s.kind != "const" and s.value not in names for s in segs):
-                return None
-            return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
-
-        subj, obj = rewrite(child_tm), rewrite(parent)
-        if subj is None or obj is None:
-            return False
-        tm = self.triples_map(row, subj, link, [])
-        obj_term = self.subject_term(obj, link, row) if tm else None
-        if tm is None or obj_term is None:
-            return False
-        pred = self.onto.expand(row.ontology_property)
-        tm.poms.append(PredicateObject(pred, [ObjectSpec(term=obj_term)], row.line))
-        tm.lines.append(row.line)
-        self.find(row, "join_condition", f"link file {link.source.path.name}: subject {subj} and object {obj} "
-                  "built from its foreign keys", severity="info")
-        return True
-
-    def _segments_of(self, template: str) -> list[Segment]:
-        return parse_template(expand_template_prefix(template, self.onto.prefixes))
-
     # -- driver -----------------------------------------------------------------
     def run(self) -> Plan:
         relations, pending = [], []
@@ -548,11 +354,6 @@ def _term_references(term: Term) -> list[str]:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
-
-
-def _slug(iri: URIRef) -> str:
-    local = re.split(r"[#/]", str(iri))[-1]
-    return local[:1].lower() + local[1:]
 
 
 def _template_slug(template: str) -> str:

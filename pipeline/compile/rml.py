@@ -16,7 +16,7 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
 from ..fno import FN, FUNCTIONS, GREL
-from .plan import Call, ObjectSpec, Plan, Term, TriplesMapPlan
+from .model import Call, ObjectSpec, Plan, Term, TriplesMapPlan
 
 __all__ = ["RML", "emit_rml", "MAPPING_NS"]
 

@@ -1,0 +1,78 @@
+"""Plan data model of the compiler: TriplesMaps, term maps, FnO calls, predicate-object maps."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rdflib import URIRef
+
+from ..findings import Finding
+from ..sources import SourceData
+
+__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan"]
+
+
+@dataclass
+class Call:
+    """An FnO function call: :data:`pipeline.fno.FUNCTIONS` key and arguments
+    (``str`` constants or :class:`Term` values, in parameter order)."""
+
+    function: str
+    args: list
+
+
+@dataclass
+class Term:
+    """A term map: ``kind`` is ``template``, ``reference``, ``constant`` or ``call``.
+
+    ``term_type`` is ``"iri"`` or ``"literal"``; ``datatype``/``language`` for literals.
+    """
+
+    kind: str
+    value: str | None = None
+    call: Call | None = None
+    term_type: str = "literal"
+    datatype: URIRef | None = None
+    language: str | None = None
+
+
+@dataclass
+class ObjectSpec:
+    """Object of a predicate-object map: a term, or a parent TriplesMap with join conditions
+    (``joins``: list of (child reference, parent reference))."""
+
+    term: Term | None = None
+    parent: str | None = None
+    joins: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class PredicateObject:
+    """One predicate-object map, from one table row (``line``)."""
+
+    predicate: URIRef
+    objects: list[ObjectSpec]
+    line: int
+
+
+@dataclass
+class TriplesMapPlan:
+    """A TriplesMap: logical source, subject map with classes, predicate-object maps."""
+
+    id: str
+    source: SourceData
+    iterator: str | None
+    subject: Term
+    template: str
+    classes: list[URIRef] = field(default_factory=list)
+    poms: list[PredicateObject] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """All TriplesMaps plus the findings of the plan pass and the lines compiled."""
+
+    triples_maps: list[TriplesMapPlan] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    compiled_lines: list[int] = field(default_factory=list)
+    dropped_lines: list[int] = field(default_factory=list)

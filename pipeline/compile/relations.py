@@ -1,0 +1,159 @@
+"""Relations pass of the compiler planner: object properties between TriplesMaps.
+
+Same record (the parent's subject map evaluated on the child's record), join conditions
+across files (one or several equalities, ``or`` alternatives), a join condition found on
+another row connecting the same files, link files holding two foreign keys (subject and
+object rewritten onto the link file's columns), and parents minted by the table's own IRI
+convention for classes no row generates.
+"""
+from __future__ import annotations
+
+import re
+
+from rdflib import URIRef
+
+from ..sources import SourceData
+from ..table import MappingRow, parse_join_condition, split_class_alternatives
+from ..template import Segment, expand_template_prefix, parse_template
+from .model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
+
+__all__ = ["RelationsMixin"]
+
+
+class RelationsMixin:
+    """Methods of :class:`pipeline.compile.plan._Planner` that resolve object properties.
+
+    Relies on the planner's ``tms``, ``rows``, ``onto``, ``find``, ``src``, ``triples_map``,
+    ``subject_term``, ``classes_of`` and ``_segments``.
+    """
+
+    def relation(self, row: MappingRow, tm: TriplesMapPlan) -> list[ObjectSpec] | None:
+        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+        src = tm.source
+        parents = [p for p in self.tms.values() if target in p.classes]
+        parents.sort(key=lambda p: p.source is not src)
+        alternatives = parse_join_condition(row.join_condition)
+        identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
+                       for alt in alternatives for pr in alt)
+        if not parents:
+            parent = self._conventional_parent(row, tm, target)
+            if parent is None:
+                self.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
+                          "(no row has it as entity class)", "a class with a subject template in the table")
+                return None
+            parents = [parent]
+        parent = parents[0]
+        if parent.source is src and (not alternatives or identity):
+            return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
+        if not alternatives:
+            alternatives = self._join_elsewhere(row, src, parent.source)
+            if not alternatives:
+                self.find(row, "join_condition", f"{src.source.path.name} and {parent.source.path.name} are "
+                          "different sources but the row has no join condition", "a join condition")
+                return None
+        objects = []
+        for alt in alternatives:
+            joins = self._orient(alt, src, parent.source)
+            if joins is None:
+                self.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
+                          f"and {parent.source.path.name} with existing columns",
+                          "child.column==parent.column")
+                return None
+            objects.append(ObjectSpec(parent=parent.id, joins=joins))
+        return objects
+
+    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None) -> TriplesMapPlan | None:
+        """Mint IRIs of a class no row generates by the table's own convention: the
+        subject template of ``row`` with its class slug swapped for the target's."""
+        entity = self.onto.expand(split_class_alternatives(row.entity_class)[0])
+        if target is None or entity is None:
+            return None
+        old, new = _slug(entity), _slug(target)
+        pattern = re.compile(rf"/{re.escape(old)}/", re.I)
+        if not pattern.search(tm.template):
+            return None
+        template = pattern.sub(f"/{new}/", tm.template, count=1)
+        parent = self.triples_map(row, template, tm.source, [target])
+        if parent is not None:
+            self.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
+                      f"the table's convention: {template}", "a row with the class as entity class", template,
+                      severity="warning")
+        return parent
+
+    def _join_elsewhere(self, row: MappingRow, a: SourceData, b: SourceData):
+        for other in self.rows:
+            for alt in parse_join_condition(other.join_condition):
+                if self._orient(alt, a, b) is not None:
+                    self.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
+                              "the same sources", "a join condition on this row", other.join_condition,
+                              severity="warning")
+                    return [alt]
+        return []
+
+    def _orient(self, pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str]] | None:
+        def named(name, src):
+            return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
+
+        joins = []
+        for p in pairs:
+            if named(p.child_source, child) and named(p.parent_source, parent) and \
+                    child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
+                joins.append((p.child_ref, p.parent_ref))
+            elif named(p.parent_source, child) and named(p.child_source, parent) and \
+                    child.has_reference(p.parent_ref) and parent.has_reference(p.child_ref):
+                joins.append((p.parent_ref, p.child_ref))
+            else:
+                return None
+        return joins
+
+    def link_file(self, row: MappingRow) -> bool:
+        """Link files (scenario 1F): a row on a file holding two foreign keys. Subject and
+        object templates are rewritten onto the link file's columns; no join is needed."""
+        link = self.src(row)
+        alts = parse_join_condition(row.join_condition)
+        if not alts or not row.related_entity_class:
+            return False
+        tvars = [r for s in self._segments(row) for r in s.references()]
+        if all(link.has_reference(v) for v in tvars):
+            return False
+        rename: dict[str, dict[str, str]] = {}
+        for p in alts[0]:
+            for mine, mref, other, oref in ((p.child_source, p.child_ref, p.parent_source, p.parent_ref),
+                                            (p.parent_source, p.parent_ref, p.child_source, p.child_ref)):
+                if mine and mine.lower() == link.source.stem.lower() and other:
+                    rename.setdefault(other.lower(), {})[oref] = mref
+        entity = self.classes_of(row)
+        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+        parent = next((p for p in self.tms.values() if target in p.classes), None)
+        child_tm = next((p for p in self.tms.values() if entity and entity[0] in p.classes), None)
+        if parent is None or child_tm is None:
+            return False
+
+        def rewrite(tm: TriplesMapPlan) -> str | None:
+            names = rename.get(tm.source.source.stem.lower(), {})
+            segs = self._segments_of(tm.template)
+            if any(s.kind != "const" and s.value not in names for s in segs):
+                return None
+            return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
+
+        subj, obj = rewrite(child_tm), rewrite(parent)
+        if subj is None or obj is None:
+            return False
+        tm = self.triples_map(row, subj, link, [])
+        obj_term = self.subject_term(obj, link, row) if tm else None
+        if tm is None or obj_term is None:
+            return False
+        pred = self.onto.expand(row.ontology_property)
+        tm.poms.append(PredicateObject(pred, [ObjectSpec(term=obj_term)], row.line))
+        tm.lines.append(row.line)
+        self.find(row, "join_condition", f"link file {link.source.path.name}: subject {subj} and object {obj} "
+                  "built from its foreign keys", severity="info")
+        return True
+
+    def _segments_of(self, template: str) -> list[Segment]:
+        return parse_template(expand_template_prefix(template, self.onto.prefixes))
+
+
+def _slug(iri: URIRef) -> str:
+    local = re.split(r"[#/]", str(iri))[-1]
+    return local[:1].lower() + local[1:]
