@@ -33,18 +33,24 @@ def plot_f1_png(report: Mapping[str, Any]) -> bytes:
     try:
         ax.plot([0, 1], [0, 1], "--", color="0.6", linewidth=1)
         scenarios = list(dict.fromkeys(r["scenario"] for r in report["cases"]))
+        labels_at: dict[tuple[float, float], list[str]] = {}
         for k, scen in enumerate(scenarios):
             color = f"C{k % 10}"
             for r in (r for r in report["cases"] if r["scenario"] == scen and r["graph_f1"] is not None):
                 x = r["mapping_f1"]
                 ax.scatter([x if x is not None else 0.0], [r["graph_f1"]], color=color, s=40,
                            facecolors=color if x is not None else "none", label=scen)
-                ax.annotate(r["case"], (x if x is not None else 0.0, r["graph_f1"]), fontsize=8,
-                            xytext=(3, 3), textcoords="offset points")
+                point = (round(x if x is not None else 0.0, 3), round(float(r["graph_f1"]), 3))
+                labels_at.setdefault(point, []).append(r["case"])
+        for (x, y), names in labels_at.items():  # cases on the same point share one label
+            right = x > 0.8  # labels near the right edge go to the left of their point
+            ax.annotate(", ".join(names), (x, y), fontsize=8, xytext=(-4 if right else 3, -10 if y > 0.95 else 3),
+                        textcoords="offset points", ha="right" if right else "left")
         handles, labels = ax.get_legend_handles_labels()
         uniq = dict(zip(labels, handles))
-        if uniq:
-            ax.legend(uniq.values(), uniq.keys(), loc="lower right", fontsize=8)
+        if uniq:  # outside the axes: points sit in every corner
+            ax.legend(uniq.values(), uniq.keys(), loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0,
+                      fontsize=8)
         ax.set_xlim(-0.03, 1.03)
         ax.set_ylim(-0.03, 1.03)
         ax.set_xlabel(f"mapping-level F1 ({report['mapping_key']})")
