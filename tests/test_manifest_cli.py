@@ -120,3 +120,23 @@ def test_validate_exit_codes(scenario, tmp_path):
     assert main(["validate", str(scenario / "case.yaml"), str(bad), "--out", str(tmp_path / "v2.json")]) == 1
     report = json.loads((tmp_path / "v2.json").read_text())
     assert report["SV2"]["value"] is False and report["SV2"]["findings"][0]["line"] == 1
+
+
+def test_blinkg_manifests_and_their_notes(scenarios, tmp_path, capsys):
+    assert main(["data", "--blinkg", str(scenarios.parent), "--out", str(tmp_path), "--formats", "csv", "xml"]) == 0
+    out = capsys.readouterr().out
+    assert "note: scenario2/d5: no csv/xml input file in the benchmark; skipped" in out
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.yaml"))
+    assert len(written) == 24 and "scenario3/2.yaml" in written and "scenario1-xml/1H.yaml" in written
+    case = load_manifest(tmp_path / "scenario3" / "1.yaml")
+    assert [s.path.name for s in case.sources] == ["input.xml"] and case.gold_table.name == "expected_table.md"
+
+
+def test_undeclared_well_known_prefix_in_a_skos_file_is_read_with_a_warning(scenarios):
+    from pipeline.ontology import load_ontology
+
+    d1 = scenarios / "scenario2" / "d1"
+    onto = load_ontology([d1 / "ontology_d1.ttl", d1 / "skos_d1.ttl"])
+    assert onto.notes == [f"{d1 / 'skos_d1.ttl'}: prefix 'dc:' used but not declared; "
+                          "read as <http://purl.org/dc/elements/1.1/>"]
+    assert len(onto.concepts) > 0
