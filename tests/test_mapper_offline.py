@@ -68,6 +68,62 @@ def test_1f_link_file_join():
                                       "student_sport.ID_Sport==sport.ID")
 
 
+def test_1c_second_entity_from_linked_class_and_same_record_relation():
+    _, rows = _rows("1C")
+    person = _find(rows, data_reference="Student")
+    assert len(person) == 1
+    assert (person[0].ontology_property, person[0].entity_class, person[0].subject_template) == (
+        "ex:fullname", "ex:Person", "http://example.org/person/{Student}")
+    assert any("ex:practises links ex:Person" in e for e in person[0].evidence)
+    sport = _find(rows, data_reference="Sport")
+    assert len(sport) == 1 and sport[0].subject_template == "http://example.org/sport/{Sport}"
+    rel = _find(rows, ontology_property="ex:practises")
+    assert len(rel) == 1
+    r = rel[0]
+    assert (r.data_reference, r.source_file, r.entity_class, r.related_entity_class) == (
+        None, "student_sport.csv", "ex:Person", "ex:Sport")
+    assert r.subject_template == "http://example.org/person/{Student}"
+    assert r.join_condition == "Student==Student, Sport==Sport"
+
+
+def test_1g_composite_foreign_key_join_and_no_repeated_persons():
+    result, rows = _rows("1G")
+    rel = _find(rows, ontology_property="ex:lives")
+    assert len(rel) == 1
+    r = rel[0]
+    assert (r.source_file, r.entity_class, r.related_entity_class) == ("persons.csv", "ex:Person", "ex:City")
+    assert r.subject_template == "http://example.org/person/{fname}_{lname}"
+    assert r.join_condition == "persons.fname==lives.fname and persons.lname==lives.lname"
+    assert any("composite foreign key" in e for e in r.evidence)
+    assert not _find(rows, source_file="lives.csv", entity_class="ex:Person")  # persons.csv describes them
+    city = _find(rows, source_file="lives.csv", data_reference="city")
+    assert len(city) == 1
+    assert (city[0].ontology_property, city[0].entity_class, city[0].datatype) == (
+        "ex:cityname", "ex:City", "rdf:langString")
+    assert city[0].subject_template == "http://example.org/city/{city}"
+    assert not _find(rows, ontology_property="ex:cityid")
+
+
+def test_composite_keys_need_every_tuple_included(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.analysis import SourceInfo, analyse_keys, find_composite_keys
+    from pipeline.sources import load_source
+
+    def info(name, text):
+        (tmp_path / name).write_text(text)
+        data = load_source(Source(path=tmp_path / name, format="csv"), tmp_path)
+        return SourceInfo(data, name, name[:-4], list(data.references))
+
+    persons = info("persons.csv", "fname,lname,amount\nBob,Smith,30\nSue,Jones,20\n")
+    lives = info("lives.csv", "fname,lname,city\nBob,Smith,London\nSue,Jones,Madrid\n")
+    stray = info("stray.csv", "fname,lname,city\nBob,Jones,Paris\n")  # each value known, the pair is not
+    infos = [persons, lives, stray]
+    analyse_keys(infos)
+    find_composite_keys(infos)
+    assert [(c.target, c.refs) for c in lives.cfks] == [("persons.csv", ("fname", "lname"))]
+    assert all(c.target != "persons.csv" for c in stray.cfks)
+
+
 def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
     before = sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir())
     case = _case("scenario3", "1")
@@ -91,6 +147,7 @@ def test_scenario3_offline_end_to_end(tmp_path):
 
 _S3_KEY = "codice_$(replace(/entry/id,'https://contrataciondelestado.es/sindicacion/licitacionesPerfilContratante/',''))"
 _S3_BASE = "http://data.europa.eu/a4g/resource/epo/"
+_S3_LOT = "_$(/entry/cac-place-ext:ContractFolderStatus/cac:TenderResult/cac:AwardedTenderedProject/cbc:ProcurementProjectLotID)"
 
 
 def _s3_rows(name: str):
@@ -106,8 +163,30 @@ def test_3_award_date_on_lot_award_outcome(name):
     r = award[0]
     assert r.data_reference == "/entry/cac-place-ext:ContractFolderStatus/cac:TenderResult/cbc:AwardDate"
     assert (r.entity_class, r.datatype) == ("epo:LotAwardOutcome", "xsd:date")
-    assert r.subject_template == _S3_BASE + "lotAwardOutcome/" + _S3_KEY
+    per_lot = "" if name == "1" else _S3_LOT  # case 2 has two TenderResults: one outcome per lot
+    assert r.subject_template == _S3_BASE + "lotAwardOutcome/" + _S3_KEY + per_lot
     assert any("OWL restriction" in e for e in r.evidence)
+
+
+def test_3_repeated_tender_results_get_lot_level_keys():
+    rows = _s3_rows("2")
+    for prop, slug in (("epo:hasAwardDecisionDate", "lotAwardOutcome"), ("epo:describesLot", "lotAwardOutcome"),
+                       ("epo:hasReceivedTenders", "submissionStatisticalInformation"),
+                       ("epo:concernsSubmissionsForLot", "submissionStatisticalInformation")):
+        found = _find(rows, ontology_property=prop)
+        assert len(found) == 1 and found[0].subject_template == _S3_BASE + slug + "/" + _S3_KEY + _S3_LOT, prop
+    assert any("occurs up to 2 times per record" in e for e in _find(rows, ontology_property="epo:describesLot")[0].evidence)
+    # one notice and one procedure per record, even where a notice date is read inside a TenderResult
+    for prop in ("epo:refersToRole", "epo:hasProcedureType", "epo:hasProcurementScopeDividedIntoLot"):
+        assert [r.subject_template.endswith(_S3_KEY) for r in _find(rows, ontology_property=prop)] == [True], prop
+    # per-lot relations come before the record-level one, so the compiler mints Lot IRIs per lot
+    order = [r.ontology_property for r in rows if r.related_entity_class == "epo:Lot"]
+    assert order.index("epo:hasProcurementScopeDividedIntoLot") == len(order) - 1
+
+
+def test_3_single_tender_result_keeps_the_record_key():
+    rows = _s3_rows("1")
+    assert all(r.subject_template.endswith(_S3_KEY) for r in rows if r.subject_template.startswith(_S3_BASE))
 
 
 def test_3_received_tenders_on_submission_statistics():

@@ -16,7 +16,13 @@ Decisions, in order (each records evidence and a confidence in [0, 1]):
 5. properties: maximum-weight bipartite matching (Hungarian algorithm,
    ``scipy.optimize.linear_sum_assignment``) between references and datatype
    properties of the primary class; a leftover reference that matches a
-   property of another class well opens a secondary entity in the same record.
+   property of another class well opens a secondary entity in the same record;
+   a leftover text column opens an entity of a class that an object property
+   links to the record's classes (``Student`` in ``student_sport.csv`` ->
+   ``Person``, through ``practises``), named by its best name-like property;
+6. composite foreign keys: a source holding every column of another source's
+   multi-column key, with its value tuples all included (``lives(fname,lname)``
+   in ``persons(fname,lname)``).
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rdflib import URIRef
+from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
 from ...ontology import Ontology
@@ -33,8 +40,9 @@ from ...sources import SourceData
 from .names import NameMatcher, reference_words, words
 from .profile import distinct_records, included, is_key, is_numeric, minimal_keys, profile_datatype
 
-__all__ = ["SourceInfo", "ForeignKey", "Assignment", "analyse_keys", "find_foreign_keys", "choose_key",
-           "choose_class", "assign_properties", "domain_fits", "value_fit", "MIN_SCORE", "SECONDARY_SCORE"]
+__all__ = ["SourceInfo", "ForeignKey", "CompositeKey", "Assignment", "analyse_keys", "find_foreign_keys",
+           "find_composite_keys", "choose_key", "choose_class", "assign_properties", "domain_fits", "value_fit",
+           "MIN_SCORE", "SECONDARY_SCORE", "LINKED_SCORE"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +50,9 @@ log = logging.getLogger(__name__)
 MIN_SCORE = 0.45
 #: Least similarity for a reference to open an entity of another class in the same record.
 SECONDARY_SCORE = 0.7
+#: Least name similarity of a column to a class for it to open an entity of that class
+#: when several linked classes compete (one linked class needs no name evidence).
+LINKED_SCORE = 0.55
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -51,6 +62,9 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
            "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
            "xsd:gYear": {"xsd:gYear"}}
+
+#: Classes never opened as an entity of a record.
+_GENERIC = {OWL.Thing, RDFS.Resource}
 
 _ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number"}
 
@@ -63,6 +77,15 @@ class ForeignKey:
     target: str
     target_ref: str
     coverage: float
+
+
+@dataclass
+class CompositeKey:
+    """``source.refs`` value tuples all included in ``target.target_refs`` (the target's multi-column key)."""
+
+    refs: tuple[str, ...]
+    target: str
+    target_refs: tuple[str, ...]
 
 
 @dataclass
@@ -88,6 +111,9 @@ class SourceInfo:
         cls: primary class (``None`` for link files); cls_score: its score.
         assignments: reference -> property decisions (primary and secondary classes).
         keys: class -> key references (secondary classes get their own).
+        cfks: composite foreign keys (:func:`find_composite_keys`).
+        borrowed: classes whose entities this source only refers to (another source,
+            reached by a composite key, describes them); their rows are not emitted here.
     """
 
     data: SourceData
@@ -103,6 +129,8 @@ class SourceInfo:
     cls_evidence: str = ""
     assignments: list[Assignment] = field(default_factory=list)
     keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)
+    cfks: list[CompositeKey] = field(default_factory=list)
+    borrowed: set[URIRef] = field(default_factory=set)
 
 
 def _id_like(ref: str) -> bool:
@@ -166,6 +194,20 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                 del s.fks[r]  # a source's own key included in another key: same entity, not a link
 
 
+def find_composite_keys(infos: list[SourceInfo]) -> None:
+    """Fill :attr:`SourceInfo.cfks`: sources holding all columns of another source's multi-column key
+    (same names) whose distinct value tuples are all among the target's key tuples."""
+    for s in infos:
+        for t in infos:
+            if t is s or len(t.key) < 2 or not all(k in s.refs for k in t.key):
+                continue
+            have = {tuple(tuple(r.get(k, ())) for k in t.key) for r in s.data.records}
+            want = {tuple(tuple(r.get(k, ())) for k in t.key) for r in t.data.records}
+            have = {h for h in have if all(h)}
+            if have and have <= want:
+                s.cfks.append(CompositeKey(t.key, t.name, t.key))
+
+
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
 
@@ -196,7 +238,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
     refs = [r for r in info.refs if r not in info.fks]
-    best = (-1.0, None, "")
+    best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
         name_fit = max(matcher.score(n, cls) for n in names)
         fits = [p for p in props if domain_fits(ontology, p, cls) == 1.0]
@@ -249,16 +291,65 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
-    for a in info.assignments:
-        if a.cls not in info.keys:
-            if a.cls == info.cls:
-                info.keys[a.cls] = info.key
-            else:
-                own = tuple(x.reference for x in info.assignments if x.cls == a.cls)
-                ids = tuple(r for r in own if _id_like(r))
-                if info.data.source.format == "xml":  # same record: the record identifier
-                    info.keys[a.cls] = ids or info.key
-                else:  # a second entity in a table is identified by its own values
-                    info.keys[a.cls] = ids or own
+    _linked_entities(info, ontology, matcher, datatype_props)
+    own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
+    others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
+    if info.key and set(info.key) <= others and own_of.get(info.cls):
+        own = own_of[info.cls]  # the record key names another entity: the primary one has its own
+        info.key = tuple(r for r in own if _id_like(r)) or tuple(r for r in own if _name_like(r)) or own
+        info.key_evidence = f"{list(info.key)}: the record key belongs to another entity of the record"
+    for cls, own in own_of.items():
+        if cls == info.cls:
+            info.keys[cls] = info.key
+        else:  # a second entity in a record is identified by its own values
+            info.keys[cls] = tuple(r for r in own if _id_like(r)) or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                     datatype_props: list[URIRef]) -> None:
+    """Open entities of classes linked to the record's classes from leftover text columns.
+
+    A column left unassigned whose values are text (not numbers, not identifiers) is an
+    entity of a class that an object property links (domain/range, subclass closure) to a
+    class already in the record: the only such class, or the one its name resembles most
+    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    """
+    done = {a.reference for a in info.assignments}
+    present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
+    used = {a.prop for a in info.assignments}
+    oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
+    for r in info.refs:
+        values = info.data.values(r)
+        if r in done or r in info.fks or _id_like(r) or is_numeric(values) or not any(v.strip() for v in values):
+            continue
+        linked: dict[URIRef, URIRef] = {}
+        for p in oprops:
+            for c in sorted(present):
+                for dom, rng in ((ontology.domains(p), ontology.ranges(p)), (ontology.ranges(p), ontology.domains(p))):
+                    if rng & ontology.superclasses(c):
+                        for k in sorted(dom):
+                            if k in ontology.classes and k not in present and k not in _GENERIC \
+                                    and not str(k).startswith(str(SKOS)):
+                                linked.setdefault(k, p)
+        if not linked:
+            continue
+        text = " ".join(reference_words(r))
+        scored = sorted(((matcher.score(text, k), str(k), k) for k in linked), reverse=True)
+        sim, _, cls = scored[0]
+        if len(linked) > 1 and sim < LINKED_SCORE:
+            continue
+        props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0]
+        cands = sorted(((max(_score(matcher, r, p, []), matcher.score("name", p)) * value_fit(ontology, p, values),
+                         str(p), p) for p in props), reverse=True)
+        if not cands or cands[0][0] < MIN_SCORE:
+            continue
+        score, _, p = cands[0]
+        used.add(p)
+        present.add(cls)
+        info.assignments.append(Assignment(r, p, cls, score, [
+            f"{r!r} holds text values and {ontology.compact(linked[cls])} links {ontology.compact(cls)} to the "
+            f"record's entities" + ("" if len(linked) == 1 else f"; name similarity {sim:.2f} to "
+                                    f"{ontology.compact(cls)}"),
+            f"{ontology.compact(p)} is the name-like property of {ontology.compact(cls)} ({score:.2f})"]))

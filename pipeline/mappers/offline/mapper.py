@@ -5,8 +5,10 @@ property matching; this module turns the decisions into BLINKG rows:
 datatype-property rows (datatype from ``rdfs:range``, else lexical profiling;
 language tag for ``rdf:langString`` from file-name hints and lingua),
 ``concat`` rows for a property whose name is shared by two name-part columns,
-object-property rows by foreign key, by link file and by same-record relation,
-and SKOS value maps for coded columns. Subjects are ``base + class path +
+object-property rows by foreign key, by composite foreign key (a source that
+repeats another source's entities by its multi-column key only refers to them:
+``persons.fname==lives.fname and persons.lname==lives.lname``), by link file and
+by same-record relation, and SKOS value maps for coded columns. Subjects are ``base + class path +
 key`` (``http://example.org/person/{ID}``). Every row carries its evidence and
 a confidence.
 """
@@ -30,7 +32,7 @@ from ...sources import load_source
 from ...table import MappingRow, MappingTable
 from ..base import MapResult, register
 from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
-                       find_foreign_keys)
+                       find_composite_keys, find_foreign_keys)
 from .names import NameMatcher, reference_words, words
 from .profile import detect_language, language_hint, profile_datatype
 from .skos import match_value_map
@@ -53,6 +55,23 @@ def _range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
     return bool(ontology.ranges(prop) & ontology.superclasses(cls))
 
 
+def _borrow(infos: list[SourceInfo]) -> None:
+    """Mark classes a source only refers to: its entities of the class carry nothing but a composite
+    key of another source, which describes the same class with more (``lives.csv`` repeats the
+    persons of ``persons.csv`` by ``fname, lname``; ``persons.csv`` adds ``amount``)."""
+    by_name = {i.name: i for i in infos}
+    for s in infos:
+        for ck in s.cfks:
+            t = by_name[ck.target]
+            if t.cls is None:
+                continue
+            mine = {a.reference for a in s.assignments if a.cls == t.cls}
+            theirs = {a.reference for a in t.assignments if a.cls == t.cls}
+            if mine and mine <= set(ck.refs) and theirs - set(t.key):
+                s.borrowed.add(t.cls)
+                log.info("%s refers to %s of %s by %s", s.name, t.cls, t.name, list(ck.refs))
+
+
 class _Builder:
     def __init__(self, case: Case, ontology: Ontology, matcher: NameMatcher) -> None:
         self.case, self.ont, self.matcher = case, ontology, matcher
@@ -66,6 +85,8 @@ class _Builder:
 
     def datatype_rows(self, info: SourceInfo) -> None:
         for a in info.assignments:
+            if a.cls in info.borrowed:
+                continue
             values = info.data.values(a.reference)
             ranges = [r for r in self.ont.ranges(a.prop) if is_xsd_datatype(r) or str(r).endswith("langString")]
             if any(str(r).endswith("langString") for r in ranges):
@@ -97,7 +118,7 @@ class _Builder:
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3), evidence=evidence))
 
     def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
-        for cls in {a.cls for a in info.assignments}:
+        for cls in sorted({a.cls for a in info.assignments} - info.borrowed):
             used = {a.prop for a in info.assignments if a.cls == cls}
             mine = [a for a in info.assignments if a.cls == cls]
             for p in datatype_props:
@@ -166,13 +187,21 @@ class _Builder:
                     evidence=[f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
                               f"(key of {t.name})", f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
                               f"{self.c(t.cls)}; name similarity {score:.2f}"]))
-            classes = sorted(set(s.keys) - {s.cls})
+            for ck in s.cfks:
+                t = by_name[ck.target]
+                for c in sorted(s.borrowed & ({t.cls} - {None})):
+                    for other in sorted(set(s.keys) - s.borrowed):
+                        self.composite_row(s, t, ck, c, other, best_prop)
+            classes = sorted(set(s.keys) - {s.cls} - s.borrowed)
             for other in classes:
+                if s.cls in s.borrowed:
+                    break
                 for dom, rng in ((s.cls, other), (other, s.cls)):
                     p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None:
                         continue
-                    key = s.keys.get(dom) or s.key
+                    # the same record: both entities' keys agree (child key, then parent key)
+                    key = tuple(dict.fromkeys((*(s.keys.get(dom) or s.key), *(s.keys.get(rng) or ()))))
                     self.rows.append(MappingRow(
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),
@@ -180,8 +209,24 @@ class _Builder:
                         evidence=[f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
 
+    def composite_row(self, s: SourceInfo, t: SourceInfo, ck: Any, cls: URIRef, other: URIRef, best_prop: Any) -> None:
+        """Relation from ``cls`` (described by ``t``) to ``other`` (described by ``s``), joined on the
+        composite key: ``t.k1==s.k1 and t.k2==s.k2``; subject from ``t``'s template."""
+        p, score = best_prop(" ".join(words(self.c(other) or "")), cls, other)
+        if p is None:
+            return
+        self.rows.append(MappingRow(
+            source_file=t.name, ontology_property=self.c(p), entity_class=self.c(cls),
+            related_entity_class=self.c(other), subject_template=self.template(t, cls),
+            join_condition=" and ".join(f"{t.stem}.{a}=={s.stem}.{b}" for a, b in zip(ck.target_refs, ck.refs)),
+            confidence=round(0.5 + 0.4 * score, 3),
+            evidence=[f"composite foreign key: every ({', '.join(ck.refs)}) of {s.name} is a key of {t.name}, "
+                      f"which describes {self.c(cls)}; {s.name} only refers to those entities",
+                      f"{self.c(other)} comes from {s.name}; {self.c(p)} has domain {self.c(cls)} and "
+                      f"range {self.c(other)}"]))
+
     def skos_rows(self, info: SourceInfo, object_props: list[URIRef]) -> None:
-        if info.cls is None:
+        if info.cls is None or info.cls in info.borrowed:
             return
         assigned = {a.reference for a in info.assignments}
         concept_props = [p for p in object_props if domain_fits(self.ont, p, info.cls) > 0
@@ -249,6 +294,7 @@ class OfflineMapper:
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
         find_foreign_keys(infos)
+        find_composite_keys(infos)
         builder = _Builder(case, ont, matcher)
         documents = {i.name for i in infos if is_document(i)}
         for info in infos:
@@ -258,6 +304,7 @@ class OfflineMapper:
             if not info.link:
                 choose_class(info, ont, matcher, classes, dprops)
                 assign_properties(info, ont, matcher, dprops)
+        _borrow(infos)
         for info in infos:
             if info.name in documents:
                 continue

@@ -22,7 +22,17 @@ it property first:
    ``refersToRole`` -> ``Buyer``), join ``id==id``;
 5. **subjects**: ``base [+ vocabulary prefix] + lowerCamel(class) + "/" +
    [standard "_"] + key``, the key being the record identifier with the URL
-   prefix shared by its values stripped through ``replace()``.
+   prefix shared by its values stripped through ``replace()``;
+6. **repeating elements**: when an entity's properties are read from an
+   element that occurs several times in one record (two ``cac:TenderResult``
+   per notice), its key is extended with ``_`` + the identifier of that
+   element (:meth:`DocumentMapper.repeat_key`: an identifier-like element
+   below it, as frequent as the property in every record, with distinct
+   values, closest to the property in the tree), so each occurrence gets its
+   own IRI (``lotAwardOutcome/codice_<id>_$(.../ProcurementProjectLotID)``).
+   Relation rows from such entities come first, so a range class that no row
+   generates (``Lot``) is minted per occurrence by the compiler's IRI
+   convention.
 """
 from __future__ import annotations
 
@@ -172,6 +182,8 @@ class DocumentMapper:
         self.classes, self.dprops, self.oprops = classes, dprops, oprops
         self.it = (info.data.iterator or "").rstrip("/")
         self.entities: dict[URIRef, _Entity] = {}
+        #: class -> (XPath, evidence) of the repeating element's identifier appended to its key.
+        self.suffix: dict[URIRef, tuple[str, str]] = {}
         self.rows: list[MappingRow] = []
         key = [r for r in info.refs if "/" not in r and _id_like(r)] or list(info.key)
         self.key_ref = key[0] if key else None
@@ -193,16 +205,81 @@ class DocumentMapper:
         return self.ont.compact(iri)
 
     def template(self, cls: URIRef) -> str:
+        """Subject template of ``cls``: record key, plus ``_$(id)`` of a repeating element (step 6)."""
         path, _ = class_path(self.ont, self.base, cls)
         sep = "" if self.base.endswith(("/", "#")) else "/"
-        return f"{self.base}{sep}{path}/{self.tag}{self.key_seg}"
+        suffix = self.suffix.get(cls)
+        return f"{self.base}{sep}{path}/{self.tag}{self.key_seg}" + (f"_$({suffix[0]})" if suffix else "")
+
+    # -- 6: repeating elements -------------------------------------------------------
+    def _counts(self, ref: str) -> list[int]:
+        return [len(rec.get(ref, [])) for rec in self.info.data.records]
+
+    def repeat_key(self, ref: str) -> tuple[str, str] | None:
+        """Identifier of the repeating element that ``ref`` is read from, or ``None`` when ``ref``
+        occurs at most once per record.
+
+        Args:
+            ref: a reference relative to the record iterator.
+        Returns:
+            ``(absolute XPath, evidence)``; the XPath gets a ``[@attr="value"]`` predicate when the
+            identifier element carries one attribute with a single value (``schemeName="ID_LOTE"``).
+        """
+        counts = self._counts(ref)
+        if max(counts, default=0) <= 1:
+            return None
+        steps = ref.split("/")
+        cands = []
+        for r in self.info.refs:
+            if r == ref or "@" in r or not _id_like(r) or self._counts(r) != counts:
+                continue
+            if any(len(set(rec[r])) != len(rec[r]) for rec in self.info.data.records if rec.get(r)):
+                continue  # the same value in two occurrences identifies none of them
+            rsteps = r.split("/")
+            common = next((i for i, (a, b) in enumerate(zip(steps, rsteps)) if a != b), min(len(steps), len(rsteps)))
+            if common == 0:
+                continue
+            cands.append((-common, len(rsteps), r))
+        if not cands:
+            return None
+        _, _, r = min(cands)
+        return self._id_path(r), (f"{ref} occurs up to {max(counts)} times per record; {r} identifies each "
+                                  "occurrence (as frequent, distinct values, closest in the tree)")
+
+    def _per_occurrence(self, cls: URIRef, id_path: str) -> str:
+        """Why ``cls`` has one instance per occurrence of the element ``id_path`` identifies, or ``""``.
+
+        The identifier must name a class (``ProcurementProjectLotID`` -> ``Lot``) that ``cls`` is
+        (by name) or that an object property from ``cls`` ranges over (``describesLot``); else the
+        entity is one per record (a notice read from a repeated date stays one notice).
+        """
+        idw = set(words(id_path.split("/")[-1].split("[")[0])) - {"id", "identifier"}
+        named = [c for c in self.classes if (n := self.m.names(c)) and set(n[0].split()) <= idw]
+        for c in named:
+            if set(self.m.names(c)[0].split()) <= set(self.m.names(cls)[0].split()):
+                return f"its identifier names {self.c(c)}, part of the name of {self.c(cls)}"
+            for p in self.oprops:
+                if self.ont.domains(p) & self.ont.superclasses(cls) and self.ont.ranges(p) & self.ont.superclasses(c):
+                    return f"its identifier names {self.c(c)}, which {self.c(p)} relates {self.c(cls)} to"
+        return ""
+
+    def _id_path(self, ref: str) -> str:
+        path = self.abs(ref)
+        attrs = [a for a in self.info.refs if a.startswith(ref + "/@")]
+        if len(attrs) == 1:
+            vals = {v for v in self.info.data.values(attrs[0]) if v}
+            if len(vals) == 1:
+                path += f'[{attrs[0][len(ref) + 1:]}="{vals.pop()}"]'
+        return path
 
     def join(self) -> str:
         return f"{self.key_ref}=={self.key_ref}" if self.key_ref else ""
 
     def _subject_ev(self, cls: URIRef) -> str:
         _, ev = class_path(self.ont, self.base, cls)
-        return f"subject: record key ({self.key_ev})" + (f"; {ev}" if ev else "")
+        rep = self.suffix.get(cls)
+        return (f"subject: record key ({self.key_ev})" + (f"; {ev}" if ev else "")
+                + (f"; per occurrence: {rep[1]}" if rep else ""))
 
     def entity(self, cls: URIRef, why: str) -> None:
         self.entities.setdefault(cls, _Entity(cls)).evidence.append(why)
@@ -248,6 +325,7 @@ class DocumentMapper:
         m = np.array([[max(self.m.score(" ".join(reference_words(r, 0)), p),
                            self.m.score(" ".join(reference_words(r, 1)), p) - 0.05)
                        * value_fit(self.ont, p, self.info.data.values(r)) for p in self.dprops] for r in refs])
+        chosen = []
         for i, j in zip(*linear_sum_assignment(-m)):
             if m[i, j] < MIN_SCORE:
                 continue
@@ -256,6 +334,13 @@ class DocumentMapper:
             if cls is None:
                 continue
             self.entity(cls, f"{self.c(prop)} at {ref}")
+            chosen.append((ref, prop, cls, why, float(m[i, j])))
+        for ref, _, cls, _, _ in chosen:  # every row of a class gets the same key
+            if cls not in self.suffix and (rep := self.repeat_key(ref)) is not None:
+                why = self._per_occurrence(cls, rep[0])
+                if why:
+                    self.suffix[cls] = (rep[0], f"{rep[1]}; {why}")
+        for ref, prop, cls, why, score in chosen:
             ranges = sorted(r for r in self.ont.ranges(prop) if is_xsd_datatype(r))
             if ranges:
                 dt, dev = self.c(ranges[0]), f"datatype from rdfs:range of {self.c(prop)}"
@@ -265,8 +350,8 @@ class DocumentMapper:
             self.rows.append(MappingRow(
                 data_reference=self.abs(ref), source_file=self.info.name, ontology_property=self.c(prop),
                 entity_class=self.c(cls), subject_template=self.template(cls), datatype=dt,
-                confidence=round(min(1.0, float(m[i, j])), 3),
-                evidence=[f"{ref!r} ~ {self.c(prop)} similarity {m[i, j]:.2f} ({self.m.mode})",
+                confidence=round(min(1.0, score), 3),
+                evidence=[f"{ref!r} ~ {self.c(prop)} similarity {score:.2f} ({self.m.mode})",
                           f"class {self.c(cls)}: {why}", dev, self._subject_ev(cls)]))
 
     # -- 3: value maps ------------------------------------------------------------
@@ -399,7 +484,9 @@ class DocumentMapper:
             for _, target in list(found):
                 if hop == 0 and target not in self.entities:
                     self.entity(target, "reached by a relation")
-        for (dom, target), cands in found.items():
+        # relations from per-occurrence entities first: a range class no row generates is then
+        # minted per occurrence too (the compiler takes the first row's IRI convention)
+        for (dom, target), cands in sorted(found.items(), key=lambda kv: kv[0][0] not in self.suffix):
             props = {p for p, _, _ in cands}
             general = [c for c in cands if not (self.ont.superproperties(c[0]) - {c[0]}) & props]
             for prop, dwhy, rwhy in general:
