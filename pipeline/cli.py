@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .blinkg import blinkg_dir, write_manifests
-from .compile import compile_table
+from .compile import compile_table, require_triples_maps
 from .errors import InputError, PipelineError
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
@@ -116,15 +116,22 @@ def _case_context(manifest: str, work: Path):
 def _cmd_validate(args: argparse.Namespace) -> int:
     from rdflib import Graph
 
-    from .evaluate import graph_validation, validation_passed
+    from .evaluate import graph_validation, skipped, validation_passed
 
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
     try:
         kg = Graph().parse(args.kg, format="nt")
-    except Exception as exc:  # rdflib raises parser-specific types; SV2 below gives the positions
-        LOGGER.warning("%s does not parse as N-Triples: %s", args.kg, exc)
-        kg = Graph()
-    result = graph_validation(Path(args.kg), kg, ontology, case)
+    except FileNotFoundError as exc:
+        raise InputError("KG file not found", path=Path(args.kg).absolute()) from exc
+    except Exception:  # rdflib raises parser-specific types; SV2 gives the positions
+        from .validation import check_ntriples
+
+        # reasoners and SHACL on an unparsable KG would judge an empty graph: not applicable
+        reason = "the KG does not parse (see SV2)"
+        result = {"SV2": check_ntriples(Path(args.kg)).to_dict(), "CS2-owlrl": skipped("CS2-owlrl", reason),
+                  "SHACL": skipped("SHACL", reason)}
+    else:
+        result = graph_validation(Path(args.kg), kg, ontology, case, max_triples=None)
     Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
         print(f"{name}: {r.get('value')} ({r.get('status')}, {len(r.get('findings', []))} finding(s))")
@@ -153,9 +160,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
             print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'} "
                   f"(details: {out / 'mapping.mapping-scores.json'})")
     if args.kg:
-        gold, gold_templates = gold_kg(case, ontology, sources, out)
-        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold, ontology, case, None,
-                              gold_templates=gold_templates)
+        gold = gold_kg(case, ontology, sources, out)
+        for f in gold.findings:
+            print(f, file=sys.stderr)
+        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold.graph, ontology, case, None,
+                              gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
             print(f"{name}: {r.get('value')}")
@@ -177,9 +186,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     sources = [load_source(s, work / "inputs") for s in case.sources]
     compiled = compile_table(read_table(args.table), ontology, case, sources)
-    compiled.rml.serialize(args.output, format="turtle")
-    for f in compiled.findings:
+    for f in [*(f for s in sources for f in s.findings), *compiled.findings]:
         print(f, file=sys.stderr)
+    require_triples_maps(compiled, [f for s in sources for f in s.findings])
+    compiled.rml.serialize(args.output, format="turtle")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
           f"written to {args.output}")
     return 0

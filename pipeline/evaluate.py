@@ -13,18 +13,21 @@ the audit rejected are missing from it too (they are listed in the gold run's au
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rdflib import Graph
 
+from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
 from .sources import SourceData
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "gold_kg", "graph_validation", "graph_scores", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "HEAVY_CHECK_LIMIT", "skipped", "graph_validation", "graph_scores", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -73,40 +76,78 @@ def subject_templates(plan: Any) -> list[str]:
     return [tm.subject.value for tm in plan.triples_maps if tm.subject.kind == "template"]
 
 
-def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: Path,
-            processes: int = 1) -> tuple[Graph | None, list[str]]:
-    """The gold KG of a case and the subject templates that minted its IRIs.
+@dataclass
+class GoldKG:
+    """The gold KG of a case.
 
-    Returns:
-        ``(graph, templates)``: the case's ``gold.graph`` (templates unknown: ``[]``), else the
-        KG of its gold table compiled and materialized by this pipeline into ``<folder>/gold/``
-        with that table's templates; ``(None, [])`` without either.
+    Attributes:
+        graph: the gold KG (``None`` when the case has no gold table or graph).
+        templates: subject templates that minted its IRIs; ``None`` when unknown (a gold graph
+            read from a file), ``[]`` when its subjects are built by functions.
+        findings: the gold table's own audit and compile findings (rows it loses), re-labelled
+            ``stage="gold"`` so a report says what the gold KG is missing.
+        rows_dropped: gold table rows that did not compile.
     """
+
+    graph: Graph | None = None
+    templates: list[str] | None = None
+    findings: list[Finding] = field(default_factory=list)
+    rows_dropped: int = 0
+
+
+def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: Path,
+            processes: int = 1) -> GoldKG:
+    """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
+    materialized by this pipeline into ``<folder>/gold/`` (see :class:`GoldKG`)."""
     from .compile import compile_table
     from .materialize import engine_mapping, materialize
     from .table import read_table
 
     if case.gold_graph is not None:
-        return Graph().parse(case.gold_graph, format="nt"), []
+        return GoldKG(Graph().parse(case.gold_graph, format="nt"), None)
     if case.gold_table is None:
-        return None, []
+        return GoldKG(None, [])
     gold_dir = folder / "gold"
     gold_dir.mkdir(parents=True, exist_ok=True)
-    compiled = compile_table(read_table(case.gold_table), ontology, case, sources)
+    table = read_table(case.gold_table)
+    compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
     values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
     mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
     (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
-    return Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan)
+    findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
+                for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
+    return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,
+                  len(table) - len(compiled.plan.compiled_lines))
 
 
-def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case) -> dict[str, Any]:
+#: Above this many triples a run skips the reasoners, SHACL and CN4 (minutes to hours on
+#: two cores; see ``make bench-validation``); ``kgc validate`` runs them whatever the size.
+HEAVY_CHECK_LIMIT = 100_000
+
+
+def skipped(name: str, reason: str) -> dict[str, Any]:
+    """A not-applicable result (``Result.to_dict()`` shape) for a check that was not run."""
+    return {"name": name, "value": None, "status": "not_applicable", "findings": [],
+            "details": {"reason": reason}}
+
+
+def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case,
+                     max_triples: int | None = HEAVY_CHECK_LIMIT) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
+    Args:
+        max_triples: above this KG size only SV2 runs; the others are reported not applicable
+            with the reason (``None``: no limit).
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
     from .validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
+
+    if max_triples is not None and len(kg) > max_triples:
+        reason = f"KG of {len(kg)} triples is over the limit of {max_triples}; run `kgc validate` to force"
+        return {"SV2": check_ntriples(kg_path).to_dict(), "CS2-owlrl": skipped("CS2-owlrl", reason),
+                "SHACL": skipped("SHACL", reason)}
 
     shapes = [*case.shapes]
     scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
@@ -128,12 +169,12 @@ def validation_passed(validation: dict[str, Any]) -> bool:
 
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
                  consistent: bool | None, pred_templates: list[str] = (),
-                 gold_templates: list[str] = ()) -> dict[str, Any]:
+                 gold_templates: list[str] | None = ()) -> dict[str, Any]:
     """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable).
 
     Entities are aligned by IRI first, then by the key values their subject templates
     encode (``pred_templates`` / ``gold_templates``); against a gold graph read from a file,
-    whose templates are unknown, by the last IRI segment on both sides
+    whose templates are unknown (``gold_templates=None``), by class and last IRI segment on both sides
     (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
     from .scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
@@ -144,8 +185,8 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
         if (folder / sub).is_dir():
             cq_paths.append(folder / sub)
     cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
-    if gold_kg is not None and not gold_templates:
-        # a gold graph from a file: its IRI scheme is unknown, so both sides key by last IRI segment
+    if gold_kg is not None and gold_templates is None:
+        # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
         pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)
     else:
         pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None

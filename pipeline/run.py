@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import platform
+import shutil
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -30,7 +31,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table, require_triples_maps
-from .evaluate import gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
+from .evaluate import HEAVY_CHECK_LIMIT, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -88,11 +89,14 @@ class CaseRun:
     def summary(self) -> str:
         """One console line: scenario/case, status, triples, rows, findings, seconds."""
         c = self.counts
-        errs = sum(f.severity == "error" for f in self.findings)
-        warns = sum(f.severity == "warning" for f in self.findings)
+        own = [f for f in self.findings if f.stage != "gold"]  # the gold table's own defects are listed apart
+        errs = sum(f.severity == "error" for f in own)
+        warns = sum(f.severity == "warning" for f in own)
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
         iso = self.extra.get("expected_graph", {}).get("isomorphic")
         gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
+        lost = self.extra.get("gold_kg", {}).get("rows_dropped")
+        gold += f"  gold-table-rows-dropped={lost}" if lost else ""
         mf1 = self.extra.get("mapping_scores", {}).get("f1")
         gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
         scores = "" if mf1 is None and gf1 is None else \
@@ -185,12 +189,20 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         run.findings.extend(s.findings)
         if s.path != s.source.path:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
+    unreadable = [f for s in st.sources for f in s.findings if f.stage == "source" and f.severity == "error"]
+    if unreadable:  # bad input: stop before the mapper spends time on it
+        raise InputError("; ".join(str(f) for f in unreadable[:3]))
 
 
 def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
     result = get_mapper(config.mapper).map(run.case, **config.mapper_options)
     st.table = result.table
     run.provenance = result.provenance
+    if not Path(st.table.source or "").is_file():
+        # a mapper's own table: findings cite the written table.md, one row per line after the header
+        st.table.source = str(run.folder / "table.md")
+        for i, row in enumerate(st.table.rows):
+            row.line = i + 3
     for fmt in ("md", "csv", "json"):
         run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
     run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
@@ -268,22 +280,26 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     case = run.case
     self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
     values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
-    events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
-    run.extra["CN4"] = check_cn4(events).to_dict()
+    events = None
+    if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
+        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
+        run.extra["CN4"] = check_cn4(events).to_dict()
     if case.gold_table is not None and not self_replay:
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(
             st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
     templates = subject_templates(st.compiled.plan)
-    if self_replay and case.gold_graph is None:
-        gold, gold_templates = None, []
-    else:
-        gold, gold_templates = gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    gold = GoldKG() if self_replay and case.gold_graph is None else \
+        gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    run.findings.extend(gold.findings)
+    if gold.graph is not None and case.gold_graph is None:
+        run.extra["gold_kg"] = {"from": "gold table", "rows_dropped": gold.rows_dropped,
+                                "triples": len(gold.graph)}
     if self_replay:
         run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
                                         "table's KG would compare it with itself and are not applicable")
     consistent = st.validation.get("CS2-owlrl", {}).get("value")
-    scores = graph_scores(st.kg, gold, st.ontology, case, consistent if isinstance(consistent, bool) else None,
-                          templates, gold_templates)
+    scores = graph_scores(st.kg, gold.graph, st.ontology, case, consistent if isinstance(consistent, bool) else None,
+                          templates, gold.templates)
     run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
     run.artifacts["graph_scores"] = _write_json(run.folder / "graph_scores.json", scores)
 
@@ -306,6 +322,8 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
         instead of raising, and the artifacts of the stages before it stay on disk.
     """
     folder = config.out_dir / case.scenario / case.name
+    if folder.is_dir():  # artifacts of an earlier run must not pass for this one's
+        shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
                                         "processes": config.processes, "out_dir": str(config.out_dir),

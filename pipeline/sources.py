@@ -128,6 +128,7 @@ class SourceData:
         records: one dict per record: reference -> list of string values.
         findings: problems met while reading (repairs, unreadable rows).
         namespaces: XML prefix -> namespace URI (XML only).
+        delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
     """
 
     source: Source
@@ -137,6 +138,8 @@ class SourceData:
     records: list[dict[str, list[str]]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     namespaces: dict[str, str] = field(default_factory=dict)
+    delimiter: str = ","
+    bom: bool = False
     _tree: object = None
 
     def values(self, reference: str) -> list[str]:
@@ -190,12 +193,30 @@ class SourceData:
         return [x.text or "" if isinstance(x, etree._Element) else str(x) for x in out]
 
 
-def _load_csv(src: Source) -> SourceData:
+def _load_csv(src: Source, workdir: Path | None) -> SourceData:
     limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
     try:
-        return _read_csv(src)
+        data = _read_csv(src)
+        if data.delimiter != "," or data.bom:
+            _normalise_csv(data, workdir or src.path.parent / ".repaired")
+        return data
     finally:
         csv.field_size_limit(limit)
+
+
+def _normalise_csv(data: SourceData, out_dir: Path) -> None:
+    """Write a comma-separated, BOM-less UTF-8 copy for the engine (Morph-KGC reads only that)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / data.source.path.name
+    with data.source.path.open(encoding="utf-8-sig", newline="") as fh, target.open("w", encoding="utf-8",
+                                                                                     newline="") as out:
+        csv.writer(out).writerows(csv.reader(fh, delimiter=data.delimiter))
+    what = [w for w, on in ((f"{data.delimiter!r} as separator", data.delimiter != ","), ("a byte-order mark", data.bom))
+            if on]
+    data.findings.append(Finding("source", str(data.source.path), f"CSV uses {' and '.join(what)}; the engine reads "
+                                 f"a comma-separated UTF-8 copy: {target}", expected="comma-separated UTF-8",
+                                 severity="info"))
+    data.path = target
 
 
 def _read_csv(src: Source) -> SourceData:
@@ -211,6 +232,8 @@ def _read_csv(src: Source) -> SourceData:
         records = [{k: ([v] if v not in (None, "") else []) for k, v in row.items() if k is not None} for row in reader]
         refs = list(reader.fieldnames or [])
     data = SourceData(src, src.path, None, refs, records)
+    data.delimiter = delimiter
+    data.bom = src.path.read_bytes()[:3] == b"\xef\xbb\xbf"
     if not refs:
         data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
                                      expected="a header line with column names"))
@@ -317,7 +340,7 @@ def _load_xml(src: Source, workdir: Path | None) -> SourceData:
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    return SourceData(src, path, iterator, refs, records, findings, namespaces, tree)
+    return SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
 
 
 def load_source(source: Source, workdir: Path | None = None) -> SourceData:
@@ -332,7 +355,7 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
     """
     try:
         if source.format == "csv":
-            return _load_csv(source)
+            return _load_csv(source, workdir)
         if source.format == "json":
             return _load_json(source)
         return _load_xml(source, workdir)

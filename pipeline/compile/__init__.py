@@ -47,7 +47,7 @@ def compile_table(table: MappingTable, ontology: Ontology, case: Case, sources: 
         A :class:`CompileResult`; broken rows are findings, never exceptions.
     """
     audit = audit_table(table, ontology, case, sources)
-    plan = plan_mapping(audit, ontology, case, table.source or "<table>")
+    plan = plan_mapping(audit, ontology, case, table.source or "<table>", sources)
     return CompileResult(audit, plan, emit_rml(plan))
 
 

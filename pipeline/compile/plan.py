@@ -361,7 +361,8 @@ def _template_slug(template: str) -> str:
     return words[-1] if words else "tm"
 
 
-def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file: str = "<table>") -> Plan:
+def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file: str = "<table>",
+                 sources: list[SourceData] | None = None) -> Plan:
     """Group the audited rows into TriplesMap plans.
 
     Args:
@@ -369,7 +370,10 @@ def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file:
         ontology: for prefixes and class IRIs.
         case: the case (base IRI).
         table_file: table path used in findings.
+        sources: every loaded source (a join may name a file no row reads).
     Returns:
         A :class:`Plan`; rows that cannot be compiled are in ``dropped_lines`` with findings.
     """
-    return _Planner(audit.kept, audit, ontology, case, table_file).run()
+    planner = _Planner(audit.kept, audit, ontology, case, table_file)
+    planner.all_sources = list(sources or [])
+    return planner.run()

@@ -36,7 +36,7 @@ class RelationsMixin:
         identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
                        for alt in alternatives for pr in alt)
         if not parents:
-            parent = self._conventional_parent(row, tm, target)
+            parent = self._conventional_parent(row, tm, target, [] if identity else alternatives)
             if parent is None:
                 self.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
                           "(no row has it as entity class)", "a class with a subject template in the table")
@@ -55,30 +55,60 @@ class RelationsMixin:
         for alt in alternatives:
             joins = self._orient(alt, src, parent.source)
             if joins is None:
+                missing = sorted({f"{p.child_source or '?'}.{p.child_ref}" for p in alt
+                                  if not (src.has_reference(p.child_ref) or parent.source.has_reference(p.child_ref))}
+                                 | {f"{p.parent_source or '?'}.{p.parent_ref}" for p in alt
+                                    if not (src.has_reference(p.parent_ref) or parent.source.has_reference(p.parent_ref))})
+                why = f"; no such column: {', '.join(missing)}" if missing else ""
                 self.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
-                          f"and {parent.source.path.name} with existing columns",
+                          f"and {parent.source.path.name} with existing columns{why}",
                           "child.column==parent.column")
                 return None
             objects.append(ObjectSpec(parent=parent.id, joins=joins))
         return objects
 
-    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None) -> TriplesMapPlan | None:
-        """Mint IRIs of a class no row generates by the table's own convention: the
-        subject template of ``row`` with its class slug swapped for the target's."""
+    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None,
+                             joins: list) -> TriplesMapPlan | None:
+        """Mint IRIs of a class no row generates by the table's own convention.
+
+        Same record (no join): the subject template of ``row`` with its class slug swapped
+        for the target's. With a join to another file: that file's join columns form the
+        key, ``<template up to the class slug, swapped>/{col}``, on that file. Nothing is
+        minted when the convention or the join's other file cannot be told.
+        """
         entity = self.onto.expand(split_class_alternatives(row.entity_class)[0])
         if target is None or entity is None:
             return None
         old, new = _slug(entity), _slug(target)
-        pattern = re.compile(rf"/{re.escape(old)}/", re.I)
-        if not pattern.search(tm.template):
+        m = re.search(rf"/{re.escape(old)}/", tm.template, re.I)
+        if not m:
             return None
-        template = pattern.sub(f"/{new}/", tm.template, count=1)
-        parent = self.triples_map(row, template, tm.source, [target])
+        source, template = tm.source, tm.template[:m.start()] + f"/{new}/" + tm.template[m.end():]
+        if joins:
+            other = self._join_target(joins[0], tm.source)
+            if other is None:
+                return None
+            source, columns = other
+            template = tm.template[:m.start()] + f"/{new}/" + "_".join("{" + c + "}" for c in columns)
+        parent = self.triples_map(row, template, source, [target])
         if parent is not None:
             self.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
-                      f"the table's convention: {template}", "a row with the class as entity class", template,
-                      severity="warning")
+                      f"the table's convention: {template} on {source.source.path.name}",
+                      "a row with the class as entity class", template, severity="warning")
         return parent
+
+    def _join_target(self, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:
+        """The other file of a join (named in it, not ``child``) and its join columns there."""
+        sources = {s.source.stem.lower(): s for s in self.audit.row_sources.values()}
+        sources.update({s.source.stem.lower(): s for s in self.all_sources})
+        for p in pairs:
+            for name, ref in ((p.parent_source, p.parent_ref), (p.child_source, p.child_ref)):
+                other = sources.get((name or "").lower())
+                if other is not None and other is not child and other.has_reference(ref):
+                    cols = [q.parent_ref if (q.parent_source or "").lower() == name.lower() else q.child_ref
+                            for q in pairs]
+                    return other, cols
+        return None
 
     def _join_elsewhere(self, row: MappingRow, a: SourceData, b: SourceData):
         for other in self.rows:

@@ -201,17 +201,19 @@ def keys_from_local_names(g: Graph) -> dict[Node, tuple[str, ...]]:
 
     A gold KG given as a file (BLINKG scenario 1's ``expected-graph.nt``) may name the same
     records with another IRI scheme than the table (``ex:Venus`` vs ``ex:person/Venus``). The
-    key of an entity is then taken to be the percent-decoded last segment of its IRI (after
-    the last ``/`` or ``#``), which is where templates put the key values. Use it on both
-    sides, so that keys compare like with like.
+    key of an entity is then its sorted ``rdf:type`` IRIs plus the percent-decoded last
+    segment of its IRI (after the last ``/`` or ``#``), which is where templates put the key
+    values; the classes keep entities of different kinds that share a record key apart. Use
+    it on both sides, so that keys compare like with like.
 
     Returns:
-        ``entity -> (last segment,)`` for every IRI entity of ``g`` with a non-empty segment.
+        ``entity -> (class IRI, ..., last segment)`` for every typed IRI entity of ``g``.
     """
     out: dict[Node, tuple[str, ...]] = {}
     for e in entities_of(g):
         if isinstance(e, URIRef):
             segment = re.split(r"[/#]", str(e).rstrip("/#"))[-1]
-            if segment:
-                out[e] = (unquote(segment),)
+            types = sorted(str(t) for t in g.objects(e, RDF.type))
+            if segment and types:
+                out[e] = (*types, unquote(segment))
     return out
