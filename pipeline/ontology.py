@@ -216,10 +216,13 @@ class Ontology:
         return [t for _, t in sorted(found)]
 
     def comment(self, iri: URIRef) -> str:
-        """First ``rdfs:comment`` or ``skos:definition`` of ``iri`` ('' when none)."""
+        """The ``rdfs:comment`` (else ``skos:definition``) of ``iri``, English or untagged first,
+        then by text, so the choice does not depend on rdflib's hash order ('' when none)."""
         for pred in (RDFS.comment, SKOS.definition):
-            for lit in self.graph.objects(iri, pred):
-                return str(lit)
+            found = sorted((0 if getattr(lit, "language", None) in (None, "en") else 1, str(lit))
+                           for lit in self.graph.objects(iri, pred))
+            if found:
+                return found[0][1]
         return ""
 
     def verbalise(self, iri: URIRef) -> str:

@@ -100,3 +100,13 @@ def test_bad_tables_fail_with_file_and_line(tmp_path):
         read_table(bad)
     with pytest.raises(TableParseError, match="unknown mapping-table format"):
         read_table(tmp_path / "t.xlsx")
+
+
+def test_ontology_comment_is_chosen_independently_of_hash_order(scenarios):
+    # gtfs:longName has an English and a Spanish comment; the offline mapper embeds the chosen one
+    from rdflib import URIRef
+
+    from pipeline.ontology import load_ontology
+
+    onto = load_ontology([scenarios / "scenario2/d1/ontology_d1.ttl"])
+    assert onto.comment(URIRef("http://vocab.gtfs.org/terms#longName")).startswith("Long name given to a route.")
