@@ -24,7 +24,7 @@ from .ontology import load_ontology
 from .report import write_report
 from .scoring.mapping import write_scenario_markdown
 from .run import RunConfig, run_case
-from .sources import load_source
+from .sources import all_values, load_source
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -209,8 +209,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     values: set[str] = set()
     if args.manifest:
         case = load_manifest(args.manifest)
-        values = {v for s in case.sources for r in load_source(s, engine.parent / "inputs").records
-                  for vs in r.values() for v in vs}
+        values = all_values([load_source(s, engine.parent / "inputs") for s in case.sources])
     result = materialize(engine, values)
     Path(args.output).write_text("".join(t + "\n" for t in result.triples), encoding="utf-8")
     for f in result.findings:

@@ -24,7 +24,7 @@ from rdflib import Graph
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
-from .sources import SourceData
+from .sources import SourceData, all_values
 from .table import MappingTable
 
 __all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "HEAVY_CHECK_LIMIT", "skipped", "graph_validation", "graph_scores", "validation_passed"]
@@ -112,7 +112,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
-    values = {v for s in sources for r in s.records for vs in r.values() for v in vs}
+    values = all_values(sources)
     mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
     (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)

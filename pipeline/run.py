@@ -38,7 +38,7 @@ from .manifest import Case
 from .mappers import get_mapper
 from .materialize import engine_mapping, generation_events, materialize
 from .ontology import load_ontology
-from .sources import load_source
+from .sources import all_values, load_source
 from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs"]
@@ -161,6 +161,7 @@ class _State:
     table: Any = None
     compiled: Any = None
     kg: Graph | None = None
+    values: set[str] = field(default_factory=set)
     validation: dict[str, Any] = field(default_factory=dict)
 
 
@@ -223,7 +224,7 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
 
 def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
     folder = run.folder
-    values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
+    st.values = values = all_values(st.sources)
     rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
     table_file = st.table.source or str(folder / "table.md")
 
@@ -279,10 +280,9 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
 
     case = run.case
     self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
-    values = {v for s in st.sources for r in s.records for vs in r.values() for v in vs}
     events = None
     if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
-        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", values, config.processes)
+        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", st.values, config.processes)
         run.extra["CN4"] = check_cn4(events).to_dict()
     if case.gold_table is not None and not self_replay:
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(

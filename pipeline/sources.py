@@ -26,7 +26,7 @@ from .findings import Finding
 from .manifest import Source
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces"]
+           "xml_namespaces", "all_values"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -366,3 +366,9 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         return SourceData(source, source.path, source.iterator,
                           findings=[Finding("source", str(source.path), f"cannot read {source.format} source: {exc}",
                                             line=line, expected=f"a readable {source.format} file")])
+
+
+def all_values(sources: list[SourceData]) -> set[str]:
+    """Every value found in the sources (the materializer's guards use it to tell a real
+    ``"None"`` from an empty XML element)."""
+    return {v for s in sources for r in s.records for vs in r.values() for v in vs}
