@@ -32,6 +32,7 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "valueMap": FnoFunction(FN.valueMap, (FN.value, FN.map), "code -> IRI lookup in a JSON map"),
     "percentEncode": FnoFunction(FN.percentEncode, (FN.value,), "percent-encode for IRI use"),
     "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value,), "date -> xsd:date lexical form"),
+    "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
@@ -49,7 +50,8 @@ _ALIASES = {
     "capitalize": "toTitlecase", "capitalise": "toTitlecase", "uppercase": "toUpperCase", "upper": "toUpperCase",
     "touppercase": "toUpperCase", "lowercase": "toLowerCase", "lower": "toLowerCase", "tolowercase": "toLowerCase",
     "titlecase": "toTitlecase", "totitlecase": "toTitlecase", "todate": "normalizeDate", "normalizedate": "normalizeDate",
-    "formatdate": "normalizeDate", "date": "normalizeDate",
+    "formatdate": "normalizeDate", "date": "normalizeDate", "toboolean": "normalizeBoolean",
+    "normalizeboolean": "normalizeBoolean", "boolean": "normalizeBoolean",
 }
 
 

@@ -8,8 +8,14 @@ from urllib.parse import quote as _quote
 
 _FN = "https://w3id.org/kgc-pipeline/function#"
 
+try:
+    udf  # noqa: B018 - defined by Morph-KGC before it runs this file
+except NameError:  # imported as a module (the offline mapper reuses the functions): no registry
+    def udf(fun_id, **params):  # noqa: ARG001
+        return lambda funct: funct
 
-@udf(fun_id=_FN + "valueMap", value=_FN + "value", table=_FN + "map")  # noqa: F821
+
+@udf(fun_id=_FN + "valueMap", value=_FN + "value", table=_FN + "map")
 def value_map(value, table):
     """Look ``value`` up in the JSON object ``table`` (code -> IRI); None when absent."""
     if value is None:
@@ -17,7 +23,7 @@ def value_map(value, table):
     return _json.loads(table).get(str(value).strip())
 
 
-@udf(fun_id=_FN + "percentEncode", value=_FN + "value")  # noqa: F821
+@udf(fun_id=_FN + "percentEncode", value=_FN + "value")
 def percent_encode(value):
     """Percent-encode a value for use inside an IRI (RFC 3986 unreserved kept), as R2RML templates do."""
     if value is None:
@@ -25,7 +31,7 @@ def percent_encode(value):
     return _quote(str(value), safe="-._~")
 
 
-@udf(fun_id=_FN + "normalizeDate", value=_FN + "value")  # noqa: F821
+@udf(fun_id=_FN + "normalizeDate", value=_FN + "value")
 def normalize_date(value):
     """Normalise a date to xsd:date (YYYY-MM-DD): accepts YYYYMMDD, DD/MM/YYYY, DD-MM-YYYY, ISO with time."""
     if value is None:
@@ -41,9 +47,22 @@ def normalize_date(value):
     return m.group(1) if m else None
 
 
-@udf(fun_id=_FN + "concat", first=_FN + "first", second=_FN + "second")  # noqa: F821
+@udf(fun_id=_FN + "concat", first=_FN + "first", second=_FN + "second")
 def concat(first, second):
     """Concatenate two strings; None when either is None (RML null semantics)."""
     if first is None or second is None:
         return None
     return f"{first}{second}"
+
+
+_TRUE = {"1", "true", "t", "yes", "y", "si", "sí", "s", "on"}
+_FALSE = {"0", "false", "f", "no", "n", "off"}
+
+
+@udf(fun_id=_FN + "normalizeBoolean", value=_FN + "value")
+def normalize_boolean(value):
+    """Normalise yes/no, 1/0, true/false (any case) to xsd:boolean's ``true``/``false``; None otherwise."""
+    if value is None:
+        return None
+    v = str(value).strip().lower()
+    return "true" if v in _TRUE else "false" if v in _FALSE else None

@@ -27,7 +27,6 @@ Decisions, in order (each records evidence and a confidence in [0, 1]):
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +34,7 @@ from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
+from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from .names import NameMatcher, reference_words, words
@@ -212,14 +212,21 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
 
     Only ranges narrower than string are tested (numbers, booleans, dates), with
-    :func:`.profile.profile_datatype`'s lexical patterns.
+    :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
+    ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9.
     """
     ranges = {ontology.compact(r) for r in ontology.ranges(prop)}
     narrow = ranges & set(_NARROW)
     if not narrow or not values:
         return 1.0
     found, _ = profile_datatype(values)
-    return 1.0 if any(found in _NARROW[r] for r in narrow) else 0.3
+    if any(found in _NARROW[r] for r in narrow):
+        return 1.0
+    if "xsd:date" in narrow and sum(1 for v in values if udfs.normalize_date(v)) >= 0.8 * len(values):
+        return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
+    if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in values):
+        return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    return 0.3
 
 
 def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:

@@ -34,6 +34,7 @@ from ..base import MapResult, register
 from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
                        find_composite_keys, find_foreign_keys)
 from .names import NameMatcher, reference_words, words
+from .functions import propose_functions
 from .profile import detect_language, language_hint, profile_datatype
 from .skos import match_value_map
 from .xmldoc import DocumentMapper, is_document
@@ -312,6 +313,7 @@ class OfflineMapper:
             builder.concat_rows(info, dprops)
             builder.skos_rows(info, oprops)
         builder.object_rows(infos, oprops)
+        propose_functions(builder.rows, {i.name: i.data for i in infos}, ont)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i

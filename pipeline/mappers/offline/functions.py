@@ -1,0 +1,102 @@
+"""Transformation functions the offline mapper proposes from the data and the ontology.
+
+* ``toDate()``: a literal typed ``xsd:date`` whose values are dates in another lexical form
+  (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``).
+* ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
+  ``normalizeBoolean``).
+* ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
+  values miss but their title-cased form matches more often (GTFS ``gtfs:longName``).
+
+Each proposal appends its evidence to the row. The functions are the very ones the compiled
+mapping runs (:mod:`pipeline.fno.udfs`), so what the mapper checks is what the KG gets.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from rdflib import BNode, URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import OWL, RDFS, XSD
+
+from ...fno import udfs
+from ...ontology import Ontology
+from ...sources import SourceData
+from ...table import MappingRow
+
+__all__ = ["propose_functions", "range_patterns"]
+
+log = logging.getLogger(__name__)
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
+_SAMPLE = 200
+
+
+def range_patterns(ontology: Ontology, prop: URIRef) -> list[str]:
+    """``xsd:pattern`` facets of the datatype restrictions in ``rdfs:range`` of ``prop``."""
+    out = []
+    for rng in ontology.graph.objects(prop, RDFS.range):
+        if not isinstance(rng, BNode):
+            continue
+        for restrictions in ontology.graph.objects(rng, OWL.withRestrictions):
+            for facet in Collection(ontology.graph, restrictions):
+                out += [str(p) for p in ontology.graph.objects(facet, XSD.pattern)]
+    return out
+
+
+def _values(src: SourceData, reference: str) -> list[str]:
+    vals = src.xpath(reference) if src.source.format == "xml" else src.values(reference)
+    return [v for v in dict.fromkeys(v.strip() for v in vals) if v][:_SAMPLE]
+
+
+def _share(values: list[str], test) -> float:
+    return sum(1 for v in values if test(v)) / len(values) if values else 0.0
+
+
+def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], ontology: Ontology) -> int:
+    """Add ``toDate()`` / ``capitalize`` to literal rows whose data needs them.
+
+    Args:
+        rows: the mapper's rows (changed in place).
+        sources: source file name -> loaded source.
+        ontology: for datatypes and range restrictions.
+    Returns:
+        The number of rows that got a function.
+    """
+    added = 0
+    for row in rows:
+        if row.function_name or not row.data_reference or row.related_entity_class:
+            continue
+        src = sources.get(row.source_file or "")
+        values = _values(src, row.data_reference) if src is not None else []
+        if not values:
+            continue
+        if ontology.expand(row.datatype) == XSD.date and _share(values, _ISO_DATE.match) < 1.0 \
+                and _share(values, udfs.normalize_date) >= 0.8:
+            row.function_name, row.function_output = "toDate()", "date normalised to xsd:date (YYYY-MM-DD)"
+            row.evidence.append(f"{_share(values, udfs.normalize_date):.0%} of the values parse as dates, "
+                                f"{_share(values, _ISO_DATE.match):.0%} are already xsd:date")
+            added += 1
+            continue
+        if ontology.expand(row.datatype) == XSD.boolean and _share(values, _XSD_BOOLEAN.match) < 1.0 \
+                and _share(values, udfs.normalize_boolean) == 1.0:
+            row.function_name, row.function_output = "toBoolean()", "value normalised to xsd:boolean (true/false)"
+            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as booleans")
+            added += 1
+            continue
+        prop = ontology.expand(row.ontology_property)
+        for pattern in range_patterns(ontology, prop) if prop is not None else []:
+            try:
+                rx = re.compile(pattern)
+            except re.error:
+                continue
+            raw, titled = _share(values, rx.search), _share(values, lambda v: rx.search(v.title()))
+            if titled > raw:
+                row.function_name, row.function_output = "capitalize", "Input string in capital format"
+                row.evidence.append(f"range pattern {pattern!r} matches {raw:.0%} of the values as they are, "
+                                    f"{titled:.0%} capitalised")
+                added += 1
+                break
+    log.debug("offline mapper: %d transformation function(s) proposed", added)
+    return added
