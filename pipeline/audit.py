@@ -23,13 +23,13 @@ from .ontology import Ontology, is_xsd_datatype
 from .sources import SourceData
 from .table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from .template import TemplateError, parse_template
+from .validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath"]
 
 #: Datatype-cell texts that mean "the object is an IRI", not a literal.
 IRI_MARKERS = frozenset({"uri", "iri", "object property", "anyuri-iri", "rr:iri", "rml:iri"})
 
-_BCP47 = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?(-([A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*$")
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
 
 
@@ -187,7 +187,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                                               "time", "boolean", "anyURI", "nonNegativeInteger")])[0])
             a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
                   cand)
-    if row.language_tag and not _BCP47.match(row.language_tag):
+    if row.language_tag and check_langtag(row.language_tag):
         a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47", "a BCP 47 tag such as 'en'")
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",

@@ -12,9 +12,9 @@ into a KG silently, so this adapter guards them:
 * An empty XML element becomes the literal ``"None"``: such literals are
   dropped unless the source data really holds the text ``None``.
 
-Every literal is also checked against its datatype (rdflib's lexical-form
-check) and every language tag against BCP 47; what fails is dropped and
-reported, so the written KG parses strictly.
+Every IRI, literal and language tag is also checked with the checks of SV2
+(:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what
+fails is dropped and reported, so the written KG passes strict validation.
 """
 from __future__ import annotations
 
@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import Graph, URIRef
 from rdflib.namespace import XSD
 
 from .errors import MaterializeError
 from .findings import Finding
 from .fno import UDF_FILE
+from .validation.terms import check_iri, check_langtag, check_literal
 
 __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "materialize", "guard_triples",
            "generation_events"]
@@ -44,9 +45,6 @@ ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
 
 _TERM = r'(<[^<>"{}|^`\\\s]*>|_:[A-Za-z0-9_\-.]+|"(?:[^"\\]|\\.)*"(?:\^\^<[^<>\s]*>|@[A-Za-z0-9\-]+)?)'
 _TRIPLE = re.compile(rf"^\s*{_TERM}\s+{_TERM}\s+{_TERM}\s*\.?\s*$")
-_ABS_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>\"{}|\\^`]*$")
-_BCP47 = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?(-([A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*$")
-_INTEGER = re.compile(r"^[+-]?\d+$")
 
 
 @dataclass
@@ -113,7 +111,7 @@ def guard_triples(lines: list[str], source_values: set[str], where: str,
             drop("not a valid N-Triples statement (illegal IRI characters or syntax)", raw)
             continue
         terms = list(m.groups())
-        bad = next((t for t in terms if t.startswith("<") and not _ABS_IRI.match(t[1:-1])), None)
+        bad = next((t for t in terms if t.startswith("<") and _errors(check_iri(t[1:-1]))), None)
         if bad:
             drop("relative or illegal IRI", raw)
             continue
@@ -133,7 +131,7 @@ def guard_triples(lines: list[str], source_values: set[str], where: str,
                          else "xsd:integer value that is no integer", raw)
                     continue
                 obj = f'"{body}"^^<{dt}>'
-            elif tail.startswith("@") and not _BCP47.match(tail[1:]):
+            elif tail.startswith("@") and _errors(check_langtag(tail[1:])):
                 drop("language tag that is not BCP 47", raw)
                 continue
             if lex == "None" and "None" not in source_values:
@@ -156,10 +154,13 @@ def guard_triples(lines: list[str], source_values: set[str], where: str,
     return result
 
 
+def _errors(issues: list[tuple[str, str, str]]) -> bool:
+    return any(severity in ("error", "fatal") for severity, _, _ in issues)
+
+
 def _well_typed(lex: str, datatype: str) -> bool:
-    if datatype == str(XSD.integer):
-        return bool(_INTEGER.match(lex))
-    return not Literal(lex, datatype=URIRef(datatype)).ill_typed
+    # the very checks SV2 applies to the written file, so a guarded KG passes SV2
+    return not _errors(check_literal(lex, datatype))
 
 
 def materialize(mapping_file: Path, source_values: set[str], processes: int = 1,
