@@ -12,16 +12,15 @@ end). A benchmark, not a test: nothing is asserted.
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import resource
-import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-from ..blinkg import blinkg_cases, blinkg_dir
+from ..blinkg import blinkg_cases
+from . import bench_parser, bench_root
 from ..mappers import get_mapper
 
 __all__ = ["bench", "main"]
@@ -56,15 +55,11 @@ def bench(root: Path, scenario: str | None = None, use_embeddings: bool | None =
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns the exit code (0; 2 when the benchmark folder is missing)."""
-    ap = argparse.ArgumentParser(prog="bench-mapper", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--blinkg", default=None, help="BLINKG folder (default $BLINKG_DIR or ../shared/benchmarks/blinkg)")
-    ap.add_argument("--scenario", default=None, help="only this scenario (scenario1, scenario2, scenario3)")
+    ap = bench_parser("bench-mapper", __doc__)
     ap.add_argument("--lexical", action="store_true", help="lexical similarity only (no embeddings)")
     args = ap.parse_args(argv)
-    try:
-        root = blinkg_dir(args.blinkg)
-    except Exception as exc:  # InputError: report and exit like the CLI
-        print(f"bench-mapper: {exc}", file=sys.stderr)
+    root = bench_root(args, "bench-mapper")
+    if root is None:
         return 2
     print(f"{'scenario':<12} {'case':<10} {'rows':>5} {'seconds':>8} {'peak MiB':>9}  similarity")
     for r in bench(root, args.scenario, False if args.lexical else None):

@@ -12,15 +12,14 @@ asserted; a check that times out shows its status.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from rdflib import Graph
 
-from ..blinkg import blinkg_cases, blinkg_dir
+from ..blinkg import blinkg_cases
+from . import bench_parser, bench_root
 from ..ontology import load_ontology
 from ..run import RunConfig, run_case
 from ..validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
@@ -65,14 +64,10 @@ def bench(root: Path, scenario: str | None = None) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns the exit code (0; 2 when the benchmark folder is missing)."""
-    ap = argparse.ArgumentParser(prog="bench-validation", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--blinkg", default=None, help="BLINKG folder (default $BLINKG_DIR or ../shared/benchmarks/blinkg)")
-    ap.add_argument("--scenario", default=None, help="only this scenario (scenario1, scenario2, scenario3)")
+    ap = bench_parser("bench-validation", __doc__)
     args = ap.parse_args(argv)
-    try:
-        root = blinkg_dir(args.blinkg)
-    except Exception as exc:  # InputError: report and exit like the CLI
-        print(f"bench-validation: {exc}", file=sys.stderr)
+    root = bench_root(args, "bench-validation")
+    if root is None:
         return 2
     checks = ["SV2", "CS2-owlrl", "CS2-owlrl-full", "CS2-hermit", "SHACL"]
     print(f"{'scenario':<16} {'case':<9} {'triples':>7}  " + "  ".join(f"{c + ' (s)':>18}" for c in checks))
