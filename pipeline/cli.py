@@ -186,9 +186,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     sources = [load_source(s, work / "inputs") for s in case.sources]
     compiled = compile_table(read_table(args.table), ontology, case, sources)
-    for f in [*(f for s in sources for f in s.findings), *compiled.findings]:
+    source_findings = [f for s in sources for f in s.findings]
+    for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)
-    require_triples_maps(compiled, [f for s in sources for f in s.findings])
+    require_triples_maps(compiled, source_findings)
     compiled.rml.serialize(args.output, format="turtle")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
           f"written to {args.output}")
