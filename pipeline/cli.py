@@ -212,7 +212,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         case = load_manifest(args.manifest)
         values = all_values([load_source(s, engine.parent / "inputs") for s in case.sources])
     result = materialize(engine, values)
-    Path(args.output).write_text("".join(t + "\n" for t in result.triples), encoding="utf-8")
+    result.write(Path(args.output))
     for f in result.findings:
         print(f, file=sys.stderr)
     print(f"{len(result.triples)} triples written to {args.output}")

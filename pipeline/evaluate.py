@@ -114,7 +114,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
     values = all_values(sources)
     mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
-    (gold_dir / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+    mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
     return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,

@@ -61,6 +61,11 @@ class MaterializeResult:
     findings: list[Finding] = field(default_factory=list)
     dropped: int = 0
 
+    def write(self, path: Path) -> Path:
+        """Write the triples as an N-Triples file (UTF-8, one statement a line); returns ``path``."""
+        Path(path).write_text("".join(t + "\n" for t in self.triples), encoding="utf-8")
+        return Path(path)
+
 
 def engine_mapping(rml: Graph) -> Graph:
     """Copy of ``rml`` for Morph-KGC with ``xsd:integer`` datatypes replaced by :data:`ENGINE_INTEGER`."""

@@ -234,7 +234,7 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
 
     mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes, locate=locate)
     run.findings.extend(mat.findings)
-    (folder / "kg.nt").write_text("".join(t + "\n" for t in mat.triples), encoding="utf-8")
+    mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"
     st.kg = Graph().parse(folder / "kg.nt", format="nt")
     run.counts.update(graph_counts(st.kg))
