@@ -11,7 +11,7 @@ MANIFESTS := data/manifests/blinkg
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -52,7 +52,11 @@ bench-mapper: data  ## time and peak memory of the offline mapper per scenario a
 bench-validation: data  ## time of SV2, CS2 (owlrl reduced/full, HermiT) and SHACL on every gold KG
 	$(BIN)/python -m pipeline.bench.validation --blinkg $(BLINKG_DIR)
 
-bench: bench-mapper bench-validation  ## all benchmarks (speed and memory live here, not in tests)
+# LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer
+bench-paper: data  ## offline mapper vs the LLMs of the BLINKG paper, F1 per task (LLM_TABLES=... rescores)
+	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES))
+
+bench: bench-mapper bench-validation bench-paper  ## all benchmarks (speed and memory live here, not in tests)
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg

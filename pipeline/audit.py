@@ -22,13 +22,12 @@ from .manifest import Case
 from .ontology import Ontology, is_xsd_datatype
 from .sources import SourceData
 from .table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
+from .table.cells import IRI_MARKERS
 from .template import TemplateError, parse_template
 from .validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath"]
 
-#: Datatype-cell texts that mean "the object is an IRI", not a literal.
-IRI_MARKERS = frozenset({"uri", "iri", "object property", "anyuri-iri", "rr:iri", "rml:iri"})
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
 

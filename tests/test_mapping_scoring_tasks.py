@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.errors import OntologyError
 from pipeline.ontology import Ontology, load_ontology
+from pipeline.scoring.mapping.postprocess import clean_datatype
 from pipeline.scoring.mapping import (CellSimilarity, MacroScore, ScoringConfig, align_rows, clean_table,
                                       macro_over_runs, score_table)
 from pipeline.table import MappingRow, MappingTable, read_table
@@ -81,7 +82,10 @@ def test_perturbed_1g_hand_computed(case_1g: tuple[MappingTable, Ontology], sett
     assert got["Related Entity Class"] == (1, 0, 0) + full
     assert got["Subject Generation"] == (6, 0, 0) + full
     assert got["Join Condition"] == (0, 0, 1, 0.0, 0.0, 0.0)
-    assert got["Datatype"] == (5, 1, 1, 5 / 6, 5 / 6, 5 / 6)
+    if setting == "raw":
+        assert got["Datatype"] == (5, 1, 1, 5 / 6, 5 / 6, 5 / 6)
+    else:  # post-processing reads the ex:lives row's "Object Property" datatype as no datatype
+        assert got["Datatype"] == (4, 1, 1, 0.8, 0.8, pytest.approx(0.8, abs=1e-12))
     assert got["Language Annotation"] == (1, 0, 0) + full
     assert got["Function Name"] == (0, 0, 0, None, None, None)
     assert got["Function Output"] == (0, 0, 0, None, None, None)
@@ -145,6 +149,22 @@ def test_post_processing_repairs_formatting() -> None:
     assert raw["Subject Generation"].tp == 0 and post["Subject Generation"].tp == 1
     assert raw["Ontology Property"].tp == 0 and post["Ontology Property"].tp == 1
     assert all(t.f1 in (1.0, None) for t in post.values())
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("xsd:langString", "rdf:langString"), ("`rdf:langString`", "rdf:langString"), ("Object Property", None),
+    ("IRI", None), ("xsd:integer", "xsd:integer"), ("geo:lat", "geo:lat"), (None, None),
+])
+def test_post_processing_reads_what_a_datatype_cell_means(cell: str | None, expected: str | None) -> None:
+    onto = load_ontology([], {"ex": "http://example.org/"})
+    assert clean_datatype(cell, onto) == expected
+    # the 1H gold writes xsd:langString: a predicted rdf:langString is right once both are cleaned
+    gold = MappingTable(rows=[MappingRow(data_reference="Name", ontology_property="ex:cityname",
+                                         entity_class="ex:City", datatype="xsd:langString", language_tag="en")])
+    pred = MappingTable(rows=[dataclasses.replace(gold.rows[0], datatype="rdf:langString")])
+    cfg = ScoringConfig(use_embeddings=False)
+    assert score_table(pred, gold, onto, config=cfg, setting="raw").tasks["Datatype"].tp == 0
+    assert score_table(pred, gold, onto, config=cfg, setting="post-processed").tasks["Datatype"].tp == 1
 
 
 def test_macro_over_runs_mean_and_spread(case_1g: tuple[MappingTable, Ontology]) -> None:

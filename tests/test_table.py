@@ -110,3 +110,14 @@ def test_ontology_comment_is_chosen_independently_of_hash_order(scenarios):
 
     onto = load_ontology([scenarios / "scenario2/d1/ontology_d1.ttl"])
     assert onto.comment(URIRef("http://vocab.gtfs.org/terms#longName")).startswith("Long name given to a route.")
+
+
+def test_a_second_table_after_the_mapping_table_is_not_read_as_rows():
+    text = ("Here is the mapping:\n\n"
+            "| Data Reference | Ontology Property | Entity Class |\n| --- | --- | --- |\n"
+            "| `ID` | `ex:id` | `ex:Person` |\n\n"
+            "| Data Reference | Ontology Property | Entity Class |\n| --- | --- | --- |\n"
+            "| `gen_uri(id)` | Create stable URIs. | `\"1\"` -> `ex:p/1` |\n")
+    table = parse_markdown(text, source="llm.md")
+    assert [(r.data_reference, r.ontology_property) for r in table.rows] == [("ID", "ex:id")]
+    assert table.notes == ["line 7: a second table starts here; only the first table is read"]

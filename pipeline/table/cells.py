@@ -28,6 +28,9 @@ EMPTY_MARKERS = frozenset({"", "-", "\u2013", "\u2014", "n/a", "none", "null"})
 _SOURCE_PREFIX = re.compile(r"^(?P<file>[\w.\-]+\.(?:csv|json|xml|tsv))\s+(?P<ref>\S.*)$", re.I)
 _SOURCE_SUFFIX = re.compile(r"^(?P<ref>[^()]+?)\s+\((?P<file>[\w.\-]+)\)$")
 _CONCAT = re.compile(r"^concat\s*\((?P<args>.*)\)$", re.I | re.S)
+#: Datatype-cell texts that mean "the object is an IRI", not a literal.
+IRI_MARKERS = frozenset({"uri", "iri", "object property", "anyuri-iri", "rr:iri", "rml:iri"})
+
 _IDENT_CALL = re.compile(r"^[A-Za-z_][\w\-]*(\(\))?$")
 
 
@@ -205,14 +208,25 @@ def split_function_cell(name: str | None, output: str | None) -> tuple[str | Non
     Some gold tables leave *Function Name* as ``-`` and write
     ``locationTypeSKOS 0 -> ...`` or ``capitalize Input string ...`` in
     *Function Output*. Returns ``(name, output)`` unchanged when the name is
-    present or the first token is no identifier.
+    present or the first token does not look like a function name (see
+    :func:`_looks_like_function`).
     """
     if name or not output:
         return name, output
     parts = output.split(None, 1)
-    if len(parts) == 2 and _IDENT_CALL.match(parts[0]) and not re.match(r"^(->|\u2192|:)", parts[1]):
+    if len(parts) == 2 and _looks_like_function(parts[0]) and not re.match(r"^(->|\u2192|:)", parts[1]):
         return parts[0], parts[1].strip()
     return name, output
+
+
+def _looks_like_function(token: str) -> bool:
+    """``f()``, a camelCase name or a known function alias; plain words (``ISO 3166``, ``URI``,
+    ``literal, e.g.``) that LLM answers write in the output cell are not function names."""
+    from ..fno import function_for_name
+
+    if not _IDENT_CALL.match(token) or not token[0].islower():
+        return False
+    return token.endswith("()") or any(c.isupper() for c in token) or function_for_name(token) is not None
 
 
 _CURIE = r"[A-Za-z][\w\-]*:[A-Za-z_][\w\-]*"

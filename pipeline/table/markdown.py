@@ -26,6 +26,14 @@ HEADER_ALIASES: dict[str, str] = {
     "data reference": "data_reference",
     "reference": "data_reference",
     "source reference": "data_reference",
+    # LLM answers to the BLINKG prompts name the data reference after the source format
+    "xml path": "data_reference",
+    "xpath": "data_reference",
+    "json path": "data_reference",
+    "jsonpath": "data_reference",
+    "path": "data_reference",
+    "csv columns": "data_reference",
+    "source column": "data_reference",
     "source file": "source_file",
     "file": "source_file",
     "ontology property": "ontology_property",
@@ -52,7 +60,18 @@ HEADER_ALIASES: dict[str, str] = {
     "function output": "function_output",
 }
 
-_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_SEP_CELL = re.compile(r"[:\-]*")
+
+
+def _is_separator(line: str) -> bool:
+    """An alignment row: every cell dashes and colons with at least ``--`` (hand-written tables
+    have ``-:-:----``); checked cell by cell, since one regex over the row backtracks badly."""
+    body = line.strip()
+    if not body or body.strip("|:- \t"):
+        return False
+    cells = [c.strip() for c in body.strip("|").split("|")]
+    # an empty cell is allowed: LLM tables sometimes carry an extra blank column
+    return any("--" in c for c in cells) and all(not c or ("--" in c and _SEP_CELL.fullmatch(c)) for c in cells)
 
 
 def _normalise_header(text: str) -> str:
@@ -91,7 +110,8 @@ def parse_markdown(text: str, source: str = "<string>") -> MappingTable:
     """Parse the first pipe table in ``text`` into a :class:`MappingTable`.
 
     Args:
-        text: Markdown text; prose around the table is ignored.
+        text: Markdown text; prose around the table is ignored, and so is any later table (a
+            pipe row followed by a separator line ends the first table; a note says so).
         source: file name used in notes and errors.
     Returns:
         The table; rows keep their 1-based line numbers.
@@ -127,8 +147,13 @@ def parse_markdown(text: str, source: str = "<string>") -> MappingTable:
             if line.strip():
                 break
             continue
-        if _SEPARATOR.match(line.strip()):
+        if _is_separator(line):
             continue
+        if i + 1 < len(lines) and _is_separator(lines[i + 1]):
+            # LLM answers often append a second table (helper functions, prefixes) after the
+            # mapping table; its header row followed by a separator line starts it.
+            table.notes.append(f"line {i + 1}: a second table starts here; only the first table is read")
+            break
         cells = _split_row(line)
         if len(cells) > len(fields) and all(not c.strip() for c in cells[len(fields):]):
             cells = cells[: len(fields)]

@@ -13,7 +13,8 @@ from .align import ALIGNMENT_METHODS, Alignment, align_rows, alignment_scores
 from .consistency import ConsistencyResult, check_cs1
 from .postprocess import clean_table
 from .redundancy import RedundancyResult, check_cn4
-from .report import CaseReport, scenario_markdown, score_case, summary_lines, write_case_json, write_scenario_markdown
+from .report import (CaseReport, scenario_markdown, scenario_task_scores, score_case, summary_lines, write_case_json,
+                     write_scenario_markdown)
 from .similarity import DEFAULT_TAU, CellSimilarity
 from .tasks import MacroScore, ScoringConfig, TableScore, TaskScore, macro_over_runs, score_table
 from .validity import CompletenessResult, ValidityResult, check_cm1, check_sv1
@@ -23,5 +24,6 @@ __all__ = [
     "clean_table", "ScoringConfig", "TaskScore", "TableScore", "MacroScore", "score_table", "macro_over_runs",
     "ValidityResult", "CompletenessResult", "check_sv1", "check_cm1", "ConsistencyResult", "check_cs1",
     "RedundancyResult", "check_cn4", "CaseReport", "score_case", "write_case_json", "scenario_markdown",
+    "scenario_task_scores",
     "write_scenario_markdown", "summary_lines",
 ]

@@ -10,6 +10,8 @@ and applied identically to the predicted and the gold table, cell by cell:
   class, datatype): ``<IRI>`` brackets dropped, IRI case repaired to the
   ontology's spelling when exactly one term matches case-insensitively, then
   written in the ontology's prefixed form (expansion + compaction);
+* datatype: a marker naming no datatype (``Object Property``, ``IRI``) -> ``None``,
+  ``xsd:langString`` (any prefix) -> ``rdf:langString``;
 * subject template: a leading prefixed name expanded to its namespace
   (``ex:person/{ID}`` -> ``http://example.org/person/{ID}``), scheme and host
   lower-cased, spaces removed;
@@ -30,19 +32,22 @@ import dataclasses
 import logging
 import re
 
+from rdflib.namespace import RDF
+
 from ...ontology import Ontology
-from ...table.cells import (clean_cell, parse_join_condition, parse_value_map, split_class_alternatives,
-                            split_function_cell)
+from ...table.cells import (IRI_MARKERS, clean_cell, parse_join_condition, parse_value_map,
+                            split_class_alternatives, split_function_cell)
 from ...table.model import MappingRow, MappingTable
 
-__all__ = ["clean_table", "clean_row", "clean_term", "clean_template", "canonical_join"]
+__all__ = ["clean_table", "clean_row", "clean_term", "clean_datatype", "clean_template", "canonical_join"]
 
 log = logging.getLogger(__name__)
 
 _BR = re.compile(r"\s*<br\s*/?>\s*", re.I)
 _SCHEME_HOST = re.compile(r"^([a-zA-Z][\w+.\-]*://)([^/{}$]+)")
 _PREFIXED = re.compile(r"^([A-Za-z][\w\-.]*):(?!//)(.*)$")
-_TERM_COLUMNS = ("ontology_property", "related_entity_class", "datatype")
+_TERM_COLUMNS = ("ontology_property", "related_entity_class")
+_LANGSTRING = re.compile(r"^(?:[A-Za-z][\w\-]*:)?langString$")
 
 
 def _case_index(ontology: Ontology) -> dict[str, str | None]:
@@ -80,6 +85,19 @@ def clean_term(cell: str | None, ontology: Ontology | None) -> str | None:
         return text
     fixed = _case_index(ontology).get(str(iri).lower())
     return ontology.compact(fixed or str(iri))
+
+
+def clean_datatype(cell: str | None, ontology: Ontology | None) -> str | None:
+    """Canonical datatype cell: a term cell (:func:`clean_term`), ``None`` for a marker that names
+    no datatype (``Object Property``, ``IRI``: the row's object is an IRI) and ``rdf:langString``
+    for any ``<prefix>:langString`` (``xsd:langString`` in several gold tables; only RDF defines it).
+    """
+    text = clean_term(cell, ontology)
+    if text is None or text.lower() in IRI_MARKERS:
+        return None
+    if _LANGSTRING.match(text) or text == str(RDF.langString):
+        return ontology.compact(str(RDF.langString)) if ontology is not None else "rdf:langString"
+    return text
 
 
 def clean_template(cell: str | None, ontology: Ontology | None) -> str | None:
@@ -144,6 +162,7 @@ def clean_row(row: MappingRow, ontology: Ontology | None) -> MappingRow:
             else [row.entity_class]
         cleaned = [c for c in (clean_term(a, ontology) for a in alts) if c]
         out.entity_class = "/".join(cleaned) if cleaned else None
+    out.datatype = clean_datatype(row.datatype, ontology)
     out.subject_template = clean_template(row.subject_template, ontology)
     out.data_reference = _clean_reference(row.data_reference)
     out.source_file = clean_cell(row.source_file)

@@ -25,8 +25,8 @@ from .similarity import CellSimilarity
 from .tasks import MacroScore, ScoringConfig, TableScore, macro_over_runs, score_table
 from .validity import check_cm1, check_sv1
 
-__all__ = ["SETTINGS", "CaseReport", "score_case", "write_case_json", "scenario_markdown",
-           "write_scenario_markdown", "summary_lines"]
+__all__ = ["SETTINGS", "CaseReport", "score_case", "write_case_json", "scenario_task_scores",
+           "scenario_markdown", "write_scenario_markdown", "summary_lines"]
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +141,21 @@ def _mean(values: list[float | None]) -> float | None:
     return statistics.fmean(vals) if vals else None
 
 
+def scenario_task_scores(reports: Sequence[CaseReport], setting: str = "post-processed",
+                         metric: str = "f1") -> dict[str, float | None]:
+    """Scenario value of each task: the mean over cases of the case's macro value over runs.
+
+    Args:
+        reports: one :class:`CaseReport` per case.
+        setting: ``"raw"`` or ``"post-processed"``.
+        metric: ``"precision"``, ``"recall"`` or ``"f1"``.
+    Returns:
+        task name -> mean over the cases where the task is applicable (``None`` where it is in none).
+    """
+    return {task: _mean([getattr(r.macro.get(setting, {}).get(task), metric, None) for r in reports])
+            for task in TASK_COLUMNS}
+
+
 def scenario_markdown(reports: Sequence[CaseReport], scenario: str = "") -> str:
     """Markdown: tasks x P/R/F1 (raw and post-processed) averaged over the cases, then F1 per case.
 
@@ -152,12 +167,11 @@ def scenario_markdown(reports: Sequence[CaseReport], scenario: str = "") -> str:
              "where the task is applicable.", "",
              "| Task | P raw | R raw | F1 raw | P post | R post | F1 post |",
              "|---|---:|---:|---:|---:|---:|---:|"]
+    values = {(setting, metric): scenario_task_scores(reports, setting, metric)
+              for setting in SETTINGS for metric in ("precision", "recall", "f1")}
     for task in TASK_COLUMNS:
-        cells = []
-        for setting in SETTINGS:
-            for metric in ("precision", "recall", "f1"):
-                cells.append(_fmt(_mean([getattr(r.macro.get(setting, {}).get(task), metric, None)
-                                         for r in reports])))
+        cells = [_fmt(values[setting, metric][task]) for setting in SETTINGS
+                 for metric in ("precision", "recall", "f1")]
         lines.append(f"| {task} | " + " | ".join(cells) + " |")
     lines += ["", "F1 per case (raw / post-processed):", "",
               "| Task | " + " | ".join(r.case for r in reports) + " |",
