@@ -119,11 +119,16 @@ class Ontology:
     # -- term kinds -------------------------------------------------------
     @cached_property
     def classes(self) -> frozenset[URIRef]:
-        """Named classes: ``owl:Class``/``rdfs:Class`` subjects and ``rdfs:subClassOf`` ends."""
+        """Named classes: ``owl:Class``/``rdfs:Class`` subjects and ``rdfs:subClassOf`` ends, except
+        datatypes (a user datatype written ``rdfs:subClassOf xsd:float`` is no class)."""
         out = {s for t in (OWL.Class, RDFS.Class) for s in self.graph.subjects(RDF.type, t)}
         for s, o in self.graph.subject_objects(RDFS.subClassOf):
             out.update({s, o})
-        return frozenset(c for c in out if isinstance(c, URIRef) and c != OWL.Thing)
+        return frozenset(c for c in out if isinstance(c, URIRef) and c != OWL.Thing and not self.is_datatype(c))
+
+    def is_datatype(self, iri: URIRef | str) -> bool:
+        """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString`` and ``rdfs:Datatype`` subjects."""
+        return is_xsd_datatype(iri) or (URIRef(str(iri)), RDF.type, RDFS.Datatype) in self.graph
 
     @cached_property
     def object_properties(self) -> frozenset[URIRef]:
@@ -164,7 +169,7 @@ class Ontology:
             return "class"
         if iri in self.concepts:
             return "concept"
-        if is_xsd_datatype(iri) or (iri, RDF.type, RDFS.Datatype) in self.graph:
+        if self.is_datatype(iri):
             return "datatype"
         return None
 

@@ -240,3 +240,52 @@ def test_document_helpers():
     assert key_expression("/r/id", ["7", "8"])[0] == "$(/r/id)"
     assert standard_name({"cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"}) == "ubl"
     assert standard_name({"ex": "http://example.org/"}) is None
+
+
+def _gtfs(name: str):
+    return [r for r in get_mapper("offline").map(_case("scenario2", name), use_embeddings=False).table]
+
+
+def test_1h_the_shared_id_column_is_mapped_once():
+    _, rows = _rows("1H")
+    ids = _find(rows, data_reference="ID", ontology_property="ex:cityid")
+    assert [r.source_file for r in ids] == ["city_en.csv"]
+    assert any("city_es.csv 'ID' gives the same triples" in e for e in ids[0].evidence)
+
+
+def test_d2_sequence_key_and_entity_named_by_an_identifier_column():
+    rows = _gtfs("d2")
+    point = "http://example.org/shapePoint/{shape_id}_{shape_pt_sequence}"
+    assert _find(rows, data_reference="shape_pt_lat", entity_class="gtfs:ShapePoint", subject_template=point)
+    # a user datatype (rdfs:Datatype, subClassOf xsd:float) is a datatype, not a class
+    assert _find(rows, data_reference="shape_dist_traveled", ontology_property="gtfs:distanceTraveled",
+                 datatype="gtfs:nonNegativeFloat")
+    shape = _find(rows, data_reference="shape_id", ontology_property="gtfs:id", entity_class="gtfs:Shape",
+                  subject_template="http://example.org/shape/{shape_id}")
+    assert len(shape) == 1 and "gtfs:Shape" in shape[0].evidence[0]
+    rel = _find(rows, ontology_property="gtfs:shapePoint", entity_class="gtfs:Shape",
+                related_entity_class="gtfs:ShapePoint")
+    assert len(rel) == 1 and rel[0].join_condition == "shape_id==shape_id, shape_pt_sequence==shape_pt_sequence"
+
+
+def test_d4_binary_codes_map_to_a_term_and_its_negation():
+    rows = _gtfs("d4")
+    monday = _find(rows, data_reference="monday", ontology_property="gtfs:monday",
+                   related_entity_class="skos:Concept")
+    assert len(monday) == 1
+    assert monday[0].function_output == ("0 -> http://transport.linkeddata.es/kos/day/not-available <br> "
+                                         "1 -> http://transport.linkeddata.es/kos/day/available")
+    assert len(_find(rows, related_entity_class="skos:Concept", entity_class="gtfs:CalendarRule")) == 7
+    assert _find(rows, data_reference="service_id", ontology_property="gtfs:id", entity_class="gtfs:Service")
+
+
+def test_d3_integer_codes_follow_the_enumeration_in_the_scheme_description():
+    rows = _gtfs("d3")
+    loc = _find(rows, data_reference="location_type", ontology_property="gtfs:locationType")
+    assert len(loc) == 1 and loc[0].function_output == (
+        "0 -> http://transport.linkeddata.es/kos/location-type/stop <br> "
+        "1 -> http://transport.linkeddata.es/kos/location-type/station <br> "
+        "2 -> http://transport.linkeddata.es/kos/location-type/entrance-exit")
+    assert any("read as positions (from 0)" in e for e in loc[0].evidence)
+    # the record key, not zone_id, is the stop's identifier
+    assert [r.data_reference for r in _find(rows, ontology_property="gtfs:id")] == ["stop_id"]

@@ -27,6 +27,7 @@ Decisions, in order (each records evidence and a confidence in [0, 1]):
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,7 +43,7 @@ from .profile import distinct_records, included, is_key, is_numeric, minimal_key
 
 __all__ = ["SourceInfo", "ForeignKey", "CompositeKey", "Assignment", "analyse_keys", "find_foreign_keys",
            "find_composite_keys", "choose_key", "choose_class", "assign_properties", "domain_fits", "value_fit",
-           "MIN_SCORE", "SECONDARY_SCORE", "LINKED_SCORE"]
+           "identifier_entities", "MIN_SCORE", "SECONDARY_SCORE", "LINKED_SCORE"]
 
 log = logging.getLogger(__name__)
 
@@ -160,10 +161,24 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     names = tuple(r for r in refs if _name_like(r))
     if names and is_key(records, names):
         return names, f"name-like reference(s) {list(names)} identify the {len(records)} distinct records"
-    keys = [k for k in minimal_keys(records, [r for r in refs if not is_numeric(data.values(r))] or refs)]
+    text = [r for r in refs if not is_numeric(data.values(r))]
+    keys = [k for k in minimal_keys(records, text or refs)]
     if keys:
         return keys[0], f"minimal key {list(keys[0])} over {len(records)} distinct records"
+    if text:
+        # identifiers plus a whole-number column: a sequence number (shape_id + shape_pt_sequence);
+        # measurements (coordinates, distances) are never part of a key
+        ordinal = [r for r in refs if r not in text and _whole_numbers(data.values(r))]
+        keys = [k for k in minimal_keys(records, text + ordinal) if set(k) & set(text)]
+        if keys:
+            return keys[0], (f"minimal key {list(keys[0])} over {len(records)} distinct records "
+                             f"(text references with whole-number column(s))")
     return tuple(refs), "no key found; all references used"
+
+
+def _whole_numbers(values: list[str]) -> bool:
+    vals = [v.strip() for v in values if v and v.strip()]
+    return bool(vals) and all(re.fullmatch(r"[+-]?\d+", v) for v in vals)
 
 
 def analyse_keys(infos: list[SourceInfo]) -> None:
@@ -273,7 +288,12 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     if refs and mine:
-        m = np.array([[_score(matcher, r, p, context) * domain_fits(ontology, p, info.cls)
+        # the record key is the entity's identifier: it fits an identifier property best
+        # (stop_id, not zone_id, is the gtfs:id of a stop)
+        key = info.key[0] if len(info.key) == 1 else None
+        id_props = {p for p in mine if set(words(matcher.names(p)[0] if matcher.names(p) else "")) & _ID_WORDS}
+        m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
+                       * domain_fits(ontology, p, info.cls)
                        * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
@@ -293,7 +313,9 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             continue
         score, p = max(cands, key=lambda x: x[0])
         if score >= SECONDARY_SCORE:
-            cls = sorted(ontology.domains(p))[0]
+            # of a union domain, the class the reference names (shape_id -> Shape, not Agency)
+            text = " ".join(reference_words(r))
+            cls = max(sorted(ontology.domains(p)), key=lambda c: matcher.score(text, c))
             used.add(p)
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
@@ -312,6 +334,41 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.keys[cls] = tuple(r for r in own if _id_like(r)) or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
+                        datatype_props: list[URIRef]) -> None:
+    """Open an entity for an identifier column that names a class no source describes.
+
+    ``shape_id`` in ``shapes.csv`` (class ShapePoint) names ``Shape``; ``service_id`` in
+    ``calendar.csv`` (CalendarRule) names ``Service``. When no source has that class as its
+    primary class (then the column would be a foreign key, which the relation rows handle) and
+    an identifier-named datatype property (``gtfs:id``) has the class in its domain, the column
+    becomes that property of an entity of the class keyed by the column; the same-record relation
+    rows then link it to the record's other entities. Run after :func:`assign_properties`.
+    """
+    primary = {i.cls for i in infos if i.cls is not None}
+    id_props = [p for p in datatype_props if set(words(matcher.names(p)[0] if matcher.names(p) else "")) & _ID_WORDS]
+    for info in infos:
+        if info.cls is None or info.link:
+            continue
+        done = {a.reference for a in info.assignments}
+        for r in info.refs:
+            if r in done or r in info.fks or not _id_like(r):
+                continue
+            rest = [w for w in words(r.split("/")[-1], expand=False) if w not in _ID_WORDS]
+            named = [c for c in classes if rest and (n := matcher.names(c)) and n[0].split() == rest]
+            if len(named) != 1 or named[0] in primary or named[0] in info.keys:
+                continue
+            cls = named[0]
+            props = sorted((p for p in id_props if domain_fits(ontology, p, cls) == 1.0), key=str)
+            if not props:
+                continue
+            info.assignments.append(Assignment(r, props[0], cls, 0.8, [
+                f"identifier column {r!r} names class {ontology.compact(cls)}, which no source describes",
+                f"{ontology.compact(props[0])} is an identifier property whose domain covers {ontology.compact(cls)}"]))
+            info.keys[cls] = (r,)
+            done.add(r)
 
 
 def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,

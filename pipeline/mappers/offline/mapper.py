@@ -32,7 +32,7 @@ from ...sources import load_source
 from ...table import MappingRow, MappingTable
 from ..base import MapResult, register
 from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
-                       find_composite_keys, find_foreign_keys)
+                       find_composite_keys, find_foreign_keys, identifier_entities)
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
 from .profile import detect_language, language_hint, profile_datatype
@@ -89,7 +89,7 @@ class _Builder:
             if a.cls in info.borrowed:
                 continue
             values = info.data.values(a.reference)
-            ranges = [r for r in self.ont.ranges(a.prop) if is_xsd_datatype(r) or str(r).endswith("langString")]
+            ranges = [r for r in self.ont.ranges(a.prop) if self.ont.is_datatype(r) or str(r).endswith("langString")]
             if any(str(r).endswith("langString") for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
@@ -253,6 +253,48 @@ class _Builder:
                 evidence=[vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
 
 
+def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:
+    """``(subject key values, value)`` of every record for a literal row, ``None`` if not computable."""
+    keys = re.findall(r"\{([^{}]+)\}", row.subject_template or "")
+    if not keys or not row.data_reference:
+        return None
+    out = set()
+    for rec in data.records:
+        vals = [rec.get(k) or [""] for k in (*keys, row.data_reference)]
+        if any(len(v) != 1 for v in vals):
+            return None  # repeated values: not a plain column
+        out.add((tuple(v[0] for v in vals[:-1]), vals[-1][0]))
+    return out
+
+
+def drop_repeated_rows(rows: list[MappingRow], data: dict[str, Any]) -> list[MappingRow]:
+    """Drop a literal row whose triples another source's row already produces.
+
+    Two rows with the same property, class, subject template, data reference and datatype read
+    from different files (``city_en.csv`` and ``city_es.csv`` both carry ``ID``) write the same
+    triples when one file's (key, value) pairs are a subset of the other's: the subset row adds
+    nothing (BLINKG CN4) and is dropped; the kept row's evidence says so.
+    """
+    kept: list[MappingRow] = []
+    for row in rows:
+        twin = next((k for k in kept if k.source_file != row.source_file and row.source_file in data
+                     and k.source_file in data and (k.ontology_property, k.entity_class, k.subject_template,
+                                                    k.data_reference, k.datatype, k.language_tag)
+                     == (row.ontology_property, row.entity_class, row.subject_template, row.data_reference,
+                         row.datatype, row.language_tag)), None)
+        if twin is not None:
+            mine, theirs = _statements(data[row.source_file], row), _statements(data[twin.source_file], twin)
+            if mine is not None and theirs is not None and (mine <= theirs or theirs <= mine):
+                if theirs < mine:  # keep the row that says more
+                    kept[kept.index(twin)] = row
+                    twin, row = row, twin
+                twin.evidence.append(f"{row.source_file} {row.data_reference!r} gives the same triples "
+                                     f"({len(mine & theirs)} statements): not mapped twice")
+                continue
+        kept.append(row)
+    return kept
+
+
 @register("offline")
 class OfflineMapper:
     """Deterministic mapper from data and ontology evidence (default; no network, no key)."""
@@ -305,6 +347,7 @@ class OfflineMapper:
             if not info.link:
                 choose_class(info, ont, matcher, classes, dprops)
                 assign_properties(info, ont, matcher, dprops)
+        identifier_entities([i for i in infos if i.name not in documents], ont, matcher, classes, dprops)
         _borrow(infos)
         for info in infos:
             if info.name in documents:
@@ -313,6 +356,7 @@ class OfflineMapper:
             builder.concat_rows(info, dprops)
             builder.skos_rows(info, oprops)
         builder.object_rows(infos, oprops)
+        builder.rows = drop_repeated_rows(builder.rows, {i.name: i.data for i in infos})
         propose_functions(builder.rows, {i.name: i.data for i in infos}, ont)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):

@@ -4,7 +4,10 @@ A coded column (few distinct values) is matched against every concept
 scheme: a value matches a concept when it equals (case-insensitively, after
 trimming) the concept's ``skos:notation``, local name, or a label. The scheme
 covering the most distinct values wins; ties go to the scheme whose name is
-closest to the column name.
+closest to the column name. Binary codes (``0``/``1``, ``yes``/``no``) that match no
+concept map onto a two-concept scheme of a term and its negation (``Available`` /
+``Not Available``); integer codes onto a scheme whose description enumerates its concepts
+in order (``0`` -> the first concept named).
 """
 from __future__ import annotations
 
@@ -99,4 +102,89 @@ def match_value_map(ontology: Ontology, column: str, values: list[str], min_cove
                       f"<{scheme}> (name similarity {name_sim:.2f})")
         if best is None or (coverage, name_sim) > best[:2]:
             best = (coverage, name_sim, vm)
+    if best is None or best[0] < 1.0:
+        fallback = _polarity_map(ontology, column, distinct) or _enumeration_map(ontology, column, distinct)
+        if fallback is not None:
+            return fallback
     return best[2] if best else None
+
+
+_DESCRIPTIONS = ("title", "description", "definition", "comment", "scopeNote")
+
+
+def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> ValueMap | None:
+    """Integer codes onto a scheme whose description enumerates all its concepts in order
+    ("Stop, station, entrance/exit, generic node and boarding area"): code ``i`` -> the i-th concept
+    (from 0 when the codes start at 0, else from 1). Only for a scheme whose name resembles the
+    column (at least 0.6), since the order is read from prose."""
+    if not all(re.fullmatch(r"\d+", v) for v in distinct):
+        return None
+    codes = sorted(int(v) for v in distinct)
+    col = " ".join(words(column))
+    g = ontology.graph
+    found: list[tuple[float, ValueMap]] = []
+    for scheme, concepts in concept_schemes(ontology).items():
+        base = 0 if codes[0] == 0 else 1
+        if codes[-1] - base >= len(concepts):
+            continue
+        names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
+            [" ".join(words(str(l))) for l in ontology.labels(scheme)]
+        sim = max(fuzz.token_set_ratio(col, n) for n in names) / 100
+        if sim < 0.6:
+            continue
+        texts = [str(o).lower() for p, o in g.predicate_objects(scheme) if isinstance(o, Literal)
+                 and re.split(r"[#/]", str(p))[-1] in _DESCRIPTIONS]
+        for text in texts:
+            where = {}
+            for c in concepts:
+                labels = [str(o).strip().lower() for pred in (SKOS.prefLabel, SKOS.notation)
+                          for o in g.objects(c, pred) if isinstance(o, Literal)]
+                pos = [m.start() for lab in labels if lab for m in [re.search(rf"\b{re.escape(lab)}\b", text)] if m]
+                if pos:
+                    where[c] = min(pos)
+            if len(where) != len(concepts) or len(set(where.values())) != len(concepts):
+                continue
+            ordered = sorted(concepts, key=lambda c: where[c])
+            mapping = {v: str(ordered[int(v) - base]) for v in distinct}
+            found.append((sim, ValueMap(scheme, mapping, 1.0, (
+                f"integer codes {distinct} of {column!r} read as positions (from {base}) in the enumeration of "
+                f"the {len(concepts)} concepts in the description of <{scheme}> (name similarity {sim:.2f})"))))
+            break
+    if not found:
+        return None
+    found.sort(key=lambda x: (-x[0], str(x[1].scheme)))
+    return found[0][1]
+
+
+_TRUE, _FALSE = {"1", "true", "yes", "y", "t"}, {"0", "false", "no", "n", "f"}
+_NEGATIONS = ("not ", "not-", "non ", "non-", "no ", "un")
+
+
+def _polarity_map(ontology: Ontology, column: str, distinct: list[str]) -> ValueMap | None:
+    """Binary codes (``0``/``1``, ``yes``/``no``) onto a two-concept scheme whose concepts are a
+    term and its negation (``Available`` / ``Not Available``): true -> the term, false -> the negation."""
+    low = {v.lower() for v in distinct}
+    if not low <= _TRUE | _FALSE or not low & _TRUE or not low & _FALSE:
+        return None
+    col = " ".join(words(column))
+    found: list[tuple[float, ValueMap]] = []
+    for scheme, concepts in concept_schemes(ontology).items():
+        if len(concepts) != 2:
+            continue
+        a, b = concepts
+        for pos, neg in ((a, b), (b, a)):
+            pk, nk = _keys(ontology, pos), _keys(ontology, neg)
+            hit = next(((p, n) for p in pk for n in nk if any(n == f"{m}{p}" for m in _NEGATIONS)), None)
+            if hit is None:
+                continue
+            mapping = {v: str(pos if v.lower() in _TRUE else neg) for v in distinct}
+            names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
+                [" ".join(words(str(l))) for l in ontology.labels(scheme)]
+            sim = max(fuzz.token_set_ratio(col, n) for n in names) / 100
+            found.append((sim, ValueMap(scheme, mapping, 1.0, (
+                f"binary codes {sorted(distinct)} of {column!r}: true -> {hit[0]!r}, false -> its negation "
+                f"{hit[1]!r} (the two concepts of <{scheme}>; name similarity {sim:.2f})"))))
+    if not found:
+        return None
+    found.sort(key=lambda x: (-x[0], str(x[1].scheme)))
+    return found[0][1]

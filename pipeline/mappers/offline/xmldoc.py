@@ -48,7 +48,7 @@ from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
 from ...fno.crosswalk import crosswalks
-from ...ontology import Ontology, is_xsd_datatype
+from ...ontology import Ontology
 from ...table import MappingRow
 from .analysis import MIN_SCORE, SourceInfo, _id_like, value_fit
 from .names import NameMatcher, reference_words, words
@@ -341,7 +341,7 @@ class DocumentMapper:
                 if why:
                     self.suffix[cls] = (rep[0], f"{rep[1]}; {why}")
         for ref, prop, cls, why, score in chosen:
-            ranges = sorted(r for r in self.ont.ranges(prop) if is_xsd_datatype(r))
+            ranges = sorted(r for r in self.ont.ranges(prop) if self.ont.is_datatype(r))
             if ranges:
                 dt, dev = self.c(ranges[0]), f"datatype from rdfs:range of {self.c(prop)}"
             else:
