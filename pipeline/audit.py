@@ -178,7 +178,12 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
         if iri is not None and iri != RDF.langString and str(iri).endswith("langString"):
             a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
                   "rdf:langString", severity="warning")
-        elif iri is None or not (is_xsd_datatype(iri) or (iri, RDF.type, RDFS.Datatype) in ontology.graph):
+        elif (prop := ontology.expand(row.ontology_property)) is not None and iri is not None \
+                and not ontology.is_datatype(iri) and iri in ontology.datatype_ranges(prop):
+            a.add("datatype", f"datatype {row.datatype!r} is no XSD datatype; it is used because the ontology "
+                  f"declares it as the range of the datatype property {row.ontology_property!r}",
+                  "an XSD datatype or rdfs:Literal", None, severity="warning")
+        elif iri is None or not ontology.is_datatype(iri):
             prop = ontology.expand(row.ontology_property)
             ranges = [r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r)]
             cand = ranges[0] if ranges else (ontology.closest(row.datatype, [URIRef(str(XSD) + t) for t in

@@ -203,6 +203,14 @@ class Ontology:
                 out |= self._class_expr(r)
         return out
 
+    def datatype_ranges(self, prop: URIRef) -> set[URIRef]:
+        """Ranges of ``prop`` that are datatypes: XSD/RDF built-ins and ``rdfs:Datatype`` subjects,
+        and, for an ``owl:DatatypeProperty``, any declared range that is no class (OWL 2: the range
+        of a data property is a data range, so the GTFS ontology's ``gtfs:url rdfs:range foaf:page``
+        makes ``foaf:page`` the datatype of its values)."""
+        data = prop in self.datatype_properties
+        return {r for r in self.ranges(prop) if self.is_datatype(r) or (data and r not in self.classes)}
+
     def superclasses(self, cls: URIRef) -> set[URIRef]:
         """Reflexive-transitive ``rdfs:subClassOf`` closure of ``cls`` (named classes only)."""
         return {c for c in self.graph.transitive_objects(cls, RDFS.subClassOf) if isinstance(c, URIRef)}

@@ -140,5 +140,10 @@ def test_bench_paper_end_to_end_on_one_case(scenarios: Path, tmp_path: Path, cap
     assert "| Entity Class | 1.000 | 0.970 (Gemini 2.5 Pro) | 1.000 (Gemini 2.5 Pro, Mixtral 8x22B) | " \
            "1.000 (Gemini 2.5 Pro, Mixtral 8x22B) | 0.500 (GPT-4o) | 0.500 (GPT-4o) |" in md
     assert "## scenario1: offline mapper vs the LLMs of the BLINKG paper" in capsys.readouterr().out
+    # a folder without tables for the scenario: published figures only, and a note
     assert paper.main(["--blinkg", str(scenarios.parent), "--scenario", "scenario1", "--case", "1B",
-                       "--llm-tables", str(tmp_path / "missing")]) == 2
+                       "--llm-tables", str(tmp_path / "missing")]) == 0
+    captured = capsys.readouterr()
+    assert "expected a folder scenario1_clean or scenario1_no_clean" in captured.err
+    assert "rescored" not in captured.out
+    assert paper.main(["--blinkg", str(tmp_path / "nowhere"), "--scenario", "scenario1"]) == 2

@@ -415,11 +415,16 @@ def main(argv: list[str] | None = None) -> int:
         for scenario in scenarios:
             offline = scenario_task_scores(offline_reports(root, scenario, args.case))
             if args.llm_tables:
-                reports, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case)
+                try:
+                    reports, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case)
+                except InputError as exc:  # tables for some scenarios only: the others show published figures
+                    print(f"bench-paper: {exc}", file=sys.stderr)
+                    reports, notes = {}, []
                 for note in notes:
                     log.info("%s", note)
-                fresh[scenario] = rescore(reports)
-                rescored, label = fresh[scenario], f"LLM tables from {args.llm_tables}, scored now"
+                if reports:
+                    fresh[scenario] = rescore(reports)
+                rescored, label = fresh.get(scenario), f"LLM tables from {args.llm_tables}, scored now"
             else:
                 rescored = snapshot.get(scenario) if not args.case else None
             comp = compare(scenario, offline, published, rescored)

@@ -89,7 +89,7 @@ class _Builder:
             if a.cls in info.borrowed:
                 continue
             values = info.data.values(a.reference)
-            ranges = [r for r in self.ont.ranges(a.prop) if self.ont.is_datatype(r) or str(r).endswith("langString")]
+            ranges = sorted(self.ont.datatype_ranges(a.prop))
             if any(str(r).endswith("langString") for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:

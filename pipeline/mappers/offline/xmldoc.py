@@ -341,7 +341,7 @@ class DocumentMapper:
                 if why:
                     self.suffix[cls] = (rep[0], f"{rep[1]}; {why}")
         for ref, prop, cls, why, score in chosen:
-            ranges = sorted(r for r in self.ont.ranges(prop) if self.ont.is_datatype(r))
+            ranges = sorted(self.ont.datatype_ranges(prop))
             if ranges:
                 dt, dev = self.c(ranges[0]), f"datatype from rdfs:range of {self.c(prop)}"
             else:
