@@ -265,7 +265,7 @@ def test_d2_sequence_key_and_entity_named_by_an_identifier_column():
     assert len(shape) == 1 and "gtfs:Shape" in shape[0].evidence[0]
     rel = _find(rows, ontology_property="gtfs:shapePoint", entity_class="gtfs:Shape",
                 related_entity_class="gtfs:ShapePoint")
-    assert len(rel) == 1 and rel[0].join_condition == "shape_id==shape_id, shape_pt_sequence==shape_pt_sequence"
+    assert len(rel) == 1 and rel[0].join_condition == "shape_id==shape_id"  # the smaller of two nested keys
 
 
 def test_d4_binary_codes_map_to_a_term_and_its_negation():
@@ -289,3 +289,17 @@ def test_d3_integer_codes_follow_the_enumeration_in_the_scheme_description():
     assert any("read as positions (from 0)" in e for e in loc[0].evidence)
     # the record key, not zone_id, is the stop's identifier
     assert [r.data_reference for r in _find(rows, ontology_property="gtfs:id")] == ["stop_id"]
+
+
+def test_d6_weak_entity_key_keeps_its_owner_link_and_enumeration_tolerates_typos():
+    rows = _gtfs("d6")
+    # stop_id is unique in the sample but names a stop; a stop time is its trip plus its sequence number
+    times = _find(rows, source_file="stop_times.csv", data_reference="arrival_time")
+    assert times[0].subject_template == "http://example.org/stopTime/{trip_id}_{stop_sequence}"
+    owner = _find(rows, source_file="stop_times.csv", ontology_property="gtfs:trip", related_entity_class="gtfs:Trip")
+    assert len(owner) == 1 and owner[0].join_condition == "stop_times.trip_id==trips.trip_id"
+    # "One direction or oppostite direction": the misspelt label is still found in the description
+    direction = _find(rows, data_reference="direction_id", ontology_property="gtfs:direction")
+    assert direction[0].function_output == (
+        "0 -> http://transport.linkeddata.es/kos/direction/one-direction <br> "
+        "1 -> http://transport.linkeddata.es/kos/direction/opposite-direction")

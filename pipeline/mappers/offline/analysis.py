@@ -157,6 +157,9 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     if single:
         ctx = set(words(context))
         single.sort(key=lambda r: (-len(set(words(r)) & ctx), len(r), refs.index(r)))
+        weak = _weak_entity_key(records, refs, data, context, single)
+        if weak is not None:
+            return weak
         return (single[0],), f"identifier-like reference {single[0]!r} is unique over {len(records)} distinct records"
     names = tuple(r for r in refs if _name_like(r))
     if names and is_key(records, names):
@@ -176,9 +179,36 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     return tuple(refs), "no key found; all references used"
 
 
+_SEQUENCE_WORDS = {"sequence", "seq", "order", "index", "position"}
+
+
+def _singular(ws: list[str]) -> list[str]:
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in ws]
+
+
+def _weak_entity_key(records: list, refs: list[str], data: SourceData, context: str,
+                     single: list[str]) -> tuple[tuple[str, ...], str] | None:
+    """A weak entity's key: another identifier plus a sequence number (``stop_times``: ``trip_id`` +
+    ``stop_sequence``), when no unique identifier names the file's entity (``stop_id`` names a stop,
+    not a stop time, and is unique in a sample only by chance)."""
+    entity = _singular(words(context, expand=False))
+    if not entity or any(_singular([w for w in words(r.split("/")[-1], expand=False) if w not in _ID_WORDS])
+                         in ([], entity) for r in single):
+        return None
+    seq = [r for r in refs if _whole_numbers(data.values(r))
+           and set(words(r.split("/")[-1], expand=False)) & _SEQUENCE_WORDS]
+    for owner in (r for r in refs if _id_like(r)):
+        for q in seq:
+            if is_key(records, (owner, q)):
+                return (owner, q), (f"weak entity: {owner!r} plus the sequence number {q!r} identify the "
+                                    f"{len(records)} distinct records; no unique identifier names a "
+                                    f"{' '.join(entity)} ({', '.join(repr(r) for r in single)} name other entities)")
+    return None
+
+
 def _whole_numbers(values: list[str]) -> bool:
     vals = [v.strip() for v in values if v and v.strip()]
-    return bool(vals) and all(re.fullmatch(r"[+-]?\d+", v) for v in vals)
+    return bool(vals) and all(re.fullmatch(r"[+-]?\d+(\.0+)?", v) for v in vals)
 
 
 def analyse_keys(infos: list[SourceInfo]) -> None:
@@ -204,7 +234,8 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
         targets = {fk.target for fk in s.fks.values()}
         if len(s.fks) >= 2 and len(targets) >= 2 and len(s.refs) - len(s.fks) <= 1:
             s.link = True
-        elif ref_is_own_key := [r for r in s.key if r in s.fks]:
+        elif len(s.key) == 1 and (ref_is_own_key := [r for r in s.key if r in s.fks]):
+            # (a part of a composite key that is a foreign key names the owner of a weak entity: kept)
             for r in ref_is_own_key:
                 del s.fks[r]  # a source's own key included in another key: same entity, not a link
 
@@ -313,9 +344,9 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             continue
         score, p = max(cands, key=lambda x: x[0])
         if score >= SECONDARY_SCORE:
-            # of a union domain, the class the reference names (shape_id -> Shape, not Agency)
-            text = " ".join(reference_words(r))
-            cls = max(sorted(ontology.domains(p)), key=lambda c: matcher.score(text, c))
+            cls = _domain_named_by(ontology, matcher, p, r)
+            if cls is None:
+                continue
             used.add(p)
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
@@ -334,6 +365,19 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.keys[cls] = tuple(r for r in own if _id_like(r)) or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def _domain_named_by(ontology: Ontology, matcher: NameMatcher, prop: URIRef, ref: str) -> URIRef | None:
+    """The class of a second entity read at ``ref`` through ``prop``: its single domain class, or, of
+    a union domain, the class (or a subclass of one) that the reference names (``shape_id`` ->
+    Shape; ``stop_id`` -> Stop, a subclass of the domain's Location); ``None`` when none is named."""
+    doms = sorted(ontology.domains(prop))
+    if len(doms) == 1:
+        return doms[0]
+    rest = [w for w in words(ref.split("/")[-1], expand=False) if w not in _ID_WORDS]
+    cands = {c for c in ontology.classes if ontology.superclasses(c) & set(doms)}
+    named = sorted(c for c in cands if rest and (n := matcher.names(c)) and n[0].split() == rest)
+    return named[0] if len(named) == 1 else None
 
 
 def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],

@@ -201,8 +201,11 @@ class _Builder:
                     p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None:
                         continue
-                    # the same record: both entities' keys agree (child key, then parent key)
-                    key = tuple(dict.fromkeys((*(s.keys.get(dom) or s.key), *(s.keys.get(rng) or ()))))
+                    # the same record: both entities' keys agree (child key, then parent key); when one
+                    # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
+                    kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
+                    nested = [k for k in (kd, kr) if k and set(k) <= set(kd) & set(kr)]
+                    key = nested[0] if nested else tuple(dict.fromkeys((*kd, *kr)))
                     self.rows.append(MappingRow(
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),

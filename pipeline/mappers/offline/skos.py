@@ -140,6 +140,10 @@ def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> Va
                 labels = [str(o).strip().lower() for pred in (SKOS.prefLabel, SKOS.notation)
                           for o in g.objects(c, pred) if isinstance(o, Literal)]
                 pos = [m.start() for lab in labels if lab for m in [re.search(rf"\b{re.escape(lab)}\b", text)] if m]
+                if not pos:  # prose has typos ("oppostite direction"): an approximate occurrence
+                    near = [a for lab in labels if len(lab) > 5
+                            for a in [fuzz.partial_ratio_alignment(lab, text)] if a and a.score >= 90]
+                    pos = [a.dest_start for a in near]
                 if pos:
                     where[c] = min(pos)
             if len(where) != len(concepts) or len(set(where.values())) != len(concepts):
