@@ -285,7 +285,9 @@ def test_d3_integer_codes_follow_the_enumeration_in_the_scheme_description():
     assert len(loc) == 1 and loc[0].function_output == (
         "0 -> http://transport.linkeddata.es/kos/location-type/stop <br> "
         "1 -> http://transport.linkeddata.es/kos/location-type/station <br> "
-        "2 -> http://transport.linkeddata.es/kos/location-type/entrance-exit")
+        "2 -> http://transport.linkeddata.es/kos/location-type/entrance-exit <br> "
+        "3 -> http://transport.linkeddata.es/kos/location-type/generic-node <br> "
+        "4 -> http://transport.linkeddata.es/kos/location-type/boarding-area")
     assert any("read as positions (from 0)" in e for e in loc[0].evidence)
     # the record key, not zone_id, is the stop's identifier
     assert [r.data_reference for r in _find(rows, ontology_property="gtfs:id")] == ["stop_id"]

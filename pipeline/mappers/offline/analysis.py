@@ -164,6 +164,10 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     names = tuple(r for r in refs if _name_like(r))
     if names and is_key(records, names):
         return names, f"name-like reference(s) {list(names)} identify the {len(records)} distinct records"
+    seq = _sequence_key(records, refs, data)
+    if seq is not None:  # before other composite keys: (trip_id, stop_sequence), not (trip_id, arrival_time)
+        return seq, (f"an identifier plus the sequence number {seq[1]!r} identify the {len(records)} "
+                     "distinct records")
     text = [r for r in refs if not is_numeric(data.values(r))]
     keys = [k for k in minimal_keys(records, text or refs)]
     if keys:
@@ -195,14 +199,22 @@ def _weak_entity_key(records: list, refs: list[str], data: SourceData, context: 
     if not entity or any(_singular([w for w in words(r.split("/")[-1], expand=False) if w not in _ID_WORDS])
                          in ([], entity) for r in single):
         return None
+    key = _sequence_key(records, refs, data)
+    if key is None:
+        return None
+    return key, (f"weak entity: {key[0]!r} plus the sequence number {key[1]!r} identify the {len(records)} "
+                 f"distinct records; no unique identifier names a {' '.join(entity)} "
+                 f"({', '.join(repr(r) for r in single)} name other entities)")
+
+
+def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str, str] | None:
+    """``(identifier, sequence number)`` that together identify the records, or ``None``."""
     seq = [r for r in refs if _whole_numbers(data.values(r))
            and set(words(r.split("/")[-1], expand=False)) & _SEQUENCE_WORDS]
     for owner in (r for r in refs if _id_like(r)):
         for q in seq:
             if is_key(records, (owner, q)):
-                return (owner, q), (f"weak entity: {owner!r} plus the sequence number {q!r} identify the "
-                                    f"{len(records)} distinct records; no unique identifier names a "
-                                    f"{' '.join(entity)} ({', '.join(repr(r) for r in single)} name other entities)")
+                return owner, q
     return None
 
 

@@ -114,9 +114,10 @@ _DESCRIPTIONS = ("title", "description", "definition", "comment", "scopeNote")
 
 def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> ValueMap | None:
     """Integer codes onto a scheme whose description enumerates all its concepts in order
-    ("Stop, station, entrance/exit, generic node and boarding area"): code ``i`` -> the i-th concept
-    (from 0 when the codes start at 0, else from 1). Only for a scheme whose name resembles the
-    column (at least 0.6), since the order is read from prose."""
+    ("Stop, station, entrance/exit, generic node and boarding area"): code ``i`` -> the i-th concept,
+    counting from 0 unless the codes only fit counting from 1; the map covers the whole
+    enumeration. Only for a scheme whose name resembles the column (at least 0.6), since the
+    order is read from prose."""
     if not all(re.fullmatch(r"\d+", v) for v in distinct):
         return None
     codes = sorted(int(v) for v in distinct)
@@ -124,8 +125,9 @@ def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> Va
     g = ontology.graph
     found: list[tuple[float, ValueMap]] = []
     for scheme, concepts in concept_schemes(ontology).items():
-        base = 0 if codes[0] == 0 else 1
-        if codes[-1] - base >= len(concepts):
+        # positions count from 0 (GTFS-style codes) unless the codes only fit counting from 1
+        base = 0 if codes[-1] < len(concepts) else 1
+        if codes[0] < base or codes[-1] - base >= len(concepts):
             continue
         names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
             [" ".join(words(str(l))) for l in ontology.labels(scheme)]
@@ -149,7 +151,8 @@ def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> Va
             if len(where) != len(concepts) or len(set(where.values())) != len(concepts):
                 continue
             ordered = sorted(concepts, key=lambda c: where[c])
-            mapping = {v: str(ordered[int(v) - base]) for v in distinct}
+            # the whole enumeration, not only the codes of this sample: codes absent here still map
+            mapping = {str(i + base): str(c) for i, c in enumerate(ordered)}
             found.append((sim, ValueMap(scheme, mapping, 1.0, (
                 f"integer codes {distinct} of {column!r} read as positions (from {base}) in the enumeration of "
                 f"the {len(concepts)} concepts in the description of <{scheme}> (name similarity {sim:.2f})"))))
