@@ -139,11 +139,33 @@ def test_bench_paper_end_to_end_on_one_case(scenarios: Path, tmp_path: Path, cap
     # the offline mapper solves 1B exactly; the best rescored LLM is the half-empty GPT-4o above
     assert "| Entity Class | 1.000 | 0.970 (Gemini 2.5 Pro) | 1.000 (Gemini 2.5 Pro, Mixtral 8x22B) | " \
            "1.000 (Gemini 2.5 Pro, Mixtral 8x22B) | 0.500 (GPT-4o) | 0.500 (GPT-4o) |" in md
-    assert "## scenario1: offline mapper vs the LLMs of the BLINKG paper" in capsys.readouterr().out
-    # a folder without tables for the scenario: published figures only, and a note
-    assert paper.main(["--blinkg", str(scenarios.parent), "--scenario", "scenario1", "--case", "1B",
-                       "--llm-tables", str(tmp_path / "missing")]) == 0
     captured = capsys.readouterr()
-    assert "expected a folder scenario1_clean or scenario1_no_clean" in captured.err
-    assert "rescored" not in captured.out
+    assert "## scenario1: offline mapper vs the LLMs of the BLINKG paper" in captured.out
+    err = captured.err
+    assert "bench-paper: note: " in err and "gpt4o_2.md: no table read" in err  # unusable tables are said
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--scenario", "scenario9"], "unknown scenario 'scenario9' (expected one of scenario1, scenario2, scenario3)"),
+    (["--scenario", "scenario3", "--out", "/nonexistent/dir/x.md"], "/nonexistent/dir/x.md: cannot write here"),
+    (["--scenario", "scenario3", "--write-rescored", "/nonexistent/r.yaml"], "/nonexistent/r.yaml: cannot write"),
+    (["--scenario", "scenario3", "--llm-tables", "{tmp}/missing"], "--llm-tables folder not found"),
+    (["--scenario", "scenario3", "--llm-tables", "{tmp}"], "no LLM tables for scenario3 (expected folders such as"),
+])
+def test_bad_bench_input_is_one_line_and_exit_2(scenarios: Path, tmp_path: Path, capsys, args: list[str],
+                                                message: str) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert paper.main(["--blinkg", str(scenarios.parent), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert paper.main(["--blinkg", str(tmp_path / "nowhere"), "--scenario", "scenario1"]) == 2
+
+
+def test_a_model_with_tables_for_fewer_cases_is_not_compared() -> None:
+    rescored = {"raw": {"A": {"cases": 2, "tasks": {"Entity Class": 0.5}},
+                        "B": {"cases": 1, "tasks": {"Entity Class": 1.0}}}}
+    comp = compare("sx", {"Entity Class": 0.8}, [], rescored, cases=2)
+    assert comp.partial == [("rescored raw", "B", 1, 2)]
+    assert list(comp.columns["rescored raw"]) == ["A"] and comp.beats_mean is True
+    assert "Not compared (tables for fewer cases than the offline run): B (rescored raw, 1 of 2 cases)." \
+        in comparison_markdown(comp)

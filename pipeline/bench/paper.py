@@ -51,7 +51,7 @@ from ..table.markdown import parse_markdown
 from ..table.model import TASK_COLUMNS, MappingTable
 from . import bench_parser, bench_root
 
-__all__ = ["PUBLISHED", "RESCORED", "PublishedTable", "load_published", "model_name", "mean_over",
+__all__ = ["SCENARIOS", "PUBLISHED", "RESCORED", "PublishedTable", "load_published", "model_name", "mean_over",
            "offline_reports", "llm_reports", "rescore", "load_rescored", "write_rescored", "Comparison",
            "compare", "comparison_markdown", "main"]
 
@@ -295,6 +295,8 @@ class Comparison:
             over the tasks applicable to the offline table and reported in that column.
         losses: ``(column, task, model, llm F1, offline F1)`` wherever an LLM scores higher.
         beats_mean: the offline mean exceeds every model's mean in every column.
+        partial: ``(column, model, cases with tables, cases of the offline run)`` of rescored models
+            left out because their tables cover fewer cases.
     """
 
     scenario: str
@@ -303,23 +305,32 @@ class Comparison:
     means: dict[str, dict[str, Any]] = field(default_factory=dict)
     losses: list[tuple[str, str, str, float, float]] = field(default_factory=list)
     beats_mean: bool = False
+    partial: list[tuple[str, str, int, int | None]] = field(default_factory=list)
 
 
 def compare(scenario: str, offline: Mapping[str, float | None], published: Iterable[PublishedTable],
-            rescored: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None) -> Comparison:
+            rescored: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+            cases: int | None = None) -> Comparison:
     """Put the offline task F1 next to every LLM's, column by column.
 
     Columns: one per published setting of ``scenario`` (``"published expert"`` ...) and one per
     rescored setting (``"rescored post-processed"`` ...). A column's mean runs over the tasks that
     are applicable to the offline table (F1 not ``None``) and that the column reports; each model's
-    mean skips its empty cells. Ties are not losses.
+    mean skips its empty cells. Ties are not losses. A rescored model with tables for fewer than
+    ``cases`` cases (the offline mapper's) is not compared, since its mean covers other cases; it is
+    listed in :attr:`Comparison.partial`.
     """
     comp = Comparison(scenario, dict(offline))
     for table in published:
         if table.scenario == scenario:
             comp.columns[f"published {table.setting}"] = table.scores
     for setting, models in (rescored or {}).items():
-        comp.columns[f"rescored {setting}"] = {m: dict(v["tasks"]) for m, v in models.items()}
+        label = f"rescored {setting}"
+        comp.partial += [(label, m, int(v.get("cases", 0)), cases) for m, v in sorted(models.items())
+                         if cases is not None and int(v.get("cases", 0)) < cases]
+        full = {m: dict(v["tasks"]) for m, v in models.items() if cases is None or int(v.get("cases", 0)) >= cases}
+        if full:
+            comp.columns[label] = full
     applicable = [t for t in TASK_COLUMNS if offline.get(t) is not None]
     beats = bool(comp.columns)
     for label, models in comp.columns.items():
@@ -376,6 +387,9 @@ def comparison_markdown(comp: Comparison, rescored_label: str = "") -> str:
     for model in models:
         lines.append(f"| {model} | " + " | ".join(_f(comp.means[l]["models"].get(model)) for l in labels) + " |")
     lines.append("")
+    if comp.partial:
+        lines += ["Not compared (tables for fewer cases than the offline run): " + "; ".join(
+            f"{m} ({label}, {k} of {n} cases)" for label, m, k, n in comp.partial) + ".", ""]
     if not labels:
         lines.append("Verdict: no LLM figures for this scenario.")
     else:
@@ -393,8 +407,30 @@ def comparison_markdown(comp: Comparison, rescored_label: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+SCENARIOS = ("scenario1", "scenario2", "scenario3")
+
+
+def _check_outputs(*paths: str | None) -> str | None:
+    """Why an output file cannot be written (its folder is missing), or ``None``."""
+    for path in paths:
+        if path and not Path(path).absolute().parent.is_dir():
+            return f"{path}: cannot write here (folder {Path(path).absolute().parent} does not exist)"
+    return None
+
+
+def _llm_folder_error(folder: Path, scenarios: Iterable[str]) -> str | None:
+    """Why ``folder`` holds no LLM tables for any of ``scenarios``, or ``None``."""
+    if not folder.is_dir():
+        return f"{folder}: --llm-tables folder not found (expected BLINKG's evaluation/ folder)"
+    if not any((folder / f"{sc}{suffix}").is_dir() for sc in scenarios for suffix in _LLM_FOLDERS):
+        wanted = ", ".join(f"{sc}_clean" for sc in scenarios)
+        return f"{folder}: no LLM tables for {', '.join(scenarios)} (expected folders such as {wanted})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """CLI entry point; returns 0, or 2 when an input folder is missing or unreadable."""
+    """CLI entry point; returns 0, or 2 on bad input (missing or unusable folders, unknown scenario,
+    an output file that cannot be written); every error is one line on stderr."""
     ap = bench_parser("bench-paper", __doc__)
     ap.add_argument("--case", action="append", default=None, help="only this case (repeatable)")
     ap.add_argument("--llm-tables", default=None, help="BLINKG's evaluation/ folder: rescore the LLM tables")
@@ -403,42 +439,59 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-rescored", default=None, help="write the rescored figures to this YAML file")
     ap.add_argument("--out", default=None, help="also write the Markdown comparison to this file")
     args = ap.parse_args(argv)
+    if args.scenario and args.scenario not in SCENARIOS:
+        print(f"bench-paper: unknown scenario {args.scenario!r} (expected one of {', '.join(SCENARIOS)})",
+              file=sys.stderr)
+        return 2
+    scenarios = [args.scenario] if args.scenario else list(SCENARIOS)
+    problem = _check_outputs(args.write_rescored, args.out) or (
+        _llm_folder_error(Path(args.llm_tables), scenarios) if args.llm_tables else None)
+    if problem:
+        print(f"bench-paper: {problem}", file=sys.stderr)
+        return 2
     root = bench_root(args, "bench-paper")
     if root is None:
         return 2
-    scenarios = [args.scenario] if args.scenario else ["scenario1", "scenario2", "scenario3"]
     try:
         published = load_published()
-        snapshot, label = ({}, "") if args.llm_tables else load_rescored()
+        snapshot, snap_label = load_rescored()
         fresh: dict[str, Any] = {}
         parts = []
         for scenario in scenarios:
-            offline = scenario_task_scores(offline_reports(root, scenario, args.case))
+            reports = offline_reports(root, scenario, args.case)
+            if not reports:
+                print(f"bench-paper: {scenario}: no case with a gold table"
+                      + (f" among {args.case}" if args.case else ""), file=sys.stderr)
+                continue
+            offline = scenario_task_scores(reports)
+            rescored, label = (snapshot.get(scenario), snap_label) if not args.case else (None, "")
             if args.llm_tables:
                 try:
-                    reports, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case)
-                except InputError as exc:  # tables for some scenarios only: the others show published figures
-                    print(f"bench-paper: {exc}", file=sys.stderr)
-                    reports, notes = {}, []
+                    tables, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case)
+                except InputError as exc:  # tables for other scenarios only: this one keeps the snapshot
+                    print(f"bench-paper: note: {exc}", file=sys.stderr)
+                    tables, notes = {}, []
                 for note in notes:
-                    log.info("%s", note)
-                if reports:
-                    fresh[scenario] = rescore(reports)
-                rescored, label = fresh.get(scenario), f"LLM tables from {args.llm_tables}, scored now"
-            else:
-                rescored = snapshot.get(scenario) if not args.case else None
-            comp = compare(scenario, offline, published, rescored)
+                    print(f"bench-paper: note: {note}", file=sys.stderr)
+                if tables:
+                    fresh[scenario] = rescore(tables)
+                    rescored, label = fresh[scenario], f"LLM tables from {args.llm_tables}, scored now"
+            comp = compare(scenario, offline, published, rescored, cases=len(reports))
             parts.append(comparison_markdown(comp, label if rescored else ""))
             print(parts[-1], flush=True)
     except InputError as exc:
         print(f"bench-paper: {exc}", file=sys.stderr)
         return 2
-    if args.write_rescored and fresh:
-        written = write_rescored(args.write_rescored, fresh, args.llm_source or str(args.llm_tables))
-        print(f"rescored figures written to {written}")
-    if args.out:
-        Path(args.out).write_text("\n".join(parts), encoding="utf-8")
-        print(f"comparison written to {args.out}")
+    try:
+        if args.write_rescored and fresh:
+            written = write_rescored(args.write_rescored, fresh, args.llm_source or str(args.llm_tables))
+            print(f"rescored figures written to {written}")
+        if args.out:
+            Path(args.out).write_text("\n".join(parts), encoding="utf-8")
+            print(f"comparison written to {args.out}")
+    except OSError as exc:
+        print(f"bench-paper: cannot write the output: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
