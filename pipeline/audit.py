@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
-from rdflib.namespace import RDF, RDFS, SKOS, XSD
+from rdflib.namespace import RDF, SKOS, XSD
 
 from .findings import Finding
 from .manifest import Case
