@@ -175,16 +175,16 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0], severity="warning")
     if row.datatype and row.datatype.lower() not in IRI_MARKERS:
         iri = ontology.expand(row.datatype)
+        prop = ontology.expand(row.ontology_property)
         if iri is not None and iri != RDF.langString and str(iri).endswith("langString"):
             a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
                   "rdf:langString", severity="warning")
-        elif (prop := ontology.expand(row.ontology_property)) is not None and iri is not None \
-                and not ontology.is_datatype(iri) and iri in ontology.datatype_ranges(prop):
+        elif prop is not None and iri is not None and not ontology.is_datatype(iri) \
+                and iri in ontology.datatype_ranges(prop):
             a.add("datatype", f"datatype {row.datatype!r} is no XSD datatype; it is used because the ontology "
                   f"declares it as the range of the datatype property {row.ontology_property!r}",
                   "an XSD datatype or rdfs:Literal", None, severity="warning")
         elif iri is None or not ontology.is_datatype(iri):
-            prop = ontology.expand(row.ontology_property)
             ranges = [r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r)]
             cand = ranges[0] if ranges else (ontology.closest(row.datatype, [URIRef(str(XSD) + t) for t in
                                              ("string", "integer", "decimal", "double", "date", "dateTime",

@@ -291,8 +291,9 @@ class Comparison:
         scenario: scenario name.
         offline: task -> offline F1 (post-processed; ``None`` where not applicable).
         columns: column label -> model -> task -> F1 (published settings, then rescored ones).
-        means: column label -> ``{"tasks": [...], "offline": mean, "models": {model: mean}}``, means
-            over the tasks applicable to the offline table and reported in that column.
+        means: column label -> ``{"tasks": [...], "offline": mean, "models": {model: mean},
+            "best": (mean, model)}``, means over the tasks applicable to the offline table and reported
+            in that column (``best`` is ``(None, None)`` when no model has one).
         losses: ``(column, task, model, llm F1, offline F1)`` wherever an LLM scores higher.
         beats_mean: the offline mean exceeds every model's mean in every column.
         partial: ``(column, model, cases with tables, cases of the offline run)`` of rescored models
@@ -337,9 +338,9 @@ def compare(scenario: str, offline: Mapping[str, float | None], published: Itera
         tasks = [t for t in applicable if any(t in s and s[t] is not None for s in models.values())]
         model_means = {m: mean_over(s, tasks) for m, s in models.items()}
         own = mean_over(offline, tasks)
-        comp.means[label] = {"tasks": tasks, "offline": own, "models": model_means}
-        best = max((v for v in model_means.values() if v is not None), default=None)
-        beats = beats and own is not None and (best is None or own > best)
+        best = max(((v, m) for m, v in model_means.items() if v is not None), default=(None, None))
+        comp.means[label] = {"tasks": tasks, "offline": own, "models": model_means, "best": best}
+        beats = beats and own is not None and (best[0] is None or own > best[0])
         for task in tasks:
             for model, scores in models.items():
                 v = scores.get(task)
@@ -393,8 +394,7 @@ def comparison_markdown(comp: Comparison, rescored_label: str = "") -> str:
     if not labels:
         lines.append("Verdict: no LLM figures for this scenario.")
     else:
-        best = {l: max(((v, m) for m, v in comp.means[l]["models"].items() if v is not None), default=(None, None))
-                for l in labels}
+        best = {l: comp.means[l]["best"] for l in labels}
         lines.append("Verdict: the offline mapper's mean task F1 is "
                      + ("above" if comp.beats_mean else "**not** above")
                      + " every LLM's in every column ("

@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import Iterable
 
 import numpy as np
 from rdflib import URIRef
@@ -139,6 +140,22 @@ def _id_like(ref: str) -> bool:
     return bool(w) and (w[-1] in _ID_WORDS or w[0] in {"id"})
 
 
+def _name_words(ref: str) -> list[str]:
+    """Words of a reference's last step other than identifier words (``shape_id`` -> ``["shape"]``)."""
+    return [w for w in words(ref.split("/")[-1], expand=False) if w not in _ID_WORDS]
+
+
+def _classes_named(matcher: NameMatcher, classes: Iterable[URIRef], name: list[str]) -> list[URIRef]:
+    """Classes whose (first) name is exactly the words ``name``, sorted."""
+    return sorted(c for c in classes if name and (n := matcher.names(c)) and n[0].split() == name)
+
+
+def _is_identifier_property(matcher: NameMatcher, prop: URIRef) -> bool:
+    """A property named like an identifier (``gtfs:id``, ``ex:code``)."""
+    names = matcher.names(prop)
+    return bool(set(words(names[0] if names else "")) & _ID_WORDS)
+
+
 def _name_like(ref: str) -> bool:
     return "name" in words(ref.split("/")[-1].lstrip("@"))
 
@@ -196,8 +213,7 @@ def _weak_entity_key(records: list, refs: list[str], data: SourceData, context: 
     ``stop_sequence``), when no unique identifier names the file's entity (``stop_id`` names a stop,
     not a stop time, and is unique in a sample only by chance)."""
     entity = _singular(words(context, expand=False))
-    if not entity or any(_singular([w for w in words(r.split("/")[-1], expand=False) if w not in _ID_WORDS])
-                         in ([], entity) for r in single):
+    if not entity or any(_singular(_name_words(r)) in ([], entity) for r in single):
         return None
     key = _sequence_key(records, refs, data)
     if key is None:
@@ -334,7 +350,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         # the record key is the entity's identifier: it fits an identifier property best
         # (stop_id, not zone_id, is the gtfs:id of a stop)
         key = info.key[0] if len(info.key) == 1 else None
-        id_props = {p for p in mine if set(words(matcher.names(p)[0] if matcher.names(p) else "")) & _ID_WORDS}
+        id_props = {p for p in mine if _is_identifier_property(matcher, p)}
         m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
                        * domain_fits(ontology, p, info.cls)
                        * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
@@ -386,9 +402,8 @@ def _domain_named_by(ontology: Ontology, matcher: NameMatcher, prop: URIRef, ref
     doms = sorted(ontology.domains(prop))
     if len(doms) == 1:
         return doms[0]
-    rest = [w for w in words(ref.split("/")[-1], expand=False) if w not in _ID_WORDS]
-    cands = {c for c in ontology.classes if ontology.superclasses(c) & set(doms)}
-    named = sorted(c for c in cands if rest and (n := matcher.names(c)) and n[0].split() == rest)
+    named = _classes_named(matcher, (c for c in ontology.classes if ontology.superclasses(c) & set(doms)),
+                           _name_words(ref))
     return named[0] if len(named) == 1 else None
 
 
@@ -404,7 +419,7 @@ def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: Na
     rows then link it to the record's other entities. Run after :func:`assign_properties`.
     """
     primary = {i.cls for i in infos if i.cls is not None}
-    id_props = [p for p in datatype_props if set(words(matcher.names(p)[0] if matcher.names(p) else "")) & _ID_WORDS]
+    id_props = [p for p in datatype_props if _is_identifier_property(matcher, p)]
     for info in infos:
         if info.cls is None or info.link:
             continue
@@ -412,8 +427,7 @@ def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: Na
         for r in info.refs:
             if r in done or r in info.fks or not _id_like(r):
                 continue
-            rest = [w for w in words(r.split("/")[-1], expand=False) if w not in _ID_WORDS]
-            named = [c for c in classes if rest and (n := matcher.names(c)) and n[0].split() == rest]
+            named = _classes_named(matcher, classes, _name_words(r))
             if len(named) != 1 or named[0] in primary or named[0] in info.keys:
                 continue
             cls = named[0]

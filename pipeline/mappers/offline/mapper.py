@@ -359,8 +359,9 @@ class OfflineMapper:
             builder.concat_rows(info, dprops)
             builder.skos_rows(info, oprops)
         builder.object_rows(infos, oprops)
-        builder.rows = drop_repeated_rows(builder.rows, {i.name: i.data for i in infos})
-        propose_functions(builder.rows, {i.name: i.data for i in infos}, ont)
+        data = {i.name: i.data for i in infos}
+        builder.rows = drop_repeated_rows(builder.rows, data)
+        propose_functions(builder.rows, data, ont)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i

@@ -69,6 +69,13 @@ def _keys(ontology: Ontology, concept: URIRef) -> set[str]:
     return keys
 
 
+def _name_similarity(ontology: Ontology, scheme: URIRef, column_words: str) -> float:
+    """rapidfuzz ``token_set_ratio`` / 100 of a column's words and the scheme's local name or labels, best one."""
+    names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
+        [" ".join(words(str(l))) for l in ontology.labels(scheme)]
+    return max(fuzz.token_set_ratio(column_words, n) for n in names) / 100
+
+
 def match_value_map(ontology: Ontology, column: str, values: list[str], min_coverage: float = 0.5,
                     max_distinct: int = 50) -> ValueMap | None:
     """Best value map of a column's codes onto one scheme, or ``None``.
@@ -94,9 +101,7 @@ def match_value_map(ontology: Ontology, column: str, values: list[str], min_cove
         coverage = len(mapping) / len(distinct)
         if coverage < min_coverage:
             continue
-        scheme_name = " ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))
-        names = [scheme_name] + [" ".join(words(str(l))) for l in ontology.labels(scheme)]
-        name_sim = max(fuzz.token_set_ratio(col, n) for n in names) / 100
+        name_sim = _name_similarity(ontology, scheme, col)
         vm = ValueMap(scheme, mapping, coverage,
                       f"{len(mapping)}/{len(distinct)} distinct values of {column!r} match concepts of "
                       f"<{scheme}> (name similarity {name_sim:.2f})")
@@ -129,9 +134,7 @@ def _enumeration_map(ontology: Ontology, column: str, distinct: list[str]) -> Va
         base = 0 if codes[-1] < len(concepts) else 1
         if codes[0] < base or codes[-1] - base >= len(concepts):
             continue
-        names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
-            [" ".join(words(str(l))) for l in ontology.labels(scheme)]
-        sim = max(fuzz.token_set_ratio(col, n) for n in names) / 100
+        sim = _name_similarity(ontology, scheme, col)
         if sim < 0.6:
             continue
         texts = [str(o).lower() for p, o in g.predicate_objects(scheme) if isinstance(o, Literal)
@@ -185,9 +188,7 @@ def _polarity_map(ontology: Ontology, column: str, distinct: list[str]) -> Value
             if hit is None:
                 continue
             mapping = {v: str(pos if v.lower() in _TRUE else neg) for v in distinct}
-            names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
-                [" ".join(words(str(l))) for l in ontology.labels(scheme)]
-            sim = max(fuzz.token_set_ratio(col, n) for n in names) / 100
+            sim = _name_similarity(ontology, scheme, col)
             found.append((sim, ValueMap(scheme, mapping, 1.0, (
                 f"binary codes {sorted(distinct)} of {column!r}: true -> {hit[0]!r}, false -> its negation "
                 f"{hit[1]!r} (the two concepts of <{scheme}>; name similarity {sim:.2f})"))))
