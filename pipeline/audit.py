@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from lxml import etree
+from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, SKOS, XSD
@@ -26,7 +27,7 @@ from .table.cells import IRI_MARKERS
 from .template import TemplateError, parse_template
 from .validation.terms import check_langtag
 
-__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath"]
+__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference"]
 
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
@@ -191,14 +192,63 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                                               "time", "boolean", "anyURI", "nonNegativeInteger")])[0])
             a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
                   cand)
-    if row.language_tag and check_langtag(row.language_tag):
-        a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47", "a BCP 47 tag such as 'en'")
+        elif prop is not None:
+            _narrower_than_range(a, row, iri, ontology.ranges(prop))
+    _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
               "a source file of the case", [s.path.name for s in case.sources][0] if case.sources else None)
         return a.findings
     _audit_references(a, row, src)
     return a.findings
+
+
+def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges: set[URIRef]) -> None:
+    """Warn when the row's datatype is a proper XSD subtype of the property's range (xsd:int under
+    xsd:integer). OWL accepts it (every xsd:int value is an xsd:integer value; subsumptions from
+    owlrl's table of XSD derivations), but SHACL's ``sh:datatype`` is an exact match (SHACL 4.1.1),
+    so the shapes derived from ``rdfs:range`` reject every value: the KG fails SHACL."""
+    wider = sorted(r for r in ranges if r != datatype and r in OWL_Datatype_Subsumptions.get(datatype, ()))
+    if wider:
+        a.add("datatype", f"datatype {row.datatype!r} is narrower than the range {a.ontology.compact(wider[0])} of "
+              f"{row.ontology_property!r}: OWL accepts it, but SHACL's sh:datatype is an exact match, so the shapes "
+              "derived from the range reject every value (SHACL fails)", f"the range {a.ontology.compact(wider[0])}",
+              wider[0], severity="warning")
+
+
+def language_reference(cell: str | None, src: SourceData | None) -> str | None:
+    """The reference a Language Tag cell names, else ``None`` (the cell is a constant tag).
+
+    ``{lang}`` always names a reference; a bare cell does when it is a column/path of ``src``
+    (a column called ``lang`` is data, not the tag "lang"). The compiler turns the reference
+    into ``rml:languageMap [ rml:reference ... ]``: each literal takes its record's tag.
+    """
+    text = (cell or "").strip()
+    m = re.fullmatch(r"\{\s*([^{}]+?)\s*\}", text)
+    if m:
+        return m.group(1)
+    return text if text and src is not None and src.has_reference(text) else None
+
+
+def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
+    """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
+    if not row.language_tag:
+        return
+    ref = language_reference(row.language_tag, src)
+    if ref is None:
+        if check_langtag(row.language_tag):
+            a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47 and no column/path of the "
+                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
+        return
+    if src is not None and not src.has_reference(ref):
+        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {src.source.path.name}",
+              f"a column/path of {src.source.path.name}", _closest(ref, src.references))
+        return
+    bad = sorted({v for v in (src.values(ref) if src is not None else []) if check_langtag(v.strip())})
+    why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
+          "materialize" if bad else ""
+    a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
+          severity="warning" if bad else "info")
 
 
 def _is_relation(row: MappingRow) -> bool:

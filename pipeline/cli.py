@@ -16,7 +16,7 @@ from tqdm import tqdm
 from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import compile_table, require_triples_maps
-from .errors import InputError, PipelineError
+from .errors import CompileError, InputError, PipelineError
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
@@ -172,6 +172,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    if Path(args.output).suffix.lower() not in (".md", ".csv", ".json"):
+        # checked before the mapper runs, not after minutes of work
+        raise InputError(f"unknown mapping-table format {Path(args.output).suffix!r}; expected .md, .csv or .json",
+                         path=args.output)
     case = load_manifest(args.manifest)
     options = {"table": args.table} if args.table else {}
     result = get_mapper(args.mapper).map(case, **options)
@@ -189,7 +193,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     source_findings = [f for s in sources for f in s.findings]
     for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)
-    require_triples_maps(compiled, source_findings)
+    try:
+        require_triples_maps(compiled, source_findings)
+    except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
+        raise InputError(str(exc), path=args.table) from exc
     compiled.rml.serialize(args.output, format="turtle")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
           f"written to {args.output}")
@@ -310,6 +317,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Subcommand -> (argument naming its output, True when that argument is a folder rather than a file).
+_OUTPUTS = {"map": ("output", False), "compile": ("output", False), "materialize": ("output", False),
+            "validate": ("out", False), "score": ("out", True), "run": ("out", True), "data": ("out", True)}
+
+
+def _make_output_folder(args: argparse.Namespace) -> None:
+    """Create the folder a subcommand writes into before it starts working, so a missing folder
+    never costs a whole run; an output path that cannot be created fails here (exit 2)."""
+    arg, is_folder = _OUTPUTS.get(args.command, (None, False))
+    value = getattr(args, arg, None) if arg else None
+    if value:
+        folder = Path(value) if is_folder else Path(value).parent
+        folder.mkdir(parents=True, exist_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     args = build_parser().parse_args(argv)
@@ -319,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     try:
+        _make_output_folder(args)
         return args.func(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -24,7 +24,8 @@ class Call:
 class Term:
     """A term map: ``kind`` is ``template``, ``reference``, ``constant`` or ``call``.
 
-    ``term_type`` is ``"iri"`` or ``"literal"``; ``datatype``/``language`` for literals.
+    ``term_type`` is ``"iri"`` or ``"literal"``; ``datatype``/``language`` for literals;
+    ``language_ref`` a reference whose value is each literal's language tag (a language map).
     """
 
     kind: str
@@ -33,6 +34,7 @@ class Term:
     term_type: str = "literal"
     datatype: URIRef | None = None
     language: str | None = None
+    language_ref: str | None = None
 
 
 @dataclass

@@ -15,7 +15,7 @@ import re
 from rdflib import URIRef
 from rdflib.namespace import RDFS, SKOS, XSD
 
-from ..audit import IRI_MARKERS, AuditResult
+from ..audit import IRI_MARKERS, AuditResult, language_reference
 from ..findings import Finding
 from ..fno import function_for_name
 from ..fno.crosswalk import crosswalk_for_scheme
@@ -97,10 +97,21 @@ class _Planner(RelationsMixin):
     # -- subject ------------------------------------------------------------
     def subject_term(self, template: str, src: SourceData, row: MappingRow) -> Term | None:
         segs = parse_template(expand_template_prefix(template, self.onto.prefixes))
-        if segs and segs[0].kind == "const" and not re.match(r"^[A-Za-z][\w+.\-]*:", segs[0].value):
+        if segs and not (segs[0].kind == "const" and re.match(r"^[A-Za-z][\w+.\-]*:", segs[0].value)):
+            # a template that starts with a variable ('{id}') is as relative as 'person/{id}': its values
+            # are percent-encoded (R2RML 7.3), so they can never supply a scheme; resolve both alike
+            base = self.case.base_iri or ""
+            if not re.match(r"^[A-Za-z][\w+.\-]*:", base):
+                self.find(row, "subject_template", "subject template is a relative IRI and the case has no base "
+                          "IRI to resolve it against: every subject would be dropped",
+                          "an absolute IRI template, or base_iri in the manifest")
+                return None
             self.find(row, "subject_template", "subject template is a relative IRI; resolved against the base IRI",
-                      "an absolute IRI template", self.case.base_iri + segs[0].value, severity="warning")
-            segs[0] = Segment("const", self.case.base_iri + segs[0].value)
+                      "an absolute IRI template", base + template, severity="warning")
+            if segs[0].kind == "const":
+                segs[0] = Segment("const", base + segs[0].value)
+            else:
+                segs.insert(0, Segment("const", base))
         return self.segments_term(segs, src, row, "subject_template", "iri")
 
     def segments_term(self, segs: list[Segment], src: SourceData, row: MappingRow, column: str,
@@ -161,6 +172,12 @@ class _Planner(RelationsMixin):
     # -- objects ------------------------------------------------------------
     def literal(self, row: MappingRow, src: SourceData) -> Term | None:
         datatype, language = self._datatype(row)
+        lang_ref = language_reference(row.language_tag, src)
+        if lang_ref is not None:
+            language = None
+            lang_ref = self.relative(lang_ref, src, row, "language_tag")
+            if lang_ref is None:
+                return None
         args = parse_concat(row.data_reference)
         if args:
             # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
@@ -185,6 +202,7 @@ class _Planner(RelationsMixin):
             term.term_type = "iri"
             return term
         term.term_type, term.datatype, term.language = "literal", datatype, language
+        term.language_ref = lang_ref
         return term
 
     def _datatype(self, row: MappingRow) -> tuple[URIRef | None, str | None]:

@@ -50,6 +50,10 @@ class _Emitter:
             self.g.add((node, RML.datatype, term.datatype))
         if term.language:
             self.g.add((node, RML.language, Literal(term.language)))
+        elif term.language_ref:
+            lang = BNode()
+            self.g.add((node, RML.languageMap, lang))
+            self.g.add((lang, RML.reference, Literal(term.language_ref)))
 
     def execution(self, call: Call) -> URIRef:
         fn = FUNCTIONS[call.function]
