@@ -72,6 +72,36 @@ def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
     return None
 
 
+#: Marks findings on references the engine cannot evaluate (never demoted for relation rows).
+ENGINE_CANNOT = "the engine cannot evaluate it"
+
+
+def engine_xpath_issue(ref: str, namespaces: dict[str, str]) -> str | None:
+    """Why Morph-KGC 2.10 cannot read the XML reference ``ref`` (a well-formed XPath), else ``None``.
+
+    The engine evaluates only the iterator as XPath; a reference is cut at ``@`` into an
+    ElementTree path and an attribute name (``data_source/data_file.py``, ``_read_xml``), so a
+    predicate on an attribute (``cbc:ID[@schemeName="ID_LOTE"]``) or an XPath function
+    (``local-name()``, ``text()``) ends the run with ``TypeError``/``SyntaxError`` and names no
+    rule. The check replays that reading: one ``@`` at most, a plain attribute name after it, and
+    an element path ElementTree compiles.
+    """
+    import xml.etree.ElementTree as ET
+
+    text = ref.replace("/@", "@").lstrip("/")
+    element, _, attribute = text.partition("@")
+    if attribute and not re.fullmatch(r"[A-Za-z_][\w.\-]*(:[A-Za-z_][\w.\-]*)?", attribute):
+        return (f"{ENGINE_CANNOT}: Morph-KGC reads a reference as an ElementTree path plus one attribute after "
+                "'@', so a predicate on an attribute or a second '@' breaks the run")
+    if element:
+        try:
+            ET.Element("r").findall(element, namespaces=namespaces)
+        except (SyntaxError, KeyError) as exc:
+            return (f"{ENGINE_CANNOT}: Morph-KGC reads references as ElementTree paths, which have no "
+                    f"{'XPath functions' if '(' in element else 'such step'} ({exc})")
+    return None
+
+
 def _closest(value: str, options: list[str]) -> str | None:
     if not options:
         return None
@@ -269,6 +299,11 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
     if not src.has_reference(ref):
         a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}",
               f"a column/path of {src.source.path.name}", _closest(ref, options))
+        return
+    reason = engine_xpath_issue(ref, src.namespaces) if is_xml else None
+    if reason:
+        a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
+              _closest(re.sub(r"\[[^\]]*\]", "", ref), options))
 
 
 def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
@@ -294,6 +329,7 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
         for i in range(start, len(a.findings)):
             f = a.findings[i]
             if f.column in ("data_reference", "subject_template") and "malformed" not in f.message \
+                    and ENGINE_CANNOT not in f.message \
                     and (f.column == "data_reference" or row.join_condition):
                 a.findings[i] = dataclasses.replace(f, severity="warning",
                                                     message=f.message + " (relation row: resolved by the compiler)")

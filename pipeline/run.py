@@ -284,9 +284,7 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
         events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", st.values, config.processes)
         run.extra["CN4"] = check_cn4(events).to_dict()
-    if case.gold_table is not None and not self_replay:
-        run.extra["mapping_scores"], run.mapping_report = mapping_scores(
-            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
+    _mapping_level(run, st, config, events)
     templates = subject_templates(st.compiled.plan)
     gold = GoldKG() if self_replay and case.gold_graph is None else \
         gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
@@ -302,6 +300,16 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
                           templates, gold.templates)
     run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
     run.artifacts["graph_scores"] = _write_json(run.folder / "graph_scores.json", scores)
+
+
+def _mapping_level(run: CaseRun, st: _State, config: RunConfig, events=None) -> None:
+    """Mapping-level scores of the table against the gold table (not for a replayed gold table).
+    Needs only the table: a run that failed after the map stage still gets them."""
+    case = run.case
+    self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
+    if case.gold_table is not None and not self_replay:
+        run.extra["mapping_scores"], run.mapping_report = mapping_scores(
+            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
 
 
 #: The stages in order; ``validate`` and ``score`` run only with ``RunConfig.evaluate``.
@@ -349,6 +357,12 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
             run.timings[name] = time.perf_counter() - t0
         if run.status != "ok":
             break
+    if run.status != "ok" and run.failed_stage not in ("load", "map") and config.evaluate \
+            and "mapping_scores" not in run.extra:
+        try:  # a failed compile/materialize must not hide how good the table is
+            _mapping_level(run, state, config)
+        except PipelineError as exc:
+            LOGGER.error("%s/%s: mapping-level scores failed too: %s", case.scenario, case.name, exc)
     run.artifacts["audit"] = _write_json(folder / "audit.json", [f.to_dict() for f in run.findings])
     (folder / "audit.md").write_text(_audit_md(run), encoding="utf-8")
     _write_json(folder / "run.json", run.to_dict())

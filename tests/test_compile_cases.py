@@ -117,3 +117,84 @@ def test_cli_output_folder_and_exit_codes(tmp_path, capsys):
     assert main(["compile", str(work / "case.yaml"), str(work / "t.md"), str(work / "d1" / "m.rml.ttl")]) == 0
     assert main(["materialize", str(work / "d1" / "m.rml.ttl"), str(work / "d2" / "kg.nt")]) == 0
     assert len((work / "d2" / "kg.nt").read_text().splitlines()) == 2
+
+
+def test_self_join_links_different_records(tmp_path):
+    compiled, sources = _compile("self-join-reflexive-only", tmp_path)
+    kg = _materialize(compiled, sources, tmp_path)
+    car = {i: URIRef(f"{EX}car/car{i}") for i in (1, 2, 3)}
+    assert set(kg.subject_objects(URIRef(O + "sameColorAs"))) == {
+        (car[1], car[1]), (car[1], car[2]), (car[2], car[1]), (car[2], car[2]), (car[3], car[3])}
+    assert len(list(kg.subjects(RDF.type, URIRef(O + "Car")))) == 3
+    # the parent is a twin on an equivalent spelling of the same file, so the engine really joins
+    twin = next(tm for tm in compiled.plan.triples_maps if tm.id.endswith("_joinParent"))
+    assert twin.source_path.endswith("/./cars.csv") and not twin.poms and not twin.classes
+
+
+def test_join_on_a_key_column_of_the_same_source_stays_the_same_record(tmp_path):
+    table = tmp_path / "t.md"
+    table.write_text("| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | "
+                     "Subject Generation | Join Condition |\n|---|---|---|---|---|---|---|\n"
+                     "| car | cars.csv | ex:sameColorAs | ex:Car | ex:Car | http://example.org/car/{car} | "
+                     "cars.car==cars.car |\n", encoding="utf-8")
+    case = load_manifest(CASES / "self-join-reflexive-only" / "case.yaml")
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(table), ontology, case, sources)
+    [tm] = compiled.plan.triples_maps
+    assert tm.poms[0].objects[0].parent is None and tm.poms[0].objects[0].term.value == "http://example.org/car/{car}"
+
+
+def test_function_with_function_subject_template_runs(tmp_path):
+    compiled, sources = _compile("function-with-xpath-template-crash", tmp_path)
+    kg = _materialize(compiled, sources, tmp_path)
+    assert set(kg) == {(URIRef(EX + "rec/Ann_Lee"), URIRef(O + "title"), Literal("HELLO")),
+                       (URIRef(EX + "rec/Ann_Lee"), RDF.type, URIRef(O + "Record"))}
+
+
+def test_xpath_predicate_on_an_attribute_is_refused_by_the_audit(scenarios, tmp_path):
+    """BLINKG scenario 3 case 2's gold table (its misspelt property corrected, as a repair or an
+    LLM would) reads cbc:ID[@schemeName="ID_LOTE"] in a subject template: Morph-KGC 2.10 would
+    stop with TypeError; the audit refuses the row, naming it, and the rest materializes."""
+    from pipeline.blinkg import write_manifests
+
+    write_manifests(scenarios.parent, tmp_path / "manifests", ("csv",))
+    case = load_manifest(tmp_path / "manifests" / "scenario3" / "2.yaml")
+    table = tmp_path / "t.md"
+    table.write_text(case.gold_table.read_text(encoding="utf-8").replace("DevidedIntoLot", "DividedIntoLot"),
+                     encoding="utf-8")
+    ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(table), ontology, case, sources)
+    refused = [f for f in compiled.findings if "the engine cannot evaluate it" in f.message]
+    assert [(f.line, f.column, f.severity) for f in refused] == [(3, "subject_template", "error")]
+    assert 'ID_LOTE' in refused[0].message and refused[0].candidate.endswith("cac:ProcurementProjectLot/cbc:ID")
+    assert len(_materialize(compiled, sources, tmp_path)) > 0
+
+
+def test_engine_xpath_issue_replays_the_engine_reading():
+    from pipeline.audit import engine_xpath_issue
+
+    ns = {"cbc": "urn:x"}
+    assert [engine_xpath_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
+        [True] * 5
+    assert [engine_xpath_issue(r, ns) is None for r in ('cbc:ID[@schemeName="X"]', "*[local-name()='t']",
+                                                        "cbc:ID/text()")] == [False] * 3
+
+
+def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    import pipeline.run as run_module
+    from pipeline.errors import MaterializeError
+
+    def fail(*args, **kwargs):
+        raise MaterializeError("engine stopped")
+
+    monkeypatch.setattr(run_module, "materialize", fail)
+    table = CASES / "function-with-xpath-template-crash" / "table.md"
+    case = replace(load_manifest(CASES / "function-with-xpath-template-crash" / "case.yaml"), gold_table=table)
+    run = run_module.run_case(case, run_module.RunConfig(out_dir=tmp_path, mapper="replay",
+                                                         mapper_options={"table": str(table)}))
+    assert (run.status, run.failed_stage) == ("failed", "materialize")
+    assert run.extra["mapping_scores"]["f1"] == 1.0

@@ -58,7 +58,11 @@ class PredicateObject:
 
 @dataclass
 class TriplesMapPlan:
-    """A TriplesMap: logical source, subject map with classes, predicate-object maps."""
+    """A TriplesMap: logical source, subject map with classes, predicate-object maps.
+
+    ``source_path`` overrides how the logical source's path is written (an equivalent spelling
+    of the same file, see :meth:`pipeline.compile.relations.RelationsMixin.join_twin`).
+    """
 
     id: str
     source: SourceData
@@ -68,6 +72,7 @@ class TriplesMapPlan:
     classes: list[URIRef] = field(default_factory=list)
     poms: list[PredicateObject] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    source_path: str | None = None
 
 
 @dataclass

@@ -37,6 +37,7 @@ class _Planner(RelationsMixin):
         self.plan = Plan()
         self.iterators: dict[int, str | None] = {}
         self.tms: dict[tuple[int, str], TriplesMapPlan] = {}
+        self.twins: dict[str, TriplesMapPlan] = {}
 
     # -- helpers -----------------------------------------------------------
     def find(self, row: MappingRow, column: str, message: str, expected: str | None = None,
@@ -302,7 +303,7 @@ class _Planner(RelationsMixin):
         for row, tm in pending:
             ok = self._row(row, tm, relations)
             (self.plan.compiled_lines if ok else self.plan.dropped_lines).append(row.line)
-        self.plan.triples_maps = [t for t in self.tms.values() if t.poms or t.classes]
+        self.plan.triples_maps = [t for t in self.tms.values() if t.poms or t.classes] + list(self.twins.values())
         for tm in self.plan.triples_maps:
             self._warn_cross_product(tm)
         return self.plan

@@ -33,8 +33,11 @@ class RelationsMixin:
         parents = [p for p in self.tms.values() if target in p.classes]
         parents.sort(key=lambda p: p.source is not src)
         alternatives = parse_join_condition(row.join_condition)
+        # a join of a column with itself links a record only to itself when the column is a key;
+        # on any other column (cars.color==cars.color) it links every record sharing the value
         identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
-                       for alt in alternatives for pr in alt)
+                       for alt in alternatives for pr in alt) and \
+            all(_identifies_records(src, [pr.child_ref for pr in alt]) for alt in alternatives)
         if not parents:
             parent = self._conventional_parent(row, tm, target, [] if identity else alternatives)
             if parent is None:
@@ -64,8 +67,28 @@ class RelationsMixin:
                           f"and {parent.source.path.name} with existing columns{why}",
                           "child.column==parent.column")
                 return None
+            if parent.source is src:
+                parent = self.join_twin(parent)
             objects.append(ObjectSpec(parent=parent.id, joins=joins))
         return objects
+
+    def join_twin(self, parent: TriplesMapPlan) -> TriplesMapPlan:
+        """The parent TriplesMap of a join within one source, on an equivalent logical source.
+
+        Morph-KGC 2.10 rewrites a join whose parent has the same logical source and iterator as
+        the child into the child's own subject (morph-kgc#209, ``_remove_self_joins_no_condition``),
+        so ``cars.color==cars.color`` would link each car only to itself. The twin has the
+        parent's subject map, no class and no predicate-object map (it asserts nothing), and
+        names the same file as ``<folder>/./<file>``: every engine reads the same records, and
+        the engine joins for real.
+        """
+        twin = self.twins.get(parent.id)
+        if twin is None:
+            path = parent.source.path
+            twin = TriplesMapPlan(f"{parent.id}_joinParent", parent.source, parent.iterator, parent.subject,
+                                  parent.template, source_path=f"{path.parent}/./{path.name}")
+            self.twins[parent.id] = twin
+        return twin
 
     def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None,
                              joins: list) -> TriplesMapPlan | None:
@@ -182,6 +205,17 @@ class RelationsMixin:
 
     def _segments_of(self, template: str) -> list[Segment]:
         return parse_template(expand_template_prefix(template, self.onto.prefixes))
+
+
+def _identifies_records(src: SourceData, refs: list[str]) -> bool:
+    """True when the values of ``refs`` differ from record to record (records without them
+    left out). A reference the loaded records do not hold (an absolute XPath) is taken as a key,
+    as before: nothing in the data says otherwise."""
+    if not all(r in src.references for r in refs):
+        return True
+    keys = [tuple(tuple(rec.get(r, ())) for r in refs) for rec in src.records]
+    keys = [k for k in keys if all(k)]
+    return len(set(keys)) == len(keys)
 
 
 def _slug(iri: URIRef) -> str:

@@ -79,7 +79,7 @@ class _Emitter:
         ls = BNode()
         g.add((node, RML.logicalSource, ls))
         g.add((ls, RDF.type, RML.LogicalSource))
-        g.add((ls, RML.source, Literal(str(tm.source.path))))
+        g.add((ls, RML.source, Literal(tm.source_path or str(tm.source.path))))
         g.add((ls, RML.referenceFormulation, _FORMULATION[tm.source.source.format]))
         if tm.iterator:
             g.add((ls, RML.iterator, Literal(tm.iterator)))
