@@ -198,3 +198,44 @@ def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
                                                          mapper_options={"table": str(table)}))
     assert (run.status, run.failed_stage) == ("failed", "materialize")
     assert run.extra["mapping_scores"]["f1"] == 1.0
+
+
+def test_month_first_dates_are_not_swapped(tmp_path):
+    compiled, sources = _compile("date-month-first-swapped", tmp_path)
+    kg = _materialize(compiled, sources, tmp_path)
+    assert {str(s).rsplit("/", 1)[1]: o for s, o in kg.subject_objects(URIRef(O + "date"))} == {
+        "e1": Literal("2024-01-13", datatype=XSD.date), "e2": Literal("2024-03-04", datatype=XSD.date),
+        "e3": Literal("2024-12-11", datatype=XSD.date)}
+    [f] = _findings(compiled, "function_name")
+    assert "month-first" in f.message and "01/13/2024" in f.message
+
+
+@pytest.mark.parametrize("values, output, expected, status", [
+    (["03/04/2024", "12/11/2024", "2024-05-06"], "date as xsd:date", {"e1": None, "e2": None, "e3": "2024-05-06"},
+     "cannot be told"),
+    (["03/04/2024", "12/11/2024", "20240506"], "MM/DD/YYYY", {"e1": "2024-03-04", "e2": "2024-12-11",
+                                                              "e3": "2024-05-06"}, None),
+    (["13/04/2024", "04/13/2024", "2024-05-06"], "", {"e1": None, "e2": None, "e3": "2024-05-06"},
+     "some values are day-first and others month-first"),
+])
+def test_date_order_ambiguous_stated_or_conflicting(tmp_path, values, output, expected, status):
+    from dataclasses import replace
+
+    from pipeline.manifest import Source
+
+    csv = tmp_path / "events.csv"
+    csv.write_text("id,date\n" + "".join(f"e{i},{v}\n" for i, v in enumerate(values, 1)), encoding="utf-8")
+    table = tmp_path / "t.md"
+    table.write_text("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype | Function Name "
+                     f"| Function Output |\n|---|---|---|---|---|---|---|\n| date | ex:date | ex:Event | "
+                     f"http://example.org/e/{{id}} | xsd:date | toDate | {output} |\n", encoding="utf-8")
+    case = load_manifest(CASES / "date-month-first-swapped" / "case.yaml")
+    case = replace(case, sources=(Source(csv, "csv", None, "events.csv"),))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(table), ontology, case, sources)
+    kg = _materialize(compiled, sources, tmp_path)
+    got = {str(s).rsplit("/", 1)[1]: str(o) for s, o in kg.subject_objects(URIRef(O + "date"))}
+    assert got == {k: v for k, v in expected.items() if v}
+    warnings = [f.message for f in _findings(compiled, "function_name") if f.severity == "warning"]
+    assert (status is None and not warnings) or any(status in w for w in warnings)

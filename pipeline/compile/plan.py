@@ -19,6 +19,7 @@ from ..audit import IRI_MARKERS, AuditResult, language_reference
 from ..findings import Finding
 from ..fno import function_for_name
 from ..fno.crosswalk import crosswalk_for_scheme
+from ..fno.dates import DMY, MDY, decide_date_order, stated_date_order
 from ..manifest import Case
 from ..ontology import Ontology, is_xsd_datatype
 from ..sources import SourceData
@@ -197,7 +198,9 @@ class _Planner(RelationsMixin):
         if row.function_name and fn is None:
             self.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
                       "a known function (capitalize, toDate, value map)", severity="warning")
-        if fn:
+        if fn == "normalizeDate":
+            term = Term("call", call=Call(fn, [term, self._date_order(row, src, term)]))
+        elif fn:
             term = Term("call", call=Call(fn, [term]))
         if row.datatype and row.datatype.lower() in IRI_MARKERS:
             term.term_type = "iri"
@@ -205,6 +208,29 @@ class _Planner(RelationsMixin):
         term.term_type, term.datatype, term.language = "literal", datatype, language
         term.language_ref = lang_ref
         return term
+
+    def _date_order(self, row: MappingRow, src: SourceData, term: Term) -> str:
+        """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
+        decided here so that the engine converts every value alike; reported unless plain."""
+        refs = _term_references(term)
+        values = [v for r in refs for v in (src.xpath(r) if src.source.format == "xml" else src.values(r))]
+        decided = decide_date_order([str(v) for v in values],
+                                    stated_date_order(row.function_name, row.function_output))
+        hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
+        if decided.status == "decided":
+            self.find(row, "function_name", f"dates of {', '.join(refs)} are {_ORDER_NAMES[decided.order]} "
+                      f"(shown by {', '.join(decided.evidence)})", severity="info")
+        elif decided.status in ("ambiguous", "conflict"):
+            why = "every day/month value fits both orders" if decided.status == "ambiguous" else \
+                "some values are day-first and others month-first"
+            self.find(row, "function_name", f"dates of {', '.join(refs)}: the day/month order cannot be told ({why}: "
+                      f"{', '.join(decided.evidence)}); no order is guessed and those values are left out",
+                      hint, severity="warning")
+        if decided.invalid:
+            self.find(row, "function_name", f"{len(decided.invalid)} value(s) of {', '.join(refs)} are no date in the "
+                      f"{_ORDER_NAMES.get(decided.order, 'year-first')} order ({', '.join(decided.invalid[:3])}); "
+                      "left out", "a date", severity="warning")
+        return decided.order
 
     def _datatype(self, row: MappingRow) -> tuple[URIRef | None, str | None]:
         lang = row.language_tag
@@ -369,6 +395,9 @@ def _term_references(term: Term) -> list[str]:
     if term.kind == "call" and term.call is not None:
         return [r for a in term.call.args if isinstance(a, Term) for r in _term_references(a)]
     return []
+
+
+_ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
 
 
 def _escape(text: str) -> str:

@@ -31,7 +31,8 @@ class FnoFunction:
 FUNCTIONS: dict[str, FnoFunction] = {
     "valueMap": FnoFunction(FN.valueMap, (FN.value, FN.map), "code -> IRI lookup in a JSON map"),
     "percentEncode": FnoFunction(FN.percentEncode, (FN.value,), "percent-encode for IRI use"),
-    "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value,), "date -> xsd:date lexical form"),
+    "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value, FN.order),
+                                 "date -> xsd:date lexical form; order DMY/MDY/YMD decided per column"),
     "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),

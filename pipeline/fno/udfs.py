@@ -3,6 +3,7 @@
 # nothing from our package: each function is self-contained. The function and
 # parameter IRIs are listed in pipeline/fno/__init__.py (FUNCTIONS).
 import json as _json
+from datetime import date as _date
 import re as _re
 from urllib.parse import quote as _quote
 
@@ -31,20 +32,41 @@ def percent_encode(value):
     return _quote(str(value), safe="-._~")
 
 
-@udf(fun_id=_FN + "normalizeDate", value=_FN + "value")
-def normalize_date(value):
-    """Normalise a date to xsd:date (YYYY-MM-DD): accepts YYYYMMDD, DD/MM/YYYY, DD-MM-YYYY, ISO with time."""
+@udf(fun_id=_FN + "normalizeDate", value=_FN + "value", order=_FN + "order")
+def normalize_date(value, order=None):
+    """Normalise a date to xsd:date (YYYY-MM-DD); None when it is no date.
+
+    Year-first forms are read as they are: ISO (``2024-03-04``, a time or zone after it ignored),
+    ``2024/03/04``, compact ``20240304``. Day/month forms (``03/04/2024``, ``-`` or ``.`` too)
+    follow ``order``: ``DMY`` day-first, ``MDY`` month-first, ``YMD`` none (such values give
+    None: the compiler passes it for a column whose order nothing decides, see
+    pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
+    """
     if value is None:
         return None
     v = str(value).strip()
-    m = _re.fullmatch(r"(\d{4})(\d{2})(\d{2})", v)
+    m = _re.fullmatch(r"(\d{4})(\d{2})(\d{2})", v) or _re.match(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", v)
     if m:
-        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+        return _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     m = _re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", v)
-    if m:
-        return f"{m.group(3)}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
-    m = _re.match(r"(\d{4}-\d{2}-\d{2})", v)
-    return m.group(1) if m else None
+    if not m:
+        return None
+    a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if order == "DMY":
+        return _iso_date(year, b, a)
+    if order == "MDY":
+        return _iso_date(year, a, b)
+    if order is None:
+        return _iso_date(year, b, a) or _iso_date(year, a, b)
+    return None
+
+
+def _iso_date(year, month, day):
+    """``YYYY-MM-DD`` when the date exists (no 2024-02-30), else None."""
+    try:
+        return _date(year, month, day).isoformat()
+    except ValueError:
+        return None
 
 
 @udf(fun_id=_FN + "concat", first=_FN + "first", second=_FN + "second")
