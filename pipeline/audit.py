@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
@@ -300,6 +302,12 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}",
               f"a column/path of {src.source.path.name}", _closest(ref, options))
         return
+    if src.source.format == "json" and "." in ref and \
+            ref.split(".")[0] not in _json_top_keys(str(src.path), src.path.stat().st_mtime_ns, src.iterator):
+        a.add(column, f"{what} {ref!r} names a JSON key that contains '.': Morph-KGC 2.10 reads every '.' of a "
+              "reference as a step into a nested object (morph-kgc#138), so it would write nothing for it",
+              "a key without '.' (rename it in a copy of the data)")
+        return
     reason = engine_xpath_issue(ref, src.namespaces) if is_xml else None
     if reason:
         a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
@@ -333,6 +341,20 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
                     and (f.column == "data_reference" or row.join_condition):
                 a.findings[i] = dataclasses.replace(f, severity="warning",
                                                     message=f.message + " (relation row: resolved by the compiler)")
+
+
+@lru_cache(maxsize=32)
+def _json_top_keys(path: str, mtime_ns: int, iterator: str | None) -> frozenset[str]:  # noqa: ARG001 - cache key
+    """Keys of the records a JSON iterator selects: the first step of a reference must be one of
+    them for Morph-KGC 2.10, which projects each record on ``reference.split('.')[0]`` before it
+    flattens nested objects (``data_source/data_file.py``, ``_read_json``)."""
+    import json
+
+    from jsonpath_ng.ext import parse
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    records = [m.value for m in parse(iterator or "$").find(data)]
+    return frozenset(k for r in records if isinstance(r, dict) for k in r)
 
 
 def _absolute(src: SourceData) -> list[str]:

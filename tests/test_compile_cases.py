@@ -239,3 +239,34 @@ def test_date_order_ambiguous_stated_or_conflicting(tmp_path, values, output, ex
     assert got == {k: v for k, v in expected.items() if v}
     warnings = [f.message for f in _findings(compiled, "function_name") if f.severity == "warning"]
     assert (status is None and not warnings) or any(status in w for w in warnings)
+
+
+def test_json_key_with_dot_is_refused_naming_the_row(tmp_path):
+    compiled, _ = _compile("json-key-with-dot", tmp_path)
+    [f] = [f for f in compiled.findings if f.severity == "error"]
+    assert (f.line, f.column, f.value) == (3, "data_reference", "tags.code")
+    assert "contains '.'" in f.message and "morph-kgc#138" in f.message
+    assert compiled.plan.triples_maps == []
+
+
+def test_json_keys_with_spaces_and_nested_keys_are_read(tmp_path):
+    """The control: a key with a space and a nested key (a.b) reach the KG through Morph-KGC."""
+    from dataclasses import replace
+
+    from pipeline.manifest import Source
+
+    data = tmp_path / "people.json"
+    data.write_text('{"people": [{"id": "a1", "tag code": "T1", "n": {"x": "N1"}}, '
+                    '{"id": "a2", "tag code": "T2", "n": {"x": "N2"}}]}', encoding="utf-8")
+    table = tmp_path / "t.md"
+    table.write_text("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
+                     "| tag code | ex:title | ex:Record | http://example.org/p/{id} |\n"
+                     "| n.x | ex:nick | ex:Record | http://example.org/p/{id} |\n", encoding="utf-8")
+    case = load_manifest(CASES / "json-key-with-dot" / "case.yaml")
+    case = replace(case, sources=(Source(data, "json", "$.people[*]", "people.json"),))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(table), ontology, case, sources)
+    assert not [f for f in compiled.findings if f.severity == "error"]
+    kg = _materialize(compiled, sources, tmp_path)
+    assert set(kg.objects(URIRef(EX + "p/a2"), None)) >= {Literal("T2"), Literal("N2")}
