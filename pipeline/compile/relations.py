@@ -67,16 +67,15 @@ class RelationsMixin:
                           f"and {parent.source.path.name} with existing columns{why}",
                           "child.column==parent.column")
                 return None
-            if parent.source is src:
-                parent = self.join_twin(parent)
-            objects.append(ObjectSpec(parent=parent.id, joins=joins))
+            target_tm = self.join_twin(parent) if parent.source is src and all(c == p for c, p in joins) else parent
+            objects.append(ObjectSpec(parent=target_tm.id, joins=joins))
         return objects
 
     def join_twin(self, parent: TriplesMapPlan) -> TriplesMapPlan:
         """The parent TriplesMap of a join within one source, on an equivalent logical source.
 
         Morph-KGC 2.10 rewrites a join whose parent has the same logical source and iterator as
-        the child into the child's own subject (morph-kgc#209, ``_remove_self_joins_no_condition``),
+        the child, and whose conditions each join a reference with itself, into the child's own subject (morph-kgc#209, ``_remove_self_joins_no_condition``),
         so ``cars.color==cars.color`` would link each car only to itself. The twin has the
         parent's subject map, no class and no predicate-object map (it asserts nothing), and
         names the same file as ``<folder>/./<file>``: every engine reads the same records, and

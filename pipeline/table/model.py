@@ -71,7 +71,9 @@ class MappingRow:
         join_condition: as written (``student.Sport==sport.ID``).
         datatype: datatype as written (``xsd:date``), or a non-datatype marker
             found in gold tables (``Object Property``, ``URI``).
-        language_tag: BCP 47 tag without ``@`` (``en``).
+        language_tag: BCP 47 tag without ``@`` (``en``), or a reference whose value is each
+            record's tag: ``{lang}``, or the bare name of a column/path of the source
+            (compiled to ``rml:languageMap [ rml:reference "lang" ]``).
         function_name: transformation function name (``capitalize``).
         function_output: as written (value-map lists ``a -> IRI <br> ...``).
         line: 1-based line of the row in its file (0 when built in memory).
