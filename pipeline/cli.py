@@ -118,6 +118,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     from .evaluate import graph_validation, skipped, validation_passed
 
+    Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
     try:
         kg = Graph().parse(args.kg, format="nt")
@@ -178,7 +179,9 @@ def _cmd_map(args: argparse.Namespace) -> int:
                          path=args.output)
     case = load_manifest(args.manifest)
     options = {"table": args.table} if args.table else {}
-    result = get_mapper(args.mapper).map(case, **options)
+    mapper = get_mapper(args.mapper)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
+    result = mapper.map(case, **options)
     write_table(result.table, args.output)
     print(f"{len(result.table)} rows written to {args.output}")
     return 0
@@ -188,6 +191,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     case = load_manifest(args.manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     work = Path(args.output).resolve().parent
+    work.mkdir(parents=True, exist_ok=True)
     sources = [load_source(s, work / "inputs") for s in case.sources]
     compiled = compile_table(read_table(args.table), ontology, case, sources)
     source_findings = [f for s in sources for f in s.findings]
@@ -213,6 +217,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     except Exception as exc:  # rdflib raises parser-specific types
         raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
     engine = Path(args.output).with_suffix(".morph-kgc.ttl")
+    engine.parent.mkdir(parents=True, exist_ok=True)
     engine_mapping(rml).serialize(engine, format="turtle")
     values: set[str] = set()
     if args.manifest:
@@ -317,21 +322,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-#: Subcommand -> (argument naming its output, True when that argument is a folder rather than a file).
-_OUTPUTS = {"map": ("output", False), "compile": ("output", False), "materialize": ("output", False),
-            "validate": ("out", False), "score": ("out", True), "run": ("out", True), "data": ("out", True)}
-
-
-def _make_output_folder(args: argparse.Namespace) -> None:
-    """Create the folder a subcommand writes into before it starts working, so a missing folder
-    never costs a whole run; an output path that cannot be created fails here (exit 2)."""
-    arg, is_folder = _OUTPUTS.get(args.command, (None, False))
-    value = getattr(args, arg, None) if arg else None
-    if value:
-        folder = Path(value) if is_folder else Path(value).parent
-        folder.mkdir(parents=True, exist_ok=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     args = build_parser().parse_args(argv)
@@ -341,7 +331,6 @@ def main(argv: list[str] | None = None) -> int:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     try:
-        _make_output_folder(args)
         return args.func(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

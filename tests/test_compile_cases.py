@@ -117,6 +117,9 @@ def test_cli_output_folder_and_exit_codes(tmp_path, capsys):
     assert main(["compile", str(work / "case.yaml"), str(work / "t.md"), str(work / "d1" / "m.rml.ttl")]) == 0
     assert main(["materialize", str(work / "d1" / "m.rml.ttl"), str(work / "d2" / "kg.nt")]) == 0
     assert len((work / "d2" / "kg.nt").read_text().splitlines()) == 2
+    assert main(["validate", str(work / "case.yaml"), str(work / "d2" / "kg.nt"), "--out",
+                 str(work / "d3" / "v.json")]) == 0
+    assert (work / "d3" / "v.json").is_file()
 
 
 def test_self_join_links_different_records(tmp_path):
