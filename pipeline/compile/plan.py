@@ -213,7 +213,10 @@ class _Planner(RelationsMixin):
         """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
         decided here so that the engine converts every value alike; reported unless plain."""
         refs = _term_references(term)
-        values = [v for r in refs for v in (src.xpath(r) if src.source.format == "xml" else src.values(r))]
+        it = (self.iterator(src) or "").rstrip("/")
+        # XML: every record's values (a relative XPath would read the first record only)
+        values = [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
+                                            if src.source.format == "xml" else src.values(r))]
         decided = decide_date_order([str(v) for v in values],
                                     stated_date_order(row.function_name, row.function_output))
         hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
