@@ -184,9 +184,6 @@ def materialize(mapping_file: Path, source_values: set[str], processes: int = 1,
     """
     import morph_kgc
 
-    from .fno.engine import patch_engine
-
-    patch_engine()
     config = configparser.ConfigParser()
     config["CONFIGURATION"] = {"output_format": "N-TRIPLES", "udfs": str(UDF_FILE),
                                "number_of_processes": str(processes), "logging_level": "ERROR",

@@ -114,7 +114,10 @@ class _Planner(RelationsMixin):
                 segs[0] = Segment("const", base + segs[0].value)
             else:
                 segs.insert(0, Segment("const", base))
-        return self.segments_term(segs, src, row, "subject_template", "iri")
+        term = self.segments_term(segs, src, row, "subject_template", "iri")
+        if term is not None and term.kind == "call":
+            _inputs_as_templates(term)
+        return term
 
     def segments_term(self, segs: list[Segment], src: SourceData, row: MappingRow, column: str,
                       term_type: str) -> Term | None:
@@ -398,6 +401,23 @@ def _term_references(term: Term) -> list[str]:
     if term.kind == "call" and term.call is not None:
         return [r for a in term.call.args if isinstance(a, Term) for r in _term_references(a)]
     return []
+
+
+def _inputs_as_templates(term: Term) -> None:
+    """Write the references a subject's function reads as templates ``{ref}`` (termType literal:
+    the same value, unencoded), in place.
+
+    Morph-KGC 2.10 escapes a literal function result through a column that only a template
+    evaluation creates (``materializer._materialize_fnml_execution``); a TriplesMap whose subject
+    is a function of plain references and whose object is a function (``$(replace(name,..))``
+    with ``toUpperCase``) stops with ``KeyError: 'reference_results'``. A template input creates
+    that column while the subject is built, so the mapping runs in the engine as it is.
+    """
+    for i, arg in enumerate(term.call.args if term.call else []):
+        if isinstance(arg, Term) and arg.kind == "reference":
+            term.call.args[i] = Term("template", "{" + _escape(arg.value) + "}")
+        elif isinstance(arg, Term) and arg.kind == "call":
+            _inputs_as_templates(arg)
 
 
 _ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
