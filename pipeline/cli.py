@@ -140,9 +140,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from rdflib import Graph
-
     from .evaluate import gold_kg, graph_scores, mapping_scores
+    from .rdffile import load_graph
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -163,7 +162,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         gold = gold_kg(case, ontology, sources, out)
         for f in gold.findings:
             print(f, file=sys.stderr)
-        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold.graph, ontology, case, None,
+        scores = graph_scores(load_graph(args.kg, "--kg"), gold.graph, ontology, case, None,
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
@@ -277,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Example: kgc score case.yaml --table table.md --kg kg.nt --out scores/")
     s.add_argument("manifest")
     s.add_argument("--table", help="mapping table to score")
-    s.add_argument("--kg", help="N-Triples KG to score")
+    s.add_argument("--kg", help="KG to score (.nt .ttl .nq .trig .rdf .jsonld, syntax by extension)")
     s.add_argument("--out", default="scores")
     s.set_defaults(func=_cmd_score)
 
