@@ -29,9 +29,9 @@ LEVELS = ("label", "synonym", "language", "opaque")
 class Attr:
     """One attribute: ontology property ``local`` with ``label``/``comment``; column names per level.
 
-    ``kind``: ``id`` ``text`` ``langtext`` ``date`` ``int`` ``decimal`` ``code`` ``nested``
-    (a text inside a sub-record ``group``) or ``name``/``surname``/``city``/``email``/``year``
-    (kinds that fix the value generator).
+    ``kind`` (fixes the datatype and the value generator): ``id`` ``text`` ``langtext`` ``date``
+    ``int`` ``decimal`` ``year`` ``name`` ``surname`` ``city`` ``email`` ``term`` ``note``. A
+    non-empty ``group`` puts the attribute in a sub-record (JSON object, XML element) of that name.
     """
 
     local: str
@@ -126,9 +126,9 @@ DOMAINS: tuple[Domain, ...] = (
                "anio_registro"))),
         Entity("Ingredient", "ingredient", "An active substance of a medicine.", "substance", "principio_activo", (
             _A("ingredientCode", "ingredient code", "Identifier of the active substance.", "id", "subst_ref", "cod_principio"),
-            _A("substanceName", "substance name", "International non-proprietary name.", "name", "inn", "denominacion"),
-            _A("chemicalClass", "chemical class", "Chemical family of the substance.", "surname", "chem_cls", "familia"),
-            _A("safetyNote", "safety note", "Warning text for the substance.", "email", "warn", "advertencia",
+            _A("substanceName", "substance name", "International non-proprietary name.", "term", "inn", "denominacion"),
+            _A("chemicalClass", "chemical class", "Chemical family of the substance.", "term", "chem_cls", "familia"),
+            _A("safetyNote", "safety note", "Warning text for the substance.", "note", "warn", "advertencia",
                "safety"))),
         ("manufacturedBy", "manufactured by", "The company that produces the medicine."),
         ("containsIngredient", "contains ingredient", "An active substance the medicine contains."),
@@ -153,9 +153,9 @@ DOMAINS: tuple[Domain, ...] = (
                "anio_licencia"))),
         Entity("Stop", "stop", "A place where vehicles pick up or drop off passengers.", "halt", "parada", (
             _A("stopCode", "stop code", "Identifier of the stop.", "id", "halt_ref", "cod_parada"),
-            _A("stopName", "stop name", "Name of the stop.", "name", "halt_nm", "nombre_parada"),
-            _A("street", "street", "Street the stop is on.", "surname", "st", "calle"),
-            _A("accessNote", "access note", "Accessibility information for the stop.", "email", "acc",
+            _A("stopName", "stop name", "Name of the stop.", "term", "halt_nm", "nombre_parada"),
+            _A("street", "street", "Street the stop is on.", "term", "st", "calle"),
+            _A("accessNote", "access note", "Accessibility information for the stop.", "note", "acc",
                "accesibilidad", "access"))),
         ("operatedBy", "operated by", "The operator running the trip."),
         ("callsAt", "calls at", "A stop at which the trip calls."),
