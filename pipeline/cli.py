@@ -141,9 +141,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from rdflib import Graph
-
     from .evaluate import gold_kg, graph_scores, mapping_scores
+    from .rdffile import load_graph
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -164,12 +163,39 @@ def _cmd_score(args: argparse.Namespace) -> int:
         gold = gold_kg(case, ontology, sources, out)
         for f in gold.findings:
             print(f, file=sys.stderr)
-        scores = graph_scores(Graph().parse(args.kg, format="nt"), gold.graph, ontology, case, None,
+        scores = graph_scores(load_graph(args.kg, "--kg"), gold.graph, ontology, case, None,
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
             print(f"{name}: {r.get('value')}")
     return 0
+
+
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from .synth import generate
+
+    try:
+        sc = generate(args.seed, args.level, args.out)
+    except OSError as exc:
+        raise InputError(f"cannot write the scenario: {exc.strerror or exc}", path=args.out) from exc
+    print(f"{sc.domain} scenario at level {sc.level} written to {sc.folder} (manifest {sc.manifest.name}; "
+          + ", ".join(f"{k}={v}" for k, v in sc.formats.items()) + ")")
+    if not args.check:
+        return 0
+    import tempfile
+
+    from .synth.check import check_gold
+
+    with tempfile.TemporaryDirectory(prefix="kgc-synth-check-") as tmp:  # keeps the scenario folder as generated
+        res = check_gold(sc.manifest, tmp)
+    if res.agree:
+        print(f"gold check: the gold table compiles to the gold KG ({res.n_gold} triples)")
+        return 0
+    print(f"gold check: the compiled gold table differs from the gold KG: {len(res.missing)} of {res.n_gold} "
+          f"triple(s) missing, {len(res.extra)} extra; reported by the pipeline: {len(res.findings)} finding(s)")
+    for line in [*res.findings[:10], *res.missing[:5], *res.extra[:5]]:
+        print(f"  {line}")
+    return 1
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
@@ -289,9 +315,22 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Example: kgc score case.yaml --table table.md --kg kg.nt --out scores/")
     s.add_argument("manifest")
     s.add_argument("--table", help="mapping table to score")
-    s.add_argument("--kg", help="N-Triples KG to score")
+    s.add_argument("--kg", help="KG to score (.nt .ttl .nq .trig .rdf .jsonld, syntax by extension)")
     s.add_argument("--out", default="scores")
     s.set_defaults(func=_cmd_score)
+
+    y = sub.add_parser("synth", parents=[common], help="generate an unseen scenario with a controlled schema distance",
+                       description="Write an ontology (+ SKOS code list), CSV/JSON/XML data, a manifest, the gold "
+                                   "table and the gold KG for one seed; column names at the given distance from the "
+                                   "ontology's labels (label, synonym, language, opaque). Same seed, same files. "
+                                   "Example: kgc synth --seed 7 --level synonym --out synth/7")
+    y.add_argument("--seed", type=int, required=True, help="integer seed (picks domain, formats and values)")
+    y.add_argument("--level", required=True, choices=["label", "synonym", "language", "opaque"],
+                   help="schema distance of the column names")
+    y.add_argument("--out", required=True, help="scenario folder (created)")
+    y.add_argument("--check", action="store_true",
+                   help="also compile the gold table and compare with the gold KG (exit 1 when they differ)")
+    y.set_defaults(func=_cmd_synth)
 
     m = sub.add_parser("map", parents=[common], help="propose a mapping table for a case",
                        description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "

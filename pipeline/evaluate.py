@@ -104,7 +104,9 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     from .table import read_table
 
     if case.gold_graph is not None:
-        return GoldKG(Graph().parse(case.gold_graph, format="nt"), None)
+        from .rdffile import load_graph
+
+        return GoldKG(load_graph(case.gold_graph, "gold graph"), None)
     if case.gold_table is None:
         return GoldKG(None, [])
     gold_dir = folder / "gold"

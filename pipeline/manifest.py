@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from .errors import ManifestError
+from .rdffile import RDF_FORMATS, rdf_format
 
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest"]
 
@@ -202,6 +203,10 @@ def load_manifest(path: str | Path) -> Case:
         raise ManifestError("gold: expected a mapping with 'table' and/or 'graph'", path=path,
                             line=_line_of(node, "gold"), key="gold")
     _unknown(set(gold), _GOLD_KEYS, "gold", path, node)
+    if gold.get("graph") and rdf_format(str(gold["graph"])) is None:
+        raise ManifestError(f"gold.graph: unknown RDF syntax for {gold['graph']!r}; expected an extension "
+                            f"among {' '.join(sorted(RDF_FORMATS))}", path=path, line=_line_of(node, "gold"),
+                            key="gold.graph")
     prefixes = data.get("prefixes") or {}
     if not isinstance(prefixes, dict):
         raise ManifestError("prefixes: expected a mapping prefix -> namespace IRI", path=path,

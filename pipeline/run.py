@@ -38,6 +38,7 @@ from .manifest import Case
 from .mappers import get_mapper
 from .materialize import engine_mapping, generation_events, materialize
 from .ontology import load_ontology
+from .rdffile import load_graph
 from .sources import all_values, load_source
 from .table import read_table, write_table
 
@@ -250,7 +251,7 @@ def _check(run: CaseRun, st: _State, config: RunConfig) -> None:
     case = run.case
     if case.gold_graph is None:
         return
-    diff = compare_graphs(st.kg, Graph().parse(case.gold_graph, format="nt"))
+    diff = compare_graphs(st.kg, load_graph(case.gold_graph, "gold graph"))
     run.extra["expected_graph"] = {"file": str(case.gold_graph), "isomorphic": diff["isomorphic"],
                                    "missing": len(diff["missing"]), "extra": len(diff["extra"])}
     run.artifacts["expected_graph"] = _write_json(run.folder / "expected_graph.json", diff)

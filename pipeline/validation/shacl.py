@@ -22,9 +22,17 @@ them under the open-world assumption (a missing type or value is no
 contradiction); datatype, node-kind and maximum counts are violations.
 Ranges that are neither an ontology class nor an XSD datatype (e.g.
 ``foaf:name`` used as a range in the GTFS ontology) derive no shape.
+
+Shape IRIs are ``urn:kgc:shapes:<rule>-<term>[-<term>]``, with each term
+written by its local name when no other IRI of the ontology shares that
+(sanitised) local name, else as ``<local name>.<first 8 hex digits of the
+SHA-1 of the full IRI>``: ``a:address`` and ``b:address`` must get two
+shapes (one shape with two ``sh:path`` values is no SHACL shape), and unique
+names keep the common case readable.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
@@ -71,13 +79,32 @@ def _classes(g: Graph) -> set[URIRef]:
     return {c for c in out if isinstance(c, URIRef)}
 
 
+def _term_names(g: Graph) -> dict[URIRef, str]:
+    """IRI -> its name in shape IRIs: the local name, made unique by a hash of the IRI when shared."""
+    by_local: dict[str, set[URIRef]] = defaultdict(set)
+    for t in g.all_nodes():
+        if isinstance(t, URIRef):
+            by_local[_local(t)].add(t)
+    out: dict[URIRef, str] = {}
+    for local, iris in by_local.items():
+        for iri in iris:
+            out[iri] = local if len(iris) == 1 else \
+                f"{local}.{hashlib.sha1(str(iri).encode('utf-8')).hexdigest()[:8]}"
+    return out
+
+
 class _Builder:
     def __init__(self, onto: Graph) -> None:
         self.o, self.sg = onto, Graph()
+        self._names = _term_names(onto)
         self.sg.bind("sh", SH)
         self.sg.bind("shape", SHAPES)
         self.classes = _classes(onto)
         self.datatypes = {d for d in onto.subjects(RDF.type, RDFS.Datatype) if isinstance(d, URIRef)}
+
+    def name(self, iri: URIRef) -> str:
+        """The term's unique name in shape IRIs (see the module docstring)."""
+        return self._names.get(iri) or _local(iri)
 
     def node(self, name: str, target: tuple[URIRef, URIRef], severity: URIRef, message: str) -> URIRef:
         s = SHAPES[name]
@@ -110,7 +137,7 @@ class _Builder:
                  for p in o.subjects(RDF.type, t)}
         props |= set(o.subjects(RDFS.domain, None)) | set(o.subjects(RDFS.range, None))
         for p in sorted(x for x in props if isinstance(x, URIRef)):
-            name, subj = _local(p), (SH.targetSubjectsOf, p)
+            name, subj = self.name(p), (SH.targetSubjectsOf, p)
             for d in o.objects(p, RDFS.domain):
                 union = _named(o, d, OWL.unionOf)
                 members = union if union else _named(o, d, OWL.intersectionOf)
@@ -132,13 +159,13 @@ class _Builder:
             for r in o.objects(p, RDFS.range):
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
                     if str(c).startswith(str(XSD)):
-                        self.prop(f"range-{name}-{_local(c)}", subj, p, SH.Violation,
+                        self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,
                                   f"values of {p} must have datatype {c}", datatype=c)
                     elif c == RDFS.Literal:
                         self.prop(f"range-{name}-literal", subj, p, SH.Violation,
                                   f"values of {p} must be literals", nodeKind=SH.Literal)
                     elif c in self.classes and c not in self.datatypes:
-                        self.prop(f"range-{name}-{_local(c)}", subj, p, SH.Warning,
+                        self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Warning,
                                   f"values of {p} should be instances of {c}", **{"class": c})
             if (p, RDF.type, OWL.DatatypeProperty) in o:
                 self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be literals", nodeKind=SH.Literal)
@@ -157,7 +184,7 @@ class _Builder:
             p = o.value(r, OWL.onProperty)
             if not isinstance(p, URIRef):
                 continue
-            tgt, base = (SH.targetClass, c), f"{_local(c)}-{_local(p)}"
+            tgt, base = (SH.targetClass, c), f"{self.name(c)}-{self.name(p)}"
             on_class = o.value(r, OWL.onClass)
             q = {"qualified_class": on_class} if isinstance(on_class, URIRef) else {}
             for pred, kinds in ((OWL.cardinality, ("min", "max")), (OWL.minCardinality, ("min",)),

@@ -15,6 +15,9 @@ completeness ``m_i = |A_p ∩ A_g| / |A_g|``, ``f_i`` their F1; a query that fai
 on the predicted KG scores 0; ``A_p = A_g = ∅`` scores 1; ``A_p = ∅ ≠ A_g``
 scores c = m = 0; ``A_p ≠ ∅ = A_g`` scores c = 0, m = 1 (nothing missed), f = 0.
 A CQ that fails on the gold KG is not applicable (reported as a finding).
+A file without a ``# CQ:`` line states no question: it is still answered
+(its query may be fine) but ``statement`` is ``None`` and :func:`score_cqs`
+reports it (``cq-no-statement``), never as an empty statement.
 
 * **PQ1** correctness, **PQ2** completeness, **PQ3** F1: ``value`` = macro mean
   over CQs; ``details["micro"]`` = ``Σ|A_p∩A_g| / Σ|A_p|``, ``/ Σ|A_g|`` and their F1.
@@ -49,10 +52,11 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class CompetencyQuestion:
-    """One CQ: ``id`` (file stem), ``statement``, SPARQL ``query``, ``path``, ``cases`` (``None`` = all)."""
+    """One CQ: ``id`` (file stem), ``statement`` (``None``: the file has no ``# CQ:`` line), SPARQL ``query``,
+    ``path``, ``cases`` (``None`` = all)."""
 
     id: str
-    statement: str
+    statement: str | None
     query: str
     path: Path | None = None
     cases: tuple[str, ...] | None = None
@@ -60,10 +64,11 @@ class CompetencyQuestion:
 
 def _parse(path: Path) -> CompetencyQuestion:
     text = path.read_text(encoding="utf-8")
-    statement, cases = "", None
+    statement: str | None = None
+    cases = None
     for line in text.splitlines():
-        m = re.match(r"^\s*#\s*CQ:\s*(.+)$", line)
-        if m and not statement:
+        m = re.match(r"^\s*#\s*CQ:\s*(.*\S)\s*$", line)
+        if m and statement is None:
             statement = m.group(1).strip()
         m = re.match(r"^\s*#\s*CASES:\s*(.+)$", line)
         if m:
@@ -89,6 +94,9 @@ def load_competency_questions(paths: Iterable[str | Path], case: str | None = No
         else:
             log.warning("competency question path not found: %s", p)
     cqs = [_parse(f) for f in files]
+    for c in cqs:
+        if c.statement is None:
+            log.warning("%s: no '# CQ: <statement>' line; the query is answered without a stated question", c.path)
     return [c for c in cqs if case is None or c.cases is None or case in c.cases]
 
 
@@ -154,6 +162,10 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     findings: list[Finding] = []
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
+        if cq.statement is None:
+            findings.append(Finding("warning", "no '# CQ: <statement>' line: the file states no competency "
+                                    "question (expected a comment '# CQ: ...' before the query)", where,
+                                    code="cq-no-statement"))
         try:
             ag = answer(gold, cq)
         except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised

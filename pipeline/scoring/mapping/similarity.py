@@ -10,7 +10,8 @@ and ``V`` the verbalisation of an ontology term (its label and comment,
 :meth:`pipeline.ontology.Ontology.verbalise`). ``V`` is only used for term
 columns and only when *both* cells expand to IRIs described in the ontology
 graph (BLINKG's ``get_property_lexicalization`` likewise falls back to the raw
-value). ``tau`` = 0.8 by default.
+value). ``tau`` = 0.8 by default. Subject Generation cells must in addition reference the same
+columns/paths (:mod:`.subject`): a template is judged by the entities it identifies.
 
 Differences from the BLINKG scripts (``citiususc/blinkg``, ``evaluate.py``):
 they embed with all-mpnet-base-v2 and strip a namespace shared by both values

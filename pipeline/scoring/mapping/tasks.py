@@ -10,6 +10,8 @@ after aligning rows (:mod:`.align`):
 * **true positive**: an aligned pair whose two cells are both non-empty and
   similar: ``sim >= tau`` (:class:`~.similarity.CellSimilarity`, BLINKG
   section 3.3; for Entity Class the best of the gold ``a/b`` alternatives);
+  for Subject Generation the two templates must also reference the same
+  columns/paths (:mod:`.subject`: a template is judged by what it identifies);
 * ``FP = |P| - TP`` (a wrong value, a value where gold has none, a value in
   an unaligned row) and ``FN = |G| - TP`` (a wrong value, an empty cell where
   gold has one, a gold row with no partner). A wrong value in an aligned pair
@@ -47,6 +49,7 @@ from ...table.model import TASK_COLUMNS, MappingTable
 from .align import Alignment, align_rows
 from .postprocess import clean_table
 from .similarity import DEFAULT_TAU, CellSimilarity
+from .subject import references_agree
 
 __all__ = ["TERM_TASKS", "ScoringConfig", "TaskScore", "TableScore", "MacroScore", "score_table",
            "macro_over_runs"]
@@ -214,7 +217,14 @@ def score_table(predicted: MappingTable, gold: MappingTable, ontology: Ontology 
                                                else "empty cell where the gold row has a value")))
                 continue
             s = sims[(i, j)]
-            if s >= sim.tau:
+            agree, why = (references_agree(pv, gv) if task == "Subject Generation" and s >= sim.tau
+                          else (None, ""))
+            if agree is False:
+                score.findings.append(Finding(
+                    stage="mapping-score", file=pfile, line=predicted.rows[i].line, column=fld, value=pv,
+                    expected=gv, severity="info",
+                    message=f"{task}: {why} (similarity {s:.3f} >= {sim.tau}, but the subject differs)"))
+            elif s >= sim.tau:
                 score.tp += 1
             else:
                 score.findings.append(Finding(
