@@ -11,7 +11,7 @@ MANIFESTS := data/manifests/blinkg
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper bench-unseen clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper bench-unseen bench-scale clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -61,7 +61,11 @@ UNSEEN_N ?= 10
 bench-unseen: install  ## a mapper (MAPPER=offline) on generated unseen scenarios: task F1 and graph F1 per distance level
 	$(BIN)/python -m pipeline.bench.unseen --n $(UNSEEN_N) --mapper $(MAPPER) --out $(OUT)/unseen
 
-bench: bench-mapper bench-validation bench-paper bench-unseen  ## all benchmarks (speed and memory live here, not in tests)
+# BENCH_SCALE_SIZES=10k,100k,1M (default); BENCH_SCALE_10M=1 adds 10M triples (~15 GB of RAM for the engine)
+bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples: time, peak RSS, ratios, slopes
+	$(BIN)/python -m pipeline.bench.scale --blinkg $(BLINKG_DIR) --out $(OUT)/bench-scale
+
+bench: bench-mapper bench-validation bench-paper bench-unseen bench-scale  ## all benchmarks (speed and memory live here, not in tests)
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg

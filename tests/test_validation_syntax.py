@@ -85,3 +85,19 @@ def test_riot_cross_check_agrees_on_validity(tmp_path):
     f = tmp_path / "kg.nt"
     f.write_text(BAD, encoding="utf-8")
     assert riot_check(f).value is False
+
+
+def test_sv2_bulk_path_keeps_line_and_column_of_rare_faults(tmp_path):
+    # most lines go through pyoxigraph and the per-distinct-term checks; the faulty ones keep their positions
+    lines = [f"<http://ex.org/s{i}> <http://ex.org/p> \"{i}\"^^<{XSD}integer> ." for i in range(6000)]
+    lines[2999] = "<http://ex.org/s> <http://ex.org/p> <http://ex.org/a b> ."  # pyoxigraph rejects it
+    lines[4999] = f'<http://ex.org/s> <http://ex.org/n> "x1"^^<{XSD}integer> .'  # parses, but ill-typed
+    lines[5499] = "<HTTP://ex.org/s> <http://ex.org/p> <http://ex.org/o%7e> ."  # legal, two warnings
+    f = tmp_path / "kg.nt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = check_ntriples(f)
+    assert r.details == {"N_warn": 2, "N_err": 2, "N_fatal": 0, "n_lines": 6000, "n_triples": 6000,
+                         "strict_valid": False, "strict": True}
+    assert [(x.severity, x.code, x.line, x.column) for x in r.findings] == [
+        ("error", "bad-iri-char", 3000, 37), ("error", "ill-typed-literal", 5000, 37),
+        ("warning", "iri-scheme-case", 5500, 1), ("warning", "iri-pct-case", 5500, 37)]

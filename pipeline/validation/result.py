@@ -16,7 +16,7 @@ from typing import Any
 __all__ = ["Finding", "Result", "ratio", "f1", "prf"]
 
 #: The values ``Result.status`` may take.
-STATUSES = ("ok", "not_applicable", "failed", "timeout")
+STATUSES = ("ok", "not_applicable", "not_run", "failed", "timeout")
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,9 @@ class Result:
         value: the headline value: a float in [0, 1] for scores, ``True``/``False``
             for validity checks, ``None`` when not applicable or not computed.
         higher_is_better: how to read ``value`` (``True`` for scores and validity).
-        status: one of ``ok``, ``not_applicable``, ``failed``, ``timeout``.
+        status: one of ``ok``, ``not_applicable`` (the measure does not apply), ``not_run``
+            (it applies but could not run on this input, e.g. the KG does not parse),
+            ``failed``, ``timeout``.
         findings: diagnostics with locations.
         details: further numbers (absolute counts, per-class breakdowns,
             precision/recall next to F1 ...), JSON-ready.

@@ -15,6 +15,9 @@ Alignment is one-to-one and proceeds in two passes:
    ``scipy.optimize.linear_sum_assignment``) whose weight is
    ``1 + Jaccard(types_pred, types_gold)``, so that ``ex:person/10`` pairs with
    the gold ``Person`` keyed ``10`` rather than the gold ``Sport`` keyed ``10``.
+   Only entities sharing a key are candidates: each connected component of that
+   bipartite graph is solved alone (a unique key pairs directly), so the cost is
+   O(n log n) for the sorts plus the components' own size, never an n x n matrix.
 
 Literals are compared by value (:func:`term_key`): same datatype (a plain
 literal counts as ``xsd:string``), same language tag (case-insensitive), and
@@ -138,25 +141,59 @@ def align_entities(pred: Graph, gold: Graph, pred_keys: Mapping[Node, Any] | Non
     for e in sorted(ge - used, key=str):
         for k in al.gold_keys.get(e, ()):
             by_key[k].append(e)
-    cands = sorted({g for e in rest_p for k in al.pred_keys[e] for g in by_key.get(k, ())}, key=str)
-    if rest_p and cands:
-        idx = {g: j for j, g in enumerate(cands)}
-        w = np.zeros((len(rest_p), len(cands)))
-        for i, e in enumerate(rest_p):
-            tp = _types(pred, e)
-            for k in al.pred_keys[e]:
-                for g in by_key.get(k, ()):
-                    tg = _types(gold, g)
-                    union = tp | tg
-                    w[i, idx[g]] = 1.0 + (len(tp & tg) / len(union) if union else 0.0)
-        rows, cols = linear_sum_assignment(w, maximize=True)
-        for i, j in zip(rows, cols):
-            if w[i, j] > 0:
-                al.pairs[rest_p[i]] = cands[j]
-                al.by_key += 1
+    # bounded candidates: an entity pairs only with gold entities sharing a key; each connected
+    # component of that bipartite graph is solved alone (a 1 x 1 component directly)
+    for comp_p, comp_g in _components(rest_p, al.pred_keys, by_key):
+        weights = {(e, g): _pair_weight(pred, gold, e, g) for e in comp_p for k in al.pred_keys[e]
+                   for g in by_key.get(k, ())}
+        if len(comp_p) == 1 and len(comp_g) == 1:
+            chosen = list(weights)
+        else:
+            idx = {g: j for j, g in enumerate(comp_g)}
+            row = {e: i for i, e in enumerate(comp_p)}
+            w = np.zeros((len(comp_p), len(comp_g)))
+            for (e, g), v in weights.items():
+                w[row[e], idx[g]] = v
+            rows, cols = linear_sum_assignment(w, maximize=True)
+            chosen = [(comp_p[i], comp_g[j]) for i, j in zip(rows, cols) if w[i, j] > 0]
+        for e, g in chosen:
+            al.pairs[e] = g
+            al.by_key += 1
     al.unmatched_pred = sorted(pe - set(al.pairs), key=str)
     al.unmatched_gold = sorted(ge - set(al.pairs.values()), key=str)
     return al
+
+
+def _pair_weight(pred: Graph, gold: Graph, e: Node, g: Node) -> float:
+    # 1 for a shared key, plus the Jaccard overlap of the two entities' classes
+    tp, tg = _types(pred, e), _types(gold, g)
+    union = tp | tg
+    return 1.0 + (len(tp & tg) / len(union) if union else 0.0)
+
+
+def _components(rest_p: list, pred_keys: Mapping[Node, Any], by_key: Mapping[tuple, list]) -> list[tuple[list, list]]:
+    """Connected components of the bipartite graph entity -- gold entity sharing a key
+    (union-find, near-linear in the number of edges); each as (sorted preds, sorted golds)."""
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for e in rest_p:
+        for k in pred_keys[e]:
+            for g in by_key.get(k, ()):
+                a, b = find(("p", e)), find(("g", g))
+                if a != b:
+                    parent[a] = b
+    comps: dict[Any, tuple[list, list]] = {}
+    for node in list(parent):
+        side, x = node
+        comps.setdefault(find(node), ([], []))[0 if side == "p" else 1].append(x)
+    return sorted(((sorted(p, key=str), sorted(g, key=str)) for p, g in comps.values() if p and g),
+                  key=lambda c: str(c[0][0]))
 
 
 def _template_regex(template: str) -> tuple[re.Pattern, list[str]]:

@@ -126,6 +126,27 @@ def _row_weight(h: Hierarchy, a: tuple, b: tuple) -> float:
     return w
 
 
+def _literal_signature(row: tuple) -> tuple:
+    # rows can pair (weight > 0) only when they agree on every position that is not an IRI
+    return tuple(None if isinstance(v, URIRef) else ("v", v) for v in row)
+
+
+def _h_precision_recall(h: Hierarchy, ap: set, ag: set) -> tuple[float, float]:
+    """Hierarchy-aware precision and recall of answer rows ``ap`` against ``ag``.
+
+    Identical answers score 1 without a matching (every weight is at most 1). Otherwise the
+    rows both answers hold pair with each other (weight 1, as SA2's hierarchy-aware credit
+    does), and the rest are paired by a maximum-weight matching on bounded candidates: rows
+    that agree on their literal positions (:func:`.hierarchy.max_weight_matching` blocks).
+    """
+    if ap == ag:
+        return 1.0, 1.0
+    common = ap & ag
+    tot = len(common) + max_weight_matching(sorted(ap - common, key=str), sorted(ag - common, key=str),
+                                            lambda a, b: _row_weight(h, a, b), block=_literal_signature)[0]
+    return tot / len(ap), tot / len(ag)
+
+
 def _is_term(h: Hierarchy, v: Any) -> bool:
     return isinstance(v, URIRef) and ((v, None, None) in h.graph or (None, None, v) in h.graph)
 
@@ -188,8 +209,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             elif not ap:
                 row["h_f1"] = 1.0
             else:
-                tot = max_weight_matching(sorted(ap, key=str), sorted(ag, key=str), lambda a, b: _row_weight(h, a, b))[0]
-                hp, hr = tot / len(ap), tot / len(ag)
+                hp, hr = _h_precision_recall(h, ap, ag)
                 row["h_f1"] = 0.0 if hp + hr == 0 else 2 * hp * hr / (hp + hr)
         if not row["satisfied"]:
             findings.append(Finding("info", f"CQ {cq.id} not satisfied ({cq.statement}): f1={f:.3f}", where,

@@ -17,6 +17,7 @@ assertions per entity are paired by a maximum-weight one-to-one matching
 """
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from typing import Any, Callable, Hashable, Sequence
 
@@ -25,7 +26,9 @@ from rdflib import Graph, URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["Hierarchy", "max_weight_matching"]
+__all__ = ["Hierarchy", "max_weight_matching", "DENSE_LIMIT"]
+
+log = logging.getLogger(__name__)
 
 _TOP = {OWL.Thing, RDFS.Resource, OWL.topObjectProperty, OWL.topDataProperty}
 
@@ -76,19 +79,45 @@ class Hierarchy:
         return 0.0
 
 
+#: Largest pred x gold weight matrix solved densely (cells); a larger block is left unmatched (logged).
+DENSE_LIMIT = 4_000_000
+
+
 def max_weight_matching(preds: Sequence[Hashable], golds: Sequence[Hashable],
-                        weight: Callable[[Any, Any], float]) -> tuple[float, list[tuple[Any, Any, float]]]:
+                        weight: Callable[[Any, Any], float], block: Callable[[Any], Hashable] | None = None,
+                        dense_limit: int = DENSE_LIMIT) -> tuple[float, list[tuple[Any, Any, float]]]:
     """Maximum-weight one-to-one matching between two lists.
+
+    Bounded candidates: with ``block``, only items with the same ``block(item)`` are compared
+    (the caller guarantees weight 0 across blocks, so the optimum is the sum of the blocks'
+    optima) and each block is solved alone with Kuhn-Munkres
+    (``scipy.optimize.linear_sum_assignment``). A block of more than ``dense_limit`` cells is
+    not solved: it adds nothing (a lower bound) and a warning is logged.
 
     Args:
         preds, golds: items to pair (either may be empty).
         weight: ``weight(pred, gold)`` in [0, 1].
+        block: optional key that separates items that cannot pair.
+        dense_limit: largest ``len(block preds) * len(block golds)`` solved.
     Returns:
         ``(total weight, [(pred, gold, weight), ...])`` for pairs with weight > 0.
     """
     if not preds or not golds:
         return 0.0, []
-    w = np.array([[weight(p, g) for g in golds] for p in preds], dtype=float)
-    rows, cols = linear_sum_assignment(w, maximize=True)
-    pairs = [(preds[i], golds[j], float(w[i, j])) for i, j in zip(rows, cols) if w[i, j] > 0]
+    groups: dict[Hashable, tuple[list, list]] = {}
+    for p in preds:
+        groups.setdefault(block(p) if block else None, ([], []))[0].append(p)
+    for g in golds:
+        groups.setdefault(block(g) if block else None, ([], []))[1].append(g)
+    pairs: list[tuple[Any, Any, float]] = []
+    for ps, gs in groups.values():
+        if not ps or not gs:
+            continue
+        if len(ps) * len(gs) > dense_limit:
+            log.warning("matching: a block of %d x %d items is over the limit of %d cells and left unmatched",
+                        len(ps), len(gs), dense_limit)
+            continue
+        w = np.array([[weight(p, g) for g in gs] for p in ps], dtype=float)
+        rows, cols = linear_sum_assignment(w, maximize=True)
+        pairs += [(ps[i], gs[j], float(w[i, j])) for i, j in zip(rows, cols) if w[i, j] > 0]
     return float(sum(x[2] for x in pairs)), pairs
