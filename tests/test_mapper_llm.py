@@ -150,14 +150,16 @@ def test_hallucinated_terms_are_repaired_or_dropped(case, tmp_path):
     raw = res.raw_tables[0]
     assert [r.ontology_property for r in raw] == ["ex:fullName", "ex:id", "ex:hasShoeSize"]
     fixed = {(r.ontology_property, r.entity_class, r.data_reference, r.subject_template) for r in res.table}
-    assert fixed == {("ex:fullname", "ex:Person", "Name", "http://example.org/person/{ID}"),
-                     ("ex:id", "ex:Person", "Name", "http://example.org/person/{ID}")}
+    assert fixed == {("ex:fullname", "ex:Person", "Name", "http://example.org/person/{ID}")}
     rep = res.provenance["repair"]
     changes = {(r["column"], r["old"], r["new"]) for r in rep["repairs"]}
     assert ("ontology_property", "ex:fullName", "ex:fullname") in changes
     assert ("entity_class", "ex:Persn", "ex:Person") in changes
-    assert ("data_reference", "Nmae", "Name") in changes
-    assert [d["property"] for d in rep["dropped"]] == ["ex:hasShoeSize"]
+    # 'Nmae' is closest to 'Name', but names are no xsd:integer: the repair would create an error
+    assert ("data_reference", "Nmae", "Name") not in changes
+    assert [(r["line"], r["column"], r["value"]) for r in rep["rejected"]] == [(2, "data_reference", "Name")]
+    assert "not valid xsd:integer (e.g. 'Venus Williams')" in rep["rejected"][0]["reason"]
+    assert [d["property"] for d in rep["dropped"]] == ["ex:id", "ex:hasShoeSize"]
 
 
 def test_runs_are_separate_requests_and_split_prompt_merges(case, tmp_path):
