@@ -21,7 +21,7 @@ from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
-from .report import write_report
+from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .run import RunConfig, run_case
 from .sources import all_values, load_source
@@ -66,6 +66,23 @@ def _run_exit_code(runs: list) -> int:
     return 1 if invalid else 0
 
 
+def _report_meta(config: RunConfig) -> dict:
+    """Header facts of a report: mapper, model and settings (LLM), date, versions."""
+    from datetime import datetime, timezone
+
+    from .run import versions
+
+    meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "settings": {k: v for k, v in config.mapper_options.items()}, "versions": versions()}
+    if config.mapper == "llm":
+        from .mappers.llm_client import LLMSettings
+
+        settings = LLMSettings.from_env().public()
+        meta["model"] = settings.pop("model")
+        meta["settings"].update({k: v for k, v in settings.items() if v is not None and k != "cache_dir"})
+    return meta
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     manifests = _manifests(args.manifests)
     cases = [load_manifest(m) for m in manifests]  # validate all before running any
@@ -83,25 +100,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
                        turtle=args.turtle, evaluate=args.evaluate)
     runs = []
     mapping_reports: dict[str, list] = {}
-    rows: dict[str, list[dict]] = {}
     bar = tqdm(cases, desc="cases", unit="case", disable=args.quiet, file=sys.stderr)
     for case in bar:
         result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
         tqdm.write(result.summary())
+        for warning in result.findings:
+            if warning.stage == "map" and warning.severity == "warning":
+                tqdm.write(f"  warning: {warning.message}")
         if result.mapping_report is not None:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
-        rows.setdefault(case.scenario, []).append(
-            {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
-             "graph": {**result.extra.get("graph_scores", {}),
-                       **{k: v["value"] for k, v in result.extra.get("graph_validation", {}).items()}}})
-    for scenario, cases_rows in (rows.items() if args.evaluate else ()):
-        paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
+    for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
+        out = Path(args.out) / scenario
+        entries = [case_entry(r.folder, out) for r in runs if r.case.scenario == scenario]
+        paths = write_report(entries, out, stem="report", meta=_report_meta(config))
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
               f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
         print(paths["console"])
         if mapping_reports.get(scenario):
-            md = write_scenario_markdown(mapping_reports[scenario], Path(args.out) / scenario, scenario)
+            md = write_scenario_markdown(mapping_reports[scenario], out, scenario)
             print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
     return _run_exit_code(runs)
 

@@ -42,7 +42,7 @@ from .ontology import load_ontology
 from .sources import all_values, load_source
 from .table import read_table, write_table
 
-__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs"]
+__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -151,6 +151,27 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
         return sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in g)
 
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
+
+
+def gold_diff(produced: Graph, gold: Graph, examples: int = 3) -> dict[str, dict[str, Any]]:
+    """Triples of the gold KG the KG misses and triples it has in excess, per predicate.
+
+    Triples are compared as written (no entity alignment; blank nodes never match), which is
+    what a reader checks by hand; SA2/SA4 align entities and give the scores.
+
+    Returns:
+        ``{predicate IRI: {"missing": n, "extra": n, "missing_examples": [nt line], "extra_examples": [...]}}``
+        with at most ``examples`` sorted lines each, predicates sorted.
+    """
+    mine, theirs = set(produced), set(gold)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, triples in (("missing", theirs - mine), ("extra", mine - theirs)):
+        for s, p, o in sorted(triples):
+            entry = out.setdefault(str(p), {"missing": 0, "extra": 0, "missing_examples": [], "extra_examples": []})
+            entry[kind] += 1
+            if len(entry[f"{kind}_examples"]) < examples:
+                entry[f"{kind}_examples"].append(f"{s.n3()} {p.n3()} {o.n3()} .")
+    return dict(sorted(out.items()))
 
 
 @dataclass
@@ -360,6 +381,8 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     if self_replay:
         run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
                                         "table's KG would compare it with itself and are not applicable")
+    if gold.graph is not None and not self_replay:
+        run.artifacts["gold_diff"] = _write_json(run.folder / "gold_diff.json", gold_diff(st.kg, gold.graph))
     consistent = st.validation.get("CS2-owlrl", {}).get("value")
     scores = graph_scores(st.kg, gold.graph, st.ontology, case, consistent if isinstance(consistent, bool) else None,
                           templates, gold.templates)
