@@ -253,7 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write one manifest per BLINKG case (paths point into the benchmark folder). "
                                    "Example: kgc data --out data/manifests/blinkg")
     d.add_argument("--blinkg", help="benchmark folder (default: $BLINKG_DIR or ../shared/benchmarks/blinkg)")
-    d.add_argument("--out", default="data/manifests/blinkg")
+    d.add_argument("--out", default="data/manifests/blinkg",
+                   help="folder for the manifests, one sub-folder per scenario (default: %(default)s)")
     d.add_argument("--formats", nargs="+", default=["csv"], choices=["csv", "json", "xml"],
                    help="scenario-1 input formats to generate cases for")
     d.set_defaults(func=_cmd_data)
@@ -265,10 +266,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
                                    "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
     r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
-    r.add_argument("--out", default="out")
+    r.add_argument("--out", default="out",
+                   help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
+                        "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced)")
     r.add_argument("--mapper", default=DEFAULT_MAPPER,
-                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s; llm reads LLM_MODEL, "
-                        "LLM_API_BASE, LLM_API_KEY from the environment)")
+                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s). llm reads LLM_MODEL, "
+                        "LLM_API_BASE, LLM_API_KEY, LLM_RUNS (runs per case, kept in runs/<i>/, scores "
+                        "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's input window in tokens; "
+                        "a prompt is split only when it exceeds it; default: litellm's figure, else not split), "
+                        "LLM_MAX_TOKENS (default: sized from the case), LLM_TIMEOUT, LLM_MAX_RETRIES, "
+                        "LLM_TEMPERATURE, LLM_SHOTS, LLM_CACHE_DIR from the environment")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
@@ -282,9 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "validate SHACL shapes derived from the ontology plus shapes/<scenario>.ttl and "
                                    "the manifest's shapes. Exit 1 when any check fails. "
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
-    v.add_argument("manifest", help="the case (ontology, shapes)")
-    v.add_argument("kg", help="N-Triples file")
-    v.add_argument("--out", default="validation.json")
+    v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
+    v.add_argument("kg", help="the KG to check, an N-Triples file")
+    v.add_argument("--out", default="validation.json",
+                   help="JSON file for the results with every finding and its position (default: %(default)s)")
     v.set_defaults(func=_cmd_validate)
 
     s = sub.add_parser("score", parents=[common], help="score a table and/or a KG against the case's gold",
@@ -292,17 +300,19 @@ def build_parser() -> argparse.ArgumentParser:
                                    "table. Graph level: SA2-SA4, conciseness/completeness and competency questions "
                                    "of --kg against the gold graph (or the gold table's KG). "
                                    "Example: kgc score case.yaml --table table.md --kg kg.nt --out scores/")
-    s.add_argument("manifest")
+    s.add_argument("manifest", help="the case manifest (.yaml) naming the gold table and/or gold graph")
     s.add_argument("--table", help="mapping table to score")
     s.add_argument("--kg", help="N-Triples KG to score")
-    s.add_argument("--out", default="scores")
+    s.add_argument("--out", default="scores",
+                   help="folder for mapping.mapping-scores.json, graph_scores.json and the gold KG "
+                        "(default: %(default)s)")
     s.set_defaults(func=_cmd_score)
 
     m = sub.add_parser("map", parents=[common], help="propose a mapping table for a case",
                        description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "
                                    "Example: kgc map case.yaml table.md --mapper replay")
-    m.add_argument("manifest")
-    m.add_argument("output")
+    m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
+    m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
     m.add_argument("--mapper", default=DEFAULT_MAPPER, help=f"one of: {', '.join(known_mappers())} (default: %(default)s)")
     m.add_argument("--table", help="table to replay")
     m.set_defaults(func=_cmd_map)
@@ -310,9 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compile", parents=[common], help="compile a mapping table into RML",
                        description="Audit the table against ontology and data, print findings, write the RML. "
                                    "Example: kgc compile case.yaml table.md mapping.rml.ttl")
-    c.add_argument("manifest")
-    c.add_argument("table")
-    c.add_argument("output")
+    c.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
+    c.add_argument("table", help="mapping table (.md, .csv or .json)")
+    c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
     c.set_defaults(func=_cmd_compile)
 
     t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
@@ -320,8 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(and the engine copy <output>.morph-kgc.ttl beside it). "
                                    "Exit 1 when triples were dropped. "
                                    "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
-    t.add_argument("rml")
-    t.add_argument("output")
+    t.add_argument("rml", help="RML mapping (Turtle), e.g. a run's mapping.rml.ttl")
+    t.add_argument("output", help="N-Triples file to write")
     t.add_argument("--manifest", help="the case, to tell real 'None' values from empty XML elements")
     t.set_defaults(func=_cmd_materialize)
     return p

@@ -5,7 +5,9 @@ Output folder ``<out>/<scenario>/<case>/``:
 * ``table.md`` / ``table.csv`` / ``table.json`` - the mapping table as mapped (parsed, for replay);
 * ``audit.json`` / ``audit.md`` - findings on the table, the inputs and the output;
 * ``inputs/`` - repaired input copies (XML with undeclared namespaces);
-* ``mapping.rml.ttl`` - the RML document; ``mapping.morph-kgc.ttl`` - the engine copy;
+* ``mapping.rml.ttl`` - the RML document (absolute source paths); ``morph-kgc.ini`` - a ready
+  Morph-KGC configuration for it (``udfs`` entry for our FnO functions; writes ``morph-kgc.nt``);
+  ``mapping.morph-kgc.ttl`` - the engine copy the run itself uses;
 * ``kg.nt`` - the knowledge graph (N-Triples, sorted);
 * ``expected_graph.json`` - comparison with the case's gold KG, when it has one;
 * ``run.json`` - status, counts, per-stage timings (seconds), versions, provenance.
@@ -37,7 +39,7 @@ from .errors import InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
-from .materialize import engine_mapping, generation_events, materialize
+from .materialize import engine_mapping, generation_events, materialize, write_engine_config
 from .ontology import load_ontology
 from .sources import all_values, load_source
 from .table import read_table, write_table
@@ -278,7 +280,9 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
     engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
-    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
+    write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
+    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
+                          "morph_kgc_ini": "morph-kgc.ini"})
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
