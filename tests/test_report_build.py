@@ -78,3 +78,27 @@ def test_failed_case_keeps_mapping_scores_and_means_say_over_which_cases(tmp_pat
     assert report["scenarios"]["s"]["over"]["graph_f1"] == {"mean": 0.7, "over": ["1"],
                                                             "left_out": ["2 (failed at materialize)"]}
     assert {row[0] for row in report["legend"]} >= {"SV2", "CS2", "SA2 prop", "SA4", "CM2", "CN3", "PQ3", "map F1"}
+
+
+def test_report_renders_in_headless_chromium(tmp_path):
+    """The page loads in a real browser (Debian's chromium; skipped where it is not installed)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    out = write_report(CASES, tmp_path / "report")
+    shot = tmp_path / "shot.png"
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--no-first-run",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1600", f"--screenshot={shot}",
+                    out["html"].resolve().as_uri()], check=True, capture_output=True, timeout=120)
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        assert im.size == (1200, 1600)
+        # not a blank page: the rendered text and plots give many distinct colours
+        assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 50

@@ -221,7 +221,8 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                                  for label, _ in columns},
                       "tasks": {t: _mean((r["task_prf"].get("post-processed") or {}).get(t, {}).get("f1")
                                          for r in sel) for t in TASKS}}
-    return {"meta": dict(meta or {}), "mapping_key": mapping_key, "graph_key": graph_key,
+    return {"meta": dict(meta or {}), "has_raw": any(r["mapping_f1_raw"] is not None for r in rows),
+            "mapping_key": mapping_key, "graph_key": graph_key,
             "columns": [list(c) for c in columns], "legend": [list(x) for x in LEGEND], "tasks": list(TASKS),
             "cases": rows, "scenarios": scen}
 
