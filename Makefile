@@ -11,7 +11,7 @@ MANIFESTS := data/manifests/blinkg
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper bench-unseen bench-scale clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -66,6 +66,17 @@ bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples:
 	$(BIN)/python -m pipeline.bench.scale --blinkg $(BLINKG_DIR) --out $(OUT)/bench-scale
 
 bench: bench-mapper bench-validation bench-paper bench-unseen bench-scale  ## all benchmarks (speed and memory live here, not in tests)
+
+# SCENARIO: the report to render (out/$(SCENARIO)/report.html); SHOT: the screenshot, kept out of the repo
+SCENARIO ?= scenario3
+SHOT     ?= /tmp/kgc-report-$(SCENARIO).png
+report-check:  ## render out/$(SCENARIO)/report.html in headless Chromium into $(SHOT) (needs: apt-get install chromium)
+	@test -f "$(OUT)/$(SCENARIO)/report.html" || { echo "no report at $(OUT)/$(SCENARIO)/report.html (run make $(SCENARIO) first)"; exit 2; }
+	@command -v chromium >/dev/null || { echo "chromium not found (apt-get update && apt-get install -y chromium)"; exit 2; }
+	@profile=$$(mktemp -d) && chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir=$$profile \
+		--window-size=1400,4000 --screenshot=$(SHOT) "file://$(abspath $(OUT))/$(SCENARIO)/report.html" 2>/dev/null; \
+		rc=$$?; rm -rf $$profile; test $$rc -eq 0 && test -s $(SHOT) && echo "screenshot: $(SHOT)"
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg

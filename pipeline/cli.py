@@ -21,7 +21,7 @@ from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
-from .report import write_report
+from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .run import RunConfig, run_case
 from .sources import all_values, load_source
@@ -69,6 +69,23 @@ def _run_exit_code(runs: list) -> int:
     return 1 if invalid else 0
 
 
+def _report_meta(config: RunConfig) -> dict:
+    """Header facts of a report: mapper, model and settings (LLM), date, versions."""
+    from datetime import datetime, timezone
+
+    from .run import versions
+
+    meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "settings": {k: v for k, v in config.mapper_options.items()}, "versions": versions()}
+    if config.mapper == "llm":
+        from .mappers.llm_client import LLMSettings
+
+        settings = LLMSettings.from_env().public()
+        meta["model"] = settings.pop("model")
+        meta["settings"].update({k: v for k, v in settings.items() if v is not None and k != "cache_dir"})
+    return meta
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     manifests = _manifests(args.manifests)
     cases = [load_manifest(m) for m in manifests]  # validate all before running any
@@ -86,25 +103,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
                        turtle=args.turtle, evaluate=args.evaluate)
     runs = []
     mapping_reports: dict[str, list] = {}
-    rows: dict[str, list[dict]] = {}
     bar = tqdm(cases, desc="cases", unit="case", disable=args.quiet, file=sys.stderr)
     for case in bar:
         result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
         tqdm.write(result.summary())
+        for warning in result.findings:
+            if warning.stage == "map" and warning.severity == "warning":
+                tqdm.write(f"  warning: {warning.message}")
         if result.mapping_report is not None:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
-        rows.setdefault(case.scenario, []).append(
-            {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
-             "graph": {**result.extra.get("graph_scores", {}),
-                       **{k: v["value"] for k, v in result.extra.get("graph_validation", {}).items()}}})
-    for scenario, cases_rows in (rows.items() if args.evaluate else ()):
-        paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
+    for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
+        out = Path(args.out) / scenario
+        entries = [case_entry(r.folder, out) for r in runs if r.case.scenario == scenario]
+        paths = write_report(entries, out, stem="report", meta=_report_meta(config))
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
               f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
         print(paths["console"])
         if mapping_reports.get(scenario):
-            md = write_scenario_markdown(mapping_reports[scenario], Path(args.out) / scenario, scenario)
+            md = write_scenario_markdown(mapping_reports[scenario], out, scenario)
             print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
     return _run_exit_code(runs)
 
@@ -269,7 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write one manifest per BLINKG case (paths point into the benchmark folder). "
                                    "Example: kgc data --out data/manifests/blinkg")
     d.add_argument("--blinkg", help="benchmark folder (default: $BLINKG_DIR or ../shared/benchmarks/blinkg)")
-    d.add_argument("--out", default="data/manifests/blinkg")
+    d.add_argument("--out", default="data/manifests/blinkg",
+                   help="folder for the manifests, one sub-folder per scenario (default: %(default)s)")
     d.add_argument("--formats", nargs="+", default=["csv"], choices=["csv", "json", "xml"],
                    help="scenario-1 input formats to generate cases for")
     d.set_defaults(func=_cmd_data)
@@ -281,10 +299,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
                                    "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
     r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
-    r.add_argument("--out", default="out")
+    r.add_argument("--out", default="out",
+                   help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
+                        "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced)")
     r.add_argument("--mapper", default=DEFAULT_MAPPER,
-                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s; llm reads LLM_MODEL, "
-                        "LLM_API_BASE, LLM_API_KEY from the environment)")
+                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s). llm reads LLM_MODEL, "
+                        "LLM_API_BASE, LLM_API_KEY, LLM_RUNS (runs per case, kept in runs/<i>/, scores "
+                        "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's input window in tokens; "
+                        "a prompt is split only when it exceeds it; default: litellm's figure, else not split), "
+                        "LLM_MAX_TOKENS (default: sized from the case), LLM_TIMEOUT, LLM_MAX_RETRIES, "
+                        "LLM_TEMPERATURE, LLM_SHOTS, LLM_CACHE_DIR from the environment")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
@@ -298,9 +322,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "validate SHACL shapes derived from the ontology plus shapes/<scenario>.ttl and "
                                    "the manifest's shapes. Exit 1 when any check fails. "
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
-    v.add_argument("manifest", help="the case (ontology, shapes)")
-    v.add_argument("kg", help="N-Triples file")
-    v.add_argument("--out", default="validation.json")
+    v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
+    v.add_argument("kg", help="the KG to check, an N-Triples file")
+    v.add_argument("--out", default="validation.json",
+                   help="JSON file for the results with every finding and its position (default: %(default)s)")
     v.set_defaults(func=_cmd_validate)
 
     s = sub.add_parser("score", parents=[common], help="score a table and/or a KG against the case's gold",
@@ -308,10 +333,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "table. Graph level: SA2-SA4, conciseness/completeness and competency questions "
                                    "of --kg against the gold graph (or the gold table's KG). "
                                    "Example: kgc score case.yaml --table table.md --kg kg.nt --out scores/")
-    s.add_argument("manifest")
+    s.add_argument("manifest", help="the case manifest (.yaml) naming the gold table and/or gold graph")
     s.add_argument("--table", help="mapping table to score")
     s.add_argument("--kg", help="KG to score (.nt .ttl .nq .trig .rdf .jsonld, syntax by extension)")
-    s.add_argument("--out", default="scores")
+    s.add_argument("--out", default="scores",
+                   help="folder for mapping.mapping-scores.json, graph_scores.json and the gold KG "
+                        "(default: %(default)s)")
     s.set_defaults(func=_cmd_score)
 
     y = sub.add_parser("synth", parents=[common], help="generate an unseen scenario with a controlled schema distance",
@@ -330,8 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("map", parents=[common], help="propose a mapping table for a case",
                        description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "
                                    "Example: kgc map case.yaml table.md --mapper replay")
-    m.add_argument("manifest")
-    m.add_argument("output")
+    m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
+    m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
     m.add_argument("--mapper", default=DEFAULT_MAPPER, help=f"one of: {', '.join(known_mappers())} (default: %(default)s)")
     m.add_argument("--table", help="table to replay")
     m.set_defaults(func=_cmd_map)
@@ -339,9 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compile", parents=[common], help="compile a mapping table into RML",
                        description="Audit the table against ontology and data, print findings, write the RML. "
                                    "Example: kgc compile case.yaml table.md mapping.rml.ttl")
-    c.add_argument("manifest")
-    c.add_argument("table")
-    c.add_argument("output")
+    c.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
+    c.add_argument("table", help="mapping table (.md, .csv or .json)")
+    c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
     c.set_defaults(func=_cmd_compile)
 
     t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
@@ -349,8 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(and the engine copy <output>.morph-kgc.ttl beside it). "
                                    "Exit 1 when triples were dropped. "
                                    "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
-    t.add_argument("rml")
-    t.add_argument("output")
+    t.add_argument("rml", help="RML mapping (Turtle), e.g. a run's mapping.rml.ttl")
+    t.add_argument("output", help="N-Triples file to write")
     t.add_argument("--manifest", help="the case, to tell real 'None' values from empty XML elements")
     t.set_defaults(func=_cmd_materialize)
     return p

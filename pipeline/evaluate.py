@@ -17,7 +17,7 @@ import dataclasses
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from rdflib import Graph
 
@@ -41,32 +41,48 @@ def _scenario_key(case: Case) -> str:
     return case.scenario.split("-")[0]
 
 
-def mapping_scores(table: MappingTable, gold: MappingTable, ontology: Ontology, case: Case,
+def mapping_scores(table: MappingTable | Sequence[MappingTable], gold: MappingTable, ontology: Ontology, case: Case,
                    sources: list[SourceData], folder: Path,
-                   events: list[tuple[str, set[str]]] | None = None) -> tuple[dict[str, Any], Any]:
-    """BLINKG task scores of ``table`` against ``gold`` (written to ``mapping.mapping-scores.json``).
+                   events: list[tuple[str, set[str]]] | None = None,
+                   stem: str = "mapping") -> tuple[dict[str, Any], Any]:
+    """BLINKG task scores of ``table`` against ``gold`` (written to ``<stem>.mapping-scores.json``).
 
+    Args:
+        table: one table, or one table per run of the same prompt (BLINKG's macro average
+            over runs: each task's P/R/F1 is the mean over runs).
+        stem: name of the written file (``mapping``; ``mapping-raw`` for an LLM's table before repair).
     Returns:
         ``(summary, report)``: ``summary`` is ``{"f1", "precision", "recall"}`` (unweighted mean
-        over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}`` and the
+        over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}``,
+        ``"task_prf": {setting: {task: {"precision", "recall", "f1"}}}`` and the
         check headlines (SV1, CS1, CM1, and CN4 when ``events`` - see
-        :func:`pipeline.scoring.mapping.cn4.materialize_with_events` - are given); ``report`` is the full
-        :class:`pipeline.scoring.mapping.CaseReport`.
+        :func:`pipeline.scoring.mapping.cn4.materialize_with_events` - are given); with several runs also
+        ``"runs": n`` and ``"f1_min"`` / ``"f1_max"`` (of the per-run mean task F1);
+        ``report`` is the full :class:`pipeline.scoring.mapping.CaseReport`.
     """
     from .scoring.mapping import score_case, write_case_json
 
+    tables = [table] if isinstance(table, MappingTable) else list(table)
     refs = {s.source.path.name: set(s.references) for s in sources}
-    report = score_case([table], gold, ontology, case=case.name, scenario=case.scenario, available_references=refs,
-                        generation_events=[events] if events is not None else None)
-    write_case_json(report, folder, "mapping")
+    report = score_case(tables, gold, ontology, case=case.name, scenario=case.scenario, available_references=refs,
+                        generation_events=[events] if events is not None and len(tables) == 1 else None)
+    write_case_json(report, folder, stem)
     macro = report.macro.get("post-processed", {})
 
-    def mean(attr: str) -> float | None:
-        vals = [getattr(m, attr) for m in macro.values() if getattr(m, attr, None) is not None]
+    def mean(values: list) -> float | None:
+        vals = [v for v in values if v is not None]
         return sum(vals) / len(vals) if vals else None
 
-    summary = {"f1": mean("f1"), "precision": mean("precision"), "recall": mean("recall"),
-               "tasks": {t: m.f1 for t, m in macro.items()}, **report.check_summary}
+    summary = {"f1": mean([m.f1 for m in macro.values()]), "precision": mean([m.precision for m in macro.values()]),
+               "recall": mean([m.recall for m in macro.values()]),
+               "tasks": {t: m.f1 for t, m in macro.items()},
+               "task_prf": {setting: {t: {"precision": m.precision, "recall": m.recall, "f1": m.f1}
+                                      for t, m in tasks.items()} for setting, tasks in report.macro.items()},
+               **report.check_summary}
+    if len(tables) > 1:
+        per_run = [mean([t.f1 for t in run.tasks.values()]) for run in report.runs.get("post-processed", [])]
+        per_run = [v for v in per_run if v is not None]
+        summary.update({"runs": len(tables), "f1_min": min(per_run, default=None), "f1_max": max(per_run, default=None)})
     return summary, report
 
 

@@ -35,7 +35,7 @@ from .findings import Finding
 from .fno import UDF_FILE
 from .validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "materialize", "guard_triples",
+__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "materialize", "guard_triples",
            "generation_events"]
 
 LOGGER = logging.getLogger(__name__)
@@ -65,6 +65,45 @@ class MaterializeResult:
         """Write the triples as an N-Triples file (UTF-8, one statement a line); returns ``path``."""
         Path(path).write_text("".join(t + "\n" for t in self.triples), encoding="utf-8")
         return Path(path)
+
+
+def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None) -> str:
+    """Morph-KGC configuration (INI text) for ``mapping_file``, with the ``udfs`` entry our FnO functions need.
+
+    Paths are absolute, so the file works from any working directory.
+
+    Args:
+        mapping_file: the RML document. processes: worker processes.
+        output_file: where Morph-KGC's command line (``python -m morph_kgc <ini>``) writes the KG
+            (``None``: no ``output_file`` entry, for :func:`morph_kgc.materialize_set`).
+    Returns:
+        The INI text (sections ``CONFIGURATION`` and ``DataSource1``).
+    """
+    config = configparser.ConfigParser()
+    config["CONFIGURATION"] = {"output_format": "N-TRIPLES", "udfs": str(UDF_FILE.resolve()),
+                               "number_of_processes": str(processes), "logging_level": "ERROR",
+                               "na_values": ","}
+    if output_file is not None:
+        config["CONFIGURATION"]["output_file"] = str(Path(output_file).resolve())
+    config["DataSource1"] = {"mappings": str(Path(mapping_file).resolve())}
+    buf = io.StringIO()
+    config.write(buf)
+    return buf.getvalue()
+
+
+def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path) -> Path:
+    """Write a ready ``morph-kgc.ini`` for ``mapping_file`` (see :func:`engine_config`); returns its path.
+
+    The file runs the mapping unchanged in Morph-KGC: ``python -m morph_kgc morph-kgc.ini``
+    or ``morph_kgc.materialize(<ini path>)``. Unlike ``kgc materialize`` it has no output guards
+    (``xsd:integer`` through floats, relative IRIs, ``"None"`` from empty XML elements).
+    """
+    ini = Path(ini_file)
+    header = ("# Morph-KGC configuration for the mapping beside it (written by kgc).\n"
+              "# Run: python -m morph_kgc morph-kgc.ini  (paths are absolute). kgc materialize adds\n"
+              "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
+    ini.write_text(header + engine_config(mapping_file, output_file=output_file), encoding="utf-8")
+    return ini
 
 
 def engine_mapping(rml: Graph) -> Graph:
@@ -184,15 +223,8 @@ def materialize(mapping_file: Path, source_values: set[str], processes: int = 1,
     """
     import morph_kgc
 
-    config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": "N-TRIPLES", "udfs": str(UDF_FILE),
-                               "number_of_processes": str(processes), "logging_level": "ERROR",
-                               "na_values": ","}
-    config["DataSource1"] = {"mappings": str(mapping_file)}
-    buf = io.StringIO()
-    config.write(buf)
     try:
-        triples = morph_kgc.materialize_set(buf.getvalue())
+        triples = morph_kgc.materialize_set(engine_config(mapping_file, processes))
     except SystemExit as exc:  # Morph-KGC exits on some mapping errors
         raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
     except Exception as exc:  # the engine raises many unrelated types; the message is what matters

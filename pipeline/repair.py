@@ -13,8 +13,14 @@ For every error the audit reports, try a near-miss repair of that cell:
 * datatype: the audit's candidate (the property's XSD range, else the closest XSD type).
 
 A repair is accepted when the similarity reaches :data:`MIN_SIMILARITY`
-(0.75 for terms, 0.7 for references). The table is audited again; rows that
-still have errors are dropped with the reasons. Both the raw and the repaired
+(0.75 for terms, 0.7 for references) and it does not create an error of its
+own: a repaired data reference (or a repaired property, through its XSD range)
+must yield values that are valid lexical forms of the row's datatype
+(:func:`pipeline.validation.terms.check_literal` on up to :data:`VALUE_SAMPLE`
+values; a row with a transformation function is exempt, its function makes
+the values). A date path "repaired" to a code path that would give
+``"2"^^xsd:date`` is rejected and reported (:attr:`RepairResult.rejected`).
+The table is audited again; rows that still have errors are dropped with the reasons. Both the raw and the repaired
 table are kept (BLINKG's raw versus post-processed results).
 """
 from __future__ import annotations
@@ -26,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz, process, utils
+from rdflib.namespace import XSD
 
 from .audit import AuditResult, audit_table
 from .manifest import Case
@@ -39,6 +46,8 @@ log = logging.getLogger(__name__)
 
 #: Least similarity in [0, 1] for a repair: ontology terms, data references.
 MIN_SIMILARITY = {"term": 0.75, "reference": 0.7}
+#: Values of a data reference checked against the row's datatype before a repair is accepted.
+VALUE_SAMPLE = 200
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,8 @@ class RepairResult:
         raw: deep copy of the input table.
         repairs: every accepted repair in order.
         dropped: ``(row, reasons)`` for rows that could not be repaired.
+        rejected: near-miss repairs refused because the new cell does not fit the row's
+            datatype and data (``{"line", "column", "value", "reason"}``; ``value`` is the refused cell).
         audit: the final audit of the repaired rows.
     """
 
@@ -69,11 +80,13 @@ class RepairResult:
     raw: MappingTable
     repairs: list[Repair] = field(default_factory=list)
     dropped: list[tuple[MappingRow, list[str]]] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
     audit: AuditResult | None = None
 
     def summary(self) -> dict[str, Any]:
-        """JSON-ready: counts, the repairs and the dropped rows with reasons."""
+        """JSON-ready: counts, the repairs, the rejected repairs and the dropped rows with reasons."""
         return {"rows_raw": len(self.raw), "rows_kept": len(self.table), "repairs": [asdict(r) for r in self.repairs],
+                "rejected": list(self.rejected),
                 "dropped": [{"line": r.line, "property": r.ontology_property, "reasons": why}
                             for r, why in self.dropped]}
 
@@ -117,7 +130,44 @@ def _fix_reference(value: str, src: SourceData | None) -> tuple[str, float] | No
     return None
 
 
-def _repair_row(row: MappingRow, findings, ont: Ontology, src: SourceData | None) -> list[Repair]:
+def _reference_values(src: SourceData, reference: str) -> list[str]:
+    if reference in src.references:
+        return src.values(reference)[:VALUE_SAMPLE]
+    if src.source.format == "xml":
+        try:
+            return src.xpath(reference)[:VALUE_SAMPLE]
+        except Exception:  # lxml XPath errors: nothing to check against
+            return []
+    return []
+
+
+def _misfit(row: MappingRow, ont: Ontology, src: SourceData | None) -> str | None:
+    """Why the row's data would be ill-typed after a repair, or ``None`` when it fits (or cannot be told).
+
+    The datatype is the row's own, else the XSD range of its property. Rows with a
+    transformation function are not checked: the function makes the values.
+    """
+    from .validation.terms import check_literal
+
+    if src is None or row.function_name or not row.data_reference:
+        return None
+    dtype = ont.expand(row.datatype) if row.datatype else None
+    if dtype is None:
+        prop = ont.expand(row.ontology_property or "")
+        ranges = [r for r in (ont.datatype_ranges(prop) if prop is not None else ()) if str(r).startswith(str(XSD))]
+        dtype = ranges[0] if len(ranges) == 1 else None
+    if dtype is None or not str(dtype).startswith(str(XSD)):
+        return None
+    values = [v for v in _reference_values(src, row.data_reference) if v.strip()]
+    bad = [v for v in values if any(sev == "error" for sev, _, _ in check_literal(v.strip(), str(dtype)))]
+    if not bad:
+        return None
+    return (f"{len(bad)} of {len(values)} value(s) of {row.data_reference!r} are not valid {ont.compact(dtype)} "
+            f"(e.g. {bad[0]!r})")
+
+
+def _repair_row(row: MappingRow, findings, ont: Ontology, src: SourceData | None,
+                rejected: list[dict[str, Any]]) -> list[Repair]:
     done: list[Repair] = []
     for f in findings:
         if f.severity != "error" or f.column is None:
@@ -144,6 +194,14 @@ def _repair_row(row: MappingRow, findings, ont: Ontology, src: SourceData | None
         if fix is None or fix[0] == old:
             continue
         setattr(row, f.column, fix[0])
+        if f.column in ("data_reference", "ontology_property", "datatype"):
+            why = _misfit(row, ont, src)
+            if why is not None:  # the repair would turn a missing value into a wrong one
+                setattr(row, f.column, old)
+                reason = f"repair of {f.column} {old!r} -> {fix[0]!r} rejected: {why}"
+                log.info("line %d: %s", row.line, reason)
+                rejected.append({"line": row.line, "column": f.column, "value": fix[0], "reason": reason})
+                continue
         rep = Repair(row.line, f.column, old, fix[0], round(fix[1], 3), f.message)
         log.info("repair line %d [%s]: %r -> %r (similarity %.2f)", row.line, f.column, old, fix[0], fix[1])
         row.evidence = list(row.evidence) + [f"repaired {f.column}: {old!r} -> {fix[0]!r} ({fix[1]:.2f})"]
@@ -171,10 +229,11 @@ def repair_table(table: MappingTable, ontology: Ontology, case: Case, sources: l
     for f in first.findings:
         by_line.setdefault(f.line or 0, []).append(f)
     repairs: list[Repair] = []
+    rejected: list[dict[str, Any]] = []
     for row in work.rows:
         errors = [f for f in by_line.get(row.line, []) if f.severity == "error"]
         if errors:
-            repairs += _repair_row(row, errors, ontology, first.row_sources.get(id(row)))
+            repairs += _repair_row(row, errors, ontology, first.row_sources.get(id(row)), rejected)
     final = audit_table(work, ontology, case, sources)
     reasons: dict[int, list[str]] = {}
     for f in final.findings:
@@ -185,4 +244,4 @@ def repair_table(table: MappingTable, ontology: Ontology, case: Case, sources: l
         log.info("dropped line %d (%s): %s", r.line, r.ontology_property, "; ".join(why))
     out = MappingTable(rows=list(final.kept), source=f"{table.source} (repaired)", notes=list(table.notes))
     log.info("repair: %d rows in, %d repairs, %d dropped, %d kept", len(raw), len(repairs), len(dropped), len(out))
-    return RepairResult(out, raw, repairs, dropped, final)
+    return RepairResult(out, raw, repairs, dropped, rejected, final)

@@ -5,7 +5,9 @@ Output folder ``<out>/<scenario>/<case>/``:
 * ``table.md`` / ``table.csv`` / ``table.json`` - the mapping table as mapped (parsed, for replay);
 * ``audit.json`` / ``audit.md`` - findings on the table, the inputs and the output;
 * ``inputs/`` - repaired input copies (XML with undeclared namespaces);
-* ``mapping.rml.ttl`` - the RML document; ``mapping.morph-kgc.ttl`` - the engine copy;
+* ``mapping.rml.ttl`` - the RML document (absolute source paths); ``morph-kgc.ini`` - a ready
+  Morph-KGC configuration for it (``udfs`` entry for our FnO functions; writes ``morph-kgc.nt``);
+  ``mapping.morph-kgc.ttl`` - the engine copy the run itself uses;
 * ``kg.nt`` - the knowledge graph (N-Triples, sorted);
 * ``expected_graph.json`` - comparison with the case's gold KG, when it has one;
 * ``run.json`` - status, counts, per-stage timings (seconds), versions, provenance.
@@ -15,6 +17,7 @@ goes into ``run.json`` (``status: failed``, ``failed_stage``) and the report.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import platform
@@ -36,13 +39,13 @@ from .errors import InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
-from .materialize import engine_mapping
+from .materialize import engine_mapping, write_engine_config
 from .ontology import load_ontology
 from .rdffile import load_graph
 from .sources import all_values, load_source
 from .table import read_table, write_table
 
-__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs"]
+__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -153,6 +156,27 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
 
 
+def gold_diff(produced: Graph, gold: Graph, examples: int = 3) -> dict[str, dict[str, Any]]:
+    """Triples of the gold KG the KG misses and triples it has in excess, per predicate.
+
+    Triples are compared as written (no entity alignment; blank nodes never match), which is
+    what a reader checks by hand; SA2/SA4 align entities and give the scores.
+
+    Returns:
+        ``{predicate IRI: {"missing": n, "extra": n, "missing_examples": [nt line], "extra_examples": [...]}}``
+        with at most ``examples`` sorted lines each, predicates sorted.
+    """
+    mine, theirs = set(produced), set(gold)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, triples in (("missing", theirs - mine), ("extra", mine - theirs)):
+        for s, p, o in sorted(triples):
+            entry = out.setdefault(str(p), {"missing": 0, "extra": 0, "missing_examples": [], "extra_examples": []})
+            entry[kind] += 1
+            if len(entry[f"{kind}_examples"]) < examples:
+                entry[f"{kind}_examples"].append(f"{s.n3()} {p.n3()} {o.n3()} .")
+    return dict(sorted(out.items()))
+
+
 @dataclass
 class _State:
     """What the stages of one run hand to each other."""
@@ -160,6 +184,8 @@ class _State:
     ontology: Any = None
     sources: list = field(default_factory=list)
     table: Any = None
+    raw: Any = None  # an LLM's table before validate-and-repair (None for other mappers)
+    results: list = field(default_factory=list)  # the mapper's results, one per run
     compiled: Any = None
     kg: Graph | None = None
     values: set[str] = field(default_factory=set)
@@ -197,8 +223,37 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         raise InputError("; ".join(str(f) for f in unreadable[:3]))
 
 
+def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
+    """Every prompt and answer of an LLM mapper as ``llm/run-<i>-part-<j>.json`` (no key is in them)."""
+    if not transcripts:
+        return
+    folder = run.folder / "llm"
+    folder.mkdir(exist_ok=True)
+    for t in transcripts:
+        _write_json(folder / f"run-{t['run']}-part-{t['part']}.json", t)
+    run.artifacts["llm_transcripts"] = "llm/"
+
+
 def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
-    result = get_mapper(config.mapper).map(run.case, **config.mapper_options)
+    mapper = get_mapper(config.mapper)
+    many = getattr(mapper, "map_runs", None)  # mappers that sample several runs (LLM_RUNS)
+    try:
+        results = many(run.case, workdir=run.folder / "inputs", **config.mapper_options) if many else \
+            [mapper.map(run.case, **config.mapper_options)]
+    except PipelineError as exc:  # keep what the mapper recorded before it failed
+        run.provenance = getattr(exc, "provenance", None) or run.provenance
+        _write_transcripts(run, getattr(exc, "transcripts", []))
+        raise
+    st.results = results
+    _write_transcripts(run, [t for r in results for t in r.transcripts])
+    if len(results) == 1:
+        _use_result(run, st, results[0])
+    else:
+        run.provenance = {"runs": len(results), "per_run": [r.provenance for r in results]}
+
+
+def _use_result(run: CaseRun, st: _State, result: Any) -> None:
+    """Take one mapper result as the run's table: write it (and the table before repair)."""
     st.table = result.table
     run.provenance = result.provenance
     if not Path(st.table.source or "").is_file():
@@ -208,7 +263,17 @@ def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
             row.line = i + 3
     for fmt in ("md", "csv", "json"):
         run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
+    if result.raw_tables:  # an LLM's answer as parsed, before validate-and-repair
+        st.raw = result.raw_tables[0]
+        for fmt in ("md", "json"):
+            run.artifacts[f"table.raw.{fmt}"] = write_table(st.raw, run.folder / f"table.raw.{fmt}").name
     run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
+    run.findings.extend(Finding("map", str(run.folder / "llm"), w, severity="warning")
+                        for w in result.provenance.get("warnings", []))
+    repair = result.provenance.get("repair") or {}
+    run.findings.extend(Finding("repair", str(run.folder / "table.raw.md"), r["reason"], line=r.get("line"),
+                                column=r.get("column"), value=r.get("value"), severity="warning")
+                        for r in repair.get("rejected", []))
 
 
 def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
@@ -217,7 +282,9 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
     engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
-    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
+    write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
+    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
+                          "morph_kgc_ini": "morph-kgc.ini"})
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
@@ -276,6 +343,29 @@ def _validate(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.artifacts["graph_validation"] = _write_json(run.folder / "graph_validation.json", st.validation)
 
 
+def _self_replay(case: Case, config: RunConfig) -> bool:
+    return config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
+
+
+def _mapping_level(run: CaseRun, st: _State, config: RunConfig, events: list | None = None) -> None:
+    """BLINKG task scores of the table (and of the LLM's table before repair) against the gold table.
+
+    Runs in the score stage, and after a later stage failed (compile, materialize ...) so that a
+    failed case still has its mapping-level scores (without CN4, which needs the engine).
+    """
+    case = run.case
+    if case.gold_table is None or _self_replay(case, config) or st.table is None or "mapping_scores" in run.extra:
+        return
+    gold = read_table(case.gold_table)
+    run.extra["mapping_scores"], run.mapping_report = mapping_scores(
+        st.table, gold, st.ontology, case, st.sources, run.folder, events)
+    run.artifacts["mapping_scores"] = "mapping.mapping-scores.json"
+    if st.raw is not None:
+        run.extra["mapping_scores_raw"], _ = mapping_scores(st.raw, gold, st.ontology, case, st.sources, run.folder,
+                                                            stem="mapping-raw")
+        run.artifacts["mapping_scores_raw"] = "mapping-raw.mapping-scores.json"
+
+
 def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     """Mapping level against the gold table, graph level against the gold KG.
 
@@ -286,7 +376,7 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     from .scoring.mapping import check_cn4
 
     case = run.case
-    self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
+    self_replay = _self_replay(case, config)
     events = st.events  # from the materialize stage's one engine run
     run.extra["CN4"] = check_cn4(events).to_dict()
     _mapping_level(run, st, config, events)
@@ -300,6 +390,8 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     if self_replay:
         run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
                                         "table's KG would compare it with itself and are not applicable")
+    if gold.graph is not None and not self_replay:
+        run.artifacts["gold_diff"] = _write_json(run.folder / "gold_diff.json", gold_diff(st.kg, gold.graph))
     consistent = st.validation.get("CS2-owlrl", {}).get("value")
     scores = graph_scores(st.kg, gold.graph, st.ontology, case, consistent if isinstance(consistent, bool) else None,
                           templates, gold.templates)
@@ -322,9 +414,121 @@ STAGES = (("load", _load), ("map", _map), ("compile", _compile), ("materialize",
           ("check", _check), ("validate", _validate), ("score", _score))
 
 
+def _stages(run: CaseRun, state: _State, config: RunConfig, stages, progress) -> bool:
+    """Run ``stages`` in order until one fails; returns ``True`` when all succeeded."""
+    for name, stage in stages:
+        if name in ("validate", "score") and not config.evaluate:
+            continue
+        if progress is not None:
+            progress(name)
+        t0 = time.perf_counter()
+        try:
+            stage(run, state, config)
+        except PipelineError as exc:
+            run.status, run.failed_stage, run.error = "failed", name, str(exc)
+            run.error_kind = "input" if isinstance(exc, InputError) else "pipeline"
+            LOGGER.error("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
+        except Exception as exc:  # keep artifacts and report, whatever broke
+            run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
+            run.error_kind = "internal"
+            LOGGER.exception("%s/%s failed at %s", run.case.scenario, run.case.name, name)
+        finally:
+            run.timings[name] = run.timings.get(name, 0.0) + time.perf_counter() - t0
+        if run.status != "ok":
+            return False
+    return True
+
+
+def _after_failure(run: CaseRun, state: _State, config: RunConfig) -> None:
+    """A case that failed after the map stage still gets its mapping-level scores."""
+    if run.status == "ok" or not config.evaluate or state.table is None:
+        return
+    try:
+        _mapping_level(run, state, config)
+    except Exception:  # the scores are a bonus of a failed run; the failure is what is reported
+        LOGGER.exception("%s/%s: mapping-level scores after the failure could not be computed",
+                         run.case.scenario, run.case.name)
+
+
+def _finish(run: CaseRun) -> None:
+    run.artifacts["audit"] = _write_json(run.folder / "audit.json", [f.to_dict() for f in run.findings])
+    (run.folder / "audit.md").write_text(_audit_md(run), encoding="utf-8")
+    _write_json(run.folder / "run.json", run.to_dict())
+
+
+def _values_over_runs(dicts: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, list[float]]]:
+    """Per key: the mean of the numeric values over runs (``[min, max]`` apart); booleans: ``False``
+    when any run is ``False``, ``True`` when all are ``True``, else ``None``."""
+    means: dict[str, Any] = {}
+    ranges: dict[str, list[float]] = {}
+    for key in dict.fromkeys(k for d in dicts for k in d):
+        vals = [d.get(key) for d in dicts]
+        if any(isinstance(v, bool) for v in vals):
+            means[key] = False if False in vals else True if all(v is True for v in vals) else None
+            continue
+        nums = [float(v) for v in vals if isinstance(v, (int, float))]
+        means[key] = sum(nums) / len(nums) if nums else None
+        if nums:
+            ranges[key] = [min(nums), max(nums)]
+    return means, ranges
+
+
+def _run_many(run: CaseRun, state: _State, config: RunConfig, progress) -> None:
+    """LLM_RUNS > 1: compile, materialize, validate and score each run in ``runs/<i>/``; the case's
+    scores are the macro average over runs (BLINKG), with min and max."""
+    children: list[CaseRun] = []
+    for i, result in enumerate(state.results):
+        child = CaseRun(run.case, run.folder / "runs" / str(i), config=run.config)
+        child.folder.mkdir(parents=True, exist_ok=True)
+        sub = _State(ontology=state.ontology, sources=state.sources)
+        _use_result(child, sub, result)
+        _stages(child, sub, config, STAGES[2:], progress)
+        _after_failure(child, sub, config)
+        _finish(child)
+        children.append(child)
+        state.results[i] = (result, sub)
+    run.findings.extend(dataclasses.replace(f, message=f"run {i}: {f.message}")
+                        for i, c in enumerate(children) for f in c.findings)
+    for i, c in enumerate(children):
+        for name, seconds in c.timings.items():
+            run.timings[name] = run.timings.get(name, 0.0) + seconds
+    failed = [(i, c) for i, c in enumerate(children) if c.status != "ok"]
+    if failed:
+        i, c = failed[0]
+        run.status, run.failed_stage, run.error, run.error_kind = "failed", f"{c.failed_stage} (run {i})", \
+            c.error, c.error_kind
+    run.counts = {"runs": len(children), "runs_ok": len(children) - len(failed)}
+    run.extra["runs"] = [{"run": i, "folder": f"runs/{i}", "status": c.status, "failed_stage": c.failed_stage,
+                          "error": c.error, "counts": c.counts,
+                          "mapping_f1": (c.extra.get("mapping_scores") or {}).get("f1"),
+                          "mapping_f1_raw": (c.extra.get("mapping_scores_raw") or {}).get("f1"),
+                          "graph_scores": c.extra.get("graph_scores", {})} for i, c in enumerate(children)]
+    run.extra["graph_scores"], run.extra["graph_scores_range"] = _values_over_runs(
+        [c.extra.get("graph_scores", {}) for c in children if c.extra.get("graph_scores")])
+    validation, _ = _values_over_runs([{k: v.get("value") for k, v in c.extra.get("graph_validation", {}).items()}
+                                       for c in children if c.extra.get("graph_validation")])
+    if validation:
+        run.extra["graph_validation"] = {k: {"value": v, "status": "over runs"} for k, v in validation.items()}
+    case = run.case
+    if config.evaluate and case.gold_table is not None and not _self_replay(case, config):
+        gold = read_table(case.gold_table)
+        tables = [sub.table for _, sub in state.results]
+        run.extra["mapping_scores"], run.mapping_report = mapping_scores(
+            tables, gold, state.ontology, case, state.sources, run.folder)
+        raws = [sub.raw for _, sub in state.results if sub.raw is not None]
+        if len(raws) == len(tables):
+            run.extra["mapping_scores_raw"], _ = mapping_scores(raws, gold, state.ontology, case, state.sources,
+                                                                run.folder, stem="mapping-raw")
+
+
 def run_case(case: Case, config: RunConfig = RunConfig(),
              progress: Callable[[str], None] | None = None) -> CaseRun:
     """Run every stage for ``case`` and write the artifacts.
+
+    With a mapper that returns several runs (the LLM mapper with ``LLM_RUNS=n``), the stages after
+    ``map`` run once per run in ``runs/<i>/``, and the case folder gets the scores macro-averaged
+    over the runs (``mapping_scores`` with ``f1_min``/``f1_max``; ``graph_scores`` means with
+    ``graph_scores_range``) and the per-run summary under ``runs`` in ``run.json``.
 
     Args:
         case: the scenario case.
@@ -342,33 +546,11 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
                                         "processes": config.processes, "out_dir": str(config.out_dir),
                                         "evaluate": config.evaluate})
     state = _State()
-    for name, stage in STAGES:
-        if name in ("validate", "score") and not config.evaluate:
-            continue
-        if progress is not None:
-            progress(name)
-        t0 = time.perf_counter()
-        try:
-            stage(run, state, config)
-        except PipelineError as exc:
-            run.status, run.failed_stage, run.error = "failed", name, str(exc)
-            run.error_kind = "input" if isinstance(exc, InputError) else "pipeline"
-            LOGGER.error("%s/%s failed at %s: %s", case.scenario, case.name, name, exc)
-        except Exception as exc:  # keep artifacts and report, whatever broke
-            run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
-            run.error_kind = "internal"
-            LOGGER.exception("%s/%s failed at %s", case.scenario, case.name, name)
-        finally:
-            run.timings[name] = time.perf_counter() - t0
-        if run.status != "ok":
-            break
-    if run.status != "ok" and run.failed_stage not in ("load", "map") and config.evaluate \
-            and "mapping_scores" not in run.extra:
-        try:  # a failed compile/materialize must not hide how good the table is
-            _mapping_level(run, state, config)
-        except PipelineError as exc:
-            LOGGER.error("%s/%s: mapping-level scores failed too: %s", case.scenario, case.name, exc)
-    run.artifacts["audit"] = _write_json(folder / "audit.json", [f.to_dict() for f in run.findings])
-    (folder / "audit.md").write_text(_audit_md(run), encoding="utf-8")
-    _write_json(folder / "run.json", run.to_dict())
+    if _stages(run, state, config, STAGES[:2], progress):
+        if len(state.results) > 1:
+            _run_many(run, state, config, progress)
+        else:
+            _stages(run, state, config, STAGES[2:], progress)
+            _after_failure(run, state, config)
+    _finish(run)
     return run

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -38,14 +39,29 @@ HALLUCINATED = {"rows": [
 class _Server:
     """A tiny OpenAI-compatible chat server; replies with ``answers`` in turn and counts requests."""
 
-    def __init__(self, answers: list[str], finish: str = "stop") -> None:
+    def __init__(self, answers: list[str], finish: str = "stop", statuses: list[tuple[int, dict]] = (),
+                 delay: float = 0.0) -> None:
         self.answers, self.finish, self.requests = answers, finish, []
+        self.statuses, self.delay, self.times = list(statuses), delay, []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 - http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append(body)
+                outer.times.append(time.monotonic())
+                if outer.statuses:  # an error answer first (e.g. 429 with Retry-After)
+                    status, headers = outer.statuses.pop(0)
+                    data = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode()
+                    self.send_response(status)
+                    for k, v in {**headers, "Content-Type": "application/json",
+                                 "Content-Length": str(len(data))}.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                if outer.delay:
+                    time.sleep(outer.delay)
                 text = outer.answers[min(len(outer.requests) - 1, len(outer.answers) - 1)]
                 payload = {"id": f"c{len(outer.requests)}", "object": "chat.completion", "created": 1,
                            "model": body["model"],
@@ -53,11 +69,14 @@ class _Server:
                                         "message": {"role": "assistant", "content": text}}],
                            "usage": {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200}}
                 data = json.dumps(payload).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # the client gave up (timeout test)
+                    pass
 
             def log_message(self, *args):  # keep test output quiet
                 pass
@@ -94,8 +113,8 @@ def case(tmp_path: Path) -> Case:
 
 def _settings(base: str, tmp_path: Path, **kw) -> LLMSettings:
     # gpt-4o-mini has a price in litellm's local cost map, so cost is computed from the server's usage
-    return LLMSettings(model="openai/gpt-4o-mini", api_base=base, cache_dir=tmp_path / "cache", max_retries=0,
-                       timeout=10, **kw)
+    kw = {"model": "openai/gpt-4o-mini", "max_retries": 0, "timeout": 10, **kw}
+    return LLMSettings(api_base=base, cache_dir=tmp_path / "cache", **kw)
 
 
 def _map(settings: LLMSettings, case: Case, tmp_path: Path, **kw):
@@ -150,14 +169,16 @@ def test_hallucinated_terms_are_repaired_or_dropped(case, tmp_path):
     raw = res.raw_tables[0]
     assert [r.ontology_property for r in raw] == ["ex:fullName", "ex:id", "ex:hasShoeSize"]
     fixed = {(r.ontology_property, r.entity_class, r.data_reference, r.subject_template) for r in res.table}
-    assert fixed == {("ex:fullname", "ex:Person", "Name", "http://example.org/person/{ID}"),
-                     ("ex:id", "ex:Person", "Name", "http://example.org/person/{ID}")}
+    assert fixed == {("ex:fullname", "ex:Person", "Name", "http://example.org/person/{ID}")}
     rep = res.provenance["repair"]
     changes = {(r["column"], r["old"], r["new"]) for r in rep["repairs"]}
     assert ("ontology_property", "ex:fullName", "ex:fullname") in changes
     assert ("entity_class", "ex:Persn", "ex:Person") in changes
-    assert ("data_reference", "Nmae", "Name") in changes
-    assert [d["property"] for d in rep["dropped"]] == ["ex:hasShoeSize"]
+    # 'Nmae' is closest to 'Name', but names are no xsd:integer: the repair would create an error
+    assert ("data_reference", "Nmae", "Name") not in changes
+    assert [(r["line"], r["column"], r["value"]) for r in rep["rejected"]] == [(2, "data_reference", "Name")]
+    assert "not valid xsd:integer (e.g. 'Venus Williams')" in rep["rejected"][0]["reason"]
+    assert [d["property"] for d in rep["dropped"]] == ["ex:id", "ex:hasShoeSize"]
 
 
 def test_runs_are_separate_requests_and_split_prompt_merges(case, tmp_path):
@@ -165,8 +186,13 @@ def test_runs_are_separate_requests_and_split_prompt_merges(case, tmp_path):
         runs = _map(_settings(srv.base, tmp_path, runs=2), case, tmp_path)
         assert len(srv.requests) == 2 and len(runs) == 2
         split = _map(_settings(srv.base, tmp_path, context_window=5000, max_tokens=4000), case, tmp_path)[0]
+        prompts = [r["messages"][-1]["content"] for r in srv.requests[-2:]]
     assert split.provenance["parts"] == 2  # ex:Person and ex:Sport groups
     assert len(split.raw_tables[0]) == 2  # identical rows of both parts merged
+    # a split shares no ontology term: each property is described in one part only
+    ontologies = [p.split("# Ontology", 1)[1].split("# Output", 1)[0] for p in prompts]
+    assert ["ex:fullname" in o for o in ontologies] == [True, False]
+    assert ["ex:sportname" in o for o in ontologies] == [False, True]
 
 
 def test_parser_finds_json_in_prose_and_reports_nothing_usable():
@@ -174,3 +200,92 @@ def test_parser_finds_json_in_prose_and_reports_nothing_usable():
     assert got.format == "json" and not got.structurally_valid and len(got.table) == 2
     none = parse_response("I am sorry, I cannot help with that.")
     assert none.format is None and none.error and len(none.table) == 0
+
+
+def test_unknown_model_sends_one_prompt_with_max_tokens_from_the_case(case, tmp_path):
+    """A model litellm does not know is not given a guessed small window: one prompt, not split."""
+    with _Server([json.dumps(CLEAN)]) as srv:
+        res = _map(_settings(srv.base, tmp_path, model="openai/my-local-model"), case, tmp_path)[0]
+        assert len(srv.requests) == 1
+        # 2 references (< 6 properties + classes) + 1 source = 3 rows -> 3 * 150 * 1.5 + 512 = 1187 -> floor 2048
+        assert srv.requests[0]["max_tokens"] == 2048
+    assert res.provenance["context_window"] is None and res.provenance["parts"] == 1
+    assert res.provenance["context_window_from"] == "unknown: one prompt, not split"
+
+
+def test_expected_completion_tokens_follows_the_table_size(case):
+    from pipeline.mappers.llm import expected_completion_tokens
+    from pipeline.ontology import load_ontology
+    from pipeline.sources import load_source
+
+    ont = load_ontology(case.ontologies, case.prefixes)
+    src = load_source(case.sources[0])
+    src.references = [f"c{i}" for i in range(40)]  # 40 columns, 5 ontology terms: at most 5 + 1 rows
+    assert expected_completion_tokens(ont, [src]) == 2048
+    # 10 such sources: 5 + 10 rows -> 15 * 225 + 512 = 3887 tokens, capped by the model's limit
+    assert expected_completion_tokens(ont, [src] * 10) == 3887
+    assert expected_completion_tokens(ont, [src] * 10, ceiling=3000) == 3000
+
+
+def test_truncated_answer_is_a_warning_and_not_cached(case, tmp_path):
+    with _Server([TRUNCATED, json.dumps(CLEAN)], finish="length") as srv:
+        settings = _settings(srv.base, tmp_path)
+        first = _map(settings, case, tmp_path)[0]
+        srv.finish = "stop"
+        second = _map(settings, case, tmp_path)[0]
+        assert len(srv.requests) == 2, "a truncated answer must not be served from the cache"
+    assert first.provenance["warnings"] == [
+        "run 0: the answer was cut at max_tokens=2048 (finish_reason=length; 1 complete rows kept, not cached); "
+        "raise LLM_MAX_TOKENS"]
+    assert second.provenance["warnings"] == [] and len(second.raw_tables[0]) == 2
+
+
+def test_answer_without_table_is_a_warning_and_not_cached(case, tmp_path):
+    with _Server(["I cannot help with that.", json.dumps(CLEAN)]) as srv:
+        settings = _settings(srv.base, tmp_path, runs=2)
+        runs = _map(settings, case, tmp_path)
+        _map(settings, case, tmp_path)
+        # run 0 had no table: asked again; run 1 came from the cache
+        assert len(srv.requests) == 3
+    assert runs[0].provenance["warnings"][0].startswith("run 0: the answer holds no mapping table")
+    assert runs[1].provenance["warnings"] == []
+    assert runs[0].transcripts[0]["answer"] == "I cannot help with that."
+    assert runs[0].transcripts[0]["messages"][0]["role"] == "system"
+
+
+def test_retry_after_is_honoured_by_the_client(case, tmp_path):
+    with _Server([json.dumps(CLEAN)], statuses=[(429, {"Retry-After": "1"})]) as srv:
+        res = _map(_settings(srv.base, tmp_path, max_retries=2), case, tmp_path)[0]
+        assert len(srv.requests) == 2
+        assert srv.times[1] - srv.times[0] >= 0.95  # the server asked for one second
+    assert len(res.table) == 2
+
+
+def test_timeout_says_the_server_was_slow(case, tmp_path):
+    from pipeline.mappers.llm_client import LLMError
+
+    with _Server([json.dumps(CLEAN)], delay=2.0) as srv:
+        with pytest.raises(LLMError) as err:
+            get_mapper("llm").__class__(_settings(srv.base, tmp_path, timeout=0.5)).map(case)
+    msg = str(err.value)
+    assert "did not answer within LLM_TIMEOUT=0.5 s" in msg and "slow" in msg and "KEY" not in msg.upper()
+
+
+def test_unreachable_server_fails_fast_with_one_line(case, tmp_path, capsys):
+    import socket
+
+    from pipeline.mappers.llm_client import LLMError
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings = _settings(f"http://127.0.0.1:{port}/v1", tmp_path, max_retries=1, runs=3)
+    start = time.monotonic()
+    with pytest.raises(LLMError) as err:
+        _map(settings, case, tmp_path)
+    assert time.monotonic() - start < 30  # seconds, not minutes: the first failure ends the case
+    assert str(err.value).startswith(f"cannot reach the LLM server at http://127.0.0.1:{port}/v1")
+    assert "\n" not in str(err.value)
+    assert len(err.value.transcripts) == 1 and err.value.provenance["calls"][0]["error_kind"] == "connection"
+    out = capsys.readouterr().out
+    assert "Give Feedback" not in out and "LiteLLM" not in out

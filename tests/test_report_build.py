@@ -38,8 +38,67 @@ def test_markdown_and_files(tmp_path):
     out = write_report(CASES, tmp_path)
     assert json.loads(out["json"].read_text())["scenarios"]["scenario3"]["graph_f1"] == 0.6
     page = out["html"].read_text()
-    assert "<table>" in page and "<td>scenario3</td><td>2</td><td>n/a</td>" in page
+    assert "<table>" in page and '<td><a href="#case-scenario3-2">2</a></td>' in page
     b64 = page.split("data:image/png;base64,")[1].split('"')[0]
     assert base64.b64decode(b64)[:8] == b"\x89PNG\r\n\x1a\n"
     assert "<script" not in page and "src=\"http" not in page
     assert out["console"].startswith("scenario")
+
+
+def test_failed_case_keeps_mapping_scores_and_means_say_over_which_cases(tmp_path):
+    cases = [
+        {"scenario": "s", "case": "1", "status": "ok",
+         "mapping": {"f1": 0.9, "task_prf": {"post-processed": {"Ontology Property": {"precision": 1.0, "recall": 0.8,
+                                                                                      "f1": 0.889}}}},
+         "mapping_raw": {"f1": 0.5, "task_prf": {"post-processed": {"Ontology Property": {"f1": 0.4}}}},
+         "graph": {"SA2-prop-exact": 0.7},
+         "cqs": [{"statement": "Who?", "f1": 0.0, "n_gold": 1, "n_pred": 1, "expected": ['"Ann"'],
+                  "actual": ['"Bob"']}],
+         "gold_diff": {"http://ex.org/name": {"missing": 1, "extra": 1, "missing_examples": ['<a> <n> "Ann" .'],
+                                             "extra_examples": ['<a> <n> "Bob" .']}}},
+        {"scenario": "s", "case": "2", "status": "failed", "failed_stage": "materialize",
+         "error": "TypeError: 'NoneType' object is not callable", "mapping": {"f1": 0.6}, "graph": {}},
+    ]
+    out = write_report(cases, tmp_path, meta={"mapper": "llm", "model": "openai/m", "date": "2026-11-30"})
+    page = out["html"].read_text()
+    assert '<span class="failed">failed at materialize</span>' in page
+    assert "TypeError: &#39;NoneType&#39; object is not callable" in page  # escaped by the template
+    assert "<td>0.600</td>" in page  # the failed case's mapping-level score is shown
+    assert "map F1: over cases 1, 2;" in page
+    assert "graph F1: over case 1 (left out: 2 (failed at materialize))." in page
+    assert "<td>0.400</td><td>0.889</td>" in page  # F1 before / after repair of the task
+    assert "expected (gold KG)" in page and "&#34;Ann&#34;" in page and "&#34;Bob&#34;" in page
+    assert "missed: &lt;a&gt; &lt;n&gt; &#34;Ann&#34; ." in page
+    assert "model <code>openai/m</code>" in page and "2026-11-30" in page
+    assert page.count("data:image/png;base64,") == 2
+    md = out["markdown"].read_text()
+    assert "| s | 2 | failed at materialize: TypeError: 'NoneType' object is not callable | n/a |" in md
+    assert "| Ontology Property | n/a | n/a | n/a | 1.000 | 0.800 | 0.889 | 0.400 | 0.889 |" in md
+    report = json.loads(out["json"].read_text())
+    assert report["scenarios"]["s"]["over"]["graph_f1"] == {"mean": 0.7, "over": ["1"],
+                                                            "left_out": ["2 (failed at materialize)"]}
+    assert {row[0] for row in report["legend"]} >= {"SV2", "CS2", "SA2 prop", "SA4", "CM2", "CN3", "PQ3", "map F1"}
+
+
+def test_report_renders_in_headless_chromium(tmp_path):
+    """The page loads in a real browser (Debian's chromium; skipped where it is not installed)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    out = write_report(CASES, tmp_path / "report")
+    shot = tmp_path / "shot.png"
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--no-first-run",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1600", f"--screenshot={shot}",
+                    out["html"].resolve().as_uri()], check=True, capture_output=True, timeout=120)
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        assert im.size == (1200, 1600)
+        # not a blank page: the rendered text and plots give many distinct colours
+        assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 50

@@ -32,11 +32,14 @@ class MapResult:
             tokens and cost where an LLM was used, and anything else a reader
             needs to reproduce the table.
         raw_tables: tables before validate-and-repair, when the mapper repaired.
+        transcripts: for LLM mappers, every prompt and answer of the run
+            (``[{"run", "part", "messages", "answer", "finish_reason", "error", "cached"}]``); never a key.
     """
 
     table: MappingTable
     provenance: dict[str, Any] = field(default_factory=dict)
     raw_tables: list[MappingTable] = field(default_factory=list)
+    transcripts: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Mapper(Protocol):

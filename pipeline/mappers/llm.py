@@ -27,13 +27,16 @@ from typing import Any
 from .. import __version__
 from ..manifest import Case
 from ..ontology import Ontology, load_ontology
+from ..repair import repair_table
+from ..sources import load_source
 from ..table import MappingRow, MappingTable, json_schema
 from .base import MapResult, register
-from .llm_client import CallRecord, LLMError, LLMSettings, complete, context_window, count_tokens
+from .llm_client import (FATAL_KINDS, LLMError, LLMSettings, complete, context_window, count_tokens,
+                         max_output_tokens)
 from .llm_parse import ParsedResponse, parse_response
 from .llm_prompt import build_prompts
 
-__all__ = ["LLMMapper", "merge_tables", "RESPONSE_FORMAT"]
+__all__ = ["LLMMapper", "merge_tables", "expected_completion_tokens", "RESPONSE_FORMAT", "TOKENS_PER_ROW"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +73,38 @@ def _hash(messages: list[dict[str, str]]) -> str:
     return hashlib.sha256("\n".join(m["content"] for m in messages).encode("utf-8")).hexdigest()
 
 
+#: Completion tokens allowed per expected table row: a JSON row with a long XPath, a function
+#: and a template takes 100-240 tokens (measured on the BLINKG gold tables); 150 plus 50%
+#: headroom on the row estimate below covers them.
+TOKENS_PER_ROW = 150
+
+
+def expected_completion_tokens(ontology: Ontology, sources: list, *, floor: int = 2048,
+                               ceiling: int | None = None) -> int:
+    """``max_tokens`` sized to the table the case needs.
+
+    A table has about one row per data reference that maps onto the ontology, so at most
+    ``min(references, properties + classes)`` rows, plus one per source; each gets
+    :data:`TOKENS_PER_ROW` tokens, with 50% headroom and 512 tokens for the envelope.
+
+    Args:
+        ontology: the case's ontology (without SKOS). sources: loaded sources
+            (:class:`pipeline.sources.SourceData`).
+        floor: least value. ceiling: the model's completion limit when known (else 32,768).
+    Returns:
+        Tokens, in ``[floor, ceiling]``.
+    """
+    refs = sum(len(s.references) for s in sources)
+    rows = min(refs, len(ontology.properties) + len(ontology.classes)) + len(sources)
+    want = int(rows * TOKENS_PER_ROW * 1.5) + 512
+    return max(floor, min(want, ceiling or 32_768))
+
+
+def _accepts(text: str) -> bool:
+    """An answer worth caching holds at least one table row."""
+    return len(parse_response(text, expected="json").table) > 0
+
+
 @register("llm")
 class LLMMapper:
     """Map a case with an LLM (any litellm model or OpenAI-compatible server).
@@ -88,14 +123,6 @@ class LLMMapper:
         known = {k: v for k, v in overrides.items() if k in LLMSettings.__dataclass_fields__}
         return replace(base, **known) if known else base
 
-    def _call(self, settings: LLMSettings, messages: list[dict[str, str]], run: int,
-              structured: bool) -> tuple[CallRecord, bool]:
-        record = complete(settings, messages, run=run, response_format=RESPONSE_FORMAT if structured else None)
-        if structured and record.error and "BadRequest" in record.error:
-            log.warning("server rejected structured output (%s); asking for a Markdown table", record.error[:120])
-            return record, False
-        return record, structured
-
     def map_runs(self, case: Case, *, workdir: str | Path | None = None, repair: bool = True,
                  **options: Any) -> list[MapResult]:
         """Map ``case`` ``settings.runs`` times; one :class:`MapResult` per run.
@@ -107,56 +134,98 @@ class LLMMapper:
             options: :class:`LLMSettings` field overrides (``model``, ``runs``, ``shots`` ...).
         Returns:
             ``runs`` results; ``result.table`` is the repaired table, ``result.raw_tables``
-            holds the parsed table; ``result.provenance`` has per-call figures.
+            holds the parsed table; ``result.provenance`` has per-call figures and
+            ``warnings`` (truncated answers, answers without a table); ``result.transcripts``
+            every prompt and answer.
         Raises:
-            LLMError: litellm is not installed. Failed requests do not raise: the
+            LLMError: litellm is not installed, or a request failed in a way no later request
+                can avoid (server unreachable, key refused, unknown model); the error carries the
+                provenance and transcripts so far. Other failed requests do not raise: the
                 run's table is empty and the error is in the provenance.
         """
         settings = self._settings(options)
         ontology = load_ontology(case.ontologies, case.prefixes)
+        with tempfile.TemporaryDirectory(prefix="llm-sources-") as tmp:
+            sources = [load_source(s, Path(workdir) if workdir else Path(tmp)) for s in case.sources]
+            return self._runs(case, settings, ontology, sources, repair)
+
+    def _runs(self, case: Case, settings: LLMSettings, ontology: Ontology, sources: list,
+              repair: bool) -> list[MapResult]:
+        sized = settings.max_tokens is None
+        if sized:
+            settings = replace(settings, max_tokens=expected_completion_tokens(
+                ontology, sources, ceiling=max_output_tokens(settings)))
         window = context_window(settings)
-        budget = max(1024, window - (settings.max_tokens or 0))
-        prompts = {structured: None for structured in (True, False)}
+        budget = None if window is None else max(1024, window - settings.max_tokens)
+        prompts: dict[bool, list] = {}
 
         def parts(structured: bool):
-            if prompts[structured] is None:
+            if structured not in prompts:
                 prompts[structured] = build_prompts(case, ontology, budget=budget, structured=structured,
                                                     shots=settings.shots,
                                                     count=lambda m: count_tokens(settings, m))
             return prompts[structured]
 
+        base = {"mapper": self.name, "version": __version__, "model": settings.model,
+                "settings": settings.public(), "max_tokens_from": "case size" if sized else "LLM_MAX_TOKENS",
+                "context_window": window,
+                "context_window_from": ("LLM_CONTEXT_WINDOW" if settings.context_window else
+                                        "litellm" if window else "unknown: one prompt, not split")}
         full = None
-        results = []
+        results: list[MapResult] = []
+        transcripts: list[dict[str, Any]] = []
         for run in range(settings.runs):
             t0 = time.perf_counter()
-            tables, calls = [], []
+            tables, calls, warnings = [], [], []
             structured = settings.structured
-            for index in range(len(parts(structured))):
+            index = 0
+            while index < len(parts(structured)):
                 part = parts(structured)[index]
-                record, still = self._call(settings, part.messages, run, structured)
-                if still != structured:
-                    structured = False
-                    part = parts(False)[min(index, len(parts(False)) - 1)]
-                    record = complete(settings, part.messages, run=run)
-                parsed: ParsedResponse = parse_response(record.text, source=f"{case.name} run {run}",
+                record = complete(settings, part.messages, run=run, accept=_accepts,
+                                  response_format=RESPONSE_FORMAT if structured else None)
+                if structured and record.error_kind == "bad_request":
+                    log.warning("server rejected structured output (%s); asking for a Markdown table", record.error)
+                    structured, index = False, 0  # the Markdown prompts may be split differently
+                    tables, calls = [], []
+                    continue
+                label = f"run {run}" + (f" part {index + 1}/{len(parts(structured))}" if len(parts(structured)) > 1
+                                        else "")
+                transcripts.append({"run": run, "part": index + 1, "part_of": part.part, "messages": part.messages,
+                                    "answer": record.text, "finish_reason": record.finish_reason,
+                                    "error": record.error, "cached": record.cached})
+                if record.error_kind in FATAL_KINDS:
+                    prov = {**base, "run": run, "calls": [*calls, record.to_dict()], "warnings": warnings}
+                    raise LLMError(record.error or "request failed", provenance=prov, transcripts=transcripts)
+                parsed: ParsedResponse = parse_response(record.text, source=f"{case.name} {label}",
                                                         expected="json" if structured else "markdown")
+                warning = None
                 if record.finish_reason == "length":
                     parsed.repairs.append("completion stopped at the token limit (truncated)")
                     parsed.structurally_valid = False
+                    warning = (f"the answer was cut at max_tokens={settings.max_tokens} (finish_reason=length; "
+                               f"{len(parsed.table)} complete rows kept, not cached); raise LLM_MAX_TOKENS")
+                elif record.error:
+                    warning = f"no answer: {record.error}"
+                elif not len(parsed.table):
+                    warning = f"the answer holds no mapping table ({parsed.error}; not cached)"
+                if warning:
+                    warnings.append(f"{label}: {warning}")
+                    log.warning("%s/%s %s: %s", case.scenario, case.name, label, warning)
                 tables.append(parsed.table)
-                calls.append({"part": part.part, "prompt_sha256": _hash(part.messages), "prompt_tokens_est": part.tokens,
-                              **record.to_dict(), "parse": parsed.to_dict()})
+                calls.append({"part": part.part, "prompt_sha256": _hash(part.messages),
+                              "prompt_tokens_est": part.tokens, **record.to_dict(), "parse": parsed.to_dict()})
+                index += 1
             raw = merge_tables(tables, source=f"{settings.model} {case.name} run {run}")
             table, repair_info = raw, None
             if repair:
                 if full is None:
                     full = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-                table, repair_info = self._repair(raw, full, case, workdir)
+                result = repair_table(raw, full, case, sources)
+                table, repair_info = result.table, result.summary()
             valid = [c["parse"]["structurally_valid"] for c in calls]
             provenance = {
-                "mapper": self.name, "version": __version__, "model": settings.model, "run": run,
-                "settings": settings.public(), "context_window": window, "parts": len(calls),
-                "calls": calls, "structurally_valid": all(valid) and bool(valid),
+                **base, "run": run, "structured": structured, "parts": len(calls),
+                "calls": calls, "structurally_valid": all(valid) and bool(valid), "warnings": warnings,
                 "latency_s": round(sum(c["latency_s"] or 0 for c in calls), 4),
                 "prompt_tokens": sum(c["prompt_tokens"] or 0 for c in calls),
                 "completion_tokens": sum(c["completion_tokens"] or 0 for c in calls),
@@ -164,18 +233,16 @@ class LLMMapper:
                 "cache_hits": sum(1 for c in calls if c["cached"]),
                 "wall_s": round(time.perf_counter() - t0, 4), "repair": repair_info,
             }
-            results.append(MapResult(table, provenance, [raw]))
+            results.append(MapResult(table, provenance, [raw],
+                                     [t for t in transcripts if t["run"] == run]))
+        errors = [c["error"] for r in results for c in r.provenance["calls"] if c.get("error")]
+        if errors and not any(r.raw_tables[0].rows for r in results):
+            # no run got any answer: a problem of the server or settings, not an empty mapping
+            raise LLMError(f"the LLM ({settings.model}) gave no answer: {errors[0]}",
+                           provenance=results[0].provenance if len(results) == 1 else
+                           {"runs": len(results), "per_run": [r.provenance for r in results]},
+                           transcripts=transcripts)
         return results
-
-    def _repair(self, raw: MappingTable, ontology: Ontology, case: Case,
-                workdir: str | Path | None) -> tuple[MappingTable, dict[str, Any]]:
-        from ..repair import repair_table
-        from ..sources import load_source
-        with tempfile.TemporaryDirectory(prefix="llm-repair-") as tmp:
-            folder = Path(workdir) if workdir else Path(tmp)
-            sources = [load_source(s, folder) for s in case.sources]
-            result = repair_table(raw, ontology, case, sources)
-        return result.table, result.summary()
 
     def map(self, case: Case, **options: Any) -> MapResult:
         """Map ``case`` once (run 0 of :meth:`map_runs`, or run ``options['run']``).
@@ -188,11 +255,11 @@ class LLMMapper:
                 so that scoring over several runs counts such runs as empty.
         """
         run = int(options.pop("run", 0))
-        options.setdefault("runs", max(run + 1, 1))
+        options["runs"] = run + 1
         result = self.map_runs(case, **options)[run]
         errors = [c.get("error") for c in result.provenance.get("calls", []) if c.get("error")]
         if errors and not result.table.rows:
-            # one run that got no answer at all is a configuration problem, not an empty mapping
-            raise LLMError(f"the LLM ({result.provenance.get('model')}) gave no answer: {errors[0]}. Set LLM_MODEL, "
-                           "and LLM_API_KEY (or the provider's key variable) or LLM_API_BASE for a local server")
+            # one run that got no answer at all cannot be scored as an empty mapping
+            raise LLMError(f"the LLM ({result.provenance.get('model')}) gave no answer: {errors[0]}",
+                           provenance=result.provenance, transcripts=result.transcripts)
         return result

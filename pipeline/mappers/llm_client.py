@@ -9,10 +9,20 @@ One :class:`LLMSettings` (frozen) per run, read by :meth:`LLMSettings.from_env`:
                      (``OPENAI_API_KEY`` ...). Never written to files or logs.
 ``LLM_TEMPERATURE``  default 0.3 (BLINKG's setting)
 ``LLM_TIMEOUT``      seconds per request, default 120
-``LLM_MAX_RETRIES``  retries after the first attempt, default 3
+``LLM_MAX_RETRIES``  retries after the first attempt, default 3 (the openai
+                     client's own retries: exponential backoff, ``Retry-After``)
+``LLM_MAX_TOKENS``   completion token limit (default: sized from the case)
 ``LLM_CACHE_DIR``    response cache folder, default ``~/.cache/blinkg-pipeline/llm``
-``LLM_CONTEXT_WINDOW`` input-token budget when litellm does not know the model
+``LLM_CONTEXT_WINDOW`` the model's input window in tokens; prompts are split only
+                     when they exceed it. Default: litellm's figure for the model;
+                     for a model litellm does not know, one prompt is sent unsplit
 ==================  =========================================================
+
+Retries are not ours: ``max_retries`` goes to the openai client inside litellm,
+which retries connection errors, 408/409/429 and 5xx with exponential backoff
+and honours the server's ``Retry-After`` / ``retry-after-ms`` headers.
+An answer cut at the token limit (``finish_reason=length``) or one the caller's
+``accept`` test rejects (no table in it) is returned but never cached.
 
 The cache follows lm-evaluation-harness ``CachingLM``: the key is the SHA-256
 of the canonical JSON of ``(model, messages, params, run index)``; a hit makes
@@ -29,21 +39,33 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import PipelineError
 
-__all__ = ["LLMError", "LLMSettings", "CallRecord", "ResponseCache", "request_key", "complete",
-           "context_window", "count_tokens"]
+__all__ = ["LLMError", "LLMSettings", "CallRecord", "ResponseCache", "request_key", "complete", "describe_error",
+           "context_window", "max_output_tokens", "count_tokens", "FATAL_KINDS"]
 
 log = logging.getLogger(__name__)
 
-_RETRYABLE = ("RateLimitError", "APIConnectionError", "Timeout", "InternalServerError",
-              "ServiceUnavailableError", "APIError", "BadGatewayError")
+#: error kinds after which no further request of the case can succeed (configuration problems)
+FATAL_KINDS = frozenset({"connection", "auth", "not_found"})
 
 
 class LLMError(PipelineError):
-    """A request failed after every retry, or litellm is not usable."""
+    """A request failed after every retry, or litellm is not usable.
+
+    Attributes:
+        provenance: what the mapper recorded before the failure (settings, calls), so a
+            failed map stage still writes it; ``{}`` when nothing was recorded.
+        transcripts: the prompts and answers exchanged before the failure.
+    """
+
+    def __init__(self, message: str, *, provenance: dict[str, Any] | None = None,
+                 transcripts: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.provenance = provenance or {}
+        self.transcripts = transcripts or []
 
 
 @dataclass(frozen=True)
@@ -55,11 +77,12 @@ class LLMSettings:
         api_base: OpenAI-compatible base URL, or ``None`` for the provider default.
         temperature: sampling temperature (BLINKG: 0.3).
         timeout: seconds per request.
-        max_retries: retries after the first failed attempt.
-        backoff: first retry delay in seconds, doubled on every retry.
-        max_tokens: completion token limit (``None``: provider default).
+        max_retries: retries after the first failed attempt (done by the openai client).
+        max_tokens: completion token limit (``None``: sized from the case by the mapper,
+            see :func:`pipeline.mappers.llm.expected_completion_tokens`).
         cache_dir: response cache folder (``None``: no cache).
-        context_window: input-token budget override (``None``: ask litellm, else 8192).
+        context_window: the model's input window in tokens (``None``: litellm's figure,
+            or unknown - then the prompt is never split).
         structured: ask for JSON following the table schema (else a Markdown table).
         shots: 0, 1 or 3 worked examples in the prompt.
         runs: number of independent runs per case.
@@ -70,8 +93,7 @@ class LLMSettings:
     temperature: float = 0.3
     timeout: float = 120.0
     max_retries: int = 3
-    backoff: float = 2.0
-    max_tokens: int | None = 4096
+    max_tokens: int | None = None
     cache_dir: Path | None = None
     context_window: int | None = None
     structured: bool = True
@@ -103,6 +125,7 @@ class LLMSettings:
             temperature=num("LLM_TEMPERATURE", float, cls.temperature),
             timeout=num("LLM_TIMEOUT", float, cls.timeout),
             max_retries=num("LLM_MAX_RETRIES", int, cls.max_retries),
+            max_tokens=num("LLM_MAX_TOKENS", int, None),
             context_window=num("LLM_CONTEXT_WINDOW", int, None),
             cache_dir=Path(cache) if cache else None,
             shots=num("LLM_SHOTS", int, cls.shots),
@@ -130,7 +153,11 @@ class CallRecord:
         cost_usd: litellm's price for the usage, ``None`` when the model has no price.
         attempts: requests made for this call (0 on a cache hit).
         finish_reason: ``"stop"``, ``"length"`` (truncated) ...
-        error: the last error when every attempt failed.
+        error: the last error when every attempt failed, in words a user can act on.
+        error_kind: ``"timeout"``, ``"connection"``, ``"auth"``, ``"not_found"``, ``"rate_limit"``,
+            ``"bad_request"``, ``"context_window"`` or ``"other"`` (``None`` without error).
+        accepted: ``False`` when the answer was truncated or rejected by the caller's test
+            (then it was not cached).
     """
 
     text: str
@@ -143,6 +170,8 @@ class CallRecord:
     attempts: int = 0
     finish_reason: str | None = None
     error: str | None = None
+    error_kind: str | None = None
+    accepted: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -193,18 +222,31 @@ def _litellm():
     except ImportError as exc:
         raise LLMError(f"litellm is not installed: {exc}") from exc
     litellm.telemetry = False
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners on stdout
     return litellm
 
 
-def context_window(settings: LLMSettings) -> int:
-    """Input-token budget: the override, else litellm's ``max_input_tokens``, else 8192."""
+def _model_info(settings: LLMSettings) -> dict[str, Any]:
+    try:
+        return dict(_litellm().get_model_info(settings.model) or {})
+    except Exception:  # litellm raises a bare Exception for unmapped models
+        return {}
+
+
+def context_window(settings: LLMSettings) -> int | None:
+    """The model's input window in tokens: the override, else litellm's ``max_input_tokens``,
+    else ``None`` (unknown: callers send the prompt whole rather than guess a small window)."""
     if settings.context_window:
         return settings.context_window
-    try:
-        info = _litellm().get_model_info(settings.model)
-        return int(info.get("max_input_tokens") or info.get("max_tokens") or 8192)
-    except Exception:  # litellm raises a bare Exception for unmapped models
-        return 8192
+    info = _model_info(settings)
+    value = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(value) if value else None
+
+
+def max_output_tokens(settings: LLMSettings) -> int | None:
+    """The model's completion limit from litellm's model map (``None``: unknown)."""
+    value = _model_info(settings).get("max_output_tokens")
+    return int(value) if value else None
 
 
 def count_tokens(settings: LLMSettings, messages: list[dict[str, str]]) -> int:
@@ -215,10 +257,39 @@ def count_tokens(settings: LLMSettings, messages: list[dict[str, str]]) -> int:
         return sum(len(m.get("content", "")) for m in messages) // 4 + 4 * len(messages)
 
 
+def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]:
+    """``(kind, message)`` for a failed request, in words that say what to do.
+
+    Kinds: see :attr:`CallRecord.error_kind`. litellm maps provider errors onto
+    openai's classes; a timeout is tested before a connection error because
+    ``openai.APITimeoutError`` is a kind of ``APIConnectionError``.
+    """
+    name = type(exc).__name__
+    where = settings.api_base or f"the provider of {settings.model}"
+    detail = str(exc).split("\n")[0][:200]
+    if "Timeout" in name:
+        return "timeout", (f"{where} did not answer within LLM_TIMEOUT={settings.timeout:g} s after "
+                           f"{settings.max_retries + 1} attempt(s): the server or model is slow; raise LLM_TIMEOUT")
+    if "ContextWindow" in name:
+        return "context_window", (f"the prompt exceeds the model's input window ({detail}); set LLM_CONTEXT_WINDOW "
+                                  "to the model's window so that the prompt is split")
+    if "Authentication" in name or "PermissionDenied" in name:
+        return "auth", (f"{where} refused the request ({name}): set LLM_API_KEY or the provider's key variable")
+    if "NotFound" in name:
+        return "not_found", f"{where} does not know model {settings.model!r} ({detail}); check LLM_MODEL"
+    if "APIConnection" in name or "ServiceUnavailable" in name or "InternalServer" in name:
+        return "connection", f"cannot reach the LLM server at {where} ({name}); is it running? check LLM_API_BASE"
+    if "RateLimit" in name:
+        return "rate_limit", f"{where} kept refusing with rate limits after {settings.max_retries} retries ({detail})"
+    if "BadRequest" in name:
+        return "bad_request", f"{where} rejected the request (BadRequest: {detail})"
+    return "other", f"{name}: {detail}"
+
+
 def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int = 0,
              response_format: dict[str, Any] | None = None, api_key: str | None = None,
-             sleep=time.sleep) -> CallRecord:
-    """One chat completion with cache, retries with exponential backoff and a timeout.
+             accept: Callable[[str], bool] | None = None) -> CallRecord:
+    """One chat completion with cache, the client's retries and a timeout.
 
     Args:
         settings: model, temperature, timeout, retries, cache folder.
@@ -227,23 +298,27 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
         response_format: OpenAI ``response_format`` (JSON Schema) or ``None``.
         api_key: key to use; default ``LLM_API_KEY`` from the environment, else
             the provider's variable as litellm reads it. Never logged or cached.
-        sleep: delay function (seconds), replaceable in tests.
+        accept: test of the answer text; an answer it rejects (e.g. no table in it) is
+            returned with ``accepted=False`` and not cached. A cached entry it rejects is
+            a miss (asked again).
     Returns:
-        A :class:`CallRecord`; on failure after all retries ``error`` is set and ``text`` is ''.
+        A :class:`CallRecord`; on failure ``error`` (what to do) and ``error_kind`` are set and ``text`` is ''.
     """
     params = {"temperature": settings.temperature, "max_tokens": settings.max_tokens, "run": run,
               "response_format": response_format, "api_base": settings.api_base}
     key = request_key(settings.model, messages, params)
     cache = ResponseCache(settings.cache_dir) if settings.cache_dir else None
     hit = cache.get(key) if cache else None
-    if hit is not None:
+    if hit is not None and hit.get("finish_reason") != "length" and (accept is None or accept(hit["text"])):
         log.info("cache hit %s (model %s, run %d)", key[:12], settings.model, run)
         return CallRecord(text=hit["text"], key=key, cached=True, latency_s=hit.get("latency_s", 0.0),
                           prompt_tokens=hit.get("prompt_tokens"), completion_tokens=hit.get("completion_tokens"),
                           cost_usd=hit.get("cost_usd"), attempts=0, finish_reason=hit.get("finish_reason"))
     litellm = _litellm()
+    # max_retries goes to the openai client (backoff, Retry-After); no num_retries: litellm's own
+    # retry wrapper would retry on top of it
     kwargs: dict[str, Any] = {"model": settings.model, "messages": messages, "temperature": settings.temperature,
-                              "timeout": settings.timeout, "num_retries": 0, "max_retries": 0}
+                              "timeout": settings.timeout, "max_retries": settings.max_retries}
     if settings.max_tokens:
         kwargs["max_tokens"] = settings.max_tokens
     if settings.api_base:
@@ -255,38 +330,31 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
         kwargs["api_key"] = "sk-no-key"  # local OpenAI-compatible servers ignore it
     if response_format:
         kwargs["response_format"] = response_format
-    error = None
-    for attempt in range(settings.max_retries + 1):
-        start = time.perf_counter()
-        try:
-            resp = litellm.completion(**kwargs)
-        except Exception as exc:  # litellm maps provider errors onto many classes
-            latency = time.perf_counter() - start
-            error = f"{type(exc).__name__}: {str(exc)[:300]}"
-            retry = type(exc).__name__ in _RETRYABLE or "timeout" in type(exc).__name__.lower()
-            log.warning("LLM request failed (attempt %d/%d, %.2f s): %s", attempt + 1,
-                        settings.max_retries + 1, latency, error)
-            if not retry or attempt == settings.max_retries:
-                return CallRecord(text="", key=key, attempts=attempt + 1, error=error, latency_s=latency)
-            sleep(settings.backoff * (2 ** attempt))
-            continue
+    start = time.perf_counter()
+    try:
+        resp = litellm.completion(**kwargs)
+    except Exception as exc:  # litellm maps provider errors onto many classes
         latency = time.perf_counter() - start
-        choice = resp.choices[0]
-        text = choice.message.content or ""
-        usage = getattr(resp, "usage", None)
-        try:
-            cost = float(litellm.completion_cost(completion_response=resp))
-        except Exception:  # no price known for this model
-            cost = None
-        record = CallRecord(text=text, key=key, latency_s=round(latency, 4),
-                            prompt_tokens=getattr(usage, "prompt_tokens", None),
-                            completion_tokens=getattr(usage, "completion_tokens", None),
-                            cost_usd=cost, attempts=attempt + 1, finish_reason=choice.finish_reason)
-        log.info("LLM %s run %d: %s prompt + %s completion tokens, %.2f s, cost %s", settings.model, run,
-                 record.prompt_tokens, record.completion_tokens, latency, cost)
-        if cache:
-            entry = record.to_dict()
-            entry["text"] = text
-            cache.put(key, entry)
-        return record
-    return CallRecord(text="", key=key, error=error or "no attempt made")
+        kind, message = describe_error(exc, settings)
+        log.debug("LLM request failed after %.2f s: %s: %s", latency, type(exc).__name__, exc)
+        return CallRecord(text="", key=key, attempts=1, error=message, error_kind=kind, latency_s=round(latency, 4))
+    latency = time.perf_counter() - start
+    choice = resp.choices[0]
+    text = choice.message.content or ""
+    usage = getattr(resp, "usage", None)
+    try:
+        cost = float(litellm.completion_cost(completion_response=resp))
+    except Exception:  # no price known for this model
+        cost = None
+    record = CallRecord(text=text, key=key, latency_s=round(latency, 4),
+                        prompt_tokens=getattr(usage, "prompt_tokens", None),
+                        completion_tokens=getattr(usage, "completion_tokens", None),
+                        cost_usd=cost, attempts=1, finish_reason=choice.finish_reason)
+    record.accepted = record.finish_reason != "length" and (accept is None or accept(text))
+    log.info("LLM %s run %d: %s prompt + %s completion tokens, %.2f s, cost %s", settings.model, run,
+             record.prompt_tokens, record.completion_tokens, latency, cost)
+    if cache and record.accepted:
+        entry = record.to_dict()
+        entry["text"] = text
+        cache.put(key, entry)
+    return record

@@ -7,10 +7,11 @@ array inside the document's own envelope, the whole XML fragment), then the
 ontology and the SKOS vocabularies. Templates live in ``prompts/*.j2``;
 worked examples for one- and few-shot prompts in ``prompts/examples.json``.
 
-Context budget: when a prompt does not fit the model's input window,
-:func:`ontology_groups` splits the ontology into groups (a class with the
-properties whose domain is that class, BLINKG's per-entity sub-ontologies of
-scenario 2) and :func:`build_prompts` packs groups greedily into parts that
+Context budget: only when a prompt exceeds the model's input window,
+:func:`ontology_groups` splits the ontology into disjoint groups (a class with
+the properties whose domain is that class, BLINKG's per-entity sub-ontologies
+of scenario 2), :func:`skos_chunks` the SKOS vocabularies into one chunk per
+concept scheme, and :func:`build_prompts` packs them greedily into parts that
 fit; the mapper runs each part and merges the tables.
 """
 from __future__ import annotations
@@ -23,14 +24,14 @@ from pathlib import Path
 from typing import Callable
 
 import jinja2
-from rdflib import Graph, URIRef
-from rdflib.namespace import OWL
+from rdflib import BNode, Graph, URIRef
+from rdflib.namespace import OWL, RDF
 
 from ..manifest import Case, Source
 from ..ontology import Ontology
 from ..table import COLUMNS, MappingRow, MappingTable, json_schema, to_markdown
 
-__all__ = ["PromptPart", "source_sample", "ontology_groups", "subgraph_turtle", "render_prompt", "build_prompts"]
+__all__ = ["PromptPart", "source_sample", "ontology_groups", "skos_chunks", "subgraph_turtle", "render_prompt", "build_prompts"]
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +112,11 @@ def source_sample(source: Source, rows: int = 8, max_chars: int = 60_000) -> dic
 
 
 def ontology_groups(ontology: Ontology) -> list[tuple[str, frozenset[URIRef]]]:
-    """Split the ontology into groups: each class with the properties whose domain is that class.
+    """Split the ontology into disjoint groups: each class with the properties whose domain is that class.
 
-    Properties without a domain form a last group. Classes are taken in
-    sorted order so that the split is deterministic.
+    A property with several domain classes goes with the first of them (sorted order), so
+    no term is in two groups; range classes are named by IRI in the property's own triples
+    and described in their own group. Properties without a domain form a last group.
 
     Returns:
         ``[(label, terms)]``; ``label`` is the class's prefixed name.
@@ -122,15 +124,56 @@ def ontology_groups(ontology: Ontology) -> list[tuple[str, frozenset[URIRef]]]:
     groups: list[tuple[str, frozenset[URIRef]]] = []
     seen: set[URIRef] = set()
     for cls in sorted(ontology.classes):
-        props = {p for p in ontology.properties if cls in ontology.domains(p)}
-        ranges = {r for p in props for r in ontology.ranges(p) if r in ontology.classes}
-        terms = frozenset({cls} | props | ranges)
+        props = {p for p in ontology.properties if cls in ontology.domains(p) and p not in seen}
         seen |= props
-        groups.append((ontology.compact(cls), terms))
+        groups.append((ontology.compact(cls), frozenset({cls} | props)))
     rest = frozenset(p for p in ontology.properties if p not in seen and not str(p).startswith(str(OWL)))
     if rest:
         groups.append(("properties without a domain", rest))
     return groups
+
+
+def skos_chunks(case: Case) -> list[tuple[str, str]]:
+    """The case's SKOS vocabularies cut into one Turtle text per concept scheme.
+
+    A concept belongs to the scheme of its ``skos:inScheme`` / ``skos:topConceptOf``;
+    concepts of no scheme form a last chunk. Used only when a prompt must be split, so
+    that every scheme is sent once.
+
+    Returns:
+        ``[(label, turtle)]`` in scheme order (sorted by IRI).
+    """
+    from rdflib.namespace import SKOS
+
+    graph = Graph()
+    for path in case.skos:
+        graph.parse(path, format="turtle")
+    owner: dict = {}
+    for concept, scheme in [*graph.subject_objects(SKOS.inScheme), *graph.subject_objects(SKOS.topConceptOf)]:
+        owner.setdefault(concept, scheme)
+    for scheme in set(graph.subjects(RDF.type, SKOS.ConceptScheme)):
+        owner.setdefault(scheme, scheme)
+    chunks: dict = {}
+    for subject in set(graph.subjects()):
+        key = owner.get(subject)
+        if key is None and isinstance(subject, BNode):
+            continue  # blank nodes travel with the subject that points to them
+        chunk = chunks.setdefault(key, Graph(bind_namespaces="none"))
+        todo = [subject]
+        while todo:
+            node = todo.pop()
+            for triple in graph.triples((node, None, None)):
+                chunk.add(triple)
+                if isinstance(triple[2], BNode):
+                    todo.append(triple[2])
+    out = []
+    for key in sorted(chunks, key=lambda k: (k is None, str(k))):
+        g = chunks[key]
+        for prefix, ns in graph.namespaces():
+            g.bind(prefix, ns, override=False)
+        label = f"SKOS scheme <{key}>" if key is not None else "SKOS concepts of no scheme"
+        out.append((label, g.serialize(format="turtle").strip()))
+    return out
 
 
 def subgraph_turtle(ontology: Ontology, terms: frozenset[URIRef] | None) -> str:
@@ -192,18 +235,21 @@ def _skos_text(case: Case) -> str:
     return "\n\n".join(Path(p).read_text(encoding="utf-8").strip() for p in case.skos)
 
 
-def build_prompts(case: Case, ontology: Ontology, *, budget: int, count: Callable[[list[dict[str, str]]], int],
+def build_prompts(case: Case, ontology: Ontology, *, budget: int | None,
+                  count: Callable[[list[dict[str, str]]], int],
                   structured: bool = True, shots: int = 0, rows: int = 8) -> list[PromptPart]:
     """Build one prompt for the case, or several when it exceeds ``budget`` tokens.
 
-    The whole ontology files are used when they fit; otherwise groups from
-    :func:`ontology_groups` are packed greedily (in order) into parts whose
-    prompt fits. A single group that does not fit still gets its own part (and
-    a warning): it cannot be split further.
+    The whole ontology and SKOS files are used when they fit (or when ``budget`` is
+    ``None``: the model's window is unknown). Otherwise the ontology groups of
+    :func:`ontology_groups` and the SKOS schemes of :func:`skos_chunks` - disjoint, so
+    nothing is sent twice but the task and the source samples every part needs - are
+    packed greedily (in order) into parts whose prompt fits. A single unit that does not
+    fit still gets its own part (and a warning): it cannot be split further.
 
     Args:
         case, ontology: the case and its loaded ontology (without SKOS).
-        budget: input-token budget (model window minus the completion allowance).
+        budget: input-token budget (model window minus the completion allowance), ``None``: no limit.
         count: token counter for a message list.
     Returns:
         The prompt parts, at least one.
@@ -212,28 +258,31 @@ def build_prompts(case: Case, ontology: Ontology, *, budget: int, count: Callabl
     whole = "\n\n".join(Path(p).read_text(encoding="utf-8").strip() for p in case.ontologies)
     msgs = render_prompt(case, whole, skos, structured=structured, shots=shots, rows=rows)
     tokens = count(msgs)
-    if tokens <= budget:
+    if budget is None or tokens <= budget:
         return [PromptPart(msgs, None, frozenset(), tokens)]
-    log.info("prompt of %d tokens exceeds the budget of %d; splitting the ontology by class groups", tokens, budget)
-    parts: list[PromptPart] = []
-    current: list[tuple[str, frozenset[URIRef]]] = []
+    log.info("prompt of %d tokens exceeds the budget of %d; splitting ontology and SKOS", tokens, budget)
+    units: list[tuple[str, frozenset[URIRef], str]] = [(label, terms, "") for label, terms in ontology_groups(ontology)]
+    units += [(label, frozenset(), text) for label, text in (skos_chunks(case) if case.skos else [])]
 
-    def render(groups):
-        terms = frozenset().union(*(t for _, t in groups))
-        label = ", ".join(g for g, _ in groups)
-        m = render_prompt(case, subgraph_turtle(ontology, terms), skos, structured=structured, shots=shots,
-                          part=label, rows=rows)
+    def render(group: list[tuple[str, frozenset[URIRef], str]]) -> PromptPart:
+        terms = frozenset().union(*(t for _, t, _ in group))
+        label = ", ".join(g for g, _, _ in group)
+        onto = subgraph_turtle(ontology, terms) if terms else "# (this part holds SKOS vocabularies only)"
+        m = render_prompt(case, onto, "\n\n".join(t for _, _, t in group if t), structured=structured,
+                          shots=shots, part=label, rows=rows)
         return PromptPart(m, label, terms, count(m))
 
+    parts: list[PromptPart] = []
+    current: list[tuple[str, frozenset[URIRef], str]] = []
     last: PromptPart | None = None
-    for group in ontology_groups(ontology):
-        trial = render(current + [group])
+    for unit in units:
+        trial = render(current + [unit])
         if trial.tokens <= budget or not current:
-            current.append(group)
+            current.append(unit)
             last = trial
             continue
         parts.append(last)  # type: ignore[arg-type]
-        current = [group]
+        current = [unit]
         last = render(current)
     if last is not None:
         parts.append(last)

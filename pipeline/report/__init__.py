@@ -1,11 +1,12 @@
-"""The mapping-vs-graph report: JSON, Markdown, a self-contained HTML page and a console table.
+"""The scenario report: JSON, Markdown and a self-contained HTML page (jinja2 templates), a console table.
 
-Input is plain per-case dicts (see :mod:`.build`); nothing here imports a scorer.
+Input is plain per-case dicts (see :mod:`.build`; :func:`case_entry` reads one from a run
+folder); nothing here imports a scorer.
 """
 from __future__ import annotations
 
-from .build import DEFAULT_COLUMNS, build_report, console_table, fmt, to_markdown, value_of
-from .html import plot_f1_png, to_html, write_report
+from .build import DEFAULT_COLUMNS, LEGEND, build_report, case_entry, console_table, fmt, to_markdown, value_of
+from .html import plot_f1_png, plot_tasks_png, render, to_html, write_report
 
-__all__ = ["DEFAULT_COLUMNS", "build_report", "console_table", "fmt", "to_markdown", "value_of",
-           "plot_f1_png", "to_html", "write_report"]
+__all__ = ["DEFAULT_COLUMNS", "LEGEND", "build_report", "case_entry", "console_table", "fmt", "to_markdown",
+           "value_of", "plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]

@@ -1,31 +1,90 @@
-"""The mapping-vs-graph report as data, Markdown and a console table.
+"""The scenario report as data: per-case entries read from the run folders, scenario means, legend.
 
 Input is plain dicts, so this module depends on no scorer::
 
     cases = [
         {"scenario": "scenario3", "case": "1",
-         "mapping": {"f1": 0.81, "precision": 0.8, ...} or None,   # mapping-level scores
-         "graph": {"SA2-prop-exact": 0.74, "SV2": True, "SA3": {"value": 0.9, ...}, ...}},
+         "mapping": {"f1": 0.81, "precision": 0.8, "task_prf": {...}, ...} or None,  # mapping level
+         "mapping_raw": {...} or None,       # an LLM's table before validate-and-repair
+         "graph": {"SA2-prop-exact": 0.74, "SV2": True, "SA3": {"value": 0.9, ...}, ...},
+         # optional, filled by :func:`case_entry` from the case folder:
+         "status": "ok" | "failed", "failed_stage", "error", "link", "artifacts", "findings",
+         "gold_diff", "cqs", "coverage", "warnings", "runs"},
         ...
     ]
 
 A score may be a number, a bool, ``None`` or a dict with a ``"value"`` key (a
 ``Result.to_dict()``); ``None`` or a missing score prints as ``n/a``. The
 headline pair plotted and compared is ``mapping[mapping_key]`` (default
-``f1``) vs ``graph[graph_key]`` (default ``SA2-prop-exact``).
+``f1``) vs ``graph[graph_key]`` (default ``SA2-prop-exact``). A scenario mean
+names the cases it is taken over and the cases left out (failed, or n/a).
 """
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["DEFAULT_COLUMNS", "value_of", "fmt", "build_report", "console_table", "to_markdown"]
+__all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "console_table",
+           "to_markdown"]
 
 #: Graph-level columns shown by default: (label, key in the case's ``graph`` dict).
 DEFAULT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("SV2", "SV2"), ("CS2", "CS2-owlrl"), ("SHACL", "SHACL"), ("SA2 type", "SA2-type-exact"),
     ("SA2 prop", "SA2-prop-exact"), ("SA2 prop h", "SA2-prop-hier"), ("SA3", "SA3"), ("SA4", "SA4"),
     ("CM2", "CM2"), ("CM3", "CM3"), ("CN3", "CN3"), ("CN5", "CN5"), ("PQ3", "PQ3"), ("PQ4", "PQ4"),
+)
+
+#: BLINKG's mapping tasks, in the order of its tables.
+TASKS = ("Data Reference", "Source File", "Ontology Property", "Entity Class", "Related Entity Class",
+         "Subject Generation", "Join Condition", "Datatype", "Language Tag", "Function Name", "Function Output")
+
+#: One sentence per metric, with its source: (label, meaning, source).
+LEGEND: tuple[tuple[str, str, str], ...] = (
+    ("map F1", "Mean over BLINKG's mapping tasks of the F1 of the table's cells against the gold table, "
+               "post-processed setting (cells normalised before comparison); over several runs the macro mean.",
+     "BLINKG (Chaves-Fraga et al.), task P/R/F1"),
+    ("before / after repair", "The same mean task F1 for an LLM's table as it answered (before) and after "
+                              "validate-and-repair against the ontology and the data (after).", "this pipeline"),
+    ("raw / post-processed", "BLINKG's two settings of the task scores: cells compared as written (raw) "
+                             "or after normalisation of prefixes, case and spacing (post-processed).", "BLINKG"),
+    ("graph F1", "F1 of the KG's property assertions against the gold KG after entity alignment (SA2 prop).",
+     "KG-quality benchmark, SA2"),
+    ("SV2", "The KG parses as strict N-Triples: valid IRIs, lexical forms of their datatypes, language tags.",
+     "KG-quality benchmark, SV2 (syntactic validity)"),
+    ("CS2", "The KG plus the ontology is consistent under the OWL 2 RL rules (owlrl).",
+     "KG-quality benchmark, CS2 (consistency)"),
+    ("SHACL", "The KG conforms to the shapes derived from the ontology and the scenario's own shapes.",
+     "W3C SHACL, pyshacl"),
+    ("SA2 type", "F1 of rdf:type assertions against the gold KG, exact classes, after entity alignment.",
+     "KG-quality benchmark, SA2 (semantic accuracy)"),
+    ("SA2 prop", "F1 of property assertions against the gold KG, exact properties, objects compared by value.",
+     "KG-quality benchmark, SA2"),
+    ("SA2 prop h", "As SA2 prop, but a near property in the hierarchy earns partial credit (hscore).",
+     "KG-quality benchmark, SA2 hierarchy-aware"),
+    ("SA3", "Entailment-aware F1: an assertion counts when the other KG plus the ontology entails it.",
+     "KG-quality benchmark, SA3"),
+    ("SA4", "Mean F1 of each entity's one-hop neighbourhood against its gold counterpart (unmatched: 0).",
+     "KG-quality benchmark, SA4"),
+    ("CM2", "Share of the gold KG's literal values found anywhere in the KG (source-information completeness).",
+     "KG-quality benchmark, CM2 (completeness)"),
+    ("CM3", "Share of gold entities that have a counterpart in the KG (population completeness).",
+     "KG-quality benchmark, CM3"),
+    ("CN3", "1 minus the share of entities whose identifier stands for several real-world objects.",
+     "KG-quality benchmark, CN3 (conciseness)"),
+    ("CN5", "1 minus the share of property values that repeat another value of the same subject and property.",
+     "KG-quality benchmark, CN5"),
+    ("PQ3", "Mean F1 over the competency questions of the KG's answers against the gold KG's answers.",
+     "KG-quality benchmark, PQ3 (competency questions)"),
+    ("PQ4", "Share of competency questions whose answer equals the gold KG's answer exactly.",
+     "KG-quality benchmark, PQ4"),
+    ("SV1 / CS1 / CM1 / CN4", "Mapping-level checks: table cells valid against ontology and data (SV1), "
+                              "consistent with domains and ranges (CS1), gold rows covered (CM1), "
+                              "no TriplesMap that only repeats another's triples (CN4).",
+     "KG-quality benchmark, mapping layer"),
+    ("n/a", "Not applicable or not computed (no gold, the check did not run, or the case failed before it).",
+     "this report"),
 )
 
 
@@ -55,8 +114,70 @@ def _mean(values: Iterable[Any]) -> float | None:
     return sum(nums) / len(nums) if nums else None
 
 
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+_SEVERITY = {"error": 0, "warning": 1, "info": 2}
+
+
+def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict[str, Any]:
+    """One case of the report, read from its run folder (``run.json`` and the files it names).
+
+    Args:
+        folder: ``<out>/<scenario>/<case>``. report_dir: where the report is written (links are relative to it).
+        top: findings kept (errors first, then warnings; the gold table's own defects last).
+    Returns:
+        A case dict (module docstring); missing files leave their keys empty.
+    """
+    folder = Path(folder)
+    run = _read(folder / "run.json") or {}
+    link = Path(*Path(folder).resolve().relative_to(Path(report_dir).resolve()).parts).as_posix() \
+        if Path(folder).resolve().is_relative_to(Path(report_dir).resolve()) else str(folder.resolve())
+    arts = run.get("artifacts", {})
+    files = {"table": arts.get("table.md"), "table before repair": arts.get("table.raw.md"), "RML": arts.get("rml"),
+             "Morph-KGC config": arts.get("morph_kgc_ini"), "KG": arts.get("kg_turtle") or arts.get("kg"),
+             "audit": "audit.md" if (folder / "audit.md").exists() else None,
+             "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json"}
+    for r in run.get("runs", []):
+        files[f"run {r['run']}"] = r["folder"]
+    findings = sorted(_read(folder / "audit.json") or [],
+                      key=lambda f: (f.get("stage") == "gold", _SEVERITY.get(f.get("severity"), 3)))
+    scores = _read(folder / "graph_scores.json") or {}
+    validation = {k: (v or {}).get("value") for k, v in run.get("graph_validation", {}).items()}
+    prov = run.get("provenance", {})
+    per_run = prov.get("per_run") or [prov]
+    return {
+        "scenario": run.get("scenario", folder.parent.name), "case": run.get("case", folder.name),
+        "status": run.get("status", "missing"), "failed_stage": run.get("failed_stage"), "error": run.get("error"),
+        "mapping": run.get("mapping_scores"), "mapping_raw": run.get("mapping_scores_raw"),
+        "graph": {**run.get("graph_scores", {}), **validation}, "graph_range": run.get("graph_scores_range", {}),
+        "link": link, "artifacts": {k: v for k, v in files.items() if v},
+        "findings": [f for f in findings if f.get("severity") in ("error", "warning")][:top],
+        "n_findings": {s: sum(f.get("severity") == s for f in findings) for s in _SEVERITY},
+        "gold_diff": _read(folder / "gold_diff.json") or {},
+        "cqs": ((scores.get("PQ3") or {}).get("details") or {}).get("per_cq", []),
+        "coverage": run.get("coverage"), "runs": run.get("runs", []),
+        "warnings": [w for p in per_run if isinstance(p, dict) for w in p.get("warnings", [])],
+        "mapper": (run.get("config") or {}).get("mapper"), "model": prov.get("model") or
+        next((p.get("model") for p in per_run if isinstance(p, dict) and p.get("model")), None),
+    }
+
+
+def _over(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
+    """Mean of ``row[key]`` with the cases it is taken over and those left out (and why)."""
+    used = [r for r in rows if r[key] is not None and not isinstance(r[key], bool)]
+    left = [f"{r['case']} ({'failed at ' + str(r.get('failed_stage')) if r.get('status') == 'failed' else 'n/a'})"
+            for r in rows if r not in used]
+    return {"mean": _mean(r[key] for r in used), "over": [r["case"] for r in used], "left_out": left}
+
+
 def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1", graph_key: str = "SA2-prop-exact",
-                 columns: Sequence[tuple[str, str]] = DEFAULT_COLUMNS) -> dict[str, Any]:
+                 columns: Sequence[tuple[str, str]] = DEFAULT_COLUMNS,
+                 meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Normalise per-case scores into one JSON-ready report.
 
     Args:
@@ -64,31 +185,45 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         mapping_key: the mapping-level headline (F1) key.
         graph_key: the graph-level headline (F1) key.
         columns: graph-level ``(label, key)`` columns for the tables.
+        meta: run facts for the header (``mapper``, ``model``, ``settings``, ``date`` ...).
     Returns:
-        ``{"mapping_key", "graph_key", "columns", "cases": [{"scenario", "case", "mapping_f1",
-        "graph_f1", "values": {label: value}, "mapping": {...}, "graph": {...}}],
-        "scenarios": {scenario: {"n_cases", "mapping_f1", "graph_f1", "values": {label: mean}}}}``;
-        means skip ``None`` (a scenario without any value gets ``None``).
+        ``{"meta", "mapping_key", "graph_key", "columns", "legend", "tasks", "cases": [{"scenario", "case",
+        "status", "mapping_f1", "mapping_f1_raw", "graph_f1", "values": {label: value}, "mapping", "graph",
+        ... the case dict's details}], "scenarios": {scenario: {"n_cases", "mapping_f1", "graph_f1",
+        "values": {label: mean}, "over": {"mapping_f1"|"graph_f1": {"mean", "over", "left_out"}}}}}``;
+        means skip ``None`` and say which cases they leave out.
     """
     rows = []
     for c in cases:
         mapping = c.get("mapping") or {}
+        raw = c.get("mapping_raw") or {}
         graph = c.get("graph") or {}
-        rows.append({"scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
+        rows.append({**{k: v for k, v in c.items() if k not in ("mapping", "mapping_raw", "graph")},
+                     "scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
+                     "status": c.get("status", "ok"),
                      "mapping_f1": value_of(mapping.get(mapping_key)) if mapping else None,
+                     "mapping_f1_raw": value_of(raw.get(mapping_key)) if raw else None,
+                     "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
                      "values": {label: value_of(graph.get(key)) for label, key in columns},
+                     "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
                      "mapping": {k: value_of(v) for k, v in mapping.items() if value_of(v) is not None},
                      "graph": {k: value_of(v) for k, v in graph.items()}})
     scen: dict[str, Any] = {}
     for name in dict.fromkeys(r["scenario"] for r in rows):
         sel = [r for r in rows if r["scenario"] == name]
-        scen[name] = {"n_cases": len(sel), "mapping_f1": _mean(r["mapping_f1"] for r in sel),
-                      "graph_f1": _mean(r["graph_f1"] for r in sel),
+        over = {key: _over(sel, key) for key in ("mapping_f1", "mapping_f1_raw", "graph_f1")}
+        scen[name] = {"n_cases": len(sel), "n_failed": sum(r["status"] == "failed" for r in sel),
+                      "mapping_f1": over["mapping_f1"]["mean"], "graph_f1": over["graph_f1"]["mean"],
+                      "mapping_f1_raw": over["mapping_f1_raw"]["mean"], "over": over,
                       "values": {label: _mean(r["values"][label] for r in sel
                                               if not isinstance(r["values"][label], bool))
-                                 for label, _ in columns}}
-    return {"mapping_key": mapping_key, "graph_key": graph_key, "columns": [list(c) for c in columns],
+                                 for label, _ in columns},
+                      "tasks": {t: _mean((r["task_prf"].get("post-processed") or {}).get(t, {}).get("f1")
+                                         for r in sel) for t in TASKS}}
+    return {"meta": dict(meta or {}), "has_raw": any(r["mapping_f1_raw"] is not None for r in rows),
+            "mapping_key": mapping_key, "graph_key": graph_key,
+            "columns": [list(c) for c in columns], "legend": [list(x) for x in LEGEND], "tasks": list(TASKS),
             "cases": rows, "scenarios": scen}
 
 
@@ -123,11 +258,8 @@ def console_table(report: Mapping[str, Any]) -> str:
 
 
 def to_markdown(report: Mapping[str, Any]) -> str:
-    """The report as Markdown: the side-by-side table and a legend of the headline keys."""
+    """The report as Markdown (template ``templates/report.md.j2``)."""
+    from .html import render
+
     header, body = _table(report)
-    out = ["# Mapping-level vs graph-level scores", "",
-           f"Mapping F1 = mapping-level `{report['mapping_key']}`; graph F1 = `{report['graph_key']}`. "
-           "`n/a`: not applicable or not computed.", "",
-           "| " + " | ".join(header) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * (len(header) - 2)) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in body]
-    return "\n".join(out) + "\n"
+    return render("report.md.j2", report, header=header, body=body)

@@ -1,21 +1,21 @@
-"""Self-contained HTML page of the report, with the F1 plot embedded as a base64 PNG.
+"""Self-contained HTML page of the report from a jinja2 template, with two plots embedded as base64 PNG.
 
-The plot puts every case at (mapping-level F1, graph-level F1); cases
-without a mapping-level score are drawn on the left edge as hollow markers
-and listed as ``n/a``. matplotlib runs with the Agg backend (no display).
+Plots: every case at (mapping-level F1, graph-level F1) - cases without a
+mapping-level score are drawn on the left edge as hollow markers; and the F1
+of each BLINKG task per case. matplotlib runs with the Agg backend (no display).
+Templates live in ``templates/`` (``report.html.j2``, ``report.md.j2``).
 """
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from .build import build_report, console_table, to_markdown, _table
+from .build import build_report, console_table, to_markdown
 
-__all__ = ["plot_f1_png", "to_html", "write_report"]
+__all__ = ["plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]
 
 
 def plot_f1_png(report: Mapping[str, Any]) -> bytes:
@@ -64,27 +64,67 @@ def plot_f1_png(report: Mapping[str, Any]) -> bytes:
         plt.close(fig)
 
 
+def plot_tasks_png(report: Mapping[str, Any]) -> bytes | None:
+    """PNG bytes of a bar chart: F1 per BLINKG task (post-processed), one bar per case, ``None`` without data."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = [t for t in report["tasks"]
+             if any(((r.get("task_prf") or {}).get("post-processed") or {}).get(t, {}).get("f1") is not None
+                    for r in report["cases"])]
+    cases = [r for r in report["cases"] if (r.get("task_prf") or {}).get("post-processed")]
+    if not tasks or not cases:
+        return None
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(tasks)), 4), dpi=100)
+    try:
+        width = 0.8 / len(cases)
+        for k, r in enumerate(cases):
+            vals = [(r["task_prf"]["post-processed"].get(t) or {}).get("f1") for t in tasks]
+            xs = [i + (k - (len(cases) - 1) / 2) * width for i in range(len(tasks))]
+            ax.bar([x for x, v in zip(xs, vals) if v is not None], [v for v in vals if v is not None], width,
+                   label=f"{r['scenario']}/{r['case']}", color=f"C{k % 10}")
+        ax.set_xticks(range(len(tasks)))
+        ax.set_xticklabels(tasks, rotation=35, ha="right", fontsize=8)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("task F1 (post-processed)")
+        ax.set_title("BLINKG task F1 per case")
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", bbox_inches="tight")
+        return buf.getvalue()
+    finally:
+        plt.close(fig)
+
+
+_TEMPLATES = Path(__file__).parent / "templates"
+
+
+def render(name: str, report: Mapping[str, Any], **extra: Any) -> str:
+    """Render template ``templates/<name>`` with ``report`` and ``extra`` (HTML templates autoescape)."""
+    import jinja2
+
+    from .build import fmt
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = fmt
+    env.filters["local"] = lambda iri: str(iri).rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    return env.get_template(name).render(report=report, **extra)
+
+
 def to_html(report: Mapping[str, Any], title: str = "KG construction report") -> str:
-    """One self-contained HTML page: title, the side-by-side table and the embedded plot."""
+    """One self-contained HTML page (template ``templates/report.html.j2``) with the plots embedded as PNG."""
+    from .build import _table
+
     header, body = _table(report)
-    png = base64.b64encode(plot_f1_png(report)).decode("ascii")
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    trs = "\n".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td:nth-child(-n+2),th:nth-child(-n+2){{text-align:left}}
-tr:nth-child(even){{background:#f6f6f6}}</style></head>
-<body><h1>{html.escape(title)}</h1>
-<p>Mapping F1 = mapping-level <code>{html.escape(report['mapping_key'])}</code>; graph F1 =
-<code>{html.escape(report['graph_key'])}</code>. <em>n/a</em>: not applicable or not computed.</p>
-<table><thead><tr>{th}</tr></thead><tbody>
-{trs}
-</tbody></table>
-<h2>Mapping-level vs graph-level F1</h2>
-<img alt="mapping-level F1 vs graph-level F1 per case" src="data:image/png;base64,{png}">
-</body></html>
-"""
+    plots = {"f1": base64.b64encode(plot_f1_png(report)).decode("ascii")}
+    tasks = plot_tasks_png(report)
+    if tasks is not None:
+        plots["tasks"] = base64.b64encode(tasks).decode("ascii")
+    return render("report.html.j2", report, title=title, header=header, body=body, plots=plots)
 
 
 def write_report(cases: Sequence[Mapping[str, Any]], out_dir: str | Path, stem: str = "report",
@@ -92,7 +132,8 @@ def write_report(cases: Sequence[Mapping[str, Any]], out_dir: str | Path, stem: 
     """Write ``<stem>.json``, ``<stem>.md`` and ``<stem>.html`` into ``out_dir``.
 
     Args:
-        cases: per-case dicts (see :mod:`.build`); options: passed to :func:`.build.build_report`.
+        cases: per-case dicts (see :mod:`.build`; :func:`.build.case_entry` reads one from a run folder);
+            options: passed to :func:`.build.build_report` (``meta=...`` for the header).
     Returns:
         ``{"json": path, "markdown": path, "html": path, "console": text}`` (the console
         table text under ``"console"``, not a path).

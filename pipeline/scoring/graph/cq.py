@@ -112,6 +112,23 @@ def answer(g: Graph, cq: CompetencyQuestion) -> set[tuple]:
     return {tuple(term_key(v) if v is not None else None for v in row) for row in res}
 
 
+#: Answer rows kept per CQ for reports (``expected`` / ``actual`` in ``per_cq``).
+ANSWER_SAMPLE = 5
+
+
+def _show(rows: set | None) -> list[str] | None:
+    """Up to :data:`ANSWER_SAMPLE` answer rows as text (sorted), for a reader to compare."""
+    if rows is None:
+        return None
+
+    def cell(v: Any) -> str:
+        if isinstance(v, tuple) and v and v[0] == "lit":
+            return f'"{v[3]}"' + (f"@{v[2]}" if v[2] else "")
+        return "(none)" if v is None else str(v)
+
+    return sorted(", ".join(cell(v) for v in r) for r in rows)[:ANSWER_SAMPLE]
+
+
 def _row_weight(h: Hierarchy, a: tuple, b: tuple) -> float:
     w = 1.0
     for x, y in zip(a, b):
@@ -174,7 +191,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     Returns:
         ``{"PQ1": ..., "PQ6": ...}``; each not applicable when no CQ could be
         answered on the gold KG. ``PQ3.details["per_cq"]`` lists, per CQ, id,
-        statement, status, sizes of ``A_p``/``A_g``/intersection and c, m, f.
+        statement, status, sizes of ``A_p``/``A_g``/intersection, c, m, f, and up to
+        :data:`ANSWER_SAMPLE` rows of each answer as text (``expected``, ``actual``).
     """
     t0 = time.perf_counter()
     tpred = alignment.translate(pred) if alignment is not None else pred
@@ -202,7 +220,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         row: dict[str, Any] = {"id": cq.id, "statement": cq.statement, "status": "failed" if ap is None else "ok",
                                "n_pred": len(ap) if ap is not None else None, "n_gold": len(ag),
                                "n_common": inter, "correctness": c, "completeness": m, "f1": f,
-                               "satisfied": ap is not None and ap == ag}
+                               "satisfied": ap is not None and ap == ag,
+                               "expected": _show(ag), "actual": _show(ap)}
         if any(_is_term(h, v) for r in (ag | (ap or set())) for v in r):
             if ap is None or bool(ap) != bool(ag):
                 row["h_f1"] = 0.0
