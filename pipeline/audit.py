@@ -217,8 +217,16 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
             a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
             return
     if not src.has_reference(ref):
-        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}",
+        hint = ""
+        if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
+            uri, prefix = next(iter(src.default_prefixes.items()))
+            hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
+        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}{hint}",
               f"a column/path of {src.source.path.name}", _closest(ref, options))
+    elif is_xml and (bound := src.bind(ref)) != ref:
+        uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")
+        a.add(column, f"{what} {ref!r} names elements of the default namespace <{uri}> without a prefix; "
+              f"compiled as {bound!r}", "a namespaced XPath", bound, severity="info")
 
 
 def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:

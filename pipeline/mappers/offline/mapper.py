@@ -326,7 +326,8 @@ class OfflineMapper:
             infos = []
             for src in case.sources:
                 data = load_source(src, folder)
-                refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+                refs = [r for r in data.references
+                        if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
                 infos.append(SourceInfo(data, src.name or src.path.name, src.stem, refs))
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
