@@ -31,6 +31,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table, require_triples_maps
+from .coverage import source_coverage
 from .evaluate import HEAVY_CHECK_LIMIT, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
@@ -207,6 +208,7 @@ def _map(run: CaseRun, st: _State, config: RunConfig) -> None:
     for fmt in ("md", "csv", "json"):
         run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
     run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
+    run.findings.extend(Finding(**f) for f in result.provenance.get("findings", []))  # the mapper's own
 
 
 def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
@@ -219,6 +221,7 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+    run.extra["coverage"] = source_coverage(plan, st.sources)
     require_triples_maps(st.compiled, earlier)
 
 
