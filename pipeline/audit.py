@@ -299,9 +299,17 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
             a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
             return
     if not src.has_reference(ref):
-        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}",
+        hint = ""
+        if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
+            uri, prefix = next(iter(src.default_prefixes.items()))
+            hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
+        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}{hint}",
               f"a column/path of {src.source.path.name}", _closest(ref, options))
         return
+    if is_xml and (bound := src.bind(ref)) != ref:
+        uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")
+        a.add(column, f"{what} {ref!r} names elements of the default namespace <{uri}> without a prefix; "
+              f"compiled as {bound!r}", "a namespaced XPath", bound, severity="info")
     if src.source.format == "json" and "." in ref and \
             ref.split(".")[0] not in _json_top_keys(str(src.path), src.path.stat().st_mtime_ns, src.iterator):
         a.add(column, f"{what} {ref!r} names a JSON key that contains '.': Morph-KGC 2.10 reads every '.' of a "

@@ -119,12 +119,32 @@ class Ontology:
     # -- term kinds -------------------------------------------------------
     @cached_property
     def classes(self) -> frozenset[URIRef]:
-        """Named classes: ``owl:Class``/``rdfs:Class`` subjects and ``rdfs:subClassOf`` ends, except
-        datatypes (a user datatype written ``rdfs:subClassOf xsd:float`` is no class)."""
+        """Named classes: ``owl:Class``/``rdfs:Class`` subjects, ``rdfs:subClassOf`` ends and the classes
+        that RDFS semantics implies, except datatypes (a user datatype written ``rdfs:subClassOf
+        xsd:float`` is no class).
+
+        RDFS entailment rules rdfs2/rdfs3 (RDF 1.1 Semantics, section 9.2.1) make every value of
+        ``rdfs:domain`` a class, and every value of ``rdfs:range`` of a property that is not an
+        ``owl:DatatypeProperty`` a class too (RDFS vocabularies such as EBUCore declare classes only
+        this way). The range of a datatype property is a data range (OWL 2), never a class here.
+        """
         out = {s for t in (OWL.Class, RDFS.Class) for s in self.graph.subjects(RDF.type, t)}
         for s, o in self.graph.subject_objects(RDFS.subClassOf):
             out.update({s, o})
-        return frozenset(c for c in out if isinstance(c, URIRef) and c != OWL.Thing and not self.is_datatype(c))
+        data = set(self.graph.subjects(RDF.type, OWL.DatatypeProperty))
+        for p, d in self.graph.subject_objects(RDFS.domain):
+            out |= self._class_expr(d)
+        for p, r in self.graph.subject_objects(RDFS.range):
+            if p not in data:
+                out |= self._class_expr(r)
+        return frozenset(c for c in out if isinstance(c, URIRef) and c != OWL.Thing and c != RDFS.Resource
+                         and not self.is_datatype(c))
+
+    def implied_classes(self) -> frozenset[URIRef]:
+        """Classes known only through ``rdfs:domain``/``rdfs:range`` (not declared as a class)."""
+        declared = {s for t in (OWL.Class, RDFS.Class) for s in self.graph.subjects(RDF.type, t)}
+        declared |= {x for pair in self.graph.subject_objects(RDFS.subClassOf) for x in pair}
+        return frozenset(self.classes - declared)
 
     def is_datatype(self, iri: URIRef | str) -> bool:
         """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString`` and ``rdfs:Datatype`` subjects."""

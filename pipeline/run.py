@@ -34,6 +34,7 @@ from rdflib.namespace import RDF
 
 from . import __version__
 from .compile import compile_table, require_triples_maps
+from .coverage import source_coverage
 from .evaluate import GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
@@ -274,6 +275,7 @@ def _use_result(run: CaseRun, st: _State, result: Any) -> None:
     run.findings.extend(Finding("repair", str(run.folder / "table.raw.md"), r["reason"], line=r.get("line"),
                                 column=r.get("column"), value=r.get("value"), severity="warning")
                         for r in repair.get("rejected", []))
+    run.findings.extend(Finding(**f) for f in result.provenance.get("findings", []))  # the mapper's own
 
 
 def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
@@ -288,6 +290,7 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+    run.extra["coverage"] = source_coverage(plan, st.sources)
     require_triples_maps(st.compiled, earlier)
 
 

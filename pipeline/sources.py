@@ -6,10 +6,12 @@ columns, JSON keys as dotted paths relative to the iterator, XML element and
 attribute paths relative to the iterator), their values per record, and the
 record iterator (detected when the manifest does not give one).
 
-XML repair: CODICE feeds (scenario 3) use ``cac:``/``cbc:`` ... prefixes
-without declaring them. :func:`repair_xml` declares the standard CODICE
-namespaces on the root element, reports prefixes it cannot resolve, and
-writes the repaired copy into the run folder; the input is never modified.
+Repaired copies (see :mod:`pipeline.input_repair`; inputs are never modified):
+XML with undeclared prefixes or default namespaces (each default namespace is
+bound to a prefix, ``d:`` unless the document has its own, for iterators and
+references alike), JSON with ``null`` members (which Morph-KGC 2.10 reads as
+"drop the whole object"). A file whose iterator selects no record is a finding
+naming the file and the cause, never an empty source without a word.
 """
 from __future__ import annotations
 
@@ -23,80 +25,14 @@ from pathlib import Path
 from lxml import etree
 
 from .findings import Finding
+from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
+                           repair_xml, strip_json_nulls, undeclared_prefixes)
 from .manifest import Source
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "repair_xml", "undeclared_prefixes",
            "xml_namespaces", "all_values"]
 
 LOGGER = logging.getLogger(__name__)
-
-#: Namespace URIs of the CODICE (Spanish public procurement, PLACSP) schemas and
-#: the Atom/UBL ones they travel with, by their conventional prefix.
-KNOWN_XML_NAMESPACES: dict[str, str] = {
-    "cac": "urn:dgpe:names:draft:codice:schema:xsd:CommonAggregateComponents-2",
-    "cbc": "urn:dgpe:names:draft:codice:schema:xsd:CommonBasicComponents-2",
-    "cac-place-ext": "urn:dgpe:names:draft:codice-place-ext:schema:xsd:CommonAggregateComponents-2",
-    "cbc-place-ext": "urn:dgpe:names:draft:codice-place-ext:schema:xsd:CommonBasicComponents-2",
-    "ext": "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2",
-    "at": "http://purl.org/atompub/tombstones/1.0",
-    "atom": "http://www.w3.org/2005/Atom",
-}
-
-_QNAME_USE = re.compile(r"</?([A-Za-z_][\w.\-]*):[A-Za-z_][\w.\-]*|\s([A-Za-z_][\w.\-]*):[A-Za-z_][\w.\-]*\s*=")
-_DECL = re.compile(r"xmlns:([A-Za-z_][\w.\-]*)\s*=")
-
-
-def undeclared_prefixes(text: str) -> list[str]:
-    """Namespace prefixes used in element/attribute names of ``text`` but never declared.
-
-    ``xml`` and ``xmlns`` are always declared. Returns sorted prefixes.
-    """
-    used = {m.group(1) or m.group(2) for m in _QNAME_USE.finditer(text)}
-    declared = set(_DECL.findall(text)) | {"xml", "xmlns"}
-    return sorted(p for p in used - declared if p)
-
-
-def repair_xml(path: Path, out_dir: Path) -> tuple[Path, list[Finding]]:
-    """Declare undeclared namespace prefixes of an XML file in a repaired copy.
-
-    Args:
-        path: the input XML file (read only).
-        out_dir: folder for the repaired copy (created); the copy keeps the file name.
-    Returns:
-        ``(path_to_read, findings)``: the repaired copy when a repair was needed,
-        else ``path`` itself; one finding per declared or unresolvable prefix.
-        An unresolvable prefix is declared as ``urn:undeclared:<prefix>`` so the
-        document parses, and reported as an error.
-    """
-    text = path.read_text(encoding="utf-8")
-    missing = undeclared_prefixes(text)
-    if not missing:
-        return path, []
-    findings = []
-    decls = []
-    for p in missing:
-        ns = KNOWN_XML_NAMESPACES.get(p)
-        if ns:
-            findings.append(Finding("xml-repair", str(path), f"undeclared namespace prefix {p!r} declared as <{ns}>",
-                                    column="namespace", value=p, expected="a declared prefix", candidate=ns,
-                                    severity="warning"))
-        else:
-            ns = f"urn:undeclared:{p}"
-            findings.append(Finding("xml-repair", str(path), f"undeclared namespace prefix {p!r} is no known "
-                                    f"namespace; declared as <{ns}> so the file parses",
-                                    column="namespace", value=p, expected="a declared prefix", severity="error"))
-        decls.append(f' xmlns:{p}="{ns}"')
-    m = re.search(r"<([A-Za-z_][\w.\-:]*)", re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", lambda x: " " * len(x.group()),
-                                                  text, flags=re.S))
-    if not m:
-        return path, findings
-    insert_at = m.end()
-    repaired = text[:insert_at] + "".join(decls) + text[insert_at:]
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / path.name
-    target.write_text(repaired, encoding="utf-8")
-    return target, findings
-
 
 def xml_namespaces(root: etree._Element) -> dict[str, str]:
     """All prefix -> URI declarations in a parsed document (default namespace left out)."""
@@ -108,10 +44,11 @@ def xml_namespaces(root: etree._Element) -> dict[str, str]:
     return out
 
 
-def _qname(el: etree._Element) -> str:
+def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
+    """``prefix:local`` of an element; a default-namespace element gets its bound prefix."""
     q = etree.QName(el)
     if q.namespace:
-        prefix = el.prefix
+        prefix = el.prefix or (defaults or {}).get(q.namespace)
         return f"{prefix}:{q.localname}" if prefix else q.localname
     return q.localname
 
@@ -127,7 +64,10 @@ class SourceData:
         references: available references in document order.
         records: one dict per record: reference -> list of string values.
         findings: problems met while reading (repairs, unreadable rows).
-        namespaces: XML prefix -> namespace URI (XML only).
+        namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
+        default_prefixes: default namespace URI -> the prefix bound to it (XML only).
+        unaddressable: reference -> why an engine cannot address it (JSON keys holding ``.``
+            or white space, which Morph-KGC reads as a nested path); mappers must not use them.
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
     """
 
@@ -140,7 +80,28 @@ class SourceData:
     namespaces: dict[str, str] = field(default_factory=dict)
     delimiter: str = ","
     bom: bool = False
+    default_prefixes: dict[str, str] = field(default_factory=dict)
+    unaddressable: dict[str, str] = field(default_factory=dict)
     _tree: object = None
+
+    def bind(self, expr: str) -> str:
+        """``expr`` with unprefixed element names bound to the default namespace, when that form
+        selects data and ``expr`` itself does not (XML with a default namespace); else ``expr``."""
+        if self._tree is None or not self.default_prefixes or expr in self.references:
+            return expr
+        try:
+            if self._select(expr):
+                return expr
+        except etree.XPathError:
+            pass
+        for prefix in dict.fromkeys(self.default_prefixes.values()):
+            bound = bind_default_prefix(expr, prefix)
+            try:
+                if bound != expr and (bound in self.references or self._select(bound)):
+                    return bound
+            except etree.XPathError:
+                continue
+        return expr
 
     def values(self, reference: str) -> list[str]:
         """All values of ``reference`` across records, in order (may repeat)."""
@@ -156,6 +117,9 @@ class SourceData:
             return True
         if self.source.format != "xml" or self._tree is None:
             return False
+        reference = self.bind(reference)
+        if reference in self.references:
+            return True
         try:
             return bool(self.xpath(reference))
         except etree.XPathError:
@@ -169,11 +133,21 @@ class SourceData:
         """
         if self._tree is None or not self.iterator:
             return 0
+        reference = self.bind(reference)
         try:
             records = self._tree.xpath(self.iterator, namespaces=self.namespaces)
             return max((len(r.xpath(reference, namespaces=self.namespaces)) for r in records), default=0)
         except etree.XPathError:
             return 0
+
+    def _select(self, expr: str) -> list:
+        """Raw XPath result of ``expr`` (absolute, or relative to the first record)."""
+        ctx = self._tree
+        if not expr.startswith("/") and self.iterator:
+            hits = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            ctx = hits[0] if hits else self._tree
+        out = ctx.xpath(expr, namespaces=self.namespaces)
+        return out if isinstance(out, list) else [out]
 
     def xpath(self, expr: str) -> list[str]:
         """Evaluate an XPath (absolute, or relative to the first record) to string values.
@@ -183,6 +157,7 @@ class SourceData:
         """
         if self._tree is None:
             return []
+        expr = self.bind(expr)
         ctx = self._tree
         if not expr.startswith("/") and self.iterator:
             hits = self._tree.xpath(self.iterator, namespaces=self.namespaces)
@@ -243,15 +218,19 @@ def _read_csv(src: Source) -> SourceData:
     return data
 
 
-def _flatten_json(obj, prefix: str = "") -> dict[str, list[str]]:
+def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
+    """Leaf values by dotted path; paths through a key holding ``.`` or white space go into ``odd``."""
     out: dict[str, list[str]] = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
-            for kk, vv in _flatten_json(v, f"{prefix}.{k}" if prefix else str(k)).items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            for kk, vv in _flatten_json(v, path, odd).items():
                 out.setdefault(kk, []).extend(vv)
+                if odd is not None and re.search(r"[.\s]", str(k)):
+                    odd.add(kk)
     elif isinstance(obj, list):
         for item in obj:
-            for kk, vv in _flatten_json(item, prefix).items():
+            for kk, vv in _flatten_json(item, prefix, odd).items():
                 out.setdefault(kk, []).extend(vv)
     elif obj is not None:
         out[prefix] = [str(obj).lower() if isinstance(obj, bool) else str(obj)]
@@ -274,30 +253,42 @@ def _json_records_path(data) -> tuple[str, list]:
     return "$", []
 
 
-def _load_json(src: Source) -> SourceData:
+def _load_json(src: Source, workdir: Path | None) -> SourceData:
     data = json.loads(src.path.read_text(encoding="utf-8"))
     iterator, recs = _json_records_path(data)
     if src.iterator:
         from jsonpath_ng.ext import parse as jp_parse
         iterator = src.iterator
         recs = [m.value for m in jp_parse(iterator).find(data)]
-    records = [_flatten_json(r) for r in recs]
+    odd: set[str] = set()
+    records = [_flatten_json(r, odd=odd) for r in recs]
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    return SourceData(src, src.path, iterator, refs, records)
+    path, repair = strip_json_nulls(src.path, data, workdir or src.path.parent / ".repaired")
+    out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
+    for ref in sorted(odd):
+        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or white space: Morph-KGC reads a dotted "
+                                  "reference as a nested path, so no RML reference selects it")
+        out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
+                                    expected="JSON keys without '.' or white space", severity="warning"))
+    if not recs:
+        out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
+                                    column="iterator", value=iterator, expected="a JSONPath selecting the records",
+                                    severity="warning"))
+    return out
 
 
-def _xml_iterator(root: etree._Element) -> str:
+def _xml_iterator(root: etree._Element, defaults: dict[str, str]) -> str:
     children = [c for c in root if isinstance(c.tag, str)]
-    names = [_qname(c) for c in children]
+    names = [_qname(c, defaults) for c in children]
     # a root whose children are all one kind of record element (even a single one) holds records
     if children and len(set(names)) == 1 and any(len(c) for c in children):
-        return f"/{_qname(root)}/{names[0]}"
-    return f"/{_qname(root)}"
+        return f"/{_qname(root, defaults)}/{names[0]}"
+    return f"/{_qname(root, defaults)}"
 
 
-def _xml_record(el: etree._Element) -> dict[str, list[str]]:
+def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for a, v in el.attrib.items():
         out.setdefault(f"@{etree.QName(a).localname}", []).append(v)
@@ -306,7 +297,7 @@ def _xml_record(el: etree._Element) -> dict[str, list[str]]:
         for child in node:
             if not isinstance(child.tag, str):
                 continue
-            p = f"{path}/{_qname(child)}" if path else _qname(child)
+            p = f"{path}/{_qname(child, defaults)}" if path else _qname(child, defaults)
             text = (child.text or "").strip()
             if len(child) == 0:
                 out.setdefault(p, []).append(text)
@@ -318,8 +309,30 @@ def _xml_record(el: etree._Element) -> dict[str, list[str]]:
     return out
 
 
+def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path) -> tuple[Path, dict[str, str],
+                                                                                           list[Finding]]:
+    """Bind the default namespaces of a parsed document; write the engine copy declaring the new prefixes."""
+    defaults = default_namespace_prefixes(root)
+    new = {p: uri for uri, p in defaults.items() if p not in (root.nsmap or {}) or root.nsmap[p] != uri}
+    if not new:
+        return path, defaults, []
+    text = declare_on_root(path.read_text(encoding="utf-8"), new)
+    if text is None:
+        return path, defaults, []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / src.path.name
+    target.write_text(text, encoding="utf-8")
+    findings = [Finding("xml-repair", str(src.path), f"default namespace <{uri}> bound to the prefix '{p}:' for "
+                        f"iterators and references (XPath 1.0 has no default element namespace); the engine "
+                        f"reads a copy declaring it: {target}", column="namespace", value=uri,
+                        expected="namespaced paths", candidate=f"{p}:", severity="info")
+                for p, uri in new.items()]
+    return target, defaults, findings
+
+
 def _load_xml(src: Source, workdir: Path | None) -> SourceData:
-    path, findings = repair_xml(src.path, (workdir or src.path.parent / ".repaired"))
+    out_dir = workdir or src.path.parent / ".repaired"
+    path, findings = repair_xml(src.path, out_dir)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     try:
         tree = etree.parse(str(path), parser)
@@ -328,19 +341,43 @@ def _load_xml(src: Source, workdir: Path | None) -> SourceData:
                                 line=exc.lineno, expected="well-formed XML"))
         return SourceData(src, path, src.iterator, findings=findings)
     root = tree.getroot()
+    path, defaults, bound = _bind_defaults(src, path, root, out_dir)
+    findings += bound
     namespaces = xml_namespaces(root)
-    iterator = src.iterator or _xml_iterator(root)
+    namespaces.update({p: uri for uri, p in defaults.items()})
+    iterator = src.iterator or _xml_iterator(root, defaults)
+    elements: list = []
     try:
         elements = tree.xpath(iterator, namespaces=namespaces)
     except etree.XPathError as exc:
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} is no valid XPath: {exc}",
                                 column="iterator", value=iterator, expected="an XPath selecting the records"))
-        elements = []
-    records = [_xml_record(e) for e in elements if isinstance(e, etree._Element)]
+    if not elements and defaults and src.iterator:
+        for p in dict.fromkeys(defaults.values()):
+            bound_it = bind_default_prefix(iterator, p)
+            try:
+                hits = tree.xpath(bound_it, namespaces=namespaces)
+            except etree.XPathError:
+                continue
+            if hits:
+                findings.append(Finding("source", str(src.path), f"iterator {iterator!r} names elements of the "
+                                        f"default namespace <{ {v: k for k, v in defaults.items()}[p]}> without a "
+                                        f"prefix; read as {bound_it!r}", column="iterator", value=iterator,
+                                        expected="a namespaced XPath", candidate=bound_it, severity="warning"))
+                iterator, elements = bound_it, hits
+                break
+    records = [_xml_record(e, defaults) for e in elements if isinstance(e, etree._Element)]
+    if not records and not any(f.column == "iterator" for f in findings):
+        ns = f"; the document's elements are in the default namespace <{next(iter(defaults))}>" if defaults else ""
+        findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
+                                column="iterator", value=iterator, expected="an XPath selecting the records",
+                                candidate=_xml_iterator(root, defaults), severity="warning"))
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    return SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
+    data = SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
+    data.default_prefixes = defaults
+    return data
 
 
 def load_source(source: Source, workdir: Path | None = None) -> SourceData:
@@ -357,7 +394,7 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         if source.format == "csv":
             return _load_csv(source, workdir)
         if source.format == "json":
-            return _load_json(source)
+            return _load_json(source, workdir)
         return _load_xml(source, workdir)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         line = getattr(exc, "lineno", None)

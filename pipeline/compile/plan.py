@@ -66,7 +66,7 @@ class _Planner(RelationsMixin):
                 continue
             refs = (parse_concat(row.data_reference) or [row.data_reference or ""])
             refs += [r for s in self._segments(row) for r in s.references()]
-            paths += [r for r in refs if r.startswith("/")]
+            paths += [src.bind(r) for r in refs if r.startswith("/")]
         if not paths:
             return src.iterator
         split = [re.split(r"/(?![^\[]*\])", p.strip("/")) for p in paths]
@@ -82,6 +82,7 @@ class _Planner(RelationsMixin):
 
     def relative(self, ref: str, src: SourceData, row: MappingRow, column: str) -> str | None:
         it = self.iterator(src)
+        ref = src.bind(ref)  # unprefixed names of a default-namespace document: bound prefix (sources.py)
         if src.source.format == "xml" and ref.startswith("/"):
             if it and ref.startswith(it.rstrip("/") + "/"):
                 return ref[len(it.rstrip("/")) + 1:]

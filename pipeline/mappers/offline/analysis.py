@@ -39,6 +39,7 @@ from scipy.optimize import linear_sum_assignment
 from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
+from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
 from .names import NameMatcher, reference_words, words
 from .profile import distinct_records, included, is_key, is_numeric, minimal_keys, profile_datatype
 
@@ -68,7 +69,7 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: Classes never opened as an entity of a record.
 _GENERIC = {OWL.Thing, RDFS.Resource}
 
-_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number"}
+_ID_WORDS = ID_WORDS
 
 
 @dataclass
@@ -116,6 +117,7 @@ class SourceInfo:
         cfks: composite foreign keys (:func:`find_composite_keys`).
         borrowed: classes whose entities this source only refers to (another source,
             reached by a composite key, describes them); their rows are not emitted here.
+        nonkeys: reference -> why it cannot key these records (constant across the files of a kind).
     """
 
     data: SourceData
@@ -133,6 +135,7 @@ class SourceInfo:
     keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)
     cfks: list[CompositeKey] = field(default_factory=list)
     borrowed: set[URIRef] = field(default_factory=set)
+    nonkeys: dict[str, str] = field(default_factory=dict)
 
 
 def _id_like(ref: str) -> bool:
@@ -171,6 +174,8 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     """
     records = distinct_records(data.records)
     single = [r for r in refs if _id_like(r) and is_key(records, (r,))]
+    if not single:  # numeric codes identify too (ISBN, member numbers); quantities and years do not
+        single = [r for r in refs if code_like(data.values(r)) and is_key(records, (r,))]
     if single:
         ctx = set(words(context))
         single.sort(key=lambda r: (-len(set(words(r)) & ctx), len(r), refs.index(r)))
@@ -240,9 +245,23 @@ def _whole_numbers(values: list[str]) -> bool:
 
 
 def analyse_keys(infos: list[SourceInfo]) -> None:
-    """Set :attr:`SourceInfo.key` of every source (before classes are known)."""
+    """Set :attr:`SourceInfo.key` of every source (before classes are known).
+
+    References that do not tell apart the records of the files of one kind
+    (:func:`.identity.non_distinguishing`) are no key candidates and go into
+    :attr:`SourceInfo.nonkeys` with the reason.
+    """
+    for group in source_kinds([i.data for i in infos]):
+        members = [infos[i] for i in group]
+        shared = [r for r in members[0].refs if all(r in m.refs for m in members)]
+        bad = non_distinguishing([m.data for m in members], shared)
+        for m in members:
+            m.nonkeys = dict(bad)
     for info in infos:
-        info.key, info.key_evidence = choose_key(info.data, info.refs, info.stem)
+        refs = [r for r in info.refs if r not in info.nonkeys]
+        info.key, info.key_evidence = choose_key(info.data, refs or info.refs, info.stem)
+        if info.nonkeys:
+            info.key_evidence += "; not keys: " + "; ".join(info.nonkeys.values())
 
 
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
@@ -296,6 +315,8 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     found, _ = profile_datatype(values)
     if any(found in _NARROW[r] for r in narrow):
         return 1.0
+    if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v.strip()) for v in values if v and v.strip()):
+        return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
     if "xsd:date" in narrow and sum(1 for v in values if udfs.normalize_date(v)) >= 0.8 * len(values):
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in values):
@@ -339,8 +360,13 @@ def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> 
 
 
 def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                      datatype_props: list[URIRef]) -> None:
-    """Match references to datatype properties (primary class first, then secondary classes)."""
+                      datatype_props: list[URIRef], described: dict[URIRef, SourceInfo] | None = None) -> None:
+    """Match references to datatype properties (primary class first, then secondary classes).
+
+    ``described``: class -> the source whose primary class it is. A reference that would open a
+    second entity of a class another source describes, and whose values all occur in a unique
+    column of that source, refers to those entities: it becomes a foreign key (one entity per
+    key, never a second copy of the referenced entity)."""
     if info.cls is None:
         return
     refs = [r for r in info.refs if r not in info.fks]
@@ -375,6 +401,12 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             cls = _domain_named_by(ontology, matcher, p, r)
             if cls is None:
                 continue
+            owner = (described or {}).get(cls)
+            if owner is not None and owner is not info:
+                col = _referenced_column(info.data.values(r), owner)
+                if col is not None:
+                    info.fks[r] = ForeignKey(r, owner.name, col, 1.0)
+                    continue
             used.add(p)
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
@@ -393,6 +425,17 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.keys[cls] = tuple(r for r in own if _id_like(r)) or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def _referenced_column(values: list[str], owner: SourceInfo) -> str | None:
+    """The owner's key, else another unique column of the owner, holding every value of ``values``."""
+    records = distinct_records(owner.data.records)
+    cands = list(owner.key[:1]) if len(owner.key) == 1 else []
+    cands += [c for c in owner.refs if c not in cands]
+    for c in cands:
+        if included(values, owner.data.values(c)) == 1.0 and is_key(records, (c,)):
+            return c
+    return None
 
 
 def _domain_named_by(ontology: Ontology, matcher: NameMatcher, prop: URIRef, ref: str) -> URIRef | None:

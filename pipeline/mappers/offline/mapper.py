@@ -26,6 +26,7 @@ from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
 from ... import __version__
+from ...findings import Finding
 from ...manifest import Case
 from ...ontology import Ontology, is_xsd_datatype, load_ontology
 from ...sources import load_source
@@ -33,9 +34,12 @@ from ...table import MappingRow, MappingTable
 from ..base import MapResult, register
 from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
                        find_composite_keys, find_foreign_keys, identifier_entities)
+from .coverage import coverage_findings, entity_rows
+from .identity import prefer_identifier_key
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
-from .profile import detect_language, language_hint, profile_datatype
+from .language import choose_language, language_column, vocabulary_language
+from .profile import language_hint, profile_datatype
 from .skos import match_value_map
 from .xmldoc import DocumentMapper, is_document
 
@@ -53,7 +57,10 @@ def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str,
 
 
 def _range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
-    return bool(ontology.ranges(prop) & ontology.superclasses(cls))
+    """A range of ``prop`` is ``cls``, a superclass of it, or a subclass of it: by ``rdfs:range``
+    the referenced entities are then instances of the range (``lentTo`` ranges over ``Patron``,
+    ``members.csv`` describes persons: its persons are the patrons)."""
+    return any(r in ontology.superclasses(cls) or cls in ontology.superclasses(r) for r in ontology.ranges(prop))
 
 
 def _borrow(infos: list[SourceInfo]) -> None:
@@ -77,6 +84,7 @@ class _Builder:
     def __init__(self, case: Case, ontology: Ontology, matcher: NameMatcher) -> None:
         self.case, self.ont, self.matcher = case, ontology, matcher
         self.rows: list[MappingRow] = []
+        self.findings: list[Finding] = []
 
     def c(self, iri: URIRef | None) -> str | None:
         return None if iri is None else self.ont.compact(iri)
@@ -99,20 +107,20 @@ class _Builder:
                 ev = f"datatype by profiling: {ev}"
             lang = None
             evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
-            hint = language_hint(info.name)
-            if dt == "rdf:langString" or (hint and dt in ("xsd:string", "rdfs:Literal") and not ranges):
-                detected, conf = detect_language(values)
-                if hint:
-                    lang = hint
-                    evidence.append(f"language {hint!r} from the file name; lingua says {detected} ({conf:.2f})")
-                elif detected and conf >= 0.5:
-                    lang = detected
-                    evidence.append(f"language {detected!r} detected by lingua ({conf:.2f})")
-                else:
-                    lang = "en"
-                    evidence.append(f"lingua unsure ({detected} {conf:.2f}); default 'en'")
-                if dt != "rdf:langString":
-                    dt = "rdf:langString"
+            if dt == "rdf:langString" or (language_hint(info.name) and dt in ("xsd:string", "rdfs:Literal")
+                                          and not ranges):
+                lang_col = language_column(info.data, info.refs, exclude=(*info.key, a.reference))
+                lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
+                                                    vocabulary_language(self.ont, a.prop))
+                evidence.append(why)
+                dt = "rdf:langString"
+                if unsure:
+                    self.findings.append(Finding(
+                        "map", str(info.data.source.path), f"language of {a.reference!r} ({self.c(a.prop)}) "
+                        f"is unsure: {why}",
+                        column="language_tag", value=a.reference,
+                        expected="a language column, a language in the file name, or text lingua is sure of",
+                        severity="warning"))
             self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
@@ -326,7 +334,8 @@ class OfflineMapper:
             infos = []
             for src in case.sources:
                 data = load_source(src, folder)
-                refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+                refs = [r for r in data.references
+                        if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
                 infos.append(SourceInfo(data, src.name or src.path.name, src.stem, refs))
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
@@ -346,11 +355,20 @@ class OfflineMapper:
         for info in infos:
             if info.name in documents:
                 builder.rows += DocumentMapper(info, ont, matcher, case.base_iri, classes, dprops, oprops).run()
-                continue
-            if not info.link:
+            elif not info.link:
                 choose_class(info, ont, matcher, classes, dprops)
-                assign_properties(info, ont, matcher, dprops)
-        identifier_entities([i for i in infos if i.name not in documents], ont, matcher, classes, dprops)
+        described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
+        for info in infos:
+            if info.name not in documents and not info.link:
+                assign_properties(info, ont, matcher, dprops, described)
+        # an entity opened from an identifier column alone needs a class the ontology declares: a class
+        # only implied by a domain union (a trimmed vocabulary) has no modelled instances of its own
+        implied = ont.implied_classes()
+        identifier_entities([i for i in infos if i.name not in documents], ont, matcher,
+                            [c for c in classes if c not in implied], dprops)
+        for info in infos:
+            if info.name not in documents:
+                prefer_identifier_key(info, ont, matcher)
         _borrow(infos)
         for info in infos:
             if info.name in documents:
@@ -361,7 +379,17 @@ class OfflineMapper:
         builder.object_rows(infos, oprops)
         data = {i.name: i.data for i in infos}
         builder.rows = drop_repeated_rows(builder.rows, data)
+        for info in infos:
+            if not info.link and info.name not in documents and not any(r.source_file == info.name
+                                                                        for r in builder.rows):
+                extra, why = entity_rows(info, ont, matcher, dprops, case.base_iri, builder.template)
+                builder.rows += extra
+                if why:
+                    builder.findings.append(Finding("map", str(info.data.source.path), f"no entity for "
+                                                    f"{info.name}: {why}", column="entity_class", value=info.name,
+                                                    severity="warning"))
         propose_functions(builder.rows, data, ont)
+        builder.findings += coverage_findings(infos, builder.rows, ont, matcher, dprops)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i
@@ -369,8 +397,10 @@ class OfflineMapper:
                       "class_evidence": i.cls_evidence, "key": list(i.key), "key_evidence": i.key_evidence,
                       "link_file": i.link, "foreign_keys": {r: f"{f.target}.{f.target_ref}" for r, f in i.fks.items()},
                       "findings": [str(f) for f in i.data.findings]} for i in infos]
+        for f in builder.findings:
+            log.info("%s", f)
         elapsed = time.perf_counter() - t0
         log.info("offline mapper: %s, %d rows in %.2f s (%s)", case.name, len(table), elapsed, matcher.mode)
         return MapResult(table, {"mapper": self.name, "version": __version__, "similarity": matcher.mode,
                                  "similarity_note": matcher.note, "latency_s": round(elapsed, 4),
-                                 "sources": decisions})
+                                 "sources": decisions, "findings": [f.to_dict() for f in builder.findings]})

@@ -30,7 +30,7 @@ from rdflib import URIRef
 from ... import embeddings
 from ...ontology import Ontology
 
-__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS"]
+__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,14 @@ ABBREVIATIONS: dict[str, str] = {
 _STOP = {"the", "of", "a", "an", "and", "or", "to", "in", "for", "by", "with", "each", "that", "is", "its"}
 
 
+#: Single-word names of person-name parts, read as the common term (a whole name only, never a
+#: word inside a longer name: ``family`` is a surname column, ``family_size`` is not).
+NAME_PART_SYNONYMS: dict[str, str] = {
+    "given": "first name", "forename": "first name", "firstname": "first name",
+    "family": "surname last name", "lastname": "surname last name",
+}
+
+
 def words(text: str | None, expand: bool = True) -> list[str]:
     """Split a name into lower-case words.
 
@@ -59,6 +67,9 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
     text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
     out = []
+    parts = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w]
+    if expand and len(parts) == 1 and parts[0] in NAME_PART_SYNONYMS:
+        return NAME_PART_SYNONYMS[parts[0]].split()
     for w in re.split(r"[^A-Za-z0-9]+", text):
         w = w.lower()
         if not w:
@@ -98,10 +109,15 @@ def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
     for n in names:
         s = (fuzz.token_set_ratio(query, n) + fuzz.ratio(flat, n.replace(" ", ""))) / 200
         best = max(best, s)
-    q = {w for w in query.split() if w not in _STOP}
+    q = {_singular(w) for w in query.split() if w not in _STOP}
     if q and comment:
-        best = max(best, 0.7 * len(q & comment) / len(q))
+        best = max(best, 0.7 * len(q & {_singular(w) for w in comment}) / len(q))
     return best
+
+
+def _singular(word: str) -> str:
+    """English plural -> singular for word overlap (``members`` ~ ``member``; ``class`` kept)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 class NameMatcher:

@@ -185,7 +185,7 @@ class DocumentMapper:
         #: class -> (XPath, evidence) of the repeating element's identifier appended to its key.
         self.suffix: dict[URIRef, tuple[str, str]] = {}
         self.rows: list[MappingRow] = []
-        key = [r for r in info.refs if "/" not in r and _id_like(r)] or list(info.key)
+        key = [r for r in info.refs if "/" not in r and _id_like(r) and r not in info.nonkeys] or list(info.key)
         self.key_ref = key[0] if key else None
         std = standard_name(info.data.namespaces)
         self.tag = f"{std}_" if std else ""
@@ -287,9 +287,15 @@ class DocumentMapper:
     # -- 1-2: datatype properties and their classes ----------------------------------
     def _leaves(self) -> list[str]:
         """Element references that may carry literals: not attributes, not the key, not coded
-        elements (a ``listURI`` names their code list: they map to concepts, not literals)."""
+        elements (a ``listURI`` names their code list: they map to concepts, not literals).
+
+        Top-level elements of a record count only when the record is the whole document (one
+        record per file, like one notice per file): their values then describe the document
+        itself (its title, dispatch date); in a feed of many entries they are entry metadata."""
         coded = {r[:-len("/@listURI")] for r in self.info.refs if r.endswith("/@listURI")}
-        return [r for r in self.info.refs if "@" not in r and r != self.key_ref and "/" in r and r not in coded]
+        whole = len(self.info.data.records) <= 1
+        return [r for r in self.info.refs if "@" not in r and r != self.key_ref and ("/" in r or whole)
+                and r not in coded and r not in self.info.nonkeys]
 
     def class_of(self, prop: URIRef, ref: str) -> tuple[URIRef | None, str]:
         """Class of the subject of ``prop`` read at ``ref`` (see the module docstring, step 2)."""

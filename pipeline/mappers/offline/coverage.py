@@ -1,0 +1,142 @@
+"""What the offline mapper left out, and why: one finding per unmapped source and column.
+
+A column no row reads is reported with its best candidate properties (name
+similarity) and the reason each was not taken (similarity below
+:data:`.analysis.MIN_SCORE`, property taken by another column, domain that does
+not fit the source's class, value that is the same in every file). A source
+without any row still gets its entity when the evidence supports it: its class
+is named by the file / record element name and the ontology has an identifier
+property for that class (:func:`.identity.identifier_properties`); the key
+column then fills it. Otherwise the source is a warning, never silent.
+"""
+from __future__ import annotations
+
+import re
+
+from rdflib import URIRef
+
+from ...findings import Finding
+from ...ontology import Ontology
+from ...table import MappingRow, parse_concat
+from .analysis import MIN_SCORE, SourceInfo, domain_fits, value_fit
+from .identity import identifier_properties
+from .names import NameMatcher, reference_words, words
+
+__all__ = ["used_references", "entity_rows", "coverage_findings", "CLASS_NAME_SCORE"]
+
+#: Least similarity of a file / record element name to a class for a source without rows to get
+#: an entity of that class.
+CLASS_NAME_SCORE = 0.6
+
+
+def _relative(ref: str, info: SourceInfo) -> str:
+    it = (info.data.iterator or "").rstrip("/")
+    return ref[len(it) + 1:] if it and ref.startswith(it + "/") else ref
+
+
+def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
+    """References of ``info`` that some row reads (data reference, concat parts, template
+    variables, language-tag references, join-condition columns of this source)."""
+    used: set[str] = set()
+    for row in rows:
+        if row.source_file != info.name:
+            if row.join_condition:
+                used |= set(re.findall(rf"(?:^|[\s,(]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
+            continue
+        refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
+        refs += re.findall(r"\{([^{}]+)\}", row.subject_template or "")
+        refs += re.findall(r"\$\(([^()]+)\)", row.subject_template or "")
+        refs += re.findall(r"\{([^{}]+)\}", row.language_tag or "")
+        for side in re.split(r"==|,|\band\b", row.join_condition or ""):
+            side = side.strip()
+            refs.append(side.split(".", 1)[1] if side.startswith(info.stem + ".") else side)
+        used |= {_relative(r.strip(), info) for r in refs if r}
+    return used
+
+
+def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef],
+                rows: list[MappingRow]) -> list[str]:
+    text = " ".join(reference_words(ref))
+    taken = {r.ontology_property: r.data_reference for r in rows if r.source_file == info.name}
+    values = info.data.values(ref)
+    scored = sorted(((matcher.score(text, p), str(p), p) for p in dprops), reverse=True)[:3]
+    out = []
+    for score, _, p in scored:
+        c = ont.compact(p)
+        fit = value_fit(ont, p, values)
+        if score < MIN_SCORE:
+            why = f"similarity {score:.2f} below {MIN_SCORE}"
+        elif score * fit < MIN_SCORE:
+            why = f"similarity {score:.2f}, but the values do not fit its range"
+        elif c in taken:
+            why = f"similarity {score:.2f}; property taken by {taken[c]!r}"
+        elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
+            doms = ", ".join(sorted(ont.compact(d) for d in ont.domains(p)))
+            why = f"similarity {score:.2f}; its domain {doms} is not the source's class {ont.compact(info.cls)}"
+        else:
+            why = f"similarity {score:.2f}; another column matched better"
+        out.append(f"{c} ({why})")
+    return out
+
+
+def entity_rows(info: SourceInfo, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef], base: str,
+                template) -> tuple[list[MappingRow], str]:
+    """An entity for a source without rows: its key column as the class's identifier property.
+
+    Returns:
+        ``(rows, reason)``: one row when the class is named by the source (similarity at least
+        :data:`CLASS_NAME_SCORE`) and has an identifier property; else ``([], why not)``.
+    """
+    if info.cls is None or len(info.key) != 1:
+        return [], "no class or no single-column key"
+    names = [" ".join(words(info.stem))]
+    it = (info.data.iterator or "").rstrip("]*[").split("/")[-1]
+    if it and it != "$":
+        names.append(" ".join(words(it)))
+    fit = max(matcher.score(n, info.cls) for n in names)
+    if fit < CLASS_NAME_SCORE:
+        return [], f"the source's name fits {ont.compact(info.cls)} only {fit:.2f} (< {CLASS_NAME_SCORE})"
+    ids = identifier_properties(ont, matcher, info.cls, [p for p in dprops if domain_fits(ont, p, info.cls) == 1.0])
+    if not ids:
+        return [], f"{ont.compact(info.cls)} has no identifier property to carry the entity"
+    prop = sorted(ids, key=str)[0]
+    return [MappingRow(data_reference=info.key[0], source_file=info.name, ontology_property=ont.compact(prop),
+                       entity_class=ont.compact(info.cls), subject_template=template(info, info.cls),
+                       datatype="xsd:string", confidence=round(0.5 * fit, 3),
+                       evidence=[f"no column matched a property; the source name fits {ont.compact(info.cls)} "
+                                 f"({fit:.2f})", f"{ont.compact(prop)} identifies it: {ids[prop]}",
+                                 f"subject key: {info.key_evidence}"])], ""
+
+
+def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Ontology, matcher: NameMatcher,
+                      dprops: list[URIRef]) -> list[Finding]:
+    """One warning per source without rows and per column no row reads (with candidates)."""
+    out: list[Finding] = []
+    for info in infos:
+        mine = [r for r in rows if r.source_file == info.name]
+        if not mine:
+            out.append(Finding("map", str(info.data.source.path), f"no row maps {info.name}: none of its "
+                               f"{len(info.refs)} column(s) matched a property of the ontology"
+                               + (f" (best class {ont.compact(info.cls)}: {info.cls_evidence})" if info.cls else ""),
+                               column="source_file", value=info.name, expected="rows for every source",
+                               severity="warning"))
+        used = used_references(rows, info)
+        for ref in info.refs:
+            if ref in used:
+                continue
+            if ref in info.nonkeys:
+                why = [info.nonkeys[ref]]
+            elif ref in info.fks and info.cls is not None:
+                fk = info.fks[ref]
+                why = [f"foreign key to {fk.target}.{fk.target_ref}, but no object property links "
+                       f"{ont.compact(info.cls)} to that source's class"]
+            else:
+                why = _candidates(info, ref, ont, matcher, dprops, rows)
+            what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
+            out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
+                               f"{what}", column="data_reference",
+                               value=ref, expected="a row reading every column with data", severity="warning"))
+        for ref, why in info.data.unaddressable.items():
+            out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
+                               f"{why}", column="data_reference", value=ref, severity="warning"))
+    return out

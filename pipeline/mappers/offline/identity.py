@@ -1,0 +1,140 @@
+"""Identity evidence for the offline mapper: which references can key a source's records.
+
+A key must tell apart the records it keys (the definition of a key: no two
+distinct entities share its value):
+
+* within one file, :func:`.profile.is_key` (unique, never empty);
+* across the files of one *source kind* (same format, same record iterator /
+  header): a reference whose value is the same in every file (a schema or
+  version number) identifies nothing, and when every file holds a single record
+  (one notice per file) the key must differ from file to file, otherwise all
+  files' entities merge into one IRI (:func:`non_distinguishing`);
+* a numeric column is a key candidate when its values look like codes, not
+  quantities (:func:`code_like`: whole numbers of one fixed width of at least
+  five digits, or with leading zeros: ISBN, EAN, member numbers), which years,
+  counts and measurements (varying width, decimals) are not;
+* an ontology's identifier properties (:func:`identifier_properties`):
+  ``owl:hasKey`` members, ``owl:InverseFunctionalProperty`` (OWL 2: a value
+  identifies its subject), properties named or commented as identifiers, and
+  properties whose label the class comment names after "identified by"
+  (``Edition``: "identified by its ISBN" -> ``isbn13``).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from rdflib import URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import OWL, RDF
+
+from ...ontology import Ontology
+from .names import NameMatcher, words
+
+__all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
+           "ID_WORDS"]
+
+#: Words that name an identifier (in a column name or an ontology term's label/comment).
+ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "isbn", "issn", "ean", "doi"}
+
+_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+
+
+def code_like(values: Iterable[str]) -> bool:
+    """True when every non-empty value is a whole-number code: one fixed width of at least five
+    digits, or a leading zero somewhere (a quantity never has one); four-digit years are not codes."""
+    vals = [v.strip() for v in values if v and v.strip()]
+    if len(vals) < 2 or not all(re.fullmatch(r"\d+", v) for v in vals):
+        return False
+    if any(len(v) > 1 and v.startswith("0") for v in vals):
+        return True
+    return len({len(v) for v in vals}) == 1 and len(vals[0]) >= 5 and not all(_YEAR.match(v) for v in vals)
+
+
+def source_kinds(datas: list) -> list[list[int]]:
+    """Indexes of sources grouped by kind: same format and same iterator (XML/JSON) or same
+    header (CSV). Groups of one source are included."""
+    groups: dict[tuple, list[int]] = {}
+    for i, d in enumerate(datas):
+        fmt = d.source.format
+        sig = (fmt, d.iterator) if fmt != "csv" else (fmt, tuple(sorted(d.references)))
+        groups.setdefault(sig, []).append(i)
+    return list(groups.values())
+
+
+def non_distinguishing(datas: list, refs: Iterable[str]) -> dict[str, str]:
+    """References that cannot key the records of the sources ``datas`` (one kind, two or more files).
+
+    Returns:
+        reference -> reason: one value in every file (``VersionID`` "2.3" in every notice), or,
+        when every file holds at most one record, a value that two files share.
+    """
+    if len(datas) < 2:
+        return {}
+    single = all(len(d.records) <= 1 for d in datas)
+    out: dict[str, str] = {}
+    for r in refs:
+        per_file = [tuple(v for rec in d.records for v in rec.get(r, [])) for d in datas]
+        values = {v for vs in per_file for v in vs}
+        if len(values) == 1:
+            out[r] = f"{r!r} holds the same value {next(iter(values))!r} in all {len(datas)} files of this kind"
+        elif single and len(set(per_file)) < len(per_file):
+            out[r] = f"{r!r} repeats a value across the {len(datas)} single-record files of this kind"
+    return out
+
+
+def _has_key_members(ontology: Ontology, cls: URIRef) -> set[URIRef]:
+    out: set[URIRef] = set()
+    for c in ontology.superclasses(cls):
+        for lst in ontology.graph.objects(c, OWL.hasKey):
+            out.update(m for m in Collection(ontology.graph, lst) if isinstance(m, URIRef))
+    return out
+
+
+def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,
+                          props: Iterable[URIRef]) -> dict[URIRef, str]:
+    """Properties among ``props`` that identify instances of ``cls``, with the reason.
+
+    ``owl:hasKey`` of ``cls`` or a superclass; ``owl:InverseFunctionalProperty``; a label or local
+    name holding an identifier word (:data:`ID_WORDS`); a label that the class comment names after
+    "identified by" / "identifier".
+    """
+    keys = _has_key_members(ontology, cls)
+    comment = ontology.comment(cls).lower()
+    after = set()
+    for m in re.finditer(r"identif\w*\s+(?:by|with|through)?\s*(?:its|their|the|a|an)?\s*([\w\- ]{2,40})", comment):
+        after |= set(words(m.group(1), expand=False)[:3])
+    out: dict[URIRef, str] = {}
+    for p in props:
+        names = matcher.names(p)
+        label = set(words(" ".join(names), expand=False))
+        if p in keys:
+            out[p] = f"owl:hasKey of {ontology.compact(cls)}"
+        elif (p, RDF.type, OWL.InverseFunctionalProperty) in ontology.graph:
+            out[p] = "owl:InverseFunctionalProperty"
+        elif label & ID_WORDS:
+            out[p] = f"its name says identifier ({sorted(label & ID_WORDS)[0]!r})"
+        elif after and label & after - {"name", "title"}:
+            out[p] = f"the comment of {ontology.compact(cls)} says it is identified by {sorted(label & after)[0]!r}"
+    return out
+
+
+def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> None:
+    """Key the primary entity of ``info`` by the column mapped to an identifier property of its class,
+    when that column is a key of the records and the current key is not a single identifier-named
+    column (a title or a name identifies an edition or a person only by chance)."""
+    from .analysis import _id_like
+    from .profile import distinct_records, is_key
+
+    if info.cls is None or (len(info.key) == 1 and _id_like(info.key[0])):
+        return
+    mine = [a for a in info.assignments if a.cls == info.cls]
+    ids = identifier_properties(ontology, matcher, info.cls, [a.prop for a in mine])
+    records = distinct_records(info.data.records)
+    for a in mine:
+        if a.prop in ids and (a.reference,) != tuple(info.key) and is_key(records, (a.reference,)):
+            info.key = info.keys[info.cls] = (a.reference,)
+            info.key_evidence = (f"{a.reference!r} is unique over {len(records)} distinct records and maps to "
+                                 f"{ontology.compact(a.prop)}, an identifier of {ontology.compact(info.cls)} "
+                                 f"({ids[a.prop]})")
+            return
