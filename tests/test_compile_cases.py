@@ -189,12 +189,13 @@ def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
     from dataclasses import replace
 
     import pipeline.run as run_module
+    import pipeline.scoring.mapping.cn4 as cn4
     from pipeline.errors import MaterializeError
 
     def fail(*args, **kwargs):
         raise MaterializeError("engine stopped")
 
-    monkeypatch.setattr(run_module, "materialize", fail)
+    monkeypatch.setattr(cn4, "materialize_with_events", fail)  # the engine run of the materialize stage
     table = CASES / "function-with-xpath-template-crash" / "table.md"
     case = replace(load_manifest(CASES / "function-with-xpath-template-crash" / "case.yaml"), gold_table=table)
     run = run_module.run_case(case, run_module.RunConfig(out_dir=tmp_path, mapper="replay",
