@@ -105,9 +105,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
         tqdm.write(result.summary())
-        for warning in result.findings:
-            if warning.stage == "map" and warning.severity == "warning":
-                tqdm.write(f"  warning: {warning.message}")
         if result.mapping_report is not None:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
     for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
