@@ -141,7 +141,9 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
     files = {"table": arts.get("table.md"), "table before repair": arts.get("table.raw.md"), "RML": arts.get("rml"),
              "Morph-KGC config": arts.get("morph_kgc_ini"), "KG": arts.get("kg_turtle") or arts.get("kg"),
              "audit": "audit.md" if (folder / "audit.md").exists() else None,
-             "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json"}
+             "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json",
+             "mapping scores (JSON)": "mapping.mapping-scores.json" if (folder / "mapping.mapping-scores.json").exists()
+             else None, "graph scores (JSON)": arts.get("graph_scores")}
     for r in run.get("runs", []):
         files[f"run {r['run']}"] = r["folder"]
     findings = sorted(_read(folder / "audit.json") or [],
