@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .blinkg import blinkg_dir, write_manifests
-from .compile import compile_table, require_triples_maps
+from .compile import RML, compile_table, require_triples_maps
 from .errors import CompileError, InputError, PipelineError
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
@@ -108,9 +108,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
         tqdm.write(result.summary())
-        for warning in result.findings:
-            if warning.stage == "map" and warning.severity == "warning":
-                tqdm.write(f"  warning: {warning.message}")
         if result.mapping_report is not None:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
     for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
@@ -226,6 +223,20 @@ def _cmd_map(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
+    from .compile.yarrrml import read_yarrrml, to_yarrrml
+
+    yarrrml_out = None if args.yarrrml is None else \
+        Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
+    if Path(args.table).suffix.lower() in (".yml", ".yaml"):
+        # a YARRRML mapping: translated as it is (there is no table to audit)
+        load_manifest(args.manifest)
+        rml = read_yarrrml(args.table)
+        rml.serialize(args.output, format="turtle")
+        maps = len(set(rml.subjects(None, RML.TriplesMap)))
+        print(f"{maps} TriplesMaps translated from YARRRML {args.table} to {args.output} (not audited: no table)")
+        if yarrrml_out:
+            yarrrml_out.write_text(to_yarrrml(rml), encoding="utf-8")
+        return 0
     case = load_manifest(args.manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     work = Path(args.output).resolve().parent
@@ -242,6 +253,9 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     compiled.rml.serialize(args.output, format="turtle")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
           f"written to {args.output}")
+    if yarrrml_out:
+        yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")
+        print(f"YARRRML written to {yarrrml_out}")
     return 0
 
 
@@ -363,12 +377,17 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--table", help="table to replay")
     m.set_defaults(func=_cmd_map)
 
-    c = sub.add_parser("compile", parents=[common], help="compile a mapping table into RML",
-                       description="Audit the table against ontology and data, print findings, write the RML. "
-                                   "Example: kgc compile case.yaml table.md mapping.rml.ttl")
+    c = sub.add_parser("compile", parents=[common], help="compile a mapping table (or YARRRML) into RML",
+                       description="Audit the table against ontology and data, print findings, write the RML "
+                                   "(RML-Core + RML-FNML, http://w3id.org/rml/; source paths absolute). A .yml/.yaml "
+                                   "mapping is read as YARRRML (the subset kgc writes; relative source paths are "
+                                   "relative to the YARRRML file) and translated without audit. "
+                                   "Example: kgc compile case.yaml table.md mapping.rml.ttl --yarrrml")
     c.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
-    c.add_argument("table", help="mapping table (.md, .csv or .json)")
+    c.add_argument("table", help="mapping table (.md, .csv or .json), or a YARRRML mapping (.yml, .yaml)")
     c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
+    c.add_argument("--yarrrml", nargs="?", const="", default=None, metavar="FILE",
+                   help="also write the mapping as YARRRML (default file: <output>.yarrrml.yml)")
     c.set_defaults(func=_cmd_compile)
 
     t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",

@@ -107,8 +107,13 @@ class CaseRun:
         scores = "" if mf1 is None and gf1 is None else \
             f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
         where = f"  see {self.folder / 'audit.md'}" if errs or self.status != "ok" else ""
-        return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  triples={c.get('triples', 0)} "
-                f"rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)} errors={errs} warnings={warns}"
+        ms = self.extra.get("mapping_scores") or {}
+        if "runs" in c:  # LLM_RUNS > 1: the per-run counts are in runs/<i>/run.json
+            spread = f" [{ms['f1_min']:.3f}-{ms['f1_max']:.3f}]" if ms.get("f1_min") is not None else ""
+            size = f"runs={c['runs_ok']}/{c['runs']} ok{spread}"
+        else:
+            size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
+        return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 
     def to_dict(self) -> dict[str, Any]:

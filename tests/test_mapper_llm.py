@@ -51,8 +51,9 @@ class _Server:
                 outer.requests.append(body)
                 outer.times.append(time.monotonic())
                 if outer.statuses:  # an error answer first (e.g. 429 with Retry-After)
-                    status, headers = outer.statuses.pop(0)
-                    data = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode()
+                    status, headers, *message = outer.statuses.pop(0)
+                    data = json.dumps({"error": {"message": message[0] if message else "slow down",
+                                                 "type": "rate_limit"}}).encode()
                     self.send_response(status)
                     for k, v in {**headers, "Content-Type": "application/json",
                                  "Content-Length": str(len(data))}.items():
@@ -289,3 +290,13 @@ def test_unreachable_server_fails_fast_with_one_line(case, tmp_path, capsys):
     assert len(err.value.transcripts) == 1 and err.value.provenance["calls"][0]["error_kind"] == "connection"
     out = capsys.readouterr().out
     assert "Give Feedback" not in out and "LiteLLM" not in out
+
+
+def test_prompt_over_the_servers_window_stops_with_what_to_set(case, tmp_path):
+    from pipeline.mappers.llm_client import LLMError
+
+    too_long = "This model's maximum context length is 512 tokens. However, your messages resulted in 900 tokens."
+    with _Server([json.dumps(CLEAN)], statuses=[(400, {}, too_long)] * 2) as srv:
+        with pytest.raises(LLMError, match="set LLM_CONTEXT_WINDOW"):
+            _map(_settings(srv.base, tmp_path, model="openai/my-local-model", runs=2), case, tmp_path)
+        assert len(srv.requests) == 1  # the second run is not sent: it would fail the same way

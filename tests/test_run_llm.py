@@ -32,7 +32,8 @@ SECOND = [dict(GOLD[0], ontology_property="ex:nme"), dict(GOLD[1], data_referenc
 def _env(monkeypatch, tmp_path: Path, base: str, runs: int) -> None:
     for k, v in {"LLM_API_BASE": base, "LLM_MODEL": "openai/local-test-model", "LLM_RUNS": str(runs),
                  "LLM_CACHE_DIR": str(tmp_path / "cache"), "LLM_API_KEY": "sk-secret-never-written",
-                 "LLM_MAX_RETRIES": "0"}.items():
+                 "LLM_MAX_RETRIES": "0",
+                 "PIPELINE_NO_EMBEDDINGS": "1"}.items():  # Levenshtein cell similarity: no model to load
         monkeypatch.setenv(k, v)
 
 
@@ -87,3 +88,22 @@ def test_unreachable_server_fails_the_map_stage_and_keeps_provenance(monkeypatch
     assert (out / "example" / "people" / "llm" / "run-0-part-1.json").is_file()
     printed = capsys.readouterr()
     assert "Give Feedback" not in printed.out + printed.err and "Traceback" not in printed.out + printed.err
+
+
+def test_a_case_that_fails_after_the_map_stage_keeps_its_mapping_scores(monkeypatch, tmp_path):
+    """Every row of this table is rejected by the audit: the case fails at compile, yet its table is
+    scored against the gold table and the report shows both."""
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    table = tmp_path / "bad.md"
+    table.write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |\n"
+                     "|---|---|---|---|---|\n"
+                     "| name | people.csv | ex:nonexistentProperty | ex:Person | http://example.org/person/{person_id} |\n",
+                     encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(MANIFEST), "--out", str(out), "--mapper", "replay", "--table", str(table), "-q"]) == 1
+    run = json.loads((out / "example" / "people" / "run.json").read_text())
+    assert run["status"] == "failed" and run["failed_stage"] == "compile"
+    assert run["mapping_scores"]["tasks"]["Ontology Property"] == 0.0
+    page = (out / "example" / "report.html").read_text()
+    assert '<span class="failed">failed at compile</span>' in page
+    assert "graph F1: over cases none (left out: people (failed at compile))." in page

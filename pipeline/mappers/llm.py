@@ -1,18 +1,21 @@
 """LLM mapper: BLINKG-style prompts through litellm, robust parsing, validate-and-repair.
 
-Flow per case: build the prompt (or several, when the case exceeds the
-model's input window: :func:`~pipeline.mappers.llm_prompt.build_prompts`),
-send each ``runs`` times (temperature 0.3 by default; each run is one sample,
-macro-averaged later by scoring), parse every answer
-(:func:`~pipeline.mappers.llm_parse.parse_response`, which records structural
-validity), merge the parts of a run into one table, then validate-and-repair
-it against the ontology and the data (:func:`pipeline.repair.repair_table`).
-The raw (parsed) and the repaired table are both kept: BLINKG's raw versus
-post-processed results.
+Flow per case: size ``max_tokens`` from the case (:func:`expected_completion_tokens`, unless
+``LLM_MAX_TOKENS`` is set), build one prompt - or several disjoint parts only when it exceeds
+the model's known input window (:func:`~pipeline.mappers.llm_prompt.build_prompts`) - and
+send each ``runs`` times (temperature 0.3 by default; each run is one sample, macro-averaged
+later by scoring). Every answer is parsed (:func:`~pipeline.mappers.llm_parse.parse_response`,
+which records structural validity); a truncated answer or one without a table is a warning
+and is not cached. The parts of a run are merged into one table, then validated and repaired
+against the ontology and the data (:func:`pipeline.repair.repair_table`). The raw (parsed)
+and the repaired table are both kept: BLINKG's raw versus post-processed results, and the
+before/after-repair pair of the report. Every prompt and answer is returned as a transcript.
 
-Requests go through :func:`~pipeline.mappers.llm_client.complete` (cache,
-retries, timeout, tokens, latency, cost). When the server rejects the JSON
-Schema ``response_format``, the mapper falls back to asking for a Markdown table.
+Requests go through :func:`~pipeline.mappers.llm_client.complete` (cache, the openai client's
+retries, timeout, tokens, latency, cost). A failure no later request can avoid (server
+unreachable, key refused, unknown model) ends the case at once with :class:`LLMError`.
+When the server rejects the JSON Schema ``response_format``, the mapper falls back to
+asking for a Markdown table.
 """
 from __future__ import annotations
 

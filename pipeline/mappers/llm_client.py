@@ -49,7 +49,7 @@ __all__ = ["LLMError", "LLMSettings", "CallRecord", "ResponseCache", "request_ke
 log = logging.getLogger(__name__)
 
 #: error kinds after which no further request of the case can succeed (configuration problems)
-FATAL_KINDS = frozenset({"connection", "auth", "not_found"})
+FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window"})
 
 
 class LLMError(PipelineError):

@@ -141,12 +141,16 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
     files = {"table": arts.get("table.md"), "table before repair": arts.get("table.raw.md"), "RML": arts.get("rml"),
              "Morph-KGC config": arts.get("morph_kgc_ini"), "KG": arts.get("kg_turtle") or arts.get("kg"),
              "audit": "audit.md" if (folder / "audit.md").exists() else None,
-             "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json"}
+             "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json",
+             "mapping scores (JSON)": "mapping.mapping-scores.json" if (folder / "mapping.mapping-scores.json").exists()
+             else None, "graph scores (JSON)": arts.get("graph_scores")}
     for r in run.get("runs", []):
         files[f"run {r['run']}"] = r["folder"]
     findings = sorted(_read(folder / "audit.json") or [],
                       key=lambda f: (f.get("stage") == "gold", _SEVERITY.get(f.get("severity"), 3)))
-    scores = _read(folder / "graph_scores.json") or {}
+    # with several runs, the gold diff and the CQ answers shown are those of run 0
+    detail = folder / run["runs"][0]["folder"] if run.get("runs") else folder
+    scores = _read(detail / "graph_scores.json") or {}
     validation = {k: (v or {}).get("value") for k, v in run.get("graph_validation", {}).items()}
     prov = run.get("provenance", {})
     per_run = prov.get("per_run") or [prov]
@@ -158,7 +162,8 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
         "link": link, "artifacts": {k: v for k, v in files.items() if v},
         "findings": [f for f in findings if f.get("severity") in ("error", "warning")][:top],
         "n_findings": {s: sum(f.get("severity") == s for f in findings) for s in _SEVERITY},
-        "gold_diff": _read(folder / "gold_diff.json") or {},
+        "gold_diff": _read(detail / "gold_diff.json") or {},
+        "details_from": "run 0 of " + str(len(run["runs"])) if run.get("runs") else None,
         "cqs": ((scores.get("PQ3") or {}).get("details") or {}).get("per_cq", []),
         "coverage": run.get("coverage"), "runs": run.get("runs", []),
         "warnings": [w for p in per_run if isinstance(p, dict) for w in p.get("warnings", [])],
