@@ -407,15 +407,6 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.artifacts["graph_scores"] = _write_json(run.folder / "graph_scores.json", scores)
 
 
-def _mapping_level(run: CaseRun, st: _State, config: RunConfig, events=None) -> None:
-    """Mapping-level scores of the table against the gold table (not for a replayed gold table).
-    Needs only the table: a run that failed after the map stage still gets them."""
-    case = run.case
-    self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
-    if case.gold_table is not None and not self_replay:
-        run.extra["mapping_scores"], run.mapping_report = mapping_scores(
-            st.table, read_table(case.gold_table), st.ontology, case, st.sources, run.folder, events)
-
 
 #: The stages in order; ``validate`` and ``score`` run only with ``RunConfig.evaluate``.
 STAGES = (("load", _load), ("map", _map), ("compile", _compile), ("materialize", _materialize),
