@@ -276,6 +276,10 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
         a.add("language_tag", f"language tag reference {ref!r} is no column/path of {src.source.path.name}",
               f"a column/path of {src.source.path.name}", _closest(ref, src.references))
         return
+    if src is not None and src.source.format == "xml" and (reason := engine_xpath_issue(ref, src.namespaces)):
+        a.add("language_tag", f"language tag reference {ref!r}: {reason}",
+              "a path of plain steps, ending in /@attribute at most")
+        return
     bad = sorted({v for v in (src.values(ref) if src is not None else []) if check_langtag(v.strip())})
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
