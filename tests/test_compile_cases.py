@@ -175,13 +175,13 @@ def test_xpath_predicate_on_an_attribute_is_refused_by_the_audit(scenarios, tmp_
     assert len(_materialize(compiled, sources, tmp_path)) > 0
 
 
-def test_engine_xpath_issue_replays_the_engine_reading():
-    from pipeline.audit import engine_xpath_issue
+def test_xml_reference_issue_replays_the_engine_reading():
+    from pipeline.engine_limits import xml_reference_issue
 
     ns = {"cbc": "urn:x"}
-    assert [engine_xpath_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
+    assert [xml_reference_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
         [True] * 5
-    assert [engine_xpath_issue(r, ns) is None for r in ('cbc:ID[@schemeName="X"]', "*[local-name()='t']",
+    assert [xml_reference_issue(r, ns) is None for r in ('cbc:ID[@schemeName="X"]', "*[local-name()='t']",
                                                         "cbc:ID/text()")] == [False] * 3
 
 
