@@ -249,11 +249,15 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
         a.add("language_tag", f"language tag reference {ref!r}: {reason}",
               "a path of plain steps, ending in /@attribute at most")
         return
-    bad = sorted({v for v in (src.values(ref) if src is not None else []) if check_langtag(v.strip())})
+    values = src.values(ref) if src is not None else []
+    bad = sorted({v for v in values if v.strip() and check_langtag(v.strip())})
+    empty = sum(1 for rec in (src.records if src is not None else []) if not any(v.strip() for v in rec.get(ref, [])))
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
+    # RML: a language map that yields no value generates no literal (the record's triple is left out)
+    why += f"; {empty} record(s) without a tag get no literal" if empty else ""
     a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
-          severity="warning" if bad else "info")
+          severity="warning" if why else "info")
 
 
 def _is_relation(row: MappingRow) -> bool:

@@ -273,3 +273,21 @@ def test_json_keys_with_spaces_and_nested_keys_are_read(tmp_path):
     assert not [f for f in compiled.findings if f.severity == "error"]
     kg = _materialize(compiled, sources, tmp_path)
     assert set(kg.objects(URIRef(EX + "p/a2"), None)) >= {Literal("T2"), Literal("N2")}
+
+
+def test_language_tags_from_data_that_are_invalid_or_empty_are_reported(tmp_path):
+    from dataclasses import replace
+
+    from pipeline.manifest import Source
+
+    csv = tmp_path / "notes.csv"
+    csv.write_text("id,note,lang\n1,colour,en-GB\n2,bad,en_GB\n3,empty,\n", encoding="utf-8")
+    case = load_manifest(CASES / "language-tag-from-column" / "case.yaml")
+    case = replace(case, sources=(Source(csv, "csv", None, "notes.csv"),))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(CASES / "language-tag-from-column" / "table.md"), ontology, case, sources)
+    [f] = _findings(compiled, "language_tag")
+    assert f.severity == "warning" and "('en_GB') lose their triple" in f.message and "1 record(s) without" in f.message
+    kg = _materialize(compiled, sources, tmp_path)
+    assert set(kg.objects(None, URIRef(O + "label"))) == {Literal("colour", lang="en-GB")}
