@@ -291,3 +291,17 @@ def test_language_tags_from_data_that_are_invalid_or_empty_are_reported(tmp_path
     assert f.severity == "warning" and "('en_GB') lose their triple" in f.message and "1 record(s) without" in f.message
     kg = _materialize(compiled, sources, tmp_path)
     assert set(kg.objects(None, URIRef(O + "label"))) == {Literal("colour", lang="en-GB")}
+
+
+def test_decide_date_order_from_values_or_the_table():
+    from pipeline.fno.dates import decide_date_order, stated_date_order
+
+    day_first = decide_date_order(["30/01/2024", "31/02/2024"])
+    assert (day_first.order, day_first.evidence, day_first.invalid) == ("DMY", ["30/01/2024"], ["31/02/2024"])
+    amb = decide_date_order(["03/04/2024", "31/02/2024", "2024-01-01", "20240101"])
+    assert (amb.status, amb.order, amb.evidence) == ("ambiguous", "YMD", ["03/04/2024"])
+    assert decide_date_order(["2024-01-01", "20240101"]).status == "year-first"
+    stated = decide_date_order(["03/04/2024", "13/01/2024"], stated_date_order("toDate", "MM/DD/YYYY"))
+    assert (stated.order, stated.invalid) == ("MDY", ["13/01/2024"])
+    assert [stated_date_order(c) for c in ("dd.mm.yyyy", "m/d/yy", "date as xsd:date", "YYYY-MM-DD")] == \
+        ["DMY", "MDY", None, None]
