@@ -11,8 +11,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
 from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
@@ -20,6 +18,7 @@ from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, SKOS, XSD
 
+from .engine_limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology, is_xsd_datatype
@@ -71,36 +70,6 @@ def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
     for p in re.findall(r"(?:^|[/\[(@,\s])([A-Za-z_][\w.\-]*):(?!:)", expr):
         if p not in namespaces:
             return f"unknown namespace prefix {p!r}"
-    return None
-
-
-#: Marks findings on references the engine cannot evaluate (never demoted for relation rows).
-ENGINE_CANNOT = "the engine cannot evaluate it"
-
-
-def engine_xpath_issue(ref: str, namespaces: dict[str, str]) -> str | None:
-    """Why Morph-KGC 2.10 cannot read the XML reference ``ref`` (a well-formed XPath), else ``None``.
-
-    The engine evaluates only the iterator as XPath; a reference is cut at ``@`` into an
-    ElementTree path and an attribute name (``data_source/data_file.py``, ``_read_xml``), so a
-    predicate on an attribute (``cbc:ID[@schemeName="ID_LOTE"]``) or an XPath function
-    (``local-name()``, ``text()``) ends the run with ``TypeError``/``SyntaxError`` and names no
-    rule. The check replays that reading: one ``@`` at most, a plain attribute name after it, and
-    an element path ElementTree compiles.
-    """
-    import xml.etree.ElementTree as ET
-
-    text = ref.replace("/@", "@").lstrip("/")
-    element, _, attribute = text.partition("@")
-    if attribute and not re.fullmatch(r"[A-Za-z_][\w.\-]*(:[A-Za-z_][\w.\-]*)?", attribute):
-        return (f"{ENGINE_CANNOT}: Morph-KGC reads a reference as an ElementTree path plus one attribute after "
-                "'@', so a predicate on an attribute or a second '@' breaks the run")
-    if element:
-        try:
-            ET.Element("r").findall(element, namespaces=namespaces)
-        except (SyntaxError, KeyError) as exc:
-            return (f"{ENGINE_CANNOT}: Morph-KGC reads references as ElementTree paths, which have no "
-                    f"{'XPath functions' if '(' in element else 'such step'} ({exc})")
     return None
 
 
@@ -276,11 +245,19 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
         a.add("language_tag", f"language tag reference {ref!r} is no column/path of {src.source.path.name}",
               f"a column/path of {src.source.path.name}", _closest(ref, src.references))
         return
-    bad = sorted({v for v in (src.values(ref) if src is not None else []) if check_langtag(v.strip())})
+    if src is not None and src.source.format == "xml" and (reason := xml_reference_issue(ref, src.namespaces)):
+        a.add("language_tag", f"language tag reference {ref!r}: {reason}",
+              "a path of plain steps, ending in /@attribute at most")
+        return
+    values = src.values(ref) if src is not None else []
+    bad = sorted({v for v in values if v.strip() and check_langtag(v.strip())})
+    empty = sum(1 for rec in (src.records if src is not None else []) if not any(v.strip() for v in rec.get(ref, [])))
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
+    # RML: a language map that yields no value generates no literal (the record's triple is left out)
+    why += f"; {empty} record(s) without a tag get no literal" if empty else ""
     a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
-          severity="warning" if bad else "info")
+          severity="warning" if why else "info")
 
 
 def _is_relation(row: MappingRow) -> bool:
@@ -310,14 +287,9 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")
         a.add(column, f"{what} {ref!r} names elements of the default namespace <{uri}> without a prefix; "
               f"compiled as {bound!r}", "a namespaced XPath", bound, severity="info")
-    if src.source.format == "json" and "." in ref and \
-            ref.split(".")[0] not in _json_top_keys(str(src.path), src.path.stat().st_mtime_ns, src.iterator):
-        a.add(column, f"{what} {ref!r} names a JSON key that contains '.': Morph-KGC 2.10 reads every '.' of a "
-              "reference as a step into a nested object (morph-kgc#138), so it would write nothing for it",
-              "a key without '.' (rename it in a copy of the data)")
-        return
-    reason = engine_xpath_issue(ref, src.namespaces) if is_xml else None
-    if reason:
+    if src.source.format == "json" and (reason := json_reference_issue(ref, src.path, src.iterator)):
+        a.add(column, f"{what} {ref!r} {reason}", "a key without '.' (rename it in a copy of the data)")
+    elif is_xml and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
               _closest(re.sub(r"\[[^\]]*\]", "", ref), options))
 
@@ -345,24 +317,10 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
         for i in range(start, len(a.findings)):
             f = a.findings[i]
             if f.column in ("data_reference", "subject_template") and "malformed" not in f.message \
-                    and ENGINE_CANNOT not in f.message \
+                    and not (ENGINE_CANNOT in f.message and f.column == "subject_template") \
                     and (f.column == "data_reference" or row.join_condition):
                 a.findings[i] = dataclasses.replace(f, severity="warning",
                                                     message=f.message + " (relation row: resolved by the compiler)")
-
-
-@lru_cache(maxsize=32)
-def _json_top_keys(path: str, mtime_ns: int, iterator: str | None) -> frozenset[str]:  # noqa: ARG001 - cache key
-    """Keys of the records a JSON iterator selects: the first step of a reference must be one of
-    them for Morph-KGC 2.10, which projects each record on ``reference.split('.')[0]`` before it
-    flattens nested objects (``data_source/data_file.py``, ``_read_json``)."""
-    import json
-
-    from jsonpath_ng.ext import parse
-
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    records = [m.value for m in parse(iterator or "$").find(data)]
-    return frozenset(k for r in records if isinstance(r, dict) for k in r)
 
 
 def _absolute(src: SourceData) -> list[str]:

@@ -175,13 +175,13 @@ def test_xpath_predicate_on_an_attribute_is_refused_by_the_audit(scenarios, tmp_
     assert len(_materialize(compiled, sources, tmp_path)) > 0
 
 
-def test_engine_xpath_issue_replays_the_engine_reading():
-    from pipeline.audit import engine_xpath_issue
+def test_xml_reference_issue_replays_the_engine_reading():
+    from pipeline.engine_limits import xml_reference_issue
 
     ns = {"cbc": "urn:x"}
-    assert [engine_xpath_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
+    assert [xml_reference_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
         [True] * 5
-    assert [engine_xpath_issue(r, ns) is None for r in ('cbc:ID[@schemeName="X"]', "*[local-name()='t']",
+    assert [xml_reference_issue(r, ns) is None for r in ('cbc:ID[@schemeName="X"]', "*[local-name()='t']",
                                                         "cbc:ID/text()")] == [False] * 3
 
 
@@ -274,3 +274,35 @@ def test_json_keys_with_spaces_and_nested_keys_are_read(tmp_path):
     assert not [f for f in compiled.findings if f.severity == "error"]
     kg = _materialize(compiled, sources, tmp_path)
     assert set(kg.objects(URIRef(EX + "p/a2"), None)) >= {Literal("T2"), Literal("N2")}
+
+
+def test_language_tags_from_data_that_are_invalid_or_empty_are_reported(tmp_path):
+    from dataclasses import replace
+
+    from pipeline.manifest import Source
+
+    csv = tmp_path / "notes.csv"
+    csv.write_text("id,note,lang\n1,colour,en-GB\n2,bad,en_GB\n3,empty,\n", encoding="utf-8")
+    case = load_manifest(CASES / "language-tag-from-column" / "case.yaml")
+    case = replace(case, sources=(Source(csv, "csv", None, "notes.csv"),))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(CASES / "language-tag-from-column" / "table.md"), ontology, case, sources)
+    [f] = _findings(compiled, "language_tag")
+    assert f.severity == "warning" and "('en_GB') lose their triple" in f.message and "1 record(s) without" in f.message
+    kg = _materialize(compiled, sources, tmp_path)
+    assert set(kg.objects(None, URIRef(O + "label"))) == {Literal("colour", lang="en-GB")}
+
+
+def test_decide_date_order_from_values_or_the_table():
+    from pipeline.fno.dates import decide_date_order, stated_date_order
+
+    day_first = decide_date_order(["30/01/2024", "31/02/2024"])
+    assert (day_first.order, day_first.evidence, day_first.invalid) == ("DMY", ["30/01/2024"], ["31/02/2024"])
+    amb = decide_date_order(["03/04/2024", "31/02/2024", "2024-01-01", "20240101"])
+    assert (amb.status, amb.order, amb.evidence) == ("ambiguous", "YMD", ["03/04/2024"])
+    assert decide_date_order(["2024-01-01", "20240101"]).status == "year-first"
+    stated = decide_date_order(["03/04/2024", "13/01/2024"], stated_date_order("toDate", "MM/DD/YYYY"))
+    assert (stated.order, stated.invalid) == ("MDY", ["13/01/2024"])
+    assert [stated_date_order(c) for c in ("dd.mm.yyyy", "m/d/yy", "date as xsd:date", "YYYY-MM-DD")] == \
+        ["DMY", "MDY", None, None]

@@ -75,8 +75,9 @@ class RelationsMixin:
         """The parent TriplesMap of a join within one source, on an equivalent logical source.
 
         Morph-KGC 2.10 rewrites a join whose parent has the same logical source and iterator as
-        the child, and whose conditions each join a reference with itself, into the child's own subject (morph-kgc#209, ``_remove_self_joins_no_condition``),
-        so ``cars.color==cars.color`` would link each car only to itself. The twin has the
+        the child, and whose conditions each join a reference with itself, into the child's own
+        subject (morph-kgc#209, ``_remove_self_joins_no_condition``), so ``cars.color==cars.color``
+        would link each car only to itself. The twin has the
         parent's subject map, no class and no predicate-object map (it asserts nothing), and
         names the same file as ``<folder>/./<file>``: every engine reads the same records, and
         the engine joins for real.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 __all__ = ["DateOrder", "decide_date_order", "stated_date_order", "DMY", "MDY", "YEAR_FIRST"]
 
@@ -30,7 +31,7 @@ class DateOrder:
         status: ``decided`` (a value shows it), ``stated`` (the table says it), ``year-first``
             (no day/month value), ``ambiguous`` (none decides) or ``conflict`` (values point both ways).
         evidence: values that decided it, or examples of the ambiguous/conflicting ones.
-        invalid: values that are a date in no order (month 13 either way, 31/02).
+        invalid: values that are a date in no order (13/13/2024, 31/02/2024), or none in the stated one.
     """
 
     order: str
@@ -48,8 +49,12 @@ def stated_date_order(*cells: str | None) -> str | None:
     return None
 
 
-def _valid(day: int, month: int) -> bool:
-    return 1 <= month <= 12 and 1 <= day <= 31
+def _valid(day: int, month: int, year: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def decide_date_order(values: list[str], stated: str | None = None) -> DateOrder:
@@ -66,18 +71,19 @@ def decide_date_order(values: list[str], stated: str | None = None) -> DateOrder
     for v in {v.strip() for v in values if v and v.strip()}:
         m = _DAY_MONTH.fullmatch(v)
         if m:
-            pairs.append((v, int(m.group(1)), int(m.group(2))))
+            pairs.append((v, int(m.group(1)), int(m.group(2)), int(m.group(3))))
     pairs.sort()
     if not pairs:
         return DateOrder(stated or YEAR_FIRST, "stated" if stated else "year-first")
-    day_first = [v for v, a, b in pairs if _valid(a, b) and not _valid(b, a)]
-    month_first = [v for v, a, b in pairs if _valid(b, a) and not _valid(a, b)]
-    invalid = [v for v, a, b in pairs if not _valid(a, b) and not _valid(b, a)]
+    day_first = [v for v, a, b, y in pairs if _valid(a, b, y) and not _valid(b, a, y)]
+    month_first = [v for v, a, b, y in pairs if _valid(b, a, y) and not _valid(a, b, y)]
+    invalid = [v for v, a, b, y in pairs if not _valid(a, b, y) and not _valid(b, a, y)]
     if stated:
-        wrong = month_first if stated == DMY else day_first
-        return DateOrder(stated, "stated", [], sorted(invalid + wrong))
+        # a stated order wins; values that are no date in it are listed (as are impossible dates)
+        wrong = [v for v, a, b, y in pairs if not (_valid(a, b, y) if stated == DMY else _valid(b, a, y))]
+        return DateOrder(stated, "stated", [], sorted(wrong))
     if day_first and month_first:
         return DateOrder(YEAR_FIRST, "conflict", day_first[:2] + month_first[:2], invalid)
     if day_first or month_first:
         return DateOrder(DMY if day_first else MDY, "decided", (day_first or month_first)[:3], invalid)
-    return DateOrder(YEAR_FIRST, "ambiguous", [v for v, _, _ in pairs][:3], invalid)
+    return DateOrder(YEAR_FIRST, "ambiguous", [p[0] for p in pairs if p[0] not in invalid][:3], invalid)
