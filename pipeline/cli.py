@@ -19,6 +19,7 @@ from .compile import compile_table, require_triples_maps
 from .errors import InputError, PipelineError
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from .input_repair import repair_mapping_sources
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .report import write_report
@@ -206,6 +207,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     except Exception as exc:  # rdflib raises parser-specific types
         raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
     engine = Path(args.output).with_suffix(".morph-kgc.ttl")
+    for f in repair_mapping_sources(rml, Path(args.rml).parent, engine.parent / "inputs"):
+        print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     engine_mapping(rml).serialize(engine, format="turtle")
     values: set[str] = set()
     if args.manifest:

@@ -32,6 +32,7 @@ from rdflib.namespace import RDF
 from . import __version__
 from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
+from .input_repair import repair_mapping_sources
 from .evaluate import HEAVY_CHECK_LIMIT, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
@@ -216,7 +217,9 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
-    engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
+    engine = engine_mapping(st.compiled.rml)
+    run.findings.extend(repair_mapping_sources(engine, run.folder, run.folder / "inputs"))  # JSON the engine reads whole
+    engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
