@@ -174,3 +174,19 @@ def test_json_dotted_key_never_proposed(tmp_path):
     result, rows = _map("json-key-with-dot")
     assert not [r for r in rows if "tags" in (r.data_reference or "")]
     assert any("'tags.code'" in f["message"] and "nested path" in f["message"] for f in result.provenance["findings"])
+
+
+def test_source_matching_nothing_still_gets_its_entity(tmp_path):
+    (tmp_path / "patrons.csv").write_text("zq1,zq2\nM-001,x\nM-002,y\n", encoding="utf-8")
+    (tmp_path / "o.ttl").write_text(
+        "@prefix lib: <http://example.org/library#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "lib:Patron a owl:Class ; rdfs:label \"Patron\"@en .\n"
+        "lib:patronId a owl:DatatypeProperty ; rdfs:domain lib:Patron ; rdfs:range xsd:string ; "
+        "rdfs:label \"patron identifier\"@en .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: p\nscenario: t\nbase_iri: http://example.org/\n"
+                                        "sources: [patrons.csv]\nontologies: [o.ttl]\n", encoding="utf-8")
+    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    assert _cells(result.table, "data_reference", "ontology_property", "entity_class", "subject_template") == {
+        ("zq1", "lib:patronId", "lib:Patron", "http://example.org/patron/{zq1}")}
+    assert any(f["value"] == "zq2" for f in result.provenance["findings"])
