@@ -288,7 +288,9 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
     events = None
     if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
-        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", st.values, config.processes)
+        engine = engine_mapping(st.compiled.rml)
+        repair_mapping_sources(engine, run.folder, run.folder / "inputs")  # the copies materialize read
+        events = generation_events(engine, run.folder / "cn4", st.values, config.processes)
         run.extra["CN4"] = check_cn4(events).to_dict()
     if case.gold_table is not None and not self_replay:
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(

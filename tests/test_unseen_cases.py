@@ -190,3 +190,26 @@ def test_source_matching_nothing_still_gets_its_entity(tmp_path):
     assert _cells(result.table, "data_reference", "ontology_property", "entity_class", "subject_template") == {
         ("zq1", "lib:patronId", "lib:Patron", "http://example.org/patron/{zq1}")}
     assert any(f["value"] == "zq2" for f in result.provenance["findings"])
+
+
+def test_ontology_identifier_property_decides_the_key(tmp_path):
+    (tmp_path / "works.csv").write_text("title,reference\nEmma,R-17\nPersuasion,R-18\n", encoding="utf-8")
+    (tmp_path / "o.ttl").write_text(
+        "@prefix ex: <http://example.org/o#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "ex:Work a owl:Class ; rdfs:label \"work\"@en .\n"
+        "ex:title a owl:DatatypeProperty ; rdfs:domain ex:Work ; rdfs:range xsd:string ; rdfs:label \"title\"@en .\n"
+        "ex:reference a owl:DatatypeProperty, owl:InverseFunctionalProperty ; rdfs:domain ex:Work ; "
+        "rdfs:range xsd:string ; rdfs:label \"reference\"@en .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: w\nscenario: t\nbase_iri: http://example.org/\n"
+                                        "sources: [works.csv]\nontologies: [o.ttl]\n", encoding="utf-8")
+    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    assert {r.subject_template for r in result.table} == {"http://example.org/work/{reference}"}
+    assert "owl:InverseFunctionalProperty" in result.provenance["sources"][0]["key_evidence"]
+
+
+def test_unprefixed_manifest_iterator_is_bound(tmp_path):
+    case = _case("xml-default-namespace-table")
+    data = load_source(dataclasses.replace(case.sources[0], iterator="/catalog/item"), tmp_path)
+    assert (data.iterator, len(data.records)) == ("/d:catalog/d:item", 2)
+    assert any(f.column == "iterator" and f.candidate == "/d:catalog/d:item" for f in data.findings)
