@@ -213,3 +213,16 @@ def test_unprefixed_manifest_iterator_is_bound(tmp_path):
     data = load_source(dataclasses.replace(case.sources[0], iterator="/catalog/item"), tmp_path)
     assert (data.iterator, len(data.records)) == ("/d:catalog/d:item", 2)
     assert any(f.column == "iterator" and f.candidate == "/d:catalog/d:item" for f in data.findings)
+
+
+def test_local_name_reference_is_refused_with_the_bound_path(tmp_path):
+    from pipeline.audit import audit_table
+    from pipeline.table import MappingRow, MappingTable
+    case = _case("xml-default-namespace-table")
+    ont = load_ontology(case.ontologies, case.prefixes)
+    row = MappingRow(data_reference="*[local-name()='title']", source_file="items.xml", ontology_property="ex:title",
+                     entity_class="ex:Record", subject_template="http://example.org/item/{code}", datatype="xsd:string",
+                     line=3)
+    result = audit_table(MappingTable(rows=[row]), ont, case, [load_source(s, tmp_path) for s in case.sources])
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert len(errors) == 1 and errors[0].candidate == "d:title" and "local-name()" in errors[0].message
