@@ -17,9 +17,10 @@ from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import compile_table, require_triples_maps
 from .errors import InputError, PipelineError
+from .findings import Finding
+from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from .input_repair import repair_mapping_sources
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .report import write_report
@@ -177,6 +178,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
     options = {"table": args.table} if args.table else {}
     result = get_mapper(args.mapper).map(case, **options)
     write_table(result.table, args.output)
+    for f in result.provenance.get("findings", []):  # what the mapper left out, and why
+        print(Finding(**f), file=sys.stderr)
     print(f"{len(result.table)} rows written to {args.output}")
     return 0
 
