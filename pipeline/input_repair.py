@@ -291,7 +291,7 @@ def repair_mapping_sources(rml, base: Path, out_dir: Path) -> list[Finding]:
             records = [m for m in jp_parse(iterator or "$").find(data)]
         except Exception:  # unreadable JSON or iterator: the engine reports it itself
             continue
-        paths = [r.split(".") for r in refs]
+        paths = [[re.sub(r"\[[^\]]*\]", "", step) for step in r.lstrip("$.").split(".")] for r in refs]
         before = json.dumps(data, sort_keys=True)
         for m in records:
             pruned = _prune(m.value, paths)
