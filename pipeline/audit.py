@@ -275,6 +275,13 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         if reason:
             a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
             return
+        named = _LOCAL_NAME.sub(lambda m: _bound_name(m.group(1), src), ref)
+        if column == "data_reference" and named != ref:
+            # Morph-KGC reads XML references as ElementTree paths, which have no functions
+            a.add(column, f"{what} {ref!r} selects elements by local-name(), which the engine cannot evaluate "
+                  "(it reads references as ElementTree paths); name the elements with a namespace prefix",
+                  "a path of prefixed element names", named)
+            return
     if not src.has_reference(ref):
         hint = ""
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
@@ -321,6 +328,15 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
                     and (f.column == "data_reference" or row.join_condition):
                 a.findings[i] = dataclasses.replace(f, severity="warning",
                                                     message=f.message + " (relation row: resolved by the compiler)")
+
+
+_LOCAL_NAME = re.compile(r"\*\[\s*local-name\(\)\s*=\s*['\"]([\w.\-]+)['\"]\s*\]")
+
+
+def _bound_name(local: str, src: SourceData) -> str:
+    """``prefix:local`` for an element name, with the prefix bound to the default namespace if any."""
+    prefix = next(iter(src.default_prefixes.values()), None)
+    return f"{prefix}:{local}" if prefix else local
 
 
 def _absolute(src: SourceData) -> list[str]:

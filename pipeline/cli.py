@@ -17,6 +17,8 @@ from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import RML, compile_table, require_triples_maps
 from .errors import CompileError, InputError, PipelineError
+from .findings import Finding
+from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
@@ -218,6 +220,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
+    for f in result.provenance.get("findings", []):  # what the mapper left out, and why
+        print(Finding(**f), file=sys.stderr)
     print(f"{len(result.table)} rows written to {args.output}")
     return 0
 
@@ -270,6 +274,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
     engine = Path(args.output).with_suffix(".morph-kgc.ttl")
     engine.parent.mkdir(parents=True, exist_ok=True)
+    for f in repair_mapping_sources(rml, Path(args.rml).parent, engine.parent / "inputs"):
+        print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     engine_mapping(rml).serialize(engine, format="turtle")
     values: set[str] = set()
     if args.manifest:

@@ -14,7 +14,7 @@ from typing import Any
 
 from lxml import etree
 
-from .compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan
+from .compile.model import ObjectSpec, Plan, Term, TriplesMapPlan
 from .sources import SourceData
 
 __all__ = ["term_references", "source_coverage"]

@@ -30,7 +30,7 @@ from lxml import etree
 from .findings import Finding
 
 __all__ = ["KNOWN_XML_NAMESPACES", "undeclared_prefixes", "repair_xml", "default_namespace_prefixes",
-           "declare_on_root", "bind_default_prefix", "strip_json_nulls"]
+           "declare_on_root", "bind_default_prefix", "strip_json_nulls", "repair_mapping_sources"]
 
 #: Namespace URIs of the CODICE (Spanish public procurement, PLACSP) schemas and
 #: the Atom/UBL ones they travel with, by their conventional prefix.
@@ -208,3 +208,106 @@ def strip_json_nulls(path: Path, data: Any, out_dir: Path) -> tuple[Path, Findin
         "json-repair", str(path), f"{removed} null value(s) removed in a copy for the engine: Morph-KGC 2.10 "
         f"drops every value of a JSON object that has a null member; the engine reads {target}",
         column="null", value=str(removed), expected="no null members", severity="warning")
+
+
+def _prune(obj: Any, paths: list[list[str]]) -> Any:
+    """Keep only the members of ``obj`` on one of ``paths`` (key lists), dropping nulls."""
+    if isinstance(obj, list):
+        return [_prune(x, paths) for x in obj if x is not None]
+    if not isinstance(obj, dict) or not paths or any(not p for p in paths):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        sub = [p[1:] for p in paths if p[0] == k]
+        if sub and v is not None:
+            out[k] = _prune(v, sub)
+    return out
+
+
+def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
+    """JSON source path -> (iterator, every reference a TriplesMap on it reads)."""
+    from rdflib import URIRef
+
+    out: dict[str, tuple[str | None, set[str]]] = {}
+    for ns in ("http://w3id.org/rml/", "http://semweb.mmlab.be/ns/rml#"):
+        src_p, it_p, ls_p = URIRef(ns + "source"), URIRef(ns + "iterator"), URIRef(ns + "logicalSource")
+        for tm, ls in rml.subject_objects(ls_p):
+            src = rml.value(ls, src_p)
+            if src is None or not str(src).lower().endswith(".json"):
+                continue
+            it = rml.value(ls, it_p)
+            refs = out.setdefault(str(src), (str(it) if it is not None else None, set()))[1]
+            todo, seen = [tm], set()
+            while todo:  # every term map below the TriplesMap, not into parent TriplesMaps
+                node = todo.pop()
+                if node in seen:
+                    continue
+                seen.add(node)
+                for p, o in rml.predicate_objects(node):
+                    name = str(p).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+                    if name in ("reference", "child"):
+                        refs.add(str(o))
+                    elif name == "template":
+                        refs.update(re.findall(r"(?<!\\)\{((?:\\.|[^{}])+)\}", str(o)))
+                    elif name not in ("parentTriplesMap", "logicalSource") and not isinstance(o, URIRef):
+                        todo.append(o)
+        for om, parent in rml.subject_objects(URIRef(ns + "parentTriplesMap")):
+            ls = rml.value(parent, ls_p)
+            src = rml.value(ls, src_p) if ls is not None else None
+            if src is not None and str(src) in out:
+                for jc in rml.objects(om, URIRef(ns + "joinCondition")):
+                    pref = rml.value(jc, URIRef(ns + "parent"))
+                    if pref is not None:
+                        out[str(src)][1].add(str(pref))
+    return out
+
+
+def repair_mapping_sources(rml, base: Path, out_dir: Path) -> list[Finding]:
+    """Point the JSON logical sources of an RML graph at engine copies that Morph-KGC reads whole (in place).
+
+    Morph-KGC 2.10 normalises the records of a JSON source into a table over every key below
+    the referenced top-level keys and drops any record with an empty cell, so a record loses all
+    its values when it has a ``null`` member or lacks a key another record has. The copy keeps,
+    per record, only the keys the mapping's references read, without nulls; a record that lacks a
+    referenced key still loses that TriplesMap's triples (no value: no triple, as in RML).
+
+    Args:
+        rml: an rdflib graph of an RML mapping (``rml:`` or legacy RML vocabulary).
+        base: folder relative source paths are resolved against first (then the working folder).
+        out_dir: folder for the copies (``<stem>.engine.json``).
+    Returns:
+        One finding per copy that differs from its input; remote or missing sources are left alone.
+    """
+    from jsonpath_ng.ext import parse as jp_parse
+    from rdflib import Literal
+
+    findings: list[Finding] = []
+    for src, (iterator, refs) in _mapping_references(rml).items():
+        path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
+        if path is None or not refs:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            records = [m for m in jp_parse(iterator or "$").find(data)]
+        except Exception:  # unreadable JSON or iterator: the engine reports it itself
+            continue
+        paths = [[re.sub(r"\[[^\]]*\]", "", step) for step in r.lstrip("$.").split(".")] for r in refs]
+        before = json.dumps(data, sort_keys=True)
+        for m in records:
+            pruned = _prune(m.value, paths)
+            if isinstance(m.value, dict):
+                m.value.clear()
+                m.value.update(pruned)
+        if json.dumps(data, sort_keys=True) == before:
+            continue
+        out_dir.mkdir(parents=True, exist_ok=True)
+        target = (out_dir / f"{path.stem}.engine.json").resolve()
+        target.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        for pred in rml.predicates(None, Literal(src)):
+            for ls in list(rml.subjects(pred, Literal(src))):
+                rml.set((ls, pred, Literal(str(target))))
+        findings.append(Finding(
+            "json-repair", str(path), f"the engine reads {target}: only the keys the mapping references, "
+            f"without nulls (Morph-KGC 2.10 drops every value of a record that has a null or missing member)",
+            column="source", value=src, expected="records the engine reads whole", severity="info"))
+    return findings

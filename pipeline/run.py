@@ -35,6 +35,7 @@ from rdflib.namespace import RDF
 from . import __version__
 from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
+from .input_repair import repair_mapping_sources
 from .evaluate import GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import InputError, PipelineError
 from .findings import Finding
@@ -193,6 +194,7 @@ class _State:
     raw: Any = None  # an LLM's table before validate-and-repair (None for other mappers)
     results: list = field(default_factory=list)  # the mapper's results, one per run
     compiled: Any = None
+    engine: Graph | None = None  # the engine copy of the compiled RML (repaired input paths)
     kg: Graph | None = None
     values: set[str] = field(default_factory=set)
     events: list = field(default_factory=list)
@@ -288,7 +290,9 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
-    engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
+    st.engine = engine = engine_mapping(st.compiled.rml)
+    run.findings.extend(repair_mapping_sources(engine, run.folder, run.folder / "inputs"))  # JSON the engine reads whole
+    engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
                           "morph_kgc_ini": "morph-kgc.ini"})
@@ -312,7 +316,7 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
         return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
-    mat, st.events = materialize_with_events(engine_mapping(st.compiled.rml), folder / "cn4", values,
+    mat, st.events = materialize_with_events(st.engine, folder / "cn4", values,
                                              config.processes, locate=locate)
     run.findings.extend(mat.findings)
     mat.write(folder / "kg.nt")

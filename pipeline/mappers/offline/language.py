@@ -6,7 +6,8 @@ Order of evidence for the tag of a text column whose property ranges over
 1. a *language column* of the same record (:func:`language_column`): every value
    a well-formed BCP 47 tag (RFC 5646, section 2.1) whose primary subtag is an
    ISO 639-1 code, and the column is named like a language (``lang``,
-   ``language``, ``locale``) or holds at least two distinct such codes. The tag
+   ``language``, ``locale``) or holds at least two distinct such codes in lower
+   case and is not named as a country or region (ISO 3166 codes overlap). The tag
    is then data-driven: the Language Tag cell holds ``{column}`` (compiled to an
    ``rml:languageMap`` with an ``rml:reference``), one tag per record;
 2. the file name (``city_es.csv``);
@@ -36,6 +37,7 @@ ISO_639_1 = frozenset(
     "lg lt lv mi mk mn mr ms nb nl nn pa pl pt ro ru sk sl sn so sq sr st sv sw ta te th tl tn tr ts uk ur vi xh "
     "yo zh zu no".split())
 _LANG_WORDS = {"lang", "language", "locale", "languages"}
+_PLACE_WORDS = {"country", "region", "nation", "state", "territory"}
 _TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
 
 
@@ -55,8 +57,12 @@ def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> t
         vals = [v.strip() for v in data.values(r) if v and v.strip()]
         if not vals or not all(_is_code(v) for v in vals):
             continue
-        named = bool(set(words(r.split("/")[-1], expand=False)) & _LANG_WORDS)
-        if named or len(set(vals)) >= 2:
+        name = set(words(r.split("/")[-1], expand=False))
+        named = bool(name & _LANG_WORDS)
+        # unnamed: lower-case primary subtags (the BCP 47 convention; country codes are upper case)
+        # in a column not named as a country or region (ISO 3166 and ISO 639 codes overlap)
+        plausible = all(v.split("-")[0].islower() for v in vals) and not name & _PLACE_WORDS
+        if named or (plausible and len(set(vals)) >= 2):
             return r, (f"column {r!r} holds language codes ({', '.join(sorted(set(vals))[:5])})"
                        + (" and is named as a language" if named else ""))
     return None

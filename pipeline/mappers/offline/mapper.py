@@ -10,7 +10,9 @@ repeats another source's entities by its multi-column key only refers to them:
 ``persons.fname==lives.fname and persons.lname==lives.lname``), by link file and
 by same-record relation, and SKOS value maps for coded columns. Subjects are ``base + class path +
 key`` (``http://example.org/person/{ID}``). Every row carries its evidence and
-a confidence.
+a confidence. Keys follow :mod:`.identity`, language tags :mod:`.language`;
+what is left unmapped becomes findings (:mod:`.coverage`, in the provenance's
+``findings``, which a run adds to ``audit.md``).
 """
 from __future__ import annotations
 
