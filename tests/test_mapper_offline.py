@@ -1,7 +1,6 @@
 """Offline mapper on BLINKG cases (read in place from ../shared; skipped when absent)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -19,8 +19,7 @@ from pipeline.mappers import get_mapper
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
 from pipeline.run import RunConfig, run_case
-from pipeline.sources import all_values, load_source
-from pipeline.table import read_table
+from pipeline.sources import load_source
 
 CASES = Path(__file__).resolve().parent.parent.parent / "shared" / "cases"
 
