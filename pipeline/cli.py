@@ -206,6 +206,16 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     if args.manifest:
         case = load_manifest(args.manifest)
         values = all_values([load_source(s, engine.parent / "inputs") for s in case.sources])
+    if args.distributed:
+        from .distributed import materialize_distributed
+
+        dist = materialize_distributed(engine_mapping(rml), Path(args.output), values, args.partitions, args.master,
+                                       where=str(engine))
+        for f in dist.findings:
+            print(f, file=sys.stderr)
+        print(f"{dist.triples} triples written to {args.output} ({dist.partitions} partitions on {dist.workers} "
+              f"Dask workers, {dist.broadcast} join parents broadcast; parts in {args.output}.parts/)")
+        return 1 if dist.dropped else 0
     result = materialize(engine, values)
     result.write(Path(args.output))
     for f in result.findings:
@@ -301,6 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("rml")
     t.add_argument("output")
     t.add_argument("--manifest", help="the case, to tell real 'None' values from empty XML elements")
+    t.add_argument("--distributed", action="store_true",
+                   help="partition the sources and run Morph-KGC on Dask workers (join parents broadcast)")
+    t.add_argument("--partitions", type=int, default=2, help="partitions of the sources (with --distributed)")
+    t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     t.set_defaults(func=_cmd_materialize)
     return p
 
