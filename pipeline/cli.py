@@ -97,7 +97,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         rows.setdefault(case.scenario, []).append(
             {"scenario": case.scenario, "case": case.name, "mapping": result.extra.get("mapping_scores"),
              "graph": {**result.extra.get("graph_scores", {}),
-                       **{k: v["value"] for k, v in result.extra.get("graph_validation", {}).items()}}})
+                       **result.extra.get("graph_validation", {})}})
     for scenario, cases_rows in (rows.items() if args.evaluate else ()):
         paths = write_report(cases_rows, Path(args.out) / scenario, stem="report")
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "

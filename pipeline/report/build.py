@@ -40,8 +40,24 @@ def value_of(x: Any) -> float | bool | None:
     return None
 
 
+#: Marks a check that should have run and did not (never shown as a value or averaged).
+NOT_RUN = "not run"
+
+
+def _not_run(x: Any) -> bool:
+    return x == NOT_RUN or (isinstance(x, Mapping) and x.get("value") is None
+                            and x.get("status") in ("not_run", "timeout", "failed"))
+
+
+def _cell(x: Any) -> Any:
+    return NOT_RUN if _not_run(x) else value_of(x)
+
+
 def fmt(x: Any, digits: int = 3) -> str:
-    """A score as text: ``n/a`` for missing, ``yes``/``no`` for bools, fixed decimals for numbers."""
+    """A score as text: ``n/a`` for missing, ``not run`` for a check that should have run and did not
+    (status ``not_run``/``timeout``/``failed``), ``yes``/``no`` for bools, fixed decimals for numbers."""
+    if _not_run(x):
+        return "not run"
     v = value_of(x)
     if v is None:
         return "n/a"
@@ -77,9 +93,9 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         rows.append({"scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
                      "mapping_f1": value_of(mapping.get(mapping_key)) if mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
-                     "values": {label: value_of(graph.get(key)) for label, key in columns},
+                     "values": {label: _cell(graph.get(key)) for label, key in columns},
                      "mapping": {k: value_of(v) for k, v in mapping.items() if value_of(v) is not None},
-                     "graph": {k: value_of(v) for k, v in graph.items()}})
+                     "graph": {k: _cell(v) for k, v in graph.items()}})
     scen: dict[str, Any] = {}
     for name in dict.fromkeys(r["scenario"] for r in rows):
         sel = [r for r in rows if r["scenario"] == name]
@@ -127,7 +143,8 @@ def to_markdown(report: Mapping[str, Any]) -> str:
     header, body = _table(report)
     out = ["# Mapping-level vs graph-level scores", "",
            f"Mapping F1 = mapping-level `{report['mapping_key']}`; graph F1 = `{report['graph_key']}`. "
-           "`n/a`: not applicable or not computed.", "",
+           "`n/a`: not applicable or not computed; `not run`: a check that applies but did not run or "
+           "finish (the KG is then not validated).", "",
            "| " + " | ".join(header) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * (len(header) - 2)) + "|"]
     out += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(out) + "\n"
