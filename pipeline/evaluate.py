@@ -14,7 +14,9 @@ the audit rejected are missing from it too (they are listed in the gold run's au
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -127,6 +129,17 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
         return GoldKG(None, [])
     gold_dir = folder / "gold"
     gold_dir.mkdir(parents=True, exist_ok=True)
+    cache = _gold_cache_dir(case)
+    if cache is not None and (cache / "gold.json").is_file():
+        import shutil
+
+        meta = json.loads((cache / "gold.json").read_text(encoding="utf-8"))
+        for name in ("kg.nt", "mapping.morph-kgc.ttl"):
+            shutil.copyfile(cache / name, gold_dir / name)
+        here = str(gold_dir)
+        findings = [Finding(**{**f, "file": f["file"].replace(_GOLD_DIR, here)}) for f in meta["findings"]]
+        return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), meta["templates"], findings,
+                      meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
@@ -135,8 +148,49 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
-    return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,
+    gold = GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,
                   len(table) - len(compiled.plan.compiled_lines))
+    if cache is not None:
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            for name in ("kg.nt", "mapping.morph-kgc.ttl"):
+                (cache / name).write_bytes((gold_dir / name).read_bytes())
+            stored = [{**f.to_dict(), "file": f.file.replace(str(gold_dir), _GOLD_DIR)} for f in findings]
+            (cache / "gold.json").write_text(json.dumps({"templates": gold.templates, "rows_dropped": gold.rows_dropped,
+                                                         "findings": stored}), encoding="utf-8")
+        except OSError as exc:  # a cache that cannot be written is no cache, never an error
+            LOGGER.debug("gold KG not cached: %s", exc)
+    return gold
+
+
+_GOLD_DIR = "<gold>"  # stands for the run's gold/ folder in cached findings
+
+
+def _gold_cache_dir(case: Case) -> Path | None:
+    """Cache folder of a case's gold KG, keyed by the bytes of its gold table, sources, ontologies
+    and SKOS files, by the pipeline's code files (size, mtime) and by the pipeline and engine
+    versions (``$PIPELINE_GOLD_CACHE``, default
+    ``~/.cache/kgc/gold``; ``0`` turns it off). The gold KG depends on nothing else, so a
+    warm run reuses it instead of compiling and running the engine again."""
+    import hashlib
+    from importlib.metadata import version
+
+    from . import __version__
+
+    setting = os.environ.get("PIPELINE_GOLD_CACHE", "")
+    if setting == "0":
+        return None
+    h = hashlib.sha256(f"{__version__}|{version('morph-kgc')}|{case.base_iri}|{sorted(case.prefixes.items())}".encode())
+    for code in sorted(Path(__file__).parent.rglob("*.py")):  # the pipeline's own code, as installed or edited
+        st = code.stat()
+        h.update(f"{code}|{st.st_size}|{st.st_mtime_ns}".encode())
+    try:
+        for path in [case.gold_table, *(s.path for s in case.sources), *case.ontologies, *case.skos]:
+            h.update(str(path).encode() + b"\0" + Path(path).read_bytes())
+    except OSError:
+        return None
+    root = Path(setting) if setting else Path.home() / ".cache" / "kgc" / "gold"
+    return root / h.hexdigest()[:32]
 
 
 def skipped(name: str, reason: str) -> dict[str, Any]:
@@ -163,7 +217,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
-    from .validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
+    from .validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+    from .validation.consistency import start_owlrl
     from .validation.sample import FULL_LIMIT, subject_sample
 
     limit = FULL_LIMIT if full_limit is None else full_limit
@@ -187,12 +242,14 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
     if scenario_shapes.exists():
         shapes.append(scenario_shapes)
-    checks = {"CS2-owlrl": lambda: owlrl_consistency(data, ontology.graph),
-              # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
-              "CS2-hermit": lambda: hermit_consistency(data, ontology.graph, timeout_s=120),
+    # owlrl's child process starts first and reasons on one core while HermiT and SHACL run
+    finish_owlrl = start_owlrl(data, ontology.graph)
+    checks = {"CS2-hermit": lambda: hermit_consistency(data, ontology.graph, timeout_s=120),
               "SHACL": lambda: validate_shacl(data, ontology.graph, shapes=shapes)}
-    for name in names:
-        r = checks[name]().to_dict()
+    done = {name: checks[name]() for name in names if name in checks}
+    done["CS2-owlrl"] = finish_owlrl()
+    for name in names:  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
+        r = done[name].to_dict()
         r["details"] = {**r["details"], "coverage": coverage}
         result[name] = r
     return result

@@ -47,3 +47,26 @@ def test_two_triples_maps_producing_the_same_statement_are_redundant(tmp_path):
     _, events = materialize_with_events(engine, tmp_path / "cn4", values)
     cn4 = check_cn4(events)
     assert (cn4.events, cn4.redundant_events, cn4.shared_statements) == (7, 2, 2)
+
+
+def test_gold_kg_is_reused_from_the_cache_without_an_engine_run(tmp_path, monkeypatch):
+    from rdflib.compare import isomorphic
+
+    import pipeline.materialize
+    from pipeline.evaluate import gold_kg
+
+    monkeypatch.setenv("PIPELINE_GOLD_CACHE", str(tmp_path / "cache"))
+    case = load_manifest(ROOT / "data" / "example" / "example.yaml")
+    onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    first = gold_kg(case, onto, sources, tmp_path / "run1")
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the engine ran although the gold KG is cached")
+
+    monkeypatch.setattr(pipeline.materialize, "materialize", no_engine)
+    second = gold_kg(case, onto, sources, tmp_path / "run2")
+    assert isomorphic(first.graph, second.graph) and len(second.graph) == 16
+    assert (second.templates, second.rows_dropped, second.findings) == (first.templates, first.rows_dropped,
+                                                                         first.findings)
+    assert (tmp_path / "run2" / "gold" / "kg.nt").read_bytes() == (tmp_path / "run1" / "gold" / "kg.nt").read_bytes()

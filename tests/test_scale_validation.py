@@ -67,3 +67,13 @@ def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path):
     assert result["CS2-owlrl"]["status"] == "not_run" and result["SHACL"]["status"] == "not_run"
     assert result["SHACL"]["details"]["reason"] == "the KG does not parse (see SV2)"
     assert validation_passed(result) is False
+
+
+def test_report_shows_a_check_that_did_not_run_as_not_run():
+    from pipeline.report.build import build_report, console_table
+
+    report = build_report([{"scenario": "s", "case": "c", "graph": {
+        "SV2": {"value": True, "status": "ok"}, "CS2-owlrl": {"value": None, "status": "timeout"},
+        "SHACL": {"value": None, "status": "not_applicable"}}}],
+        columns=(("SV2", "SV2"), ("CS2", "CS2-owlrl"), ("SHACL", "SHACL")))
+    assert console_table(report).splitlines()[-1].split() == ["s", "c", "n/a", "n/a", "yes", "not", "run", "n/a"]

@@ -101,3 +101,30 @@ def test_sv2_bulk_path_keeps_line_and_column_of_rare_faults(tmp_path):
     assert [(x.severity, x.code, x.line, x.column) for x in r.findings] == [
         ("error", "bad-iri-char", 3000, 37), ("error", "ill-typed-literal", 5000, 37),
         ("warning", "iri-scheme-case", 5500, 1), ("warning", "iri-pct-case", 5500, 37)]
+
+
+def test_sv2_bulk_path_agrees_with_the_line_checker_on_every_line(tmp_path):
+    # the two-level check must give exactly what the line checker gives when run on every line
+    import random
+
+    from pipeline.validation.syntax import _check_line
+
+    good = [f'<http://ex.org/s{i}> <http://ex.org/p> "v{i}"@en .' for i in range(2000)]
+    faults = ["<http://ex.org/a b> <http://ex.org/p> <http://ex.org/o> .", "<HTTP://ex.org/s> <http://ex.org/p> _:b .",
+              f'<http://ex.org/s> <http://ex.org/p> "1"^^<{XSD}foo> .', '<http://ex.org/s> <http://ex.org/p> "a\\qb" .',
+              '<http://ex.org/s> <http://ex.org/p> "x"@deutschland .', "# comment", "",
+              '<http://ex.org/s>\t<http://ex.org/p> "x" .', '<http://ex.org/s> <http://ex.org/p> "x" . # c',
+              f'<http://ex.org/s> <http://ex.org/p> "2021-02-29"^^<{XSD}date> .', "<rel> <http://ex.org/p> _:b .",
+              "<http://ex.org/\\u00e9> <http://ex.org/p> <http://x.org:8o/> ."]
+    rng = random.Random(7)
+    for i in rng.sample(range(len(good)), 60):
+        good[i] = rng.choice(faults)
+    f = tmp_path / "kg.nt"
+    f.write_text("\n".join(good) + "\n", encoding="utf-8")
+    expected, n = [], 0
+    for lineno, line in enumerate(good, start=1):
+        n += _check_line(line, lineno, True, expected)
+    r = check_ntriples(f)
+    assert [(x.severity, x.code, x.line, x.column, x.term) for x in r.findings] == \
+        [(x.severity, x.code, x.line, x.column, x.term) for x in expected]
+    assert r.details["n_triples"] == n and len(r.findings) == 36

@@ -247,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(md)
     for r in rows:
+        if "distributed_identical" in r:
+            print(f"  {r['size']} distributed output identical to the single-process output: "
+                  f"{'yes' if r['distributed_identical'] else 'NO'}")
         for name, v in r["validation"].items():
             cov = v.get("coverage")
             print(f"  {r['size']} {name}: {v['value']} ({v['status']}, {v['elapsed_s']} s)"

@@ -99,8 +99,24 @@ def value_of(x: Any) -> float | bool | None:
     return None
 
 
+#: Marks a check that should have run and did not (never shown as a value or averaged).
+NOT_RUN = "not run"
+
+
+def _not_run(x: Any) -> bool:
+    return x == NOT_RUN or (isinstance(x, Mapping) and x.get("value") is None
+                            and x.get("status") in ("not_run", "timeout", "failed"))
+
+
+def _cell(x: Any) -> Any:
+    return NOT_RUN if _not_run(x) else value_of(x)
+
+
 def fmt(x: Any, digits: int = 3) -> str:
-    """A score as text: ``n/a`` for missing, ``yes``/``no`` for bools, fixed decimals for numbers."""
+    """A score as text: ``n/a`` for missing, ``not run`` for a check that should have run and did not
+    (status ``not_run``/``timeout``/``failed``), ``yes``/``no`` for bools, fixed decimals for numbers."""
+    if _not_run(x):
+        return "not run"
     v = value_of(x)
     if v is None:
         return "n/a"
@@ -151,7 +167,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
     # with several runs, the gold diff and the CQ answers shown are those of run 0
     detail = folder / run["runs"][0]["folder"] if run.get("runs") else folder
     scores = _read(detail / "graph_scores.json") or {}
-    validation = {k: (v or {}).get("value") for k, v in run.get("graph_validation", {}).items()}
+    validation = {k: v or {} for k, v in run.get("graph_validation", {}).items()}  # value and status: "not run" shows
     prov = run.get("provenance", {})
     per_run = prov.get("per_run") or [prov]
     return {
@@ -210,10 +226,10 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "mapping_f1_raw": value_of(raw.get(mapping_key)) if raw else None,
                      "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
-                     "values": {label: value_of(graph.get(key)) for label, key in columns},
+                     "values": {label: _cell(graph.get(key)) for label, key in columns},
                      "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
                      "mapping": {k: value_of(v) for k, v in mapping.items() if value_of(v) is not None},
-                     "graph": {k: value_of(v) for k, v in graph.items()}})
+                     "graph": {k: _cell(v) for k, v in graph.items()}})
     scen: dict[str, Any] = {}
     for name in dict.fromkeys(r["scenario"] for r in rows):
         sel = [r for r in rows if r["scenario"] == name]

@@ -4,6 +4,8 @@
   :func:`.syntax.riot_check` - the same with real Jena RIOT where installed.
 * :func:`.consistency.owlrl_consistency`, :func:`.consistency.hermit_consistency` - CS2.
 * :func:`.shacl.derive_shapes`, :func:`.shacl.validate_shacl` - SHACL.
+* :func:`.sample.subject_sample` - the bounded, stratified sample CS2 and SHACL run on above
+  :data:`.sample.FULL_LIMIT` triples (each result then says what it covered).
 
 Every check returns one :class:`.result.Result` and never raises on bad data.
 """
@@ -11,8 +13,10 @@ from __future__ import annotations
 
 from .consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
 from .result import Finding, Result
+from .sample import FULL_LIMIT, subject_sample
 from .shacl import derive_shapes, validate_shacl
 from .syntax import check_ntriples, riot_available, riot_check
 
 __all__ = ["Finding", "Result", "check_ntriples", "riot_available", "riot_check", "owlrl_consistency",
-           "hermit_consistency", "hermit_available", "relevant_instance_data", "derive_shapes", "validate_shacl"]
+           "hermit_consistency", "hermit_available", "relevant_instance_data", "derive_shapes", "validate_shacl",
+           "FULL_LIMIT", "subject_sample"]

@@ -34,14 +34,14 @@ import subprocess
 import tempfile
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS
 
 from .result import Finding, Result
 
-__all__ = ["relevant_instance_data", "owlrl_consistency", "hermit_consistency", "hermit_available"]
+__all__ = ["relevant_instance_data", "owlrl_consistency", "start_owlrl", "hermit_consistency", "hermit_available"]
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +169,16 @@ def owlrl_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, red
         ``details``: ``n_input_triples``, ``n_reasoned_triples``, ``n_closure_triples``,
         ``n_inconsistencies``, ``run_success``. Timeout/failure -> ``value=None``.
     """
+    return start_owlrl(kg, ontology, timeout_s=timeout_s, reduce=reduce)()
+
+
+def start_owlrl(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, reduce: bool = True) -> Callable[[], Result]:
+    """Start :func:`owlrl_consistency`'s reasoner in its child process and return at once.
+
+    The child is forked here, so call this before starting any thread; the caller can do
+    other work (HermiT, SHACL) while the closure runs on another core. Returns a function
+    that waits (at most what is left of ``timeout_s``) and gives the :class:`Result`.
+    """
     t0 = time.perf_counter()
     schema = _g(ontology)
     data = Graph(bind_namespaces="none")
@@ -184,18 +194,26 @@ def owlrl_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, red
     proc = ctx.Process(target=_owlrl_child, args=(data, child), daemon=True)
     proc.start()
     child.close()
-    status, payload, n_closure = "timeout", [], 0
-    if parent.poll(timeout_s):
-        try:
-            status, payload, n_closure = parent.recv()
-        except EOFError:
-            status, payload = "failed", ["reasoner process ended without an answer"]
-    elif not proc.is_alive():
-        status, payload = "failed", [f"reasoner process died (exit code {proc.exitcode})"]
-    if proc.is_alive():
-        proc.kill()
-    proc.join(5)
-    elapsed = time.perf_counter() - t0
+
+    def finish() -> Result:
+        status, payload, n_closure = "timeout", [], 0
+        if parent.poll(max(0.0, timeout_s - (time.perf_counter() - t0))):
+            try:
+                status, payload, n_closure = parent.recv()
+            except EOFError:
+                status, payload = "failed", ["reasoner process ended without an answer"]
+        elif not proc.is_alive():
+            status, payload = "failed", [f"reasoner process died (exit code {proc.exitcode})"]
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        return _owlrl_result(status, payload, n_closure, details, len(inst), timeout_s, time.perf_counter() - t0)
+
+    return finish
+
+
+def _owlrl_result(status: str, payload: list, n_closure: int, details: dict[str, Any], n_inst: int,
+                  timeout_s: float, elapsed: float) -> Result:
     details["run_success"] = status == "ok"
     if status != "ok":
         msg = payload[0] if payload else f"owlrl did not finish within {timeout_s} s"
@@ -214,7 +232,7 @@ def owlrl_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, red
             findings.append(Finding("error", m, _subject_of(m), code=_code(m)))
     errors = [f for f in findings if f.severity == "error"]
     details.update(n_closure_triples=n_closure, n_inconsistencies=len(errors))
-    log.info("CS2-owlrl: %d clashes over %d triples in %.2f s", len(errors), len(inst), elapsed)
+    log.info("CS2-owlrl: %d clashes over %d triples in %.2f s", len(errors), n_inst, elapsed)
     return Result("CS2-owlrl", not errors, findings=findings, details=details, elapsed_s=elapsed)
 
 
