@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import csv
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,11 @@ def test_same_seed_same_bytes_other_seed_other_files(tmp_path: Path) -> None:
     assert a == b and len(a) == 9
     c = _files(generate(6, "synonym", tmp_path / "c").folder)
     assert c["gold_graph.nt"] != a["gold_graph.nt"]
+    # another process with another hash seed: still the same bytes (no hash order, no clock)
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", f"from pipeline.synth import generate; generate(5, 'synonym', {str(tmp_path / 'd')!r})"],
+                   check=True, env=env, cwd=Path(__file__).resolve().parents[1])
+    assert _files(tmp_path / "d") == a
 
 
 def test_scenario_contents_seed_5(tmp_path: Path) -> None:
