@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import csv
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,11 @@ def test_same_seed_same_bytes_other_seed_other_files(tmp_path: Path) -> None:
     assert a == b and len(a) == 9
     c = _files(generate(6, "synonym", tmp_path / "c").folder)
     assert c["gold_graph.nt"] != a["gold_graph.nt"]
+    # another process with another hash seed: still the same bytes (no hash order, no clock)
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", f"from pipeline.synth import generate; generate(5, 'synonym', {str(tmp_path / 'd')!r})"],
+                   check=True, env=env, cwd=Path(__file__).resolve().parents[1])
+    assert _files(tmp_path / "d") == a
 
 
 def test_scenario_contents_seed_5(tmp_path: Path) -> None:
@@ -80,3 +88,23 @@ def test_unknown_level_is_bad_input(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["synth", "--seed", "1", "--level", "far", "--out", "x"])
     assert exc.value.code == 2
+
+
+def test_bench_unseen_summary_counts_and_verdicts() -> None:
+    from pipeline.bench.unseen import summarise
+
+    def res(level: str, seed: int, t: float, g: float, silent: list[str]) -> dict:
+        return {"level": level, "seed": seed, "domain": "library", "status": "ok", "task_f1": t, "graph_f1": g,
+                "formats": {"main": "csv", "parent": "json", "member": "xml"},
+                "features": {"default_namespace_xml": True, "date_format": "iso", "numeric_main_key": False},
+                "tasks": {"Datatype": t}, "dropped": silent, "silent": silent}
+
+    text = summarise([res("label", 0, 0.9, 0.85, []), res("label", 1, 0.8, 0.75, ["a.xml"]),
+                      res("opaque", 0, 0.7, 0.5, [])])
+    lines = text.splitlines()
+    # label: F1 and gap meet the goal, but a source was dropped silently
+    assert lines[2] == "| label | 2 | 0.850 | 0.800 | 0.050 | 0 | 1 (1) | task >= 0.85, gap <= 0.1, none silent: not met |"
+    assert lines[3] == "| opaque | 1 | 0.700 | 0.500 | 0.200 | 0 | 0 (0) | task >= 0.6, gap <= 0.1, none silent: not met |"
+    assert summarise([res("synonym", 0, 0.9, 0.85, [])]).splitlines()[2].endswith("none silent: met |")
+    assert "| Datatype | 0.850 | 0.700 |" in lines
+    assert lines[-1] == "Sources silently dropped: label/1: a.xml"

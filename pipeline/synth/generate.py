@@ -123,8 +123,17 @@ class _Builder:
                 "opaque": e.synonym}[self.level]
 
     def stem(self, role: str) -> str:
-        one = self.singular(role)
-        return one + ("es" if one.endswith("s") else "s")
+        """Plural file stem: every word of a Spanish name (language level), the last of an English one."""
+        words = self.singular(role).split("_")
+
+        def plural(w: str) -> str:
+            if w[-1] in "aeiou":
+                return w + "s"
+            return w + "es" if self.level == "language" or w.endswith(("s", "x", "z", "ch", "sh")) else w + "s"
+
+        if self.level == "language":
+            return "_".join(plural(w) for w in words)
+        return "_".join(words[:-1] + [plural(words[-1])])
 
     def file(self, role: str) -> str:
         return f"{self.stem(role)}.{self.fmt[role]}"

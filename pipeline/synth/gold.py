@@ -5,6 +5,7 @@ choices are not part of its contract), so that one seed gives byte-identical fil
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .vocab import Attr
@@ -65,6 +66,13 @@ def skos_ttl(b: "_Builder") -> str:
     return "\n".join(out) + "\n"
 
 
+def _function_name(column: str) -> str:
+    """Value-map function named after its input column, as BLINKG's gold tables do (``route_type`` ->
+    ``routeTypeSKOS``)."""
+    name = "".join(w.capitalize() for w in re.split(r"[^A-Za-z0-9]+", column) if w)
+    return name[:1].lower() + name[1:] + "SKOS"
+
+
 def _row(*cells: str) -> str:
     return "| " + " | ".join(cells) + " |\n"
 
@@ -73,7 +81,8 @@ def gold_table_md(b: "_Builder") -> str:
     """The gold mapping table (our Markdown format, one row per mapped reference).
 
     The language column is written in the Language Tag cell as ``{column}`` (a reference,
-    issue 10 item 4); the coded column as a value map code -> concept IRI.
+    issue 10 item 4); the coded column as a value map code -> concept IRI, its function
+    named after the column (:func:`_function_name`).
     """
     d, p = b.dom, b.dom.prefix
     lines = [_HEADER]
@@ -90,7 +99,7 @@ def gold_table_md(b: "_Builder") -> str:
         if role == "main":
             vm = " <br> ".join(f"{code} -> {b.concept(code)}" for code, _ in d.codes)
             lines.append(_row(b.special["code"][b.level], f, f"{p}:{d.coded[0]}", f"{p}:{e.local}", "skos:Concept",
-                              tpl, "", "", "", d.scheme[0] + "SKOS", vm))
+                              tpl, "", "", "", _function_name(b.special["code"][b.level]), vm))
             fk = b.special["fk"][b.level]
             lines.append(_row(fk, f, f"{p}:{d.fk[0]}", f"{p}:{e.local}", f"{p}:{d.parent.local}", tpl,
                               f"{b.stem('main')}.{fk}=={b.stem('parent')}.{b.ref('parent', d.parent.attrs[0])}",
