@@ -25,6 +25,7 @@ from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
 from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
+from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
 from .sources import all_values, load_source
 from .table import read_table, write_table
@@ -381,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ontology's labels (label, synonym, language, opaque). Same seed, same files. "
                                    "Example: kgc synth --seed 7 --level synonym --out synth/7")
     y.add_argument("--seed", type=int, required=True, help="integer seed (picks domain, formats and values)")
-    y.add_argument("--level", required=True, choices=["label", "synonym", "language", "opaque"],
+    y.add_argument("--level", required=True, choices=list(SYNTH_LEVELS),
                    help="schema distance of the column names")
     y.add_argument("--out", required=True, help="scenario folder (created)")
     y.add_argument("--check", action="store_true",

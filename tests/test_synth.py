@@ -26,7 +26,7 @@ def test_same_seed_same_bytes_other_seed_other_files(tmp_path: Path) -> None:
     assert main(["-q", "synth", "--seed", "5", "--level", "synonym", "--out", str(tmp_path / "a")]) == 0
     generate(5, "synonym", tmp_path / "b")
     a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
-    assert a == b and len(a) == 9
+    assert a == b and len(a) == 8  # links nested in the XML main records: no link table
     c = _files(generate(6, "synonym", tmp_path / "c").folder)
     assert c["gold_graph.nt"] != a["gold_graph.nt"]
     # another process with another hash seed: still the same bytes (no hash order, no clock)
@@ -40,8 +40,8 @@ def test_scenario_contents_seed_5(tmp_path: Path) -> None:
     sc = generate(5, "label", tmp_path)
     assert (sc.domain, sc.formats) == ("pharmacy", {"main": "xml", "parent": "json", "member": "csv"})
     case = load_manifest(sc.manifest)
-    assert [s.path.name for s in case.sources] == ["medicines.xml", "manufacturers.json", "ingredients.csv",
-                                                  "medicines_ingredients.csv"]
+    assert [s.path.name for s in case.sources] == ["medicines.xml", "manufacturers.json", "ingredients.csv"]
+    assert sc.features["nested_links"] is True
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     med = "http://example.org/pharmacy#"
     assert str(onto.graph.value(URIRef(med + "packPrice"), RDFS.label)) == "pack price"
@@ -51,6 +51,11 @@ def test_scenario_contents_seed_5(tmp_path: Path) -> None:
     assert refs[:5] == ["authorisation_number", "trade_name", "authorisation_date", "pack_size", "pack_price"]
     assert "site.plant_city" in refs
     assert gold.rows[1].language_tag == "{language}"
+    # the links to ingredients: a repeated element in each medicine, joined to the ingredients' key
+    assert (gold.rows[-1].data_reference, gold.rows[-1].join_condition) == \
+        ("ingredient", "medicines.ingredient==ingredients.ingredient_code")
+    assert (sc.folder / "medicines.xml").read_text().count("<ingredient>") == \
+        sum(1 for t in (sc.folder / "gold_graph.nt").read_text().splitlines() if "#containsIngredient>" in t)
     rows = list(csv.reader((sc.folder / "ingredients.csv").open()))
     assert rows[0] == ["ingredient_code", "substance_name", "chemical_class", "safety_note"]
     g = Graph().parse(case.gold_graph, format="nt")
@@ -73,8 +78,8 @@ def test_levels_change_names_only(tmp_path: Path) -> None:
 
 
 def test_gold_table_compiles_to_gold_kg_where_the_pipeline_supports_it(tmp_path: Path) -> None:
-    sc = generate(2, "label", tmp_path / "s")  # transit: JSON main, CSV parent, XML member without default ns
-    assert sc.features["default_namespace_xml"] is False
+    sc = generate(2, "label", tmp_path / "s")  # transit: JSON main (stops nested), CSV parent, XML member
+    assert sc.features["default_namespace_xml"] is False and sc.features["nested_links"] is True
     res = check_gold(sc.manifest, tmp_path / "work")
     assert res.extra == []
     # the language tag from a column (rml:languageMap with a reference) compiles too: nothing is missing

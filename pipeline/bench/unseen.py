@@ -16,7 +16,7 @@ failed runs, and sources
 *silently dropped* (a source of the manifest that no logical source of the compiled RML
 reads, and that no error or warning of the run names); then mean F1 per task and level, and
 mean task/graph F1 by generator feature (the file format of each entity, a default
-namespace on the XML root, the date format, numeric keys), which shows what the mapper
+namespace on the XML root, links nested or in a link table, the date format, numeric keys), which shows what the mapper
 fails on. Goals (issue 10): task F1 >= 0.85 at label and synonym, >= 0.6 at opaque, graph F1
 within 0.1 of task F1, no source silently dropped. A benchmark, not a test: it prints
 numbers and asserts nothing.
@@ -128,6 +128,8 @@ def summarise(results: list[dict[str, Any]]) -> str:
         feats.setdefault(("XML root default namespace", str(r["features"]["default_namespace_xml"])), []).append(r)
         feats.setdefault(("XML file holds", xml_role), []).append(r)
         feats.setdefault(("date format", str(r["features"]["date_format"])), []).append(r)
+        feats.setdefault(("member links", "nested list" if r["features"].get("nested_links") else "link table"),
+                         []).append(r)
         feats.setdefault(("numeric main key", str(r["features"]["numeric_main_key"])), []).append(r)
         feats.setdefault(("domain", r["domain"]), []).append(r)
     for (name, value), rs in sorted(feats.items()):

@@ -104,12 +104,16 @@ def gold_table_md(b: "_Builder") -> str:
             lines.append(_row(fk, f, f"{p}:{d.fk[0]}", f"{p}:{e.local}", f"{p}:{d.parent.local}", tpl,
                               f"{b.stem('main')}.{fk}=={b.stem('parent')}.{b.ref('parent', d.parent.attrs[0])}",
                               "", "", "", ""))
-    link = b.link_file()[:-4]
     m, c = b.special["m"][b.level], b.special["c"][b.level]
-    lines.append(_row(c, b.link_file(), f"{p}:{d.link[0]}", f"{p}:{d.main.local}", f"{p}:{d.member.local}",
-                      b.template("main"),
-                      f"{link}.{m}=={b.stem('main')}.{b.ref('main', d.main.attrs[0])} and "
-                      f"{link}.{c}=={b.stem('member')}.{b.ref('member', d.member.attrs[0])}", "", "", "", ""))
+    member_key = f"{b.stem('member')}.{b.ref('member', d.member.attrs[0])}"
+    if b.nested_links:  # the list of member keys inside each main record
+        lines.append(_row(c, b.file("main"), f"{p}:{d.link[0]}", f"{p}:{d.main.local}", f"{p}:{d.member.local}",
+                          b.template("main"), f"{b.stem('main')}.{c}=={member_key}", "", "", "", ""))
+    else:
+        link = b.link_file()[:-4]
+        lines.append(_row(c, b.link_file(), f"{p}:{d.link[0]}", f"{p}:{d.main.local}", f"{p}:{d.member.local}",
+                          b.template("main"), f"{link}.{m}=={b.stem('main')}.{b.ref('main', d.main.attrs[0])} and "
+                          f"{link}.{c}=={member_key}", "", "", "", ""))
     return "".join(lines)
 
 
