@@ -218,6 +218,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
     norm = prepare(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
+    if not norm.triples_maps:
+        raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
     engine = output.with_suffix(".morph-kgc.ttl")
     norm.graph.serialize(engine, format="turtle")
     result = materialize(engine)

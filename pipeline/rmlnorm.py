@@ -152,11 +152,15 @@ def _relative(m: re.Match) -> str:
     return m.group(1) if m.group(1) is not None else m.group(2) + m.group(3)
 
 
-def _json_datatypes(g: Graph, maps: list[Node], limit: int = 50_000_000) -> None:
-    """RML-Core's natural mapping of JSON values: a reference-valued literal object map whose
-    values are all JSON integers (booleans, floats) gets ``xsd:integer`` (``xsd:boolean``,
-    ``xsd:double``), read from the source (files up to ``limit`` bytes). The engine writes
-    every value as a plain string."""
+def _json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> None:
+    """Reads each JSON source once (files up to ``limit`` bytes) for two things the engine does not do.
+
+    * With ``natural`` (RML-Core documents; the legacy RML test cases expect plain strings), the
+      natural mapping of JSON values: a reference-valued literal object map whose values are all
+      JSON integers (booleans, floats) gets ``xsd:integer`` (``xsd:boolean``, ``xsd:double``).
+    * A reference to a key that no record of the source has is an error (R2RML section 6.3:
+      a reference must name a column of the logical source; the engine yields nothing silently).
+    """
     import json
 
     from jsonpath import JSONPath
@@ -179,17 +183,27 @@ def _json_datatypes(g: Graph, maps: list[Node], limit: int = 50_000_000) -> None
         for pom in g.objects(tm, RML.predicateObjectMap):
             for om in g.objects(pom, RML.objectMap):
                 ref = g.value(om, RML.reference)
-                if ref is None or not records or any(g.value(om, p) is not None for p in (
-                        RML.datatype, RML.datatypeMap, RML.language, RML.languageMap, RML.termType)):
+                if ref is None or not records:
                     continue
-                kinds = set()
+                kinds, found, opaque = set(), False, False
                 for rec in records:
                     value = rec
                     for part in str(ref).split("."):
-                        value = value.get(part) if isinstance(value, dict) else None
+                        if isinstance(value, dict):
+                            found_here = part in value
+                            value = value.get(part)
+                        else:
+                            opaque, value, found_here = True, None, False
+                    found = found or found_here
                     for v in value if isinstance(value, list) else [value]:
                         if v is not None:
                             kinds.add(type(v))
+                if not found and not opaque and re.fullmatch(r"[\w\- ]+(\.[\w\- ]+)*", str(ref)):
+                    raise RMLError(f"TriplesMap {_name(tm)}: the object map's reference {str(ref)!r} names no key "
+                                   f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)})", path=where)
+                if not natural or any(g.value(om, p) is not None for p in (
+                        RML.datatype, RML.datatypeMap, RML.language, RML.languageMap, RML.termType)):
+                    continue
                 if len(kinds) == 1:
                     dt = {bool: XSD.boolean, int: XSD.integer, float: XSD.double}.get(kinds.pop())
                     if dt is not None:
@@ -488,10 +502,8 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     _resolve_sources(g, mapping_dir, where)
     maps = _check(g, where)
-    if not maps:
-        raise RMLError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=where)
     _json_references(g, maps)
-    _json_datatypes(g, maps)
+    _json_datatypes(g, maps, not any(str(p).startswith(str(LEGACY)) for p in rml.predicates()), where)
     findings = _rewrite_terms(g, maps, base_iri, where)
     findings += _self_joins(g, maps, where)
     asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]

@@ -214,7 +214,8 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
-    engine_mapping(st.compiled.rml).serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
+    engine_mapping(st.compiled.rml, base_iri=run.case.base_iri).serialize(run.folder / "mapping.morph-kgc.ttl",
+                                                                          format="turtle")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl"})
     plan = st.compiled.plan
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
@@ -282,7 +283,8 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     self_replay = config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
     events = None
     if len(st.kg) <= HEAVY_CHECK_LIMIT:  # one engine run per TriplesMap
-        events = generation_events(engine_mapping(st.compiled.rml), run.folder / "cn4", st.values, config.processes)
+        events = generation_events(engine_mapping(st.compiled.rml, base_iri=run.case.base_iri), run.folder / "cn4",
+                                   st.values, config.processes)
         run.extra["CN4"] = check_cn4(events).to_dict()
     if case.gold_table is not None and not self_replay:
         run.extra["mapping_scores"], run.mapping_report = mapping_scores(

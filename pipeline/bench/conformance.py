@@ -138,7 +138,7 @@ def _morph(case: Path) -> tuple[str | None, str]:
     import morph_kgc
 
     config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": "N-QUADS", "logging_level": "ERROR"}
+    config["CONFIGURATION"] = {"output_format": "N-QUADS", "logging_level": "ERROR", "number_of_processes": "1"}
     config["DataSource1"] = {"mappings": "mapping.ttl"}
     buf = io.StringIO()
     config.write(buf)
