@@ -93,7 +93,9 @@ def engine_run() -> Iterator[None]:
             null = df[cols].isna()
             if null.to_numpy().any():
                 for c in cols:
-                    EMPTY_VALUES[(str(rml_rule["logical_source_value"]), c)] += int(null[c].sum())
+                    key = (str(rml_rule["logical_source_value"]), c)
+                    # several rules read the same source: the count is per record, not per read
+                    EMPTY_VALUES[key] = max(EMPTY_VALUES[key], int(null[c].sum()))
                 df = df[~null.any(axis=1)]
         return df
 

@@ -352,7 +352,7 @@ def materialize(mapping_file: Path, source_values: set[str] | None = None, proce
         raise _explain(mapping_file, exc, processes) from exc
     empty = dict(EMPTY_VALUES)
     result = guard_triples(statements, None, str(mapping_file), locate)
-    for (source, reference), n in sorted(empty.items()):
+    for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
                                        "(empty or missing): no term made from them", column=reference,
                                        severity="info"))

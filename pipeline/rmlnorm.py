@@ -424,7 +424,7 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
                 if template is None:
                     template = Literal("{" + str(reference).replace("{", "\\{").replace("}", "\\}") + "}")
                     g.remove((node, RML.reference, None))
-                g.set((node, RML.template, Literal(BNODE_NS + str(template))))
+                g.set((node, RML.template, Literal(BNODE_NS + _encode_constant_parts(str(template)))))
                 g.set((node, RML.termType, RML.IRI))
             elif template is not None and _iri_valued(g, role, node) and not _ABSOLUTE.match(str(template)):
                 if not tm_base:
@@ -439,6 +439,15 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
         findings.append(Finding("normalise", where, f"{resolved} relative IRI template(s) resolved against the "
                                 "base IRI", value=base, severity="info"))
     return findings
+
+
+def _encode_constant_parts(template: str) -> str:
+    """IRI-safe encoding of the text between the placeholders of a template (escaped braces decoded)."""
+    from .engine import iri_safe
+
+    parts = re.split(r"((?<!\\)\{[^{}]*(?<!\\)\})", template)
+    return "".join(p if i % 2 else iri_safe(p.replace("\\{", "{").replace("\\}", "}"))
+                   for i, p in enumerate(parts))
 
 
 def _copy(g: Graph, node: Node, new: Node | None = None) -> Node:
