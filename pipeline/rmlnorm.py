@@ -450,6 +450,90 @@ def _encode_constant_parts(template: str) -> str:
                    for i, p in enumerate(parts))
 
 
+_GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
+#: GREL parameter resources -> the ``fno:predicate`` the engine keys its built-in functions by
+#: (from the GREL FnO description, e.g. ``grel:valueParam fno:predicate grel:valueParameter``).
+_GREL_PARAMETERS = {f"{_GREL}{a}": f"{_GREL}{b}" for a, b in (
+    ("valueParam", "valueParameter"), ("valueParam2", "valueParameter2"), ("param_find", "p_string_find"),
+    ("param_replace", "p_string_replace"), ("modeParam", "modeParameter"), ("p_int_i_from", "param_int_i_from"),
+    ("p_int_i_opt_to", "param_int_i_opt_to"))}
+
+
+_IDLAB = "https://w3id.org/imec/idlab/function#"
+#: The outputs of the GREL FnO description (the engine's functions each have one output).
+_GREL_OUTPUTS = {f"{_GREL}{n}" for n in ("stringOut", "stringOutput", "output_number", "output_bool", "output_array",
+                                         "output_string", "output_value", "output_date")}
+
+
+def _return_ok(ret: str) -> bool:
+    if ret.startswith(_GREL):
+        return ret in _GREL_OUTPUTS
+    if ret.startswith(_IDLAB):
+        return re.fullmatch(r"_\w+Out", ret[len(_IDLAB):]) is not None
+    return True
+
+
+def _known_functions() -> dict[str, set[str]]:
+    """Function IRI -> parameter IRIs the engine can run: its built-ins and our UDF file."""
+    from morph_kgc.fnml.built_in_functions import bif_dict
+
+    from .fno import UDF_FILE
+
+    known = {f: set(d["parameters"].values()) for f, d in bif_dict.items()}
+
+    def udf(fun_id, **params):  # the decorator the engine defines before it runs the UDF file
+        known[fun_id] = set(params.values())
+        return lambda funct: funct
+
+    exec(compile(UDF_FILE.read_text(encoding="utf-8"), str(UDF_FILE), "exec"), {"udf": udf})  # noqa: S102
+    return known
+
+
+def _functions(g: Graph, maps: list[Node], where: str) -> None:
+    """Function executions: the function must be one the engine has, each parameter one of its
+    parameters (GREL parameter resources are renamed to the predicates the engine expects)."""
+    import difflib
+
+    executions = set(g.objects(None, RML.functionExecution))
+    if not executions:
+        return
+    known = _known_functions()
+    owner = {}
+    for tm in maps:
+        for role, node in _term_maps(g, tm):
+            ex = g.value(node, RML.functionExecution)
+            if ex is not None:
+                owner[ex] = (tm, role)
+    for term_map in set(g.subjects(RML.functionExecution, None)):
+        ret = g.value(term_map, RML["return"])
+        if ret is None and g.value(term_map, RML.returnMap) is not None:
+            ret = g.value(g.value(term_map, RML.returnMap), RML.constant)
+        if ret is not None and not _return_ok(str(ret)):
+            tm, role = owner.get(g.value(term_map, RML.functionExecution), (None, "term map"))
+            at = f"TriplesMap {_name(tm)}, {role}: " if tm is not None else ""
+            raise RMLError(f"{at}rml:return <{ret}> is not an output of function "
+                           f"<{g.value(g.value(term_map, RML.functionExecution), RML.function)}>", path=where)
+    for ex in sorted(executions, key=str):
+        tm, role = owner.get(ex, (None, "function input"))
+        at = f"TriplesMap {_name(tm)}, {role}: " if tm is not None else ""
+        fn = g.value(ex, RML.function)
+        if fn is None:
+            raise RMLError(f"{at}function execution {_name(ex)} names no rml:function", path=where)
+        if str(fn) not in known:
+            close = difflib.get_close_matches(str(fn), list(known), n=1)
+            raise RMLError(f"{at}function <{fn}> is not known to the engine (Morph-KGC built-ins and the UDF "
+                           f"file){f'; closest: <{close[0]}>' if close else ''}", path=where)
+        for inp in g.objects(ex, RML.input):
+            param = g.value(inp, RML.parameter)
+            if param is None:
+                continue
+            if str(param) not in known[str(fn)] and _GREL_PARAMETERS.get(str(param)) in known[str(fn)]:
+                g.set((inp, RML.parameter, URIRef(_GREL_PARAMETERS[str(param)])))
+            elif str(param) not in known[str(fn)]:
+                raise RMLError(f"{at}function <{fn}> has no parameter <{param}> (its parameters: "
+                               f"{', '.join(sorted(known[str(fn)]))})", path=where)
+
+
 def _copy(g: Graph, node: Node, new: Node | None = None) -> Node:
     """Deep copy of the blank-node tree below ``node`` (IRIs are shared)."""
     new = BNode() if new is None else new
@@ -511,6 +595,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     _resolve_sources(g, mapping_dir, where)
     maps = _check(g, where)
+    _functions(g, maps, where)
     _json_references(g, maps)
     _json_datatypes(g, maps, not any(str(p).startswith(str(LEGACY)) for p in rml.predicates()), where)
     findings = _rewrite_terms(g, maps, base_iri, where)
