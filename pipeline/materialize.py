@@ -116,24 +116,42 @@ def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str
 
 
 def _parse(lines: list[str]) -> tuple[list, list[tuple[str, str]]]:
-    """Parse engine statements with pyoxigraph; a chunk that fails is split until the bad
-    statements are isolated. Returns (quads, [(statement, parser message)])."""
+    """Parse engine statements with pyoxigraph in one go. When some do not parse, chunks are
+    split until the bad statements are isolated, and the others are parsed again together (one
+    parse, so that a blank-node label means the same node everywhere).
+    Returns (quads, [(statement, parser message)])."""
     import pyoxigraph
 
-    good: list = []
+    def parse(chunk: list[str]) -> list:
+        data = "".join(f"{line.rstrip()} .\n" for line in chunk).encode("utf-8")
+        return list(pyoxigraph.parse(io.BytesIO(data), "application/n-quads"))
+
+    try:
+        return parse(lines), []
+    except SyntaxError:
+        pass
     bad: list[tuple[str, str]] = []
     stack = [lines]
     while stack:
         chunk = stack.pop()
-        data = "".join(f"{line.rstrip()} .\n" for line in chunk).encode("utf-8")
         try:
-            good.extend(pyoxigraph.parse(io.BytesIO(data), "application/n-quads"))
+            parse(chunk)
         except SyntaxError as exc:
             if len(chunk) == 1:
                 bad.append((chunk[0], str(exc)))
             else:
                 stack.extend((chunk[len(chunk) // 2:], chunk[:len(chunk) // 2]))
-    return good, bad
+    wrong = {line for line, _ in bad}
+    return parse([line for line in lines if line not in wrong]), bad
+
+
+def _serialize(quads: list) -> list[str]:
+    """Distinct N-Quads lines of parsed quads, written by pyoxigraph's serializer, sorted."""
+    import pyoxigraph
+
+    out = io.BytesIO()
+    pyoxigraph.serialize(quads, out, "application/n-quads")
+    return sorted(set(out.getvalue().decode("utf-8").splitlines()))
 
 
 def _errors(issues: list[tuple[str, str, str]]) -> bool:
@@ -225,36 +243,37 @@ def guard_triples(lines: list[str] | set[str], source_values: set[str] | None = 
         (named graphs), written from parsed terms; one finding per reason and predicate.
     """
     del source_values
-    quads, bad = _parse(sorted(lines))
+    quads, bad = _parse(list(lines))
     reasons: dict[tuple[str, str], list[str]] = {}
     for line, message in bad:
         m = _PREDICATE.match(line)
         reason = "relative or illegal IRI" if "IRI" in message else "not a valid N-Triples statement"
         reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
     guard = _Guard()
-    text: dict = {}
-    triples: set[str] = set()
-    named: set[str] = set()
+    ox = guard.ox
+    cache, node, default = guard.cache, guard.node, ox.DefaultGraph()
+    kept_default: list = []
+    kept_named: list = []
     for q in quads:
-        terms = []
-        for term in (q.subject, q.predicate, q.object):
-            kept, reason = guard.node(term)
-            if kept is None:
-                reasons.setdefault((reason, q.predicate.value), []).append(str(q))
-                break
-            terms.append(kept)
+        s, p, o, g = q.subject, q.predicate, q.object, q.graph_name
+        # one dict lookup per term in the common case; ``node`` runs once per distinct term
+        ks, why = cache.get(s) or node(s)
+        if ks is not None:
+            kp, why = cache.get(p) or node(p)
+            if kp is not None:
+                ko, why = cache.get(o) or node(o)
+                if ko is not None and g != default:
+                    kg, why = cache.get(g) or node(g)
+                    if kg is None:
+                        ko = None
+        if ks is None or kp is None or ko is None:
+            reasons.setdefault((why, p.value), []).append(str(q))
+        elif g == default:
+            kept_default.append(q if (ks is s and kp is p and ko is o) else ox.Quad(ks, kp, ko, default))
         else:
-            line = " ".join(text.get(t) or text.setdefault(t, str(t)) for t in terms)
-            g = q.graph_name
-            if isinstance(g, guard.ox.DefaultGraph):
-                triples.add(line + " .")
-            else:
-                kept, reason = guard.node(g)
-                if kept is None:
-                    reasons.setdefault((reason, q.predicate.value), []).append(str(q))
-                else:
-                    named.add(f"{line} {kept} .")
-    result = MaterializeResult(sorted(triples), quads=sorted(named))
+            kept_named.append(q if (ks is s and kp is p and ko is o and kg is g) else ox.Quad(ks, kp, ko, kg))
+    triples, named = _serialize(kept_default), _serialize(kept_named)
+    result = MaterializeResult(triples, quads=named)
     for (reason, predicate), examples in reasons.items():
         result.dropped += len(examples)
         shown = " | ".join(e.replace(str(ENGINE_INTEGER), _XSD_INTEGER)[:200] for e in examples[:3])

@@ -103,13 +103,13 @@ def _name(node: Node) -> str:
 
 
 def _unify(g: Graph, where: str) -> Graph:
-    for s, p, o in g:
-        for term in (p, o):
-            if isinstance(term, URIRef) and any(term.startswith(ns) and not term.startswith(ns + "#")
-                                                and len(term) > len(ns) for ns in _NO_HASH):
-                ns = next(n for n in _NO_HASH if term.startswith(n))
-                raise RMLError(f"namespace <{ns}> is missing its '#' (term <{term}>): no RML or R2RML term "
-                               f"is recognised; declare the prefix as <{ns}#>", path=where)
+    missing = sorted({ns for _, p, o in g for term in (p, o) if isinstance(term, URIRef) for ns in _NO_HASH
+                      if term.startswith(ns) and not term.startswith(ns + "#") and len(term) > len(ns)})
+    if missing:
+        raise RMLError(f"namespace{'s' if len(missing) > 1 else ''} {', '.join(f'<{ns}>' for ns in missing)} "
+                       f"{'are' if len(missing) > 1 else 'is'} missing its '#': no RML or R2RML term is recognised; "
+                       f"declare the prefix{'es' if len(missing) > 1 else ''} as "
+                       f"{', '.join(f'<{ns}#>' for ns in missing)}", path=where)
     out = Graph()
     for prefix, ns in g.namespaces():
         if str(ns) not in (str(RR), str(LEGACY), str(QL)):
