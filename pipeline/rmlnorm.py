@@ -107,7 +107,7 @@ def _unify(g: Graph, where: str) -> Graph:
                       if term.startswith(ns) and not term.startswith(ns + "#") and len(term) > len(ns)})
     if missing:
         raise RMLError(f"namespace{'s' if len(missing) > 1 else ''} {', '.join(f'<{ns}>' for ns in missing)} "
-                       f"{'are' if len(missing) > 1 else 'is'} missing its '#': no RML or R2RML term is recognised; "
+                       f"{'are missing their' if len(missing) > 1 else 'is missing its'} '#': no RML or R2RML term is recognised; "
                        f"declare the prefix{'es' if len(missing) > 1 else ''} as "
                        f"{', '.join(f'<{ns}#>' for ns in missing)}", path=where)
     out = Graph()

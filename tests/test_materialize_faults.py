@@ -115,7 +115,7 @@ def test_blank_node_template_with_spaces_is_encoded_not_dropped(tmp_path, monkey
      "TriplesMap <http://example.org/m#People> references parent TriplesMap <http://example.org/m#Cities>, which "
      "reads another logical source, without a join condition"),
     ("rml-error-opaque", "mapping.ttl", "namespaces <http://semweb.mmlab.be/ns/ql>, <http://semweb.mmlab.be/ns/rml>, "
-     "<http://www.w3.org/ns/r2rml> are missing its '#'"),
+     "<http://www.w3.org/ns/r2rml> are missing their '#'"),
 ])
 def test_invalid_mapping_exits_2_naming_the_rule(tmp_path, monkeypatch, capsys, case, rml, expected):
     rc, err = _materialize(_case(case), rml, tmp_path / "out" / "kg.nt", monkeypatch, capsys)
