@@ -331,9 +331,9 @@ def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError
 
 
 def _term_map_hint(g: Graph, tm, message: str) -> str:
-    from .rmlnorm import _term_maps
+    from .rmlcheck import term_maps
 
-    for role, node in _term_maps(g, tm):
+    for role, node in term_maps(g, tm):
         for p in (RML.reference, RML.template):
             value = g.value(node, p)
             if value is not None and len(str(value)) > 1 and (str(value) in message or
