@@ -143,6 +143,23 @@ def _relative(m: re.Match) -> str:
     return m.group(1) if m.group(1) is not None else m.group(2) + m.group(3)
 
 
+def _balanced(path: str) -> bool:
+    """Brackets and quotes of a JSONPath expression pair up (the engine silently matches nothing otherwise)."""
+    depth, quote = 0, None
+    for ch in path:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0 and quote is None
+
+
 def _json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> None:
     """Reads each JSON source once (files up to ``limit`` bytes) for two things the engine does not do.
 
@@ -163,7 +180,11 @@ def _json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit
         if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
             continue
         path = Path(str(g.value(ls, RML.source)))
-        key = f"{path}|{g.value(ls, RML.iterator)}"
+        iterator = str(g.value(ls, RML.iterator) or "$")
+        if not _balanced(iterator):
+            raise RMLError(f"TriplesMap {node_name(tm)}: the JSONPath iterator {iterator!r} has unbalanced brackets "
+                           "or quotes", path=where)
+        key = f"{path}|{iterator}"
         if key not in cache:
             try:
                 data = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit else None
