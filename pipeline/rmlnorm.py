@@ -125,9 +125,15 @@ def _unify(g: Graph, where: str) -> Graph:
         # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent
         for cond, m in list(out.subject_objects(long)):
             ref = out.value(m, RML.reference)
-            if ref is not None:
-                out.remove((cond, long, m))
-                out.add((cond, short, ref))
+            if ref is None:
+                om = out.value(None, RML.joinCondition, cond)
+                pom = out.value(None, RML.objectMap, om)
+                tm = out.value(None, RML.predicateObjectMap, pom)
+                raise RMLError(f"TriplesMap {node_name(tm) if tm is not None else '?'}: a join condition's "
+                               f"{long.n3(out.namespace_manager)} is not "
+                               "reference-valued; the engine (Morph-KGC 2.10) joins on references only", path=where)
+            out.remove((cond, long, m))
+            out.add((cond, short, ref))
     return out
 
 
