@@ -16,6 +16,8 @@ they are corrected where they happen, for the duration of one engine run
   in the source are left out before that conversion, decided per value; a real text
   ``"None"`` in the data is kept.
 * **IRI templates are URI-safe, not IRI-safe**: see :func:`iri_safe`.
+
+(The function correction also writes a function-valued language map as a tag, not a quoted string.)
 """
 from __future__ import annotations
 
@@ -82,7 +84,10 @@ def engine_run() -> Iterator[None]:
 
     def fnml(results_df, fnml_execution, fnml_df, config, position, termtype=RML_LITERAL, datatype=""):
         results_df = fnml_original(results_df, fnml_execution, fnml_df, config, position, termtype, datatype)
-        if termtype.strip() == RML_LITERAL:
+        if position == "lang_datatype" and termtype.strip() == RML_LITERAL:
+            # a function-valued language map: the engine would quote the tag ("Venus"@"en")
+            results_df[position] = results_df[fnml_execution]
+        elif termtype.strip() == RML_LITERAL:
             results_df[position] = '"' + results_df[fnml_execution].map(nt_escape) + '"'
         return results_df
 

@@ -121,6 +121,20 @@ def _unify(g: Graph, where: str) -> Graph:
 
     for s, p, o in g:
         out.add((conv(s), conv(p), conv(o)))
+    for pom, lit in list(out.subject_objects(RML.object)):
+        if isinstance(lit, Literal) and (lit.datatype is not None or lit.language):
+            # the engine drops the datatype / language tag of a constant shortcut (rml:object "x"@en)
+            om = BNode()
+            out.remove((pom, RML.object, lit))
+            out.add((pom, RML.objectMap, om))
+            out.add((om, RML.constant, lit))
+    for om, lit in list(out.subject_objects(RML.constant)):
+        if isinstance(lit, Literal) and (lit.datatype is not None or lit.language):
+            out.set((om, RML.constant, Literal(str(lit))))
+            if lit.language and out.value(om, RML.language) is None:
+                out.add((om, RML.language, Literal(lit.language)))
+            elif lit.datatype is not None and out.value(om, RML.datatype) is None:
+                out.add((om, RML.datatype, lit.datatype))
     for short, long in ((RML.child, RML.childMap), (RML.parent, RML.parentMap)):
         # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent
         for cond, m in list(out.subject_objects(long)):
