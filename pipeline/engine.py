@@ -1,6 +1,6 @@
 """Morph-KGC 2.10 as the engine: how it is configured and the three places it is corrected.
 
-Morph-KGC builds every RDF term as text. Three of its behaviours would put wrong or
+Morph-KGC builds every RDF term as text. Four of its behaviours would put wrong or
 unparsable terms into a KG, and none can be undone from its output text afterwards, so
 they are corrected where they happen, for the duration of one engine run
 (:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
@@ -16,6 +16,9 @@ they are corrected where they happen, for the duration of one engine run
   in the source are left out before that conversion, decided per value; a real text
   ``"None"`` in the data is kept.
 * **IRI templates are URI-safe, not IRI-safe**: see :func:`iri_safe`.
+* **xsd:integer values go through float** (``3.7`` -> ``3``, 20-digit numbers rounded, a
+  non-number aborts the run): they are written as the source holds them and the guard checks
+  them (an ill-typed one is dropped with a finding).
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
 """
@@ -76,13 +79,21 @@ def nt_escape(value: str) -> str:
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
-    from morph_kgc.constants import RML_LITERAL
+    from morph_kgc.constants import RML_LITERAL, XSD_INTEGER
 
+    template_original = materializer._materialize_template
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
     encode_original = materializer.encode_value
 
+    def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
+        # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
+        datatype = "" if datatype == XSD_INTEGER else datatype
+        return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
+                                 datatype)
+
     def fnml(results_df, fnml_execution, fnml_df, config, position, termtype=RML_LITERAL, datatype=""):
+        datatype = "" if datatype == XSD_INTEGER else datatype
         results_df = fnml_original(results_df, fnml_execution, fnml_df, config, position, termtype, datatype)
         if position == "lang_datatype" and termtype.strip() == RML_LITERAL:
             # a function-valued language map: the engine would quote the tag ("Venus"@"en")
@@ -104,12 +115,14 @@ def engine_run() -> Iterator[None]:
                 df = df[~null.any(axis=1)]
         return df
 
+    materializer._materialize_template = template
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
     try:
         yield
     finally:
+        materializer._materialize_template = template_original
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original
         materializer.encode_value = encode_original

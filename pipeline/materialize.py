@@ -7,9 +7,9 @@ URI-safe instead of IRI-safe templates). Every RML document goes through
 The engine's statements are then parsed once by a real RDF parser (pyoxigraph, Rust) and
 guarded term by term, each distinct term checked once:
 
-* ``xsd:integer`` values go through ``float`` in the engine (``3.7`` -> ``3``, huge numbers
-  overflow, a non-number aborts the run): the engine copy types such literals with a private
-  marker datatype (:data:`ENGINE_INTEGER`), and the guard checks and restores ``xsd:integer``.
+* ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
+  is no integer is dropped with a finding. (:data:`ENGINE_INTEGER`, the marker datatype earlier
+  engine copies used, is still read back as ``xsd:integer``.)
 * Relative or illegal IRIs (from references or functions) are dropped with a finding.
 * Every IRI, literal and language tag is checked with the checks of SV2
   (:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what fails is
@@ -44,7 +44,7 @@ __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_mapping", "prepare", "
 
 LOGGER = logging.getLogger(__name__)
 
-#: Stand-in datatype the engine copy uses for ``xsd:integer`` (see module docstring).
+#: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
 ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
 _XSD_INTEGER, _XSD_STRING = str(XSD.integer), str(XSD.string)
 _PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
@@ -95,18 +95,12 @@ class MaterializeResult:
 
 def prepare(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
             where: str = "mapping") -> Normalized:
-    """The engine copy of an RML document: :func:`~pipeline.rmlnorm.normalize_rml`, then
-    ``xsd:integer`` datatypes replaced by :data:`ENGINE_INTEGER`.
+    """The engine copy of an RML document (:func:`~pipeline.rmlnorm.normalize_rml`).
 
     Raises:
         RMLError: the mapping is invalid (see :func:`~pipeline.rmlnorm.normalize_rml`).
     """
-    norm = normalize_rml(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where)
-    g = norm.graph
-    for s in list(g.subjects(RML.datatype, XSD.integer)):
-        g.remove((s, RML.datatype, XSD.integer))
-        g.add((s, RML.datatype, ENGINE_INTEGER))
-    return norm
+    return normalize_rml(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where)
 
 
 def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
@@ -123,7 +117,7 @@ def _parse(lines: list[str]) -> tuple[list, list[tuple[str, str]]]:
     import pyoxigraph
 
     def parse(chunk: list[str]) -> list:
-        data = "".join(f"{line.rstrip()} .\n" for line in chunk).encode("utf-8")
+        data = (" .\n".join(chunk) + " .\n").encode("utf-8") if chunk else b""
         return list(pyoxigraph.parse(io.BytesIO(data), "application/n-quads"))
 
     try:
@@ -227,6 +221,59 @@ def _well_typed(lex: str, datatype: str) -> bool:
     return not _errors(check_literal(lex, datatype))
 
 
+_IRI_TOKEN = re.compile(r"<([^<>\s]*)>")
+_LITERAL_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*)"(?:\^\^<([^<>\s]*)>|@([^\s"<>]+))?')
+_ATTENTION_LIMIT = 2000
+
+
+def _triage(lines) -> tuple[list[str], list[str]]:
+    """Split the engine's statements into those whose terms all pass as they are and those with a
+    term to check, change or drop. The distinct IRI and literal tokens of the whole output are
+    found by two regular-expression scans (reading only: what is written comes from parsed terms)
+    and each is checked once; a statement holding a flagged token or a private namespace goes
+    through the per-term guard. A token found inside a literal can only flag a statement
+    needlessly, never let a bad term through (the parser rejects what is malformed)."""
+    lines = list(lines)
+    text = "\n".join(lines)
+    flagged = {BNODE_NS, REF_NS, str(ENGINE_INTEGER)}
+    for iri in set(_IRI_TOKEN.findall(text)):
+        if not _PLAIN_IRI.match(iri) and ("\\" in iri or _errors(check_iri(iri))):
+            flagged.add(f"<{iri}>")
+    for body, dt, lang in set(_LITERAL_TOKEN.findall(text)):
+        if lang and _errors(check_langtag(lang)):
+            flagged.add(f'"{body}"@{lang}')
+        elif dt and dt != _XSD_STRING:
+            lex = _unescape(body)
+            if lex != lex.strip() or not _well_typed(lex, dt):
+                flagged.add(f'"{body}"^^<{dt}>')
+        if len(flagged) > _ATTENTION_LIMIT:
+            return [], lines
+    flagged = {token for token in flagged if token in text}
+    if not flagged:
+        return lines, []
+    pattern = re.compile("|".join(map(re.escape, sorted(flagged, key=len, reverse=True))))
+    plain, attention = [], []
+    for line in lines:
+        (attention if pattern.search(line) else plain).append(line)
+    return plain, attention
+
+
+def _unescape(body: str) -> str:
+    import json
+
+    try:
+        return json.loads(f'"{body}"')
+    except ValueError:
+        return body
+
+
+def _bad_statements(bad: list[tuple[str, str]], reasons: dict) -> None:
+    for line, message in bad:
+        m = _PREDICATE.match(line)
+        reason = "relative or illegal IRI" if "IRI" in message else "not a valid N-Triples statement"
+        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
+
+
 def guard_triples(lines: list[str] | set[str], source_values: set[str] | None = None, where: str = "mapping",
                   locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
     """Parse the engine's statements once, keep what is valid, report the rest.
@@ -243,17 +290,21 @@ def guard_triples(lines: list[str] | set[str], source_values: set[str] | None = 
         (named graphs), written from parsed terms; one finding per reason and predicate.
     """
     del source_values
-    quads, bad = _parse(list(lines))
-    reasons: dict[tuple[str, str], list[str]] = {}
-    for line, message in bad:
-        m = _PREDICATE.match(line)
-        reason = "relative or illegal IRI" if "IRI" in message else "not a valid N-Triples statement"
-        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
     guard = _Guard()
+    plain, attention = _triage(lines)
+    reasons: dict[tuple[str, str], list[str]] = {}
     ox = guard.ox
-    cache, node, default = guard.cache, guard.node, ox.DefaultGraph()
+    default = ox.DefaultGraph()
     kept_default: list = []
     kept_named: list = []
+    # statements none of whose terms needs a change or a drop: parsed and written as they are
+    quads, bad = _parse(plain)
+    _bad_statements(bad, reasons)
+    for q in quads:
+        (kept_default if q.graph_name == default else kept_named).append(q)
+    quads, bad = _parse(attention)
+    _bad_statements(bad, reasons)
+    cache, node = guard.cache, guard.node
     for q in quads:
         s, p, o, g = q.subject, q.predicate, q.object, q.graph_name
         # one dict lookup per term in the common case; ``node`` runs once per distinct term

@@ -176,3 +176,25 @@ def test_function_literal_values_round_trip_through_the_serializer():
     g = Graph().parse(data="\n".join(result.triples), format="nt")
     assert [str(o) for o in g.objects()] == ['a\\b "q" \n caf\\u00e9']
     assert Literal('a\\b "q" \n caf\\u00e9') in set(g.objects())
+
+
+def test_guard_checks_each_distinct_term_and_writes_parsed_terms():
+    from pipeline.materialize import guard_triples
+
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    lines = {f'<http://e.org/a> <http://e.org/n> "3.7"^^<{xsd}integer> ',      # no integer: dropped
+             f'<http://e.org/b> <http://e.org/n> " 42 "^^<{xsd}integer> ',     # padded: repaired
+             f'<http://e.org/c> <http://e.org/n> "12345678901234567890"^^<{xsd}integer> ',
+             '<http://e.org/d> <http://e.org/l> "x"@not_a_tag ',               # not BCP 47: dropped
+             '<rel/e> <http://e.org/l> "y" ',                                   # relative IRI: dropped
+             '<http://e.org/f> <http://e.org/l> "z" <http://e.org/g>'}          # named graph
+    r = guard_triples(lines)
+    assert r.triples == [f'<http://e.org/b> <http://e.org/n> "42"^^<{xsd}integer> .',
+                         f'<http://e.org/c> <http://e.org/n> "12345678901234567890"^^<{xsd}integer> .']
+    assert r.quads == ['<http://e.org/f> <http://e.org/l> "z" <http://e.org/g> .']
+    assert r.dropped == 3
+    # the tag with '_' and the relative IRI do not even parse; the guard reports each statement
+    assert sorted(f.message for f in r.findings if f.severity == "error") == [
+        "1 triple(s) dropped: not a valid N-Triples statement", "1 triple(s) dropped: relative or illegal IRI",
+        "1 triple(s) dropped: xsd:integer value that is no integer"]
+    assert [f.severity for f in r.findings if "white space" in f.message] == ["warning"]
