@@ -48,9 +48,11 @@ LOGGER = logging.getLogger(__name__)
 ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
 _XSD_INTEGER, _XSD_STRING = str(XSD.integer), str(XSD.string)
 _PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
-# an IRI for which check_iri cannot find anything to report (no '%', one '#' at most, no port)
-_PLAIN_IRI = re.compile(r"^[a-z][a-z0-9+.\-]*:(?!//[^/?#]*:)[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]*"
-                        r"(#[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]*)?$")
+# an IRI in which check_iri cannot find an error (no bad '%', one '#' at most, no port; ucschar allowed)
+_UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
+                                                    *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
+_IRI_CHAR = rf"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;={_UCS}]|%[0-9A-F]{{2}})"
+_PLAIN_IRI = re.compile(rf"^[a-z][a-z0-9+.\-]*:(?!//[^/?#]*:){_IRI_CHAR}*(#{_IRI_CHAR}*)?$")
 
 
 @dataclass
