@@ -11,7 +11,7 @@ MANIFESTS := data/manifests/blinkg
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -45,6 +45,10 @@ scenarios: scenario1 scenario2 scenario3  ## run all scenarios
 
 test: install  ## run the test suite
 	$(BIN)/pytest -q
+
+# RML_TEST_CASES: the W3C KG-Construct RML test cases (rml-legacy, rml-core, rml-fnml; default ../shared/benchmarks/rml-test-cases)
+conformance: install  ## RML test cases through kgc materialize and Morph-KGC alone, side by side (~8 min)
+	$(BIN)/python -m pipeline.bench.conformance --out $(OUT)/conformance
 
 bench-mapper: data  ## time and peak memory of the offline mapper per scenario and case
 	$(BIN)/python -m pipeline.bench.mapper --blinkg $(BLINKG_DIR)

@@ -21,13 +21,13 @@ from .findings import Finding
 from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from .materialize import engine_mapping, materialize
+from .materialize import materialize
 from .ontology import load_ontology
 from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
-from .sources import all_values, load_source
+from .sources import load_source
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -267,36 +267,52 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 def _cmd_materialize(args: argparse.Namespace) -> int:
     from rdflib import Graph
 
+    from .materialize import prepare
+    from .rmlnorm import document_base
+
+    rml_path = Path(args.rml)
     try:
-        rml = Graph().parse(args.rml, format="turtle")
+        text = rml_path.read_text(encoding="utf-8")
+        rml = Graph().parse(data=text, format="turtle", publicID=rml_path.absolute().as_uri())
     except FileNotFoundError as exc:
-        raise InputError("RML file not found", path=Path(args.rml).absolute()) from exc
+        raise InputError("RML file not found", path=rml_path.absolute()) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 text file: {exc}", path=rml_path) from exc
     except Exception as exc:  # rdflib raises parser-specific types
-        raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
-    engine = Path(args.output).with_suffix(".morph-kgc.ttl")
-    engine.parent.mkdir(parents=True, exist_ok=True)
-    for f in repair_mapping_sources(rml, Path(args.rml).parent, engine.parent / "inputs"):
+        raise InputError(f"not an RML mapping in Turtle: {exc}", path=rml_path) from exc
+    base = document_base(text) or args.base_iri
+    if base is None and args.manifest:
+        base = load_manifest(args.manifest).base_iri
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    norm = prepare(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
+    if not norm.triples_maps:
+        raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+    engine = output.with_suffix(".morph-kgc.ttl")
+    for f in repair_mapping_sources(norm.graph, rml_path.resolve().parent, output.parent / "inputs"):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
-    engine_mapping(rml).serialize(engine, format="turtle")
-    values: set[str] = set()
-    if args.manifest:
-        case = load_manifest(args.manifest)
-        values = all_values([load_source(s, engine.parent / "inputs") for s in case.sources])
+    norm.graph.serialize(engine, format="turtle")
     if args.distributed:
         from .distributed import materialize_distributed
 
-        dist = materialize_distributed(engine_mapping(rml), Path(args.output), values, args.partitions, args.master,
-                                       where=str(engine))
-        for f in dist.findings:
+        dist = materialize_distributed(norm.graph, output, set(), args.partitions, args.master, where=str(engine))
+        for f in [*norm.findings, *dist.findings]:
             print(f, file=sys.stderr)
-        print(f"{dist.triples} triples written to {args.output} ({dist.partitions} partitions on {dist.workers} "
-              f"Dask workers, {dist.broadcast} join parents broadcast; parts in {args.output}.parts/)")
+        print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
+              f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)")
         return 1 if dist.dropped else 0
-    result = materialize(engine, values)
-    result.write(Path(args.output))
-    for f in result.findings:
+    result = materialize(engine)
+    fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
+    for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)
-    print(f"{len(result.triples)} triples written to {args.output}")
+    if fmt == "nt" and (norm.graph_maps or result.quads):
+        output = output.with_suffix(".nq")
+        fmt = "nq"
+        print(f"note: the mapping has graph maps: N-Quads written to {output} (N-Triples cannot hold named graphs)",
+              file=sys.stderr)
+    result.write(output, fmt)
+    print(f"{len(result.triples) + len(result.quads)} statements ({len(result.quads)} in named graphs) "
+          f"written to {output}")
     return 1 if result.dropped else 0
 
 
@@ -412,13 +428,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=_cmd_compile)
 
     t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
-                       description="Materialize with Morph-KGC, drop and report invalid triples, write N-Triples "
-                                   "(and the engine copy <output>.morph-kgc.ttl beside it). "
-                                   "Exit 1 when triples were dropped. "
+                       description="Normalise the RML (R2RML, legacy RML or RML-Core; RML-IO sources, base IRI), "
+                                   "materialize with Morph-KGC, drop and report invalid triples, write N-Triples, "
+                                   "or N-Quads when the mapping has graph maps (said on stderr), and the engine copy "
+                                   "<output>.morph-kgc.ttl beside it. Exit 1 when triples were dropped, 2 when the "
+                                   "mapping is invalid (the message names the TriplesMap and term map). "
                                    "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
-    t.add_argument("rml", help="RML mapping (Turtle), e.g. a run's mapping.rml.ttl")
-    t.add_argument("output", help="N-Triples file to write")
-    t.add_argument("--manifest", help="the case, to tell real 'None' values from empty XML elements")
+    t.add_argument("rml", help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl")
+    t.add_argument("output", help="output file (.nt, .nq or .trig; the folder is created)")
+    t.add_argument("--manifest", help="the case: its base_iri resolves relative IRI templates when the RML "
+                                      "has no @base or rml:baseIRI")
+    t.add_argument("--base-iri", help="base IRI for relative IRI templates when the RML declares none (no @base, "
+                                       "no rml:baseIRI); before the manifest's base_iri")
+    t.add_argument("--format", choices=["nt", "nq", "trig"], help="output syntax (default: by the output suffix)")
     t.add_argument("--distributed", action="store_true",
                    help="partition the sources and run Morph-KGC on Dask workers (join parents broadcast)")
     t.add_argument("--partitions", type=int, default=2, help="partitions of the sources (with --distributed)")

@@ -13,6 +13,7 @@ __all__ = [
     "OntologyError",
     "CompileError",
     "MaterializeError",
+    "RMLError",
 ]
 
 
@@ -61,3 +62,12 @@ class CompileError(PipelineError):
 
 class MaterializeError(PipelineError):
     """Morph-KGC failed on the compiled mapping."""
+
+
+class RMLError(InputError):
+    """An RML mapping is invalid or the engine cannot run it (bad input: exit 2).
+
+    The message names the TriplesMap and the term map concerned and the cause, e.g.
+    ``TriplesMap <#People> references parent TriplesMap <#Cities>, which reads another
+    logical source, without a join condition``.
+    """

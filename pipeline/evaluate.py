@@ -142,7 +142,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
                       meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
-    engine_mapping(compiled.rml).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
     values = all_values(sources)
     mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
     mat.write(gold_dir / "kg.nt")

@@ -1,26 +1,30 @@
-"""Materialize stage: run Morph-KGC on a compiled RML document and guard its output.
+"""Materialize stage: run Morph-KGC on a normalised RML document and guard its output.
 
-Morph-KGC 2.10 is the engine. Three of its behaviours would put wrong triples
-into a KG silently, so this adapter guards them:
+Morph-KGC 2.10 is the engine (:mod:`pipeline.engine`, which also corrects three of its
+behaviours at the source: unescaped function outputs, ``"None"``/``"nan"`` from empty values,
+URI-safe instead of IRI-safe templates). Every RML document goes through
+:func:`pipeline.rmlnorm.normalize_rml` before the engine copy is written (:func:`prepare`).
+The engine's statements are then parsed once by a real RDF parser (pyoxigraph, Rust) and
+guarded term by term, each distinct term checked once:
 
-* ``xsd:integer`` values go through ``float`` (``3.7`` -> ``3``, huge numbers
-  overflow, a non-number aborts the run): the engine copy of the mapping
-  (``mapping.morph-kgc.ttl``) types such literals with a private marker
-  datatype, and this module checks and restores ``xsd:integer`` afterwards.
-* IRIs from references or functions are not checked: relative or illegal
-  IRIs are dropped with a finding.
-* An empty XML element becomes the literal ``"None"``: such literals are
-  dropped unless the source data really holds the text ``None``.
+* ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
+  is no integer is dropped with a finding. (:data:`ENGINE_INTEGER`, the marker datatype earlier
+  engine copies used, is still read back as ``xsd:integer``.)
+* Relative or illegal IRIs (from references or functions) are dropped with a finding.
+* Every IRI, literal and language tag is checked with the checks of SV2
+  (:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what fails is
+  dropped and reported, so the written KG passes strict validation.
+* IRIs under :data:`pipeline.rmlnorm.BNODE_NS` become blank nodes again.
 
-Every IRI, literal and language tag is also checked with the checks of SV2
-(:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what
-fails is dropped and reported, so the written KG passes strict validation.
+What is kept is written by pyoxigraph's serializer from the parsed terms (N-Triples, or
+N-Quads/TriG when the mapping has graph maps). An engine crash is explained: the TriplesMap
+that fails alone is named, with its term map and the engine's error (:class:`RMLError`).
 """
 from __future__ import annotations
 
+import hashlib
 import configparser
 import io
-import json
 import logging
 import re
 from dataclasses import dataclass, field
@@ -30,41 +34,67 @@ from typing import Callable
 from rdflib import Graph, URIRef
 from rdflib.namespace import XSD
 
-from .errors import MaterializeError
+from .engine import EMPTY_VALUES, run_engine
+from .errors import MaterializeError, RMLError
 from .findings import Finding
 from .fno import UDF_FILE
+from .rmlnorm import BNODE_NS, REF_NS, RML, Normalized, normalize_rml
 from .validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "materialize", "guard_triples",
-           "generation_events"]
+__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
+           "materialize", "guard_triples"]
 
 LOGGER = logging.getLogger(__name__)
 
-#: Stand-in datatype the engine copy uses for ``xsd:integer`` (see module docstring).
+#: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
 ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
-
-_TERM = r'(<[^<>"{}|^`\\\s]*>|_:[A-Za-z0-9_\-.]+|"(?:[^"\\]|\\.)*"(?:\^\^<[^<>\s]*>|@[A-Za-z0-9\-]+)?)'
-_TRIPLE = re.compile(rf"^\s*{_TERM}\s+{_TERM}\s+{_TERM}\s*\.?\s*$")
+_XSD_INTEGER, _XSD_STRING = str(XSD.integer), str(XSD.string)
+_PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
+# an IRI in which check_iri cannot find an error (no bad '%', one '#' at most, no port; ucschar allowed)
+_UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
+                                                    *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
+_IRI_CHAR = rf"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;={_UCS}]|%[0-9A-F]{{2}})"
+_PLAIN_IRI = re.compile(rf"^[a-z][a-z0-9+.\-]*:(?!//[^/?#]*:){_IRI_CHAR}*(#{_IRI_CHAR}*)?$")
 
 
 @dataclass
 class MaterializeResult:
-    """Triples written and what the guards dropped or repaired.
+    """Statements written and what the guards dropped or repaired.
 
     Attributes:
-        triples: N-Triples lines (without the final newline), sorted.
-        findings: one finding per guard reason, with counts and examples.
-        dropped: number of engine triples the guards dropped.
+        triples: N-Triples lines of the default graph (``"<s> <p> <o> ."``), sorted.
+        quads: N-Quads lines of the statements in named graphs (``"<s> <p> <o> <g> ."``), sorted.
+        findings: one finding per guard reason (and predicate), with counts and examples.
+        dropped: number of engine statements the guards dropped.
     """
 
     triples: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     dropped: int = 0
+    quads: list[str] = field(default_factory=list)
 
-    def write(self, path: Path) -> Path:
-        """Write the triples as an N-Triples file (UTF-8, one statement a line); returns ``path``."""
-        Path(path).write_text("".join(t + "\n" for t in self.triples), encoding="utf-8")
-        return Path(path)
+    def write(self, path: Path, fmt: str | None = None) -> Path:
+        """Write the statements; returns ``path``.
+
+        Args:
+            path: output file.
+            fmt: ``nt`` (default graph only), ``nq`` (all statements) or ``trig``; default: by
+                the suffix of ``path`` (``.nq``, ``.trig``; anything else is N-Triples).
+        """
+        import pyoxigraph
+
+        path = Path(path)
+        fmt = fmt or {".nq": "nq", ".trig": "trig"}.get(path.suffix, "nt")
+        if fmt == "nt":
+            path.write_text("".join(t + "\n" for t in self.triples), encoding="utf-8")
+        elif fmt == "nq":
+            path.write_text("".join(t + "\n" for t in [*self.triples, *self.quads]), encoding="utf-8")
+        else:
+            text = "\n".join([*self.triples, *self.quads]).encode("utf-8")
+            quads = pyoxigraph.parse(io.BytesIO(text), "application/n-quads")
+            with path.open("wb") as out:
+                pyoxigraph.serialize(quads, out, "application/trig")
+        return path
 
 
 def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None) -> str:
@@ -106,100 +136,127 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
     return ini
 
 
-def engine_mapping(rml: Graph) -> Graph:
-    """Copy of ``rml`` for Morph-KGC with ``xsd:integer`` datatypes replaced by :data:`ENGINE_INTEGER`."""
-    from .compile.rml import RML
+def prepare(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
+            where: str = "mapping") -> Normalized:
+    """The engine copy of an RML document (:func:`~pipeline.rmlnorm.normalize_rml`).
 
-    g = Graph()
-    for prefix, ns in rml.namespaces():
-        g.bind(prefix, ns)
-    for s, p, o in rml:
-        g.add((s, p, ENGINE_INTEGER if (p == RML.datatype and o == XSD.integer) else o))
-    return g
-
-
-def _unescape(body: str) -> str:
-    try:
-        return json.loads(f'"{body}"')
-    except ValueError:
-        return body.encode("utf-8").decode("unicode_escape", errors="replace")
-
-
-_PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
-
-
-def guard_triples(lines: list[str], source_values: set[str], where: str,
-                  locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
-    """Check engine output line by line; keep what is valid, report the rest.
-
-    Args:
-        lines: N-Triples statements from the engine (final ``.`` optional).
-        source_values: every value found in the sources (to tell a real ``"None"``).
-        where: file name used in findings when ``locate`` cannot say better.
-        locate: predicate IRI -> (table file, table line) of the row that maps it, so a
-            finding points at the row to fix rather than at the mapping document.
-    Returns:
-        A :class:`MaterializeResult` with sorted valid lines; one finding per reason and predicate.
+    Raises:
+        RMLError: the mapping is invalid (see :func:`~pipeline.rmlnorm.normalize_rml`).
     """
-    kept: set[str] = set()
-    reasons: dict[tuple[str, str], list[str]] = {}
-    repaired: list[str] = []
+    return normalize_rml(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where)
 
-    def drop(reason: str, line: str) -> None:
-        m = _PREDICATE.match(line)
-        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
 
-    for raw in lines:
-        m = _TRIPLE.match(raw)
-        if not m:
-            drop("not a valid N-Triples statement (illegal IRI characters or syntax)", raw)
-            continue
-        terms = list(m.groups())
-        bad = next((t for t in terms if t.startswith("<") and _errors(check_iri(t[1:-1]))), None)
-        if bad:
-            drop("relative or illegal IRI", raw)
-            continue
-        obj = terms[2]
-        if obj.startswith('"'):
-            body, _, tail = obj[1:].rpartition('"')
-            lex = _unescape(body)
-            if tail.startswith("^^"):
-                dt = str(XSD.integer) if tail[3:-1] == str(ENGINE_INTEGER) else tail[3:-1]
-                if lex != lex.strip():
-                    # XSD collapses white space around non-string values; RDF lexical forms may not carry it
-                    if dt != str(XSD.string) and _well_typed(lex.strip(), dt):
-                        repaired.append(raw)
-                        body, lex = body.strip(), lex.strip()
-                if not _well_typed(lex, dt):
-                    drop(f"ill-typed literal for <{dt}>" if dt != str(XSD.integer)
-                         else "xsd:integer value that is no integer", raw)
-                    continue
-                obj = f'"{body}"^^<{dt}>'
-            elif tail.startswith("@") and _errors(check_langtag(tail[1:])):
-                drop("language tag that is not BCP 47", raw)
-                continue
-            if lex == "None" and "None" not in source_values:
-                drop("literal 'None' from an empty XML element", raw)
-                continue
-        kept.add(f"{terms[0]} {terms[1]} {obj} .")
-    result = MaterializeResult(sorted(kept))
-    for (reason, predicate), examples in reasons.items():
-        result.dropped += len(examples)
-        shown = " | ".join(e.replace(str(ENGINE_INTEGER), str(XSD.integer))[:200] for e in examples[:3])
-        file, line = locate(predicate) if locate and predicate else (where, None)
-        result.findings.append(Finding("materialize", file, f"{len(examples)} triple(s) dropped: {reason}",
-                                       line=line, column="ontology_property" if line else None, value=shown,
-                                       expected="a valid RDF triple", severity="error"))
-    if repaired:
-        result.findings.append(Finding(
-            "materialize", where, f"{len(repaired)} literal(s) written without the white space around their value",
-            value=repaired[0].replace(str(ENGINE_INTEGER), str(XSD.integer))[:200],
-            expected="a lexical form without surrounding white space", severity="warning"))
-    return result
+def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
+                   where: str = "mapping") -> Graph:
+    """The engine copy of ``rml`` as a graph (see :func:`prepare`)."""
+    return prepare(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where).graph
+
+
+def _parse(lines: list[str]) -> tuple[list, list[tuple[str, str]]]:
+    """Parse engine statements with pyoxigraph in one go. When some do not parse, chunks are
+    split until the bad statements are isolated, and the others are parsed again together (one
+    parse, so that a blank-node label means the same node everywhere).
+    Returns (quads, [(statement, parser message)])."""
+    import pyoxigraph
+
+    def parse(chunk: list[str]) -> list:
+        data = (" .\n".join(chunk) + " .\n").encode("utf-8") if chunk else b""
+        return list(pyoxigraph.parse(io.BytesIO(data), "application/n-quads"))
+
+    try:
+        return parse(lines), []
+    except SyntaxError:
+        pass
+    bad: list[tuple[str, str]] = []
+    stack = [lines]
+    while stack:
+        chunk = stack.pop()
+        try:
+            parse(chunk)
+        except SyntaxError as exc:
+            if len(chunk) == 1:
+                bad.append((chunk[0], str(exc)))
+            else:
+                stack.extend((chunk[len(chunk) // 2:], chunk[:len(chunk) // 2]))
+    wrong = {line for line, _ in bad}
+    return parse([line for line in lines if line not in wrong]), bad
+
+
+def _serialize(quads: list) -> list[str]:
+    """Distinct N-Quads lines of parsed quads, written by pyoxigraph's serializer, sorted."""
+    import pyoxigraph
+
+    out = io.BytesIO()
+    pyoxigraph.serialize(quads, out, "application/n-quads")
+    return sorted(set(out.getvalue().decode("utf-8").splitlines()))
 
 
 def _errors(issues: list[tuple[str, str, str]]) -> bool:
     return any(severity in ("error", "fatal") for severity, _, _ in issues)
+
+
+class _Guard:
+    """Per-term checks with one cache entry per distinct term."""
+
+    def __init__(self) -> None:
+        import pyoxigraph
+
+        self.ox = pyoxigraph
+        self.cache: dict = {}
+        self.repaired: list[str] = []
+
+    def node(self, term):
+        """(kept term or None, reason)."""
+        hit = self.cache.get(term)
+        if hit is not None:
+            return hit
+        ox = self.ox
+        if isinstance(term, ox.NamedNode):
+            iri = term.value
+            if iri.startswith(BNODE_NS):
+                out = (ox.BlankNode("b" + hashlib.sha1(iri.encode("utf-8")).hexdigest()[:24]), None)
+            elif iri.startswith(REF_NS):
+                out = self.reference_iri(iri)
+            elif _PLAIN_IRI.match(iri) or not _errors(check_iri(iri)):
+                out = (term, None)
+            else:
+                out = (None, "relative or illegal IRI")
+        elif isinstance(term, ox.Literal):
+            out = self.literal(term)
+        else:
+            out = (term, None)
+        self.cache[term] = out
+        return out
+
+    def reference_iri(self, iri: str):
+        """A reference-valued IRI (:data:`~pipeline.rmlnorm.REF_NS`): the value when it is an absolute
+        IRI, else the base IRI + the value (R2RML section 11.2: concatenation, no resolution)."""
+        from urllib.parse import unquote
+
+        base, _, value = iri[len(REF_NS):].partition("/")
+        value = unquote(value)
+        if _errors(check_iri(value)):
+            value = unquote(base) + value
+        if _errors(check_iri(value)):
+            return None, "relative or illegal IRI"
+        return self.ox.NamedNode(value), None
+
+    def literal(self, term):
+        ox = self.ox
+        lex, dt, lang = term.value, term.datatype.value, term.language
+        if lang is not None:
+            return (None, "language tag that is not BCP 47") if _errors(check_langtag(lang)) else (term, None)
+        integer = dt == str(ENGINE_INTEGER)
+        dt = _XSD_INTEGER if integer else dt
+        if dt == _XSD_STRING:
+            return term, None
+        if lex != lex.strip() and _well_typed(lex.strip(), dt):
+            # XSD collapses white space around non-string values; RDF lexical forms may not carry it
+            self.repaired.append(str(term))
+            lex = lex.strip()
+        if not _well_typed(lex, dt):
+            return None, (f"ill-typed literal for <{dt}>" if dt != _XSD_INTEGER else "xsd:integer value that is no integer")
+        return ox.Literal(lex, datatype=ox.NamedNode(dt)), None
 
 
 def _well_typed(lex: str, datatype: str) -> bool:
@@ -207,75 +264,218 @@ def _well_typed(lex: str, datatype: str) -> bool:
     return not _errors(check_literal(lex, datatype))
 
 
-def materialize(mapping_file: Path, source_values: set[str], processes: int = 1,
+_IRI_TOKEN = re.compile(r"<([^<>\s]*)>")
+_LITERAL_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*)"(?:\^\^<([^<>\s]*)>|@([^\s"<>]+))?')
+_ATTENTION_LIMIT = 2000
+
+
+def _triage(lines) -> tuple[list[str], list[str]]:
+    """Split the engine's statements into those whose terms all pass as they are and those with a
+    term to check, change or drop. The distinct IRI and literal tokens of the whole output are
+    found by two regular-expression scans (reading only: what is written comes from parsed terms)
+    and each is checked once; a statement holding a flagged token or a private namespace goes
+    through the per-term guard. A token found inside a literal can only flag a statement
+    needlessly, never let a bad term through (the parser rejects what is malformed)."""
+    lines = list(lines)
+    text = "\n".join(lines)
+    flagged = {BNODE_NS, REF_NS, str(ENGINE_INTEGER)}
+    for iri in set(_IRI_TOKEN.findall(text)):
+        if not _PLAIN_IRI.match(iri) and ("\\" in iri or _errors(check_iri(iri))):
+            flagged.add(f"<{iri}>")
+    for body, dt, lang in set(_LITERAL_TOKEN.findall(text)):
+        if lang and _errors(check_langtag(lang)):
+            flagged.add(f'"{body}"@{lang}')
+        elif dt and dt != _XSD_STRING:
+            lex = _unescape(body)
+            if lex != lex.strip() or not _well_typed(lex, dt):
+                flagged.add(f'"{body}"^^<{dt}>')
+        if len(flagged) > _ATTENTION_LIMIT:
+            return [], lines
+    flagged = {token for token in flagged if token in text}
+    if not flagged:
+        return lines, []
+    pattern = re.compile("|".join(map(re.escape, sorted(flagged, key=len, reverse=True))))
+    plain, attention = [], []
+    for line in lines:
+        (attention if pattern.search(line) else plain).append(line)
+    return plain, attention
+
+
+def _unescape(body: str) -> str:
+    import json
+
+    try:
+        return json.loads(f'"{body}"')
+    except ValueError:
+        return body
+
+
+def _bad_statements(bad: list[tuple[str, str]], reasons: dict) -> None:
+    for line, message in bad:
+        m = _PREDICATE.match(line)
+        reason = "relative or illegal IRI" if "IRI" in message else "not a valid N-Triples statement"
+        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
+
+
+def guard_triples(lines: list[str] | set[str], source_values: set[str] | None = None, where: str = "mapping",
+                  locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
+    """Parse the engine's statements once, keep what is valid, report the rest.
+
+    Args:
+        lines: statements from the engine (``"<s> <p> <o> [<g>]"``, final ``.`` optional).
+        source_values: unused, kept for callers of the previous guard (empty values are
+            now left out per value at the source, see :mod:`pipeline.engine`).
+        where: file name used in findings when ``locate`` cannot say better.
+        locate: predicate IRI -> (table file, table line) of the row that maps it, so a
+            finding points at the row to fix rather than at the mapping document.
+    Returns:
+        A :class:`MaterializeResult`: sorted N-Triples lines (default graph) and N-Quads lines
+        (named graphs), written from parsed terms; one finding per reason and predicate.
+    """
+    del source_values
+    guard = _Guard()
+    plain, attention = _triage(lines)
+    reasons: dict[tuple[str, str], list[str]] = {}
+    ox = guard.ox
+    default = ox.DefaultGraph()
+    kept_default: list = []
+    kept_named: list = []
+    # statements none of whose terms needs a change or a drop: parsed and written as they are
+    quads, bad = _parse(plain)
+    _bad_statements(bad, reasons)
+    for q in quads:
+        (kept_default if q.graph_name == default else kept_named).append(q)
+    quads, bad = _parse(attention)
+    _bad_statements(bad, reasons)
+    cache, node = guard.cache, guard.node
+    for q in quads:
+        s, p, o, g = q.subject, q.predicate, q.object, q.graph_name
+        # one dict lookup per term in the common case; ``node`` runs once per distinct term
+        ks, why = cache.get(s) or node(s)
+        if ks is not None:
+            kp, why = cache.get(p) or node(p)
+            if kp is not None:
+                ko, why = cache.get(o) or node(o)
+                if ko is not None and g != default:
+                    kg, why = cache.get(g) or node(g)
+                    if kg is None:
+                        ko = None
+        if ks is None or kp is None or ko is None:
+            reasons.setdefault((why, p.value), []).append(str(q))
+        elif g == default:
+            kept_default.append(q if (ks is s and kp is p and ko is o) else ox.Quad(ks, kp, ko, default))
+        else:
+            kept_named.append(q if (ks is s and kp is p and ko is o and kg is g) else ox.Quad(ks, kp, ko, kg))
+    triples, named = _serialize(kept_default), _serialize(kept_named)
+    result = MaterializeResult(triples, quads=named)
+    for (reason, predicate), examples in reasons.items():
+        result.dropped += len(examples)
+        shown = " | ".join(e.replace(str(ENGINE_INTEGER), _XSD_INTEGER)[:200] for e in examples[:3])
+        file, line = locate(predicate) if locate and predicate else (where, None)
+        result.findings.append(Finding("materialize", file, f"{len(examples)} triple(s) dropped: {reason}",
+                                       line=line, column="ontology_property" if line else None, value=shown,
+                                       expected="a valid RDF triple", severity="error"))
+    if guard.repaired:
+        result.findings.append(Finding(
+            "materialize", where, f"{len(guard.repaired)} literal(s) written without the white space around their value",
+            value=guard.repaired[0].replace(str(ENGINE_INTEGER), _XSD_INTEGER)[:200],
+            expected="a lexical form without surrounding white space", severity="warning"))
+    return result
+
+
+def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError:
+    """Name the TriplesMap (and term map) on which the engine fails: each asserted TriplesMap
+    is run alone (the others non-asserted, so joins still resolve) until one fails."""
+    from rdflib.namespace import RDF
+
+    cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # the engine copy is ours; if even it does not parse, say what the engine said
+        return RMLError(f"Morph-KGC failed: {cause}", path=mapping_file)
+    maps = sorted(g.subjects(RDF.type, RML.TriplesMap), key=str)
+    culprit = None
+    if len(maps) > 1:
+        for tm in maps:
+            alone = Graph()
+            for t in g:
+                alone.add(t)
+            for other in maps:
+                if other != tm:
+                    alone.remove((other, RDF.type, RML.TriplesMap))
+                    alone.add((other, RDF.type, RML.NonAssertedTriplesMap))
+            path = mapping_file.with_suffix(".alone.ttl")
+            alone.serialize(path, format="turtle")
+            try:
+                run_engine(str(path), processes)
+            except BaseException:  # noqa: BLE001 - any engine failure identifies the culprit
+                culprit = tm
+                break
+            finally:
+                path.unlink(missing_ok=True)
+    elif maps:
+        culprit = maps[0]
+    where = ""
+    if culprit is not None:
+        where = f"TriplesMap <{culprit}>" if isinstance(culprit, URIRef) else f"TriplesMap [] ({culprit})"
+        hint = _term_map_hint(g, culprit, str(exc))
+        where += f", {hint}" if hint else ""
+        where += ": "
+    return RMLError(f"{where}the engine (Morph-KGC) cannot run it: {cause}", path=mapping_file)
+
+
+def _term_map_hint(g: Graph, tm, message: str) -> str:
+    from .rmlcheck import term_maps
+
+    for role, node in term_maps(g, tm):
+        for p in (RML.reference, RML.template):
+            value = g.value(node, p)
+            if value is not None and len(str(value)) > 1 and (str(value) in message or
+                                                               any(part and part in message for part in
+                                                                   re.findall(r"\{([^{}]+)\}", str(value)))):
+                return f"{role} {p.n3(g.namespace_manager)} {str(value)!r}"
+        if g.value(node, RML.functionExecution) is not None and "reference_results" in message:
+            return f"{role} with a function execution (the engine cannot combine it with this template or path)"
+    return ""
+
+
+def materialize(mapping_file: Path, source_values: set[str] | None = None, processes: int = 1,
                 locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result.
 
     Args:
-        mapping_file: an RML file (use :func:`engine_mapping` to prepare it).
-        source_values: all source values (see :func:`guard_triples`).
+        mapping_file: an engine-ready RML file (write it with :func:`engine_mapping`).
+        source_values: unused (see :func:`guard_triples`).
         processes: Morph-KGC worker processes.
         locate: see :func:`guard_triples`.
     Returns:
-        The guarded triples and findings.
+        The guarded statements and findings; a warning names the TriplesMaps when the mapping
+        yields no statement at all, an ``info`` per source reference whose empty or missing
+        values were left out.
     Raises:
-        MaterializeError: Morph-KGC failed; the message carries its error.
+        RMLError: Morph-KGC failed; the message names the TriplesMap, term map and cause.
+        MaterializeError: Morph-KGC exited.
     """
-    import morph_kgc
-
+    mapping_file = Path(mapping_file)
     try:
-        triples = morph_kgc.materialize_set(engine_config(mapping_file, processes))
+        statements = run_engine(str(mapping_file), processes)
     except SystemExit as exc:  # Morph-KGC exits on some mapping errors
         raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
-    except Exception as exc:  # the engine raises many unrelated types; the message is what matters
-        raise MaterializeError(f"Morph-KGC failed on {mapping_file}: {type(exc).__name__}: {exc}") from exc
-    return guard_triples(list(triples), source_values, str(mapping_file), locate)
+    except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
+        raise _explain(mapping_file, exc, processes) from exc
+    empty = dict(EMPTY_VALUES)
+    result = guard_triples(statements, None, str(mapping_file), locate)
+    for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
+        result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
+                                       "(empty or missing): no term made from them", column=reference,
+                                       severity="info"))
+    if not statements:
+        from rdflib.namespace import RDF
 
-
-def generation_events(engine_rml: Graph, work_dir: Path, source_values: set[str],
-                      processes: int = 1) -> list[tuple[str, set[str]]]:
-    """Statement-generation events of a compiled mapping, for CN4 (mapping-level redundancy).
-
-    An event is one TriplesMap's class assertions (``<TM>#class``) or one of its predicates
-    (``<TM>#<predicate IRI>``). Each TriplesMap is materialized alone (the others declared
-    ``rml:NonAssertedTriplesMap`` so joins still resolve) and its triples are attributed to
-    its events by predicate; two predicate-object maps of one TriplesMap with the same
-    predicate form one event. Cost: one Morph-KGC run per TriplesMap.
-
-    Args:
-        engine_rml: the engine copy of the mapping (:func:`engine_mapping`).
-        work_dir: folder for the per-TriplesMap mapping files (created).
-        source_values: as for :func:`guard_triples`.
-        processes: Morph-KGC worker processes.
-    Returns:
-        ``[(event_id, {N-Triples line, ...}), ...]``; a TriplesMap whose run fails yields no events.
-    """
-    from rdflib.namespace import RDF
-
-    from .compile.rml import RML
-
-    work_dir.mkdir(parents=True, exist_ok=True)
-    maps = sorted(set(engine_rml.subjects(RDF.type, RML.TriplesMap)))
-    events: list[tuple[str, set[str]]] = []
-    for i, tm in enumerate(maps):
-        g = Graph()
-        for t in engine_rml:
-            g.add(t)
-        for other in maps:
-            if other != tm:
-                g.remove((other, RDF.type, RML.TriplesMap))
-                g.add((other, RDF.type, RML.NonAssertedTriplesMap))
-        path = work_dir / f"tm{i}.ttl"
-        g.serialize(path, format="turtle")
-        try:
-            triples = materialize(path, source_values, processes).triples
-        except MaterializeError as exc:
-            LOGGER.warning("CN4: TriplesMap %s could not run alone: %s", tm, exc)
-            continue
-        by_event: dict[str, set[str]] = {}
-        for line in triples:
-            pred = line.split(" ", 2)[1][1:-1]
-            key = f"{tm}#class" if pred == str(RDF.type) else f"{tm}#{pred}"
-            by_event.setdefault(key, set()).add(line)
-        events.extend(sorted(by_event.items()))
-    return events
+        g = Graph().parse(mapping_file, format="turtle")
+        maps = sorted(str(tm) for tm in g.subjects(RDF.type, RML.TriplesMap))
+        if maps:
+            result.findings.append(Finding("materialize", str(mapping_file),
+                                           f"the mapping declares {len(maps)} TriplesMap(s) and yields no triple: "
+                                           + ", ".join(f"<{m}>" for m in maps), severity="warning"))
+    return result

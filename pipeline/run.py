@@ -290,7 +290,8 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
-    st.engine = engine = engine_mapping(st.compiled.rml)
+    st.engine = engine = engine_mapping(st.compiled.rml, base_iri=run.case.base_iri,
+                                              where=str(run.folder / "mapping.rml.ttl"))
     run.findings.extend(repair_mapping_sources(engine, run.folder, run.folder / "inputs"))  # JSON the engine reads whole
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
@@ -390,7 +391,8 @@ def _score(run: CaseRun, st: _State, config: RunConfig) -> None:
     case = run.case
     self_replay = _self_replay(case, config)
     events = st.events  # from the materialize stage's one engine run
-    run.extra["CN4"] = check_cn4(events).to_dict()
+    run.extra["CN4"] = check_cn4(events).to_dict() if events is not None else \
+        {"value": None, "status": "not_run", "reason": "the mapping has graph maps of its own: no TriplesMap tags"}
     _mapping_level(run, st, config, events)
     templates = subject_templates(st.compiled.plan)
     gold = GoldKG() if self_replay and case.gold_graph is None else \

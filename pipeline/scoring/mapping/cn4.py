@@ -17,13 +17,11 @@ rejected (:class:`MaterializeError`): the compiler emits none, and the tag would
 """
 from __future__ import annotations
 
-import configparser
-import io
 from pathlib import Path
 from typing import Callable
 
 from rdflib import BNode, Graph, URIRef
-from rdflib.namespace import RDF, XSD
+from rdflib.namespace import RDF
 
 from ...errors import MaterializeError
 
@@ -62,49 +60,47 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
     return g, graphs
 
 
-def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: set[str], processes: int = 1,
-                            locate: Callable[[str], tuple[str, int | None]] | None = None):
-    """One Morph-KGC run that yields the guarded KG and the CN4 generation events.
+def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: set[str] | None = None,
+                            processes: int = 1, locate: Callable[[str], tuple[str, int | None]] | None = None):
+    """One guarded Morph-KGC run that yields the KG and the CN4 generation events.
+
+    The tagged copy of the mapping (:func:`event_mapping`) runs through
+    :func:`pipeline.materialize.materialize` (engine corrections, guards, explained errors);
+    each kept statement's graph names the TriplesMap that generated it, and dropping the
+    graph gives the KG. A mapping with graph maps of its own cannot be tagged: it runs
+    untagged and ``events`` is ``None`` (CN4 not run).
 
     Args:
         engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.engine_mapping`).
         work_dir: folder for the tagged mapping (``mapping.cn4.ttl``; created).
-        source_values, processes, locate: as for :func:`pipeline.materialize.materialize`.
+        source_values: unused (kept for callers of the previous guard).
+        processes, locate: as for :func:`pipeline.materialize.materialize`.
     Returns:
-        ``(result, events)``: the :class:`pipeline.materialize.MaterializeResult` of the guarded
-        triples (the KG), and ``[(event_id, {N-Triples statement, ...}), ...]`` sorted by id,
-        over the KG's statements (what the guards drop belongs to no event; an event left
-        without statements is no event, as when each TriplesMap ran alone).
+        ``(result, events)``: the :class:`pipeline.materialize.MaterializeResult` of the KG, and
+        ``[(event_id, {N-Triples statement, ...}), ...]`` sorted by id over the KG's statements
+        (what the guards drop belongs to no event), or ``None``.
     Raises:
-        MaterializeError: Morph-KGC failed, or the mapping has graph maps of its own.
+        RMLError, MaterializeError: as :func:`pipeline.materialize.materialize`.
     """
-    import morph_kgc
+    from ...materialize import MaterializeResult, materialize
 
-    from ...fno import UDF_FILE
-    from ...materialize import ENGINE_INTEGER, guard_triples
-
+    del source_values
     work_dir.mkdir(parents=True, exist_ok=True)
-    tagged, graphs = event_mapping(engine_rml)
+    try:
+        tagged, graphs = event_mapping(engine_rml)
+    except MaterializeError:  # graph maps of the user's own: keep them, no events
+        path = work_dir / "mapping.ttl"
+        engine_rml.serialize(path, format="turtle")
+        return materialize(path, processes=processes, locate=locate), None
     path = work_dir / "mapping.cn4.ttl"
     tagged.serialize(path, format="turtle")
-    config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": "N-QUADS", "udfs": str(UDF_FILE),
-                               "number_of_processes": str(processes), "logging_level": "ERROR", "na_values": ","}
-    config["DataSource1"] = {"mappings": str(path)}
-    buf = io.StringIO()
-    config.write(buf)
-    try:
-        quads = morph_kgc.materialize_set(buf.getvalue())
-    except SystemExit as exc:  # Morph-KGC exits on some mapping errors
-        raise MaterializeError(f"Morph-KGC stopped on {path}: exit {exc.code}") from exc
-    except Exception as exc:  # the engine raises many unrelated types; the message is what matters
-        raise MaterializeError(f"Morph-KGC failed on {path}: {type(exc).__name__}: {exc}") from exc
+    run = materialize(path, processes=processes, locate=locate)
     marker = f" <{EVENT_GRAPH}"
-    triples: set[str] = set()
+    triples: set[str] = set(run.triples)
     by_event: dict[str, set[str]] = {}
-    for quad in quads:
+    for quad in run.quads:
         body, sep, tail = quad.rstrip(" .").rpartition(marker)
-        if not sep:  # a statement outside the tagged graphs: keep it in the KG, attribute it to nothing
+        if not sep:  # cannot happen (every subject map is tagged); keep the statement as it is
             triples.add(quad)
             continue
         tm = graphs.get(f"{EVENT_GRAPH}{tail.rstrip('>')}")
@@ -113,24 +109,5 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: se
         pred = body.split(" ", 2)[1]
         key = f"{tm}#class" if pred == _RDF_TYPE else f"{tm}#{pred[1:-1]}"
         by_event.setdefault(key, set()).add(line)
-    result = guard_triples(sorted(triples), source_values, str(path), locate)
-    kept = set(result.triples)
-    engine_integer, integer = f"<{ENGINE_INTEGER}>", f"<{XSD.integer}>"
-    as_kept: dict[str, str | None] = {}
-
-    def written(line: str) -> str | None:
-        """The KG statement an engine statement became (integers restored, white space trimmed), or None."""
-        plain = line.replace(engine_integer, integer)
-        if plain in kept:
-            return plain
-        if line not in as_kept:  # dropped or repaired by a guard: ask the guard about this one line
-            alone = guard_triples([line], source_values, str(path)).triples
-            as_kept[line] = alone[0] if alone else None
-        return as_kept[line]
-
-    events = []
-    for key, lines in sorted(by_event.items()):
-        statements = {w for w in map(written, lines) if w is not None}
-        if statements:
-            events.append((key, statements))
-    return result, events
+    result = MaterializeResult(sorted(triples), findings=run.findings, dropped=run.dropped)
+    return result, sorted(by_event.items())

@@ -1,0 +1,155 @@
+"""Morph-KGC 2.10 as the engine: how it is configured and the three places it is corrected.
+
+Morph-KGC builds every RDF term as text. Four of its behaviours would put wrong or
+unparsable terms into a KG, and none can be undone from its output text afterwards, so
+they are corrected where they happen, for the duration of one engine run
+(:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
+2.10.0 in ``pyproject.toml``; :data:`ENGINE_VERSION` is checked):
+
+* **Function outputs are not escaped** (morph-kgc#182): ``_materialize_fnml_execution``
+  escapes the wrong column, so a GREL/UDF literal holding ``\\``, ``"`` or a newline is
+  written raw and cannot be parsed back to its value. The literal term is rebuilt from the
+  function's raw output with N-Triples escaping (:func:`nt_escape`).
+* **Empty and missing values become data** (morph-kgc#297): an empty XML element yields
+  ``None`` and a missing one ``NaN``, which the engine turns into the strings ``"None"`` and
+  ``"nan"`` (and into IRIs such as ``.../None``). Records whose referenced values are null
+  in the source are left out before that conversion, decided per value; a real text
+  ``"None"`` in the data is kept.
+* **IRI templates are URI-safe, not IRI-safe**: see :func:`iri_safe`.
+* **xsd:integer values go through float** (``3.7`` -> ``3``, 20-digit numbers rounded, a
+  non-number aborts the run): they are written as the source holds them and the guard checks
+  them (an ill-typed one is dropped with a finding).
+
+(The function correction also writes a function-valued language map as a tag, not a quoted string.)
+"""
+from __future__ import annotations
+
+import configparser
+import io
+import re
+from collections import Counter
+from contextlib import contextmanager
+from typing import Iterator
+
+from .fno import UDF_FILE
+
+__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "EMPTY_VALUES"]
+
+ENGINE_VERSION = "2.10.0"
+#: ``(source file, reference) -> records left out`` because the value is null in the source
+#: (filled by the last single-process :func:`run_engine`).
+EMPTY_VALUES: Counter = Counter()
+
+_UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
+    (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
+# one scan in C: every character outside RFC 3987 iunreserved (ALPHA / DIGIT / -._~ / ucschar)
+_NOT_IUNRESERVED = re.compile("[^A-Za-z0-9\\-._~" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _UCSCHAR) + "]+")
+
+
+def iri_safe(value: object) -> str:
+    """The IRI-safe form of a template value (R2RML section 7.3, RML-Core "IRI-safe").
+
+    Every character outside RFC 3987 ``iunreserved`` (ALPHA, DIGIT, ``-._~`` and the
+    ``ucschar`` ranges) is UTF-8 encoded and percent-encoded with upper-case hex digits.
+    Hence non-ASCII letters stay as they are and reserved characters are encoded:
+    ``Zoë Krüger`` -> ``Zoë%20Krüger``, ``日本`` -> ``日本``, ``a/b?c#d`` -> ``a%2Fb%3Fc%23d``.
+    We chose IRI-safe (what R2RML and RML-Core prescribe, kg-construct/rml-core#262) over the
+    engine's URI-safe encoding (``Zo%C3%AB``): both give valid IRIs, only IRI-safe gives the
+    IRIs a conformant engine mints, so KGs from different engines link.
+
+    Args:
+        value: the value (``str()`` is applied).
+    Returns:
+        The encoded string.
+    """
+    return _NOT_IUNRESERVED.sub(_percent, str(value))
+
+
+def _percent(m: re.Match) -> str:
+    return "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8"))
+
+
+def nt_escape(value: str) -> str:
+    """Escape a string for an N-Triples ``STRING_LITERAL_QUOTE`` (``\\``, ``"``, LF, CR)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+
+
+@contextmanager
+def engine_run() -> Iterator[None]:
+    """Apply the corrections of the module docstring for the time of one engine run."""
+    from morph_kgc import materializer
+    from morph_kgc.constants import RML_LITERAL, XSD_INTEGER
+
+    template_original = materializer._materialize_template
+    fnml_original = materializer._materialize_fnml_execution
+    data_original = materializer.get_file_data
+    encode_original = materializer.encode_value
+
+    def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
+        # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
+        datatype = "" if datatype == XSD_INTEGER else datatype
+        return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
+                                 datatype)
+
+    def fnml(results_df, fnml_execution, fnml_df, config, position, termtype=RML_LITERAL, datatype=""):
+        datatype = "" if datatype == XSD_INTEGER else datatype
+        results_df = fnml_original(results_df, fnml_execution, fnml_df, config, position, termtype, datatype)
+        if position == "lang_datatype" and termtype.strip() == RML_LITERAL:
+            # a function-valued language map: the engine would quote the tag ("Venus"@"en")
+            results_df[position] = results_df[fnml_execution]
+        elif termtype.strip() == RML_LITERAL:
+            results_df[position] = '"' + results_df[fnml_execution].map(nt_escape) + '"'
+        return results_df
+
+    def file_data(rml_rule, references):
+        df = data_original(rml_rule, references)
+        cols = [c for c in references if c in df.columns]
+        if cols:
+            null = df[cols].isna()
+            if null.to_numpy().any():
+                for c in cols:
+                    key = (str(rml_rule["logical_source_value"]), c)
+                    # several rules read the same source: the count is per record, not per read
+                    EMPTY_VALUES[key] = max(EMPTY_VALUES[key], int(null[c].sum()))
+                df = df[~null.any(axis=1)]
+        return df
+
+    materializer._materialize_template = template
+    materializer._materialize_fnml_execution = fnml
+    materializer.get_file_data = file_data
+    materializer.encode_value = iri_safe
+    try:
+        yield
+    finally:
+        materializer._materialize_template = template_original
+        materializer._materialize_fnml_execution = fnml_original
+        materializer.get_file_data = data_original
+        materializer.encode_value = encode_original
+
+
+def run_engine(mapping_file: str, processes: int = 1) -> set[str]:
+    """Run Morph-KGC (with the corrections) on one mapping file.
+
+    Args:
+        mapping_file: path of an engine-ready RML file (:func:`pipeline.rmlnorm.normalize_rml`).
+        processes: worker processes.
+    Returns:
+        The engine's statements: ``"<s> <p> <o> <g>"`` text (graph empty for the default graph).
+    Raises:
+        whatever the engine raises (callers explain it).
+    """
+    import morph_kgc
+    from morph_kgc._version import __version__
+
+    if __version__ != ENGINE_VERSION:  # the corrections replace functions of this very version
+        raise RuntimeError(f"Morph-KGC {ENGINE_VERSION} expected, {__version__} installed (see pyproject.toml)")
+    config = configparser.ConfigParser()
+    config["CONFIGURATION"] = {"output_format": "N-QUADS", "udfs": str(UDF_FILE),
+                               "number_of_processes": str(processes), "logging_level": "ERROR",
+                               "na_values": ","}
+    config["DataSource1"] = {"mappings": str(mapping_file)}
+    buf = io.StringIO()
+    config.write(buf)
+    EMPTY_VALUES.clear()
+    with engine_run():
+        return set(morph_kgc.materialize_set(buf.getvalue()))
