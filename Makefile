@@ -10,7 +10,10 @@ MANIFESTS := data/manifests/blinkg
 # succeed then, so that a run's report is the result. Bad input (2) or a crash still fails.
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
+TEXT2KGBENCH_DIR ?= ../shared/benchmarks/text2kgbench
+export TEXT2KGBENCH_DIR
 
+.PHONY: text2kg text2kg-loo
 .PHONY: help install data scenario1 scenario2 scenario3 scenarios test bench bench-mapper bench-validation bench-paper clean
 
 help:  ## list targets
@@ -55,6 +58,13 @@ bench-validation: data  ## time of SV2, CS2 (owlrl reduced/full, HermiT) and SHA
 # LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer
 bench-paper: data  ## offline mapper vs the LLMs of the BLINKG paper, F1 per task (LLM_TABLES=... rescores)
 	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES))
+
+text2kg: install  ## text -> KG: offline extractor on the 19 Text2KGBench ontologies vs Vicuna-13B and Alpaca-LoRA-13B
+	@test -d "$(TEXT2KGBENCH_DIR)/ontologies" || { echo "Text2KGBench not found at $(TEXT2KGBENCH_DIR) (set TEXT2KGBENCH_DIR)"; exit 2; }
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg
+
+text2kg-loo: install  ## the same, leave one ontology out (never trains on the scored ontology; slower)
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg-loo --protocol loo
 
 bench: bench-mapper bench-validation bench-paper  ## all benchmarks (speed and memory live here, not in tests)
 
