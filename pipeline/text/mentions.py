@@ -23,9 +23,16 @@ _STOP_CAPS = {"the", "a", "an", "it", "its", "he", "his", "she", "her", "they", 
               "there", "in", "on", "at", "as", "by", "with", "from", "and", "but", "of", "to", "for", "one",
               "both", "also", "after", "before", "while", "which", "who", "whose", "where", "when", "is",
               "was", "born", "some", "many", "located", "known"}
+#: Function words and frequent verbs that end a lower-case phrase.
+_FUNCTION = {"the", "and", "was", "were", "has", "had", "have", "for", "from", "with", "which", "who", "whose",
+             "that", "this", "its", "his", "her", "their", "are", "also", "been", "being", "into", "where", "when",
+             "there", "than", "not", "but", "about", "known", "called", "located", "born", "died", "named", "well",
+             "includes", "include", "including", "used", "uses", "part", "one", "two", "three", "other", "some",
+             "many", "made", "served", "found", "can", "will", "would", "as", "is", "by", "of", "in", "on", "at",
+             "to", "an", "it", "he", "she", "they", "them", "all", "both", "after", "before", "while", "during"}
 _MONTH_RE = "|".join([*MONTHS, *(m[:3] + r"\.?" for m in MONTHS)])
 _DATE_RES = [re.compile(p, re.I) for p in (
-    rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
+    rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*|\s+)\d{{4}}\b",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_RE}),?\s+\d{{4}}\b",
     r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b")]
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]\d|\d)")
@@ -137,6 +144,10 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     taken: list[tuple[int, int]] = []
 
     def add(start: int, end: int, value: str, shape: str) -> None:
+        m = re.search(r"['\u2019]s?$", sentence[start:end])
+        if m and shape in ("CAP", "CAPCOMMA", "LOW"):  # a possessive is not part of the name
+            end -= len(m.group(0))
+            value = clean_name(sentence[start:end])
         text = sentence[start:end]
         if value and (start, end, value) not in found:
             found[(start, end, value)] = Mention(start, end, text, value, shape)
@@ -205,6 +216,20 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 k += 1
             add(run[0][0], toks[k][1], clean_name(sentence[run[0][0]:toks[k][1]]), "CAPCOMMA")
         i = j + 1
+    # lower-case phrases between function words ("general relativity", "unitary state") can be
+    # objects (classes like Genre or Field are often written in lower case)
+    run: list[tuple[int, int, str]] = []
+    for t in toks + [(len(sentence), len(sentence), ".")]:
+        w = t[2]
+        if w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2 and \
+                (not run or t[0] - run[-1][1] <= 1):
+            run.append(t)
+            continue
+        if run and len(run) <= 3:
+            add(run[0][0], run[-1][1], sentence[run[0][0]:run[-1][1]], "LOW")
+        if run and len(run) >= 2:
+            add(run[-2][0], run[-1][1], sentence[run[-2][0]:run[-1][1]], "LOW")
+        run = [t] if (w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2) else []
     if lexicon is not None:
         names = [m for m in found.values() if m.shape == "CAP"]
         for s, e, name in lexicon.matches(sentence):

@@ -21,8 +21,8 @@ normalized first (:mod:`.normalize`, applied alike to gold and predictions).
   **Properties** = (subject, datatype property) pairs, i.e. the property was identified whatever
   its value; **Relations** = (subject, object property, object) triples.
 * **Ontological fidelity** - LettrIA's hallucination rate turned into a share: output triples
-  whose relation, ``subType`` and ``objType`` are all terms of the ontology (a class, or the
-  range datatype). ``hallucination = 1 - fidelity``.
+  whose relation, ``subType`` and ``objType`` are all terms of the ontology (a concept, a class
+  named in a domain or range, or a range datatype). ``hallucination = 1 - fidelity``.
 * **Domain/range adherence** (hierarchy-aware) - of the output triples with an ontology relation,
   the share whose ``subType`` is the domain or a subclass of it, whose ``objType`` is the range or
   a subclass of it, and whose object is a valid value of a datatype range (a number, an ISO date or
@@ -135,7 +135,9 @@ def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
         "fidelity", "hallucination", "adherence", "validity", "latency_s", "cost_usd",
         "n_pred_triples", "n_gold_triples"}``; ratios in [0, 1], ``None`` when undefined.
     """
-    terms = set(onto.concepts) | set(DATATYPES)
+    # the JSON ontologies use some classes in domains and ranges without listing them as concepts
+    terms = set(onto.concepts) | set(DATATYPES) | {r.domain for r in onto.relations.values()} | \
+        {r.range for r in onto.relations.values()}
     tp_c = {c: [0, 0, 0] for c in "EAPR"}
     sent_p, sent_r, sent_f, conf, subh, objh = [], [], [], [], [], []
     n_out = n_fid = n_rel = n_adh = 0

@@ -12,7 +12,8 @@ Built from the ontology, the training split and the packaged sentence embeddings
    which relation; the choice is restricted to the ontology's relations whose domain/range
    accept the mentions (a number for a ``number`` range, a date for a ``Date`` range, a name
    for a class range);
-4. overlapping object candidates keep their best pair; values are normalized
+4. overlapping object candidates keep their best pair; a name coordinated with a chosen object
+   (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range.
 
 Deterministic: liblinear solvers with a fixed seed, mentions and pairs in text order.
@@ -21,6 +22,7 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import re
@@ -50,12 +52,36 @@ def compatible(rel_range: str, shape: str) -> bool:
     if rel_range == "Year":
         return shape == "YEAR"
     if rel_range == "string":
-        return True
-    return shape in _NAME_SHAPES
+        return shape != "LOW"
+    return shape in _NAME_SHAPES or shape == "LOW"
 
 
 def _words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
     return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+
+
+_STEMMER = None
+
+
+def _stems(words: list[str]) -> set[str]:
+    global _STEMMER
+    if _STEMMER is None:
+        from nltk.stem import PorterStemmer
+        _STEMMER = PorterStemmer()
+    return {_STEMMER.stem(w) for w in words if w not in _STOP}
+
+
+@functools.lru_cache(maxsize=4096)
+def _label_stems(relation: str) -> frozenset[str]:
+    """Stemmed words of a relation name (``academicStaffSize`` -> ``academ``, ``staff``, ``size``)."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", relation)
+    return frozenset(_stems([w.lower() for w in words]))
+
+
+def _alias_keys(name: str, range_name: str | None) -> set[str]:
+    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`)."""
+    value = normalize_value(name, range_name)
+    return {key(value)} | {key(a) for a in Lexicon.aliases(value)}
 
 
 def _known(sentences: list[Sentence]) -> dict[str, set[str]]:
@@ -107,14 +133,17 @@ class OfflineExtractor:
         use_embeddings: use the packaged MiniLM embeddings for the nearest sentences (else
             TF-IDF cosine; :attr:`similarity` says which was used).
         cache_dir: folder of the sentence-vector cache (``None``: no disk cache).
+        label_weight: weight of the overlap between the pair's context words and the relation
+            name's words (stemmed), added to the relation's score.
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
     """
 
     name = "offline"
 
-    def __init__(self, k: int = 5, threshold: float = 0.35, use_embeddings: bool = True,
-                 cache_dir: str | Path | None = None, min_df: int = 5) -> None:
+    def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
+                 cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5) -> None:
+        self.label_weight = label_weight
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self._tfidf = None
@@ -242,7 +271,11 @@ class OfflineExtractor:
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
-                gold[(key(normalize_value(t["sub"], "")), key(normalize_value(t["obj"], rng)))] = t["rel"]
+                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
+                # the name's disambiguation is not in the sentence, the relation is
+                for sk in _alias_keys(t["sub"], ""):
+                    for ok in _alias_keys(t["obj"], rng):
+                        gold.setdefault((sk, ok), t["rel"])
             for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold]):
                 rel = gold.get((key(a.value), key(b.value)))
                 X.append(f)
@@ -281,14 +314,19 @@ class OfflineExtractor:
             if scores.ndim == 1:
                 scores = np.stack([-scores, scores], axis=1)
             chosen = []
+            toks = tokens(sent)
             for i, (a, b, _) in enumerate(pairs):
-                if p[i] < self.threshold:
+                ctx = _stems(_words(toks, min(a.end, b.end), max(a.start, b.start)) +
+                             _words(toks, 0, b.start)[-3:] + _words(toks, b.end, len(sent))[:2])
+                bonus = {r: self.label_weight * len(ctx & _label_stems(r)) / max(len(_label_stems(r)), 1)
+                         for r in rels}
+                if p[i] + self.label_weight * 0.2 * max(bonus.values(), default=0) < self.threshold:
                     continue
                 best, best_s = None, -1e9
                 for j, r in enumerate(self.classes):
                     rel = rels.get(r)
-                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] > best_s:
-                        best, best_s = r, scores[i, j]
+                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s:
+                        best, best_s = r, scores[i, j] + bonus[r]
                 if best is not None:
                     chosen.append((p[i] + 0.1 * best_s, a, b, best))
             if not chosen and len(p):
@@ -312,5 +350,21 @@ class OfflineExtractor:
                 seen.add(k)
                 kept.append((a, b, r))
                 out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain, "objType": rel.range})
+            # coordination: "created by Len Wein and Dick Dillin" gives the relation to both names
+            objs = sorted({(b.start, b.end): b for _, b, _ in pairs}.values(), key=lambda m: m.start)
+            for a, b, r in list(kept):
+                for c in objs:
+                    if c.start <= b.end or not compatible(rels[r].range, c.shape) or c.shape == "LOW" \
+                            or not re.fullmatch(r"\s*(,|and|, and|&|or)\s*", sent[b.end:c.start]):
+                        continue
+                    if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
+                        break
+                    obj = normalize_value(c.value, rels[r].range)
+                    if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
+                        seen.add((key(a.value), r, key(obj)))
+                        kept.append((a, c, r))
+                        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
+                                    "objType": rels[r].range})
+                    b = c
             results.append(out)
         return results
