@@ -30,7 +30,7 @@ def _no_embeddings(monkeypatch):
 
 def test_offline_extractor_finds_names_numbers_and_dates():
     case = load_case(CASE)
-    ex = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
+    ex = OfflineExtractor(threshold=0.3).fit({"tiny_university": (case.ontology, case.train)})
     out = ex.extract([s.text for s in case.sentences], case.ontology)
     assert out == [
         [{"sub": "Omega University", "rel": "city", "obj": "Lille", "subType": "University", "objType": "City"},

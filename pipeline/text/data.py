@@ -9,6 +9,7 @@ A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
     gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
     train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
     base_iri: http://example.org/kg/                   # optional
+    offline: {threshold: 0.3}                          # optional OfflineExtractor settings
 
 :func:`text2kgbench_manifests` writes one manifest per ontology of the Text2KGBench
 DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), never copied.
@@ -100,6 +101,7 @@ class TextCase:
     gold: dict[str, Sentence] | None
     train: list[Sentence]
     base_iri: str = "http://example.org/kg/"
+    offline: dict[str, Any] = field(default_factory=dict)
 
 
 def load_ontology(path: str | Path) -> TextOntology:
@@ -179,9 +181,13 @@ def load_case(path: str | Path) -> TextCase:
     train_files = doc.get("train") or []
     train = [s for p in ([train_files] if isinstance(train_files, str) else train_files)
              for s in load_sentences(rel(p))]
+    offline = doc.get("offline") or {}
+    allowed = {"k", "threshold", "min_df", "label_weight", "use_embeddings"}
+    if not isinstance(offline, dict) or set(offline) - allowed:
+        raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
     return TextCase(str(doc.get("name") or path.stem), path, load_ontology(rel(doc["ontology"])),
                     load_sentences(rel(doc["sentences"])), gold, train,
-                    str(doc.get("base_iri") or "http://example.org/kg/"))
+                    str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
 
 def benchmark_dir() -> Path:

@@ -99,7 +99,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             if not train:
                 raise InputError("the offline extractor needs training sentences ('train' in the manifest)",
                                  path=case.path, key="train")
-            extractor = OfflineExtractor(cache_dir=out.parent / ".cache").fit(train)
+            extractor = OfflineExtractor(cache_dir=out.parent / ".cache", **case.offline).fit(train)
         else:
             from .llm import LLMExtractor
             extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings,
