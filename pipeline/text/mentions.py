@@ -209,6 +209,10 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 if _is_cap(part[0][2]):
                     add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
                 start = k + 1
+        # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
+        if len(run) >= 2 and (run[0][0] == 0 or re.search(r"[.;:!?]\s*$", sentence[:run[0][0]])) \
+                and _is_cap(run[1][2]):
+            add(run[1][0], run[-1][1], clean_name(sentence[run[1][0]:run[-1][1]]), "CAP")
         # "Potter County, Texas": a name followed by ", Name" is also one candidate
         if j + 2 < len(toks) and toks[j + 1][2] == "," and _is_cap(toks[j + 2][2]):
             k = j + 2

@@ -144,6 +144,8 @@ class OfflineExtractor:
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5) -> None:
         self.label_weight = label_weight
+        # liblinear regularisation (inverse strength): strong, the features are many and sparse
+        self.c_binary, self.c_relation = 0.1, 0.05
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self._tfidf = None
@@ -203,6 +205,10 @@ class OfflineExtractor:
             f[f"L:{w}"] = 1
         for w in right:
             f[f"R:{w}"] = 1
+        if left:  # the word before a number or a date says what it measures ("in 2001", "has 250")
+            f[f"L1S:{left[-1]}:{b.shape}"] = 1
+        if between:
+            f[f"BL:{between[-1]}:{b.shape}"] = 1
         f[f"SA:{a.shape}"] = f[f"SB:{b.shape}"] = 1
         f[f"SAB:{a.shape}:{b.shape}"] = 1
         f["a_first"] = 1.0 if a.start == first else 0.0
@@ -290,8 +296,8 @@ class OfflineExtractor:
         support = np.asarray((Xm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
         self.vec.restrict(support)
         Xm = _csr32(Xm[:, support])
-        self.binary = LogisticRegression(solver="liblinear", C=0.5, random_state=0).fit(Xm, y_bin)
-        self.relation = LinearSVC(C=0.3, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
+        self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
+        self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
         self.classes = [str(c) for c in self.relation.classes_]
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
                  len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
