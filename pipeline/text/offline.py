@@ -308,7 +308,8 @@ class OfflineExtractor:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         results = []
-        rels = ontology.relations
+        # a relation without a domain or a range cannot give subType/objType: never chosen
+        rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
         for sent, nb in zip(sentences, nbs):
             pairs = self._pairs(sent, nb, self.lexicon, self.known_rels)
             if not pairs:
