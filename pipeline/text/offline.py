@@ -12,7 +12,10 @@ Built from the ontology, the training split and the packaged sentence embeddings
    which relation; the choice is restricted to the ontology's relations whose domain/range
    accept the mentions (a number for a ``number`` range, a date for a ``Date`` range, a name
    for a class range);
-4. overlapping object candidates keep their best pair; a name coordinated with a chosen object
+4. a third logistic regression says how likely each name is the subject of some triple (its
+   position, neighbouring words, shape); pairs competing for one object are ranked by the pair
+   probability times this one;
+5. overlapping object candidates keep their best pair; a name coordinated with a chosen object
    (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range.
 
@@ -135,6 +138,8 @@ class OfflineExtractor:
         cache_dir: folder of the sentence-vector cache (``None``: no disk cache).
         label_weight: weight of the overlap between the pair's context words and the relation
             name's words (stemmed), added to the relation's score.
+        subject_weight: exponent of the subject model's probability (is this name the subject of
+            some triple?) in the ranking of the pairs that compete for an object (0: unused).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
     """
@@ -142,10 +147,13 @@ class OfflineExtractor:
     name = "offline"
 
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
-                 cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5) -> None:
+                 cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
+                 subject_weight: float = 1.0) -> None:
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
+        self.subject_weight = subject_weight
+        self.subject = None
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self._tfidf = None
@@ -235,6 +243,21 @@ class OfflineExtractor:
             f[f"NB:{r}"] = 1
         return f
 
+    def _subject_features(self, sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]]) -> dict[str, float]:
+        """Features of a name mention being the subject of some triple (position, neighbours)."""
+        names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
+        left = _words(toks, 0, a.start)[-2:]
+        right = _words(toks, a.end, len(sent))[:2]
+        f = {f"rank={min(names.index(a.start), 3)}": 1.0, f"shape={a.shape}": 1.0,
+             f"l1={left[-1] if left else '^'}": 1.0, f"r1={right[0] if right else '$'}": 1.0,
+             f"r2={' '.join(right)}": 1.0, "clause_start": 1.0 if not left or re.search(
+                 r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
+             "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
+             "known_object": 1.0 if known.get(key(a.value)) else 0.0}
+        for w in _words(toks, a.start, a.end)[-1:]:
+            f[f"last={w}"] = 1.0
+        return f
+
     def _pairs(self, sent: str, nb: set[str], lexicon: Lexicon,
                known: dict[str, set[str]]) -> list[tuple[Mention, Mention, dict[str, float]]]:
         ms = find_mentions(sent, lexicon)
@@ -271,7 +294,7 @@ class OfflineExtractor:
         texts = [s.text for _, s in self.train_sents]
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
-        X, y_bin, pos_x, pos_y = [], [], [], []
+        X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
         for (name, s), nb, fold in zip(self.train_sents, nbs, folds):
             ranges = {r.name: r.range for r in training[name][0].relations.values()}
             gold = {}
@@ -282,6 +305,13 @@ class OfflineExtractor:
                 for sk in _alias_keys(t["sub"], ""):
                     for ok in _alias_keys(t["obj"], rng):
                         gold.setdefault((sk, ok), t["rel"])
+            subj_keys = {k for t in s.triples for k in _alias_keys(t["sub"], "")}
+            ms = find_mentions(s.text, fold_lex[fold])
+            toks = tokens(s.text)
+            for m in ms:
+                if m.shape in _NAME_SHAPES:
+                    S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold]))
+                    y_s.append(1 if key(m.value) in subj_keys else 0)
             for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold]):
                 rel = gold.get((key(a.value), key(b.value)))
                 X.append(f)
@@ -299,6 +329,12 @@ class OfflineExtractor:
         self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
         self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
         self.classes = [str(c) for c in self.relation.classes_]
+        self.svec = DictVectorizer()
+        Sm = _csr32(self.svec.fit_transform(S))
+        keep = np.asarray((Sm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
+        self.svec.restrict(keep)
+        self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
+            _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
                  len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
         return self
@@ -317,6 +353,15 @@ class OfflineExtractor:
                 continue
             Xm = _csr32(self.vec.transform([f for _, _, f in pairs]))
             p = self.binary.predict_proba(Xm)[:, 1]
+            ps = np.ones(len(pairs))
+            if self.subject is not None and self.subject_weight:
+                ms, toks = find_mentions(sent, self.lexicon), tokens(sent)
+                subj = {}
+                for a, _, _ in pairs:
+                    if (a.start, a.end, a.value) not in subj:
+                        fa = self.svec.transform([self._subject_features(sent, toks, ms, a, self.known_rels)])
+                        subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
+                ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
             scores = self.relation.decision_function(Xm)
             if scores.ndim == 1:
                 scores = np.stack([-scores, scores], axis=1)
@@ -335,7 +380,7 @@ class OfflineExtractor:
                     if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s:
                         best, best_s = r, scores[i, j] + bonus[r]
                 if best is not None:
-                    chosen.append((p[i] + 0.1 * best_s, a, b, best))
+                    chosen.append((p[i] * ps[i] + 0.1 * best_s, a, b, best))
             if not chosen and len(p):
                 # every sentence states something: keep the most likely pair at least
                 i = int(np.argmax(p))
