@@ -55,10 +55,10 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
     shared = OfflineExtractor(cache_dir=cache).fit(training) if protocol == "standard" else None
     published = {b: published_baseline(bench, b) for b in BASELINES}
     rows: dict[str, Any] = {}
+    ex = shared
     for name in (only or names):
         onto = training[name][0]
         case = _case(bench, name, onto)
-        ex = shared
         if protocol == "loo":
             ex = OfflineExtractor(cache_dir=cache).fit({n: v for n, v in training.items() if n != name})
         res = run_case(case, out / name, extractor=ex, protocol=protocol, validate=validate)
@@ -76,7 +76,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         pub = [r[f"{b} published"]["f1"] for r in rows.values() if r.get(f"{b} published")]
         summary[f"{b} published"] = {"f1": sum(pub) / len(pub) if pub else None}
     result = {"protocol": protocol, "rows": rows, "macro": summary, "elapsed_s": time.perf_counter() - t0,
-              "similarity": getattr(shared, "similarity", None)}
+              "similarity": getattr(ex, "similarity", None)}
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
     (out / "report.md").write_text(format_table(result), encoding="utf-8")

@@ -29,7 +29,8 @@ from .metrics import Output, macro, score_ontology
 from .rdf import kg_graph, ontology_graph
 from .schema import validate_triples
 
-__all__ = ["EXTRACTORS", "run_case", "validate_kg", "rescore_baseline", "published_baseline", "BASELINES"]
+__all__ = ["EXTRACTORS", "BASELINES", "run_case", "validate_kg", "rescore_baseline", "published_baseline",
+           "load_training", "macro"]
 
 log = logging.getLogger(__name__)
 EXTRACTORS = ("offline", "llm")
@@ -146,7 +147,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str), encoding="utf-8")
     return {"case": case.name, "extractor": prov["extractor"], "n_sentences": len(results), "scores": scores,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped),
-            "elapsed_s": time.perf_counter() - t0, "extractor_object": extractor}
+            "elapsed_s": time.perf_counter() - t0}
 
 
 def rescore_baseline(bench: Path, model_dir: str, name: str, onto: TextOntology) -> dict[str, Any] | None:
@@ -193,5 +194,3 @@ def load_training(bench: Path, names: list[str]) -> dict[str, tuple[TextOntology
     return {n: (load_ontology(bench / "ontologies" / f"{n}_ontology.json"),
                 load_sentences(bench / "train" / f"ont_{n}_train.jsonl")) for n in names}
 
-
-__all__ += ["load_training", "macro"]

@@ -221,6 +221,5 @@ def macro(per_ontology: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def _mean(xs: list[Any]) -> float | None:
-    xs = [x for x in xs if isinstance(x, (int, float)) and not isinstance(x, bool) or isinstance(x, bool)]
-    xs = [float(x) for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+    vals = [float(x) for x in xs if isinstance(x, (int, float))]  # None (not applicable) is skipped
+    return sum(vals) / len(vals) if vals else None

@@ -30,7 +30,6 @@ import hashlib
 import logging
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
