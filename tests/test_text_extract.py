@@ -66,3 +66,25 @@ def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys):
     bad.write_text("kind: text\nsentences: x.jsonl\n")
     assert main(["text", str(bad), "--out", str(tmp_path)]) == 2
     assert "missing required key 'ontology'" in capsys.readouterr().err
+
+
+BENCH = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks" / "text2kgbench"
+
+
+@pytest.mark.skipif(not (BENCH / "ontologies").is_dir(), reason="Text2KGBench not found under ../shared")
+def test_offline_extractor_on_real_text2kgbench_sentences():
+    from pipeline.text.data import load_ontology, load_sentences
+    from pipeline.text.metrics import Output, score_ontology
+
+    onto = load_ontology(BENCH / "ontologies" / "8_celestialbody_ontology.json")
+    train = load_sentences(BENCH / "train" / "ont_8_celestialbody_train.jsonl")
+    gold = load_sentences(BENCH / "ground_truth" / "ont_8_celestialbody_ground_truth.jsonl")[:2]
+    out = OfflineExtractor().fit({"8_celestialbody": (onto, train)}).extract([s.text for s in gold], onto)
+    # "(19255) 1994 VK8 has an average speed of 4.56 km per second. It has a density of 2.0 grams ..."
+    assert {(t["sub"], t["rel"], t["obj"]) for t in out[0]} == {
+        ("(19255) 1994 VK8", "averageSpeed", "4.56"), ("(19255) 1994 VK8", "density", "2"),
+        ("(19255) 1994 VK8", "apoapsis", "6603633000")}
+    s = score_ontology([Output(g.id, g.text, g.triples, o) for g, o in zip(gold, out)], onto)
+    # sentence 1: 3/3; sentence 2: 3 of 4 right (a unit phrase taken for a discoverer), all 3 gold found
+    assert s["triple"]["recall"] == 1.0 and s["triple"]["precision"] == pytest.approx((1 + 3 / 4) / 2)
+    assert s["A"]["tp"] == 6 and s["validity"] == 1.0
