@@ -10,8 +10,10 @@ MANIFESTS := data/manifests/blinkg
 # succeed then, so that a run's report is the result. Bad input (2) or a crash still fails.
 KG_INVALID_OK = { rc=$$?; [ $$rc -eq 1 ] && echo "note: some KGs fail validation or a case failed; see the report above"; [ $$rc -eq 1 ]; }
 export BLINKG_DIR
+TEXT2KGBENCH_DIR ?= ../shared/benchmarks/text2kgbench
+export TEXT2KGBENCH_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check text2kg text2kg-loo clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -81,6 +83,15 @@ report-check:  ## render out/$(SCENARIO)/report.html in headless Chromium into $
 		--disable-component-update --disable-sync --no-first-run --user-data-dir=$$profile \
 		--window-size=1400,4000 --screenshot=$(SHOT) "file://$(abspath $(OUT))/$(SCENARIO)/report.html" 2>/dev/null; \
 		rc=$$?; rm -rf $$profile; test $$rc -eq 0 && test -s $(SHOT) && echo "screenshot: $(SHOT)"
+
+text2kg: install  ## text -> KG: offline extractor on the 19 Text2KGBench ontologies vs Vicuna-13B and Alpaca-LoRA-13B
+	@test -d "$(TEXT2KGBENCH_DIR)/ontologies" || { echo "Text2KGBench not found at $(TEXT2KGBENCH_DIR) (set TEXT2KGBENCH_DIR)"; exit 2; }
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg
+
+text2kg-loo: install  ## the same, leave one ontology out (never trains on the scored ontology; slower)
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg-loo --protocol loo
+
+bench: bench-mapper bench-validation bench-paper  ## all benchmarks (speed and memory live here, not in tests)
 
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg

@@ -363,6 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after materialize (and the expected-graph check): no validation, no scores")
     r.set_defaults(func=_cmd_run)
 
+    from .text.cli import add_parser as add_text_parser
+    add_text_parser(sub, common)
+
     v = sub.add_parser("validate", parents=[common], help="validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL",
                        description="Check a KG file strictly (IRIs, literal lexical forms, language tags, with "
                                    "line and column), run the owlrl OWL 2 RL closure over KG + ontology, and "

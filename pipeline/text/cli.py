@@ -1,0 +1,69 @@
+"""``kgc text``: extract a KG from the sentences of text manifests (or write Text2KGBench manifests)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import InputError
+
+__all__ = ["add_parser", "command"]
+
+
+def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Register the ``text`` subcommand on ``sub`` (the CLI's subparsers)."""
+    t = sub.add_parser(
+        "text", parents=[common], help="extract a KG from sentences (text manifests), validate and score it",
+        description="For each text manifest (kind: text; ontology, sentences, optional gold and train): "
+                    "extract triples with the offline extractor (default) or an LLM (LLM_MODEL, LLM_API_BASE, "
+                    "LLM_API_KEY), write out/<case>/outputs.jsonl, kg.nt, ontology.ttl, graph_validation.json "
+                    "(SV2, CS2, SHACL), scores.json (with gold) and provenance.json. Exit 0 when every KG passes "
+                    "validation, 1 when one fails, 2 on bad input. --text2kgbench DIR writes one manifest per "
+                    "Text2KGBench ontology instead. Example: kgc text data/manifests/text2kgbench/1_university.yaml")
+    t.add_argument("manifests", nargs="*", help="text manifest files or folders of them")
+    t.add_argument("--extractor", default="offline", choices=["offline", "llm"])
+    t.add_argument("--protocol", default="standard", choices=["standard", "loo"],
+                   help="loo: the offline extractor never trains on the case's own ontology")
+    t.add_argument("--out", default="out/text")
+    t.add_argument("--no-validate", dest="validate", action="store_false", help="skip SV2, CS2 and SHACL")
+    t.add_argument("--text2kgbench", nargs="?", const="", metavar="DIR",
+                   help="write Text2KGBench manifests (DIR default: $TEXT2KGBENCH_DIR or "
+                        "../shared/benchmarks/text2kgbench) to --manifests-out")
+    t.add_argument("--manifests-out", default="data/manifests/text2kgbench")
+    t.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Run ``kgc text``; library errors propagate to the CLI, which maps them to exit 2."""
+    from .data import benchmark_dir, load_case, text2kgbench_manifests
+    from .harness import run_case
+
+    if args.text2kgbench is not None:
+        bench = Path(args.text2kgbench) if args.text2kgbench else benchmark_dir()
+        paths = text2kgbench_manifests(bench, Path(args.manifests_out))
+        print(f"{len(paths)} text manifests written under {args.manifests_out} (benchmark: {bench})")
+        return 0
+    if not args.manifests:
+        raise InputError("give text manifests (or --text2kgbench to write them)")
+    files: list[Path] = []
+    for p in map(Path, args.manifests):
+        if p.is_dir():
+            files.extend(sorted(p.glob("*.yaml")))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise InputError("manifest or folder not found", path=p)
+    failed = False
+    for f in files:
+        case = load_case(f)
+        res = run_case(case, Path(args.out) / case.name, kind=args.extractor, protocol=args.protocol,
+                       validate=args.validate)
+        s = res["scores"]
+        val = res["validation"] or {}
+        checks = ", ".join(f"{k} {'not run' if v.get('value') is None else ('pass' if v['value'] else 'FAIL')}"
+                           for k, v in val.items()) or "validation not run"
+        score = (f"triple F1 {s['triple']['f1']:.3f}, E/A/P/R F1 " +
+                 "/".join(f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
+        print(f"{case.name}: {res['n_sentences']} sentences, {res['kg_triples']} KG triples "
+              f"({res['dropped']} left out); {score}; {checks}")
+        failed |= any(v.get("value") is False for v in val.values())
+    return 1 if failed else 0

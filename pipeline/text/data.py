@@ -1,0 +1,231 @@
+"""Text cases: the ontology (Text2KGBench JSON), sentences, gold triples and the text manifest kind.
+
+A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
+
+    kind: text
+    name: 1_university
+    ontology: ontologies/1_university_ontology.json   # concepts, relations with domain/range
+    sentences: test/ont_1_university_test.jsonl        # {"id", "sent"} per line
+    gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
+    train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
+    base_iri: http://example.org/kg/                   # optional
+    offline: {threshold: 0.3}                          # optional OfflineExtractor settings
+
+:func:`text2kgbench_manifests` writes one manifest per ontology of the Text2KGBench
+DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), never copied.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import InputError, ManifestError
+from .normalize import DATATYPES
+
+__all__ = ["Relation", "TextOntology", "Sentence", "TextCase", "load_ontology", "load_sentences",
+           "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One relation of the ontology: name, domain class and range (class or datatype name)."""
+
+    name: str
+    domain: str
+    range: str
+
+    @property
+    def is_datatype(self) -> bool:
+        """True when the range is a datatype (``number``, ``string``, ``Date``, ``Year``)."""
+        return self.range in DATATYPES
+
+
+@dataclass
+class TextOntology:
+    """Concepts, relations and ``rdfs:subClassOf`` links of one domain ontology.
+
+    Attributes:
+        name: ontology id (``ont_1_university``).
+        concepts: class names.
+        relations: name -> :class:`Relation`.
+        parents: class -> direct superclasses (empty in Text2KGBench's ontologies).
+        iri: namespace of the ontology's terms (classes ``<iri>concepts#C``, relations ``<iri>relations#r``).
+    """
+
+    name: str
+    concepts: list[str]
+    relations: dict[str, Relation]
+    parents: dict[str, set[str]] = field(default_factory=dict)
+    iri: str = ""
+
+    def ancestors(self, cls: str) -> set[str]:
+        """``cls`` and all its superclasses (reflexive, transitive)."""
+        seen, todo = {cls}, [cls]
+        while todo:
+            for p in self.parents.get(todo.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return seen
+
+    def is_a(self, cls: str | None, target: str) -> bool:
+        """Hierarchy-aware type check: ``cls`` equals ``target`` or is one of its subclasses."""
+        return cls is not None and target in self.ancestors(cls)
+
+
+@dataclass
+class Sentence:
+    """One sentence with its gold triples (``[]`` when unknown); triples are ``{sub, rel, obj}`` dicts."""
+
+    id: str
+    text: str
+    triples: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class TextCase:
+    """A loaded text manifest."""
+
+    name: str
+    path: Path
+    ontology: TextOntology
+    sentences: list[Sentence]
+    gold: dict[str, Sentence] | None
+    train: list[Sentence]
+    base_iri: str = "http://example.org/kg/"
+    offline: dict[str, Any] = field(default_factory=dict)
+
+
+def load_ontology(path: str | Path) -> TextOntology:
+    """Read a Text2KGBench JSON ontology (``concepts``, ``relations`` with ``domain``/``range``;
+    optional ``subclasses``: ``[{"sub": C, "super": D}]``).
+
+    Raises:
+        InputError: the file is missing, not JSON, or lacks ``concepts``/``relations``.
+    """
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the ontology: {exc}", path=path) from exc
+    if not isinstance(doc, dict) or "relations" not in doc or "concepts" not in doc:
+        raise InputError("expected a JSON object with 'concepts' and 'relations'", path=path)
+    concepts = [str(c.get("label") or c.get("qid")) for c in doc["concepts"]]
+    rels = {}
+    for r in doc["relations"]:
+        name = str(r.get("label") or r.get("pid")).replace(" ", "")
+        rels[name] = Relation(name, str(r.get("domain") or ""), str(r.get("range") or ""))
+    parents: dict[str, set[str]] = {}
+    for link in doc.get("subclasses", []):
+        parents.setdefault(link["sub"], set()).add(link["super"])
+    oid = str(doc.get("id") or path.stem)
+    return TextOntology(oid, concepts, rels, parents, f"https://cenguix.github.io/Text2KGBench/{oid}/")
+
+
+def load_sentences(path: str | Path) -> list[Sentence]:
+    """Read a JSON Lines file of ``{"id", "sent", ["triples"]}``.
+
+    Raises:
+        InputError: missing file, or a line that is not such an object (with its line number).
+    """
+    path = Path(path)
+    out = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read sentences: {exc}", path=path) from exc
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            out.append(Sentence(str(d["id"]), str(d["sent"]), list(d.get("triples") or [])))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
+    return out
+
+
+def load_case(path: str | Path) -> TextCase:
+    """Load a ``kind: text`` manifest (see the module docstring).
+
+    Raises:
+        ManifestError: not a mapping, wrong kind, or a required key missing.
+        InputError: a referenced file cannot be read.
+    """
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ManifestError(f"cannot read the manifest: {exc}", path=path) from exc
+    if not isinstance(doc, dict) or doc.get("kind") != "text":
+        raise ManifestError("expected a mapping with 'kind: text'", path=path)
+    for k in ("ontology", "sentences"):
+        if not doc.get(k):
+            raise ManifestError(f"missing required key '{k}'", path=path, key=k)
+    base = path.parent
+
+    def rel(p: str) -> Path:
+        return (base / os.path.expandvars(p)).resolve()
+
+    gold = None
+    if doc.get("gold"):
+        gold = {s.id: s for s in load_sentences(rel(doc["gold"]))}
+    train_files = doc.get("train") or []
+    train = [s for p in ([train_files] if isinstance(train_files, str) else train_files)
+             for s in load_sentences(rel(p))]
+    offline = doc.get("offline") or {}
+    allowed = {"k", "threshold", "min_df", "label_weight", "use_embeddings"}
+    if not isinstance(offline, dict) or set(offline) - allowed:
+        raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
+    return TextCase(str(doc.get("name") or path.stem), path, load_ontology(rel(doc["ontology"])),
+                    load_sentences(rel(doc["sentences"])), gold, train,
+                    str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
+
+
+def benchmark_dir() -> Path:
+    """``TEXT2KGBENCH_DIR``, else ``../shared/benchmarks/text2kgbench`` next to the project root."""
+    return Path(os.environ.get("TEXT2KGBENCH_DIR") or _ROOT.parent / "shared" / "benchmarks" / "text2kgbench")
+
+
+def ontology_names(bench: Path) -> list[str]:
+    """The benchmark's ontology names (``1_university`` ...), in their numeric order.
+
+    Raises:
+        InputError: ``bench`` has no ``ontologies/*_ontology.json``.
+    """
+    names = [p.name[:-len("_ontology.json")] for p in (bench / "ontologies").glob("*_ontology.json")]
+    if not names:
+        raise InputError("no ontologies/*_ontology.json: not a Text2KGBench DBpedia-WebNLG folder "
+                         "(set TEXT2KGBENCH_DIR)", path=bench)
+    return sorted(names, key=lambda n: int(re.match(r"\d+", n).group()) if re.match(r"\d+", n) else 0)
+
+
+def text2kgbench_manifests(bench: str | Path, out: str | Path) -> list[Path]:
+    """Write one ``kind: text`` manifest per ontology of the benchmark into ``out``.
+
+    The manifests point at the benchmark's files by absolute path (it is read in place).
+    Returns the written paths.
+    """
+    bench, out = Path(bench).resolve(), Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in ontology_names(bench):
+        doc: dict[str, Any] = {
+            "kind": "text", "name": name,
+            "ontology": str(bench / "ontologies" / f"{name}_ontology.json"),
+            "sentences": str(bench / "test" / f"ont_{name}_test.jsonl"),
+            "gold": str(bench / "ground_truth" / f"ont_{name}_ground_truth.jsonl"),
+            "train": [str(bench / "train" / f"ont_{name}_train.jsonl")],
+            "base_iri": f"http://example.org/text2kgbench/{name}/"}
+        p = out / f"{name}.yaml"
+        p.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        paths.append(p)
+    return paths

@@ -1,0 +1,248 @@
+"""Candidate mentions of a sentence: names, numbers, dates, quoted values and lexicon matches.
+
+A mention is a span of the sentence with a *value* (the normalized name or literal the KG gets)
+and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``NUM``, ``YEAR``, ``DATE``,
+``QUOTE``). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
+extractor's classifier picks among them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .normalize import MONTHS, clean_name, date_value, key, number_value
+
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens"]
+
+_TOKEN = re.compile(r"\w+(?:[-'\u2019.]\w+)*\.?|[^\w\s]")
+#: Lower-case words allowed inside a capitalised name ("University of Texas", "Ciudad de Mexico").
+_JOINERS = {"of", "de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "the", "y", "al",
+            "el", "des", "&", "-", "for", "on", "upon", "in"}
+#: Capitalised words that start a sentence or clause rather than a name.
+_STOP_CAPS = {"the", "a", "an", "it", "its", "he", "his", "she", "her", "they", "their", "this", "these",
+              "there", "in", "on", "at", "as", "by", "with", "from", "and", "but", "of", "to", "for", "one",
+              "both", "also", "after", "before", "while", "which", "who", "whose", "where", "when", "is",
+              "was", "born", "some", "many", "located", "known"}
+#: Function words and frequent verbs that end a lower-case phrase.
+_FUNCTION = {"the", "and", "was", "were", "has", "had", "have", "for", "from", "with", "which", "who", "whose",
+             "that", "this", "its", "his", "her", "their", "are", "also", "been", "being", "into", "where", "when",
+             "there", "than", "not", "but", "about", "known", "called", "located", "born", "died", "named", "well",
+             "includes", "include", "including", "used", "uses", "part", "one", "two", "three", "other", "some",
+             "many", "made", "served", "found", "can", "will", "would", "as", "is", "by", "of", "in", "on", "at",
+             "to", "an", "it", "he", "she", "they", "them", "all", "both", "after", "before", "while", "during"}
+_MONTH_RE = "|".join([*MONTHS, *(m[:3] + r"\.?" for m in MONTHS)])
+_DATE_RES = [re.compile(p, re.I) for p in (
+    rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*|\s+)\d{{4}}\b",
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_RE}),?\s+\d{{4}}\b",
+    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b")]
+_NUMBER_RE = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]\d|\d)")
+_QUOTE_RE = re.compile(r"[\"\u201c]([^\"\u201d]{1,80})[\"\u201d]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A candidate mention: ``[start, end)`` character span, surface text, value and shape."""
+
+    start: int
+    end: int
+    text: str
+    value: str
+    shape: str
+
+
+class Lexicon:
+    """Known entity names (from training triples) and their surface aliases.
+
+    An alias is the name with underscores as spaces, without a parenthesised disambiguation
+    (``Ed_Lee_(politician)`` -> ``Ed Lee``), without a trailing ``, region`` part and without a
+    trailing ``language`` (``English_language`` -> ``English``). A mention whose text equals an
+    alias takes the known name as value (WebNLG names entities after DBpedia resources).
+    """
+
+    def __init__(self, names: list[str], learned: dict[str, str] | None = None) -> None:
+        counts: dict[str, dict[str, int]] = {}
+        for name in names:
+            for alias in self.aliases(name):
+                bucket = counts.setdefault(alias.lower(), {})
+                bucket[clean_name(name)] = bucket.get(clean_name(name), 0) + 1
+        self.alias_to_name = {a: max(b, key=b.get) for a, b in counts.items() if len(a) > 2}
+        self.alias_to_name.update(learned or {})
+        words = sorted(self.alias_to_name, key=len, reverse=True)
+        self._re = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.I) if words else None
+
+    @staticmethod
+    def aliases(name: str) -> set[str]:
+        """Surface forms of a known name (see the class docstring)."""
+        base = clean_name(name)
+        out = {base}
+        plain = re.sub(r"\s*\([^)]*\)$", "", base).strip()
+        out.add(plain)
+        if "," in plain:
+            out.add(plain.split(",")[0].strip())
+        if plain.endswith(" language"):
+            out.add(plain[: -len(" language")])
+        out |= {a.replace(".", "") for a in out}
+        return {a for a in out if a and not number_value(a) and not date_value(a)}
+
+    @classmethod
+    def learn(cls, examples: list[tuple[str, list[str]]], min_count: int = 3) -> "Lexicon":
+        """A lexicon of the names in ``examples`` (``(sentence, entity names of its triples)``), plus
+        aliases learned from data evidence: a capitalised mention that never matches a name of its
+        sentence but co-occurs at least ``min_count`` times, and in most of its sentences, with one
+        name that the sentence does not spell out (``U.S.``, ``American`` -> ``United States``)."""
+        base = cls([n for _, names in examples for n in names])
+        pair: dict[tuple[str, str], int] = {}
+        seen: dict[str, int] = {}
+        for sent, names in examples:
+            ms = find_mentions(sent, base)
+            keys = {key(m.value) for m in ms}
+            missing = {clean_name(n) for n in names if key(n) not in keys and not number_value(n)
+                       and not date_value(n)}
+            gold = {key(n) for n in names}
+            for text in {m.text.lower() for m in ms if m.shape.startswith("CAP") and key(m.value) not in gold}:
+                seen[text] = seen.get(text, 0) + 1
+                for n in missing:
+                    pair[(text, n)] = pair.get((text, n), 0) + 1
+        learned = {t: n for (t, n), c in sorted(pair.items(), key=lambda x: -x[1])
+                   if c >= min_count and c * 2 > seen[t] and len(t) > 1}
+        return cls([n for _, names in examples for n in names], learned)
+
+    def matches(self, sentence: str) -> list[tuple[int, int, str]]:
+        """``(start, end, known name)`` of every alias found in ``sentence`` (case-insensitive)."""
+        if self._re is None:
+            return []
+        found = [(m.start(), m.end(), self.alias_to_name.get(m.group(0).lower())) for m in self._re.finditer(sentence)]
+        return [(s, e, n) for s, e, n in found if n]
+
+    def canonical(self, text: str) -> str | None:
+        """The known name ``text`` is an alias of, else ``None``."""
+        return self.alias_to_name.get(clean_name(text).lower())
+
+
+def tokens(sentence: str) -> list[tuple[int, int, str]]:
+    """``(start, end, text)`` word and punctuation tokens."""
+    out = []
+    for m in _TOKEN.finditer(sentence):
+        text = m.group(0)
+        end = m.end()
+        # a final period belongs to the word only for abbreviations and initials (St., M.A., J.)
+        if text.endswith(".") and len(text) > 1 and not re.fullmatch(r"(?:[A-Z][a-z]?\.|(?:\w\.)+)", text):
+            out.append((m.start(), end - 1, text[:-1]))
+            out.append((end - 1, end, "."))
+            continue
+        out.append((m.start(), end, text))
+    return out
+
+
+def _is_cap(text: str) -> bool:
+    return text[:1].isupper() or (text[:1].isdigit() and any(c.isupper() for c in text))
+
+
+def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention]:
+    """All candidate mentions of ``sentence`` (deduplicated by span and value), in text order."""
+    found: dict[tuple[int, int, str], Mention] = {}
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, value: str, shape: str) -> None:
+        m = re.search(r"['\u2019]s?$", sentence[start:end])
+        if m and shape in ("CAP", "CAPCOMMA", "LOW"):  # a possessive is not part of the name
+            end -= len(m.group(0))
+            value = clean_name(sentence[start:end])
+        text = sentence[start:end]
+        if value and (start, end, value) not in found:
+            found[(start, end, value)] = Mention(start, end, text, value, shape)
+
+    for rx in _DATE_RES:
+        for m in rx.finditer(sentence):
+            d = date_value(m.group(0))
+            if d:
+                add(m.start(), m.end(), d, "DATE")
+                taken.append((m.start(), m.end()))
+            if "/" in m.group(0):  # 6/9/2006 is day first in some sentences: both readings
+                a, b, y = m.group(0).split("/")
+                d2 = date_value(f"{b}/{a}/{y}")
+                if d2:
+                    add(m.start(), m.end(), d2, "DATE")
+    for m in _QUOTE_RE.finditer(sentence):
+        add(m.start(1), m.end(1), clean_name(m.group(1)), "QUOTE")
+    for m in _NUMBER_RE.finditer(sentence):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        n = number_value(m.group(0))
+        if n is not None:
+            add(m.start(), m.end(), n, "YEAR" if re.fullmatch(r"1\d{3}|20\d{2}", n) else "NUM")
+    toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
+    i = 0
+    while i < len(toks):
+        if not _is_cap(toks[i][2]) or toks[i][2].lower() in _STOP_CAPS:
+            i += 1
+            continue
+        j = i
+        # extend over capitalised words, digits and joiners followed by a capitalised word
+        while j + 1 < len(toks) and toks[j + 1][0] - toks[j][1] <= 1:
+            nxt = toks[j + 1][2]
+            if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",):
+                j += 1
+            elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
+                    and toks[j + 2][2].lower() not in _STOP_CAPS:
+                j += 2
+            else:
+                break
+        # names that start with a number: "(19255) 1994 VK8", "1 Decembrie 1918 University"
+        b = i
+        while b > 0 and toks[b - 1][2] in (")", "(") or (b > 0 and toks[b - 1][2].isdigit()):
+            if toks[b][0] - toks[b - 1][1] > 1:
+                break
+            b -= 1
+        while b < i and toks[b][2] == ")":
+            b += 1
+        if b < i and toks[b][2] == "(" and not any(t[2] == ")" for t in toks[b:i]):
+            b += 1
+        run = toks[b:j + 1]
+        add(run[0][0], run[-1][1], clean_name(sentence[run[0][0]:run[-1][1]]), "CAP")
+        # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
+        # but "Universal Music Group of X" may name two things)
+        start = 0
+        for k, t in enumerate(run + [(run[-1][1], run[-1][1], "of")]):
+            if t[2].lower() in _JOINERS and k > start:
+                part = run[start:k]
+                if _is_cap(part[0][2]):
+                    add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
+                start = k + 1
+        # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
+        if len(run) >= 2 and (run[0][0] == 0 or re.search(r"[.;:!?]\s*$", sentence[:run[0][0]])) \
+                and _is_cap(run[1][2]):
+            add(run[1][0], run[-1][1], clean_name(sentence[run[1][0]:run[-1][1]]), "CAP")
+        # "Potter County, Texas": a name followed by ", Name" is also one candidate
+        if j + 2 < len(toks) and toks[j + 1][2] == "," and _is_cap(toks[j + 2][2]):
+            k = j + 2
+            while k + 1 < len(toks) and _is_cap(toks[k + 1][2]) and toks[k + 1][0] - toks[k][1] <= 1:
+                k += 1
+            add(run[0][0], toks[k][1], clean_name(sentence[run[0][0]:toks[k][1]]), "CAPCOMMA")
+        i = j + 1
+    # lower-case phrases between function words ("general relativity", "unitary state") can be
+    # objects (classes like Genre or Field are often written in lower case)
+    run: list[tuple[int, int, str]] = []
+    for t in toks + [(len(sentence), len(sentence), ".")]:
+        w = t[2]
+        if w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2 and \
+                (not run or t[0] - run[-1][1] <= 1):
+            run.append(t)
+            continue
+        if run and len(run) <= 3:
+            add(run[0][0], run[-1][1], sentence[run[0][0]:run[-1][1]], "LOW")
+        if run and len(run) >= 2:
+            add(run[-2][0], run[-1][1], sentence[run[-2][0]:run[-1][1]], "LOW")
+        run = [t] if (w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2) else []
+    if lexicon is not None:
+        names = [m for m in found.values() if m.shape == "CAP"]
+        for s, e, name in lexicon.matches(sentence):
+            # a known name inside a longer capitalised name is part of that name ("College")
+            if not any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for m in names):
+                add(s, e, name, "LEX")
+        for m in list(found.values()):
+            if m.shape.startswith("CAP"):
+                name = lexicon.canonical(m.text)
+                if name and key(name) != key(m.value):
+                    add(m.start, m.end, name, "LEX")
+    return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))

@@ -1,0 +1,225 @@
+"""Scores of extracted triples: Text2KGBench's metrics and the LettrIA categories.
+
+Per ontology (:func:`score_ontology`) and macro over ontologies (:func:`macro`). Values are
+normalized first (:mod:`.normalize`, applied alike to gold and predictions).
+
+* **Triple P/R/F1** - Text2KGBench (Mihindukulasooriya et al., ISWC 2023, Sec. 4): "precision,
+  recall and F1 ... of the extracted triples against the ground truth triples", computed per test
+  sentence and averaged over the sentences, as its ``run_eval.py`` does (a sentence with no
+  prediction scores 0/0/0). Predictions whose relation is not in the ontology are left out first
+  (``filtered_llm_triples`` in the published results); ontology conformance reports them.
+* **Ontology conformance, relation/subject/object hallucination** - Text2KGBench: conformance is
+  the share of output triples whose relation is in the ontology (relation hallucination = 1 -
+  conformance); a subject (object) is hallucinated when its stemmed form, spaces and underscores
+  removed, is not found in the stemmed sentence (plus the ontology's concept labels). Per
+  sentence, averaged over the sentences with output (a sentence with no output scores 1 and 0s).
+* **E / A / P / R** - Text2KGBench-LettrIA (Plu et al., CEUR-WS Vol-4041, 2025) reports F1 for
+  "Entities", "Attributes", "Properties" and "Relations" separately. The paper does not spell the
+  matching out; we define (micro P/R/F1 pooled over the sentences of an ontology, as its
+  micro-F1): **Entities** = (entity name, class) pairs of the subjects and of the objects of
+  object properties; **Attributes** = (subject, datatype property, literal value) triples;
+  **Properties** = (subject, datatype property) pairs, i.e. the property was identified whatever
+  its value; **Relations** = (subject, object property, object) triples.
+* **Ontological fidelity** - LettrIA's hallucination rate turned into a share: output triples
+  whose relation, ``subType`` and ``objType`` are all terms of the ontology (a concept, a class
+  named in a domain or range, or a range datatype). ``hallucination = 1 - fidelity``.
+* **Domain/range adherence** (hierarchy-aware) - of the output triples with an ontology relation,
+  the share whose ``subType`` is the domain or a subclass of it, whose ``objType`` is the range or
+  a subclass of it, and whose object is a valid value of a datatype range (a number, an ISO date or
+  year) or, for a class range, a name and not a number or a date. Missing types are derived from
+  the ontology (Text2KGBench baselines output ``sub, rel, obj`` only).
+* **Structural validity** - share of outputs that parse and conform to the JSON Schema.
+* **Latency** (mean seconds per sentence) and **cost** (mean US dollars per query; 0 offline).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .data import TextOntology
+from .normalize import DATATYPES, date_value, key, normalize_value, number_value
+
+__all__ = ["Output", "score_ontology", "macro", "prf", "hallucinations", "adheres"]
+
+
+@dataclass
+class Output:
+    """One sentence's output: predicted triples (``sub, rel, obj`` and optional ``subType``,
+    ``objType``), whether it was structurally valid, its latency (s) and cost (USD)."""
+
+    id: str
+    sentence: str
+    gold: list[dict[str, str]]
+    triples: list[dict[str, str]]
+    valid: bool = True
+    latency_s: float = 0.0
+    cost_usd: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
+    """Micro precision ``tp/n_pred``, recall ``tp/n_gold`` and F1 (0 where undefined)."""
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
+
+
+def _norm(t: dict[str, str], onto: TextOntology) -> tuple[str, str, str, str, str, bool]:
+    """(sub key, rel, obj key, subType, objType, is datatype) with types derived when missing."""
+    rel = str(t.get("rel", "")).replace(" ", "")
+    r = onto.relations.get(rel)
+    rng = r.range if r else None
+    sub_t = t.get("subType") or (r.domain if r else "")
+    obj_t = t.get("objType") or (r.range if r else "")
+    return (key(normalize_value(t.get("sub", ""), "")), rel, key(normalize_value(t.get("obj", ""), rng)),
+            sub_t, obj_t, bool(r and r.is_datatype))
+
+
+def _stem_text(text: str) -> str:
+    from nltk.stem import PorterStemmer
+    ps = PorterStemmer()
+    return "".join(ps.stem(w) for w in re.findall(r"\w+|[^\w\s]", text))
+
+
+def hallucinations(sentence: str, triples: list[dict[str, str]], onto: TextOntology) -> tuple[float, float]:
+    """Text2KGBench subject and object hallucination of one sentence's output (0, 0 when empty).
+
+    The sentence plus the ontology's concept labels is stemmed word by word (Porter), joined
+    without spaces and lower-cased; a subject or object, spaces/underscores removed, lower-cased
+    and stemmed, is hallucinated when it is not a substring of that.
+    """
+    if not triples:
+        return 0.0, 0.0
+    from nltk.stem import PorterStemmer
+    ps = PorterStemmer()
+    hay = re.sub(r"(_|\s+)", "", _stem_text(sentence + " ".join(onto.concepts))).lower()
+    subj = sum(ps.stem(re.sub(r"(_|\s+)", "", str(t.get("sub", ""))).lower()) not in hay for t in triples)
+    obj = sum(ps.stem(re.sub(r"(_|\s+)", "", str(t.get("obj", ""))).lower()) not in hay for t in triples)
+    return subj / len(triples), obj / len(triples)
+
+
+def adheres(t: dict[str, str], onto: TextOntology) -> bool | None:
+    """Domain/range adherence of one triple (see the module docstring); ``None`` when its
+    relation is not in the ontology (counted by fidelity instead)."""
+    r = onto.relations.get(str(t.get("rel", "")).replace(" ", ""))
+    if r is None:
+        return None
+    sub_t = t.get("subType") or r.domain
+    obj_t = t.get("objType") or r.range
+    if not onto.is_a(sub_t, r.domain):
+        return False
+    obj = str(t.get("obj", ""))
+    if r.is_datatype:
+        if obj_t != r.range:
+            return False
+        if r.range == "number":
+            return number_value(obj) is not None
+        if r.range in ("Date", "date"):
+            d = date_value(normalize_value(obj, r.range))
+            return d is not None
+        if r.range == "Year":
+            return re.fullmatch(r"\d{4}", normalize_value(obj, r.range)) is not None
+        return True
+    if not onto.is_a(obj_t, r.range):
+        return False
+    return number_value(obj) is None and date_value(obj) is None
+
+
+def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
+    """All scores of one ontology's outputs (see the module docstring).
+
+    Returns:
+        ``{"n_sentences", "triple": {precision, recall, f1}, "E"|"A"|"P"|"R": {precision, recall,
+        f1, tp, n_pred, n_gold}, "onto_conformance", "rel_halluc", "sub_halluc", "obj_halluc",
+        "fidelity", "hallucination", "adherence", "validity", "latency_s", "cost_usd",
+        "n_pred_triples", "n_gold_triples"}``; ratios in [0, 1], ``None`` when undefined.
+    """
+    # the JSON ontologies use some classes in domains and ranges without listing them as concepts
+    terms = set(onto.concepts) | set(DATATYPES) | {r.domain for r in onto.relations.values()} | \
+        {r.range for r in onto.relations.values()}
+    tp_c = {c: [0, 0, 0] for c in "EAPR"}
+    sent_p, sent_r, sent_f, conf, subh, objh = [], [], [], [], [], []
+    n_out = n_fid = n_rel = n_adh = 0
+    for o in outputs:
+        gold = [_norm(t, onto) for t in o.gold]
+        pred = [_norm(t, onto) for t in o.triples]
+        g3 = {(s, r, ob) for s, r, ob, *_ in gold}
+        p3 = {(s, r, ob) for s, r, ob, *_ in pred if r in onto.relations}
+        tp = len(g3 & p3)
+        p = tp / len(p3) if p3 else 0.0
+        r_ = tp / len(g3) if g3 else 0.0
+        sent_p.append(p)
+        sent_r.append(r_)
+        sent_f.append(2 * p * r_ / (p + r_) if p + r_ else 0.0)
+        if o.triples:
+            conf.append(sum(t[1] in onto.relations for t in pred) / len(pred))
+            sh, oh = hallucinations(o.sentence, o.triples, onto)
+            subh.append(sh)
+            objh.append(oh)
+        else:
+            conf.append(1.0)
+            subh.append(0.0)
+            objh.append(0.0)
+        for raw, t in zip(o.triples, pred):
+            n_out += 1
+            n_fid += t[1] in onto.relations and t[3] in terms and t[4] in terms
+            a = adheres(raw, onto)
+            if a is not None:
+                n_rel += 1
+                n_adh += bool(a)
+        for c, gset, pset in (("E", _entities(gold), _entities([t for t in pred if t[1] in onto.relations])),
+                              ("A", {t[:3] for t in gold if t[5]}, {t[:3] for t in pred if t[5]}),
+                              ("P", {t[:2] for t in gold if t[5]}, {t[:2] for t in pred if t[5]}),
+                              ("R", {t[:3] for t in gold if not t[5]},
+                               {t[:3] for t in pred if not t[5] and t[1] in onto.relations})):
+            tp_c[c][0] += len(gset & pset)
+            tp_c[c][1] += len(pset)
+            tp_c[c][2] += len(gset)
+    n = len(outputs)
+
+    def mean(xs: list[float]) -> float | None:
+        return sum(xs) / len(xs) if xs else None
+
+    res: dict[str, Any] = {
+        "n_sentences": n,
+        "triple": {"precision": mean(sent_p), "recall": mean(sent_r), "f1": mean(sent_f)},
+        "onto_conformance": mean(conf), "rel_halluc": None if not conf else 1 - mean(conf),
+        "sub_halluc": mean(subh), "obj_halluc": mean(objh),
+        "fidelity": n_fid / n_out if n_out else None,
+        "hallucination": 1 - n_fid / n_out if n_out else None,
+        "adherence": n_adh / n_rel if n_rel else None,
+        "validity": sum(o.valid for o in outputs) / n if n else None,
+        "latency_s": mean([o.latency_s for o in outputs]), "cost_usd": mean([o.cost_usd for o in outputs]),
+        "n_pred_triples": n_out, "n_gold_triples": sum(len(o.gold) for o in outputs)}
+    for c, (tp, npred, ngold) in tp_c.items():
+        res[c] = {**prf(tp, npred, ngold), "tp": tp, "n_pred": npred, "n_gold": ngold}
+    return res
+
+
+def _entities(triples: list[tuple]) -> set[tuple[str, str]]:
+    out = set()
+    for s, _, ob, st, ot, is_dt in triples:
+        out.add((s, st))
+        if not is_dt:
+            out.add((ob, ot))
+    return out
+
+
+def macro(per_ontology: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Unweighted mean over ontologies of every score of :func:`score_ontology` (``None``s skipped)."""
+    out: dict[str, Any] = {}
+    rows = list(per_ontology.values())
+    if not rows:
+        return out
+    for k, v in rows[0].items():
+        if isinstance(v, dict):
+            out[k] = {kk: _mean([r[k].get(kk) for r in rows]) for kk in v}
+        else:
+            out[k] = _mean([r.get(k) for r in rows])
+    return out
+
+
+def _mean(xs: list[Any]) -> float | None:
+    vals = [float(x) for x in xs if isinstance(x, (int, float))]  # None (not applicable) is skipped
+    return sum(vals) / len(vals) if vals else None

@@ -1,0 +1,128 @@
+"""Normalization of extracted and gold triples (the published rules of Text2KGBench-LettrIA).
+
+Text2KGBench-LettrIA (Plu et al., "Text2KGBench-LettrIA: A Refined Benchmark for Text2Graph
+Systems", CEUR-WS Vol-4041, 2025) revises the DBpedia-WebNLG part of Text2KGBench; its files are
+not public, so we apply its published normalization rules ourselves, identically to gold triples
+and to every system's output:
+
+1. entity names: underscores become spaces, runs of white space collapse (``AWH_Engineering_College``
+   -> ``AWH Engineering College``);
+2. superfluous quotes around values are removed (``"\\"Kuttikkattoor\\""`` -> ``Kuttikkattoor``);
+3. numbers are typed: thousands separators removed, a trailing ``.0`` dropped, and a unit in
+   parentheses (``162164091.8388 (kilometres)``) left out of the value, when the relation's range
+   is ``number`` (or unknown) and the whole value is one number;
+4. dates (range ``Date``/``Year``) are written in ISO 8601 (``July 10, 1989`` -> ``1989-07-10``;
+   a year alone stays ``1989``) - the paper's "literal normalisation (ISO 8601)";
+5. ``subType``/``objType`` come from the ontology: the relation's domain, and its range (a class,
+   or the XSD datatype of a datatype property's range, see :data:`DATATYPES`).
+
+:func:`triple_key` is the comparison key of Text2KGBench's evaluation script
+(``normalize_triple``: lower case, spaces and underscores removed) applied after these rules.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+
+__all__ = ["DATATYPES", "MONTHS", "clean_name", "number_value", "date_value", "normalize_value",
+           "key", "triple_key"]
+
+#: Range names of Text2KGBench's JSON ontologies that are datatypes, and their XSD datatype.
+DATATYPES = {"number": "decimal", "string": "string", "date": "date", "Date": "date", "Year": "gYear"}
+
+MONTHS = {m: i + 1 for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july",
+                                          "august", "september", "october", "november", "december"])}
+_MONTH_ABBR = {m[:3]: i for m, i in MONTHS.items()}
+_NUM = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+_UNIT = re.compile(r"^(.*?)\s*\(([A-Za-z ]+)\)$")
+_QUOTES = "\"'\u201c\u201d\u2018\u2019"
+
+
+def clean_name(text: str) -> str:
+    """Rules 1 and 2: underscores -> spaces, white space collapsed, enclosing quotes removed."""
+    text = str(text).replace("_", " ")
+    text = re.sub(r"\s+", " ", text).strip()
+    while len(text) >= 2 and text[0] in _QUOTES and text[-1] in _QUOTES:
+        text = text[1:-1].strip()
+    return text
+
+
+def number_value(text: str) -> str | None:
+    """Rule 3: the canonical form of a value that is one number (``'1,121.0'`` -> ``'1121'``,
+    ``'4.56 (kilometrePerSeconds)'`` -> ``'4.56'``), else ``None``."""
+    text = clean_name(text)
+    m = _UNIT.match(text)
+    if m:
+        text = m.group(1)
+    if not _NUM.match(text):
+        return None
+    text = text.replace(",", "").lstrip("+")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def date_value(text: str) -> str | None:
+    """Rule 4: ISO 8601 form of a date (``YYYY-MM-DD``; ``YYYY`` for a year alone), else ``None``.
+
+    Accepts ``1989-07-10``, ``July 10, 1989``, ``July 10th 1989``, ``10 July 1989``,
+    ``10th of July, 1989`` and ``7/10/1989`` (month first, as in the WebNLG sentences).
+    """
+    t = clean_name(text).lower().replace(",", " ")
+    t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
+    t = re.sub(r"\b([a-z]{3})[a-z]*\.?(?= )", lambda m: m.group(0) if m.group(0) in MONTHS or m.group(1)
+               not in _MONTH_ABBR else [k for k, v in MONTHS.items() if v == _MONTH_ABBR[m.group(1)]][0], t)
+    t = re.sub(r"\s+", " ", t).strip()
+    if re.fullmatch(r"\d{4}", t):
+        return t
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", t)
+    if m:
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    else:
+        m = re.fullmatch(r"([a-z]+) (\d{1,2}) (\d{4})", t) or None
+        if m and m.group(1) in MONTHS:
+            mo, d, y = MONTHS[m.group(1)], int(m.group(2)), int(m.group(3))
+        else:
+            m = re.fullmatch(r"(\d{1,2}) (?:of )?([a-z]+) (\d{4})", t)
+            if m and m.group(2) in MONTHS:
+                d, mo, y = int(m.group(1)), MONTHS[m.group(2)], int(m.group(3))
+            else:
+                m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", t)
+                if not m:
+                    return None
+                mo, d, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    try:
+        return date(y, mo, d).isoformat()
+    except ValueError:
+        return None
+
+
+def normalize_value(value: str, range_name: str | None = None) -> str:
+    """Rules 1-4 for one subject or object, given the relation's range name (``None``: unknown).
+
+    Numbers are typed when the range is ``number`` or unknown; dates when it is ``Date``,
+    ``date`` or ``Year`` (or unknown and the value is an ISO date); everything else is cleaned only.
+    """
+    text = clean_name(value)
+    if range_name in ("Date", "date", "Year") or range_name is None:
+        d = date_value(text)
+        if d is not None and (range_name is not None or "-" in text):
+            return d
+    if range_name in ("number", None):
+        n = number_value(text)
+        if n is not None:
+            return n
+    return text
+
+
+def key(value: str) -> str:
+    """Comparison key of a name: Text2KGBench's ``normalize_triple`` (spaces and underscores
+    removed, lower case) after :func:`clean_name`, and abbreviation periods removed too
+    (``St._Louis`` = ``St Louis``, ``1._FC_Magdeburg`` = ``1 FC Magdeburg``)."""
+    return re.sub(r"(_|\s+|\.(?!\d))", "", clean_name(value)).lower()
+
+
+def triple_key(sub: str, rel: str, obj: str, range_name: str | None = None) -> tuple[str, str, str]:
+    """``(sub, rel, obj)`` comparison key after rules 1-4 (``range_name``: the relation's range)."""
+    return key(normalize_value(sub, None if range_name is None else "")), key(rel), \
+        key(normalize_value(obj, range_name))

@@ -1,0 +1,421 @@
+"""The offline extractor: ontology-guided triple extraction without a network or a key.
+
+Built from the ontology, the training split and the packaged sentence embeddings:
+
+1. candidate mentions of the sentence (:func:`.mentions.find_mentions`: capitalised names,
+   numbers, dates, quoted values, names known from the training triples);
+2. every ordered pair (subject candidate, object candidate) gets sparse features: the words
+   between and around the two mentions, their shapes and words, whether the subject is the
+   sentence's first name, the relations the object's known name had in training, and the
+   relations of the k nearest training sentences (cosine of all-MiniLM-L6-v2 embeddings);
+3. a logistic-regression model says whether the pair holds a relation at all, a linear SVM
+   which relation; the choice is restricted to the ontology's relations whose domain/range
+   accept the mentions (a number for a ``number`` range, a date for a ``Date`` range, a name
+   for a class range);
+4. a third logistic regression says how likely each name is the subject of some triple (its
+   position, neighbouring words, shape); pairs competing for one object are ranked by the pair
+   probability times this one;
+5. overlapping object candidates keep their best pair; a name coordinated with a chosen object
+   (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
+   (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range.
+
+Deterministic: liblinear solvers with a fixed seed, mentions and pairs in text order.
+Training data: the training sentences of the ontologies given to :meth:`OfflineExtractor.fit`;
+the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`.harness`).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .data import Sentence, TextOntology
+from .mentions import Lexicon, Mention, find_mentions, tokens
+from .normalize import key, normalize_value
+
+__all__ = ["OfflineExtractor", "compatible"]
+
+log = logging.getLogger(__name__)
+_NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
+_STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
+
+
+def compatible(rel_range: str, shape: str) -> bool:
+    """Can a mention of ``shape`` be the object of a relation with range ``rel_range``?"""
+    if rel_range == "number":
+        return shape in ("NUM", "YEAR")
+    if rel_range in ("Date", "date"):
+        return shape in ("DATE", "YEAR")
+    if rel_range == "Year":
+        return shape == "YEAR"
+    if rel_range == "string":
+        return shape != "LOW"
+    return shape in _NAME_SHAPES or shape == "LOW"
+
+
+def _words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
+    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+
+
+_STEMMER = None
+
+
+def _stems(words: list[str]) -> set[str]:
+    global _STEMMER
+    if _STEMMER is None:
+        from nltk.stem import PorterStemmer
+        _STEMMER = PorterStemmer()
+    return {_STEMMER.stem(w) for w in words if w not in _STOP}
+
+
+@functools.lru_cache(maxsize=4096)
+def _label_stems(relation: str) -> frozenset[str]:
+    """Stemmed words of a relation name (``academicStaffSize`` -> ``academ``, ``staff``, ``size``)."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", relation)
+    return frozenset(_stems([w.lower() for w in words]))
+
+
+def _alias_keys(name: str, range_name: str | None) -> set[str]:
+    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`)."""
+    value = normalize_value(name, range_name)
+    return {key(value)} | {key(a) for a in Lexicon.aliases(value)}
+
+
+def _known(sentences: list[Sentence]) -> dict[str, set[str]]:
+    """Relations each entity name had as object (``key``) and as subject (``S:key``)."""
+    known: dict[str, set[str]] = {}
+    for s in sentences:
+        for t in s.triples:
+            known.setdefault(key(t["obj"]), set()).add(t["rel"])
+            known.setdefault("S:" + key(t["sub"]), set()).add(t["rel"])
+    return known
+
+
+def _csr32(m):
+    """liblinear accepts 32-bit sparse indices only (DictVectorizer may give 64-bit ones)."""
+    m = m.tocsr()
+    m.indices = m.indices.astype(np.int32)
+    m.indptr = m.indptr.astype(np.int32)
+    return m
+
+
+def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
+    """MiniLM vectors of ``texts``; with ``cache_dir``, vectors computed once are kept in
+    ``minilm-vectors.npz`` there (keyed by the SHA-1 of the text) - embedding the benchmark's
+    5,000 sentences costs minutes on a busy 2-core machine."""
+    from .. import embeddings
+    if cache_dir is None:
+        return embeddings.embed(texts)
+    path = cache_dir / "minilm-vectors.npz"
+    known: dict[str, np.ndarray] = {}
+    if path.exists():
+        with np.load(path) as z:
+            known = {k: z[k] for k in z.files}
+    keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+    todo = sorted({t for t, k in zip(texts, keys) if k not in known})
+    if todo:
+        for t, v in zip(todo, embeddings.embed(todo)):
+            known[hashlib.sha1(t.encode("utf-8")).hexdigest()] = v
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **known)
+    return np.stack([known[k] for k in keys]).astype(np.float32)
+
+
+class OfflineExtractor:
+    """Pair classifier over candidate mentions (see the module docstring).
+
+    Args:
+        k: nearest training sentences whose relations become features.
+        threshold: minimum probability that a pair holds a relation.
+        use_embeddings: use the packaged MiniLM embeddings for the nearest sentences (else
+            TF-IDF cosine; :attr:`similarity` says which was used).
+        cache_dir: folder of the sentence-vector cache (``None``: no disk cache).
+        label_weight: weight of the overlap between the pair's context words and the relation
+            name's words (stemmed), added to the relation's score.
+        subject_weight: exponent of the subject model's probability (is this name the subject of
+            some triple?) in the ranking of the pairs that compete for an object (0: unused).
+        min_df: a feature must occur in this many training pairs to be kept (fewer for
+            training sets under 2,000 sentences).
+    """
+
+    name = "offline"
+
+    def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
+                 cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
+                 subject_weight: float = 1.0) -> None:
+        self.label_weight = label_weight
+        # liblinear regularisation (inverse strength): strong, the features are many and sparse
+        self.c_binary, self.c_relation = 0.1, 0.05
+        self.subject_weight = subject_weight
+        self.subject = None
+        self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self._tfidf = None
+        self.lexicon: Lexicon | None = None
+        self.known_rels: dict[str, set[str]] = {}
+        self.train_sents: list[tuple[str, Sentence]] = []
+        self.train_vecs: np.ndarray | None = None
+        self.similarity = "none"
+
+    # -- nearest training sentences --------------------------------------------------------
+    def _vectors(self, texts: list[str], fit: bool = False) -> np.ndarray:
+        """L2-normalised sentence vectors: MiniLM embeddings (cached on disk in ``cache_dir``),
+        else TF-IDF over the training sentences."""
+        from .. import embeddings
+        if self.use_embeddings and embeddings.available():
+            self.similarity = embeddings.MODEL_NAME
+            return _cached_embed(texts, self.cache_dir)
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        self.similarity = "tf-idf"
+        if fit or self._tfidf is None:
+            self._tfidf = TfidfVectorizer(sublinear_tf=True).fit(texts)
+        return self._tfidf.transform(texts).toarray().astype(np.float32)
+
+    def _neighbour_rels(self, vecs: np.ndarray, onto_names: list[str], exclude: bool = False) -> list[set[str]]:
+        """Relations of the ``k`` nearest training sentences (same ontology when it has training data;
+        ``exclude``: the rows of ``vecs`` are the training sentences themselves, each skips itself)."""
+        out = []
+        owners = np.array([o for o, _ in self.train_sents])
+        sims_all = vecs @ self.train_vecs.T
+        for i in range(len(vecs)):
+            mask = owners == onto_names[i]
+            if not mask.any():
+                mask = np.ones(len(owners), bool)
+            sims = np.where(mask, sims_all[i], -9.0)
+            if exclude:
+                sims[i] = -9.0
+            best = np.argsort(-sims, kind="stable")[: self.k]
+            out.append({t["rel"] for j in best for t in self.train_sents[j][1].triples})
+        return out
+
+    # -- features --------------------------------------------------------------------------
+    def _features(self, sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
+                  known: dict[str, set[str]]) -> dict[str, float]:
+        f: dict[str, float] = {}
+        first = min((m.start for m in ms if m.shape in _NAME_SHAPES), default=-1)
+        lo, hi = (a, b) if a.start < b.start else (b, a)
+        between = _words(toks, lo.end, hi.start)
+        f["order"] = 1.0 if a.start < b.start else -1.0
+        f[f"dist={min(len(between), 10) // 2}"] = 1
+        for w in (between[:4] + between[-4:]) if len(between) > 8 else between:
+            f[f"B:{w}"] = 1
+            f[f"B:{w}:{'fw' if a.start < b.start else 'bw'}"] = 1
+        left = _words(toks, 0, b.start)[-3:]
+        right = _words(toks, b.end, len(sent))[:2]
+        for i, w in enumerate(left):
+            f[f"L{len(left) - i}:{w}"] = 1
+            f[f"L:{w}"] = 1
+        for w in right:
+            f[f"R:{w}"] = 1
+        if left:  # the word before a number or a date says what it measures ("in 2001", "has 250")
+            f[f"L1S:{left[-1]}:{b.shape}"] = 1
+        if between:
+            f[f"BL:{between[-1]}:{b.shape}"] = 1
+        f[f"SA:{a.shape}"] = f[f"SB:{b.shape}"] = 1
+        f[f"SAB:{a.shape}:{b.shape}"] = 1
+        f["a_first"] = 1.0 if a.start == first else 0.0
+        names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
+        f[f"arank={min(names.index(a.start), 3)}"] = 1
+        aleft = _words(toks, 0, a.start)[-1:]
+        aright = _words(toks, a.end, len(sent))[:1]
+        f[f"AL:{aleft[0] if aleft else '^'}"] = 1
+        f[f"AR:{aright[0] if aright else '$'}"] = 1
+        gap = sent[lo.end:hi.start]
+        f["cross_sentence"] = 1.0 if re.search(r"[.;]\s", gap) else 0.0
+        if f["cross_sentence"]:
+            f[f"xs_arank={min(names.index(a.start), 3)}"] = 1
+        f["a_in_b"] = 1.0 if (b.start <= a.start and a.end <= b.end) or (a.start <= b.start and b.end <= a.end) else 0.0
+        for w in _words(toks, b.start, b.end)[-3:]:
+            f[f"O:{w}"] = 1
+        for w in _words(toks, a.start, a.end)[-2:]:
+            f[f"S:{w}"] = 1
+        for r in known.get(key(b.value), ()):
+            f[f"KO:{r}"] = 1
+        for r in known.get("S:" + key(a.value), ()):
+            f[f"KS:{r}"] = 1
+        for r in nb:
+            f[f"NB:{r}"] = 1
+        return f
+
+    def _subject_features(self, sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]]) -> dict[str, float]:
+        """Features of a name mention being the subject of some triple (position, neighbours)."""
+        names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
+        left = _words(toks, 0, a.start)[-2:]
+        right = _words(toks, a.end, len(sent))[:2]
+        f = {f"rank={min(names.index(a.start), 3)}": 1.0, f"shape={a.shape}": 1.0,
+             f"l1={left[-1] if left else '^'}": 1.0, f"r1={right[0] if right else '$'}": 1.0,
+             f"r2={' '.join(right)}": 1.0, "clause_start": 1.0 if not left or re.search(
+                 r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
+             "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
+             "known_object": 1.0 if known.get(key(a.value)) else 0.0}
+        for w in _words(toks, a.start, a.end)[-1:]:
+            f[f"last={w}"] = 1.0
+        return f
+
+    def _pairs(self, sent: str, nb: set[str], lexicon: Lexicon,
+               known: dict[str, set[str]]) -> list[tuple[Mention, Mention, dict[str, float]]]:
+        ms = find_mentions(sent, lexicon)
+        toks = tokens(sent)
+        out = []
+        for a in ms:
+            if a.shape not in _NAME_SHAPES:
+                continue
+            for b in ms:
+                if b is a or key(a.value) == key(b.value) or (a.start < b.end and b.start < a.end):
+                    continue
+                out.append((a, b, self._features(sent, toks, ms, a, b, nb, known)))
+        return out
+
+    # -- training --------------------------------------------------------------------------
+    def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
+        """Learn from ``{ontology name: (ontology, training sentences with triples)}``."""
+        from sklearn.feature_extraction import DictVectorizer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.svm import LinearSVC
+
+        t0 = time.perf_counter()
+        self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
+        examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for _, s in self.train_sents]
+        # cross-fitting: a training sentence sees the names and relations known from the other
+        # fold only, as a test sentence sees those of the training split (its entities are new)
+        # (folds by subject: WebNLG verbalises the same facts in several sentences)
+        folds = [int(hashlib.sha1(min([key(t["sub"]) for t in s.triples] or [s.id]).encode()).hexdigest(), 16) % 2
+                 for _, s in self.train_sents]
+        fold_lex = [Lexicon.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
+        fold_known = [_known([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
+        self.lexicon = Lexicon.learn(examples)
+        self.known_rels = _known([s for _, s in self.train_sents])
+        texts = [s.text for _, s in self.train_sents]
+        self.train_vecs = self._vectors(texts, fit=True)
+        nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
+        X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
+        for (name, s), nb, fold in zip(self.train_sents, nbs, folds):
+            ranges = {r.name: r.range for r in training[name][0].relations.values()}
+            gold = {}
+            for t in s.triples:
+                rng = ranges.get(t["rel"])
+                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
+                # the name's disambiguation is not in the sentence, the relation is
+                for sk in _alias_keys(t["sub"], ""):
+                    for ok in _alias_keys(t["obj"], rng):
+                        gold.setdefault((sk, ok), t["rel"])
+            subj_keys = {k for t in s.triples for k in _alias_keys(t["sub"], "")}
+            ms = find_mentions(s.text, fold_lex[fold])
+            toks = tokens(s.text)
+            for m in ms:
+                if m.shape in _NAME_SHAPES:
+                    S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold]))
+                    y_s.append(1 if key(m.value) in subj_keys else 0)
+            for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold]):
+                rel = gold.get((key(a.value), key(b.value)))
+                X.append(f)
+                y_bin.append(1 if rel else 0)
+                if rel:
+                    pos_x.append(f)
+                    pos_y.append(rel)
+        self.vec = DictVectorizer()
+        Xm = _csr32(self.vec.fit_transform(X))
+        # features seen in fewer than min_df pairs name one entity, not a pattern: dropped
+        # (a small training set has no frequent features: the bar scales with its size)
+        support = np.asarray((Xm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
+        self.vec.restrict(support)
+        Xm = _csr32(Xm[:, support])
+        self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
+        self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
+        self.classes = [str(c) for c in self.relation.classes_]
+        self.svec = DictVectorizer()
+        Sm = _csr32(self.svec.fit_transform(S))
+        keep = np.asarray((Sm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
+        self.svec.restrict(keep)
+        self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
+            _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
+        log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
+                 len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
+        return self
+
+    # -- extraction ------------------------------------------------------------------------
+    def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
+        """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
+        nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
+        results = []
+        # a relation without a domain or a range cannot give subType/objType: never chosen
+        rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
+        for sent, nb in zip(sentences, nbs):
+            pairs = self._pairs(sent, nb, self.lexicon, self.known_rels)
+            if not pairs:
+                results.append([])
+                continue
+            Xm = _csr32(self.vec.transform([f for _, _, f in pairs]))
+            p = self.binary.predict_proba(Xm)[:, 1]
+            ps = np.ones(len(pairs))
+            if self.subject is not None and self.subject_weight:
+                ms, toks = find_mentions(sent, self.lexicon), tokens(sent)
+                subj = {}
+                for a, _, _ in pairs:
+                    if (a.start, a.end, a.value) not in subj:
+                        fa = self.svec.transform([self._subject_features(sent, toks, ms, a, self.known_rels)])
+                        subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
+                ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
+            scores = self.relation.decision_function(Xm)
+            if scores.ndim == 1:
+                scores = np.stack([-scores, scores], axis=1)
+            chosen = []
+            toks = tokens(sent)
+            for i, (a, b, _) in enumerate(pairs):
+                ctx = _stems(_words(toks, min(a.end, b.end), max(a.start, b.start)) +
+                             _words(toks, 0, b.start)[-3:] + _words(toks, b.end, len(sent))[:2])
+                bonus = {r: self.label_weight * len(ctx & _label_stems(r)) / max(len(_label_stems(r)), 1)
+                         for r in rels}
+                if p[i] + self.label_weight * 0.2 * max(bonus.values(), default=0) < self.threshold:
+                    continue
+                best, best_s = None, -1e9
+                for j, r in enumerate(self.classes):
+                    rel = rels.get(r)
+                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s:
+                        best, best_s = r, scores[i, j] + bonus[r]
+                if best is not None:
+                    chosen.append((p[i] * ps[i] + 0.1 * best_s, a, b, best))
+            if not chosen and len(p):
+                # every sentence states something: keep the most likely pair at least
+                i = int(np.argmax(p))
+                a, b, _ = pairs[i]
+                cands = [(scores[i, j], r) for j, r in enumerate(self.classes)
+                         if r in rels and compatible(rels[r].range, b.shape)]
+                if cands:
+                    chosen.append((p[i], a, b, max(cands)[1]))
+            chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
+            kept, out, seen = [], [], set()
+            for score, a, b, r in chosen:
+                if any(b.start < kb.end and kb.start < b.end for _, kb, _ in kept):
+                    continue
+                rel = rels[r]
+                obj = normalize_value(b.value, rel.range)
+                k = (key(a.value), r, key(obj))
+                if k in seen:
+                    continue
+                seen.add(k)
+                kept.append((a, b, r))
+                out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain, "objType": rel.range})
+            # coordination: "created by Len Wein and Dick Dillin" gives the relation to both names
+            objs = sorted({(b.start, b.end): b for _, b, _ in pairs}.values(), key=lambda m: m.start)
+            for a, b, r in list(kept):
+                for c in objs:
+                    if c.start <= b.end or not compatible(rels[r].range, c.shape) or c.shape == "LOW" \
+                            or not re.fullmatch(r"\s*(,|and|, and|&|or)\s*", sent[b.end:c.start]):
+                        continue
+                    if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
+                        break
+                    obj = normalize_value(c.value, rels[r].range)
+                    if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
+                        seen.add((key(a.value), r, key(obj)))
+                        kept.append((a, c, r))
+                        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
+                                    "objType": rels[r].range})
+                    b = c
+            results.append(out)
+        return results

@@ -1,0 +1,136 @@
+"""Extracted triples -> RDF: the ontology as OWL, the KG as N-Triples.
+
+* :func:`ontology_graph` - the JSON ontology as OWL in Text2KGBench's namespaces
+  (``<iri>concepts#C`` classes, ``<iri>relations#r`` properties). The published OWL files declare
+  every relation an ``owl:ObjectProperty``, also those whose range is ``number``, ``string`` or
+  ``Date``; here those are ``owl:DatatypeProperty`` with the XSD range of
+  :data:`.normalize.DATATYPES` (``Date``: the union of ``xsd:date`` and ``xsd:gYear``, since
+  WebNLG dates are days or years alone), so that literals validate against them.
+* :func:`kg_graph` - one resource per entity, IRI = base IRI + the normalized name (spaces as
+  ``_``, percent-encoded where an IRI needs it); ``rdf:type`` from ``subType``/``objType``;
+  literals typed from the property's range. A value that is not a valid lexical form of the
+  range's datatype is not written and is reported (never written silently).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
+from rdflib.collection import Collection
+
+from .data import TextOntology
+from .normalize import DATATYPES, clean_name, date_value, normalize_value, number_value
+
+__all__ = ["ontology_graph", "kg_graph", "entity_iri", "typed_literal"]
+
+
+def _ns(onto: TextOntology) -> tuple[Namespace, Namespace]:
+    return Namespace(onto.iri + "concepts#"), Namespace(onto.iri + "relations#")
+
+
+def _local(name: str) -> str:
+    return quote(re.sub(r"\s+", "_", name.strip()), safe="_-.~()',!*:@")
+
+
+def ontology_graph(onto: TextOntology) -> Graph:
+    """OWL classes and object/datatype properties with ``rdfs:domain``/``rdfs:range`` (and
+    ``rdfs:subClassOf`` where the ontology has a hierarchy)."""
+    c, r = _ns(onto)
+    g = Graph()
+    g.bind("c", c)
+    g.bind("r", r)
+    g.add((URIRef(onto.iri.rstrip("/")), RDF.type, OWL.Ontology))
+    classes = set(onto.concepts) | {x.domain for x in onto.relations.values()} | \
+        {x.range for x in onto.relations.values() if not x.is_datatype}
+    for name in sorted(n for n in classes if n):
+        g.add((c[_local(name)], RDF.type, OWL.Class))
+        g.add((c[_local(name)], RDFS.label, Literal(name)))
+    for sub, sups in onto.parents.items():
+        for sup in sups:
+            g.add((c[_local(sub)], RDFS.subClassOf, c[_local(sup)]))
+    for rel in onto.relations.values():
+        p = r[_local(rel.name)]
+        g.add((p, RDFS.label, Literal(rel.name)))
+        if rel.domain:
+            g.add((p, RDFS.domain, c[_local(rel.domain)]))
+        if rel.is_datatype:
+            g.add((p, RDF.type, OWL.DatatypeProperty))
+            if rel.range in ("Date", "date"):
+                # WebNLG's dates are days or years alone: the range is xsd:date or xsd:gYear
+                dt = BNode()
+                g.add((dt, RDF.type, RDFS.Datatype))
+                members = BNode()
+                Collection(g, members, [XSD.date, XSD.gYear])
+                g.add((dt, OWL.unionOf, members))
+                g.add((p, RDFS.range, dt))
+            else:
+                g.add((p, RDFS.range, XSD[DATATYPES[rel.range]]))
+        else:
+            g.add((p, RDF.type, OWL.ObjectProperty))
+            if rel.range:
+                g.add((p, RDFS.range, c[_local(rel.range)]))
+    return g
+
+
+def entity_iri(base_iri: str, name: str) -> URIRef:
+    """IRI of an entity: ``base_iri`` + its normalized name (``AWH_Engineering_College``)."""
+    return URIRef(base_iri + _local(clean_name(name)))
+
+
+def typed_literal(value: str, range_name: str) -> Literal | None:
+    """The literal of ``value`` for a datatype range (``None``: not a valid lexical form).
+
+    ``number`` -> ``xsd:decimal``; ``Date``/``date`` -> ``xsd:date``, or ``xsd:gYear`` for a year
+    alone; ``Year`` -> ``xsd:gYear``; ``string`` -> ``xsd:string``.
+    """
+    v = normalize_value(value, range_name)
+    if range_name == "number":
+        n = number_value(v)
+        return None if n is None else Literal(n, datatype=XSD.decimal)
+    if range_name in ("Date", "date", "Year"):
+        d = date_value(v)
+        if d is None:
+            return None
+        if len(d) == 4:
+            return Literal(d, datatype=XSD.gYear)
+        return None if range_name == "Year" else Literal(d, datatype=XSD.date)
+    return Literal(v, datatype=XSD.string)
+
+
+def kg_graph(outputs: list[tuple[str, list[dict[str, str]]]], onto: TextOntology,
+             base_iri: str) -> tuple[Graph, list[dict[str, Any]]]:
+    """The KG of ``[(sentence id, triples)]`` and the triples left out.
+
+    Triples whose relation is not in the ontology, and literals that are not valid for the
+    range, are left out; each appears in the returned list with ``sentence``, ``triple`` and
+    ``reason``.
+    """
+    c, r = _ns(onto)
+    g = Graph()
+    dropped = []
+    for sid, triples in outputs:
+        for t in triples:
+            rel = onto.relations.get(t.get("rel", ""))
+            if rel is None:
+                dropped.append({"sentence": sid, "triple": t, "reason": "relation not in the ontology"})
+                continue
+            s = entity_iri(base_iri, t["sub"])
+            if rel.is_datatype:
+                lit = typed_literal(t["obj"], rel.range)
+                if lit is None:
+                    dropped.append({"sentence": sid, "triple": t,
+                                    "reason": f"not a valid {rel.range} value for xsd:{DATATYPES[rel.range]}"})
+                    continue
+                g.add((s, r[_local(rel.name)], lit))
+            else:
+                o = entity_iri(base_iri, t["obj"])
+                g.add((s, r[_local(rel.name)], o))
+                obj_type = t.get("objType") or rel.range
+                if obj_type in onto.concepts or obj_type == rel.range:
+                    g.add((o, RDF.type, c[_local(obj_type)]))
+            sub_type = t.get("subType") or rel.domain
+            if sub_type:
+                g.add((s, RDF.type, c[_local(sub_type)]))
+    return g, dropped

@@ -1,0 +1,89 @@
+"""LLM text extractor against a real OpenAI-compatible HTTP server on 127.0.0.1 (canned answers)."""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from pipeline.mappers.llm_client import LLMSettings
+from pipeline.text.data import load_case
+from pipeline.text.harness import run_case
+
+CASE = Path(__file__).parent / "cases" / "text" / "case.yaml"
+GOOD = {"triples": [
+    {"sub": "Omega University", "rel": "city", "obj": "Lille", "subType": "University", "objType": "City"},
+    {"sub": "Omega University", "rel": "academicStaffSize", "obj": "2500", "subType": "University", "objType": "number"}]}
+BAD = '[{"sub": "Kappa University", "rel": "established", "obj": "1998"}]'  # no subType/objType
+
+
+class _Server:
+    """OpenAI-compatible chat completions: answers in turn, records the requests."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers, self.requests = answers, []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server API
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append(body)
+                text = outer.answers[min(len(outer.requests) - 1, len(outer.answers) - 1)]
+                data = json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": body["model"],
+                                   "choices": [{"index": 0, "finish_reason": "stop",
+                                                "message": {"role": "assistant", "content": text}}],
+                                   "usage": {"prompt_tokens": 500, "completion_tokens": 50,
+                                             "total_tokens": 550}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_llm_extractor_through_a_loopback_server(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(CASE)
+    with _Server([json.dumps(GOOD), BAD]) as srv:
+        base = f"http://127.0.0.1:{srv.httpd.server_address[1]}/v1"
+        settings = LLMSettings(model="openai/test-model", api_base=base, cache_dir=tmp_path / "cache",
+                               max_retries=0, temperature=0.0)
+        res = run_case(case, tmp_path / "out", kind="llm", llm_settings=settings, validate=False)
+        assert len(srv.requests) == 2
+        req = srv.requests[0]
+        assert req["response_format"]["type"] == "json_schema"
+        assert req["response_format"]["json_schema"]["schema"]["required"] == ["triples"]
+        prompt = req["messages"][1]["content"]
+        assert "- academicStaffSize(University, number)" in prompt
+        assert prompt.count("Sentence: ") == 4  # 3 nearest training examples + the sentence
+        assert prompt.rstrip().endswith("Sentence: Omega University is located in Lille and has 2,500 academic staff.\nAnswer:")
+        # the same requests again come from the cache: no new request
+        run_case(case, tmp_path / "out2", kind="llm", llm_settings=settings, validate=False)
+        assert len(srv.requests) == 2
+    s = res["scores"]
+    assert s["validity"] == 0.5  # the second answer lacks subType/objType
+    assert s["triple"]["f1"] == 0.5 and s["triple"]["precision"] == 0.5
+    lines = [json.loads(x) for x in (tmp_path / "out" / "outputs.jsonl").read_text().splitlines()]
+    assert lines[0]["prompt_tokens"] == 500 and lines[1]["errors"]
+    prov = json.loads((tmp_path / "out" / "provenance.json").read_text())
+    assert prov["model"] == "openai/test-model" and len(prov["prompt_hashes"]) == 2
+    assert prov["prompt_tokens"] == 1000 and prov["completion_tokens"] == 100
