@@ -93,7 +93,8 @@ def generate(blinkg: Path, k: float, out: Path, seed: int = 0) -> Path:
 
 
 def run_stage(cmd: list[str], log: Path, cwd: Path | None = None) -> dict[str, Any]:
-    """Run one command as a child process; its wall seconds, peak RSS (MB) and exit code.
+    """Run one command as a child process; its wall seconds, CPU seconds (user + system: less
+    sensitive than wall time to other jobs on a shared machine), peak RSS (MB) and exit code.
 
     The peak RSS is ``ru_maxrss`` of :func:`os.wait4` on that child (Linux: KiB; it covers the
     child and the grandchildren it waited for). stdout and stderr go to ``log``.
@@ -104,7 +105,7 @@ def run_stage(cmd: list[str], log: Path, cwd: Path | None = None) -> dict[str, A
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     return {"s": round(time.perf_counter() - t0, 2), "rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "rc": proc.returncode}
+            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "rc": proc.returncode}
 
 
 def slope(xs: list[float], ys: list[float]) -> float | None:
@@ -287,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     if "map_rows" in result:
         m = result["map_rows"]
         line = (f"kgc map on {sum(m['rows'].values()):,} records (largest source {max(m['rows'].values()):,}): "
-                f"{m['s']} s, {m['rss_mb']:.0f} MB, exit {m['rc']}, {m['table_rows']} table rows")
+                f"{m['s']} s wall, {m['cpu_s']} s CPU, {m['rss_mb']:.0f} MB, exit {m['rc']}, {m['table_rows']} table rows")
         print(line)
         (root / "scale.md").write_text(md + "\n" + line + "\n", encoding="utf-8")
     print(f"written: {root / 'scale.json'}, {root / 'scale.md'}")
