@@ -92,3 +92,26 @@ def test_profiling_on_distinct_values_matches_per_value():
     assert profile.included(["1", " 2", "9", ""], columns.Values(["1 ", "2", "3"])) == pytest.approx(2 / 3)
     assert profile.included(["", " "], ["1"]) == 0.0
     assert profile.profile_datatype(["2020-01-02", "x"]) == ("xsd:string", "2 values fit no narrower XSD type")
+
+
+def test_mapper_table_is_the_same_when_keys_are_screened_on_a_sample(monkeypatch):
+    """Scenario 1 'E' (students, sports, a join): with a 1-record sample every key decision is
+    still exact (same rows), and each row of a sampled source says how it was profiled."""
+    from pipeline.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
+    from pipeline.mappers import get_mapper
+
+    if not (DEFAULT_BLINKG_DIR / "scenarios").is_dir():
+        pytest.skip("BLINKG benchmark folder not present")
+    cases, _ = blinkg_cases(DEFAULT_BLINKG_DIR)
+    case = next(c for c in cases if c.scenario == "scenario1" and c.name == "1E")
+    whole = get_mapper("offline").map(case, use_embeddings=False)
+    monkeypatch.setattr(columns, "SAMPLE_RECORDS", 1)
+    sampled = get_mapper("offline").map(case, use_embeddings=False)
+    assert [r.to_dict() | {"evidence": None} for r in sampled.table] == \
+        [r.to_dict() | {"evidence": None} for r in whole.table]
+    notes = {s["source"]: s.get("profiling") for s in sampled.provenance["sources"]}
+    assert notes["sport.csv"] is None  # one record: its own sample
+    assert notes["student.csv"].startswith("2 records: key candidates screened on a systematic sample of 1 records")
+    for a, b in zip(sampled.table, whole.table):
+        assert a.evidence == b.evidence + ([f"profiling: {notes[a.source_file]}"] if notes[a.source_file] else [])
+    assert all("profiling" not in s for s in whole.provenance["sources"])
