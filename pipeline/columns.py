@@ -19,9 +19,8 @@ import codecs
 import csv
 import gc
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["SAMPLE_RECORDS", "ColumnRecords", "DistinctRecords", "Values", "sample_indices", "check_utf8"]
 
@@ -126,7 +125,7 @@ class ColumnRecords(Sequence):
         """True once the cells have been read."""
         return self._cols is not None
 
-    def distinct(self) -> "DistinctRecords":
+    def distinct(self) -> DistinctRecords:
         """The distinct records (computed once)."""
         if getattr(self, "_distinct", None) is None:
             self._distinct = DistinctRecords(self)

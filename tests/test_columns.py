@@ -115,3 +115,14 @@ def test_mapper_table_is_the_same_when_keys_are_screened_on_a_sample(monkeypatch
     for a, b in zip(sampled.table, whole.table):
         assert a.evidence == b.evidence + ([f"profiling: {notes[a.source_file]}"] if notes[a.source_file] else [])
     assert all("profiling" not in s for s in whole.provenance["sources"])
+
+
+def test_records_with_values_counted_on_columns(tmp_path):
+    from pipeline.coverage import _count_with_values
+
+    data, p = _load(tmp_path, TRICKY)
+    rows = _dictreader(p, ";")
+    for refs in ([], ["id"], ["name"], ["name", "note"], ["note"], ["nope"]):
+        slow = sum(1 for rec in rows if all(any(v.strip() for v in rec.get(r, [])) for r in refs))
+        assert _count_with_values(data, refs) == slow, refs
+    assert _count_with_values(data, ["name", "note"]) == 3  # ' ' is blank, 'Bo' has no note
