@@ -4,7 +4,8 @@ For each :class:`~pipeline.manifest.Source` this module answers what the
 audit, the compiler and the mappers need: which references exist (CSV
 columns, JSON keys as dotted paths relative to the iterator, XML element and
 attribute paths relative to the iterator), their values per record, and the
-record iterator (detected when the manifest does not give one).
+record iterator (detected when the manifest does not give one). CSV cells are read
+on first use, into columns (:mod:`pipeline.columns`); loading reads the header only.
 
 Repaired copies (see :mod:`pipeline.input_repair`; inputs are never modified):
 XML with undeclared prefixes or default namespaces (each default namespace is

@@ -5,7 +5,12 @@
   the order boolean, integer, decimal, double, date, dateTime, gYear, anyURI,
   else string.
 * Keys: a set of references is a key when no two *distinct* records agree on
-  it (exact duplicate records describe the same entity, as in BLINKG 1D/1G).
+  it (exact duplicate records describe the same entity, as in BLINKG 1D/1G). On a
+  CSV source a candidate is first tested on the documented sample of
+  :func:`pipeline.columns.sample_indices` (which can only reject), then on every record.
+* Lexical tests (datatype, numbers, inclusion) run once per distinct value and are
+  kept in the column's memo (:class:`pipeline.columns.Values`): exact, at the cost of
+  the distinct values, not of the records.
 * Inclusion dependency ``A <= B``: every non-empty value of A is a value of B
   (the unary IND test of De Marchi et al., "Unary and n-ary inclusion
   dependency discovery in relational databases", JIIS 2009).
