@@ -14,6 +14,7 @@ from typing import Any
 
 from lxml import etree
 
+from .columns import ColumnRecords
 from .compile.model import ObjectSpec, Plan, Term, TriplesMapPlan
 from .sources import SourceData
 
@@ -43,6 +44,16 @@ def _absolute(src: SourceData, iterator: str | None, ref: str) -> str:
     return f"{iterator.rstrip('/')}/{ref}"
 
 
+def _count_with_values(src: SourceData, refs: list[str]) -> int:
+    """Records holding a non-blank value for every one of ``refs`` (CSV: read on the columns)."""
+    if isinstance(src.records, ColumnRecords):
+        cols = [src.records.column(r) for r in refs]
+        if any(c is None for c in cols):
+            return 0 if refs else len(src.records)
+        return sum(1 for cells in zip(*cols) if all(c.strip() for c in cells)) if cols else len(src.records)
+    return sum(1 for rec in src.records if all(any(v.strip() for v in rec.get(r, [])) for r in refs))
+
+
 def _records_with_subject(src: SourceData, tms: list[TriplesMapPlan]) -> int:
     best = 0
     for tm in tms:
@@ -54,7 +65,7 @@ def _records_with_subject(src: SourceData, tms: list[TriplesMapPlan]) -> int:
             except etree.XPathError:
                 continue
         else:
-            n = sum(1 for rec in src.records if all(any(v.strip() for v in rec.get(r, [])) for r in refs))
+            n = _count_with_values(src, refs)
         best = max(best, n)
     return best
 

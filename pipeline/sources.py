@@ -4,7 +4,8 @@ For each :class:`~pipeline.manifest.Source` this module answers what the
 audit, the compiler and the mappers need: which references exist (CSV
 columns, JSON keys as dotted paths relative to the iterator, XML element and
 attribute paths relative to the iterator), their values per record, and the
-record iterator (detected when the manifest does not give one).
+record iterator (detected when the manifest does not give one). CSV cells are read
+on first use, into columns (:mod:`pipeline.columns`); loading reads the header only.
 
 Repaired copies (see :mod:`pipeline.input_repair`; inputs are never modified):
 XML with undeclared prefixes or default namespaces (each default namespace is
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from .columns import ColumnRecords, Values, check_utf8, sample_indices
 from .findings import Finding
 from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
                            repair_xml, strip_json_nulls, undeclared_prefixes)
@@ -62,7 +64,8 @@ class SourceData:
         path: the file actually read (the repaired copy for repaired XML).
         iterator: JSONPath/XPath of records (``None`` for CSV).
         references: available references in document order.
-        records: one dict per record: reference -> list of string values.
+        records: one dict per record: reference -> list of string values (CSV: a
+            :class:`~pipeline.columns.ColumnRecords`, parsed on first use, columns inside).
         findings: problems met while reading (repairs, unreadable rows).
         namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
         default_prefixes: default namespace URI -> the prefix bound to it (XML only).
@@ -104,8 +107,34 @@ class SourceData:
         return expr
 
     def values(self, reference: str) -> list[str]:
-        """All values of ``reference`` across records, in order (may repeat)."""
-        return [v for r in self.records for v in r.get(reference, [])]
+        """All values of ``reference`` across records, in order (may repeat).
+
+        Returns:
+            A :class:`~pipeline.columns.Values` (a ``list``) computed once per reference and
+            shared by every call: read it, do not modify it. Its ``memo`` keeps what profiling
+            computed on the column (distinct values, datatype), so a second test costs nothing.
+        """
+        cache = self.__dict__.setdefault("_values", {})
+        if reference not in cache:
+            if isinstance(self.records, ColumnRecords):
+                col = self.records.column(reference)
+                cache[reference] = Values(v for v in col if v) if col is not None else Values()
+            else:
+                cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
+        return cache[reference]
+
+    def profiling(self) -> str | None:
+        """How the mapper's profiling covered this source, when a sample was involved (CSV
+        with more than :data:`~pipeline.columns.SAMPLE_RECORDS` records), else ``None``."""
+        if not isinstance(self.records, ColumnRecords) or not self.records.parsed:
+            return None
+        n = len(self.records)
+        idx = sample_indices(n)
+        if len(idx) >= n:
+            return None
+        return (f"{n:,} records: key candidates screened on a systematic sample of {len(idx):,} records "
+                f"(records 0, {idx.step}, {2 * idx.step}, ...), each key kept confirmed on all records; datatypes and "
+                f"inclusion dependencies tested on every distinct value")
 
     def has_reference(self, reference: str) -> bool:
         """True when ``reference`` names data in this source.
@@ -195,6 +224,8 @@ def _normalise_csv(data: SourceData, out_dir: Path) -> None:
 
 
 def _read_csv(src: Source) -> SourceData:
+    """Header, separator and BOM now; the cells on first use (:class:`~pipeline.columns.ColumnRecords`)."""
+    check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)
@@ -203,16 +234,18 @@ def _read_csv(src: Source) -> SourceData:
             delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter if sample.count("\n") > 1 else delimiter
         except csv.Error:
             pass
-        reader = csv.DictReader(fh, delimiter=delimiter)
-        records = [{k: ([v] if v not in (None, "") else []) for k, v in row.items() if k is not None} for row in reader]
-        refs = list(reader.fieldnames or [])
+        reader = csv.reader(fh, delimiter=delimiter)
+        refs = next(reader, [])
+        has_record = any(row for row in reader)
+    records = ColumnRecords(src.path, delimiter, refs)
     data = SourceData(src, src.path, None, refs, records)
     data.delimiter = delimiter
-    data.bom = src.path.read_bytes()[:3] == b"\xef\xbb\xbf"
+    with src.path.open("rb") as fh:
+        data.bom = fh.read(3) == b"\xef\xbb\xbf"
     if not refs:
         data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
                                      expected="a header line with column names"))
-    elif not records:
+    elif not has_record:
         data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records", line=2,
                                      expected="at least one record", severity="warning"))
     return data
@@ -408,4 +441,14 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
 def all_values(sources: list[SourceData]) -> set[str]:
     """Every value found in the sources (the materializer's guards use it to tell a real
     ``"None"`` from an empty XML element)."""
-    return {v for s in sources for r in s.records for vs in r.values() for v in vs}
+    out: set[str] = set()
+    for s in sources:
+        if isinstance(s.records, ColumnRecords):
+            cells: set[str] = set()
+            for name in s.records.names:
+                cells.update(s.records.column(name) or ())
+            cells.discard("")  # an empty CSV cell is no value
+            out |= cells
+        else:
+            out.update(v for r in s.records for vs in r.values() for v in vs)
+    return out

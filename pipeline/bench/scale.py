@@ -12,7 +12,10 @@ each command as its own process, wall time and peak RSS from ``os.wait4``:
 
 * ``engine``: ``python -m morph_kgc`` on the compiled RML, writing N-Triples;
 * ``compile``, ``materialize`` (guards included), ``validate``: the ``kgc`` commands;
-* ``distributed``: ``kgc materialize --distributed`` (Dask, local cluster) when installed.
+* ``distributed``: ``kgc materialize --distributed`` (Dask, local cluster) when installed;
+* ``map``: ``kgc map`` (the offline mapper) on the same sources; and once more on its own
+  workload whose largest source (``stop_times.csv``) has ``--map-rows`` records (default
+  1,000,000; about 2M records in all nine files), time and peak RSS.
 
 Printed and written (``<out>/scale.json``, ``<out>/scale.md``): triples (engine vs ours,
 the difference explained by the guards' drop counts), seconds and MB per stage, the ratios
@@ -90,7 +93,8 @@ def generate(blinkg: Path, k: float, out: Path, seed: int = 0) -> Path:
 
 
 def run_stage(cmd: list[str], log: Path, cwd: Path | None = None) -> dict[str, Any]:
-    """Run one command as a child process; its wall seconds, peak RSS (MB) and exit code.
+    """Run one command as a child process; its wall seconds, CPU seconds (user + system: less
+    sensitive than wall time to other jobs on a shared machine), peak RSS (MB) and exit code.
 
     The peak RSS is ``ru_maxrss`` of :func:`os.wait4` on that child (Linux: KiB; it covers the
     child and the grandchildren it waited for). stdout and stderr go to ``log``.
@@ -101,7 +105,7 @@ def run_stage(cmd: list[str], log: Path, cwd: Path | None = None) -> dict[str, A
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     return {"s": round(time.perf_counter() - t0, 2), "rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "rc": proc.returncode}
+            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "rc": proc.returncode}
 
 
 def slope(xs: list[float], ys: list[float]) -> float | None:
@@ -159,6 +163,7 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
         if distributed:
             add("distributed", [kgc, "-q", "materialize", str(rml), str(work / "kg-distributed.nt"), "--manifest",
                                 str(manifest), "--distributed", "--partitions", str(partitions)])
+    add("map", [kgc, "-q", "map", str(manifest), str(work / "table.json")])
     add("validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out", str(work / "validation.json")])
     dropped = sum(int(m) for m in _DROPPED.findall((work / "materialize.log").read_text(encoding="utf-8")))
     n_engine, n_ours = _count_lines(eng), _count_lines(kg)
@@ -186,7 +191,8 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
 
 
 def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> str:
-    names = [n for n in ("engine", "compile", "materialize", "distributed", "validate") if n in rows[0]["stages"]]
+    names = [n for n in ("engine", "compile", "materialize", "distributed", "map", "validate")
+             if n in rows[0]["stages"]]
     head = ["size", "triples engine / ours (dropped)"] + [f"{n} s (MB)" for n in names]
     head += ["(compile+mat) / engine", "RSS ours / engine", "validate / mat"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -200,6 +206,26 @@ def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> st
     return "\n".join(out) + "\n"
 
 
+def bench_map_rows(rows: int, blinkg: Path, root: Path, seed: int) -> dict[str, Any]:
+    """``kgc map`` on a workload whose largest source (``stop_times.csv``) has ``rows`` records.
+
+    Returns:
+        ``{"rows": {file: records}, "s", "rss_mb", "rc", "table_rows"}``.
+    """
+    work = root / f"map-{rows}"
+    src = blinkg / "scenarios" / "scenario2" / "complete" / "stop_times.csv"
+    per_copy = _count_lines(src) - 1
+    manifest = generate(blinkg, rows / per_copy, work / "data", seed)
+    counts = {p.name: _count_lines(p) - 1 for p in sorted((work / "data").glob("*.csv"))}
+    out = work / "table.json"
+    r = run_stage([str(Path(sys.executable).parent / "kgc"), "-q", "map", str(manifest), str(out)], work / "map.log")
+    r["rows"] = counts
+    r["table_rows"] = len(json.loads(out.read_text(encoding="utf-8"))["rows"]) if out.exists() else None
+    for p in (work / "data").glob("*.csv"):  # ~170 MB of generated CSV: not kept
+        p.unlink()
+    return r
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m pipeline.bench.scale`` (see the module docstring)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -211,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=1, help="runs of engine/compile/materialize per size (median)")
     p.add_argument("--partitions", type=int, default=2, help="partitions of the distributed run")
     p.add_argument("--no-distributed", dest="distributed", action="store_false")
+    p.add_argument("--map-rows", type=int, default=int(os.environ.get("BENCH_SCALE_MAP_ROWS", "1000000")),
+                   help="records of the largest source in the extra `kgc map` run (0: skip it)")
     args = p.parse_args(argv)
     blinkg = Path(args.blinkg).resolve()
     if not (blinkg / "scenarios" / "scenario2" / "complete").is_dir():
@@ -241,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seed": args.seed, "sizes": rows,
               "slopes": slopes}
+    if args.map_rows > 0:
+        print(f"kgc map, largest source {args.map_rows:,} records:", flush=True)
+        result["map_rows"] = bench_map_rows(args.map_rows, blinkg, root, args.seed)
     (root / "scale.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     md = _markdown(rows, slopes)
     (root / "scale.md").write_text(md, encoding="utf-8")
@@ -254,6 +285,12 @@ def main(argv: list[str] | None = None) -> int:
             cov = v.get("coverage")
             print(f"  {r['size']} {name}: {v['value']} ({v['status']}, {v['elapsed_s']} s)"
                   + (f" coverage: {cov}" if cov else ""))
+    if "map_rows" in result:
+        m = result["map_rows"]
+        line = (f"kgc map on {sum(m['rows'].values()):,} records (largest source {max(m['rows'].values()):,}): "
+                f"{m['s']} s wall, {m['cpu_s']} s CPU, {m['rss_mb']:.0f} MB, exit {m['rc']}, {m['table_rows']} table rows")
+        print(line)
+        (root / "scale.md").write_text(md + "\n" + line + "\n", encoding="utf-8")
     print(f"written: {root / 'scale.json'}, {root / 'scale.md'}")
     return 0
 

@@ -12,6 +12,7 @@ import re
 
 from rdflib import URIRef
 
+from ..columns import ColumnRecords
 from ..sources import SourceData
 from ..table import MappingRow, parse_join_condition, split_class_alternatives
 from ..template import Segment, expand_template_prefix, parse_template
@@ -213,8 +214,11 @@ def _identifies_records(src: SourceData, refs: list[str]) -> bool:
     as before: nothing in the data says otherwise."""
     if not all(r in src.references for r in refs):
         return True
-    keys = [tuple(tuple(rec.get(r, ())) for r in refs) for rec in src.records]
-    keys = [k for k in keys if all(k)]
+    if isinstance(src.records, ColumnRecords):  # CSV: the columns themselves, no per-record dicts
+        keys = [k for k in zip(*(src.records.column(r) for r in refs)) if all(k)]
+    else:
+        keys = [tuple(tuple(rec.get(r, ())) for r in refs) for rec in src.records]
+        keys = [k for k in keys if all(k)]
     return len(set(keys)) == len(keys)
 
 

@@ -41,7 +41,8 @@ from ...ontology import Ontology
 from ...sources import SourceData
 from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
 from .names import NameMatcher, reference_words, words
-from .profile import distinct_records, included, is_key, is_numeric, minimal_keys, profile_datatype
+from .profile import (distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys,
+                      profile_datatype, value_counts)
 
 __all__ = ["SourceInfo", "ForeignKey", "CompositeKey", "Assignment", "analyse_keys", "find_foreign_keys",
            "find_composite_keys", "choose_key", "choose_class", "assign_properties", "domain_fits", "value_fit",
@@ -240,7 +241,7 @@ def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str
 
 
 def _whole_numbers(values: list[str]) -> bool:
-    vals = [v.strip() for v in values if v and v.strip()]
+    vals = distinct_values(values)  # each distinct value tested once
     return bool(vals) and all(re.fullmatch(r"[+-]?\d+(\.0+)?", v) for v in vals)
 
 
@@ -315,11 +316,12 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     found, _ = profile_datatype(values)
     if any(found in _NARROW[r] for r in narrow):
         return 1.0
-    if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v.strip()) for v in values if v and v.strip()):
+    if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v) for v in distinct_values(values)):
         return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
-    if "xsd:date" in narrow and sum(1 for v in values if udfs.normalize_date(v)) >= 0.8 * len(values):
+    if "xsd:date" in narrow and sum(n for v, n in value_counts(values).items()
+                                    if udfs.normalize_date(v)) >= 0.8 * len(values):
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
-    if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in values):
+    if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
     return 0.3
 

@@ -43,12 +43,15 @@ _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 def code_like(values: Iterable[str]) -> bool:
     """True when every non-empty value is a whole-number code: one fixed width of at least five
     digits, or a leading zero somewhere (a quantity never has one); four-digit years are not codes."""
-    vals = [v.strip() for v in values if v and v.strip()]
-    if len(vals) < 2 or not all(re.fullmatch(r"\d+", v) for v in vals):
+    from .profile import distinct_values, nonblank_count
+
+    values = values if isinstance(values, list) else list(values)
+    vals = distinct_values(values)  # each distinct value tested once (a column of 1M rows has few)
+    if nonblank_count(values) < 2 or not all(re.fullmatch(r"\d+", v) for v in vals):
         return False
     if any(len(v) > 1 and v.startswith("0") for v in vals):
         return True
-    return len({len(v) for v in vals}) == 1 and len(vals[0]) >= 5 and not all(_YEAR.match(v) for v in vals)
+    return len({len(v) for v in vals}) == 1 and len(next(iter(vals))) >= 5 and not all(_YEAR.match(v) for v in vals)
 
 
 def source_kinds(datas: list) -> list[list[int]]:

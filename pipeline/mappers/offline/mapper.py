@@ -392,13 +392,18 @@ class OfflineMapper:
                                                     severity="warning"))
         propose_functions(builder.rows, data, ont)
         builder.findings += coverage_findings(infos, builder.rows, ont, matcher, dprops)
+        sampled = {i.name: note for i in infos if (note := i.data.profiling())}
+        for row in builder.rows:  # a decision screened on the sample says so (see pipeline.columns)
+            if row.source_file in sampled:
+                row.evidence.append(f"profiling: {sampled[row.source_file]}")
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i
         decisions = [{"source": i.name, "class": builder.c(i.cls), "class_score": round(i.cls_score, 3),
                       "class_evidence": i.cls_evidence, "key": list(i.key), "key_evidence": i.key_evidence,
                       "link_file": i.link, "foreign_keys": {r: f"{f.target}.{f.target_ref}" for r, f in i.fks.items()},
-                      "findings": [str(f) for f in i.data.findings]} for i in infos]
+                      "findings": [str(f) for f in i.data.findings],
+                      **({"profiling": sampled[i.name]} if i.name in sampled else {})} for i in infos]
         for f in builder.findings:
             log.info("%s", f)
         elapsed = time.perf_counter() - t0

@@ -5,7 +5,12 @@
   the order boolean, integer, decimal, double, date, dateTime, gYear, anyURI,
   else string.
 * Keys: a set of references is a key when no two *distinct* records agree on
-  it (exact duplicate records describe the same entity, as in BLINKG 1D/1G).
+  it (exact duplicate records describe the same entity, as in BLINKG 1D/1G). On a
+  CSV source a candidate is first tested on the documented sample of
+  :func:`pipeline.columns.sample_indices` (which can only reject), then on every record.
+* Lexical tests (datatype, numbers, inclusion) run once per distinct value and are
+  kept in the column's memo (:class:`pipeline.columns.Values`): exact, at the cost of
+  the distinct values, not of the records.
 * Inclusion dependency ``A <= B``: every non-empty value of A is a value of B
   (the unary IND test of De Marchi et al., "Unary and n-ary inclusion
   dependency discovery in relational databases", JIIS 2009).
@@ -17,10 +22,13 @@ from __future__ import annotations
 import itertools
 import logging
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Sequence
 
-__all__ = ["profile_datatype", "is_numeric", "distinct_records", "is_key", "minimal_keys",
+from ...columns import ColumnRecords, DistinctRecords, sample_indices
+
+__all__ = ["profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts", "distinct_records", "is_key", "minimal_keys",
            "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
 
 log = logging.getLogger(__name__)
@@ -40,31 +48,87 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+def _memo(values: Sequence[str], name: str, compute):
+    """``compute()``, kept in the column's memo when ``values`` is a :class:`~pipeline.columns.Values`."""
+    memo = getattr(values, "memo", None)
+    if memo is None:
+        return compute()
+    key = (name, len(values))
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _stripped(values: Sequence[str]) -> frozenset[str]:
+    """Distinct non-empty values, white space stripped (each distinct value stripped once)."""
+    def compute() -> frozenset[str]:
+        out = {v.strip() for v in set(values) if v}
+        out.discard("")
+        return frozenset(out)
+    return _memo(values, "stripped", compute)
+
+
+def _count_nonblank(values: Sequence[str]) -> int:
+    blank = [v for v in set(values) if not v or not v.strip()]
+    return len(values) - sum(values.count(b) for b in blank) if blank else len(values)
+
+
+def distinct_values(values: Sequence[str]) -> frozenset[str]:
+    """The distinct non-empty values, white space stripped: what an all-values lexical test needs."""
+    return _stripped(values)
+
+
+def nonblank_count(values: Sequence[str]) -> int:
+    """How many values are non-empty once stripped (repeats counted)."""
+    return _memo(values, "nonblank", lambda: _count_nonblank(values))
+
+
+def value_counts(values: Sequence[str]) -> Counter:
+    """Occurrences of each raw value (a test per distinct value, weighted, replaces one per value)."""
+    return _memo(values, "counts", lambda: Counter(values))
+
+
 def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
     """Most specific XSD datatype of the non-empty ``values``.
+
+    Every distinct value is tested (each once), so the answer holds for all values.
 
     Returns:
         ``(datatype, evidence)``, e.g. ``("xsd:double", "3/3 values match xsd:double")``.
         ``xsd:integer`` wins over ``xsd:gYear`` (four-digit integers are usually counts
         or codes); ``xsd:string`` when nothing else fits or there are no values.
     """
-    vals = [v.strip() for v in values if v and v.strip()]
-    if not vals:
-        return "xsd:string", "no values; default xsd:string"
-    for dt, pat in _PATTERNS:
-        if all(pat.match(v) for v in vals):
-            return dt, f"{len(vals)}/{len(vals)} values match {dt}"
-    return "xsd:string", f"{len(vals)} values fit no narrower XSD type"
+    if not isinstance(values, (list, tuple)):
+        values = list(values)
+
+    def compute() -> tuple[str, str]:
+        distinct = _stripped(values)
+        if not distinct:
+            return "xsd:string", "no values; default xsd:string"
+        n = _count_nonblank(values)
+        for dt, pat in _PATTERNS:
+            if all(pat.match(v) for v in distinct):
+                return dt, f"{n}/{n} values match {dt}"
+        return "xsd:string", f"{n} values fit no narrower XSD type"
+    return _memo(values, "datatype", compute)
 
 
 def is_numeric(values: Sequence[str]) -> bool:
     """True when every non-empty value is an integer, decimal or double (and there is one)."""
-    vals = [v for v in values if v]
-    return bool(vals) and all(_PATTERNS[3][1].match(v.strip()) for v in vals)
+    def compute() -> bool:
+        distinct = {v.strip() for v in set(values) if v}
+        return bool(distinct) and all(_PATTERNS[3][1].match(v) for v in distinct)
+    return _memo(values, "numeric", compute)
 
 
-def distinct_records(records: Sequence[dict[str, list[str]]]) -> list[dict[str, tuple[str, ...]]]:
-    """Records with exact duplicates removed (values as tuples), in first-seen order."""
+def distinct_records(records: Sequence[dict[str, list[str]]]) -> Sequence[dict[str, tuple[str, ...]]]:
+    """Records with exact duplicates removed (values as tuples), in first-seen order.
+
+    CSV records (:class:`~pipeline.columns.ColumnRecords`) give a columnar
+    :class:`~pipeline.columns.DistinctRecords` (same records, built on access).
+    """
+    if isinstance(records, ColumnRecords):
+        return records.distinct()
     seen, out = set(), []
     for r in records:
         frozen = tuple(sorted((k, tuple(v)) for k, v in r.items()))
@@ -75,7 +139,15 @@ def distinct_records(records: Sequence[dict[str, list[str]]]) -> list[dict[str, 
 
 
 def is_key(records: Sequence[dict[str, tuple[str, ...]]], refs: Sequence[str]) -> bool:
-    """True when every record has a value for each of ``refs`` and no two records share them."""
+    """True when every record has a value for each of ``refs`` and no two records share them.
+
+    On columnar records (:class:`~pipeline.columns.DistinctRecords`) the test runs on the
+    sample (:func:`~pipeline.columns.sample_indices`) first: a duplicate or an empty value
+    there is one in the whole source, so the sample can only reject; a key of the sample is
+    then checked on every record. The answer is exact either way.
+    """
+    if isinstance(records, DistinctRecords):
+        return _is_key_columns(records, refs)
     seen = set()
     for r in records:
         key = tuple(r.get(ref, ()) for ref in refs)
@@ -83,6 +155,21 @@ def is_key(records: Sequence[dict[str, tuple[str, ...]]], refs: Sequence[str]) -
             return False
         seen.add(key)
     return bool(records)
+
+
+def _is_key_columns(records: DistinctRecords, refs: Sequence[str]) -> bool:
+    cols = [records.column(r) for r in refs]
+    n = len(records)
+    if not n or any(c is None for c in cols):
+        return False
+    idx = sample_indices(n)
+    if len(idx) < n:
+        keys = [tuple(c[i] for c in cols) for i in idx]
+        if any("" in k for k in keys) or len(set(keys)) < len(keys):
+            return False
+    if any("" in c for c in cols):
+        return False
+    return len(set(cols[0]) if len(cols) == 1 else set(zip(*cols))) == n
 
 
 def minimal_keys(records: Sequence[dict[str, tuple[str, ...]]], refs: Sequence[str], max_size: int = 3) -> list[tuple[str, ...]]:
@@ -106,11 +193,10 @@ def included(child: Sequence[str], parent: Sequence[str]) -> float:
 
     1.0 is a unary inclusion dependency; 0.0 when ``child`` has no value.
     """
-    c = {v.strip() for v in child if v and v.strip()}
+    c = _stripped(child)
     if not c:
         return 0.0
-    p = {v.strip() for v in parent if v}
-    return len(c & p) / len(c)
+    return len(c & _stripped(parent)) / len(c)
 
 
 def language_hint(file_name: str) -> str | None:
