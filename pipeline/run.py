@@ -37,7 +37,7 @@ from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
 from .input_repair import repair_mapping_sources
 from .evaluate import GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
-from .errors import InputError, PipelineError
+from .errors import CompileError, InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
@@ -301,7 +301,12 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
     run.extra["coverage"] = source_coverage(plan, st.sources)
-    require_triples_maps(st.compiled, earlier)
+    try:
+        require_triples_maps(st.compiled, earlier)
+    except CompileError as exc:
+        if config.mapper == "replay":  # the table is the user's own input: bad input (exit 2), as for `kgc compile`
+            raise InputError(str(exc), path=st.table.source) from exc
+        raise
 
 
 def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .table.cells import split_arguments
 
-__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS"]
+__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren"]
 
 #: Functions allowed inside ``$(...)`` and their argument count after the input.
 FUNCTIONS = {"replace": 2}
@@ -58,7 +58,12 @@ def _unquote(text: str) -> str:
     raise TemplateError(f"expected a quoted string, found {text!r}")
 
 
-def _closing(text: str, start: int) -> int:
+def closing_paren(text: str, start: int) -> int:
+    """Index of the ``)`` that closes the ``(`` at ``start`` (quotes respected).
+
+    Raises:
+        TemplateError: the parenthesis is never closed.
+    """
     depth, quote = 0, ""
     for i in range(start, len(text)):
         ch = text[i]
@@ -108,7 +113,7 @@ def parse_template(template: str) -> list[Segment]:
             i += 2
             continue
         if template.startswith("$(", i):
-            end = _closing(template, i + 1)
+            end = closing_paren(template, i + 1)
             if const:
                 segments.append(Segment("const", const))
                 const = ""

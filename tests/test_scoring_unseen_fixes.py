@@ -55,6 +55,9 @@ def test_subject_references_rules() -> None:
     assert same_reference("/entry/cac:Party/cbc:ID", "cbc:ID")
     assert same_reference("$.members[*].id", "id")
     assert not same_reference("member_id", "id")
+    # a default namespace bound to a prefix names the same element as the unprefixed step
+    assert same_reference("d:F39", "F39") and same_reference("/d:Notice/d:ID", "ID")
+    assert not same_reference("cbc:ID", "cac:ID") and not same_reference("x/d:b", "y/b")
 
 
 def test_subject_same_column_other_prefix_still_correct() -> None:

@@ -29,6 +29,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from ..errors import InputError
+from ..template import TemplateError, closing_paren
 from .rml import MAPPING_NS, RML
 
 __all__ = ["to_yarrrml", "from_yarrrml", "read_yarrrml"]
@@ -70,22 +71,12 @@ def _split_value(text: str) -> list[tuple[str, str]]:
             if buf:
                 parts.append(("text", "".join(buf)))
                 buf = []
-            depth, j, quote = 1, i + 2, None
-            while j < len(text) and depth:
-                c = text[j]
-                if quote:
-                    quote = None if c == quote else quote
-                elif c in "'\"":
-                    quote = c
-                elif c == "(":
-                    depth += 1
-                elif c == ")":
-                    depth -= 1
-                j += 1
-            if depth:
-                raise InputError(f"unbalanced '$(' in YARRRML value {text!r}")
-            parts.append(("ref", text[i + 2:j - 1]))
-            i = j
+            try:
+                j = closing_paren(text, i + 1)
+            except TemplateError as exc:
+                raise InputError(f"unbalanced '$(' in YARRRML value {text!r}") from exc
+            parts.append(("ref", text[i + 2:j]))
+            i = j + 1
         else:
             buf.append(text[i])
             i += 1

@@ -57,12 +57,24 @@ def _norm(ref: str) -> str:
     return ref.lstrip("./").replace("\\\"", "\"").replace("'", "\"")
 
 
+def _same_step(x: str, y: str) -> bool:
+    # a prefix is a document-local name for a namespace: an unprefixed step (default namespace)
+    # and the same step under the prefix a tool bound to that namespace (``d:title``) agree
+    if x == y:
+        return True
+    if (":" in x) == (":" in y):
+        return False
+    return x.rsplit(":", 1)[-1] == y.rsplit(":", 1)[-1]
+
+
 def same_reference(a: str, b: str) -> bool:
     """True when two references name the same column or path.
 
     Equal after normalisation (case, whitespace, quotes, a leading ``$.``,
     ``/`` or ``./``), or one is a trailing ``/``- or ``.``-separated suffix of the
-    other (an absolute and a relative path to the same element).
+    other (an absolute and a relative path to the same element). Step by step, a
+    prefixed XML step equals the same unprefixed step (``d:title`` ~ ``title``: a
+    default namespace bound to a prefix); two different prefixes never do.
     """
     na, nb = _norm(a), _norm(b)
     if not na or not nb:
@@ -70,7 +82,11 @@ def same_reference(a: str, b: str) -> bool:
     if na == nb:
         return True
     short, long_ = sorted((na, nb), key=len)
-    return long_.endswith(short) and long_[-len(short) - 1] in "/."
+    if long_.endswith(short) and long_[-len(short) - 1] in "/.":
+        return True
+    sa, sb = na.split("/"), nb.split("/")
+    n = min(len(sa), len(sb))
+    return all(_same_step(x, y) for x, y in zip(sa[-n:], sb[-n:]))
 
 
 def references_agree(predicted: str, gold: str) -> tuple[bool | None, str]:
