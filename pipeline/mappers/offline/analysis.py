@@ -118,6 +118,8 @@ class SourceInfo:
         borrowed: classes whose entities this source only refers to (another source,
             reached by a composite key, describes them); their rows are not emitted here.
         nonkeys: reference -> why it cannot key these records (constant across the files of a kind).
+        lang_col: the reference holding each record's language code (:func:`.language.language_column`):
+            it qualifies the record's text values (their language tag), it is no property value.
     """
 
     data: SourceData
@@ -136,6 +138,7 @@ class SourceInfo:
     cfks: list[CompositeKey] = field(default_factory=list)
     borrowed: set[URIRef] = field(default_factory=set)
     nonkeys: dict[str, str] = field(default_factory=dict)
+    lang_col: str | None = None
 
 
 def _id_like(ref: str) -> bool:
@@ -339,7 +342,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
-    refs = [r for r in info.refs if r not in info.fks]
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col]
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
         name_fit = max(matcher.score(n, cls) for n in names)
@@ -369,7 +372,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     key, never a second copy of the referenced entity)."""
     if info.cls is None:
         return
-    refs = [r for r in info.refs if r not in info.fks]
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col]
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     if refs and mine:
@@ -406,12 +409,15 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                 col = _referenced_column(info.data.values(r), owner)
                 if col is not None:
                     info.fks[r] = ForeignKey(r, owner.name, col, 1.0)
-                    continue
+                # else: the entities of that class are the ones another source describes; values that
+                # occur in none of its unique columns cannot be tied to them, and an entity keyed by
+                # this value would be a second, unjoinable copy of the class (one entity per key)
+                continue
             used.add(p)
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
-    _linked_entities(info, ontology, matcher, datatype_props)
+    _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
     others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
     if info.key and set(info.key) <= others and own_of.get(info.cls):
@@ -485,13 +491,15 @@ def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: Na
 
 
 def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                     datatype_props: list[URIRef]) -> None:
+                     datatype_props: list[URIRef], elsewhere: set[URIRef] = frozenset()) -> None:
     """Open entities of classes linked to the record's classes from leftover text columns.
 
     A column left unassigned whose values are text (not numbers, not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
+    value of this record is no key of those entities, and keying one by it would mint a copy.
     """
     done = {a.reference for a in info.assignments}
     present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
@@ -499,7 +507,7 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
     for r in info.refs:
         values = info.data.values(r)
-        if r in done or r in info.fks or _id_like(r) or is_numeric(values) or not any(v.strip() for v in values):
+        if r in done or r in info.fks or r == info.lang_col or _id_like(r) or is_numeric(values) or not any(v.strip() for v in values):
             continue
         linked: dict[URIRef, URIRef] = {}
         for p in oprops:
@@ -508,6 +516,7 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
                     if rng & ontology.superclasses(c):
                         for k in sorted(dom):
                             if k in ontology.classes and k not in present and k not in _GENERIC \
+                                    and k not in elsewhere \
                                     and not str(k).startswith(str(SKOS)):
                                 linked.setdefault(k, p)
         if not linked:

@@ -30,7 +30,8 @@ from rdflib import URIRef
 from ... import embeddings
 from ...ontology import Ontology
 
-__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS"]
+__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
+           "abbreviates", "abbreviation_score"]
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,48 @@ def term_names(ontology: Ontology, iri: URIRef) -> list[str]:
     return [n for n in dict.fromkeys(names) if n]
 
 
+#: Score of a name whose every word the query spells out or abbreviates (below an exact match).
+ABBREVIATION_SCORE = 0.85
+
+
+def abbreviates(short: str, word: str) -> bool:
+    """``short`` is ``word`` or an abbreviation of it: same first letter and its letters a
+    subsequence of ``word`` (truncation ``auth`` -> ``authorisation``, contraction ``dt`` -> ``date``,
+    ``yr`` -> ``year``, ``qty`` -> ``quantity``), the two ways column names shorten words
+    (ISO 4 abbreviation rules: truncation and contraction keep the first letter and the word's
+    letters in order). Two letters at least, and a single letter never abbreviates."""
+    if short == word:
+        return True
+    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0] or short.isdigit():
+        return False
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
+def abbreviation_score(query: str, name: str) -> float:
+    """:data:`ABBREVIATION_SCORE` times the share of words aligned, in order, between the query and
+    the name, each query word spelling out or abbreviating (:func:`abbreviates`) one name word;
+    the share is taken over the longer of the two (``auth dt`` ~ ``authorisation date`` 0.85,
+    ``auth dt`` ~ ``authorisation`` 0.425). An alignment made only of exact words scores 0: the
+    token ratios already judge those."""
+    q, n = query.split(), name.split()
+    if not q or not n:
+        return 0.0
+    # longest in-order alignment (LCS with the abbreviation relation), counting abbreviated pairs
+    best = [[(0, 0)] * (len(n) + 1) for _ in range(len(q) + 1)]
+    for i in range(len(q) - 1, -1, -1):
+        for j in range(len(n) - 1, -1, -1):
+            cands = [best[i + 1][j], best[i][j + 1]]
+            if abbreviates(q[i], n[j]):
+                m, a = best[i + 1][j + 1]
+                cands.append((m + 1, a + (q[i] != n[j])))
+            best[i][j] = max(cands)
+    matched, abbreviated = best[0][0]
+    if not abbreviated:
+        return 0.0
+    return ABBREVIATION_SCORE * matched / max(len(q), len(n))
+
+
 def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
     if not query:
         return 0.0
@@ -108,7 +151,7 @@ def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
     best = 0.0
     for n in names:
         s = (fuzz.token_set_ratio(query, n) + fuzz.ratio(flat, n.replace(" ", ""))) / 200
-        best = max(best, s)
+        best = max(best, s, abbreviation_score(query, n))
     q = {_singular(w) for w in query.split() if w not in _STOP}
     if q and comment:
         best = max(best, 0.7 * len(q & {_singular(w) for w in comment}) / len(q))
@@ -167,6 +210,17 @@ class NameMatcher:
             log.warning("offline mapper falls back to lexical similarity: %s", exc)
             return
         self._vec.update(zip(todo, vecs))
+
+    def cosine(self, text: str, iri: URIRef) -> float | None:
+        """Cosine (clipped at 0) of the embeddings of ``text`` and the term's verbalisation
+        (label: comment); ``None`` in lexical mode. For texts that are no names (sample values)."""
+        if self.mode == "lexical":
+            return None
+        self.names(iri)
+        if text not in self._vec or self._text(iri) not in self._vec:
+            self.prepare([text], [iri])
+        a, b = self._vec.get(text), self._vec.get(self._text(iri))
+        return None if a is None or b is None else max(0.0, float(np.dot(a, b)))
 
     def score(self, text: str, iri: URIRef) -> float:
         """Similarity in [0, 1] of a space-joined word string and a term."""

@@ -1,0 +1,112 @@
+"""Offline-mapper rules for column names that do not spell the ontology's labels (issue 10, unseen data).
+
+Small hand-made ontologies and files; the mapper runs lexically (no embedding model) and every test
+asserts the exact rows it must produce.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.manifest import load_manifest
+from pipeline.mappers import get_mapper
+from pipeline.mappers.offline.elimination import range_kinds, value_kind
+from pipeline.mappers.offline.names import abbreviates, abbreviation_score, words
+from pipeline.ontology import load_ontology
+
+_ONTOLOGY = """@prefix ex: <http://example.org/ont#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:Product a owl:Class ; rdfs:label "product"@en ; owl:hasKey ( ex:productCode ) .
+ex:Maker a owl:Class ; rdfs:label "maker"@en ; owl:hasKey ( ex:makerCode ) .
+ex:productCode a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:string ;
+    rdfs:label "product code"@en .
+ex:tradeName a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range rdf:langString ;
+    rdfs:label "trade name"@en .
+ex:releaseDate a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:date ;
+    rdfs:label "release date"@en .
+ex:packSize a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:integer ;
+    rdfs:label "pack size"@en .
+ex:packPrice a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:decimal ;
+    rdfs:label "pack price"@en .
+ex:makerCode a owl:DatatypeProperty ; rdfs:domain ex:Maker ; rdfs:range xsd:string ;
+    rdfs:label "maker code"@en .
+ex:companyName a owl:DatatypeProperty ; rdfs:domain ex:Maker ; rdfs:range xsd:string ;
+    rdfs:label "company name"@en .
+ex:madeBy a owl:ObjectProperty ; rdfs:domain ex:Product ; rdfs:range ex:Maker ; rdfs:label "made by"@en .
+"""
+
+_PRODUCTS = """prod_ref,brand,lang,rel_dt,qty,pvp,maker_ref
+P01,Der Wind,de,02-11-2009,113,78.49,M1
+P02,El viento,es,18-04-2002,615,69.73,M2
+P03,The wind,en,12-07-2018,848,183.65,M1
+"""
+_MAKERS = "mkr_ref,co_nm,motto\nM1,Costa Works,Quality first\nM2,Brandt Group,Made to last\n"
+
+
+def _write_case(tmp_path: Path) -> Path:
+    (tmp_path / "ontology.ttl").write_text(_ONTOLOGY)
+    (tmp_path / "products.csv").write_text(_PRODUCTS)
+    (tmp_path / "makers.csv").write_text(_MAKERS)
+    (tmp_path / "case.yaml").write_text(
+        "name: shop\nbase_iri: http://example.org/\nsources:\n- path: products.csv\n  format: csv\n"
+        "- path: makers.csv\n  format: csv\nontologies:\n- ontology.ttl\n")
+    return tmp_path / "case.yaml"
+
+
+@pytest.mark.parametrize("short,word,expected", [
+    ("dt", "date", True), ("yr", "year", True), ("auth", "authorisation", True), ("qty", "quantity", True),
+    ("nm", "name", True), ("date", "date", True),
+    ("td", "date", False),   # letters out of order
+    ("d", "date", False),    # one letter abbreviates nothing
+    ("ate", "date", False),  # not the first letter
+    ("dates", "date", False),
+])
+def test_abbreviates(short, word, expected):
+    assert abbreviates(short, word) is expected
+
+
+def test_abbreviation_score_aligns_every_word_in_order():
+    assert abbreviation_score("auth dt", "authorisation date") == pytest.approx(0.85)
+    assert abbreviation_score("auth dt", "authorisation") == pytest.approx(0.425)
+    assert abbreviation_score("release date", "release date") == 0.0  # exact words: the token ratios judge them
+    assert abbreviation_score(" ".join(words("co_nm")), "company name") == pytest.approx(0.85)
+
+
+def test_value_kinds_and_range_kinds(tmp_path):
+    assert [value_kind(v) for v in (["1984", "2001"], ["12", "7"], ["1.5", "2"], ["02-11-2009"], ["Lyon"], [""])] \
+        == ["year", "integer", "decimal", "date", "text", None]
+    (tmp_path / "o.ttl").write_text(_ONTOLOGY)
+    ont = load_ontology([tmp_path / "o.ttl"])
+    ex = "http://example.org/ont#"
+    from rdflib import URIRef
+    assert range_kinds(ont, URIRef(ex + "packPrice")) == {"decimal", "integer", "year"}
+    assert range_kinds(ont, URIRef(ex + "tradeName")) == {"text"}
+
+
+def test_abbreviations_elimination_language_column_and_no_copy_of_a_described_class(tmp_path):
+    case = load_manifest(_write_case(tmp_path))
+    rows = list(get_mapper("offline").map(case, use_embeddings=False).table)
+    got = {(r.source_file, r.data_reference, r.ontology_property, r.entity_class, r.subject_template,
+            r.datatype or "", r.language_tag or "") for r in rows if not r.related_entity_class}
+    product, maker = "http://example.org/product/{prod_ref}", "http://example.org/maker/{mkr_ref}"
+    assert got == {
+        # the record key goes to the only identifier property of the class
+        ("products.csv", "prod_ref", "ex:productCode", "ex:Product", product, "xsd:string", ""),
+        # abbreviated words: rel_dt spells "release date"
+        ("products.csv", "rel_dt", "ex:releaseDate", "ex:Product", product, "xsd:date", ""),
+        # by value kind: decimals -> the decimal property, then whole numbers -> the integer one
+        ("products.csv", "pvp", "ex:packPrice", "ex:Product", product, "xsd:decimal", ""),
+        ("products.csv", "qty", "ex:packSize", "ex:Product", product, "xsd:integer", ""),
+        # the only text property; its language per record from the language column
+        ("products.csv", "brand", "ex:tradeName", "ex:Product", product, "rdf:langString", "{lang}"),
+        ("makers.csv", "mkr_ref", "ex:makerCode", "ex:Maker", maker, "xsd:string", ""),
+        ("makers.csv", "co_nm", "ex:companyName", "ex:Maker", maker, "xsd:string", ""),
+    }
+    # the language column is no property value; motto matches nothing and mints no Product copy
+    assert not [r for r in rows if r.data_reference in ("lang", "motto")]
+    rel = [(r.data_reference, r.ontology_property, r.join_condition) for r in rows if r.related_entity_class]
+    assert rel == [("maker_ref", "ex:madeBy", "products.maker_ref==makers.mkr_ref")]
