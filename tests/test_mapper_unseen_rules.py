@@ -77,8 +77,9 @@ def test_abbreviation_score_aligns_every_word_in_order():
 
 
 def test_value_kinds_and_range_kinds(tmp_path):
-    assert [value_kind(v) for v in (["1984", "2001"], ["12", "7"], ["1.5", "2"], ["02-11-2009"], ["Lyon"], [""])] \
-        == ["year", "integer", "decimal", "date", "text", None]
+    assert [value_kind(v) for v in (["1984", "2001"], ["12", "7"], ["1.5", "2"], ["02-11-2009"], ["20150219"],
+                                    ["20151319"], ["Lyon"], [""])] \
+        == ["year", "integer", "decimal", "date", "date", "integer", "text", None]
     (tmp_path / "o.ttl").write_text(_ONTOLOGY)
     ont = load_ontology([tmp_path / "o.ttl"])
     ex = "http://example.org/ont#"
@@ -110,3 +111,37 @@ def test_abbreviations_elimination_language_column_and_no_copy_of_a_described_cl
     assert not [r for r in rows if r.data_reference in ("lang", "motto")]
     rel = [(r.data_reference, r.ontology_property, r.join_condition) for r in rows if r.related_entity_class]
     assert rel == [("maker_ref", "ex:madeBy", "products.maker_ref==makers.mkr_ref")]
+
+
+def test_link_file_row_uses_the_triples_map_of_the_joined_source(tmp_path):
+    """Two TriplesMaps of ex:Product (products.csv keyed by prod_ref, and a stray one in makers.csv
+    keyed by motto): the link-file row joins products.prod_ref, so its subjects come from products."""
+    from rdflib import Graph, URIRef
+
+    from pipeline.compile import compile_table
+    from pipeline.materialize import engine_mapping, materialize
+    from pipeline.sources import all_values, load_source
+    from pipeline.table import read_table
+
+    case = load_manifest(_write_case(tmp_path))
+    (tmp_path / "products_makers.csv").write_text("product,maker\nP01,M1\nP02,M2\nP03,M2\n")
+    (tmp_path / "case.yaml").write_text((tmp_path / "case.yaml").read_text().replace(
+        "ontologies:", "- path: products_makers.csv\n  format: csv\nontologies:"))
+    case = load_manifest(tmp_path / "case.yaml")
+    head = ("| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | "
+            "Subject Generation | Join Condition |\n|---|---|---|---|---|---|---|\n")
+    (tmp_path / "t.md").write_text(head + (
+        "| motto | makers.csv | ex:tradeName | ex:Product |  | http://example.org/product/{motto} |  |\n"
+        "| prod_ref | products.csv | ex:productCode | ex:Product |  | http://example.org/product/{prod_ref} |  |\n"
+        "| mkr_ref | makers.csv | ex:makerCode | ex:Maker |  | http://example.org/maker/{mkr_ref} |  |\n"
+        "| maker | products_makers.csv | ex:madeBy | ex:Product | ex:Maker | http://example.org/product/{prod_ref} | "
+        "products_makers.product==products.prod_ref and products_makers.maker==makers.mkr_ref |\n"))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(tmp_path / "t.md"), ontology, case, sources)
+    engine_mapping(compiled.rml).serialize(tmp_path / "m.ttl", format="turtle")
+    kg = Graph().parse(data="\n".join(materialize(tmp_path / "m.ttl", all_values(sources)).triples), format="nt")
+    ex = "http://example.org/"
+    assert set(kg.subject_objects(URIRef("http://example.org/ont#madeBy"))) == {
+        (URIRef(ex + "product/P01"), URIRef(ex + "maker/M1")), (URIRef(ex + "product/P02"), URIRef(ex + "maker/M2")),
+        (URIRef(ex + "product/P03"), URIRef(ex + "maker/M2"))}

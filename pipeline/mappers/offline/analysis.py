@@ -40,7 +40,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
-from .names import NameMatcher, reference_words, words
+from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import distinct_records, included, is_key, is_numeric, minimal_keys, profile_datatype
 
 __all__ = ["SourceInfo", "ForeignKey", "CompositeKey", "Assignment", "analyse_keys", "find_foreign_keys",
@@ -342,7 +342,8 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
-    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col]
+    # code names (X17) say nothing about the class: the file name alone decides then
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
         name_fit = max(matcher.score(n, cls) for n in names)
@@ -350,7 +351,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         prop_fit = 0.0
         if refs and fits:
             prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
-        score = 0.5 * name_fit + 0.5 * prop_fit
+        score = 0.5 * name_fit + 0.5 * prop_fit if refs else name_fit
         if score > best[0]:
             best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
                                 f"over {len(refs)} reference(s)")
@@ -372,7 +373,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     key, never a second copy of the referenced entity)."""
     if info.cls is None:
         return
-    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col]
+    # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     if refs and mine:

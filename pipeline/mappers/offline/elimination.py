@@ -25,7 +25,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import Assignment, SourceInfo, domain_fits
 from .identity import identifier_properties
-from .names import NameMatcher, reference_words
+from .names import NameMatcher, is_code_name, reference_words
 from .profile import distinct_records, is_key, profile_datatype
 from .skos import match_value_map
 
@@ -49,13 +49,17 @@ _RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short
 
 def value_kind(values: Iterable[str]) -> str | None:
     """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
-    1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises), ``boolean``, ``text``;
+    1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
+    that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
     ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
     if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
         return "year"
+    if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
+            and all(udfs.normalize_date(v) for v in vals):
+        return "date"  # ISO 8601 basic form YYYYMMDD: eight digits that are all calendar dates
     dt, _ = profile_datatype(vals)
     if dt == "xsd:integer":
         return "integer"
@@ -168,7 +172,7 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
         for r in cols:
             sample = _sample_text(info.data.values(r))
             text = " ".join(reference_words(r))
-            coded = not any(re.fullmatch(r"[a-z]{2,}", w) for w in reference_words(r, 0))
+            coded = is_code_name(r)
             floor[r] = MUTUAL_VALUE_SCORE if coded else MUTUAL_SCORE
             for p in props:
                 if kinds[r] in admits[p]:

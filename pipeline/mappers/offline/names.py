@@ -31,7 +31,7 @@ from ... import embeddings
 from ...ontology import Ontology
 
 __all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
-           "abbreviates", "abbreviation_score"]
+           "abbreviates", "abbreviation_score", "is_code_name"]
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,13 @@ def reference_words(reference: str, context: int = 1) -> list[str]:
     for s in steps[-(context + 1):]:
         out.extend(words(s.lstrip("@")))
     return out
+
+
+def is_code_name(reference: str) -> bool:
+    """The reference's own name (last path step) holds no word of two or more letters (``X17``,
+    ``d:F07``, ``contact.Q2``): a code, which says nothing about what the column means; matching
+    it by name would only measure noise."""
+    return not any(re.fullmatch(r"[a-z]{2,}", w) for w in reference_words(reference, 0))
 
 
 def term_names(ontology: Ontology, iri: URIRef) -> list[str]:
