@@ -145,3 +145,34 @@ def test_link_file_row_uses_the_triples_map_of_the_joined_source(tmp_path):
     assert set(kg.subject_objects(URIRef("http://example.org/ont#madeBy"))) == {
         (URIRef(ex + "product/P01"), URIRef(ex + "maker/M1")), (URIRef(ex + "product/P02"), URIRef(ex + "maker/M2")),
         (URIRef(ex + "product/P03"), URIRef(ex + "maker/M2"))}
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("fecha_publicacion", ["date", "publication"]),   # glossary word + -cion cognate
+    ("año_publicación", ["year", "publication"]),      # accents dropped first
+    ("fecha_de_alta", ["date", "alta"]),              # "de" between words is no content
+    ("title_de", ["title", "de"]),                    # a last "de" may be a language code
+    ("licencia", ["licence"]), ("accesibilidad", ["accesibility"]),
+])
+def test_spanish_words_and_cognates(name, expected):
+    assert words(name) == expected
+
+
+def test_head_first_identifier_keys_a_spanish_source(tmp_path):
+    """``cod_operador`` names an identifier head-first: it keys operadores.csv (not the unique
+    ``nombre_operador``), so ``operador`` in viajes.csv is a foreign key to it."""
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.analysis import SourceInfo, analyse_keys, find_foreign_keys
+    from pipeline.sources import load_source
+
+    def info(name, text):
+        (tmp_path / name).write_text(text)
+        data = load_source(Source(path=tmp_path / name, format="csv"), tmp_path)
+        return SourceInfo(data, name, name[:-4], list(data.references))
+
+    ops = info("operadores.csv", "nombre_operador,cod_operador\nEvans Holding,OP001\nCosta Lines,OP002\n")
+    trips = info("viajes.csv", "num_viaje,operador\nT1,OP002\nT2,OP001\nT3,OP002\n")
+    analyse_keys([ops, trips])
+    find_foreign_keys([ops, trips])
+    assert ops.key == ("cod_operador",)
+    assert {r: (f.target, f.target_ref) for r, f in trips.fks.items()} == {"operador": ("operadores.csv", "cod_operador")}

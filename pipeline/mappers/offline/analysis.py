@@ -141,9 +141,14 @@ class SourceInfo:
     lang_col: str | None = None
 
 
+#: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
+#: ``cod_parada``, ``codigo_postal``, ``code_client``).
+_ID_HEADS = {"id", "cod", "codigo", "code", "ident"}
+
+
 def _id_like(ref: str) -> bool:
     w = words(ref.split("/")[-1].lstrip("@"), expand=False)
-    return bool(w) and (w[-1] in _ID_WORDS or w[0] in {"id"})
+    return bool(w) and (w[-1] in _ID_WORDS or w[0] in _ID_HEADS)
 
 
 def _name_words(ref: str) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -31,7 +32,7 @@ from ... import embeddings
 from ...ontology import Ontology
 
 __all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
-           "abbreviates", "abbreviation_score", "is_code_name"]
+           "abbreviates", "abbreviation_score", "is_code_name", "SPANISH"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,47 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 _STOP = {"the", "of", "a", "an", "and", "or", "to", "in", "for", "by", "with", "each", "that", "is", "its"}
+
+#: Common Spanish words of column and file names (data dictionaries, open-data portals), read as
+#: their English equivalent before matching: the embeddings model is English-only and lexical
+#: similarity does not bridge ``fecha`` and ``date``. Cognates need no entry (:func:`_cognate`).
+SPANISH: dict[str, str] = {
+    "fecha": "date", "hora": "time", "ano": "year", "anio": "year", "mes": "month", "dia": "day",
+    "nombre": "name", "apellido": "surname", "apellidos": "surname", "pila": "given", "titulo": "title",
+    "codigo": "code", "cod": "code", "numero": "number", "num": "number", "clave": "key", "ident": "identifier",
+    "precio": "price", "importe": "amount", "cantidad": "quantity", "tarifa": "fare", "coste": "cost",
+    "costo": "cost", "valor": "value", "tipo": "type", "clase": "class", "estado": "status", "nota": "note",
+    "ciudad": "city", "pais": "country", "calle": "street", "direccion": "address", "poblacion": "town",
+    "municipio": "municipality", "provincia": "province", "sede": "seat", "correo": "email", "telefono": "telephone",
+    "idioma": "language", "lengua": "language", "autor": "author", "escritor": "writer", "libro": "book",
+    "editorial": "publisher", "pagina": "page", "paginas": "pages", "tamano": "size", "alto": "height",
+    "altura": "height", "ancho": "width", "anchura": "width", "largo": "length", "peso": "weight",
+    "inicio": "start", "fin": "end", "llegada": "arrival", "salida": "departure", "parada": "stop",
+    "paradas": "stops", "viaje": "trip", "viajes": "trips", "linea": "line", "ruta": "route", "plazas": "seats",
+    "asientos": "seats", "empresa": "company", "fabricante": "manufacturer", "planta": "plant", "fabrica": "factory",
+    "obra": "work", "obras": "works", "pieza": "piece", "artista": "artist", "coleccion": "collection",
+    "museo": "museum", "sala": "room", "medicamento": "medicine", "medicamentos": "medicines",
+    "principio": "substance", "activo": "active", "dosis": "dose", "envase": "pack", "aviso": "warning",
+    "advertencia": "warning", "seguridad": "safety", "registro": "registration", "fundacion": "founding",
+    "descripcion": "description", "comentario": "comment", "observaciones": "notes", "categoria": "category",
+    "genero": "genre", "marca": "brand", "modelo": "model", "cliente": "customer", "socio": "member",
+    "prestamo": "loan", "usuario": "user", "persona": "person", "edad": "age", "sexo": "sex",
+}
+_SPANISH_STOP = {"de", "del", "la", "el", "los", "las", "y", "por", "para"}
+
+
+def _cognate(word: str) -> str:
+    """English cognate of a Spanish word by its regular suffix: ``-cion`` -> ``-tion``
+    (``publicacion``), ``-dad`` -> ``-ty`` (``accesibilidad``), ``-encia``/``-ancia`` -> ``-ence``/``-ance``
+    (``licencia``, ``distancia``); other words unchanged. English words never end in ``cion``; the
+    other suffixes apply to words of six letters or more only."""
+    if word.endswith("cion"):
+        return word[:-4] + "tion"
+    if len(word) >= 6 and word.endswith("idad"):
+        return word[:-4] + "ity"
+    if len(word) >= 6 and word.endswith(("encia", "ancia")):
+        return word[:-2] + "e"
+    return word
 
 
 #: Single-word names of person-name parts, read as the common term (a whole name only, never a
@@ -64,6 +106,8 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     """
     if not text:
         return []
+    # accents off (año -> ano, publicación -> publicacion): names are split on ASCII letters
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     text = re.sub(r"^[A-Za-z][\w\-]*:(?=[A-Za-z])", "", text.strip())
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
     text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
@@ -71,14 +115,15 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     parts = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w]
     if expand and len(parts) == 1 and parts[0] in NAME_PART_SYNONYMS:
         return NAME_PART_SYNONYMS[parts[0]].split()
-    for w in re.split(r"[^A-Za-z0-9]+", text):
-        w = w.lower()
-        if not w:
-            continue
+    for i, w in enumerate(w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w):
         if expand and w in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[w].split())
+        elif expand and w in SPANISH:
+            out.extend(SPANISH[w].split())
+        elif expand and w in _SPANISH_STOP and 0 < i < len(parts) - 1:
+            continue  # between two words (fecha_de_alta); a last word may be a language code (title_de)
         else:
-            out.append(w)
+            out.append(_cognate(w) if expand else w)
     return out
 
 
