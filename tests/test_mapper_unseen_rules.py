@@ -176,3 +176,22 @@ def test_head_first_identifier_keys_a_spanish_source(tmp_path):
     find_foreign_keys([ops, trips])
     assert ops.key == ("cod_operador",)
     assert {r: (f.target, f.target_ref) for r, f in trips.fks.items()} == {"operador": ("operadores.csv", "cod_operador")}
+
+
+def test_code_names_are_matched_by_values_only_and_never_guessed(tmp_path):
+    """Code column names (``F1``) carry no name evidence: the key goes to the identifier property,
+    the date/decimal/integer columns to the only properties their kinds fit; the two text columns
+    compete for two text properties and, without value evidence (lexical mode), stay unmapped."""
+    (tmp_path / "ontology.ttl").write_text(_ONTOLOGY)
+    (tmp_path / "products.csv").write_text(
+        "F1,Q2,H3,J4,G5,X6\nP01,02-11-2009,113,78.49,Alpha,Beta\nP02,18-04-2002,615,69.73,Gamma,Delta\n")
+    (tmp_path / "case.yaml").write_text("name: codes\nbase_iri: http://example.org/\nsources:\n- path: products.csv\n"
+                                        "  format: csv\nontologies:\n- ontology.ttl\n")
+    (tmp_path / "o2.ttl").write_text("")
+    text = _ONTOLOGY + ('ex:note a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:string ; '
+                        'rdfs:label "note"@en .\n')
+    (tmp_path / "ontology.ttl").write_text(text)
+    rows = list(get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
+    assert {(r.data_reference, r.ontology_property) for r in rows} == {
+        ("F1", "ex:productCode"), ("Q2", "ex:releaseDate"), ("H3", "ex:packSize"), ("J4", "ex:packPrice")}
+    assert {r.entity_class for r in rows} == {"ex:Product"}  # the file name decides the class

@@ -514,7 +514,9 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
     for r in info.refs:
         values = info.data.values(r)
-        if r in done or r in info.fks or r == info.lang_col or _id_like(r) or is_numeric(values) or not any(v.strip() for v in values):
+        # a code name gives no sign of another entity
+        if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or _id_like(r) \
+                or is_numeric(values) or not any(v.strip() for v in values):
             continue
         linked: dict[URIRef, URIRef] = {}
         for p in oprops:

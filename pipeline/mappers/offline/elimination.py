@@ -19,6 +19,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
 from rdflib import URIRef
 
 from ...fno import udfs
@@ -34,7 +37,7 @@ __all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SC
 #: Confidence of a pair found by elimination (below name evidence; above nothing).
 ELIMINATION_SCORE = 0.5
 #: Least evidence, and least lead over the column's next candidate, for a mutual-best pair.
-MUTUAL_SCORE = 0.3
+MUTUAL_SCORE = 0.2
 MUTUAL_MARGIN = 0.05
 #: Least similarity of a coded column's sample values to a property's label and comment (cosine of
 #: sentence embeddings of lists of values run low: ``Cork; Turin`` ~ "city where ... seat" 0.20).
@@ -159,13 +162,14 @@ def _sample_text(values: list[str], n: int = 8) -> str:
 
 def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cols: list[str],
                  props: list[URIRef], kinds: dict, admits: dict, take) -> int:
-    """Several columns compete for several properties of one value kind: pair a column and a
-    property that are each other's best by evidence (the name similarity, or the similarity of a
-    sample of the column's values to the property's label and comment: ``Cork; Turin`` reads as
-    "city where the publisher has its seat"), at least :data:`MUTUAL_SCORE` and by a margin of
-    :data:`MUTUAL_MARGIN` over the column's next candidate. A code name (``X17``: no word of
-    letters) is no evidence: such a column is judged by its values alone, at least
-    :data:`MUTUAL_VALUE_SCORE`. Takes one pair; returns 1, or 0 when none qualifies."""
+    """Several columns compete for several properties of one value kind: pair them by the best
+    joint assignment of the evidence (the name similarity, or the similarity of a sample of the
+    column's values to the property's label and comment: ``Cork; Turin`` reads as "city where the
+    publisher has its seat"); a pair is taken at :data:`MUTUAL_SCORE` or more. A code name
+    (``X17``: no word of letters) is no evidence: such a column is judged by its values alone, at
+    least :data:`MUTUAL_VALUE_SCORE`, and its pair must raise the assignment's total by
+    :data:`MUTUAL_MARGIN` over the best assignment without it (first names and surnames read
+    alike). Returns how many pairs were taken."""
     if cols and props:
         sc: dict[tuple[str, URIRef], float] = {}
         floor: dict[str, float] = {}
@@ -178,19 +182,33 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
                 if kinds[r] in admits[p]:
                     cos = (matcher.cosine(sample, p) if kinds[r] == "text" and sample else None) or 0.0
                     sc[(r, p)] = cos if coded else max(matcher.score(text, p), cos)
-        pick = None
-        for (r, p), v in sorted(sc.items(), key=lambda x: -x[1]):
-            mine = sorted((w for (c, _), w in sc.items() if c == r), reverse=True)
-            theirs = max(w for (_, q), w in sc.items() if q == p)
-            if v >= floor[r] and v == theirs and (len(mine) < 2 or v - mine[1] >= MUTUAL_MARGIN):
-                pick = (r, p, v, mine[1] if len(mine) > 1 else None)
-                break
-        if pick is None:
+        if not sc:
             return 0
-        r, p, v, second = pick
-        take(r, p, f"{r!r} and {ontology.compact(p)} are each other's best match among the unassigned "
-                   f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample values "
-                   f"({v:.2f}" + (f", next {second:.2f})" if second is not None else ")"))
-        return 1
+        # the best joint assignment (Hungarian algorithm), not the greedy best pair: a name that
+        # resembles a property by letters only (location ~ collection) must not take the property
+        # another column fits better while its own fits the other one better still
+        rows = sorted({r for r, _ in sc})
+        cols_p = sorted({p for _, p in sc}, key=str)
+        m = np.array([[sc.get((r, p), -1.0) for p in cols_p] for r in rows])
+        taken = 0
+        best_rows, best_cols = linear_sum_assignment(-m)
+        total = float(m[best_rows, best_cols].sum())
+        for i, j in zip(best_rows, best_cols):
+            r, p, v = rows[i], cols_p[j], float(m[i, j])
+            others = sorted((w for (c, q), w in sc.items() if c == r and q != p), reverse=True)
+            if v < floor[r]:
+                continue
+            if is_code_name(r) and others:
+                # values alone are weak evidence: the pair must lead the best assignment without it
+                alt = m.copy()
+                alt[i, j] = -1.0
+                ar, ac = linear_sum_assignment(-alt)
+                if total - float(alt[ar, ac].sum()) < MUTUAL_MARGIN:
+                    continue
+            take(r, p, f"{r!r} ~ {ontology.compact(p)} in the best joint assignment of the unassigned "
+                       f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample "
+                       f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"))
+            taken += 1
+        return taken
     return 0
 
