@@ -195,3 +195,18 @@ def test_code_names_are_matched_by_values_only_and_never_guessed(tmp_path):
     assert {(r.data_reference, r.ontology_property) for r in rows} == {
         ("F1", "ex:productCode"), ("Q2", "ex:releaseDate"), ("H3", "ex:packSize"), ("J4", "ex:packPrice")}
     assert {r.entity_class for r in rows} == {"ex:Product"}  # the file name decides the class
+
+
+def test_kind_fit_of_coded_columns_to_a_class(tmp_path):
+    from rdflib import URIRef
+
+    from pipeline.mappers.offline.analysis import _kind_fit
+
+    (tmp_path / "o.ttl").write_text(_ONTOLOGY)
+    ont = load_ontology([tmp_path / "o.ttl"])
+    ex = "http://example.org/ont#"
+    product = [URIRef(ex + p) for p in ("productCode", "tradeName", "releaseDate", "packSize", "packPrice")]
+    maker = [URIRef(ex + p) for p in ("makerCode", "companyName")]
+    kinds = ["text", "text", "date", "integer", "decimal"]
+    assert _kind_fit(ont, product, kinds) == 1.0
+    assert _kind_fit(ont, maker, kinds) == pytest.approx(2 / 5)

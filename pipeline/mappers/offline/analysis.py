@@ -347,8 +347,11 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
-    # code names (X17) say nothing about the class: the file name alone decides then
+    # code names (X17) say nothing about the class: the file name and the kinds of their values decide
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
+    from .elimination import value_kind  # (elimination builds on this module)
+    coded_kinds = [value_kind(info.data.values(r)) for r in coded]
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
         name_fit = max(matcher.score(n, cls) for n in names)
@@ -356,11 +359,27 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         prop_fit = 0.0
         if refs and fits:
             prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
-        score = 0.5 * name_fit + 0.5 * prop_fit if refs else name_fit
+        if not refs and coded:
+            prop_fit = _kind_fit(ontology, fits, coded_kinds)
+        score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
         if score > best[0]:
             best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
                                 f"over {len(refs)} reference(s)")
     info.cls_score, info.cls, info.cls_evidence = best
+
+
+def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:
+    """Share of columns and properties that pair up by value kind (maximum bipartite matching of
+    column kinds to the kinds the properties' ranges admit, over the larger of the two counts): a
+    source of dates, prices and counts fits a class whose properties range over those, not a class
+    of names only."""
+    from .elimination import range_kinds
+
+    if not props or not kinds:
+        return 0.0
+    m = np.array([[1.0 if k in range_kinds(ontology, p) else 0.0 for p in props] for k in kinds])
+    rows, cols = linear_sum_assignment(-m)
+    return float(m[rows, cols].sum()) / max(len(kinds), len(props))
 
 
 def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
