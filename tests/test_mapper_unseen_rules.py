@@ -210,3 +210,19 @@ def test_kind_fit_of_coded_columns_to_a_class(tmp_path):
     kinds = ["text", "text", "date", "integer", "decimal"]
     assert _kind_fit(ont, product, kinds) == 1.0
     assert _kind_fit(ont, maker, kinds) == pytest.approx(2 / 5)
+
+
+def test_weak_entity_keyed_by_sequence_number_even_when_a_few_are_missing(tmp_path):
+    """A stop time is keyed by trip plus sequence number, not by trip plus arrival time, although one
+    record of twelve lacks its sequence number and the (trip, time) pairs happen to be unique."""
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.analysis import choose_key
+    from pipeline.sources import load_source
+
+    lines = ["trip_id,arrival_time,stop_sequence"]
+    lines += [f"T{t},08:{t}{s}:00,{s}" for t in (1, 2, 3) for s in range(1, 5)]
+    lines[-1] = "T3,08:34:00,"
+    (tmp_path / "stop_times.csv").write_text("\n".join(lines) + "\n")
+    data = load_source(Source(path=tmp_path / "stop_times.csv", format="csv"), tmp_path)
+    key, _ = choose_key(data, list(data.references), "stop_times")
+    assert key == ("trip_id", "stop_sequence")

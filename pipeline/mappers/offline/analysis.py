@@ -214,6 +214,8 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
 
 
 _SEQUENCE_WORDS = {"sequence", "seq", "order", "index", "position"}
+#: Least share of records holding an identifier plus sequence number for the pair to key them.
+SEQUENCE_COVERAGE = 0.9
 
 
 def _singular(ws: list[str]) -> list[str]:
@@ -243,6 +245,14 @@ def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str
     for owner in (r for r in refs if _id_like(r)):
         for q in seq:
             if is_key(records, (owner, q)):
+                return owner, q
+    # a sequence number missing in a few records (a data fault: GTFS requires stop_sequence) still
+    # identifies the others: it is a position by definition, while a time or measure that happens
+    # to be unique in the sample is not an identifier
+    for owner in (r for r in refs if _id_like(r)):
+        for q in seq:
+            have = [r for r in records if any(r.get(owner, ())) and any(r.get(q, ()))]
+            if len(have) >= SEQUENCE_COVERAGE * len(records) and is_key(have, (owner, q)):
                 return owner, q
     return None
 
