@@ -178,10 +178,6 @@ class RelationsMixin:
                     rename.setdefault(other.lower(), {})[oref] = mref
         entity = self.classes_of(row)
         target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
-        parent = next((p for p in self.tms.values() if target in p.classes), None)
-        child_tm = next((p for p in self.tms.values() if entity and entity[0] in p.classes), None)
-        if parent is None or child_tm is None:
-            return False
 
         def rewrite(tm: TriplesMapPlan) -> str | None:
             names = rename.get(tm.source.source.stem.lower(), {})
@@ -190,7 +186,15 @@ class RelationsMixin:
                 return None
             return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
 
-        subj, obj = rewrite(child_tm), rewrite(parent)
+        def joined(cls: URIRef) -> str | None:
+            # of several TriplesMaps of a class, the one whose subject template the join condition
+            # reaches (its source and key columns are the ones the link file's foreign keys name),
+            # not merely the first: another source may hold a stray TriplesMap of the same class
+            return next((t for t in (rewrite(p) for p in self.tms.values() if cls in p.classes) if t), None)
+
+        if not entity:
+            return False
+        subj, obj = joined(entity[0]), joined(target)
         if subj is None or obj is None:
             return False
         tm = self.triples_map(row, subj, link, [])

@@ -40,7 +40,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
-from .names import NameMatcher, reference_words, words
+from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import (distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys,
                       profile_datatype, value_counts)
 
@@ -119,6 +119,8 @@ class SourceInfo:
         borrowed: classes whose entities this source only refers to (another source,
             reached by a composite key, describes them); their rows are not emitted here.
         nonkeys: reference -> why it cannot key these records (constant across the files of a kind).
+        lang_col: the reference holding each record's language code (:func:`.language.language_column`):
+            it qualifies the record's text values (their language tag), it is no property value.
     """
 
     data: SourceData
@@ -137,11 +139,17 @@ class SourceInfo:
     cfks: list[CompositeKey] = field(default_factory=list)
     borrowed: set[URIRef] = field(default_factory=set)
     nonkeys: dict[str, str] = field(default_factory=dict)
+    lang_col: str | None = None
+
+
+#: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
+#: ``cod_parada``, ``codigo_postal``, ``code_client``).
+_ID_HEADS = {"id", "cod", "codigo", "code", "ident"}
 
 
 def _id_like(ref: str) -> bool:
     w = words(ref.split("/")[-1].lstrip("@"), expand=False)
-    return bool(w) and (w[-1] in _ID_WORDS or w[0] in {"id"})
+    return bool(w) and (w[-1] in _ID_WORDS or w[0] in _ID_HEADS)
 
 
 def _name_words(ref: str) -> list[str]:
@@ -207,6 +215,8 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
 
 
 _SEQUENCE_WORDS = {"sequence", "seq", "order", "index", "position"}
+#: Least share of records holding an identifier plus sequence number for the pair to key them.
+SEQUENCE_COVERAGE = 0.9
 
 
 def _singular(ws: list[str]) -> list[str]:
@@ -236,6 +246,14 @@ def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str
     for owner in (r for r in refs if _id_like(r)):
         for q in seq:
             if is_key(records, (owner, q)):
+                return owner, q
+    # a sequence number missing in a few records (a data fault: GTFS requires stop_sequence) still
+    # identifies the others: it is a position by definition, while a time or measure that happens
+    # to be unique in the sample is not an identifier
+    for owner in (r for r in refs if _id_like(r)):
+        for q in seq:
+            have = [r for r in records if any(r.get(owner, ())) and any(r.get(q, ()))]
+            if len(have) >= SEQUENCE_COVERAGE * len(records) and is_key(have, (owner, q)):
                 return owner, q
     return None
 
@@ -341,7 +359,11 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
-    refs = [r for r in info.refs if r not in info.fks]
+    # code names (X17) say nothing about the class: the file name and the kinds of their values decide
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
+    from .elimination import value_kind  # (elimination builds on this module)
+    coded_kinds = [value_kind(info.data.values(r)) for r in coded]
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
         name_fit = max(matcher.score(n, cls) for n in names)
@@ -349,11 +371,27 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         prop_fit = 0.0
         if refs and fits:
             prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
-        score = 0.5 * name_fit + 0.5 * prop_fit
+        if not refs and coded:
+            prop_fit = _kind_fit(ontology, fits, coded_kinds)
+        score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
         if score > best[0]:
             best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
                                 f"over {len(refs)} reference(s)")
     info.cls_score, info.cls, info.cls_evidence = best
+
+
+def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:
+    """Share of columns and properties that pair up by value kind (maximum bipartite matching of
+    column kinds to the kinds the properties' ranges admit, over the larger of the two counts): a
+    source of dates, prices and counts fits a class whose properties range over those, not a class
+    of names only."""
+    from .elimination import range_kinds
+
+    if not props or not kinds:
+        return 0.0
+    m = np.array([[1.0 if k in range_kinds(ontology, p) else 0.0 for p in props] for k in kinds])
+    rows, cols = linear_sum_assignment(-m)
+    return float(m[rows, cols].sum()) / max(len(kinds), len(props))
 
 
 def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
@@ -371,7 +409,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     key, never a second copy of the referenced entity)."""
     if info.cls is None:
         return
-    refs = [r for r in info.refs if r not in info.fks]
+    # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     if refs and mine:
@@ -408,12 +447,15 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                 col = _referenced_column(info.data.values(r), owner)
                 if col is not None:
                     info.fks[r] = ForeignKey(r, owner.name, col, 1.0)
-                    continue
+                # else: the entities of that class are the ones another source describes; values that
+                # occur in none of its unique columns cannot be tied to them, and an entity keyed by
+                # this value would be a second, unjoinable copy of the class (one entity per key)
+                continue
             used.add(p)
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
-    _linked_entities(info, ontology, matcher, datatype_props)
+    _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
     others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
     if info.key and set(info.key) <= others and own_of.get(info.cls):
@@ -487,13 +529,15 @@ def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: Na
 
 
 def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                     datatype_props: list[URIRef]) -> None:
+                     datatype_props: list[URIRef], elsewhere: set[URIRef] = frozenset()) -> None:
     """Open entities of classes linked to the record's classes from leftover text columns.
 
     A column left unassigned whose values are text (not numbers, not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
+    value of this record is no key of those entities, and keying one by it would mint a copy.
     """
     done = {a.reference for a in info.assignments}
     present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
@@ -501,7 +545,9 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
     for r in info.refs:
         values = info.data.values(r)
-        if r in done or r in info.fks or _id_like(r) or is_numeric(values) or not any(v.strip() for v in values):
+        # a code name gives no sign of another entity
+        if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or _id_like(r) \
+                or is_numeric(values) or not any(v.strip() for v in values):
             continue
         linked: dict[URIRef, URIRef] = {}
         for p in oprops:
@@ -510,6 +556,7 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
                     if rng & ontology.superclasses(c):
                         for k in sorted(dom):
                             if k in ontology.classes and k not in present and k not in _GENERIC \
+                                    and k not in elsewhere \
                                     and not str(k).startswith(str(SKOS)):
                                 linked.setdefault(k, p)
         if not linked:

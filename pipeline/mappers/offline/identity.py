@@ -34,8 +34,9 @@ from .names import NameMatcher, words
 __all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
            "ID_WORDS"]
 
-#: Words that name an identifier (in a column name or an ontology term's label/comment).
-ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "isbn", "issn", "ean", "doi"}
+#: Words that name an identifier (in a column name or an ontology term's label/comment); ``ref`` is
+#: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``).
+ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean", "doi"}
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 

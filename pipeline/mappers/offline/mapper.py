@@ -37,6 +37,7 @@ from ..base import MapResult, register
 from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
                        find_composite_keys, find_foreign_keys, identifier_entities)
 from .coverage import coverage_findings, entity_rows
+from .elimination import assign_by_elimination
 from .identity import prefer_identifier_key
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
@@ -248,7 +249,7 @@ class _Builder:
         if not concept_props:
             return
         for ref in info.refs:
-            if ref in info.fks or ref in info.key:
+            if ref in info.fks or ref in info.key or ref == info.lang_col:
                 continue
             vm = match_value_map(self.ont, ref, info.data.values(ref))
             if vm is None:
@@ -338,7 +339,10 @@ class OfflineMapper:
                 data = load_source(src, folder)
                 refs = [r for r in data.references
                         if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
-                infos.append(SourceInfo(data, src.name or src.path.name, src.stem, refs))
+                info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
+                found = language_column(data, refs)
+                info.lang_col = found[0] if found else None
+                infos.append(info)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
         dprops = sorted(p for p in ont.properties if p not in ont.object_properties
@@ -371,6 +375,9 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents:
                 prefer_identifier_key(info, ont, matcher)
+        for info in infos:
+            if info.name not in documents:
+                assign_by_elimination(info, ont, matcher, dprops)
         _borrow(infos)
         for info in infos:
             if info.name in documents:

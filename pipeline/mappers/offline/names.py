@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -30,7 +31,8 @@ from rdflib import URIRef
 from ... import embeddings
 from ...ontology import Ontology
 
-__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS"]
+__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
+           "abbreviates", "abbreviation_score", "is_code_name", "SPANISH"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,47 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 _STOP = {"the", "of", "a", "an", "and", "or", "to", "in", "for", "by", "with", "each", "that", "is", "its"}
+
+#: Common Spanish words of column and file names (data dictionaries, open-data portals), read as
+#: their English equivalent before matching: the embeddings model is English-only and lexical
+#: similarity does not bridge ``fecha`` and ``date``. Cognates need no entry (:func:`_cognate`).
+SPANISH: dict[str, str] = {
+    "fecha": "date", "hora": "time", "ano": "year", "anio": "year", "mes": "month", "dia": "day",
+    "nombre": "name", "apellido": "surname", "apellidos": "surname", "pila": "given", "titulo": "title",
+    "codigo": "code", "cod": "code", "numero": "number", "num": "number", "clave": "key", "ident": "identifier",
+    "precio": "price", "importe": "amount", "cantidad": "quantity", "tarifa": "fare", "coste": "cost",
+    "costo": "cost", "valor": "value", "tipo": "type", "clase": "class", "estado": "status", "nota": "note",
+    "ciudad": "city", "pais": "country", "calle": "street", "direccion": "address", "poblacion": "town",
+    "municipio": "municipality", "provincia": "province", "sede": "seat", "correo": "email", "telefono": "telephone",
+    "idioma": "language", "lengua": "language", "autor": "author", "escritor": "writer", "libro": "book",
+    "editorial": "publisher", "pagina": "page", "paginas": "pages", "tamano": "size", "alto": "height",
+    "altura": "height", "ancho": "width", "anchura": "width", "largo": "length", "peso": "weight",
+    "inicio": "start", "fin": "end", "llegada": "arrival", "salida": "departure", "parada": "stop",
+    "paradas": "stops", "viaje": "trip", "viajes": "trips", "linea": "line", "ruta": "route", "plazas": "seats",
+    "asientos": "seats", "empresa": "company", "fabricante": "manufacturer", "planta": "plant", "fabrica": "factory",
+    "obra": "work", "obras": "works", "pieza": "piece", "artista": "artist", "coleccion": "collection",
+    "museo": "museum", "sala": "room", "medicamento": "medicine", "medicamentos": "medicines",
+    "principio": "substance", "activo": "active", "dosis": "dose", "envase": "pack", "aviso": "warning",
+    "advertencia": "warning", "seguridad": "safety", "registro": "registration", "fundacion": "founding",
+    "descripcion": "description", "comentario": "comment", "observaciones": "notes", "categoria": "category",
+    "genero": "genre", "marca": "brand", "modelo": "model", "cliente": "customer", "socio": "member",
+    "prestamo": "loan", "usuario": "user", "persona": "person", "edad": "age", "sexo": "sex",
+}
+_SPANISH_STOP = {"de", "del", "la", "el", "los", "las", "y", "por", "para"}
+
+
+def _cognate(word: str) -> str:
+    """English cognate of a Spanish word by its regular suffix: ``-cion`` -> ``-tion``
+    (``publicacion``), ``-dad`` -> ``-ty`` (``accesibilidad``), ``-encia``/``-ancia`` -> ``-ence``/``-ance``
+    (``licencia``, ``distancia``); other words unchanged. English words never end in ``cion``; the
+    other suffixes apply to words of six letters or more only."""
+    if word.endswith("cion"):
+        return word[:-4] + "tion"
+    if len(word) >= 6 and word.endswith("idad"):
+        return word[:-4] + "ity"
+    if len(word) >= 6 and word.endswith(("encia", "ancia")):
+        return word[:-2] + "e"
+    return word
 
 
 #: Single-word names of person-name parts, read as the common term (a whole name only, never a
@@ -63,6 +106,8 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     """
     if not text:
         return []
+    # accents off (año -> ano, publicación -> publicacion): names are split on ASCII letters
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     text = re.sub(r"^[A-Za-z][\w\-]*:(?=[A-Za-z])", "", text.strip())
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
     text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
@@ -70,14 +115,15 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     parts = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w]
     if expand and len(parts) == 1 and parts[0] in NAME_PART_SYNONYMS:
         return NAME_PART_SYNONYMS[parts[0]].split()
-    for w in re.split(r"[^A-Za-z0-9]+", text):
-        w = w.lower()
-        if not w:
-            continue
+    for i, w in enumerate(w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w):
         if expand and w in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[w].split())
+        elif expand and w in SPANISH:
+            out.extend(SPANISH[w].split())
+        elif expand and w in _SPANISH_STOP and 0 < i < len(parts) - 1:
+            continue  # between two words (fecha_de_alta); a last word may be a language code (title_de)
         else:
-            out.append(w)
+            out.append(_cognate(w) if expand else w)
     return out
 
 
@@ -94,11 +140,60 @@ def reference_words(reference: str, context: int = 1) -> list[str]:
     return out
 
 
+def is_code_name(reference: str) -> bool:
+    """The reference's own name (last path step) holds no word of two or more letters (``X17``,
+    ``d:F07``, ``contact.Q2``): a code, which says nothing about what the column means; matching
+    it by name would only measure noise."""
+    return not any(re.fullmatch(r"[a-z]{2,}", w) for w in reference_words(reference, 0))
+
+
 def term_names(ontology: Ontology, iri: URIRef) -> list[str]:
     """Names of a term as space-joined words: local name first, then labels (deduplicated)."""
     local = re.split(r"[#/:]", str(iri).rstrip("/#"))[-1]
     names = [" ".join(words(local))] + [" ".join(words(l)) for l in ontology.labels(iri)]
     return [n for n in dict.fromkeys(names) if n]
+
+
+#: Score of a name whose every word the query spells out or abbreviates (below an exact match).
+ABBREVIATION_SCORE = 0.85
+
+
+def abbreviates(short: str, word: str) -> bool:
+    """``short`` is ``word`` or an abbreviation of it: same first letter and its letters a
+    subsequence of ``word`` (truncation ``auth`` -> ``authorisation``, contraction ``dt`` -> ``date``,
+    ``yr`` -> ``year``, ``qty`` -> ``quantity``), the two ways column names shorten words
+    (ISO 4 abbreviation rules: truncation and contraction keep the first letter and the word's
+    letters in order). Two letters at least, and a single letter never abbreviates."""
+    if short == word:
+        return True
+    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0] or short.isdigit():
+        return False
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
+def abbreviation_score(query: str, name: str) -> float:
+    """:data:`ABBREVIATION_SCORE` times the share of words aligned, in order, between the query and
+    the name, each query word spelling out or abbreviating (:func:`abbreviates`) one name word;
+    the share is taken over the longer of the two (``auth dt`` ~ ``authorisation date`` 0.85,
+    ``auth dt`` ~ ``authorisation`` 0.425). An alignment made only of exact words scores 0: the
+    token ratios already judge those."""
+    q, n = query.split(), name.split()
+    if not q or not n:
+        return 0.0
+    # longest in-order alignment (LCS with the abbreviation relation), counting abbreviated pairs
+    best = [[(0, 0)] * (len(n) + 1) for _ in range(len(q) + 1)]
+    for i in range(len(q) - 1, -1, -1):
+        for j in range(len(n) - 1, -1, -1):
+            cands = [best[i + 1][j], best[i][j + 1]]
+            if abbreviates(q[i], n[j]):
+                m, a = best[i + 1][j + 1]
+                cands.append((m + 1, a + (q[i] != n[j])))
+            best[i][j] = max(cands)
+    matched, abbreviated = best[0][0]
+    if not abbreviated:
+        return 0.0
+    return ABBREVIATION_SCORE * matched / max(len(q), len(n))
 
 
 def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
@@ -108,7 +203,7 @@ def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
     best = 0.0
     for n in names:
         s = (fuzz.token_set_ratio(query, n) + fuzz.ratio(flat, n.replace(" ", ""))) / 200
-        best = max(best, s)
+        best = max(best, s, abbreviation_score(query, n))
     q = {_singular(w) for w in query.split() if w not in _STOP}
     if q and comment:
         best = max(best, 0.7 * len(q & {_singular(w) for w in comment}) / len(q))
@@ -167,6 +262,17 @@ class NameMatcher:
             log.warning("offline mapper falls back to lexical similarity: %s", exc)
             return
         self._vec.update(zip(todo, vecs))
+
+    def cosine(self, text: str, iri: URIRef) -> float | None:
+        """Cosine (clipped at 0) of the embeddings of ``text`` and the term's verbalisation
+        (label: comment); ``None`` in lexical mode. For texts that are no names (sample values)."""
+        if self.mode == "lexical":
+            return None
+        self.names(iri)
+        if text not in self._vec or self._text(iri) not in self._vec:
+            self.prepare([text], [iri])
+        a, b = self._vec.get(text), self._vec.get(self._text(iri))
+        return None if a is None or b is None else max(0.0, float(np.dot(a, b)))
 
     def score(self, text: str, iri: URIRef) -> float:
         """Similarity in [0, 1] of a space-joined word string and a term."""

@@ -1,0 +1,214 @@
+"""Columns whose names say nothing: assignment by the kind of their values (elimination).
+
+Column names may be codes (``F07``), abbreviations no rule expands (``pvp``) or words of
+another vocabulary (``brand`` for a trade name). Then the data and the ontology still say
+something: a property's ``rdfs:range`` fixes the lexical kind of its values (a date, a whole
+number, a decimal, a year, a boolean, text), and the record key identifies the entity, which
+an identifier property (``owl:hasKey``, a functional property named as an identifier) states.
+
+:func:`assign_by_elimination` pairs, within the primary class of a source, a column left
+unassigned with a property of the class left unassigned when the property is the column's only candidate by value kind and no other
+column has that property as its only candidate, repeating until nothing changes (taking a
+decimal property for the decimal column can leave one whole-number property for the
+whole-number column). Text columns compete for text properties; when several remain, none is
+guessed. Every pair carries the evidence and a low confidence (0.5): it is a reading of the
+data, not of the names.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from rdflib import URIRef
+
+from ...fno import udfs
+from ...ontology import Ontology
+from .analysis import Assignment, SourceInfo, domain_fits
+from .identity import identifier_properties
+from .names import NameMatcher, is_code_name, reference_words
+from .profile import distinct_records, is_key, profile_datatype
+from .skos import match_value_map
+
+__all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SCORE"]
+
+#: Confidence of a pair found by elimination (below name evidence; above nothing).
+ELIMINATION_SCORE = 0.5
+#: Least evidence, and least lead over the column's next candidate, for a mutual-best pair.
+MUTUAL_SCORE = 0.2
+MUTUAL_MARGIN = 0.05
+#: Least similarity of a coded column's sample values to a property's label and comment (cosine of
+#: sentence embeddings of lists of values run low: ``Cork; Turin`` ~ "city where ... seat" 0.20).
+MUTUAL_VALUE_SCORE = 0.12
+
+_RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short": "integer",
+               "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
+               "double": "decimal", "float": "decimal", "date": "date", "dateTime": "date", "gYear": "year",
+               "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
+               "token": "text", "anyURI": "text", "Literal": "text"}
+
+
+def value_kind(values: Iterable[str]) -> str | None:
+    """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
+    1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
+    that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
+    ``None`` without values."""
+    vals = [v.strip() for v in values if v and v.strip()]
+    if not vals:
+        return None
+    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
+        return "year"
+    if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
+            and all(udfs.normalize_date(v) for v in vals):
+        return "date"  # ISO 8601 basic form YYYYMMDD: eight digits that are all calendar dates
+    dt, _ = profile_datatype(vals)
+    if dt == "xsd:integer":
+        return "integer"
+    if dt in ("xsd:decimal", "xsd:double"):
+        return "decimal"
+    if dt in ("xsd:date", "xsd:dateTime") or all(udfs.normalize_date(v) for v in vals):
+        return "date"
+    if dt == "xsd:boolean":
+        return "boolean"
+    return "text"
+
+
+def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
+    """Value kinds a property's literal range admits (no range: text). A decimal range admits
+    whole numbers too, a whole-number range years (a count of four digits is still a count)."""
+    kinds = set()
+    for r in ontology.ranges(prop) or {None}:
+        local = re.split(r"[#/:]", str(r))[-1] if r is not None else "Literal"
+        kinds.add(_RANGE_KIND.get(local, "text"))
+    if "decimal" in kinds:
+        kinds.add("integer")
+    if "integer" in kinds:
+        kinds.add("year")
+    if "year" in kinds:
+        kinds.add("integer")  # gYear values profile as whole numbers
+    return kinds
+
+
+def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                          datatype_props: list[URIRef]) -> list[Assignment]:
+    """Pair leftover columns with leftover properties of ``info.cls`` by value kind (module docstring).
+
+    Considered: columns with values, not assigned, no foreign key, not the language column, not a
+    coded column of a SKOS scheme; properties whose domain is the class (or a superclass), not yet
+    assigned. The single-column record key goes to the class's single unassigned identifier
+    property first. Returns the new assignments (also appended to ``info.assignments``).
+    """
+    if info.cls is None or info.link:
+        return []
+    done = {a.reference for a in info.assignments}
+    used = {a.prop for a in info.assignments}
+    cols = [r for r in info.refs if r not in done and r not in info.fks and r != info.lang_col
+            and match_value_map(ontology, r, info.data.values(r)) is None]
+    props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, info.cls) == 1.0]
+    new: list[Assignment] = []
+
+    def take(r: str, p: URIRef, why: str) -> None:
+        a = Assignment(r, p, info.cls, ELIMINATION_SCORE, [why, f"domain of {ontology.compact(p)} is "
+                                                           f"{ontology.compact(info.cls)}"])
+        info.assignments.append(a)
+        new.append(a)
+        cols.remove(r)
+        props.remove(p)
+
+    ids = list(identifier_properties(ontology, matcher, info.cls, props))
+    if len(info.key) == 1 and info.key[0] in cols and len(ids) == 1 \
+            and is_key(distinct_records(info.data.records), info.key):
+        take(info.key[0], ids[0], f"{info.key[0]!r} is the record key and {ontology.compact(ids[0])} the "
+                                  f"only unassigned identifier property of {ontology.compact(info.cls)}")
+    kinds = {r: value_kind(info.data.values(r)) for r in cols}
+    admits = {p: range_kinds(ontology, p) for p in props}
+    ids_left = set(ids)
+    while _unique_pairs(info, ontology, cols, props, kinds, admits, ids_left, take) + \
+            _mutual_best(info, ontology, matcher, cols, [p for p in props if p not in ids_left], kinds, admits, take):
+        pass
+    return new
+
+
+def _unique_pairs(info: SourceInfo, ontology: Ontology, cols: list[str], props: list[URIRef], kinds: dict,
+                  admits: dict, ids_left: set, take) -> int:
+    """Take every pair whose property is the column's only candidate by value kind (and no other
+    column's only candidate); returns how many were taken."""
+    count, changed = 0, True
+    while changed:
+        changed = False
+        for r in list(cols):
+            fit = [p for p in props if kinds[r] in admits[p] and p not in ids_left]
+            if len(fit) != 1:
+                continue
+            p = fit[0]
+            # another column with no other choice than p makes the pair ambiguous
+            if any(c != r and [q for q in props if kinds[c] in admits[q] and q not in ids_left] == [p]
+                   for c in cols):
+                continue
+            take(r, p, f"by elimination: {r!r} holds {kinds[r]} values and {ontology.compact(p)} is the only "
+                       f"unassigned property of {ontology.compact(info.cls)} whose range admits them "
+                       f"(no other column depends on it)")
+            changed = True
+            count += 1
+    return count
+
+
+def _sample_text(values: list[str], n: int = 8) -> str:
+    """Up to ``n`` distinct non-empty values joined by ``; `` (what the column holds, for embeddings)."""
+    return "; ".join(list(dict.fromkeys(v.strip() for v in values if v and v.strip()))[:n])
+
+
+def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cols: list[str],
+                 props: list[URIRef], kinds: dict, admits: dict, take) -> int:
+    """Several columns compete for several properties of one value kind: pair them by the best
+    joint assignment of the evidence (the name similarity, or the similarity of a sample of the
+    column's values to the property's label and comment: ``Cork; Turin`` reads as "city where the
+    publisher has its seat"); a pair is taken at :data:`MUTUAL_SCORE` or more. A code name
+    (``X17``: no word of letters) is no evidence: such a column is judged by its values alone, at
+    least :data:`MUTUAL_VALUE_SCORE`, and its pair must raise the assignment's total by
+    :data:`MUTUAL_MARGIN` over the best assignment without it (first names and surnames read
+    alike). Returns how many pairs were taken."""
+    if cols and props:
+        sc: dict[tuple[str, URIRef], float] = {}
+        floor: dict[str, float] = {}
+        for r in cols:
+            sample = _sample_text(info.data.values(r))
+            text = " ".join(reference_words(r))
+            coded = is_code_name(r)
+            floor[r] = MUTUAL_VALUE_SCORE if coded else MUTUAL_SCORE
+            for p in props:
+                if kinds[r] in admits[p]:
+                    cos = (matcher.cosine(sample, p) if kinds[r] == "text" and sample else None) or 0.0
+                    sc[(r, p)] = cos if coded else max(matcher.score(text, p), cos)
+        if not sc:
+            return 0
+        # the best joint assignment (Hungarian algorithm), not the greedy best pair: a name that
+        # resembles a property by letters only (location ~ collection) must not take the property
+        # another column fits better while its own fits the other one better still
+        rows = sorted({r for r, _ in sc})
+        cols_p = sorted({p for _, p in sc}, key=str)
+        m = np.array([[sc.get((r, p), -1.0) for p in cols_p] for r in rows])
+        taken = 0
+        best_rows, best_cols = linear_sum_assignment(-m)
+        total = float(m[best_rows, best_cols].sum())
+        for i, j in zip(best_rows, best_cols):
+            r, p, v = rows[i], cols_p[j], float(m[i, j])
+            others = sorted((w for (c, q), w in sc.items() if c == r and q != p), reverse=True)
+            if v < floor[r]:
+                continue
+            if is_code_name(r) and others:
+                # values alone are weak evidence: the pair must lead the best assignment without it
+                alt = m.copy()
+                alt[i, j] = -1.0
+                ar, ac = linear_sum_assignment(-alt)
+                if total - float(alt[ar, ac].sum()) < MUTUAL_MARGIN:
+                    continue
+            take(r, p, f"{r!r} ~ {ontology.compact(p)} in the best joint assignment of the unassigned "
+                       f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample "
+                       f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"))
+            taken += 1
+        return taken
+    return 0
+
