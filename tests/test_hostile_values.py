@@ -110,7 +110,8 @@ def test_a_table_that_compiles_to_nothing_stops_before_the_engine(tmp_path):
     run = run_case(_case(tmp_path, {"data.csv": "id,name\n1,Ann\n"}, table, "csv"),
                    RunConfig(out_dir=tmp_path / "out", evaluate=False))
     assert (run.status, run.failed_stage) == ("failed", "compile")
-    assert run.error.startswith("no row of the table compiled") and "'nope' is no column/path of data.csv" in run.error
+    assert "no row of the table compiled" in run.error and "'nope' is no column/path of data.csv" in run.error
+    assert run.error_kind == "input"  # a replayed table is the user's input: exit 2, as for `kgc compile`
     assert (run.folder / "table.md").exists() and (run.folder / "audit.md").exists()  # nothing lost
 
 

@@ -100,7 +100,7 @@ def test_a_case_that_fails_after_the_map_stage_keeps_its_mapping_scores(monkeypa
                      "| name | people.csv | ex:nonexistentProperty | ex:Person | http://example.org/person/{person_id} |\n",
                      encoding="utf-8")
     out = tmp_path / "out"
-    assert main(["run", str(MANIFEST), "--out", str(out), "--mapper", "replay", "--table", str(table), "-q"]) == 1
+    assert main(["run", str(MANIFEST), "--out", str(out), "--mapper", "replay", "--table", str(table), "-q"]) == 2  # the user's table: bad input
     run = json.loads((out / "example" / "people" / "run.json").read_text())
     assert run["status"] == "failed" and run["failed_stage"] == "compile"
     assert run["mapping_scores"]["tasks"]["Ontology Property"] == 0.0
