@@ -19,6 +19,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from .errors import OntologyError
+from .rdffile import parse_error, rdf_format, syntax_hint
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype"]
 
@@ -309,9 +310,11 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         except FileNotFoundError as exc:
             raise OntologyError("ontology file not found", path=f) from exc
         except Exception as exc:  # rdflib raises many parser-specific types
-            line = getattr(exc, "lines", None) or getattr(exc, "line", None)
-            raise OntologyError(f"cannot parse ontology: {exc}", path=f,
-                                line=line if isinstance(line, int) else None) from exc
+            line, why = parse_error(exc)
+            fmt = rdf_format(f)
+            read_as = f"as {fmt}" if fmt else f"(extension {Path(f).suffix or '(none)'!r} unknown, read as turtle)"
+            raise OntologyError(f"cannot parse ontology {read_as}: {why}{syntax_hint(f)}", path=f,
+                                line=line) from exc
         for p, ns in g.namespaces():
             declared.setdefault(str(p), str(ns))
         graph += g
