@@ -148,6 +148,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         scope = "" if cov.get("mode") in (None, "full") else \
             f", {cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples" if "triples" in cov else "")
         print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
+        first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
+        if r.get("value") is False and first:  # say what is wrong, not only that something is
+            where = f"{args.kg}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            print(f"  first: {where}{first.get('message')}")
+            if name == "SV2" and Path(args.kg).suffix.lower() != ".nt":
+                print(f"  note: {args.kg} is read as N-Triples whatever its extension; "
+                      "validate the kg.nt a run writes beside kg.ttl")
+        elif r.get("status") == "not_run":
+            print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
     print(f"diagnostics written to {args.out}")
     return 0 if validation_passed(result) else 1
 
@@ -265,14 +274,22 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
-    from rdflib import Graph
+    from rdflib import RDF, Graph
+
+    from .rdffile import parse_error
 
     try:
         rml = Graph().parse(args.rml, format="turtle")
     except FileNotFoundError as exc:
         raise InputError("RML file not found", path=Path(args.rml).absolute()) from exc
     except Exception as exc:  # rdflib raises parser-specific types
-        raise InputError(f"not an RML mapping in Turtle: {exc}", path=args.rml) from exc
+        line, why = parse_error(exc)
+        raise InputError(f"not an RML mapping in Turtle: {why}", path=args.rml, line=line) from exc
+    if not any(str(p).endswith("logicalSource") or (p == RDF.type and str(o).endswith("TriplesMap"))
+               for _, p, o in rml):
+        # Morph-KGC would fail with a KeyError deep inside; say what was expected instead
+        raise InputError("no rml:TriplesMap (or rml:logicalSource) in the file: expected an RML mapping, "
+                         "e.g. the mapping.rml.ttl that `kgc compile` writes", path=args.rml)
     engine = Path(args.output).with_suffix(".morph-kgc.ttl")
     engine.parent.mkdir(parents=True, exist_ok=True)
     for f in repair_mapping_sources(rml, Path(args.rml).parent, engine.parent / "inputs"):

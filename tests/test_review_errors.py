@@ -46,3 +46,41 @@ def test_gold_graph_rdfxml_error_names_line(tmp_path):
     with pytest.raises(InputError) as err:
         load_graph(f, "gold graph")
     assert str(err.value) == f"{f}:4: gold graph: not valid xml: no element found (column 0)"
+
+
+def test_materialize_turtle_syntax_error_is_one_line(tmp_path, capsys):
+    rml = tmp_path / "m.ttl"
+    rml.write_text("@prefix rml: <http://w3id.org/rml/> .\n<#TM> a rml:TriplesMap ;\n rml:logicalSource [\n",
+                   encoding="utf-8")
+    assert main(["materialize", str(rml), str(tmp_path / "kg.nt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {rml}:")
+    assert ": not an RML mapping in Turtle: " in err and "\n" not in err and "b'" not in err
+
+
+def test_materialize_a_turtle_file_that_is_not_rml(tmp_path, capsys):
+    kg = tmp_path / "kg.ttl"
+    kg.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n", encoding="utf-8")
+    assert main(["materialize", str(kg), str(tmp_path / "out.nt")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {kg}: no rml:TriplesMap (or rml:logicalSource) in the file: expected an RML mapping, "
+        "e.g. the mapping.rml.ttl that `kgc compile` writes")
+    assert not (tmp_path / "out.nt").exists()
+
+
+def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(tmp_path, capsys):
+    onto = tmp_path / "onto.ttl"
+    onto.write_text("@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "ex:Person a owl:Class .\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id\n1\n", encoding="utf-8")
+    case = tmp_path / "case.yaml"
+    case.write_text("name: v\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    kg = tmp_path / "kg.ttl"
+    kg.write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
+    assert main(["validate", str(case), str(kg), "--out", str(tmp_path / "v.json")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["SV2: False (ok, 2 finding(s))",
+                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'",
+                       f"  note: {kg} is read as N-Triples whatever its extension; "
+                       "validate the kg.nt a run writes beside kg.ttl"]
+    assert "  not run: the KG does not parse (see SV2)" in out
