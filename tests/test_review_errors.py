@@ -84,3 +84,42 @@ def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(t
                        f"  note: {kg} is read as N-Triples whatever its extension; "
                        "validate the kg.nt a run writes beside kg.ttl"]
     assert "  not run: the KG does not parse (see SV2)" in out
+
+
+@pytest.mark.parametrize("tag,ok", [("None", False), ("null", False), ("en", True), ("sr-Latn-RS", True),
+                                    ("zh-Hant", True), ("x-none", True), ("nan", True)])
+def test_language_tag_with_a_four_letter_primary_subtag_is_an_error(tag, ok):
+    from pipeline.validation.terms import check_langtag
+    assert (check_langtag(tag) == []) is ok
+
+
+def test_sv2_flags_a_missing_value_written_as_language_tag(tmp_path):
+    from pipeline.validation.syntax import check_ntriples
+    f = tmp_path / "kg.nt"
+    f.write_text('<http://ex.org/a> <http://ex.org/title> "The Starry Night"@None .\n'
+                 '<http://ex.org/b> <http://ex.org/title> "Las Meninas"@es .\n', encoding="utf-8")
+    r = check_ntriples(f)
+    assert r.value is False
+    assert [(x.code, x.line, x.term) for x in r.findings] == [
+        ("bad-language-tag", 1, '"The Starry Night"@None')]
+    assert r.findings[0].message == ("language tag @None: a 4-letter primary language subtag is reserved "
+                                     "(RFC 5646 section 2.2.1); a missing value written as a tag?")
+
+
+def test_materialize_drops_and_reports_a_none_language_tag(tmp_path, capsys):
+    """An XML language attribute the reference misses (``@lang`` for ``xml:lang``) gives "None" per record."""
+    (tmp_path / "works.xml").write_text(
+        '<works><work id="A1"><title xml:lang="en">Starry Night</title></work></works>\n', encoding="utf-8")
+    rml = tmp_path / "m.ttl"
+    rml.write_text(f"""@prefix rml: <http://w3id.org/rml/> .
+<#TM> a rml:TriplesMap ;
+  rml:logicalSource [ rml:source "{tmp_path / 'works.xml'}" ; rml:referenceFormulation rml:XPath ;
+                      rml:iterator "/works/work" ] ;
+  rml:subjectMap [ rml:template "http://ex.org/work/{{@id}}" ] ;
+  rml:predicateObjectMap [ rml:predicate <http://ex.org/title> ;
+    rml:objectMap [ rml:reference "title" ; rml:languageMap [ rml:reference "title/@lang" ] ] ] .
+""", encoding="utf-8")
+    assert main(["materialize", str(rml), str(tmp_path / "kg.nt")]) == 1
+    assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == ""
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'kg.morph-kgc.ttl'}: 1 triple(s) dropped: "
+                                       "language tag that is not BCP 47\n")
