@@ -123,3 +123,20 @@ def test_materialize_drops_and_reports_a_none_language_tag(tmp_path, capsys):
     assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == ""
     assert capsys.readouterr().err == (f"error: {tmp_path / 'kg.morph-kgc.ttl'}: 1 triple(s) dropped: "
                                        "language tag that is not BCP 47\n")
+
+
+def test_run_with_an_unparsable_ontology_records_the_failure_in_the_audit(tmp_path, capsys):
+    import json
+    (tmp_path / "onto.ttl").write_text(FUNCTIONAL, encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: o\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--out", str(tmp_path / "out")]) == 2
+    folder = tmp_path / "out" / "custom" / "o"
+    assert json.loads((folder / "audit.json").read_text()) == [{
+        "stage": "load", "file": "onto.ttl", "line": 1, "column": None, "value": None, "expected": None,
+        "candidate": None, "severity": "error",
+        "message": "cannot parse ontology as turtle: expected qname after @prefix; the file is in OWL functional "
+                   "syntax, which is not read: save it as Turtle or RDF/XML"}]
+    run = json.loads((folder / "run.json").read_text())
+    assert (run["status"], run["failed_stage"], run["error_kind"], run["findings"]["errors"]) == (
+        "failed", "load", "input", 1)
