@@ -140,3 +140,25 @@ def test_run_with_an_unparsable_ontology_records_the_failure_in_the_audit(tmp_pa
     run = json.loads((folder / "run.json").read_text())
     assert (run["status"], run["failed_stage"], run["error_kind"], run["findings"]["errors"]) == (
         "failed", "load", "input", 1)
+
+
+def test_compile_warns_on_an_unknown_source_file_and_a_literal_object_property(tmp_path, capsys):
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Person a owl:Class . ex:City a owl:Class .\n"
+        "ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n"
+        "ex:livesIn a owl:ObjectProperty ; rdfs:domain ex:Person ; rdfs:range ex:City .\n", encoding="utf-8")
+    (tmp_path / "people.csv").write_text("pid,name,city\n1,Ann,MAD\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: w\nsources: [people.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|---|\n"
+        "| name | peeple.csv | ex:name | ex:Person | http://example.org/person/{pid} |\n"
+        "| city | people.csv | ex:livesIn | ex:Person | http://example.org/person/{pid} |\n", encoding="utf-8")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"warning: {tmp_path / 't.md'}:3 [source_file]: source file 'peeple.csv' is not a source of the case; the row is read from "
+        "people.csv (closest valid: people.csv)",
+        f"warning: {tmp_path / 't.md'}:4 [related_entity_class]: 'ex:livesIn' is an owl:ObjectProperty but the row has no related "
+        "entity class (nor IRI datatype): its objects are written as literals",
+    ]
