@@ -162,3 +162,36 @@ def test_compile_warns_on_an_unknown_source_file_and_a_literal_object_property(t
         f"warning: {tmp_path / 't.md'}:4 [related_entity_class]: 'ex:livesIn' is an owl:ObjectProperty but the row has no related "
         "entity class (nor IRI datatype): its objects are written as literals",
     ]
+
+
+def test_join_condition_with_a_stem_qualified_xpath_side_compiles(tmp_path):
+    """The offline mapper writes ``artworks.d:artist/@ref==artists.artist_id`` for a default-namespace XML."""
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix m: <http://example.org/museum#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "m:Artwork a owl:Class . m:Artist a owl:Class .\n"
+        "m:createdBy a owl:ObjectProperty ; rdfs:domain m:Artwork ; rdfs:range m:Artist .\n"
+        "m:artistName a owl:DatatypeProperty ; rdfs:domain m:Artist .\n", encoding="utf-8")
+    (tmp_path / "artworks.xml").write_text(
+        '<catalogue xmlns="http://example.org/catalogue/2024">\n'
+        '  <artwork id="A1"><artist ref="P1"/></artwork>\n  <artwork id="A2"><artist ref="P2"/></artwork>\n'
+        '</catalogue>\n', encoding="utf-8")
+    (tmp_path / "artists.json").write_text(
+        '{"artists": [{"artist_id": "P1", "artist_name": "Vincent van Gogh"},'
+        ' {"artist_id": "P2", "artist_name": "Diego Velazquez"}]}\n', encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: museum\nsources: [artworks.xml, artists.json]\nontologies: [onto.ttl]\n"
+                                        "gold: {table: t.md}\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | Subject Generation "
+        "| Join Condition |\n|---|---|---|---|---|---|---|\n"
+        "| artist_name | artists.json | m:artistName | m:Artist | | http://example.org/artist/{artist_id} | |\n"
+        "| d:artist/@ref | artworks.xml | m:createdBy | m:Artwork | m:Artist | http://example.org/artwork/{@id} "
+        "| artworks.d:artist/@ref==artists.artist_id |\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--out", str(out),
+                 "--no-evaluate"]) == 0
+    kg = (out / "custom" / "museum" / "kg.nt").read_text(encoding="utf-8").splitlines()
+    assert sorted(line for line in kg if "createdBy" in line) == [
+        "<http://example.org/artwork/A1> <http://example.org/museum#createdBy> <http://example.org/artist/P1> .",
+        "<http://example.org/artwork/A2> <http://example.org/museum#createdBy> <http://example.org/artist/P2> .",
+    ]
