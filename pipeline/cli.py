@@ -188,7 +188,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
-            print(f"{name}: {r.get('value')}")
+            value = r.get("value")
+            if value is None:  # say why, as the report does, instead of Python's "None"
+                why = next((f.get("message") for f in r.get("findings") or []), None) or \
+                    (r.get("details") or {}).get("reason") or r.get("status") or "not computed"
+                print(f"{name}: n/a ({why})")
+            else:
+                print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
     return 0
 
 

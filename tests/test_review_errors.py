@@ -195,3 +195,21 @@ def test_join_condition_with_a_stem_qualified_xpath_side_compiles(tmp_path):
         "<http://example.org/artwork/A1> <http://example.org/museum#createdBy> <http://example.org/artist/P1> .",
         "<http://example.org/artwork/A2> <http://example.org/museum#createdBy> <http://example.org/artist/P2> .",
     ]
+
+
+def test_score_prints_na_with_the_reason_not_none(tmp_path, capsys):
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "ex:Person a owl:Class . ex:name a owl:DatatypeProperty .\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
+    gold = '<http://example.org/p/1> <http://example.org/name> "Ann" .\n'
+    (tmp_path / "gold.nt").write_text(gold, encoding="utf-8")
+    (tmp_path / "kg.nt").write_text(gold, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: s\nsources: [p.csv]\nontologies: [onto.ttl]\ngold: {graph: gold.nt}\n",
+                                        encoding="utf-8")
+    assert main(["score", str(tmp_path / "case.yaml"), "--kg", str(tmp_path / "kg.nt"),
+                 "--out", str(tmp_path / "s")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "SA2-prop-exact: 1.000" in out
+    assert "PQ3: n/a (the case has no competency questions: the manifest key competency_questions names none)" in out
+    assert not any(line.endswith(": None") for line in out)
