@@ -23,6 +23,7 @@ from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import engine_mapping, materialize
 from .ontology import load_ontology
+from .rdffile import load_graph
 from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
@@ -129,6 +130,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _case_context(manifest: str, work: Path):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    for f in case.shapes:  # as `run` does: unparsable shapes are bad input
+        load_graph(f, "SHACL shapes")
     sources = [load_source(s, work / "inputs") for s in case.sources]
     return case, ontology, sources
 
@@ -163,7 +166,6 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from .evaluate import gold_kg, graph_scores, mapping_scores
-    from .rdffile import load_graph
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -219,6 +219,8 @@ def _audit_md(run: CaseRun) -> str:
 def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
     case, folder = run.case, run.folder
     st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    for f in case.shapes:  # a shapes file that does not parse is bad input, not a SHACL check left unrun
+        load_graph(f, "SHACL shapes")
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
     st.sources = [load_source(s, folder / "inputs") for s in case.sources]

@@ -213,3 +213,45 @@ def test_score_prints_na_with_the_reason_not_none(tmp_path, capsys):
     assert "SA2-prop-exact: 1.000" in out
     assert "PQ3: n/a (the case has no competency questions: the manifest key competency_questions names none)" in out
     assert not any(line.endswith(": None") for line in out)
+
+
+def _people_case(tmp_path, extra: str = "") -> None:
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Person a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text("pid,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |"
+                                   "\n|---|---|---|---|---|\n| name | p.csv | ex:name | ex:Person | "
+                                   "http://example.org/p/{pid} |\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"name: c\nsources: [p.csv]\nontologies: [onto.ttl]\ngold: {{table: t.md}}\n"
+                                        f"{extra}", encoding="utf-8")
+
+
+def test_unparsable_shapes_file_is_bad_input_for_run_and_validate(tmp_path, capsys):
+    _people_case(tmp_path, "shapes: [shapes.ttl]\n")
+    (tmp_path / "shapes.ttl").write_text("@prefix sh: <http://www.w3.org/ns/shacl#> .\nex:S a sh:NodeShape .\n",
+                                         encoding="utf-8")
+    (tmp_path / "kg.nt").write_text('<http://example.org/p/1> <http://example.org/name> "Ann" .\n', encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--out", str(tmp_path / "o")]) == 2
+    assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"),
+                 "--out", str(tmp_path / "v.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f'error: {tmp_path / "shapes.ttl"}:2: SHACL shapes: not valid turtle: Prefix "ex:" not bound'
+
+
+def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):
+    import json
+    _people_case(tmp_path, "competency_questions: [bad.rq]\n")
+    (tmp_path / "bad.rq").write_text("# CQ: who has a name?\nSELECT ?x WHERE { ?x ?y \n", encoding="utf-8")
+    (tmp_path / "gold.nt").write_text('<http://example.org/p/1> <http://example.org/name> "Ann" .\n', encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: c\nsources: [p.csv]\nontologies: [onto.ttl]\ngold: {graph: gold.nt}\n"
+                                        "competency_questions: [bad.rq]\n", encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(tmp_path / "o")]) == 0
+    scores = json.loads((tmp_path / "o" / "custom" / "c" / "graph_scores.json").read_text())
+    assert scores["PQ3"]["value"] is None
+    assert scores["PQ3"]["findings"][0]["message"].startswith(
+        f"no competency question could be answered on the gold KG; first: {tmp_path / 'bad.rq'}: "
+        "CQ fails on the gold KG: Expected SelectQuery")
+    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["not-applicable", "cq-gold-failed"]

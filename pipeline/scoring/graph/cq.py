@@ -239,8 +239,13 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     if not per:
         why = "no competency question could be answered on the gold KG" if cqs else \
             "the case has no competency questions: the manifest key competency_questions names none"
-        return {n: Result.not_applicable(n, why)
-                for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+        first = next((f for f in findings if f.severity == "error"), None)
+        if first is not None:  # the reason a CQ failed (a query syntax error ...) must reach the user
+            why += f"; first: {first.location}: {' '.join(first.message.split())[:300]}"
+        out = {n: Result.not_applicable(n, why) for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+        for r in out.values():
+            r.findings.extend(findings)
+        return out
     n = len(per)
     s_common = sum(r["n_common"] for r in per)
     s_pred = sum(r["n_pred"] or 0 for r in per)
