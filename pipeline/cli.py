@@ -253,6 +253,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         # a YARRRML mapping: translated as it is (there is no table to audit)
         load_manifest(args.manifest)
         rml = read_yarrrml(args.table)
+        Path(args.output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
         rml.serialize(args.output, format="turtle")
         maps = len(set(rml.subjects(None, RML.TriplesMap)))
         print(f"{maps} TriplesMaps translated from YARRRML {args.table} to {args.output} (not audited: no table)")
@@ -264,7 +265,11 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     work.mkdir(parents=True, exist_ok=True)
     sources = [load_source(s, work / "inputs") for s in case.sources]
-    compiled = compile_table(read_table(args.table), ontology, case, sources)
+    table = read_table(args.table)
+    for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
+        line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
+        print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
+    compiled = compile_table(table, ontology, case, sources)
     source_findings = [f for s in sources for f in s.findings]
     for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)

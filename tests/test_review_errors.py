@@ -255,3 +255,22 @@ def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):
         f"no competency question could be answered on the gold KG; first: {tmp_path / 'bad.rq'}: "
         "CQ fails on the gold KG: Expected SelectQuery")
     assert [f["code"] for f in scores["PQ3"]["findings"]] == ["not-applicable", "cq-gold-failed"]
+
+
+def test_compile_prints_table_notes_and_yarrrml_errors_on_one_line(tmp_path, capsys):
+    _people_case(tmp_path)
+    (tmp_path / "t2.md").write_text("| Data Ref | Source File | Ontology Property | Entity Class | Subject Generation |"
+                                    "\n|---|---|---|---|---|\n| name | p.csv | ex:name | ex:Person | "
+                                    "http://example.org/p/{pid} |\n", encoding="utf-8")
+    case = str(tmp_path / "case.yaml")
+    assert main(["compile", case, str(tmp_path / "t2.md"), str(tmp_path / "m.ttl")]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"note: {tmp_path / 't2.md'}:1: header 'Data Ref' is no mapping-table column; its cells are ignored")
+    (tmp_path / "bad.yml").write_text("mappings: [\n", encoding="utf-8")
+    assert main(["compile", case, str(tmp_path / "bad.yml"), str(tmp_path / "m.ttl")]) == 2
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'bad.yml'}:2: not YAML: expected the node content, "
+                                       "but found '<stream end>'\n")
+    # a YARRRML output in a new folder is written like a table's
+    assert main(["compile", case, str(tmp_path / "t.md"), str(tmp_path / "m.ttl"), "--yarrrml"]) == 0
+    assert main(["compile", case, str(tmp_path / "m.yarrrml.yml"), str(tmp_path / "new" / "m2.ttl")]) == 0
+    assert (tmp_path / "new" / "m2.ttl").is_file()
