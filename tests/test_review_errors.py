@@ -274,3 +274,19 @@ def test_compile_prints_table_notes_and_yarrrml_errors_on_one_line(tmp_path, cap
     assert main(["compile", case, str(tmp_path / "t.md"), str(tmp_path / "m.ttl"), "--yarrrml"]) == 0
     assert main(["compile", case, str(tmp_path / "m.yarrrml.yml"), str(tmp_path / "new" / "m2.ttl")]) == 0
     assert (tmp_path / "new" / "m2.ttl").is_file()
+
+
+@pytest.mark.parametrize("line,message", [
+    ("base_iri: not an iri", "4: base_iri: 'not an iri' is not an absolute IRI (expected e.g. 'http://example.org/')"),
+    ("prefixes: {ex: 'http://ex.org/a b#'}",
+     "4: prefixes.ex: 'http://ex.org/a b#' is not an absolute IRI (expected e.g. 'http://example.org/')"),
+])
+def test_manifest_rejects_a_base_or_prefix_that_is_no_absolute_iri(tmp_path, line, message):
+    from pipeline.errors import ManifestError
+    from pipeline.manifest import load_manifest
+    _people_case(tmp_path)
+    f = tmp_path / "m.yaml"
+    f.write_text(f"name: c\nsources: [p.csv]\nontologies: [onto.ttl]\n{line}\n", encoding="utf-8")
+    with pytest.raises(ManifestError) as err:
+        load_manifest(f)
+    assert str(err.value) == f"{f}:{message}"
