@@ -104,6 +104,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         seen[key] = case.manifest
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
                        turtle=args.turtle, evaluate=args.evaluate)
     runs = []

@@ -313,3 +313,10 @@ def test_report_says_why_a_kg_check_fails_and_links_the_validation(tmp_path):
             "1 error(s) in graph_validation.json") in md
     assert "[graph validation (JSON)](f/graph_validation.json)" in md
     assert "KG check:</b> CS2-owlrl fails: Cardinality" in (out / "custom" / "report.html").read_text(encoding="utf-8")
+
+
+def test_run_rejects_zero_processes(tmp_path, capsys):
+    _people_case(tmp_path)
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--processes", "0", "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == "error: --processes must be at least 1, got 0\n"
+    assert not (tmp_path / "o").exists()
