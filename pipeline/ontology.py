@@ -297,7 +297,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     Returns:
         The loaded :class:`Ontology`.
     Raises:
-        OntologyError: a file is missing or cannot be parsed (names the file and line).
+        OntologyError: a file is missing or cannot be parsed (names the file and line), or the files
+            declare no class and no property.
     """
     graph = Graph(bind_namespaces="none")
     declared: dict[str, str] = {}
@@ -327,7 +328,12 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             origin[p] = source
     for p, ns in prefixes.items():
         graph.bind(p, ns, override=True, replace=True)
-    return Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
+    onto = Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
+    if paths and not onto.classes and not onto.properties:
+        # nothing to map onto: say so at load, not as "the table has no rows" after the mapper ran
+        raise OntologyError(f"no class or property is declared ({len(graph)} triples read): expected an ontology "
+                            "with owl:Class/rdfs:Class and property declarations", path=", ".join(paths))
+    return onto
 
 
 def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str]) -> None:

@@ -320,3 +320,12 @@ def test_run_rejects_zero_processes(tmp_path, capsys):
     assert main(["-q", "run", str(tmp_path / "case.yaml"), "--processes", "0", "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == "error: --processes must be at least 1, got 0\n"
     assert not (tmp_path / "o").exists()
+
+
+def test_an_ontology_without_classes_or_properties_fails_at_load(tmp_path):
+    f = tmp_path / "empty.ttl"
+    f.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n", encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([f])
+    assert str(err.value) == (f"{f}: no class or property is declared (1 triples read): expected an ontology with "
+                              "owl:Class/rdfs:Class and property declarations")
