@@ -167,6 +167,13 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   ontology.closest(cls, classes)[0])
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
+    prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
+    if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \
+            and (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output):
+        # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3); a literal object contradicts it
+        a.add("related_entity_class", f"{row.ontology_property!r} is an owl:ObjectProperty but the row has no "
+              "related entity class (nor IRI datatype): its objects are written as literals",
+              "the class of the objects (or IRI in the datatype column)", severity="warning")
     for cls in split_class_alternatives(row.related_entity_class):
         iri = ontology.expand(cls)
         if iri is None:
@@ -200,6 +207,13 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
               "a source file of the case", [s.path.name for s in case.sources][0] if case.sources else None)
         return a.findings
+    hint = (row.source_file or "").strip().lower()
+    if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower()) \
+            and hint.rsplit(".", 1)[0] != src.source.stem.lower():
+        # a near miss (or a file the case does not have) is read from another source: say so
+        a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is read from "
+              f"{src.source.path.name}", f"one of {', '.join(s.path.name for s in case.sources)}",
+              src.source.path.name, severity="warning")
     _audit_references(a, row, src)
     return a.findings
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import materialize
 from .ontology import load_ontology
+from .rdffile import load_graph
 from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
@@ -102,6 +104,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         seen[key] = case.manifest
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
                        turtle=args.turtle, evaluate=args.evaluate)
     runs = []
@@ -129,6 +133,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _case_context(manifest: str, work: Path):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    for f in case.shapes:  # as `run` does: unparsable shapes are bad input
+        load_graph(f, "SHACL shapes")
     sources = [load_source(s, work / "inputs") for s in case.sources]
     return case, ontology, sources
 
@@ -148,13 +154,21 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         scope = "" if cov.get("mode") in (None, "full") else \
             f", {cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples" if "triples" in cov else "")
         print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
+        first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
+        if r.get("value") is False and first:  # say what is wrong, not only that something is
+            where = f"{args.kg}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            print(f"  first: {where}{first.get('message')}")
+            if name == "SV2" and Path(args.kg).suffix.lower() != ".nt":
+                print(f"  note: {args.kg} is read as N-Triples whatever its extension; "
+                      "validate the kg.nt a run writes beside kg.ttl")
+        elif r.get("status") == "not_run":
+            print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
     print(f"diagnostics written to {args.out}")
     return 0 if validation_passed(result) else 1
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from .evaluate import gold_kg, graph_scores, mapping_scores
-    from .rdffile import load_graph
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -179,7 +193,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():
-            print(f"{name}: {r.get('value')}")
+            value = r.get("value")
+            if value is None:  # say why, as the report does, instead of Python's "None"
+                why = next((f.get("message") for f in r.get("findings") or []), None) or \
+                    (r.get("details") or {}).get("reason") or r.get("status") or "not computed"
+                print(f"{name}: n/a ({why})")
+            else:
+                print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
     return 0
 
 
@@ -236,6 +256,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         # a YARRRML mapping: translated as it is (there is no table to audit)
         load_manifest(args.manifest)
         rml = read_yarrrml(args.table)
+        Path(args.output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
         rml.serialize(args.output, format="turtle")
         maps = len(set(rml.subjects(None, RML.TriplesMap)))
         print(f"{maps} TriplesMaps translated from YARRRML {args.table} to {args.output} (not audited: no table)")
@@ -247,7 +268,11 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     work.mkdir(parents=True, exist_ok=True)
     sources = [load_source(s, work / "inputs") for s in case.sources]
-    compiled = compile_table(read_table(args.table), ontology, case, sources)
+    table = read_table(args.table)
+    for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
+        line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
+        print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
+    compiled = compile_table(table, ontology, case, sources)
     source_findings = [f for s in sources for f in s.findings]
     for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)
@@ -267,6 +292,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 def _cmd_materialize(args: argparse.Namespace) -> int:
     from rdflib import Graph
 
+    from .rdffile import parse_error
+
     from .materialize import prepare
     from .rmlnorm import document_base
 
@@ -279,7 +306,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         raise InputError(f"not a UTF-8 text file: {exc}", path=rml_path) from exc
     except Exception as exc:  # rdflib raises parser-specific types
-        raise InputError(f"not an RML mapping in Turtle: {exc}", path=rml_path) from exc
+        line, why = parse_error(exc)
+        raise InputError(f"not an RML mapping in Turtle: {why}", path=rml_path, line=line) from exc
     base = document_base(text) or args.base_iri
     if base is None and args.manifest:
         base = load_manifest(args.manifest).base_iri
@@ -465,8 +493,15 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `kgc ... | head`: the reader left; not an input error
+        try:  # the Python docs' recipe (signal module, "Note on SIGPIPE"): no second error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)

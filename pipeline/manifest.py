@@ -24,6 +24,7 @@ anything runs and names the file, the line and the key at fault.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,14 @@ class Case:
             if low in {s.path.name.lower(), (s.name or "").lower(), s.stem.lower()}:
                 return s
         return None
+
+
+def _absolute_iri(text: str) -> bool:
+    """An absolute IRI (RFC 3987: scheme ``:`` then the rest) holding no character an IRI forbids."""
+    from .validation.terms import check_iri
+
+    return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text)) and \
+        not any(sev == "error" for sev, *_ in check_iri(text))
 
 
 def _line_of(node: yaml.Node | None, key: str) -> int | None:
@@ -211,6 +220,11 @@ def load_manifest(path: str | Path) -> Case:
     if not isinstance(prefixes, dict):
         raise ManifestError("prefixes: expected a mapping prefix -> namespace IRI", path=path,
                             line=_line_of(node, "prefixes"), key="prefixes")
+    for key, iri in [("base_iri", data.get("base_iri")), *((f"prefixes.{k}", v) for k, v in prefixes.items())]:
+        if iri is not None and not _absolute_iri(str(iri)):
+            # every subject would be a relative or illegal IRI, dropped later with a misleading reason
+            raise ManifestError(f"{key}: {str(iri)!r} is not an absolute IRI (expected e.g. 'http://example.org/')",
+                                path=path, line=_line_of(node, key.split(".")[0]), key=key)
     return Case(
         name=str(data.get("name") or path.stem),
         scenario=str(data.get("scenario") or "custom"),

@@ -19,6 +19,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from .errors import OntologyError
+from .rdffile import parse_error, rdf_format, syntax_hint
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype"]
 
@@ -296,7 +297,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     Returns:
         The loaded :class:`Ontology`.
     Raises:
-        OntologyError: a file is missing or cannot be parsed (names the file and line).
+        OntologyError: a file is missing or cannot be parsed (names the file and line), or the files
+            declare no class and no property.
     """
     graph = Graph(bind_namespaces="none")
     declared: dict[str, str] = {}
@@ -309,9 +311,11 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         except FileNotFoundError as exc:
             raise OntologyError("ontology file not found", path=f) from exc
         except Exception as exc:  # rdflib raises many parser-specific types
-            line = getattr(exc, "lines", None) or getattr(exc, "line", None)
-            raise OntologyError(f"cannot parse ontology: {exc}", path=f,
-                                line=line if isinstance(line, int) else None) from exc
+            line, why = parse_error(exc)
+            fmt = rdf_format(f)
+            read_as = f"as {fmt}" if fmt else f"(extension {Path(f).suffix or '(none)'!r} unknown, read as turtle)"
+            raise OntologyError(f"cannot parse ontology {read_as}: {why}{syntax_hint(f)}", path=f,
+                                line=line) from exc
         for p, ns in g.namespaces():
             declared.setdefault(str(p), str(ns))
         graph += g
@@ -324,7 +328,12 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             origin[p] = source
     for p, ns in prefixes.items():
         graph.bind(p, ns, override=True, replace=True)
-    return Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
+    onto = Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
+    if paths and not onto.classes and not onto.properties:
+        # nothing to map onto: say so at load, not as "the table has no rows" after the mapper ran
+        raise OntologyError(f"no class or property is declared ({len(graph)} triples read): expected an ontology "
+                            "with owl:Class/rdfs:Class and property declarations", path=", ".join(paths))
+    return onto
 
 
 def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str]) -> None:

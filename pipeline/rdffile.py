@@ -15,7 +15,7 @@ from rdflib import Dataset, Graph
 
 from .errors import InputError
 
-__all__ = ["RDF_FORMATS", "rdf_format", "load_graph"]
+__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint"]
 
 #: file extension -> rdflib parser name
 RDF_FORMATS: dict[str, str] = {
@@ -59,4 +59,46 @@ def load_graph(path: str | Path, what: str = "RDF file") -> Graph:
             return g
         return Graph().parse(path, format=fmt)
     except Exception as exc:  # rdflib raises parser-specific types
-        raise InputError(f"{what}: not valid {fmt} ({type(exc).__name__}: {str(exc)[:300]})", path=path) from exc
+        line, why = parse_error(exc)
+        raise InputError(f"{what}: not valid {fmt}: {why}{syntax_hint(path)}", path=path, line=line) from exc
+
+
+def parse_error(exc: BaseException) -> tuple[int | None, str]:
+    """One-line summary of an rdflib parser error.
+
+    rdflib's Turtle/N3 ``BadSyntax`` prints several lines with a bytes dump of the
+    input; users need the line and the reason.
+
+    Args:
+        exc: the exception a ``Graph.parse`` raised.
+    Returns:
+        ``(line, reason)``: the 1-based line when the parser reports one (Turtle's
+        ``BadSyntax.lines`` counts newlines before the error, RDF/XML's SAX error
+        its line), else ``None``; the reason on one line, at most 300 characters.
+    """
+    inner = exc.__cause__ or exc.__context__
+    if inner is not None and "Could not guess RDF format" in str(exc):  # unknown suffix: Turtle was tried
+        return parse_error(inner)
+    if hasattr(exc, "_why") and isinstance(getattr(exc, "lines", None), int):  # notation3.BadSyntax
+        return exc.lines + 1, f"{exc._why}"[:300]
+    if hasattr(exc, "getLineNumber") and hasattr(exc, "getMessage"):  # xml.sax.SAXParseException
+        return exc.getLineNumber(), f"{exc.getMessage()} (column {exc.getColumnNumber()})"
+    text = " ".join(str(exc).split())
+    return None, f"{type(exc).__name__}: {text}"[:300]
+
+
+def syntax_hint(path: str | Path) -> str:
+    """A hint when a file is in an RDF syntax rdflib cannot read (OWL functional syntax,
+    OWL/XML, Manchester syntax), sniffed from its first 2,000 characters; ``""`` otherwise."""
+    try:
+        head = Path(path).read_text(encoding="utf-8", errors="replace")[:2000]
+    except OSError:
+        return ""
+    stripped = head.lstrip()
+    if stripped.startswith(("Prefix(", "Ontology(")):
+        return "; the file is in OWL functional syntax, which is not read: save it as Turtle or RDF/XML"
+    if "<Ontology" in head and "http://www.w3.org/2002/07/owl#" in head and "rdf:RDF" not in head:
+        return "; the file is in OWL/XML, which is not read: save it as Turtle or RDF/XML"
+    if stripped.startswith(("Prefix:", "Ontology:")):
+        return "; the file is in Manchester syntax, which is not read: save it as Turtle or RDF/XML"
+    return ""

@@ -219,6 +219,8 @@ def _audit_md(run: CaseRun) -> str:
 def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
     case, folder = run.case, run.folder
     st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    for f in case.shapes:  # a shapes file that does not parse is bad input, not a SHACL check left unrun
+        load_graph(f, "SHACL shapes")
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
     st.sources = [load_source(s, folder / "inputs") for s in case.sources]
@@ -432,11 +434,18 @@ def _stages(run: CaseRun, state: _State, config: RunConfig, stages, progress) ->
         if progress is not None:
             progress(name)
         t0 = time.perf_counter()
+        n_findings = len(run.findings)
         try:
             stage(run, state, config)
         except PipelineError as exc:
             run.status, run.failed_stage, run.error = "failed", name, str(exc)
             run.error_kind = "input" if isinstance(exc, InputError) else "pipeline"
+            if not any(f.severity == "error" for f in run.findings[n_findings:]):
+                # e.g. an unparsable ontology: the audit must say why the case stopped, not be empty
+                where = getattr(exc, "path", None)
+                msg = str(exc).removeprefix(f"{where}:{exc.line}: " if getattr(exc, "line", None) else f"{where}: ")
+                run.findings.append(Finding(name, Path(where).name if where else "", msg,
+                                            line=getattr(exc, "line", None)))
             LOGGER.error("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
         except Exception as exc:  # keep artifacts and report, whatever broke
             run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"

@@ -14,7 +14,7 @@ from rdflib import URIRef
 
 from ..columns import ColumnRecords
 from ..sources import SourceData
-from ..table import MappingRow, parse_join_condition, split_class_alternatives
+from ..table import JoinPair, MappingRow, parse_join_condition, split_class_alternatives
 from ..template import Segment, expand_template_prefix, parse_template
 from .model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
 
@@ -149,7 +149,7 @@ class RelationsMixin:
             return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
 
         joins = []
-        for p in pairs:
+        for p in (_stem_qualified(p, (child, parent)) for p in pairs):
             if named(p.child_source, child) and named(p.parent_source, parent) and \
                     child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
                 joins.append((p.child_ref, p.parent_ref))
@@ -229,3 +229,31 @@ def _identifies_records(src: SourceData, refs: list[str]) -> bool:
 def _slug(iri: URIRef) -> str:
     local = re.split(r"[#/]", str(iri))[-1]
     return local[:1].lower() + local[1:]
+
+
+def _stem_qualified(pair: JoinPair, sources: tuple[SourceData, ...]) -> JoinPair:
+    """Split ``stem.path`` sides that the cell parser kept whole.
+
+    ``parse_join_condition`` does not split a side holding a ``/`` (an XPath may hold dots),
+    so ``artworks.d:artist/@ref`` reaches here as one reference. When it starts with the stem
+    of one of the two sources plus a dot and the rest is a reference of that source, it is
+    read as that source's reference.
+
+    Args:
+        pair: one equality of the join condition.
+        sources: the child and parent sources.
+    Returns:
+        The pair, with such sides split into (stem, reference); else unchanged.
+    """
+    def split(name: str | None, ref: str) -> tuple[str | None, str]:
+        if name is None:
+            for src in sources:
+                stem = src.source.stem
+                if ref.lower().startswith(stem.lower() + ".") and src.has_reference(ref[len(stem) + 1:]):
+                    return stem, ref[len(stem) + 1:]
+        return name, ref
+
+    cs, cr = split(pair.child_source, pair.child_ref)
+    ps, pr = split(pair.parent_source, pair.parent_ref)
+    return pair if (cs, cr, ps, pr) == (pair.child_source, pair.child_ref, pair.parent_source, pair.parent_ref) \
+        else JoinPair(cs, cr, ps, pr)

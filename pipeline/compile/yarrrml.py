@@ -289,8 +289,10 @@ def from_yarrrml(text: str, base: str | Path = ".") -> Graph:
     """
     try:
         doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"not YAML: {exc}") from exc
+    except yaml.YAMLError as exc:  # one line: the problem and its line, as for manifests
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"not YAML: {getattr(exc, 'problem', None) or exc}",
+                         line=mark.line + 1 if mark else None) from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("mappings"), dict):
         raise InputError("a YARRRML document needs a 'mappings' object")
     reader = _Reader({str(k): str(v) for k, v in (doc.get("prefixes") or {}).items()}, Path(base))
@@ -317,4 +319,4 @@ def read_yarrrml(path: str | Path) -> Graph:
     try:
         return from_yarrrml(text, p.resolve().parent)
     except InputError as exc:
-        raise InputError(str(exc), path=p) from exc
+        raise InputError(str(exc), path=p, line=exc.line) from exc  # from_yarrrml's errors name no file

@@ -159,7 +159,9 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
              "audit": "audit.md" if (folder / "audit.md").exists() else None,
              "LLM prompts and answers": arts.get("llm_transcripts"), "run.json": "run.json",
              "mapping scores (JSON)": "mapping.mapping-scores.json" if (folder / "mapping.mapping-scores.json").exists()
-             else None, "graph scores (JSON)": arts.get("graph_scores")}
+             else None, "graph scores (JSON)": arts.get("graph_scores"),
+             "graph validation (JSON)": "graph_validation.json" if (folder / "graph_validation.json").exists()
+             else None}
     for r in run.get("runs", []):
         files[f"run {r['run']}"] = r["folder"]
     findings = sorted(_read(folder / "audit.json") or [],
@@ -173,6 +175,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
     return {
         "scenario": run.get("scenario", folder.parent.name), "case": run.get("case", folder.name),
         "status": run.get("status", "missing"), "failed_stage": run.get("failed_stage"), "error": run.get("error"),
+        "kg_checks": _kg_check_failures(_read(folder / "graph_validation.json") or {}),
         "mapping": run.get("mapping_scores"), "mapping_raw": run.get("mapping_scores_raw"),
         "graph": {**run.get("graph_scores", {}), **validation}, "graph_range": run.get("graph_scores_range", {}),
         "link": link, "artifacts": {k: v for k, v in files.items() if v},
@@ -186,6 +189,25 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
         "mapper": (run.get("config") or {}).get("mapper"), "model": prov.get("model") or
         next((p.get("model") for p in per_run if isinstance(p, dict) and p.get("model")), None),
     }
+
+
+def _kg_check_failures(validation: Mapping[str, Any]) -> list[str]:
+    """One line per KG check (SV2, CS2, SHACL) that failed or did not run, with its first error
+    or its reason: the table says "no"/"not run", this says why (``graph_validation.json``)."""
+    lines = []
+    for name, r in validation.items():
+        if not isinstance(r, Mapping) or (r.get("value") is not False and r.get("status") not in ("not_run", "failed",
+                                                                                                  "timeout")):
+            continue
+        errors = [f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")]
+        if r.get("value") is False and errors:
+            where = f" ({errors[0]['location']})" if errors[0].get("location") else ""
+            lines.append(f"{name} fails: {' '.join(str(errors[0].get('message')).split())}{where}; "
+                         f"{len(errors)} error(s) in graph_validation.json")
+        else:
+            why = (r.get("details") or {}).get("reason") or (errors[0].get("message") if errors else r.get("status"))
+            lines.append(f"{name} not run: {' '.join(str(why).split())}")
+    return lines
 
 
 def _over(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:

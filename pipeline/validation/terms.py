@@ -112,10 +112,17 @@ def check_langtag(tag: str) -> list[Issue]:
 
     Returns:
         ``[("error", "bad-language-tag", message)]`` when the tag is not
-        well-formed per RFC 5646 section 2.1, else ``[]``. Registry membership
-        (is ``xx`` an assigned code?) is not checked.
+        well-formed per RFC 5646 section 2.1, or when its primary language subtag
+        has four letters: RFC 5646 section 2.2.1 reserves those, so no language has
+        one, and in practice they are a missing value written as a tag (``@None``,
+        ``@null``). Else ``[]``. Registry membership (is ``xx`` an
+        assigned code?) is not checked.
     """
-    if _LANGTAG.match(tag) and all(len(p) <= 8 for p in tag.split("-")):
+    m = _LANGTAG.match(tag)
+    if m and all(len(p) <= 8 for p in tag.split("-")):
+        if m.group("lang") and len(m.group("lang")) == 4:
+            return [("error", "bad-language-tag", f"language tag @{tag}: a 4-letter primary language subtag is "
+                     "reserved (RFC 5646 section 2.2.1); a missing value written as a tag?")]
         return []
     return [("error", "bad-language-tag", f"language tag not valid per BCP 47: @{tag}")]
 

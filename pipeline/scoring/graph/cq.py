@@ -195,6 +195,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         :data:`ANSWER_SAMPLE` rows of each answer as text (``expected``, ``actual``).
     """
     t0 = time.perf_counter()
+    cqs = list(cqs)
     tpred = alignment.translate(pred) if alignment is not None else pred
     h = Hierarchy(ontology)
     per: list[dict[str, Any]] = []
@@ -236,8 +237,15 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         per.append(row)
     elapsed = time.perf_counter() - t0
     if not per:
-        return {n: Result.not_applicable(n, "no competency question could be answered on the gold KG")
-                for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+        why = "no competency question could be answered on the gold KG" if cqs else \
+            "the case has no competency questions: the manifest key competency_questions names none"
+        first = next((f for f in findings if f.severity == "error"), None)
+        if first is not None:  # the reason a CQ failed (a query syntax error ...) must reach the user
+            why += f"; first: {first.location}: {' '.join(first.message.split())[:300]}"
+        out = {n: Result.not_applicable(n, why) for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+        for r in out.values():
+            r.findings.extend(findings)
+        return out
     n = len(per)
     s_common = sum(r["n_common"] for r in per)
     s_pred = sum(r["n_pred"] or 0 for r in per)
