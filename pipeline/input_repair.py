@@ -224,9 +224,14 @@ def _prune(obj: Any, paths: list[list[str]]) -> Any:
     return out
 
 
+#: predicates whose objects are no term maps of the TriplesMap (other TriplesMaps, sources, terms)
+_NOT_TERM_MAPS = frozenset({"parentTriplesMap", "logicalSource", "predicate", "class", "datatype", "constant",
+                            "termType", "type", "language", "graph", "function", "parameter"})
+
+
 def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
     """JSON source path -> (iterator, every reference a TriplesMap on it reads)."""
-    from rdflib import URIRef
+    from rdflib import Literal, URIRef
 
     out: dict[str, tuple[str | None, set[str]]] = {}
     for ns in ("http://w3id.org/rml/", "http://semweb.mmlab.be/ns/rml#"):
@@ -249,8 +254,8 @@ def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
                         refs.add(str(o))
                     elif name == "template":
                         refs.update(re.findall(r"(?<!\\)\{((?:\\.|[^{}])+)\}", str(o)))
-                    elif name not in ("parentTriplesMap", "logicalSource") and not isinstance(o, URIRef):
-                        todo.append(o)
+                    elif name not in _NOT_TERM_MAPS and not isinstance(o, Literal):
+                        todo.append(o)  # term maps may be named (an IRI RefObjectMap), not only blank nodes
         for om, parent in rml.subject_objects(URIRef(ns + "parentTriplesMap")):
             ls = rml.value(parent, ls_p)
             src = rml.value(ls, src_p) if ls is not None else None

@@ -27,6 +27,7 @@ SUBSET = [
     ("rml-core", "RMLTC0001a-JSON", "passed"),         # RML-IO RelativePathSource, $.JSONPath references
     ("rml-core", "RMLTC0010a-JSON", "passed"),         # $['key with space']
     ("rml-core", "RMLTC0011b-JSON", "passed"),         # natural datatypes of JSON values
+    ("rml-core", "RMLTC0021a-JSON", "passed"),         # self-join through a named RefObjectMap (JSON engine copy)
     ("rml-core", "RMLTC0023a-JSON", "error-raised"),   # invalid template
     ("rml-core", "RMLTC0024a-JSON", "error-raised"),   # constant blank node
     ("rml-core", "RMLTC0026a-JSON", "passed"),         # rml:baseIRI
