@@ -36,7 +36,7 @@ from . import __version__
 from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
 from .input_repair import repair_mapping_sources
-from .evaluate import GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
+from .evaluate import NOT_RUN, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
 from .errors import CompileError, InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -99,6 +99,12 @@ class CaseRun:
         errs = sum(f.severity == "error" for f in own)
         warns = sum(f.severity == "warning" for f in own)
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
+        checks = self.extra.get("graph_validation") or {}
+        failing = [k for k, v in checks.items() if v.get("value") is False]
+        not_run = [k for k, v in checks.items() if v.get("status") in NOT_RUN]
+        if self.status == "ok" and (failing or not_run):  # the run worked; the KG it wrote is not valid
+            status += " (KG " + "; ".join(([f"fails {', '.join(failing)}"] if failing else [])
+                                          + ([f"not validated: {', '.join(not_run)} did not run"] if not_run else [])) + ")"
         iso = self.extra.get("expected_graph", {}).get("isomorphic")
         gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
         lost = self.extra.get("gold_kg", {}).get("rows_dropped")

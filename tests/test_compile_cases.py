@@ -306,3 +306,16 @@ def test_decide_date_order_from_values_or_the_table():
     assert (stated.order, stated.invalid) == ("MDY", ["13/01/2024"])
     assert [stated_date_order(c) for c in ("dd.mm.yyyy", "m/d/yy", "date as xsd:date", "YYYY-MM-DD")] == \
         ["DMY", "MDY", None, None]
+
+
+def test_console_line_says_when_the_kg_of_an_ok_run_fails_validation(tmp_path):
+    """The run worked (status ok) but SHACL rejects every xsd:int value under an xsd:integer range:
+    the console line says so instead of a bare 'ok' (the run exits 1)."""
+    import pipeline.run as run_module
+
+    table = CASES / "datatype-int-under-integer-range" / "table.md"
+    case = load_manifest(CASES / "datatype-int-under-integer-range" / "case.yaml")
+    run = run_module.run_case(case, run_module.RunConfig(out_dir=tmp_path, mapper="replay",
+                                                         mapper_options={"table": str(table)}))
+    assert run.status == "ok" and run.extra["graph_validation"]["SHACL"]["value"] is False
+    assert ": ok (KG fails SHACL)" in run.summary()
