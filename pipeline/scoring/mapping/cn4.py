@@ -12,8 +12,9 @@ maps, joins included) into that named graph, so one Morph-KGC run in N-Quads say
 TriplesMap produced each statement. Dropping the graph term gives the KG's triples,
 which go through the materialize guards (:func:`pipeline.materialize.guard_triples`) as
 in a plain run. Cost: one engine run in all, instead of one per TriplesMap; the only
-extra is the graph term on each output line. A mapping with graph maps of its own is
-rejected (:class:`MaterializeError`): the compiler emits none, and the tag would be ambiguous.
+extra is the graph term on each output line. A mapping with graph maps of its own cannot be
+tagged (:func:`event_mapping` raises :class:`MaterializeError`; the compiler emits none): it
+runs untagged and CN4 is reported not run.
 """
 from __future__ import annotations
 
