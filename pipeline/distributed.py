@@ -215,7 +215,8 @@ def materialize_distributed(engine_rml: Graph, output: Path, source_values: set[
     Args:
         engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.engine_mapping`).
         output: merged N-Triples file; parts go to ``<output>.parts/``.
-        source_values: every source value (the guards' ``"None"`` rule).
+        source_values: unused, kept for callers of the previous guard (empty values are left out
+            per value by the engine corrections, :mod:`pipeline.engine`).
         partitions: number of partitions (>= 1).
         master: a Dask scheduler address (``tcp://host:8786``); ``None`` starts a local
             cluster on 127.0.0.1 with one single-threaded worker process per core (at most

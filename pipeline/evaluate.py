@@ -26,7 +26,7 @@ from rdflib import Graph
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
-from .sources import SourceData, all_values
+from .sources import SourceData
 from .table import MappingTable
 
 __all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "validation_passed"]
@@ -143,8 +143,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
-    values = all_values(sources)
-    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", values, processes)
+    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
     mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]

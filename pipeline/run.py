@@ -44,7 +44,7 @@ from .mappers import get_mapper
 from .materialize import engine_mapping, write_engine_config
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .sources import all_values, load_source
+from .sources import load_source
 from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
@@ -202,7 +202,6 @@ class _State:
     compiled: Any = None
     engine: Graph | None = None  # the engine copy of the compiled RML (repaired input paths)
     kg: Graph | None = None
-    values: set[str] = field(default_factory=set)
     events: list = field(default_factory=list)
     validation: dict[str, Any] = field(default_factory=dict)
 
@@ -321,7 +320,6 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
     from .scoring.mapping.cn4 import materialize_with_events
 
     folder = run.folder
-    st.values = values = all_values(st.sources)
     rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
     table_file = st.table.source or str(folder / "table.md")
 
@@ -330,8 +328,8 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
         return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
-    mat, st.events = materialize_with_events(st.engine, folder / "cn4", values,
-                                             config.processes, locate=locate)
+    mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
+                                             locate=locate)
     run.findings.extend(mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"
