@@ -29,11 +29,12 @@ import io
 import re
 from collections import Counter
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from .fno import UDF_FILE
 
-__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "EMPTY_VALUES"]
+__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
@@ -127,6 +128,32 @@ def engine_run() -> Iterator[None]:
         materializer.encode_value = encode_original
 
 
+def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,
+                  output_format: str = "N-TRIPLES") -> str:
+    """Morph-KGC configuration (INI text) for ``mapping_file``, with the ``udfs`` entry our FnO functions need.
+
+    Paths are absolute, so the file works from any working directory.
+
+    Args:
+        mapping_file: the RML document. processes: worker processes.
+        output_file: where Morph-KGC's command line (``python -m morph_kgc <ini>``) writes the KG
+            (``None``: no ``output_file`` entry, for :func:`morph_kgc.materialize_set`).
+        output_format: ``N-TRIPLES`` or ``N-QUADS`` (named graphs kept).
+    Returns:
+        The INI text (sections ``CONFIGURATION`` and ``DataSource1``).
+    """
+    config = configparser.ConfigParser()
+    config["CONFIGURATION"] = {"output_format": output_format, "udfs": str(UDF_FILE.resolve()),
+                               "number_of_processes": str(processes), "logging_level": "ERROR",
+                               "na_values": ","}
+    if output_file is not None:
+        config["CONFIGURATION"]["output_file"] = str(Path(output_file).resolve())
+    config["DataSource1"] = {"mappings": str(Path(mapping_file).resolve())}
+    buf = io.StringIO()
+    config.write(buf)
+    return buf.getvalue()
+
+
 def run_engine(mapping_file: str, processes: int = 1) -> set[str]:
     """Run Morph-KGC (with the corrections) on one mapping file.
 
@@ -143,13 +170,6 @@ def run_engine(mapping_file: str, processes: int = 1) -> set[str]:
 
     if __version__ != ENGINE_VERSION:  # the corrections replace functions of this very version
         raise RuntimeError(f"Morph-KGC {ENGINE_VERSION} expected, {__version__} installed (see pyproject.toml)")
-    config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": "N-QUADS", "udfs": str(UDF_FILE),
-                               "number_of_processes": str(processes), "logging_level": "ERROR",
-                               "na_values": ","}
-    config["DataSource1"] = {"mappings": str(mapping_file)}
-    buf = io.StringIO()
-    config.write(buf)
     EMPTY_VALUES.clear()
     with engine_run():
-        return set(morph_kgc.materialize_set(buf.getvalue()))
+        return set(morph_kgc.materialize_set(engine_config(mapping_file, processes, output_format="N-QUADS")))

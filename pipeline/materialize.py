@@ -23,7 +23,6 @@ that fails alone is named, with its term map and the engine's error (:class:`RML
 from __future__ import annotations
 
 import hashlib
-import configparser
 import io
 import logging
 import re
@@ -34,10 +33,9 @@ from typing import Callable
 from rdflib import Graph, URIRef
 from rdflib.namespace import XSD
 
-from .engine import EMPTY_VALUES, run_engine
+from .engine import EMPTY_VALUES, engine_config, run_engine
 from .errors import MaterializeError, RMLError
 from .findings import Finding
-from .fno import UDF_FILE
 from .rmlnorm import BNODE_NS, REF_NS, RML, Normalized, normalize_rml
 from .validation.terms import check_iri, check_langtag, check_literal
 
@@ -95,30 +93,6 @@ class MaterializeResult:
             with path.open("wb") as out:
                 pyoxigraph.serialize(quads, out, "application/trig")
         return path
-
-
-def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None) -> str:
-    """Morph-KGC configuration (INI text) for ``mapping_file``, with the ``udfs`` entry our FnO functions need.
-
-    Paths are absolute, so the file works from any working directory.
-
-    Args:
-        mapping_file: the RML document. processes: worker processes.
-        output_file: where Morph-KGC's command line (``python -m morph_kgc <ini>``) writes the KG
-            (``None``: no ``output_file`` entry, for :func:`morph_kgc.materialize_set`).
-    Returns:
-        The INI text (sections ``CONFIGURATION`` and ``DataSource1``).
-    """
-    config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": "N-TRIPLES", "udfs": str(UDF_FILE.resolve()),
-                               "number_of_processes": str(processes), "logging_level": "ERROR",
-                               "na_values": ","}
-    if output_file is not None:
-        config["CONFIGURATION"]["output_file"] = str(Path(output_file).resolve())
-    config["DataSource1"] = {"mappings": str(Path(mapping_file).resolve())}
-    buf = io.StringIO()
-    config.write(buf)
-    return buf.getvalue()
 
 
 def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path) -> Path:
