@@ -12,13 +12,19 @@ Order of evidence for the tag of a text column whose property ranges over
    ``rml:languageMap`` with an ``rml:reference``), one tag per record;
 2. the file name (``city_es.csv``);
 3. lingua on the column's text, when it is confident (>= 0.5) for the whole
-   column and agrees with a per-value check;
-4. when the data does not decide (short values, proper names): the one language
-   the ontology writes the property's own label and comment in (its
-   ``rdfs:comment "..."@es`` says in which language the vocabulary describes
-   its values), reported as a warning so a reader can check it; never a fixed
-   ``en``. Without such evidence no tag is written, with a warning: a guessed
-   tag would be wrong data no validator catches.
+   column and no value alone is placed in another language; a column whose values
+   lingua places in several languages gets no constant tag (a finding says so: one
+   tag per value needs a language column);
+4. when the column itself does not decide (short values, proper names such as
+   "London"): the language of the *other free-text columns of the same records*
+   (titles, descriptions: at least half their values three words or longer), when
+   every such column was confidently detected in one and the same language. The
+   rule: the text of one record is in one language unless its own column says
+   otherwise;
+5. else no tag, with a warning finding: never a fixed ``en`` and never the
+   language the ontology is written in (an English vocabulary says nothing about
+   the language of the data), since a guessed tag would be wrong data no
+   validator catches.
 """
 from __future__ import annotations
 
@@ -29,7 +35,8 @@ from ...validation.terms import check_langtag
 from .names import words
 from .profile import detect_language, language_hint
 
-__all__ = ["language_column", "choose_language", "vocabulary_language", "ISO_639_1"]
+__all__ = ["language_column", "choose_language", "record_language", "code_list", "ISO_639_1", "MIN_CONFIDENCE",
+           "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes lingua knows (used to recognise a column of language codes).
 ISO_639_1 = frozenset(
@@ -38,6 +45,10 @@ ISO_639_1 = frozenset(
     "yo zh zu no".split())
 _LANG_WORDS = {"lang", "language", "locale", "languages"}
 _PLACE_WORDS = {"country", "region", "nation", "state", "territory"}
+#: lingua confidence at or above which a column's language is taken (joined text of its values).
+MIN_CONFIDENCE = 0.5
+#: Words a value needs to count as free text (a title or a sentence, not a name).
+FREE_TEXT_WORDS = 3
 _TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
 
 
@@ -68,43 +79,103 @@ def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> t
     return None
 
 
-def vocabulary_language(ontology, prop) -> str | None:
-    """The single language tag of the label/comment literals of ``prop``, else ``None``."""
-    from rdflib import Literal
-    from rdflib.namespace import RDFS, SKOS
+def _decided(values: Sequence[str]) -> tuple[str | None, float, dict[str, tuple[str, float]]]:
+    """Column-level lingua answer, kept only when it is confident (>= :data:`MIN_CONFIDENCE`) and no
+    value alone (first 20) is placed in another language.
 
-    langs = {lit.language.lower() for pred in (RDFS.label, RDFS.comment, SKOS.prefLabel, SKOS.definition)
-             for lit in ontology.graph.objects(prop, pred) if isinstance(lit, Literal) and lit.language}
-    return langs.pop() if len(langs) == 1 else None
+    Returns:
+        ``(code or None, confidence, value -> (language, confidence) of each value placed elsewhere)``.
+    """
+    detected, conf = detect_language(values)
+    texts = [v for v in values if v and v.strip()][:20]
+    other = {v: found for v in texts if (found := detect_language([v]))[0] and found[0] != detected}
+    return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), conf, other
+
+
+def _sure(other: dict[str, tuple[str, float]]) -> dict[str, str]:
+    """The values of ``other`` lingua is confident of on their own (a real second language, not noise)."""
+    return {v: c for v, (c, vc) in other.items() if vc >= MIN_CONFIDENCE}
+
+
+def _free_text(values: Sequence[str]) -> bool:
+    """Sentences or titles, not names or codes: at least half the non-empty values have
+    :data:`FREE_TEXT_WORDS` or more words of letters."""
+    vals = [v for v in values if v and v.strip()]
+    long = sum(1 for v in vals if len(re.findall(r"[^\W\d_]+", v)) >= FREE_TEXT_WORDS)
+    return bool(vals) and 2 * long >= len(vals)
+
+
+def code_list(found: dict[str, str | tuple[str, float]], n: int = 3) -> str:
+    """``'Toledo': pt, ...`` for a finding (first ``n`` values)."""
+    return ", ".join(f"{v!r}: {c if isinstance(c, str) else c[0]}" for v, c in list(found.items())[:n])
+
+
+def record_language(data, others: Sequence[str]) -> tuple[str | None, str]:
+    """The language the other free-text columns of the same records are written in.
+
+    Rule (documented in the module docstring, step 4): the text of one record is in one language
+    unless its own column says otherwise. So a column lingua cannot decide (proper names: "London",
+    "Madrid") takes the language in which every free-text column of its records (:func:`_free_text`)
+    was confidently detected, value by value. Columns that disagree, or a confident column whose
+    values are in several languages, decide nothing.
+
+    Args:
+        data: the loaded source. others: its other references (keys and the column itself left out).
+    Returns:
+        ``(code or None, evidence)``; evidence names the columns read.
+    """
+    found: dict[str, list[str]] = {}
+    mixed: list[str] = []
+    for ref in others:
+        values = data.values(ref)
+        if not _free_text(values):
+            continue
+        code, conf, other = _decided(values)
+        if code:
+            found.setdefault(code, []).append(f"{ref!r} ({conf:.2f})")
+        elif _sure(other) and conf >= MIN_CONFIDENCE:
+            mixed.append(ref)
+    if len(found) == 1 and not mixed:
+        code, cols = next(iter(found.items()))
+        return code, f"the free-text column(s) {', '.join(cols)} of the same records are {code!r}"
+    if found or mixed:
+        langs = ", ".join(f"{c}: {', '.join(cols)}" for c, cols in sorted(found.items()))
+        return None, ("the free-text columns of the same records disagree ("
+                      + "; ".join(x for x in (langs, f"mixed: {', '.join(map(repr, mixed))}" if mixed else "") if x)
+                      + ")")
+    return None, "no other free-text column of the same records"
 
 
 def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, str] | None,
-                    vocab_lang: str | None = None) -> tuple[str | None, str, bool]:
-    """Language Tag cell for the text column ``reference``.
+                    others: Sequence[str] = ()) -> tuple[str | None, str, bool]:
+    """Language Tag cell for the text column ``reference`` (steps 1-5 of the module docstring).
 
     Args:
-        vocab_lang: :func:`vocabulary_language` of the property (fallback 4 of the module docstring).
+        data: the loaded source; reference: the text column.
+        file_name: the source's file name (``city_es.csv``).
+        lang_col: :func:`language_column` of the source, or ``None``.
+        others: the source's other references that may carry text (keys left out), for step 4.
     Returns:
         ``(cell, evidence, unsure)``: ``"{lang_code}"`` (a column reference) or a constant tag with
-        ``unsure=False``; the vocabulary's language or ``None`` with ``unsure=True`` when the data
-        does not decide.
+        ``unsure=False``; ``None`` with ``unsure=True`` when nothing in the data decides (never a
+        fixed ``en``, never the ontology's own language).
     """
     values = data.values(reference)
     if lang_col is not None and lang_col[0] != reference:
         return "{" + lang_col[0] + "}", f"language tag per record from {lang_col[1]}", False
-    detected, conf = detect_language(values)
     hint = language_hint(file_name)
     if hint:
+        detected, conf = detect_language(values)
         return hint, f"language {hint!r} from the file name; lingua says {detected} ({conf:.2f})", False
-    if detected and conf >= 0.5:
-        texts = [v for v in values if v and v.strip()][:20]
-        per_value = {detect_language([v])[0] for v in texts}
-        if per_value <= {detected, None}:
-            return detected, f"language {detected!r} detected by lingua ({conf:.2f}), every value agrees", False
-        why = (f"lingua says {detected} ({conf:.2f}) for the column but the values disagree "
-               f"({', '.join(sorted(x for x in per_value if x))})")
-    else:
-        why = f"the data does not decide (lingua {detected} {conf:.2f})"
-    if vocab_lang:
-        return vocab_lang, f"{why}; tagged {vocab_lang!r}, the language of the property's label/comment", True
-    return None, f"{why}; no language tag written", True
+    code, conf, other = _decided(values)
+    if code:
+        return code, f"language {code!r} detected by lingua ({conf:.2f}), every value agrees", False
+    sure = _sure(other)
+    if sure and conf >= MIN_CONFIDENCE:  # its own column says otherwise: the record rule does not apply
+        return None, (f"the values are in several languages ({code_list(sure)}); one tag per value needs a "
+                      "language column; no language tag written"), True
+    why = f"lingua is not sure of every value (column {conf:.2f}" + (f"; {code_list(other)}" if other else "") + ")"
+    rec, rwhy = record_language(data, [r for r in others if r != reference])
+    if rec:
+        return rec, f"{why}; {rwhy}: the text of one record is in one language", False
+    return None, f"{why}; {rwhy}; no language tag written", True

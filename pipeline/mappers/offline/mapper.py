@@ -3,7 +3,8 @@
 No network, no LLM. See :mod:`.analysis` for keys, foreign keys, classes and
 property matching; this module turns the decisions into BLINKG rows:
 datatype-property rows (datatype from ``rdfs:range``, else lexical profiling;
-language tag for ``rdf:langString`` from file-name hints and lingua),
+language tag for ``rdf:langString`` from a language column, file-name hints and lingua,
+else none),
 ``concat`` rows for a property whose name is shared by two name-part columns,
 object-property rows by foreign key, by composite foreign key (a source that
 repeats another source's entities by its multi-column key only refers to them:
@@ -41,7 +42,7 @@ from .elimination import assign_by_elimination
 from .identity import prefer_identifier_key
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
-from .language import choose_language, language_column, vocabulary_language
+from .language import choose_language, language_column
 from .profile import language_hint, profile_datatype
 from .skos import match_value_map
 from .xmldoc import DocumentMapper, is_document
@@ -114,7 +115,7 @@ class _Builder:
                                           and not ranges):
                 lang_col = language_column(info.data, info.refs, exclude=(*info.key, a.reference))
                 lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
-                                                    vocabulary_language(self.ont, a.prop))
+                                                    [r for r in info.refs if r not in info.key])
                 evidence.append(why)
                 dt = "rdf:langString"
                 if unsure:
@@ -122,7 +123,8 @@ class _Builder:
                         "map", str(info.data.source.path), f"language of {a.reference!r} ({self.c(a.prop)}) "
                         f"is unsure: {why}",
                         column="language_tag", value=a.reference,
-                        expected="a language column, a language in the file name, or text lingua is sure of",
+                        expected="a language column, a language in the file name, text lingua is sure of, or "
+                                 "free text of the same records lingua is sure of",
                         severity="warning"))
             self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),

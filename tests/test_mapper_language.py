@@ -1,0 +1,110 @@
+"""Language tags from data evidence only (issue 10, "Language"): each branch of
+:func:`pipeline.mappers.offline.language.choose_language` on small hand-made CSV files, and the
+offline mapper end to end on an ontology written in English whose data is not.
+
+The values are real lingua inputs (no mock): titles and descriptions lingua is sure of, and
+place names it cannot decide on their own.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.manifest import Source, load_manifest
+from pipeline.mappers import get_mapper
+from pipeline.mappers.offline.language import choose_language, record_language
+from pipeline.sources import load_source
+
+#: city names lingua cannot decide alone ("Toledo" reads as Portuguese), Spanish and French descriptions.
+_CITIES = ["Toledo", "Bilbao", "Cádiz"]
+_ES = ["Ciudad amurallada sobre el río Tajo", "Puerto industrial con un museo famoso",
+       "La ciudad más antigua de Europa occidental"]
+_FR = ["Une ville fortifiée au bord du fleuve", "Un port industriel avec un musée célèbre",
+       "La plus ancienne ville de l'Europe occidentale"]
+_MIXED = [_ES[0], _FR[1], "The oldest city in western Europe"]
+
+
+def _load(tmp_path: Path, name: str, columns: dict[str, list[str]]):
+    header = list(columns)
+    lines = [",".join(header)] + [",".join(f'"{columns[c][i]}"' for c in header) for i in range(3)]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_source(Source(path=path, format="csv"), tmp_path)
+
+
+def test_a_column_lingua_is_sure_of_gets_its_language(tmp_path):
+    data = _load(tmp_path, "towns.csv", {"id": ["1", "2", "3"], "desc": _ES})
+    cell, why, unsure = choose_language(data, "desc", "towns.csv", None, ["desc"])
+    assert (cell, unsure) == ("es", False) and "detected by lingua" in why
+
+
+def test_proper_names_take_the_language_of_the_free_text_of_the_same_records(tmp_path):
+    data = _load(tmp_path, "towns.csv", {"id": ["1", "2", "3"], "city": _CITIES, "desc": _ES})
+    cell, why, unsure = choose_language(data, "city", "towns.csv", None, ["city", "desc"])
+    assert (cell, unsure) == ("es", False)
+    assert "'desc'" in why and "the text of one record is in one language" in why
+
+
+def test_free_text_columns_in_two_languages_decide_nothing(tmp_path):
+    data = _load(tmp_path, "towns.csv", {"id": ["1", "2", "3"], "city": _CITIES, "desc": _ES, "note": _FR})
+    assert record_language(data, ["desc", "note"])[0] is None
+    cell, why, unsure = choose_language(data, "city", "towns.csv", None, ["city", "desc", "note"])
+    assert (cell, unsure) == (None, True)
+    assert "disagree (es: 'desc'" in why and "fr: 'note'" in why and "no language tag written" in why
+
+
+def test_names_only_no_tag_and_never_the_ontology_language(tmp_path):
+    data = _load(tmp_path, "towns.csv", {"id": ["1", "2", "3"], "city": _CITIES, "mayor": ["Ana Ruiz", "Luis Gómez",
+                                                                                            "Eva Sanz"]})
+    cell, why, unsure = choose_language(data, "city", "towns.csv", None, ["city", "mayor"])
+    assert (cell, unsure) == (None, True)
+    assert "no other free-text column of the same records" in why
+
+
+def test_values_in_several_languages_get_no_constant_tag(tmp_path):
+    data = _load(tmp_path, "towns.csv", {"id": ["1", "2", "3"], "desc": _MIXED, "other": _ES})
+    cell, why, unsure = choose_language(data, "desc", "towns.csv", None, ["desc", "other"])
+    # its own column says otherwise: the Spanish sibling does not decide for it
+    assert (cell, unsure) == (None, True)
+    assert "several languages" in why and "needs a language column" in why
+
+
+def test_file_name_and_language_column_come_first(tmp_path):
+    data = _load(tmp_path, "towns_fr.csv", {"id": ["1", "2", "3"], "city": _CITIES, "desc": _ES})
+    assert choose_language(data, "city", "towns_fr.csv", None, ["city", "desc"])[:1] == ("fr",)
+    assert choose_language(data, "city", "towns_fr.csv", ("lang", "named"), ["city"])[0] == "{lang}"
+
+
+_ONTOLOGY = """@prefix ex: <http://example.org/ont#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Town a owl:Class ; rdfs:label "town"@en ; rdfs:comment "A town."@en .
+ex:townName a owl:DatatypeProperty ; rdfs:domain ex:Town ; rdfs:range rdf:langString ;
+    rdfs:label "town name"@en ; rdfs:comment "Name of the town."@en .
+ex:description a owl:DatatypeProperty ; rdfs:domain ex:Town ; rdfs:range rdf:langString ;
+    rdfs:label "description"@en ; rdfs:comment "What the town is known for."@en .
+"""
+
+
+@pytest.mark.parametrize("with_description,expected", [(True, "es"), (False, None)])
+def test_mapper_tags_from_data_not_from_the_english_ontology(tmp_path, with_description, expected):
+    cols = {"town_id": ["T1", "T2", "T3"], "town_name": _CITIES}
+    if with_description:
+        cols["description"] = _ES
+    _load(tmp_path, "towns.csv", cols)
+    (tmp_path / "ontology.ttl").write_text(_ONTOLOGY)
+    (tmp_path / "case.yaml").write_text("name: towns\nbase_iri: http://example.org/\nsources:\n"
+                                        "- path: towns.csv\n  format: csv\nontologies:\n- ontology.ttl\n")
+    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    tags = {r.data_reference: (r.datatype, r.language_tag) for r in result.table if r.data_reference != "town_id"}
+    assert tags["town_name"] == ("rdf:langString", expected)
+    if with_description:
+        assert tags["description"] == ("rdf:langString", "es")
+    unsure = [f for f in result.provenance["findings"] if "'town_name'" in f["message"] and "unsure" in f["message"]]
+    if with_description:
+        assert unsure == []
+    else:
+        assert [f["severity"] for f in unsure] == ["warning"]
+        assert "no language tag written" in unsure[0]["message"]
