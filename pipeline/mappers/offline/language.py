@@ -79,17 +79,18 @@ def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> t
     return None
 
 
-def _decided(values: Sequence[str]) -> tuple[str | None, float, dict[str, tuple[str, float]]]:
+def _decided(values: Sequence[str]) -> tuple[str | None, str | None, float, dict[str, tuple[str, float]]]:
     """Column-level lingua answer, kept only when it is confident (>= :data:`MIN_CONFIDENCE`) and no
     value alone (first 20) is placed in another language.
 
     Returns:
-        ``(code or None, confidence, value -> (language, confidence) of each value placed elsewhere)``.
+        ``(kept code or None, lingua's code for the column, its confidence,
+        value -> (language, confidence) of each value placed elsewhere)``.
     """
     detected, conf = detect_language(values)
     texts = [v for v in values if v and v.strip()][:20]
     other = {v: found for v in texts if (found := detect_language([v]))[0] and found[0] != detected}
-    return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), conf, other
+    return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), detected, conf, other
 
 
 def _sure(other: dict[str, tuple[str, float]]) -> dict[str, str]:
@@ -130,7 +131,7 @@ def record_language(data, others: Sequence[str]) -> tuple[str | None, str]:
         values = data.values(ref)
         if not _free_text(values):
             continue
-        code, conf, other = _decided(values)
+        code, _, conf, other = _decided(values)
         if code:
             found.setdefault(code, []).append(f"{ref!r} ({conf:.2f})")
         elif _sure(other) and conf >= MIN_CONFIDENCE:
@@ -167,14 +168,15 @@ def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, s
     if hint:
         detected, conf = detect_language(values)
         return hint, f"language {hint!r} from the file name; lingua says {detected} ({conf:.2f})", False
-    code, conf, other = _decided(values)
+    code, detected, conf, other = _decided(values)
     if code:
         return code, f"language {code!r} detected by lingua ({conf:.2f}), every value agrees", False
     sure = _sure(other)
     if sure and conf >= MIN_CONFIDENCE:  # its own column says otherwise: the record rule does not apply
         return None, (f"the values are in several languages ({code_list(sure)}); one tag per value needs a "
                       "language column; no language tag written"), True
-    why = f"lingua is not sure of every value (column {conf:.2f}" + (f"; {code_list(other)}" if other else "") + ")"
+    why = (f"lingua is not sure (the column {detected} {conf:.2f}"
+           + (f"; alone {code_list(other)}" if other else "") + ")")
     rec, rwhy = record_language(data, [r for r in others if r != reference])
     if rec:
         return rec, f"{why}; {rwhy}: the text of one record is in one language", False
