@@ -213,6 +213,16 @@ def test_3_same_record_relations(prop, dom, rng):
     assert r.subject_template == _S3_BASE + slug[0].lower() + slug[1:] + "/" + _S3_KEY
 
 
+@pytest.mark.parametrize("name,rng,code", [("1", "epo:FrameworkAgreementTechniqueUsage", "= 3"),
+                                            ("2", "epo:TechniqueUsage", "= 0")])
+def test_3_contracting_system_code_decides_the_technique_subclass(name, rng, code):
+    """Case 1's ContractingSystemCode 3 ("contract based on a framework agreement") names the
+    subclass; case 2's 0 ("not applicable") names none: the class the property names stays."""
+    found = _find(_s3_rows(name), ontology_property="epo:usesTechnique")
+    assert [r.related_entity_class for r in found] == [rng]
+    assert any("ContractingSystemCode " + code in e for e in found[0].evidence)
+
+
 def test_3_procedure_type_value_map_from_scheme_and_crosswalk():
     found = _find(_s3_rows("1"), ontology_property="epo:hasProcedureType")
     assert len(found) == 1

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["Crosswalk", "crosswalks", "crosswalk_for_scheme"]
+__all__ = ["Crosswalk", "crosswalks", "crosswalk_for_scheme", "code_labels"]
 
 _DIR = Path(__file__).with_name("crosswalks")
 
@@ -48,6 +48,8 @@ def crosswalks() -> tuple[Crosswalk, ...]:
     out = []
     for f in sorted(_DIR.glob("*.yaml")):
         data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        if "target_scheme" not in data:
+            continue  # a code-label file (code_labels)
         codes = data["codes"]
         if codes == "iso3166-alpha2-to-alpha3":
             codes = _iso_alpha2_to_alpha3()
@@ -64,3 +66,16 @@ def crosswalk_for_scheme(iris: list[str]) -> Crosswalk | None:
         if n > hits:
             best, hits = cw, n
     return best
+
+
+@lru_cache(maxsize=1)
+def code_labels() -> dict[str, dict[str, str]]:
+    """Code-list name (as found in a ``listURI``) -> code -> its meaning in English words, from the
+    packaged files that carry ``labels`` (``codice-contracting-system.yaml``: ``"3"`` -> ``contract
+    based on a framework agreement``)."""
+    out: dict[str, dict[str, str]] = {}
+    for f in sorted(_DIR.glob("*.yaml")):
+        data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        if "labels" in data:
+            out[str(data["source_list"])] = {str(k): str(v) for k, v in data["labels"].items()}
+    return out

@@ -19,7 +19,10 @@ it property first:
    whose values are concept notations;
 4. **same-record relations**: object properties from an entity of the record
    to a class named by their range or label (``describesLot`` -> ``Lot``,
-   ``refersToRole`` -> ``Buyer``), join ``id==id``;
+   ``refersToRole`` -> ``Buyer``), join ``id==id``; a coded element whose code
+   list tells the range's subclasses apart decides the subclass
+   (:mod:`.codeclass`: contracting-system code 3 "contract based on a framework
+   agreement" -> ``FrameworkAgreementTechniqueUsage``, code 0 -> ``TechniqueUsage``);
 5. **subjects**: ``base [+ vocabulary prefix] + lowerCamel(class) + "/" +
    [standard "_"] + key``, the key being the record identifier with the URL
    prefix shared by its values stripped through ``replace()``;
@@ -51,6 +54,7 @@ from ...fno.crosswalk import crosswalks
 from ...ontology import Ontology
 from ...table import MappingRow
 from .analysis import MIN_SCORE, SourceInfo, _id_like, value_fit
+from .codeclass import coded_subclass
 from .names import NameMatcher, reference_words, words
 from .profile import profile_datatype
 from .skos import concept_schemes, match_value_map
@@ -426,30 +430,35 @@ class DocumentMapper:
                           f"class {self.c(cls)}: {why}", self._subject_ev(cls)]))
 
     # -- 4: same-record relations ------------------------------------------------------
+    def _specialise(self, base: URIRef, why: str) -> tuple[URIRef, str]:
+        """``base`` made specific: by the records' codes when a code list tells its subclasses apart
+        (:mod:`.codeclass`), else down a linear chain of subclasses (:func:`most_specific`)."""
+        coded = coded_subclass(self.ont, self.info.data, self.info.refs, base)
+        if coded is not None:
+            return coded[0], f"{why}; {coded[1]}"
+        return most_specific(self.ont, base), why
+
     def range_of(self, prop: URIRef) -> tuple[URIRef | None, str]:
         rng = sorted(r for r in self.ont.ranges(prop) if r in self.ont.classes and r != SKOS.Concept)
         if rng:
-            cls = most_specific(self.ont, rng[0])
-            return cls, f"rdfs:range {self.c(rng[0])}"
+            return self._specialise(rng[0], f"rdfs:range {self.c(rng[0])}")
         label = [w for w in words(self.m.names(prop)[0]) if w not in _VERBS]
         if not label:
             return None, ""
         heads = [c for c in self.classes if (n := self.m.names(c)) and n[0].split()[-1] == label[-1]]
         if heads:  # the head noun of the label names the range ("... divided into lot" -> Lot)
             heads.sort(key=lambda c: (len(self.m.names(c)[0].split()), str(c)))
-            cls = most_specific(self.ont, heads[0])
-            return cls, f"{self.c(heads[0])} is the head noun {label[-1]!r} of the label of {self.c(prop)}"
+            return self._specialise(heads[0], f"{self.c(heads[0])} is the head noun {label[-1]!r} of the label "
+                                              f"of {self.c(prop)}")
         named = [c for c in self.classes if (n := self.m.names(c)) and set(label) <= set(n[0].split())]
         if named:  # every content word of the label is in the class name ("uses technique" -> TechniqueUsage)
             named.sort(key=lambda c: (len(self.m.names(c)[0].split()), str(c)))
-            cls = most_specific(self.ont, named[0])
-            return cls, f"the label words {label} of {self.c(prop)} name {self.c(named[0])}"
+            return self._specialise(named[0], f"the label words {label} of {self.c(prop)} name {self.c(named[0])}")
         text = " ".join(label)
         best = max(((self.m.score(text, c), c) for c in self.classes), default=(0.0, None))
         if best[1] is None or best[0] < 0.6:
             return None, ""
-        cls = most_specific(self.ont, best[1])
-        return cls, f"{self.c(best[1])} named by the label of {self.c(prop)} ({best[0]:.2f})"
+        return self._specialise(best[1], f"{self.c(best[1])} named by the label of {self.c(prop)} ({best[0]:.2f})")
 
     def domain_of(self, prop: URIRef, target: URIRef) -> tuple[URIRef | None, str]:
         mine = list(self.entities)
