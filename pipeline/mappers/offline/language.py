@@ -33,7 +33,7 @@ from typing import Sequence
 
 from ...validation.terms import check_langtag
 from .names import words
-from .profile import detect_language, language_hint
+from .profile import _memo, detect_language, language_hint
 
 __all__ = ["language_column", "choose_language", "record_language", "code_list", "ISO_639_1", "MIN_CONFIDENCE",
            "FREE_TEXT_WORDS"]
@@ -87,10 +87,14 @@ def _decided(values: Sequence[str]) -> tuple[str | None, str | None, float, dict
         ``(kept code or None, lingua's code for the column, its confidence,
         value -> (language, confidence) of each value placed elsewhere)``.
     """
-    detected, conf = detect_language(values)
-    texts = [v for v in values if v and v.strip()][:20]
-    other = {v: found for v in texts if (found := detect_language([v]))[0] and found[0] != detected}
-    return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), detected, conf, other
+    def compute() -> tuple[str | None, str | None, float, dict[str, tuple[str, float]]]:
+        detected, conf = detect_language(values)
+        texts = [v for v in values if v and v.strip()][:20]
+        other = {v: found for v in texts if (found := detect_language([v]))[0] and found[0] != detected}
+        return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), detected, conf, other
+
+    # kept in the column's memo: every unsure text column of a source reads its siblings (step 4)
+    return _memo(values, "language_decided", compute)
 
 
 def _sure(other: dict[str, tuple[str, float]]) -> dict[str, str]:
