@@ -70,3 +70,24 @@ def test_silent_when_no_code_list_speaks_about_the_subclasses(tmp_path):
 def test_an_unknown_code_decides_nothing(tmp_path):
     ont, data = _feed(tmp_path, ["3", "99"])
     assert coded_subclass(ont, data, data.references, URIRef(EX + "Method")) is None
+
+
+_DOC_ONTOLOGY = _ONTOLOGY + """ex:tenderTitle a owl:DatatypeProperty ; rdfs:domain ex:Tender ; rdfs:label "tender title"@en .
+ex:usesMethod a owl:ObjectProperty ; rdfs:domain ex:Tender ; rdfs:label "uses method"@en .
+"""
+
+
+@pytest.mark.parametrize("code,expected", [("4", "ex:DynamicMethod"), ("0", "ex:Method")])
+def test_offline_mapper_types_the_related_entity_by_the_code(tmp_path, code, expected):
+    from pipeline.manifest import load_manifest
+    from pipeline.mappers import get_mapper
+
+    (tmp_path / "tender.xml").write_text(
+        f"<tender><ref>https://tenders.example.org/t/17</ref><process><terms><system listURI=\"{_LIST}\">{code}"
+        "</system><tenderTitle>Road resurfacing works</tenderTitle></terms></process></tender>", encoding="utf-8")
+    (tmp_path / "o.ttl").write_text(_DOC_ONTOLOGY)
+    (tmp_path / "case.yaml").write_text("name: t\nbase_iri: http://example.org/\nsources:\n- path: tender.xml\n"
+                                        "  format: xml\nontologies:\n- o.ttl\n")
+    rows = list(get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
+    rel = [(r.ontology_property, r.entity_class, r.related_entity_class) for r in rows if r.related_entity_class]
+    assert rel == [("ex:usesMethod", "ex:Tender", expected)]
