@@ -54,31 +54,28 @@ def coded_subclass(ontology: Ontology, data, refs: Sequence[str], base: URIRef) 
         ``(class, evidence)``: a subclass of ``base`` or ``base`` itself, when a coded element
         speaks about ``base``'s subclasses (module docstring); else ``None``.
     """
+    lists = code_labels()
+    coded = [(ref[:-len(_LIST_ATTR)], name, meanings) for ref in refs if ref.endswith(_LIST_ATTR)
+             for name, meanings in lists.items() if any(name in v for v in data.values(ref) if v)]
+    if not coded:  # checked first: the subclass scan below is over the whole ontology
+        return None
     subs = sorted(c for c in ontology.classes if c != base and base in ontology.superclasses(c))
     marks = {c: d for c in subs if (d := distinguishing_words(ontology, c, base))}
     if not marks:
         return None
-    lists = code_labels()
-    for ref in refs:
-        if not ref.endswith(_LIST_ATTR):
+    for element, name, meanings in coded:
+        said = {code: set(words(m, expand=False)) for code, m in meanings.items()}
+        if not any(d <= w for d in marks.values() for w in said.values()):
+            continue  # this code list says nothing about the subclasses of base
+        codes = [v.strip() for rec in data.records for v in rec.get(element, []) if v and v.strip()]
+        if not codes or any(c not in said for c in codes):
             continue
-        uris = {v for v in data.values(ref) if v}
-        for name, meanings in lists.items():
-            if not any(name in u for u in uris):
-                continue
-            said = {code: set(words(m, expand=False)) for code, m in meanings.items()}
-            if not any(d <= w for d in marks.values() for w in said.values()):
-                continue  # this code list says nothing about the subclasses of base
-            element = ref[:-len(_LIST_ATTR)]
-            codes = [v.strip() for rec in data.records for v in rec.get(element, []) if v and v.strip()]
-            if not codes or any(c not in said for c in codes):
-                continue
-            named = [c for c, d in marks.items() if all(d <= said[code] for code in codes)]
-            shown = ", ".join(f"{c} ({meanings[c]!r})" for c in sorted(set(codes)))
-            if named:
-                cls = max(named, key=lambda c: (len(ontology.superclasses(c)), str(c)))
-                return cls, (f"{element} = {shown} in code list {name}: names {ontology.compact(cls)} "
-                             f"({' '.join(sorted(marks[cls]))})")
-            return base, (f"{element} = {shown} in code list {name}: names no subclass of "
-                          f"{ontology.compact(base)}; the class the ontology names is kept")
+        named = [c for c, d in marks.items() if all(d <= said[code] for code in codes)]
+        shown = ", ".join(f"{c} ({meanings[c]!r})" for c in sorted(set(codes)))
+        if named:
+            cls = max(named, key=lambda c: (len(ontology.superclasses(c)), str(c)))
+            return cls, (f"{element} = {shown} in code list {name}: names {ontology.compact(cls)} "
+                         f"({' '.join(sorted(marks[cls]))})")
+        return base, (f"{element} = {shown} in code list {name}: names no subclass of "
+                      f"{ontology.compact(base)}; the class the ontology names is kept")
     return None
