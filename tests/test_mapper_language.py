@@ -1,6 +1,7 @@
-"""Language tags from data evidence only (issue 10, "Language"): each branch of
+"""Language tags from data evidence first (issue 10, "Language"): each branch of
 :func:`pipeline.mappers.offline.language.choose_language` on small hand-made CSV files, and the
-offline mapper end to end on an ontology written in English whose data is not.
+offline mapper end to end on an ontology written in English whose data is not (the ontology's
+language is used only when nothing in the data decides and the range requires a tag).
 
 The values are real lingua inputs (no mock): titles and descriptions lingua is sure of, and
 place names it cannot decide on their own.
@@ -88,13 +89,18 @@ ex:description a owl:DatatypeProperty ; rdfs:domain ex:Town ; rdfs:range rdf:lan
 """
 
 
-@pytest.mark.parametrize("with_description,expected", [(True, "es"), (False, None)])
-def test_mapper_tags_from_data_not_from_the_english_ontology(tmp_path, with_description, expected):
+@pytest.mark.parametrize("with_description,annotated,expected", [
+    (True, True, "es"),     # step 4: the Spanish descriptions of the same records decide, not the English ontology
+    (False, True, "en"),    # step 5: nothing in the data decides, the range requires a tag, labels are @en
+    (False, False, None),   # step 6: no annotation language either: no tag
+])
+def test_mapper_tags_from_data_before_the_ontology(tmp_path, with_description, annotated, expected):
     cols = {"town_id": ["T1", "T2", "T3"], "town_name": _CITIES}
     if with_description:
         cols["description"] = _ES
     _load(tmp_path, "towns.csv", cols)
-    (tmp_path / "ontology.ttl").write_text(_ONTOLOGY)
+    ontology = _ONTOLOGY if annotated else _ONTOLOGY.replace('"@en', '"')
+    (tmp_path / "ontology.ttl").write_text(ontology)
     (tmp_path / "case.yaml").write_text("name: towns\nbase_iri: http://example.org/\nsources:\n"
                                         "- path: towns.csv\n  format: csv\nontologies:\n- ontology.ttl\n")
     result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
@@ -105,6 +111,9 @@ def test_mapper_tags_from_data_not_from_the_english_ontology(tmp_path, with_desc
     unsure = [f for f in result.provenance["findings"] if "'town_name'" in f["message"] and "unsure" in f["message"]]
     if with_description:
         assert unsure == []
+    elif annotated:
+        assert [f["severity"] for f in unsure] == ["warning"]
+        assert "the range requires a language tag: tagged 'en'" in unsure[0]["message"]
     else:
         assert [f["severity"] for f in unsure] == ["warning"]
         assert "no language tag written" in unsure[0]["message"]

@@ -64,3 +64,23 @@ def test_bad_shapes_file_is_a_failed_result(tmp_path):
     f.write_text("this is not turtle", encoding="utf-8")
     r = validate_shacl(Graph(), None, [f], derive=False)
     assert r.status == "failed" and r.value is None
+
+
+def test_langstring_ranges_including_the_xsd_langstring_slip():
+    # `xsd:langString` is not an XSD 1.1 datatype: read as rdf:langString (BLINKG 1G's ontology says it);
+    # `xsd:text` is no datatype at all: no shape rather than one that rejects every value.
+    onto = Graph().parse(data="""@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+    @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    :name a owl:DatatypeProperty ; rdfs:range xsd:langString .
+    :motto a owl:DatatypeProperty ; rdfs:range rdf:langString .
+    :note a owl:DatatypeProperty ; rdfs:range xsd:text .
+    """, format="turtle")
+    kg = Graph().parse(data="""@prefix : <http://ex.org/> .
+    :a :name "London"@en , "plain" ; :motto "Fluctuat nec mergitur"@la , "no tag" ; :note "x" .
+    """, format="turtle")
+    r = validate_shacl(kg, onto)
+    # both IRIs named langString are in the ontology, so the shape names carry the hash of rdf:langString
+    assert r.details["by_shape"] == {"urn:kgc:shapes:range-name-langString.88ddf1c6-p": {"Violation": 1},
+                                     "urn:kgc:shapes:range-motto-langString.88ddf1c6-p": {"Violation": 1}}
+    assert sorted(f.term for f in r.findings) == ['"no tag"', '"plain"']

@@ -9,6 +9,7 @@ ontology axiom                                   derived SHACL (W3C SHACL sectio
 ``P rdfs:domain D`` (named, union -> sh:or)     ``sh:targetSubjectsOf P ; sh:class D`` 4.1.1  Warning
 ``P rdfs:range C`` (a class of the ontology)     ``sh:property [sh:path P ; sh:class C]``      Warning
 ``P rdfs:range xsd:T``                           ``sh:property [sh:path P ; sh:datatype xsd:T]`` Violation
+``P rdfs:range rdf:langString``                  ``sh:property [sh:path P ; sh:datatype rdf:langString]`` Violation
 ``P a owl:DatatypeProperty``                     ``sh:nodeKind sh:Literal`` on ``P``            Violation
 ``P a owl:ObjectProperty``                       ``sh:nodeKind sh:BlankNodeOrIRI`` on ``P``     Violation
 ``P a owl:FunctionalProperty``                   ``sh:maxCount 1`` on ``P``                     Violation
@@ -21,7 +22,11 @@ Class-membership and minimum-count shapes are warnings because OWL reads
 them under the open-world assumption (a missing type or value is no
 contradiction); datatype, node-kind and maximum counts are violations.
 Ranges that are neither an ontology class nor an XSD datatype (e.g.
-``foaf:name`` used as a range in the GTFS ontology) derive no shape.
+``foaf:name`` used as a range in the GTFS ontology) derive no shape, and
+neither does an IRI in the XSD namespace that XSD 1.1 does not define, with one
+exception: ``xsd:langString`` (a common slip in hand-written ontologies, also
+in BLINKG's) is read as ``rdf:langString``, as the table audit reads it; a
+shape demanding the undefined ``xsd:langString`` would reject every value.
 
 Shape IRIs are ``urn:kgc:shapes:<rule>-<term>[-<term>]``, with each term
 written by its local name when no other IRI of the ontology shares that
@@ -44,7 +49,11 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
+from ..ontology import is_xsd_datatype
 from .result import Finding, Result
+
+#: not an XSD 1.1 datatype (rdflib's XSD namespace rightly has no such term).
+_XSD_LANGSTRING = URIRef(str(XSD) + "langString")
 
 __all__ = ["SHAPES", "derive_shapes", "validate_shacl"]
 
@@ -158,7 +167,9 @@ class _Builder:
                     self.sg.add((s, SH["or"], lst))
             for r in o.objects(p, RDFS.range):
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
-                    if str(c).startswith(str(XSD)):
+                    if c == _XSD_LANGSTRING:
+                        c = RDF.langString
+                    if c == RDF.langString or (str(c).startswith(str(XSD)) and is_xsd_datatype(c)):
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,
                                   f"values of {p} must have datatype {c}", datatype=c)
                     elif c == RDFS.Literal:

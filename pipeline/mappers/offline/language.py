@@ -21,10 +21,17 @@ Order of evidence for the tag of a text column whose property ranges over
    every such column was confidently detected in one and the same language. The
    rule: the text of one record is in one language unless its own column says
    otherwise;
-5. else no tag, with a warning finding: never a fixed ``en`` and never the
-   language the ontology is written in (an English vocabulary says nothing about
-   the language of the data), since a guessed tag would be wrong data no
-   validator catches.
+5. when the property's range *requires* a tag (``rdf:langString``: a plain literal
+   would be ill-typed against the ontology, and the KG would fail its SHACL range
+   check) and the property's own labels/comments are written in exactly one
+   language (:func:`vocabulary_language`): that language, with a warning finding
+   naming it, so the engineer can check it. The tag is the ontology's statement of
+   its own language for that property, never a fixed ``en``; an ontology
+   annotated in several languages, or not at all, gives none;
+6. else no tag, with a warning finding.
+
+A column whose values are confidently in *several* languages never gets a constant
+tag (step 3), whatever the ontology says.
 """
 from __future__ import annotations
 
@@ -35,8 +42,8 @@ from ...validation.terms import check_langtag
 from .names import words
 from .profile import _memo, detect_language, language_hint
 
-__all__ = ["language_column", "choose_language", "record_language", "code_list", "ISO_639_1", "MIN_CONFIDENCE",
-           "FREE_TEXT_WORDS"]
+__all__ = ["language_column", "choose_language", "vocabulary_language", "record_language", "code_list", "ISO_639_1",
+           "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes lingua knows (used to recognise a column of language codes).
 ISO_639_1 = frozenset(
@@ -151,19 +158,37 @@ def record_language(data, others: Sequence[str]) -> tuple[str | None, str]:
     return None, "no other free-text column of the same records"
 
 
+def vocabulary_language(ontology, prop) -> str | None:
+    """The one language tag of ``prop``'s ``rdfs:label``/``rdfs:comment``/``skos:prefLabel``/``skos:definition``.
+
+    Args:
+        ontology: a loaded ontology (``.graph`` an rdflib Graph); prop: the property IRI.
+    Returns:
+        the tag in lower case when all tagged annotations share one, else ``None``.
+    """
+    from rdflib import Literal
+    from rdflib.namespace import RDFS, SKOS
+
+    langs = {lit.language.lower() for pred in (RDFS.label, RDFS.comment, SKOS.prefLabel, SKOS.definition)
+             for lit in ontology.graph.objects(prop, pred) if isinstance(lit, Literal) and lit.language}
+    return langs.pop() if len(langs) == 1 else None
+
+
 def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, str] | None,
-                    others: Sequence[str] = ()) -> tuple[str | None, str, bool]:
-    """Language Tag cell for the text column ``reference`` (steps 1-5 of the module docstring).
+                    others: Sequence[str] = (), required_lang: str | None = None) -> tuple[str | None, str, bool]:
+    """Language Tag cell for the text column ``reference`` (steps 1-6 of the module docstring).
 
     Args:
         data: the loaded source; reference: the text column.
         file_name: the source's file name (``city_es.csv``).
         lang_col: :func:`language_column` of the source, or ``None``.
         others: the source's other references that may carry text (keys left out), for step 4.
+        required_lang: :func:`vocabulary_language` of the property when its range requires a tag
+            (``rdf:langString``), for step 5; ``None`` otherwise.
     Returns:
         ``(cell, evidence, unsure)``: ``"{lang_code}"`` (a column reference) or a constant tag with
-        ``unsure=False``; ``None`` with ``unsure=True`` when nothing in the data decides (never a
-        fixed ``en``, never the ontology's own language).
+        ``unsure=False``; the ontology's language (step 5) or ``None``
+        with ``unsure=True`` when nothing in the data decides (never a fixed ``en``).
     """
     values = data.values(reference)
     if lang_col is not None and lang_col[0] != reference:
@@ -184,4 +209,7 @@ def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, s
     rec, rwhy = record_language(data, [r for r in others if r != reference])
     if rec:
         return rec, f"{why}; {rwhy}: the text of one record is in one language", False
+    if required_lang:
+        return required_lang, (f"{why}; {rwhy}; the range requires a language tag: tagged {required_lang!r}, "
+                               "the one language of the property's own label/comment"), True
     return None, f"{why}; {rwhy}; no language tag written", True

@@ -3,8 +3,9 @@
 No network, no LLM. See :mod:`.analysis` for keys, foreign keys, classes and
 property matching; this module turns the decisions into BLINKG rows:
 datatype-property rows (datatype from ``rdfs:range``, else lexical profiling;
-language tag for ``rdf:langString`` from a language column, file-name hints and lingua,
-else none),
+language tag for ``rdf:langString`` from a language column, file-name hints, lingua and
+the other text of the same records, else the language the ontology annotates the property in
+when its range requires a tag, else none),
 ``concat`` rows for a property whose name is shared by two name-part columns,
 object-property rows by foreign key, by composite foreign key (a source that
 repeats another source's entities by its multi-column key only refers to them:
@@ -42,7 +43,7 @@ from .elimination import assign_by_elimination
 from .identity import prefer_identifier_key
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
-from .language import choose_language, language_column
+from .language import choose_language, language_column, vocabulary_language
 from .profile import language_hint, profile_datatype
 from .skos import match_value_map
 from .xmldoc import DocumentMapper, is_document
@@ -115,7 +116,8 @@ class _Builder:
                                           and not ranges):
                 lang_col = language_column(info.data, info.refs, exclude=(*info.key, a.reference))
                 lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
-                                                    [r for r in info.refs if r not in info.key])
+                                                    [r for r in info.refs if r not in info.key],
+                                                    vocabulary_language(self.ont, a.prop) if ranges else None)
                 evidence.append(why)
                 dt = "rdf:langString"
                 if unsure:
