@@ -102,7 +102,8 @@ class GoldKG:
         graph: the gold KG (``None`` when the case has no gold table or graph).
         templates: subject templates that minted its IRIs; ``None`` when unknown (a gold graph
             read from a file), ``[]`` when its subjects are built by functions.
-        findings: the gold table's own audit and compile findings (rows it loses), re-labelled
+        findings: the gold table's own audit and compile findings (rows it loses), or the gold
+            graph's undeclared terms (:mod:`pipeline.goldgraph`), re-labelled
             ``stage="gold"`` so a report says what the gold KG is missing.
         rows_dropped: gold table rows that did not compile.
     """
@@ -122,9 +123,11 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     from .table import read_table
 
     if case.gold_graph is not None:
+        from .goldgraph import gold_vocabulary_findings
         from .rdffile import load_graph
 
-        return GoldKG(load_graph(case.gold_graph, "gold graph"), None)
+        graph = load_graph(case.gold_graph, "gold graph")
+        return GoldKG(graph, None, gold_vocabulary_findings(graph, ontology, case.gold_graph))
     if case.gold_table is None:
         return GoldKG(None, [])
     gold_dir = folder / "gold"
