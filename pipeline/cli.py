@@ -29,7 +29,8 @@ from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
-from .sources import load_source
+from .source_checks import check_logical_sources
+from .sources import load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -136,6 +137,7 @@ def _case_context(manifest: str, work: Path):
     for f in case.shapes:  # as `run` does: unparsable shapes are bad input
         load_graph(f, "SHACL shapes")
     sources = [load_source(s, work / "inputs") for s in case.sources]
+    require_readable(sources)  # as `run` does: an unreadable source is bad input, not a score of nothing
     return case, ontology, sources
 
 
@@ -239,6 +241,10 @@ def _cmd_map(args: argparse.Namespace) -> int:
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
+        require_readable([load_source(s, Path(tmp)) for s in case.sources])
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
     for f in result.provenance.get("findings", []):  # what the mapper left out, and why
@@ -268,6 +274,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     work.mkdir(parents=True, exist_ok=True)
     sources = [load_source(s, work / "inputs") for s in case.sources]
+    require_readable(sources)
     table = read_table(args.table)
     for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
@@ -316,6 +323,10 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     norm = prepare(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
     if not norm.triples_maps:
         raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+    unreadable = check_logical_sources(norm.graph)
+    if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+                                   for f in unreadable))
     engine = output.with_suffix(".morph-kgc.ttl")
     for f in repair_mapping_sources(norm.graph, rml_path.resolve().parent, output.parent / "inputs"):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them

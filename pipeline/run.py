@@ -44,7 +44,7 @@ from .mappers import get_mapper
 from .materialize import engine_mapping, write_engine_config
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .sources import load_source
+from .sources import load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
@@ -233,9 +233,7 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         run.findings.extend(s.findings)
         if s.path != s.source.path:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
-    unreadable = [f for s in st.sources for f in s.findings if f.stage == "source" and f.severity == "error"]
-    if unreadable:  # bad input: stop before the mapper spends time on it
-        raise InputError("; ".join(str(f) for f in unreadable[:3]))
+    require_readable(st.sources)  # bad input: stop before the mapper spends time on it
 
 
 def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:

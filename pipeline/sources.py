@@ -30,8 +30,9 @@ from .findings import Finding
 from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
                            repair_xml, strip_json_nulls, undeclared_prefixes)
 from .manifest import Source
+from .source_checks import json_top_level, parse_xml, read_error, require_readable, unclosed_quote, unresolved_entity
 
-__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "repair_xml", "undeclared_prefixes",
+__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
            "xml_namespaces", "all_values"]
 
 LOGGER = logging.getLogger(__name__)
@@ -225,7 +226,7 @@ def _normalise_csv(data: SourceData, out_dir: Path) -> None:
 
 def _read_csv(src: Source) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.columns.ColumnRecords`)."""
-    check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
+    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)
@@ -242,12 +243,18 @@ def _read_csv(src: Source) -> SourceData:
     data.delimiter = delimiter
     with src.path.open("rb") as fh:
         data.bom = fh.read(3) == b"\xef\xbb\xbf"
+    opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
     if not refs:
         data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
                                      expected="a header line with column names"))
+    elif opened:
+        data.findings.append(Finding("source", str(src.path), f"unclosed quote: the quoted field opened at line "
+                                     f"{opened[0]}, column {opened[1]} runs to the end of the file", line=opened[0],
+                                     expected='a closing "; a quote inside a quoted '
+                                     'field is written ""'))
     elif not has_record:
-        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records", line=2,
-                                     expected="at least one record", severity="warning"))
+        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
+                                     line=2, expected="at least one record below the header"))
     return data
 
 
@@ -287,7 +294,10 @@ def _json_records_path(data) -> tuple[str, list]:
 
 
 def _load_json(src: Source, workdir: Path | None) -> SourceData:
-    data = json.loads(src.path.read_text(encoding="utf-8"))
+    data = json.loads(src.path.read_text(encoding="utf-8-sig"))
+    top = json_top_level(src, data)
+    if top is not None:
+        return SourceData(src, src.path, src.iterator, findings=[top])
     iterator, recs = _json_records_path(data)
     if src.iterator:
         from jsonpath_ng.ext import parse as jp_parse
@@ -366,12 +376,17 @@ def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path)
 def _load_xml(src: Source, workdir: Path | None) -> SourceData:
     out_dir = workdir or src.path.parent / ".repaired"
     path, findings = repair_xml(src.path, out_dir)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     try:
-        tree = etree.parse(str(path), parser)
+        tree = parse_xml(path)
     except etree.XMLSyntaxError as exc:
         findings.append(Finding("source", str(src.path), f"XML is not well-formed: {exc.msg}",
                                 line=exc.lineno, expected="well-formed XML"))
+        return SourceData(src, path, src.iterator, findings=findings)
+    entity = unresolved_entity(tree)
+    if entity is not None:
+        findings.append(Finding("source", str(src.path), entity[1], line=entity[0], column="entity",
+                                expected="entities declared in the document itself, no SYSTEM or PUBLIC entity, "
+                                "no external DTD; replace the reference by its text"))
         return SourceData(src, path, src.iterator, findings=findings)
     root = tree.getroot()
     path, defaults, bound = _bind_defaults(src, path, root, out_dir)
@@ -421,7 +436,10 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         workdir: where repaired copies go (XML); defaults to a ``.repaired``
             folder beside the input only when no run folder is given.
     Returns:
-        The :class:`SourceData`; unreadable content becomes findings, not exceptions.
+        The :class:`SourceData`; unreadable content becomes findings, not exceptions. A finding of
+        stage ``source`` and severity ``error`` means the file cannot be mapped (not UTF-8, not
+        well-formed, an unclosed CSV quote, an external XML entity, no records);
+        :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
     try:
         if source.format == "csv":
@@ -430,12 +448,7 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
             return _load_json(source, workdir)
         return _load_xml(source, workdir)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
-        line = getattr(exc, "lineno", None)
-        if isinstance(exc, UnicodeDecodeError):
-            line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
-        return SourceData(source, source.path, source.iterator,
-                          findings=[Finding("source", str(source.path), f"cannot read {source.format} source: {exc}",
-                                            line=line, expected=f"a readable {source.format} file")])
+        return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
 
 
 def all_values(sources: list[SourceData]) -> set[str]:

@@ -1,0 +1,106 @@
+"""Source files that cannot be mapped fail at load (exit 2) in `map`, `run` and `materialize`,
+naming the file, the line and what was expected (inputs: tests/cases/bad-sources/)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.manifest import Source
+from pipeline.sources import load_source
+
+CASES = Path(__file__).resolve().parent / "cases" / "bad-sources"
+
+# file -> (line, message part, expected part)
+BAD = {
+    "unclosed-quote.csv": (2, "unclosed quote: the quoted field opened at line 2, column 4 runs to the end of the file",
+                           'a closing "; a quote inside a quoted field is written ""'),
+    "latin1.csv": (2, "not UTF-8: byte(s) e9 at line 2, column 8 (byte offset 15)",
+                   "UTF-8 text; convert a Latin-1 / Windows-1252 file with iconv -f latin1 -t utf-8"),
+    "scalar.json": (1, "the top level is a number", "an object or an array of objects, the records"),
+    "external-entity.xml": (3, "the entity &secret; is external (SYSTEM 'file:///etc/hostname'): kgc never resolves "
+                               "external entities (security: XXE) and the engine cannot read them",
+                            "entities declared in the document itself, no SYSTEM or PUBLIC entity"),
+}
+# no records: bad input for a mapper, an empty source for an RML mapping (W3C RMLTC0000)
+EMPTY = {
+    "header-only.csv": (2, "CSV file has a header but no records: nothing to map", "at least one record below the header"),
+    "empty-array.json": (1, "the top level is an empty array: no records; nothing to map",
+                         "an object or an array of objects, the records"),
+}
+
+
+def _manifest(tmp_path: Path, name: str) -> Path:
+    m = tmp_path / "case.yaml"
+    m.write_text(f"name: bad\nscenario: bad\nbase_iri: http://example.org/\nsources: [{CASES / name}]\n"
+                 f"ontologies: [{CASES / 'onto.ttl'}]\nprefixes: {{ex: 'http://example.org/ontology#'}}\n",
+                 encoding="utf-8")
+    return m
+
+
+def _rml(tmp_path: Path, name: str) -> Path:
+    fmt = Path(name).suffix[1:]
+    formulation, iterator, ref = {"csv": ("CSV", None, "name"), "json": ("JSONPath", "$[*]", "name"),
+                                  "xml": ("XPath", "/people/person", "name")}[fmt]
+    it = f'rml:iterator "{iterator}" ; ' if iterator else ""
+    rml = tmp_path / "m.rml.ttl"
+    rml.write_text(f"""@prefix rml: <http://w3id.org/rml/> .
+<#TM> rml:logicalSource [ rml:source "{CASES / name}" ; rml:referenceFormulation rml:{formulation} ; {it}] ;
+  rml:subjectMap [ rml:template "http://example.org/p/{{{ref}}}" ] ;
+  rml:predicateObjectMap [ rml:predicate <http://example.org/ontology#name> ; rml:objectMap [ rml:reference "{ref}" ] ] .
+""", encoding="utf-8")
+    return rml
+
+
+@pytest.mark.parametrize("name", [*BAD, *EMPTY])
+def test_load_source_names_file_line_and_expected(name):
+    line, message, expected = {**BAD, **EMPTY}[name]
+    src = Source(path=CASES / name, format=Path(name).suffix[1:])
+    errors = [f for f in load_source(src).findings if f.severity == "error"]
+    assert [(f.stage, f.file, f.line) for f in errors] == [("source", str(CASES / name), line)]
+    assert errors[0].message.startswith(message) and errors[0].expected.startswith(expected)
+
+
+@pytest.mark.parametrize("command", ["map", "run"])
+@pytest.mark.parametrize("name", [*BAD, *EMPTY])
+def test_map_and_run_stop_at_load_with_exit_2(tmp_path, capsys, command, name):
+    line, message, expected = {**BAD, **EMPTY}[name]
+    args = [str(_manifest(tmp_path, name)), str(tmp_path / "t.md")] if command == "map" else \
+        [str(_manifest(tmp_path, name)), "--out", str(tmp_path / "out"), "--no-evaluate"]
+    assert main(["-q", command, *args]) == 2
+    out = capsys.readouterr()
+    text = out.err if command == "map" else out.out
+    assert f"{CASES / name}:{line}: {message}" in text and f"(expected: {expected}" in text
+    if command == "run":
+        assert "FAILED at load" in text and not (tmp_path / "out" / "bad" / "bad" / "mapping.rml.ttl").exists()
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_materialize_names_the_source_not_the_engine_copy(tmp_path, capsys, name):
+    line, message, expected = BAD[name]
+    assert main(["-q", "materialize", str(_rml(tmp_path, name)), str(tmp_path / "kg.nt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"error: {CASES / name}:{line}: " + err.split(f"{CASES / name}:{line}: ", 1)[1]
+    assert message in err and f"(expected: {expected}" in err and "morph-kgc" not in err.lower()
+
+
+@pytest.mark.parametrize("name", list(EMPTY))
+def test_materialize_reads_a_source_without_records_as_empty(tmp_path, capsys, name):
+    assert main(["-q", "materialize", str(_rml(tmp_path, name)), str(tmp_path / "kg.nt")]) == 0
+    assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == ""
+
+
+def test_internal_entity_is_expanded_as_the_engine_does(tmp_path):
+    data = load_source(Source(path=CASES / "internal-entity.xml", format="xml"), tmp_path)
+    assert [f for f in data.findings if f.severity == "error"] == []
+    assert data.values("name") == ["Ana Ruiz"]
+    assert main(["-q", "materialize", str(_rml(tmp_path, "internal-entity.xml")), str(tmp_path / "kg.nt")]) == 0
+    assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == \
+        '<http://example.org/p/Ana%20Ruiz> <http://example.org/ontology#name> "Ana Ruiz" .\n'
+
+
+def test_doubled_and_stray_quotes_are_data_not_an_unclosed_quote():
+    data = load_source(Source(path=CASES / "stray-quote.csv", format="csv"))
+    assert data.findings == []
+    assert data.values("name") == ['Ana "the" Ruiz', 'Bo"s']
