@@ -201,7 +201,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     (r.get("details") or {}).get("reason") or r.get("status") or "not computed"
                 print(f"{name}: n/a ({why})")
             else:
-                print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
+                part = (r.get("details") or {}).get("not_run")  # CQs that did not parse: the score covers the rest
+                note = f" (partial, not run: {r['details']['reason']})" if part else ""
+                print(f"{name}: {value:.3f}{note}" if isinstance(value, float) else f"{name}: {value}{note}")
+        for f in scores.get("PQ3", {}).get("findings") or []:
+            if f.get("code") == "cq-syntax":
+                print(f"error: {f['location']}:{f['line'] or ''}:{f['column'] or ''}: {f['message']}".replace("::", ":"),
+                      file=sys.stderr)
     return 0
 
 

@@ -29,7 +29,7 @@ from .ontology import Ontology
 from .sources import SourceData
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -269,6 +269,19 @@ def validation_passed(validation: dict[str, Any]) -> bool:
     return all(v.get("value") is not False and v.get("status") not in NOT_RUN for v in validation.values())
 
 
+def case_competency_questions(case: Case) -> list:
+    """The case's competency questions: the manifest's ``competency_questions`` and the packaged
+    ``common`` and per-case folders of its scenario (:class:`~pipeline.scoring.graph.CompetencyQuestion`)."""
+    from .scoring.graph import load_competency_questions
+
+    cq_paths = [*case.competency_questions]
+    folder = CQ_DIR / _scenario_key(case)
+    for sub in ("common", case.name):
+        if (folder / sub).is_dir():
+            cq_paths.append(folder / sub)
+    return load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+
+
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
                  consistent: bool | None, pred_templates: list[str] = (),
                  gold_templates: list[str] | None = ()) -> dict[str, Any]:
@@ -279,14 +292,9 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
     whose templates are unknown (``gold_templates=None``), by class and last IRI segment on both sides
     (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
-    from .scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
+    from .scoring.graph import keys_from_local_names, keys_from_templates, score_graph
 
-    cq_paths = [*case.competency_questions]
-    folder = CQ_DIR / _scenario_key(case)
-    for sub in ("common", case.name):
-        if (folder / sub).is_dir():
-            cq_paths.append(folder / sub)
-    cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+    cqs = case_competency_questions(case)
     if gold_kg is not None and gold_templates is None:
         # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
         pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)

@@ -36,7 +36,8 @@ from . import __version__
 from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
 from .input_repair import repair_mapping_sources
-from .evaluate import NOT_RUN, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
+from .evaluate import (NOT_RUN, GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
+                       mapping_scores, subject_templates)
 from .errors import CompileError, InputError, PipelineError
 from .findings import Finding
 from .manifest import Case
@@ -234,6 +235,12 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         if s.path != s.source.path:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
     require_readable(st.sources)  # bad input: stop before the mapper spends time on it
+    if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
+        from .scoring.graph.cq import syntax_error
+
+        for bad in filter(None, map(syntax_error, case_competency_questions(case))):
+            run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
+                                        expected="a SPARQL SELECT or ASK query"))
 
 
 def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:

@@ -251,11 +251,11 @@ def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):
     assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
                  "--out", str(tmp_path / "o")]) == 0
     scores = json.loads((tmp_path / "o" / "custom" / "c" / "graph_scores.json").read_text())
-    assert scores["PQ3"]["value"] is None
-    assert scores["PQ3"]["findings"][0]["message"].startswith(
+    assert (scores["PQ3"]["value"], scores["PQ3"]["status"]) == (None, "not_run")  # never "not applicable"
+    assert scores["PQ3"]["details"]["reason"] == (
         f"no competency question could be answered on the gold KG; first: {tmp_path / 'bad.rq'}: "
-        "CQ fails on the gold KG: Expected SelectQuery")
-    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["not-applicable", "cq-gold-failed"]
+        "CQ bad (who has a name?): SPARQL syntax error at line 2, column 19: Expected SelectQuery, found '?'; not run")
+    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["cq-syntax"]
 
 
 def test_compile_prints_table_notes_and_yarrrml_errors_on_one_line(tmp_path, capsys):
