@@ -149,7 +149,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
-    result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None)
+    from .rdffile import rdf_format
+
+    if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
+        raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
+                         ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3", path=args.kg)
+    result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
+                              work=Path(args.out).resolve().parent)
+    if (result["SV2"].get("details") or {}).get("note"):
+        print(f"note: {result['SV2']['details']['note']}")
     Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
         cov = (r.get("details") or {}).get("coverage") or {}
@@ -158,11 +166,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
         first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         if r.get("value") is False and first:  # say what is wrong, not only that something is
-            where = f"{args.kg}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            checked = (r.get("details") or {}).get("checked_copy") or args.kg  # lines of the copy a syntax maps to
+            where = f"{checked}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            if first.get("code") == "syntax":  # the parser's error on the file as given
+                where = f"{args.kg}:{first['line']}: " if first.get("line") else f"{args.kg}: "
             print(f"  first: {where}{first.get('message')}")
-            if name == "SV2" and Path(args.kg).suffix.lower() != ".nt":
-                print(f"  note: {args.kg} is read as N-Triples whatever its extension; "
-                      "validate the kg.nt a run writes beside kg.ttl")
         elif r.get("status") == "not_run":
             print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
     print(f"diagnostics written to {args.out}")
@@ -420,7 +428,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "coverage (--full: the whole KG). Exit 1 when any check fails or does not run. "
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
     v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
-    v.add_argument("kg", help="the KG to check, an N-Triples file")
+    v.add_argument("kg", help="the KG to check: N-Triples, or Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3 by "
+                              "extension (checked on an N-Triples copy beside --out)")
     v.add_argument("--out", default="validation.json",
                    help="JSON file for the results with every finding and its position (default: %(default)s)")
     v.add_argument("--full", action="store_true",

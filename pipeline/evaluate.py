@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 from rdflib import Graph
 
+from .errors import InputError
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
@@ -200,7 +201,7 @@ def skipped(name: str, reason: str) -> dict[str, Any]:
 
 
 def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: Case,
-                     full_limit: int | None = None) -> dict[str, Any]:
+                     full_limit: int | None = None, work: Path | None = None) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
     Nothing is skipped for size: SV2 always reads the whole file; up to ``full_limit`` triples
@@ -209,21 +210,47 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     and each result's ``details["coverage"]`` says which and how much it covered. When the KG
     does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
 
+    A KG in another syntax (Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3; by extension) is read by
+    :func:`pipeline.rdffile.ntriples_copy` into ``<work>/<name>.nt`` and every check runs on that
+    copy: syntax, IRIs and language tags are checked as it is read, and SV2's lexical checks
+    (literal forms per datatype, discouraged IRIs) cite lines of the copy; ``SV2.details`` say so
+    (``read_as``, ``checked_copy``, ``note``). A syntax error is SV2 fatal with the parser's line.
+
     Args:
-        kg_path: the N-Triples file.
+        kg_path: the KG file (N-Triples, or another RDF syntax by extension).
         kg: the same KG parsed (``None``: parsed here when needed).
         full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
+        work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
+    from .rdffile import ntriples_copy
     from .validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+    from .validation.result import Finding as VFinding, Result
     from .validation.consistency import start_owlrl
     from .validation.sample import FULL_LIMIT, subject_sample
 
     limit = FULL_LIMIT if full_limit is None else full_limit
-    sv2 = check_ntriples(kg_path)
-    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, "coverage": {"mode": "full"}}}}
     names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
+    read_as: dict[str, Any] = {}
+    if Path(kg_path).suffix.lower() != ".nt":
+        copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
+        try:
+            syntax = ntriples_copy(kg_path, copy)
+        except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
+            fatal = Result("SV2", False, findings=[VFinding("fatal", str(exc).split(": ", 1)[-1] if exc.path else
+                                                            str(exc), str(kg_path), line=exc.line, code="syntax")],
+                           details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
+                                    "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
+            return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}
+        read_as = {"read_as": syntax, "checked_copy": str(copy),
+                   "note": f"{Path(kg_path).name} was read as {syntax} " + (
+                       "by rdflib, which checks no IRI or language tag: SV2 checks them" if syntax in ("N3", "JSON-LD")
+                       else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
+                            "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
+        kg_path, kg = copy, None
+    sv2 = check_ntriples(kg_path)
+    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}}
     if sv2.status != "ok" or sv2.details.get("N_fatal"):
         reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
         return {**result, **{n: skipped(n, reason) for n in names}}
