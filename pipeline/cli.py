@@ -168,7 +168,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         if r.get("value") is False and first:  # say what is wrong, not only that something is
             checked = (r.get("details") or {}).get("checked_copy") or args.kg  # lines of the copy a syntax maps to
             where = f"{checked}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
-            if first.get("code") == "syntax":  # the parser's error on the file as given
+            if first.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
                 where = f"{args.kg}:{first['line']}: " if first.get("line") else f"{args.kg}: "
             print(f"  first: {where}{first.get('message')}")
         elif r.get("status") == "not_run":

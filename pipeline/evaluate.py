@@ -239,7 +239,7 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             syntax = ntriples_copy(kg_path, copy)
         except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
             fatal = Result("SV2", False, findings=[VFinding("fatal", str(exc).split(": ", 1)[-1] if exc.path else
-                                                            str(exc), str(kg_path), line=exc.line, code="syntax")],
+                                                            str(exc), str(kg_path), line=exc.line, code="unparsable")],
                            details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
                                     "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
             return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}
