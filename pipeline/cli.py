@@ -17,7 +17,7 @@ from tqdm import tqdm
 from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import RML, compile_table, require_triples_maps
-from .errors import CompileError, InputError, PipelineError
+from .errors import CompileError, InputError, PipelineError, on_user_file
 from .findings import Finding
 from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
@@ -354,7 +354,10 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
               f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)")
         return 1 if dist.dropped else 0
-    result = materialize(engine)
+    try:
+        result = materialize(engine)
+    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
+        raise on_user_file(exc, rml_path) from exc
     fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
     for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)

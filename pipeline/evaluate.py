@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from rdflib import Graph
 
-from .errors import InputError
+from .errors import InputError, on_user_file
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
@@ -144,7 +144,10 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
-    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
+    try:
+        mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
+    except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table
+        raise on_user_file(exc, case.gold_table) from exc
     mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]

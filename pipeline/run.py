@@ -38,7 +38,7 @@ from .coverage import source_coverage
 from .input_repair import repair_mapping_sources
 from .evaluate import (NOT_RUN, GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
                        mapping_scores, subject_templates)
-from .errors import CompileError, InputError, PipelineError
+from .errors import CompileError, InputError, PipelineError, on_user_file
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
@@ -235,6 +235,8 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         if s.path != s.source.path:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
     require_readable(st.sources)  # bad input: stop before the mapper spends time on it
+    if case.gold_table is not None and config.evaluate:  # read at the score stage: a bad header stops the run now
+        read_table(case.gold_table)
     if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
         from .scoring.graph.cq import syntax_error
 
@@ -333,8 +335,11 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
         return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
-    mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
-                                             locate=locate)
+    try:
+        mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
+                                                 locate=locate)
+    except InputError as exc:  # the engine ran a copy: name the mapping the user has
+        raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
     run.findings.extend(mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"

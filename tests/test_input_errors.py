@@ -104,3 +104,39 @@ def test_doubled_and_stray_quotes_are_data_not_an_unclosed_quote():
     data = load_source(Source(path=CASES / "stray-quote.csv", format="csv"))
     assert data.findings == []
     assert data.values("name") == ['Ana "the" Ruiz', 'Bo"s']
+
+
+def test_engine_error_names_the_users_mapping_not_the_engine_copy(tmp_path, capsys):
+    rml = tmp_path / "mine.rml.ttl"
+    rml.write_text(f"""@prefix rml: <http://w3id.org/rml/> .
+<#TM> rml:logicalSource [ rml:source "{CASES / 'stray-quote.csv'}" ; rml:referenceFormulation rml:CSV ] ;
+  rml:subjectMap [ rml:template "http://example.org/p/{{id}}" ] ;
+  rml:predicateObjectMap [ rml:predicate <http://example.org/name> ; rml:objectMap [ rml:reference "nope" ] ] .
+""", encoding="utf-8")
+    assert main(["-q", "materialize", str(rml), str(tmp_path / "out" / "kg.nt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {rml}: ") and "columns expected but not found: ['nope']" in err
+    assert err.endswith(f"(the engine ran the copy {tmp_path / 'out' / 'kg.morph-kgc.ttl'})")
+
+
+def test_on_user_file_keeps_the_class_and_drops_the_copys_line():
+    from pipeline.errors import RMLError, on_user_file
+
+    exc = on_user_file(RMLError("TriplesMap <#TM>: boom", path="cn4/mapping.cn4.ttl", line=7), "mapping.rml.ttl")
+    assert isinstance(exc, RMLError) and exc.line is None
+    assert str(exc) == "mapping.rml.ttl: TriplesMap <#TM>: boom (the engine ran the copy cn4/mapping.cn4.ttl)"
+
+
+def test_gold_table_without_a_required_column_stops_the_run_at_load(tmp_path, capsys):
+    root = Path(__file__).resolve().parent.parent
+    gold = tmp_path / "gold.md"
+    gold.write_text((root / "mappings" / "example_table.md").read_text(encoding="utf-8")
+                    .replace("Ontology Property", "Foo Bar"), encoding="utf-8")
+    m = tmp_path / "case.yaml"
+    m.write_text(f"name: people\nscenario: example\nbase_iri: http://example.org/\n"
+                 f"sources: [{root / 'data/example/people.csv'}, {root / 'data/example/cities.csv'}]\n"
+                 f"ontologies: [{root / 'ontologies/example.ttl'}]\ngold: {{table: {gold}}}\n", encoding="utf-8")
+    assert main(["-q", "run", str(m), "--out", str(tmp_path / "out")]) == 2
+    assert (f"FAILED at load: {gold}:1: the header has no 'Ontology Property' column (ignored as no column: "
+            "'Foo Bar'); expected the columns 'Data Reference', 'Source File', 'Ontology Property',") \
+        in capsys.readouterr().out
