@@ -75,6 +75,19 @@ def _run_exit_code(runs: list) -> int:
     return 1 if invalid else 0
 
 
+def _require_llm_settings(mapper: str) -> None:
+    """The LLM mapper's settings read before any case runs: no ``LLM_MODEL`` or a numeric
+    ``LLM_*`` variable that does not parse is bad input (exit 2), not a failed case."""
+    if mapper != "llm":
+        return
+    from .mappers.llm_client import LLMError, LLMSettings
+
+    try:
+        LLMSettings.from_env()
+    except LLMError as exc:
+        raise InputError(str(exc)) from exc
+
+
 def _report_meta(config: RunConfig) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
     from datetime import datetime, timezone
@@ -105,6 +118,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         seen[key] = case.manifest
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    _require_llm_settings(args.mapper)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
@@ -254,6 +268,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
     case = load_manifest(args.manifest)
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
+    _require_llm_settings(args.mapper)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
     import tempfile
 

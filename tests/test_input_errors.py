@@ -140,3 +140,30 @@ def test_gold_table_without_a_required_column_stops_the_run_at_load(tmp_path, ca
     assert (f"FAILED at load: {gold}:1: the header has no 'Ontology Property' column (ignored as no column: "
             "'Foo Bar'); expected the columns 'Data Reference', 'Source File', 'Ontology Property',") \
         in capsys.readouterr().out
+
+
+LLM_MODEL_MISSING = ("LLM_MODEL is not set: the LLM mapper needs a litellm model name, e.g. LLM_MODEL=openai/gpt-4o "
+                     "(key in LLM_API_KEY or OPENAI_API_KEY), or LLM_MODEL=openai/<name> with "
+                     "LLM_API_BASE=http://127.0.0.1:8000/v1 for a local OpenAI-compatible server")
+
+
+def test_llm_settings_need_a_model():
+    from pipeline.errors import InputError
+    from pipeline.mappers.llm_client import LLMSettings
+
+    with pytest.raises(InputError) as err:
+        LLMSettings.from_env({"LLM_API_BASE": "http://127.0.0.1:1/v1", "LLM_MODEL": " "})
+    assert str(err.value) == LLM_MODEL_MISSING
+    assert LLMSettings.from_env({"LLM_MODEL": "ollama/llama3"}).model == "ollama/llama3"
+    assert LLMSettings.from_env({}, model="openai/x").model == "openai/x"
+
+
+@pytest.mark.parametrize("command", ["map", "run"])
+def test_mapper_llm_without_llm_model_exits_2_before_any_case(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.delenv("LLM_MODEL", raising=False)
+    root = Path(__file__).resolve().parent.parent
+    args = [str(root / "data/example/example.yaml")]
+    args += [str(tmp_path / "t.md")] if command == "map" else ["--out", str(tmp_path / "out")]
+    assert main(["-q", command, *args, "--mapper", "llm"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {LLM_MODEL_MISSING}"
+    assert not (tmp_path / "out").exists() and not (tmp_path / "t.md").exists()
