@@ -142,7 +142,8 @@ def test_gold_table_without_a_required_column_stops_the_run_at_load(tmp_path, ca
         in capsys.readouterr().out
 
 
-LLM_MODEL_MISSING = ("LLM_MODEL is not set: the LLM mapper needs a litellm model name, e.g. LLM_MODEL=openai/gpt-4o "
+LLM_MODEL_MISSING = ("LLM_MODEL is not set: the LLM mapper (and text extractor) needs a litellm model name, e.g. "
+                     "LLM_MODEL=openai/gpt-4o "
                      "(key in LLM_API_KEY or OPENAI_API_KEY), or LLM_MODEL=openai/<name> with "
                      "LLM_API_BASE=http://127.0.0.1:8000/v1 for a local OpenAI-compatible server")
 

@@ -111,10 +111,10 @@ class LLMSettings:
         """
         env = dict(os.environ if env is None else env)
         if not (env.get("LLM_MODEL") or "").strip() and not overrides.get("model"):
-            raise InputError("LLM_MODEL is not set: the LLM mapper needs a litellm model name, e.g. "
-                             "LLM_MODEL=openai/gpt-4o (key in LLM_API_KEY or OPENAI_API_KEY), or LLM_MODEL=openai/<name> "
-                             "with LLM_API_BASE=http://127.0.0.1:8000/v1 for a local OpenAI-compatible server",
-                             key="LLM_MODEL")
+            raise InputError("LLM_MODEL is not set: the LLM mapper (and text extractor) needs a litellm model "
+                             "name, e.g. LLM_MODEL=openai/gpt-4o (key in LLM_API_KEY or OPENAI_API_KEY), or "
+                             "LLM_MODEL=openai/<name> with LLM_API_BASE=http://127.0.0.1:8000/v1 for a local "
+                             "OpenAI-compatible server", key="LLM_MODEL")
 
         def num(name: str, cast, default):
             raw = env.get(name)

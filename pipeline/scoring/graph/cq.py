@@ -234,7 +234,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             findings.append(bad)
             not_run.append({"id": cq.id, "statement": cq.statement or cq.id, "status": "not_run", "f1": None,
                             "n_pred": None, "n_gold": 0, "n_common": None, "satisfied": False,
-                            "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"], "actual": None,
+                            "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"],
+                            "actual": None,
                             "file": where, "line": bad.line, "column": bad.column})
             continue
         try:
