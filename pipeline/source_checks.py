@@ -130,6 +130,11 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
         bad = exc.object[exc.start:exc.end].hex(" ")
         why = f"not UTF-8: byte(s) {bad} at line {line}, column {column} (byte offset {exc.start})"
         expected = "UTF-8 text; convert a Latin-1 / Windows-1252 file with iconv -f latin1 -t utf-8"
+        with path.open("rb") as fh:
+            head = fh.read(2)
+        if head in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark: Excel's "Unicode text"
+            why = f"not UTF-8: the file is UTF-16 (byte-order mark {head.hex(' ')})"
+            expected = "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
     elif isinstance(exc, json.JSONDecodeError):
         why = f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         expected = "a JSON document"

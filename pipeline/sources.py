@@ -308,7 +308,16 @@ def _load_json(src: Source, workdir: Path | None) -> SourceData:
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    path, repair = strip_json_nulls(src.path, data, workdir or src.path.parent / ".repaired")
+    out_dir = workdir or src.path.parent / ".repaired"
+    path, repair = strip_json_nulls(src.path, data, out_dir)
+    with src.path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if bom and path == src.path:  # the engine's json.load refuses a byte-order mark: it reads a copy without
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / src.path.name
+        path.write_bytes(src.path.read_bytes()[3:])
+        repair = Finding("source", str(src.path), f"JSON starts with a byte-order mark; the engine reads a copy "
+                         f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
     out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
     for ref in sorted(odd):
         out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or white space: Morph-KGC reads a dotted "

@@ -168,3 +168,22 @@ def test_mapper_llm_without_llm_model_exits_2_before_any_case(tmp_path, capsys, 
     assert main(["-q", command, *args, "--mapper", "llm"]) == 2
     assert capsys.readouterr().err.strip() == f"error: {LLM_MODEL_MISSING}"
     assert not (tmp_path / "out").exists() and not (tmp_path / "t.md").exists()
+
+
+def test_utf16_file_is_named_as_utf16():
+    f = load_source(Source(path=CASES / "utf16.csv", format="csv")).findings
+    assert [(x.line, x.message, x.expected) for x in f] == [
+        (1, "not UTF-8: the file is UTF-16 (byte-order mark ff fe)",
+         "UTF-8 text; convert it with iconv -f utf-16 -t utf-8")]
+
+
+def test_json_with_a_byte_order_mark_is_read_and_the_engine_gets_a_copy(tmp_path, capsys):
+    data = load_source(Source(path=CASES / "bom.json", format="json"), tmp_path / "inputs")
+    assert data.values("name") == ["Ana Ruiz"] and data.path == tmp_path / "inputs" / "bom.json"
+    assert data.path.read_bytes() == (CASES / "bom.json").read_bytes()[3:]
+    assert [(f.severity, f.message) for f in data.findings] == [
+        ("info", f"JSON starts with a byte-order mark; the engine reads a copy without it: {data.path}")]
+    assert main(["-q", "materialize", str(_rml(tmp_path, "bom.json")), str(tmp_path / "kg.nt")]) == 0
+    assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == \
+        '<http://example.org/p/Ana%20Ruiz> <http://example.org/ontology#name> "Ana Ruiz" .\n'
+    assert "without the byte-order mark" in capsys.readouterr().err
