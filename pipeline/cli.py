@@ -145,11 +145,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return _run_exit_code(runs)
 
 
-def _case_context(manifest: str, work: Path):
+def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # as `run` does: unparsable shapes are bad input
         load_graph(f, "SHACL shapes")
+    if not with_sources:  # validating a KG reads no source
+        return case, ontology, []
     sources = [load_source(s, work / "inputs") for s in case.sources]
     require_readable(sources)  # as `run` does: an unreadable source is bad input, not a score of nothing
     return case, ontology, sources
@@ -159,7 +161,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .evaluate import graph_validation, validation_passed
 
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
-    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
+    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)

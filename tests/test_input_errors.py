@@ -187,3 +187,11 @@ def test_json_with_a_byte_order_mark_is_read_and_the_engine_gets_a_copy(tmp_path
     assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == \
         '<http://example.org/p/Ana%20Ruiz> <http://example.org/ontology#name> "Ana Ruiz" .\n'
     assert "without the byte-order mark" in capsys.readouterr().err
+
+
+def test_validate_reads_no_source(tmp_path, capsys):
+    kg = tmp_path / "kg.nt"
+    kg.write_text('<http://example.org/p/1> <http://example.org/ontology#name> "Ana" .\n', encoding="utf-8")
+    assert main(["-q", "validate", str(_manifest(tmp_path, "header-only.csv")), str(kg),
+                 "--out", str(tmp_path / "v.json")]) == 0
+    assert "SV2: True (ok, 0 finding(s))" in capsys.readouterr().out
