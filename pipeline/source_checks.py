@@ -11,6 +11,7 @@ never resolved: XXE), a JSON document without records, text that is not UTF-8: e
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from .sources import SourceData
 
 __all__ = ["unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error", "require_readable",
-           "check_logical_sources"]
+           "check_logical_sources", "xml_encoding", "utf8_xml_copy"]
 
 
 def unclosed_quote(path: Path, delimiter: str) -> tuple[int, int] | None:
@@ -89,6 +90,35 @@ def parse_xml(path: Path) -> etree._ElementTree:
         tree = etree.parse(str(path), etree.XMLParser(resolve_entities="internal", no_network=True,
                                                       load_dtd=False, huge_tree=True))
     return tree
+
+
+_XML_DECL = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def xml_encoding(path: Path) -> str | None:
+    """The encoding an XML declaration names when it is not UTF-8 (``"ISO-8859-1"`` ...), else ``None``.
+    The engine (Morph-KGC 2.10) opens XML as UTF-8 text whatever the declaration says."""
+    with path.open("rb") as fh:
+        m = _XML_DECL.match(fh.read(200))
+    name = m.group(1).decode("ascii") if m else None
+    return None if name is None or name.lower().replace("_", "-") in ("utf-8", "utf8") else name
+
+
+def utf8_xml_copy(path: Path, encoding: str, out_dir: Path) -> tuple[Path, Finding]:
+    """A UTF-8 copy of an XML file in another declared encoding, its declaration saying UTF-8.
+
+    Raises:
+        UnicodeDecodeError, LookupError: the bytes are not in the declared encoding, or the
+            encoding is unknown.
+    """
+    text = path.read_bytes().decode(encoding)
+    text = re.sub(r"""(<\?xml[^>]*?encoding\s*=\s*["'])[^"']+""", r"\g<1>UTF-8", text, count=1)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / path.name
+    target.write_text(text, encoding="utf-8")
+    return target, Finding("source", str(path), f"XML declared in {encoding}; the engine reads a UTF-8 copy: {target}",
+                           expected="UTF-8 (Morph-KGC 2.10 reads XML as UTF-8 whatever the declaration says)",
+                           severity="info")
 
 
 def unresolved_entity(tree: etree._ElementTree) -> tuple[int | None, str] | None:
@@ -177,6 +207,12 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
                 return Finding("source", str(path), f"the top level is {_JSON_KINDS.get(type(data), 'a scalar')}",
                                line=1, expected="an object or an array of objects, the records")
         elif fmt == "xml":
+            declared = xml_encoding(path)
+            if declared:
+                return Finding("source", str(path), f"XML declared in {declared}: the engine reads XML as UTF-8 "
+                               "whatever the declaration says", line=1,
+                               expected=f"UTF-8: convert it with iconv -f {declared} -t utf-8 and declare "
+                               "encoding=\"UTF-8\"; kgc run and kgc map read a converted copy themselves")
             try:
                 entity = unresolved_entity(parse_xml(path))
             except etree.XMLSyntaxError as exc:

@@ -30,7 +30,8 @@ from .findings import Finding
 from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
                            repair_xml, strip_json_nulls, undeclared_prefixes)
 from .manifest import Source
-from .source_checks import json_top_level, parse_xml, read_error, require_readable, unclosed_quote, unresolved_entity
+from .source_checks import (json_top_level, parse_xml, read_error, require_readable, unclosed_quote,
+                            unresolved_entity, utf8_xml_copy, xml_encoding)
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
            "xml_namespaces", "all_values"]
@@ -384,7 +385,13 @@ def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path)
 
 def _load_xml(src: Source, workdir: Path | None) -> SourceData:
     out_dir = workdir or src.path.parent / ".repaired"
-    path, findings = repair_xml(src.path, out_dir)
+    path, findings = src.path, []
+    declared = xml_encoding(src.path)
+    if declared:  # the engine reads XML as UTF-8: it gets a UTF-8 copy, which the repairs below start from
+        path, converted = utf8_xml_copy(src.path, declared, out_dir)
+        findings.append(converted)
+    path, repaired = repair_xml(path, out_dir)
+    findings += repaired
     try:
         tree = parse_xml(path)
     except etree.XMLSyntaxError as exc:

@@ -195,3 +195,16 @@ def test_validate_reads_no_source(tmp_path, capsys):
     assert main(["-q", "validate", str(_manifest(tmp_path, "header-only.csv")), str(kg),
                  "--out", str(tmp_path / "v.json")]) == 0
     assert "SV2: True (ok, 0 finding(s))" in capsys.readouterr().out
+
+
+def test_xml_in_a_declared_latin1_encoding_is_read_through_a_utf8_copy(tmp_path, capsys):
+    data = load_source(Source(path=CASES / "latin1-declared.xml", format="xml"), tmp_path / "inputs")
+    assert data.values("name") == ["Chloé"] and data.path == tmp_path / "inputs" / "latin1-declared.xml"
+    assert data.path.read_text(encoding="utf-8").startswith('<?xml version="1.0" encoding="UTF-8"?>\n<people>')
+    assert [(f.severity, f.message) for f in data.findings] == [
+        ("info", f"XML declared in ISO-8859-1; the engine reads a UTF-8 copy: {data.path}")]
+    assert main(["-q", "materialize", str(_rml(tmp_path, "latin1-declared.xml")), str(tmp_path / "kg.nt")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {CASES / 'latin1-declared.xml'}:1: XML declared in ISO-8859-1: the engine reads XML as UTF-8 "
+        "whatever the declaration says (expected: UTF-8: convert it with iconv -f ISO-8859-1 -t utf-8 and declare "
+        'encoding="UTF-8"; kgc run and kgc map read a converted copy themselves)')
