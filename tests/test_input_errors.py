@@ -62,15 +62,24 @@ def test_load_source_names_file_line_and_expected(name):
     assert errors[0].message.startswith(message) and errors[0].expected.startswith(expected)
 
 
-@pytest.mark.parametrize("command", ["map", "run"])
+@pytest.mark.parametrize("command", ["map", "run", "compile", "score"])
 @pytest.mark.parametrize("name", [*BAD, *EMPTY])
-def test_map_and_run_stop_at_load_with_exit_2(tmp_path, capsys, command, name):
+def test_map_run_compile_score_stop_at_load_with_exit_2(tmp_path, capsys, command, name):
     line, message, expected = {**BAD, **EMPTY}[name]
-    args = [str(_manifest(tmp_path, name)), str(tmp_path / "t.md")] if command == "map" else \
-        [str(_manifest(tmp_path, name)), "--out", str(tmp_path / "out"), "--no-evaluate"]
+    table = tmp_path / "table.md"
+    table.write_text("| Data Reference | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|\n"
+                     "| name | ex:name | ex:Person | http://example.org/p/{id} |\n", encoding="utf-8")
+    manifest = str(_manifest(tmp_path, name))
+    args = {"map": [manifest, str(tmp_path / "t.md")],
+            "run": [manifest, "--out", str(tmp_path / "out"), "--no-evaluate"],
+            "compile": [manifest, str(table), str(tmp_path / "m.rml.ttl")],
+            "score": [manifest, "--table", str(table), "--out", str(tmp_path / "s")]}[command]
+    if command == "score":  # scoring needs a gold table
+        Path(manifest).write_text(Path(manifest).read_text(encoding="utf-8") + f"gold: {{table: {table}}}\n",
+                                  encoding="utf-8")
     assert main(["-q", command, *args]) == 2
     out = capsys.readouterr()
-    text = out.err if command == "map" else out.out
+    text = out.out if command == "run" else out.err
     assert f"{CASES / name}:{line}: {message}" in text and f"(expected: {expected}" in text
     if command == "run":
         assert "FAILED at load" in text and not (tmp_path / "out" / "bad" / "bad" / "mapping.rml.ttl").exists()
