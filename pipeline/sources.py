@@ -11,8 +11,12 @@ Repaired copies (see :mod:`pipeline.input_repair`; inputs are never modified):
 XML with undeclared prefixes or default namespaces (each default namespace is
 bound to a prefix, ``d:`` unless the document has its own, for iterators and
 references alike), JSON with ``null`` members (which Morph-KGC 2.10 reads as
-"drop the whole object"). A file whose iterator selects no record is a finding
-naming the file and the cause, never an empty source without a word.
+"drop the whole object"), JSON with a byte-order mark, XML declared in another encoding than
+UTF-8 (the engine reads a UTF-8 copy). A file whose iterator selects no record is a finding
+naming the file and the cause, never an empty source without a word. A file that cannot be
+mapped at all (not UTF-8, an unclosed CSV quote, no records, an external XML entity) is an
+``error`` finding of stage ``source`` (:mod:`pipeline.source_checks`), which callers turn into
+bad input with :func:`require_readable`.
 """
 from __future__ import annotations
 
