@@ -260,7 +260,25 @@ def _read_csv(src: Source) -> SourceData:
     elif not has_record:
         data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
                                      line=2, expected="at least one record below the header"))
+    data.findings += _header_warnings(src, refs)
     return data
+
+
+def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:
+    """Header names no reference can address as the engine reads them: a name given twice (pandas,
+    inside Morph-KGC, reads the first column; kgc's profiling the last) and an empty name."""
+    out = []
+    for name in dict.fromkeys(refs):
+        cols = [i + 1 for i, r in enumerate(refs) if r == name]
+        if name.strip() == "":
+            out.append(Finding("source", str(src.path), f"header cell(s) in column(s) {', '.join(map(str, cols))} "
+                               "are empty: no reference addresses that data", line=1, column="header", value=name,
+                               expected="a name for every column", severity="warning"))
+        elif len(cols) > 1:
+            out.append(Finding("source", str(src.path), f"the header names {name!r} in columns "
+                               f"{', '.join(map(str, cols))}: the engine reads column {cols[0]} only", line=1,
+                               column="header", value=name, expected="distinct column names", severity="warning"))
+    return out
 
 
 def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:

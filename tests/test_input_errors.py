@@ -217,3 +217,10 @@ def test_xml_in_a_declared_latin1_encoding_is_read_through_a_utf8_copy(tmp_path,
         f"error: {CASES / 'latin1-declared.xml'}:1: XML declared in ISO-8859-1: the engine reads XML as UTF-8 "
         "whatever the declaration says (expected: UTF-8: convert it with iconv -f ISO-8859-1 -t utf-8 and declare "
         'encoding="UTF-8"; kgc run and kgc map read a converted copy themselves)')
+
+
+def test_duplicate_and_empty_header_names_are_warnings_naming_the_columns():
+    data = load_source(Source(path=CASES / "header-names.csv", format="csv"))
+    assert [(f.severity, f.line, f.message) for f in data.findings] == [
+        ("warning", 1, "the header names 'name' in columns 2, 3: the engine reads column 2 only"),
+        ("warning", 1, "header cell(s) in column(s) 4 are empty: no reference addresses that data")]
