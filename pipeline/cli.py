@@ -17,7 +17,7 @@ from tqdm import tqdm
 from . import __version__
 from .blinkg import blinkg_dir, write_manifests
 from .compile import RML, compile_table, require_triples_maps
-from .errors import CompileError, InputError, PipelineError
+from .errors import CompileError, InputError, PipelineError, on_user_file
 from .findings import Finding
 from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
@@ -29,7 +29,8 @@ from .report import case_entry, write_report
 from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
-from .sources import load_source
+from .source_checks import check_logical_sources
+from .sources import load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -74,6 +75,19 @@ def _run_exit_code(runs: list) -> int:
     return 1 if invalid else 0
 
 
+def _require_llm_settings(mapper: str) -> None:
+    """The LLM mapper's settings read before any case runs: no ``LLM_MODEL`` or a numeric
+    ``LLM_*`` variable that does not parse is bad input (exit 2), not a failed case."""
+    if mapper != "llm":
+        return
+    from .mappers.llm_client import LLMError, LLMSettings
+
+    try:
+        LLMSettings.from_env()
+    except LLMError as exc:
+        raise InputError(str(exc)) from exc
+
+
 def _report_meta(config: RunConfig) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
     from datetime import datetime, timezone
@@ -104,6 +118,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         seen[key] = case.manifest
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    _require_llm_settings(args.mapper)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
@@ -130,12 +145,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return _run_exit_code(runs)
 
 
-def _case_context(manifest: str, work: Path):
+def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # as `run` does: unparsable shapes are bad input
         load_graph(f, "SHACL shapes")
+    if not with_sources:  # validating a KG reads no source
+        return case, ontology, []
     sources = [load_source(s, work / "inputs") for s in case.sources]
+    require_readable(sources)  # as `run` does: an unreadable source is bad input, not a score of nothing
     return case, ontology, sources
 
 
@@ -143,11 +161,19 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .evaluate import graph_validation, validation_passed
 
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
-    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent)
+    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
-    result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None)
+    from .rdffile import rdf_format
+
+    if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
+        raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
+                         ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3", path=args.kg)
+    result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
+                              work=Path(args.out).resolve().parent)
+    if (result["SV2"].get("details") or {}).get("note"):
+        print(f"note: {result['SV2']['details']['note']}")
     Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
         cov = (r.get("details") or {}).get("coverage") or {}
@@ -156,11 +182,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
         first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         if r.get("value") is False and first:  # say what is wrong, not only that something is
-            where = f"{args.kg}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            checked = (r.get("details") or {}).get("checked_copy") or args.kg  # lines of the copy a syntax maps to
+            where = f"{checked}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
+            if first.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
+                where = f"{args.kg}:{first['line']}: " if first.get("line") else f"{args.kg}: "
             print(f"  first: {where}{first.get('message')}")
-            if name == "SV2" and Path(args.kg).suffix.lower() != ".nt":
-                print(f"  note: {args.kg} is read as N-Triples whatever its extension; "
-                      "validate the kg.nt a run writes beside kg.ttl")
         elif r.get("status") == "not_run":
             print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
     print(f"diagnostics written to {args.out}")
@@ -199,7 +225,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     (r.get("details") or {}).get("reason") or r.get("status") or "not computed"
                 print(f"{name}: n/a ({why})")
             else:
-                print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
+                part = (r.get("details") or {}).get("not_run")  # CQs that did not parse: the score covers the rest
+                note = f" (partial, not run: {r['details']['reason']})" if part else ""
+                print(f"{name}: {value:.3f}{note}" if isinstance(value, float) else f"{name}: {value}{note}")
+        for f in scores.get("PQ3", {}).get("findings") or []:
+            if f.get("code") == "cq-syntax":
+                print(f"error: {f['location']}:{f['line'] or ''}:{f['column'] or ''}: {f['message']}".replace("::", ":"),
+                      file=sys.stderr)
     return 0
 
 
@@ -238,7 +270,12 @@ def _cmd_map(args: argparse.Namespace) -> int:
     case = load_manifest(args.manifest)
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
+    _require_llm_settings(args.mapper)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
+        require_readable([load_source(s, Path(tmp)) for s in case.sources])
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
     for f in result.provenance.get("findings", []):  # what the mapper left out, and why
@@ -268,6 +305,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(args.output).resolve().parent
     work.mkdir(parents=True, exist_ok=True)
     sources = [load_source(s, work / "inputs") for s in case.sources]
+    require_readable(sources)
     table = read_table(args.table)
     for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
@@ -316,6 +354,10 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     norm = prepare(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
     if not norm.triples_maps:
         raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+    unreadable = check_logical_sources(norm.graph)
+    if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+                                   for f in unreadable))
     engine = output.with_suffix(".morph-kgc.ttl")
     for f in repair_mapping_sources(norm.graph, rml_path.resolve().parent, output.parent / "inputs"):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
@@ -329,7 +371,10 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
               f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)")
         return 1 if dist.dropped else 0
-    result = materialize(engine)
+    try:
+        result = materialize(engine)
+    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
+        raise on_user_file(exc, rml_path) from exc
     fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
     for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)
@@ -403,7 +448,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "coverage (--full: the whole KG). Exit 1 when any check fails or does not run. "
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
     v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
-    v.add_argument("kg", help="the KG to check, an N-Triples file")
+    v.add_argument("kg", help="the KG to check: N-Triples, or Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3 by "
+                              "extension (checked on an N-Triples copy beside --out)")
     v.add_argument("--out", default="validation.json",
                    help="JSON file for the results with every finding and its position (default: %(default)s)")
     v.add_argument("--full", action="store_true",

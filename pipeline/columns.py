@@ -39,16 +39,20 @@ def sample_indices(n: int, size: int | None = None) -> range:
     return range(0, n, step)
 
 
-def check_utf8(path: Path, encoding: str = "utf-8-sig") -> None:
+def check_utf8(path: Path, encoding: str = "utf-8-sig") -> int:
     """Decode ``path`` in 16 MiB chunks without keeping it (a lazily parsed file must fail at load).
 
+    Returns:
+        The number of ``"`` bytes in the file (counted in the same pass; an odd number means a
+        quoted CSV field may never close, see :func:`pipeline.sources.load_source`).
     Raises:
         UnicodeDecodeError: with ``start`` as the byte offset in the file (not in the chunk).
     """
     dec = codecs.getincrementaldecoder(encoding)("strict")
-    offset = 0
+    offset = quotes = 0
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 24), b""):
+            quotes += chunk.count(b'"')
             try:
                 dec.decode(chunk)
             except UnicodeDecodeError as exc:
@@ -56,6 +60,7 @@ def check_utf8(path: Path, encoding: str = "utf-8-sig") -> None:
                                          exc.reason) from None
             offset += len(chunk)
         dec.decode(b"", final=True)
+    return quotes
 
 
 class Values(list):

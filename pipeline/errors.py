@@ -14,6 +14,7 @@ __all__ = [
     "CompileError",
     "MaterializeError",
     "RMLError",
+    "on_user_file",
 ]
 
 
@@ -71,3 +72,26 @@ class RMLError(InputError):
     ``TriplesMap <#People> references parent TriplesMap <#Cities>, which reads another
     logical source, without a join condition``.
     """
+
+
+def on_user_file(exc: InputError, path: object) -> InputError:
+    """``exc`` named on the file the user has, when the engine ran a copy of it.
+
+    The engine runs copies of a mapping (``mapping.morph-kgc.ttl``, ``cn4/mapping.cn4.ttl``,
+    ``gold/mapping.morph-kgc.ttl``) whose TriplesMaps keep the names of the user's file; an error
+    on the copy is re-addressed to ``path`` and says which copy ran.
+
+    Args:
+        exc: the error raised on the copy (its ``path`` is the copy).
+        path: the file the user wrote or got from a run (``mapping.rml.ttl``, a gold table ...).
+    Returns:
+        An error of the same class: ``<path>: <message> (the engine ran the copy <copy>)``; the
+        copy's line number is dropped (it is no line of ``path``).
+    """
+    text = str(exc)
+    prefix = f"{exc.path}" + (f":{exc.line}" if exc.line is not None else "") + ": " if exc.path else ""
+    message = text[len(prefix):] if prefix and text.startswith(prefix) else text
+    copy = f" (the engine ran the copy {exc.path})" if exc.path and str(exc.path) != str(path) else ""
+    out = type(exc)(f"{message}{copy}", path=path, key=exc.key)
+    out.__cause__ = exc.__cause__
+    return out

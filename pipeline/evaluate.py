@@ -23,13 +23,14 @@ from typing import Any, Sequence
 
 from rdflib import Graph
 
+from .errors import InputError, on_user_file
 from .findings import Finding
 from .manifest import Case
 from .ontology import Ontology
 from .sources import SourceData
 from .table import MappingTable
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +147,10 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
     engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
-    mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
+    try:
+        mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
+    except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table
+        raise on_user_file(exc, case.gold_table) from exc
     mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
@@ -203,7 +207,7 @@ def skipped(name: str, reason: str) -> dict[str, Any]:
 
 
 def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: Case,
-                     full_limit: int | None = None) -> dict[str, Any]:
+                     full_limit: int | None = None, work: Path | None = None) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
     Nothing is skipped for size: SV2 always reads the whole file; up to ``full_limit`` triples
@@ -212,21 +216,47 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     and each result's ``details["coverage"]`` says which and how much it covered. When the KG
     does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
 
+    A KG in another syntax (Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3; by extension) is read by
+    :func:`pipeline.rdffile.ntriples_copy` into ``<work>/<name>.nt`` and every check runs on that
+    copy: syntax, IRIs and language tags are checked as it is read, and SV2's lexical checks
+    (literal forms per datatype, discouraged IRIs) cite lines of the copy; ``SV2.details`` say so
+    (``read_as``, ``checked_copy``, ``note``). A syntax error is SV2 fatal with the parser's line.
+
     Args:
-        kg_path: the N-Triples file.
+        kg_path: the KG file (N-Triples, or another RDF syntax by extension).
         kg: the same KG parsed (``None``: parsed here when needed).
         full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
+        work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
+    from .rdffile import ntriples_copy
     from .validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+    from .validation.result import Finding as VFinding, Result
     from .validation.consistency import start_owlrl
     from .validation.sample import FULL_LIMIT, subject_sample
 
     limit = FULL_LIMIT if full_limit is None else full_limit
-    sv2 = check_ntriples(kg_path)
-    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, "coverage": {"mode": "full"}}}}
     names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
+    read_as: dict[str, Any] = {}
+    if Path(kg_path).suffix.lower() != ".nt":
+        copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
+        try:
+            syntax = ntriples_copy(kg_path, copy)
+        except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
+            fatal = Result("SV2", False, findings=[VFinding("fatal", str(exc).split(": ", 1)[-1] if exc.path else
+                                                            str(exc), str(kg_path), line=exc.line, code="unparsable")],
+                           details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
+                                    "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
+            return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}
+        read_as = {"read_as": syntax, "checked_copy": str(copy),
+                   "note": f"{Path(kg_path).name} was read as {syntax} " + (
+                       "by rdflib, which checks no IRI or language tag: SV2 checks them" if syntax in ("N3", "JSON-LD")
+                       else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
+                            "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
+        kg_path, kg = copy, None
+    sv2 = check_ntriples(kg_path)
+    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}}
     if sv2.status != "ok" or sv2.details.get("N_fatal"):
         reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
         return {**result, **{n: skipped(n, reason) for n in names}}
@@ -272,6 +302,19 @@ def validation_passed(validation: dict[str, Any]) -> bool:
     return all(v.get("value") is not False and v.get("status") not in NOT_RUN for v in validation.values())
 
 
+def case_competency_questions(case: Case) -> list:
+    """The case's competency questions: the manifest's ``competency_questions`` and the packaged
+    ``common`` and per-case folders of its scenario (:class:`~pipeline.scoring.graph.CompetencyQuestion`)."""
+    from .scoring.graph import load_competency_questions
+
+    cq_paths = [*case.competency_questions]
+    folder = CQ_DIR / _scenario_key(case)
+    for sub in ("common", case.name):
+        if (folder / sub).is_dir():
+            cq_paths.append(folder / sub)
+    return load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+
+
 def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
                  consistent: bool | None, pred_templates: list[str] = (),
                  gold_templates: list[str] | None = ()) -> dict[str, Any]:
@@ -282,14 +325,9 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
     whose templates are unknown (``gold_templates=None``), by class and last IRI segment on both sides
     (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
-    from .scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
+    from .scoring.graph import keys_from_local_names, keys_from_templates, score_graph
 
-    cq_paths = [*case.competency_questions]
-    folder = CQ_DIR / _scenario_key(case)
-    for sub in ("common", case.name):
-        if (folder / sub).is_dir():
-            cq_paths.append(folder / sub)
-    cqs = load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+    cqs = case_competency_questions(case)
     if gold_kg is not None and gold_templates is None:
         # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
         pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)

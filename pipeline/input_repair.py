@@ -292,10 +292,12 @@ def repair_mapping_sources(rml, base: Path, out_dir: Path) -> list[Finding]:
         if path is None or not refs:
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+            data = json.loads(raw.decode("utf-8-sig"))
             records = [m for m in jp_parse(iterator or "$").find(data)]
         except Exception:  # unreadable JSON or iterator: the engine reports it itself
             continue
+        bom = raw.startswith(b"\xef\xbb\xbf")  # the engine's json.load refuses a byte-order mark
         paths = [[re.sub(r"\[[^\]]*\]", "", step) for step in r.lstrip("$.").split(".")] for r in refs]
         before = json.dumps(data, sort_keys=True)
         for m in records:
@@ -303,7 +305,7 @@ def repair_mapping_sources(rml, base: Path, out_dir: Path) -> list[Finding]:
             if isinstance(m.value, dict):
                 m.value.clear()
                 m.value.update(pruned)
-        if json.dumps(data, sort_keys=True) == before:
+        if json.dumps(data, sort_keys=True) == before and not bom:
             continue
         out_dir.mkdir(parents=True, exist_ok=True)
         target = (out_dir / f"{path.stem}.engine.json").resolve()
@@ -313,6 +315,7 @@ def repair_mapping_sources(rml, base: Path, out_dir: Path) -> list[Finding]:
                 rml.set((ls, pred, Literal(str(target))))
         findings.append(Finding(
             "json-repair", str(path), f"the engine reads {target}: only the keys the mapping references, "
-            f"without nulls (Morph-KGC 2.10 drops every value of a record that has a null or missing member)",
+            f"without nulls (Morph-KGC 2.10 drops every value of a record that has a null or missing member)"
+            + (", without the byte-order mark (which the engine's JSON reader refuses)" if bom else ""),
             column="source", value=src, expected="records the engine reads whole", severity="info"))
     return findings

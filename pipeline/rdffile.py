@@ -9,13 +9,14 @@ triples.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rdflib import Dataset, Graph
 
 from .errors import InputError
 
-__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint"]
+__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES"]
 
 #: file extension -> rdflib parser name
 RDF_FORMATS: dict[str, str] = {
@@ -102,3 +103,54 @@ def syntax_hint(path: str | Path) -> str:
     if stripped.startswith(("Prefix:", "Ontology:")):
         return "; the file is in Manchester syntax, which is not read: save it as Turtle or RDF/XML"
     return ""
+
+
+#: rdflib parser name -> the syntax's name in messages
+SYNTAX_NAMES = {"nt": "N-Triples", "turtle": "Turtle", "n3": "N3", "nquads": "N-Quads", "trig": "TriG",
+                "xml": "RDF/XML", "json-ld": "JSON-LD"}
+#: the syntaxes pyoxigraph 0.3 parses (strict: RFC 3987 IRIs, BCP 47 language tags), by their MIME type
+_OXIGRAPH = {"nt": "application/n-triples", "turtle": "text/turtle", "nquads": "application/n-quads",
+             "trig": "application/trig", "xml": "application/rdf+xml"}
+
+
+def ntriples_copy(path: str | Path, target: str | Path) -> str:
+    """Write the triples of an RDF file (any syntax of :data:`RDF_FORMATS`) as N-Triples.
+
+    N-Triples, Turtle, N-Quads, TriG and RDF/XML are read by pyoxigraph, whose parsers check
+    IRIs (RFC 3987) and language tags (BCP 47) as they read; N3 and JSON-LD by rdflib, which
+    does not, so the strict N-Triples check of the copy (SV2) finds those. Quads are read as
+    the union of their graphs (graph names dropped).
+
+    Args:
+        path: the RDF file.
+        target: the N-Triples file to write (its folder must exist).
+    Returns:
+        The syntax's name (``"Turtle"`` ...).
+    Raises:
+        InputError: unknown extension, or a syntax error, with the parser's line (and the
+            column in the message) when it reports one.
+    """
+    import pyoxigraph
+
+    path = Path(path)
+    fmt = rdf_format(path)
+    if fmt is None:
+        raise InputError(f"unknown RDF syntax for extension {path.suffix or '(none)'!r}; "
+                         f"expected one of {' '.join(sorted(RDF_FORMATS))}", path=path)
+    name = SYNTAX_NAMES[fmt]
+    if fmt not in _OXIGRAPH:
+        load_graph(path, "KG").serialize(target, format="nt", encoding="utf-8")
+        return name
+    try:
+        statements = pyoxigraph.parse(str(path), _OXIGRAPH[fmt])
+        with open(target, "wb") as out:
+            for st in statements:  # a quad's graph name is dropped: the KG is the union of its graphs
+                out.write(f"{st.subject} {st.predicate} {st.object} .\n".encode("utf-8"))
+    except (SyntaxError, OSError) as exc:
+        if isinstance(exc, OSError) and getattr(exc, "filename", None):
+            raise  # the file itself cannot be read: the CLI names it
+        text = " ".join(str(exc).split())
+        m = re.search(r" on line (\d+) at position (\d+)$", text)
+        line, why = (int(m.group(1)), f"{text[:m.start()]} (column {m.group(2)})") if m else (None, text)
+        raise InputError(f"not valid {name}: {why[:300]}", path=path, line=line) from exc
+    return name

@@ -36,15 +36,16 @@ from . import __version__
 from .compile import compile_table, require_triples_maps
 from .coverage import source_coverage
 from .input_repair import repair_mapping_sources
-from .evaluate import NOT_RUN, GoldKG, gold_kg, graph_scores, graph_validation, mapping_scores, subject_templates
-from .errors import CompileError, InputError, PipelineError
+from .evaluate import (NOT_RUN, GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
+                       mapping_scores, subject_templates)
+from .errors import CompileError, InputError, PipelineError, on_user_file
 from .findings import Finding
 from .manifest import Case
 from .mappers import get_mapper
 from .materialize import engine_mapping, write_engine_config
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .sources import load_source
+from .sources import load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
@@ -233,9 +234,15 @@ def _load(run: CaseRun, st: _State, config: RunConfig) -> None:
         run.findings.extend(s.findings)
         if s.path != s.source.path:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
-    unreadable = [f for s in st.sources for f in s.findings if f.stage == "source" and f.severity == "error"]
-    if unreadable:  # bad input: stop before the mapper spends time on it
-        raise InputError("; ".join(str(f) for f in unreadable[:3]))
+    require_readable(st.sources)  # bad input: stop before the mapper spends time on it
+    if case.gold_table is not None and config.evaluate:  # read at the score stage: a bad header stops the run now
+        read_table(case.gold_table)
+    if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
+        from .scoring.graph.cq import syntax_error
+
+        for bad in filter(None, map(syntax_error, case_competency_questions(case))):
+            run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
+                                        expected="a SPARQL SELECT or ASK query"))
 
 
 def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
@@ -328,8 +335,11 @@ def _materialize(run: CaseRun, st: _State, config: RunConfig) -> None:
         return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
-    mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
-                                             locate=locate)
+    try:
+        mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
+                                                 locate=locate)
+    except InputError as exc:  # the engine ran a copy: name the mapping the user has
+        raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
     run.findings.extend(mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"

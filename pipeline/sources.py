@@ -11,8 +11,12 @@ Repaired copies (see :mod:`pipeline.input_repair`; inputs are never modified):
 XML with undeclared prefixes or default namespaces (each default namespace is
 bound to a prefix, ``d:`` unless the document has its own, for iterators and
 references alike), JSON with ``null`` members (which Morph-KGC 2.10 reads as
-"drop the whole object"). A file whose iterator selects no record is a finding
-naming the file and the cause, never an empty source without a word.
+"drop the whole object"), JSON with a byte-order mark, XML declared in another encoding than
+UTF-8 (the engine reads a UTF-8 copy). A file whose iterator selects no record is a finding
+naming the file and the cause, never an empty source without a word. A file that cannot be
+mapped at all (not UTF-8, an unclosed CSV quote, no records, an external XML entity) is an
+``error`` finding of stage ``source`` (:mod:`pipeline.source_checks`), which callers turn into
+bad input with :func:`require_readable`.
 """
 from __future__ import annotations
 
@@ -30,8 +34,10 @@ from .findings import Finding
 from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
                            repair_xml, strip_json_nulls, undeclared_prefixes)
 from .manifest import Source
+from .source_checks import (json_top_level, parse_xml, read_error, require_readable, unclosed_quote,
+                            unresolved_entity, utf8_xml_copy, xml_encoding)
 
-__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "repair_xml", "undeclared_prefixes",
+__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
            "xml_namespaces", "all_values"]
 
 LOGGER = logging.getLogger(__name__)
@@ -225,7 +231,7 @@ def _normalise_csv(data: SourceData, out_dir: Path) -> None:
 
 def _read_csv(src: Source) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.columns.ColumnRecords`)."""
-    check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
+    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)
@@ -242,13 +248,37 @@ def _read_csv(src: Source) -> SourceData:
     data.delimiter = delimiter
     with src.path.open("rb") as fh:
         data.bom = fh.read(3) == b"\xef\xbb\xbf"
+    opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
     if not refs:
         data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
                                      expected="a header line with column names"))
+    elif opened:
+        data.findings.append(Finding("source", str(src.path), f"unclosed quote: the quoted field opened at line "
+                                     f"{opened[0]}, column {opened[1]} runs to the end of the file", line=opened[0],
+                                     expected='a closing "; a quote inside a quoted '
+                                     'field is written ""'))
     elif not has_record:
-        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records", line=2,
-                                     expected="at least one record", severity="warning"))
+        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
+                                     line=2, expected="at least one record below the header"))
+    data.findings += _header_warnings(src, refs)
     return data
+
+
+def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:
+    """Header names no reference can address as the engine reads them: a name given twice (pandas,
+    inside Morph-KGC, reads the first column; kgc's profiling the last) and an empty name."""
+    out = []
+    for name in dict.fromkeys(refs):
+        cols = [i + 1 for i, r in enumerate(refs) if r == name]
+        if name.strip() == "":
+            out.append(Finding("source", str(src.path), f"header cell(s) in column(s) {', '.join(map(str, cols))} "
+                               "are empty: no reference addresses that data", line=1, column="header", value=name,
+                               expected="a name for every column", severity="warning"))
+        elif len(cols) > 1:
+            out.append(Finding("source", str(src.path), f"the header names {name!r} in columns "
+                               f"{', '.join(map(str, cols))}: the engine reads column {cols[0]} only", line=1,
+                               column="header", value=name, expected="distinct column names", severity="warning"))
+    return out
 
 
 def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
@@ -287,7 +317,10 @@ def _json_records_path(data) -> tuple[str, list]:
 
 
 def _load_json(src: Source, workdir: Path | None) -> SourceData:
-    data = json.loads(src.path.read_text(encoding="utf-8"))
+    data = json.loads(src.path.read_text(encoding="utf-8-sig"))
+    top = json_top_level(src, data)
+    if top is not None:
+        return SourceData(src, src.path, src.iterator, findings=[top])
     iterator, recs = _json_records_path(data)
     if src.iterator:
         from jsonpath_ng.ext import parse as jp_parse
@@ -298,7 +331,16 @@ def _load_json(src: Source, workdir: Path | None) -> SourceData:
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    path, repair = strip_json_nulls(src.path, data, workdir or src.path.parent / ".repaired")
+    out_dir = workdir or src.path.parent / ".repaired"
+    path, repair = strip_json_nulls(src.path, data, out_dir)
+    with src.path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if bom and path == src.path:  # the engine's json.load refuses a byte-order mark: it reads a copy without
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / src.path.name
+        path.write_bytes(src.path.read_bytes()[3:])
+        repair = Finding("source", str(src.path), f"JSON starts with a byte-order mark; the engine reads a copy "
+                         f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
     out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
     for ref in sorted(odd):
         out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or white space: Morph-KGC reads a dotted "
@@ -365,13 +407,24 @@ def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path)
 
 def _load_xml(src: Source, workdir: Path | None) -> SourceData:
     out_dir = workdir or src.path.parent / ".repaired"
-    path, findings = repair_xml(src.path, out_dir)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+    path, findings = src.path, []
+    declared = xml_encoding(src.path)
+    if declared:  # the engine reads XML as UTF-8: it gets a UTF-8 copy, which the repairs below start from
+        path, converted = utf8_xml_copy(src.path, declared, out_dir)
+        findings.append(converted)
+    path, repaired = repair_xml(path, out_dir)
+    findings += repaired
     try:
-        tree = etree.parse(str(path), parser)
+        tree = parse_xml(path)
     except etree.XMLSyntaxError as exc:
         findings.append(Finding("source", str(src.path), f"XML is not well-formed: {exc.msg}",
                                 line=exc.lineno, expected="well-formed XML"))
+        return SourceData(src, path, src.iterator, findings=findings)
+    entity = unresolved_entity(tree)
+    if entity is not None:
+        findings.append(Finding("source", str(src.path), entity[1], line=entity[0], column="entity",
+                                expected="entities declared in the document itself, no SYSTEM or PUBLIC entity, "
+                                "no external DTD; replace the reference by its text"))
         return SourceData(src, path, src.iterator, findings=findings)
     root = tree.getroot()
     path, defaults, bound = _bind_defaults(src, path, root, out_dir)
@@ -421,7 +474,10 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         workdir: where repaired copies go (XML); defaults to a ``.repaired``
             folder beside the input only when no run folder is given.
     Returns:
-        The :class:`SourceData`; unreadable content becomes findings, not exceptions.
+        The :class:`SourceData`; unreadable content becomes findings, not exceptions. A finding of
+        stage ``source`` and severity ``error`` means the file cannot be mapped (not UTF-8, not
+        well-formed, an unclosed CSV quote, an external XML entity, no records);
+        :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
     try:
         if source.format == "csv":
@@ -430,12 +486,7 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
             return _load_json(source, workdir)
         return _load_xml(source, workdir)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
-        line = getattr(exc, "lineno", None)
-        if isinstance(exc, UnicodeDecodeError):
-            line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
-        return SourceData(source, source.path, source.iterator,
-                          findings=[Finding("source", str(source.path), f"cannot read {source.format} source: {exc}",
-                                            line=line, expected=f"a readable {source.format} file")])
+        return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
 
 
 def all_values(sources: list[SourceData]) -> set[str]:

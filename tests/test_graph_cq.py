@@ -29,7 +29,7 @@ CQS = [CompetencyQuestion("names", "name of each p", P + "SELECT ?p ?n WHERE { ?
 def test_pq_scores_hand_computed():
     r = score_cqs(PRED, GOLD, CQS, ONTO)
     # per CQ (c, m, f): names (1/3, 1/2, 0.4), types (1/2, 1/2, 1/2), ask (1, 1, 1), spurious (0, 1, 0);
-    # the broken CQ fails on the gold KG and is left out.
+    # the broken CQ does not parse and is left out.
     assert r["PQ1"].value == pytest.approx((1 / 3 + 1 / 2 + 1 + 0) / 4)
     assert r["PQ2"].value == pytest.approx(3 / 4)
     assert r["PQ3"].value == pytest.approx((0.4 + 0.5 + 1 + 0) / 4)
@@ -39,15 +39,17 @@ def test_pq_scores_hand_computed():
     # only "types" has ontology terms: p2's :anyType for :restricted earns 1/2 -> hP = hR = 3/4
     assert (r["PQ5"].value, r["PQ5"].details["n_applicable"]) == (pytest.approx(0.75), 1)
     assert r["PQ6"].value == 1.0 and r["PQ6"].details["n_applicable"] == 3
-    assert [f.code for f in r["PQ3"].findings if f.severity == "error"] == ["cq-gold-failed"]
+    # the broken query does not parse: named, left out of the means, the scores partial
+    assert [f.code for f in r["PQ3"].findings if f.severity == "error"] == ["cq-syntax"]
+    assert r["PQ3"].details["not_run"] == ["broken"] and r["PQ3"].details["n_cqs_total"] == 5
 
 
 def test_cq_edge_rules():
     assert _prf_cq(None, {("a",)}, 0) == (0.0, 0.0, 0.0)      # failed query
     assert _prf_cq(set(), set(), 0) == (1.0, 1.0, 1.0)        # empty / empty
     assert _prf_cq(set(), {("a",)}, 0) == (0.0, 0.0, 0.0)
-    r = score_cqs(PRED, GOLD, [CQS[-1]], ONTO)
-    assert all(x.status == "not_applicable" and x.value is None for x in r.values())
+    r = score_cqs(PRED, GOLD, [CQS[-1]], ONTO)  # the only CQ does not parse: not run, never not applicable
+    assert all(x.status == "not_run" and x.value is None for x in r.values())
 
 
 def test_alignment_renames_predicted_entities_before_querying():

@@ -74,14 +74,12 @@ def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(t
     (tmp_path / "p.csv").write_text("id\n1\n", encoding="utf-8")
     case = tmp_path / "case.yaml"
     case.write_text("name: v\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
-    kg = tmp_path / "kg.ttl"
+    kg = tmp_path / "kg.nt"  # Turtle in a .nt file: read as N-Triples, as its extension says
     kg.write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
     assert main(["validate", str(case), str(kg), "--out", str(tmp_path / "v.json")]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[:3] == ["SV2: False (ok, 2 finding(s))",
-                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'",
-                       f"  note: {kg} is read as N-Triples whatever its extension; "
-                       "validate the kg.nt a run writes beside kg.ttl"]
+    assert out[:2] == ["SV2: False (ok, 2 finding(s))",
+                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'"]
     assert "  not run: the KG does not parse (see SV2)" in out
 
 
@@ -251,11 +249,11 @@ def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):
     assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
                  "--out", str(tmp_path / "o")]) == 0
     scores = json.loads((tmp_path / "o" / "custom" / "c" / "graph_scores.json").read_text())
-    assert scores["PQ3"]["value"] is None
-    assert scores["PQ3"]["findings"][0]["message"].startswith(
+    assert (scores["PQ3"]["value"], scores["PQ3"]["status"]) == (None, "not_run")  # never "not applicable"
+    assert scores["PQ3"]["details"]["reason"] == (
         f"no competency question could be answered on the gold KG; first: {tmp_path / 'bad.rq'}: "
-        "CQ fails on the gold KG: Expected SelectQuery")
-    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["not-applicable", "cq-gold-failed"]
+        "CQ bad (who has a name?): SPARQL syntax error at line 2, column 19: Expected SelectQuery, found '?'; not run")
+    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["cq-syntax"]
 
 
 def test_compile_prints_table_notes_and_yarrrml_errors_on_one_line(tmp_path, capsys):

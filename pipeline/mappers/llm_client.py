@@ -3,7 +3,7 @@
 One :class:`LLMSettings` (frozen) per run, read by :meth:`LLMSettings.from_env`:
 
 ==================  =========================================================
-``LLM_MODEL``        litellm model name (``openai/gpt-4o``, ``ollama/llama3``)
+``LLM_MODEL``        litellm model name (``openai/gpt-4o``, ``ollama/llama3``); required
 ``LLM_API_BASE``     base URL of an OpenAI-compatible server (optional)
 ``LLM_API_KEY``      key; else litellm reads the provider's own variable
                      (``OPENAI_API_KEY`` ...). Never written to files or logs.
@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import PipelineError
+from ..errors import InputError, PipelineError
 
 __all__ = ["LLMError", "LLMSettings", "CallRecord", "ResponseCache", "request_key", "complete", "describe_error",
            "context_window", "max_output_tokens", "count_tokens", "FATAL_KINDS"]
@@ -106,8 +106,15 @@ class LLMSettings:
 
         Raises:
             LLMError: a numeric variable does not parse (the message names it and its value).
+            InputError: ``LLM_MODEL`` is not set and no ``model`` override is given (no model is
+                chosen for the user: a default would bill an account the user did not pick).
         """
         env = dict(os.environ if env is None else env)
+        if not (env.get("LLM_MODEL") or "").strip() and not overrides.get("model"):
+            raise InputError("LLM_MODEL is not set: the LLM mapper (and text extractor) needs a litellm model "
+                             "name, e.g. LLM_MODEL=openai/gpt-4o (key in LLM_API_KEY or OPENAI_API_KEY), or "
+                             "LLM_MODEL=openai/<name> with LLM_API_BASE=http://127.0.0.1:8000/v1 for a local "
+                             "OpenAI-compatible server", key="LLM_MODEL")
 
         def num(name: str, cast, default):
             raw = env.get(name)
@@ -120,7 +127,7 @@ class LLMSettings:
 
         cache = env.get("LLM_CACHE_DIR", str(Path.home() / ".cache" / "blinkg-pipeline" / "llm"))
         settings = cls(
-            model=env.get("LLM_MODEL") or cls.model,
+            model=(env.get("LLM_MODEL") or "").strip() or overrides.get("model"),
             api_base=env.get("LLM_API_BASE") or None,
             temperature=num("LLM_TEMPERATURE", float, cls.temperature),
             timeout=num("LLM_TIMEOUT", float, cls.timeout),

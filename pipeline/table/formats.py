@@ -17,7 +17,11 @@ from .cells import clean_cell
 from .markdown import header_field, parse_markdown, to_markdown
 from .model import COLUMNS, MappingRow, MappingTable
 
-__all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to_json"]
+__all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to_json", "REQUIRED_COLUMNS"]
+
+#: Columns a table file must have (the JSON schema's required fields less the subject template,
+#: which a row may lack and the audit reports): without them no row names its triple.
+REQUIRED_COLUMNS = ("ontology_property", "entity_class")
 
 
 def parse_csv(text: str, source: str = "<string>") -> MappingTable:
@@ -38,6 +42,7 @@ def parse_csv(text: str, source: str = "<string>") -> MappingTable:
         if note:
             table.notes.append(f"line 1: {note}")
         fields.append(fld)
+    table.columns = [f for f in fields if f]
     if not any(fields):
         raise TableParseError(f"CSV header {headers!r} names no mapping-table column", path=source, line=1)
     for cells in reader:
@@ -109,7 +114,17 @@ def read_table(path: str | Path) -> MappingTable:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TableParseError(f"cannot read mapping table: {exc}", path=p) from exc
-    return parser(text, source=str(p))
+    table = parser(text, source=str(p))
+    missing = [COLUMNS[c] for c in REQUIRED_COLUMNS if table.columns and c not in table.columns]
+    if missing:  # no row could name its triple: every row would be dropped, or reach the engine half-made
+        line = next((i for i, t in enumerate(text.splitlines(), 1) if t.strip().startswith("|")), 1) \
+            if parser is parse_markdown else 1
+        ignored = [n.split("header ", 1)[1].split(" is no", 1)[0] for n in table.notes if "is no mapping-table" in n]
+        raise TableParseError(
+            f"the header has no {' and no '.join(repr(m) for m in missing)} column"
+            + (f" (ignored as no column: {', '.join(ignored)})" if ignored else "")
+            + f"; expected the columns {', '.join(repr(v) for v in COLUMNS.values())}", path=p, line=line)
+    return table
 
 
 def write_table(table: MappingTable, path: str | Path) -> Path:

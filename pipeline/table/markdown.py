@@ -135,6 +135,7 @@ def parse_markdown(text: str, source: str = "<string>") -> MappingTable:
         if fld:
             seen.add(fld)
         fields.append(fld)
+    table.columns = [f for f in fields if f]
     if not seen:
         raise TableParseError(
             f"table header {lines[start].strip()!r} names no mapping-table column "

@@ -123,11 +123,14 @@ class MappingTable:
         source: path or description of where the table was read from.
         notes: parser notes about the file itself (e.g. a header name that was
             recognised only approximately); per-row problems go to the audit.
+        columns: the fields the header of a Markdown or CSV table names, in order (empty for
+            JSON and for tables built in code).
     """
 
     rows: list[MappingRow] = field(default_factory=list)
     source: str = ""
     notes: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[MappingRow]:
         return iter(self.rows)

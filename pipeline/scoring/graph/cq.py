@@ -45,7 +45,7 @@ from ...validation.result import Finding, Result
 from .align import Alignment, term_key
 from .hierarchy import Hierarchy, max_weight_matching
 
-__all__ = ["CompetencyQuestion", "load_competency_questions", "answer", "score_cqs"]
+__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "score_cqs"]
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,28 @@ def load_competency_questions(paths: Iterable[str | Path], case: str | None = No
         if c.statement is None:
             log.warning("%s: no '# CQ: <statement>' line; the query is answered without a stated question", c.path)
     return [c for c in cqs if case is None or c.cases is None or case in c.cases]
+
+
+def syntax_error(cq: CompetencyQuestion) -> Finding | None:
+    """The SPARQL parser's error on ``cq`` as a finding naming the file, the question and the
+    parser's line and column (lines of the ``.rq`` file, comments included), else ``None``.
+
+    A query that does not parse cannot be answered on either KG: :func:`score_cqs` reports it
+    as not run (``cq-syntax``) and scores the other CQs.
+    """
+    from rdflib.plugins.sparql import prepareQuery
+
+    try:
+        prepareQuery(cq.query)
+    except Exception as exc:  # noqa: BLE001 - pyparsing's ParseException, or rdflib's errors on prefixes
+        line, col = getattr(exc, "lineno", None), getattr(exc, "col", None)
+        # pyparsing appends "(at char N), (line:L, col:C)": the position is given apart
+        why = " ".join(re.sub(r"\s*\(at char \d+\),\s*\(line:\d+, col:\d+\)", "", str(exc)).split())
+        at = f" at line {line}, column {col}" if line else ""
+        question = f" ({cq.statement})" if cq.statement else ""
+        return Finding("error", f"CQ {cq.id}{question}: SPARQL syntax error{at}: {why}; not run",
+                       str(cq.path) if cq.path else cq.id, line=line, column=col, code="cq-syntax")
+    return None
 
 
 def answer(g: Graph, cq: CompetencyQuestion) -> set[tuple]:
@@ -199,6 +221,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     tpred = alignment.translate(pred) if alignment is not None else pred
     h = Hierarchy(ontology)
     per: list[dict[str, Any]] = []
+    not_run: list[dict[str, Any]] = []  # CQs that do not parse: listed, never scored
     findings: list[Finding] = []
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
@@ -206,6 +229,15 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             findings.append(Finding("warning", "no '# CQ: <statement>' line: the file states no competency "
                                     "question (expected a comment '# CQ: ...' before the query)", where,
                                     code="cq-no-statement"))
+        bad = syntax_error(cq)
+        if bad is not None:
+            findings.append(bad)
+            not_run.append({"id": cq.id, "statement": cq.statement or cq.id, "status": "not_run", "f1": None,
+                            "n_pred": None, "n_gold": 0, "n_common": None, "satisfied": False,
+                            "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"],
+                            "actual": None,
+                            "file": where, "line": bad.line, "column": bad.column})
+            continue
         try:
             ag = answer(gold, cq)
         except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised
@@ -236,13 +268,22 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
                                     code="cq-unsatisfied"))
         per.append(row)
     elapsed = time.perf_counter() - t0
+    partial = {"n_cqs_total": len(cqs), "not_run": [r["id"] for r in not_run],
+               "reason": f"{len(not_run)} of {len(cqs)} CQ(s) do not parse as SPARQL: "
+                         + ", ".join(f"{r['file']}:{r['line']}" if r["line"] else r["file"] for r in not_run)
+               } if not_run else {}
     if not per:
         why = "no competency question could be answered on the gold KG" if cqs else \
             "the case has no competency questions: the manifest key competency_questions names none"
         first = next((f for f in findings if f.severity == "error"), None)
         if first is not None:  # the reason a CQ failed (a query syntax error ...) must reach the user
             why += f"; first: {first.location}: {' '.join(first.message.split())[:300]}"
-        out = {n: Result.not_applicable(n, why) for n in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")}
+        names = ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6")
+        if not_run:  # the CQs apply but none could run: not run, never "not applicable"
+            return {n: Result(n, None, status="not_run", findings=list(findings),
+                              details={**partial, "reason": why, **({"per_cq": not_run} if n == "PQ3" else {})})
+                    for n in names}
+        out = {n: Result.not_applicable(n, why) for n in names}
         for r in out.values():
             r.findings.extend(findings)
         return out
@@ -253,12 +294,13 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     mp = s_common / s_pred if s_pred else None
     mr = s_common / s_gold if s_gold else None
     mf = None if mp is None or mr is None else (0.0 if mp + mr == 0 else 2 * mp * mr / (mp + mr))
-    base = {"n_cqs": n, "n_failed": sum(r["status"] == "failed" for r in per)}
+    # a CQ that did not parse is left out of every mean and named: the PQ scores cover n CQs of n_cqs_total
+    base = {"n_cqs": n, "n_failed": sum(r["status"] == "failed" for r in per), **partial}
     out = {
         "PQ1": Result("PQ1", sum(r["correctness"] for r in per) / n, details={**base, "micro": mp}),
         "PQ2": Result("PQ2", sum(r["completeness"] for r in per) / n, details={**base, "micro": mr}),
         "PQ3": Result("PQ3", sum(r["f1"] for r in per) / n, findings=findings,
-                      details={**base, "micro": mf, "per_cq": per}),
+                      details={**base, "micro": mf, "per_cq": per + not_run}),
         "PQ4": Result("PQ4", sum(r["satisfied"] for r in per) / n,
                       details={**base, "n_satisfied": sum(r["satisfied"] for r in per)}),
     }

@@ -1,0 +1,62 @@
+"""`kgc validate` reads a KG in any RDF syntax by extension: N-Triples as before, the others
+through an N-Triples copy whose lines SV2 cites, with a note saying so."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = str(ROOT / "data" / "example" / "example.yaml")
+TTL = ('@prefix ex: <http://example.org/ontology#> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n'
+       '<http://example.org/person/p1> a ex:Person ;\n  ex:name "Ana Ruiz" ;\n  ex:birthDate "1990-04-12"^^xsd:date .\n')
+JSONLD = json.dumps([{"@id": "http://example.org/person/p1", "@type": ["http://example.org/ontology#Person"],
+                      "http://example.org/ontology#name": [{"@value": "Ana Ruiz"}]}])
+
+
+def _validate(tmp_path: Path, name: str, text: str, capsys) -> tuple[int, list[str], dict]:
+    kg = tmp_path / name
+    kg.write_text(text, encoding="utf-8")
+    code = main(["-q", "validate", MANIFEST, str(kg), "--out", str(tmp_path / "v" / "validation.json")])
+    out = capsys.readouterr().out.splitlines()
+    return code, out, json.loads((tmp_path / "v" / "validation.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name, text, syntax, reader", [
+    ("kg.ttl", TTL, "Turtle", "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the "
+                              "literal lexical forms"),
+    ("kg.jsonld", JSONLD, "JSON-LD", "by rdflib, which checks no IRI or language tag: SV2 checks them")])
+def test_other_syntaxes_are_read_and_checked_on_an_ntriples_copy(tmp_path, capsys, name, text, syntax, reader):
+    code, out, result = _validate(tmp_path, name, text, capsys)
+    copy = tmp_path / "v" / f"{name}.nt"
+    assert out[0] == f"note: {name} was read as {syntax} {reader}; SV2 line numbers refer to the N-Triples copy {copy}"
+    assert (code, result["SV2"]["value"], result["SV2"]["details"]["read_as"]) == (0, True, syntax)
+    assert result["SV2"]["details"]["checked_copy"] == str(copy) and copy.is_file()
+
+
+def test_turtle_literal_error_cites_the_copy_line(tmp_path, capsys):
+    code, out, result = _validate(tmp_path, "kg.ttl", TTL.replace('"1990-04-12"', '"12/04/1990"'), capsys)
+    copy = tmp_path / "v" / "kg.ttl.nt"
+    line = next(i for i, t in enumerate(copy.read_text(encoding="utf-8").splitlines(), 1) if "12/04/1990" in t)
+    first = result["SV2"]["findings"][0]
+    assert (code, result["SV2"]["value"], first["line"]) == (1, False, line)
+    assert f"  first: {copy}:{line}:{first['column']}: lexical form '12/04/1990' not valid for datatype xsd:date" in out
+
+
+def test_turtle_syntax_error_is_sv2_fatal_with_the_line(tmp_path, capsys):
+    code, out, result = _validate(tmp_path, "kg.ttl", TTL.replace('"Ana Ruiz" ;', '"Ana Ruiz"'), capsys)
+    kg = tmp_path / "kg.ttl"
+    assert (code, result["SV2"]["value"], result["SV2"]["details"]["N_fatal"]) == (1, False, 1)
+    assert f"  first: {kg}:5: not valid Turtle: unexpected character 'e' (column 3)" in out
+    assert {r["status"] for n, r in result.items() if n != "SV2"} == {"not_run"}
+
+
+def test_unknown_extension_is_bad_input(tmp_path, capsys):
+    kg = tmp_path / "kg.txt"
+    kg.write_text(TTL, encoding="utf-8")
+    assert main(["-q", "validate", MANIFEST, str(kg), "--out", str(tmp_path / "v.json")]) == 2
+    assert capsys.readouterr().err.strip() == (f"error: {kg}: unknown RDF syntax for extension '.txt'; expected .nt, "
+                                               ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3")
