@@ -25,8 +25,12 @@ from .manifest import Source
 if TYPE_CHECKING:
     from .sources import SourceData
 
-__all__ = ["unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error", "require_readable",
+__all__ = ["NO_RECORDS", "unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error", "require_readable",
            "check_logical_sources", "xml_encoding", "utf8_xml_copy"]
+
+
+#: ``Finding.column`` of the warning that a source has no records (see :func:`require_readable`).
+NO_RECORDS = "records"
 
 
 def unclosed_quote(path: Path, delimiter: str) -> tuple[int, int] | None:
@@ -72,7 +76,9 @@ def json_top_level(src: Source, data) -> Finding | None:
         why = f"the top-level array holds {_JSON_KINDS.get(type(data[0]), 'scalar')} values, not records"
     if why is None:
         return None
+    empty = isinstance(data, (dict, list)) and not data
     return Finding("source", str(src.path), f"{why}; nothing to map", line=1,
+                   column=NO_RECORDS if empty else None, severity="warning" if empty else "error",
                    expected="an object or an array of objects, the records")
 
 
@@ -176,11 +182,19 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
 def require_readable(sources: list[SourceData]) -> None:
     """Stop on sources that cannot be mapped (bad input), before any mapper or engine reads them.
 
+    A source without records (a CSV with only its header, an empty JSON array or object) is a
+    warning when the case has other sources with records (an empty table is legitimate: none of
+    its data reaches the KG, and the report says so); when *every* source is empty there is
+    nothing to map, and that is bad input.
+
     Raises:
         InputError: naming up to three unreadable sources with file, line and what was expected,
             e.g. ``people.csv:2: unclosed quote: ... (expected: a closing ")``.
     """
     bad = [f for s in sources for f in s.findings if f.stage == "source" and f.severity == "error"]
+    empty = [f for s in sources for f in s.findings if f.stage == "source" and f.column == NO_RECORDS]
+    if sources and len(empty) == len(sources):
+        bad += empty
     if bad:
         more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
         raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"

@@ -34,7 +34,7 @@ from .findings import Finding
 from .input_repair import (KNOWN_XML_NAMESPACES, bind_default_prefix, declare_on_root, default_namespace_prefixes,
                            repair_xml, strip_json_nulls, undeclared_prefixes)
 from .manifest import Source
-from .source_checks import (json_top_level, parse_xml, read_error, require_readable, unclosed_quote,
+from .source_checks import (NO_RECORDS, json_top_level, parse_xml, read_error, require_readable, unclosed_quote,
                             unresolved_entity, utf8_xml_copy, xml_encoding)
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
@@ -259,7 +259,8 @@ def _read_csv(src: Source) -> SourceData:
                                      'field is written ""'))
     elif not has_record:
         data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
-                                     line=2, expected="at least one record below the header"))
+                                     line=2, column=NO_RECORDS, expected="at least one record below the header",
+                                     severity="warning"))
     data.findings += _header_warnings(src, refs)
     return data
 

@@ -57,9 +57,23 @@ def _rml(tmp_path: Path, name: str) -> Path:
 def test_load_source_names_file_line_and_expected(name):
     line, message, expected = {**BAD, **EMPTY}[name]
     src = Source(path=CASES / name, format=Path(name).suffix[1:])
-    errors = [f for f in load_source(src).findings if f.severity == "error"]
-    assert [(f.stage, f.file, f.line) for f in errors] == [("source", str(CASES / name), line)]
-    assert errors[0].message.startswith(message) and errors[0].expected.startswith(expected)
+    severity = "warning" if name in EMPTY else "error"   # an empty source alone is no error (see below)
+    found = [f for f in load_source(src).findings if f.severity == severity and f.stage == "source"]
+    assert [(f.stage, f.file, f.line) for f in found] == [("source", str(CASES / name), line)]
+    assert found[0].message.startswith(message) and found[0].expected.startswith(expected)
+
+
+@pytest.mark.parametrize("name", [*EMPTY])
+def test_an_empty_source_next_to_one_with_records_is_a_warning_and_the_run_goes_on(tmp_path, name):
+    good = tmp_path / "people.csv"
+    good.write_text("name\nAda\n", encoding="utf-8")
+    manifest = tmp_path / "case.yaml"
+    manifest.write_text(f"name: half\nscenario: half\nbase_iri: http://example.org/\n"
+                        f"sources: [{good}, {CASES / name}]\nontologies: [{CASES / 'onto.ttl'}]\n"
+                        "prefixes: {ex: 'http://example.org/ontology#'}\n", encoding="utf-8")
+    assert main(["-q", "run", str(manifest), "--out", str(tmp_path / "out"), "--no-evaluate"]) == 0
+    audit = (tmp_path / "out" / "half" / "half" / "audit.md").read_text(encoding="utf-8")
+    assert EMPTY[name][1] in audit
 
 
 @pytest.mark.parametrize("command", ["map", "run", "compile", "score"])
