@@ -174,6 +174,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                               work=Path(args.out).resolve().parent)
     if (result["SV2"].get("details") or {}).get("note"):
         print(f"note: {result['SV2']['details']['note']}")
+    if (result["SV2"].get("details") or {}).get("n_triples") == 0:  # valid, but rarely what was meant
+        print(f"warning: {args.kg} holds no triple: every check passes vacuously", file=sys.stderr)
     Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
         cov = (r.get("details") or {}).get("coverage") or {}

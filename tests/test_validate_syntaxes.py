@@ -60,3 +60,12 @@ def test_unknown_extension_is_bad_input(tmp_path, capsys):
     assert main(["-q", "validate", MANIFEST, str(kg), "--out", str(tmp_path / "v.json")]) == 2
     assert capsys.readouterr().err.strip() == (f"error: {kg}: unknown RDF syntax for extension '.txt'; expected .nt, "
                                                ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3")
+
+
+def test_an_empty_kg_passes_with_a_warning(tmp_path, capsys):
+    kg = tmp_path / "empty.nt"
+    kg.write_text("", encoding="utf-8")
+    code = main(["-q", "validate", MANIFEST, str(kg), "--out", str(tmp_path / "v" / "validation.json")])
+    assert code == 0
+    assert capsys.readouterr().err.strip().splitlines()[-1] == \
+        f"warning: {kg} holds no triple: every check passes vacuously"
