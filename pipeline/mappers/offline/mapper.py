@@ -1,7 +1,7 @@
 """The offline mapper: a deterministic mapping table from data and ontology evidence alone.
 
-No network, no LLM. See :mod:`.analysis` for keys, foreign keys, classes and
-property matching; this module turns the decisions into BLINKG rows:
+No network, no LLM. See :mod:`.analysis` for the order of decisions (keys and foreign keys in
+:mod:`.keys`, classes in :mod:`.classes`, property matching in :mod:`.properties`); this module turns the decisions into BLINKG rows:
 datatype-property rows (datatype from ``rdfs:range``, else lexical profiling;
 language tag for ``rdf:langString`` from a language column, file-name hints, lingua and
 the other text of the same records, else the language the ontology annotates the property in
@@ -36,15 +36,17 @@ from ...ontology import Ontology, is_xsd_datatype, load_ontology
 from ...sources import load_source
 from ...table import MappingRow, MappingTable
 from ..base import MapResult, register
-from .analysis import (SourceInfo, analyse_keys, assign_properties, choose_class, domain_fits,
-                       find_composite_keys, find_foreign_keys, identifier_entities)
+from .analysis import SourceInfo
+from .classes import choose_class, domain_fits
 from .coverage import coverage_findings, entity_rows
 from .elimination import assign_by_elimination
 from .identity import prefer_identifier_key
+from .keys import analyse_keys, find_composite_keys, find_foreign_keys
 from .names import NameMatcher, reference_words, words
 from .functions import propose_functions
 from .language import choose_language, language_column, vocabulary_language
 from .profile import language_hint, profile_datatype
+from .properties import assign_properties, identifier_entities
 from .skos import match_value_map
 from .xmldoc import DocumentMapper, is_document
 
