@@ -7,8 +7,9 @@ import pytest
 import yaml
 
 from pipeline.bench import paper
-from pipeline.bench.paper import (PublishedTable, compare, comparison_markdown, llm_reports, load_published,
-                                  load_rescored, mean_over, model_name, rescore)
+from pipeline.bench.paper_compare import compare, comparison_markdown, mean_over
+from pipeline.bench.paper_scores import (PublishedTable, llm_reports, load_published, load_rescored, model_name,
+                                         rescore)
 from pipeline.errors import InputError
 from pipeline.table.formats import read_table
 from pipeline.table.markdown import to_markdown

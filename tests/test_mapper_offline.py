@@ -105,7 +105,8 @@ def test_1g_composite_foreign_key_join_and_no_repeated_persons():
 
 def test_composite_keys_need_every_tuple_included(tmp_path):
     from pipeline.manifest import Source
-    from pipeline.mappers.offline.analysis import SourceInfo, analyse_keys, find_composite_keys
+    from pipeline.mappers.offline.analysis import SourceInfo
+    from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys
     from pipeline.sources import load_source
 
     def info(name, text):
@@ -243,7 +244,7 @@ def test_3_no_literal_row_reads_a_coded_element():
 
 
 def test_document_helpers():
-    from pipeline.mappers.offline.xmldoc import key_expression, standard_name
+    from pipeline.mappers.offline.xmlsubjects import key_expression, standard_name
     seg, _ = key_expression("/entry/id", ["https://a.org/x/1", "https://a.org/x/22"])
     assert seg == "$(replace(/entry/id,'https://a.org/x/',''))"
     assert key_expression("/r/id", ["7", "8"])[0] == "$(/r/id)"

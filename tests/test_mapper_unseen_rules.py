@@ -162,7 +162,8 @@ def test_head_first_identifier_keys_a_spanish_source(tmp_path):
     """``cod_operador`` names an identifier head-first: it keys operadores.csv (not the unique
     ``nombre_operador``), so ``operador`` in viajes.csv is a foreign key to it."""
     from pipeline.manifest import Source
-    from pipeline.mappers.offline.analysis import SourceInfo, analyse_keys, find_foreign_keys
+    from pipeline.mappers.offline.analysis import SourceInfo
+    from pipeline.mappers.offline.keys import analyse_keys, find_foreign_keys
     from pipeline.sources import load_source
 
     def info(name, text):
@@ -200,7 +201,7 @@ def test_code_names_are_matched_by_values_only_and_never_guessed(tmp_path):
 def test_kind_fit_of_coded_columns_to_a_class(tmp_path):
     from rdflib import URIRef
 
-    from pipeline.mappers.offline.analysis import _kind_fit
+    from pipeline.mappers.offline.classes import _kind_fit
 
     (tmp_path / "o.ttl").write_text(_ONTOLOGY)
     ont = load_ontology([tmp_path / "o.ttl"])
@@ -216,7 +217,7 @@ def test_weak_entity_keyed_by_sequence_number_even_when_a_few_are_missing(tmp_pa
     """A stop time is keyed by trip plus sequence number, not by trip plus arrival time, although one
     record of twelve lacks its sequence number and the (trip, time) pairs happen to be unique."""
     from pipeline.manifest import Source
-    from pipeline.mappers.offline.analysis import choose_key
+    from pipeline.mappers.offline.keys import choose_key
     from pipeline.sources import load_source
 
     lines = ["trip_id,arrival_time,stop_sequence"]

@@ -1,6 +1,8 @@
-"""Plan data model of the compiler: TriplesMaps, term maps, FnO calls, predicate-object maps."""
+"""Plan data model of the compiler: TriplesMaps, term maps, FnO calls, predicate-object maps, and the
+references a term map reads (:func:`term_references`)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rdflib import URIRef
@@ -8,7 +10,7 @@ from rdflib import URIRef
 from ..findings import Finding
 from ..sources import SourceData
 
-__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan"]
+__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan", "term_references"]
 
 
 @dataclass
@@ -83,3 +85,15 @@ class Plan:
     findings: list[Finding] = field(default_factory=list)
     compiled_lines: list[int] = field(default_factory=list)
     dropped_lines: list[int] = field(default_factory=list)
+
+
+def term_references(term: Term) -> list[str]:
+    """References a term map reads: template variables, references, and call arguments."""
+    if term.kind == "reference":
+        return [term.value]
+    if term.kind == "template":
+        return [m.group(1).replace("\\{", "{").replace("\\}", "}")
+                for m in re.finditer(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}", term.value)]
+    if term.kind == "call" and term.call is not None:
+        return [r for a in term.call.args if isinstance(a, Term) for r in term_references(a)]
+    return []

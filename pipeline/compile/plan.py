@@ -2,36 +2,36 @@
 
 Chain: :func:`plan_mapping` groups rows into TriplesMaps by (logical source,
 subject template), builds subject maps, and one predicate-object map per row:
-literal (reference, ``concat``, function), IRI via a value map (code -> SKOS
-concept, through an FnO function), or a relation to another TriplesMap
-(:mod:`.relations`). Anything it cannot resolve becomes a finding and the row
+literal (reference, ``concat``, function) or IRI via a value map (code -> SKOS
+concept, through an FnO function), both in :mod:`.objects`, or a relation to another
+TriplesMap (:mod:`.relations`). Anything it cannot resolve becomes a finding and the row
 is left out. :mod:`pipeline.compile.rml` then emits the plans as an RML graph.
 """
 from __future__ import annotations
 
-import json
 import re
 
 from rdflib import URIRef
-from rdflib.namespace import RDFS, SKOS, XSD
+from rdflib.namespace import SKOS
 
-from ..audit import IRI_MARKERS, AuditResult, language_reference
+from ..audit import AuditResult
 from ..findings import Finding
-from ..fno import function_for_name
-from ..fno.crosswalk import crosswalk_for_scheme
-from ..fno.dates import DMY, MDY, decide_date_order, stated_date_order
 from ..manifest import Case
-from ..ontology import Ontology, is_xsd_datatype
+from ..ontology import Ontology
 from ..sources import SourceData
 from ..table import MappingRow, parse_concat, parse_value_map, split_class_alternatives
 from ..template import Segment, expand_template_prefix, parse_template
-from .model import Call, ObjectSpec, Plan, PredicateObject, Term, TriplesMapPlan
+from .model import Call, ObjectSpec, Plan, PredicateObject, Term, TriplesMapPlan, term_references
+from .objects import ObjectsMixin
 from .relations import RelationsMixin
 
 __all__ = ["plan_mapping"]
 
 
-class _Planner(RelationsMixin):
+class _Planner(ObjectsMixin, RelationsMixin):
+    """Plans the TriplesMaps of one audited table: subjects and the driver here, objects in
+    :mod:`.objects`, relations in :mod:`.relations`."""
+
     def __init__(self, rows: list[MappingRow], audit: AuditResult, ontology: Ontology, case: Case,
                  table_file: str) -> None:
         self.rows, self.audit, self.onto, self.case, self.file = rows, audit, ontology, case, table_file
@@ -175,151 +175,6 @@ class _Planner(RelationsMixin):
         iri = self.onto.expand(alts[0]) if alts else None
         return [iri] if iri is not None else []
 
-    # -- objects ------------------------------------------------------------
-    def literal(self, row: MappingRow, src: SourceData) -> Term | None:
-        datatype, language = self._datatype(row)
-        lang_ref = language_reference(row.language_tag, src)
-        if lang_ref is not None:
-            language = None
-            lang_ref = self.relative(lang_ref, src, row, "language_tag")
-            if lang_ref is None:
-                return None
-        args = parse_concat(row.data_reference)
-        if args:
-            # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
-            segs = []
-            for i, a in enumerate(args):
-                if i:
-                    segs.append(Segment("const", " "))
-                segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
-            term = self.segments_term(segs, src, row, "data_reference", "literal")
-        else:
-            ref = self.relative(row.data_reference, src, row, "data_reference")
-            term = Term("reference", ref) if ref is not None else None
-        if term is None:
-            return None
-        fn = function_for_name(row.function_name)
-        if row.function_name and fn is None:
-            self.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
-                      "a known function (capitalize, toDate, value map)", severity="warning")
-        if fn == "normalizeDate":
-            term = Term("call", call=Call(fn, [term, self._date_order(row, src, term)]))
-        elif fn:
-            term = Term("call", call=Call(fn, [term]))
-        if row.datatype and row.datatype.lower() in IRI_MARKERS:
-            term.term_type = "iri"
-            return term
-        term.term_type, term.datatype, term.language = "literal", datatype, language
-        term.language_ref = lang_ref
-        return term
-
-    def _date_order(self, row: MappingRow, src: SourceData, term: Term) -> str:
-        """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
-        decided here so that the engine converts every value alike; reported unless plain."""
-        refs = _term_references(term)
-        it = (self.iterator(src) or "").rstrip("/")
-        # XML: every record's values (a relative XPath would read the first record only)
-        values = [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
-                                            if src.source.format == "xml" else src.values(r))]
-        decided = decide_date_order([str(v) for v in values],
-                                    stated_date_order(row.function_name, row.function_output))
-        hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
-        if decided.status == "decided":
-            self.find(row, "function_name", f"dates of {', '.join(refs)} are {_ORDER_NAMES[decided.order]} "
-                      f"(shown by {', '.join(decided.evidence)})", severity="info")
-        elif decided.status in ("ambiguous", "conflict"):
-            why = "every day/month value fits both orders" if decided.status == "ambiguous" else \
-                "some values are day-first and others month-first"
-            self.find(row, "function_name", f"dates of {', '.join(refs)}: the day/month order cannot be told ({why}: "
-                      f"{', '.join(decided.evidence)}); no order is guessed and those values are left out",
-                      hint, severity="warning")
-        if decided.invalid:
-            self.find(row, "function_name", f"{len(decided.invalid)} value(s) of {', '.join(refs)} are no date in the "
-                      f"{_ORDER_NAMES.get(decided.order, 'year-first')} order ({', '.join(decided.invalid[:3])}); "
-                      "left out", "a date", severity="warning")
-        return decided.order
-
-    def _datatype(self, row: MappingRow) -> tuple[URIRef | None, str | None]:
-        lang = row.language_tag
-        dt = self.onto.expand(row.datatype) if row.datatype and row.datatype.lower() not in IRI_MARKERS else None
-        if lang:
-            return None, lang
-        if dt is None and not row.datatype:
-            # no datatype cell: a literal takes the property's XSD range (rdfs:range), as the
-            # scenario-1 expected graphs do for ex:id
-            prop = self.onto.expand(row.ontology_property)
-            ranges = sorted(r for r in (self.onto.ranges(prop) if prop else set()) if is_xsd_datatype(r))
-            dt = ranges[0] if len(ranges) == 1 else None
-        if dt is not None and str(dt).endswith("langString"):
-            self.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
-                      "a language tag", severity="warning")
-            return None, None
-        if dt in (XSD.string, RDFS.Literal):
-            # rdfs:Literal is the class of all literals, no datatype: a plain literal says the same
-            return None, None
-        return dt, None
-
-    def value_map(self, row: MappingRow, src: SourceData) -> Term | None:
-        mapping = parse_value_map(row.function_output)
-        ref = row.data_reference
-        if not ref:
-            ref, mapping = self._infer_coded_input(row, src, mapping)
-            if ref is None:
-                return None
-        rel = self.relative(ref, src, row, "data_reference")
-        if rel is None:
-            return None
-        mapping = self._translate_codes(row, src, rel, mapping)
-        return Term("call", call=Call("valueMap", [Term("reference", rel), json.dumps(mapping, sort_keys=True)]),
-                    term_type="iri")
-
-    def _translate_codes(self, row: MappingRow, src: SourceData, rel: str, mapping: dict[str, str]) -> dict[str, str]:
-        """When the data's codes are not the map's keys (CODICE ``9`` vs EU ``open``), key the
-        map by the data's codes through the crosswalk of the map's concept scheme."""
-        values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
-        values.discard("")
-        if not values or values & set(mapping):
-            return mapping
-        cw = crosswalk_for_scheme(list(mapping.values()))
-        if cw is None or not values & set(cw.codes):
-            self.find(row, "function_output", f"no value of {rel} ({', '.join(sorted(values)[:5])}) is a key of the "
-                      "value map, and no crosswalk translates them", "map keys that occur in the data",
-                      severity="warning")
-            return mapping
-        by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
-        self.find(row, "function_output", f"codes of {rel} translated to the map's keys with crosswalk {cw.name!r}",
-                  "map keys that occur in the data", cw.name, severity="info")
-        return {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
-
-    def _infer_coded_input(self, row: MappingRow, src: SourceData, mapping: dict[str, str]):
-        cw = crosswalk_for_scheme(list(mapping.values()))
-        if cw is not None and src.source.format == "xml":
-            hits = [r for r in src.references if r.endswith("/@listURI") and
-                    any(cw.source_list in v for v in src.values(r))]
-            if hits:
-                ref = f"{(src.iterator or '').rstrip('/')}/{hits[0][:-len('/@listURI')]}"
-                by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
-                composed = {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
-                self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input read from "
-                          f"{ref} (its listURI names code list {cw.source_list}), codes translated with "
-                          f"crosswalk {cw.name!r}", "a data reference", ref, severity="warning")
-                return ref, composed
-        keys = set(mapping)
-        best, score = None, 0.0
-        for r in src.references:
-            vals = set(src.values(r))
-            if vals and (s := len(vals & keys) / len(vals)) > score:
-                best, score = r, s
-        if best and score >= 0.5:
-            ref = best if src.source.format != "xml" else f"{(src.iterator or '').rstrip('/')}/{best}"
-            self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input inferred from "
-                      f"values ({score:.0%} of the values of {best} are map keys)", "a data reference", ref,
-                      severity="warning")
-            return ref, mapping
-        self.find(row, "data_reference", f"function {row.function_name!r} has no input and none could be inferred",
-                  "a data reference feeding the function")
-        return None, mapping
-
     # -- driver -----------------------------------------------------------------
     def run(self) -> Plan:
         relations, pending = [], []
@@ -346,11 +201,11 @@ class _Planner(RelationsMixin):
         by no RML engine: each combination becomes a triple. Say so rather than hide it."""
         if tm.source.source.format != "xml":
             return
-        refs = set(_term_references(tm.subject))
+        refs = set(term_references(tm.subject))
         for pom in tm.poms:
             for obj in pom.objects:
                 if obj.term is not None:
-                    refs.update(_term_references(obj.term))
+                    refs.update(term_references(obj.term))
         multi = sorted(r for r in refs if tm.source.max_per_record(r) > 1)
         if len(multi) > 1:
             self.plan.findings.append(Finding(
@@ -392,18 +247,6 @@ class _Planner(RelationsMixin):
         return True
 
 
-def _term_references(term: Term) -> list[str]:
-    """References a term map reads: template variables, references, and call arguments."""
-    if term.kind == "reference":
-        return [term.value]
-    if term.kind == "template":
-        return [m.group(1).replace("\\{", "{").replace("\\}", "}")
-                for m in re.finditer(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}", term.value)]
-    if term.kind == "call" and term.call is not None:
-        return [r for a in term.call.args if isinstance(a, Term) for r in _term_references(a)]
-    return []
-
-
 def _inputs_as_templates(term: Term) -> None:
     """Write the references a subject's function reads as templates ``{ref}`` (termType literal:
     the same value, unencoded), in place.
@@ -419,9 +262,6 @@ def _inputs_as_templates(term: Term) -> None:
             term.call.args[i] = Term("template", "{" + _escape(arg.value) + "}")
         elif isinstance(arg, Term) and arg.kind == "call":
             _inputs_as_templates(arg)
-
-
-_ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
 
 
 def _escape(text: str) -> str:

@@ -18,7 +18,8 @@ from rdflib import URIRef
 from ...findings import Finding
 from ...ontology import Ontology
 from ...table import MappingRow, parse_concat
-from .analysis import MIN_SCORE, SourceInfo, domain_fits, value_fit
+from .analysis import MIN_SCORE, SourceInfo
+from .classes import domain_fits, value_fit
 from .identity import identifier_properties
 from .names import NameMatcher, reference_words, words
 

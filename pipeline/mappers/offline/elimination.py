@@ -26,7 +26,8 @@ from rdflib import URIRef
 
 from ...fno import udfs
 from ...ontology import Ontology
-from .analysis import Assignment, SourceInfo, domain_fits
+from .analysis import Assignment, SourceInfo
+from .classes import domain_fits
 from .identity import identifier_properties
 from .names import NameMatcher, is_code_name, reference_words
 from .profile import distinct_records, is_key, profile_datatype

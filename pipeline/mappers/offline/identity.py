@@ -127,10 +127,10 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
     """Key the primary entity of ``info`` by the column mapped to an identifier property of its class,
     when that column is a key of the records and the current key is not a single identifier-named
     column (a title or a name identifies an edition or a person only by chance)."""
-    from .analysis import _id_like
+    from .keys import id_like  # (keys builds on this module)
     from .profile import distinct_records, is_key
 
-    if info.cls is None or (len(info.key) == 1 and _id_like(info.key[0])):
+    if info.cls is None or (len(info.key) == 1 and id_like(info.key[0])):
         return
     mine = [a for a in info.assignments if a.cls == info.cls]
     ids = identifier_properties(ontology, matcher, info.cls, [a.prop for a in mine])

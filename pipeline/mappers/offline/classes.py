@@ -1,0 +1,104 @@
+"""Fit of the ontology to a source's data, and the primary class of a source (step 4 of :mod:`.analysis`).
+
+:func:`value_fit` (values vs a property's XSD range) and :func:`domain_fits` (a property's domain
+vs a class) are the measures property matching (:mod:`.properties`), coverage and the XML document
+mapper build on; :func:`choose_class` combines name fit and property fit.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from rdflib import URIRef
+from scipy.optimize import linear_sum_assignment
+
+from ...fno import udfs
+from ...ontology import Ontology
+from .analysis import SourceInfo
+from .names import NameMatcher, is_code_name, reference_words, words
+from .profile import distinct_values, profile_datatype, value_counts
+
+__all__ = ["value_fit", "domain_fits", "choose_class"]
+
+#: XSD range -> profiled datatypes whose values it accepts.
+_NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
+           "xsd:nonNegativeInteger": {"xsd:integer", "xsd:gYear"},
+           "xsd:decimal": {"xsd:integer", "xsd:decimal", "xsd:gYear"},
+           "xsd:double": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
+           "xsd:gYear": {"xsd:gYear"}}
+
+
+def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
+    """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
+
+    Only ranges narrower than string are tested (numbers, booleans, dates), with
+    :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
+    ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9.
+    """
+    ranges = {ontology.compact(r) for r in ontology.ranges(prop)}
+    narrow = ranges & set(_NARROW)
+    if not narrow or not values:
+        return 1.0
+    found, _ = profile_datatype(values)
+    if any(found in _NARROW[r] for r in narrow):
+        return 1.0
+    if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v) for v in distinct_values(values)):
+        return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
+    if "xsd:date" in narrow and sum(n for v, n in value_counts(values).items()
+                                    if udfs.normalize_date(v)) >= 0.8 * len(values):
+        return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
+    if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
+        return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    return 0.3
+
+
+def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
+    """1.0 when a domain of ``prop`` is ``cls`` or a superclass, 0.8 without domain, else 0."""
+    doms = ontology.domains(prop)
+    if not doms:
+        return 0.8
+    return 1.0 if doms & ontology.superclasses(cls) else 0.0
+
+
+def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
+                 props: list[URIRef]) -> None:
+    """Set the primary class of a (non-link) source from its name and its references."""
+    names = [" ".join(words(info.stem))]
+    it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
+    if it and it not in ("$", ""):
+        names.append(" ".join(words(it)))
+    # code names (X17) say nothing about the class: the file name and the kinds of their values decide
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
+    from .elimination import value_kind  # (elimination builds on this module)
+    coded_kinds = [value_kind(info.data.values(r)) for r in coded]
+    best: tuple[float, URIRef | None, str] = (-1.0, None, "")
+    for cls in classes:
+        name_fit = max(matcher.score(n, cls) for n in names)
+        fits = [p for p in props if domain_fits(ontology, p, cls) == 1.0]
+        prop_fit = 0.0
+        if refs and fits:
+            prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
+        if not refs and coded:
+            prop_fit = _kind_fit(ontology, fits, coded_kinds)
+        score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
+        if score > best[0]:
+            best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
+                                f"over {len(refs)} reference(s)")
+    info.cls_score, info.cls, info.cls_evidence = best
+
+
+def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:
+    """Share of columns and properties that pair up by value kind (maximum bipartite matching of
+    column kinds to the kinds the properties' ranges admit, over the larger of the two counts): a
+    source of dates, prices and counts fits a class whose properties range over those, not a class
+    of names only."""
+    from .elimination import range_kinds
+
+    if not props or not kinds:
+        return 0.0
+    m = np.array([[1.0 if k in range_kinds(ontology, p) else 0.0 for p in props] for k in kinds])
+    rows, cols = linear_sum_assignment(-m)
+    return float(m[rows, cols].sum()) / max(len(kinds), len(props))

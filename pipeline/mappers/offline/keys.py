@@ -1,0 +1,185 @@
+"""Keys of the offline mapper's sources: candidate keys, foreign keys, link files, composite foreign keys.
+
+Steps 1-3 and 6 of :mod:`.analysis` (data evidence only: uniqueness and inclusion of values,
+identifier-like names); classes and properties are decided in :mod:`.classes` and :mod:`.properties`.
+"""
+from __future__ import annotations
+
+import re
+
+from ...sources import SourceData
+from .analysis import CompositeKey, ForeignKey, SourceInfo
+from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
+from .names import words
+from .profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
+
+__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "id_like", "name_like",
+           "name_words", "SEQUENCE_COVERAGE"]
+
+#: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
+#: ``cod_parada``, ``codigo_postal``, ``code_client``).
+_ID_HEADS = {"id", "cod", "codigo", "code", "ident"}
+
+
+def id_like(ref: str) -> bool:
+    """A reference named like an identifier (``stop_id``, ``id_author``, ``cod_parada``)."""
+    w = words(ref.split("/")[-1].lstrip("@"), expand=False)
+    return bool(w) and (w[-1] in ID_WORDS or w[0] in _ID_HEADS)
+
+
+def name_words(ref: str) -> list[str]:
+    """Words of a reference's last step other than identifier words (``shape_id`` -> ``["shape"]``)."""
+    return [w for w in words(ref.split("/")[-1], expand=False) if w not in ID_WORDS]
+
+
+def name_like(ref: str) -> bool:
+    """A reference whose last step has the word ``name`` (``first_name``, ``@name``)."""
+    return "name" in words(ref.split("/")[-1].lstrip("@"))
+
+
+def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
+    """Key references for the records of ``data`` restricted to ``refs``.
+
+    Args:
+        data: the source. refs: candidate references. context: words of the
+            file stem / class, to prefer ``stop_id`` over ``zone_id`` in ``stops``.
+    Returns:
+        ``(key, evidence)``; ``key`` is ``()`` when ``refs`` is empty.
+    """
+    records = distinct_records(data.records)
+    single = [r for r in refs if id_like(r) and is_key(records, (r,))]
+    if not single:  # numeric codes identify too (ISBN, member numbers); quantities and years do not
+        single = [r for r in refs if code_like(data.values(r)) and is_key(records, (r,))]
+    if single:
+        ctx = set(words(context))
+        single.sort(key=lambda r: (-len(set(words(r)) & ctx), len(r), refs.index(r)))
+        weak = _weak_entity_key(records, refs, data, context, single)
+        if weak is not None:
+            return weak
+        return (single[0],), f"identifier-like reference {single[0]!r} is unique over {len(records)} distinct records"
+    names = tuple(r for r in refs if name_like(r))
+    if names and is_key(records, names):
+        return names, f"name-like reference(s) {list(names)} identify the {len(records)} distinct records"
+    seq = _sequence_key(records, refs, data)
+    if seq is not None:  # before other composite keys: (trip_id, stop_sequence), not (trip_id, arrival_time)
+        return seq, (f"an identifier plus the sequence number {seq[1]!r} identify the {len(records)} "
+                     "distinct records")
+    text = [r for r in refs if not is_numeric(data.values(r))]
+    keys = [k for k in minimal_keys(records, text or refs)]
+    if keys:
+        return keys[0], f"minimal key {list(keys[0])} over {len(records)} distinct records"
+    if text:
+        # identifiers plus a whole-number column: a sequence number (shape_id + shape_pt_sequence);
+        # measurements (coordinates, distances) are never part of a key
+        ordinal = [r for r in refs if r not in text and _whole_numbers(data.values(r))]
+        keys = [k for k in minimal_keys(records, text + ordinal) if set(k) & set(text)]
+        if keys:
+            return keys[0], (f"minimal key {list(keys[0])} over {len(records)} distinct records "
+                             f"(text references with whole-number column(s))")
+    return tuple(refs), "no key found; all references used"
+
+
+_SEQUENCE_WORDS = {"sequence", "seq", "order", "index", "position"}
+#: Least share of records holding an identifier plus sequence number for the pair to key them.
+SEQUENCE_COVERAGE = 0.9
+
+
+def _singular(ws: list[str]) -> list[str]:
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in ws]
+
+
+def _weak_entity_key(records: list, refs: list[str], data: SourceData, context: str,
+                     single: list[str]) -> tuple[tuple[str, ...], str] | None:
+    """A weak entity's key: another identifier plus a sequence number (``stop_times``: ``trip_id`` +
+    ``stop_sequence``), when no unique identifier names the file's entity (``stop_id`` names a stop,
+    not a stop time, and is unique in a sample only by chance)."""
+    entity = _singular(words(context, expand=False))
+    if not entity or any(_singular(name_words(r)) in ([], entity) for r in single):
+        return None
+    key = _sequence_key(records, refs, data)
+    if key is None:
+        return None
+    return key, (f"weak entity: {key[0]!r} plus the sequence number {key[1]!r} identify the {len(records)} "
+                 f"distinct records; no unique identifier names a {' '.join(entity)} "
+                 f"({', '.join(repr(r) for r in single)} name other entities)")
+
+
+def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str, str] | None:
+    """``(identifier, sequence number)`` that together identify the records, or ``None``."""
+    seq = [r for r in refs if _whole_numbers(data.values(r))
+           and set(words(r.split("/")[-1], expand=False)) & _SEQUENCE_WORDS]
+    for owner in (r for r in refs if id_like(r)):
+        for q in seq:
+            if is_key(records, (owner, q)):
+                return owner, q
+    # a sequence number missing in a few records (a data fault: GTFS requires stop_sequence) still
+    # identifies the others: it is a position by definition, while a time or measure that happens
+    # to be unique in the sample is not an identifier
+    for owner in (r for r in refs if id_like(r)):
+        for q in seq:
+            have = [r for r in records if any(r.get(owner, ())) and any(r.get(q, ()))]
+            if len(have) >= SEQUENCE_COVERAGE * len(records) and is_key(have, (owner, q)):
+                return owner, q
+    return None
+
+
+def _whole_numbers(values: list[str]) -> bool:
+    vals = distinct_values(values)  # each distinct value tested once
+    return bool(vals) and all(re.fullmatch(r"[+-]?\d+(\.0+)?", v) for v in vals)
+
+
+def analyse_keys(infos: list[SourceInfo]) -> None:
+    """Set :attr:`SourceInfo.key` of every source (before classes are known).
+
+    References that do not tell apart the records of the files of one kind
+    (:func:`.identity.non_distinguishing`) are no key candidates and go into
+    :attr:`SourceInfo.nonkeys` with the reason.
+    """
+    for group in source_kinds([i.data for i in infos]):
+        members = [infos[i] for i in group]
+        shared = [r for r in members[0].refs if all(r in m.refs for m in members)]
+        bad = non_distinguishing([m.data for m in members], shared)
+        for m in members:
+            m.nonkeys = dict(bad)
+    for info in infos:
+        refs = [r for r in info.refs if r not in info.nonkeys]
+        info.key, info.key_evidence = choose_key(info.data, refs or info.refs, info.stem)
+        if info.nonkeys:
+            info.key_evidence += "; not keys: " + "; ".join(info.nonkeys.values())
+
+
+def find_foreign_keys(infos: list[SourceInfo]) -> None:
+    """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies."""
+    for s in infos:
+        for ref in s.refs:
+            best: ForeignKey | None = None
+            for t in infos:
+                if t is s or len(t.key) != 1:
+                    continue
+                cov = included(s.data.values(ref), t.data.values(t.key[0]))
+                name_hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
+                if cov == 1.0 and (best is None or name_hint):
+                    best = ForeignKey(ref, t.name, t.key[0], cov)
+            if best:
+                s.fks[ref] = best
+        targets = {fk.target for fk in s.fks.values()}
+        if len(s.fks) >= 2 and len(targets) >= 2 and len(s.refs) - len(s.fks) <= 1:
+            s.link = True
+        elif len(s.key) == 1 and (ref_is_own_key := [r for r in s.key if r in s.fks]):
+            # (a part of a composite key that is a foreign key names the owner of a weak entity: kept)
+            for r in ref_is_own_key:
+                del s.fks[r]  # a source's own key included in another key: same entity, not a link
+
+
+def find_composite_keys(infos: list[SourceInfo]) -> None:
+    """Fill :attr:`SourceInfo.cfks`: sources holding all columns of another source's multi-column key
+    (same names) whose distinct value tuples are all among the target's key tuples."""
+    for s in infos:
+        for t in infos:
+            if t is s or len(t.key) < 2 or not all(k in s.refs for k in t.key):
+                continue
+            have = {tuple(tuple(r.get(k, ())) for k in t.key) for r in s.data.records}
+            want = {tuple(tuple(r.get(k, ())) for k in t.key) for r in t.data.records}
+            have = {h for h in have if all(h)}
+            if have and have <= want:
+                s.cfks.append(CompositeKey(t.key, t.name, t.key))

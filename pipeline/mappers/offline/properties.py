@@ -1,0 +1,232 @@
+"""Property matching of the offline mapper (step 5 of :mod:`.analysis`).
+
+References are matched to datatype properties of the source's primary class (Hungarian
+algorithm); leftover references open secondary entities in the same record (a property of another
+class, an identifier column naming a class no source describes, a text column of a class an object
+property links to the record). Keys are in :mod:`.keys`, the primary class in :mod:`.classes`.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+from rdflib import URIRef
+from rdflib.namespace import OWL, RDFS, SKOS
+from scipy.optimize import linear_sum_assignment
+
+from ...ontology import Ontology
+from .analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
+from .classes import domain_fits, value_fit
+from .identity import ID_WORDS
+from .keys import id_like, name_like, name_words
+from .names import NameMatcher, is_code_name, reference_words, words
+from .profile import distinct_records, included, is_key, is_numeric
+
+__all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
+
+#: Least similarity for a reference to open an entity of another class in the same record.
+SECONDARY_SCORE = 0.7
+#: Least name similarity of a column to a class for it to open an entity of that class
+#: when several linked classes compete (one linked class needs no name evidence).
+LINKED_SCORE = 0.55
+
+#: Classes never opened as an entity of a record.
+_GENERIC = {OWL.Thing, RDFS.Resource}
+
+
+def _classes_named(matcher: NameMatcher, classes: Iterable[URIRef], name: list[str]) -> list[URIRef]:
+    """Classes whose (first) name is exactly the words ``name``, sorted."""
+    return sorted(c for c in classes if name and (n := matcher.names(c)) and n[0].split() == name)
+
+
+def _is_identifier_property(matcher: NameMatcher, prop: URIRef) -> bool:
+    """A property named like an identifier (``gtfs:id``, ``ex:code``)."""
+    names = matcher.names(prop)
+    return bool(set(words(names[0] if names else "")) & ID_WORDS)
+
+
+def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
+    own = " ".join(reference_words(ref))
+    return max(matcher.score(own, prop), matcher.score(" ".join(context + reference_words(ref, 0)), prop) - 0.05)
+
+
+def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                      datatype_props: list[URIRef], described: dict[URIRef, SourceInfo] | None = None) -> None:
+    """Match references to datatype properties (primary class first, then secondary classes).
+
+    ``described``: class -> the source whose primary class it is. A reference that would open a
+    second entity of a class another source describes, and whose values all occur in a unique
+    column of that source, refers to those entities: it becomes a foreign key (one entity per
+    key, never a second copy of the referenced entity)."""
+    if info.cls is None:
+        return
+    # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    context = words(info.stem)
+    mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
+    if refs and mine:
+        # the record key is the entity's identifier: it fits an identifier property best
+        # (stop_id, not zone_id, is the gtfs:id of a stop)
+        key = info.key[0] if len(info.key) == 1 else None
+        id_props = {p for p in mine if _is_identifier_property(matcher, p)}
+        m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
+                       * domain_fits(ontology, p, info.cls)
+                       * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
+        rows, cols = linear_sum_assignment(-m)
+        for i, j in zip(rows, cols):
+            if m[i, j] >= MIN_SCORE:
+                info.assignments.append(Assignment(refs[i], mine[j], info.cls, float(m[i, j]),
+                                                   [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
+                                                    f"{m[i, j]:.2f} ({matcher.mode}), domain fits "
+                                                    f"{ontology.compact(info.cls)}"]))
+    done = {a.reference for a in info.assignments}
+    used = {a.prop for a in info.assignments}
+    for r in refs:
+        if r in done:
+            continue
+        cands = [(_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), p)
+                 for p in datatype_props if p not in used and ontology.domains(p)]
+        if not cands:
+            continue
+        score, p = max(cands, key=lambda x: x[0])
+        if score >= SECONDARY_SCORE:
+            cls = _domain_named_by(ontology, matcher, p, r)
+            if cls is None:
+                continue
+            owner = (described or {}).get(cls)
+            if owner is not None and owner is not info:
+                col = _referenced_column(info.data.values(r), owner)
+                if col is not None:
+                    info.fks[r] = ForeignKey(r, owner.name, col, 1.0)
+                # else: the entities of that class are the ones another source describes; values that
+                # occur in none of its unique columns cannot be tied to them, and an entity keyed by
+                # this value would be a second, unjoinable copy of the class (one entity per key)
+                continue
+            used.add(p)
+            info.assignments.append(Assignment(r, p, cls, score, [
+                f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
+                f"{ontology.compact(cls)} is a second entity in the same record"]))
+    _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
+    own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
+    others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
+    if info.key and set(info.key) <= others and own_of.get(info.cls):
+        own = own_of[info.cls]  # the record key names another entity: the primary one has its own
+        info.key = tuple(r for r in own if id_like(r)) or tuple(r for r in own if name_like(r)) or own
+        info.key_evidence = f"{list(info.key)}: the record key belongs to another entity of the record"
+    for cls, own in own_of.items():
+        if cls == info.cls:
+            info.keys[cls] = info.key
+        else:  # a second entity in a record is identified by its own values
+            info.keys[cls] = tuple(r for r in own if id_like(r)) or own
+    if info.cls not in info.keys:
+        info.keys[info.cls] = info.key
+
+
+def _referenced_column(values: list[str], owner: SourceInfo) -> str | None:
+    """The owner's key, else another unique column of the owner, holding every value of ``values``."""
+    records = distinct_records(owner.data.records)
+    cands = list(owner.key[:1]) if len(owner.key) == 1 else []
+    cands += [c for c in owner.refs if c not in cands]
+    for c in cands:
+        if included(values, owner.data.values(c)) == 1.0 and is_key(records, (c,)):
+            return c
+    return None
+
+
+def _domain_named_by(ontology: Ontology, matcher: NameMatcher, prop: URIRef, ref: str) -> URIRef | None:
+    """The class of a second entity read at ``ref`` through ``prop``: its single domain class, or, of
+    a union domain, the class (or a subclass of one) that the reference names (``shape_id`` ->
+    Shape; ``stop_id`` -> Stop, a subclass of the domain's Location); ``None`` when none is named."""
+    doms = sorted(ontology.domains(prop))
+    if len(doms) == 1:
+        return doms[0]
+    named = _classes_named(matcher, (c for c in ontology.classes if ontology.superclasses(c) & set(doms)),
+                           name_words(ref))
+    return named[0] if len(named) == 1 else None
+
+
+def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
+                        datatype_props: list[URIRef]) -> None:
+    """Open an entity for an identifier column that names a class no source describes.
+
+    ``shape_id`` in ``shapes.csv`` (class ShapePoint) names ``Shape``; ``service_id`` in
+    ``calendar.csv`` (CalendarRule) names ``Service``. When no source has that class as its
+    primary class (then the column would be a foreign key, which the relation rows handle) and
+    an identifier-named datatype property (``gtfs:id``) has the class in its domain, the column
+    becomes that property of an entity of the class keyed by the column; the same-record relation
+    rows then link it to the record's other entities. Run after :func:`assign_properties`.
+    """
+    primary = {i.cls for i in infos if i.cls is not None}
+    id_props = [p for p in datatype_props if _is_identifier_property(matcher, p)]
+    for info in infos:
+        if info.cls is None or info.link:
+            continue
+        done = {a.reference for a in info.assignments}
+        for r in info.refs:
+            if r in done or r in info.fks or not id_like(r):
+                continue
+            named = _classes_named(matcher, classes, name_words(r))
+            if len(named) != 1 or named[0] in primary or named[0] in info.keys:
+                continue
+            cls = named[0]
+            props = sorted((p for p in id_props if domain_fits(ontology, p, cls) == 1.0), key=str)
+            if not props:
+                continue
+            info.assignments.append(Assignment(r, props[0], cls, 0.8, [
+                f"identifier column {r!r} names class {ontology.compact(cls)}, which no source describes",
+                f"{ontology.compact(props[0])} is an identifier property whose domain covers {ontology.compact(cls)}"]))
+            info.keys[cls] = (r,)
+            done.add(r)
+
+
+def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                     datatype_props: list[URIRef], elsewhere: set[URIRef] = frozenset()) -> None:
+    """Open entities of classes linked to the record's classes from leftover text columns.
+
+    A column left unassigned whose values are text (not numbers, not identifiers) is an
+    entity of a class that an object property links (domain/range, subclass closure) to a
+    class already in the record: the only such class, or the one its name resembles most
+    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
+    value of this record is no key of those entities, and keying one by it would mint a copy.
+    """
+    done = {a.reference for a in info.assignments}
+    present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
+    used = {a.prop for a in info.assignments}
+    oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
+    for r in info.refs:
+        values = info.data.values(r)
+        # a code name gives no sign of another entity
+        if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or id_like(r) \
+                or is_numeric(values) or not any(v.strip() for v in values):
+            continue
+        linked: dict[URIRef, URIRef] = {}
+        for p in oprops:
+            for c in sorted(present):
+                for dom, rng in ((ontology.domains(p), ontology.ranges(p)), (ontology.ranges(p), ontology.domains(p))):
+                    if rng & ontology.superclasses(c):
+                        for k in sorted(dom):
+                            if k in ontology.classes and k not in present and k not in _GENERIC \
+                                    and k not in elsewhere \
+                                    and not str(k).startswith(str(SKOS)):
+                                linked.setdefault(k, p)
+        if not linked:
+            continue
+        text = " ".join(reference_words(r))
+        scored = sorted(((matcher.score(text, k), str(k), k) for k in linked), reverse=True)
+        sim, _, cls = scored[0]
+        if len(linked) > 1 and sim < LINKED_SCORE:
+            continue
+        props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0]
+        cands = sorted(((max(_score(matcher, r, p, []), matcher.score("name", p)) * value_fit(ontology, p, values),
+                         str(p), p) for p in props), reverse=True)
+        if not cands or cands[0][0] < MIN_SCORE:
+            continue
+        score, _, p = cands[0]
+        used.add(p)
+        present.add(cls)
+        info.assignments.append(Assignment(r, p, cls, score, [
+            f"{r!r} holds text values and {ontology.compact(linked[cls])} links {ontology.compact(cls)} to the "
+            f"record's entities" + ("" if len(linked) == 1 else f"; name similarity {sim:.2f} to "
+                                    f"{ontology.compact(cls)}"),
+            f"{ontology.compact(p)} is the name-like property of {ontology.compact(cls)} ({score:.2f})"]))

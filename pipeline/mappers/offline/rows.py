@@ -1,0 +1,275 @@
+"""BLINKG rows of the offline mapper from its decisions (:mod:`.analysis`) about each source.
+
+Datatype-property rows (datatype from ``rdfs:range``, else lexical profiling; language tag for
+``rdf:langString`` through :mod:`.language`), ``concat`` rows for a property whose name is shared
+by two name-part columns, object-property rows (by foreign key, composite foreign key, link file
+and same record), SKOS value-map rows for coded columns, and the removal of a literal row whose
+triples another source's row already produces. Subjects are ``base + class path + key``
+(:func:`subject_template`). The order of the steps is in :mod:`.mapper`.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from rdflib import URIRef
+from rdflib.namespace import SKOS
+
+from ...findings import Finding
+from ...manifest import Case
+from ...ontology import Ontology, is_xsd_datatype
+from ...table import MappingRow
+from .analysis import SourceInfo
+from .classes import domain_fits
+from .language import choose_language, language_column, vocabulary_language
+from .names import NameMatcher, reference_words, words
+from .profile import language_hint, profile_datatype
+from .skos import match_value_map
+
+__all__ = ["RowBuilder", "subject_template", "drop_repeated_rows"]
+
+
+def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str, ...]) -> str:
+    """``base + class path + "/" + {k1}_{k2}``; class path is the class local name, first letter lower-cased."""
+    local = re.split(r"[#/:]", str(cls).rstrip("/#"))[-1]
+    path = local[:1].lower() + local[1:]
+    sep = "" if base.endswith(("/", "#")) else "/"
+    return f"{base}{sep}{path}/" + "_".join("{" + k + "}" for k in key)
+
+
+def _range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
+    """A range of ``prop`` is ``cls``, a superclass of it, or a subclass of it: by ``rdfs:range``
+    the referenced entities are then instances of the range (``lentTo`` ranges over ``Patron``,
+    ``members.csv`` describes persons: its persons are the patrons)."""
+    return any(r in ontology.superclasses(cls) or cls in ontology.superclasses(r) for r in ontology.ranges(prop))
+
+
+class RowBuilder:
+    """Collects the rows and findings of one case (``rows``, ``findings``); a method per kind of row."""
+
+    def __init__(self, case: Case, ontology: Ontology, matcher: NameMatcher) -> None:
+        self.case, self.ont, self.matcher = case, ontology, matcher
+        self.rows: list[MappingRow] = []
+        self.findings: list[Finding] = []
+
+    def c(self, iri: URIRef | None) -> str | None:
+        return None if iri is None else self.ont.compact(iri)
+
+    def template(self, info: SourceInfo, cls: URIRef) -> str:
+        return subject_template(self.case.base_iri, self.ont, cls, info.keys.get(cls) or info.key)
+
+    def datatype_rows(self, info: SourceInfo) -> None:
+        for a in info.assignments:
+            if a.cls in info.borrowed:
+                continue
+            values = info.data.values(a.reference)
+            ranges = sorted(self.ont.datatype_ranges(a.prop))
+            if any(str(r).endswith("langString") for r in ranges):
+                dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
+            elif ranges:
+                dt, ev = self.ont.compact(sorted(ranges)[0]), f"datatype from rdfs:range of {self.c(a.prop)}"
+            else:
+                dt, ev = profile_datatype(values)
+                ev = f"datatype by profiling: {ev}"
+            lang = None
+            evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
+            if dt == "rdf:langString" or (language_hint(info.name) and dt in ("xsd:string", "rdfs:Literal")
+                                          and not ranges):
+                lang_col = language_column(info.data, info.refs, exclude=(*info.key, a.reference))
+                lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
+                                                    [r for r in info.refs if r not in info.key],
+                                                    vocabulary_language(self.ont, a.prop) if ranges else None)
+                evidence.append(why)
+                dt = "rdf:langString"
+                if unsure:
+                    self.findings.append(Finding(
+                        "map", str(info.data.source.path), f"language of {a.reference!r} ({self.c(a.prop)}) "
+                        f"is unsure: {why}",
+                        column="language_tag", value=a.reference,
+                        expected="a language column, a language in the file name, text lingua is sure of, or "
+                                 "free text of the same records lingua is sure of",
+                        severity="warning"))
+            self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
+                                        ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
+                                        subject_template=self.template(info, a.cls), datatype=dt,
+                                        language_tag=lang, confidence=round(min(1.0, a.score), 3), evidence=evidence))
+
+    def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
+        for cls in sorted({a.cls for a in info.assignments} - info.borrowed):
+            used = {a.prop for a in info.assignments if a.cls == cls}
+            mine = [a for a in info.assignments if a.cls == cls]
+            for p in datatype_props:
+                if p in used or domain_fits(self.ont, p, cls) < 1.0:
+                    continue
+                heads = [set(n.split()) for n in self.matcher.names(p)]
+                for a, b in itertools.combinations(mine, 2):
+                    wa, wb = set(reference_words(a.reference)), set(reference_words(b.reference))
+                    if any(h and h <= wa and h <= wb for h in heads):
+                        ref = f"concat({a.reference},{b.reference})"
+                        self.rows.append(MappingRow(
+                            data_reference=ref, source_file=info.name, ontology_property=self.c(p),
+                            entity_class=self.c(cls), subject_template=self.template(info, cls),
+                            datatype=self.c(sorted(r for r in self.ont.ranges(p) if is_xsd_datatype(r))[0])
+                            if any(is_xsd_datatype(r) for r in self.ont.ranges(p)) else "xsd:string",
+                            confidence=0.6, evidence=[f"{self.c(p)} names what {a.reference!r} and "
+                                                      f"{b.reference!r} share ({sorted(heads[0])}); no single "
+                                                      "column matched it"]))
+                        used.add(p)
+                        break
+
+    def object_rows(self, infos: list[SourceInfo], object_props: list[URIRef]) -> None:
+        by_name = {i.name: i for i in infos}
+
+        def best_prop(ref_text: str, dom: URIRef, rng: URIRef) -> tuple[URIRef | None, float]:
+            cands = [p for p in object_props if domain_fits(self.ont, p, dom) > 0 and _range_fits(self.ont, p, rng)]
+            if not cands:
+                return None, 0.0
+            scored = sorted(((self.matcher.score(ref_text, p), p) for p in cands), key=lambda x: -x[0])
+            return scored[0][1], scored[0][0]
+
+        for s in infos:
+            if s.link:
+                (ra, fa), (rb, fb) = list(s.fks.items())[:2]
+                ta, tb = by_name[fa.target], by_name[fb.target]
+                for (r1, f1, t1), (r2, f2, t2) in (((ra, fa, ta), (rb, fb, tb)), ((rb, fb, tb), (ra, fa, ta))):
+                    if t1.cls is None or t2.cls is None:
+                        continue
+                    p, score = best_prop(" ".join(words(r2)), t1.cls, t2.cls)
+                    if p is None:
+                        continue
+                    self.rows.append(MappingRow(
+                        data_reference=r2, source_file=s.name, ontology_property=self.c(p),
+                        entity_class=self.c(t1.cls), related_entity_class=self.c(t2.cls),
+                        subject_template=self.template(t1, t1.cls),
+                        join_condition=f"{s.stem}.{r1}=={t1.stem}.{f1.target_ref} and {s.stem}.{r2}=={t2.stem}.{f2.target_ref}",
+                        confidence=round(0.5 + 0.5 * score, 3),
+                        evidence=[f"link file {s.name}: {r1!r} values in {t1.name}.{f1.target_ref}, {r2!r} values "
+                                  f"in {t2.name}.{f2.target_ref}", f"{self.c(p)} has domain "
+                                  f"{self.c(t1.cls)} and range {self.c(t2.cls)}"]))
+                    break
+                continue
+            if s.cls is None:
+                continue
+            for ref, fk in s.fks.items():
+                t = by_name[fk.target]
+                if t.cls is None:
+                    continue
+                p, score = best_prop(" ".join(reference_words(ref)), s.cls, t.cls)
+                if p is None:
+                    continue
+                self.rows.append(MappingRow(
+                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
+                    related_entity_class=self.c(t.cls), subject_template=self.template(s, s.cls),
+                    join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
+                    evidence=[f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
+                              f"(key of {t.name})", f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
+                              f"{self.c(t.cls)}; name similarity {score:.2f}"]))
+            for ck in s.cfks:
+                t = by_name[ck.target]
+                for c in sorted(s.borrowed & ({t.cls} - {None})):
+                    for other in sorted(set(s.keys) - s.borrowed):
+                        self.composite_row(s, t, ck, c, other, best_prop)
+            classes = sorted(set(s.keys) - {s.cls} - s.borrowed)
+            for other in classes:
+                if s.cls in s.borrowed:
+                    break
+                for dom, rng in ((s.cls, other), (other, s.cls)):
+                    p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
+                    if p is None:
+                        continue
+                    # the same record: both entities' keys agree (child key, then parent key); when one
+                    # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
+                    kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
+                    nested = [k for k in (kd, kr) if k and set(k) <= set(kd) & set(kr)]
+                    key = nested[0] if nested else tuple(dict.fromkeys((*kd, *kr)))
+                    self.rows.append(MappingRow(
+                        ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
+                        related_entity_class=self.c(rng), subject_template=self.template(s, dom),
+                        join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
+                        evidence=[f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                                  f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
+
+    def composite_row(self, s: SourceInfo, t: SourceInfo, ck: Any, cls: URIRef, other: URIRef, best_prop: Any) -> None:
+        """Relation from ``cls`` (described by ``t``) to ``other`` (described by ``s``), joined on the
+        composite key: ``t.k1==s.k1 and t.k2==s.k2``; subject from ``t``'s template."""
+        p, score = best_prop(" ".join(words(self.c(other) or "")), cls, other)
+        if p is None:
+            return
+        self.rows.append(MappingRow(
+            source_file=t.name, ontology_property=self.c(p), entity_class=self.c(cls),
+            related_entity_class=self.c(other), subject_template=self.template(t, cls),
+            join_condition=" and ".join(f"{t.stem}.{a}=={s.stem}.{b}" for a, b in zip(ck.target_refs, ck.refs)),
+            confidence=round(0.5 + 0.4 * score, 3),
+            evidence=[f"composite foreign key: every ({', '.join(ck.refs)}) of {s.name} is a key of {t.name}, "
+                      f"which describes {self.c(cls)}; {s.name} only refers to those entities",
+                      f"{self.c(other)} comes from {s.name}; {self.c(p)} has domain {self.c(cls)} and "
+                      f"range {self.c(other)}"]))
+
+    def skos_rows(self, info: SourceInfo, object_props: list[URIRef]) -> None:
+        if info.cls is None or info.cls in info.borrowed:
+            return
+        assigned = {a.reference for a in info.assignments}
+        concept_props = [p for p in object_props if domain_fits(self.ont, p, info.cls) > 0
+                         and SKOS.Concept in self.ont.ranges(p)]
+        if not concept_props:
+            return
+        for ref in info.refs:
+            if ref in info.fks or ref in info.key or ref == info.lang_col:
+                continue
+            vm = match_value_map(self.ont, ref, info.data.values(ref))
+            if vm is None:
+                continue
+            text = " ".join(reference_words(ref))
+            score, p = max((self.matcher.score(text, p), p) for p in concept_props)
+            if ref in assigned and score < 0.6:
+                continue
+            name = re.sub(r"[^A-Za-z0-9]", "", "".join(w.capitalize() for w in words(ref, expand=False)))
+            self.rows.append(MappingRow(
+                data_reference=ref, source_file=info.name, ontology_property=self.c(p),
+                entity_class=self.c(info.cls), related_entity_class="skos:Concept",
+                subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
+                function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
+                evidence=[vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+
+
+def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:
+    """``(subject key values, value)`` of every record for a literal row, ``None`` if not computable."""
+    keys = re.findall(r"\{([^{}]+)\}", row.subject_template or "")
+    if not keys or not row.data_reference:
+        return None
+    out = set()
+    for rec in data.records:
+        vals = [rec.get(k) or [""] for k in (*keys, row.data_reference)]
+        if any(len(v) != 1 for v in vals):
+            return None  # repeated values: not a plain column
+        out.add((tuple(v[0] for v in vals[:-1]), vals[-1][0]))
+    return out
+
+
+def drop_repeated_rows(rows: list[MappingRow], data: dict[str, Any]) -> list[MappingRow]:
+    """Drop a literal row whose triples another source's row already produces.
+
+    Two rows with the same property, class, subject template, data reference and datatype read
+    from different files (``city_en.csv`` and ``city_es.csv`` both carry ``ID``) write the same
+    triples when one file's (key, value) pairs are a subset of the other's: the subset row adds
+    nothing (BLINKG CN4) and is dropped; the kept row's evidence says so.
+    """
+    kept: list[MappingRow] = []
+    for row in rows:
+        twin = next((k for k in kept if k.source_file != row.source_file and row.source_file in data
+                     and k.source_file in data and (k.ontology_property, k.entity_class, k.subject_template,
+                                                    k.data_reference, k.datatype, k.language_tag)
+                     == (row.ontology_property, row.entity_class, row.subject_template, row.data_reference,
+                         row.datatype, row.language_tag)), None)
+        if twin is not None:
+            mine, theirs = _statements(data[row.source_file], row), _statements(data[twin.source_file], twin)
+            if mine is not None and theirs is not None and (mine <= theirs or theirs <= mine):
+                if theirs < mine:  # keep the row that says more
+                    kept[kept.index(twin)] = row
+                    twin, row = row, twin
+                twin.evidence.append(f"{row.source_file} {row.data_reference!r} gives the same triples "
+                                     f"({len(mine & theirs)} statements): not mapped twice")
+                continue
+        kept.append(row)
+    return kept
