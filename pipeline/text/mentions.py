@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .names import Disambiguator
 from .normalize import MONTHS, clean_name, date_value, key, number_value
 
 __all__ = ["Mention", "Lexicon", "find_mentions", "tokens"]
@@ -69,6 +70,7 @@ class Lexicon:
         self.alias_to_name.update(learned or {})
         words = sorted(self.alias_to_name, key=len, reverse=True)
         self._re = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.I) if words else None
+        self.disambiguator = Disambiguator(names)
 
     @staticmethod
     def aliases(name: str) -> set[str]:
@@ -245,4 +247,10 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 name = lexicon.canonical(m.text)
                 if name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
+        # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
+        spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
+        toks_all = tokens(sentence)
+        for m in [m for m in found.values() if m.shape in ("CAP", "LEX")]:
+            for v, shape in lexicon.disambiguator.variants(sentence, toks_all, m.start, m.end, m.value, spans):
+                add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))

@@ -25,6 +25,7 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -94,6 +95,43 @@ def _known(sentences: list[Sentence]) -> dict[str, set[str]]:
             known.setdefault(key(t["obj"]), set()).add(t["rel"])
             known.setdefault("S:" + key(t["sub"]), set()).add(t["rel"])
     return known
+
+
+def _disambiguation(name: str) -> str:
+    """The disambiguation part of a variant name: ``comicscharacter`` for ``Auron (comicsCharacter)``,
+    ``,`` for a region (``Auburn, Texas``)."""
+    m = re.search(r"\(([^()]*)\)$", name)
+    return key(m.group(1)) if m else ","
+
+
+def _count_variants(ms: list[Mention], names: set[str], aliases: set[str], subjects: set[str],
+                    counts: dict[str, list[int]]) -> None:
+    """Count, per kind of variant and disambiguation (``DIS:footballer``), the spans of a gold
+    entity whose variant name is the gold name (``counts[d][0]``) or whose plain name is
+    (``counts[d][1]``). ``DISANY`` variants (suffix words anywhere in the sentence) are counted on
+    subjects only, the only place they are written."""
+    for m in ms:
+        if not m.shape.startswith("DIS"):
+            continue
+        gold = subjects if m.shape == "DISANY" else names
+        plain = [p for p in ms if (p.start, p.end) == (m.start, m.end) and not p.shape.startswith("DIS")]
+        if key(m.value) in gold:
+            counts.setdefault(f"{m.shape}:{_disambiguation(m.value)}", [0, 0])[0] += 1
+        elif any(key(p.value) in gold or key(p.value) in aliases for p in plain):
+            counts.setdefault(f"{m.shape}:{_disambiguation(m.value)}", [0, 0])[1] += 1
+
+
+def _variant_values(ms: list[Mention], rate: dict[str, float], subject: bool) -> dict[tuple[int, int], str]:
+    """Span -> the variant name to write instead of the plain one (its kind and disambiguation's
+    training rate above one half; the highest rate wins; ``DISANY`` for a ``subject`` only)."""
+    best: dict[tuple[int, int], tuple[float, str]] = {}
+    for m in ms:
+        if not m.shape.startswith("DIS") or (m.shape == "DISANY" and not subject):
+            continue
+        r = rate.get(f"{m.shape}:{_disambiguation(m.value)}", 0.0)
+        if r > 0.5 and r > best.get((m.start, m.end), (0.0, ""))[0]:
+            best[(m.start, m.end)] = (r, m.value)
+    return {span: v for span, (_, v) in best.items()}
 
 
 def _csr32(m):
@@ -259,7 +297,7 @@ class OfflineExtractor:
 
     def _pairs(self, sent: str, nb: set[str], lexicon: Lexicon,
                known: dict[str, set[str]]) -> list[tuple[Mention, Mention, dict[str, float]]]:
-        ms = find_mentions(sent, lexicon)
+        ms = [m for m in find_mentions(sent, lexicon) if not m.shape.startswith("DIS")]
         toks = tokens(sent)
         out = []
         for a in ms:
@@ -294,18 +332,29 @@ class OfflineExtractor:
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
         X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
+        variant_counts: dict[str, list[int]] = {}
         for (name, s), nb, fold in zip(self.train_sents, nbs, folds):
             ranges = {r.name: r.range for r in training[name][0].relations.values()}
+            all_ms = find_mentions(s.text, fold_lex[fold])
+            ms = [m for m in all_ms if not m.shape.startswith("DIS")]
+            found = {key(m.value) for m in ms}
+            names = {key(normalize_value(x, "")) for t in s.triples for x in (t["sub"], t["obj"])}
+            aliases = {k for t in s.triples for x in (t["sub"], t["obj"]) for k in _alias_keys(x, "")}
+            _count_variants(all_ms, names, aliases, {key(normalize_value(t["sub"], "")) for t in s.triples},
+                            variant_counts)
+
+            def keys(name: str, rng: str | None) -> set[str]:
+                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
+                # the disambiguation is not in the sentence, the relation is; unless a candidate has it
+                exact = key(normalize_value(name, rng))
+                return {exact} if exact in found else _alias_keys(name, rng)
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
-                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
-                # the name's disambiguation is not in the sentence, the relation is
-                for sk in _alias_keys(t["sub"], ""):
-                    for ok in _alias_keys(t["obj"], rng):
+                for sk in keys(t["sub"], ""):
+                    for ok in keys(t["obj"], rng):
                         gold.setdefault((sk, ok), t["rel"])
-            subj_keys = {k for t in s.triples for k in _alias_keys(t["sub"], "")}
-            ms = find_mentions(s.text, fold_lex[fold])
+            subj_keys = {k for t in s.triples for k in keys(t["sub"], "")}
             toks = tokens(s.text)
             for m in ms:
                 if m.shape in _NAME_SHAPES:
@@ -334,6 +383,8 @@ class OfflineExtractor:
         self.svec.restrict(keep)
         self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
             _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
+        # a disambiguation is written out when the training names used it at most spans it fired on
+        self.variant_rate = {d: hit / (hit + miss) for d, (hit, miss) in variant_counts.items() if hit + miss >= 3}
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
                  len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
         return self
@@ -389,11 +440,22 @@ class OfflineExtractor:
                 if cands:
                     chosen.append((p[i], a, b, max(cands)[1]))
             chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
+            all_ms = find_mentions(sent, self.lexicon)
+            variants = _variant_values(all_ms, self.variant_rate, subject=False)
+            sub_variants = _variant_values(all_ms, self.variant_rate, subject=True)
             kept, out, seen = [], [], set()
+            # one name per subject span: the value ("Auron" or "Auron (comicsCharacter)") of its best pair
+            span_value: dict[tuple[int, int], Mention] = {}
+            for _, a, _, _ in chosen:
+                span_value.setdefault((a.start, a.end), a)
             for score, a, b, r in chosen:
+                a = span_value[(a.start, a.end)]
                 if any(b.start < kb.end and kb.start < b.end for _, kb, _ in kept):
                     continue
                 rel = rels[r]
+                a = dataclasses.replace(a, value=sub_variants.get((a.start, a.end), a.value))
+                if not rel.is_datatype:
+                    b = dataclasses.replace(b, value=variants.get((b.start, b.end), b.value))
                 obj = normalize_value(b.value, rel.range)
                 k = (key(a.value), r, key(obj))
                 if k in seen:
@@ -410,6 +472,8 @@ class OfflineExtractor:
                         continue
                     if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
                         break
+                    if not rels[r].is_datatype:
+                        c = dataclasses.replace(c, value=variants.get((c.start, c.end), c.value))
                     obj = normalize_value(c.value, rels[r].range)
                     if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
                         seen.add((key(a.value), r, key(obj)))

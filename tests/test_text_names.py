@@ -1,0 +1,52 @@
+"""Disambiguated DBpedia names learned from training names (pipeline/text/names.py) and the
+extractor's choice between a plain name and its variant (learned rate per kind of variant)."""
+from __future__ import annotations
+
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
+from pipeline.text.names import Disambiguator
+from pipeline.text.offline import _count_variants, _variant_values
+
+NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
+         "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]
+
+
+def _variants(sentence: str, lex: Lexicon) -> list[tuple[str, str]]:
+    return [(m.value, m.shape) for m in find_mentions(sentence, lex) if m.shape.startswith("DIS")]
+
+
+def test_learns_suffixes_heads_and_regions_from_training_names():
+    d = Disambiguator(NAMES)
+    assert d.suffixes == {("comic", "charact"): "comicsCharacter", ("footbal",): "footballer"}
+    assert d.heads == {"charact", "footbal"}  # "(metres)" is a unit of a value, not a type
+    assert d.regions == {"georgia": "Georgia"}
+
+
+def test_variants_of_a_mention():
+    lex = Lexicon(NAMES)
+    # a head word right before the name; a known suffix's words elsewhere in the sentence (any name)
+    assert _variants("The footballer Tom Hill plays for Leeds.", lex) == [("Tom Hill (footballer)", "DIS"),
+                                                                          ("Leeds (footballer)", "DISANY")]
+    # a known suffix spelled from the head and the word before it
+    assert _variants("The comic character Auron was created by Karl Kesel.", lex) == [
+        ("Auron (character)", "DIS"), ("Auron (comicsCharacter)", "DIS"),
+        ("Karl Kesel (comicsCharacter)", "DISANY")]
+    # a head never seen in a training name: only a lower-case noun after an article or a modifier
+    assert _variants("The Train song Mermaid is pop.", lex) == [("Mermaid (Train song)", "DISNEW"),
+                                                                ("Mermaid (song)", "DISNEW")]
+    assert _variants("Dillin created Aurakles.", lex) == []
+    assert _variants("Auburn is part of Lee County in Georgia.", lex) == [
+        ("Auburn, Georgia", "DISREG"), ("Lee County, Georgia", "DISREG")]
+
+
+def test_variant_written_only_where_training_used_it_mostly():
+    ms = find_mentions("The footballer Tom Hill plays for Leeds.", Lexicon(NAMES))
+    counts: dict[str, list[int]] = {}
+    _count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), {"tomhill(footballer)"}, counts)
+    _count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, {"tomhill"}, counts)
+    _count_variants(ms, {"tomhill(footballer)"}, set(), {"tomhill(footballer)"}, counts)
+    assert counts == {"DIS:footballer": [2, 1]}
+    rate = {d: hit / (hit + miss) for d, (hit, miss) in counts.items()}
+    span = next((m.start, m.end) for m in ms if m.value == "Tom Hill")
+    assert _variant_values(ms, rate, subject=False) == {span: "Tom Hill (footballer)"}
+    assert _variant_values(ms, {"DIS:footballer": 0.5}, subject=False) == {}
+    assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
