@@ -50,3 +50,23 @@ def test_variant_written_only_where_training_used_it_mostly():
     assert _variant_values(ms, rate, subject=False) == {span: "Tom Hill (footballer)"}
     assert _variant_values(ms, {"DIS:footballer": 0.5}, subject=False) == {}
     assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
+
+
+def test_entity_classes_learned_from_training_triples():
+    from pipeline.text.data import Relation, Sentence, TextOntology
+    from pipeline.text.entity_types import TypeGuesser
+
+    onto = TextOntology("ont_t", ["Airport", "City", "Country"],
+                        {"cityServed": Relation("cityServed", "Airport", "City"),
+                         "country": Relation("country", "City", "Country"),
+                         "elevation": Relation("elevation", "Airport", "number")})
+    sents = [Sentence(f"s{i}", "", [{"sub": f"{n}_Airport", "rel": "cityServed", "obj": n},
+                                    {"sub": f"{n}_Airport", "rel": "elevation", "obj": "5"},
+                                    {"sub": n, "rel": "country", "obj": "United_States"}])
+             for i, n in enumerate(["Abilene", "Albany", "Amarillo"])]
+    g = TypeGuesser().fit([(onto, s) for s in sents])
+    assert g.classes("United States") == {"Country": 1.0}
+    assert g.top("Adirondack Regional Airport") == "Airport"  # unseen name: its last word's class
+    assert g.classes("Abilene") == {}  # 2 typed occurrences (City), fewer than 3: unknown
+    assert g.excludes("United States", "City", onto) and not g.excludes("United States", "Country", onto)
+    assert not g.excludes("Zzyzx", "City", onto)

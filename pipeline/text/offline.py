@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from .data import Sentence, TextOntology
+from .entity_types import TypeGuesser
 from .mentions import Lexicon, Mention, find_mentions, tokens
 from .normalize import key, normalize_value
 
@@ -177,6 +178,8 @@ class OfflineExtractor:
             name's words (stemmed), added to the relation's score.
         subject_weight: exponent of the subject model's probability (is this name the subject of
             some triple?) in the ranking of the pairs that compete for an object (0: unused).
+        type_filter: rule out a relation whose domain (range) the subject's (object's) classes
+            learned from training never include (:class:`.entity_types.TypeGuesser`).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
     """
@@ -185,11 +188,12 @@ class OfflineExtractor:
 
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
-                 subject_weight: float = 1.0) -> None:
+                 subject_weight: float = 1.0, type_filter: bool = False) -> None:
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
         self.subject_weight = subject_weight
+        self.type_filter = type_filter
         self.subject = None
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -233,7 +237,7 @@ class OfflineExtractor:
 
     # -- features --------------------------------------------------------------------------
     def _features(self, sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
-                  known: dict[str, set[str]]) -> dict[str, float]:
+                  known: dict[str, set[str]], types: TypeGuesser) -> dict[str, float]:
         f: dict[str, float] = {}
         first = min((m.start for m in ms if m.shape in _NAME_SHAPES), default=-1)
         lo, hi = (a, b) if a.start < b.start else (b, a)
@@ -272,6 +276,9 @@ class OfflineExtractor:
             f[f"O:{w}"] = 1
         for w in _words(toks, a.start, a.end)[-2:]:
             f[f"S:{w}"] = 1
+        # classes of the two names learned from the training triples (domain/range evidence)
+        ta, tb = types.top(a.value), types.top(b.value) if b.shape in _NAME_SHAPES or b.shape == "LOW" else b.shape
+        f[f"TA:{ta}"] = f[f"TB:{tb}"] = f[f"TAB:{ta}:{tb}"] = 1
         for r in known.get(key(b.value), ()):
             f[f"KO:{r}"] = 1
         for r in known.get("S:" + key(a.value), ()):
@@ -280,7 +287,8 @@ class OfflineExtractor:
             f[f"NB:{r}"] = 1
         return f
 
-    def _subject_features(self, sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]]) -> dict[str, float]:
+    def _subject_features(self, sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]],
+                          types: TypeGuesser) -> dict[str, float]:
         """Features of a name mention being the subject of some triple (position, neighbours)."""
         names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
         left = _words(toks, 0, a.start)[-2:]
@@ -290,13 +298,13 @@ class OfflineExtractor:
              f"r2={' '.join(right)}": 1.0, "clause_start": 1.0 if not left or re.search(
                  r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
              "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
-             "known_object": 1.0 if known.get(key(a.value)) else 0.0}
+             "known_object": 1.0 if known.get(key(a.value)) else 0.0, f"type={types.top(a.value)}": 1.0}
         for w in _words(toks, a.start, a.end)[-1:]:
             f[f"last={w}"] = 1.0
         return f
 
     def _pairs(self, sent: str, nb: set[str], lexicon: Lexicon,
-               known: dict[str, set[str]]) -> list[tuple[Mention, Mention, dict[str, float]]]:
+               known: dict[str, set[str]], types: TypeGuesser) -> list[tuple[Mention, Mention, dict[str, float]]]:
         ms = [m for m in find_mentions(sent, lexicon) if not m.shape.startswith("DIS")]
         toks = tokens(sent)
         out = []
@@ -306,7 +314,7 @@ class OfflineExtractor:
             for b in ms:
                 if b is a or key(a.value) == key(b.value) or (a.start < b.end and b.start < a.end):
                     continue
-                out.append((a, b, self._features(sent, toks, ms, a, b, nb, known)))
+                out.append((a, b, self._features(sent, toks, ms, a, b, nb, known, types)))
         return out
 
     # -- training --------------------------------------------------------------------------
@@ -326,6 +334,9 @@ class OfflineExtractor:
                  for _, s in self.train_sents]
         fold_lex = [Lexicon.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
         fold_known = [_known([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
+        fold_types = [TypeGuesser().fit([(training[n][0], s) for (n, s), f in zip(self.train_sents, folds) if f != k])
+                      for k in (0, 1)]
+        self.types = TypeGuesser().fit([(training[n][0], s) for n, s in self.train_sents])
         self.lexicon = Lexicon.learn(examples)
         self.known_rels = _known([s for _, s in self.train_sents])
         texts = [s.text for _, s in self.train_sents]
@@ -358,9 +369,9 @@ class OfflineExtractor:
             toks = tokens(s.text)
             for m in ms:
                 if m.shape in _NAME_SHAPES:
-                    S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold]))
+                    S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold], fold_types[fold]))
                     y_s.append(1 if key(m.value) in subj_keys else 0)
-            for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold]):
+            for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold]):
                 rel = gold.get((key(a.value), key(b.value)))
                 X.append(f)
                 y_bin.append(1 if rel else 0)
@@ -390,6 +401,11 @@ class OfflineExtractor:
         return self
 
     # -- extraction ------------------------------------------------------------------------
+    def _type_conflict(self, rel, a: Mention, b: Mention, ontology: TextOntology) -> bool:
+        """The subject's learned classes exclude the relation's domain, or the object's its range."""
+        return self.types.excludes(a.value, rel.domain, ontology) or (
+            not rel.is_datatype and self.types.excludes(b.value, rel.range, ontology))
+
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
@@ -397,7 +413,7 @@ class OfflineExtractor:
         # a relation without a domain or a range cannot give subType/objType: never chosen
         rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
         for sent, nb in zip(sentences, nbs):
-            pairs = self._pairs(sent, nb, self.lexicon, self.known_rels)
+            pairs = self._pairs(sent, nb, self.lexicon, self.known_rels, self.types)
             if not pairs:
                 results.append([])
                 continue
@@ -409,7 +425,7 @@ class OfflineExtractor:
                 subj = {}
                 for a, _, _ in pairs:
                     if (a.start, a.end, a.value) not in subj:
-                        fa = self.svec.transform([self._subject_features(sent, toks, ms, a, self.known_rels)])
+                        fa = self.svec.transform([self._subject_features(sent, toks, ms, a, self.known_rels, self.types)])
                         subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
                 ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
             scores = self.relation.decision_function(Xm)
@@ -427,7 +443,8 @@ class OfflineExtractor:
                 best, best_s = None, -1e9
                 for j, r in enumerate(self.classes):
                     rel = rels.get(r)
-                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s:
+                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s \
+                            and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
                         best, best_s = r, scores[i, j] + bonus[r]
                 if best is not None:
                     chosen.append((p[i] * ps[i] + 0.1 * best_s, a, b, best))
