@@ -70,3 +70,13 @@ def test_entity_classes_learned_from_training_triples():
     assert g.classes("Abilene") == {}  # 2 typed occurrences (City), fewer than 3: unknown
     assert g.excludes("United States", "City", onto) and not g.excludes("United States", "Country", onto)
     assert not g.excludes("Zzyzx", "City", onto)
+
+
+def test_accent_free_spelling_and_ordinal_names():
+    from pipeline.text.mentions import fold_accents
+    assert fold_accents("Agremiação Estádio Bjørklund") == "Agremiacao Estadio Bjørklund"
+    lex = Lexicon(["Estádio_Municipal_Coaracy_da_Mata_Fonseca"])
+    ms = find_mentions("Its ground is the Estadio Municipal Coaracy da Mata Fonseca.", lex)
+    assert [m.value for m in ms if m.shape == "LEX"] == ["Estádio Municipal Coaracy da Mata Fonseca"]
+    assert find_mentions("The 14th New Jersey Volunteer Infantry Monument is old.")[0].value == \
+        "14th New Jersey Volunteer Infantry Monument"

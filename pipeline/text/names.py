@@ -116,7 +116,7 @@ class Disambiguator:
             # a head never seen in a training name counts only as a lower-case noun after an
             # article or a modifier ("the icebreaker X", "the 1956 film X"); its own shape lets
             # the classifier learn how often such a guess is right
-            if known or (head[2].islower() and head[2] not in _NOT_HEADS and (article or mods)):
+            if known or (re.fullmatch(r"[a-z]{3,}", head[2]) and head[2] not in _NOT_HEADS and (article or mods)):
                 shape = "DIS" if known else "DISNEW"
                 out.append((f"{value} ({self._spell([head[2]])})", shape))
                 out += [(f"{value} ({self._spell(m.split() + [head[2]])})", shape) for m in mods]

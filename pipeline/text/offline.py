@@ -37,7 +37,7 @@ import numpy as np
 
 from .data import Sentence, TextOntology
 from .entity_types import TypeGuesser
-from .mentions import Lexicon, Mention, find_mentions, tokens
+from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["OfflineExtractor", "compatible"]
@@ -348,7 +348,8 @@ class OfflineExtractor:
             ranges = {r.name: r.range for r in training[name][0].relations.values()}
             all_ms = find_mentions(s.text, fold_lex[fold])
             ms = [m for m in all_ms if not m.shape.startswith("DIS")]
-            found = {key(m.value) for m in ms}
+            # accents folded on both sides: "Estadio ..." in the sentence is "Estádio_..." in the triple
+            found = {fold_accents(key(m.value)) for m in ms}
             names = {key(normalize_value(x, "")) for t in s.triples for x in (t["sub"], t["obj"])}
             aliases = {k for t in s.triples for x in (t["sub"], t["obj"]) for k in _alias_keys(x, "")}
             _count_variants(all_ms, names, aliases, {key(normalize_value(t["sub"], "")) for t in s.triples},
@@ -357,8 +358,8 @@ class OfflineExtractor:
             def keys(name: str, rng: str | None) -> set[str]:
                 # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
                 # the disambiguation is not in the sentence, the relation is; unless a candidate has it
-                exact = key(normalize_value(name, rng))
-                return {exact} if exact in found else _alias_keys(name, rng)
+                exact = fold_accents(key(normalize_value(name, rng)))
+                return {exact} if exact in found else {fold_accents(k) for k in _alias_keys(name, rng)}
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
@@ -370,9 +371,9 @@ class OfflineExtractor:
             for m in ms:
                 if m.shape in _NAME_SHAPES:
                     S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold], fold_types[fold]))
-                    y_s.append(1 if key(m.value) in subj_keys else 0)
+                    y_s.append(1 if fold_accents(key(m.value)) in subj_keys else 0)
             for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold]):
-                rel = gold.get((key(a.value), key(b.value)))
+                rel = gold.get((fold_accents(key(a.value)), fold_accents(key(b.value))))
                 X.append(f)
                 y_bin.append(1 if rel else 0)
                 if rel:
