@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
 from pipeline.text.names import Disambiguator
-from pipeline.text.offline import _count_variants, _variant_values
+from pipeline.text.features import count_variants, variant_values
 
 NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
          "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]
@@ -41,14 +41,14 @@ def test_variants_of_a_mention():
 def test_variant_written_only_where_training_used_it_mostly():
     ms = find_mentions("The footballer Tom Hill plays for Leeds.", Lexicon(NAMES))
     counts: dict[str, list[int]] = {}
-    _count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), {"tomhill(footballer)"}, counts)
-    _count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, {"tomhill"}, counts)
-    _count_variants(ms, {"tomhill(footballer)"}, set(), {"tomhill(footballer)"}, counts)
+    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), {"tomhill(footballer)"}, counts)
+    count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, {"tomhill"}, counts)
+    count_variants(ms, {"tomhill(footballer)"}, set(), {"tomhill(footballer)"}, counts)
     assert counts == {"DIS:footballer": [2, 1]}
     rate = {d: hit / (hit + miss) for d, (hit, miss) in counts.items()}
     span = next((m.start, m.end) for m in ms if m.value == "Tom Hill")
-    assert _variant_values(ms, rate, subject=False) == {span: "Tom Hill (footballer)"}
-    assert _variant_values(ms, {"DIS:footballer": 0.5}, subject=False) == {}
+    assert variant_values(ms, rate, subject=False) == {span: "Tom Hill (footballer)"}
+    assert variant_values(ms, {"DIS:footballer": 0.5}, subject=False) == {}
     assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
 
 
