@@ -95,6 +95,9 @@ class OfflineExtractor:
             some triple?) in the ranking of the pairs that compete for an object (0: unused).
         type_filter: rule out a relation whose domain (range) the subject's (object's) classes
             learned from training never include (:class:`.entity_types.TypeGuesser`).
+        fact_memory: a pair whose two names form a training triple gets that triple's relation,
+            ranked above every other pair (the relations of known facts; WebNLG sentences share
+            entities across splits).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
     """
@@ -103,12 +106,13 @@ class OfflineExtractor:
 
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
-                 subject_weight: float = 1.0, type_filter: bool = False) -> None:
+                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True) -> None:
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
         self.subject_weight = subject_weight
         self.type_filter = type_filter
+        self.fact_memory = fact_memory
         self.subject = None
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -173,6 +177,12 @@ class OfflineExtractor:
         self.types = TypeGuesser().fit([(training[n][0], s) for n, s in self.train_sents])
         self.lexicon = Lexicon.learn(examples)
         self.known_rels = known_relations([s for _, s in self.train_sents])
+        self.facts: dict[tuple[str, str], set[str]] = {}
+        for name, s in self.train_sents:
+            ranges = {r.name: r.range for r in training[name][0].relations.values()}
+            for t in s.triples:
+                k = (fold_accents(key(t["sub"])), fold_accents(key(normalize_value(t["obj"], ranges.get(t["rel"])))))
+                self.facts.setdefault(k, set()).add(t["rel"])
         texts = [s.text for _, s in self.train_sents]
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
@@ -269,6 +279,12 @@ class OfflineExtractor:
             chosen = []
             toks = tokens(sent)
             for i, (a, b, _) in enumerate(pairs):
+                # both names of a training triple: a training sentence stated that relation of theirs
+                fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
+                              if r in rels and compatible(rels[r].range, b.shape)) if self.fact_memory else []
+                if fact:
+                    chosen.append((1.0 + p[i], a, b, fact[0]))
+                    continue
                 ctx = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
                              words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
                 bonus = {r: self.label_weight * len(ctx & label_stems(r)) / max(len(label_stems(r)), 1)
