@@ -41,14 +41,18 @@ def test_variants_of_a_mention():
 def test_variant_written_only_where_training_used_it_mostly():
     ms = find_mentions("The footballer Tom Hill plays for Leeds.", Lexicon(NAMES))
     counts: dict[str, list[int]] = {}
-    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), {"tomhill(footballer)"}, counts)
-    count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, {"tomhill"}, counts)
-    count_variants(ms, {"tomhill(footballer)"}, set(), {"tomhill(footballer)"}, counts)
-    assert counts == {"DIS:footballer": [2, 1]}
+    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), "tomhill(footballer)", counts)
+    count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, "tomhill", counts)
+    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), "leeds", counts)
+    # DISANY "Leeds (footballer)" counts where Leeds is the topic (most frequent subject) only
+    assert counts == {"DIS:footballer": [2, 1], "DISANY:footballer": [0, 1]}
     rate = {d: hit / (hit + miss) for d, (hit, miss) in counts.items()}
     span = next((m.start, m.end) for m in ms if m.value == "Tom Hill")
-    assert variant_values(ms, rate, subject=False) == {span: "Tom Hill (footballer)"}
-    assert variant_values(ms, {"DIS:footballer": 0.5}, subject=False) == {}
+    leeds = next((m.start, m.end) for m in ms if m.value == "Leeds")
+    assert variant_values(ms, rate) == {span: "Tom Hill (footballer)"}
+    assert variant_values(ms, {"DIS:footballer": 0.5}) == {}
+    assert variant_values(ms, {"DISANY:footballer": 0.6}) == {}
+    assert variant_values(ms, {"DISANY:footballer": 0.6}, topic=leeds) == {leeds: "Leeds (footballer)"}
     assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
 
 

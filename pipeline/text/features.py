@@ -83,36 +83,36 @@ def disambiguation(name: str) -> str:
     return key(m.group(1)) if m else ","
 
 
-def count_variants(ms: list[Mention], names: set[str], aliases: set[str], subjects: set[str],
-                    counts: dict[str, list[int]]) -> None:
+def count_variants(ms: list[Mention], names: set[str], aliases: set[str], topic: str | None,
+                   counts: dict[str, list[int]]) -> None:
     """Count, per kind of variant and disambiguation (``DIS:footballer``), the spans of a gold
     entity whose variant name is the gold name (``counts[d][0]``) or whose plain name is
-    (``counts[d][1]``). ``DISANY`` variants (suffix words anywhere in the sentence) are counted on
-    subjects only, the only place they are written."""
+    (``counts[d][1]``). ``DISANY`` variants (suffix words anywhere in the sentence) are counted
+    on the sentence's topic only (``topic``: the key of its most frequent gold subject), the only
+    place they are written."""
     for m in ms:
         if not m.shape.startswith("DIS"):
             continue
-        gold = subjects if m.shape == "DISANY" else names
+        gold = ({topic} if topic else set()) if m.shape == "DISANY" else names
         plain = [p for p in ms if (p.start, p.end) == (m.start, m.end) and not p.shape.startswith("DIS")]
         if key(m.value) in gold:
             counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[0] += 1
-        elif any(key(p.value) in gold or key(p.value) in aliases for p in plain):
+        elif any(key(p.value) in gold or (m.shape != "DISANY" and key(p.value) in aliases) for p in plain):
             counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[1] += 1
 
 
-def variant_values(ms: list[Mention], rate: dict[str, float], subject: bool) -> dict[tuple[int, int], str]:
+def variant_values(ms: list[Mention], rate: dict[str, float],
+                   topic: tuple[int, int] | None = None) -> dict[tuple[int, int], str]:
     """Span -> the variant name to write instead of the plain one (its kind and disambiguation's
-    training rate above one half; the highest rate wins; ``DISANY`` for a ``subject`` only)."""
+    training rate above one half; the highest rate wins; ``DISANY`` at the ``topic`` span only)."""
     best: dict[tuple[int, int], tuple[float, str]] = {}
     for m in ms:
-        if not m.shape.startswith("DIS") or (m.shape == "DISANY" and not subject):
+        if not m.shape.startswith("DIS") or (m.shape == "DISANY" and (m.start, m.end) != topic):
             continue
         r = rate.get(f"{m.shape}:{disambiguation(m.value)}", 0.0)
         if r > 0.5 and r > best.get((m.start, m.end), (0.0, ""))[0]:
             best[(m.start, m.end)] = (r, m.value)
     return {span: v for span, (_, v) in best.items()}
-
-
 
 
 def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],

@@ -196,7 +196,8 @@ class OfflineExtractor:
             found = {fold_accents(key(m.value)) for m in ms}
             names = {key(normalize_value(x, "")) for t in s.triples for x in (t["sub"], t["obj"])}
             aliases = {k for t in s.triples for x in (t["sub"], t["obj"]) for k in alias_keys(x, "")}
-            count_variants(all_ms, names, aliases, {key(normalize_value(t["sub"], "")) for t in s.triples},
+            subs = [key(normalize_value(t["sub"], "")) for t in s.triples]
+            count_variants(all_ms, names, aliases, max(subs, key=subs.count) if subs else None,
                             variant_counts)
 
             def keys(name: str, rng: str | None) -> set[str]:
@@ -309,8 +310,10 @@ class OfflineExtractor:
                     chosen.append((p[i], a, b, max(cands)[1]))
             chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
             all_ms = find_mentions(sent, self.lexicon)
-            variants = variant_values(all_ms, self.variant_rate, subject=False)
-            sub_variants = variant_values(all_ms, self.variant_rate, subject=True)
+            variants = variant_values(all_ms, self.variant_rate)
+            # the topic: the subject span of the most chosen pairs (ties: the best-ranked one)
+            spans = [(a.start, a.end) for _, a, _, _ in chosen]
+            sub_variants = variant_values(all_ms, self.variant_rate, max(spans, key=spans.count) if spans else None)
             kept, out, seen = [], [], set()
             # one name per subject span: the value ("Auron" or "Auron (comicsCharacter)") of its best pair
             span_value: dict[tuple[int, int], Mention] = {}
