@@ -22,8 +22,11 @@ Built from the ontology, the training split and the packaged sentence embeddings
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range;
 6. a name is written with a DBpedia disambiguation (:mod:`.names`: ``Auron (comicsCharacter)``,
    ``Auburn, Texas``) when that kind of variant, fired on a training sentence's entity, was the
-   training triple's name more often than the plain one (a rate learned in :meth:`fit`); one
-   subject span keeps one name.
+   training triple's name more often than the plain one (a rate learned in :meth:`fit`); a
+   known suffix found elsewhere in the sentence (``DISANY``) only for the sentence's topic (the
+   subject span of the most chosen pairs); one subject span keeps one name;
+7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
+   that triple's relation and is ranked before every other pair.
 
 Deterministic: liblinear solvers with a fixed seed, mentions and pairs in text order.
 Training data: the training sentences of the ontologies given to :meth:`OfflineExtractor.fit`;
