@@ -85,6 +85,19 @@ def test_offline_extractor_on_real_text2kgbench_sentences():
         ("(19255) 1994 VK8", "averageSpeed", "4.56"), ("(19255) 1994 VK8", "density", "2"),
         ("(19255) 1994 VK8", "apoapsis", "6603633000")}
     s = score_ontology([Output(g.id, g.text, g.triples, o) for g, o in zip(gold, out)], onto)
-    # sentence 1: 3/3; sentence 2: 3 of 4 right (a unit phrase taken for a discoverer), all 3 gold found
-    assert s["triple"]["recall"] == 1.0 and s["triple"]["precision"] == pytest.approx((1 + 3 / 4) / 2)
+    # sentence 1: 3/3; sentence 2: 3/3 (with the learned entity-class features, the unit phrase
+    # once taken for a discoverer no longer is)
+    assert s["triple"]["recall"] == 1.0 and s["triple"]["precision"] == 1.0
     assert s["A"]["tp"] == 6 and s["validity"] == 1.0
+
+
+def test_fact_memory_gives_a_training_triple_its_relation():
+    case = load_case(CASE)
+    sent = "Turin welcomes Gamma University."  # no cue the classifiers learned; a training triple knows it
+    on = OfflineExtractor(threshold=0.3).fit({"tiny_university": (case.ontology, case.train)})
+    # eight training sentences: the classifiers also guess two wrong pairs, ranked after the fact
+    assert [(t["sub"], t["rel"], t["obj"]) for t in on.extract([sent], case.ontology)[0]] == [
+        ("Gamma University", "city", "Turin"), ("Turin", "city", "Gamma University"), ("Turin", "city", "welcomes")]
+    off = OfflineExtractor(threshold=0.3, fact_memory=False).fit({"tiny_university": (case.ontology, case.train)})
+    assert [(t["sub"], t["rel"], t["obj"]) for t in off.extract([sent], case.ontology)[0]] == [
+        ("Turin", "city", "Gamma University"), ("Turin", "city", "welcomes")]

@@ -8,11 +8,13 @@ extractor's classifier picks among them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
+from .names import Disambiguator
 from .normalize import MONTHS, clean_name, date_value, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens"]
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
 
 _TOKEN = re.compile(r"\w+(?:[-'\u2019.]\w+)*\.?|[^\w\s]")
 #: Lower-case words allowed inside a capitalised name ("University of Texas", "Ciudad de Mexico").
@@ -69,6 +71,7 @@ class Lexicon:
         self.alias_to_name.update(learned or {})
         words = sorted(self.alias_to_name, key=len, reverse=True)
         self._re = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.I) if words else None
+        self.disambiguator = Disambiguator(names)
 
     @staticmethod
     def aliases(name: str) -> set[str]:
@@ -82,6 +85,8 @@ class Lexicon:
         if plain.endswith(" language"):
             out.add(plain[: -len(" language")])
         out |= {a.replace(".", "") for a in out}
+        # sentences often spell a name without its accents ("Estadio" for "Estádio")
+        out |= {fold_accents(a) for a in out}
         return {a for a in out if a and not number_value(a) and not date_value(a)}
 
     @classmethod
@@ -117,6 +122,11 @@ class Lexicon:
     def canonical(self, text: str) -> str | None:
         """The known name ``text`` is an alias of, else ``None``."""
         return self.alias_to_name.get(clean_name(text).lower())
+
+
+def fold_accents(text: str) -> str:
+    """``text`` without combining accents (``Agremiação`` -> ``Agremiacao``; ``ø``, ``ß`` kept)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def tokens(sentence: str) -> list[tuple[int, int, str]]:
@@ -190,7 +200,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 break
         # names that start with a number: "(19255) 1994 VK8", "1 Decembrie 1918 University"
         b = i
-        while b > 0 and toks[b - 1][2] in (")", "(") or (b > 0 and toks[b - 1][2].isdigit()):
+        while b > 0 and toks[b - 1][2] in (")", "(") or (b > 0 and re.fullmatch(r"\d+(?:st|nd|rd|th)?", toks[b - 1][2])):
             if toks[b][0] - toks[b - 1][1] > 1:
                 break
             b -= 1
@@ -245,4 +255,10 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 name = lexicon.canonical(m.text)
                 if name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
+        # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
+        spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
+        toks_all = tokens(sentence)
+        for m in [m for m in found.values() if m.shape in ("CAP", "LEX")]:
+            for v, shape in lexicon.disambiguator.variants(sentence, toks_all, m.start, m.end, m.value, spans):
+                add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))

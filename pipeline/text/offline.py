@@ -3,11 +3,13 @@
 Built from the ontology, the training split and the packaged sentence embeddings:
 
 1. candidate mentions of the sentence (:func:`.mentions.find_mentions`: capitalised names,
-   numbers, dates, quoted values, names known from the training triples);
+   numbers, dates, quoted values, names known from the training triples, spelled with or
+   without accents);
 2. every ordered pair (subject candidate, object candidate) gets sparse features: the words
    between and around the two mentions, their shapes and words, whether the subject is the
-   sentence's first name, the relations the object's known name had in training, and the
-   relations of the k nearest training sentences (cosine of all-MiniLM-L6-v2 embeddings);
+   sentence's first name, the relations the object's known name had in training, the classes
+   of both names learned from the training triples (:mod:`.entity_types`), and the relations
+   of the k nearest training sentences (cosine of all-MiniLM-L6-v2 embeddings);
 3. a logistic-regression model says whether the pair holds a relation at all, a linear SVM
    which relation; the choice is restricted to the ontology's relations whose domain/range
    accept the mentions (a number for a ``number`` range, a date for a ``Date`` range, a name
@@ -17,7 +19,14 @@ Built from the ontology, the training split and the packaged sentence embeddings
    probability times this one;
 5. overlapping object candidates keep their best pair; a name coordinated with a chosen object
    (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
-   (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range.
+   (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range;
+6. a name is written with a DBpedia disambiguation (:mod:`.names`: ``Auron (comicsCharacter)``,
+   ``Auburn, Texas``) when that kind of variant, fired on a training sentence's entity, was the
+   training triple's name more often than the plain one (a rate learned in :meth:`fit`); a
+   known suffix found elsewhere in the sentence (``DISANY``) only for the sentence's topic (the
+   subject span of the most chosen pairs); one subject span keeps one name;
+7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
+   that triple's relation and is ranked before every other pair.
 
 Deterministic: liblinear solvers with a fixed seed, mentions and pairs in text order.
 Training data: the training sentences of the ontologies given to :meth:`OfflineExtractor.fit`;
@@ -25,7 +34,7 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
-import functools
+import dataclasses
 import hashlib
 import logging
 import re
@@ -35,67 +44,15 @@ from pathlib import Path
 import numpy as np
 
 from .data import Sentence, TextOntology
-from .mentions import Lexicon, Mention, find_mentions, tokens
+from .entity_types import TypeGuesser
+from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
+                       label_stems, sentence_pairs, stems, subject_features, variant_values, words)
+from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["OfflineExtractor", "compatible"]
 
 log = logging.getLogger(__name__)
-_NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
-_STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
-
-
-def compatible(rel_range: str, shape: str) -> bool:
-    """Can a mention of ``shape`` be the object of a relation with range ``rel_range``?"""
-    if rel_range == "number":
-        return shape in ("NUM", "YEAR")
-    if rel_range in ("Date", "date"):
-        return shape in ("DATE", "YEAR")
-    if rel_range == "Year":
-        return shape == "YEAR"
-    if rel_range == "string":
-        return shape != "LOW"
-    return shape in _NAME_SHAPES or shape == "LOW"
-
-
-def _words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
-    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
-
-
-_STEMMER = None
-
-
-def _stems(words: list[str]) -> set[str]:
-    global _STEMMER
-    if _STEMMER is None:
-        from nltk.stem import PorterStemmer
-        _STEMMER = PorterStemmer()
-    return {_STEMMER.stem(w) for w in words if w not in _STOP}
-
-
-@functools.lru_cache(maxsize=4096)
-def _label_stems(relation: str) -> frozenset[str]:
-    """Stemmed words of a relation name (``academicStaffSize`` -> ``academ``, ``staff``, ``size``)."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", relation)
-    return frozenset(_stems([w.lower() for w in words]))
-
-
-def _alias_keys(name: str, range_name: str | None) -> set[str]:
-    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`)."""
-    value = normalize_value(name, range_name)
-    return {key(value)} | {key(a) for a in Lexicon.aliases(value)}
-
-
-def _known(sentences: list[Sentence]) -> dict[str, set[str]]:
-    """Relations each entity name had as object (``key``) and as subject (``S:key``)."""
-    known: dict[str, set[str]] = {}
-    for s in sentences:
-        for t in s.triples:
-            known.setdefault(key(t["obj"]), set()).add(t["rel"])
-            known.setdefault("S:" + key(t["sub"]), set()).add(t["rel"])
-    return known
-
-
 def _csr32(m):
     """liblinear accepts 32-bit sparse indices only (DictVectorizer may give 64-bit ones)."""
     m = m.tocsr()
@@ -139,6 +96,11 @@ class OfflineExtractor:
             name's words (stemmed), added to the relation's score.
         subject_weight: exponent of the subject model's probability (is this name the subject of
             some triple?) in the ranking of the pairs that compete for an object (0: unused).
+        type_filter: rule out a relation whose domain (range) the subject's (object's) classes
+            learned from training never include (:class:`.entity_types.TypeGuesser`).
+        fact_memory: a pair whose two names form a training triple gets that triple's relation,
+            ranked above every other pair (the relations of known facts; WebNLG sentences share
+            entities across splits).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
     """
@@ -147,11 +109,13 @@ class OfflineExtractor:
 
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
-                 subject_weight: float = 1.0) -> None:
+                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True) -> None:
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
         self.subject_weight = subject_weight
+        self.type_filter = type_filter
+        self.fact_memory = fact_memory
         self.subject = None
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -194,83 +158,6 @@ class OfflineExtractor:
         return out
 
     # -- features --------------------------------------------------------------------------
-    def _features(self, sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
-                  known: dict[str, set[str]]) -> dict[str, float]:
-        f: dict[str, float] = {}
-        first = min((m.start for m in ms if m.shape in _NAME_SHAPES), default=-1)
-        lo, hi = (a, b) if a.start < b.start else (b, a)
-        between = _words(toks, lo.end, hi.start)
-        f["order"] = 1.0 if a.start < b.start else -1.0
-        f[f"dist={min(len(between), 10) // 2}"] = 1
-        for w in (between[:4] + between[-4:]) if len(between) > 8 else between:
-            f[f"B:{w}"] = 1
-            f[f"B:{w}:{'fw' if a.start < b.start else 'bw'}"] = 1
-        left = _words(toks, 0, b.start)[-3:]
-        right = _words(toks, b.end, len(sent))[:2]
-        for i, w in enumerate(left):
-            f[f"L{len(left) - i}:{w}"] = 1
-            f[f"L:{w}"] = 1
-        for w in right:
-            f[f"R:{w}"] = 1
-        if left:  # the word before a number or a date says what it measures ("in 2001", "has 250")
-            f[f"L1S:{left[-1]}:{b.shape}"] = 1
-        if between:
-            f[f"BL:{between[-1]}:{b.shape}"] = 1
-        f[f"SA:{a.shape}"] = f[f"SB:{b.shape}"] = 1
-        f[f"SAB:{a.shape}:{b.shape}"] = 1
-        f["a_first"] = 1.0 if a.start == first else 0.0
-        names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
-        f[f"arank={min(names.index(a.start), 3)}"] = 1
-        aleft = _words(toks, 0, a.start)[-1:]
-        aright = _words(toks, a.end, len(sent))[:1]
-        f[f"AL:{aleft[0] if aleft else '^'}"] = 1
-        f[f"AR:{aright[0] if aright else '$'}"] = 1
-        gap = sent[lo.end:hi.start]
-        f["cross_sentence"] = 1.0 if re.search(r"[.;]\s", gap) else 0.0
-        if f["cross_sentence"]:
-            f[f"xs_arank={min(names.index(a.start), 3)}"] = 1
-        f["a_in_b"] = 1.0 if (b.start <= a.start and a.end <= b.end) or (a.start <= b.start and b.end <= a.end) else 0.0
-        for w in _words(toks, b.start, b.end)[-3:]:
-            f[f"O:{w}"] = 1
-        for w in _words(toks, a.start, a.end)[-2:]:
-            f[f"S:{w}"] = 1
-        for r in known.get(key(b.value), ()):
-            f[f"KO:{r}"] = 1
-        for r in known.get("S:" + key(a.value), ()):
-            f[f"KS:{r}"] = 1
-        for r in nb:
-            f[f"NB:{r}"] = 1
-        return f
-
-    def _subject_features(self, sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]]) -> dict[str, float]:
-        """Features of a name mention being the subject of some triple (position, neighbours)."""
-        names = sorted({m.start for m in ms if m.shape in _NAME_SHAPES})
-        left = _words(toks, 0, a.start)[-2:]
-        right = _words(toks, a.end, len(sent))[:2]
-        f = {f"rank={min(names.index(a.start), 3)}": 1.0, f"shape={a.shape}": 1.0,
-             f"l1={left[-1] if left else '^'}": 1.0, f"r1={right[0] if right else '$'}": 1.0,
-             f"r2={' '.join(right)}": 1.0, "clause_start": 1.0 if not left or re.search(
-                 r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
-             "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
-             "known_object": 1.0 if known.get(key(a.value)) else 0.0}
-        for w in _words(toks, a.start, a.end)[-1:]:
-            f[f"last={w}"] = 1.0
-        return f
-
-    def _pairs(self, sent: str, nb: set[str], lexicon: Lexicon,
-               known: dict[str, set[str]]) -> list[tuple[Mention, Mention, dict[str, float]]]:
-        ms = find_mentions(sent, lexicon)
-        toks = tokens(sent)
-        out = []
-        for a in ms:
-            if a.shape not in _NAME_SHAPES:
-                continue
-            for b in ms:
-                if b is a or key(a.value) == key(b.value) or (a.start < b.end and b.start < a.end):
-                    continue
-                out.append((a, b, self._features(sent, toks, ms, a, b, nb, known)))
-        return out
-
     # -- training --------------------------------------------------------------------------
     def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
         """Learn from ``{ontology name: (ontology, training sentences with triples)}``."""
@@ -287,32 +174,54 @@ class OfflineExtractor:
         folds = [int(hashlib.sha1(min([key(t["sub"]) for t in s.triples] or [s.id]).encode()).hexdigest(), 16) % 2
                  for _, s in self.train_sents]
         fold_lex = [Lexicon.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
-        fold_known = [_known([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
+        fold_known = [known_relations([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
+        fold_types = [TypeGuesser().fit([(training[n][0], s) for (n, s), f in zip(self.train_sents, folds) if f != k])
+                      for k in (0, 1)]
+        self.types = TypeGuesser().fit([(training[n][0], s) for n, s in self.train_sents])
         self.lexicon = Lexicon.learn(examples)
-        self.known_rels = _known([s for _, s in self.train_sents])
+        self.known_rels = known_relations([s for _, s in self.train_sents])
+        self.facts: dict[tuple[str, str], set[str]] = {}
+        for name, s in self.train_sents:
+            ranges = {r.name: r.range for r in training[name][0].relations.values()}
+            for t in s.triples:
+                k = (fold_accents(key(t["sub"])), fold_accents(key(normalize_value(t["obj"], ranges.get(t["rel"])))))
+                self.facts.setdefault(k, set()).add(t["rel"])
         texts = [s.text for _, s in self.train_sents]
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
         X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
+        variant_counts: dict[str, list[int]] = {}
         for (name, s), nb, fold in zip(self.train_sents, nbs, folds):
             ranges = {r.name: r.range for r in training[name][0].relations.values()}
+            all_ms = find_mentions(s.text, fold_lex[fold])
+            ms = [m for m in all_ms if not m.shape.startswith("DIS")]
+            # accents folded on both sides: "Estadio ..." in the sentence is "Estádio_..." in the triple
+            found = {fold_accents(key(m.value)) for m in ms}
+            names = {key(normalize_value(x, "")) for t in s.triples for x in (t["sub"], t["obj"])}
+            aliases = {k for t in s.triples for x in (t["sub"], t["obj"]) for k in alias_keys(x, "")}
+            subs = [key(normalize_value(t["sub"], "")) for t in s.triples]
+            count_variants(all_ms, names, aliases, max(subs, key=subs.count) if subs else None,
+                            variant_counts)
+
+            def keys(name: str, rng: str | None) -> set[str]:
+                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
+                # the disambiguation is not in the sentence, the relation is; unless a candidate has it
+                exact = fold_accents(key(normalize_value(name, rng)))
+                return {exact} if exact in found else {fold_accents(k) for k in alias_keys(name, rng)}
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
-                # a mention of a name's surface form is a positive too ("Arion" for Arion_(comicsCharacter)):
-                # the name's disambiguation is not in the sentence, the relation is
-                for sk in _alias_keys(t["sub"], ""):
-                    for ok in _alias_keys(t["obj"], rng):
+                for sk in keys(t["sub"], ""):
+                    for ok in keys(t["obj"], rng):
                         gold.setdefault((sk, ok), t["rel"])
-            subj_keys = {k for t in s.triples for k in _alias_keys(t["sub"], "")}
-            ms = find_mentions(s.text, fold_lex[fold])
+            subj_keys = {k for t in s.triples for k in keys(t["sub"], "")}
             toks = tokens(s.text)
             for m in ms:
-                if m.shape in _NAME_SHAPES:
-                    S.append(self._subject_features(s.text, toks, ms, m, fold_known[fold]))
-                    y_s.append(1 if key(m.value) in subj_keys else 0)
-            for a, b, f in self._pairs(s.text, nb, fold_lex[fold], fold_known[fold]):
-                rel = gold.get((key(a.value), key(b.value)))
+                if m.shape in NAME_SHAPES:
+                    S.append(subject_features(s.text, toks, ms, m, fold_known[fold], fold_types[fold]))
+                    y_s.append(1 if fold_accents(key(m.value)) in subj_keys else 0)
+            for a, b, f in sentence_pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold]):
+                rel = gold.get((fold_accents(key(a.value)), fold_accents(key(b.value))))
                 X.append(f)
                 y_bin.append(1 if rel else 0)
                 if rel:
@@ -334,11 +243,18 @@ class OfflineExtractor:
         self.svec.restrict(keep)
         self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
             _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
+        # a disambiguation is written out when the training names used it at most spans it fired on
+        self.variant_rate = {d: hit / (hit + miss) for d, (hit, miss) in variant_counts.items() if hit + miss >= 3}
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
                  len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
         return self
 
     # -- extraction ------------------------------------------------------------------------
+    def _type_conflict(self, rel, a: Mention, b: Mention, ontology: TextOntology) -> bool:
+        """The subject's learned classes exclude the relation's domain, or the object's its range."""
+        return self.types.excludes(a.value, rel.domain, ontology) or (
+            not rel.is_datatype and self.types.excludes(b.value, rel.range, ontology))
+
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
@@ -346,7 +262,7 @@ class OfflineExtractor:
         # a relation without a domain or a range cannot give subType/objType: never chosen
         rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
         for sent, nb in zip(sentences, nbs):
-            pairs = self._pairs(sent, nb, self.lexicon, self.known_rels)
+            pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types)
             if not pairs:
                 results.append([])
                 continue
@@ -358,7 +274,7 @@ class OfflineExtractor:
                 subj = {}
                 for a, _, _ in pairs:
                     if (a.start, a.end, a.value) not in subj:
-                        fa = self.svec.transform([self._subject_features(sent, toks, ms, a, self.known_rels)])
+                        fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)])
                         subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
                 ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
             scores = self.relation.decision_function(Xm)
@@ -367,16 +283,23 @@ class OfflineExtractor:
             chosen = []
             toks = tokens(sent)
             for i, (a, b, _) in enumerate(pairs):
-                ctx = _stems(_words(toks, min(a.end, b.end), max(a.start, b.start)) +
-                             _words(toks, 0, b.start)[-3:] + _words(toks, b.end, len(sent))[:2])
-                bonus = {r: self.label_weight * len(ctx & _label_stems(r)) / max(len(_label_stems(r)), 1)
+                # both names of a training triple: a training sentence stated that relation of theirs
+                fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
+                              if r in rels and compatible(rels[r].range, b.shape)) if self.fact_memory else []
+                if fact:
+                    chosen.append((1.0 + p[i], a, b, fact[0]))
+                    continue
+                ctx = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
+                             words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
+                bonus = {r: self.label_weight * len(ctx & label_stems(r)) / max(len(label_stems(r)), 1)
                          for r in rels}
                 if p[i] + self.label_weight * 0.2 * max(bonus.values(), default=0) < self.threshold:
                     continue
                 best, best_s = None, -1e9
                 for j, r in enumerate(self.classes):
                     rel = rels.get(r)
-                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s:
+                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s \
+                            and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
                         best, best_s = r, scores[i, j] + bonus[r]
                 if best is not None:
                     chosen.append((p[i] * ps[i] + 0.1 * best_s, a, b, best))
@@ -389,11 +312,24 @@ class OfflineExtractor:
                 if cands:
                     chosen.append((p[i], a, b, max(cands)[1]))
             chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
+            all_ms = find_mentions(sent, self.lexicon)
+            variants = variant_values(all_ms, self.variant_rate)
+            # the topic: the subject span of the most chosen pairs (ties: the best-ranked one)
+            spans = [(a.start, a.end) for _, a, _, _ in chosen]
+            sub_variants = variant_values(all_ms, self.variant_rate, max(spans, key=spans.count) if spans else None)
             kept, out, seen = [], [], set()
+            # one name per subject span: the value ("Auron" or "Auron (comicsCharacter)") of its best pair
+            span_value: dict[tuple[int, int], Mention] = {}
+            for _, a, _, _ in chosen:
+                span_value.setdefault((a.start, a.end), a)
             for score, a, b, r in chosen:
+                a = span_value[(a.start, a.end)]
                 if any(b.start < kb.end and kb.start < b.end for _, kb, _ in kept):
                     continue
                 rel = rels[r]
+                a = dataclasses.replace(a, value=sub_variants.get((a.start, a.end), a.value))
+                if not rel.is_datatype:
+                    b = dataclasses.replace(b, value=variants.get((b.start, b.end), b.value))
                 obj = normalize_value(b.value, rel.range)
                 k = (key(a.value), r, key(obj))
                 if k in seen:
@@ -410,6 +346,8 @@ class OfflineExtractor:
                         continue
                     if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
                         break
+                    if not rels[r].is_datatype:
+                        c = dataclasses.replace(c, value=variants.get((c.start, c.end), c.value))
                     obj = normalize_value(c.value, rels[r].range)
                     if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
                         seen.add((key(a.value), r, key(obj)))

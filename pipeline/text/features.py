@@ -1,0 +1,207 @@
+"""Features of the offline extractor: mention pairs, subject mentions, name variants.
+
+:func:`pair_features` describes an ordered (subject candidate, object candidate) pair of one
+sentence, :func:`subject_features` one name as a possible subject, :func:`sentence_pairs` builds every
+pair of a sentence; the helpers count and choose disambiguated name variants (:mod:`.names`)
+and test a mention's shape against a relation's range. Used by :mod:`.offline` alike for the
+training sentences (with cross-fitted lexicons) and for the sentences to extract from.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from .data import Sentence
+from .entity_types import TypeGuesser
+from .mentions import Lexicon, Mention, find_mentions, tokens
+from .normalize import key, normalize_value
+
+__all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
+           "label_stems", "alias_keys", "known_relations", "disambiguation", "count_variants", "variant_values"]
+
+NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
+_STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
+
+
+def compatible(rel_range: str, shape: str) -> bool:
+    """Can a mention of ``shape`` be the object of a relation with range ``rel_range``?"""
+    if rel_range == "number":
+        return shape in ("NUM", "YEAR")
+    if rel_range in ("Date", "date"):
+        return shape in ("DATE", "YEAR")
+    if rel_range == "Year":
+        return shape == "YEAR"
+    if rel_range == "string":
+        return shape != "LOW"
+    return shape in NAME_SHAPES or shape == "LOW"
+
+
+def words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
+    """Lower-case word tokens inside the character span ``[start, end)`` (punctuation left out)."""
+    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+
+
+_STEMMER = None
+
+
+def stems(ws: list[str]) -> set[str]:
+    """Porter stems of ``ws`` without a few function words."""
+    global _STEMMER
+    if _STEMMER is None:
+        from nltk.stem import PorterStemmer
+        _STEMMER = PorterStemmer()
+    return {_STEMMER.stem(w) for w in ws if w not in _STOP}
+
+
+@functools.lru_cache(maxsize=4096)
+def label_stems(relation: str) -> frozenset[str]:
+    """Stemmed words of a relation name (``academicStaffSize`` -> ``academ``, ``staff``, ``size``)."""
+    ws = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", relation)
+    return frozenset(stems([w.lower() for w in ws]))
+
+
+def alias_keys(name: str, range_name: str | None) -> set[str]:
+    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`)."""
+    value = normalize_value(name, range_name)
+    return {key(value)} | {key(a) for a in Lexicon.aliases(value)}
+
+
+def known_relations(sentences: list[Sentence]) -> dict[str, set[str]]:
+    """Relations each entity name had as object (``key``) and as subject (``S:key``)."""
+    known: dict[str, set[str]] = {}
+    for s in sentences:
+        for t in s.triples:
+            known.setdefault(key(t["obj"]), set()).add(t["rel"])
+            known.setdefault("S:" + key(t["sub"]), set()).add(t["rel"])
+    return known
+
+
+def disambiguation(name: str) -> str:
+    """The disambiguation part of a variant name: ``comicscharacter`` for ``Auron (comicsCharacter)``,
+    ``,`` for a region (``Auburn, Texas``)."""
+    m = re.search(r"\(([^()]*)\)$", name)
+    return key(m.group(1)) if m else ","
+
+
+def count_variants(ms: list[Mention], names: set[str], aliases: set[str], topic: str | None,
+                   counts: dict[str, list[int]]) -> None:
+    """Count, per kind of variant and disambiguation (``DIS:footballer``), the spans of a gold
+    entity whose variant name is the gold name (``counts[d][0]``) or whose plain name is
+    (``counts[d][1]``). ``DISANY`` variants (suffix words anywhere in the sentence) are counted
+    on the sentence's topic only (``topic``: the key of its most frequent gold subject), the only
+    place they are written."""
+    for m in ms:
+        if not m.shape.startswith("DIS"):
+            continue
+        gold = ({topic} if topic else set()) if m.shape == "DISANY" else names
+        plain = [p for p in ms if (p.start, p.end) == (m.start, m.end) and not p.shape.startswith("DIS")]
+        if key(m.value) in gold:
+            counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[0] += 1
+        elif any(key(p.value) in gold or (m.shape != "DISANY" and key(p.value) in aliases) for p in plain):
+            counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[1] += 1
+
+
+def variant_values(ms: list[Mention], rate: dict[str, float],
+                   topic: tuple[int, int] | None = None) -> dict[tuple[int, int], str]:
+    """Span -> the variant name to write instead of the plain one (its kind and disambiguation's
+    training rate above one half; the highest rate wins; ``DISANY`` at the ``topic`` span only)."""
+    best: dict[tuple[int, int], tuple[float, str]] = {}
+    for m in ms:
+        if not m.shape.startswith("DIS") or (m.shape == "DISANY" and (m.start, m.end) != topic):
+            continue
+        r = rate.get(f"{m.shape}:{disambiguation(m.value)}", 0.0)
+        if r > 0.5 and r > best.get((m.start, m.end), (0.0, ""))[0]:
+            best[(m.start, m.end)] = (r, m.value)
+    return {span: v for span, (_, v) in best.items()}
+
+
+def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
+                  known: dict[str, set[str]], types: TypeGuesser) -> dict[str, float]:
+    """Sparse features ``{name: value}`` of the pair (subject candidate ``a``, object candidate
+    ``b``) of ``sent``: words between and around them, shapes, order and distance, known relations
+    of the names (``known``, :func:`known_relations`), their learned classes (``types``) and the
+    relations ``nb`` of the nearest training sentences."""
+    f: dict[str, float] = {}
+    first = min((m.start for m in ms if m.shape in NAME_SHAPES), default=-1)
+    lo, hi = (a, b) if a.start < b.start else (b, a)
+    between = words(toks, lo.end, hi.start)
+    f["order"] = 1.0 if a.start < b.start else -1.0
+    f[f"dist={min(len(between), 10) // 2}"] = 1
+    for w in (between[:4] + between[-4:]) if len(between) > 8 else between:
+        f[f"B:{w}"] = 1
+        f[f"B:{w}:{'fw' if a.start < b.start else 'bw'}"] = 1
+    left = words(toks, 0, b.start)[-3:]
+    right = words(toks, b.end, len(sent))[:2]
+    for i, w in enumerate(left):
+        f[f"L{len(left) - i}:{w}"] = 1
+        f[f"L:{w}"] = 1
+    for w in right:
+        f[f"R:{w}"] = 1
+    if left:  # the word before a number or a date says what it measures ("in 2001", "has 250")
+        f[f"L1S:{left[-1]}:{b.shape}"] = 1
+    if between:
+        f[f"BL:{between[-1]}:{b.shape}"] = 1
+    f[f"SA:{a.shape}"] = f[f"SB:{b.shape}"] = 1
+    f[f"SAB:{a.shape}:{b.shape}"] = 1
+    f["a_first"] = 1.0 if a.start == first else 0.0
+    names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
+    f[f"arank={min(names.index(a.start), 3)}"] = 1
+    aleft = words(toks, 0, a.start)[-1:]
+    aright = words(toks, a.end, len(sent))[:1]
+    f[f"AL:{aleft[0] if aleft else '^'}"] = 1
+    f[f"AR:{aright[0] if aright else '$'}"] = 1
+    gap = sent[lo.end:hi.start]
+    f["cross_sentence"] = 1.0 if re.search(r"[.;]\s", gap) else 0.0
+    if f["cross_sentence"]:
+        f[f"xs_arank={min(names.index(a.start), 3)}"] = 1
+    f["a_in_b"] = 1.0 if (b.start <= a.start and a.end <= b.end) or (a.start <= b.start and b.end <= a.end) else 0.0
+    for w in words(toks, b.start, b.end)[-3:]:
+        f[f"O:{w}"] = 1
+    for w in words(toks, a.start, a.end)[-2:]:
+        f[f"S:{w}"] = 1
+    # classes of the two names learned from the training triples (domain/range evidence)
+    ta, tb = types.top(a.value), types.top(b.value) if b.shape in NAME_SHAPES or b.shape == "LOW" else b.shape
+    f[f"TA:{ta}"] = f[f"TB:{tb}"] = f[f"TAB:{ta}:{tb}"] = 1
+    for r in known.get(key(b.value), ()):
+        f[f"KO:{r}"] = 1
+    for r in known.get("S:" + key(a.value), ()):
+        f[f"KS:{r}"] = 1
+    for r in nb:
+        f[f"NB:{r}"] = 1
+    return f
+
+
+def subject_features(sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]],
+                     types: TypeGuesser) -> dict[str, float]:
+    """Features of a name mention being the subject of some triple (position, neighbours, shape,
+    whether the name was a subject or an object in training, its learned class)."""
+    names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
+    left = words(toks, 0, a.start)[-2:]
+    right = words(toks, a.end, len(sent))[:2]
+    f = {f"rank={min(names.index(a.start), 3)}": 1.0, f"shape={a.shape}": 1.0,
+         f"l1={left[-1] if left else '^'}": 1.0, f"r1={right[0] if right else '$'}": 1.0,
+         f"r2={' '.join(right)}": 1.0, "clause_start": 1.0 if not left or re.search(
+             r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
+         "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
+         "known_object": 1.0 if known.get(key(a.value)) else 0.0, f"type={types.top(a.value)}": 1.0}
+    for w in words(toks, a.start, a.end)[-1:]:
+        f[f"last={w}"] = 1.0
+    return f
+
+
+def sentence_pairs(sent: str, nb: set[str], lexicon: Lexicon, known: dict[str, set[str]],
+                   types: TypeGuesser) -> list[tuple[Mention, Mention, dict[str, float]]]:
+    """Every ordered pair (name candidate, other candidate) of ``sent`` that do not overlap and
+    name different things, with :func:`pair_features`; variant names (shape ``DIS*``) are left
+    out: they are chosen after the pair, per span (:func:`variant_values`)."""
+    ms = [m for m in find_mentions(sent, lexicon) if not m.shape.startswith("DIS")]
+    toks = tokens(sent)
+    out = []
+    for a in ms:
+        if a.shape not in NAME_SHAPES:
+            continue
+        for b in ms:
+            if b is a or key(a.value) == key(b.value) or (a.start < b.end and b.start < a.end):
+                continue
+            out.append((a, b, pair_features(sent, toks, ms, a, b, nb, known, types)))
+    return out

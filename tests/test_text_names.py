@@ -1,0 +1,86 @@
+"""Disambiguated DBpedia names learned from training names (pipeline/text/names.py) and the
+extractor's choice between a plain name and its variant (learned rate per kind of variant)."""
+from __future__ import annotations
+
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
+from pipeline.text.names import Disambiguator
+from pipeline.text.features import count_variants, variant_values
+
+NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
+         "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]
+
+
+def _variants(sentence: str, lex: Lexicon) -> list[tuple[str, str]]:
+    return [(m.value, m.shape) for m in find_mentions(sentence, lex) if m.shape.startswith("DIS")]
+
+
+def test_learns_suffixes_heads_and_regions_from_training_names():
+    d = Disambiguator(NAMES)
+    assert d.suffixes == {("comic", "charact"): "comicsCharacter", ("footbal",): "footballer"}
+    assert d.heads == {"charact", "footbal"}  # "(metres)" is a unit of a value, not a type
+    assert d.regions == {"georgia": "Georgia"}
+
+
+def test_variants_of_a_mention():
+    lex = Lexicon(NAMES)
+    # a head word right before the name; a known suffix's words elsewhere in the sentence (any name)
+    assert _variants("The footballer Tom Hill plays for Leeds.", lex) == [("Tom Hill (footballer)", "DIS"),
+                                                                          ("Leeds (footballer)", "DISANY")]
+    # a known suffix spelled from the head and the word before it
+    assert _variants("The comic character Auron was created by Karl Kesel.", lex) == [
+        ("Auron (character)", "DIS"), ("Auron (comicsCharacter)", "DIS"),
+        ("Karl Kesel (comicsCharacter)", "DISANY")]
+    # a head never seen in a training name: only a lower-case noun after an article or a modifier
+    assert _variants("The Train song Mermaid is pop.", lex) == [("Mermaid (Train song)", "DISNEW"),
+                                                                ("Mermaid (song)", "DISNEW")]
+    assert _variants("Dillin created Aurakles.", lex) == []
+    assert _variants("Auburn is part of Lee County in Georgia.", lex) == [
+        ("Auburn, Georgia", "DISREG"), ("Lee County, Georgia", "DISREG")]
+
+
+def test_variant_written_only_where_training_used_it_mostly():
+    ms = find_mentions("The footballer Tom Hill plays for Leeds.", Lexicon(NAMES))
+    counts: dict[str, list[int]] = {}
+    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), "tomhill(footballer)", counts)
+    count_variants(ms, {"tomhill", "leeds"}, {"tomhill"}, "tomhill", counts)
+    count_variants(ms, {"tomhill(footballer)", "leeds"}, set(), "leeds", counts)
+    # DISANY "Leeds (footballer)" counts where Leeds is the topic (most frequent subject) only
+    assert counts == {"DIS:footballer": [2, 1], "DISANY:footballer": [0, 1]}
+    rate = {d: hit / (hit + miss) for d, (hit, miss) in counts.items()}
+    span = next((m.start, m.end) for m in ms if m.value == "Tom Hill")
+    leeds = next((m.start, m.end) for m in ms if m.value == "Leeds")
+    assert variant_values(ms, rate) == {span: "Tom Hill (footballer)"}
+    assert variant_values(ms, {"DIS:footballer": 0.5}) == {}
+    assert variant_values(ms, {"DISANY:footballer": 0.6}) == {}
+    assert variant_values(ms, {"DISANY:footballer": 0.6}, topic=leeds) == {leeds: "Leeds (footballer)"}
+    assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
+
+
+def test_entity_classes_learned_from_training_triples():
+    from pipeline.text.data import Relation, Sentence, TextOntology
+    from pipeline.text.entity_types import TypeGuesser
+
+    onto = TextOntology("ont_t", ["Airport", "City", "Country"],
+                        {"cityServed": Relation("cityServed", "Airport", "City"),
+                         "country": Relation("country", "City", "Country"),
+                         "elevation": Relation("elevation", "Airport", "number")})
+    sents = [Sentence(f"s{i}", "", [{"sub": f"{n}_Airport", "rel": "cityServed", "obj": n},
+                                    {"sub": f"{n}_Airport", "rel": "elevation", "obj": "5"},
+                                    {"sub": n, "rel": "country", "obj": "United_States"}])
+             for i, n in enumerate(["Abilene", "Albany", "Amarillo"])]
+    g = TypeGuesser().fit([(onto, s) for s in sents])
+    assert g.classes("United States") == {"Country": 1.0}
+    assert g.top("Adirondack Regional Airport") == "Airport"  # unseen name: its last word's class
+    assert g.classes("Abilene") == {}  # 2 typed occurrences (City), fewer than 3: unknown
+    assert g.excludes("United States", "City", onto) and not g.excludes("United States", "Country", onto)
+    assert not g.excludes("Zzyzx", "City", onto)
+
+
+def test_accent_free_spelling_and_ordinal_names():
+    from pipeline.text.mentions import fold_accents
+    assert fold_accents("Agremiação Estádio Bjørklund") == "Agremiacao Estadio Bjørklund"
+    lex = Lexicon(["Estádio_Municipal_Coaracy_da_Mata_Fonseca"])
+    ms = find_mentions("Its ground is the Estadio Municipal Coaracy da Mata Fonseca.", lex)
+    assert [m.value for m in ms if m.shape == "LEX"] == ["Estádio Municipal Coaracy da Mata Fonseca"]
+    assert find_mentions("The 14th New Jersey Volunteer Infantry Monument is old.")[0].value == \
+        "14th New Jersey Volunteer Infantry Monument"
