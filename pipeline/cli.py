@@ -62,7 +62,8 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _run_exit_code(runs: list) -> int:
-    """2 when a case failed on bad input, 1 when a case failed otherwise or its KG fails
+    """2 when a case failed on bad input, 1 when a case failed otherwise, the guards dropped
+    triples of its KG (as ``kgc materialize`` exits 1 then: data was lost), or its KG fails
     validation (SV2, CS2, SHACL) or was not validated (a check did not run or finish; see
     :func:`pipeline.evaluate.validation_passed`), else 0."""
     from .evaluate import validation_passed
@@ -70,6 +71,8 @@ def _run_exit_code(runs: list) -> int:
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
     if any(r.status != "ok" for r in runs):
+        return 1
+    if any(r.counts.get("triples_dropped_by_guards") for r in runs):
         return 1
     invalid = [r for r in runs if not validation_passed(r.extra.get("graph_validation", {}))]
     return 1 if invalid else 0

@@ -121,6 +121,8 @@ class CaseRun:
             size = f"runs={c['runs_ok']}/{c['runs']} ok{spread}"
         else:
             size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
+            if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
+                size += f" triples-dropped={c['triples_dropped_by_guards']}"
         return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 
