@@ -324,12 +324,14 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
         raise InputError(str(exc), path=args.table) from exc
     compiled.rml.serialize(args.output, format="turtle")
-    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
-          f"written to {args.output}")
+    left_out = len(table) - len(compiled.plan.compiled_lines)
+    rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
+        (f"; {left_out} left out, see the errors above" if left_out else "")
+    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {args.output}")
     if yarrrml_out:
         yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")
         print(f"YARRRML written to {yarrrml_out}")
-    return 0
+    return 1 if left_out else 0  # the RML is written, but rows of the table are not in it: something was lost
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:

@@ -32,3 +32,17 @@ def test_run_exits_1_when_the_guards_drop_triples(tmp_path, capsys):
     assert (run["status"], run["counts"]["triples"], run["counts"]["triples_dropped_by_guards"]) == ("ok", 5, 1)
     assert "triples=5 rows=2/2 triples-dropped=1 " in capsys.readouterr().out
     assert main(["materialize", str(out / "s" / "b" / "mapping.rml.ttl"), str(tmp_path / "kg.nt")]) == 1
+
+
+def test_compile_exits_1_and_counts_the_rows_it_left_out(tmp_path, capsys):
+    # a bad cell leaves its row out of the RML; the exit code said 0 and the line "(1 rows)"
+    _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n"
+                     "| price | books.csv | ex:price | ex:Book | http://example.org/b/{id} | xsd:decmal |\n")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 1
+    out, err = capsys.readouterr()
+    assert out == f"1 TriplesMaps (1 of 2 rows; 1 left out, see the errors above) written to {tmp_path / 'm.ttl'}\n"
+    assert err == (f"error: {tmp_path / 't.md'}:4 [datatype]: datatype cell 'xsd:decmal' is no datatype "
+                   "(closest valid: xsd:decimal)\n")
+    _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert capsys.readouterr().out == f"1 TriplesMaps (1 of 1 rows) written to {tmp_path / 'm.ttl'}\n"
