@@ -46,3 +46,39 @@ def test_compile_exits_1_and_counts_the_rows_it_left_out(tmp_path, capsys):
     _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
     assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
     assert capsys.readouterr().out == f"1 TriplesMaps (1 of 1 rows) written to {tmp_path / 'm.ttl'}\n"
+
+
+_KEYED = ("@prefix : <http://e/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+          ":C a owl:Class ; owl:hasKey ( :k ) .\n"
+          ":k a owl:DatatypeProperty , owl:FunctionalProperty . :n a owl:DatatypeProperty , owl:FunctionalProperty .\n")
+
+
+def test_owlrl_cs2_applies_haskey_to_equal_keys_only():
+    # owlrl 7.1.4's prp-key compares no key property when there is one: every two instances
+    # became owl:sameAs and a valid KG "clashed" on its functional properties (kgc synth --level opaque)
+    from rdflib import Graph
+
+    from pipeline.validation.consistency import owlrl_consistency
+
+    onto = Graph().parse(data=_KEYED, format="turtle")
+    kg = Graph().parse(data='@prefix : <http://e/> . :a a :C ; :k "1" ; :n "x" . :b a :C ; :k "2" ; :n "y" .\n'
+                            ':c a :C ; :k "3" .', format="turtle")
+    r = owlrl_consistency(kg, onto)
+    assert (r.value, r.findings) == (True, [])
+    kg.parse(data='@prefix : <http://e/> . :c :k "1" ; :n "z" .', format="turtle")  # c shares key "1" with a
+    r = owlrl_consistency(kg, onto)
+    assert r.value is False
+    assert sorted(f.message for f in r.findings) == [
+        f"Cardinality: http://e/{s} has 2 distinct literal values of http://e/{p}, at most 1 allowed "
+        "(functional property)" for s in "ac" for p in "kn"]
+
+
+def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
+    (tmp_path / "onto.ttl").write_text(_KEYED, encoding="utf-8")
+    (tmp_path / "c.csv").write_text("k\n1\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: k\nsources: [c.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "kg.nt").write_text("".join(f'<http://e/{s}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
+                                            f'<http://e/C> .\n<http://e/{s}> <http://e/k> "{i}" .\n'
+                                            for i, s in enumerate("ab")), encoding="utf-8")
+    assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
+    assert "CS2-owlrl: True (ok, 0 finding(s))" in capsys.readouterr().out
