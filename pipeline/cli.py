@@ -30,7 +30,7 @@ from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
 from .source_checks import check_logical_sources
-from .sources import load_source, require_readable
+from .sources import csv_row_findings, load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -280,11 +280,15 @@ def _cmd_map(args: argparse.Namespace) -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
-        require_readable([load_source(s, Path(tmp)) for s in case.sources])
+        sources = [load_source(s, Path(tmp)) for s in case.sources]
+        require_readable(sources)
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
     for f in result.provenance.get("findings", []):  # what the mapper left out, and why
         print(Finding(**f), file=sys.stderr)
+    for s in sources:  # records the mapper saw cut or padded to the header's width
+        for f in csv_row_findings(s):
+            print(f, file=sys.stderr)
     print(f"{len(result.table)} rows written to {args.output}")
     return 0
 
@@ -316,7 +320,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
         print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
     compiled = compile_table(table, ontology, case, sources)
-    source_findings = [f for s in sources for f in s.findings]
+    source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
     for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)
     try:

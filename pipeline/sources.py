@@ -38,7 +38,7 @@ from .source_checks import (NO_RECORDS, json_top_level, parse_xml, read_error, r
                             unresolved_entity, utf8_xml_copy, xml_encoding)
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces", "all_values"]
+           "xml_namespaces", "all_values", "csv_row_findings"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -279,6 +279,31 @@ def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:
             out.append(Finding("source", str(src.path), f"the header names {name!r} in columns "
                                f"{', '.join(map(str, cols))}: the engine reads column {cols[0]} only", line=1,
                                column="header", value=name, expected="distinct column names", severity="warning"))
+    return out
+
+
+def csv_row_findings(data: SourceData) -> list[Finding]:
+    """Records of a CSV source whose cell count differs from its header's (parses the file).
+
+    Returns:
+        At most two findings: a ``warning`` for records with more cells than the header (the
+        extra cells reach no column, so neither kgc nor the engine reads them: data is lost)
+        and an ``info`` for records with fewer (their missing cells are empty), each naming
+        the first lines. ``[]`` for other formats and well-formed files.
+    """
+    if not isinstance(data.records, ColumnRecords):
+        return []
+    long, short = data.records.ragged()
+    width, out = len(data.references), []
+    for rows, severity, what in ((long, "warning", "more cells than the header; the extra cells are dropped "
+                                  "(no column name addresses them)"),
+                                 (short, "info", "fewer cells than the header; the missing cells are read as empty")):
+        if rows:
+            first = ", ".join(f"line {line} ({cells} cells)" for line, cells in rows[:5])
+            more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+            out.append(Finding("source", str(data.source.path), f"{len(rows)} record(s) have {what}: {first}{more}",
+                               line=rows[0][0], column="record", expected=f"{width} cells per record, as the header",
+                               severity=severity))
     return out
 
 

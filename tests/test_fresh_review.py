@@ -82,3 +82,24 @@ def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
                                             for i, s in enumerate("ab")), encoding="utf-8")
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
     assert "CS2-owlrl: True (ok, 0 finding(s))" in capsys.readouterr().out
+
+
+def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, capsys):
+    # "3,D,E,2003,extra,more" under a 4-name header: the two extra cells reached no column, silently
+    _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
+    (tmp_path / "books.csv").write_text('id,title,price\n1,"Du\nne",1.5,x,y\n2\n\n3,Emma,2\n4,Lolita,3,z\n',
+                                        encoding="utf-8")
+    out = tmp_path / "o"
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(out)]) == 0
+    audit = json.loads((out / "s" / "b" / "audit.json").read_text(encoding="utf-8"))
+    rows = [(f["severity"], f["line"], f["message"]) for f in audit if f["column"] == "record"]
+    assert rows == [
+        ("warning", 2, "2 record(s) have more cells than the header; the extra cells are dropped (no column name "
+                       "addresses them): line 2 (5 cells), line 7 (4 cells)"),
+        ("info", 4, "1 record(s) have fewer cells than the header; the missing cells are read as empty: line 4 (1 cells)")]
+    capsys.readouterr()
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"warning: {tmp_path / 'books.csv'}:2 [record]: 2 record(s) have more cells than the header; the extra cells "
+        "are dropped (no column name addresses them): line 2 (5 cells), line 7 (4 cells)")
