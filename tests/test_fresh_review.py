@@ -103,3 +103,14 @@ def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, ca
     assert capsys.readouterr().err.splitlines()[0] == (
         f"warning: {tmp_path / 'books.csv'}:2 [record]: 2 record(s) have more cells than the header; the extra cells "
         "are dropped (no column name addresses them): line 2 (5 cells), line 7 (4 cells)")
+
+
+def test_validate_runs_every_check_on_ntriples_with_a_byte_order_mark(tmp_path, capsys):
+    # SV2 accepted the BOM; rdflib did not, so CS2 and SHACL were "not run: an illegal term; see SV2" (exit 1)
+    _books(tmp_path, "")
+    (tmp_path / "kg.nt").write_bytes(b'\xef\xbb\xbf<http://example.org/b/1> <http://example.org/title> "Dune" .\n')
+    assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
+    result = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
+    assert {k: (v["value"], v["status"]) for k, v in result.items() if k != "CS2-hermit"} == {
+        "SV2": (True, "ok"), "CS2-owlrl": (True, "ok"), "SHACL": (True, "ok")}
+    assert result["SHACL"]["details"]["coverage"] == {"mode": "full", "triples": [1, 1]}
