@@ -114,3 +114,24 @@ def test_validate_runs_every_check_on_ntriples_with_a_byte_order_mark(tmp_path, 
     assert {k: (v["value"], v["status"]) for k, v in result.items() if k != "CS2-hermit"} == {
         "SV2": (True, "ok"), "CS2-owlrl": (True, "ok"), "SHACL": (True, "ok")}
     assert result["SHACL"]["details"]["coverage"] == {"mode": "full", "triples": [1, 1]}
+
+
+def test_manifest_refuses_a_source_given_twice_or_a_folder_naming_its_line(tmp_path, capsys):
+    # a source listed twice gave every table row twice (and a self-join); "." read as a file of unknown format
+    _books(tmp_path, "")
+    cases = {"twice.yaml": ("sources: [books.csv, books.csv]\n", "sources[1]: the same source as sources[0] (books.csv)"),
+             "named.yaml": ("sources: [books.csv, {path: sub/books.csv}]\n",
+                            "sources[1]: named 'books.csv' as sources[0]; give one a distinct 'name'"),
+             "folder.yaml": ("sources: [.]\n", f"sources[0].path: {tmp_path} is a folder; expected a file"),
+             "missing.yaml": ("sources: [nope.csv]\n", f"sources[0].path: file not found: {tmp_path / 'nope.csv'}")}
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "books.csv").write_text("id\n1\n", encoding="utf-8")
+    for name, (sources, message) in cases.items():
+        (tmp_path / name).write_text(f"name: b\n{sources}ontologies: [onto.ttl]\n", encoding="utf-8")
+        assert main(["run", str(tmp_path / name), "--out", str(tmp_path / "o")]) == 2
+        assert capsys.readouterr().err == f"error: {tmp_path / name}:2: {message}\n"
+    (tmp_path / "two.yaml").write_text("name: b\nsources: [books.csv, {path: sub/books.csv, name: old.csv}]\n"
+                                       "ontologies: [onto.ttl]\n", encoding="utf-8")
+    from pipeline.manifest import load_manifest
+
+    assert [s.name for s in load_manifest(tmp_path / "two.yaml").sources] == ["books.csv", "old.csv"]
