@@ -52,6 +52,14 @@ def _manifests(paths: list[str]) -> list[Path]:
     return out
 
 
+def _output_file(path: str, what: str) -> Path:
+    """``path`` as an output file; a folder there is bad input, found before any work (else the
+    work is lost at the end, and ``kgc materialize`` wrote its engine copy beside the folder)."""
+    if Path(path).is_dir():
+        raise InputError(f"{what} is a folder; expected a file name", path=path)
+    return Path(path)
+
+
 def _cmd_data(args: argparse.Namespace) -> int:
     root = blinkg_dir(args.blinkg)
     paths, notes = write_manifests(root, Path(args.out), tuple(args.formats))
@@ -163,6 +171,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .evaluate import graph_validation, validation_passed
 
+    _output_file(args.out, "--out")
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
     if not Path(args.kg).is_file():
@@ -204,6 +213,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     case, ontology, sources = _case_context(args.manifest, out)
+    for given, name in ((args.table, "--table"), (args.kg, "--kg")):  # before the gold is looked at
+        if given and not Path(given).is_file():
+            raise InputError(f"{name}: file not found", path=given)
     if case.gold_table is None and case.gold_graph is None:
         raise InputError("the manifest names no gold table or gold graph to score against", path=case.manifest,
                          key="gold")
@@ -268,6 +280,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    _output_file(args.output, "output")
     if Path(args.output).suffix.lower() not in (".md", ".csv", ".json"):
         # checked before the mapper runs, not after minutes of work
         raise InputError(f"unknown mapping-table format {Path(args.output).suffix!r}; expected .md, .csv or .json",
@@ -296,6 +309,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
 def _cmd_compile(args: argparse.Namespace) -> int:
     from .compile.yarrrml import read_yarrrml, to_yarrrml
 
+    _output_file(args.output, "output")
     yarrrml_out = None if args.yarrrml is None else \
         Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
     if Path(args.table).suffix.lower() in (".yml", ".yaml"):
@@ -347,6 +361,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     from .rmlnorm import document_base
 
     rml_path = Path(args.rml)
+    _output_file(args.output, "output")
     try:
         text = rml_path.read_text(encoding="utf-8")
         rml = Graph().parse(data=text, format="turtle", publicID=rml_path.absolute().as_uri())

@@ -135,3 +135,23 @@ def test_manifest_refuses_a_source_given_twice_or_a_folder_naming_its_line(tmp_p
     from pipeline.manifest import load_manifest
 
     assert [s.name for s in load_manifest(tmp_path / "two.yaml").sources] == ["books.csv", "old.csv"]
+
+
+def test_an_output_that_is_a_folder_or_a_missing_score_input_is_bad_input(tmp_path, capsys):
+    # `kgc materialize m.ttl /tmp` wrote /tmp.morph-kgc.ttl, then failed; validate failed after its checks
+    _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
+    case, table, folder = str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), tmp_path / "d"
+    folder.mkdir()
+    assert main(["compile", case, table, str(tmp_path / "m.ttl")]) == 0
+    capsys.readouterr()
+    for argv, what in ((["materialize", str(tmp_path / "m.ttl"), str(folder)], "output"),
+                       (["compile", case, table, str(folder)], "output"), (["map", case, str(folder)], "output"),
+                       (["validate", case, str(tmp_path / "m.ttl"), "--out", str(folder)], "--out")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: {folder}: {what} is a folder; expected a file name\n"
+    assert not (tmp_path / "d.morph-kgc.ttl").exists() and list(folder.iterdir()) == []
+    (tmp_path / "gold.nt").write_text("", encoding="utf-8")
+    (tmp_path / "g.yaml").write_text("name: b\nsources: [books.csv]\nontologies: [onto.ttl]\ngold: {graph: gold.nt}\n",
+                                     encoding="utf-8")
+    assert main(["score", str(tmp_path / "g.yaml"), "--table", "nope.md", "--out", str(tmp_path / "s")]) == 2
+    assert capsys.readouterr().err == "error: nope.md: --table: file not found\n"
