@@ -23,7 +23,6 @@ from __future__ import annotations
 import csv
 import json
 import logging
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,8 +74,8 @@ class SourceData:
         findings: problems met while reading (repairs, unreadable rows).
         namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
         default_prefixes: default namespace URI -> the prefix bound to it (XML only).
-        unaddressable: reference -> why an engine cannot address it (JSON keys holding ``.``
-            or white space, which Morph-KGC reads as a nested path); mappers must not use them.
+        unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
+            which Morph-KGC reads as a nested path, or white space at their ends); mappers must not use them.
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
     """
 
@@ -308,14 +307,16 @@ def csv_row_findings(data: SourceData) -> list[Finding]:
 
 
 def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
-    """Leaf values by dotted path; paths through a key holding ``.`` or white space go into ``odd``."""
+    """Leaf values by dotted path; paths through a key holding ``.`` (the engine reads a nested path)
+    or white space at its ends (a table cell cannot hold it) go into ``odd``. Spaces inside a key
+    (``"book title"``) are fine: Morph-KGC reads them."""
     out: dict[str, list[str]] = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
             path = f"{prefix}.{k}" if prefix else str(k)
             for kk, vv in _flatten_json(v, path, odd).items():
                 out.setdefault(kk, []).extend(vv)
-                if odd is not None and re.search(r"[.\s]", str(k)):
+                if odd is not None and ("." in str(k) or str(k) != str(k).strip()):
                     odd.add(kk)
     elif isinstance(obj, list):
         for item in obj:
@@ -369,10 +370,11 @@ def _load_json(src: Source, workdir: Path | None) -> SourceData:
                          f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
     out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
     for ref in sorted(odd):
-        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or white space: Morph-KGC reads a dotted "
-                                  "reference as a nested path, so no RML reference selects it")
+        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
+                                  "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "
+                                  "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
-                                    expected="JSON keys without '.' or white space", severity="warning"))
+                                    expected="JSON keys without '.' or white space at their ends", severity="warning"))
     if not recs:
         out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
                                     column="iterator", value=iterator, expected="a JSONPath selecting the records",

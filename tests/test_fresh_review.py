@@ -155,3 +155,23 @@ def test_an_output_that_is_a_folder_or_a_missing_score_input_is_bad_input(tmp_pa
                                      encoding="utf-8")
     assert main(["score", str(tmp_path / "g.yaml"), "--table", "nope.md", "--out", str(tmp_path / "s")]) == 2
     assert capsys.readouterr().err == "error: nope.md: --table: file not found\n"
+
+
+def test_json_keys_with_inner_spaces_are_mapped_and_read(tmp_path, capsys):
+    # README: "Keys with spaces and nested keys are read"; the loader called them unaddressable,
+    # warned, and the offline mapper never proposed them, though Morph-KGC reads them
+    from pipeline.manifest import load_manifest
+    from pipeline.sources import load_source
+
+    _books(tmp_path, "| au thor.full name | b.json | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
+    (tmp_path / "b.json").write_text('[{"id": "1", "au thor": {"full name": "Ann Lee"}, "a.b": "x", " pad": "y"}]',
+                                     encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: b\nscenario: s\nsources: [b.json]\nontologies: [onto.ttl]\n",
+                                        encoding="utf-8")
+    data = load_source(load_manifest(tmp_path / "case.yaml").sources[0], tmp_path / "w")
+    assert (data.references, sorted(data.unaddressable)) == (["id", "au thor.full name", "a.b", " pad"], [" pad", "a.b"])
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert main(["materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    assert sorted((tmp_path / "kg.nt").read_text(encoding="utf-8").splitlines()) == [
+        '<http://example.org/b/1> <http://example.org/title> "Ann Lee" .',
+        "<http://example.org/b/1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Book> ."]
