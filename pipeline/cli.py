@@ -30,7 +30,7 @@ from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
 from .run import RunConfig, run_case
 from .source_checks import check_logical_sources
-from .sources import load_source, require_readable
+from .sources import csv_row_findings, load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["main", "build_parser"]
@@ -52,6 +52,14 @@ def _manifests(paths: list[str]) -> list[Path]:
     return out
 
 
+def _output_file(path: str, what: str) -> Path:
+    """``path`` as an output file; a folder there is bad input, found before any work (else the
+    work is lost at the end, and ``kgc materialize`` wrote its engine copy beside the folder)."""
+    if Path(path).is_dir():
+        raise InputError(f"{what} is a folder; expected a file name", path=path)
+    return Path(path)
+
+
 def _cmd_data(args: argparse.Namespace) -> int:
     root = blinkg_dir(args.blinkg)
     paths, notes = write_manifests(root, Path(args.out), tuple(args.formats))
@@ -62,7 +70,8 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _run_exit_code(runs: list) -> int:
-    """2 when a case failed on bad input, 1 when a case failed otherwise or its KG fails
+    """2 when a case failed on bad input, 1 when a case failed otherwise, the guards dropped
+    triples of its KG (as ``kgc materialize`` exits 1 then: data was lost), or its KG fails
     validation (SV2, CS2, SHACL) or was not validated (a check did not run or finish; see
     :func:`pipeline.evaluate.validation_passed`), else 0."""
     from .evaluate import validation_passed
@@ -70,6 +79,8 @@ def _run_exit_code(runs: list) -> int:
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
     if any(r.status != "ok" for r in runs):
+        return 1
+    if any(r.counts.get("triples_dropped_by_guards") for r in runs):
         return 1
     invalid = [r for r in runs if not validation_passed(r.extra.get("graph_validation", {}))]
     return 1 if invalid else 0
@@ -160,6 +171,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .evaluate import graph_validation, validation_passed
 
+    _output_file(args.out, "--out")
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
     if not Path(args.kg).is_file():
@@ -201,6 +213,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     case, ontology, sources = _case_context(args.manifest, out)
+    for given, name in ((args.table, "--table"), (args.kg, "--kg")):  # before the gold is looked at
+        if given and not Path(given).is_file():
+            raise InputError(f"{name}: file not found", path=given)
     if case.gold_table is None and case.gold_graph is None:
         raise InputError("the manifest names no gold table or gold graph to score against", path=case.manifest,
                          key="gold")
@@ -265,6 +280,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    _output_file(args.output, "output")
     if Path(args.output).suffix.lower() not in (".md", ".csv", ".json"):
         # checked before the mapper runs, not after minutes of work
         raise InputError(f"unknown mapping-table format {Path(args.output).suffix!r}; expected .md, .csv or .json",
@@ -277,11 +293,15 @@ def _cmd_map(args: argparse.Namespace) -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
-        require_readable([load_source(s, Path(tmp)) for s in case.sources])
+        sources = [load_source(s, Path(tmp)) for s in case.sources]
+        require_readable(sources)
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
     for f in result.provenance.get("findings", []):  # what the mapper left out, and why
         print(Finding(**f), file=sys.stderr)
+    for s in sources:  # records the mapper saw cut or padded to the header's width
+        for f in csv_row_findings(s):
+            print(f, file=sys.stderr)
     print(f"{len(result.table)} rows written to {args.output}")
     return 0
 
@@ -289,6 +309,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
 def _cmd_compile(args: argparse.Namespace) -> int:
     from .compile.yarrrml import read_yarrrml, to_yarrrml
 
+    _output_file(args.output, "output")
     yarrrml_out = None if args.yarrrml is None else \
         Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
     if Path(args.table).suffix.lower() in (".yml", ".yaml"):
@@ -313,7 +334,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
         print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
     compiled = compile_table(table, ontology, case, sources)
-    source_findings = [f for s in sources for f in s.findings]
+    source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
     for f in [*source_findings, *compiled.findings]:
         print(f, file=sys.stderr)
     try:
@@ -321,12 +342,14 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
         raise InputError(str(exc), path=args.table) from exc
     compiled.rml.serialize(args.output, format="turtle")
-    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({len(compiled.plan.compiled_lines)} rows) "
-          f"written to {args.output}")
+    left_out = len(table) - len(compiled.plan.compiled_lines)
+    rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
+        (f"; {left_out} left out, see the errors above" if left_out else "")
+    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {args.output}")
     if yarrrml_out:
         yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")
         print(f"YARRRML written to {yarrrml_out}")
-    return 0
+    return 1 if left_out else 0  # the RML is written, but rows of the table are not in it: something was lost
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
@@ -338,6 +361,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     from .rmlnorm import document_base
 
     rml_path = Path(args.rml)
+    _output_file(args.output, "output")
     try:
         text = rml_path.read_text(encoding="utf-8")
         rml = Graph().parse(data=text, format="turtle", publicID=rml_path.absolute().as_uri())

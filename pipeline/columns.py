@@ -95,6 +95,8 @@ class ColumnRecords(Sequence):
         self._width = len(names)
         self._cols: list[list[str]] | None = None
         self._n = 0
+        self._long: list[int] = []  # indices of records with more cells than the header (extra cells dropped)
+        self._short: list[int] = []  # ... with fewer (missing cells read as empty)
 
     def _load(self) -> list[list[str]]:
         if self._cols is not None:
@@ -118,12 +120,44 @@ class ColumnRecords(Sequence):
             reader = csv.reader(fh, delimiter=self._delimiter)
             next(reader, None)
             while raw := list(itertools.islice(reader, _CHUNK_ROWS)):
-                chunk = [r if len(r) == w else (r + [""] * (w - len(r)))[:w] for r in raw if r]
+                chunk = [r for r in raw if r]
+                if any(len(r) != w for r in chunk):  # rare: note which records, then pad or cut them
+                    self._long += [n + i for i, r in enumerate(chunk) if len(r) > w]
+                    self._short += [n + i for i, r in enumerate(chunk) if len(r) < w]
+                    chunk = [r if len(r) == w else (r + [""] * (w - len(r)))[:w] for r in chunk]
                 n += len(chunk)
                 if w:
                     for j, cells in enumerate(zip(*chunk)):
                         cols[j].extend(cells)
         self._n = n
+
+    def ragged(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Records whose cell count differs from the header's (parses the file if not yet done).
+
+        Returns:
+            ``(long, short)``: ``(line, cells)`` per record with more cells than the header
+            (the extra cells are dropped, as by :class:`csv.DictReader` and the engine's pandas)
+            and per record with fewer (the missing cells are empty). ``line`` is the 1-based
+            line the record starts on (a quoted field may span lines).
+        """
+        self._load()
+        if not self._long and not self._short:
+            return [], []
+        wanted, lines = set(self._long) | set(self._short), {}
+        limit = csv.field_size_limit(2 ** 31 - 1)
+        with open(self._path, encoding="utf-8-sig", newline="") as fh:  # second pass only when needed
+            reader = csv.reader(fh, delimiter=self._delimiter)
+            next(reader, None)
+            i, end = 0, 1  # end: the line the previous row ended on
+            for row in reader:
+                start, end = end + 1, reader.line_num
+                if not row:
+                    continue
+                if i in wanted:
+                    lines[i] = (start, len(row))
+                i += 1
+        csv.field_size_limit(limit)
+        return [lines[i] for i in self._long], [lines[i] for i in self._short]
 
     @property
     def parsed(self) -> bool:

@@ -263,7 +263,7 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     n_triples = sv2.details["n_triples"]
     try:
         if n_triples <= limit:
-            data = kg if kg is not None else Graph().parse(kg_path, format="nt")
+            data = kg if kg is not None else _parse_nt(Path(kg_path))
             coverage: dict[str, Any] = {"mode": "full", "triples": [len(data), len(data)]}
         else:
             data, coverage = subject_sample(kg_path, n_triples=n_triples)
@@ -285,6 +285,16 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         r["details"] = {**r["details"], "coverage": coverage}
         result[name] = r
     return result
+
+
+def _parse_nt(path: Path) -> Graph:
+    """An N-Triples file as rdflib reads it, after a UTF-8 byte-order mark, which SV2 accepts
+    and rdflib's N-Triples parser rejects ("Invalid line"; the checks would not run)."""
+    with path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if bom:
+        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format="nt")
+    return Graph().parse(path, format="nt")
 
 
 #: Statuses of a check that should have run on the KG and did not finish: never a pass.

@@ -138,10 +138,13 @@ def _unknown(keys: set[str], allowed: set[str], where: str, path: Path, node: ya
 def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise ManifestError(f"{key}: expected a file path, found {value!r}", path=path,
-                            line=_line_of(node, key.split('.')[0]), key=key)
+                            line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
     p = (base / value).resolve() if not Path(value).is_absolute() else Path(value)
     if not p.exists():
-        raise ManifestError(f"{key}: file not found: {p}", path=path, line=_line_of(node, key.split('.')[0]), key=key)
+        raise ManifestError(f"{key}: file not found: {p}", path=path, line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
+    if p.is_dir():
+        raise ManifestError(f"{key}: {p} is a folder; expected a file", path=path,
+                            line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
     return p
 
 
@@ -205,8 +208,15 @@ def load_manifest(path: str | Path) -> Case:
                                 line=_line_of(node, "sources"), key="sources")
         _unknown(set(item), _SOURCE_KEYS, f"sources[{i}]", path, node)
         p = _file(base, item["path"], f"sources[{i}].path", path, node)
-        sources.append(Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
-                              iterator=item.get("iterator"), name=str(item.get("name") or p.name)))
+        src = Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
+                     iterator=item.get("iterator"), name=str(item.get("name") or p.name))
+        twin = next((j for j, s in enumerate(sources) if s.name == src.name), None)
+        if twin is not None:  # the table's Source File cell names a source: two of one name map alike (twice)
+            same = (sources[twin].path, sources[twin].iterator) == (src.path, src.iterator)
+            raise ManifestError(f"sources[{i}]: " + (f"the same source as sources[{twin}] ({p.name})" if same else
+                                f"named {src.name!r} as sources[{twin}]; give one a distinct 'name'"),
+                                path=path, line=_line_of(node, "sources"), key="sources")
+        sources.append(src)
     gold = data.get("gold") or {}
     if not isinstance(gold, dict):
         raise ManifestError("gold: expected a mapping with 'table' and/or 'graph'", path=path,

@@ -45,7 +45,7 @@ from .mappers import get_mapper
 from .materialize import engine_mapping, write_engine_config
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .sources import load_source, require_readable
+from .sources import csv_row_findings, load_source, require_readable
 from .table import read_table, write_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
@@ -121,6 +121,8 @@ class CaseRun:
             size = f"runs={c['runs_ok']}/{c['runs']} ok{spread}"
         else:
             size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
+            if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
+                size += f" triples-dropped={c['triples_dropped_by_guards']}"
         return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 
@@ -315,6 +317,8 @@ def _compile(run: CaseRun, st: _State, config: RunConfig) -> None:
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
                        "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
     run.extra["coverage"] = source_coverage(plan, st.sources)
+    for s in st.sources:  # after the coverage pass has read the cells: no extra parse of a mapped CSV
+        run.findings.extend(csv_row_findings(s))
     try:
         require_triples_maps(st.compiled, earlier)
     except CompileError as exc:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import csv
 import json
 import logging
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from .source_checks import (NO_RECORDS, json_top_level, parse_xml, read_error, r
                             unresolved_entity, utf8_xml_copy, xml_encoding)
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces", "all_values"]
+           "xml_namespaces", "all_values", "csv_row_findings"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -75,8 +74,8 @@ class SourceData:
         findings: problems met while reading (repairs, unreadable rows).
         namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
         default_prefixes: default namespace URI -> the prefix bound to it (XML only).
-        unaddressable: reference -> why an engine cannot address it (JSON keys holding ``.``
-            or white space, which Morph-KGC reads as a nested path); mappers must not use them.
+        unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
+            which Morph-KGC reads as a nested path, or white space at their ends); mappers must not use them.
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
     """
 
@@ -282,15 +281,42 @@ def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:
     return out
 
 
+def csv_row_findings(data: SourceData) -> list[Finding]:
+    """Records of a CSV source whose cell count differs from its header's (parses the file).
+
+    Returns:
+        At most two findings: a ``warning`` for records with more cells than the header (the
+        extra cells reach no column, so neither kgc nor the engine reads them: data is lost)
+        and an ``info`` for records with fewer (their missing cells are empty), each naming
+        the first lines. ``[]`` for other formats and well-formed files.
+    """
+    if not isinstance(data.records, ColumnRecords):
+        return []
+    long, short = data.records.ragged()
+    width, out = len(data.references), []
+    for rows, severity, what in ((long, "warning", "more cells than the header; the extra cells are dropped "
+                                  "(no column name addresses them)"),
+                                 (short, "info", "fewer cells than the header; the missing cells are read as empty")):
+        if rows:
+            first = ", ".join(f"line {line} ({cells} cells)" for line, cells in rows[:5])
+            more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+            out.append(Finding("source", str(data.source.path), f"{len(rows)} record(s) have {what}: {first}{more}",
+                               line=rows[0][0], column="record", expected=f"{width} cells per record, as the header",
+                               severity=severity))
+    return out
+
+
 def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
-    """Leaf values by dotted path; paths through a key holding ``.`` or white space go into ``odd``."""
+    """Leaf values by dotted path; paths through a key holding ``.`` (the engine reads a nested path)
+    or white space at its ends (a table cell cannot hold it) go into ``odd``. Spaces inside a key
+    (``"book title"``) are fine: Morph-KGC reads them."""
     out: dict[str, list[str]] = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
             path = f"{prefix}.{k}" if prefix else str(k)
             for kk, vv in _flatten_json(v, path, odd).items():
                 out.setdefault(kk, []).extend(vv)
-                if odd is not None and re.search(r"[.\s]", str(k)):
+                if odd is not None and ("." in str(k) or str(k) != str(k).strip()):
                     odd.add(kk)
     elif isinstance(obj, list):
         for item in obj:
@@ -344,10 +370,11 @@ def _load_json(src: Source, workdir: Path | None) -> SourceData:
                          f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
     out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
     for ref in sorted(odd):
-        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or white space: Morph-KGC reads a dotted "
-                                  "reference as a nested path, so no RML reference selects it")
+        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
+                                  "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "
+                                  "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
-                                    expected="JSON keys without '.' or white space", severity="warning"))
+                                    expected="JSON keys without '.' or white space at their ends", severity="warning"))
     if not recs:
         out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
                                     column="iterator", value=iterator, expected="a JSONPath selecting the records",

@@ -18,6 +18,13 @@ semantics: more distinct *literal values* than a max/exact cardinality (or an
 ``owl:FunctionalProperty``) allows (OWL 2 Direct Semantics, literals with
 different values denote different data values).
 
+owlrl 7.1.4's rule prp-key (``owl:hasKey``) compares the first n-1 of n key properties
+(``range(0, len(pis) - 1)`` in ``OWLRL.py``): with one key property every two instances of
+the class become ``owl:sameAs``, and a functional property then "clashes" on a valid KG. It
+also compares every pair of instances. So the ``owl:hasKey`` axioms are taken out of owlrl's
+input and prp-key is applied here (:func:`_key_equalities`, OWL 2 RL profile, Table 4: same
+class, a shared value for every key property -> ``owl:sameAs``), then the closure is extended.
+
 HermiT is the one bundled with owlready2 (``owlready2/hermit``), run on the
 same reduced N-Triples input through its command line, as
 ``owlready2.sync_reasoner_hermit`` does, with ``--ignoreUnsupportedDatatypes``
@@ -37,6 +44,7 @@ from collections import defaultdict
 from typing import Any, Callable
 
 from rdflib import Graph, Literal, URIRef
+from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from .result import Finding, Result
@@ -67,6 +75,8 @@ def _schema_properties(schema: Graph) -> set:
     props |= {o for p in (OWL.inverseOf, OWL.equivalentProperty, OWL.propertyDisjointWith) for o in schema.objects(None, p)}
     props |= {s for t in _PROP_TYPES for s in schema.subjects(RDF.type, t)}
     props |= set(schema.objects(None, OWL.onProperty))
+    for keys in schema.objects(None, OWL.hasKey):  # prp-key reads the key properties' values
+        props |= set(Collection(schema, keys))
     return {p for p in props if isinstance(p, URIRef)}
 
 
@@ -134,12 +144,48 @@ def _literal_cardinality_clashes(g: Graph) -> list[str]:
     return out
 
 
+def _key_equalities(g: Graph, keys: list[tuple[Any, list]]) -> set[tuple[Any, Any]]:
+    """OWL 2 RL rule prp-key (OWL 2 Profiles, Table 4) over ``g``.
+
+    Args:
+        g: the closure so far. keys: ``(class, [key property, ...])`` per ``owl:hasKey`` axiom.
+    Returns:
+        ``(x, y)`` pairs, x != y, not yet ``owl:sameAs`` in ``g``: both instances of the class,
+        sharing a value (literals compared by value, :func:`_value_key`) for every key property.
+    """
+    out = set()
+    for cls, props in keys:
+        if not props:
+            continue
+        groups: dict[tuple, set] = defaultdict(set)
+        for x in g.subjects(RDF.type, cls):
+            combos: list[tuple] = [()]
+            for p in props:  # every combination of the values of x (a key property may have several)
+                combos = [c + (_value_key(z),) for c in combos for z in g.objects(x, p)]
+            for c in combos:
+                groups[c].add(x)
+        for members in groups.values():
+            first, *rest = sorted(members)
+            out |= {(first, y) for y in rest if (first, OWL.sameAs, y) not in g}
+    return out
+
+
 def _owlrl_child(data: Graph, conn: Any) -> None:
     import owlrl  # imported here: the child does the work
 
     try:
-        owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
-                               datatype_axioms=False).expand(data)
+        keys = [(c, list(Collection(data, k))) for c, k in data.subject_objects(OWL.hasKey)]
+        data.remove((None, OWL.hasKey, None))  # owlrl's prp-key is wrong (module docstring); applied below
+        closure = owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
+                                         datatype_axioms=False)
+        closure.expand(data)
+        for _ in range(10):  # a sameAs can make new key matches (types, values); stops when none is new
+            same = _key_equalities(data, keys)
+            if not same:
+                break
+            for x, y in same:
+                data.add((x, OWL.sameAs, y))
+            closure.expand(data)
         err = URIRef("http://www.daml.org/2002/03/agents/agent-ont#error")
         messages = sorted(str(m) for m in data.objects(None, err))
         messages += _literal_cardinality_clashes(data)

@@ -43,7 +43,7 @@ _CHUNK = 32 << 20
 
 def _statements(path: Path):
     """Yield ``(subject, predicate, object)`` N-Triples terms of canonical statement lines."""
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:  # SV2 accepts a byte-order mark
         while True:
             text = "".join(fh.readlines(_CHUNK))
             if not text:
