@@ -323,23 +323,22 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     if args.distributed:
         from .distributed import materialize_distributed
 
-        dist = materialize_distributed(norm.graph, output, set(), args.partitions, args.master, where=str(engine))
+        dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
         for f in [*norm.findings, *dist.findings]:
             print(f, file=sys.stderr)
         print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
               f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)")
         return 1 if dist.dropped else 0
-    result = materialize(engine)
     fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
-    for f in [*norm.findings, *result.findings]:
-        print(f, file=sys.stderr)
-    if fmt == "nt" and (norm.graph_maps or result.quads):
+    if fmt == "nt" and norm.graph_maps:
         output = output.with_suffix(".nq")
         fmt = "nq"
         print(f"note: the mapping has graph maps: N-Quads written to {output} (N-Triples cannot hold named graphs)",
               file=sys.stderr)
-    result.write(output, fmt)
-    print(f"{len(result.triples) + len(result.quads)} statements ({len(result.quads)} in named graphs) "
+    result = materialize(engine, output=output, fmt=fmt)
+    for f in [*norm.findings, *result.findings]:
+        print(f, file=sys.stderr)
+    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
           f"written to {output}")
     return 1 if result.dropped else 0
 

@@ -33,7 +33,7 @@ def _compile(name: str, tmp_path: Path, table: str = "table.md"):
 def _materialize(compiled, sources, tmp_path: Path) -> Graph:
     engine = tmp_path / "mapping.morph-kgc.ttl"
     engine_mapping(compiled.rml).serialize(engine, format="turtle")
-    result = materialize(engine, all_values(sources))
+    result = materialize(engine)
     return Graph().parse(data="\n".join(result.triples), format="nt")
 
 

@@ -28,9 +28,9 @@ def _example(tmp_path: Path, extra_row: str = ""):
 
 def test_one_run_gives_the_kg_and_the_events_of_each_triples_map(tmp_path):
     engine, values = _example(tmp_path)
-    result, events = materialize_with_events(engine, tmp_path / "cn4", values)
+    result, events = materialize_with_events(engine, tmp_path / "cn4")
     engine.serialize(tmp_path / "e.ttl", format="turtle")
-    assert result.triples == materialize(tmp_path / "e.ttl", values).triples  # the same KG as a plain run
+    assert result.triples == materialize(tmp_path / "e.ttl").triples  # the same KG as a plain run
     tm = "https://w3id.org/kgc-pipeline/mapping#"
     ex = "http://example.org/ontology#"
     assert {key: len(st) for key, st in events} == {
@@ -44,7 +44,7 @@ def test_two_triples_maps_producing_the_same_statement_are_redundant(tmp_path):
     # compiler then leaves the livesIn join out: ex:City has two TriplesMaps); 7 events, 2 redundant
     row = "| city | people.csv | ex:cityName | ex:City | | http://example.org/city/{city} | | |\n"
     engine, values = _example(tmp_path, row)
-    _, events = materialize_with_events(engine, tmp_path / "cn4", values)
+    _, events = materialize_with_events(engine, tmp_path / "cn4")
     cn4 = check_cn4(events)
     assert (cn4.events, cn4.redundant_events, cn4.shared_statements) == (7, 2, 2)
 
