@@ -25,10 +25,7 @@ from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from .materialize import materialize
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .report import case_entry, write_report
-from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
-from .run import RunConfig, run_case
 from .sources import load_source
 from .table import read_table, write_table
 
@@ -102,6 +99,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
                              f"{Path(args.out) / case.scenario / case.name} (give one a other name or scenario)",
                              path=case.manifest, key="name")
         seen[key] = case.manifest
+    # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them
+    from .report import case_entry, write_report
+    from .run import RunConfig, run_case
+    from .scoring.mapping import write_scenario_markdown
+
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
     if args.processes < 1:

@@ -206,7 +206,7 @@ def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, A
     return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
 
 
-def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator[tuple[str, list]]:
+def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator[tuple[str, list, Any]]:
     """Run the rules of one mapping group; per rule its statements as term columns.
 
     Must run inside :func:`engine_run`. The columns are the engine's own (Morph-KGC builds the
@@ -215,8 +215,9 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator
     text is split again.
 
     Yields:
-        ``(triples map id, [subject, predicate, object, graph])``: arrays of N-Triples term text of
-        equal length, graph ``""`` for the default graph; one item per rule, freed by the caller.
+        ``(triples map id, [subject, predicate, object, graph], triple)``: arrays of N-Triples term
+        text of equal length, graph ``""`` for the default graph, and the engine's statement text
+        (``"s p o g"``; ``"s p o "`` in the default graph); one item per rule, freed by the caller.
     """
     from morph_kgc import materializer
 
@@ -240,7 +241,8 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator
             yield str(rule["triples_map_id"]), [df["subject"].to_numpy(dtype=object),
                                                 df["predicate"].to_numpy(dtype=object),
                                                 df["object"].to_numpy(dtype=object),
-                                                graph if graph is not None else [""] * len(df)]
+                                                graph if graph is not None else [""] * len(df)], \
+                data["triple"].to_numpy(dtype=object)
             del data, df, graph
             last.clear()
     finally:

@@ -33,6 +33,8 @@ import io
 import itertools
 import os
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -66,6 +68,14 @@ _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": 
 _IRIREF_NC = r'<[^\x00-\x20<>"{}|^`\\]*>'
 _STATEMENT = re.compile(rf'^\s*({_IRIREF_NC}|_:\S+)\s+({_IRIREF_NC})\s+({_IRIREF_NC}|_:\S+|"(?:[^"\\\n\r]|\\.)*"'
                         rf'(?:\^\^{_IRIREF_NC}|@[^\s"<>]+)?)(?:\s+({_IRIREF_NC}|_:\S+))?\s*\.?\s*$')
+# a whole column of distinct terms is screened by one scan over its lines: the terms this matches
+# need a check (everything else is an IRI that _PLAIN_IRI accepts, without brackets or a private
+# namespace, or a string literal with nothing to escape: canonical as they are)
+_IRI_FAST = rf"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;={_UCS}]|%[0-9A-F]{{2}})"
+_FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9+.\-]*:(?!//[^/?#\n]*:){_IRI_FAST}*"
+                   rf"(?:#{_IRI_FAST}*)?>")
+_NEEDS_CHECK = {False: re.compile(rf"^(?!{_FAST_IRI_TOKEN}$).*$", re.M),
+                True: re.compile(rf'^(?!(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.M)}
 # where a term is parsed by pyoxigraph when the fast grammar above does not take it
 _PROBE = {0: "{} <urn:kgc:p> <urn:kgc:o> .", 1: "<urn:kgc:s> {} <urn:kgc:o> .", 2: "<urn:kgc:s> <urn:kgc:p> {} .",
           3: "<urn:kgc:s> <urn:kgc:p> <urn:kgc:o> {} ."}
@@ -119,6 +129,34 @@ class Guard:
     repaired: set[str] = field(default_factory=set)
     _seen: set[str] = field(default_factory=set)
     _datatypes: dict[str, bool] = field(default_factory=dict)
+
+    def _screen(self, uniques, position: int) -> tuple[list, dict[int, str], bool]:
+        """Check a column's distinct terms: one regular-expression scan over all of them finds those
+        that need :meth:`term`; the others are canonical as they are.
+
+        Returns:
+            ``(texts, reasons, changed)``: canonical text per distinct term (``None``: dropped),
+            the reason per dropped index, and whether any kept term was rewritten.
+        """
+        import pandas as pd
+
+        terms = uniques.tolist()
+        text = "\n".join(terms)
+        if text.count("\n") != len(terms) - 1:  # a term with a raw line break: check each
+            indices = range(len(terms))
+        else:
+            flagged = list({m.group(0) for m in _NEEDS_CHECK[position == 2].finditer(text)})
+            indices = pd.Index(terms).get_indexer(flagged) if flagged else []
+        texts, reasons, changed = list(terms), {}, False
+        for i in indices:
+            t = terms[i]
+            v = self.term(t, position) if (position < 3 or t) else Verdict("")
+            texts[i] = v.text
+            if v.text is None:
+                reasons[i] = v.reason
+            elif v.text != t:
+                changed = True
+        return texts, reasons, changed
 
     def term(self, token: str, position: int) -> Verdict:
         """Check one term token (engine text) at ``position`` (0 subject, 1 predicate, 2 object, 3 graph)."""
@@ -231,9 +269,16 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: "Runs") -> None:
-        """Guard one engine rule: ``columns`` = subject, predicate, object, graph term texts (equal-length
-        arrays or Series; graph ``""`` for the default graph). Kept rows go to ``runs``."""
+    def frame(self, columns: list, runs: "Runs", triple=None) -> None:
+        """Guard one engine rule and send its kept statements to ``runs``.
+
+        Args:
+            columns: subject, predicate, object, graph term texts (equal-length arrays or Series;
+                graph ``""`` for the default graph).
+            runs: where kept lines go.
+            triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
+                default graph), reused when no kept term was rewritten (saves building the lines).
+        """
         import numpy as np
         import pandas as pd
 
@@ -241,32 +286,43 @@ class Guard:
         n = len(columns[0])
         if n == 0:
             return
-        canon, bad = [], np.zeros(n, dtype=bool)
-        verdicts = []
+        canon, bad, changed = [], np.zeros(n, dtype=bool), triple is None
+        found = []
         for position, col in enumerate(columns):
             codes, uniques = pd.factorize(col)
-            found = [self.term(t, position) if (position < 3 or t) else Verdict("") for t in uniques]
-            texts = np.array([v.text for v in found] + [None], dtype=object)
-            ok = np.array([v.text is not None for v in found] + [False])
-            canon.append(texts[codes])
-            bad |= ~ok[codes]
-            verdicts.append((codes, found))
-        if bad.any():
-            for i in np.flatnonzero(bad):
-                raw = [str(columns[k][i]) for k in range(4)]
-                reason = next(found[codes[i]].reason for codes, found in verdicts if found[codes[i]].text is None)
-                pred = raw[1][1:-1] if raw[1].startswith("<") and raw[1].endswith(">") else ""
-                self.drop(reason, pred, " ".join(t for t in raw if t))
-            keep = ~bad
-            canon = [c[keep] for c in canon]
-        s, p, o, g = canon
+            texts, reasons, rewritten = self._screen(uniques, position)
+            changed |= rewritten
+            if reasons:
+                failed = np.zeros(len(texts) + 1, dtype=bool)
+                failed[list(reasons)] = True
+                failed[-1] = True  # code -1: a missing value
+                bad |= failed[codes]
+            bad |= codes < 0  # a missing value (not produced by the engine's string columns)
+            canon.append((codes, texts))
+            found.append((codes, reasons))
+        for i in np.flatnonzero(bad):
+            raw = [str(columns[k][i]) for k in range(4)]
+            reason = next((r[c[i]] for c, r in found if c[i] in r), NOT_NT)
+            pred = raw[1][1:-1] if raw[1].startswith("<") and raw[1].endswith(">") else ""
+            self.drop(reason, pred, " ".join(t for t in raw if t))
+        keep = ~bad if bad.any() else slice(None)
+        g = columns[3][keep]
         named = g != ""
+        if not changed:
+            lines = np.asarray(triple, dtype=object)[keep]
+            if named.any():
+                runs.add(lines[named] + " .", named=True)
+                lines = lines[~named]
+            if len(lines):
+                runs.add(lines + ".", named=False)
+            return
+        s, p, o, g = (np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
         body = s + " " + p + " " + o
         if named.any():
-            runs.add(np.unique(body[named] + " " + g[named] + " ."), named=True)
+            runs.add(body[named] + " " + g[named] + " .", named=True)
             body = body[~named]
         if len(body):
-            runs.add(np.unique(body + " ."), named=False)
+            runs.add(body + " .", named=False)
 
 
 def _well_typed(lex: str, datatype: str) -> bool:
@@ -275,37 +331,94 @@ def _well_typed(lex: str, datatype: str) -> bool:
 
 
 class Runs:
-    """Sorted run files of kept statements (one per rule and graph kind) in ``folder``."""
+    """Where kept lines go, sorted and without duplicates in the end.
 
-    def __init__(self, folder: Path) -> None:
+    With ``stream`` and a ``sort`` command on the PATH (GNU coreutils or BSD), lines are piped
+    into one ``LC_ALL=C sort -u`` process per graph kind, which sorts on the other core while the
+    engine runs and spills to ``folder`` beyond its buffer (byte order of UTF-8 is code point
+    order: the order of Python's ``sorted``). Otherwise each batch is sorted here
+    (``numpy.unique``) into a run file, and :meth:`finish` merges the runs.
+    """
+
+    def __init__(self, folder: Path, stream: bool = False) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.files: dict[bool, list[Path]] = {False: [], True: []}
+        self.sort = shutil.which("sort")
+        self.stream = stream and self.sort is not None
+        self.procs: dict[bool, tuple] = {}
+
+    def _proc(self, named: bool):
+        if named not in self.procs:
+            path = self.folder / f"sorted-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
+            out = open(path, "wb")
+            proc = subprocess.Popen([self.sort, "-u", "-S", "64M", "-T", str(self.folder)], stdin=subprocess.PIPE,
+                                    stdout=out, env={**os.environ, "LC_ALL": "C"})
+            self.procs[named] = (proc, out, path)
+        return self.procs[named][0]
 
     def add(self, lines, named: bool) -> None:
-        """Write one sorted, duplicate-free array of lines (without newlines) as a run."""
+        """Take one batch of lines (a numpy array of str, without newlines)."""
+        if self.stream:
+            self._proc(named).stdin.write(("\n".join(lines.tolist()) + "\n").encode("utf-8"))
+            return
+        import numpy as np
+
         path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write("\n".join(lines.tolist()))
+            fh.write("\n".join(np.unique(lines).tolist()))
             fh.write("\n")
         self.files[named].append(path)
 
+    def finish(self, named: bool, out: Path) -> int:
+        """Write the sorted, duplicate-free lines of one graph kind to ``out``; returns their number."""
+        out = Path(out)
+        if named in self.procs:
+            proc, fh, path = self.procs.pop(named)
+            proc.stdin.close()
+            rc = proc.wait()
+            fh.close()
+            if rc != 0:
+                raise RuntimeError(f"sort exited with {rc}")
+            os.replace(path, out)
+            return _count_lines(out)
+        if self.stream or not self.files[named]:
+            out.write_bytes(b"")
+            return 0
+        return merge_sorted(self.files[named], out, self.sort)
 
-def merge_sorted(runs: list[Path], out: Path) -> int:
+    def close(self) -> None:
+        """Stop any sort process (after an engine failure)."""
+        for proc, fh, _ in self.procs.values():
+            proc.kill()
+            proc.wait()
+            fh.close()
+        self.procs.clear()
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as fh:
+        return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
+
+
+def merge_sorted(runs: list[Path], out: Path, sort: str | None = None) -> int:
     """Merge sorted line files into ``out`` (sorted, duplicates dropped; code point order, which is
-    Python's string order); returns the lines written. One run is moved, not copied.
+    Python's string order); returns the lines written. ``sort``: a ``sort`` command to merge with
+    (``sort -m -u``, C locale), else ``heapq.merge``. One run is moved, not copied.
 
-    Why the order is that of ``sorted()`` of the lines without their newline: every line ends
-    with `` .``, so no line is a proper prefix of another and the newline never decides a comparison.
+    Why ``heapq.merge`` on lines with their newline gives the order of ``sorted()`` of the lines
+    without it: every line ends with `` .``, so no line is a proper prefix of another.
     """
     out = Path(out)
-    if not runs:
-        out.write_bytes(b"")
-        return 0
     if len(runs) == 1:
         os.replace(runs[0], out)
-        with open(out, "rb") as fh:
-            return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
+        return _count_lines(out)
+    if sort is not None:
+        subprocess.run([sort, "-m", "-u", "-T", str(out.parent), "-o", str(out), *map(str, runs)], check=True,
+                       env={**os.environ, "LC_ALL": "C"})
+        for p in runs:
+            p.unlink(missing_ok=True)
+        return _count_lines(out)
     files = [open(p, "rb") for p in runs]  # UTF-8 byte order is code point order
     n, last, buf = 0, None, []
     try:

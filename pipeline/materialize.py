@@ -40,7 +40,7 @@ from rdflib import Graph, URIRef
 from .engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
 from .errors import MaterializeError, RMLError
 from .findings import Finding
-from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, Runs, merge_sorted, split_statement
+from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, Runs, split_statement
 from .rmlnorm import RML, Normalized, normalize_rml
 
 __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
@@ -214,8 +214,8 @@ def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Pat
     default, named = work / "default.nt", work / "named.nq"
     result = MaterializeResult(findings=_findings(guard, where, locate),
                                dropped=sum(c for c, _ in guard.dropped.values()))
-    result.n_triples = merge_sorted(runs.files[False], default)
-    result.n_quads = merge_sorted(runs.files[True], named)
+    result.n_triples = runs.finish(False, default)
+    result.n_quads = runs.finish(True, named)
     if keep is None:
         result.triples = default.read_text(encoding="utf-8").splitlines()
         result.quads = named.read_text(encoding="utf-8").splitlines()
@@ -344,13 +344,15 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
-def _run_group(group, rml_df, fnml_df, config, work: Path) -> tuple[Guard, Runs, int, dict]:
-    """One mapping group: engine rule by rule, each guarded and written as sorted runs."""
-    guard, runs, rows = Guard(), Runs(work), 0
-    for _, columns in group_frames(group, rml_df, fnml_df, config):
+def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None) -> tuple[Guard, Runs, int, dict]:
+    """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default: sorted
+    run files in ``work``, as a pool worker writes them)."""
+    guard, rows = Guard(), 0
+    runs = runs if runs is not None else Runs(work)
+    for _, columns, triple in group_frames(group, rml_df, fnml_df, config):
         rows += len(columns[0])
-        guard.frame(columns, runs)
-        del columns
+        guard.frame(columns, runs, triple)
+        del columns, triple
     guard.end_group()
     return guard, runs, rows, dict(EMPTY_VALUES)
 
@@ -358,23 +360,31 @@ def _run_group(group, rml_df, fnml_df, config, work: Path) -> tuple[Guard, Runs,
 def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, Runs, int, dict]:
     """All mapping groups (in a pool of ``processes`` when above 1); the guards' counts summed."""
     groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
-    if processes > 1 and len(groups) > 1:
-        import multiprocessing as mp
-        from itertools import repeat
+    runs = Runs(work, stream=True)
+    try:
+        if processes > 1 and len(groups) > 1:
+            import multiprocessing as mp
+            from itertools import repeat
 
-        with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
-            outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config), repeat(work)))
-    else:
-        outs = [_run_group(g, rml_df, fnml_df, config, work) for g in groups]
-    guard, runs, rows, empty = Guard(), Runs(work), 0, {}
+            with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
+                outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
+                                                    repeat(work)))
+            runs = Runs(work)
+        else:
+            outs = [_run_group(g, rml_df, fnml_df, config, work, runs) for g in groups]
+    except BaseException:
+        runs.close()
+        raise
+    guard, rows, empty = Guard(), 0, {}
     for g, r, n, e in outs:
         for key, (count, examples) in g.dropped.items():
             entry = guard.dropped.setdefault(key, [0, []])
             entry[0] += count
             entry[1].extend(examples[:3 - len(entry[1])])
         guard.repaired |= g.repaired
-        runs.files[False] += r.files[False]
-        runs.files[True] += r.files[True]
+        if r is not runs:
+            runs.files[False] += r.files[False]
+            runs.files[True] += r.files[True]
         rows += n
         for k, v in e.items():  # several rules read the same source: the count is per record
             empty[k] = max(empty.get(k, 0), v)
