@@ -15,7 +15,7 @@ from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 CASES = Path(__file__).parent / "cases"

@@ -120,7 +120,7 @@ def test_link_file_row_uses_the_triples_map_of_the_joined_source(tmp_path):
 
     from pipeline.compile import compile_table
     from pipeline.materialize import engine_mapping, materialize
-    from pipeline.sources import all_values, load_source
+    from pipeline.sources import load_source
     from pipeline.table import read_table
 
     case = load_manifest(_write_case(tmp_path))

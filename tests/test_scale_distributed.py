@@ -10,7 +10,7 @@ from pipeline.distributed import materialize_distributed, plan_partitions
 from pipeline.manifest import load_manifest
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 pytest.importorskip("distributed")
@@ -24,7 +24,6 @@ def test_distributed_output_is_the_single_process_output_with_a_cross_partition_
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
     engine = engine_mapping(compile_table(read_table(case.gold_table), onto, case, sources).rml)
-    values = all_values(sources)
     engine.serialize(tmp_path / "e.ttl", format="turtle")
     single = materialize(tmp_path / "e.ttl")
     single.write(tmp_path / "single.nt")
