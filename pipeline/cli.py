@@ -22,7 +22,6 @@ from .findings import Finding
 from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from .materialize import materialize
 from .ontology import load_ontology
 from .rdffile import load_graph
 from .synth.vocab import LEVELS as SYNTH_LEVELS
@@ -296,7 +295,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
 
     from .rdffile import parse_error
 
-    from .materialize import prepare
+    from .materialize import materialize, prepare
     from .rmlnorm import document_base
 
     rml_path = Path(args.rml)
@@ -337,7 +336,9 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         fmt = "nq"
         print(f"note: the mapping has graph maps: N-Quads written to {output} (N-Triples cannot hold named graphs)",
               file=sys.stderr)
-    result = materialize(engine, output=output, fmt=fmt)
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
+    result = materialize(engine, processes=args.processes, output=output, fmt=fmt)
     for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)
     print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
@@ -476,6 +477,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--distributed", action="store_true",
                    help="partition the sources and run Morph-KGC on Dask workers (join parents broadcast)")
     t.add_argument("--partitions", type=int, default=2, help="partitions of the sources (with --distributed)")
+    t.add_argument("--processes", type=int, default=1,
+                   help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
+                        "its worker (default: %(default)s)")
     t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     t.set_defaults(func=_cmd_materialize)
     return p

@@ -317,10 +317,10 @@ class Guard:
         if not changed:
             lines = np.asarray(triple, dtype=object)[keep]
             if named.any():
-                runs.add(lines[named] + " .", named=True)
+                runs.add(lines[named], named=True, suffix=" .")
                 lines = lines[~named]
             if len(lines):
-                runs.add(lines + ".", named=False)
+                runs.add(lines, named=False, suffix=".")
             return
         s, p, o, g = (np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
         body = s + " " + p + " " + o
@@ -363,13 +363,19 @@ class Runs:
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
 
-    def add(self, lines, named: bool) -> None:
-        """Take one batch of lines (a numpy array of str, without newlines)."""
+    def add(self, lines, named: bool, suffix: str = "") -> None:
+        """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
+        to each). Streamed in slices of 65,536 lines, so the text of a whole rule never exists at once."""
         if self.stream:
-            self._proc(named).stdin.write(("\n".join(lines.tolist()) + "\n").encode("utf-8"))
+            pipe = self._proc(named).stdin
+            for i in range(0, len(lines), 65536):
+                part = lines[i:i + 65536]
+                pipe.write(("\n".join((part + suffix if suffix else part).tolist()) + "\n").encode("utf-8"))
             return
         import numpy as np
 
+        if suffix:
+            lines = lines + suffix
         path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write("\n".join(np.unique(lines).tolist()))
