@@ -270,6 +270,33 @@ class Guard:
         if len(entry[1]) < 3:
             entry[1].append(statement.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
 
+    def _drops(self, columns: list, triple, bad, why, causes: list[str]) -> None:
+        """Count the dropped rows of one rule per (reason, predicate), each distinct statement once."""
+        import numpy as np
+        import pandas as pd
+
+        if triple is not None:
+            text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
+        else:
+            parts = [pd.Series(c[bad]) for c in columns]
+            text = parts[0] + " " + parts[1] + " " + parts[2] + (" " + parts[3]).where(parts[3] != "", "")
+        frame = pd.DataFrame({"why": why[bad], "pred": columns[1][bad], "text": text.to_numpy(dtype=object)})
+        for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
+            statements = rows["text"].tolist()
+            new = set(statements) - self._seen
+            if not new:
+                continue
+            self._seen |= new
+            p = pred[1:-1] if pred.startswith("<") and pred.endswith(">") else ""
+            entry = self.dropped.setdefault((causes[code - 1], p), [0, []])
+            entry[0] += len(new)
+            for st in statements:
+                if len(entry[1]) >= 3:
+                    break
+                if st in new:
+                    new.discard(st)
+                    entry[1].append(st.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
+
     def end_group(self) -> None:
         """Forget the dropped statements of a mapping group: Morph-KGC's mapping partitions
         produce disjoint statements, so a later group cannot repeat them."""
@@ -293,24 +320,25 @@ class Guard:
         if n == 0:
             return
         canon, bad, changed = [], np.zeros(n, dtype=bool), triple is None
-        found = []
+        why = np.zeros(n, dtype=np.int16)  # per row: 1 + index in `causes` of its first failing term
+        causes: list[str] = []
         for position, col in enumerate(columns):
-            codes, uniques = pd.factorize(col)
+            if (col == col[0]).all():  # a constant term map: one term, no hashing of every row
+                codes, uniques = np.zeros(n, dtype=np.intp), col[:1]
+            else:
+                codes, uniques = pd.factorize(col)
             texts, reasons, rewritten = self._screen(uniques, position)
             changed |= rewritten
-            if reasons:
-                failed = np.zeros(len(texts) + 1, dtype=bool)
-                failed[list(reasons)] = True
-                failed[-1] = True  # code -1: a missing value
-                bad |= failed[codes]
-            bad |= codes < 0  # a missing value (not produced by the engine's string columns)
+            failed = np.zeros(len(texts) + 1, dtype=np.int16)
+            failed[-1] = 1 + _index(causes, NOT_NT)  # code -1: a missing value (not from the engine's text)
+            for i, reason in reasons.items():
+                failed[i] = 1 + _index(causes, reason)
+            rows = failed[codes]
+            why = np.where(why == 0, rows, why)
             canon.append((codes, texts))
-            found.append((codes, reasons))
-        for i in np.flatnonzero(bad):
-            raw = [str(columns[k][i]) for k in range(4)]
-            reason = next((r[c[i]] for c, r in found if c[i] in r), NOT_NT)
-            pred = raw[1][1:-1] if raw[1].startswith("<") and raw[1].endswith(">") else ""
-            self.drop(reason, pred, " ".join(t for t in raw if t))
+        bad = why > 0
+        if bad.any():
+            self._drops(columns, triple, bad, why, causes)
         keep = ~bad if bad.any() else slice(None)
         g = columns[3][keep]
         named = g != ""
@@ -329,6 +357,12 @@ class Guard:
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
+
+
+def _index(items: list[str], item: str) -> int:
+    if item not in items:
+        items.append(item)
+    return items.index(item)
 
 
 def _well_typed(lex: str, datatype: str) -> bool:
