@@ -1,13 +1,12 @@
 """Output guards of the materialize stage, applied per engine rule as the engine produces it.
 
 Morph-KGC builds each mapping rule's statements as pandas columns of N-Triples term text
-(subject, predicate, object, graph). :class:`Guard` takes one rule's columns at a time:
-``pandas.factorize`` finds each column's *distinct* terms, each distinct term is checked once
-(:meth:`Guard.term`), rows with a failing term are dropped and counted per reason and
-predicate, and the kept rows are written as canonical N-Triples / N-Quads lines, sorted and
-without duplicates, into one run file per rule (:class:`Runs`). The runs are merged at the
-end (:func:`merge_sorted`). Peak memory is therefore the engine's own plus one rule's
-columns, not the whole KG.
+(subject, predicate, object, graph). :meth:`Guard.frame` takes one rule's columns at a time:
+``pandas.factorize`` finds each column's *distinct* terms, one regular-expression scan over them
+finds the few that need a check (:meth:`Guard.term`), rows with a failing term are dropped and
+counted per reason and predicate, and the kept rows go as canonical N-Triples / N-Quads lines to
+:class:`pipeline.runs.Runs`, which sorts them and removes duplicates. Peak memory is therefore the
+engine's own plus one rule's columns, not the whole KG.
 
 The checks (same as before the guard streamed, see ``tests/test_materialize_stream.py``):
 
@@ -28,21 +27,17 @@ same terms. A term outside the fast grammar below is parsed by pyoxigraph itself
 from __future__ import annotations
 
 import hashlib
-import heapq
 import io
-import itertools
-import os
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
 from .rmlnorm import BNODE_NS, REF_NS
+from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Runs", "merge_sorted", "split_statement"]
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
 
 #: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
 ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
@@ -63,7 +58,6 @@ _LITERAL = re.compile(r'"((?:[^"\\\n\r]|\\[tbnrf"\'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9
 _PN = f"A-Za-z0-9_{_UCS}"
 _BNODE = re.compile(rf"_:[{_PN}](?:[{_PN}\-.\u00B7]*[{_PN}\-\u00B7])?")
 _ESCAPE = re.compile(r'\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))')
-_RUN_IDS = itertools.count()
 _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 _IRIREF_NC = r'<[^\x00-\x20<>"{}|^`\\]*>'
 _STATEMENT = re.compile(rf'^\s*({_IRIREF_NC}|_:\S+)\s+({_IRIREF_NC})\s+({_IRIREF_NC}|_:\S+|"(?:[^"\\\n\r]|\\.)*"'
@@ -150,7 +144,8 @@ class Guard:
         else:
             flagged = {m.group(0) for m in _NEEDS_CHECK[position == 2].finditer(text)}
             for m in _BAD_PERCENT.finditer(text):  # the line around each such '%'
-                flagged.add(text[text.rfind("\n", 0, m.start()) + 1:(text.find("\n", m.start()) + 1 or len(text) + 1) - 1])
+                end = text.find("\n", m.start())
+                flagged.add(text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)])
             flagged = list(flagged)
             indices = pd.Index(terms).get_indexer(flagged) if flagged else []
         texts, reasons, changed = list(terms), {}, False
@@ -302,7 +297,7 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: "Runs", triple=None) -> None:
+    def frame(self, columns: list, runs: Runs, triple=None) -> None:
         """Guard one engine rule and send its kept statements to ``runs``.
 
         Args:
@@ -368,120 +363,3 @@ def _index(items: list[str], item: str) -> int:
 def _well_typed(lex: str, datatype: str) -> bool:
     # the very checks SV2 applies to the written file, so a guarded KG passes SV2
     return not _errors(check_literal(lex, datatype))
-
-
-class Runs:
-    """Where kept lines go, sorted and without duplicates in the end.
-
-    With ``stream`` and a ``sort`` command on the PATH (GNU coreutils or BSD), lines are piped
-    into one ``LC_ALL=C sort -u`` process per graph kind, which sorts on the other core while the
-    engine runs and spills to ``folder`` beyond its buffer (byte order of UTF-8 is code point
-    order: the order of Python's ``sorted``). Otherwise each batch is sorted here
-    (``numpy.unique``) into a run file, and :meth:`finish` merges the runs.
-    """
-
-    def __init__(self, folder: Path, stream: bool = False) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.files: dict[bool, list[Path]] = {False: [], True: []}
-        self.sort = shutil.which("sort")
-        self.stream = stream and self.sort is not None
-        self.procs: dict[bool, tuple] = {}
-
-    def _proc(self, named: bool):
-        if named not in self.procs:
-            path = self.folder / f"sorted-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
-            out = open(path, "wb")
-            proc = subprocess.Popen([self.sort, "-u", "-S", "64M", "-T", str(self.folder)], stdin=subprocess.PIPE,
-                                    stdout=out, env={**os.environ, "LC_ALL": "C"})
-            self.procs[named] = (proc, out, path)
-        return self.procs[named][0]
-
-    def add(self, lines, named: bool, suffix: str = "") -> None:
-        """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
-        to each). Streamed in slices of 65,536 lines, so the text of a whole rule never exists at once."""
-        if self.stream:
-            pipe = self._proc(named).stdin
-            for i in range(0, len(lines), 65536):
-                part = lines[i:i + 65536]
-                pipe.write(("\n".join((part + suffix if suffix else part).tolist()) + "\n").encode("utf-8"))
-            return
-        import numpy as np
-
-        if suffix:
-            lines = lines + suffix
-        path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write("\n".join(np.unique(lines).tolist()))
-            fh.write("\n")
-        self.files[named].append(path)
-
-    def finish(self, named: bool, out: Path) -> int:
-        """Write the sorted, duplicate-free lines of one graph kind to ``out``; returns their number."""
-        out = Path(out)
-        if named in self.procs:
-            proc, fh, path = self.procs.pop(named)
-            proc.stdin.close()
-            rc = proc.wait()
-            fh.close()
-            if rc != 0:
-                raise RuntimeError(f"sort exited with {rc}")
-            os.replace(path, out)
-            return _count_lines(out)
-        if self.stream or not self.files[named]:
-            out.write_bytes(b"")
-            return 0
-        return merge_sorted(self.files[named], out, self.sort)
-
-    def close(self) -> None:
-        """Stop any sort process (after an engine failure)."""
-        for proc, fh, _ in self.procs.values():
-            proc.kill()
-            proc.wait()
-            fh.close()
-        self.procs.clear()
-
-
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as fh:
-        return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
-
-
-def merge_sorted(runs: list[Path], out: Path, sort: str | None = None) -> int:
-    """Merge sorted line files into ``out`` (sorted, duplicates dropped; code point order, which is
-    Python's string order); returns the lines written. ``sort``: a ``sort`` command to merge with
-    (``sort -m -u``, C locale), else ``heapq.merge``. One run is moved, not copied.
-
-    Why ``heapq.merge`` on lines with their newline gives the order of ``sorted()`` of the lines
-    without it: every line ends with `` .``, so no line is a proper prefix of another.
-    """
-    out = Path(out)
-    if len(runs) == 1:
-        os.replace(runs[0], out)
-        return _count_lines(out)
-    if sort is not None:
-        subprocess.run([sort, "-m", "-u", "-T", str(out.parent), "-o", str(out), *map(str, runs)], check=True,
-                       env={**os.environ, "LC_ALL": "C"})
-        for p in runs:
-            p.unlink(missing_ok=True)
-        return _count_lines(out)
-    files = [open(p, "rb") for p in runs]  # UTF-8 byte order is code point order
-    n, last, buf = 0, None, []
-    try:
-        with open(out, "wb") as fh:
-            for line in heapq.merge(*files):
-                if line != last:
-                    buf.append(line)
-                    last = line
-                    if len(buf) >= 65536:
-                        fh.writelines(buf)
-                        n += len(buf)
-                        buf.clear()
-            fh.writelines(buf)
-            n += len(buf)
-    finally:
-        for f in files:
-            f.close()
-    for p in runs:
-        p.unlink(missing_ok=True)
-    return n

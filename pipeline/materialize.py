@@ -40,7 +40,8 @@ from rdflib import Graph, URIRef
 from .engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
 from .errors import MaterializeError, RMLError
 from .findings import Finding
-from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, Runs, split_statement
+from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
+from .runs import Runs
 from .rmlnorm import RML, Normalized, normalize_rml
 
 __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
@@ -142,7 +143,8 @@ def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str
     return prepare(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where).graph
 
 
-def _findings(guard: Guard, where: str, locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
+def _findings(guard: Guard, where: str,
+              locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
     out = []
     for (reason, predicate), (count, examples) in guard.dropped.items():
         file, line = locate(predicate) if locate and predicate else (where, None)
@@ -151,8 +153,8 @@ def _findings(guard: Guard, where: str, locate: Callable[[str], tuple[str, int |
                            expected="a valid RDF triple", severity="error"))
     if guard.repaired:
         out.append(Finding(
-            "materialize", where, f"{len(guard.repaired)} literal(s) written without the white space around their value",
-            value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
+            "materialize", where,
+            f"{len(guard.repaired)} literal(s) written without the white space around their value", value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
             severity="warning"))
     return out
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import guard as guard_module
+from pipeline import runs as runs_module
 from pipeline.cli import main
 from pipeline.materialize import guard_triples, materialize
 
@@ -58,7 +59,7 @@ def test_every_way_of_sorting_gives_the_same_result(tmp_path, monkeypatch, capsy
     capsys.readouterr()
     engine = tmp_path / "first.morph-kgc.ttl"
     if how == "python":  # no `sort` command: numpy-sorted runs merged by heapq
-        monkeypatch.setattr(guard_module.shutil, "which", lambda name: None)
+        monkeypatch.setattr(runs_module.shutil, "which", lambda name: None)
     r = materialize(engine, processes=2 if how == "processes" else 1)
     assert "\n".join([*r.triples, *r.quads]) + "\n" == (CASE / "expected.nq").read_text(encoding="utf-8")
     assert (r.n_triples, r.n_quads, r.dropped) == (36, 10, 10)
