@@ -324,6 +324,8 @@ def materialize(mapping_file: Path, processes: int = 1,
                 guard, runs, rows, empty = _run_groups(mapping_file, processes, work)
         except SystemExit as exc:  # Morph-KGC exits on some mapping errors
             raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
+        except MaterializeError:
+            raise
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
         result = _collect(runs, work, guard, str(mapping_file), locate,
@@ -351,9 +353,13 @@ def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = N
     run files in ``work``, as a pool worker writes them)."""
     guard, rows = Guard(), 0
     runs = runs if runs is not None else Runs(work)
-    for _, columns, triple in group_frames(group, rml_df, fnml_df, config):
+    for tm, columns, triple in group_frames(group, rml_df, fnml_df, config):
         rows += len(columns[0])
-        guard.frame(columns, runs, triple)
+        try:
+            guard.frame(columns, runs, triple)
+        except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
+            raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
+                from exc
         del columns, triple
     guard.end_group()
     return guard, runs, rows, dict(EMPTY_VALUES)

@@ -16,6 +16,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .errors import MaterializeError
+
 __all__ = ["Runs", "merge_sorted"]
 
 _RUN_IDS = itertools.count()
@@ -68,7 +70,11 @@ class Runs:
         self.files[named].append(path)
 
     def finish(self, named: bool, out: Path) -> int:
-        """Write the sorted, duplicate-free lines of one graph kind to ``out``; returns their number."""
+        """Write the sorted, duplicate-free lines of one graph kind to ``out``; returns their number.
+
+        Raises:
+            MaterializeError: the ``sort`` process failed (e.g. no space left for its spill files).
+        """
         out = Path(out)
         if named in self.procs:
             proc, fh, path = self.procs.pop(named)
@@ -76,7 +82,7 @@ class Runs:
             rc = proc.wait()
             fh.close()
             if rc != 0:
-                raise RuntimeError(f"sort exited with {rc}")
+                raise MaterializeError(f"sort exited with {rc} while ordering the output (disk full in {self.folder}?)")
             os.replace(path, out)
             return _count_lines(out)
         if self.stream or not self.files[named]:
@@ -111,8 +117,10 @@ def merge_sorted(runs: list[Path], out: Path, sort: str | None = None) -> int:
         os.replace(runs[0], out)
         return _count_lines(out)
     if sort is not None:
-        subprocess.run([sort, "-m", "-u", "-T", str(out.parent), "-o", str(out), *map(str, runs)], check=True,
-                       env={**os.environ, "LC_ALL": "C"})
+        done = subprocess.run([sort, "-m", "-u", "-T", str(out.parent), "-o", str(out), *map(str, runs)],
+                              env={**os.environ, "LC_ALL": "C"})
+        if done.returncode != 0:
+            raise MaterializeError(f"sort -m exited with {done.returncode} while merging the output runs")
         for p in runs:
             p.unlink(missing_ok=True)
         return _count_lines(out)

@@ -125,3 +125,18 @@ def test_column_screen_flags_exactly_the_terms_that_need_a_check():
                      "_:b" + __import__("hashlib").sha1(b"https://w3id.org/kgc-pipeline/bnode/q").hexdigest()[:24]]
     assert reasons == {2: "relative or illegal IRI", 3: "relative or illegal IRI", 5: "relative or illegal IRI"}
     assert changed is True  # the blank node
+
+
+def test_a_failure_of_the_guard_is_reported_not_blamed_on_a_triples_map(tmp_path, monkeypatch, capsys):
+    folder = _engine_copy(tmp_path)
+    monkeypatch.chdir(folder)
+
+    def broken(self, columns, runs, triple=None):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(guard_module.Guard, "frame", broken)
+    rc = main(["materialize", "m.rml.ttl", str(tmp_path / "kg.nq")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "output guard failed on the statements of" in err and "ValueError: boom" in err
+    assert "cannot run it" not in err and "Traceback" not in err
+    assert not list(tmp_path.glob(".kgc-runs-*"))
