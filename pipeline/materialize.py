@@ -154,7 +154,8 @@ def _findings(guard: Guard, where: str,
     if guard.repaired:
         out.append(Finding(
             "materialize", where,
-            f"{len(guard.repaired)} literal(s) written without the white space around their value", value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
+            f"{len(guard.repaired)} literal(s) written without the white space around their value",
+            value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
             severity="warning"))
     return out
 
