@@ -6,11 +6,13 @@ URI-safe instead of IRI-safe templates). Every RML document goes through
 :func:`pipeline.rmlnorm.normalize_rml` before the engine copy is written (:func:`prepare`).
 
 The engine runs in this process as its command line runs it (mapping partitions, one rule at a
-time), and each rule's statements are guarded as they come (:mod:`pipeline.guard`: every distinct
-term checked once, statements with a failing term dropped and reported, kept ones written as
-sorted runs) and then freed; the runs are merged into the KG file, sorted and without
-duplicates. So the KG is never held in memory as RDF objects; peak memory is the engine's own
-plus one rule. The guards:
+time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-KGC's own
+``number_of_processes`` does), and each rule's statements are guarded as they come
+(:mod:`pipeline.guard`: every distinct term checked once, statements with a failing term dropped
+and reported) and then freed; the kept lines go to :class:`pipeline.runs.Runs`, which writes the
+KG file sorted and without duplicates (across rules and mapping partitions; Morph-KGC alone
+removes duplicates within a partition only). So the KG is never held in memory, neither as text
+nor as RDF objects: peak memory is the engine's own plus one rule. The guards:
 
 * ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
   is no integer is dropped with a finding.
