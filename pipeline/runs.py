@@ -37,7 +37,8 @@ class Runs:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.files: dict[bool, list[Path]] = {False: [], True: []}
-        self.sort = shutil.which("sort")
+        # GNU/BSD sort only (Windows has a `sort` command of another kind)
+        self.sort = shutil.which("sort") if os.name == "posix" else None
         self.stream = stream and self.sort is not None
         self.procs: dict[bool, tuple] = {}
 
