@@ -58,7 +58,8 @@ class Runs:
             pipe = self._proc(named).stdin
             for i in range(0, len(lines), 65536):
                 part = lines[i:i + 65536]
-                pipe.write(("\n".join((part + suffix if suffix else part).tolist()) + "\n").encode("utf-8"))
+                end = suffix + "\n"  # joined in, so no suffixed copy of each line is made
+                pipe.write((end.join(part.tolist()) + end).encode("utf-8"))
             return
         import numpy as np
 
