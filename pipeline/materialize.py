@@ -373,8 +373,10 @@ def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, 
     groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
     runs = Runs(work, stream=True)
     try:
-        if processes > 1 and len(groups) > 1:
-            import multiprocessing as mp
+        import multiprocessing as mp
+
+        # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
+        if processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
             from itertools import repeat
 
             with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
