@@ -352,10 +352,11 @@ def materialize(mapping_file: Path, processes: int = 1,
 
 
 def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None) -> tuple[Guard, Runs, int, dict]:
-    """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default: sorted
-    run files in ``work``, as a pool worker writes them)."""
+    """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
+    worker: the group's own ``sort``, sealed into run files the parent merges)."""
     guard, rows = Guard(), 0
-    runs = runs if runs is not None else Runs(work)
+    worker = runs is None
+    runs = Runs(work, stream=True) if worker else runs
     for tm, columns, triple in group_frames(group, rml_df, fnml_df, config):
         rows += len(columns[0])
         try:
@@ -365,7 +366,7 @@ def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = N
                 from exc
         del columns, triple
     guard.end_group()
-    return guard, runs, rows, dict(EMPTY_VALUES)
+    return guard, runs.seal() if worker else runs, rows, dict(EMPTY_VALUES)
 
 
 def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, Runs, int, dict]:

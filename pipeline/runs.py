@@ -92,6 +92,18 @@ class Runs:
             return 0
         return merge_sorted(self.files[named], out, self.sort)
 
+    def seal(self) -> "Runs":
+        """End the ``sort`` processes into sorted run files (kept in :attr:`files`), so that a pool
+        worker can hand its runs to the parent, which merges them; returns ``self``."""
+        for named in list(self.procs):
+            path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
+            if self.finish(named, path):
+                self.files[named].append(path)
+            else:
+                path.unlink(missing_ok=True)
+        self.stream = False
+        return self
+
     def close(self) -> None:
         """Stop any sort process (after an engine failure)."""
         for proc, fh, _ in self.procs.values():
