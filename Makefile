@@ -67,7 +67,8 @@ UNSEEN_N ?= 10
 bench-unseen: install  ## a mapper (MAPPER=offline) on generated unseen scenarios: task F1 and graph F1 per distance level
 	$(BIN)/python -m pipeline.bench.unseen --n $(UNSEEN_N) --mapper $(MAPPER) --out $(OUT)/unseen
 
-# BENCH_SCALE_SIZES=10k,100k,1M (default); BENCH_SCALE_10M=1 adds 10M triples (~15 GB of RAM for the engine)
+# BENCH_SCALE_SIZES=10k,100k,1M (default); BENCH_SCALE_10M=1 adds 10M triples (~1.5 GB of RAM per stage, ~10 min);
+# BENCH_SCALE_PROCESSES=N engine processes on both sides (default 1)
 bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples: time, peak RSS, ratios, slopes
 	$(BIN)/python -m pipeline.bench.scale --blinkg $(BLINKG_DIR) --out $(OUT)/bench-scale
 

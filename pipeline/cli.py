@@ -22,13 +22,9 @@ from .findings import Finding
 from .input_repair import repair_mapping_sources
 from .manifest import load_manifest
 from .mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from .materialize import materialize
 from .ontology import load_ontology
 from .rdffile import load_graph
-from .report import case_entry, write_report
-from .scoring.mapping import write_scenario_markdown
 from .synth.vocab import LEVELS as SYNTH_LEVELS
-from .run import RunConfig, run_case
 from .source_checks import check_logical_sources
 from .sources import csv_row_findings, load_source, require_readable
 from .table import read_table, write_table
@@ -99,7 +95,7 @@ def _require_llm_settings(mapper: str) -> None:
         raise InputError(str(exc)) from exc
 
 
-def _report_meta(config: RunConfig) -> dict:
+def _report_meta(config) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
     from datetime import datetime, timezone
 
@@ -127,6 +123,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
                              f"{Path(args.out) / case.scenario / case.name} (give one a other name or scenario)",
                              path=case.manifest, key="name")
         seen[key] = case.manifest
+    # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them
+    from .report import case_entry, write_report
+    from .run import RunConfig, run_case
+    from .scoring.mapping import write_scenario_markdown
+
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
     _require_llm_settings(args.mapper)
@@ -357,7 +358,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
 
     from .rdffile import parse_error
 
-    from .materialize import prepare
+    from .materialize import materialize, prepare
     from .rmlnorm import document_base
 
     rml_path = Path(args.rml)
@@ -391,26 +392,27 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     if args.distributed:
         from .distributed import materialize_distributed
 
-        dist = materialize_distributed(norm.graph, output, set(), args.partitions, args.master, where=str(engine))
+        dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
         for f in [*norm.findings, *dist.findings]:
             print(f, file=sys.stderr)
         print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
               f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)")
         return 1 if dist.dropped else 0
-    try:
-        result = materialize(engine)
-    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
-        raise on_user_file(exc, rml_path) from exc
     fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
-    for f in [*norm.findings, *result.findings]:
-        print(f, file=sys.stderr)
-    if fmt == "nt" and (norm.graph_maps or result.quads):
+    if fmt == "nt" and norm.graph_maps:
         output = output.with_suffix(".nq")
         fmt = "nq"
         print(f"note: the mapping has graph maps: N-Quads written to {output} (N-Triples cannot hold named graphs)",
               file=sys.stderr)
-    result.write(output, fmt)
-    print(f"{len(result.triples) + len(result.quads)} statements ({len(result.quads)} in named graphs) "
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
+    try:
+        result = materialize(engine, processes=args.processes, output=output, fmt=fmt)
+    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
+        raise on_user_file(exc, rml_path) from exc
+    for f in [*norm.findings, *result.findings]:
+        print(f, file=sys.stderr)
+    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
           f"written to {output}")
     return 1 if result.dropped else 0
 
@@ -547,6 +549,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--distributed", action="store_true",
                    help="partition the sources and run Morph-KGC on Dask workers (join parents broadcast)")
     t.add_argument("--partitions", type=int, default=2, help="partitions of the sources (with --distributed)")
+    t.add_argument("--processes", type=int, default=1,
+                   help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
+                        "its worker (default: %(default)s)")
     t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     t.set_defaults(func=_cmd_materialize)
     return p

@@ -18,7 +18,7 @@ Plan (:func:`plan_partitions`), for ``N`` partitions of an engine mapping:
   that reads the *whole* parent source, so a child row finds its parent whatever
   partition it falls in; the parent's own triples still come from its partitions.
 * **Workers** run :func:`pipeline.materialize.materialize` (Morph-KGC, then the output
-  guards, :func:`pipeline.materialize.guard_triples`) on their partition's mapping and
+  guards, :mod:`pipeline.guard`) on their partition's mapping and
   write ``part-NNNNN.nt`` (sorted, unique statements).
 * **Merge**: the sorted parts are merged (``heapq.merge``, streaming, memory O(parts))
   and duplicate statements removed, so the merged file is the single-process output,
@@ -160,22 +160,22 @@ def plan_partitions(engine_rml: Graph, n: int, work: Path) -> tuple[list[Graph],
     return mappings, len(parents)
 
 
-def _run_partition(mapping_file: str, part_file: str, source_values: set[str]) -> dict[str, Any]:
-    """Worker task: engine + guards on one partition; writes the part file."""
+def _run_partition(mapping_file: str, part_file: str) -> dict[str, Any]:
+    """Worker task: engine + guards on one partition; writes the part file (sorted, streamed)."""
     from .materialize import materialize
 
     t0 = time.perf_counter()
-    result = materialize(Path(mapping_file), source_values)
-    result.write(Path(part_file))
-    return {"part": part_file, "triples": len(result.triples), "dropped": result.dropped,
+    result = materialize(Path(mapping_file), output=Path(part_file), fmt="nt")
+    return {"part": part_file, "triples": result.n_triples, "dropped": result.dropped,
             "findings": [f.to_dict() for f in result.findings], "s": time.perf_counter() - t0}
 
 
 def _merge(parts: list[Path], out: Path) -> int:
-    files = [open(p, encoding="utf-8") for p in parts]
+    # the parts stay (kept for users who skip the merged file): merge copies of nothing, read in place
+    files = [open(p, "rb") for p in parts]
     n, last = 0, None
     try:
-        with open(out, "w", encoding="utf-8") as fh:
+        with open(out, "wb") as fh:
             for line in heapq.merge(*files):
                 if line != last:
                     fh.write(line)
@@ -208,15 +208,13 @@ def _sum_findings(found: list[dict[str, Any]], parts_dir: Path, where: str) -> l
     return out
 
 
-def materialize_distributed(engine_rml: Graph, output: Path, source_values: set[str], partitions: int,
+def materialize_distributed(engine_rml: Graph, output: Path, partitions: int,
                             master: str | None = None, where: str | None = None) -> DistributedResult:
     """Materialize ``engine_rml`` on Dask workers and merge (see the module docstring).
 
     Args:
         engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.engine_mapping`).
         output: merged N-Triples file; parts go to ``<output>.parts/``.
-        source_values: unused, kept for callers of the previous guard (empty values are left out
-            per value by the engine corrections, :mod:`pipeline.engine`).
         partitions: number of partitions (>= 1).
         master: a Dask scheduler address (``tcp://host:8786``); ``None`` starts a local
             cluster on 127.0.0.1 with one single-threaded worker process per core (at most
@@ -261,8 +259,7 @@ def materialize_distributed(engine_rml: Graph, output: Path, source_values: set[
         result.workers = len(client.scheduler_info().get("workers", {}))
         result.timings["cluster"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        values = client.scatter([source_values], broadcast=True)[0]  # a list: scatter would split a set
-        futures = [client.submit(_run_partition, str(f), str(work / f"part-{i:05d}.nt"), values, pure=False)
+        futures = [client.submit(_run_partition, str(f), str(work / f"part-{i:05d}.nt"), pure=False)
                    for i, f in enumerate(files)]
         try:
             outs = client.gather(futures)

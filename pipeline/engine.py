@@ -29,12 +29,14 @@ import io
 import re
 from collections import Counter
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from .fno import UDF_FILE
 
-__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES"]
+__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
+           "engine_groups", "group_frames"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
@@ -44,6 +46,8 @@ EMPTY_VALUES: Counter = Counter()
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
     (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
 # one scan in C: every character outside RFC 3987 iunreserved (ALPHA / DIGIT / -._~ / ucschar)
+# str.strip with this set runs in C: far cheaper per value than the regular expression below
+_ASCII_IUNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 _NOT_IUNRESERVED = re.compile("[^A-Za-z0-9\\-._~" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _UCSCHAR) + "]+")
 
 
@@ -63,7 +67,16 @@ def iri_safe(value: object) -> str:
     Returns:
         The encoded string.
     """
-    return _NOT_IUNRESERVED.sub(_percent, str(value))
+    text = value if isinstance(value, str) else str(value)
+    if not text.strip(_ASCII_IUNRESERVED):  # only ASCII iunreserved characters: nothing to encode (most values)
+        return text
+    return _encode(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _encode(text: str) -> str:
+    # values that need encoding repeat (times, names): each distinct one is encoded once
+    return _NOT_IUNRESERVED.sub(_percent, text)
 
 
 def _percent(m: re.Match) -> str:
@@ -166,10 +179,83 @@ def run_engine(mapping_file: str, processes: int = 1) -> set[str]:
         whatever the engine raises (callers explain it).
     """
     import morph_kgc
+
+    _check_version()
+    EMPTY_VALUES.clear()
+    with engine_run():
+        return set(morph_kgc.materialize_set(engine_config(mapping_file, processes, output_format="N-QUADS")))
+
+
+def _check_version() -> None:
     from morph_kgc._version import __version__
 
     if __version__ != ENGINE_VERSION:  # the corrections replace functions of this very version
         raise RuntimeError(f"Morph-KGC {ENGINE_VERSION} expected, {__version__} installed (see pyproject.toml)")
+
+
+def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, Any, Any, Any]:
+    """Morph-KGC's plan for one mapping file, as its command line makes it (``morph_kgc.__main__``).
+
+    Args:
+        mapping_file: an engine-ready RML file. processes: recorded in the engine configuration.
+    Returns:
+        ``(groups, rml_df, fnml_df, config)``: the asserted mapping rules grouped by mapping
+        partition (a list of DataFrames; Morph-KGC's partitions produce disjoint statements),
+        the parsed rules, functions and the engine configuration, for :func:`group_frames`.
+    Raises:
+        whatever the engine raises on the mapping (callers explain it).
+    """
+    from morph_kgc.args_parser import load_config_from_argument
+    from morph_kgc.constants import RML_TRIPLES_MAP_CLASS
+    from morph_kgc.mapping.mapping_parser import retrieve_mappings
+
+    _check_version()
     EMPTY_VALUES.clear()
-    with engine_run():
-        return set(morph_kgc.materialize_set(engine_config(mapping_file, processes, output_format="N-QUADS")))
+    config = load_config_from_argument(engine_config(mapping_file, processes, output_format="N-QUADS"))
+    rml_df, fnml_df, http_api_df = retrieve_mappings(config)
+    config.set("CONFIGURATION", "http_api_df", http_api_df.to_csv())
+    asserted = rml_df.loc[rml_df["triples_map_type"] == RML_TRIPLES_MAP_CLASS]
+    return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
+
+
+def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator[tuple[str, list, Any]]:
+    """Run the rules of one mapping group; per rule its statements as term columns.
+
+    Must run inside :func:`engine_run`. The columns are the engine's own (Morph-KGC builds the
+    subject, predicate and object term text of a rule as DataFrame columns and then joins them
+    into one ``triple`` column); they are taken where the engine builds them, so no statement
+    text is split again.
+
+    Yields:
+        ``(triples map id, [subject, predicate, object, graph], triple)``: arrays of N-Triples term
+        text of equal length, graph ``""`` for the default graph, and the engine's statement text
+        (``"s p o g"``; ``"s p o "`` in the default graph); one item per rule, freed by the caller.
+    """
+    from morph_kgc import materializer
+
+    terms_original = materializer._materialize_rml_rule_terms
+    last: list = []
+
+    def terms(results_df, *args, **kwargs):
+        df = terms_original(results_df, *args, **kwargs)
+        last[:] = [df]  # the top-level rule's terms are the last built (nested rules are built first)
+        return df
+
+    materializer._materialize_rml_rule_terms = terms
+    try:
+        for _, rule in group.iterrows():
+            last.clear()
+            data = materializer._materialize_rml_rule(rule, rml_df, fnml_df, config)
+            graph = data["graph"].to_numpy(dtype=object) if "graph" in data else None
+            df = last[0] if last else None
+            if df is None or "object" not in df or len(df) != len(data):
+                raise RuntimeError(f"Morph-KGC rule {rule['triples_map_id']}: no term columns")  # not with 2.10
+            yield str(rule["triples_map_id"]), [df["subject"].to_numpy(dtype=object),
+                                                df["predicate"].to_numpy(dtype=object),
+                                                df["object"].to_numpy(dtype=object),
+                                                graph if graph is not None else [""] * len(df)], \
+                data["triple"].to_numpy(dtype=object)
+            del data, df, graph
+            last.clear()
+    finally:
+        materializer._materialize_rml_rule_terms = terms_original

@@ -4,40 +4,47 @@ Morph-KGC 2.10 is the engine (:mod:`pipeline.engine`, which also corrects three 
 behaviours at the source: unescaped function outputs, ``"None"``/``"nan"`` from empty values,
 URI-safe instead of IRI-safe templates). Every RML document goes through
 :func:`pipeline.rmlnorm.normalize_rml` before the engine copy is written (:func:`prepare`).
-The engine's statements are then parsed once by a real RDF parser (pyoxigraph, Rust) and
-guarded term by term, each distinct term checked once:
+
+The engine runs in this process as its command line runs it (mapping partitions, one rule at a
+time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-KGC's own
+``number_of_processes`` does), and each rule's statements are guarded as they come
+(:mod:`pipeline.guard`: every distinct term checked once, statements with a failing term dropped
+and reported) and then freed; the kept lines go to :class:`pipeline.runs.Runs`, which writes the
+KG file sorted and without duplicates (across rules and mapping partitions; Morph-KGC alone
+removes duplicates within a partition only). So the KG is never held in memory, neither as text
+nor as RDF objects: peak memory is the engine's own plus one rule. The guards:
 
 * ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
-  is no integer is dropped with a finding. (:data:`ENGINE_INTEGER`, the marker datatype earlier
-  engine copies used, is still read back as ``xsd:integer``.)
+  is no integer is dropped with a finding.
 * Relative or illegal IRIs (from references or functions) are dropped with a finding.
 * Every IRI, literal and language tag is checked with the checks of SV2
   (:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what fails is
   dropped and reported, so the written KG passes strict validation.
 * IRIs under :data:`pipeline.rmlnorm.BNODE_NS` become blank nodes again.
 
-What is kept is written by pyoxigraph's serializer from the parsed terms (N-Triples, or
-N-Quads/TriG when the mapping has graph maps). An engine crash is explained: the TriplesMap
-that fails alone is named, with its term map and the engine's error (:class:`RMLError`).
+Output: N-Triples, or N-Quads/TriG when the mapping has graph maps. An engine crash is
+explained: the TriplesMap that fails alone is named, with its term map and the engine's error
+(:class:`RMLError`).
 """
 from __future__ import annotations
 
-import hashlib
-import io
 import logging
 import re
+import shutil
+import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import XSD
 
-from .engine import EMPTY_VALUES, engine_config, run_engine
+from .engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
 from .errors import MaterializeError, RMLError
 from .findings import Finding
-from .rmlnorm import BNODE_NS, REF_NS, RML, Normalized, normalize_rml
-from .validation.terms import check_iri, check_langtag, check_literal
+from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
+from .runs import Runs
+from .rmlnorm import RML, Normalized, normalize_rml
 
 __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
            "materialize", "guard_triples"]
@@ -45,14 +52,8 @@ __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine
 LOGGER = logging.getLogger(__name__)
 
 #: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
-ENGINE_INTEGER = URIRef("https://w3id.org/kgc-pipeline/engine#integer")
-_XSD_INTEGER, _XSD_STRING = str(XSD.integer), str(XSD.string)
-_PREDICATE = re.compile(r"^\s*\S+\s+<([^<>\s]*)>")
-# an IRI in which check_iri cannot find an error (no bad '%', one '#' at most, no port; ucschar allowed)
-_UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
-                                                    *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
-_IRI_CHAR = rf"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;={_UCS}]|%[0-9A-F]{{2}})"
-_PLAIN_IRI = re.compile(rf"^[a-z][a-z0-9+.\-]*:(?!//[^/?#]*:){_IRI_CHAR}*(#{_IRI_CHAR}*)?$")
+ENGINE_INTEGER = URIRef(_ENGINE_INTEGER)
+_XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 
 
 @dataclass
@@ -60,39 +61,57 @@ class MaterializeResult:
     """Statements written and what the guards dropped or repaired.
 
     Attributes:
-        triples: N-Triples lines of the default graph (``"<s> <p> <o> ."``), sorted.
-        quads: N-Quads lines of the statements in named graphs (``"<s> <p> <o> <g> ."``), sorted.
+        triples: N-Triples lines of the default graph (``"<s> <p> <o> ."``), sorted (empty when
+            :func:`materialize` wrote a file).
+        quads: N-Quads lines of the statements in named graphs (``"<s> <p> <o> <g> ."``), sorted
+            (idem).
         findings: one finding per guard reason (and predicate), with counts and examples.
-        dropped: number of engine statements the guards dropped.
+        dropped: number of distinct engine statements the guards dropped.
+        n_triples, n_quads: statements in the default graph and in named graphs.
+        path: the file written by :func:`materialize` (``None`` for an in-memory result).
     """
 
     triples: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     dropped: int = 0
     quads: list[str] = field(default_factory=list)
+    n_triples: int = 0
+    n_quads: int = 0
+    path: Path | None = None
 
     def write(self, path: Path, fmt: str | None = None) -> Path:
-        """Write the statements; returns ``path``.
+        """Write the statements of an in-memory result; returns ``path``.
 
         Args:
             path: output file.
             fmt: ``nt`` (default graph only), ``nq`` (all statements) or ``trig``; default: by
                 the suffix of ``path`` (``.nq``, ``.trig``; anything else is N-Triples).
         """
-        import pyoxigraph
-
         path = Path(path)
-        fmt = fmt or {".nq": "nq", ".trig": "trig"}.get(path.suffix, "nt")
-        if fmt == "nt":
-            path.write_text("".join(t + "\n" for t in self.triples), encoding="utf-8")
-        elif fmt == "nq":
-            path.write_text("".join(t + "\n" for t in [*self.triples, *self.quads]), encoding="utf-8")
-        else:
-            text = "\n".join([*self.triples, *self.quads]).encode("utf-8")
-            quads = pyoxigraph.parse(io.BytesIO(text), "application/n-quads")
-            with path.open("wb") as out:
-                pyoxigraph.serialize(quads, out, "application/trig")
+        fmt = fmt or _fmt(path)
+        lines = self.triples if fmt == "nt" else [*self.triples, *self.quads]
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(t + "\n" for t in lines)
+        if fmt == "trig":
+            _to_trig(path)
         return path
+
+
+def _fmt(path: Path) -> str:
+    return {".nq": "nq", ".trig": "trig"}.get(Path(path).suffix, "nt")
+
+
+def _to_trig(path: Path) -> None:
+    """Rewrite an N-Quads file as TriG (pyoxigraph streams it)."""
+    import pyoxigraph
+
+    tmp = path.with_name(path.name + ".nq.tmp")
+    path.replace(tmp)
+    try:
+        with open(path, "wb") as out:
+            pyoxigraph.serialize(pyoxigraph.parse(str(tmp), "application/n-quads"), out, "application/trig")
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path) -> Path:
@@ -126,234 +145,94 @@ def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str
     return prepare(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where).graph
 
 
-def _parse(lines: list[str]) -> tuple[list, list[tuple[str, str]]]:
-    """Parse engine statements with pyoxigraph in one go. When some do not parse, chunks are
-    split until the bad statements are isolated, and the others are parsed again together (one
-    parse, so that a blank-node label means the same node everywhere).
-    Returns (quads, [(statement, parser message)])."""
-    import pyoxigraph
-
-    def parse(chunk: list[str]) -> list:
-        data = (" .\n".join(chunk) + " .\n").encode("utf-8") if chunk else b""
-        return list(pyoxigraph.parse(io.BytesIO(data), "application/n-quads"))
-
-    try:
-        return parse(lines), []
-    except SyntaxError:
-        pass
-    bad: list[tuple[str, str]] = []
-    stack = [lines]
-    while stack:
-        chunk = stack.pop()
-        try:
-            parse(chunk)
-        except SyntaxError as exc:
-            if len(chunk) == 1:
-                bad.append((chunk[0], str(exc)))
-            else:
-                stack.extend((chunk[len(chunk) // 2:], chunk[:len(chunk) // 2]))
-    wrong = {line for line, _ in bad}
-    return parse([line for line in lines if line not in wrong]), bad
+def _findings(guard: Guard, where: str,
+              locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
+    out = []
+    for (reason, predicate), (count, examples) in guard.dropped.items():
+        file, line = locate(predicate) if locate and predicate else (where, None)
+        out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
+                           column="ontology_property" if line else None, value=" | ".join(examples),
+                           expected="a valid RDF triple", severity="error"))
+    if guard.repaired:
+        out.append(Finding(
+            "materialize", where,
+            f"{len(guard.repaired)} literal(s) written without the white space around their value",
+            value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
+            severity="warning"))
+    return out
 
 
-def _serialize(quads: list) -> list[str]:
-    """Distinct N-Quads lines of parsed quads, written by pyoxigraph's serializer, sorted."""
-    import pyoxigraph
-
-    out = io.BytesIO()
-    pyoxigraph.serialize(quads, out, "application/n-quads")
-    return sorted(set(out.getvalue().decode("utf-8").splitlines()))
-
-
-def _errors(issues: list[tuple[str, str, str]]) -> bool:
-    return any(severity in ("error", "fatal") for severity, _, _ in issues)
-
-
-class _Guard:
-    """Per-term checks with one cache entry per distinct term."""
-
-    def __init__(self) -> None:
-        import pyoxigraph
-
-        self.ox = pyoxigraph
-        self.cache: dict = {}
-        self.repaired: list[str] = []
-
-    def node(self, term):
-        """(kept term or None, reason)."""
-        hit = self.cache.get(term)
-        if hit is not None:
-            return hit
-        ox = self.ox
-        if isinstance(term, ox.NamedNode):
-            iri = term.value
-            if iri.startswith(BNODE_NS):
-                out = (ox.BlankNode("b" + hashlib.sha1(iri.encode("utf-8")).hexdigest()[:24]), None)
-            elif iri.startswith(REF_NS):
-                out = self.reference_iri(iri)
-            elif _PLAIN_IRI.match(iri) or not _errors(check_iri(iri)):
-                out = (term, None)
-            else:
-                out = (None, "relative or illegal IRI")
-        elif isinstance(term, ox.Literal):
-            out = self.literal(term)
-        else:
-            out = (term, None)
-        self.cache[term] = out
-        return out
-
-    def reference_iri(self, iri: str):
-        """A reference-valued IRI (:data:`~pipeline.rmlnorm.REF_NS`): the value when it is an absolute
-        IRI, else the base IRI + the value (R2RML section 11.2: concatenation, no resolution)."""
-        from urllib.parse import unquote
-
-        base, _, value = iri[len(REF_NS):].partition("/")
-        value = unquote(value)
-        if _errors(check_iri(value)):
-            value = unquote(base) + value
-        if _errors(check_iri(value)):
-            return None, "relative or illegal IRI"
-        return self.ox.NamedNode(value), None
-
-    def literal(self, term):
-        ox = self.ox
-        lex, dt, lang = term.value, term.datatype.value, term.language
-        if lang is not None:
-            return (None, "language tag that is not BCP 47") if _errors(check_langtag(lang)) else (term, None)
-        integer = dt == str(ENGINE_INTEGER)
-        dt = _XSD_INTEGER if integer else dt
-        if dt == _XSD_STRING:
-            return term, None
-        if lex != lex.strip() and _well_typed(lex.strip(), dt):
-            # XSD collapses white space around non-string values; RDF lexical forms may not carry it
-            self.repaired.append(str(term))
-            lex = lex.strip()
-        if not _well_typed(lex, dt):
-            return None, (f"ill-typed literal for <{dt}>" if dt != _XSD_INTEGER else "xsd:integer value that is no integer")
-        return ox.Literal(lex, datatype=ox.NamedNode(dt)), None
-
-
-def _well_typed(lex: str, datatype: str) -> bool:
-    # the very checks SV2 applies to the written file, so a guarded KG passes SV2
-    return not _errors(check_literal(lex, datatype))
-
-
-_IRI_TOKEN = re.compile(r"<([^<>\s]*)>")
-_LITERAL_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*)"(?:\^\^<([^<>\s]*)>|@([^\s"<>]+))?')
-_ATTENTION_LIMIT = 2000
-
-
-def _triage(lines) -> tuple[list[str], list[str]]:
-    """Split the engine's statements into those whose terms all pass as they are and those with a
-    term to check, change or drop. The distinct IRI and literal tokens of the whole output are
-    found by two regular-expression scans (reading only: what is written comes from parsed terms)
-    and each is checked once; a statement holding a flagged token or a private namespace goes
-    through the per-term guard. A token found inside a literal can only flag a statement
-    needlessly, never let a bad term through (the parser rejects what is malformed)."""
-    lines = list(lines)
-    text = "\n".join(lines)
-    flagged = {BNODE_NS, REF_NS, str(ENGINE_INTEGER)}
-    for iri in set(_IRI_TOKEN.findall(text)):
-        if not _PLAIN_IRI.match(iri) and ("\\" in iri or _errors(check_iri(iri))):
-            flagged.add(f"<{iri}>")
-    for body, dt, lang in set(_LITERAL_TOKEN.findall(text)):
-        if lang and _errors(check_langtag(lang)):
-            flagged.add(f'"{body}"@{lang}')
-        elif dt and dt != _XSD_STRING:
-            lex = _unescape(body)
-            if lex != lex.strip() or not _well_typed(lex, dt):
-                flagged.add(f'"{body}"^^<{dt}>')
-        if len(flagged) > _ATTENTION_LIMIT:
-            return [], lines
-    flagged = {token for token in flagged if token in text}
-    if not flagged:
-        return lines, []
-    pattern = re.compile("|".join(map(re.escape, sorted(flagged, key=len, reverse=True))))
-    plain, attention = [], []
-    for line in lines:
-        (attention if pattern.search(line) else plain).append(line)
-    return plain, attention
-
-
-def _unescape(body: str) -> str:
-    import json
-
-    try:
-        return json.loads(f'"{body}"')
-    except ValueError:
-        return body
-
-
-def _bad_statements(bad: list[tuple[str, str]], reasons: dict) -> None:
-    for line, message in bad:
-        m = _PREDICATE.match(line)
-        reason = "relative or illegal IRI" if "IRI" in message else "not a valid N-Triples statement"
-        reasons.setdefault((reason, m.group(1) if m else ""), []).append(line)
-
-
-def guard_triples(lines: list[str] | set[str], source_values: set[str] | None = None, where: str = "mapping",
+def guard_triples(lines: list[str] | set[str], where: str = "mapping",
                   locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
-    """Parse the engine's statements once, keep what is valid, report the rest.
+    """Guard engine statements given as text (the guards of :func:`materialize`, in memory).
 
     Args:
-        lines: statements from the engine (``"<s> <p> <o> [<g>]"``, final ``.`` optional).
-        source_values: unused, kept for callers of the previous guard (empty values are
-            now left out per value at the source, see :mod:`pipeline.engine`).
+        lines: statements (``"<s> <p> <o> [<g>]"``, final ``.`` optional).
         where: file name used in findings when ``locate`` cannot say better.
         locate: predicate IRI -> (table file, table line) of the row that maps it, so a
             finding points at the row to fix rather than at the mapping document.
     Returns:
         A :class:`MaterializeResult`: sorted N-Triples lines (default graph) and N-Quads lines
-        (named graphs), written from parsed terms; one finding per reason and predicate.
+        (named graphs); one finding per reason and predicate. A line that is no statement of
+        four terms at most is dropped as "not a valid N-Triples statement".
     """
-    del source_values
-    guard = _Guard()
-    plain, attention = _triage(lines)
-    reasons: dict[tuple[str, str], list[str]] = {}
-    ox = guard.ox
-    default = ox.DefaultGraph()
-    kept_default: list = []
-    kept_named: list = []
-    # statements none of whose terms needs a change or a drop: parsed and written as they are
-    quads, bad = _parse(plain)
-    _bad_statements(bad, reasons)
-    for q in quads:
-        (kept_default if q.graph_name == default else kept_named).append(q)
-    quads, bad = _parse(attention)
-    _bad_statements(bad, reasons)
-    cache, node = guard.cache, guard.node
-    for q in quads:
-        s, p, o, g = q.subject, q.predicate, q.object, q.graph_name
-        # one dict lookup per term in the common case; ``node`` runs once per distinct term
-        ks, why = cache.get(s) or node(s)
-        if ks is not None:
-            kp, why = cache.get(p) or node(p)
-            if kp is not None:
-                ko, why = cache.get(o) or node(o)
-                if ko is not None and g != default:
-                    kg, why = cache.get(g) or node(g)
-                    if kg is None:
-                        ko = None
-        if ks is None or kp is None or ko is None:
-            reasons.setdefault((why, p.value), []).append(str(q))
-        elif g == default:
-            kept_default.append(q if (ks is s and kp is p and ko is o) else ox.Quad(ks, kp, ko, default))
-        else:
-            kept_named.append(q if (ks is s and kp is p and ko is o and kg is g) else ox.Quad(ks, kp, ko, kg))
-    triples, named = _serialize(kept_default), _serialize(kept_named)
-    result = MaterializeResult(triples, quads=named)
-    for (reason, predicate), examples in reasons.items():
-        result.dropped += len(examples)
-        shown = " | ".join(e.replace(str(ENGINE_INTEGER), _XSD_INTEGER)[:200] for e in examples[:3])
-        file, line = locate(predicate) if locate and predicate else (where, None)
-        result.findings.append(Finding("materialize", file, f"{len(examples)} triple(s) dropped: {reason}",
-                                       line=line, column="ontology_property" if line else None, value=shown,
-                                       expected="a valid RDF triple", severity="error"))
-    if guard.repaired:
-        result.findings.append(Finding(
-            "materialize", where, f"{len(guard.repaired)} literal(s) written without the white space around their value",
-            value=guard.repaired[0].replace(str(ENGINE_INTEGER), _XSD_INTEGER)[:200],
-            expected="a lexical form without surrounding white space", severity="warning"))
+    guard = Guard()
+    columns: list[list[str]] = [[], [], [], []]
+    for line in sorted(set(lines)):
+        terms = split_statement(line) or _parse_statement(line, guard)
+        if terms is None:
+            continue
+        for col, term in zip(columns, terms):
+            col.append(term)
+    with tempfile.TemporaryDirectory(prefix="kgc-guard-") as tmp:
+        runs = Runs(Path(tmp))
+        guard.frame(columns, runs)
+        return _collect(runs, Path(tmp), guard, where, locate, keep=None)
+
+
+def _parse_statement(line: str, guard: Guard) -> tuple[str, str, str, str] | None:
+    """A line the term grammar does not split: pyoxigraph's parser decides (its message says
+    whether an IRI is the cause); ``None`` when it is dropped."""
+    import io
+
+    import pyoxigraph
+
+    text = line.rstrip()
+    try:
+        quads = list(pyoxigraph.parse(io.BytesIO((text if text.endswith(".") else text + " .").encode("utf-8")),
+                                      "application/n-quads"))
+    except SyntaxError as exc:
+        m = re.match(r"^\s*\S+\s+<([^<>\s]*)>", line)
+        guard.drop(ILL_IRI if "IRI" in str(exc) else NOT_NT, m.group(1) if m else "", text)
+        return None
+    if len(quads) != 1:
+        guard.drop(NOT_NT, "", text)
+        return None
+    q = quads[0]
+    return str(q.subject), str(q.predicate), str(q.object), "" if isinstance(q.graph_name, pyoxigraph.DefaultGraph) \
+        else str(q.graph_name)
+
+
+def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Path | None,
+             fmt: str = "nt") -> MaterializeResult:
+    """Merge the runs; read them into the result (``keep`` None) or write the file ``keep``."""
+    default, named = work / "default.nt", work / "named.nq"
+    result = MaterializeResult(findings=_findings(guard, where, locate),
+                               dropped=sum(c for c, _ in guard.dropped.values()))
+    result.n_triples = runs.finish(False, default)
+    result.n_quads = runs.finish(True, named)
+    if keep is None:
+        result.triples = default.read_text(encoding="utf-8").splitlines()
+        result.quads = named.read_text(encoding="utf-8").splitlines()
+        return result
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    if fmt != "nt" and result.n_quads:
+        with open(default, "ab") as out, open(named, "rb") as src:
+            shutil.copyfileobj(src, out, 1 << 20)  # N-Quads: the default graph's lines, then the named ones
+    shutil.move(str(default), str(keep))
+    if fmt == "trig":
+        _to_trig(keep)
+    result.path = keep
     return result
 
 
@@ -413,37 +292,52 @@ def _term_map_hint(g: Graph, tm, message: str) -> str:
     return ""
 
 
-def materialize(mapping_file: Path, source_values: set[str] | None = None, processes: int = 1,
-                locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
-    """Run Morph-KGC on an engine mapping file and guard the result.
+def materialize(mapping_file: Path, processes: int = 1,
+                locate: Callable[[str], tuple[str, int | None]] | None = None,
+                output: Path | None = None, fmt: str | None = None) -> MaterializeResult:
+    """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
 
     Args:
         mapping_file: an engine-ready RML file (write it with :func:`engine_mapping`).
-        source_values: unused (see :func:`guard_triples`).
-        processes: Morph-KGC worker processes.
+        processes: worker processes (Morph-KGC's mapping groups run in parallel, each guarded in
+            its worker).
         locate: see :func:`guard_triples`.
+        output: write the KG to this file and keep no statement in memory (the result's
+            ``triples``/``quads`` stay empty, ``path`` and the counts say what was written);
+            ``None``: return the statements in the result.
+        fmt: format of ``output``: ``nt`` (default graph only), ``nq`` or ``trig``; default: by
+            its suffix.
     Returns:
-        The guarded statements and findings; a warning names the TriplesMaps when the mapping
-        yields no statement at all, an ``info`` per source reference whose empty or missing
+        The guarded statements (or counts) and findings; a warning names the TriplesMaps when the
+        mapping yields no statement at all, an ``info`` per source reference whose empty or missing
         values were left out.
     Raises:
         RMLError: Morph-KGC failed; the message names the TriplesMap, term map and cause.
         MaterializeError: Morph-KGC exited.
     """
     mapping_file = Path(mapping_file)
-    try:
-        statements = run_engine(str(mapping_file), processes)
-    except SystemExit as exc:  # Morph-KGC exits on some mapping errors
-        raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
-    except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
-        raise _explain(mapping_file, exc, processes) from exc
-    empty = dict(EMPTY_VALUES)
-    result = guard_triples(statements, None, str(mapping_file), locate)
+    t0 = time.perf_counter()
+    parent = Path(output).resolve().parent if output is not None else None
+    if parent is not None:
+        parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".kgc-runs-", dir=parent) as tmp:
+        work = Path(tmp)
+        try:
+            with engine_run():
+                guard, runs, rows, empty = _run_groups(mapping_file, processes, work)
+        except SystemExit as exc:  # Morph-KGC exits on some mapping errors
+            raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
+        except MaterializeError:
+            raise
+        except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
+            raise _explain(mapping_file, exc, processes) from exc
+        result = _collect(runs, work, guard, str(mapping_file), locate,
+                          keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
                                        "(empty or missing): no term made from them", column=reference,
                                        severity="info"))
-    if not statements:
+    if not rows:
         from rdflib.namespace import RDF
 
         g = Graph().parse(mapping_file, format="turtle")
@@ -452,4 +346,60 @@ def materialize(mapping_file: Path, source_values: set[str] | None = None, proce
             result.findings.append(Finding("materialize", str(mapping_file),
                                            f"the mapping declares {len(maps)} TriplesMap(s) and yields no triple: "
                                            + ", ".join(f"<{m}>" for m in maps), severity="warning"))
+    LOGGER.info("materialize: %d engine rows, %d statements kept, %d dropped in %.1f s", rows,
+                result.n_triples + result.n_quads, result.dropped, time.perf_counter() - t0)
     return result
+
+
+def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None) -> tuple[Guard, Runs, int, dict]:
+    """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
+    worker: the group's own ``sort``, sealed into run files the parent merges)."""
+    guard, rows = Guard(), 0
+    worker = runs is None
+    runs = Runs(work, stream=True) if worker else runs
+    for tm, columns, triple in group_frames(group, rml_df, fnml_df, config):
+        rows += len(columns[0])
+        try:
+            guard.frame(columns, runs, triple)
+        except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
+            raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
+                from exc
+        del columns, triple
+    guard.end_group()
+    return guard, runs.seal() if worker else runs, rows, dict(EMPTY_VALUES)
+
+
+def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, Runs, int, dict]:
+    """All mapping groups (in a pool of ``processes`` when above 1); the guards' counts summed."""
+    groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
+    runs = Runs(work, stream=True)
+    try:
+        import multiprocessing as mp
+
+        # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
+        if processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
+            from itertools import repeat
+
+            with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
+                outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
+                                                    repeat(work)))
+            runs = Runs(work)
+        else:
+            outs = [_run_group(g, rml_df, fnml_df, config, work, runs) for g in groups]
+    except BaseException:
+        runs.close()
+        raise
+    guard, rows, empty = Guard(), 0, {}
+    for g, r, n, e in outs:
+        for key, (count, examples) in g.dropped.items():
+            entry = guard.dropped.setdefault(key, [0, []])
+            entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
+        guard.repaired |= g.repaired
+        if r is not runs:
+            runs.files[False] += r.files[False]
+            runs.files[True] += r.files[True]
+        rows += n
+        for k, v in e.items():  # several rules read the same source: the count is per record
+            empty[k] = max(empty.get(k, 0), v)
+    return guard, runs, rows, empty

@@ -15,7 +15,7 @@ from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 CASES = Path(__file__).parent / "cases"
@@ -33,7 +33,7 @@ def _compile(name: str, tmp_path: Path, table: str = "table.md"):
 def _materialize(compiled, sources, tmp_path: Path) -> Graph:
     engine = tmp_path / "mapping.morph-kgc.ttl"
     engine_mapping(compiled.rml).serialize(engine, format="turtle")
-    result = materialize(engine, all_values(sources))
+    result = materialize(engine)
     return Graph().parse(data="\n".join(result.triples), format="nt")
 
 

@@ -9,7 +9,7 @@ from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,14 +23,14 @@ def _example(tmp_path: Path, extra_row: str = ""):
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
     compiled = compile_table(read_table(table_file), onto, case, sources)
-    return engine_mapping(compiled.rml), all_values(sources)
+    return engine_mapping(compiled.rml)
 
 
 def test_one_run_gives_the_kg_and_the_events_of_each_triples_map(tmp_path):
-    engine, values = _example(tmp_path)
-    result, events = materialize_with_events(engine, tmp_path / "cn4", values)
+    engine = _example(tmp_path)
+    result, events = materialize_with_events(engine, tmp_path / "cn4")
     engine.serialize(tmp_path / "e.ttl", format="turtle")
-    assert result.triples == materialize(tmp_path / "e.ttl", values).triples  # the same KG as a plain run
+    assert result.triples == materialize(tmp_path / "e.ttl").triples  # the same KG as a plain run
     tm = "https://w3id.org/kgc-pipeline/mapping#"
     ex = "http://example.org/ontology#"
     assert {key: len(st) for key, st in events} == {
@@ -43,8 +43,8 @@ def test_two_triples_maps_producing_the_same_statement_are_redundant(tmp_path):
     # cities typed ex:City by their own TriplesMap and again from people.csv's city codes (the
     # compiler then leaves the livesIn join out: ex:City has two TriplesMaps); 7 events, 2 redundant
     row = "| city | people.csv | ex:cityName | ex:City | | http://example.org/city/{city} | | |\n"
-    engine, values = _example(tmp_path, row)
-    _, events = materialize_with_events(engine, tmp_path / "cn4", values)
+    engine = _example(tmp_path, row)
+    _, events = materialize_with_events(engine, tmp_path / "cn4")
     cn4 = check_cn4(events)
     assert (cn4.events, cn4.redundant_events, cn4.shared_statements) == (7, 2, 2)
 

@@ -10,7 +10,7 @@ from pipeline.distributed import materialize_distributed, plan_partitions
 from pipeline.manifest import load_manifest
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 pytest.importorskip("distributed")
@@ -24,13 +24,12 @@ def test_distributed_output_is_the_single_process_output_with_a_cross_partition_
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
     engine = engine_mapping(compile_table(read_table(case.gold_table), onto, case, sources).rml)
-    values = all_values(sources)
     engine.serialize(tmp_path / "e.ttl", format="turtle")
-    single = materialize(tmp_path / "e.ttl", values)
+    single = materialize(tmp_path / "e.ttl")
     single.write(tmp_path / "single.nt")
     mappings, broadcast = plan_partitions(engine, 2, tmp_path / "plan")
     assert (len(mappings), broadcast) == (2, 1)
-    dist = materialize_distributed(engine, tmp_path / "dist.nt", values, 2)
+    dist = materialize_distributed(engine, tmp_path / "dist.nt", 2)
     assert (tmp_path / "dist.nt").read_bytes() == (tmp_path / "single.nt").read_bytes()
     assert (dist.triples, dist.dropped, len(dist.parts)) == (16, 0, 2)
     lives_in = [ln for ln in (tmp_path / "dist.nt").read_text().splitlines() if "livesIn" in ln]

@@ -162,7 +162,7 @@ def test_json_null_sibling_values_survive(tmp_path):
     assert len(findings) == 1 and findings[0].stage == "json-repair"
     engine = tmp_path / "m.ttl"
     engine_mapping(rml).serialize(engine, format="turtle")
-    kg = materialize(engine, set())
+    kg = materialize(engine)
     assert len(kg.triples) == 4 and any('"First film"' in t for t in kg.triples)
 
 

@@ -12,7 +12,7 @@ from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
 from pipeline.materialize import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import all_values, load_source
+from pipeline.sources import load_source
 from pipeline.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,34 +22,34 @@ def _compiled(manifest: Path, tmp_path: Path):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
-    return compile_table(read_table(case.gold_table), ontology, case, sources).rml, all_values(sources)
+    return compile_table(read_table(case.gold_table), ontology, case, sources).rml
 
 
-def _kg(rml: Graph, values: set[str], path: Path) -> set[str]:
+def _kg(rml: Graph, path: Path) -> set[str]:
     engine_mapping(rml).serialize(path, format="turtle")
-    return set(materialize(path, values).triples)
+    return set(materialize(path).triples)
 
 
 def test_example_round_trip_gives_the_same_kg(tmp_path):
-    rml, values = _compiled(ROOT / "data" / "example" / "example.yaml", tmp_path)
+    rml = _compiled(ROOT / "data" / "example" / "example.yaml", tmp_path)
     text = to_yarrrml(rml)
     assert "$(person_id)" in text and "mapping:" in text and "function: equal" in text
     back = from_yarrrml(text)
-    kg = _kg(rml, values, tmp_path / "a.ttl")
-    assert kg and kg == _kg(back, values, tmp_path / "b.ttl")
+    kg = _kg(rml, tmp_path / "a.ttl")
+    assert kg and kg == _kg(back, tmp_path / "b.ttl")
 
 
 def test_functions_round_trip_on_scenario3(scenarios, tmp_path):
     from pipeline.blinkg import write_manifests
 
     write_manifests(scenarios.parent, tmp_path / "manifests", ("csv",))  # not `make data`: CI runs no such step
-    rml, values = _compiled(tmp_path / "manifests" / "scenario3" / "1.yaml", tmp_path)
+    rml = _compiled(tmp_path / "manifests" / "scenario3" / "1.yaml", tmp_path)
     (tmp_path / "m.yml").write_text(to_yarrrml(rml), encoding="utf-8")
     text = (tmp_path / "m.yml").read_text()
     assert "function: grel:" in text or "function: fn:" in text
     back = read_yarrrml(tmp_path / "m.yml")
-    kg = _kg(rml, values, tmp_path / "a.ttl")
-    assert kg and kg == _kg(back, values, tmp_path / "b.ttl")
+    kg = _kg(rml, tmp_path / "a.ttl")
+    assert kg and kg == _kg(back, tmp_path / "b.ttl")
 
 
 def test_relative_access_is_relative_to_the_file_and_bad_input_is_named(tmp_path):

@@ -10,7 +10,7 @@ How: the engine copy of the mapping gets one graph map per TriplesMap on its sub
 graph map puts every triple of that TriplesMap (class assertions and predicate-object
 maps, joins included) into that named graph, so one Morph-KGC run in N-Quads says which
 TriplesMap produced each statement. Dropping the graph term gives the KG's triples,
-which go through the materialize guards (:func:`pipeline.materialize.guard_triples`) as
+which go through the materialize guards (:mod:`pipeline.guard`) as
 in a plain run. Cost: one engine run in all, instead of one per TriplesMap; the only
 extra is the graph term on each output line. A mapping with graph maps of its own cannot be
 tagged (:func:`event_mapping` raises :class:`MaterializeError`; the compiler emits none): it
@@ -61,8 +61,8 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
     return g, graphs
 
 
-def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: set[str] | None = None,
-                            processes: int = 1, locate: Callable[[str], tuple[str, int | None]] | None = None):
+def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 1,
+                            locate: Callable[[str], tuple[str, int | None]] | None = None):
     """One guarded Morph-KGC run that yields the KG and the CN4 generation events.
 
     The tagged copy of the mapping (:func:`event_mapping`) runs through
@@ -74,7 +74,6 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: se
     Args:
         engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.engine_mapping`).
         work_dir: folder for the tagged mapping (``mapping.cn4.ttl``; created).
-        source_values: unused (kept for callers of the previous guard).
         processes, locate: as for :func:`pipeline.materialize.materialize`.
     Returns:
         ``(result, events)``: the :class:`pipeline.materialize.MaterializeResult` of the KG, and
@@ -85,7 +84,6 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, source_values: se
     """
     from ...materialize import MaterializeResult, materialize
 
-    del source_values
     work_dir.mkdir(parents=True, exist_ok=True)
     try:
         tagged, graphs = event_mapping(engine_rml)
