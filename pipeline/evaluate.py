@@ -210,7 +210,9 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                      full_limit: int | None = None, work: Path | None = None) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
-    Nothing is skipped for size: SV2 always reads the whole file; up to ``full_limit`` triples
+    Nothing is skipped for size: SV2 always reads the whole file (from
+    :data:`~pipeline.validation.parallel.PARALLEL_BYTES` on, in a child process while the other
+    checks run; its verdict still gates theirs); up to ``full_limit`` triples
     (default :data:`pipeline.validation.sample.FULL_LIMIT`) CS2 and SHACL run on the whole KG,
     above it on a stratified subject sample (:func:`pipeline.validation.sample.subject_sample`),
     and each result's ``details["coverage"]`` says which and how much it covered. When the KG
@@ -234,7 +236,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     from .validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
     from .validation.result import Finding as VFinding, Result
     from .validation.consistency import start_owlrl
-    from .validation.sample import FULL_LIMIT, subject_sample
+    from .validation.parallel import PARALLEL_BYTES, start_sv2
+    from .validation.sample import FULL_LIMIT, count_triples, subject_sample
 
     limit = FULL_LIMIT if full_limit is None else full_limit
     names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
@@ -255,12 +258,23 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                        else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
                             "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
         kg_path, kg = copy, None
-    sv2 = check_ntriples(kg_path)
-    result = {"SV2": {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}}
-    if sv2.status != "ok" or sv2.details.get("N_fatal"):
-        reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
-        return {**result, **{n: skipped(n, reason) for n in names}}
-    n_triples = sv2.details["n_triples"]
+    def gate(sv2: Result) -> dict[str, Any] | None:
+        result.update({"SV2": {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}})
+        if sv2.status != "ok" or sv2.details.get("N_fatal"):
+            reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
+            return {**result, **{n: skipped(n, reason) for n in names}}
+        return None
+
+    result: dict[str, Any] = {}
+    # a large KG: SV2 reads it in a child while the sample is drawn and reasoned on (same gate after)
+    wait_sv2 = start_sv2(kg_path) if Path(kg_path).stat().st_size >= PARALLEL_BYTES else None
+    if wait_sv2 is None:
+        stop = gate(check_ntriples(kg_path))
+        if stop is not None:
+            return stop
+        n_triples = result["SV2"]["details"]["n_triples"]
+    else:
+        n_triples = count_triples(kg_path)
     try:
         if n_triples <= limit:
             data = kg if kg is not None else _parse_nt(Path(kg_path))
@@ -268,6 +282,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         else:
             data, coverage = subject_sample(kg_path, n_triples=n_triples)
     except Exception:  # noqa: BLE001 - rdflib rejects a term SV2 reports as an error (parser-specific types)
+        if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
+            return stop
         reason = "rdflib cannot read the KG (an illegal term; see SV2)"
         return {**result, **{n: skipped(n, reason) for n in names}}
     shapes = [*case.shapes]
@@ -280,6 +296,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
               "SHACL": lambda: validate_shacl(data, ontology.graph, shapes=shapes)}
     done = {name: checks[name]() for name in names if name in checks}
     done["CS2-owlrl"] = finish_owlrl()
+    if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
+        return stop  # the file does not parse after all: what the sample showed is not reported
     for name in names:  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
         r = done[name].to_dict()
         r["details"] = {**r["details"], "coverage": coverage}

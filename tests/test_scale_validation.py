@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline.evaluate import graph_validation, validation_passed
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
@@ -44,7 +46,10 @@ def test_subject_sample_covers_every_class_and_predicate_and_says_how_much(tmp_p
     assert len(graph) == 24 + cov["object_type_triples"] and cov["object_type_triples"] > 0
 
 
-def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path):
+@pytest.mark.parametrize("sv2_in_child", [False, True])
+def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path, monkeypatch, sv2_in_child):
+    if sv2_in_child:  # the path of files from PARALLEL_BYTES on: SV2 in a child beside the other checks
+        monkeypatch.setattr("pipeline.validation.parallel.PARALLEL_BYTES", 0)
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     kg = tmp_path / "kg.nt"
@@ -56,9 +61,14 @@ def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path
     cov = sampled["CS2-owlrl"]["details"]["coverage"]
     assert cov["mode"] == "sample" and cov["triples"] == [2, 2] and sampled["CS2-owlrl"]["value"] is True
     assert sampled["SV2"]["details"]["coverage"] == {"mode": "full"}
+    assert (sampled["SV2"]["value"], sampled["SV2"]["details"]["n_triples"]) == (True, 2)
+    assert list(sampled)[0] == "SV2"
 
 
-def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path):
+@pytest.mark.parametrize("sv2_in_child", [False, True])
+def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path, monkeypatch, sv2_in_child):
+    if sv2_in_child:
+        monkeypatch.setattr("pipeline.validation.parallel.PARALLEL_BYTES", 0)
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     kg = tmp_path / "kg.nt"
@@ -66,6 +76,7 @@ def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path):
     result = graph_validation(kg, None, onto, case)
     assert result["CS2-owlrl"]["status"] == "not_run" and result["SHACL"]["status"] == "not_run"
     assert result["SHACL"]["details"]["reason"] == "the KG does not parse (see SV2)"
+    assert result["SV2"]["details"]["N_fatal"] == 1
     assert validation_passed(result) is False
 
 
