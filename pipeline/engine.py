@@ -1,7 +1,7 @@
-"""Morph-KGC 2.10 as the engine: how it is configured and the three places it is corrected.
+"""Morph-KGC 2.10 as the engine: how it is configured and the places it is corrected.
 
 Morph-KGC builds every RDF term as text. Four of its behaviours would put wrong or
-unparsable terms into a KG, and none can be undone from its output text afterwards, so
+unparsable terms into a KG (a fifth stops the run), and none can be undone from its output text afterwards, so
 they are corrected where they happen, for the duration of one engine run
 (:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
 2.10.0 in ``pyproject.toml``; :data:`ENGINE_VERSION` is checked):
@@ -19,6 +19,12 @@ they are corrected where they happen, for the duration of one engine run
 * **xsd:integer values go through float** (``3.7`` -> ``3``, 20-digit numbers rounded, a
   non-number aborts the run): they are written as the source holds them and the guard checks
   them (an ill-typed one is dropped with a finding).
+
+* **A missing XML attribute aborts the run**: a reference to an attribute of the iterated
+  element (``@isbn``) is read with ``e.attrib[name]``, so one record without that attribute
+  raises ``KeyError`` and no triple is written. The records are handed to the reader with
+  attributes where a missing one reads as absent, as a missing nested element already does;
+  such records are then left out for that reference like any empty value (above).
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
 """
@@ -88,12 +94,52 @@ def nt_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
 
 
+class _AttribOrNone(dict):
+    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
+class _Record:
+    """An XML record as Morph-KGC's reader sees it: the element, with :class:`_AttribOrNone` attributes."""
+
+    __slots__ = ("_element",)
+
+    def __init__(self, element: Any) -> None:
+        self._element = element
+
+    @property
+    def attrib(self) -> _AttribOrNone:
+        return _AttribOrNone(self._element.attrib)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._element, name)
+
+
+class _ElementPath:
+    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Record`."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def iter_select(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for item in self._module.iter_select(*args, **kwargs):
+            yield _Record(item) if hasattr(item, "attrib") else item
+
+
 @contextmanager
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
     from morph_kgc.constants import RML_LITERAL, XSD_INTEGER
 
+    from morph_kgc.data_source import data_file
+
+    xpath_original = data_file.elementpath
     template_original = materializer._materialize_template
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
@@ -132,9 +178,11 @@ def engine_run() -> Iterator[None]:
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
+    data_file.elementpath = _ElementPath(xpath_original)
     try:
         yield
     finally:
+        data_file.elementpath = xpath_original
         materializer._materialize_template = template_original
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original
