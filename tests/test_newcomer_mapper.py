@@ -58,3 +58,72 @@ def test_synth_refuses_a_non_empty_folder_unless_forced(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["old.yaml"]  # nothing written
     assert main(["-q", "synth", "--seed", "5", "--level", "label", "--out", str(out), "--force"]) == 0
     assert len(list(out.iterdir())) == 9 and (out / "old.yaml").exists()
+
+
+_BOOK_ONTO = ("@prefix : <http://lib.example.org/onto#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+              "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+              ':Book a owl:Class ; rdfs:label "Book"@en ; rdfs:comment "A published book, identified by its ISBN."@en .\n'
+              ':isbn a owl:DatatypeProperty ; rdfs:domain :Book ; rdfs:range xsd:string ; rdfs:label "ISBN"@en .\n'
+              ':title a owl:DatatypeProperty ; rdfs:domain :Book ; rdfs:range xsd:string ; rdfs:label "title"@en .\n'
+              ':publicationYear a owl:DatatypeProperty ; rdfs:domain :Book ; rdfs:range xsd:gYear ; '
+              'rdfs:label "publication year"@en .\n'
+              ':price a owl:DatatypeProperty ; rdfs:domain :Book ; rdfs:range xsd:decimal ; rdfs:label "price"@en .\n')
+
+
+def _map(tmp_path, name: str, text: str):
+    from pipeline.manifest import load_manifest
+    from pipeline.mappers import get_mapper
+
+    (tmp_path / "onto.ttl").write_text(_BOOK_ONTO, encoding="utf-8")
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"name: b\nscenario: s\nbase_iri: http://lib.example.org/\nsources: [{name}]\n"
+                                        "ontologies: [onto.ttl]\nprefixes: {lib: \"http://lib.example.org/onto#\"}\n",
+                                        encoding="utf-8")
+    res = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    rows = {(r.data_reference, r.ontology_property, r.subject_template, r.datatype) for r in res.table.rows}
+    return rows, [(f["column"], f["message"]) for f in res.provenance["findings"]]
+
+
+def test_identifier_missing_in_one_record_still_keys_a_csv_source(tmp_path):
+    # isbn empty in 1 of 3 records: the subject was {título} (a title), with no word said
+    rows, findings = _map(tmp_path, "books.csv", "isbn,título,year\n9780000000001,Zoë,2001\n,Emma,1999\n"
+                                                 "9780000000003,Dune,2003\n")
+    subject = "http://lib.example.org/book/{isbn}"
+    assert rows == {("isbn", "lib:isbn", subject, "xsd:string"), ("título", "lib:title", subject, "xsd:string"),
+                    ("year", "lib:publicationYear", subject, "xsd:gYear")}
+    assert ("subject_template", "1 of 3 records of books.csv have no 'isbn', the identifier of lib:Book: they get "
+            "no subject (no triples)") in findings
+
+
+def test_identifier_missing_in_one_record_still_keys_an_xml_source(tmp_path):
+    # the key was {@isbn}_{title}_{year} (every column joined): records lacking any of them got no subject
+    rows, findings = _map(tmp_path, "books.xml", '<library><book isbn="9780000000011"><title>A</title><year>2011</year>'
+                                                 '</book><book isbn="9780000000012"><title>B</title><year>2012</year>'
+                                                 "</book><book><title>C</title><year>2013</year></book></library>")
+    assert {r[2] for r in rows} == {"http://lib.example.org/book/{@isbn}"}
+    assert ("subject_template", "1 of 3 records of books.xml have no '@isbn', the identifier of lib:Book: they get "
+            "no subject (no triples)") in findings
+
+
+def test_identifier_with_too_few_values_is_named_when_every_column_keys(tmp_path):
+    _, findings = _map(tmp_path, "books.csv", "isbn,título\n9780000000001,A\n,A\n,A\n")
+    assert [m for c, m in findings if c == "subject_template"] == [
+        "the subject key of books.csv joins every column ['isbn', 'título']: the ontology's identifier was not "
+        "taken: 'isbn' maps to lib:isbn, an identifier of lib:Book (its name says identifier ('isbn')), but has "
+        "values in only 1 of 2 distinct records"]
+
+
+def test_a_column_whose_most_values_fit_the_range_is_mapped_and_the_misfits_reported(tmp_path):
+    # one bad value ('abc') left the whole price column unmapped ("values do not fit its range")
+    text = "isbn,title,price\n9780000000001,A,12.50\n9780000000002,B,abc\n9780000000003,C,7\n9780000000004,D,3.0\n" \
+           "9780000000005,E,1e3\n"
+    rows, findings = _map(tmp_path, "books.csv", text)
+    assert ("price", "lib:price", "http://lib.example.org/book/{isbn}", "xsd:decimal") in rows
+    assert [m for c, m in findings if c == "datatype"] == [
+        "column 'price' of books.csv maps to lib:price with datatype xsd:decimal, but 2 of its 5 values do not fit "
+        "it (e.g. '1e3', 'abc'); the guard drops those literals at materialize"]
+    # where few values fit (half or less), the column stays unmapped, as before
+    rows, findings = _map(tmp_path, "books.csv", text.replace(",7\n", ",n/a\n"))
+    assert not any(r[0] == "price" for r in rows)
+    assert any(m.startswith("column 'price' of books.csv is not mapped; best candidates: lib:price (similarity")
+               and "but the values do not fit its range" in m for c, m in findings)
