@@ -126,4 +126,4 @@ def test_a_column_whose_most_values_fit_the_range_is_mapped_and_the_misfits_repo
     rows, findings = _map(tmp_path, "books.csv", text.replace(",7\n", ",n/a\n"))
     assert not any(r[0] == "price" for r in rows)
     assert any(m.startswith("column 'price' of books.csv is not mapped; best candidates: lib:price (similarity")
-               and "but the values do not fit its range" in m for c, m in findings)
+               and "but the values do not fit its range (only 2 of 5 do; more than half must)" in m for c, m in findings)

@@ -68,7 +68,10 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         if score < MIN_SCORE:
             why = f"similarity {score:.2f} below {MIN_SCORE}"
         elif score * fit < MIN_SCORE:
-            why = f"similarity {score:.2f}, but the values do not fit its range"
+            bad, n = misfits(values, {ont.compact(r) for r in ont.ranges(p)})
+            why = (f"similarity {score:.2f}, but the values do not fit its range (only {n - sum(bad.values())} "
+                   f"of {n} do; more than half must)" if bad else
+                   f"similarity {score:.2f}, but the values do not fit its range")
         elif c in taken:
             why = f"similarity {score:.2f}; property taken by {taken[c]!r}"
         elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
