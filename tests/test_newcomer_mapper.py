@@ -127,3 +127,11 @@ def test_a_column_whose_most_values_fit_the_range_is_mapped_and_the_misfits_repo
     assert not any(r[0] == "price" for r in rows)
     assert any(m.startswith("column 'price' of books.csv is not mapped; best candidates: lib:price (similarity")
                and "but the values do not fit its range (only 2 of 5 do; more than half must)" in m for c, m in findings)
+
+
+def test_a_key_joining_every_column_is_warned(tmp_path):
+    rows, findings = _map(tmp_path, "books.csv", "title,year\nA,2001\n,2002\n")
+    assert {r[2] for r in rows} == {"http://lib.example.org/book/{title}_{year}"}
+    assert [m for c, m in findings if c == "subject_template"] == [
+        "no column or minimal set of columns identifies the records of books.csv: the subject key joins every "
+        "column ['title', 'year'], so a record lacking any of them gets no subject"]
