@@ -121,6 +121,13 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
     return sources[0] if len(sources) == 1 else None
 
 
+def _near_miss(hint: str, src: SourceData) -> bool:
+    """True when ``hint`` (a Source File cell, lower case) is close to the name or stem of ``src``: the
+    same fuzzy test (ratio >= 80) by which :func:`resolve_source` took it for that source."""
+    names = [src.source.path.name.lower(), src.source.stem.lower()]
+    return max(fuzz.ratio(hint, n) for n in names) >= 80
+
+
 class _RowAudit:
     def __init__(self, row: MappingRow, table: MappingTable, ontology: Ontology) -> None:
         self.row, self.file, self.ontology = row, table.source or "<table>", ontology
@@ -210,10 +217,15 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     hint = (row.source_file or "").strip().lower()
     if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower()) \
             and hint.rsplit(".", 1)[0] != src.source.stem.lower():
-        # a near miss (or a file the case does not have) is read from another source: say so
-        a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is read from "
-              f"{src.source.path.name}", f"one of {', '.join(s.path.name for s in case.sources)}",
-              src.source.path.name, severity="warning")
+        known = ", ".join(s.path.name for s in case.sources)
+        if len(case.sources) > 1 and not _near_miss(hint, src):
+            # a file the case does not have: which of several sources the row meant is a guess (the first
+            # source holding its references), so the row is left out rather than read from another file
+            a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is left "
+                  f"out (known source files: {known})", f"one of {known}", None)
+        else:  # a near miss of the file read, or the case's only source: read from it, and say so
+            a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is read "
+                  f"from {src.source.path.name}", f"one of {known}", src.source.path.name, severity="warning")
     _audit_references(a, row, src)
     return a.findings
 

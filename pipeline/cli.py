@@ -256,6 +256,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_synth(args: argparse.Namespace) -> int:
     from .synth import generate
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError("the scenario folder is a file; expected a folder", path=args.out)
+    old = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if old and not args.force:
+        # files of an earlier scenario would stay next to the new one (another manifest, other data)
+        raise InputError(f"the scenario folder is not empty ({len(old)} entries, e.g. {', '.join(old[:3])}); "
+                         "expected an empty or new folder (--force writes into it anyway)", path=args.out)
     try:
         sc = generate(args.seed, args.level, args.out)
     except OSError as exc:
@@ -505,7 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
     y.add_argument("--seed", type=int, required=True, help="integer seed (picks domain, formats and values)")
     y.add_argument("--level", required=True, choices=list(SYNTH_LEVELS),
                    help="schema distance of the column names")
-    y.add_argument("--out", required=True, help="scenario folder (created)")
+    y.add_argument("--out", required=True,
+                   help="scenario folder (created); a folder that is not empty is refused (exit 2) unless --force")
+    y.add_argument("--force", action="store_true",
+                   help="write into a non-empty --out folder: the scenario's files are overwritten, other files "
+                        "stay as they are")
     y.add_argument("--check", action="store_true",
                    help="also compile the gold table and compare with the gold KG (exit 1 when they differ)")
     y.set_defaults(func=_cmd_synth)

@@ -89,6 +89,8 @@ class SourceInfo:
         borrowed: classes whose entities this source only refers to (another source,
             reached by a composite key, describes them); their rows are not emitted here.
         nonkeys: reference -> why it cannot key these records (constant across the files of a kind).
+        key_notes: warnings about the key (records left without a subject, an identifier not taken),
+            reported as the mapper's findings.
         lang_col: the reference holding each record's language code (:func:`.language.language_column`):
             it qualifies the record's text values (their language tag), it is no property value.
     """
@@ -110,3 +112,4 @@ class SourceInfo:
     borrowed: set[URIRef] = field(default_factory=set)
     nonkeys: dict[str, str] = field(default_factory=dict)
     lang_col: str | None = None
+    key_notes: list[str] = field(default_factory=list)

@@ -16,9 +16,9 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import distinct_values, profile_datatype, value_counts
+from .profile import _PATTERNS, distinct_values, profile_datatype, value_counts
 
-__all__ = ["value_fit", "domain_fits", "choose_class"]
+__all__ = ["value_fit", "misfits", "domain_fits", "choose_class", "MOSTLY_FITS"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -28,6 +28,15 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
            "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
            "xsd:gYear": {"xsd:gYear"}}
+
+#: Share of a column's non-empty values (repeats counted) that must fit a property's range for the
+#: range to describe the column despite the rest: more than half, the plain meaning of "most". The
+#: majority then says what the column holds, and the minority are faulty cells (a typo, ``n/a``),
+#: which the guard drops one by one at materialize and reports; leaving the column unmapped would
+#: lose the majority too. At half or below, the values say nothing about the column's kind (a code
+#: column with some numeric codes), so the range is not taken as fitting.
+MOSTLY_FITS = 0.5
+_PROFILED = dict(_PATTERNS)
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
@@ -51,7 +60,29 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    bad, n = misfits(values, narrow)
+    if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
+        return 0.9  # most values fit: the rest are faulty cells, reported (coverage.misfit_findings)
     return 0.3
+
+
+def misfits(values: list[str], datatypes: set[str]) -> tuple[dict[str, int], int]:
+    """The non-empty values that fit none of the XSD ``datatypes`` (compact names, keys of the
+    lexical table ``_NARROW``; others accept every value), with their counts, and how many
+    non-empty values there are.
+
+    A value fits when it matches the lexical pattern of a profiled datatype the range accepts
+    (``xsd:decimal`` accepts ``12.50`` and ``7``, not ``1e3`` nor ``abc``), as the guard's XSD
+    check would accept it. Returns ``({value: count}, n_nonblank)``.
+    """
+    accept = set().union(*(_NARROW[d] for d in datatypes if d in _NARROW)) if datatypes else set()
+    counts = value_counts(values)
+    n = sum(c for v, c in counts.items() if v and v.strip())
+    if not accept:
+        return {}, n
+    pats = [_PROFILED[d] for d in accept]
+    bad = {v: c for v, c in counts.items() if v and v.strip() and not any(p.match(v.strip()) for p in pats)}
+    return bad, n
 
 
 def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:

@@ -19,11 +19,11 @@ from ...findings import Finding
 from ...ontology import Ontology
 from ...table import MappingRow, parse_concat
 from .analysis import MIN_SCORE, SourceInfo
-from .classes import domain_fits, value_fit
+from .classes import domain_fits, misfits, value_fit
 from .identity import identifier_properties
 from .names import NameMatcher, reference_words, words
 
-__all__ = ["used_references", "entity_rows", "coverage_findings", "CLASS_NAME_SCORE"]
+__all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
 #: Least similarity of a file / record element name to a class for a source without rows to get
 #: an entity of that class.
@@ -68,7 +68,10 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         if score < MIN_SCORE:
             why = f"similarity {score:.2f} below {MIN_SCORE}"
         elif score * fit < MIN_SCORE:
-            why = f"similarity {score:.2f}, but the values do not fit its range"
+            bad, n = misfits(values, {ont.compact(r) for r in ont.ranges(p)})
+            why = (f"similarity {score:.2f}, but the values do not fit its range (only {n - sum(bad.values())} "
+                   f"of {n} do; more than half must)" if bad else
+                   f"similarity {score:.2f}, but the values do not fit its range")
         elif c in taken:
             why = f"similarity {score:.2f}; property taken by {taken[c]!r}"
         elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
@@ -140,4 +143,32 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
         for ref, why in info.data.unaddressable.items():
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
+    return out
+
+
+def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Finding]:
+    """One warning per datatype-property row whose column has values that do not fit the row's datatype.
+
+    A column is mapped when most of its values fit the property's range (:data:`.classes.MOSTLY_FITS`);
+    the others become ill-typed literals, which the guard drops at materialize. The warning says so
+    before the run: how many of the column's non-empty values do not fit, with up to three examples.
+    Rows with a transformation function are skipped (the function changes the values).
+    """
+    by_name = {i.name: i for i in infos}
+    out: list[Finding] = []
+    for row in rows:
+        info = by_name.get(row.source_file)
+        if info is None or row.function_name or not row.datatype or not row.data_reference \
+                or parse_concat(row.data_reference) or not info.data.has_reference(row.data_reference):
+            continue
+        bad, n = misfits(info.data.values(row.data_reference), {row.datatype})
+        if not bad:
+            continue
+        k = sum(bad.values())
+        shown = ", ".join(repr(v) for v in sorted(bad, key=lambda v: (-bad[v], v))[:3])
+        out.append(Finding("map", str(info.data.source.path), f"column {row.data_reference!r} of {info.name} maps "
+                           f"to {row.ontology_property} with datatype {row.datatype}, but {k} of its {n} values do "
+                           f"not fit it (e.g. {shown}); the guard drops those literals at materialize",
+                           column="datatype", value=row.datatype, expected=f"values of {row.datatype}",
+                           severity="warning"))
     return out

@@ -32,11 +32,19 @@ from ...ontology import Ontology
 from .names import NameMatcher, words
 
 __all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
-           "ID_WORDS"]
+           "ID_WORDS", "IDENTIFIER_COVERAGE"]
 
 #: Words that name an identifier (in a column name or an ontology term's label/comment); ``ref`` is
 #: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``).
 ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean", "doi"}
+
+#: Least share of records (more than half: "most") that must hold a value of a column mapped to an
+#: ontology identifier for it to key the records when a few lack it. The ontology says the property
+#: identifies the class, so the records holding it are told apart by it; a record without it has no
+#: identity the ontology accepts and gets no subject (counted, reported). A key made of other columns
+#: (a title, every column joined) would instead give all records subjects the ontology does not
+#: define, and merge or split entities by chance.
+IDENTIFIER_COVERAGE = 0.5
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 
@@ -126,7 +134,14 @@ def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,
 def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> None:
     """Key the primary entity of ``info`` by the column mapped to an identifier property of its class,
     when that column is a key of the records and the current key is not a single identifier-named
-    column (a title or a name identifies an edition or a person only by chance)."""
+    column (a title or a name identifies an edition or a person only by chance).
+
+    A column missing in a few records still keys the others when more than
+    :data:`IDENTIFIER_COVERAGE` of the records hold it and no two share a value; the records without
+    it get no subject, and :attr:`SourceInfo.key_notes` says how many. An identifier column that
+    cannot key the records (repeated values, too few values) is named in ``key_notes`` with the reason
+    when the key stays made of every column.
+    """
     from .keys import id_like  # (keys builds on this module)
     from .profile import distinct_records, is_key
 
@@ -135,10 +150,28 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
     mine = [a for a in info.assignments if a.cls == info.cls]
     ids = identifier_properties(ontology, matcher, info.cls, [a.prop for a in mine])
     records = distinct_records(info.data.records)
+    why_not: list[str] = []
     for a in mine:
-        if a.prop in ids and (a.reference,) != tuple(info.key) and is_key(records, (a.reference,)):
+        if a.prop not in ids or (a.reference,) == tuple(info.key):
+            continue
+        what = f"maps to {ontology.compact(a.prop)}, an identifier of {ontology.compact(info.cls)} ({ids[a.prop]})"
+        if is_key(records, (a.reference,)):
             info.key = info.keys[info.cls] = (a.reference,)
-            info.key_evidence = (f"{a.reference!r} is unique over {len(records)} distinct records and maps to "
-                                 f"{ontology.compact(a.prop)}, an identifier of {ontology.compact(info.cls)} "
-                                 f"({ids[a.prop]})")
+            info.key_evidence = f"{a.reference!r} is unique over {len(records)} distinct records and {what}"
             return
+        have = [r for r in records if any(r.get(a.reference, ()))]
+        if len(have) > IDENTIFIER_COVERAGE * len(records) and is_key(have, (a.reference,)):
+            lacking = sum(1 for r in info.data.records if not any(v.strip() for v in r.get(a.reference, ())))
+            info.key = info.keys[info.cls] = (a.reference,)
+            info.key_evidence = (f"{a.reference!r} is unique over the {len(have)} of {len(records)} distinct records "
+                                 f"that hold it and {what}")
+            info.key_notes.append(f"{lacking} of {len(info.data.records)} records of {info.name} have no "
+                                  f"{a.reference!r}, the identifier of {ontology.compact(info.cls)}: they get no "
+                                  "subject (no triples)")
+            return
+        why_not.append(f"{a.reference!r} {what}, but " + (
+            f"has values in only {len(have)} of {len(records)} distinct records"
+            if len(have) <= IDENTIFIER_COVERAGE * len(records) else "repeats a value"))
+    if why_not and info.key_evidence.startswith("no key found"):
+        info.key_notes.append(f"the subject key of {info.name} joins every column {list(info.key)}: the ontology's "
+                              f"identifier was not taken: " + "; ".join(why_not))

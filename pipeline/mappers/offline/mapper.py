@@ -30,7 +30,7 @@ from ...table import MappingTable
 from ..base import MapResult, register
 from .analysis import SourceInfo
 from .classes import choose_class
-from .coverage import coverage_findings, entity_rows
+from .coverage import coverage_findings, entity_rows, misfit_findings
 from .elimination import assign_by_elimination
 from .functions import propose_functions
 from .identity import prefer_identifier_key
@@ -153,6 +153,16 @@ class OfflineMapper:
                                                     severity="warning"))
         propose_functions(builder.rows, data, ont)
         builder.findings += coverage_findings(infos, builder.rows, ont, matcher, dprops)
+        builder.findings += misfit_findings(infos, builder.rows)
+        for info in infos:
+            notes = list(info.key_notes)
+            if not notes and info.key_evidence.startswith("no key found") and len(info.key) > 1 \
+                    and any(r.source_file == info.name for r in builder.rows):
+                notes.append(f"no column or minimal set of columns identifies the records of {info.name}: the "
+                             f"subject key joins every column {list(info.key)}, so a record lacking any of them "
+                             "gets no subject")
+            builder.findings += [Finding("map", str(info.data.source.path), n, column="subject_template",
+                                         value=", ".join(info.key), severity="warning") for n in notes]
         sampled = {i.name: note for i in infos if (note := i.data.profiling())}
         for row in builder.rows:  # a decision screened on the sample says so (see pipeline.columns)
             if row.source_file in sampled:
