@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ...columns import DistinctRecords
 from ...sources import SourceData
 from .analysis import CompositeKey, ForeignKey, SourceInfo
 from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
@@ -117,10 +118,23 @@ def _sequence_key(records: list, refs: list[str], data: SourceData) -> tuple[str
     # to be unique in the sample is not an identifier
     for owner in (r for r in refs if id_like(r)):
         for q in seq:
-            have = [r for r in records if any(r.get(owner, ())) and any(r.get(q, ()))]
-            if len(have) >= SEQUENCE_COVERAGE * len(records) and is_key(have, (owner, q)):
+            if _key_where_present(records, owner, q):
                 return owner, q
     return None
+
+
+def _key_where_present(records: list, owner: str, q: str) -> bool:
+    """``(owner, q)`` identifies the records holding both, and they are at least
+    :data:`SEQUENCE_COVERAGE` of all. Columnar records are tested on their columns (one pass over
+    two lists: a million records in well under a second, not a dict built per record)."""
+    if isinstance(records, DistinctRecords):
+        a, b = records.column(owner), records.column(q)
+        if a is None or b is None:
+            return False
+        pairs = [(x, y) for x, y in zip(a, b) if x and y]
+        return bool(pairs) and len(pairs) >= SEQUENCE_COVERAGE * len(records) and len(set(pairs)) == len(pairs)
+    have = [r for r in records if any(r.get(owner, ())) and any(r.get(q, ()))]
+    return len(have) >= SEQUENCE_COVERAGE * len(records) and is_key(have, (owner, q))
 
 
 def _whole_numbers(values: list[str]) -> bool:

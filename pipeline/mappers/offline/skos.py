@@ -183,7 +183,7 @@ def _polarity_map(ontology: Ontology, column: str, distinct: list[str]) -> Value
             continue
         a, b = concepts
         for pos, neg in ((a, b), (b, a)):
-            pk, nk = _keys(ontology, pos), _keys(ontology, neg)
+            pk, nk = sorted(_keys(ontology, pos)), sorted(_keys(ontology, neg))  # sorted: same evidence every run
             hit = next(((p, n) for p in pk for n in nk if any(n == f"{m}{p}" for m in _NEGATIONS)), None)
             if hit is None:
                 continue
