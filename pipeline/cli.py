@@ -415,7 +415,9 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
     try:
-        result = materialize(engine, processes=args.processes, output=output, fmt=fmt)
+        # findings name the RML the user gave, not the engine copy beside the output
+        result = materialize(engine, processes=args.processes, output=output, fmt=fmt,
+                             locate=lambda predicate: (str(rml_path), None))
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     for f in [*norm.findings, *result.findings]:

@@ -32,3 +32,14 @@ def test_a_record_without_the_attribute_gets_no_value_and_the_run_goes_on(tmp_pa
         '<http://example.org/book/9780000000012> <http://example.org/title> "Two" .',
     ]
     assert "1 record(s) have no value for '@isbn'" in capsys.readouterr().err
+
+
+def test_materialize_drop_findings_name_the_users_rml(tmp_path, capsys):
+    (tmp_path / "books.xml").write_text(XML.replace('isbn="9780000000012"', 'isbn="97800-x"'), encoding="utf-8")
+    rml = RML.replace('rml:reference "@isbn" ]', 'rml:reference "@isbn" ; rml:datatype '
+                      '<http://www.w3.org/2001/XMLSchema#integer> ]')
+    (tmp_path / "m.rml.ttl").write_text(rml, encoding="utf-8")
+    assert main(["-q", "materialize", str(tmp_path / "m.rml.ttl"), str(tmp_path / "kg.nt")]) == 1
+    err = capsys.readouterr().err
+    dropped = [line for line in err.splitlines() if "dropped" in line]
+    assert dropped and all(line.startswith(f"error: {tmp_path / 'm.rml.ttl'}") for line in dropped), err
