@@ -81,3 +81,11 @@ def test_schema_validity():
     triples, errors = parse_output('[{"sub": "A", "rel": "city", "obj": "B"}]')
     assert triples == [] and errors == ["$[0]: 'subType' is a required property", "$[0]: 'objType' is a required property"]
     assert parse_output("city(A, B)")[1][0].startswith("$: not JSON")
+
+
+def test_entity_iris_are_iri_safe_as_kgc_materialize_mints_them():
+    from pipeline.text.rdf import entity_iri
+
+    assert str(entity_iri("http://ex.org/", "Émile Zola")) == "http://ex.org/Émile_Zola"
+    assert str(entity_iri("http://ex.org/", "Arion_(comicsCharacter)")) == "http://ex.org/Arion_%28comicsCharacter%29"
+    assert str(entity_iri("http://ex.org/", "Albany, Georgia")) == "http://ex.org/Albany%2C_Georgia"

@@ -7,7 +7,10 @@
   :data:`.normalize.DATATYPES` (``Date``: the union of ``xsd:date`` and ``xsd:gYear``, since
   WebNLG dates are days or years alone), so that literals validate against them.
 * :func:`kg_graph` - one resource per entity, IRI = base IRI + the normalized name (spaces as
-  ``_``, percent-encoded where an IRI needs it); ``rdf:type`` from ``subType``/``objType``;
+  ``_``, then IRI-safe as ``kgc materialize`` encodes template values,
+  :func:`pipeline.engine.iri_safe`: ``Émile_Zola`` stays, ``Arion_(comicsCharacter)`` ->
+  ``Arion_%28comicsCharacter%29``, so a KG from text and one from tables mint the same IRI for
+  one name); ``rdf:type`` from ``subType``/``objType``;
   literals typed from the property's range. A value that is not a valid lexical form of the
   range's datatype is not written and is reported (never written silently).
 """
@@ -15,11 +18,11 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote
 
 from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 
+from ..engine import iri_safe
 from .data import TextOntology
 from .normalize import DATATYPES, clean_name, date_value, normalize_value, number_value
 
@@ -31,7 +34,7 @@ def _ns(onto: TextOntology) -> tuple[Namespace, Namespace]:
 
 
 def _local(name: str) -> str:
-    return quote(re.sub(r"\s+", "_", name.strip()), safe="_-.~()',!*:@")
+    return iri_safe(re.sub(r"\s+", "_", name.strip()))
 
 
 def ontology_graph(onto: TextOntology) -> Graph:
