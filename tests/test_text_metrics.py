@@ -89,3 +89,20 @@ def test_entity_iris_are_iri_safe_as_kgc_materialize_mints_them():
     assert str(entity_iri("http://ex.org/", "Émile Zola")) == "http://ex.org/Émile_Zola"
     assert str(entity_iri("http://ex.org/", "Arion_(comicsCharacter)")) == "http://ex.org/Arion_%28comicsCharacter%29"
     assert str(entity_iri("http://ex.org/", "Albany, Georgia")) == "http://ex.org/Albany%2C_Georgia"
+
+
+def test_own_ontology_namespace_from_the_file_or_the_manifest(tmp_path):
+    import json
+
+    from pipeline.text.data import load_ontology
+    from pipeline.text.rdf import ontology_graph
+
+    f = tmp_path / "onto.json"
+    f.write_text(json.dumps({"id": "towns", "iri": "http://my.org/onto", "concepts": [{"label": "City"}],
+                             "relations": [{"label": "mayor", "domain": "City", "range": "Person"}]}))
+    classes = sorted({str(s) for s in ontology_graph(load_ontology(f)).subjects()
+                      if str(s).endswith("#City")})
+    assert classes == ["http://my.org/onto/concepts#City"]
+    assert load_ontology(f, "http://other.org/o#").iri == "http://other.org/o#"
+    f.write_text(json.dumps({"id": "towns", "concepts": [], "relations": []}))
+    assert load_ontology(f).iri == "https://cenguix.github.io/Text2KGBench/towns/"

@@ -9,7 +9,13 @@ A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
     gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
     train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
     base_iri: http://example.org/kg/                   # optional
+    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations
     offline: {threshold: 0.3}                          # optional OfflineExtractor settings
+
+Classes are ``<ontology_iri>concepts#C`` and relations ``<ontology_iri>relations#r``; the namespace
+is the manifest's ``ontology_iri``, else the ontology file's own ``"iri"`` member, else
+Text2KGBench's (``https://cenguix.github.io/Text2KGBench/<id>/``), so one's own ontology need
+not wear the benchmark's namespace.
 
 :func:`text2kgbench_manifests` writes one manifest per ontology of the Text2KGBench
 DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), never copied.
@@ -104,9 +110,13 @@ class TextCase:
     offline: dict[str, Any] = field(default_factory=dict)
 
 
-def load_ontology(path: str | Path) -> TextOntology:
+def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
     """Read a Text2KGBench JSON ontology (``concepts``, ``relations`` with ``domain``/``range``;
-    optional ``subclasses``: ``[{"sub": C, "super": D}]``).
+    optional ``subclasses``: ``[{"sub": C, "super": D}]``; optional ``iri``: the namespace).
+
+    Args:
+        path: the JSON file. iri: namespace of its terms (overrides the file's ``iri``; default
+            Text2KGBench's ``https://cenguix.github.io/Text2KGBench/<id>/``).
 
     Raises:
         InputError: the file is missing, not JSON, or lacks ``concepts``/``relations``.
@@ -127,7 +137,8 @@ def load_ontology(path: str | Path) -> TextOntology:
     for link in doc.get("subclasses", []):
         parents.setdefault(link["sub"], set()).add(link["super"])
     oid = str(doc.get("id") or path.stem)
-    return TextOntology(oid, concepts, rels, parents, f"https://cenguix.github.io/Text2KGBench/{oid}/")
+    ns = str(iri or doc.get("iri") or f"https://cenguix.github.io/Text2KGBench/{oid}/")
+    return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/")
 
 
 def load_sentences(path: str | Path) -> list[Sentence]:
@@ -185,7 +196,8 @@ def load_case(path: str | Path) -> TextCase:
     allowed = {"k", "threshold", "min_df", "label_weight", "use_embeddings"}
     if not isinstance(offline, dict) or set(offline) - allowed:
         raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
-    return TextCase(str(doc.get("name") or path.stem), path, load_ontology(rel(doc["ontology"])),
+    ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
+    return TextCase(str(doc.get("name") or path.stem), path, ontology,
                     load_sentences(rel(doc["sentences"])), gold, train,
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
