@@ -16,7 +16,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import _PATTERNS, distinct_values, profile_datatype, value_counts
+from .profile import DATATYPE_PATTERNS, distinct_values, profile_datatype, value_counts
 
 __all__ = ["value_fit", "misfits", "domain_fits", "choose_class", "MOSTLY_FITS"]
 
@@ -36,7 +36,7 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: lose the majority too. At half or below, the values say nothing about the column's kind (a code
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
-_PROFILED = dict(_PATTERNS)
+_PROFILED = dict(DATATYPE_PATTERNS)
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:

@@ -28,15 +28,16 @@ from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
 
-__all__ = ["profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts", "distinct_records", "is_key", "minimal_keys",
-           "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
+__all__ = ["DATATYPE_PATTERNS", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
 
 log = logging.getLogger(__name__)
 
 #: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
 CANDIDATE_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ca")
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+#: lexical patterns profiling tries in order, most specific first: (datatype, pattern).
+DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("xsd:boolean", re.compile(r"^(true|false)$", re.I)),
     ("xsd:integer", re.compile(r"^[+-]?\d+$")),
     ("xsd:decimal", re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")),
@@ -106,7 +107,7 @@ def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
         if not distinct:
             return "xsd:string", "no values; default xsd:string"
         n = _count_nonblank(values)
-        for dt, pat in _PATTERNS:
+        for dt, pat in DATATYPE_PATTERNS:
             if all(pat.match(v) for v in distinct):
                 return dt, f"{n}/{n} values match {dt}"
         return "xsd:string", f"{n} values fit no narrower XSD type"
@@ -117,7 +118,7 @@ def is_numeric(values: Sequence[str]) -> bool:
     """True when every non-empty value is an integer, decimal or double (and there is one)."""
     def compute() -> bool:
         distinct = {v.strip() for v in set(values) if v}
-        return bool(distinct) and all(_PATTERNS[3][1].match(v) for v in distinct)
+        return bool(distinct) and all(DATATYPE_PATTERNS[3][1].match(v) for v in distinct)
     return _memo(values, "numeric", compute)
 
 
