@@ -1,0 +1,134 @@
+"""``kgc run``: every stage for one or many cases, a report per scenario, the exit code."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ..errors import InputError
+from ..manifest import load_manifest
+from ..mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from . import require_llm_settings
+
+__all__ = ["add_run_parser"]
+
+def _manifests(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise InputError("manifest or folder not found", path=p)
+    if not out:
+        raise InputError(f"no manifest (*.yaml) found in {', '.join(paths)}")
+    return out
+
+
+def _run_exit_code(runs: list) -> int:
+    """2 when a case failed on bad input, 1 when a case failed otherwise, the guards dropped
+    triples of its KG (as ``kgc materialize`` exits 1 then: data was lost), or its KG fails
+    validation (SV2, CS2, SHACL) or was not validated (a check did not run or finish; see
+    :func:`pipeline.evaluate.validation_passed`), else 0."""
+    from ..evaluate import validation_passed
+
+    if any(r.status != "ok" and r.error_kind == "input" for r in runs):
+        return 2
+    if any(r.status != "ok" for r in runs):
+        return 1
+    if any(r.counts.get("triples_dropped_by_guards") for r in runs):
+        return 1
+    invalid = [r for r in runs if not validation_passed(r.extra.get("graph_validation", {}))]
+    return 1 if invalid else 0
+
+
+def _report_meta(config) -> dict:
+    """Header facts of a report: mapper, model and settings (LLM), date, versions."""
+    from datetime import datetime, timezone
+
+    from ..run import versions
+
+    meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "settings": {k: v for k, v in config.mapper_options.items()}, "versions": versions()}
+    if config.mapper == "llm":
+        from ..mappers.llm_client import LLMSettings
+
+        settings = LLMSettings.from_env().public()
+        meta["model"] = settings.pop("model")
+        meta["settings"].update({k: v for k, v in settings.items() if v is not None and k != "cache_dir"})
+    return meta
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    manifests = _manifests(args.manifests)
+    cases = [load_manifest(m) for m in manifests]  # validate all before running any
+    seen: dict[tuple[str, str], Path] = {}
+    for case in cases:
+        key = (case.scenario, case.name)
+        if key in seen:
+            raise InputError(f"case {case.scenario}/{case.name} is also defined by {seen[key]}; both would write "
+                             f"{Path(args.out) / case.scenario / case.name} (give one a other name or scenario)",
+                             path=case.manifest, key="name")
+        seen[key] = case.manifest
+    # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them
+    from ..report import case_entry, write_report
+    from ..run import RunConfig, run_case
+    from ..scoring.mapping import write_scenario_markdown
+
+    options = {"table": args.table} if args.table else {}
+    get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
+    require_llm_settings(args.mapper)
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
+    config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
+                       turtle=args.turtle, evaluate=args.evaluate)
+    runs = []
+    mapping_reports: dict[str, list] = {}
+    bar = tqdm(cases, desc="cases", unit="case", disable=args.quiet, file=sys.stderr)
+    for case in bar:
+        result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
+        runs.append(result)
+        tqdm.write(result.summary())
+        if result.mapping_report is not None:
+            mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
+    for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
+        out = Path(args.out) / scenario
+        entries = [case_entry(r.folder, out) for r in runs if r.case.scenario == scenario]
+        paths = write_report(entries, out, stem="report", meta=_report_meta(config))
+        print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
+              f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
+        print(paths["console"])
+        if mapping_reports.get(scenario):
+            md = write_scenario_markdown(mapping_reports[scenario], out, scenario)
+            print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
+    return _run_exit_code(runs)
+
+
+def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Register ``kgc run`` on the CLI's subparsers."""
+    r = sub.add_parser("run", parents=[common], help="map, compile, materialize, validate and score one or many cases",
+                       description="Run every stage for each manifest and write out/<scenario>/<case>/ "
+                                   "(table, audit, RML, KG, validation, scores, run.json) and a report per "
+                                   "scenario (report.md/html/json). Exit 0 when every case ran and its KG passed "
+                                   "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
+                                   "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
+    r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
+    r.add_argument("--out", default="out",
+                   help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
+                        "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced)")
+    r.add_argument("--mapper", default=DEFAULT_MAPPER,
+                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s). llm reads LLM_MODEL, "
+                        "LLM_API_BASE, LLM_API_KEY, LLM_RUNS (runs per case, kept in runs/<i>/, scores "
+                        "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's input window in tokens; "
+                        "a prompt is split only when it exceeds it; default: litellm's figure, else not split), "
+                        "LLM_MAX_TOKENS (default: sized from the case), LLM_TIMEOUT, LLM_MAX_RETRIES, "
+                        "LLM_TEMPERATURE, LLM_SHOTS, LLM_CACHE_DIR from the environment")
+    r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
+    r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
+    r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
+    r.add_argument("--no-evaluate", dest="evaluate", action="store_false",
+                   help="stop after materialize (and the expected-graph check): no validation, no scores")
+    r.set_defaults(func=_cmd_run)
