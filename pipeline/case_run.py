@@ -88,6 +88,9 @@ class CaseRun:
             size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
             if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
                 size += f" triples-dropped={c['triples_dropped_by_guards']}"
+        unmapped = sum(f.severity == "warning" and f.stage == "map" and f.column == "data_reference" for f in own)
+        if unmapped:  # most warnings of a wide source are coverage notes: say so, not only a count
+            warns = f"{warns} ({unmapped} unmapped column{'s' if unmapped != 1 else ''})"
         return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 

@@ -225,3 +225,8 @@ def test_local_name_reference_is_refused_with_the_bound_path(tmp_path):
     result = audit_table(MappingTable(rows=[row]), ont, case, [load_source(s, tmp_path) for s in case.sources])
     errors = [f for f in result.findings if f.severity == "error"]
     assert len(errors) == 1 and errors[0].candidate == "d:title" and "local-name()" in errors[0].message
+
+
+def test_console_line_says_how_many_warnings_are_unmapped_columns(tmp_path):
+    run = run_case(_case("language-tag-from-column"), RunConfig(out_dir=tmp_path, mapper="offline", evaluate=False))
+    assert "(3 unmapped columns)" in run.summary()
