@@ -33,7 +33,6 @@ same reduced N-Triples input through its command line, as
 from __future__ import annotations
 
 import logging
-import multiprocessing as mp
 import os
 import re
 import shutil
@@ -47,6 +46,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
+from .parallel import start_child
 from .result import Finding, Result
 
 __all__ = ["relevant_instance_data", "owlrl_consistency", "start_owlrl", "hermit_consistency", "hermit_available"]
@@ -235,24 +235,14 @@ def start_owlrl(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, reduce: b
         data.add(t)
     details: dict[str, Any] = {"n_input_triples": len(kg), "n_reasoned_triples": len(inst),
                                "n_schema_triples": len(schema), "reduced": reduce}
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_owlrl_child, args=(data, child), daemon=True)
-    proc.start()
-    child.close()
+    wait = start_child(_owlrl_child, data)
 
     def finish() -> Result:
-        status, payload, n_closure = "timeout", [], 0
-        if parent.poll(max(0.0, timeout_s - (time.perf_counter() - t0))):
-            try:
-                status, payload, n_closure = parent.recv()
-            except EOFError:
-                status, payload = "failed", ["reasoner process ended without an answer"]
-        elif not proc.is_alive():
-            status, payload = "failed", [f"reasoner process died (exit code {proc.exitcode})"]
-        if proc.is_alive():
-            proc.kill()
-        proc.join(5)
+        got, answer = wait(max(0.0, timeout_s - (time.perf_counter() - t0)))
+        if got == "ok":
+            status, payload, n_closure = answer
+        else:
+            status, payload, n_closure = got, [f"reasoner process {answer}"] if answer else [], 0
         return _owlrl_result(status, payload, n_closure, details, len(inst), timeout_s, time.perf_counter() - t0)
 
     return finish

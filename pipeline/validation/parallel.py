@@ -1,4 +1,6 @@
-"""SV2 in a child process, so that a large KG's sample, owlrl, HermiT and SHACL need not wait for it.
+"""Checks in forked child processes: :func:`start_child`, and SV2 beside the other checks.
+
+SV2 in a child process, so that a large KG's sample, owlrl, HermiT and SHACL need not wait for it.
 
 SV2 reads the whole file (about 4-5 s per million triples); the other checks work on a sample
 whose construction and reasoning take longer still. Run one after the other they add up; on
@@ -14,7 +16,7 @@ from typing import Any, Callable
 
 from .result import Finding, Result
 
-__all__ = ["start_sv2", "PARALLEL_BYTES"]
+__all__ = ["start_child", "start_sv2", "PARALLEL_BYTES"]
 
 #: KG files from this size (bytes; about 20,000 N-Triples lines) get SV2 in a child process.
 PARALLEL_BYTES = 2 << 20
@@ -31,6 +33,38 @@ def _sv2_child(path: str, conn: Any) -> None:
         conn.close()
 
 
+def start_child(target: Callable[..., None], *args: Any) -> Callable[[float | None], tuple[str, Any]]:
+    """Fork a child running ``target(*args, conn)``, which sends one answer on ``conn``.
+
+    Call before any thread is started (the child is forked). Returns ``wait(timeout_s)``
+    (``None``: no limit), to be called once: ``("ok", answer)``, ``("timeout", None)`` (the child
+    is then killed), or ``("failed", reason)`` with ``reason`` ``"ended without an answer"`` or
+    ``"died (exit code N)"``.
+    """
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=target, args=(*args, child), daemon=True)
+    proc.start()
+    child.close()
+
+    def wait(timeout_s: float | None = None) -> tuple[str, Any]:
+        try:
+            if parent.poll(timeout_s):
+                return "ok", parent.recv()
+            if not proc.is_alive():
+                return "failed", f"died (exit code {proc.exitcode})"
+            return "timeout", None
+        except EOFError:
+            return "failed", "ended without an answer"
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+            parent.close()
+
+    return wait
+
+
 def start_sv2(path: str | Path) -> Callable[[], Result]:
     """Fork a child that runs :func:`pipeline.validation.syntax.check_ntriples` on ``path``.
 
@@ -38,21 +72,13 @@ def start_sv2(path: str | Path) -> Callable[[], Result]:
     the child and gives its :class:`Result` (status ``failed`` with the reason when the child
     died or raised), the same value a direct call would give.
     """
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_sv2_child, args=(str(path), child), daemon=True)
-    proc.start()
-    child.close()
+    wait = start_child(_sv2_child, str(path))
 
     def finish() -> Result:
-        try:
-            status, payload = parent.recv()
-        except EOFError:
-            status, payload = "failed", "the SV2 process ended without an answer"
-        proc.join()
-        parent.close()
-        if status == "ok":
-            return payload
-        return Result("SV2", None, status="failed", findings=[Finding("error", payload, str(path), code="sv2-failed")])
+        got, answer = wait(None)
+        if got == "ok" and answer[0] == "ok":
+            return answer[1]
+        reason = answer[1] if got == "ok" else f"the SV2 process {answer}"
+        return Result("SV2", None, status="failed", findings=[Finding("error", reason, str(path), code="sv2-failed")])
 
     return finish
