@@ -258,14 +258,15 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                        else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
                             "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
         kg_path, kg = copy, None
-    def gate(sv2: Result) -> dict[str, Any] | None:
-        result.update({"SV2": {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}})
+    result: dict[str, Any] = {}
+
+    def gate(sv2: Result) -> dict[str, Any] | None:  # records SV2; the final result when the KG does not parse
+        result["SV2"] = {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}
         if sv2.status != "ok" or sv2.details.get("N_fatal"):
             reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
             return {**result, **{n: skipped(n, reason) for n in names}}
         return None
 
-    result: dict[str, Any] = {}
     # a large KG: SV2 reads it in a child while the sample is drawn and reasoned on (same gate after)
     wait_sv2 = start_sv2(kg_path) if Path(kg_path).stat().st_size >= PARALLEL_BYTES else None
     if wait_sv2 is None:
