@@ -21,7 +21,7 @@ from rdflib.namespace import RDF, SKOS, XSD
 from .engine_limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from .findings import Finding
 from .manifest import Case
-from .ontology import Ontology, is_xsd_datatype
+from .ontology import Ontology, is_langstring, is_xsd_datatype
 from .sources import SourceData
 from .table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from .table.cells import IRI_MARKERS
@@ -192,7 +192,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if row.datatype and row.datatype.lower() not in IRI_MARKERS:
         iri = ontology.expand(row.datatype)
         prop = ontology.expand(row.ontology_property)
-        if iri is not None and iri != RDF.langString and str(iri).endswith("langString"):
+        if iri != RDF.langString and is_langstring(iri):
             a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
                   "rdf:langString", severity="warning")
         elif prop is not None and iri is not None and not ontology.is_datatype(iri) \

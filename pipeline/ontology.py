@@ -21,7 +21,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 from .errors import OntologyError
 from .rdffile import parse_error, rdf_format, syntax_hint
 
-__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype"]
+__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -61,6 +61,16 @@ def is_xsd_datatype(iri: URIRef | str) -> bool:
     if s.startswith(str(XSD)):
         return s[len(str(XSD)):] in _XSD_TYPES
     return s in {str(RDFS.Literal), str(RDF.langString), str(RDF.HTML), str(RDF.XMLLiteral)}
+
+
+def is_langstring(iri: URIRef | str | None) -> bool:
+    """True for ``rdf:langString`` and for any other IRI whose local name is ``langString``.
+
+    ``xsd:langString`` is not defined by XSD or RDF, but hand-written ontologies and gold
+    tables use it (BLINKG's do) meaning ``rdf:langString``; every stage (table audit, offline
+    mapper, compiler, SHACL derivation) reads it so, through this one test.
+    """
+    return iri is not None and (str(iri) == str(RDF.langString) or _local_name(str(iri)) == "langString")
 
 
 def _local_name(iri: str) -> str:

@@ -32,3 +32,14 @@ def test_a_declared_range_of_a_datatype_property_is_used_with_a_warning(tmp_path
     # ex:homepage declares foaf:page as its range: kept; ex:name ranges over xsd:string: the row is dropped
     assert got == [(1, "warning"), (2, "error")]
     assert [r.line for r in result.dropped] == [2]
+
+
+def test_is_langstring_is_one_reading_for_every_stage():
+    from rdflib.namespace import RDF, XSD
+    from pipeline.ontology import is_langstring
+    assert is_langstring(RDF.langString) is True
+    assert is_langstring(str(XSD) + "langString") is True  # the slip BLINKG's ontologies make
+    assert is_langstring("http://example.org/vocab#langString") is True
+    assert is_langstring(XSD.string) is False
+    assert is_langstring("http://example.org/vocab#notlangString") is False
+    assert is_langstring(None) is False

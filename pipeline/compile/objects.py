@@ -18,7 +18,7 @@ from ..audit import IRI_MARKERS, language_reference
 from ..fno import function_for_name
 from ..fno.crosswalk import crosswalk_for_scheme
 from ..fno.dates import DMY, MDY, decide_date_order, stated_date_order
-from ..ontology import is_xsd_datatype
+from ..ontology import is_langstring, is_xsd_datatype
 from ..sources import SourceData
 from ..table import MappingRow, parse_concat, parse_value_map
 from ..template import Segment
@@ -109,7 +109,7 @@ class ObjectsMixin:
             prop = self.onto.expand(row.ontology_property)
             ranges = sorted(r for r in (self.onto.ranges(prop) if prop else set()) if is_xsd_datatype(r))
             dt = ranges[0] if len(ranges) == 1 else None
-        if dt is not None and str(dt).endswith("langString"):
+        if is_langstring(dt):
             self.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
                       "a language tag", severity="warning")
             return None, None

@@ -25,8 +25,9 @@ Ranges that are neither an ontology class nor an XSD datatype (e.g.
 ``foaf:name`` used as a range in the GTFS ontology) derive no shape, and
 neither does an IRI in the XSD namespace that XSD 1.1 does not define, with one
 exception: ``xsd:langString`` (a common slip in hand-written ontologies, also
-in BLINKG's) is read as ``rdf:langString``, as the table audit reads it; a
-shape demanding the undefined ``xsd:langString`` would reject every value.
+in BLINKG's) is read as ``rdf:langString``, as every stage reads it
+(:func:`pipeline.ontology.is_langstring`); a shape demanding the undefined
+``xsd:langString`` would reject every value.
 
 Shape IRIs are ``urn:kgc:shapes:<rule>-<term>[-<term>]``, with each term
 written by its local name when no other IRI of the ontology shares that
@@ -49,11 +50,10 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
-from ..ontology import is_xsd_datatype
+from ..ontology import is_langstring, is_xsd_datatype
 from .result import Finding, Result
 
 #: not an XSD 1.1 datatype (rdflib's XSD namespace rightly has no such term).
-_XSD_LANGSTRING = URIRef(str(XSD) + "langString")
 
 __all__ = ["SHAPES", "derive_shapes", "validate_shacl"]
 
@@ -167,7 +167,7 @@ class _Builder:
                     self.sg.add((s, SH["or"], lst))
             for r in o.objects(p, RDFS.range):
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
-                    if c == _XSD_LANGSTRING:
+                    if is_langstring(c):
                         c = RDF.langString
                     if c == RDF.langString or (str(c).startswith(str(XSD)) and is_xsd_datatype(c)):
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,

@@ -18,7 +18,7 @@ from rdflib.namespace import SKOS
 
 from ...findings import Finding
 from ...manifest import Case
-from ...ontology import Ontology, is_xsd_datatype
+from ...ontology import Ontology, is_langstring, is_xsd_datatype
 from ...table import MappingRow
 from .analysis import SourceInfo
 from .classes import domain_fits
@@ -65,7 +65,7 @@ class RowBuilder:
                 continue
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
-            if any(str(r).endswith("langString") for r in ranges):
+            if any(is_langstring(r) for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
                 dt, ev = self.ont.compact(sorted(ranges)[0]), f"datatype from rdfs:range of {self.c(a.prop)}"
