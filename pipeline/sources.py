@@ -25,7 +25,6 @@ import csv
 import json
 from pathlib import Path
 
-from .columns import ColumnRecords
 from .input_repair import KNOWN_XML_NAMESPACES, repair_xml, undeclared_prefixes
 from .manifest import Source
 from .source_checks import read_error, require_readable
@@ -34,7 +33,7 @@ from .source_data import SourceData
 from .source_tree import load_json, load_xml, xml_namespaces
 
 __all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces", "all_values", "csv_row_findings"]
+           "xml_namespaces", "csv_row_findings"]
 
 
 def load_source(source: Source, workdir: Path | None = None) -> SourceData:
@@ -60,17 +59,3 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
 
 
-def all_values(sources: list[SourceData]) -> set[str]:
-    """Every value found in the sources (the materializer's guards use it to tell a real
-    ``"None"`` from an empty XML element)."""
-    out: set[str] = set()
-    for s in sources:
-        if isinstance(s.records, ColumnRecords):
-            cells: set[str] = set()
-            for name in s.records.names:
-                cells.update(s.records.column(name) or ())
-            cells.discard("")  # an empty CSV cell is no value
-            out |= cells
-        else:
-            out.update(v for r in s.records for vs in r.values() for v in vs)
-    return out
