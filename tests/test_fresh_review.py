@@ -43,6 +43,10 @@ def test_compile_exits_1_and_counts_the_rows_it_left_out(tmp_path, capsys):
     assert out == f"1 TriplesMaps (1 of 2 rows; 1 left out, see the errors above) written to {tmp_path / 'm.ttl'}\n"
     assert err == (f"error: {tmp_path / 't.md'}:4 [datatype]: datatype cell 'xsd:decmal' is no datatype "
                    "(closest valid: xsd:decimal)\n")
+    # `kgc run` replaying the same table loses the same row: exit 1 too (it said 0)
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(tmp_path / "o")]) == 1
+    assert "rows=1/2 errors=1 " in capsys.readouterr().out
     _books(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
     assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
     assert capsys.readouterr().out == f"1 TriplesMaps (1 of 1 rows) written to {tmp_path / 'm.ttl'}\n"
