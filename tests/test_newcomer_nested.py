@@ -1,0 +1,51 @@
+"""Offline-mapper faults found with a newcomer's nested JSON and namespaced XML (branch h-new).
+
+Inputs: tests/cases/nested-entity-members/ and tests/cases/xml-namespaced-attribute/ (README.md in each).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pipeline.cli import main
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def _map(tmp_path: Path, case: str) -> list[tuple[str, ...]]:
+    """``kgc map`` the case (copied, so nothing is written beside the inputs); rows as
+    (reference, property, class, subject template, language tag)."""
+    work = tmp_path / case
+    shutil.copytree(CASES / case, work)
+    assert main(["-q", "map", str(work / "case.yaml"), str(tmp_path / "t.md")]) == 0
+    rows = []
+    for line in (tmp_path / "t.md").read_text(encoding="utf-8").splitlines()[2:]:
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        rows.append((c[0], c[2], c[3], c[5], c[8]))
+    return rows
+
+
+def test_nested_object_members_take_their_properties_by_best_name_and_its_id_keys_it(tmp_path):
+    rows = _map(tmp_path, "nested-entity-members")
+    nested = sorted(r[:4] for r in rows if r[2] in ("ev:Venue", "ev:Performer") and r[0])
+    assert nested == [
+        ("performers.name", "ev:performerName", "ev:Performer", "https://data.example.net/performer/{performers.id}"),
+        ("venue.geo.lat", "ev:latitude", "ev:Venue", "https://data.example.net/venue/{venue.id}"),
+        ("venue.geo.lon", "ev:longitude", "ev:Venue", "https://data.example.net/venue/{venue.id}"),
+        ("venue.name", "ev:venueName", "ev:Venue", "https://data.example.net/venue/{venue.id}"),
+    ]
+    # the ids key the entities and are no name of them
+    assert not [r for r in rows if r[0] in ("venue.id", "performers.id")]
+
+
+def test_nested_xml_element_is_the_second_entity_and_xml_lang_is_refused_by_name(tmp_path, capsys):
+    rows = _map(tmp_path, "xml-namespaced-attribute")
+    by_ref = {r[0]: r[1:] for r in rows if r[0]}
+    assert by_ref["cat:supplier/cat:name"] == (
+        "shop:supplierName", "shop:Supplier", "http://example.com/shop/supplier/{cat:supplier/@id}", "")
+    # the title is the product's name; its tag is not read from '@lang' (which selects no xml:lang)
+    assert by_ref["dc:title"] == ("shop:productName", "shop:Product", "http://example.com/shop/product/{@sku}", "en")
+    assert "dc:title/@xml:lang" not in by_ref
+    err = capsys.readouterr().err
+    assert ("the attribute '@xml:lang' is namespaced: Morph-KGC 2.10 reads an attribute by its unqualified name "
+            "(ElementTree's get), so no reference selects it and every record would have no value there") in err
