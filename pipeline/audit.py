@@ -16,7 +16,7 @@ from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
-from rdflib.namespace import RDF, SKOS, XSD
+from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from .engine_limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from .findings import Finding
@@ -175,12 +175,22 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
+    literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
+    related = split_class_alternatives(row.related_entity_class)
     if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \
-            and (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output):
+            and literal_objects:
         # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3); a literal object contradicts it
         a.add("related_entity_class", f"{row.ontology_property!r} is an owl:ObjectProperty but the row has no "
               "related entity class (nor IRI datatype): its objects are written as literals",
               "the class of the objects (or IRI in the datatype column)", severity="warning")
+    elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
+            and row.data_reference:
+        # the compiler turns codes into concepts only through a value map; without one the codes stay literals,
+        # which an object property (OWL 2 structural spec 5.3) and the derived SHACL shapes (sh:nodeKind) reject
+        a.add("function_output", f"{row.ontology_property!r} relates to skos:Concept but the row has no value map "
+              f"(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of "
+              f"{row.data_reference!r} are written as literals, not concepts",
+              "a value map from the column's codes to the concepts of the SKOS scheme", severity="warning")
     for cls in split_class_alternatives(row.related_entity_class):
         iri = ontology.expand(cls)
         if iri is None:
@@ -209,6 +219,9 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   cand)
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
+    if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
+            and not row.related_entity_class:
+        _outside_range(a, row, prop_iri)
     _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
@@ -241,6 +254,41 @@ def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges
               f"{row.ontology_property!r}: OWL accepts it, but SHACL's sh:datatype is an exact match, so the shapes "
               "derived from the range reject every value (SHACL fails)", f"the range {a.ontology.compact(wider[0])}",
               wider[0], severity="warning")
+
+
+#: Ranges any literal fits: no datatype to disagree with.
+_ANY_LITERAL = {RDFS.Literal, RDF.PlainLiteral}
+
+
+def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
+    """Warn when the literals the row writes have a datatype outside the property's built-in ``rdfs:range``
+    (and not narrower than it: :func:`_narrower_than_range` says that): ``xsd:int`` under
+    ``xsd:nonNegativeInteger``, ``xsd:string`` (no tag) under ``rdf:langString``, a tag under ``xsd:string``.
+
+    The datatype written is the compiler's: ``rdf:langString`` with a language tag, else the Datatype
+    cell, else the single XSD range, else ``xsd:string`` (RDF 1.1: a plain literal). SHACL's ``sh:datatype``
+    is an exact match (SHACL 4.1.1), so the shapes derived from the range reject every value. Ranges
+    that are no built-in datatype (a vocabulary's own ``rdfs:Datatype``) are not judged."""
+    onto = a.ontology
+    ranges = {r for r in onto.ranges(prop)}
+    if not ranges or ranges & _ANY_LITERAL or not all(is_xsd_datatype(r) for r in ranges):
+        return
+    if row.language_tag:
+        written = RDF.langString
+    elif row.datatype:
+        written = onto.expand(row.datatype)
+        if written is None or not onto.is_datatype(written) or written in _ANY_LITERAL:
+            return  # an invalid cell is an error of its own; rdfs:Literal writes the value as given
+    else:
+        xsd = sorted(r for r in ranges if r != RDF.langString)
+        written = xsd[0] if len(ranges) == 1 and xsd else XSD.string
+    if written in ranges or ranges & set(OWL_Datatype_Subsumptions.get(written, ())):
+        return
+    shown = ", ".join(sorted(onto.compact(r) for r in ranges))
+    fix = "a language tag (or {column} of the record's tag)" if ranges == {RDF.langString} else f"the range {shown}"
+    a.add("datatype", f"the row writes {onto.compact(written)} literals but the range of {row.ontology_property!r} is "
+          f"{shown}: SHACL's sh:datatype is an exact match, so the shapes derived from the range reject every value",
+          fix, None if ranges == {RDF.langString} else sorted(ranges)[0], severity="warning")
 
 
 def language_reference(cell: str | None, src: SourceData | None) -> str | None:

@@ -49,3 +49,25 @@ def test_nested_xml_element_is_the_second_entity_and_xml_lang_is_refused_by_name
     err = capsys.readouterr().err
     assert ("the attribute '@xml:lang' is namespaced: Morph-KGC 2.10 reads an attribute by its unqualified name "
             "(ElementTree's get), so no reference selects it and every record would have no value there") in err
+
+
+def test_literals_outside_the_range_and_concepts_without_value_map_are_compile_warnings(tmp_path, capsys):
+    case = CASES / "table-literal-range"
+    assert main(["compile", str(case / "case.yaml"), str(case / "table.md"), str(tmp_path / "m.ttl")]) == 0
+    t = case / "table.md"
+    shacl = "SHACL's sh:datatype is an exact match, so the shapes derived from the range reject every value"
+    assert capsys.readouterr().err.splitlines() == [
+        f"warning: {t}:4 [datatype]: the row writes xsd:string literals but the range of 'lib:title' is "
+        f"rdf:langString: {shacl}",
+        f"info: {t}:5 [language_tag]: language tag read per record from 'lang'",
+        f"warning: {t}:6 [datatype]: the row writes rdf:langString literals but the range of 'lib:subtitle' is "
+        f"xsd:string: {shacl} (closest valid: xsd:string)",
+        f"warning: {t}:7 [datatype]: the row writes xsd:int literals but the range of 'lib:pageCount' is "
+        f"xsd:nonNegativeInteger: {shacl} (closest valid: xsd:nonNegativeInteger)",
+        f"warning: {t}:9 [datatype]: datatype 'xsd:integer' is narrower than the range xsd:decimal of 'lib:price': "
+        "OWL accepts it, but SHACL's sh:datatype is an exact match, so the shapes derived from the range reject "
+        "every value (SHACL fails) (closest valid: xsd:decimal)",
+        f"warning: {t}:11 [function_output]: 'lib:genre' relates to skos:Concept but the row has no value map "
+        "(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of 'genre' are "
+        "written as literals, not concepts",
+    ]
