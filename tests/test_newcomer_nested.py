@@ -71,3 +71,11 @@ def test_literals_outside_the_range_and_concepts_without_value_map_are_compile_w
         "(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of 'genre' are "
         "written as literals, not concepts",
     ]
+
+
+def test_an_identifier_column_is_no_identifier_of_a_named_scheme_nor_a_name(tmp_path):
+    rows = _map(tmp_path, "key-not-foreign-identifier")
+    assert sorted(r[:4] for r in rows) == [
+        ("full_name", "lib:authorName", "lib:Author", "http://example.org/library/author/{author_id}"),
+        ("year_of_birth", "lib:birthYear", "lib:Author", "http://example.org/library/author/{author_id}"),
+    ]

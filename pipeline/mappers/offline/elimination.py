@@ -28,7 +28,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import Assignment, SourceInfo
 from .classes import domain_fits
-from .identity import identifier_properties
+from .identity import identifier_properties, names_another_scheme
 from .names import NameMatcher, is_code_name, reference_words
 from .profile import distinct_records, is_key, profile_datatype
 from .skos import match_value_map
@@ -120,7 +120,8 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
 
     ids = list(identifier_properties(ontology, matcher, info.cls, props))
     if len(info.key) == 1 and info.key[0] in cols and len(ids) == 1 \
-            and is_key(distinct_records(info.data.records), info.key):
+            and is_key(distinct_records(info.data.records), info.key) \
+            and not names_another_scheme(matcher, info.key[0], ids[0], info.cls, info.stem):
         take(info.key[0], ids[0], f"{info.key[0]!r} is the record key and {ontology.compact(ids[0])} the "
                                   f"only unassigned identifier property of {ontology.compact(info.cls)}")
     kinds = {r: value_kind(info.data.values(r)) for r in cols}

@@ -29,7 +29,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
 from ...ontology import Ontology
-from .names import NameMatcher, words
+from .names import NameMatcher, abbreviates, words
 
 __all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
            "ID_WORDS", "IDENTIFIER_COVERAGE"]
@@ -101,6 +101,31 @@ def _has_key_members(ontology: Ontology, cls: URIRef) -> set[URIRef]:
         for lst in ontology.graph.objects(c, OWL.hasKey):
             out.update(m for m in Collection(ontology.graph, lst) if isinstance(m, URIRef))
     return out
+
+
+#: Words that say "identifier" without naming a scheme (``isbn``, ``orcid``, ``doi`` name one).
+GENERIC_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref"}
+
+
+def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIRef, stem: str = "") -> bool:
+    """``prop`` names an identifier scheme (``ORCID identifier``, ``ISBN``) that the identifier-named
+    column ``ref`` does not (``author_id``: the data set's own key of its authors).
+
+    A column named as an identifier says what it holds: ``author_id`` is the author's key in this
+    data, and writing it as an ORCID would state a false identity in another scheme. Words of the
+    class and of the file name are no scheme (``stop_code`` for "stop code" of a Stop). A column
+    not named as an identifier, or code-named (``F07``), says nothing here: ``False``."""
+    from .keys import id_like  # (keys builds on this module)
+    from .names import is_code_name
+
+    if is_code_name(ref) or not id_like(ref):
+        return False
+    name = ref.split("/")[-1].lstrip("@")
+    col = set(words(name, expand=False)) | set(words(name))
+    own = set(words(" ".join(matcher.names(cls)), expand=False)) | set(words(stem, expand=False))
+    scheme = set(words(" ".join(matcher.names(prop)), expand=False)) - GENERIC_ID_WORDS - own
+    # a column word may abbreviate the scheme's word (inv_no: inventory number)
+    return any(not any(abbreviates(c, w) for c in col) for w in scheme)
 
 
 def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,

@@ -18,7 +18,7 @@ from scipy.optimize import linear_sum_assignment
 from ...ontology import Ontology
 from .analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
 from .classes import domain_fits, value_fit
-from .identity import ID_WORDS
+from .identity import ID_WORDS, identifier_properties, names_another_scheme
 from .keys import id_like, name_like, name_words
 from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import distinct_records, included, is_key, is_numeric
@@ -44,6 +44,12 @@ def _is_identifier_property(matcher: NameMatcher, prop: URIRef) -> bool:
     """A property named like an identifier (``gtfs:id``, ``ex:code``)."""
     names = matcher.names(prop)
     return bool(set(words(names[0] if names else "")) & ID_WORDS)
+
+
+def _is_name_property(matcher: NameMatcher, prop: URIRef) -> bool:
+    """A property named as a name, title or label (``authorName``, ``dc:title``) and not as an identifier."""
+    w = set(words(" ".join(matcher.names(prop)), expand=False))
+    return bool(w & {"name", "title", "label"}) and not w & ID_WORDS
 
 
 def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
@@ -74,9 +80,17 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         # the record key is the entity's identifier: it fits an identifier property best
         # (stop_id, not zone_id, is the gtfs:id of a stop)
         id_props = {p for p in mine if _is_identifier_property(matcher, p)}
+        # an identifier of a named scheme (ORCID) is no match for the data set's own key (author_id)
+        foreign = {(r, p) for p in identifier_properties(ontology, matcher, info.cls, mine) for r in refs
+                   if names_another_scheme(matcher, r, p, info.cls, info.stem)}
+        # nor is a name: an identifier column (author_id) holds keys, not what people call the entity
+        foreign |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
+                    if id_like(r) and not name_like(r) and not is_code_name(r)}
         m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
                        * domain_fits(ontology, p, info.cls)
-                       * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
+                       * value_fit(ontology, p, info.data.values(r))
+                       * (0.0 if (r, p) in foreign else 1.0)
+                       for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
             if m[i, j] >= MIN_SCORE:
