@@ -79,3 +79,13 @@ def test_an_identifier_column_is_no_identifier_of_a_named_scheme_nor_a_name(tmp_
         ("full_name", "lib:authorName", "lib:Author", "http://example.org/library/author/{author_id}"),
         ("year_of_birth", "lib:birthYear", "lib:Author", "http://example.org/library/author/{author_id}"),
     ]
+
+
+def test_a_column_of_separated_foreign_keys_is_named_as_such_when_left_unmapped(tmp_path, capsys):
+    rows = _map(tmp_path, "multivalued-foreign-key")
+    assert "author_ids" not in {r[0] for r in rows}
+    warning = [line for line in capsys.readouterr().err.splitlines() if "'author_ids'" in line]
+    assert len(warning) == 1
+    assert ("column 'author_ids' of books.csv is not mapped; its cells hold ';'-separated lists of authors.csv's "
+            "author_id (e.g. 'A4;A7'): a reference reads one value per cell, so no join matches them; split the "
+            "column (one value per record, e.g. a link file) to map the relation; best candidates: ") in warning[0]

@@ -137,6 +137,7 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             else:
                 why = _candidates(info, ref, ont, matcher, dprops, rows)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
+            what = _value_lists(info, ref, infos) + what
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
                                f"{what}", column="data_reference",
                                value=ref, expected="a row reading every column with data", severity="warning"))
@@ -144,6 +145,36 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
     return out
+
+
+#: Separators of several values in one cell ("A4;A7", "red|blue").
+_LIST_SEPARATORS = (";", "|")
+
+
+def _value_lists(info: SourceInfo, ref: str, infos: list[SourceInfo]) -> str:
+    """``"its cells hold ';'-separated lists of authors.csv's author_id (e.g. 'A4;A7'): ... "`` when some
+    cells of ``ref`` join several values with one separator and every part is a value of a unique
+    column of a source (a key), else ``""``.
+
+    Such a column is a relation whose cells hold several foreign keys: no single-valued reference
+    joins it (the joined cell 'A4;A7' matches no key), so it stays unmapped; the engineer must split
+    it (one value per record, e.g. a link file) for the relation to be mapped."""
+    from .profile import distinct_records, included, is_key  # (profile is heavy; only for unmapped columns)
+
+    values = [v.strip() for v in info.data.values(ref) if v.strip()]
+    for sep in _LIST_SEPARATORS:
+        joined = [v for v in values if sep in v]
+        if not joined:
+            continue
+        parts = [x.strip() for v in values for x in v.split(sep) if x.strip()]
+        for other in infos:
+            for col in other.refs:
+                if (other is not info or col != ref) and included(parts, other.data.values(col)) == 1.0 \
+                        and is_key(distinct_records(other.data.records), (col,)):
+                    return (f"its cells hold {sep!r}-separated lists of {other.name}'s {col} (e.g. {joined[0]!r}): "
+                            f"a reference reads one value per cell, so no join matches them; split the column "
+                            f"(one value per record, e.g. a link file) to map the relation; ")
+    return ""
 
 
 def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Finding]:
