@@ -89,3 +89,13 @@ def test_a_column_of_separated_foreign_keys_is_named_as_such_when_left_unmapped(
     assert ("column 'author_ids' of books.csv is not mapped; its cells hold ';'-separated lists of authors.csv's "
             "author_id (e.g. 'A4;A7'): a reference reads one value per cell, so no join matches them; split the "
             "column (one value per record, e.g. a link file) to map the relation; best candidates: ") in warning[0]
+
+
+def test_an_attribute_of_a_mapped_value_opens_no_entity_and_the_nested_name_does(tmp_path):
+    rows = _map(tmp_path, "xml-value-qualifier")
+    linked = sorted(r[:4] for r in rows if r[2] == "m:Agent" or r[1] == "m:createdBy")
+    assert linked == [
+        ("", "m:createdBy", "m:Artwork", "http://example.org/museum/artwork/{@accession}"),
+        ("d:artist/d:name", "m:agentName", "m:Agent", "http://example.org/museum/agent/{d:artist/@ref}"),
+    ]
+    assert "d:height/@unit" not in {r[0] for r in rows}

@@ -246,16 +246,23 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
     Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
     value of this record is no key of those entities, and keying one by it would mint a copy.
+    An attribute of an element mapped as a value (``height/@unit``) qualifies that value (its unit,
+    currency, scheme) and opens no entity. Columns whose names fit a free property best go first
+    (``artist/name`` ~ agent name before ``title/@type``), not in column order.
     """
     done = {a.reference for a in info.assignments}
     present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
     used = {a.prop for a in info.assignments}
     oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
-    for r in info.refs:
+    free = [p for p in datatype_props if p not in used]
+    order = {r: -max((_score(matcher, r, p, []) for p in free), default=0.0) for r in info.refs
+             if r not in done and r not in info.fks}
+    for r in sorted(order, key=order.get):
         values = info.data.values(r)
         # a code name gives no sign of another entity
         if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or id_like(r) \
-                or is_numeric(values) or not any(v.strip() for v in values):
+                or is_numeric(values) or not any(v.strip() for v in values) \
+                or ("/@" in r and r.rsplit("/@", 1)[0] in done):
             continue
         linked: dict[URIRef, URIRef] = {}
         for p in oprops:
