@@ -99,3 +99,30 @@ def test_an_attribute_of_a_mapped_value_opens_no_entity_and_the_nested_name_does
         ("d:artist/d:name", "m:agentName", "m:Agent", "http://example.org/museum/agent/{d:artist/@ref}"),
     ]
     assert "d:height/@unit" not in {r[0] for r in rows}
+
+
+def test_normalize_time_gives_xsd_time_lexical_forms_or_none():
+    from pipeline.fno import function_for_name, udfs
+
+    assert function_for_name("toTime()") == "normalizeTime"
+    got = {v: udfs.normalize_time(v) for v in ("20:00", "8:05", "20:00:00", "23:59:59.5Z", "07:30+02:00",
+                                               "24:00", "12:60", "8pm", "", None)}
+    assert got == {"20:00": "20:00:00", "8:05": "08:05:00", "20:00:00": "20:00:00", "23:59:59.5Z": "23:59:59.5Z",
+                   "07:30+02:00": "07:30:00+02:00", "24:00": None, "12:60": None, "8pm": None, "": None, None: None}
+
+
+def test_clock_times_get_seconds_and_01_booleans_are_no_misfits(tmp_path, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-clock-times-and-01-booleans", work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "custom" / "ev2"
+    table = (folder / "table.md").read_text(encoding="utf-8")
+    assert "| start_time | events.csv | ev:startTime | ev:Event |  | http://example.org/data/event/{event_code} |  " \
+           "| xsd:time |  | toTime() | time normalised to xsd:time (hh:mm:ss) |" in table
+    kg = (folder / "kg.nt").read_text(encoding="utf-8").splitlines()
+    times = sorted(line for line in kg if "#startTime>" in line)
+    assert [t.split("> ", 2)[2] for t in times] == [
+        '"20:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"18:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .',
+        '"17:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"19:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .']
+    audit = (folder / "audit.md").read_text(encoding="utf-8")
+    assert "outdoor" not in audit and "dropped" not in audit

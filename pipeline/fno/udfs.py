@@ -88,3 +88,23 @@ def normalize_boolean(value):
         return None
     v = str(value).strip().lower()
     return "true" if v in _TRUE else "false" if v in _FALSE else None
+
+
+_CLOCK = _re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
+
+
+@udf(fun_id=_FN + "normalizeTime", value=_FN + "value")
+def normalize_time(value):
+    """Normalise a clock time to xsd:time's lexical form ``hh:mm:ss`` (XSD 1.1 Part 2, 3.3.8): ``20:00``
+    -> ``20:00:00``, ``8:05`` -> ``08:05:00``; fractions and a zone are kept. None for anything else
+    (``24:00``, ``25:00``, ``8pm``): no value, no triple."""
+    if value is None:
+        return None
+    m = _CLOCK.match(str(value).strip())
+    if not m:
+        return None
+    h, mi, sec = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if h > 23 or mi > 59 or sec > 59:
+        return None
+    return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
+

@@ -48,14 +48,14 @@ _RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short
                "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
                "double": "decimal", "float": "decimal", "date": "date", "dateTime": "date", "gYear": "year",
                "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
-               "token": "text", "anyURI": "text", "Literal": "text"}
+               "token": "text", "anyURI": "text", "Literal": "text", "time": "time"}
 
 
 def value_kind(values: Iterable[str]) -> str | None:
     """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
     1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
     that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
-    ``None`` without values."""
+    ``time`` (clock times ``toTime()`` reads: ``20:00``); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
@@ -73,6 +73,8 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "date"
     if dt == "xsd:boolean":
         return "boolean"
+    if all(udfs.normalize_time(v) for v in vals):
+        return "time"
     return "text"
 
 
@@ -89,6 +91,8 @@ def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
         kinds.add("year")
     if "year" in kinds:
         kinds.add("integer")  # gYear values profile as whole numbers
+    if "text" in kinds:
+        kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
     return kinds
 
 

@@ -4,6 +4,8 @@
   (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``).
 * ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
   ``normalizeBoolean``).
+* ``toTime()``: a literal typed ``xsd:time`` whose values are clock times without seconds
+  (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
   values miss but their title-cased form matches more often (GTFS ``gtfs:longName``).
 
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
+_XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 _SAMPLE = 200
 
 
@@ -83,6 +86,12 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                 and _share(values, udfs.normalize_boolean) == 1.0:
             row.function_name, row.function_output = "toBoolean()", "value normalised to xsd:boolean (true/false)"
             row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as booleans")
+            added += 1
+            continue
+        if ontology.expand(row.datatype) == XSD.time and _share(values, _XSD_TIME.match) < 1.0 \
+                and _share(values, udfs.normalize_time) == 1.0:
+            row.function_name, row.function_output = "toTime()", "time normalised to xsd:time (hh:mm:ss)"
+            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as clock times")
             added += 1
             continue
         prop = ontology.expand(row.ontology_property)
