@@ -126,3 +126,12 @@ def test_clock_times_get_seconds_and_01_booleans_are_no_misfits(tmp_path, capsys
         '"17:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"19:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .']
     audit = (folder / "audit.md").read_text(encoding="utf-8")
     assert "outdoor" not in audit and "dropped" not in audit
+
+
+def test_a_chance_key_standing_in_for_the_ontologys_repeated_identifier_is_a_warning(tmp_path, capsys):
+    rows = _map(tmp_path, "identifier-repeated-title-key")
+    assert {r[3] for r in rows} == {"http://example.org/library/book/{title}"}
+    src = tmp_path / "identifier-repeated-title-key" / "books.csv"
+    assert (f"warning: {src} [subject_template]: the subject key of books.csv is ['title'], not the ontology's "
+            "identifier: 'isbn' maps to lib:isbn, an identifier of lib:Book (owl:hasKey of lib:Book), but repeats "
+            "a value ('9780141439518' in 2 records)") in capsys.readouterr().err.splitlines()

@@ -196,7 +196,22 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
             return
         why_not.append(f"{a.reference!r} {what}, but " + (
             f"has values in only {len(have)} of {len(records)} distinct records"
-            if len(have) <= IDENTIFIER_COVERAGE * len(records) else "repeats a value"))
+            if len(have) <= IDENTIFIER_COVERAGE * len(records) else _repeated(have, a.reference)))
     if why_not and info.key_evidence.startswith("no key found"):
         info.key_notes.append(f"the subject key of {info.name} joins every column {list(info.key)}: the ontology's "
                               f"identifier was not taken: " + "; ".join(why_not))
+    elif why_not:  # a key the data happens to have (a title) stands in for the one the ontology defines
+        info.key_notes.append(f"the subject key of {info.name} is {list(info.key)}, not the ontology's identifier: "
+                              + "; ".join(why_not))
+
+
+def _repeated(records: list, ref: str) -> str:
+    """``"repeats a value ('978...' in 2 records)"``: the first value of ``ref`` that several records share."""
+    seen: dict[tuple, int] = {}
+    for r in records:
+        v = tuple(r.get(ref, ()))
+        seen[v] = seen.get(v, 0) + 1
+    dup = next(((v, n) for v, n in seen.items() if n > 1), None)
+    if dup is None:
+        return "repeats a value"
+    return f"repeats a value ({'; '.join(dup[0])!r} in {dup[1]} records)"
