@@ -135,3 +135,25 @@ def test_a_chance_key_standing_in_for_the_ontologys_repeated_identifier_is_a_war
     assert (f"warning: {src} [subject_template]: the subject key of books.csv is ['title'], not the ontology's "
             "identifier: 'isbn' maps to lib:isbn, an identifier of lib:Book (owl:hasKey of lib:Book), but repeats "
             "a value ('9780141439518' in 2 records)") in capsys.readouterr().err.splitlines()
+
+
+def test_a_decimal_comma_column_gets_to_decimal_and_an_undecided_one_is_left(tmp_path, capsys):
+    from pipeline.fno import function_for_name, udfs
+
+    assert function_for_name("toDecimal()") == "normalizeDecimalComma"
+    assert [udfs.normalize_decimal_comma(v) for v in ("8,99", "1.018,00", "12", "-3,5", "8.99", "abc")] == \
+        ["8.99", "1018.00", "12", "-3.5", None, None]
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-decimal-comma", work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "custom" / "books"
+    table = (folder / "table.md").read_text(encoding="utf-8")
+    assert "| price_eur | books.csv | lib:price | lib:Book |  | http://example.org/library/book/{isbn} |  " \
+           "| xsd:decimal |  | toDecimal() | decimal comma read as a point (8,99 -> 8.99) |" in table
+    assert "| weight |" not in table
+    prices = sorted(line.split("> ", 2)[2] for line in (folder / "kg.nt").read_text(encoding="utf-8").splitlines()
+                    if "#price>" in line)
+    assert prices == ['"1018.00"^^<http://www.w3.org/2001/XMLSchema#decimal> .',
+                      '"22.50"^^<http://www.w3.org/2001/XMLSchema#decimal> .',
+                      '"6.9"^^<http://www.w3.org/2001/XMLSchema#decimal> .',
+                      '"8.99"^^<http://www.w3.org/2001/XMLSchema#decimal> .']

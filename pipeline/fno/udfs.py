@@ -108,3 +108,19 @@ def normalize_time(value):
         return None
     return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
 
+
+_DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
+
+
+@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value")
+def normalize_decimal_comma(value):
+    """A number written with a decimal comma (``8,99``, ``1.234,56``: point as thousands separator)
+    in xsd:decimal's lexical form (``8.99``, ``1234.56``); whole numbers stay (``12``). None for
+    anything else (``8.99`` in such a column is no number of that form): no value, no triple."""
+    if value is None:
+        return None
+    m = _DECIMAL_COMMA.match(str(value).strip())
+    if not m:
+        return None
+    return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
+

@@ -16,7 +16,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import DATATYPE_PATTERNS, distinct_values, profile_datatype, value_counts
+from .profile import DATATYPE_PATTERNS, decimal_comma_column, distinct_values, profile_datatype, value_counts
 
 __all__ = ["value_fit", "misfits", "domain_fits", "choose_class", "MOSTLY_FITS"]
 
@@ -64,6 +64,8 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and decimal_comma_column(values):
+        return 0.9  # 8,99: toDecimal() will write the decimal point
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
     bad, n = misfits(values, narrow)

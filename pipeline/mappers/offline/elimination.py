@@ -30,7 +30,7 @@ from .analysis import Assignment, SourceInfo
 from .classes import domain_fits
 from .identity import identifier_properties, names_another_scheme
 from .names import NameMatcher, is_code_name, reference_words
-from .profile import distinct_records, is_key, profile_datatype
+from .profile import decimal_comma_column, distinct_records, is_key, profile_datatype
 from .skos import match_value_map
 
 __all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SCORE"]
@@ -55,7 +55,8 @@ def value_kind(values: Iterable[str]) -> str | None:
     """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
     1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
     that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
-    ``time`` (clock times ``toTime()`` reads: ``20:00``); ``None`` without values."""
+    ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
+    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
@@ -73,6 +74,8 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "date"
     if dt == "xsd:boolean":
         return "boolean"
+    if decimal_comma_column(vals):
+        return "decimal"
     if all(udfs.normalize_time(v) for v in vals):
         return "time"
     return "text"
