@@ -157,3 +157,23 @@ def test_a_decimal_comma_column_gets_to_decimal_and_an_undecided_one_is_left(tmp
                       '"22.50"^^<http://www.w3.org/2001/XMLSchema#decimal> .',
                       '"6.9"^^<http://www.w3.org/2001/XMLSchema#decimal> .',
                       '"8.99"^^<http://www.w3.org/2001/XMLSchema#decimal> .']
+
+
+def test_dates_with_month_names_are_dates(tmp_path):
+    from pipeline.fno import udfs
+
+    assert [udfs.normalize_date(v, "YMD") for v in ("29 April 2003", "April 29, 2003", "29-Apr-2003",
+                                                     "29 de abril de 2003", "31 February 2003", "May 2003")] == \
+        ["2003-04-29", "2003-04-29", "2003-04-29", "2003-04-29", None, None]
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-month-name-dates", work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "custom" / "books"
+    assert "| Publication Date | books.csv | lib:publicationDate | lib:Book |  | " \
+           "http://example.org/library/book/{ISBN-13} |  | xsd:date |  | toDate() |" \
+           in (folder / "table.md").read_text(encoding="utf-8")
+    dates = sorted(line.split("> ", 2)[2] for line in (folder / "kg.nt").read_text(encoding="utf-8").splitlines()
+                   if "#publicationDate>" in line)
+    assert dates == ['"1971-01-05"^^<http://www.w3.org/2001/XMLSchema#date> .',
+                     '"2003-04-29"^^<http://www.w3.org/2001/XMLSchema#date> .',
+                     '"2007-03-01"^^<http://www.w3.org/2001/XMLSchema#date> .']

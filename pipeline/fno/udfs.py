@@ -41,6 +41,8 @@ def normalize_date(value, order=None):
     follow ``order``: ``DMY`` day-first, ``MDY`` month-first, ``YMD`` none (such values give
     None: the compiler passes it for a column whose order nothing decides, see
     pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
+    A month written as a word (``29 April 2003``, ``April 29, 2003``, ``29 de abril de 2003``)
+    needs no order.
     """
     if value is None:
         return None
@@ -48,6 +50,9 @@ def normalize_date(value, order=None):
     m = _re.fullmatch(r"(\d{4})(\d{2})(\d{2})", v) or _re.match(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", v)
     if m:
         return _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    named = _named_month_date(v)
+    if named:
+        return named
     m = _re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", v)
     if not m:
         return None
@@ -59,6 +64,31 @@ def normalize_date(value, order=None):
     if order is None:
         return _iso_date(year, b, a) or _iso_date(year, a, b)
     return None
+
+
+#: Month names (English, Spanish; full and abbreviated) -> month number.
+_MONTHS = {name: i + 1 for i, names in enumerate((
+    "january jan enero ene", "february feb febrero", "march mar marzo", "april apr abril abr",
+    "may mayo", "june jun junio", "july jul julio", "august aug agosto ago",
+    "september sep sept septiembre setiembre set", "october oct octubre", "november nov noviembre",
+    "december dec diciembre dic")) for name in names.split()}
+
+
+def _named_month_date(v):
+    """``29 April 2003``, ``April 29, 2003``, ``29-Apr-2003``, ``29 de abril de 2003`` -> ``2003-04-29``: a
+    month written as a word names itself, so no day/month order is involved; None otherwise."""
+    day = r"(\d{1,2})(?:st|nd|rd|th|º)?"
+    month = r"([A-Za-zÀ-ÿ]+)\.?"
+    m = _re.fullmatch(day + r"[\s/-]+(?:de\s+)?" + month + r"[\s/,-]+(?:de(?:l)?\s+)?(\d{4})", v, _re.I)
+    if m:
+        d, name, year = m.group(1), m.group(2), m.group(3)
+    else:
+        m = _re.fullmatch(month + r"\s+" + day + r",?\s+(\d{4})", v, _re.I)
+        if not m:
+            return None
+        name, d, year = m.group(1), m.group(2), m.group(3)
+    month_no = _MONTHS.get(name.lower())
+    return _iso_date(int(year), month_no, int(d)) if month_no else None
 
 
 def _iso_date(year, month, day):
