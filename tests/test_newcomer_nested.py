@@ -177,3 +177,12 @@ def test_dates_with_month_names_are_dates(tmp_path):
     assert dates == ['"1971-01-05"^^<http://www.w3.org/2001/XMLSchema#date> .',
                      '"2003-04-29"^^<http://www.w3.org/2001/XMLSchema#date> .',
                      '"2007-03-01"^^<http://www.w3.org/2001/XMLSchema#date> .']
+
+
+def test_a_language_column_of_names_says_a_tag_needs_codes(tmp_path, capsys):
+    _map(tmp_path, "csv-month-name-dates")
+    warning = [line for line in capsys.readouterr().err.splitlines() if "column 'Language'" in line]
+    assert len(warning) == 1 and ("column 'Language' of books.csv is not mapped; its values name languages "
+                                  "(English -> en, French -> fr, Spanish -> es), but a language tag is a BCP 47 "
+                                  "code: add a column of the codes and put it in the Language Tag cells ({column}) "
+                                  "to tag each record's text; best candidates: ") in warning[0]

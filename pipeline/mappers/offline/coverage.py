@@ -137,7 +137,7 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             else:
                 why = _candidates(info, ref, ont, matcher, dprops, rows)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
-            what = _value_lists(info, ref, infos) + what
+            what = _value_lists(info, ref, infos) + _language_names(ref, info) + what
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
                                f"{what}", column="data_reference",
                                value=ref, expected="a row reading every column with data", severity="warning"))
@@ -145,6 +145,18 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
     return out
+
+
+def _language_names(ref: str, info: SourceInfo) -> str:
+    """``"its values name languages (English -> en, ...): ..."`` for a language column of names, else ``""``."""
+    from .language import language_names
+
+    found = language_names(ref, info.data.values(ref))
+    if not found:
+        return ""
+    shown = ", ".join(f"{k} -> {v}" for k, v in list(found.items())[:4])
+    return (f"its values name languages ({shown}), but a language tag is a BCP 47 code: add a column of the "
+            f"codes and put it in the Language Tag cells ({{column}}) to tag each record's text; ")
 
 
 #: Separators of several values in one cell ("A4;A7", "red|blue").
