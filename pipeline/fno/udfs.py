@@ -3,8 +3,8 @@
 # nothing from our package: each function is self-contained. The function and
 # parameter IRIs are listed in pipeline/fno/__init__.py (FUNCTIONS).
 import json as _json
-from datetime import date as _date
 import re as _re
+from datetime import date as _date
 from urllib.parse import quote as _quote
 
 _FN = "https://w3id.org/kgc-pipeline/function#"
@@ -79,11 +79,11 @@ def _named_month_date(v):
     month written as a word names itself, so no day/month order is involved; None otherwise."""
     day = r"(\d{1,2})(?:st|nd|rd|th|º)?"
     month = r"([A-Za-zÀ-ÿ]+)\.?"
-    m = _re.fullmatch(day + r"[\s/-]+(?:de\s+)?" + month + r"[\s/,-]+(?:de(?:l)?\s+)?(\d{4})", v, _re.I)
+    m = _re.fullmatch(day + r"[\s/-]+(?:de\s+)?" + month + r"[\s/,-]+(?:de(?:l)?\s+)?(\d{4})", v, _re.IGNORECASE)
     if m:
         d, name, year = m.group(1), m.group(2), m.group(3)
     else:
-        m = _re.fullmatch(month + r"\s+" + day + r",?\s+(\d{4})", v, _re.I)
+        m = _re.fullmatch(month + r"\s+" + day + r",?\s+(\d{4})", v, _re.IGNORECASE)
         if not m:
             return None
         name, d, year = m.group(1), m.group(2), m.group(3)

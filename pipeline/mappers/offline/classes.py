@@ -16,7 +16,13 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import DATATYPE_PATTERNS, decimal_comma_column, distinct_values, profile_datatype, value_counts
+from .profile import (
+    DATATYPE_PATTERNS,
+    decimal_comma_column,
+    distinct_values,
+    profile_datatype,
+    value_counts,
+)
 
 __all__ = ["value_fit", "misfits", "domain_fits", "choose_class", "MOSTLY_FITS"]
 

@@ -22,6 +22,7 @@ from .analysis import MIN_SCORE, SourceInfo
 from .classes import domain_fits, misfits, value_fit
 from .identity import identifier_properties
 from .names import NameMatcher, reference_words, words
+from .profile import distinct_records, included, is_key
 
 __all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
@@ -171,8 +172,6 @@ def _value_lists(info: SourceInfo, ref: str, infos: list[SourceInfo]) -> str:
     Such a column is a relation whose cells hold several foreign keys: no single-valued reference
     joins it (the joined cell 'A4;A7' matches no key), so it stays unmapped; the engineer must split
     it (one value per record, e.g. a link file) for the relation to be mapped."""
-    from .profile import distinct_records, included, is_key  # (profile is heavy; only for unmapped columns)
-
     values = [v.strip() for v in info.data.values(ref) if v.strip()]
     for sep in _LIST_SEPARATORS:
         joined = [v for v in values if sep in v]
