@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 
 from lxml import etree
-from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, SKOS, XSD
 
+from .audit_ranges import narrower_than_range, outside_range
 from .engine_limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from .findings import Finding
 from .manifest import Case
@@ -175,12 +175,22 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
+    literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
+    related = split_class_alternatives(row.related_entity_class)
     if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \
-            and (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output):
+            and literal_objects:
         # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3); a literal object contradicts it
         a.add("related_entity_class", f"{row.ontology_property!r} is an owl:ObjectProperty but the row has no "
               "related entity class (nor IRI datatype): its objects are written as literals",
               "the class of the objects (or IRI in the datatype column)", severity="warning")
+    elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
+            and row.data_reference:
+        # the compiler turns codes into concepts only through a value map; without one the codes stay literals,
+        # which an object property (OWL 2 structural spec 5.3) and the derived SHACL shapes (sh:nodeKind) reject
+        a.add("function_output", f"{row.ontology_property!r} relates to skos:Concept but the row has no value map "
+              f"(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of "
+              f"{row.data_reference!r} are written as literals, not concepts",
+              "a value map from the column's codes to the concepts of the SKOS scheme", severity="warning")
     for cls in split_class_alternatives(row.related_entity_class):
         iri = ontology.expand(cls)
         if iri is None:
@@ -208,7 +218,10 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
                   cand)
         elif prop is not None:
-            _narrower_than_range(a, row, iri, ontology.ranges(prop))
+            narrower_than_range(a, row, iri, ontology.ranges(prop))
+    if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
+            and not row.related_entity_class:
+        outside_range(a, row, prop_iri)
     _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
@@ -228,19 +241,6 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   f"from {src.source.path.name}", f"one of {known}", src.source.path.name, severity="warning")
     _audit_references(a, row, src)
     return a.findings
-
-
-def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges: set[URIRef]) -> None:
-    """Warn when the row's datatype is a proper XSD subtype of the property's range (xsd:int under
-    xsd:integer). OWL accepts it (every xsd:int value is an xsd:integer value; subsumptions from
-    owlrl's table of XSD derivations), but SHACL's ``sh:datatype`` is an exact match (SHACL 4.1.1),
-    so the shapes derived from ``rdfs:range`` reject every value: the KG fails SHACL."""
-    wider = sorted(r for r in ranges if r != datatype and r in OWL_Datatype_Subsumptions.get(datatype, ()))
-    if wider:
-        a.add("datatype", f"datatype {row.datatype!r} is narrower than the range {a.ontology.compact(wider[0])} of "
-              f"{row.ontology_property!r}: OWL accepts it, but SHACL's sh:datatype is an exact match, so the shapes "
-              "derived from the range reject every value (SHACL fails)", f"the range {a.ontology.compact(wider[0])}",
-              wider[0], severity="warning")
 
 
 def language_reference(cell: str | None, src: SourceData | None) -> str | None:

@@ -8,6 +8,7 @@ engine reads; a file whose iterator selects no record is a finding naming the fi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -128,10 +129,25 @@ def _xml_iterator(root: etree._Element, defaults: dict[str, str]) -> str:
     return f"/{_qname(root, defaults)}"
 
 
+#: The namespace of ``xml:lang``, ``xml:id``, bound to ``xml`` in every document (Namespaces in XML, 3).
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+
+
+def _attribute(el: etree._Element, name: str) -> str:
+    """The XPath step of an attribute: ``@sku``, or ``@xml:lang`` / ``@xlink:href`` for a namespaced one
+    (an unprefixed ``@lang`` selects only an attribute in no namespace, XPath 1.0 section 2.3)."""
+    q = etree.QName(name)
+    if not q.namespace:
+        return f"@{q.localname}"
+    prefix = "xml" if q.namespace == _XML_NS else next(
+        (k for k, v in (el.nsmap or {}).items() if v == q.namespace and k), None)
+    return f"@{prefix}:{q.localname}" if prefix else f"@{{{q.namespace}}}{q.localname}"
+
+
 def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for a, v in el.attrib.items():
-        out.setdefault(f"@{etree.QName(a).localname}", []).append(v)
+        out.setdefault(_attribute(el, a), []).append(v)
 
     def walk(node: etree._Element, path: str) -> None:
         for child in node:
@@ -142,7 +158,7 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
             if len(child) == 0:
                 out.setdefault(p, []).append(text)
             for a, v in child.attrib.items():
-                out.setdefault(f"{p}/@{etree.QName(a).localname}", []).append(v)
+                out.setdefault(f"{p}/{_attribute(child, a)}", []).append(v)
             walk(child, p)
 
     walk(el, "")
@@ -230,4 +246,12 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
         refs.extend(k for k in r if k not in refs)
     data = SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
     data.default_prefixes = defaults
+    for ref in refs:
+        if re.search(r"@[^/@]*[:{][^/@]*$", ref):
+            data.unaddressable[ref] = (
+                f"the attribute {ref.rsplit('/', 1)[-1]!r} is namespaced: Morph-KGC 2.10 reads an attribute by "
+                f"its unqualified name (ElementTree's get), so no reference selects it and every record would "
+                f"have no value there")
+            findings.append(Finding("source", str(src.path), data.unaddressable[ref], column="reference", value=ref,
+                                    expected="attributes in no namespace", severity="warning"))
     return data

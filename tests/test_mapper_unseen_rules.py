@@ -78,14 +78,14 @@ def test_abbreviation_score_aligns_every_word_in_order():
 
 def test_value_kinds_and_range_kinds(tmp_path):
     assert [value_kind(v) for v in (["1984", "2001"], ["12", "7"], ["1.5", "2"], ["02-11-2009"], ["20150219"],
-                                    ["20151319"], ["Lyon"], [""])] \
-        == ["year", "integer", "decimal", "date", "date", "integer", "text", None]
+                                    ["20151319"], ["Lyon"], ["20:00", "8:05"], [""])] \
+        == ["year", "integer", "decimal", "date", "date", "integer", "text", "time", None]
     (tmp_path / "o.ttl").write_text(_ONTOLOGY)
     ont = load_ontology([tmp_path / "o.ttl"])
     ex = "http://example.org/ont#"
     from rdflib import URIRef
     assert range_kinds(ont, URIRef(ex + "packPrice")) == {"decimal", "integer", "year"}
-    assert range_kinds(ont, URIRef(ex + "tradeName")) == {"text"}
+    assert range_kinds(ont, URIRef(ex + "tradeName")) == {"text", "time"}  # a clock time is text to a text range
 
 
 def test_abbreviations_elimination_language_column_and_no_copy_of_a_described_class(tmp_path):

@@ -34,6 +34,9 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value, FN.order),
                                  "date -> xsd:date lexical form; order DMY/MDY/YMD decided per column"),
     "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
+    "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value,),
+                                         "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
+    "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
@@ -53,6 +56,8 @@ _ALIASES = {
     "titlecase": "toTitlecase", "totitlecase": "toTitlecase", "todate": "normalizeDate", "normalizedate": "normalizeDate",
     "formatdate": "normalizeDate", "date": "normalizeDate", "toboolean": "normalizeBoolean",
     "normalizeboolean": "normalizeBoolean", "boolean": "normalizeBoolean",
+    "todecimal": "normalizeDecimalComma", "normalizedecimalcomma": "normalizeDecimalComma",
+    "decimalcomma": "normalizeDecimalComma", "totime": "normalizeTime", "normalizetime": "normalizeTime", "time": "normalizeTime",
 }
 
 

@@ -3,8 +3,8 @@
 # nothing from our package: each function is self-contained. The function and
 # parameter IRIs are listed in pipeline/fno/__init__.py (FUNCTIONS).
 import json as _json
-from datetime import date as _date
 import re as _re
+from datetime import date as _date
 from urllib.parse import quote as _quote
 
 _FN = "https://w3id.org/kgc-pipeline/function#"
@@ -41,6 +41,8 @@ def normalize_date(value, order=None):
     follow ``order``: ``DMY`` day-first, ``MDY`` month-first, ``YMD`` none (such values give
     None: the compiler passes it for a column whose order nothing decides, see
     pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
+    A month written as a word (``29 April 2003``, ``April 29, 2003``, ``29 de abril de 2003``)
+    needs no order.
     """
     if value is None:
         return None
@@ -48,6 +50,9 @@ def normalize_date(value, order=None):
     m = _re.fullmatch(r"(\d{4})(\d{2})(\d{2})", v) or _re.match(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", v)
     if m:
         return _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    named = _named_month_date(v)
+    if named:
+        return named
     m = _re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", v)
     if not m:
         return None
@@ -59,6 +64,31 @@ def normalize_date(value, order=None):
     if order is None:
         return _iso_date(year, b, a) or _iso_date(year, a, b)
     return None
+
+
+#: Month names (English, Spanish; full and abbreviated) -> month number.
+_MONTHS = {name: i + 1 for i, names in enumerate((
+    "january jan enero ene", "february feb febrero", "march mar marzo", "april apr abril abr",
+    "may mayo", "june jun junio", "july jul julio", "august aug agosto ago",
+    "september sep sept septiembre setiembre set", "october oct octubre", "november nov noviembre",
+    "december dec diciembre dic")) for name in names.split()}
+
+
+def _named_month_date(v):
+    """``29 April 2003``, ``April 29, 2003``, ``29-Apr-2003``, ``29 de abril de 2003`` -> ``2003-04-29``: a
+    month written as a word names itself, so no day/month order is involved; None otherwise."""
+    day = r"(\d{1,2})(?:st|nd|rd|th|º)?"
+    month = r"([A-Za-zÀ-ÿ]+)\.?"
+    m = _re.fullmatch(day + r"[\s/-]+(?:de\s+)?" + month + r"[\s/,-]+(?:de(?:l)?\s+)?(\d{4})", v, _re.IGNORECASE)
+    if m:
+        d, name, year = m.group(1), m.group(2), m.group(3)
+    else:
+        m = _re.fullmatch(month + r"\s+" + day + r",?\s+(\d{4})", v, _re.IGNORECASE)
+        if not m:
+            return None
+        name, d, year = m.group(1), m.group(2), m.group(3)
+    month_no = _MONTHS.get(name.lower())
+    return _iso_date(int(year), month_no, int(d)) if month_no else None
 
 
 def _iso_date(year, month, day):
@@ -88,3 +118,39 @@ def normalize_boolean(value):
         return None
     v = str(value).strip().lower()
     return "true" if v in _TRUE else "false" if v in _FALSE else None
+
+
+_CLOCK = _re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
+
+
+@udf(fun_id=_FN + "normalizeTime", value=_FN + "value")
+def normalize_time(value):
+    """Normalise a clock time to xsd:time's lexical form ``hh:mm:ss`` (XSD 1.1 Part 2, 3.3.8): ``20:00``
+    -> ``20:00:00``, ``8:05`` -> ``08:05:00``; fractions and a zone are kept. None for anything else
+    (``24:00``, ``25:00``, ``8pm``): no value, no triple."""
+    if value is None:
+        return None
+    m = _CLOCK.match(str(value).strip())
+    if not m:
+        return None
+    h, mi, sec = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if h > 23 or mi > 59 or sec > 59:
+        return None
+    return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
+
+
+_DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
+
+
+@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value")
+def normalize_decimal_comma(value):
+    """A number written with a decimal comma (``8,99``, ``1.234,56``: point as thousands separator)
+    in xsd:decimal's lexical form (``8.99``, ``1234.56``); whole numbers stay (``12``). None for
+    anything else (``8.99`` in such a column is no number of that form): no value, no triple."""
+    if value is None:
+        return None
+    m = _DECIMAL_COMMA.match(str(value).strip())
+    if not m:
+        return None
+    return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
+

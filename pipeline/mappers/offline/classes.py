@@ -16,7 +16,13 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import DATATYPE_PATTERNS, distinct_values, profile_datatype, value_counts
+from .profile import (
+    DATATYPE_PATTERNS,
+    decimal_comma_column,
+    distinct_values,
+    profile_datatype,
+    value_counts,
+)
 
 __all__ = ["value_fit", "misfits", "domain_fits", "choose_class", "MOSTLY_FITS"]
 
@@ -27,7 +33,7 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
            "xsd:double": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
-           "xsd:gYear": {"xsd:gYear"}}
+           "xsd:gYear": {"xsd:gYear"}, "xsd:time": {"xsd:time"}}
 
 #: Share of a column's non-empty values (repeats counted) that must fit a property's range for the
 #: range to describe the column despite the rest: more than half, the plain meaning of "most". The
@@ -36,7 +42,11 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: lose the majority too. At half or below, the values say nothing about the column's kind (a code
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
-_PROFILED = dict(DATATYPE_PATTERNS)
+#: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
+#: except that ``xsd:boolean`` is exactly true/false/1/0 (XSD 1.1 Part 2, 3.3.2; ``True`` needs
+#: toBoolean(), ``1`` does not) and ``xsd:time`` needs its seconds (3.3.8: ``20:00`` is no time).
+_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": re.compile(r"^(true|false|1|0)$"),
+             "xsd:time": re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")}
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
@@ -60,6 +70,10 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and decimal_comma_column(values):
+        return 0.9  # 8,99: toDecimal() will write the decimal point
+    if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
+        return 0.9  # 20:00, 8:05: toTime() will give them their seconds
     bad, n = misfits(values, narrow)
     if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
         return 0.9  # most values fit: the rest are faulty cells, reported (coverage.misfit_findings)

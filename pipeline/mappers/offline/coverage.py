@@ -22,6 +22,7 @@ from .analysis import MIN_SCORE, SourceInfo
 from .classes import domain_fits, misfits, value_fit
 from .identity import identifier_properties
 from .names import NameMatcher, reference_words, words
+from .profile import distinct_records, included, is_key
 
 __all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
@@ -137,6 +138,7 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             else:
                 why = _candidates(info, ref, ont, matcher, dprops, rows)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
+            what = _value_lists(info, ref, infos) + _language_names(ref, info) + what
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
                                f"{what}", column="data_reference",
                                value=ref, expected="a row reading every column with data", severity="warning"))
@@ -144,6 +146,46 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
     return out
+
+
+def _language_names(ref: str, info: SourceInfo) -> str:
+    """``"its values name languages (English -> en, ...): ..."`` for a language column of names, else ``""``."""
+    from .language import language_names
+
+    found = language_names(ref, info.data.values(ref))
+    if not found:
+        return ""
+    shown = ", ".join(f"{k} -> {v}" for k, v in list(found.items())[:4])
+    return (f"its values name languages ({shown}), but a language tag is a BCP 47 code: add a column of the "
+            f"codes and put it in the Language Tag cells ({{column}}) to tag each record's text; ")
+
+
+#: Separators of several values in one cell ("A4;A7", "red|blue").
+_LIST_SEPARATORS = (";", "|")
+
+
+def _value_lists(info: SourceInfo, ref: str, infos: list[SourceInfo]) -> str:
+    """``"its cells hold ';'-separated lists of authors.csv's author_id (e.g. 'A4;A7'): ... "`` when some
+    cells of ``ref`` join several values with one separator and every part is a value of a unique
+    column of a source (a key), else ``""``.
+
+    Such a column is a relation whose cells hold several foreign keys: no single-valued reference
+    joins it (the joined cell 'A4;A7' matches no key), so it stays unmapped; the engineer must split
+    it (one value per record, e.g. a link file) for the relation to be mapped."""
+    values = [v.strip() for v in info.data.values(ref) if v.strip()]
+    for sep in _LIST_SEPARATORS:
+        joined = [v for v in values if sep in v]
+        if not joined:
+            continue
+        parts = [x.strip() for v in values for x in v.split(sep) if x.strip()]
+        for other in infos:
+            for col in other.refs:
+                if (other is not info or col != ref) and included(parts, other.data.values(col)) == 1.0 \
+                        and is_key(distinct_records(other.data.records), (col,)):
+                    return (f"its cells hold {sep!r}-separated lists of {other.name}'s {col} (e.g. {joined[0]!r}): "
+                            f"a reference reads one value per cell, so no join matches them; split the column "
+                            f"(one value per record, e.g. a link file) to map the relation; ")
+    return ""
 
 
 def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Finding]:

@@ -28,9 +28,9 @@ from ...fno import udfs
 from ...ontology import Ontology
 from .analysis import Assignment, SourceInfo
 from .classes import domain_fits
-from .identity import identifier_properties
+from .identity import identifier_properties, names_another_scheme
 from .names import NameMatcher, is_code_name, reference_words
-from .profile import distinct_records, is_key, profile_datatype
+from .profile import decimal_comma_column, distinct_records, is_key, profile_datatype
 from .skos import match_value_map
 
 __all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SCORE"]
@@ -48,14 +48,15 @@ _RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short
                "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
                "double": "decimal", "float": "decimal", "date": "date", "dateTime": "date", "gYear": "year",
                "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
-               "token": "text", "anyURI": "text", "Literal": "text"}
+               "token": "text", "anyURI": "text", "Literal": "text", "time": "time"}
 
 
 def value_kind(values: Iterable[str]) -> str | None:
     """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
     1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
     that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
-    ``None`` without values."""
+    ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
+    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
@@ -73,6 +74,10 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "date"
     if dt == "xsd:boolean":
         return "boolean"
+    if decimal_comma_column(vals):
+        return "decimal"
+    if all(udfs.normalize_time(v) for v in vals):
+        return "time"
     return "text"
 
 
@@ -89,6 +94,8 @@ def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
         kinds.add("year")
     if "year" in kinds:
         kinds.add("integer")  # gYear values profile as whole numbers
+    if "text" in kinds:
+        kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
     return kinds
 
 
@@ -120,7 +127,8 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
 
     ids = list(identifier_properties(ontology, matcher, info.cls, props))
     if len(info.key) == 1 and info.key[0] in cols and len(ids) == 1 \
-            and is_key(distinct_records(info.data.records), info.key):
+            and is_key(distinct_records(info.data.records), info.key) \
+            and not names_another_scheme(matcher, info.key[0], ids[0], info.cls, info.stem):
         take(info.key[0], ids[0], f"{info.key[0]!r} is the record key and {ontology.compact(ids[0])} the "
                                   f"only unassigned identifier property of {ontology.compact(info.cls)}")
     kinds = {r: value_kind(info.data.values(r)) for r in cols}

@@ -4,6 +4,11 @@
   (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``).
 * ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
   ``normalizeBoolean``).
+* ``toDecimal()``: a literal typed ``xsd:decimal`` (double, float) whose column writes a decimal
+  comma (``8,99``, ``1.234,56``; :func:`.profile.decimal_comma_column`) gets the point (FnO
+  ``normalizeDecimalComma``).
+* ``toTime()``: a literal typed ``xsd:time`` whose values are clock times without seconds
+  (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
   values miss but their title-cased form matches more often (GTFS ``gtfs:longName``).
 
@@ -23,6 +28,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from ...table import MappingRow
+from .profile import decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -30,6 +36,8 @@ log = logging.getLogger(__name__)
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
+_XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 _SAMPLE = 200
 
 
@@ -83,6 +91,18 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                 and _share(values, udfs.normalize_boolean) == 1.0:
             row.function_name, row.function_output = "toBoolean()", "value normalised to xsd:boolean (true/false)"
             row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as booleans")
+            added += 1
+            continue
+        if ontology.expand(row.datatype) in (XSD.decimal, XSD.double, XSD.float) \
+                and _share(values, _XSD_DECIMAL.match) < 1.0 and decimal_comma_column(values):
+            row.function_name, row.function_output = "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)"
+            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} write the decimal with a comma")
+            added += 1
+            continue
+        if ontology.expand(row.datatype) == XSD.time and _share(values, _XSD_TIME.match) < 1.0 \
+                and _share(values, udfs.normalize_time) == 1.0:
+            row.function_name, row.function_output = "toTime()", "time normalised to xsd:time (hh:mm:ss)"
+            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as clock times")
             added += 1
             continue
         prop = ontology.expand(row.ontology_property)

@@ -29,7 +29,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
 from ...ontology import Ontology
-from .names import NameMatcher, words
+from .names import NameMatcher, abbreviates, words
 
 __all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
            "ID_WORDS", "IDENTIFIER_COVERAGE"]
@@ -103,6 +103,31 @@ def _has_key_members(ontology: Ontology, cls: URIRef) -> set[URIRef]:
     return out
 
 
+#: Words that say "identifier" without naming a scheme (``isbn``, ``orcid``, ``doi`` name one).
+GENERIC_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref"}
+
+
+def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIRef, stem: str = "") -> bool:
+    """``prop`` names an identifier scheme (``ORCID identifier``, ``ISBN``) that the identifier-named
+    column ``ref`` does not (``author_id``: the data set's own key of its authors).
+
+    A column named as an identifier says what it holds: ``author_id`` is the author's key in this
+    data, and writing it as an ORCID would state a false identity in another scheme. Words of the
+    class and of the file name are no scheme (``stop_code`` for "stop code" of a Stop). A column
+    not named as an identifier, or code-named (``F07``), says nothing here: ``False``."""
+    from .keys import id_like  # (keys builds on this module)
+    from .names import is_code_name
+
+    if is_code_name(ref) or not id_like(ref):
+        return False
+    name = ref.split("/")[-1].lstrip("@")
+    col = set(words(name, expand=False)) | set(words(name))
+    own = set(words(" ".join(matcher.names(cls)), expand=False)) | set(words(stem, expand=False))
+    scheme = set(words(" ".join(matcher.names(prop)), expand=False)) - GENERIC_ID_WORDS - own
+    # a column word may abbreviate the scheme's word (inv_no: inventory number)
+    return any(not any(abbreviates(c, w) for c in col) for w in scheme)
+
+
 def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,
                           props: Iterable[URIRef]) -> dict[URIRef, str]:
     """Properties among ``props`` that identify instances of ``cls``, with the reason.
@@ -171,7 +196,22 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
             return
         why_not.append(f"{a.reference!r} {what}, but " + (
             f"has values in only {len(have)} of {len(records)} distinct records"
-            if len(have) <= IDENTIFIER_COVERAGE * len(records) else "repeats a value"))
+            if len(have) <= IDENTIFIER_COVERAGE * len(records) else _repeated(have, a.reference)))
     if why_not and info.key_evidence.startswith("no key found"):
         info.key_notes.append(f"the subject key of {info.name} joins every column {list(info.key)}: the ontology's "
                               f"identifier was not taken: " + "; ".join(why_not))
+    elif why_not:  # a key the data happens to have (a title) stands in for the one the ontology defines
+        info.key_notes.append(f"the subject key of {info.name} is {list(info.key)}, not the ontology's identifier: "
+                              + "; ".join(why_not))
+
+
+def _repeated(records: list, ref: str) -> str:
+    """``"repeats a value ('978...' in 2 records)"``: the first value of ``ref`` that several records share."""
+    seen: dict[tuple, int] = {}
+    for r in records:
+        v = tuple(r.get(ref, ()))
+        seen[v] = seen.get(v, 0) + 1
+    dup = next(((v, n) for v, n in seen.items() if n > 1), None)
+    if dup is None:
+        return "repeats a value"
+    return f"repeats a value ({'; '.join(dup[0])!r} in {dup[1]} records)"

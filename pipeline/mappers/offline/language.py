@@ -42,7 +42,7 @@ from ...validation.terms import check_langtag
 from .names import words
 from .profile import _memo, detect_language, language_hint
 
-__all__ = ["language_column", "choose_language", "vocabulary_language", "record_language", "code_list", "ISO_639_1",
+__all__ = ["language_column", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list", "ISO_639_1",
            "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes lingua knows (used to recognise a column of language codes).
@@ -84,6 +84,26 @@ def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> t
             return r, (f"column {r!r} holds language codes ({', '.join(sorted(set(vals))[:5])})"
                        + (" and is named as a language" if named else ""))
     return None
+
+
+def language_names(ref: str, values: Sequence[str]) -> dict[str, str] | None:
+    """``{"English": "en", "Spanish": "es"}`` when ``ref`` is named as a language (``Language``) and
+    its values are English names of languages (lingua's list) rather than codes, else ``None``.
+
+    Such a column says each record's language, but a language tag must be a BCP 47 code (RDF 1.1,
+    3.3), and the Language Tag cell can only reference a column of codes: the engineer needs to add one."""
+    if not set(words(ref.split("/")[-1], expand=False)) & _LANG_WORDS:
+        return None
+    vals = {v.strip() for v in values if v and v.strip()}
+    if not vals:
+        return None
+    try:
+        from lingua import Language
+    except ImportError:  # the detector is optional: then no name is known
+        return None
+    known = {lang.name.lower(): lang.iso_code_639_1.name.lower() for lang in Language.all()}
+    found = {v: known.get(v.lower()) for v in sorted(vals)}
+    return found if all(found.values()) else None
 
 
 def _decided(values: Sequence[str]) -> tuple[str | None, str | None, float, dict[str, tuple[str, float]]]:

@@ -28,7 +28,7 @@ from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
 
-__all__ = ["DATATYPE_PATTERNS", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+__all__ = ["DATATYPE_PATTERNS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,18 @@ DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("xsd:gYear", re.compile(r"^\d{4}$")),
     ("xsd:anyURI", re.compile(r"^(https?|ftp|mailto|urn):\S+$", re.I)),
 ]
+
+
+def decimal_comma_column(values: Sequence[str]) -> bool:
+    """The column writes numbers with a decimal comma: every non-empty value reads as such a number
+    (:func:`pipeline.fno.udfs.normalize_decimal_comma`) and some value shows the comma is no thousands
+    separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
+    comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
+    from ...fno import udfs
+
+    vals = [v.strip() for v in values if v and v.strip()]
+    return bool(vals) and all(udfs.normalize_decimal_comma(v) for v in vals) \
+        and any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in vals)
 
 
 def _memo(values: Sequence[str], name: str, compute):

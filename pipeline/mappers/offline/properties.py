@@ -7,6 +7,7 @@ property links to the record). Keys are in :mod:`.keys`, the primary class in :m
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 import numpy as np
@@ -17,7 +18,7 @@ from scipy.optimize import linear_sum_assignment
 from ...ontology import Ontology
 from .analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
 from .classes import domain_fits, value_fit
-from .identity import ID_WORDS
+from .identity import ID_WORDS, identifier_properties, names_another_scheme
 from .keys import id_like, name_like, name_words
 from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import distinct_records, included, is_key, is_numeric
@@ -45,6 +46,12 @@ def _is_identifier_property(matcher: NameMatcher, prop: URIRef) -> bool:
     return bool(set(words(names[0] if names else "")) & ID_WORDS)
 
 
+def _is_name_property(matcher: NameMatcher, prop: URIRef) -> bool:
+    """A property named as a name, title or label (``authorName``, ``dc:title``) and not as an identifier."""
+    w = set(words(" ".join(matcher.names(prop)), expand=False))
+    return bool(w & {"name", "title", "label"}) and not w & ID_WORDS
+
+
 def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
     own = " ".join(reference_words(ref))
     return max(matcher.score(own, prop), matcher.score(" ".join(context + reference_words(ref, 0)), prop) - 0.05)
@@ -64,14 +71,26 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
+    key = info.key[0] if len(info.key) == 1 else None
+    # a nested reference named for another class's property (cat:supplier/cat:name ~ supplierName)
+    # is that entity's value, not a weaker match of the record's own class (productName)
+    elsewhere = [p for p in datatype_props if p not in mine and ontology.domains(p)]
+    refs = [r for r in refs if r == key or not _names_other_entity(matcher, ontology, info, r, mine, elsewhere)]
     if refs and mine:
         # the record key is the entity's identifier: it fits an identifier property best
         # (stop_id, not zone_id, is the gtfs:id of a stop)
-        key = info.key[0] if len(info.key) == 1 else None
         id_props = {p for p in mine if _is_identifier_property(matcher, p)}
+        # an identifier of a named scheme (ORCID) is no match for the data set's own key (author_id)
+        foreign = {(r, p) for p in identifier_properties(ontology, matcher, info.cls, mine) for r in refs
+                   if names_another_scheme(matcher, r, p, info.cls, info.stem)}
+        # nor is a name: an identifier column (author_id) holds keys, not what people call the entity
+        foreign |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
+                    if id_like(r) and not name_like(r) and not is_code_name(r)}
         m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
                        * domain_fits(ontology, p, info.cls)
-                       * value_fit(ontology, p, info.data.values(r)) for p in mine] for r in refs])
+                       * value_fit(ontology, p, info.data.values(r))
+                       * (0.0 if (r, p) in foreign else 1.0)
+                       for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
             if m[i, j] >= MIN_SCORE:
@@ -81,14 +100,17 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                                                     f"{ontology.compact(info.cls)}"]))
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
-    for r in refs:
-        if r in done:
+    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    # best pair first: of two references naming one property (venue.id, venue.name ~ venueName) the
+    # one that names it best takes it, whatever the order of the columns
+    pairs = sorted(((_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p)
+                    for i, r in enumerate(refs) if r not in done
+                    for p in datatype_props if p not in used and ontology.domains(p)),
+                   key=lambda x: (-x[0], x[1], x[2]))
+    for score, _, _, r, p in pairs:
+        if r in done or p in used:
             continue
-        cands = [(_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), p)
-                 for p in datatype_props if p not in used and ontology.domains(p)]
-        if not cands:
-            continue
-        score, p = max(cands, key=lambda x: x[0])
+        done.add(r)  # its best free property decides, as a name decides once
         if score >= SECONDARY_SCORE:
             cls = _domain_named_by(ontology, matcher, p, r)
             if cls is None:
@@ -117,9 +139,44 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         if cls == info.cls:
             info.keys[cls] = info.key
         else:  # a second entity in a record is identified by its own values
-            info.keys[cls] = tuple(r for r in own if id_like(r)) or own
+            info.keys[cls] = tuple(r for r in own if id_like(r)) or _member_id(info, own) or own
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceInfo, ref: str,
+                         mine: list[URIRef], elsewhere: list[URIRef]) -> bool:
+    """A nested reference (``venue.name``, ``cat:supplier/cat:name``) that a property of another class
+    names better than any property of the record's class, with at least :data:`SECONDARY_SCORE`.
+
+    Its parent object is another entity of the record (the supplier of a product); the record's class
+    takes it only when its own property is the better name. Flat columns are left to the Hungarian
+    assignment of the record's class, as before."""
+    if len([s for s in re.split(r"[/.]", ref) if s and s not in ("$", "*")]) < 2 or not elsewhere:
+        return False
+    values = info.data.values(ref)
+    theirs = max(_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in elsewhere)
+    ours = max((_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in mine), default=0.0)
+    return theirs >= SECONDARY_SCORE and theirs > ours
+
+
+def _member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The identifier member of the object a second entity's references lie in (``venue.id`` for
+    ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
+    object's own ``id`` names it, so it keys the entity even when no property takes its value.
+    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
+    def parent(r: str) -> str:
+        return re.split(r"[/.](?=[^/.]*$)", r)[0] if re.search(r"[/.]", r) else ""
+
+    def holds(p: str) -> bool:
+        return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
+
+    ids = [r for r in info.refs if r not in own and r not in info.fks and id_like(r) and holds(parent(r))]
+    if not ids:
+        return ()
+    deepest = max(len(parent(r)) for r in ids)
+    ids = [r for r in ids if len(parent(r)) == deepest]
+    return (ids[0],) if len(ids) == 1 else ()
 
 
 def _referenced_column(values: list[str], owner: SourceInfo) -> str | None:
@@ -189,16 +246,23 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
     Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
     value of this record is no key of those entities, and keying one by it would mint a copy.
+    An attribute of an element mapped as a value (``height/@unit``) qualifies that value (its unit,
+    currency, scheme) and opens no entity. Columns whose names fit a free property best go first
+    (``artist/name`` ~ agent name before ``title/@type``), not in column order.
     """
     done = {a.reference for a in info.assignments}
     present: set[URIRef] = {a.cls for a in info.assignments} | ({info.cls} if info.cls is not None else set())
     used = {a.prop for a in info.assignments}
     oprops = sorted(p for p in ontology.object_properties if ontology.domains(p) and ontology.ranges(p))
-    for r in info.refs:
+    free = [p for p in datatype_props if p not in used]
+    order = {r: -max((_score(matcher, r, p, []) for p in free), default=0.0) for r in info.refs
+             if r not in done and r not in info.fks}
+    for r in sorted(order, key=order.get):
         values = info.data.values(r)
         # a code name gives no sign of another entity
         if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or id_like(r) \
-                or is_numeric(values) or not any(v.strip() for v in values):
+                or is_numeric(values) or not any(v.strip() for v in values) \
+                or ("/@" in r and r.rsplit("/@", 1)[0] in done):
             continue
         linked: dict[URIRef, URIRef] = {}
         for p in oprops:
