@@ -12,7 +12,7 @@ from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
-from .ontology import is_xsd_datatype
+from .ontology import is_langstring, is_xsd_datatype
 from .table import MappingRow
 
 if TYPE_CHECKING:  # (audit imports this module)
@@ -48,7 +48,7 @@ def outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
     is an exact match (SHACL 4.1.1), so the shapes derived from the range reject every value. Ranges
     that are no built-in datatype (a vocabulary's own ``rdfs:Datatype``) are not judged."""
     onto = a.ontology
-    ranges = {r for r in onto.ranges(prop)}
+    ranges = {RDF.langString if is_langstring(r) else r for r in onto.ranges(prop)}  # xsd:langString too
     if not ranges or ranges & _ANY_LITERAL or not all(is_xsd_datatype(r) for r in ranges):
         return
     if row.language_tag:

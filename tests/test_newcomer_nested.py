@@ -186,3 +186,19 @@ def test_a_language_column_of_names_says_a_tag_needs_codes(tmp_path, capsys):
                                   "(English -> en, French -> fr, Spanish -> es), but a language tag is a BCP 47 "
                                   "code: add a column of the codes and put it in the Language Tag cells ({column}) "
                                   "to tag each record's text; best candidates: ") in warning[0]
+
+
+def test_an_xsd_langstring_range_is_judged_as_rdf_langstring(tmp_path, capsys):
+    # the slip `xsd:langString` (BLINKG's ontologies make it) is read as rdf:langString by every
+    # stage (ontology.is_langstring); the range check skipped such a range as "no built-in datatype"
+    import shutil
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "table-literal-range", work)
+    onto = work / "onto.ttl"
+    onto.write_text(onto.read_text(encoding="utf-8").replace("rdfs:range rdf:langString", "rdfs:range xsd:langString"),
+                    encoding="utf-8")
+    assert main(["compile", str(work / "case.yaml"), str(work / "table.md"), str(tmp_path / "m.ttl")]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first == (f"warning: {work / 'table.md'}:4 [datatype]: the row writes xsd:string literals but the range "
+                     "of 'lib:title' is rdf:langString: SHACL's sh:datatype is an exact match, so the shapes derived "
+                     "from the range reject every value")
