@@ -1,7 +1,7 @@
 """Morph-KGC 2.10 as the engine: how it is configured and the places it is corrected.
 
-Morph-KGC builds every RDF term as text. Four of its behaviours would put wrong or
-unparsable terms into a KG (a fifth stops the run), and none can be undone from its output text afterwards, so
+Morph-KGC builds every RDF term as text. Five of its behaviours would put wrong or
+unparsable terms into a KG or lose records silently (a sixth stops the run), and none can be undone from its output text afterwards, so
 they are corrected where they happen, for the duration of one engine run
 (:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
 2.10.0 in ``pyproject.toml``; :data:`ENGINE_VERSION` is checked):
@@ -25,6 +25,12 @@ they are corrected where they happen, for the duration of one engine run
   raises ``KeyError`` and no triple is written. The records are handed to the reader with
   attributes where a missing one reads as absent, as a missing nested element already does;
   such records are then left out for that reference like any empty value (above).
+
+* **A null anywhere under a JSON record's referenced keys drops the record**: the JSON reader
+  flattens every member under the top-level keys a rule reads and drops a record with *any*
+  null among them, so a venue whose unused ``geo`` is ``null`` loses its ``venue.name``
+  triple, silently. The reader is replaced by the same flattening without that drop; records
+  are then left out per reference, as for every other source (above), and counted.
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
 """
@@ -131,6 +137,35 @@ class _ElementPath:
             yield _Record(item) if hasattr(item, "attrib") else item
 
 
+def _read_json(rml_rule: Any, references: list) -> Any:
+    """Morph-KGC's JSON reader (``data_file._read_json``) without its record drops.
+
+    Same records and columns: the iterator's objects restricted to the top-level keys of the
+    ``references``, nested members flattened with dotted names (arrays expand to one record per
+    element, Morph-KGC's ``normalize_hierarchical_data``), a column of nulls for a reference the
+    data lacks. It drops nothing: the caller leaves a record out for exactly the references
+    that are null in it (and counts them), not for a null in a member no rule reads.
+
+    Raises:
+        OSError, json.JSONDecodeError: the file cannot be read (the caller reports it).
+    """
+    import json
+
+    import pandas as pd
+    from morph_kgc.data_source.data_file import JSONPath  # the engine's own JSONPath dialect
+    from morph_kgc.utils import normalize_hierarchical_data
+
+    with open(rml_rule["logical_source_value"], encoding="utf-8") as f:
+        data = json.load(f)
+    tops = dict.fromkeys(r.split(".")[0] for r in references)
+    found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
+    df = pd.json_normalize(list(normalize_hierarchical_data(found)))
+    for ref in references:
+        if ref not in df.columns:
+            df[ref] = None
+    return df
+
+
 @contextmanager
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
@@ -140,6 +175,7 @@ def engine_run() -> Iterator[None]:
     from morph_kgc.data_source import data_file
 
     xpath_original = data_file.elementpath
+    json_original = data_file._read_json
     template_original = materializer._materialize_template
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
@@ -179,10 +215,13 @@ def engine_run() -> Iterator[None]:
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
     data_file.elementpath = _ElementPath(xpath_original)
+    data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
+                                               .startswith("http") else _read_json(rule, refs))
     try:
         yield
     finally:
         data_file.elementpath = xpath_original
+        data_file._read_json = json_original
         materializer._materialize_template = template_original
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original
