@@ -181,7 +181,7 @@ def add_compile_parser(sub: argparse._SubParsersAction, common: argparse.Argumen
     c.add_argument("table", help="mapping table (.md, .csv or .json), or a YARRRML mapping (.yml, .yaml)")
     c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
     c.add_argument("--yarrrml", nargs="?", const="", default=None, metavar="FILE",
-                   help="also write the mapping as YARRRML (default file: <output>.yarrrml.yml)")
+                   help="also write the mapping as YARRRML (default file: the output with its last suffix replaced: m.ttl -> m.yarrrml.yml)")
     c.set_defaults(func=_cmd_compile)
 
 
