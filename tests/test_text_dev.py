@@ -7,6 +7,8 @@ from pathlib import Path
 from pipeline.text.bench import dev_split
 from pipeline.text.data import Sentence, load_ontology
 from pipeline.text.error_analysis import analyse, classify
+from pipeline.text.features import alias_keys, variant_kind
+from pipeline.text.mentions import Lexicon, find_mentions
 
 ONTO = Path(__file__).parent / "cases" / "text" / "ontology.json"
 
@@ -44,3 +46,20 @@ def test_error_classes_of_one_sentence():
     assert dict(counts) == {"correct": 1, "wrong_subject": 1, "wrong_relation": 1, "missed": 1,
                             "no_mention": 1, "spurious": 1}
     assert records[0]["id"] == "x"
+
+
+def test_names_with_joiners_articles_dashes_and_learned_tails():
+    lex = Lexicon(["V8_engine", "V6_engine", "Honda_J_engine", "Italy", "Alaa_Abdul-Zahra"])
+    assert lex.tails == {"engine"}  # three names end in it
+    ms = find_mentions("The Fellowship of the Ring was followed by The Two Towers.", lex)
+    assert [(m.value, m.shape) for m in ms if m.start >= 40] == [("The Two Towers", "DISTHE"), ("Two Towers", "CAP")]
+    assert ("The Fellowship of the Ring", "DISTHE0") in [(m.value, m.shape) for m in ms]
+    ms = find_mentions("McVeagh of the South Seas left Madrid–Barajas; the Ford has a V12 engine.", lex)
+    values = [(m.value, m.shape) for m in ms]
+    assert ("McVeagh of the South Seas", "CAP") in values and ("Madrid–Barajas", "CAP") in values
+    assert [(m.text, m.value) for m in ms if m.shape == "DISLOW"] == [("V12", "V12 engine")]
+    assert variant_kind([m for m in ms if m.shape == "DISLOW"][0]) == "DISLOW:engine"
+    # a known name spelled with a space for its hyphen
+    assert ("Alaa Abdul-Zahra", "LEX") in [(m.value, m.shape) for m in find_mentions("Alaa Abdul Zahra plays.", lex)]
+    # the spans variants sit on are positives of the gold name in training
+    assert {"twotowers", "thetwotowers"} <= alias_keys("The_Two_Towers", "") and "v8" in alias_keys("V8_engine", "")
