@@ -78,7 +78,8 @@ def dev_split(sentences: list[Sentence], share: float = 0.2) -> tuple[list[Sente
 
 
 def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: bool = True,
-                  only: list[str] | None = None, errors: bool = False) -> dict[str, Any]:
+                  only: list[str] | None = None, errors: bool = False,
+                  settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the offline extractor on every ontology and rescore the baselines (``dev``: on the
     held-out training sentences, no baselines).
 
@@ -95,7 +96,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         for n, (onto, sents) in list(training.items()):
             training[n], held[n] = (onto, dev_split(sents)[0]), dev_split(sents)[1]
     cache = out / ".cache"
-    shared = OfflineExtractor(cache_dir=cache).fit(training) if protocol in ("standard", "dev") else None
+    shared = OfflineExtractor(cache_dir=cache, **(settings or {})).fit(training) if protocol in ("standard", "dev") else None
     published = {b: published_baseline(bench, b) for b in BASELINES}
     rows: dict[str, Any] = {}
     ex = shared
@@ -107,7 +108,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         else:
             case = _case(bench, name, onto)
         if protocol == "loo":
-            ex = OfflineExtractor(cache_dir=cache).fit({n: v for n, v in training.items() if n != name})
+            ex = OfflineExtractor(cache_dir=cache, **(settings or {})).fit({n: v for n, v in training.items() if n != name})
         res = run_case(case, out / name, extractor=ex, protocol=protocol, validate=validate)
         row = {"ours": res["scores"], "validation": {k: v.get("value") for k, v in (res["validation"] or {}).items()},
                "kg_triples": res["kg_triples"], "dropped": res["dropped"]}
@@ -197,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                                    "../shared/benchmarks/text2kgbench)")
     p.add_argument("--out", default="out/text2kg")
     p.add_argument("--protocol", choices=PROTOCOLS, default="standard")
+    p.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="offline extractor settings (threshold=0.2, fact_memory=false ...), for dev experiments")
     p.add_argument("--errors", action="store_true", help="write per-sentence error classes (errors.jsonl)")
     p.add_argument("--no-validate", dest="validate", action="store_false")
     p.add_argument("--only", nargs="+", help="ontology names (default: all)")
@@ -205,10 +208,18 @@ def main(argv: list[str] | None = None) -> int:
     for noisy in ("httpx", "sentence_transformers", "LiteLLM"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     bench = Path(args.bench) if args.bench else benchmark_dir()
+    settings: dict[str, Any] = {}
+    for item in args.set:
+        k, _, v = item.partition("=")
+        settings[k] = {"true": True, "false": False}.get(v.lower(), v) if not v.replace(".", "", 1).isdigit() \
+            else (float(v) if "." in v else int(v))
     try:
-        result = run_benchmark(bench, Path(args.out), args.protocol, args.validate, args.only, args.errors)
+        result = run_benchmark(bench, Path(args.out), args.protocol, args.validate, args.only, args.errors, settings)
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except TypeError as exc:  # an unknown --set key
+        print(f"error: --set: {exc}", file=sys.stderr)
         return 2
     print(format_table(result))
     return 0
