@@ -118,7 +118,9 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         if errors:
             preds = [json.loads(line)["triples"] for line in
                      (out / name / "outputs.jsonl").read_text(encoding="utf-8").splitlines()]
-            counts = write_errors(out / name / "errors.jsonl", case.sentences, preds, onto, ex.lexicon)
+            # the test split's sentences carry no triples: their gold is case.gold
+            gold = [case.gold.get(s.id, s) if case.gold else s for s in case.sentences]
+            counts = write_errors(out / name / "errors.jsonl", gold, preds, onto, ex.lexicon)
             row["errors"] = dict(counts)
         rows[name] = row
         log.info("%s: triple F1 %.3f (%d KG triples) in %.1f s", name, res["scores"]["triple"]["f1"],
