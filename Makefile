@@ -13,7 +13,7 @@ export BLINKG_DIR
 TEXT2KGBENCH_DIR ?= ../shared/benchmarks/text2kgbench
 export TEXT2KGBENCH_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check text2kg text2kg-loo clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -71,6 +71,9 @@ bench-unseen: install  ## a mapper (MAPPER=offline) on generated unseen scenario
 # BENCH_SCALE_PROCESSES=N engine processes on both sides (default 1)
 bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples: time, peak RSS, ratios, slopes
 	$(BIN)/python -m pipeline.bench.scale --blinkg $(BLINKG_DIR) --out $(OUT)/bench-scale
+
+text2kg-dev: install  ## the same on held-out training sentences (dev protocol: make choices here, never on test) + error classes
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg-dev --protocol dev --no-validate --errors
 
 bench: bench-mapper bench-validation bench-paper bench-unseen bench-scale  ## all benchmarks (speed and memory live here, not in tests)
 

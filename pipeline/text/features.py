@@ -17,7 +17,7 @@ from .mentions import Lexicon, Mention, find_mentions, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
-           "label_stems", "alias_keys", "known_relations", "disambiguation", "count_variants", "variant_values"]
+           "label_stems", "alias_keys", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_values"]
 
 NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
 _STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
@@ -61,9 +61,16 @@ def label_stems(relation: str) -> frozenset[str]:
 
 
 def alias_keys(name: str, range_name: str | None) -> set[str]:
-    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`)."""
+    """Comparison keys of a gold name and of its surface aliases (:meth:`Lexicon.aliases`), also
+    without a leading article and without trailing lower-case words (``The Two Towers`` ->
+    ``Two Towers``, ``V8 engine`` -> ``V8``: the spans the article and tail variants sit on)."""
     value = normalize_value(name, range_name)
-    return {key(value)} | {key(a) for a in Lexicon.aliases(value)}
+    out = {key(value)} | {key(a) for a in Lexicon.aliases(value)}
+    short = re.sub(r"^(?:The|A|An)\s+(?=[A-Z0-9])", "", value)
+    short = re.sub(r"(?:\s+[a-z][a-z-]*)+$", "", short)
+    if short != value and short and short[0].isupper():
+        out |= {key(short)} | {key(a) for a in Lexicon.aliases(short)}
+    return out
 
 
 def known_relations(sentences: list[Sentence]) -> dict[str, set[str]]:
@@ -74,6 +81,14 @@ def known_relations(sentences: list[Sentence]) -> dict[str, set[str]]:
             known.setdefault(key(t["obj"]), set()).add(t["rel"])
             known.setdefault("S:" + key(t["sub"]), set()).add(t["rel"])
     return known
+
+
+def variant_kind(m: Mention) -> str:
+    """The kind a variant's rate is learned for: its shape and disambiguation (``DIS:footballer``),
+    for a name tail its last word (``DISLOW:engine``)."""
+    if m.shape == "DISLOW":
+        return f"DISLOW:{m.value.split()[-1].lower()}"
+    return f"{m.shape}:{disambiguation(m.value)}"
 
 
 def disambiguation(name: str) -> str:
@@ -96,9 +111,9 @@ def count_variants(ms: list[Mention], names: set[str], aliases: set[str], topic:
         gold = ({topic} if topic else set()) if m.shape == "DISANY" else names
         plain = [p for p in ms if (p.start, p.end) == (m.start, m.end) and not p.shape.startswith("DIS")]
         if key(m.value) in gold:
-            counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[0] += 1
+            counts.setdefault(variant_kind(m), [0, 0])[0] += 1
         elif any(key(p.value) in gold or (m.shape != "DISANY" and key(p.value) in aliases) for p in plain):
-            counts.setdefault(f"{m.shape}:{disambiguation(m.value)}", [0, 0])[1] += 1
+            counts.setdefault(variant_kind(m), [0, 0])[1] += 1
 
 
 def variant_values(ms: list[Mention], rate: dict[str, float],
@@ -109,7 +124,7 @@ def variant_values(ms: list[Mention], rate: dict[str, float],
     for m in ms:
         if not m.shape.startswith("DIS") or (m.shape == "DISANY" and (m.start, m.end) != topic):
             continue
-        r = rate.get(f"{m.shape}:{disambiguation(m.value)}", 0.0)
+        r = rate.get(variant_kind(m), 0.0)
         if r > 0.5 and r > best.get((m.start, m.end), (0.0, ""))[0]:
             best[(m.start, m.end)] = (r, m.value)
     return {span: v for span, (_, v) in best.items()}

@@ -16,7 +16,8 @@ from .normalize import MONTHS, clean_name, date_value, key, number_value
 
 __all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
 
-_TOKEN = re.compile(r"\w+(?:[-'\u2019.]\w+)*\.?|[^\w\s]")
+# an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
+_TOKEN = re.compile(r"\w+(?:[-'\u2019.\u2013]\w+)*\.?|[^\w\s]")
 #: Lower-case words allowed inside a capitalised name ("University of Texas", "Ciudad de Mexico").
 _JOINERS = {"of", "de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "the", "y", "al",
             "el", "des", "&", "-", "for", "on", "upon", "in"}
@@ -72,6 +73,14 @@ class Lexicon:
         words = sorted(self.alias_to_name, key=len, reverse=True)
         self._re = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.I) if words else None
         self.disambiguator = Disambiguator(names)
+        #: lower-case last words of multi-word names (``V8_engine``, ``Italy_national_football_team``)
+        #: seen in at least 3 distinct names: a capitalised name followed by one may be that longer name
+        tails: dict[str, set[str]] = {}
+        for name in {clean_name(n) for n in names}:
+            ws = re.sub(r"\s*\([^)]*\)$", "", name).split()
+            if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[a-z]{2,}", ws[-1]):
+                tails.setdefault(ws[-1], set()).add(name)
+        self.tails = {w for w, ns in tails.items() if len(ns) >= 3}
 
     @staticmethod
     def aliases(name: str) -> set[str]:
@@ -85,6 +94,8 @@ class Lexicon:
         if plain.endswith(" language"):
             out.add(plain[: -len(" language")])
         out |= {a.replace(".", "") for a in out}
+        # hyphen, en dash and space spell the same name ("Abdul-Zahra", "Madrid–Barajas")
+        out |= {a.replace("\u2013", "-") for a in out} | {re.sub(r"[-\u2013]", " ", a) for a in out}
         # sentences often spell a name without its accents ("Estadio" for "Estádio")
         out |= {fold_accents(a) for a in out}
         return {a for a in out if a and not number_value(a) and not date_value(a)}
@@ -196,6 +207,11 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
                     and toks[j + 2][2].lower() not in _STOP_CAPS:
                 j += 2
+            # two joiners in a row: "McVeagh of the South Seas", "San Sebastián de los Reyes"
+            elif nxt.lower() in _JOINERS and j + 3 < len(toks) and toks[j + 2][2].lower() in _JOINERS | {"los", "las"} \
+                    and _is_cap(toks[j + 3][2]) and toks[j + 3][2].lower() not in _STOP_CAPS \
+                    and toks[j + 3][0] - toks[j + 2][1] <= 1 and toks[j + 2][0] - toks[j + 1][1] <= 1:
+                j += 3
             else:
                 break
         # names that start with a number: "(19255) 1994 VK8", "1 Decembrie 1918 University"
@@ -255,6 +271,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 name = lexicon.canonical(m.text)
                 if name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
+        _article_and_tail_variants(sentence, found, lexicon.tails, add)
         # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
         spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
         toks_all = tokens(sentence)
@@ -262,3 +279,27 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             for v, shape in lexicon.disambiguator.variants(sentence, toks_all, m.start, m.end, m.value, spans):
                 add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))
+
+
+def _article_and_tail_variants(sentence: str, found: dict, tails: set[str], add) -> None:
+    """Variant names of the capitalised mentions (on the mention's span, chosen per kind by the
+    extractor's learned rate like the disambiguations): with the article before it (``The Two
+    Towers``; shapes ``DISTHE`` mid-sentence, ``DISTHE0`` clause-initial, ``DISthe`` lower-case
+    article, ``DISA0``/``DISA``), and extended over following lower-case words up to a learned
+    name tail (``V8 engine``, ``Italy national football team``; shape ``DISLOW``)."""
+    toks = tokens(sentence)
+    for m in [m for m in found.values() if m.shape == "CAP"]:
+        before = [t for t in toks if t[1] <= m.start][-1:]
+        if before and m.start - before[0][1] == 1 and before[0][2] in ("The", "the", "A"):
+            art = before[0][2]
+            initial = not sentence[:before[0][0]].strip() or re.search(r"[.;:!?]\s*$", sentence[:before[0][0]])
+            shape = {"The": "DISTHE", "the": "DISthe", "A": "DISA"}[art] + ("0" if initial and art != "the" else "")
+            add(m.start, m.end, clean_name(f"{art.capitalize()} {m.value}"), shape)
+        after = [t for t in toks if t[0] >= m.end][:4]
+        end = m.end
+        for t in after:
+            if t[0] - end > 1 or not re.fullmatch(r"[a-z]+(?:-\w+)?", t[2]) or t[2] in _FUNCTION:
+                break
+            end = t[1]
+            if t[2] in tails:
+                add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")

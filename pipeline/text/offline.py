@@ -107,7 +107,7 @@ class OfflineExtractor:
 
     name = "offline"
 
-    def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
+    def __init__(self, k: int = 5, threshold: float = 0.2, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True) -> None:
         self.label_weight = label_weight
