@@ -272,8 +272,9 @@ class Guard:
         if triple is not None:
             text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
         else:
+            # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
             parts = [pd.Series(c[bad]) for c in columns]
-            text = parts[0] + " " + parts[1] + " " + parts[2] + (" " + parts[3]).where(parts[3] != "", "")
+            text = (parts[0] + " " + parts[1] + " " + parts[2] + " " + parts[3]).str.rstrip(" ")
         frame = pd.DataFrame({"why": why[bad], "pred": columns[1][bad], "text": text.to_numpy(dtype=object)})
         for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
             statements = rows["text"].tolist()

@@ -51,6 +51,17 @@ class Runs:
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
 
+    def open(self, named: bool) -> None:
+        """Start the ``sort`` process of one graph kind now (streaming only), so that a forked child
+        (:mod:`pipeline.overlap`) finds its pipe open and does not start one of its own."""
+        if self.stream:
+            self._proc(named)
+
+    def flush(self) -> None:
+        """Push buffered lines into the ``sort`` pipes."""
+        for proc, _, _ in self.procs.values():
+            proc.stdin.flush()
+
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
         to each). Streamed in slices of 65,536 lines, so the text of a whole rule never exists at once."""

@@ -1,0 +1,102 @@
+"""The guard in a worker process while the engine runs on (pipeline/overlap.py): the same bytes and
+the same findings as the guard run inline, on the stream-guard case (drops of every kind, a
+repaired literal, blank nodes, named graphs, several mapping groups)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import overlap as overlap_module
+from pipeline.errors import MaterializeError
+from pipeline.materialize import materialize
+
+CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"
+
+pytestmark = pytest.mark.skipif(not overlap_module.available() or shutil.which("sort") is None,
+                                reason="needs fork and a sort command")
+
+
+def _engine_copy(tmp_path: Path, monkeypatch) -> Path:
+    """The case's engine copy, as `kgc materialize` writes it next to its output."""
+    from pipeline.cli import main
+
+    folder = tmp_path / "case"
+    shutil.copytree(CASE, folder)
+    monkeypatch.chdir(folder)
+    main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq")])
+    return tmp_path / "first.morph-kgc.ttl"
+
+
+def _findings(result) -> list[tuple]:
+    return sorted((f.message, f.severity, f.value, f.file) for f in result.findings)
+
+
+def test_worker_gives_the_bytes_and_findings_of_the_inline_guard(tmp_path, monkeypatch):
+    engine = _engine_copy(tmp_path, monkeypatch)
+    sent = []
+    send = overlap_module.GuardWorker.send
+    monkeypatch.setattr(overlap_module.GuardWorker, "send", lambda self, *a: (sent.append(a[1]), send(self, *a)))
+    inline = materialize(engine, output=tmp_path / "inline.nq", fmt="nq")
+    assert sent == []  # off by default
+    worker = materialize(engine, output=tmp_path / "worker.nq", fmt="nq", overlap=True)
+    assert sorted(sent) == [f"#TM{i}" for i in range(10)]  # every engine rule of the case went to the worker
+    assert (tmp_path / "worker.nq").read_bytes() == (tmp_path / "inline.nq").read_bytes() \
+        == (CASE / "expected.nq").read_bytes()
+    assert (worker.n_triples, worker.n_quads, worker.dropped) == (inline.n_triples, inline.n_quads, inline.dropped) \
+        == (36, 10, 10)
+    assert _findings(worker) == _findings(inline)
+    assert len(_findings(worker)) == 5
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith((".kgc-runs-", "rule-"))]
+
+
+def test_the_command_line_guards_in_the_worker(tmp_path, monkeypatch, capsys):
+    engine = _engine_copy(tmp_path, monkeypatch)  # `kgc materialize` (its output: the inline guard's, tested below)
+    assert (tmp_path / "first.nq").read_bytes() == (CASE / "expected.nq").read_bytes()
+    sent = []
+    send = overlap_module.GuardWorker.send
+    monkeypatch.setattr(overlap_module.GuardWorker, "send", lambda self, *a: (sent.append(a[1]), send(self, *a)))
+    from pipeline.cli import main
+
+    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "again.nq")]) == 1  # statements dropped
+    assert len(sent) == 10 and engine.exists()
+    assert (tmp_path / "again.nq").read_bytes() == (CASE / "expected.nq").read_bytes()
+    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "p2.nq"), "--processes", "2"]) == 1
+    assert len(sent) == 10  # a pool of engine processes guards in its workers, not in a guard worker
+
+
+def test_a_guard_failure_in_the_worker_names_the_triples_map(tmp_path, monkeypatch):
+    engine = _engine_copy(tmp_path, monkeypatch)
+
+    def broken(self, columns, runs, triple=None):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(overlap_module.Guard, "frame", broken)  # the worker is forked: it inherits this
+    with pytest.raises(MaterializeError, match=r"output guard failed on the statements of \S+TM\S*: ValueError: boom"):
+        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True)
+    assert not list(tmp_path.glob(".kgc-runs-*"))
+
+
+def test_an_engine_failure_stops_the_worker(tmp_path, monkeypatch):
+    engine = _engine_copy(tmp_path, monkeypatch)
+    pids = []
+    init = overlap_module.GuardWorker.__init__
+
+    def record(self, work):
+        init(self, work)
+        pids.append(self.pid)
+
+    monkeypatch.setattr(overlap_module.GuardWorker, "__init__", record)
+    from pipeline import materialize as materialize_module
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("engine down")
+
+    monkeypatch.setattr(materialize_module, "engine_groups", fail)
+    with pytest.raises(Exception, match="engine down"):
+        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True)
+    assert len(pids) == 1
+    with pytest.raises(ChildProcessError):  # already waited for: no worker left behind
+        os.waitpid(pids[0], os.WNOHANG)
