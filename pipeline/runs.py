@@ -2,7 +2,7 @@
 
 :class:`Runs` takes the guarded lines of one engine rule at a time (:meth:`pipeline.guard.Guard.frame`).
 With a ``sort`` command (GNU coreutils or BSD) they are piped into ``LC_ALL=C sort -u``, which sorts
-on another core while the engine runs and spills to disk beyond its 64 MB buffer; otherwise each
+on another core while the engine runs and spills to disk beyond its 16 MB buffer; otherwise each
 batch is sorted with numpy into a run file and the runs are merged (:func:`merge_sorted`).
 Byte order of UTF-8 (``sort`` in the C locale) is code point order, the order of Python's
 ``sorted()``, so both ways write the same bytes.
@@ -21,6 +21,8 @@ from .errors import MaterializeError
 __all__ = ["Runs", "merge_sorted"]
 
 _RUN_IDS = itertools.count()
+#: ``sort``'s memory buffer
+_BUFFER = "16M"
 
 
 class Runs:
@@ -46,21 +48,12 @@ class Runs:
         if named not in self.procs:
             path = self.folder / f"sorted-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
             out = open(path, "wb")
-            proc = subprocess.Popen([self.sort, "-u", "-S", "64M", "-T", str(self.folder)], stdin=subprocess.PIPE,
+            # a small buffer: most lines are sorted into spill files while the engine runs, so less
+            # is left to sort after the last line (at 1M triples 0.55 s instead of 0.85 s with 64 MB)
+            proc = subprocess.Popen([self.sort, "-u", "-S", _BUFFER, "-T", str(self.folder)], stdin=subprocess.PIPE,
                                     stdout=out, env={**os.environ, "LC_ALL": "C"})
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
-
-    def open(self, named: bool) -> None:
-        """Start the ``sort`` process of one graph kind now (streaming only), so that a forked child
-        (:mod:`pipeline.overlap`) finds its pipe open and does not start one of its own."""
-        if self.stream:
-            self._proc(named)
-
-    def flush(self) -> None:
-        """Push buffered lines into the ``sort`` pipes."""
-        for proc, _, _ in self.procs.values():
-            proc.stdin.flush()
 
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
