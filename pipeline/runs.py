@@ -55,6 +55,10 @@ class Runs:
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
 
+    def add_text(self, text: str, named: bool) -> None:
+        """Take lines already joined, each ending in a line break (streaming only: see :attr:`stream`)."""
+        self._proc(named).stdin.write(text.encode("utf-8"))
+
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
         to each). Streamed in slices of 65,536 lines, so the text of a whole rule never exists at once."""
