@@ -87,25 +87,30 @@ class Runs:
         """
         out = Path(out)
         if named in self.procs:
-            proc, fh, path = self.procs.pop(named)
-            proc.stdin.close()
-            rc = proc.wait()
-            fh.close()
-            if rc != 0:
-                raise MaterializeError(f"sort exited with {rc} while ordering the output (disk full in {self.folder}?)")
-            os.replace(path, out)
+            self._end(named, out)
             return _count_lines(out)
         if self.stream or not self.files[named]:
             out.write_bytes(b"")
             return 0
         return merge_sorted(self.files[named], out, self.sort)
 
+    def _end(self, named: bool, out: Path) -> None:
+        """Close one ``sort`` process's input, wait for it and move its output to ``out``."""
+        proc, fh, path = self.procs.pop(named)
+        proc.stdin.close()
+        rc = proc.wait()
+        fh.close()
+        if rc != 0:
+            raise MaterializeError(f"sort exited with {rc} while ordering the output (disk full in {self.folder}?)")
+        os.replace(path, out)
+
     def seal(self) -> "Runs":
         """End the ``sort`` processes into sorted run files (kept in :attr:`files`), so that a pool
         worker can hand its runs to the parent, which merges them; returns ``self``."""
         for named in list(self.procs):
             path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
-            if self.finish(named, path):
+            self._end(named, path)
+            if path.stat().st_size:  # (not counted here: the parent counts the merged file)
                 self.files[named].append(path)
             else:
                 path.unlink(missing_ok=True)
