@@ -266,6 +266,24 @@ def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, A
     return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
 
 
+def _trusted(rule: Any, position: str, config: Any) -> bool:
+    """Whether the rule's ``position`` (``subject``/``object``) column was built by
+    ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
+    :func:`pipeline.guard.trusted_template` accepts (read after the engine ran the rule: for a
+    referencing object map it then holds the parent's subject map)."""
+    from morph_kgc.constants import RML_IRI, RML_TEMPLATE
+
+    from .guard import trusted_template
+
+    kind, value, termtype = (rule.get(f"{position}_map_type"), rule.get(f"{position}_map_value"),
+                             rule.get(f"{position}_termtype"))
+    if kind != RML_TEMPLATE or not isinstance(termtype, str) or termtype.strip() != RML_IRI \
+            or not isinstance(value, str) or config.get_safe_percent_encoding() \
+            or config.only_write_printable_characters():
+        return False
+    return trusted_template(value)
+
+
 def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator[tuple[str, list, Any]]:
     """Run the rules of one mapping group; per rule its statements as term columns.
 
@@ -275,9 +293,11 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator
     text is split again.
 
     Yields:
-        ``(triples map id, [subject, predicate, object, graph], triple)``: arrays of N-Triples term
-        text of equal length, graph ``""`` for the default graph, and the engine's statement text
-        (``"s p o g"``; ``"s p o "`` in the default graph); one item per rule, freed by the caller.
+        ``(triples map id, [subject, predicate, object, graph], triple, trusted)``: arrays of
+        N-Triples term text of equal length, graph ``""`` for the default graph, the engine's
+        statement text (``"s p o g"``; ``"s p o "`` in the default graph), and per position whether
+        the column comes from an IRI template the guard need not check
+        (:func:`pipeline.guard.trusted_template`); one item per rule, freed by the caller.
     """
     from morph_kgc import materializer
 
@@ -302,7 +322,8 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator
                                                 df["predicate"].to_numpy(dtype=object),
                                                 df["object"].to_numpy(dtype=object),
                                                 graph if graph is not None else [""] * len(df)], \
-                data["triple"].to_numpy(dtype=object)
+                data["triple"].to_numpy(dtype=object), (_trusted(rule, "subject", config), False,
+                                                        _trusted(rule, "object", config), False)
             del data, df, graph
             last.clear()
     finally:

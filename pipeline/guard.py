@@ -36,7 +36,7 @@ from .rmlnorm import BNODE_NS, REF_NS
 from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "trusted_template"]
 
 #: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
 ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
@@ -304,7 +304,7 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: Runs, triple=None) -> None:
+    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4) -> None:
         """Guard one engine rule and send its kept statements to ``runs``.
 
         Args:
@@ -313,6 +313,9 @@ class Guard:
             runs: where kept lines go.
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
+            trusted: per position, whether the column holds IRIs the engine built from a template
+                that :func:`trusted_template` accepts: valid and canonical by construction, so not
+                checked (a column with a missing value is checked all the same).
         """
         import numpy as np
         import pandas as pd
@@ -325,6 +328,9 @@ class Guard:
         why = np.zeros(n, dtype=np.int16)  # per row: 1 + index in `causes` of its first failing term
         causes: list[str] = []
         for position, col in enumerate(columns):
+            if trusted[position] and not pd.isna(col).any():
+                canon.append((None, col))
+                continue
             if (col == col[0]).all():  # a constant term map: one term, no hashing of every row
                 codes, uniques = np.zeros(n, dtype=np.intp), col[:1]
             else:
@@ -352,7 +358,8 @@ class Guard:
             if len(lines):
                 runs.add(lines, named=False, suffix=".")
             return
-        s, p, o, g = (np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
+        s, p, o, g = (texts[keep] if codes is None else np.array(texts + [None], dtype=object)[codes][keep]
+                      for codes, texts in canon)
         if runs.stream:  # lines joined in C, slice by slice, instead of a new string per row and part
             for kind, rows in ((True, named), (False, ~named)):
                 if rows.any():
@@ -366,6 +373,38 @@ class Guard:
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
+
+
+def trusted_template(template: str) -> bool:
+    """Whether every IRI an IRI template can give is valid and canonical as the engine writes it,
+    so that the guard need not check the column (:meth:`Guard.frame`).
+
+    The engine (with :func:`pipeline.engine.iri_safe`) writes each value IRI-safe: only RFC 3987
+    ``iunreserved`` characters (ASCII letters, digits, ``-._~``, ``ucschar``) and ``%XX`` with
+    upper-case hex digits, all legal in a path, query or fragment and without ``/?#:@``. So the
+    IRI is valid whatever the values when the template's constant parts are: the template with a
+    letter for each reference passes the screen of canonical IRIs (lower-case scheme, ASCII, a
+    ``%`` only before two upper-case hex digits, one ``#`` at most, no port), its authority ends
+    before the first reference (values cannot reach host or port), and no value can make it a
+    blank-node or reference IRI (the constant start is not a prefix of, nor starts with, the
+    private namespaces). Templates outside this are checked as before.
+
+    Args:
+        template: the template as the engine holds it (``{reference}``, ``\\{`` escapes).
+    Returns:
+        ``True`` when the column need not be checked.
+    """
+    body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
+    if "\x00" not in body:
+        return False
+    start = body[:body.index("\x00")]
+    m = re.match(r"[a-z][a-z0-9+.\-]*:", start)
+    if m is None or (start[m.end():].startswith("//") and not re.search(r"[/?#]", start[m.end() + 2:])):
+        return False
+    if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
+        return False
+    iri = body.replace("\x00", "a")
+    return re.fullmatch(_FAST_IRI_TOKEN, f"<{iri}>") is not None and _BAD_PERCENT.search(iri) is None
 
 
 def _lines(s, p, o, g, named: bool) -> str:

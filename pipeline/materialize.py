@@ -364,14 +364,14 @@ def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = N
     guard, rows = Guard(), 0
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
-    for tm, columns, triple in group_frames(group, rml_df, fnml_df, config):
+    for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config):
         rows += len(columns[0])
         if worker is not None:
-            worker[0].send(worker[1], tm, columns)
+            worker[0].send(worker[1], tm, columns, trusted)
             del columns, triple
             continue
         try:
-            guard.frame(columns, runs, triple)
+            guard.frame(columns, runs, triple, trusted)
         except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
             raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
                 from exc

@@ -66,12 +66,12 @@ class GuardWorker:
         self.pid = pid
         self._out = os.fdopen(self._send_fd, "wb")
 
-    def send(self, group: int, tm: str, columns: list) -> None:
+    def send(self, group: int, tm: str, columns: list, trusted: tuple = (False,) * 4) -> None:
         """Hand one rule to the worker (returns once its columns are written, not guarded).
 
         Args:
             group: index of the rule's mapping group (a new group starts a new guard).
-            tm: the rule's TriplesMap (named in an error). columns: as for :meth:`Guard.frame`.
+            tm: the rule's TriplesMap (named in an error). columns, trusted: as for :meth:`Guard.frame`.
         """
         import numpy as np
 
@@ -97,7 +97,7 @@ class GuardWorker:
             for blob in blobs:
                 fh.write(blob)
         try:
-            pickle.dump((group, tm, n, specs, str(path)), self._out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((group, tm, n, specs, str(path), tuple(trusted)), self._out, protocol=pickle.HIGHEST_PROTOCOL)
             self._out.flush()
         except BrokenPipeError:  # the worker died: finish() says so
             pass
@@ -178,13 +178,13 @@ def _serve(recv: int, send: int, work: Path) -> None:
                 os._exit(1)
             if msg is None:
                 break
-            g, tm, n, specs, path = msg
+            g, tm, n, specs, path, trusted = msg
             try:
                 if error is None:
                     if g != group:  # a new mapping group: a new guard, as inline
                         guard, group = Guard(), g
                         found[g] = (guard.dropped, guard.repaired)
-                    guard.frame(_columns(n, specs, path), runs, None)
+                    guard.frame(_columns(n, specs, path), runs, None, trusted)
             except BaseException as exc:  # reported to the parent, which raises a MaterializeError
                 error = (tm, type(exc).__name__, str(exc))
             finally:
