@@ -42,7 +42,7 @@ from typing import Any, Iterator
 from .fno import UDF_FILE
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
-           "engine_groups", "group_frames"]
+           "engine_groups", "group_frames", "trusted_template"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
@@ -266,14 +266,47 @@ def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, A
     return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
 
 
+def trusted_template(template: str) -> bool:
+    """Whether every IRI an IRI template can give is valid and canonical as the engine writes it,
+    so that the guard need not check the column (:meth:`pipeline.guard.Guard.frame`).
+
+    The engine (with :func:`pipeline.engine.iri_safe`) writes each value IRI-safe: only RFC 3987
+    ``iunreserved`` characters (ASCII letters, digits, ``-._~``, ``ucschar``) and ``%XX`` with
+    upper-case hex digits, all legal in a path, query or fragment and without ``/?#:@``. So the
+    IRI is valid whatever the values when the template's constant parts are: the template with a
+    letter for each reference passes the screen of canonical IRIs (lower-case scheme, ASCII, a
+    ``%`` only before two upper-case hex digits, one ``#`` at most, no port), its authority ends
+    before the first reference (values cannot reach host or port), and no value can make it a
+    blank-node or reference IRI (the constant start is not a prefix of, nor starts with, the
+    private namespaces). Templates outside this are checked as before.
+
+    Args:
+        template: the template as the engine holds it (``{reference}``, ``\\{`` escapes).
+    Returns:
+        ``True`` when the column need not be checked.
+    """
+    from .guard import _BAD_PERCENT, _FAST_IRI_TOKEN
+    from .rmlnorm import BNODE_NS, REF_NS
+
+    body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
+    if "\x00" not in body:
+        return False
+    start = body[:body.index("\x00")]
+    m = re.match(r"[a-z][a-z0-9+.\-]*:", start)
+    if m is None or (start[m.end():].startswith("//") and not re.search(r"[/?#]", start[m.end() + 2:])):
+        return False
+    if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
+        return False
+    iri = body.replace("\x00", "a")
+    return re.fullmatch(_FAST_IRI_TOKEN, f"<{iri}>") is not None and _BAD_PERCENT.search(iri) is None
+
+
 def _trusted(rule: Any, position: str, config: Any) -> bool:
     """Whether the rule's ``position`` (``subject``/``object``) column was built by
     ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
-    :func:`pipeline.guard.trusted_template` accepts (read after the engine ran the rule: for a
+    :func:`trusted_template` accepts (read after the engine ran the rule: for a
     referencing object map it then holds the parent's subject map)."""
     from morph_kgc.constants import RML_IRI, RML_TEMPLATE
-
-    from .guard import trusted_template
 
     kind, value, termtype = (rule.get(f"{position}_map_type"), rule.get(f"{position}_map_value"),
                              rule.get(f"{position}_termtype"))
@@ -297,7 +330,7 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any) -> Iterator
         N-Triples term text of equal length, graph ``""`` for the default graph, the engine's
         statement text (``"s p o g"``; ``"s p o "`` in the default graph), and per position whether
         the column comes from an IRI template the guard need not check
-        (:func:`pipeline.guard.trusted_template`); one item per rule, freed by the caller.
+        (:func:`trusted_template`); one item per rule, freed by the caller.
     """
     from morph_kgc import materializer
 

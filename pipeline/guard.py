@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from .rmlnorm import BNODE_NS, REF_NS
-from .runs import Runs
+from .runs import Runs, lines_text
 from .validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "trusted_template"]
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
 
 #: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
 ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
@@ -314,7 +314,7 @@ class Guard:
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
             trusted: per position, whether the column holds IRIs the engine built from a template
-                that :func:`trusted_template` accepts: valid and canonical by construction, so not
+                that :func:`pipeline.engine.trusted_template` accepts: valid and canonical by construction, so not
                 checked (a column with a missing value is checked all the same).
         """
         import numpy as np
@@ -365,7 +365,7 @@ class Guard:
                 if rows.any():
                     parts = (s, p, o, g) if rows.all() else (s[rows], p[rows], o[rows], g[rows])
                     for i in range(0, len(parts[0]), _SLICE):
-                        runs.add_text(_lines(*(c[i:i + _SLICE] for c in parts), named=kind), named=kind)
+                        runs.add_text(lines_text(*(c[i:i + _SLICE] for c in parts), named=kind), named=kind)
             return
         body = s + " " + p + " " + o
         if named.any():
@@ -373,49 +373,6 @@ class Guard:
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
-
-
-def trusted_template(template: str) -> bool:
-    """Whether every IRI an IRI template can give is valid and canonical as the engine writes it,
-    so that the guard need not check the column (:meth:`Guard.frame`).
-
-    The engine (with :func:`pipeline.engine.iri_safe`) writes each value IRI-safe: only RFC 3987
-    ``iunreserved`` characters (ASCII letters, digits, ``-._~``, ``ucschar``) and ``%XX`` with
-    upper-case hex digits, all legal in a path, query or fragment and without ``/?#:@``. So the
-    IRI is valid whatever the values when the template's constant parts are: the template with a
-    letter for each reference passes the screen of canonical IRIs (lower-case scheme, ASCII, a
-    ``%`` only before two upper-case hex digits, one ``#`` at most, no port), its authority ends
-    before the first reference (values cannot reach host or port), and no value can make it a
-    blank-node or reference IRI (the constant start is not a prefix of, nor starts with, the
-    private namespaces). Templates outside this are checked as before.
-
-    Args:
-        template: the template as the engine holds it (``{reference}``, ``\\{`` escapes).
-    Returns:
-        ``True`` when the column need not be checked.
-    """
-    body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
-    if "\x00" not in body:
-        return False
-    start = body[:body.index("\x00")]
-    m = re.match(r"[a-z][a-z0-9+.\-]*:", start)
-    if m is None or (start[m.end():].startswith("//") and not re.search(r"[/?#]", start[m.end() + 2:])):
-        return False
-    if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
-        return False
-    iri = body.replace("\x00", "a")
-    return re.fullmatch(_FAST_IRI_TOKEN, f"<{iri}>") is not None and _BAD_PERCENT.search(iri) is None
-
-
-def _lines(s, p, o, g, named: bool) -> str:
-    """N-Triples (``named``: N-Quads) lines of term arrays, each line ending in a line break."""
-    import numpy as np
-
-    n = len(s)
-    pieces = np.empty(6 * n, dtype=object)
-    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
-    pieces[5::6] = (" " + g + " .\n") if named else " .\n"
-    return "".join(pieces.tolist())
 
 
 def _flagged(text: str, literals: bool) -> set[str]:

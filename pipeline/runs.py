@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import MaterializeError
 
-__all__ = ["Runs", "merge_sorted"]
+__all__ = ["Runs", "lines_text", "merge_sorted"]
 
 _RUN_IDS = itertools.count()
 #: ``sort``'s memory buffer
@@ -124,6 +124,17 @@ class Runs:
             proc.wait()
             fh.close()
         self.procs.clear()
+
+
+def lines_text(s, p, o, g, named: bool) -> str:
+    """N-Triples (``named``: N-Quads) lines of term arrays, each line ending in a line break."""
+    import numpy as np
+
+    n = len(s)
+    pieces = np.empty(6 * n, dtype=object)
+    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
+    pieces[5::6] = (" " + g + " .\n") if named else " .\n"
+    return "".join(pieces.tolist())
 
 
 def _count_lines(path: Path) -> int:

@@ -1,4 +1,4 @@
-"""Columns the guard need not check (pipeline/guard.py `trusted_template`): IRIs the engine built
+"""Columns the guard need not check (pipeline/engine.py `trusted_template`): IRIs the engine built
 from a template whose constant parts are valid, with IRI-safe values. Skipping their check must
 change nothing: same bytes, same findings as checking every column."""
 from __future__ import annotations
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import guard as guard_module
-from pipeline.guard import BNODE_NS, REF_NS, trusted_template
+from pipeline import engine as engine_module
+from pipeline.engine import trusted_template
+from pipeline.rmlnorm import BNODE_NS, REF_NS
 from pipeline.materialize import materialize
 
 CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"
@@ -41,12 +42,12 @@ def test_skipping_trusted_columns_changes_nothing(tmp_path, monkeypatch):
     main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq")])  # writes the engine copy
     engine = tmp_path / "first.morph-kgc.ttl"
     seen = []
-    real = guard_module.trusted_template
-    monkeypatch.setattr(guard_module, "trusted_template", lambda t: seen.append((t, real(t))) or real(t))
+    real = engine_module.trusted_template
+    monkeypatch.setattr(engine_module, "trusted_template", lambda t: seen.append((t, real(t))) or real(t))
     trusted = materialize(engine, output=tmp_path / "trusted.nq", fmt="nq")
     assert ("http://example.org/base/person/{name}", True) in seen  # the subjects are not checked
     assert any(not ok for _, ok in seen)  # "{name} ({id})" made absolute: a space, checked and dropped
-    monkeypatch.setattr(guard_module, "trusted_template", lambda t: False)
+    monkeypatch.setattr(engine_module, "trusted_template", lambda t: False)
     checked = materialize(engine, output=tmp_path / "checked.nq", fmt="nq")
     assert (tmp_path / "trusted.nq").read_bytes() == (tmp_path / "checked.nq").read_bytes() \
         == (CASE / "expected.nq").read_bytes()
