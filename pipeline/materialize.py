@@ -364,7 +364,7 @@ def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = N
     guard, rows = Guard(), 0
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
-    for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config):
+    for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
         rows += len(columns[0])
         if worker is not None:
             worker[0].send(worker[1], tm, columns, trusted)

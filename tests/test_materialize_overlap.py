@@ -100,3 +100,23 @@ def test_an_engine_failure_stops_the_worker(tmp_path, monkeypatch):
     assert len(pids) == 1
     with pytest.raises(ChildProcessError):  # already waited for: no worker left behind
         os.waitpid(pids[0], os.WNOHANG)
+
+
+def test_without_statement_text_the_engine_gives_the_same_term_columns(tmp_path, monkeypatch):
+    from pipeline.engine import engine_groups, engine_run, group_frames
+
+    engine = _engine_copy(tmp_path, monkeypatch)
+
+    def frames(statements: bool) -> list:
+        with engine_run():
+            groups, rml_df, fnml_df, config = engine_groups(engine)
+            return [(tm, [list(c) for c in columns], None if triple is None else list(triple), trusted)
+                    for g in groups for tm, columns, triple, trusted in
+                    group_frames(g, rml_df, fnml_df, config, statements=statements)]
+
+    full, bare = frames(True), frames(False)
+    assert [f[0] for f in full] == [b[0] for b in bare] and len(full) == 10
+    assert [(f[0], f[1], f[3]) for f in full] == [(b[0], b[1], b[3]) for b in bare]
+    assert all(b[2] is None for b in bare)
+    # the engine's own text is the columns joined, which the worker rebuilds
+    assert all(t == f"{s} {p} {o} {g}" for f in full for s, p, o, g, t in zip(*f[1], f[2]))
