@@ -12,7 +12,9 @@ time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-K
 and reported) and then freed; the kept lines go to :class:`pipeline.runs.Runs`, which writes the
 KG file sorted and without duplicates (across rules and mapping partitions; Morph-KGC alone
 removes duplicates within a partition only). So the KG is never held in memory, neither as text
-nor as RDF objects: peak memory is the engine's own plus one rule. The guards:
+nor as RDF objects: peak memory is the engine's own plus one rule. With ``overlap`` (what
+``kgc materialize`` asks for) and one engine process, the guard runs in a forked worker while the
+engine computes the next rules (:mod:`pipeline.overlap`; same output and findings). The guards:
 
 * ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
   is no integer is dropped with a finding.
