@@ -33,6 +33,7 @@ from .runs import Runs
 __all__ = ["GuardWorker", "available"]
 
 _FILE_IDS = itertools.count()
+_SLICE = 65536  # terms joined at once when a column is written for the worker
 
 
 def available() -> bool:
@@ -78,24 +79,24 @@ class GuardWorker:
         n = len(columns[0])
         if n == 0:
             return
-        specs, blobs = [], []
-        for col in columns:
-            col = np.asarray(col, dtype=object)
-            if (col == col[0]).all():  # a constant term map: sent once
-                specs.append(("const", col[0]))
-                continue
-            values = col.tolist()
-            text = "\n".join(values)
-            if text.count("\n") != n - 1:  # a term with a raw line break (the guard drops it): as a list
-                specs.append(("list", values))
-                continue
-            blob = text.encode("utf-8", "surrogatepass")
-            specs.append(("text", len(blob)))
-            blobs.append(blob)
+        specs: list[tuple] = []
         path = self.work / f"rule-{os.getpid()}-{next(_FILE_IDS):06d}.cols"
         with open(path, "wb") as fh:
-            for blob in blobs:
+            for col in columns:
+                col = np.asarray(col, dtype=object)
+                if (col == col[0]).all():  # a constant term map: sent once
+                    specs.append(("const", col[0]))
+                    continue
+                start = fh.tell()
+                if _write_lines(fh, col):
+                    specs.append(("text", fh.tell() - start))
+                    continue
+                # a term with a raw line break or a missing value (the guard drops it): pickled
+                fh.seek(start)
+                fh.truncate()
+                blob = pickle.dumps(col.tolist(), protocol=pickle.HIGHEST_PROTOCOL)
                 fh.write(blob)
+                specs.append(("pickle", len(blob)))
         try:
             pickle.dump((group, tm, n, specs, str(path), tuple(trusted)), self._out, protocol=pickle.HIGHEST_PROTOCOL)
             self._out.flush()
@@ -148,6 +149,24 @@ class GuardWorker:
             self.pid = None
 
 
+def _write_lines(fh: Any, col: Any) -> bool:
+    """Write a column's terms joined by line breaks, slice by slice (the text of a whole column never
+    exists at once); ``False`` (and a partial write) when a term holds a line break or is no text."""
+    n = len(col)
+    for i in range(0, n, _SLICE):
+        part = col[i:i + _SLICE].tolist()
+        try:
+            text = "\n".join(part)
+        except TypeError:  # a missing value (None, NaN)
+            return False
+        if text.count("\n") != len(part) - 1:
+            return False
+        fh.write(text.encode("utf-8", "surrogatepass"))
+        if i + _SLICE < n:
+            fh.write(b"\n")
+    return True
+
+
 def _columns(n: int, specs: list, path: str) -> list:
     import numpy as np
 
@@ -156,8 +175,8 @@ def _columns(n: int, specs: list, path: str) -> list:
         for kind, value in specs:
             if kind == "const":
                 columns.append(np.full(n, value, dtype=object))
-            elif kind == "list":
-                columns.append(np.asarray(value, dtype=object))
+            elif kind == "pickle":
+                columns.append(np.asarray(pickle.loads(fh.read(value)), dtype=object))
             else:
                 columns.append(np.array(fh.read(value).decode("utf-8", "surrogatepass").split("\n"), dtype=object))
     return columns

@@ -120,3 +120,30 @@ def test_without_statement_text_the_engine_gives_the_same_term_columns(tmp_path,
     assert all(b[2] is None for b in bare)
     # the engine's own text is the columns joined, which the worker rebuilds
     assert all(t == f"{s} {p} {o} {g}" for f in full for s, p, o, g, t in zip(*f[1], f[2]))
+
+
+def test_worker_takes_terms_with_line_breaks_and_many_slices(tmp_path, monkeypatch):
+    import numpy as np
+
+    from pipeline.guard import Guard
+    from pipeline.runs import Runs
+
+    monkeypatch.setattr(overlap_module, "_SLICE", 2)  # several slices per column
+    s = np.array(["<http://e.org/a>", "<http://e.org/b\nc>", "<http://e.org/d>", "<http://e.org/a>", "<e>"], dtype=object)
+    p = np.array(["<http://e.org/p>"] * 5, dtype=object)
+    o = np.array(['"x"', '"y"', '"z"', '"x"', '"w"'], dtype=object)
+    g = np.array([""] * 5, dtype=object)
+    worker = overlap_module.GuardWorker(tmp_path / "w")
+    worker.send(0, "#TM0", [s, p, o, g])
+    worker.send(0, "#TM1", [s[::-1].copy(), p, o[::-1].copy(), g])
+    guards, files = worker.finish()
+    runs = Runs(tmp_path / "w")
+    runs.files = files
+    assert runs.finish(False, tmp_path / "worker.nt") == 2
+    inline_runs, inline = Runs(tmp_path / "i", stream=True), Guard()
+    inline.frame([s, p, o, g], inline_runs, None)
+    inline.frame([s[::-1].copy(), p, o[::-1].copy(), g], inline_runs, None)
+    assert inline_runs.finish(False, tmp_path / "inline.nt") == 2
+    assert (tmp_path / "worker.nt").read_bytes() == (tmp_path / "inline.nt").read_bytes() == (
+        b'<http://e.org/a> <http://e.org/p> "x" .\n<http://e.org/d> <http://e.org/p> "z" .\n')
+    assert guards[0].dropped == inline.dropped and sum(c for c, _ in inline.dropped.values()) == 2
