@@ -52,6 +52,7 @@ class GuardWorker:
 
     def __init__(self, work: Path) -> None:
         self.work = Path(work)
+        self.work.mkdir(parents=True, exist_ok=True)  # before the fork: the parent writes there at once
         recv, self._send_fd = os.pipe()
         self._result_fd, send = os.pipe()
         pid = os.fork()
