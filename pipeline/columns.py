@@ -140,6 +140,10 @@ class ColumnRecords(Sequence):
             and per record with fewer (the missing cells are empty). ``line`` is the 1-based
             line the record starts on (a quoted field may span lines).
         """
+        if self._cols is None:
+            fast = self._ragged_unquoted()
+            if fast is not None:
+                return fast
         self._load()
         if not self._long and not self._short:
             return [], []
@@ -158,6 +162,50 @@ class ColumnRecords(Sequence):
                 i += 1
         csv.field_size_limit(limit)
         return [lines[i] for i in self._long], [lines[i] for i in self._short]
+
+    def _ragged_unquoted(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+        """:meth:`ragged` without parsing, for a file without quotes: then every line is one record
+        and has its separators + 1 cells. ``None`` when the file has a quote, a carriage return
+        outside CRLF, a blank first line or a separator outside ASCII."""
+        sep = self._delimiter.encode("utf-8")
+        data = Path(self._path).read_bytes()
+        if len(sep) != 1 or b'"' in data or data.count(b"\r") != data.count(b"\r\n"):
+            return None
+        lines = data.replace(b"\r\n", b"\n").split(b"\n")
+        if not lines[0]:
+            return None  # a blank first line: the csv module would take the next one for the header
+        long: list[tuple[int, int]] = []
+        short: list[tuple[int, int]] = []
+        width = self._width
+        for number, line in enumerate(lines[1:], start=2):
+            if line:  # blank lines are no records
+                cells = line.count(sep) + 1
+                if cells != width:
+                    (long if cells > width else short).append((number, cells))
+        return long, short
+
+    def head(self, name: str, k: int) -> list[str] | None:
+        """Cells of ``name`` in the first ``k`` records (``""`` when empty), read without parsing
+        the rest of the file; ``None`` for no such column."""
+        if name not in self._names:
+            return None
+        if self._cols is not None:
+            return self.column(name)[:k]
+        i = self._index[self._names.index(name)]
+        out: list[str] = []
+        limit = csv.field_size_limit(2 ** 31 - 1)
+        try:
+            with open(self._path, encoding="utf-8-sig", newline="") as fh:
+                reader = csv.reader(fh, delimiter=self._delimiter)
+                next(reader, None)
+                for row in reader:
+                    if len(out) >= k:
+                        break
+                    if row:
+                        out.append(row[i] if i < len(row) else "")
+        finally:
+            csv.field_size_limit(limit)
+        return out
 
     @property
     def parsed(self) -> bool:

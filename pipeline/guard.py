@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from .rmlnorm import BNODE_NS, REF_NS
-from .runs import Runs
+from .runs import Runs, lines_text
 from .validation.terms import check_iri, check_langtag, check_literal
 
 __all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
@@ -43,6 +43,7 @@ ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
 ILL_IRI, NOT_NT = "relative or illegal IRI", "not a valid N-Triples statement"
+_SLICE = 65536  # rows whose lines are joined at once (a rule's whole text never exists at once)
 
 _UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
                                                     *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
@@ -71,6 +72,12 @@ _FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9
                    rf"{_IRI_ASCII}*(?:#{_IRI_ASCII}*)?>")
 _NEEDS_CHECK = {False: re.compile(rf"^(?!{_FAST_IRI_TOKEN}$).*$", re.M),
                 True: re.compile(rf'^(?!(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.M)}
+# the same screen run the other way: one possessive match consumes a block of lines that need no
+# check (no backtracking state per line), about twice as fast as the scan above on IRI columns
+_CANONICAL_LINES = {False: re.compile(rf"(?:{_FAST_IRI_TOKEN}\n)*+"),
+                    True: re.compile(rf'(?:(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")\n)*+')}
+#: flagged lines after which the rest of a column is screened by _NEEDS_CHECK (a line each is cheaper there)
+_MANY_FLAGGED = 64
 _BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
 # where a term is parsed by pyoxigraph when the fast grammar above does not take it
 _PROBE = {0: "{} <urn:kgc:p> <urn:kgc:o> .", 1: "<urn:kgc:s> {} <urn:kgc:o> .", 2: "<urn:kgc:s> <urn:kgc:p> {} .",
@@ -141,7 +148,7 @@ class Guard:
         if text.count("\n") != len(terms) - 1:  # a term with a raw line break: check each
             indices = range(len(terms))
         else:
-            flagged = {m.group(0) for m in _NEEDS_CHECK[position == 2].finditer(text)}
+            flagged = _flagged(text, position == 2)
             for m in _BAD_PERCENT.finditer(text):  # the line around each such '%'
                 end = text.find("\n", m.start())
                 flagged.add(text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)])
@@ -272,8 +279,9 @@ class Guard:
         if triple is not None:
             text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
         else:
+            # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
             parts = [pd.Series(c[bad]) for c in columns]
-            text = parts[0] + " " + parts[1] + " " + parts[2] + (" " + parts[3]).where(parts[3] != "", "")
+            text = (parts[0] + " " + parts[1] + " " + parts[2] + " " + parts[3]).str.rstrip(" ")
         frame = pd.DataFrame({"why": why[bad], "pred": columns[1][bad], "text": text.to_numpy(dtype=object)})
         for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
             statements = rows["text"].tolist()
@@ -296,7 +304,7 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: Runs, triple=None) -> None:
+    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4) -> None:
         """Guard one engine rule and send its kept statements to ``runs``.
 
         Args:
@@ -305,6 +313,9 @@ class Guard:
             runs: where kept lines go.
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
+            trusted: per position, whether the column holds IRIs the engine built from a template
+                that :func:`pipeline.engine.trusted_template` accepts: valid and canonical by construction, so not
+                checked (a column with a missing value is checked all the same).
         """
         import numpy as np
         import pandas as pd
@@ -317,6 +328,9 @@ class Guard:
         why = np.zeros(n, dtype=np.int16)  # per row: 1 + index in `causes` of its first failing term
         causes: list[str] = []
         for position, col in enumerate(columns):
+            if trusted[position] and not pd.isna(col).any():
+                canon.append((None, col))
+                continue
             if (col == col[0]).all():  # a constant term map: one term, no hashing of every row
                 codes, uniques = np.zeros(n, dtype=np.intp), col[:1]
             else:
@@ -344,13 +358,39 @@ class Guard:
             if len(lines):
                 runs.add(lines, named=False, suffix=".")
             return
-        s, p, o, g = (np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
+        s, p, o, g = (texts[keep] if codes is None else np.array(texts + [None], dtype=object)[codes][keep]
+                      for codes, texts in canon)
+        if runs.stream:  # lines joined in C, slice by slice, instead of a new string per row and part
+            for kind, rows in ((True, named), (False, ~named)):
+                if rows.any():
+                    parts = (s, p, o, g) if rows.all() else (s[rows], p[rows], o[rows], g[rows])
+                    for i in range(0, len(parts[0]), _SLICE):
+                        runs.add_text(lines_text(*(c[i:i + _SLICE] for c in parts), named=kind), named=kind)
+            return
         body = s + " " + p + " " + o
         if named.any():
             runs.add(body[named] + " " + g[named] + " .", named=True)
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
+
+
+def _flagged(text: str, literals: bool) -> set[str]:
+    """The lines of ``text`` (terms joined by line breaks) that the screen flags: those that are
+    not a plain ASCII IRI (nor, with ``literals``, a string literal with nothing to escape)."""
+    text += "\n"
+    canonical, flagged, pos, end = _CANONICAL_LINES[literals], set(), 0, len(text)
+    while pos < end:
+        pos = canonical.match(text, pos).end()
+        if pos >= end:
+            break
+        if len(flagged) >= _MANY_FLAGGED:  # many terms to check: one scan finds the rest
+            flagged.update(m.group(0) for m in _NEEDS_CHECK[literals].finditer(text, pos, end - 1))
+            break
+        stop = text.index("\n", pos)
+        flagged.add(text[pos:stop])
+        pos = stop + 1
+    return flagged
 
 
 def _index(items: list[str], item: str) -> int:

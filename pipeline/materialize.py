@@ -12,7 +12,9 @@ time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-K
 and reported) and then freed; the kept lines go to :class:`pipeline.runs.Runs`, which writes the
 KG file sorted and without duplicates (across rules and mapping partitions; Morph-KGC alone
 removes duplicates within a partition only). So the KG is never held in memory, neither as text
-nor as RDF objects: peak memory is the engine's own plus one rule. The guards:
+nor as RDF objects: peak memory is the engine's own plus one rule. With ``overlap`` (what
+``kgc materialize`` asks for) and one engine process, the guard runs in a forked worker while the
+engine computes the next rules (:mod:`pipeline.overlap`; same output and findings). The guards:
 
 * ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.engine`): what
   is no integer is dropped with a finding.
@@ -43,6 +45,7 @@ from .engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, grou
 from .errors import MaterializeError, RMLError
 from .findings import Finding
 from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
+from .overlap import GuardWorker, available as overlap_available
 from .runs import Runs
 from .rmlnorm import RML, Normalized, normalize_rml
 
@@ -294,7 +297,7 @@ def _term_map_hint(g: Graph, tm, message: str) -> str:
 
 def materialize(mapping_file: Path, processes: int = 1,
                 locate: Callable[[str], tuple[str, int | None]] | None = None,
-                output: Path | None = None, fmt: str | None = None) -> MaterializeResult:
+                output: Path | None = None, fmt: str | None = None, overlap: bool = False) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
 
     Args:
@@ -307,6 +310,10 @@ def materialize(mapping_file: Path, processes: int = 1,
             ``None``: return the statements in the result.
         fmt: format of ``output``: ``nt`` (default graph only), ``nq`` or ``trig``; default: by
             its suffix.
+        overlap: with one engine process, guard the rules in a forked worker process while the
+            engine computes the next ones (:mod:`pipeline.overlap`; same output and findings;
+            ignored where ``fork`` or a ``sort`` command is missing). Off by default: a caller
+            that is itself a multi-threaded worker (the distributed mode) must not fork.
     Returns:
         The guarded statements (or counts) and findings; a warning names the TriplesMaps when the
         mapping yields no statement at all, an ``info`` per source reference whose empty or missing
@@ -324,7 +331,7 @@ def materialize(mapping_file: Path, processes: int = 1,
         work = Path(tmp)
         try:
             with engine_run():
-                guard, runs, rows, empty = _run_groups(mapping_file, processes, work)
+                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap)
         except SystemExit as exc:  # Morph-KGC exits on some mapping errors
             raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
         except MaterializeError:
@@ -351,33 +358,44 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
-def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None) -> tuple[Guard, Runs, int, dict]:
+def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
+               worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
     """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
-    worker: the group's own ``sort``, sealed into run files the parent merges)."""
+    worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
+    guard ``worker`` (with this group's index) that guards it while the engine runs on."""
     guard, rows = Guard(), 0
-    worker = runs is None
-    runs = Runs(work, stream=True) if worker else runs
-    for tm, columns, triple in group_frames(group, rml_df, fnml_df, config):
+    pool = runs is None
+    runs = Runs(work, stream=True) if pool else runs
+    for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
         rows += len(columns[0])
+        if worker is not None:
+            worker[0].send(worker[1], tm, columns, trusted)
+            del columns, triple
+            continue
         try:
-            guard.frame(columns, runs, triple)
+            guard.frame(columns, runs, triple, trusted)
         except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
             raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
                 from exc
         del columns, triple
     guard.end_group()
-    return guard, runs.seal() if worker else runs, rows, dict(EMPTY_VALUES)
+    return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
-def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, Runs, int, dict]:
-    """All mapping groups (in a pool of ``processes`` when above 1); the guards' counts summed."""
-    groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
-    runs = Runs(work, stream=True)
+def _run_groups(mapping_file: Path, processes: int, work: Path,
+                overlap: bool = False) -> tuple[Guard, Runs, int, dict]:
+    """All mapping groups (in a pool of ``processes`` when above 1, or with the guard in a
+    :class:`~pipeline.overlap.GuardWorker` with ``overlap``); the guards' counts summed."""
+    import multiprocessing as mp
+
+    # forked before the engine loads anything: one cheap fork
+    worker = GuardWorker(work) if overlap and processes == 1 and overlap_available() \
+        and Runs(work).sort is not None else None
+    runs = Runs(work, stream=worker is None)
     try:
-        import multiprocessing as mp
-
+        groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
         # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
-        if processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
+        if worker is None and processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
             from itertools import repeat
 
             with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
@@ -385,8 +403,16 @@ def _run_groups(mapping_file: Path, processes: int, work: Path) -> tuple[Guard, 
                                                     repeat(work)))
             runs = Runs(work)
         else:
-            outs = [_run_group(g, rml_df, fnml_df, config, work, runs) for g in groups]
+            outs = [_run_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
+                    for i, g in enumerate(groups)]
+        if worker is not None:
+            guards, files = worker.finish()
+            worker = None
+            outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(outs)]
+            runs.files = files
     except BaseException:
+        if worker is not None:
+            worker.abort()
         runs.close()
         raise
     guard, rows, empty = Guard(), 0, {}

@@ -2,7 +2,7 @@
 
 :class:`Runs` takes the guarded lines of one engine rule at a time (:meth:`pipeline.guard.Guard.frame`).
 With a ``sort`` command (GNU coreutils or BSD) they are piped into ``LC_ALL=C sort -u``, which sorts
-on another core while the engine runs and spills to disk beyond its 64 MB buffer; otherwise each
+on another core while the engine runs and spills to disk beyond its 16 MB buffer; otherwise each
 batch is sorted with numpy into a run file and the runs are merged (:func:`merge_sorted`).
 Byte order of UTF-8 (``sort`` in the C locale) is code point order, the order of Python's
 ``sorted()``, so both ways write the same bytes.
@@ -18,9 +18,11 @@ from pathlib import Path
 
 from .errors import MaterializeError
 
-__all__ = ["Runs", "merge_sorted"]
+__all__ = ["Runs", "lines_text", "merge_sorted"]
 
 _RUN_IDS = itertools.count()
+#: ``sort``'s memory buffer
+_BUFFER = "16M"
 
 
 class Runs:
@@ -46,10 +48,16 @@ class Runs:
         if named not in self.procs:
             path = self.folder / f"sorted-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
             out = open(path, "wb")
-            proc = subprocess.Popen([self.sort, "-u", "-S", "64M", "-T", str(self.folder)], stdin=subprocess.PIPE,
+            # a small buffer: most lines are sorted into spill files while the engine runs, so less
+            # is left to sort after the last line (at 1M triples 0.55 s instead of 0.85 s with 64 MB)
+            proc = subprocess.Popen([self.sort, "-u", "-S", _BUFFER, "-T", str(self.folder)], stdin=subprocess.PIPE,
                                     stdout=out, env={**os.environ, "LC_ALL": "C"})
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
+
+    def add_text(self, text: str, named: bool) -> None:
+        """Take lines already joined, each ending in a line break (streaming only: see :attr:`stream`)."""
+        self._proc(named).stdin.write(text.encode("utf-8"))
 
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
@@ -79,25 +87,30 @@ class Runs:
         """
         out = Path(out)
         if named in self.procs:
-            proc, fh, path = self.procs.pop(named)
-            proc.stdin.close()
-            rc = proc.wait()
-            fh.close()
-            if rc != 0:
-                raise MaterializeError(f"sort exited with {rc} while ordering the output (disk full in {self.folder}?)")
-            os.replace(path, out)
+            self._end(named, out)
             return _count_lines(out)
         if self.stream or not self.files[named]:
             out.write_bytes(b"")
             return 0
         return merge_sorted(self.files[named], out, self.sort)
 
+    def _end(self, named: bool, out: Path) -> None:
+        """Close one ``sort`` process's input, wait for it and move its output to ``out``."""
+        proc, fh, path = self.procs.pop(named)
+        proc.stdin.close()
+        rc = proc.wait()
+        fh.close()
+        if rc != 0:
+            raise MaterializeError(f"sort exited with {rc} while ordering the output (disk full in {self.folder}?)")
+        os.replace(path, out)
+
     def seal(self) -> "Runs":
         """End the ``sort`` processes into sorted run files (kept in :attr:`files`), so that a pool
         worker can hand its runs to the parent, which merges them; returns ``self``."""
         for named in list(self.procs):
             path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
-            if self.finish(named, path):
+            self._end(named, path)
+            if path.stat().st_size:  # (not counted here: the parent counts the merged file)
                 self.files[named].append(path)
             else:
                 path.unlink(missing_ok=True)
@@ -111,6 +124,17 @@ class Runs:
             proc.wait()
             fh.close()
         self.procs.clear()
+
+
+def lines_text(s, p, o, g, named: bool) -> str:
+    """N-Triples (``named``: N-Quads) lines of term arrays, each line ending in a line break."""
+    import numpy as np
+
+    n = len(s)
+    pieces = np.empty(6 * n, dtype=object)
+    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
+    pieces[5::6] = (" " + g + " .\n") if named else " .\n"
+    return "".join(pieces.tolist())
 
 
 def _count_lines(path: Path) -> int:

@@ -86,6 +86,13 @@ class SourceData:
                 cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
         return cache[reference]
 
+    def head_values(self, reference: str, k: int) -> list[str]:
+        """The non-empty values of ``reference`` in the first ``k`` records, in order; a CSV file
+        is not parsed further (see :meth:`values` for all of them)."""
+        if isinstance(self.records, ColumnRecords):
+            return [v for v in self.records.head(reference, k) or [] if v]
+        return [v for r in self.records[:k] for v in r.get(reference, [])]
+
     def profiling(self) -> str | None:
         """How the mapper's profiling covered this source, when a sample was involved (CSV
         with more than :data:`~pipeline.columns.SAMPLE_RECORDS` records), else ``None``."""

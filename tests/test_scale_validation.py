@@ -88,3 +88,17 @@ def test_report_shows_a_check_that_did_not_run_as_not_run():
         "SHACL": {"value": None, "status": "not_applicable"}}}],
         columns=(("SV2", "SV2"), ("CS2", "CS2-owlrl"), ("SHACL", "SHACL")))
     assert console_table(report).splitlines()[-1].split() == ["s", "c", "n/a", "n/a", "yes", "not", "run", "n/a"]
+
+
+def test_second_pass_reads_only_candidate_lines_and_draws_the_same_sample(tmp_path, monkeypatch):
+    from pipeline.validation import sample as sample_module
+
+    path = _kg(tmp_path / "kg.nt", 100)
+    with open(path, "a", encoding="utf-8") as fh:  # lines the statement pattern skips or reads oddly
+        fh.write(f'<{EX}s001>\t<{EX}name> "tab" .\n"lit subject" <{EX}name> "x" .\n<{EX}s002> <{EX}note> "a b c" .\n')
+    drawn = subject_sample(path, target_triples=30, min_per_stratum=2)
+    every = sample_module._statements
+    monkeypatch.setattr(sample_module, "_statements", lambda p, keep=None: every(p))  # every line parsed
+    full = subject_sample(path, target_triples=30, min_per_stratum=2)
+    assert sorted(drawn[0]) == sorted(full[0]) and drawn[1] == full[1]
+    assert (drawn[1]["triples"], drawn[1]["subjects"], drawn[1]["object_type_triples"]) == ([28, 303], [9, 101], 7)

@@ -147,7 +147,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     try:
         # findings name the RML the user gave, not the engine copy beside the output
         result = materialize(engine, processes=args.processes, output=output, fmt=fmt,
-                             locate=lambda predicate: (str(rml_path), None))
+                             locate=lambda predicate: (str(rml_path), None), overlap=True)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     for f in [*norm.findings, *result.findings]:

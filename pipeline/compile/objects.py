@@ -26,6 +26,8 @@ from .model import Call, Term, term_references
 
 __all__ = ["ObjectsMixin"]
 
+#: records whose values are tried first against a value map's keys (one hit decides, as with all)
+_HEAD = 1000
 _ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
 
 
@@ -135,6 +137,8 @@ class ObjectsMixin:
     def _translate_codes(self, row: MappingRow, src: SourceData, rel: str, mapping: dict[str, str]) -> dict[str, str]:
         """When the data's codes are not the map's keys (CODICE ``9`` vs EU ``open``), key the
         map by the data's codes through the crosswalk of the map's concept scheme."""
+        if src.source.format != "xml" and {v.strip() for v in src.head_values(rel, _HEAD)} & set(mapping):
+            return mapping  # what all values give when one of them is a key (a large CSV is not parsed)
         values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
         values.discard("")
         if not values or values & set(mapping):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rdflib import Graph
 
@@ -41,14 +41,15 @@ _RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 _CHUNK = 32 << 20
 
 
-def _statements(path: Path):
-    """Yield ``(subject, predicate, object)`` N-Triples terms of canonical statement lines."""
+def _statements(path: Path, keep: Callable[[str], bool] | None = None):
+    """Yield ``(subject, predicate, object)`` N-Triples terms of canonical statement lines (only
+    of the lines ``keep`` accepts, when given)."""
     with open(path, encoding="utf-8-sig") as fh:  # SV2 accepts a byte-order mark
         while True:
-            text = "".join(fh.readlines(_CHUNK))
-            if not text:
+            lines = fh.readlines(_CHUNK)
+            if not lines:
                 return
-            yield from _STATEMENT.findall(text)
+            yield from _STATEMENT.findall("".join(lines if keep is None else filter(keep, lines)))
 
 
 def count_triples(path: str | Path) -> int:
@@ -96,12 +97,14 @@ def subject_sample(path: str | Path, *, target_triples: int = SAMPLE_TRIPLES, mi
     types: dict[str, list[str]] = {}
     objects: set[str] = set()
     classes_in, preds_in = set(), set()
-    for s, p, o in _statements(path):  # pass 2: their triples, and every type triple
-        line = f"{s} {p} {o} ."
+    # pass 2: their triples, and every type triple; the statement pattern runs only on the lines
+    # that can be such (their first token a chosen subject's, or holding rdf:type): same matches
+    firsts = {s.split(" ", 1)[0] for s in chosen}
+    for s, p, o in _statements(path, lambda line: line[:line.find(" ")] in firsts or _RDF_TYPE in line):
         if p == _RDF_TYPE:
-            types.setdefault(s, []).append(line)
+            types.setdefault(s, []).append(f"{s} {p} {o} .")
         if s in chosen:
-            lines.append(line)
+            lines.append(f"{s} {p} {o} .")
             (classes_in if p == _RDF_TYPE else preds_in).add(o if p == _RDF_TYPE else p)
             if o[0] == "<":
                 objects.add(o)
