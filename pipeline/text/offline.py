@@ -103,13 +103,22 @@ class OfflineExtractor:
             entities across splits).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
+        model: ``pair`` (this pair classifier), ``tagger`` (the sequence tagger of
+            :mod:`.tagger` alone) or ``union`` (both; :func:`.tagger.merge` adds the tagger's
+            triples whose object no pair triple took).
     """
 
     name = "offline"
 
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
-                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True) -> None:
+                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
+                 model: str = "pair") -> None:
+        from .tagger import MODELS
+        if model not in MODELS:
+            from ..errors import InputError
+            raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
+        self.model, self.tagger = model, None
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
@@ -166,6 +175,9 @@ class OfflineExtractor:
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
+        if self.model != "pair":  # the sequence tagger (issue 14): alone, or merged with the pairs
+            from .tagger import SequenceTagger
+            self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
         examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for _, s in self.train_sents]
         # cross-fitting: a training sentence sees the names and relations known from the other
@@ -257,6 +269,9 @@ class OfflineExtractor:
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
+        if self.tagger is not None:
+            from .tagger import combine
+            return combine(self, sentences, ontology)
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         results = []
         # a relation without a domain or a range cannot give subType/objType: never chosen
