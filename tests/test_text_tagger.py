@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.text.bench import dev_split
 from pipeline.text.data import Sentence
 from pipeline.text.mentions import Lexicon, find_mentions, tokens
-from pipeline.text.tagger import align, decode, merge, spans_of, topic_share
+from pipeline.text.tagger import add_tag_features, align, decode, merge, spans_of, topic_share
 
 
 def tag(r: int, role: int, b: str) -> int:
@@ -66,3 +66,42 @@ def test_dev_split_groups_sentences_of_one_subject():
     held_subjects = {s.triples[0]["sub"] for s in held}
     assert not held_subjects & {s.triples[0]["sub"] for s in fit}
     assert dev_split(list(reversed(sents)))[1] == list(reversed(held))  # order-independent
+
+
+def test_add_tag_features_reads_role_and_relation_probabilities():
+    import numpy as np
+    from pipeline.text.mentions import Mention
+    sent = "Ann Lee was born in Oslo."
+    relp = np.zeros((7, 2, 2), np.float32)  # tokens: Ann Lee was born in Oslo .
+    relp[0:2, 0, 0] = 0.8  # Ann Lee: subject of relation 0
+    relp[5, 1, 1] = 0.6    # Oslo: object of relation 1
+    relp[5, 0, 1] = 0.2
+    a, b = Mention(0, 7, "Ann Lee", "Ann Lee", "CAP"), Mention(20, 24, "Oslo", "Oslo", "CAP")
+    pairs = [(a, b, {"x": 1.0})]
+    add_tag_features(sent, ([0] * 7, relp), pairs, ["birthDate", "birthPlace"])
+    f = pairs[0][2]
+    assert f["x"] == 1.0 and f["tg:rel=birthPlace"] == np.float32(0.6)
+    assert abs(f["tg:sub"] - 0.8) < 1e-6 and abs(f["tg:obj"] - 0.8) < 1e-6 and abs(f["tg:both"] - 0.64) < 1e-6
+
+
+def test_tagger_fits_and_reads_back_a_training_pattern():
+    import pytest
+    from pipeline import embeddings
+    if not embeddings.available():
+        pytest.skip("packaged MiniLM not installed")
+    from pipeline.text.data import Relation, TextOntology
+    from pipeline.text.tagger import SequenceTagger
+    onto = TextOntology("ont_t", ["Person", "City"], {"birthPlace": Relation("birthPlace", "Person", "City"),
+                                                       "deathPlace": Relation("deathPlace", "Person", "City")})
+    people = ["Ann Lee", "Bob Stone", "Carl Mayer", "Dora Fox", "Emil Kraus", "Fay Wong"]
+    cities = ["Oslo", "Lyon", "Graz", "Turin", "Ghent", "Porto"]
+    train = [Sentence(f"b{i}", f"{p} was born in {c}.", [{"sub": p.replace(" ", "_"), "rel": "birthPlace", "obj": c}])
+             for i, (p, c) in enumerate(zip(people, cities))]
+    train += [Sentence(f"d{i}", f"{p} died in {c}.", [{"sub": p.replace(" ", "_"), "rel": "deathPlace", "obj": c}])
+              for i, (p, c) in enumerate(zip(people, reversed(cities)))]
+    runs = [SequenceTagger(epochs=40, lr=1e-2).fit({"t": (onto, train)}).extract_scored(
+        ["Ann Lee was born in Oslo.", "Bob Stone died in Porto."], onto) for _ in range(2)]
+    assert runs[0] == runs[1]  # deterministic
+    got = [[t for t, _ in ts] for ts in runs[0]]
+    assert got == [[{"sub": "Ann Lee", "rel": "birthPlace", "obj": "Oslo", "subType": "Person", "objType": "City"}],
+                   [{"sub": "Bob Stone", "rel": "deathPlace", "obj": "Porto", "subType": "Person", "objType": "City"}]]

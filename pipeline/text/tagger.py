@@ -49,12 +49,13 @@ from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import clean_name, key, normalize_value
 from .tokens import DIMENSION, token_vectors
 
-__all__ = ["SequenceTagger", "decode", "spans_of", "topic_share", "align", "merge", "combine", "MODELS"]
+__all__ = ["SequenceTagger", "decode", "spans_of", "topic_share", "align", "merge", "combine", "MODELS",
+           "add_tag_features"]
 
 log = logging.getLogger(__name__)
 BIES = "BIES"
 #: the offline extractor's ``model`` option: pair classifier, tagger, or both merged
-MODELS = ("pair", "tagger", "union")
+MODELS = ("pair", "tagger", "union", "features")
 _SHAPES = ("CAP", "CAPCOMMA", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
 N_WORD = 8 + 4 * len(_SHAPES)
 
@@ -207,7 +208,7 @@ class SequenceTagger:
         epochs, lr, seed: training (Adam, cross-entropy over the ontology's joint tags).
     """
 
-    def __init__(self, cache_dir: str | Path | None = None, hidden: int = 128, epochs: int = 12,
+    def __init__(self, cache_dir: str | Path | None = None, hidden: int = 64, epochs: int = 8,
                  lr: float = 2e-3, seed: int = 0) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.hidden, self.epochs, self.lr, self.seed = hidden, epochs, lr, seed
@@ -277,6 +278,25 @@ class SequenceTagger:
                  len(self.relations), 100 * self.aligned, time.perf_counter() - t0)
         return self
 
+    def fit_crossed(self, training: dict[str, tuple[TextOntology, list[Sentence]]],
+                    folds: list[int]) -> list[tuple[list[int], np.ndarray]]:
+        """Fit on all of ``training`` and return :meth:`tag`'s output for each training sentence
+        (in ``sorted(training)`` order, as :class:`.offline.OfflineExtractor` lists them) from a
+        tagger fitted on the other fold only - a training pair then sees tags as good as a test
+        pair's, not tags that remember its own labels (cross-fitting, ``folds`` of 0/1)."""
+        order = [(n, i) for n, (_, ss) in sorted(training.items()) for i in range(len(ss))]
+        out: list = [None] * len(order)
+        pos = {(n, i): j for j, (n, i) in enumerate(order)}
+        for k in (0, 1):
+            part = {n: (o, [s for i, s in enumerate(ss) if folds[pos[(n, i)]] != k]) for n, (o, ss) in training.items()}
+            other = SequenceTagger(self.cache_dir, self.hidden, self.epochs, self.lr, self.seed).fit(part)
+            for n, (o, ss) in sorted(training.items()):
+                idx = [i for i in range(len(ss)) if folds[pos[(n, i)]] == k]
+                for i, t in zip(idx, other.tag([ss[i].text for i in idx], o)):
+                    out[pos[(n, i)]] = t
+        self.fit(training)
+        return out
+
     def _mask(self, onto: TextOntology) -> np.ndarray:
         """0 for the ontology's relations that can give subType/objType, -1e4 for the others."""
         ok = {n for n, r in onto.relations.items() if r.domain and r.range}
@@ -343,6 +363,12 @@ class SequenceTagger:
     def extract(self, sentences: list[str], ontology: TextOntology,
                 lexicon: Lexicon | None = None) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` of each sentence (normalized values)."""
+        return [[t for t, _ in ts] for ts in self.extract_scored(sentences, ontology, lexicon)]
+
+    def extract_scored(self, sentences: list[str], ontology: TextOntology,
+                       lexicon: Lexicon | None = None) -> list[list[tuple[dict[str, str], float]]]:
+        """:meth:`extract`'s triples with a confidence each: the mean probability, over the object
+        span's tokens, that the token is an object of the triple's relation (in [0, 1])."""
         lex = lexicon or self.lexicon
         results = []
         for sent, (bound, relp) in zip(sentences, self.tag(sentences, ontology, lex)):
@@ -363,7 +389,8 @@ class SequenceTagger:
                 if k in seen or key(sub.value) == key(o):
                     continue
                 seen.add(k)
-                out.append({"sub": sub.value, "rel": rel.name, "obj": o, "subType": rel.domain, "objType": rel.range})
+                out.append(({"sub": sub.value, "rel": rel.name, "obj": o, "subType": rel.domain,
+                             "objType": rel.range}, float(relp[oa:ob, r, 1].mean())))
             results.append(out)
         return results
 
@@ -406,3 +433,25 @@ def combine(extractor, sentences: list[str], ontology: TextOntology) -> list[lis
     finally:
         extractor.tagger = tagger
     return [merge(p, t) for p, t in zip(pairs, tagged)]
+
+
+def add_tag_features(sent: str, tagged: tuple[list[int], np.ndarray], pairs: list, relations: list[str]) -> None:
+    """Add the tagger's view to each (subject candidate, object candidate, features) pair of
+    :func:`.features.sentence_pairs` (in place): how much the object's tokens are tagged as an
+    object (``tg:obj``, mean role-2 probability), the subject's as a subject (``tg:sub``), their
+    product, and the relation the tagger gives the object (``tg:rel=<r>``, weighted by its
+    probability) - the pair and relation classifiers learn how far to trust it
+    (``model: features``)."""
+    _, relp = tagged
+    toks = tokens(sent)
+    role = relp.sum(axis=1)  # (n_tokens, 2): subject and object probability of each token
+    for a, b, f in pairs:
+        ia = [i for i, (s, e, _) in enumerate(toks) if s < a.end and a.start < e]
+        ib = [i for i, (s, e, _) in enumerate(toks) if s < b.end and b.start < e]
+        if not ia or not ib:
+            continue
+        pa, pb = float(role[ia, 0].mean()), float(role[ib, 1].mean())
+        f["tg:sub"], f["tg:obj"], f["tg:both"] = pa, pb, pa * pb
+        rel = relp[ib, :, 1].mean(axis=0)
+        r = int(rel.argmax())
+        f[f"tg:rel={relations[r]}"] = float(rel[r])
