@@ -103,7 +103,8 @@ class OfflineExtractor:
             entities across splits).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
-        model: ``pair`` (this pair classifier), ``tagger`` (the sequence tagger of
+        model: ``features`` (default; ``pair`` where the packaged MiniLM is unavailable),
+            ``pair`` (this pair classifier), ``tagger`` (the sequence tagger of
             :mod:`.tagger` alone), ``union`` (both; :func:`.tagger.merge` adds the tagger's
             triples whose object no pair triple took) or ``features`` (the tagger's tags become
             pair features, :func:`.tagger.add_tag_features`; cross-fitted on the training split).
@@ -114,7 +115,7 @@ class OfflineExtractor:
     def __init__(self, k: int = 5, threshold: float = 0.1, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
-                 model: str = "pair") -> None:
+                 model: str = "features") -> None:
         from .tagger import MODELS
         if model not in MODELS:
             from ..errors import InputError
@@ -176,6 +177,13 @@ class OfflineExtractor:
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
+        from .. import embeddings
+        if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
+            if self.model != "features":
+                from ..errors import InputError
+                raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
+            log.info("offline extractor: no MiniLM token vectors here: model 'pair' instead of 'features'")
+            self.model = "pair"  # the default degrades to the pair classifier alone (provenance says so)
         if self.model in ("tagger", "union"):  # the sequence tagger (issue 14): alone, or merged with the pairs
             from .tagger import SequenceTagger
             self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
