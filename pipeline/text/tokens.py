@@ -27,6 +27,8 @@ __all__ = ["token_vectors", "DIMENSION"]
 log = logging.getLogger(__name__)
 DIMENSION = 384
 _model = None
+_memory: dict[str, dict[str, np.ndarray]] = {}  # cache file -> {sentence SHA-1: vectors}
+_read: set[str] = set()
 
 
 def _load():
@@ -86,11 +88,13 @@ def token_vectors(sentences: list[str], cache_dir: Path | None = None) -> list[n
         pipeline.embeddings.EmbeddingsUnavailableError: torch/transformers or the model is missing.
     """
     keys = [hashlib.sha1(s.encode("utf-8")).hexdigest() for s in sentences]
-    known: dict[str, np.ndarray] = {}
     path = cache_dir / "minilm-tokens.npz" if cache_dir else None
-    if path is not None and path.exists():
+    # the file is read once per process (a fit and 19 extractions call this ~25 times)
+    known = _memory.setdefault(str(path), {})
+    if path is not None and path.exists() and str(path) not in _read:
         with np.load(path) as z:
-            known = {k: z[k] for k in z.files}
+            known.update({k: z[k] for k in z.files})
+        _read.add(str(path))
     todo = sorted({s for s, k in zip(sentences, keys) if k not in known})
     if todo:
         t0 = time.perf_counter()
