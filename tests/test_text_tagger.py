@@ -105,3 +105,15 @@ def test_tagger_fits_and_reads_back_a_training_pattern():
     got = [[t for t, _ in ts] for ts in runs[0]]
     assert got == [[{"sub": "Ann Lee", "rel": "birthPlace", "obj": "Oslo", "subType": "Person", "objType": "City"}],
                    [{"sub": "Bob Stone", "rel": "deathPlace", "obj": "Porto", "subType": "Person", "objType": "City"}]]
+
+
+def test_learned_aliases_do_not_depend_on_the_hash_seed():
+    """Lexicon.learn: an alias tied between two names gets the same one in every process."""
+    import subprocess
+    import sys
+    code = ("from pipeline.text.mentions import Lexicon\n"
+            "ex = [(f'The US team number {i} won.', ['United_States', 'Team_X']) for i in range(3)]\n"
+            "print(Lexicon.learn(ex).alias_to_name.get('us'))\n")
+    got = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout.strip() for seed in (1, 2, 3, 4)}
+    assert got == {"United States"}
