@@ -136,7 +136,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             "protocol": protocol, "training_ontologies": sorted(train),
             "similarity": getattr(extractor, "similarity", None),
             "settings": extractor.settings.public() if hasattr(extractor, "settings") else
-            {k: getattr(extractor, k, None) for k in ("k", "threshold", "min_df")},
+            {k: getattr(extractor, k, None) for k in ("k", "threshold", "min_df", "model")},
             "model": getattr(getattr(extractor, "settings", None), "model", "offline"),
             "prompt_hashes": sorted({r["prompt_hash"] for r in results if r.get("prompt_hash")}),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in results),

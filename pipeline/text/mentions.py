@@ -115,9 +115,9 @@ class Lexicon:
             missing = {clean_name(n) for n in names if key(n) not in keys and not number_value(n)
                        and not date_value(n)}
             gold = {key(n) for n in names}
-            for text in {m.text.lower() for m in ms if m.shape.startswith("CAP") and key(m.value) not in gold}:
+            for text in sorted({m.text.lower() for m in ms if m.shape.startswith("CAP") and key(m.value) not in gold}):
                 seen[text] = seen.get(text, 0) + 1
-                for n in missing:
+                for n in sorted(missing):
                     pair[(text, n)] = pair.get((text, n), 0) + 1
         learned = {t: n for (t, n), c in sorted(pair.items(), key=lambda x: -x[1])
                    if c >= min_count and c * 2 > seen[t] and len(t) > 1}

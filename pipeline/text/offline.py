@@ -103,13 +103,24 @@ class OfflineExtractor:
             entities across splits).
         min_df: a feature must occur in this many training pairs to be kept (fewer for
             training sets under 2,000 sentences).
+        model: ``features`` (default; ``pair`` where the packaged MiniLM is unavailable),
+            ``pair`` (this pair classifier), ``tagger`` (the sequence tagger of
+            :mod:`.tagger` alone), ``union`` (both; :func:`.tagger.merge` adds the tagger's
+            triples whose object no pair triple took) or ``features`` (the tagger's tags become
+            pair features, :func:`.tagger.add_tag_features`; cross-fitted on the training split).
     """
 
     name = "offline"
 
     def __init__(self, k: int = 5, threshold: float = 0.2, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
-                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True) -> None:
+                 subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
+                 model: str = "features") -> None:
+        from .tagger import MODELS
+        if model not in MODELS:
+            from ..errors import InputError
+            raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
+        self.model, self.tagger = model, None
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
         self.c_binary, self.c_relation = 0.1, 0.05
@@ -166,6 +177,16 @@ class OfflineExtractor:
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
+        from .. import embeddings
+        if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
+            if self.model != "features":
+                from ..errors import InputError
+                raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
+            log.info("offline extractor: no MiniLM token vectors here: model 'pair' instead of 'features'")
+            self.model = "pair"  # the default degrades to the pair classifier alone (provenance says so)
+        if self.model in ("tagger", "union"):  # the sequence tagger (issue 14): alone, or merged with the pairs
+            from .tagger import SequenceTagger
+            self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
         examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for _, s in self.train_sents]
         # cross-fitting: a training sentence sees the names and relations known from the other
@@ -191,7 +212,12 @@ class OfflineExtractor:
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
         X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
         variant_counts: dict[str, list[int]] = {}
-        for (name, s), nb, fold in zip(self.train_sents, nbs, folds):
+        train_tags = [None] * len(self.train_sents)
+        if self.model == "features":  # the tagger's view of each training sentence, cross-fitted
+            from .tagger import SequenceTagger, add_tag_features
+            self.tagger = SequenceTagger(cache_dir=self.cache_dir)
+            train_tags = self.tagger.fit_crossed(training, folds)
+        for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
             ranges = {r.name: r.range for r in training[name][0].relations.values()}
             all_ms = find_mentions(s.text, fold_lex[fold])
             ms = [m for m in all_ms if not m.shape.startswith("DIS")]
@@ -220,7 +246,10 @@ class OfflineExtractor:
                 if m.shape in NAME_SHAPES:
                     S.append(subject_features(s.text, toks, ms, m, fold_known[fold], fold_types[fold]))
                     y_s.append(1 if fold_accents(key(m.value)) in subj_keys else 0)
-            for a, b, f in sentence_pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold]):
+            pairs = sentence_pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold])
+            if tagged is not None:
+                add_tag_features(s.text, tagged, pairs, self.tagger.relations)
+            for a, b, f in pairs:
                 rel = gold.get((fold_accents(key(a.value)), fold_accents(key(b.value))))
                 X.append(f)
                 y_bin.append(1 if rel else 0)
@@ -257,12 +286,19 @@ class OfflineExtractor:
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
+        if self.tagger is not None and self.model in ("tagger", "union"):
+            from .tagger import combine
+            return combine(self, sentences, ontology)
+        tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         results = []
         # a relation without a domain or a range cannot give subType/objType: never chosen
         rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
-        for sent, nb in zip(sentences, nbs):
+        for n_sent, (sent, nb) in enumerate(zip(sentences, nbs)):
             pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types)
+            if tags is not None:
+                from .tagger import add_tag_features
+                add_tag_features(sent, tags[n_sent], pairs, self.tagger.relations)
             if not pairs:
                 results.append([])
                 continue
