@@ -2,7 +2,6 @@
 and the bench's dev split."""
 from __future__ import annotations
 
-from pipeline.text.bench import dev_split
 from pipeline.text.data import Sentence
 from pipeline.text.mentions import Lexicon, find_mentions, tokens
 from pipeline.text.tagger import add_tag_features, align, decode, merge, spans_of, topic_share
@@ -57,15 +56,6 @@ def test_merge_adds_tagger_triples_of_new_objects_only():
     pairs = [{"sub": "A", "rel": "r", "obj": "B"}]
     tagged = [{"sub": "A", "rel": "q", "obj": "B"}, {"sub": "A", "rel": "q", "obj": "C"}]
     assert merge(pairs, tagged) == [{"sub": "A", "rel": "r", "obj": "B"}, {"sub": "A", "rel": "q", "obj": "C"}]
-
-
-def test_dev_split_groups_sentences_of_one_subject():
-    sents = [Sentence(f"id{i}", "t", [{"sub": f"Name_{i % 7}", "rel": "r", "obj": str(i)}]) for i in range(70)]
-    fit, held = dev_split(sents)
-    assert len(fit) + len(held) == 70 and 14 <= len(held) <= 28
-    held_subjects = {s.triples[0]["sub"] for s in held}
-    assert not held_subjects & {s.triples[0]["sub"] for s in fit}
-    assert dev_split(list(reversed(sents)))[1] == list(reversed(held))  # order-independent
 
 
 def test_add_tag_features_reads_role_and_relation_probabilities():
