@@ -137,6 +137,16 @@ class _ElementPath:
             yield _Record(item) if hasattr(item, "attrib") else item
 
 
+def _as_text(value: Any) -> Any:
+    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``), ``None`` kept,
+    dicts and lists walked."""
+    if isinstance(value, dict):
+        return {k: _as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_text(v) for v in value]
+    return value if value is None or isinstance(value, str) else str(value)
+
+
 def _read_json(rml_rule: Any, references: list) -> Any:
     """Morph-KGC's JSON reader (``data_file._read_json``) without its record drops.
 
@@ -159,7 +169,9 @@ def _read_json(rml_rule: Any, references: list) -> Any:
         data = json.load(f)
     tops = dict.fromkeys(r.split(".")[0] for r in references)
     found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
-    df = pd.json_normalize(list(normalize_hierarchical_data(found)))
+    # values as text before the frame is built: a number column with a null in it would become
+    # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
+    df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
     for ref in references:
         if ref not in df.columns:
             df[ref] = None

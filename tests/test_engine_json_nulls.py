@@ -1,6 +1,7 @@
 """Morph-KGC 2.10's JSON reader drops a record with a null anywhere under the top-level keys a
 rule reads (``venue.geo: null`` lost ``venue.name``), silently. Corrected in pipeline.engine:
-a record is left out only for the references that are null in it, and that is counted."""
+a record is left out only for the references that are null in it, and that is counted; a JSON
+number beside a null stays as written (350, not 350.0)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +9,7 @@ import json
 from pipeline.cli import main
 
 EVENTS = {"data": [
-    {"id": "E1", "capacity": "350", "venue": {"id": "V7", "name": "Blue Hall", "geo": {"lat": "48.2"}}},
+    {"id": "E1", "capacity": 350, "venue": {"id": "V7", "name": "Blue Hall", "geo": {"lat": "48.2"}}},
     {"id": "E2", "capacity": None, "venue": {"id": "V9", "name": "City Park", "geo": None}},
     {"id": "E3", "venue": None},
 ]}
