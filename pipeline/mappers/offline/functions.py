@@ -38,6 +38,17 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
 _XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 _XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+#: (ranges, the range's lexical form, does the whole column convert?, Function Name, Function
+#: Output, evidence): a function is proposed when some values are not in the range's lexical
+#: space and the function writes every value in it (decimal commas: decided per column).
+_VALUE_FUNCTIONS = (
+    ((XSD.boolean,), _XSD_BOOLEAN, lambda vs: _share(vs, udfs.normalize_boolean) == 1.0,
+     "toBoolean()", "value normalised to xsd:boolean (true/false)", "read as booleans"),
+    ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, decimal_comma_column,
+     "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
+    ((XSD.time,), _XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
+     "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
+)
 _SAMPLE = 200
 
 
@@ -87,22 +98,11 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                                 f"{_share(values, _ISO_DATE.match):.0%} are already xsd:date")
             added += 1
             continue
-        if ontology.expand(row.datatype) == XSD.boolean and _share(values, _XSD_BOOLEAN.match) < 1.0 \
-                and _share(values, udfs.normalize_boolean) == 1.0:
-            row.function_name, row.function_output = "toBoolean()", "value normalised to xsd:boolean (true/false)"
-            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as booleans")
-            added += 1
-            continue
-        if ontology.expand(row.datatype) in (XSD.decimal, XSD.double, XSD.float) \
-                and _share(values, _XSD_DECIMAL.match) < 1.0 and decimal_comma_column(values):
-            row.function_name, row.function_output = "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)"
-            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} write the decimal with a comma")
-            added += 1
-            continue
-        if ontology.expand(row.datatype) == XSD.time and _share(values, _XSD_TIME.match) < 1.0 \
-                and _share(values, udfs.normalize_time) == 1.0:
-            row.function_name, row.function_output = "toTime()", "time normalised to xsd:time (hh:mm:ss)"
-            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} read as clock times")
+        rule = next((r for r in _VALUE_FUNCTIONS if ontology.expand(row.datatype) in r[0]
+                     and _share(values, r[1].match) < 1.0 and r[2](values)), None)
+        if rule is not None:  # values not in the range's lexical space that a function writes in it
+            row.function_name, row.function_output = rule[3], rule[4]
+            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} {rule[5]}")
             added += 1
             continue
         prop = ontology.expand(row.ontology_property)
