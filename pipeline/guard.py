@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from .rmlnorm import BNODE_NS, REF_NS
-from .runs import Runs, lines_text
+from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
 
 __all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
@@ -43,7 +43,6 @@ ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
 ILL_IRI, NOT_NT = "relative or illegal IRI", "not a valid N-Triples statement"
-_SLICE = 65536  # rows whose lines are joined at once (a rule's whole text never exists at once)
 
 _UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
                                                     *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
@@ -364,8 +363,7 @@ class Guard:
             for kind, rows in ((True, named), (False, ~named)):
                 if rows.any():
                     parts = (s, p, o, g) if rows.all() else (s[rows], p[rows], o[rows], g[rows])
-                    for i in range(0, len(parts[0]), _SLICE):
-                        runs.add_text(lines_text(*(c[i:i + _SLICE] for c in parts), named=kind), named=kind)
+                    runs.add_terms(*parts, named=kind)
             return
         body = s + " " + p + " " + o
         if named.any():

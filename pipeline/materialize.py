@@ -46,7 +46,7 @@ from .errors import MaterializeError, RMLError
 from .findings import Finding
 from .guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
 from .overlap import GuardWorker, available as overlap_available
-from .runs import Runs
+from .runs import Runs, sort_command
 from .rmlnorm import RML, Normalized, normalize_rml
 
 __all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
@@ -390,7 +390,7 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
 
     # forked before the engine loads anything: one cheap fork
     worker = GuardWorker(work) if overlap and processes == 1 and overlap_available() \
-        and Runs(work).sort is not None else None
+        and sort_command() is not None else None
     runs = Runs(work, stream=worker is None)
     try:
         groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)

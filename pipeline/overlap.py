@@ -28,12 +28,11 @@ from typing import Any
 
 from .errors import MaterializeError
 from .guard import Guard
-from .runs import Runs
+from .runs import SLICE, Runs
 
 __all__ = ["GuardWorker", "available"]
 
 _FILE_IDS = itertools.count()
-_SLICE = 65536  # terms joined at once when a column is written for the worker
 
 
 def available() -> bool:
@@ -154,8 +153,8 @@ def _write_lines(fh: Any, col: Any) -> bool:
     """Write a column's terms joined by line breaks, slice by slice (the text of a whole column never
     exists at once); ``False`` (and a partial write) when a term holds a line break or is no text."""
     n = len(col)
-    for i in range(0, n, _SLICE):
-        part = col[i:i + _SLICE].tolist()
+    for i in range(0, n, SLICE):
+        part = col[i:i + SLICE].tolist()
         try:
             text = "\n".join(part)
         except TypeError:  # a missing value (None, NaN)
@@ -163,7 +162,7 @@ def _write_lines(fh: Any, col: Any) -> bool:
         if text.count("\n") != len(part) - 1:
             return False
         fh.write(text.encode("utf-8", "surrogatepass"))
-        if i + _SLICE < n:
+        if i + SLICE < n:
             fh.write(b"\n")
     return True
 

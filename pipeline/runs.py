@@ -18,11 +18,19 @@ from pathlib import Path
 
 from .errors import MaterializeError
 
-__all__ = ["Runs", "lines_text", "merge_sorted"]
+__all__ = ["Runs", "SLICE", "lines_text", "merge_sorted", "sort_command"]
 
 _RUN_IDS = itertools.count()
 #: ``sort``'s memory buffer
 _BUFFER = "16M"
+#: lines (or terms) joined into one text at once: the text of a whole rule never exists at once
+SLICE = 65536
+
+
+def sort_command() -> str | None:
+    """The ``sort`` command that orders the output, or ``None`` (GNU coreutils or BSD only: Windows
+    has a ``sort`` command of another kind)."""
+    return shutil.which("sort") if os.name == "posix" else None
 
 
 class Runs:
@@ -39,8 +47,7 @@ class Runs:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.files: dict[bool, list[Path]] = {False: [], True: []}
-        # GNU/BSD sort only (Windows has a `sort` command of another kind)
-        self.sort = shutil.which("sort") if os.name == "posix" else None
+        self.sort = sort_command()
         self.stream = stream and self.sort is not None
         self.procs: dict[bool, tuple] = {}
 
@@ -55,17 +62,21 @@ class Runs:
             self.procs[named] = (proc, out, path)
         return self.procs[named][0]
 
-    def add_text(self, text: str, named: bool) -> None:
-        """Take lines already joined, each ending in a line break (streaming only: see :attr:`stream`)."""
-        self._proc(named).stdin.write(text.encode("utf-8"))
+    def add_terms(self, s, p, o, g, named: bool) -> None:
+        """Take the statements of term arrays of equal length (streaming only: see :attr:`stream`),
+        joined by :func:`lines_text` in slices of :data:`SLICE` rows."""
+        pipe = self._proc(named).stdin
+        for i in range(0, len(s), SLICE):
+            pipe.write(lines_text(s[i:i + SLICE], p[i:i + SLICE], o[i:i + SLICE], g[i:i + SLICE], named)
+                       .encode("utf-8"))
 
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
-        to each). Streamed in slices of 65,536 lines, so the text of a whole rule never exists at once."""
+        to each). Streamed in slices of :data:`SLICE` lines, so the text of a whole rule never exists at once."""
         if self.stream:
             pipe = self._proc(named).stdin
-            for i in range(0, len(lines), 65536):
-                part = lines[i:i + 65536]
+            for i in range(0, len(lines), SLICE):
+                part = lines[i:i + SLICE]
                 end = suffix + "\n"  # joined in, so no suffixed copy of each line is made
                 pipe.write((end.join(part.tolist()) + end).encode("utf-8"))
             return
@@ -170,7 +181,7 @@ def merge_sorted(runs: list[Path], out: Path, sort: str | None = None) -> int:
                 if line != last:
                     buf.append(line)
                     last = line
-                    if len(buf) >= 65536:
+                    if len(buf) >= SLICE:
                         fh.writelines(buf)
                         n += len(buf)
                         buf.clear()

@@ -128,7 +128,7 @@ def test_worker_takes_terms_with_line_breaks_and_many_slices(tmp_path, monkeypat
     from pipeline.guard import Guard
     from pipeline.runs import Runs
 
-    monkeypatch.setattr(overlap_module, "_SLICE", 2)  # several slices per column
+    monkeypatch.setattr(overlap_module, "SLICE", 2)  # several slices per column
     s = np.array(["<http://e.org/a>", "<http://e.org/b\nc>", "<http://e.org/d>", "<http://e.org/a>", "<e>"], dtype=object)
     p = np.array(["<http://e.org/p>"] * 5, dtype=object)
     o = np.array(['"x"', '"y"', '"z"', '"x"', '"w"'], dtype=object)
