@@ -31,7 +31,6 @@ from typing import Any
 from ..errors import PipelineError
 from .data import Sentence, TextCase, benchmark_dir, load_sentences, ontology_names
 from .error_analysis import CLASSES, write_errors
-from .normalize import key
 from .harness import BASELINES, load_training, macro, published_baseline, rescore_baseline, run_case
 
 __all__ = ["run_benchmark", "format_table", "main", "dev_split", "PROTOCOLS"]
@@ -63,7 +62,7 @@ def dev_split(sentences: list[Sentence], share: float = 0.2) -> tuple[list[Sente
     """
     groups: dict[str, list[Sentence]] = {}
     for s in sentences:
-        groups.setdefault(min([key(t["sub"]) for t in s.triples] or [s.id]), []).append(s)
+        groups.setdefault(s.subject_group, []).append(s)
     held_keys: set[str] = set()
     n_held, n = 0, len(sentences)
     for g in sorted(groups, key=lambda g: hashlib.sha1(g.encode("utf-8")).hexdigest()):

@@ -22,6 +22,7 @@ DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), ne
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -32,7 +33,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError, ManifestError
-from .normalize import DATATYPES
+from .normalize import DATATYPES, key
 
 __all__ = ["Relation", "TextOntology", "Sentence", "TextCase", "load_ontology", "load_sentences",
            "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
@@ -94,6 +95,17 @@ class Sentence:
     id: str
     text: str
     triples: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def subject_group(self) -> str:
+        """The sentence's smallest subject key (its id when it has no triple): WebNLG verbalises one
+        set of facts in several sentences, so held-out parts and cross-fitting folds are cut by it."""
+        return min([key(t["sub"]) for t in self.triples] or [self.id])
+
+    @property
+    def fold(self) -> int:
+        """Cross-fitting fold (0 or 1) of the sentence: the SHA-1 of :attr:`subject_group`, mod 2."""
+        return int(hashlib.sha1(self.subject_group.encode()).hexdigest(), 16) % 2
 
 
 @dataclass

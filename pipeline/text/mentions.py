@@ -101,6 +101,15 @@ class Lexicon:
         return {a for a in out if a and not number_value(a) and not date_value(a)}
 
     @classmethod
+    def cross_fitted(cls, sentences: list) -> tuple["Lexicon", list["Lexicon"]]:
+        """The lexicon of training sentences (:class:`.data.Sentence`) and, per cross-fitting fold
+        (:attr:`.data.Sentence.fold`), the lexicon of the other fold's sentences: a training sentence
+        then sees the names known without it, as a test sentence sees the training split's."""
+        examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for s in sentences]
+        folds = [s.fold for s in sentences]
+        return cls.learn(examples), [cls.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
+
+    @classmethod
     def learn(cls, examples: list[tuple[str, list[str]]], min_count: int = 3) -> "Lexicon":
         """A lexicon of the names in ``examples`` (``(sentence, entity names of its triples)``), plus
         aliases learned from data evidence: a capitalised mention that never matches a name of its

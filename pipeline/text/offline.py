@@ -35,7 +35,6 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import re
 import time
@@ -49,6 +48,7 @@ from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, know
                        label_stems, sentence_pairs, stems, subject_features, variant_values, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
+from .vector_cache import cached_vectors
 
 __all__ = ["OfflineExtractor", "compatible"]
 
@@ -63,24 +63,12 @@ def _csr32(m):
 
 def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     """MiniLM vectors of ``texts``; with ``cache_dir``, vectors computed once are kept in
-    ``minilm-vectors.npz`` there (keyed by the SHA-1 of the text) - embedding the benchmark's
+    ``minilm-vectors.npz`` there (:mod:`.vector_cache`) - embedding the benchmark's
     5,000 sentences costs minutes on a busy 2-core machine."""
     from .. import embeddings
     if cache_dir is None:
         return embeddings.embed(texts)
-    path = cache_dir / "minilm-vectors.npz"
-    known: dict[str, np.ndarray] = {}
-    if path.exists():
-        with np.load(path) as z:
-            known = {k: z[k] for k in z.files}
-    keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
-    todo = sorted({t for t, k in zip(texts, keys) if k not in known})
-    if todo:
-        for t, v in zip(todo, embeddings.embed(todo)):
-            known[hashlib.sha1(t.encode("utf-8")).hexdigest()] = v
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **known)
-    return np.stack([known[k] for k in keys]).astype(np.float32)
+    return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
 
 
 class OfflineExtractor:
@@ -187,18 +175,15 @@ class OfflineExtractor:
             from .tagger import SequenceTagger
             self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
-        examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for _, s in self.train_sents]
         # cross-fitting: a training sentence sees the names and relations known from the other
         # fold only, as a test sentence sees those of the training split (its entities are new)
         # (folds by subject: WebNLG verbalises the same facts in several sentences)
-        folds = [int(hashlib.sha1(min([key(t["sub"]) for t in s.triples] or [s.id]).encode()).hexdigest(), 16) % 2
-                 for _, s in self.train_sents]
-        fold_lex = [Lexicon.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
+        folds = [s.fold for _, s in self.train_sents]
+        self.lexicon, fold_lex = Lexicon.cross_fitted([s for _, s in self.train_sents])
         fold_known = [known_relations([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
         fold_types = [TypeGuesser().fit([(training[n][0], s) for (n, s), f in zip(self.train_sents, folds) if f != k])
                       for k in (0, 1)]
         self.types = TypeGuesser().fit([(training[n][0], s) for n, s in self.train_sents])
-        self.lexicon = Lexicon.learn(examples)
         self.known_rels = known_relations([s for _, s in self.train_sents])
         self.facts: dict[tuple[str, str], set[str]] = {}
         for name, s in self.train_sents:

@@ -35,7 +35,6 @@ randomness beyond the seeded generator.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from pathlib import Path
@@ -113,11 +112,8 @@ class SequenceTagger:
         data = [(o, s) for _, (o, ss) in sorted(training.items()) for s in ss]
         self.relations = sorted({r for o, _ in data for r in o.relations})
         rel_index = {r: i for i, r in enumerate(self.relations)}
-        examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for _, s in data]
-        folds = [int(hashlib.sha1(min([key(t["sub"]) for t in s.triples] or [s.id]).encode()).hexdigest(), 16) % 2
-                 for _, s in data]
-        fold_lex = [Lexicon.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
-        self.lexicon = Lexicon.learn(examples)
+        folds = [s.fold for _, s in data]
+        self.lexicon, fold_lex = Lexicon.cross_fitted([s for _, s in data])
         texts = [s.text for _, s in data]
         xs = self._inputs(texts, [fold_lex[f] for f in folds])
         ys, masks, n_al, n_all = [], [], 0, 0

