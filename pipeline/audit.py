@@ -191,7 +191,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
               f"(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of "
               f"{row.data_reference!r} are written as literals, not concepts",
               "a value map from the column's codes to the concepts of the SKOS scheme", severity="warning")
-    for cls in split_class_alternatives(row.related_entity_class):
+    for cls in related:
         iri = ontology.expand(cls)
         if iri is None:
             a.add("related_entity_class", f"related class {cls!r}: unknown prefix or not an IRI",

@@ -68,14 +68,14 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     if info.cls is None:
         return
     # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
-    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    candidates = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
     mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
     key = info.key[0] if len(info.key) == 1 else None
     # a nested reference named for another class's property (cat:supplier/cat:name ~ supplierName)
     # is that entity's value, not a weaker match of the record's own class (productName)
     elsewhere = [p for p in datatype_props if p not in mine and ontology.domains(p)]
-    refs = [r for r in refs if r == key or not _names_other_entity(matcher, ontology, info, r, mine, elsewhere)]
+    refs = [r for r in candidates if r == key or not _names_other_entity(matcher, ontology, info, r, mine, elsewhere)]
     if refs and mine:
         # the record key is the entity's identifier: it fits an identifier property best
         # (stop_id, not zone_id, is the gtfs:id of a stop)
@@ -100,11 +100,10 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                                                     f"{ontology.compact(info.cls)}"]))
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
-    refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     # best pair first: of two references naming one property (venue.id, venue.name ~ venueName) the
     # one that names it best takes it, whatever the order of the columns
     pairs = sorted(((_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p)
-                    for i, r in enumerate(refs) if r not in done
+                    for i, r in enumerate(candidates) if r not in done
                     for p in datatype_props if p not in used and ontology.domains(p)),
                    key=lambda x: (-x[0], x[1], x[2]))
     for score, _, _, r, p in pairs:
