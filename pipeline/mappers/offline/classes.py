@@ -18,6 +18,8 @@ from .analysis import SourceInfo
 from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import (
     DATATYPE_PATTERNS,
+    XSD_BOOLEAN,
+    XSD_TIME,
     decimal_comma_column,
     distinct_values,
     profile_datatype,
@@ -43,10 +45,9 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
 #: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
-#: except that ``xsd:boolean`` is exactly true/false/1/0 (XSD 1.1 Part 2, 3.3.2; ``True`` needs
-#: toBoolean(), ``1`` does not) and ``xsd:time`` needs its seconds (3.3.8: ``20:00`` is no time).
-_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": re.compile(r"^(true|false|1|0)$"),
-             "xsd:time": re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")}
+#: except that ``xsd:boolean`` is exactly true/false/1/0 (``True`` needs toBoolean(), ``1`` does not)
+#: and ``xsd:time`` needs its seconds (:data:`.profile.XSD_BOOLEAN`, :data:`.profile.XSD_TIME`).
+_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": XSD_TIME}
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:

@@ -28,25 +28,23 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from ...table import MappingRow
-from .profile import decimal_comma_column
+from .profile import XSD_BOOLEAN, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 
 log = logging.getLogger(__name__)
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
 _XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-_XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 #: (ranges, the range's lexical form, does the whole column convert?, Function Name, Function
 #: Output, evidence): a function is proposed when some values are not in the range's lexical
 #: space and the function writes every value in it (decimal commas: decided per column).
 _VALUE_FUNCTIONS = (
-    ((XSD.boolean,), _XSD_BOOLEAN, lambda vs: _share(vs, udfs.normalize_boolean) == 1.0,
+    ((XSD.boolean,), XSD_BOOLEAN, lambda vs: _share(vs, udfs.normalize_boolean) == 1.0,
      "toBoolean()", "value normalised to xsd:boolean (true/false)", "read as booleans"),
     ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, decimal_comma_column,
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
-    ((XSD.time,), _XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
+    ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
 )
 _SAMPLE = 200

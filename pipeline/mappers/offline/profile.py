@@ -28,7 +28,7 @@ from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
 
-__all__ = ["DATATYPE_PATTERNS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,12 @@ DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("xsd:gYear", re.compile(r"^\d{4}$")),
     ("xsd:anyURI", re.compile(r"^(https?|ftp|mailto|urn):\S+$", re.I)),
 ]
+
+#: What a value must look like to be in an XSD lexical space where profiling's patterns are wider:
+#: ``xsd:boolean`` is exactly true/false/1/0 (XSD 1.1 Part 2, 3.3.2) and ``xsd:time`` has its seconds
+#: (3.3.8: ``20:00`` is no time). The fit checks and the function proposals both read these.
+XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
+XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:
