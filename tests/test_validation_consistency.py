@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import RDF, XSD
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF, XSD
 
 from pipeline.validation.consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
 
@@ -117,3 +117,33 @@ def test_hermit_counts_unsatisfiable_classes():
     r = hermit_consistency(Graph(), o)
     assert r.value is True
     assert r.details["unsatisfiable_classes"] == ["http://ex.org/C", "http://ex.org/D"]
+
+
+def test_owlrl_speedups_give_the_same_closure(onto, monkeypatch):
+    """The context-free store and the kept namespace terms change nothing in owlrl's closure."""
+    import owlrl
+    import owlrl.Closure
+    import owlrl.OWLRL
+
+    from pipeline.validation.consistency import _KeptTerms, _keep_owlrl_terms
+
+    def closure(store: str) -> set:
+        g = Graph(store=store)
+        for t in onto:
+            g.add(t)
+        for t in _gold_like() + _lot_and_procedure():
+            g.add(t)
+        owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
+                               datatype_axioms=False).expand(g)
+        return {t for t in g if not isinstance(t[0], BNode) and not isinstance(t[2], BNode)}
+
+    plain = closure("Memory")
+    for module in (owlrl.OWLRL, owlrl.Closure):  # restored after the test
+        for name in ("OWL", "RDF", "RDFS"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, getattr(module, name))
+    _keep_owlrl_terms()
+    assert isinstance(owlrl.OWLRL.OWL, _KeptTerms) and owlrl.OWLRL.OWL.sameAs == URIRef(str(OWL) + "sameAs")
+    assert owlrl.Closure.RDF["_2"] == URIRef(str(RDF) + "_2")
+    fast = closure("SimpleMemory")
+    assert len(plain) > len(onto) and fast == plain

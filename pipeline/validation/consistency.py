@@ -29,6 +29,13 @@ HermiT is the one bundled with owlready2 (``owlready2/hermit``), run on the
 same reduced N-Triples input through its command line, as
 ``owlready2.sync_reasoner_hermit`` does, with ``--ignoreUnsupportedDatatypes``
 (xsd:date and friends are outside the OWL 2 datatype map).
+
+Speed of the owlrl closure (same closure, same messages): the reasoner's graph uses rdflib's
+context-free ``SimpleMemory`` store (the default ``Memory`` store keeps a context per triple,
+which owlrl never reads), and in the child process owlrl's rule modules read ``OWL.sameAs``,
+``RDF.type`` ... from :class:`_KeptTerms` proxies instead of rdflib's ``DefinedNamespace``,
+which resolves every attribute read anew (owlrl reads them some 6 million times for a
+40k-triple closure). Together 2.3x faster on the 1M-triple bench sample (9.3 s -> 4.0 s).
 """
 from __future__ import annotations
 
@@ -170,10 +177,39 @@ def _key_equalities(g: Graph, keys: list[tuple[Any, list]]) -> set[tuple[Any, An
     return out
 
 
+class _KeptTerms:
+    """A namespace whose terms are looked up once: ``proxy.sameAs`` is ``OWL.sameAs`` (the same
+    ``URIRef``), kept as a plain attribute after its first read; ``proxy["_1"]`` is ``ns["_1"]``."""
+
+    def __init__(self, ns: Any) -> None:
+        self._ns = ns
+
+    def __getattr__(self, name: str) -> Any:  # called only for a term not read before
+        term = getattr(self._ns, name)
+        setattr(self, name, term)
+        return term
+
+    def __getitem__(self, key: str) -> Any:
+        return self._ns[key]
+
+
+def _keep_owlrl_terms() -> None:
+    """In the reasoner's child only: owlrl's rule modules read their vocabulary through
+    :class:`_KeptTerms` (module docstring: same terms, fewer namespace lookups)."""
+    import owlrl.Closure
+    import owlrl.OWLRL
+
+    for module in (owlrl.OWLRL, owlrl.Closure):
+        for name, ns in (("OWL", OWL), ("RDF", RDF), ("RDFS", RDFS)):
+            if getattr(module, name, None) is ns:
+                setattr(module, name, _KeptTerms(ns))
+
+
 def _owlrl_child(data: Graph, conn: Any) -> None:
     import owlrl  # imported here: the child does the work
 
     try:
+        _keep_owlrl_terms()
         keys = [(c, list(Collection(data, k))) for c, k in data.subject_objects(OWL.hasKey)]
         data.remove((None, OWL.hasKey, None))  # owlrl's prp-key is wrong (module docstring); applied below
         closure = owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
@@ -227,7 +263,7 @@ def start_owlrl(kg: Graph, ontology: Any, *, timeout_s: float = 120.0, reduce: b
     """
     t0 = time.perf_counter()
     schema = _g(ontology)
-    data = Graph(bind_namespaces="none")
+    data = Graph(store="SimpleMemory", bind_namespaces="none")  # no contexts: owlrl reads none (docstring)
     for t in schema:
         data.add(t)
     inst = relevant_instance_data(kg, schema) if reduce else kg
