@@ -1,8 +1,8 @@
 """Coverage of the sources by a compiled mapping: what of each source reaches the KG.
 
 Per source (``run.json`` ``coverage``): its columns/paths with a value, those a
-TriplesMap reads (subject template, object references, function inputs, join
-children), its records, and the records that get a subject (every reference of
+TriplesMap reads (subject template, object references, language maps, function
+inputs, join children), its records, and the records that get a subject (every reference of
 the subject map of at least one of its TriplesMaps has a value in the record; a
 record without one produces no triple, R2RML section 7). Columns and sources
 left out are listed by name so a report can show them.
@@ -35,7 +35,10 @@ def term_references(term: Term | None) -> list[str]:
 
 
 def _object_refs(obj: ObjectSpec) -> list[str]:
-    return [c for c, _ in obj.joins] if obj.parent else term_references(obj.term)
+    if obj.parent:
+        return [c for c, _ in obj.joins]
+    lang = [obj.term.language_ref] if obj.term is not None and obj.term.language_ref else []
+    return term_references(obj.term) + lang  # a language map reads its column too
 
 
 def _absolute(src: SourceData, iterator: str | None, ref: str) -> str:

@@ -1,7 +1,10 @@
 """Morph-KGC 2.10's file readers as :func:`pipeline.engine.engine_run` corrects them.
 
 * XML: a record is handed to the reader with attributes where a missing one reads as absent
-  (:class:`ElementPath`), not ``KeyError``, which aborted the whole run.
+  (:class:`ElementPath`), not ``KeyError``, which aborted the whole run; a prefixed attribute
+  (``@xml:lang``, ``title/@xlink:href``) is read by its expanded name, which is how ElementTree
+  keys it (``{http://www.w3.org/XML/1998/namespace}lang``): the engine asked for ``xml:lang``
+  and found no value in any record.
 * JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
   null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
 """
@@ -12,31 +15,64 @@ from typing import Any, Iterator
 __all__ = ["ElementPath", "read_json"]
 
 
-class _AttribOrNone(dict):
-    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``."""
+#: ``xml`` is bound to this namespace in every document (Namespaces in XML 1.0, section 3).
+XML_NS = "http://www.w3.org/XML/1998/namespace"
 
-    def __missing__(self, key: str) -> None:
+
+def expanded_name(name: str, namespaces: dict[str, str]) -> str | None:
+    """ElementTree's key of a prefixed attribute name: ``xml:lang`` ->
+    ``{http://www.w3.org/XML/1998/namespace}lang``; ``None`` for an unprefixed name or an unbound prefix.
+
+    Args:
+        name: the attribute name as an XPath step writes it, without ``@``.
+        namespaces: the document's prefixes -> namespace IRIs (``xml`` needs none).
+    """
+    prefix, colon, local = name.partition(":")
+    if not colon or not prefix or name.startswith("{"):
         return None
+    uri = XML_NS if prefix == "xml" else namespaces.get(prefix)
+    return f"{{{uri}}}{local}" if uri else None
 
 
-class _Record:
-    """An XML record as Morph-KGC's reader sees it: the element, with :class:`_AttribOrNone` attributes."""
+class _AttribOrNone(dict):
+    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``,
+    and a prefixed name reads the attribute of its expanded name."""
 
-    __slots__ = ("_element",)
+    def __init__(self, attrib: Any, namespaces: dict[str, str]) -> None:
+        super().__init__(attrib)
+        self._namespaces = namespaces
 
-    def __init__(self, element: Any) -> None:
+    def __missing__(self, key: str) -> str | None:
+        full = expanded_name(key, self._namespaces)
+        return dict.get(self, full) if full else None
+
+
+class _Element:
+    """An element as the reader reads it: ``get`` resolves a prefixed attribute name as :class:`_AttribOrNone`."""
+
+    __slots__ = ("_element", "_namespaces")
+
+    def __init__(self, element: Any, namespaces: dict[str, str]) -> None:
         self._element = element
+        self._namespaces = namespaces
 
     @property
     def attrib(self) -> _AttribOrNone:
-        return _AttribOrNone(self._element.attrib)
+        return _AttribOrNone(self._element.attrib, self._namespaces)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self.attrib[key]
+        return default if value is None else value
+
+    def findall(self, path: str, namespaces: dict[str, str] | None = None) -> list[_Element]:
+        return [_Element(e, self._namespaces) for e in self._element.findall(path, namespaces=namespaces)]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._element, name)
 
 
 class ElementPath:
-    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Record`."""
+    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Element`."""
 
     def __init__(self, module: Any) -> None:
         self._module = module
@@ -45,8 +81,9 @@ class ElementPath:
         return getattr(self._module, name)
 
     def iter_select(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        namespaces = dict(kwargs.get("namespaces") or {})
         for item in self._module.iter_select(*args, **kwargs):
-            yield _Record(item) if hasattr(item, "attrib") else item
+            yield _Element(item, namespaces) if hasattr(item, "attrib") else item
 
 
 def _as_text(value: Any) -> Any:

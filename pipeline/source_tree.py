@@ -246,12 +246,11 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
         refs.extend(k for k in r if k not in refs)
     data = SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
     data.default_prefixes = defaults
-    for ref in refs:
-        if re.search(r"@[^/@]*[:{][^/@]*$", ref):
+    for ref in refs:  # a prefixed attribute is read by the engine correction (engine_readers.expanded_name)
+        if re.search(r"@[^/@]*\{[^/@]*$", ref):
             data.unaddressable[ref] = (
-                f"the attribute {ref.rsplit('/', 1)[-1]!r} is namespaced: Morph-KGC 2.10 reads an attribute by "
-                f"its unqualified name (ElementTree's get), so no reference selects it and every record would "
-                f"have no value there")
+                f"the attribute {ref.rsplit('/', 1)[-1]!r} is in a namespace the document binds to no prefix: "
+                f"an RML reference cannot name it (the braces of its expanded name delimit template references)")
             findings.append(Finding("source", str(src.path), data.unaddressable[ref], column="reference", value=ref,
                                     expected="attributes in no namespace", severity="warning"))
     return data

@@ -43,3 +43,48 @@ def test_materialize_drop_findings_name_the_users_rml(tmp_path, capsys):
     err = capsys.readouterr().err
     dropped = [line for line in err.splitlines() if "dropped" in line]
     assert dropped and all(line.startswith(f"error: {tmp_path / 'm.rml.ttl'}") for line in dropped), err
+
+
+LANG_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<c:catalogue xmlns:c="urn:example:c" xmlns:xlink="http://www.w3.org/1999/xlink">
+  <c:item xml:lang="de" xlink:href="http://example.org/doc/1"><c:name xml:lang="de">Tastatur</c:name></c:item>
+  <c:item xml:lang="fr" xlink:href="http://example.org/doc/2"><c:name xml:lang="fr">Souris</c:name></c:item>
+  <c:item><c:name>Untagged</c:name></c:item>
+</c:catalogue>
+"""
+LANG_RML = """@prefix rml: <http://w3id.org/rml/> .
+<#Items> rml:logicalSource [ rml:source "items.xml" ; rml:referenceFormulation rml:XPath ;
+                             rml:iterator "/c:catalogue/c:item" ] ;
+  rml:subjectMap [ rml:template "http://example.org/item/{c:name}" ] ;
+  rml:predicateObjectMap
+    [ rml:predicate <http://example.org/name> ;
+      rml:objectMap [ rml:reference "c:name" ; rml:languageMap [ rml:reference "c:name/@xml:lang" ] ] ] ,
+    [ rml:predicate <http://example.org/lang> ; rml:objectMap [ rml:reference "@xml:lang" ] ] ,
+    [ rml:predicate <http://example.org/doc> ;
+      rml:objectMap [ rml:reference "@xlink:href" ; rml:termType rml:IRI ] ] .
+"""
+
+
+def test_prefixed_attributes_are_read_by_their_expanded_name(tmp_path):
+    """``@xml:lang`` / ``@xlink:href`` on the record and on an element under it (ElementTree keys them
+    ``{namespace}local``; the engine alone read no value in any record)."""
+    (tmp_path / "items.xml").write_text(LANG_XML, encoding="utf-8")
+    (tmp_path / "m.rml.ttl").write_text(LANG_RML, encoding="utf-8")
+    out = tmp_path / "kg.nt"
+    assert main(["-q", "materialize", str(tmp_path / "m.rml.ttl"), str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        '<http://example.org/item/Souris> <http://example.org/doc> <http://example.org/doc/2> .',
+        '<http://example.org/item/Souris> <http://example.org/lang> "fr" .',
+        '<http://example.org/item/Souris> <http://example.org/name> "Souris"@fr .',
+        '<http://example.org/item/Tastatur> <http://example.org/doc> <http://example.org/doc/1> .',
+        '<http://example.org/item/Tastatur> <http://example.org/lang> "de" .',
+        '<http://example.org/item/Tastatur> <http://example.org/name> "Tastatur"@de .',
+    ]
+
+
+def test_expanded_name():
+    from pipeline.engine_readers import expanded_name
+
+    assert expanded_name("xml:lang", {}) == "{http://www.w3.org/XML/1998/namespace}lang"
+    assert expanded_name("x:href", {"x": "http://www.w3.org/1999/xlink"}) == "{http://www.w3.org/1999/xlink}href"
+    assert [expanded_name(n, {}) for n in ("lang", "x:href", "{urn:a}b", ":a")] == [None, None, None, None]
