@@ -43,6 +43,7 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "toUpperCase": FnoFunction(GREL.toUpperCase, (GREL.valueParameter,), "GREL upper case"),
     "toLowerCase": FnoFunction(GREL.toLowerCase, (GREL.valueParameter,), "GREL lower case"),
     "toTitlecase": FnoFunction(GREL.string_toTitlecase, (GREL.valueParameter,), "GREL title case"),
+    "trim": FnoFunction(GREL.string_trim, (GREL.valueParameter,), "GREL trim: leading and trailing white space removed"),
 }
 
 #: Function names written in mapping tables -> :data:`FUNCTIONS` key.
@@ -58,6 +59,7 @@ _ALIASES = {
     "normalizeboolean": "normalizeBoolean", "boolean": "normalizeBoolean",
     "todecimal": "normalizeDecimalComma", "normalizedecimalcomma": "normalizeDecimalComma",
     "decimalcomma": "normalizeDecimalComma", "totime": "normalizeTime", "normalizetime": "normalizeTime", "time": "normalizeTime",
+    "trim": "trim", "strip": "trim", "stringtrim": "trim",
 }
 
 

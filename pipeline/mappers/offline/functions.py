@@ -11,6 +11,10 @@
   (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
   values miss but their title-cased form matches more often (GTFS ``gtfs:longName``).
+* ``trim``: a literal none of the above normalises, some of whose values start or end with
+  white space (an indented XML element's text, a padded CSV cell), gets it removed (GREL
+  ``string_trim``): RML keeps a value as the source writes it, so ``"\n  Alice Smith\n"`` would
+  be the literal, and a typed one (`` 42``) is outside its datatype's lexical space.
 
 Each proposal appends its evidence to the row. The functions are the very ones the compiled
 mapping runs (:mod:`pipeline.fno.udfs`), so what the mapper checks is what the KG gets.
@@ -62,9 +66,19 @@ def range_patterns(ontology: Ontology, prop: URIRef) -> list[str]:
     return out
 
 
+def _raw_values(src: SourceData, reference: str) -> list[str]:
+    return src.xpath(reference) if src.source.format == "xml" else src.values(reference)
+
+
 def _values(src: SourceData, reference: str) -> list[str]:
-    vals = src.xpath(reference) if src.source.format == "xml" else src.values(reference)
-    return [v for v in dict.fromkeys(v.strip() for v in vals) if v][:_SAMPLE]
+    return [v for v in dict.fromkeys(v.strip() for v in _raw_values(src, reference)) if v][:_SAMPLE]
+
+
+def _padded(src: SourceData, reference: str) -> tuple[int, int, str]:
+    """``(values with leading/trailing white space, non-blank values, first such value)`` of a reference."""
+    vals = [v for v in _raw_values(src, reference) if v and v.strip()]
+    padded = [v for v in vals if v != v.strip()]
+    return len(padded), len(vals), padded[0] if padded else ""
 
 
 def _share(values: list[str], test) -> float:
@@ -72,7 +86,8 @@ def _share(values: list[str], test) -> float:
 
 
 def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], ontology: Ontology) -> int:
-    """Add ``toDate()`` / ``capitalize`` to literal rows whose data needs them.
+    """Add ``toDate()``, ``toBoolean()``, ``toDecimal()``, ``toTime()``, ``capitalize`` or ``trim`` to the
+    literal rows whose data needs them (module docstring).
 
     Args:
         rows: the mapper's rows (changed in place).
@@ -116,5 +131,11 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                                     f"{titled:.0%} capitalised")
                 added += 1
                 break
+        else:
+            n, total, first = _padded(src, row.data_reference)
+            if n:
+                row.function_name, row.function_output = "trim", "leading and trailing white space removed"
+                row.evidence.append(f"{n} of {total} values start or end with white space (e.g. {first!r})")
+                added += 1
     log.debug("offline mapper: %d transformation function(s) proposed", added)
     return added
