@@ -1,6 +1,8 @@
 """Transformation functions through RML-FNML, run by the real Morph-KGC: value maps, case, dates."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
@@ -42,3 +44,15 @@ def test_value_map_capitalize_and_date_normalisation(tmp_path):
     assert kinds == {ex + "route/r1": ex + "kind/bus", ex + "route/r2": ex + "kind/tram"}
     rml = (run.folder / "mapping.rml.ttl").read_text()
     assert "grel:string_toTitlecase" in rml and "fn:normalizeDate" in rml and "fn:valueMap" in rml
+
+
+def test_the_table_functions_the_llm_prompt_lists_are_the_ones_the_compiler_reads():
+    from pipeline.fno import TABLE_FUNCTIONS, function_for_name
+    from pipeline.manifest import load_manifest
+    from pipeline.mappers.llm_prompt import render_prompt
+
+    assert [function_for_name(name) for name, _ in TABLE_FUNCTIONS] == [key for _, key in TABLE_FUNCTIONS]
+    case = load_manifest(Path(__file__).resolve().parent / "cases" / "padded-values" / "case.yaml")
+    line = next(x for x in render_prompt(case, "", "")[1]["content"].splitlines() if "**Function Name**" in x)
+    assert [n for n in ("`toDate()`", "`toTime()`", "`capitalize`", "`trim`") if n in line] == \
+        ["`toDate()`", "`toTime()`", "`capitalize`", "`trim`"]

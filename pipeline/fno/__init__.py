@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rdflib import Namespace, URIRef
 
-__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "UDF_FILE", "function_for_name"]
+__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "TABLE_FUNCTIONS", "UDF_FILE", "function_for_name"]
 
 FN = Namespace("https://w3id.org/kgc-pipeline/function#")
 GREL = Namespace("http://users.ugent.be/~bjdmeest/function/grel.ttl#")
@@ -45,6 +45,13 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "toTitlecase": FnoFunction(GREL.string_toTitlecase, (GREL.valueParameter,), "GREL title case"),
     "trim": FnoFunction(GREL.string_trim, (GREL.valueParameter,), "GREL trim: leading and trailing white space removed"),
 }
+
+#: The one-argument functions a mapping table names, as the offline mapper writes them, with their
+#: :data:`FUNCTIONS` key (the LLM mapper's prompt lists them; value maps are described there apart).
+TABLE_FUNCTIONS = (("toDate()", "normalizeDate"), ("toBoolean()", "normalizeBoolean"),
+                   ("toDecimal()", "normalizeDecimalComma"), ("toTime()", "normalizeTime"),
+                   ("capitalize", "toTitlecase"), ("toUpperCase", "toUpperCase"), ("toLowerCase", "toLowerCase"),
+                   ("trim", "trim"))
 
 #: Function names written in mapping tables -> :data:`FUNCTIONS` key.
 #: ``capitalize`` ("Input string in capital format", BLINKG scenario 2) is read as

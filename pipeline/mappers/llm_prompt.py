@@ -27,6 +27,7 @@ import jinja2
 from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import OWL, RDF
 
+from ..fno import FUNCTIONS, TABLE_FUNCTIONS
 from ..manifest import Case, Source
 from ..ontology import Ontology
 from ..table import COLUMNS, MappingRow, MappingTable, json_schema, to_markdown
@@ -226,7 +227,8 @@ def render_prompt(case: Case, ontology_text: str, skos_text: str, *, structured:
     user = env.get_template("task.j2").render(
         sources=[source_sample(s, rows=rows) for s in case.sources], ontology=ontology_text, skos=skos_text,
         base_iri=case.base_iri, structured=structured, columns=COLUMNS, examples=_examples(shots, structured),
-        part=part, schema=json.dumps(json_schema(), indent=1))
+        part=part, schema=json.dumps(json_schema(), indent=1),
+        functions=[(name, FUNCTIONS[key].description) for name, key in TABLE_FUNCTIONS])
     system = env.get_template("system.j2").render().strip()
     return [{"role": "system", "content": system}, {"role": "user", "content": user.strip() + "\n"}]
 
