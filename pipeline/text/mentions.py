@@ -156,12 +156,20 @@ def tokens(sentence: str) -> list[tuple[int, int, str]]:
         text = m.group(0)
         end = m.end()
         # a final period belongs to the word only for abbreviations and initials (St., M.A., J.)
-        if text.endswith(".") and len(text) > 1 and not re.fullmatch(r"(?:[A-Z][a-z]?\.|(?:\w\.)+)", text):
+        # (a number's period ends the sentence when nothing follows: "on Apollo 8.")
+        if text.endswith(".") and len(text) > 1 and (not re.fullmatch(r"(?:[A-Z][a-z]?\.|(?:\w\.)+)", text)
+                                                     or (text[:-1].isdigit() and not sentence[end:].strip())):
             out.append((m.start(), end - 1, text[:-1]))
             out.append((end - 1, end, "."))
             continue
         out.append((m.start(), end, text))
     return out
+
+
+def _stop_cap(text: str) -> bool:
+    """A capitalised function word that starts a clause, not a name (``The``, ``It``); an
+    all-capitals word is an acronym (``AS Livorno``, ``IT``)."""
+    return text.lower() in _STOP_CAPS and not (len(text) > 1 and text.isupper())
 
 
 def _is_cap(text: str) -> bool:
@@ -204,13 +212,21 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
     i = 0
     while i < len(toks):
-        if not _is_cap(toks[i][2]) or toks[i][2].lower() in _STOP_CAPS:
+        if not _is_cap(toks[i][2]) or _stop_cap(toks[i][2]):
             i += 1
             continue
         j = i
+        cuts = []  # run positions after an abbreviation period ("U.S. Lansing", "S.p.A. Their")
         # extend over capitalised words, digits and joiners followed by a capitalised word
         while j + 1 < len(toks) and toks[j + 1][0] - toks[j][1] <= 1:
             nxt = toks[j + 1][2]
+            # a possessive may end the name ("James Craig Watson's Alma mater"; not "People's Party")
+            if re.search(r"\w['\u2019]s$", toks[j][2]):
+                cuts.append(-(j + 1))
+            if toks[j][2].endswith(".") and len(toks[j][2]) > 2 and _is_cap(nxt):
+                if _stop_cap(nxt):  # "... S.p.A. Their ground": a new sentence
+                    break
+                cuts.append(j + 1)
             if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",):
                 j += 1
             elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
@@ -234,16 +250,23 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         if b < i and toks[b][2] == "(" and not any(t[2] == ")" for t in toks[b:i]):
             b += 1
         run = toks[b:j + 1]
-        add(run[0][0], run[-1][1], clean_name(sentence[run[0][0]:run[-1][1]]), "CAP")
-        # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
-        # but "Universal Music Group of X" may name two things)
-        start = 0
-        for k, t in enumerate(run + [(run[-1][1], run[-1][1], "of")]):
-            if t[2].lower() in _JOINERS and k > start:
-                part = run[start:k]
-                if _is_cap(part[0][2]):
-                    add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
-                start = k + 1
+        # an abbreviation period may end a sentence inside the run: both sides are candidates too
+        pieces = [run]
+        for c in cuts:
+            left, right = toks[b:abs(c)], toks[abs(c):j + 1]
+            if left and right:
+                pieces += [left, right] if c > 0 else [left]
+        for piece in pieces:
+            add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
+            # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
+            # but "Universal Music Group of X" may name two things)
+            start = 0
+            for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
+                if t[2].lower() in _JOINERS:
+                    part = piece[start:k]
+                    if part and _is_cap(part[0][2]):
+                        add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
+                    start = k + 1  # two joiners in a row: "Texas in the United States" -> "United States"
         # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
         if len(run) >= 2 and (run[0][0] == 0 or re.search(r"[.;:!?]\s*$", sentence[:run[0][0]])) \
                 and _is_cap(run[1][2]):

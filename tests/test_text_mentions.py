@@ -1,0 +1,25 @@
+"""Candidate mentions the sentence spells otherwise than the gold name (issue 14, the
+``no_mention`` class): run boundaries, literal values and learned surface variants."""
+from __future__ import annotations
+
+from pipeline.text.mentions import Lexicon, find_mentions
+
+
+def _names(sentence: str, lex: Lexicon | None = None) -> list[str]:
+    return [m.value for m in find_mentions(sentence, lex) if m.shape in ("CAP", "LEX")]
+
+
+def test_run_boundaries_joiners_possessives_abbreviations():
+    # two joiners in a row: the part after them is a name of its own
+    assert "United States" in _names("Abilene is part of Texas in the United States.")
+    # a possessive may end a name; the longer run stays a candidate too
+    names = _names("James Craig Watson's Alma mater is the University of Michigan.")
+    assert "James Craig Watson" in names and "James Craig Watson's Alma" in names
+    # an abbreviation's period before a new sentence: both sides, and a clause word ends the run
+    names = _names("Ann Arbor is in the U.S. Lansing is the capital of Michigan.")
+    assert {"U.S.", "Lansing", "U.S. Lansing"} <= set(names)
+    assert _names("The full name is Livorno Calcio S.p.A. Their ground is big.") == ["Livorno Calcio S.p.A."]
+    # an all-capitals word is an acronym, not the clause word "as"
+    assert _names("The AS Livorno Calcio has members.") == ["AS Livorno Calcio"]
+    # a sentence-final number's period is no abbreviation
+    assert "Apollo 8" in _names("He served under Frank Borman on Apollo 8.")
