@@ -23,3 +23,25 @@ def test_run_boundaries_joiners_possessives_abbreviations():
     assert _names("The AS Livorno Calcio has members.") == ["AS Livorno Calcio"]
     # a sentence-final number's period is no abbreviation
     assert "Apollo 8" in _names("He served under Frank Borman on Apollo 8.")
+
+
+def _values(sentence: str, shape: str) -> list[str]:
+    return [m.value for m in find_mentions(sentence) if m.shape == shape]
+
+
+def test_literal_mentions_years_of_dates_codes_and_day_first_dates():
+    # a date also gives its year (a Year-range relation: birthYear)
+    assert _values("He was born on 22 September 1856.", "YEAR") == ["1856"]
+    assert _values("He was born on 22 September 1856.", "DATE") == ["1856-09-22"]
+    # dd-mm-yyyy with both readings, like d/m/yyyy
+    assert _values("It was founded on 03-01-1959.", "DATE") == ["1959-01-03", "1959-03-01"]
+    # an ISBN is one value, a runway code one name
+    assert _values("Its ISBN is 0-670-03380-4.", "NUM") == ["0-670-03380-4"]
+    assert "14L/32R" in _values("It has a runway named 14L/32R.", "CAP")
+
+
+def test_letters_without_combining_accents_are_folded():
+    from pipeline.text.mentions import fold_accents
+    assert fold_accents("Lars Løkke Æthelwald Straße") == "Lars Lokke AEthelwald Strasse"
+    lex = Lexicon(["Lars_Løkke_Rasmussen"])
+    assert "Lars Løkke Rasmussen" in _names("Denmark's leader is Lars Lokke Rasmussen.", lex)

@@ -17,7 +17,8 @@ from .normalize import MONTHS, clean_name, date_value, key, number_value
 __all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
-_TOKEN = re.compile(r"\w+(?:[-'\u2019.\u2013]\w+)*\.?|[^\w\s]")
+# a runway-like code "14L/32R" is one token
+_TOKEN = re.compile(r"\d+[A-Z]+/\d+[A-Z]+\b|\w+(?:[-'\u2019.\u2013]\w+)*\.?|[^\w\s]")
 #: Lower-case words allowed inside a capitalised name ("University of Texas", "Ciudad de Mexico").
 _JOINERS = {"of", "de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "the", "y", "al",
             "el", "des", "&", "-", "for", "on", "upon", "in"}
@@ -37,7 +38,9 @@ _MONTH_RE = "|".join([*MONTHS, *(m[:3] + r"\.?" for m in MONTHS)])
 _DATE_RES = [re.compile(p, re.I) for p in (
     rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*|\s+)\d{{4}}\b",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_RE}),?\s+\d{{4}}\b",
-    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b")]
+    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b", r"\b\d{1,2}-\d{1,2}-\d{4}\b")]
+#: a code of digit groups joined by hyphens (an ISBN "0-670-03380-4"): one value, not four numbers
+_CODE_RE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]\d|\d)")
 _QUOTE_RE = re.compile(r"[\"\u201c]([^\"\u201d]{1,80})[\"\u201d]")
 
@@ -144,9 +147,15 @@ class Lexicon:
         return self.alias_to_name.get(clean_name(text).lower())
 
 
+#: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")
+_FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
+                       "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
+
+
 def fold_accents(text: str) -> str:
-    """``text`` without combining accents (``Agremiação`` -> ``Agremiacao``; ``ø``, ``ß`` kept)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
+    accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).translate(_FOLD)
 
 
 def tokens(sentence: str) -> list[tuple[int, int, str]]:
@@ -192,17 +201,27 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
 
     for rx in _DATE_RES:
         for m in rx.finditer(sentence):
-            d = date_value(m.group(0))
+            text = m.group(0)
+            if re.fullmatch(r"\d{1,2}-\d{1,2}-\d{4}", text):
+                text = text.replace("-", "/")
+            d = date_value(text)
             if d:
                 add(m.start(), m.end(), d, "DATE")
                 taken.append((m.start(), m.end()))
-            if "/" in m.group(0):  # 6/9/2006 is day first in some sentences: both readings
-                a, b, y = m.group(0).split("/")
+                # a relation with a Year range takes the date's year ("born on 22 September 1856")
+                add(m.start(), m.end(), d[:4], "YEAR")
+            if "/" in text:  # 6/9/2006 is day first in some sentences: both readings
+                a, b, y = text.split("/")
                 d2 = date_value(f"{b}/{a}/{y}")
                 if d2:
                     add(m.start(), m.end(), d2, "DATE")
+                    taken.append((m.start(), m.end()))
     for m in _QUOTE_RE.finditer(sentence):
         add(m.start(1), m.end(1), clean_name(m.group(1)), "QUOTE")
+    for m in _CODE_RE.finditer(sentence):
+        if not any(s <= m.start() < e for s, e in taken):
+            add(m.start(), m.end(), m.group(0), "NUM")
+            taken.append((m.start(), m.end()))
     for m in _NUMBER_RE.finditer(sentence):
         if any(s <= m.start() < e for s, e in taken):
             continue
