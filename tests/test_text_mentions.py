@@ -45,3 +45,26 @@ def test_letters_without_combining_accents_are_folded():
     assert fold_accents("Lars Løkke Æthelwald Straße") == "Lars Lokke AEthelwald Strasse"
     lex = Lexicon(["Lars_Løkke_Rasmussen"])
     assert "Lars Løkke Rasmussen" in _names("Denmark's leader is Lars Lokke Rasmussen.", lex)
+
+
+def test_literal_forms_learned_from_training_objects():
+    from pipeline.text.data import Relation, TextOntology
+    from pipeline.text.normalize import LiteralForms
+    triples = [("periapsis", "Periapsis", "3997100000000.0"), ("periapsis", "Periapsis", "260855000000.0"),
+               ("periapsis", "Periapsis", "419113394.55312 (kilometres)"),
+               ("protein", "number", "1.8 g"), ("protein", "number", "18.0 g"),
+               ("epoch", "number", "2015-06-27"), ("epoch", "number", "2006-12-31"), ("epoch", "number", "5.3"),
+               ("runwayLength", "number", "3500.0"), ("runwayLength", "number", "4,100.0"),
+               ("birthYear", "Year", "1856"), ("birthYear", "Year", "1941")]
+    forms = LiteralForms().fit(triples)
+    # a class range with number values, a unit the number rule keeps, dates in a number range;
+    # a number range whose values the number rule already gives, and a Year range, are left alone
+    assert forms.ranges == {"periapsis": "number", "protein": "number", "epoch": "Date"}
+    assert forms.forms == {"periapsis": (True, ""), "protein": (True, " g")}
+    assert forms.write("periapsis", "3997100000000") == "3997100000000.0"
+    assert forms.write("protein", "18") == "18.0 g" and forms.write("protein", "1.8") == "1.8 g"
+    assert forms.write("runwayLength", "3500") == "3500"
+    onto = TextOntology("t", ["Body", "Periapsis"], {"periapsis": Relation("periapsis", "Body", "Periapsis")})
+    assert forms.relation(onto.relations["periapsis"]).range == "number"
+    out = forms.restore([{"sub": "X", "rel": "periapsis", "obj": "12", "subType": "Body", "objType": "number"}], onto)
+    assert out == [{"sub": "X", "rel": "periapsis", "obj": "12.0", "subType": "Body", "objType": "Periapsis"}]
