@@ -68,3 +68,13 @@ def test_literal_forms_learned_from_training_objects():
     assert forms.relation(onto.relations["periapsis"]).range == "number"
     out = forms.restore([{"sub": "X", "rel": "periapsis", "obj": "12", "subType": "Body", "objType": "number"}], onto)
     assert out == [{"sub": "X", "rel": "periapsis", "obj": "12.0", "subType": "Body", "objType": "Periapsis"}]
+
+
+def test_literal_form_unit_follows_the_sentence():
+    from pipeline.text.normalize import LiteralForms
+    forms = LiteralForms().fit([("wheelbase", "Wheelbase", "2,700.0 (millimetres)"),
+                                ("wheelbase", "Wheelbase", "2800.0 (millimetres)"),
+                                ("wheelbase", "Wheelbase", "120.0 (inches)"), ("wheelbase", "Wheelbase", "100.0 (inches)")])
+    assert forms.write("wheelbase", "120", "inch") == "120.0 (inches)"
+    assert forms.write("wheelbase", "2700", "mm") == "2700.0 (millimetres)"
+    assert forms.write("wheelbase", "2700", "in") == "2700.0 (millimetres)"  # "in" is no unit

@@ -132,6 +132,10 @@ def triple_key(sub: str, rel: str, obj: str, range_name: str | None = None) -> t
 _NUM_FORM = re.compile(r"^([-+]?\d[\d,]*(?:\.\d+)?)(\s*(?:\([A-Za-z][A-Za-z ]*\)|[a-z]+))?$")
 
 
+#: words after a number that are no unit
+_NOT_UNITS = {"", "a", "an", "and", "as", "at", "in", "is", "it", "its", "of", "on", "or", "million", "billion"}
+
+
 class LiteralForms:
     """The lexical form of a relation's literal objects, learned from the training triples where
     the declared range does not give it (the gold's lexical form, rules 3-4 above).
@@ -152,6 +156,8 @@ class LiteralForms:
         self.ranges: dict[str, str] = {}
         #: relation -> (float style: an integer is written ``N.0``, unit suffix ``" g"``, ``" (inches)"``)
         self.forms: dict[str, tuple[bool, str]] = {}
+        #: relation -> its forms with a unit, most frequent first (the sentence's unit word picks one)
+        self.units: dict[str, list[tuple[bool, str]]] = {}
 
     def fit(self, triples: list[tuple[str, str | None, str]]) -> "LiteralForms":
         """Learn from ``(relation, declared range, object)`` training triples."""
@@ -170,6 +176,8 @@ class LiteralForms:
             elif best != "number":
                 self.ranges[rel] = "number"
                 self.forms[rel] = best
+                self.units[rel] = sorted((f for f in bucket if isinstance(f, tuple) and f[1]),
+                                         key=lambda f: (-bucket[f], f))
             else:
                 self.ranges[rel] = "number"
         return self
@@ -202,24 +210,32 @@ class LiteralForms:
         import dataclasses
         return dataclasses.replace(rel, range=self.ranges[rel.name]) if rel.name in self.ranges else rel
 
-    def restore(self, triples: list[dict[str, str]], ontology) -> list[dict[str, str]]:
+    def restore(self, triples: list[dict[str, str]], ontology, sentence: str = "") -> list[dict[str, str]]:
         """Output triples of relations with an effective range get the declared range back as
-        ``objType`` and their object in the learned form (:meth:`write`); ``triples`` is changed."""
+        ``objType`` and their object in the learned form (:meth:`write`, the unit word after the
+        number in ``sentence``); ``triples`` is changed."""
         for t in triples:
             if t["rel"] in self.ranges and t["rel"] in ontology.relations:
                 t["objType"] = ontology.relations[t["rel"]].range
-                t["obj"] = self.write(t["rel"], t["obj"])
+                m = re.search(rf"(?<![\d.]){re.escape(t['obj'])}(?:\.0+)?\s*\(?([A-Za-z]+)", sentence)
+                t["obj"] = self.write(t["rel"], t["obj"], m.group(1) if m else "")
         return triples
 
     def effective_range(self, rel: str, declared: str | None) -> str | None:
         """The range whose mentions ``rel`` takes: the learned one, else ``declared``."""
         return self.ranges.get(rel, declared)
 
-    def write(self, rel: str, value: str) -> str:
-        """``value`` (a normalized number) in ``rel``'s learned form (``18`` -> ``18.0 g``)."""
+    def write(self, rel: str, value: str, unit: str = "") -> str:
+        """``value`` (a normalized number) in ``rel``'s learned form (``18`` -> ``18.0 g``); a form
+        whose unit starts like the sentence's ``unit`` word (``km`` for ``(kilometres)``, ``inch``
+        for ``(inches)``) is preferred."""
         form = self.forms.get(rel)
         if form is None or number_value(value) is None:
             return value
+        for f in self.units.get(rel, []) if unit.lower() not in _NOT_UNITS else []:
+            if f[1].strip(" ()")[:1].lower() == unit[:1].lower():
+                form = f
+                break
         float_style, suffix = form
         if float_style and "." not in value:
             value += ".0"

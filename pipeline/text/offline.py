@@ -376,5 +376,5 @@ class OfflineExtractor:
                         out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
                                     "objType": rels[r].range})
                     b = c
-            results.append(self.literals.restore(out, ontology))
+            results.append(self.literals.restore(out, ontology, sent))
         return results
