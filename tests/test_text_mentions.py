@@ -73,7 +73,7 @@ def test_literal_forms_learned_from_training_objects():
 def test_literal_form_unit_follows_the_sentence():
     from pipeline.text.normalize import LiteralForms
     forms = LiteralForms().fit([("wheelbase", "Wheelbase", "2,700.0 (millimetres)"),
-                                ("wheelbase", "Wheelbase", "2800.0 (millimetres)"),
+                                ("wheelbase", "Wheelbase", "2800.0 (millimetres)"), ("wheelbase", "Wheelbase", "2900.0 (millimetres)"),
                                 ("wheelbase", "Wheelbase", "120.0 (inches)"), ("wheelbase", "Wheelbase", "100.0 (inches)")])
     assert forms.write("wheelbase", "120", "inch") == "120.0 (inches)"
     assert forms.write("wheelbase", "2700", "mm") == "2700.0 (millimetres)"
