@@ -78,3 +78,32 @@ def test_literal_form_unit_follows_the_sentence():
     assert forms.write("wheelbase", "120", "inch") == "120.0 (inches)"
     assert forms.write("wheelbase", "2700", "mm") == "2700.0 (millimetres)"
     assert forms.write("wheelbase", "2700", "in") == "2700.0 (millimetres)"  # "in" is no unit
+
+
+def test_regnal_names_alias_and_realm_variant():
+    lex = Lexicon(["Felipe_VI_of_Spain", "Margrethe_II_of_Denmark", "Spain"])
+    assert lex.disambiguator.realms == {"spain": "Spain", "denmark": "Denmark"}
+    ms = find_mentions("The leader of Spain is Felipe VI.", lex)
+    assert ("Felipe VI", "Felipe VI of Spain", "LEX") in [(m.text, m.value, m.shape) for m in ms]
+    ms = find_mentions("He served while Juan Carlos I was the monarch of Spain.", lex)
+    assert ("Juan Carlos I", "Juan Carlos I of Spain", "DISOF") in [(m.text, m.value, m.shape) for m in ms]
+    # no realm in the sentence, no variant
+    assert not [m for m in find_mentions("Juan Carlos I was born in Rome.", lex) if m.shape == "DISOF"]
+
+
+def test_subtitles_lower_case_tails_and_comma_less_regions():
+    names = _names("They released Bootleg Series Volume 1: The Quine Tapes in 2001.")
+    assert {"Bootleg Series Volume 1: The Quine Tapes", "Bootleg Series Volume 1", "Quine Tapes"} <= set(names)
+    # a capitalised name tail written in lower case; a known name takes its own spelling
+    lex = Lexicon(["Adolfo_Suárez_Madrid–Barajas_Airport", "Abilene_Regional_Airport", "Atlantic_City_International_Airport",
+                   "Washington,_D.C."])
+    ms = [(m.text, m.value, m.shape) for m in find_mentions("The Adolfo Suarez Madrid-Barajas airport is big.", lex)]
+    assert ("Adolfo Suarez Madrid-Barajas", "Adolfo Suárez Madrid–Barajas Airport", "DISLOW") in ms
+    assert ("Washington D.C.", "Washington, D.C.", "LEX") in [
+        (m.text, m.value, m.shape) for m in find_mentions("He comes from Washington D.C. and lives there.", lex)]
+
+
+def test_lower_case_phrase_with_a_disambiguation_head():
+    lex = Lexicon(["Fantasy_(genre)", "Mermaid_(song)"])
+    ms = [(m.text, m.value, m.shape) for m in find_mentions("It belongs to the horror genre.", lex)]
+    assert ("horror genre", "horror (genre)", "DISPOST") in ms

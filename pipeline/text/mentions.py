@@ -78,10 +78,12 @@ class Lexicon:
         self.disambiguator = Disambiguator(names)
         #: lower-case last words of multi-word names (``V8_engine``, ``Italy_national_football_team``)
         #: seen in at least 3 distinct names: a capitalised name followed by one may be that longer name
+        #: Capitalised last words too (``Airport``, ``Monument``), which sentences often write in lower
+        #: case ("the Adolfo Suarez Madrid-Barajas airport"): kept as written in the names
         tails: dict[str, set[str]] = {}
         for name in {clean_name(n) for n in names}:
             ws = re.sub(r"\s*\([^)]*\)$", "", name).split()
-            if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[a-z]{2,}", ws[-1]):
+            if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[A-Za-z][a-z]+", ws[-1]):
                 tails.setdefault(ws[-1], set()).add(name)
         self.tails = {w for w, ns in tails.items() if len(ns) >= 3}
 
@@ -92,8 +94,12 @@ class Lexicon:
         out = {base}
         plain = re.sub(r"\s*\([^)]*\)$", "", base).strip()
         out.add(plain)
-        if "," in plain:
+        if "," in plain:  # "Albany" and "Albany Georgia" for "Albany, Georgia"
             out.add(plain.split(",")[0].strip())
+            out.add(re.sub(r"\s*,\s*", " ", plain))
+        m = re.fullmatch(r"(.+\s[IVX]+)\s+of\s+[A-Z][\w ]+", plain)
+        if m:  # a regnal name without its realm ("Juan Carlos I" for "Juan Carlos I of Spain")
+            out.add(m.group(1))
         if plain.endswith(" language"):
             out.add(plain[: -len(" language")])
         out |= {a.replace(".", "") for a in out}
@@ -236,6 +242,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             continue
         j = i
         cuts = []  # run positions after an abbreviation period ("U.S. Lansing", "S.p.A. Their")
+        colons = []  # positions of a subtitle's colon
         # extend over capitalised words, digits and joiners followed by a capitalised word
         while j + 1 < len(toks) and toks[j + 1][0] - toks[j][1] <= 1:
             nxt = toks[j + 1][2]
@@ -246,6 +253,12 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 if _stop_cap(nxt):  # "... S.p.A. Their ground": a new sentence
                     break
                 cuts.append(j + 1)
+            # a title with a subtitle: "Bootleg Series Volume 1: The Quine Tapes" (both parts too)
+            if nxt == ":" and toks[j + 1][0] == toks[j][1] and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
+                    and toks[j + 2][0] - toks[j + 1][1] == 1:
+                colons.append(j + 1)
+                j += 2
+                continue
             if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",):
                 j += 1
             elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
@@ -271,6 +284,8 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         run = toks[b:j + 1]
         # an abbreviation period may end a sentence inside the run: both sides are candidates too
         pieces = [run]
+        for c in colons:
+            pieces += [toks[b:c], toks[c + 2 if _stop_cap(toks[c + 1][2]) else c + 1:j + 1]]
         for c in cuts:
             left, right = toks[b:abs(c)], toks[abs(c):j + 1]
             if left and right:
@@ -281,7 +296,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             # but "Universal Music Group of X" may name two things)
             start = 0
             for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
-                if t[2].lower() in _JOINERS:
+                if t[2].lower() in _JOINERS or t[2] == ":":
                     part = piece[start:k]
                     if part and _is_cap(part[0][2]):
                         add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
@@ -323,6 +338,18 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 if name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
         _article_and_tail_variants(sentence, found, lexicon.tails, add)
+        # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
+        for k, m in list(found.items()):
+            name = lexicon.canonical(m.value) if m.shape.startswith("DIS") else None
+            if name and name != m.value:
+                del found[k]
+                add(m.start, m.end, name, m.shape)
+        # a lower-case phrase ending in a disambiguation's head: "the fantasy genre" -> "fantasy (genre)"
+        for m in [m for m in found.values() if m.shape == "LOW" and " " in m.value]:
+            rest, head = m.value.rsplit(" ", 1)
+            spelled = lexicon.disambiguator.head_spelling(head)
+            if spelled:
+                add(m.start, m.end, f"{rest} ({spelled})", "DISPOST")
         # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
         spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
         toks_all = tokens(sentence)
@@ -354,3 +381,5 @@ def _article_and_tail_variants(sentence: str, found: dict, tails: set[str], add)
             end = t[1]
             if t[2] in tails:
                 add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
+            elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
+                add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")
