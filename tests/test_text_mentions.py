@@ -107,3 +107,14 @@ def test_lower_case_phrase_with_a_disambiguation_head():
     lex = Lexicon(["Fantasy_(genre)", "Mermaid_(song)"])
     ms = [(m.text, m.value, m.shape) for m in find_mentions("It belongs to the horror genre.", lex)]
     assert ("horror genre", "horror (genre)", "DISPOST") in ms
+
+
+def test_known_spelling_wins_and_learned_aliases_never_replace_a_known_name():
+    lex = Lexicon(["Ahmet_Davutoğlu", "Turkey"])
+    # a known name spelled without its accents takes the known spelling, on its own span
+    assert [(m.text, m.value, m.shape) for m in find_mentions("The leader is Ahmet Davutoglu.", lex)
+            if m.shape in ("CAP", "LEX")] == [("Ahmet Davutoglu", "Ahmet Davutoğlu", "LEX")]
+    # "Colombia" co-occurs with "Colombian cuisine" in every sentence, but is a name of its own
+    examples = [(f"Dish {i} is from Colombia.", [f"Dish_{i}", "Colombian_cuisine"]) for i in range(4)]
+    examples.append(("Bogota is the capital of Colombia.", ["Bogota", "Colombia"]))
+    assert Lexicon.learn(examples).canonical("Colombia") == "Colombia"

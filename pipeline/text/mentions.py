@@ -137,8 +137,9 @@ class Lexicon:
                 seen[text] = seen.get(text, 0) + 1
                 for n in sorted(missing):
                     pair[(text, n)] = pair.get((text, n), 0) + 1
+        # (a known name's own alias is never relearned: "Colombia" stays Colombia, not "Colombian cuisine")
         learned = {t: n for (t, n), c in sorted(pair.items(), key=lambda x: -x[1])
-                   if c >= min_count and c * 2 > seen[t] and len(t) > 1}
+                   if c >= min_count and c * 2 > seen[t] and len(t) > 1 and t not in base.alias_to_name}
         return cls([n for _, names in examples for n in names], learned)
 
     def matches(self, sentence: str) -> list[tuple[int, int, str]]:
@@ -332,10 +333,14 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             # a known name inside a longer capitalised name is part of that name ("College")
             if not any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for m in names):
                 add(s, e, name, "LEX")
-        for m in list(found.values()):
+        for k, m in list(found.items()):
             if m.shape.startswith("CAP"):
                 name = lexicon.canonical(m.text)
-                if name and key(name) != key(m.value):
+                if name and fold_accents(key(name)) == fold_accents(key(m.value)) and name != m.value:
+                    # a known name spelled without its accents is that name ("Ahmet Davutoglu")
+                    del found[k]
+                    add(m.start, m.end, name, m.shape)
+                elif name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
         _article_and_tail_variants(sentence, found, lexicon.tails, add)
         # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
