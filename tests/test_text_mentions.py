@@ -36,7 +36,7 @@ def test_literal_mentions_years_of_dates_codes_and_day_first_dates():
     # dd-mm-yyyy with both readings, like d/m/yyyy
     assert _values("It was founded on 03-01-1959.", "DATE") == ["1959-01-03", "1959-03-01"]
     # an ISBN is one value, a runway code one name
-    assert _values("Its ISBN is 0-670-03380-4.", "NUM") == ["0-670-03380-4"]
+    assert _values("Its ISBN is 0-670-03380-4.", "CODE") == ["0-670-03380-4"]
     assert "14L/32R" in _values("It has a runway named 14L/32R.", "CAP")
 
 
@@ -118,3 +118,16 @@ def test_known_spelling_wins_and_learned_aliases_never_replace_a_known_name():
     examples = [(f"Dish {i} is from Colombia.", [f"Dish_{i}", "Colombian_cuisine"]) for i in range(4)]
     examples.append(("Bogota is the capital of Colombia.", ["Bogota", "Colombia"]))
     assert Lexicon.learn(examples).canonical("Colombia") == "Colombia"
+
+
+def test_codes_possessive_plurals_and_ampersands():
+    from pipeline.text.normalize import LiteralForms
+    # an ISBN in a number range is taken as written (a string mention), a date in it is a date
+    forms = LiteralForms().fit([("isbnNumber", "number", '"0-670-03380-4"'), ("isbnNumber", "number", "1-4165-2060-0"),
+                                ("epoch", "number", "2015-06-27"), ("epoch", "number", "2006-12-31")])
+    assert forms.ranges == {"isbnNumber": "string", "epoch": "Date"}
+    assert "Spanish Socialist Workers' Party" in _names("He is a member of the Spanish Socialist Workers' Party.")
+    assert "Apollo 8" in _names("He was a member of Apollo 8's crew.")
+    lex = Lexicon(["George_Allen_&_Unwin"])
+    assert ("George Allen and Unwin", "George Allen & Unwin") in [
+        (m.text, m.value) for m in find_mentions("George Allen and Unwin published it.", lex)]

@@ -2,7 +2,7 @@
 
 A mention is a span of the sentence with a *value* (the normalized name or literal the KG gets)
 and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``NUM``, ``YEAR``, ``DATE``,
-``QUOTE``). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
+``QUOTE``, ``CODE`` digit groups joined by hyphens, an ISBN). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
 extractor's classifier picks among them.
 """
 from __future__ import annotations
@@ -100,6 +100,8 @@ class Lexicon:
         m = re.fullmatch(r"(.+\s[IVX]+)\s+of\s+[A-Z][\w ]+", plain)
         if m:  # a regnal name without its realm ("Juan Carlos I" for "Juan Carlos I of Spain")
             out.add(m.group(1))
+        if " & " in plain:  # "George Allen and Unwin" for "George Allen & Unwin"
+            out.add(plain.replace(" & ", " and "))
         if plain.endswith(" language"):
             out.add(plain[: -len(" language")])
         out |= {a.replace(".", "") for a in out}
@@ -227,7 +229,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         add(m.start(1), m.end(1), clean_name(m.group(1)), "QUOTE")
     for m in _CODE_RE.finditer(sentence):
         if not any(s <= m.start() < e for s, e in taken):
-            add(m.start(), m.end(), m.group(0), "NUM")
+            add(m.start(), m.end(), m.group(0), "CODE")
             taken.append((m.start(), m.end()))
     for m in _NUMBER_RE.finditer(sentence):
         if any(s <= m.start() < e for s, e in taken):
@@ -260,7 +262,12 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 colons.append(j + 1)
                 j += 2
                 continue
-            if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",):
+            # a plural possessive inside a name: "Spanish Socialist Workers' Party"
+            if nxt in ("'", "\u2019") and toks[j][2].endswith("s") and toks[j + 1][0] == toks[j][1] \
+                    and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) and toks[j + 2][0] - toks[j + 1][1] == 1:
+                j += 2
+                continue
+            if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",) or re.fullmatch(r"\d+['\u2019]s", nxt):
                 j += 1
             elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
                     and toks[j + 2][2].lower() not in _STOP_CAPS:

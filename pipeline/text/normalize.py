@@ -143,9 +143,10 @@ class LiteralForms:
     WebNLG's ontologies declare a class as the range of some literal-valued relations
     (``periapsis`` -> ``Periapsis``: ``3997100000000.0``; ``discovered`` -> ``Person``:
     ``1929-06-11``), a number range for dates (``epoch``: ``2015-06-27``), and their values keep a
-    unit outside parentheses, which rule 3 does not remove (``protein``: ``1.8 g``). For such a
-    relation, :meth:`effective_range` says which mentions it takes (``number``: a number;
-    ``Date``: a date) and :meth:`write` writes a number in the relation's form (a float's ``.0``,
+    unit outside parentheses, which rule 3 does not remove (``protein``: ``1.8 g``), and codes
+    in a number range (``isbnNumber``: ``0-670-03380-4``). For such a relation,
+    :meth:`effective_range` says which mentions it takes (``number``: a number; ``Date``: a date;
+    ``string``: a code) and :meth:`write` writes a number in the relation's form (a float's ``.0``,
     a unit suffix). A relation qualifies when at least ``min_count`` training objects and more than
     half of them have that form.
     """
@@ -171,8 +172,8 @@ class LiteralForms:
             best = min(bucket, key=lambda f: (-bucket[f], str(f)))
             if best is None or bucket[best] < self.min_count or bucket[best] * 2 <= n:
                 continue
-            if best == "Date":
-                self.ranges[rel] = "Date"
+            if best in ("Date", "string"):
+                self.ranges[rel] = best
             elif best != "number":
                 self.ranges[rel] = "number"
                 self.forms[rel] = best
@@ -186,6 +187,8 @@ class LiteralForms:
     def _form(obj: str, rng: str | None) -> object:
         """``None`` (the declared range gives it, or text), ``'Date'``, ``'number'`` (a number the
         extractor writes as it is) or ``(float style, suffix)``."""
+        if rng == "number" and re.fullmatch(r"\d+(?:-\d+){2,}", obj) and not date_value(obj):
+            return "string"  # a code of digit groups (an ISBN) in a number range: taken as written
         m = _NUM_FORM.match(obj)
         if m:
             if rng in DATATYPES and rng != "number":  # a Year, a string: the mention shapes it takes
