@@ -2,7 +2,7 @@
 
 A mention is a span of the sentence with a *value* (the normalized name or literal the KG gets)
 and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``NUM``, ``YEAR``, ``DATE``,
-``QUOTE``). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
+``QUOTE``, ``CODE`` digit groups joined by hyphens, an ISBN). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
 extractor's classifier picks among them.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ from .normalize import MONTHS, clean_name, date_value, key, number_value
 __all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
-_TOKEN = re.compile(r"\w+(?:[-'\u2019.\u2013]\w+)*\.?|[^\w\s]")
+# a runway-like code "14L/32R" is one token
+_TOKEN = re.compile(r"\d+[A-Z]+/\d+[A-Z]+\b|\w+(?:[-'\u2019.\u2013]\w+)*\.?|[^\w\s]")
 #: Lower-case words allowed inside a capitalised name ("University of Texas", "Ciudad de Mexico").
 _JOINERS = {"of", "de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "the", "y", "al",
             "el", "des", "&", "-", "for", "on", "upon", "in"}
@@ -37,7 +38,9 @@ _MONTH_RE = "|".join([*MONTHS, *(m[:3] + r"\.?" for m in MONTHS)])
 _DATE_RES = [re.compile(p, re.I) for p in (
     rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*|\s+)\d{{4}}\b",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_RE}),?\s+\d{{4}}\b",
-    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b")]
+    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{4}\b", r"\b\d{1,2}-\d{1,2}-\d{4}\b")]
+#: a code of digit groups joined by hyphens (an ISBN "0-670-03380-4"): one value, not four numbers
+_CODE_RE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]\d|\d)")
 _QUOTE_RE = re.compile(r"[\"\u201c]([^\"\u201d]{1,80})[\"\u201d]")
 
@@ -75,10 +78,12 @@ class Lexicon:
         self.disambiguator = Disambiguator(names)
         #: lower-case last words of multi-word names (``V8_engine``, ``Italy_national_football_team``)
         #: seen in at least 3 distinct names: a capitalised name followed by one may be that longer name
+        #: Capitalised last words too (``Airport``, ``Monument``), which sentences often write in lower
+        #: case ("the Adolfo Suarez Madrid-Barajas airport"): kept as written in the names
         tails: dict[str, set[str]] = {}
         for name in {clean_name(n) for n in names}:
             ws = re.sub(r"\s*\([^)]*\)$", "", name).split()
-            if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[a-z]{2,}", ws[-1]):
+            if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[A-Za-z][a-z]+", ws[-1]):
                 tails.setdefault(ws[-1], set()).add(name)
         self.tails = {w for w, ns in tails.items() if len(ns) >= 3}
 
@@ -89,8 +94,14 @@ class Lexicon:
         out = {base}
         plain = re.sub(r"\s*\([^)]*\)$", "", base).strip()
         out.add(plain)
-        if "," in plain:
+        if "," in plain:  # "Albany" and "Albany Georgia" for "Albany, Georgia"
             out.add(plain.split(",")[0].strip())
+            out.add(re.sub(r"\s*,\s*", " ", plain))
+        m = re.fullmatch(r"(.+\s[IVX]+)\s+of\s+[A-Z][\w ]+", plain)
+        if m:  # a regnal name without its realm ("Juan Carlos I" for "Juan Carlos I of Spain")
+            out.add(m.group(1))
+        if " & " in plain:  # "George Allen and Unwin" for "George Allen & Unwin"
+            out.add(plain.replace(" & ", " and "))
         if plain.endswith(" language"):
             out.add(plain[: -len(" language")])
         out |= {a.replace(".", "") for a in out}
@@ -128,8 +139,9 @@ class Lexicon:
                 seen[text] = seen.get(text, 0) + 1
                 for n in sorted(missing):
                     pair[(text, n)] = pair.get((text, n), 0) + 1
+        # (a known name's own alias is never relearned: "Colombia" stays Colombia, not "Colombian cuisine")
         learned = {t: n for (t, n), c in sorted(pair.items(), key=lambda x: -x[1])
-                   if c >= min_count and c * 2 > seen[t] and len(t) > 1}
+                   if c >= min_count and c * 2 > seen[t] and len(t) > 1 and t not in base.alias_to_name}
         return cls([n for _, names in examples for n in names], learned)
 
     def matches(self, sentence: str) -> list[tuple[int, int, str]]:
@@ -144,9 +156,15 @@ class Lexicon:
         return self.alias_to_name.get(clean_name(text).lower())
 
 
+#: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")
+_FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
+                       "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
+
+
 def fold_accents(text: str) -> str:
-    """``text`` without combining accents (``Agremiação`` -> ``Agremiacao``; ``ø``, ``ß`` kept)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
+    accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).translate(_FOLD)
 
 
 def tokens(sentence: str) -> list[tuple[int, int, str]]:
@@ -156,12 +174,20 @@ def tokens(sentence: str) -> list[tuple[int, int, str]]:
         text = m.group(0)
         end = m.end()
         # a final period belongs to the word only for abbreviations and initials (St., M.A., J.)
-        if text.endswith(".") and len(text) > 1 and not re.fullmatch(r"(?:[A-Z][a-z]?\.|(?:\w\.)+)", text):
+        # (a number's period ends the sentence when nothing follows: "on Apollo 8.")
+        if text.endswith(".") and len(text) > 1 and (not re.fullmatch(r"(?:[A-Z][a-z]?\.|(?:\w\.)+)", text)
+                                                     or (text[:-1].isdigit() and not sentence[end:].strip())):
             out.append((m.start(), end - 1, text[:-1]))
             out.append((end - 1, end, "."))
             continue
         out.append((m.start(), end, text))
     return out
+
+
+def _stop_cap(text: str) -> bool:
+    """A capitalised function word that starts a clause, not a name (``The``, ``It``); an
+    all-capitals word is an acronym (``AS Livorno``, ``IT``)."""
+    return text.lower() in _STOP_CAPS and not (len(text) > 1 and text.isupper())
 
 
 def _is_cap(text: str) -> bool:
@@ -184,17 +210,27 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
 
     for rx in _DATE_RES:
         for m in rx.finditer(sentence):
-            d = date_value(m.group(0))
+            text = m.group(0)
+            if re.fullmatch(r"\d{1,2}-\d{1,2}-\d{4}", text):
+                text = text.replace("-", "/")
+            d = date_value(text)
             if d:
                 add(m.start(), m.end(), d, "DATE")
                 taken.append((m.start(), m.end()))
-            if "/" in m.group(0):  # 6/9/2006 is day first in some sentences: both readings
-                a, b, y = m.group(0).split("/")
+                # a relation with a Year range takes the date's year ("born on 22 September 1856")
+                add(m.start(), m.end(), d[:4], "YEAR")
+            if "/" in text:  # 6/9/2006 is day first in some sentences: both readings
+                a, b, y = text.split("/")
                 d2 = date_value(f"{b}/{a}/{y}")
                 if d2:
                     add(m.start(), m.end(), d2, "DATE")
+                    taken.append((m.start(), m.end()))
     for m in _QUOTE_RE.finditer(sentence):
         add(m.start(1), m.end(1), clean_name(m.group(1)), "QUOTE")
+    for m in _CODE_RE.finditer(sentence):
+        if not any(s <= m.start() < e for s, e in taken):
+            add(m.start(), m.end(), m.group(0), "CODE")
+            taken.append((m.start(), m.end()))
     for m in _NUMBER_RE.finditer(sentence):
         if any(s <= m.start() < e for s, e in taken):
             continue
@@ -204,14 +240,34 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
     i = 0
     while i < len(toks):
-        if not _is_cap(toks[i][2]) or toks[i][2].lower() in _STOP_CAPS:
+        if not _is_cap(toks[i][2]) or _stop_cap(toks[i][2]):
             i += 1
             continue
         j = i
+        cuts = []  # run positions after an abbreviation period ("U.S. Lansing", "S.p.A. Their")
+        colons = []  # positions of a subtitle's colon
         # extend over capitalised words, digits and joiners followed by a capitalised word
         while j + 1 < len(toks) and toks[j + 1][0] - toks[j][1] <= 1:
             nxt = toks[j + 1][2]
-            if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",):
+            # a possessive may end the name ("James Craig Watson's Alma mater"; not "People's Party")
+            if re.search(r"\w['\u2019]s$", toks[j][2]):
+                cuts.append(-(j + 1))
+            if toks[j][2].endswith(".") and len(toks[j][2]) > 2 and _is_cap(nxt):
+                if _stop_cap(nxt):  # "... S.p.A. Their ground": a new sentence
+                    break
+                cuts.append(j + 1)
+            # a title with a subtitle: "Bootleg Series Volume 1: The Quine Tapes" (both parts too)
+            if nxt == ":" and toks[j + 1][0] == toks[j][1] and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
+                    and toks[j + 2][0] - toks[j + 1][1] == 1:
+                colons.append(j + 1)
+                j += 2
+                continue
+            # a plural possessive inside a name: "Spanish Socialist Workers' Party"
+            if nxt in ("'", "\u2019") and toks[j][2].endswith("s") and toks[j + 1][0] == toks[j][1] \
+                    and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) and toks[j + 2][0] - toks[j + 1][1] == 1:
+                j += 2
+                continue
+            if _is_cap(nxt) or nxt.isdigit() or nxt in ("'s",) or re.fullmatch(r"\d+['\u2019]s", nxt):
                 j += 1
             elif nxt.lower() in _JOINERS and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
                     and toks[j + 2][2].lower() not in _STOP_CAPS:
@@ -234,16 +290,25 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         if b < i and toks[b][2] == "(" and not any(t[2] == ")" for t in toks[b:i]):
             b += 1
         run = toks[b:j + 1]
-        add(run[0][0], run[-1][1], clean_name(sentence[run[0][0]:run[-1][1]]), "CAP")
-        # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
-        # but "Universal Music Group of X" may name two things)
-        start = 0
-        for k, t in enumerate(run + [(run[-1][1], run[-1][1], "of")]):
-            if t[2].lower() in _JOINERS and k > start:
-                part = run[start:k]
-                if _is_cap(part[0][2]):
-                    add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
-                start = k + 1
+        # an abbreviation period may end a sentence inside the run: both sides are candidates too
+        pieces = [run]
+        for c in colons:
+            pieces += [toks[b:c], toks[c + 2 if _stop_cap(toks[c + 1][2]) else c + 1:j + 1]]
+        for c in cuts:
+            left, right = toks[b:abs(c)], toks[abs(c):j + 1]
+            if left and right:
+                pieces += [left, right] if c > 0 else [left]
+        for piece in pieces:
+            add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
+            # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
+            # but "Universal Music Group of X" may name two things)
+            start = 0
+            for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
+                if t[2].lower() in _JOINERS or t[2] == ":":
+                    part = piece[start:k]
+                    if part and _is_cap(part[0][2]):
+                        add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
+                    start = k + 1  # two joiners in a row: "Texas in the United States" -> "United States"
         # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
         if len(run) >= 2 and (run[0][0] == 0 or re.search(r"[.;:!?]\s*$", sentence[:run[0][0]])) \
                 and _is_cap(run[1][2]):
@@ -275,12 +340,28 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             # a known name inside a longer capitalised name is part of that name ("College")
             if not any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for m in names):
                 add(s, e, name, "LEX")
-        for m in list(found.values()):
+        for k, m in list(found.items()):
             if m.shape.startswith("CAP"):
                 name = lexicon.canonical(m.text)
-                if name and key(name) != key(m.value):
+                if name and fold_accents(key(name)) == fold_accents(key(m.value)) and name != m.value:
+                    # a known name spelled without its accents is that name ("Ahmet Davutoglu")
+                    del found[k]
+                    add(m.start, m.end, name, m.shape)
+                elif name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
         _article_and_tail_variants(sentence, found, lexicon.tails, add)
+        # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
+        for k, m in list(found.items()):
+            name = lexicon.canonical(m.value) if m.shape.startswith("DIS") else None
+            if name and name != m.value:
+                del found[k]
+                add(m.start, m.end, name, m.shape)
+        # a lower-case phrase ending in a disambiguation's head: "the fantasy genre" -> "fantasy (genre)"
+        for m in [m for m in found.values() if m.shape == "LOW" and " " in m.value]:
+            rest, head = m.value.rsplit(" ", 1)
+            spelled = lexicon.disambiguator.head_spelling(head)
+            if spelled:
+                add(m.start, m.end, f"{rest} ({spelled})", "DISPOST")
         # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
         spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
         toks_all = tokens(sentence)
@@ -312,3 +393,5 @@ def _article_and_tail_variants(sentence: str, found: dict, tails: set[str], add)
             end = t[1]
             if t[2] in tails:
                 add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
+            elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
+                add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")

@@ -37,6 +37,10 @@ _NOT_HEADS = {"and", "the", "was", "were", "has", "had", "have", "for", "from", 
               "their", "our", "by", "in", "on", "at", "of", "to", "as", "is", "it", "like", "both", "one", "other"}
 
 
+#: a regnal name: a name ending in a Roman numeral, "of" and its realm ("Felipe VI of Spain")
+_REGNAL = re.compile(r"(.+\s[IVX]+)\s+of\s+([A-Z][\w ]+)")
+
+
 @functools.lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
     from nltk.stem import PorterStemmer
@@ -60,6 +64,7 @@ class Disambiguator:
         suffixes: dict[tuple[str, ...], dict[str, int]] = {}
         heads: dict[str, int] = {}
         regions: dict[str, dict[str, int]] = {}
+        realms: dict[str, dict[str, int]] = {}
         for name in set(names):
             text = clean_name(name)
             m = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", text)
@@ -72,6 +77,10 @@ class Disambiguator:
                     suffixes[stems][m.group(2)] += 1
                     heads[stems[-1]] = heads.get(stems[-1], 0) + 1
                 continue
+            m = _REGNAL.fullmatch(text)
+            if m:  # "Juan_Carlos_I_of_Spain": a regnal name and its realm
+                realms.setdefault(key(m.group(2)), {}).setdefault(m.group(2), 0)
+                realms[key(m.group(2))][m.group(2)] += 1
             if text.count(",") == 1:
                 base, region = (p.strip() for p in text.split(","))
                 if base and region[:1].isupper():
@@ -83,6 +92,8 @@ class Disambiguator:
         self.heads = {h for h, c in heads.items() if c >= min_count}
         #: region key -> spelling, for regions seen in at least ``min_count`` names
         self.regions = {k: max(v, key=lambda x: (v[x], x)) for k, v in regions.items() if sum(v.values()) >= min_count}
+        #: realm key -> spelling, from regnal names ``A_N_of_B`` (N a Roman numeral)
+        self.realms = {k: max(v, key=lambda x: (v[x], x)) for k, v in realms.items() if sum(v.values()) >= min_count}
 
     def variants(self, sentence: str, toks: list[tuple[int, int, str]], start: int, end: int, value: str,
                  mentions: list[tuple[int, int, str, str]]) -> list[tuple[str, str]]:
@@ -132,12 +143,20 @@ class Disambiguator:
             r = self.regions.get(key(v))
             if r and key(v) != key(value) and (e <= start or s >= end):
                 out.append((f"{value}, {r}", "DISREG"))
+            # a regnal name whose realm the sentence names ("Juan Carlos I ... Spain")
+            r = self.realms.get(key(v))
+            if r and re.search(r"\s[IVX]+$", value) and (e <= start or s >= end):
+                out.append((f"{value} of {r}", "DISOF"))
         seen, uniq = set(), []
         for o, shape in out:
             if key(o) not in seen:
                 seen.add(key(o))
                 uniq.append((o, shape))
         return uniq
+
+    def head_spelling(self, word: str) -> str | None:
+        """The known one-word suffix of the head ``word`` (``genre`` -> ``genre``), else ``None``."""
+        return self.suffixes.get((_stem(word),)) if _stem(word) in self.heads else None
 
     def _spell(self, words: list[str], known_only: bool = False) -> str | None:
         """The suffix for ``words``: a known suffix's spelling when the stems match, else the words."""

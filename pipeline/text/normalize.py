@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-__all__ = ["DATATYPES", "MONTHS", "clean_name", "number_value", "date_value", "normalize_value",
+__all__ = ["DATATYPES", "MONTHS", "LiteralForms", "clean_name", "number_value", "date_value", "normalize_value",
            "key", "triple_key"]
 
 #: Range names of Text2KGBench's JSON ontologies that are datatypes, and their XSD datatype.
@@ -126,3 +126,120 @@ def triple_key(sub: str, rel: str, obj: str, range_name: str | None = None) -> t
     """``(sub, rel, obj)`` comparison key after rules 1-4 (``range_name``: the relation's range)."""
     return key(normalize_value(sub, None if range_name is None else "")), key(rel), \
         key(normalize_value(obj, range_name))
+
+
+#: a number and an optional unit: a lower-case word ("1.8 g") or words in parentheses ("(inches)")
+_NUM_FORM = re.compile(r"^([-+]?\d[\d,]*(?:\.\d+)?)(\s*(?:\([A-Za-z][A-Za-z ]*\)|[a-z]+))?$")
+
+
+#: words after a number that are no unit
+_NOT_UNITS = {"", "a", "an", "and", "as", "at", "in", "is", "it", "its", "of", "on", "or", "million", "billion"}
+
+
+class LiteralForms:
+    """The lexical form of a relation's literal objects, learned from the training triples where
+    the declared range does not give it (the gold's lexical form, rules 3-4 above).
+
+    WebNLG's ontologies declare a class as the range of some literal-valued relations
+    (``periapsis`` -> ``Periapsis``: ``3997100000000.0``; ``discovered`` -> ``Person``:
+    ``1929-06-11``), a number range for dates (``epoch``: ``2015-06-27``), and their values keep a
+    unit outside parentheses, which rule 3 does not remove (``protein``: ``1.8 g``), and codes
+    in a number range (``isbnNumber``: ``0-670-03380-4``). For such a relation,
+    :meth:`effective_range` says which mentions it takes (``number``: a number; ``Date``: a date;
+    ``string``: a code) and :meth:`write` writes a number in the relation's form (a float's ``.0``,
+    a unit suffix). A relation qualifies when at least ``min_count`` training objects and more than
+    half of them have that form.
+    """
+
+    def __init__(self, min_count: int = 2) -> None:
+        self.min_count = min_count
+        #: relation -> ``number`` or ``Date`` (the kind of mention its objects are)
+        self.ranges: dict[str, str] = {}
+        #: relation -> (float style: an integer is written ``N.0``, unit suffix ``" g"``, ``" (inches)"``)
+        self.forms: dict[str, tuple[bool, str]] = {}
+        #: relation -> its forms with a unit, most frequent first (the sentence's unit word picks one)
+        self.units: dict[str, list[tuple[bool, str]]] = {}
+
+    def fit(self, triples: list[tuple[str, str | None, str]]) -> "LiteralForms":
+        """Learn from ``(relation, declared range, object)`` training triples."""
+        counts: dict[str, dict[object, int]] = {}
+        for rel, rng, obj in triples:
+            bucket = counts.setdefault(rel, {})
+            form = self._form(clean_name(obj), rng)
+            bucket[form] = bucket.get(form, 0) + 1
+        for rel, bucket in sorted(counts.items()):
+            n = sum(bucket.values())
+            best = min(bucket, key=lambda f: (-bucket[f], str(f)))
+            if best is None or bucket[best] < self.min_count or bucket[best] * 2 <= n:
+                continue
+            if best in ("Date", "string"):
+                self.ranges[rel] = best
+            elif best != "number":
+                self.ranges[rel] = "number"
+                self.forms[rel] = best
+                self.units[rel] = sorted((f for f in bucket if isinstance(f, tuple) and f[1]),
+                                         key=lambda f: (-bucket[f], f))
+            else:
+                self.ranges[rel] = "number"
+        return self
+
+    @staticmethod
+    def _form(obj: str, rng: str | None) -> object:
+        """``None`` (the declared range gives it, or text), ``'Date'``, ``'number'`` (a number the
+        extractor writes as it is) or ``(float style, suffix)``."""
+        if rng == "number" and re.fullmatch(r"\d+(?:-\d+){2,}", obj) and not date_value(obj):
+            return "string"  # a code of digit groups (an ISBN) in a number range: taken as written
+        m = _NUM_FORM.match(obj)
+        if m:
+            if rng in DATATYPES and rng != "number":  # a Year, a string: the mention shapes it takes
+                return None
+            plain = normalize_value(number_value(m.group(1)) or "", rng)
+            if key(plain) == key(normalize_value(obj, rng)):
+                return "number" if rng != "number" else None
+            return "." in m.group(1), m.group(2) or ""
+        d = date_value(obj)
+        if d and "-" in d and rng not in ("Date", "date"):
+            return "Date"
+        return None
+
+    @classmethod
+    def learn(cls, training: dict) -> "LiteralForms":
+        """:meth:`fit` on ``{ontology name: (TextOntology, training sentences)}``."""
+        return cls().fit([(t["rel"], getattr(onto.relations.get(t["rel"]), "range", None), t["obj"])
+                          for _, (onto, sents) in sorted(training.items()) for s in sents for t in s.triples])
+
+    def relation(self, rel):
+        """``rel`` (a :class:`.data.Relation`) with its effective range (:meth:`effective_range`)."""
+        import dataclasses
+        return dataclasses.replace(rel, range=self.ranges[rel.name]) if rel.name in self.ranges else rel
+
+    def restore(self, triples: list[dict[str, str]], ontology, sentence: str = "") -> list[dict[str, str]]:
+        """Output triples of relations with an effective range get the declared range back as
+        ``objType`` and their object in the learned form (:meth:`write`, the unit word after the
+        number in ``sentence``); ``triples`` is changed."""
+        for t in triples:
+            if t["rel"] in self.ranges and t["rel"] in ontology.relations:
+                t["objType"] = ontology.relations[t["rel"]].range
+                m = re.search(rf"(?<![\d.]){re.escape(t['obj'])}(?:\.0+)?\s*\(?([A-Za-z]+)", sentence)
+                t["obj"] = self.write(t["rel"], t["obj"], m.group(1) if m else "")
+        return triples
+
+    def effective_range(self, rel: str, declared: str | None) -> str | None:
+        """The range whose mentions ``rel`` takes: the learned one, else ``declared``."""
+        return self.ranges.get(rel, declared)
+
+    def write(self, rel: str, value: str, unit: str = "") -> str:
+        """``value`` (a normalized number) in ``rel``'s learned form (``18`` -> ``18.0 g``); a form
+        whose unit starts like the sentence's ``unit`` word (``km`` for ``(kilometres)``, ``inch``
+        for ``(inches)``) is preferred."""
+        form = self.forms.get(rel)
+        if form is None or number_value(value) is None:
+            return value
+        for f in self.units.get(rel, []) if unit.lower() not in _NOT_UNITS else []:
+            if f[1].strip(" ()")[:1].lower() == unit[:1].lower():
+                form = f
+                break
+        float_style, suffix = form
+        if float_style and "." not in value:
+            value += ".0"
+        return value + suffix

@@ -1,0 +1,133 @@
+"""Candidate mentions the sentence spells otherwise than the gold name (issue 14, the
+``no_mention`` class): run boundaries, literal values and learned surface variants."""
+from __future__ import annotations
+
+from pipeline.text.mentions import Lexicon, find_mentions
+
+
+def _names(sentence: str, lex: Lexicon | None = None) -> list[str]:
+    return [m.value for m in find_mentions(sentence, lex) if m.shape in ("CAP", "LEX")]
+
+
+def test_run_boundaries_joiners_possessives_abbreviations():
+    # two joiners in a row: the part after them is a name of its own
+    assert "United States" in _names("Abilene is part of Texas in the United States.")
+    # a possessive may end a name; the longer run stays a candidate too
+    names = _names("James Craig Watson's Alma mater is the University of Michigan.")
+    assert "James Craig Watson" in names and "James Craig Watson's Alma" in names
+    # an abbreviation's period before a new sentence: both sides, and a clause word ends the run
+    names = _names("Ann Arbor is in the U.S. Lansing is the capital of Michigan.")
+    assert {"U.S.", "Lansing", "U.S. Lansing"} <= set(names)
+    assert _names("The full name is Livorno Calcio S.p.A. Their ground is big.") == ["Livorno Calcio S.p.A."]
+    # an all-capitals word is an acronym, not the clause word "as"
+    assert _names("The AS Livorno Calcio has members.") == ["AS Livorno Calcio"]
+    # a sentence-final number's period is no abbreviation
+    assert "Apollo 8" in _names("He served under Frank Borman on Apollo 8.")
+
+
+def _values(sentence: str, shape: str) -> list[str]:
+    return [m.value for m in find_mentions(sentence) if m.shape == shape]
+
+
+def test_literal_mentions_years_of_dates_codes_and_day_first_dates():
+    # a date also gives its year (a Year-range relation: birthYear)
+    assert _values("He was born on 22 September 1856.", "YEAR") == ["1856"]
+    assert _values("He was born on 22 September 1856.", "DATE") == ["1856-09-22"]
+    # dd-mm-yyyy with both readings, like d/m/yyyy
+    assert _values("It was founded on 03-01-1959.", "DATE") == ["1959-01-03", "1959-03-01"]
+    # an ISBN is one value, a runway code one name
+    assert _values("Its ISBN is 0-670-03380-4.", "CODE") == ["0-670-03380-4"]
+    assert "14L/32R" in _values("It has a runway named 14L/32R.", "CAP")
+
+
+def test_letters_without_combining_accents_are_folded():
+    from pipeline.text.mentions import fold_accents
+    assert fold_accents("Lars Løkke Æthelwald Straße") == "Lars Lokke AEthelwald Strasse"
+    lex = Lexicon(["Lars_Løkke_Rasmussen"])
+    assert "Lars Løkke Rasmussen" in _names("Denmark's leader is Lars Lokke Rasmussen.", lex)
+
+
+def test_literal_forms_learned_from_training_objects():
+    from pipeline.text.data import Relation, TextOntology
+    from pipeline.text.normalize import LiteralForms
+    triples = [("periapsis", "Periapsis", "3997100000000.0"), ("periapsis", "Periapsis", "260855000000.0"),
+               ("periapsis", "Periapsis", "419113394.55312 (kilometres)"),
+               ("protein", "number", "1.8 g"), ("protein", "number", "18.0 g"),
+               ("epoch", "number", "2015-06-27"), ("epoch", "number", "2006-12-31"), ("epoch", "number", "5.3"),
+               ("runwayLength", "number", "3500.0"), ("runwayLength", "number", "4,100.0"),
+               ("birthYear", "Year", "1856"), ("birthYear", "Year", "1941")]
+    forms = LiteralForms().fit(triples)
+    # a class range with number values, a unit the number rule keeps, dates in a number range;
+    # a number range whose values the number rule already gives, and a Year range, are left alone
+    assert forms.ranges == {"periapsis": "number", "protein": "number", "epoch": "Date"}
+    assert forms.forms == {"periapsis": (True, ""), "protein": (True, " g")}
+    assert forms.write("periapsis", "3997100000000") == "3997100000000.0"
+    assert forms.write("protein", "18") == "18.0 g" and forms.write("protein", "1.8") == "1.8 g"
+    assert forms.write("runwayLength", "3500") == "3500"
+    onto = TextOntology("t", ["Body", "Periapsis"], {"periapsis": Relation("periapsis", "Body", "Periapsis")})
+    assert forms.relation(onto.relations["periapsis"]).range == "number"
+    out = forms.restore([{"sub": "X", "rel": "periapsis", "obj": "12", "subType": "Body", "objType": "number"}], onto)
+    assert out == [{"sub": "X", "rel": "periapsis", "obj": "12.0", "subType": "Body", "objType": "Periapsis"}]
+
+
+def test_literal_form_unit_follows_the_sentence():
+    from pipeline.text.normalize import LiteralForms
+    forms = LiteralForms().fit([("wheelbase", "Wheelbase", "2,700.0 (millimetres)"),
+                                ("wheelbase", "Wheelbase", "2800.0 (millimetres)"), ("wheelbase", "Wheelbase", "2900.0 (millimetres)"),
+                                ("wheelbase", "Wheelbase", "120.0 (inches)"), ("wheelbase", "Wheelbase", "100.0 (inches)")])
+    assert forms.write("wheelbase", "120", "inch") == "120.0 (inches)"
+    assert forms.write("wheelbase", "2700", "mm") == "2700.0 (millimetres)"
+    assert forms.write("wheelbase", "2700", "in") == "2700.0 (millimetres)"  # "in" is no unit
+
+
+def test_regnal_names_alias_and_realm_variant():
+    lex = Lexicon(["Felipe_VI_of_Spain", "Margrethe_II_of_Denmark", "Spain"])
+    assert lex.disambiguator.realms == {"spain": "Spain", "denmark": "Denmark"}
+    ms = find_mentions("The leader of Spain is Felipe VI.", lex)
+    assert ("Felipe VI", "Felipe VI of Spain", "LEX") in [(m.text, m.value, m.shape) for m in ms]
+    ms = find_mentions("He served while Juan Carlos I was the monarch of Spain.", lex)
+    assert ("Juan Carlos I", "Juan Carlos I of Spain", "DISOF") in [(m.text, m.value, m.shape) for m in ms]
+    # no realm in the sentence, no variant
+    assert not [m for m in find_mentions("Juan Carlos I was born in Rome.", lex) if m.shape == "DISOF"]
+
+
+def test_subtitles_lower_case_tails_and_comma_less_regions():
+    names = _names("They released Bootleg Series Volume 1: The Quine Tapes in 2001.")
+    assert {"Bootleg Series Volume 1: The Quine Tapes", "Bootleg Series Volume 1", "Quine Tapes"} <= set(names)
+    # a capitalised name tail written in lower case; a known name takes its own spelling
+    lex = Lexicon(["Adolfo_Suárez_Madrid–Barajas_Airport", "Abilene_Regional_Airport", "Atlantic_City_International_Airport",
+                   "Washington,_D.C."])
+    ms = [(m.text, m.value, m.shape) for m in find_mentions("The Adolfo Suarez Madrid-Barajas airport is big.", lex)]
+    assert ("Adolfo Suarez Madrid-Barajas", "Adolfo Suárez Madrid–Barajas Airport", "DISLOW") in ms
+    assert ("Washington D.C.", "Washington, D.C.", "LEX") in [
+        (m.text, m.value, m.shape) for m in find_mentions("He comes from Washington D.C. and lives there.", lex)]
+
+
+def test_lower_case_phrase_with_a_disambiguation_head():
+    lex = Lexicon(["Fantasy_(genre)", "Mermaid_(song)"])
+    ms = [(m.text, m.value, m.shape) for m in find_mentions("It belongs to the horror genre.", lex)]
+    assert ("horror genre", "horror (genre)", "DISPOST") in ms
+
+
+def test_known_spelling_wins_and_learned_aliases_never_replace_a_known_name():
+    lex = Lexicon(["Ahmet_Davutoğlu", "Turkey"])
+    # a known name spelled without its accents takes the known spelling, on its own span
+    assert [(m.text, m.value, m.shape) for m in find_mentions("The leader is Ahmet Davutoglu.", lex)
+            if m.shape in ("CAP", "LEX")] == [("Ahmet Davutoglu", "Ahmet Davutoğlu", "LEX")]
+    # "Colombia" co-occurs with "Colombian cuisine" in every sentence, but is a name of its own
+    examples = [(f"Dish {i} is from Colombia.", [f"Dish_{i}", "Colombian_cuisine"]) for i in range(4)]
+    examples.append(("Bogota is the capital of Colombia.", ["Bogota", "Colombia"]))
+    assert Lexicon.learn(examples).canonical("Colombia") == "Colombia"
+
+
+def test_codes_possessive_plurals_and_ampersands():
+    from pipeline.text.normalize import LiteralForms
+    # an ISBN in a number range is taken as written (a string mention), a date in it is a date
+    forms = LiteralForms().fit([("isbnNumber", "number", '"0-670-03380-4"'), ("isbnNumber", "number", "1-4165-2060-0"),
+                                ("epoch", "number", "2015-06-27"), ("epoch", "number", "2006-12-31")])
+    assert forms.ranges == {"isbnNumber": "string", "epoch": "Date"}
+    assert "Spanish Socialist Workers' Party" in _names("He is a member of the Spanish Socialist Workers' Party.")
+    assert "Apollo 8" in _names("He was a member of Apollo 8's crew.")
+    lex = Lexicon(["George_Allen_&_Unwin"])
+    assert ("George Allen and Unwin", "George Allen & Unwin") in [
+        (m.text, m.value) for m in find_mentions("George Allen and Unwin published it.", lex)]
