@@ -105,7 +105,9 @@ def nt_escape(value: str) -> str:
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
-    from morph_kgc.constants import RML_LITERAL, XSD_INTEGER
+    from morph_kgc.constants import RML_IRI, RML_LITERAL, RML_TEMPLATE, XSD_INTEGER
+
+    from .engine_terms import iri_template, nt_escape_values
 
     from morph_kgc.data_source import data_file
 
@@ -117,6 +119,10 @@ def engine_run() -> Iterator[None]:
     encode_original = materializer.encode_value
 
     def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
+        if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and not config.get_safe_percent_encoding() \
+                and not config.only_write_printable_characters():
+            # the IRI-safe values of a whole column at once (engine_terms), not a Python call per row
+            return iri_template(results_df, template, position, columns_alias)
         # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
         datatype = "" if datatype == XSD_INTEGER else datatype
         return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
@@ -129,7 +135,7 @@ def engine_run() -> Iterator[None]:
             # a function-valued language map: the engine would quote the tag ("Venus"@"en")
             results_df[position] = results_df[fnml_execution]
         elif termtype.strip() == RML_LITERAL:
-            results_df[position] = '"' + results_df[fnml_execution].map(nt_escape) + '"'
+            results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
         return results_df
 
     def file_data(rml_rule, references):

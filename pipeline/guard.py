@@ -279,9 +279,9 @@ class Guard:
             text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
         else:
             # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
-            parts = [pd.Series(c[bad]) for c in columns]
+            parts = [pd.Series(_rows(c, bad)) for c in columns]
             text = (parts[0] + " " + parts[1] + " " + parts[2] + " " + parts[3]).str.rstrip(" ")
-        frame = pd.DataFrame({"why": why[bad], "pred": columns[1][bad], "text": text.to_numpy(dtype=object)})
+        frame = pd.DataFrame({"why": why[bad], "pred": _rows(columns[1], bad), "text": text.to_numpy(dtype=object)})
         for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
             statements = rows["text"].tolist()
             new = set(statements) - self._seen
@@ -303,37 +303,47 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4) -> None:
+    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4,
+              text_only: bool = False) -> None:
         """Guard one engine rule and send its kept statements to ``runs``.
 
         Args:
             columns: subject, predicate, object, graph term texts (equal-length arrays or Series;
-                graph ``""`` for the default graph).
+                graph ``""`` for the default graph). A column may be given as one ``str``: that
+                term on every row (a constant term map; at least one column is an array).
             runs: where kept lines go.
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
             trusted: per position, whether the column holds IRIs the engine built from a template
                 that :func:`pipeline.engine.trusted_template` accepts: valid and canonical by construction, so not
                 checked (a column with a missing value is checked all the same).
+            text_only: every array holds ``str`` only (the guard worker reads them so): a trusted
+                column is not searched for a missing value.
         """
         import numpy as np
         import pandas as pd
 
-        columns = [np.asarray(c, dtype=object) for c in columns]
-        n = len(columns[0])
+        columns = [c if isinstance(c, str) else np.asarray(c, dtype=object) for c in columns]
+        n = next(len(c) for c in columns if not isinstance(c, str))
         if n == 0:
             return
-        canon, bad, changed = [], np.zeros(n, dtype=bool), triple is None
+        changed = triple is None
         why = np.zeros(n, dtype=np.int16)  # per row: 1 + index in `causes` of its first failing term
         causes: list[str] = []
+        canon: list = []  # per position: (codes, texts), (None, array) when trusted, (None, str) when constant
         for position, col in enumerate(columns):
-            if trusted[position] and not pd.isna(col).any():
+            if isinstance(col, str) or _constant(col):  # a constant term map: one term, no hashing of every row
+                term = col if isinstance(col, str) else col[0]
+                texts, reasons, rewritten = self._screen(np.array([term], dtype=object), position)
+                changed |= rewritten
+                if reasons:
+                    why[why == 0] = 1 + _index(causes, reasons[0])
+                canon.append((None, texts[0]))
+                continue
+            if trusted[position] and (text_only or not pd.isna(col).any()):
                 canon.append((None, col))
                 continue
-            if (col == col[0]).all():  # a constant term map: one term, no hashing of every row
-                codes, uniques = np.zeros(n, dtype=np.intp), col[:1]
-            else:
-                codes, uniques = pd.factorize(col)
+            codes, uniques = pd.factorize(col)
             texts, reasons, rewritten = self._screen(uniques, position)
             changed |= rewritten
             failed = np.zeros(len(texts) + 1, dtype=np.int16)
@@ -346,9 +356,11 @@ class Guard:
         bad = why > 0
         if bad.any():
             self._drops(columns, triple, bad, why, causes)
+            if bad.all():
+                return
         keep = ~bad if bad.any() else slice(None)
-        g = columns[3][keep]
-        named = g != ""
+        kept = n - int(np.count_nonzero(bad))
+        named = np.full(kept, columns[3] != "") if isinstance(columns[3], str) else columns[3][keep] != ""
         if not changed:
             lines = np.asarray(triple, dtype=object)[keep]
             if named.any():
@@ -357,20 +369,34 @@ class Guard:
             if len(lines):
                 runs.add(lines, named=False, suffix=".")
             return
-        s, p, o, g = (texts[keep] if codes is None else np.array(texts + [None], dtype=object)[codes][keep]
-                      for codes, texts in canon)
+        s, p, o, g = (texts if codes is None and isinstance(texts, str) else texts[keep] if codes is None
+                      else np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
+        if isinstance(s, str) and isinstance(p, str) and isinstance(o, str):  # so that the lines are an array
+            s = np.full(kept, s, dtype=object)
         if runs.stream:  # lines joined in C, slice by slice, instead of a new string per row and part
             for kind, rows in ((True, named), (False, ~named)):
                 if rows.any():
-                    parts = (s, p, o, g) if rows.all() else (s[rows], p[rows], o[rows], g[rows])
+                    parts = (s, p, o, g) if rows.all() else [t if isinstance(t, str) else t[rows] for t in (s, p, o, g)]
                     runs.add_terms(*parts, named=kind)
             return
         body = s + " " + p + " " + o
         if named.any():
-            runs.add(body[named] + " " + g[named] + " .", named=True)
+            runs.add(body[named] + " " + (g if isinstance(g, str) else g[named]) + " .", named=True)
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
+
+
+def _constant(col) -> bool:
+    """Whether an array holds one term on every row (the first and last rows decide most cases at once)."""
+    return col[0] == col[-1] and bool((col == col[0]).all())
+
+
+def _rows(col, mask):
+    """The rows a boolean ``mask`` selects of a column given as an array or as one ``str`` (every row)."""
+    import numpy as np
+
+    return np.full(int(np.count_nonzero(mask)), col, dtype=object) if isinstance(col, str) else col[mask]
 
 
 def _flagged(text: str, literals: bool) -> set[str]:

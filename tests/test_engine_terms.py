@@ -1,0 +1,58 @@
+"""Whole-column engine corrections (pipeline/engine_terms.py) give the per-value functions' text."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.engine import iri_safe, nt_escape
+from pipeline.engine_terms import iri_safe_values, iri_template, nt_escape_values
+
+VALUES = ["stop-1", "Zoë Krüger", "a/b?c#d", "日本", "50%", "x\ny", "", "k~._-9"]
+
+
+def test_iri_safe_values_leaves_a_clean_column_as_it_is_and_encodes_the_others_row_for_row():
+    clean = np.array(["S1", "stop-2_k3", "a.b~c", ""], dtype=object)
+    assert iri_safe_values(clean) is clean
+    dirty = np.array(VALUES, dtype=object)
+    assert iri_safe_values(dirty).tolist() == [iri_safe(v) for v in VALUES]
+    assert iri_safe_values(dirty).tolist()[1:3] == ["Zoë%20Krüger", "a%2Fb%3Fc%23d"]
+
+
+def test_a_value_with_a_line_break_is_not_taken_for_two_clean_values():
+    col = np.array(["a\nb", "c"], dtype=object)
+    assert iri_safe_values(col).tolist() == ["a%0Ab", "c"]
+    assert nt_escape_values(col).tolist() == ["a\\nb", "c"]
+
+
+def test_nt_escape_values_matches_nt_escape():
+    values = ['plain', 'say "hi"', "back\\slash", "cr\rlf", "tab\t", ""]
+    assert nt_escape_values(np.array(values, dtype=object)).tolist() == [nt_escape(v) for v in values]
+    clean = np.array(["plain", "x y"], dtype=object)
+    assert nt_escape_values(clean) is clean
+
+
+@pytest.mark.parametrize("template", ["http://ex.org/stop/{id}", "http://ex.org/{id}/{name}#{id}",
+                                      "http://ex.org/\\{x\\}/{name}", "http://ex.org/const", "{id}"])
+def test_iri_template_gives_the_engines_column_with_iri_safe_values(template):
+    from morph_kgc import materializer
+    from morph_kgc.args_parser import load_config_from_argument
+    from morph_kgc.constants import RML_IRI, RML_TEMPLATE
+
+    from pipeline.engine import engine_config
+
+    config = load_config_from_argument(engine_config("unused.ttl"))
+    frame = pd.DataFrame({"id": VALUES, "name": list(reversed(VALUES)), "parent_id": VALUES})
+    original = materializer.encode_value
+    materializer.encode_value = iri_safe
+    try:
+        expected = materializer._materialize_template(frame.copy(), template, RML_TEMPLATE, config, "subject",
+                                                      termtype=RML_IRI)
+    finally:
+        materializer.encode_value = original
+    got = iri_template(frame.copy(), template, "subject")
+    assert got["subject"].tolist() == expected["subject"].tolist()
+    if "{" in template.replace("\\{", ""):
+        assert got["reference_results"].tolist() == expected["reference_results"].tolist()
+    parent = iri_template(frame.copy(), "http://ex.org/p/{id}", "object", columns_alias="parent_")
+    assert parent["object"].tolist() == ["<http://ex.org/p/" + iri_safe(v) + ">" for v in VALUES]
