@@ -58,6 +58,8 @@ EMPTY_VALUES: Counter = Counter()
 
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
     (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
+#: the characters Morph-KGC escapes in a literal by default (its ``literal_escaping_chars``), and ``\\``
+_ESCAPED = {'"', "\n", "\r", "\\"}
 # one scan in C: every character outside RFC 3987 iunreserved (ALPHA / DIGIT / -._~ / ucschar)
 # str.strip with this set runs in C: far cheaper per value than the regular expression below
 _ASCII_IUNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
@@ -105,9 +107,11 @@ def nt_escape(value: str) -> str:
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
-    from morph_kgc.constants import RML_IRI, RML_LITERAL, RML_TEMPLATE, XSD_INTEGER
+    from morph_kgc.constants import RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN, \
+        XSD_DATETIME, XSD_INTEGER
+    from morph_kgc.utils import remove_null_values_from_dataframe
 
-    from .engine_terms import iri_template, nt_escape_values
+    from .engine_terms import all_text, iri_template, literal_template, nt_escape_values
 
     from morph_kgc.data_source import data_file
 
@@ -117,14 +121,23 @@ def engine_run() -> Iterator[None]:
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
     encode_original = materializer.encode_value
+    preprocess_original = materializer._preprocess_data
 
     def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
-        if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and not config.get_safe_percent_encoding() \
-                and not config.only_write_printable_characters():
-            # the IRI-safe values of a whole column at once (engine_terms), not a Python call per row
+        # the IRI-safe encoding and the literal escaping of a whole column at once (engine_terms), not a
+        # Python call per value; the engine's own step where a setting or datatype asks for more
+        plain = not config.only_write_printable_characters()
+        if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and plain \
+                and not config.get_safe_percent_encoding():
             return iri_template(results_df, template, position, columns_alias)
         # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
         datatype = "" if datatype == XSD_INTEGER else datatype
+        if expression_type in (RML_TEMPLATE, RML_REFERENCE) and termtype.strip() == RML_LITERAL and plain \
+                and datatype not in (XSD_BOOLEAN, XSD_DATETIME) and set(config.get_literal_escaping_chars()) <= _ESCAPED:
+            done = literal_template(results_df, f"{{{template}}}" if expression_type == RML_REFERENCE else template,
+                                    position, columns_alias)
+            if done is not None:
+                return done
         return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
                                  datatype)
 
@@ -137,6 +150,13 @@ def engine_run() -> Iterator[None]:
         elif termtype.strip() == RML_LITERAL:
             results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
         return results_df
+
+    def preprocess(data, rml_rule, references, config):
+        if rml_rule["source_type"] == RDB or not all_text(data):
+            return preprocess_original(data, rml_rule, references, config)
+        # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)
+        data = remove_null_values_from_dataframe(data, config, references)
+        return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
 
     def file_data(rml_rule, references):
         df = data_original(rml_rule, references)
@@ -155,6 +175,7 @@ def engine_run() -> Iterator[None]:
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
+    materializer._preprocess_data = preprocess
     data_file.elementpath = ElementPath(xpath_original)
     data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
                                                .startswith("http") else read_json(rule, refs))
@@ -167,6 +188,7 @@ def engine_run() -> Iterator[None]:
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original
         materializer.encode_value = encode_original
+        materializer._preprocess_data = preprocess_original
 
 
 def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,

@@ -273,17 +273,16 @@ class Guard:
     def _drops(self, columns: list, triple, bad, why, causes: list[str]) -> None:
         """Count the dropped rows of one rule per (reason, predicate), each distinct statement once."""
         import numpy as np
-        import pandas as pd
 
         if triple is not None:
-            text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
+            text = [t.rstrip(" ") for t in np.asarray(triple, dtype=object)[bad].tolist()]
         else:
             # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
-            parts = [pd.Series(_rows(c, bad)) for c in columns]
-            text = (parts[0] + " " + parts[1] + " " + parts[2] + " " + parts[3]).str.rstrip(" ")
-        frame = pd.DataFrame({"why": why[bad], "pred": _rows(columns[1], bad), "text": text.to_numpy(dtype=object)})
-        for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
-            statements = rows["text"].tolist()
+            text = [f"{s} {p} {o} {g}".rstrip(" ") for s, p, o, g in zip(*(_rows(c, bad).tolist() for c in columns))]
+        groups: dict[tuple, list[str]] = {}  # in the order of their first row
+        for key, statement in zip(zip(why[bad].tolist(), _rows(columns[1], bad).tolist()), text):
+            groups.setdefault(key, []).append(statement)
+        for (code, pred), statements in groups.items():
             new = set(statements) - self._seen
             if not new:
                 continue

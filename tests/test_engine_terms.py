@@ -56,3 +56,47 @@ def test_iri_template_gives_the_engines_column_with_iri_safe_values(template):
         assert got["reference_results"].tolist() == expected["reference_results"].tolist()
     parent = iri_template(frame.copy(), "http://ex.org/p/{id}", "object", columns_alias="parent_")
     assert parent["object"].tolist() == ["<http://ex.org/p/" + iri_safe(v) + ">" for v in VALUES]
+
+
+TEXTS = ['plain', 'say "hi"', "back\\slash", "two\nlines", "cr\r", "", "Zoë"]
+
+
+@pytest.mark.parametrize("template, kind", [("name", "reference"), ("{name} ({id})", "template"),
+                                            ("\\{{name}\\}", "template")])
+def test_literal_template_gives_the_engines_escaped_column(template, kind):
+    from morph_kgc import materializer
+    from morph_kgc.args_parser import load_config_from_argument
+    from morph_kgc.constants import RML_LITERAL, RML_REFERENCE, RML_TEMPLATE
+
+    from pipeline.engine import engine_config
+    from pipeline.engine_terms import literal_template
+
+    config = load_config_from_argument(engine_config("unused.ttl"))
+    frame = pd.DataFrame({"name": TEXTS, "id": [str(i) for i in range(len(TEXTS))]})
+    expression = RML_REFERENCE if kind == "reference" else RML_TEMPLATE
+    expected = materializer._materialize_template(frame.copy(), template, expression, config, "object",
+                                                  termtype=RML_LITERAL)
+    got = literal_template(frame.copy(), "{name}" if kind == "reference" else template, "object")
+    assert got["object"].tolist() == expected["object"].tolist()
+    assert got["object"].tolist()[1] in ('"say \\"hi\\""', '"{say \\"hi\\"}"', '"say \\"hi\\" (1)"')
+    assert literal_template(pd.DataFrame({"name": ["a", None]}), "{name}", "object") is None
+
+
+def test_preprocessing_without_the_per_cell_str_keeps_the_engines_rows():
+    from morph_kgc import materializer
+    from morph_kgc.args_parser import load_config_from_argument
+
+    from pipeline.engine import engine_config, engine_run
+    from pipeline.engine_terms import all_text
+
+    config = load_config_from_argument(engine_config("unused.ttl"))
+    rule = {"source_type": "CSV"}
+    text = pd.DataFrame({"a": ["1", "1", "", "x"], "b": ["p", "p", "q", "r"]})
+    mixed = pd.DataFrame({"a": ["1", 2, 2.5, "x"], "b": ["p", "q", "q", "r"]})
+    assert all_text(text) and not all_text(mixed)
+    expected = [materializer._preprocess_data(f.copy(), rule, ["a", "b"], config) for f in (text, mixed)]
+    with engine_run():
+        got = [materializer._preprocess_data(f.copy(), rule, ["a", "b"], config) for f in (text, mixed)]
+    for e, g in zip(expected, got):
+        assert g.to_dict("list") == e.to_dict("list") and list(g.index) == list(e.index)
+    assert got[0].to_dict("list") == {"a": ["1", "x"], "b": ["p", "r"]}  # the empty value and the duplicate gone
