@@ -273,15 +273,25 @@ class Guard:
     def _drops(self, columns: list, triple, bad, why, causes: list[str]) -> None:
         """Count the dropped rows of one rule per (reason, predicate), each distinct statement once."""
         import numpy as np
+        import pandas as pd
 
         if triple is not None:
-            text = [t.rstrip(" ") for t in np.asarray(triple, dtype=object)[bad].tolist()]
+            text = np.asarray(triple, dtype=object)[bad].tolist()
         else:
             # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
-            text = [f"{s} {p} {o} {g}".rstrip(" ") for s, p, o, g in zip(*(_rows(c, bad).tolist() for c in columns))]
-        groups: dict[tuple, list[str]] = {}  # in the order of their first row
-        for key, statement in zip(zip(why[bad].tolist(), _rows(columns[1], bad).tolist()), text):
-            groups.setdefault(key, []).append(statement)
+            text = _statements([c if isinstance(c, str) else c[bad] for c in columns])
+        if " \n" in "\n".join(text) + "\n":  # the engine's text ends with a space in the default graph
+            text = [t.rstrip(" ") for t in text]
+        reasons = why[bad]
+        preds, pred_names = pd.factorize(_rows(columns[1], bad), use_na_sentinel=False)
+        _, first, inverse = np.unique(reasons.astype(np.int64) * (len(pred_names) + 1) + preds, return_index=True,
+                                      return_inverse=True)
+        rows, inverse = np.array(text, dtype=object), inverse.reshape(-1)
+        groups: dict[tuple, list[str]] = {}
+        for g in np.argsort(first, kind="stable"):  # in the order of their first row, as the engine gave them
+            pred = pred_names[preds[first[g]]]
+            if isinstance(pred, str):  # (a missing predicate was never counted)
+                groups[(int(reasons[first[g]]), pred)] = rows[inverse == g].tolist()
         for (code, pred), statements in groups.items():
             new = set(statements) - self._seen
             if not new:
@@ -389,6 +399,25 @@ class Guard:
 def _constant(col) -> bool:
     """Whether an array holds one term on every row (the first and last rows decide most cases at once)."""
     return col[0] == col[-1] and bool((col == col[0]).all())
+
+
+def _statements(columns: list) -> list[str]:
+    """``"s p o g"`` per row of four term arrays (or ``str``), without the space before an empty graph;
+    joined in C and split again (row by row when a term holds a line break)."""
+    import numpy as np
+
+    n = next(len(c) for c in columns if not isinstance(c, str))
+    s, p, o, g = columns
+    pieces = np.empty(6 * n, dtype=object)
+    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
+    pieces[5::6] = (" " + g if g else "") if isinstance(g, str) else np.where(g == "", "", " " + g)
+    pieces = pieces.tolist()
+    pieces[5::6] = [t + "\n" for t in pieces[5::6]]
+    text = "".join(pieces)
+    if text.count("\n") == n:
+        return text.split("\n")[:-1]
+    return [f"{a} {b} {c} {d}".rstrip(" ") for a, b, c, d in zip(*(np.broadcast_to(np.asarray(t, dtype=object), (n,))
+                                                                   .tolist() for t in columns))]
 
 
 def _rows(col, mask):
