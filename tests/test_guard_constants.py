@@ -44,3 +44,22 @@ def test_a_constant_given_once_is_guarded_as_the_repeated_term(tmp_path, stream,
 def test_a_rule_of_one_row_with_every_term_constant(tmp_path):
     one = [np.array(["<http://e.org/a>"], dtype=object), P_OK, '"x"', ""]
     assert _guarded(tmp_path, "one", one, stream=False)[:2] == ((1, 0), b'<http://e.org/a> <http://e.org/p> "x" .\n')
+
+
+def test_drops_are_counted_per_reason_and_predicate_in_row_order_each_statement_once(tmp_path):
+    s = np.array(["<http://e.org/a>", "<rel>", "<http://e.org/b>", "<rel>", "<http://e.org/c>", "<rel>"], dtype=object)
+    p = np.array(["<http://e.org/n>", "<http://e.org/m>", "<http://e.org/n>", "<http://e.org/m>", "<http://e.org/m>",
+                  "<http://e.org/n>"], dtype=object)
+    o = np.array(['"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"x"', '"y"^^<http://www.w3.org/2001/XMLSchema#integer>',
+                  '"x"', '"z"^^<http://www.w3.org/2001/XMLSchema#integer>', '"w"'], dtype=object)
+    guard, runs = Guard(), Runs(tmp_path / "r", stream=False)
+    guard.frame([s, p, o, ""], runs, None)
+    guard.frame([s[::-1].copy(), p[::-1].copy(), o[::-1].copy(), ""], runs, None)  # the same statements again
+    ill = "xsd:integer value that is no integer"
+    assert list(guard.dropped.items()) == [
+        (("relative or illegal IRI", "http://e.org/m"), [1, ['<rel> <http://e.org/m> "x"']]),
+        ((ill, "http://e.org/n"), [1, ['<http://e.org/b> <http://e.org/n> "y"^^<http://www.w3.org/2001/XMLSchema#integer>']]),
+        ((ill, "http://e.org/m"), [1, ['<http://e.org/c> <http://e.org/m> "z"^^<http://www.w3.org/2001/XMLSchema#integer>']]),
+        (("relative or illegal IRI", "http://e.org/n"), [1, ['<rel> <http://e.org/n> "w"']]),
+    ]
+    assert runs.finish(False, tmp_path / "kg.nt") == 1
