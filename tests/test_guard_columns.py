@@ -1,5 +1,6 @@
-"""A constant term map handed to the guard as one ``str`` (what the guard worker reads back) gives the
-bytes and findings of the same term repeated on every row."""
+"""The guard's column forms: a constant term map handed over as one ``str`` (what the guard worker reads
+back) gives the bytes and findings of the term repeated on every row; dropped statements are counted
+per reason and predicate in row order; the output's lines are counted the same with ``wc`` or without."""
 from __future__ import annotations
 
 import shutil
@@ -63,3 +64,14 @@ def test_drops_are_counted_per_reason_and_predicate_in_row_order_each_statement_
         (("relative or illegal IRI", "http://e.org/n"), [1, ['<rel> <http://e.org/n> "w"']]),
     ]
     assert runs.finish(False, tmp_path / "kg.nt") == 1
+
+
+def test_output_lines_are_counted_the_same_with_and_without_wc(tmp_path, monkeypatch):
+    from pipeline import runs as runs_module
+
+    path = tmp_path / "big.nt"
+    path.write_bytes(b"<http://e.org/s> <http://e.org/p> <http://e.org/o> .\n" * 100_000 + b"no final break")
+    assert path.stat().st_size > 1 << 22
+    with_wc = runs_module._count_lines(path)
+    monkeypatch.setattr(runs_module.shutil, "which", lambda name: None)
+    assert with_wc == runs_module._count_lines(path) == 100_000
