@@ -287,7 +287,7 @@ def trusted_template(template: str) -> bool:
     Returns:
         ``True`` when the column need not be checked.
     """
-    from .guard import _BAD_PERCENT, _FAST_IRI_TOKEN
+    from .guard_columns import BAD_PERCENT, FAST_IRI_TOKEN
     from .rmlnorm import BNODE_NS, REF_NS
 
     body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
@@ -300,7 +300,7 @@ def trusted_template(template: str) -> bool:
     if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
         return False
     iri = body.replace("\x00", "a")
-    return re.fullmatch(_FAST_IRI_TOKEN, f"<{iri}>") is not None and _BAD_PERCENT.search(iri) is None
+    return re.fullmatch(FAST_IRI_TOKEN, f"<{iri}>") is not None and BAD_PERCENT.search(iri) is None
 
 
 def _trusted(rule: Any, position: str, config: Any) -> bool:

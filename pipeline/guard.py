@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from .rmlnorm import BNODE_NS, REF_NS
+from .guard_columns import BAD_PERCENT, column_rows, is_constant, screen, statement_texts
 from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
 
@@ -61,23 +62,6 @@ _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": 
 _IRIREF_NC = r'<[^\x00-\x20<>"{}|^`\\]*>'
 _STATEMENT = re.compile(rf'^\s*({_IRIREF_NC}|_:\S+)\s+({_IRIREF_NC})\s+({_IRIREF_NC}|_:\S+|"(?:[^"\\\n\r]|\\.)*"'
                         rf'(?:\^\^{_IRIREF_NC}|@[^\s"<>]+)?)(?:\s+({_IRIREF_NC}|_:\S+))?\s*\.?\s*$')
-# a whole column of distinct terms is screened by one scan over its lines: the terms these match
-# need a check; every other term is an ASCII IRI that _PLAIN_IRI accepts, without brackets or a
-# private namespace, or a string literal with nothing to escape: canonical as it is. (Plain
-# character classes: '%' is allowed in the scan and a '%' without two upper-case hex digits is
-# found by a second scan, which is several times faster than one pattern with both.)
-_IRI_ASCII = r"[A-Za-z0-9\-._~:/?@!$&'()*+,;=%]"
-_FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9+.\-]*:(?!//[^/?#\n]*:)"
-                   rf"{_IRI_ASCII}*(?:#{_IRI_ASCII}*)?>")
-_NEEDS_CHECK = {False: re.compile(rf"^(?!{_FAST_IRI_TOKEN}$).*$", re.M),
-                True: re.compile(rf'^(?!(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.M)}
-# the same screen run the other way: one possessive match consumes a block of lines that need no
-# check (no backtracking state per line), about twice as fast as the scan above on IRI columns
-_CANONICAL_LINES = {False: re.compile(rf"(?:{_FAST_IRI_TOKEN}\n)*+"),
-                    True: re.compile(rf'(?:(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")\n)*+')}
-#: flagged lines after which the rest of a column is screened by _NEEDS_CHECK (a line each is cheaper there)
-_MANY_FLAGGED = 64
-_BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
 # where a term is parsed by pyoxigraph when the fast grammar above does not take it
 _PROBE = {0: "{} <urn:kgc:p> <urn:kgc:o> .", 1: "<urn:kgc:s> {} <urn:kgc:o> .", 2: "<urn:kgc:s> <urn:kgc:p> {} .",
           3: "<urn:kgc:s> <urn:kgc:p> <urn:kgc:o> {} ."}
@@ -147,8 +131,8 @@ class Guard:
         if text.count("\n") != len(terms) - 1:  # a term with a raw line break: check each
             indices = range(len(terms))
         else:
-            flagged = _flagged(text, position == 2)
-            for m in _BAD_PERCENT.finditer(text):  # the line around each such '%'
+            flagged = screen(text, position == 2)
+            for m in BAD_PERCENT.finditer(text):  # the line around each such '%'
                 end = text.find("\n", m.start())
                 flagged.add(text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)])
             flagged = list(flagged)
@@ -279,11 +263,11 @@ class Guard:
             text = np.asarray(triple, dtype=object)[bad].tolist()
         else:
             # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
-            text = _statements([c if isinstance(c, str) else c[bad] for c in columns])
+            text = statement_texts([c if isinstance(c, str) else c[bad] for c in columns])
         if " \n" in "\n".join(text) + "\n":  # the engine's text ends with a space in the default graph
             text = [t.rstrip(" ") for t in text]
         reasons = why[bad]
-        preds, pred_names = pd.factorize(_rows(columns[1], bad), use_na_sentinel=False)
+        preds, pred_names = pd.factorize(column_rows(columns[1], bad), use_na_sentinel=False)
         _, first, inverse = np.unique(reasons.astype(np.int64) * (len(pred_names) + 1) + preds, return_index=True,
                                       return_inverse=True)
         rows, inverse = np.array(text, dtype=object), inverse.reshape(-1)
@@ -341,7 +325,7 @@ class Guard:
         causes: list[str] = []
         canon: list = []  # per position: (codes, texts), (None, array) when trusted, (None, str) when constant
         for position, col in enumerate(columns):
-            if isinstance(col, str) or _constant(col):  # a constant term map: one term, no hashing of every row
+            if isinstance(col, str) or is_constant(col):  # a constant term map: one term, no hashing of every row
                 term = col if isinstance(col, str) else col[0]
                 texts, reasons, rewritten = self._screen(np.array([term], dtype=object), position)
                 changed |= rewritten
@@ -394,55 +378,6 @@ class Guard:
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
-
-
-def _constant(col) -> bool:
-    """Whether an array holds one term on every row (the first and last rows decide most cases at once)."""
-    return col[0] == col[-1] and bool((col == col[0]).all())
-
-
-def _statements(columns: list) -> list[str]:
-    """``"s p o g"`` per row of four term arrays (or ``str``), without the space before an empty graph;
-    joined in C and split again (row by row when a term holds a line break)."""
-    import numpy as np
-
-    n = next(len(c) for c in columns if not isinstance(c, str))
-    s, p, o, g = columns
-    pieces = np.empty(6 * n, dtype=object)
-    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
-    pieces[5::6] = (" " + g if g else "") if isinstance(g, str) else np.where(g == "", "", " " + g)
-    pieces = pieces.tolist()
-    pieces[5::6] = [t + "\n" for t in pieces[5::6]]
-    text = "".join(pieces)
-    if text.count("\n") == n:
-        return text.split("\n")[:-1]
-    return [f"{a} {b} {c} {d}".rstrip(" ") for a, b, c, d in zip(*(np.broadcast_to(np.asarray(t, dtype=object), (n,))
-                                                                   .tolist() for t in columns))]
-
-
-def _rows(col, mask):
-    """The rows a boolean ``mask`` selects of a column given as an array or as one ``str`` (every row)."""
-    import numpy as np
-
-    return np.full(int(np.count_nonzero(mask)), col, dtype=object) if isinstance(col, str) else col[mask]
-
-
-def _flagged(text: str, literals: bool) -> set[str]:
-    """The lines of ``text`` (terms joined by line breaks) that the screen flags: those that are
-    not a plain ASCII IRI (nor, with ``literals``, a string literal with nothing to escape)."""
-    text += "\n"
-    canonical, flagged, pos, end = _CANONICAL_LINES[literals], set(), 0, len(text)
-    while pos < end:
-        pos = canonical.match(text, pos).end()
-        if pos >= end:
-            break
-        if len(flagged) >= _MANY_FLAGGED:  # many terms to check: one scan finds the rest
-            flagged.update(m.group(0) for m in _NEEDS_CHECK[literals].finditer(text, pos, end - 1))
-            break
-        stop = text.index("\n", pos)
-        flagged.add(text[pos:stop])
-        pos = stop + 1
-    return flagged
 
 
 def _index(items: list[str], item: str) -> int:

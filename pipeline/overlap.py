@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MaterializeError
-from .guard import Guard, _constant
+from .guard import Guard
+from .guard_columns import is_constant
 from .runs import SLICE, Runs
 
 __all__ = ["GuardWorker", "available"]
@@ -84,7 +85,7 @@ class GuardWorker:
         with open(path, "wb") as fh:
             for col in columns:
                 col = np.asarray(col, dtype=object)
-                if _constant(col):  # a constant term map: sent once
+                if is_constant(col):  # a constant term map: sent once
                     specs.append(("const", col[0]))
                     continue
                 start = fh.tell()
