@@ -45,7 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from .engine_readers import ElementPath, read_json
+from .engine_readers import CsvReads, ElementPath, read_json
 from .fno import UDF_FILE
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
@@ -117,6 +117,7 @@ def engine_run() -> Iterator[None]:
 
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
+    csv_original = data_file._read_csv
     template_original = materializer._materialize_template
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
@@ -177,6 +178,7 @@ def engine_run() -> Iterator[None]:
     materializer.encode_value = iri_safe
     materializer._preprocess_data = preprocess
     data_file.elementpath = ElementPath(xpath_original)
+    data_file._read_csv = CsvReads(csv_original)
     data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
                                                .startswith("http") else read_json(rule, refs))
     try:
@@ -184,6 +186,7 @@ def engine_run() -> Iterator[None]:
     finally:
         data_file.elementpath = xpath_original
         data_file._read_json = json_original
+        data_file._read_csv = csv_original
         materializer._materialize_template = template_original
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original

@@ -100,3 +100,38 @@ def test_preprocessing_without_the_per_cell_str_keeps_the_engines_rows():
     for e, g in zip(expected, got):
         assert g.to_dict("list") == e.to_dict("list") and list(g.index) == list(e.index)
     assert got[0].to_dict("list") == {"a": ["1", "x"], "b": ["p", "r"]}  # the empty value and the duplicate gone
+
+
+def test_a_csv_source_is_parsed_once_and_each_rule_gets_the_engines_frame(tmp_path, monkeypatch):
+    from morph_kgc.data_source import data_file
+
+    from pipeline.engine_readers import CsvReads
+
+    csv = tmp_path / "s.csv"
+    csv.write_text('id,name,note\n1,"Zoë, K.",\n2,,x\n2,,x\n', encoding="utf-8")
+    tsv = tmp_path / "s.tsv"
+    tsv.write_text("id\tname\n1\ta b\n", encoding="utf-8")
+    calls = []
+
+    def engine(rule, refs, kind):
+        calls.append(tuple(refs))
+        return data_file._read_csv(rule, refs, kind)
+
+    reads = CsvReads(engine)
+    parsed = []
+    real = pd.read_table
+    monkeypatch.setattr(pd, "read_table", lambda *a, **k: (parsed.append(a[0]), real(*a, **k))[1])
+    for path, kind, refs in [(csv, "CSV", ["name", "id"]), (csv, "CSV", ["note"]), (tsv, "TSV", ["name"]),
+                             (csv, "CSV", ["id", "name", "note"])]:
+        rule = {"logical_source_value": str(path)}
+        got, expected = reads(rule, refs, kind), data_file._read_csv(rule, refs, kind)
+        assert got.to_dict("list") == expected.to_dict("list") and list(got.columns) == list(expected.columns)
+        assert list(got.index) == list(expected.index)
+    assert calls == [] and parsed.count(str(csv)) == 1 + 3  # one parse for the cache, three for the comparisons
+    with pytest.raises(ValueError):  # a reference the header lacks: the engine's reader decides (it fails)
+        reads({"logical_source_value": str(csv)}, ["nope"], "CSV")
+    assert calls == [("nope",)]
+    small = CsvReads(engine)
+    small.budget = 10  # beyond the budget every rule reads the file itself, as in the engine
+    assert small({"logical_source_value": str(csv)}, ["id"], "CSV")["id"].tolist() == ["1", "2", "2"]
+    assert calls[-1] == ("id",) and small.kept == 0
