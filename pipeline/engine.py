@@ -33,6 +33,11 @@ they are corrected where they happen, for the duration of one engine run
   are then left out per reference, as for every other source (above), and counted.
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
+
+Besides the corrections, some engine steps run more cheaply with the same result: IRI-safe encoding and literal
+escaping over a whole column at once, no per-cell ``str()`` of text-only source frames
+(:mod:`pipeline.engine_terms`), and each CSV/TSV source parsed once per run instead of once per
+mapping rule (:class:`pipeline.engine_readers.CsvReads`).
 """
 from __future__ import annotations
 
