@@ -112,13 +112,12 @@ def nt_escape(value: str) -> str:
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
-    from morph_kgc.constants import RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN, \
-        XSD_DATETIME, XSD_INTEGER
+    from morph_kgc.constants import (RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN,
+                                     XSD_DATETIME, XSD_INTEGER)
+    from morph_kgc.data_source import data_file
     from morph_kgc.utils import remove_null_values_from_dataframe
 
     from .engine_terms import all_text, iri_template, literal_template, nt_escape_values
-
-    from morph_kgc.data_source import data_file
 
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
@@ -139,7 +138,8 @@ def engine_run() -> Iterator[None]:
         # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
         datatype = "" if datatype == XSD_INTEGER else datatype
         if expression_type in (RML_TEMPLATE, RML_REFERENCE) and termtype.strip() == RML_LITERAL and plain \
-                and datatype not in (XSD_BOOLEAN, XSD_DATETIME) and set(config.get_literal_escaping_chars()) <= _ESCAPED:
+                and datatype not in (XSD_BOOLEAN, XSD_DATETIME) \
+                and set(config.get_literal_escaping_chars()) <= _ESCAPED:
             done = literal_template(results_df, f"{{{template}}}" if expression_type == RML_REFERENCE else template,
                                     position, columns_alias)
             if done is not None:

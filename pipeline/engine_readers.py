@@ -10,7 +10,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator
+from collections.abc import Callable
+from typing import Any, Iterator
 
 __all__ = ["CsvReads", "ElementPath", "read_json"]
 

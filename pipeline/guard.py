@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from .rmlnorm import BNODE_NS, REF_NS
 from .guard_columns import BAD_PERCENT, column_rows, is_constant, screen, statement_texts
+from .rmlnorm import BNODE_NS, REF_NS
 from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
 

@@ -1,11 +1,11 @@
 """Column mechanics of the guard (:meth:`pipeline.guard.Guard.frame`): the screen of a column's
 distinct terms, constant columns, and the statement text of dropped rows.
 
-The screen decides which terms need a check at all. Most terms an engine writes are ASCII IRIs without anything to check or string literals with
-nothing to escape; one regular-expression match over the distinct terms joined by line breaks
-consumes those in C, and only the few others go through the guard's checks (SV2's RFC 3987, XSD
-and BCP 47 checks). :data:`FAST_IRI_TOKEN` also decides which IRI templates need no check at all
-(:func:`pipeline.engine.trusted_template`).
+The screen decides which terms need a check at all. Most terms an engine writes are ASCII IRIs
+without anything to check or string literals with nothing to escape; one regular-expression match
+over the distinct terms joined by line breaks consumes those in C, and only the few others go
+through the guard's checks (SV2's RFC 3987, XSD and BCP 47 checks). :data:`FAST_IRI_TOKEN` also
+decides which IRI templates need no check at all (:func:`pipeline.engine.trusted_template`).
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ __all__ = ["BAD_PERCENT", "FAST_IRI_TOKEN", "column_rows", "is_constant", "scree
 _IRI_ASCII = r"[A-Za-z0-9\-._~:/?@!$&'()*+,;=%]"
 FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9+.\-]*:(?!//[^/?#\n]*:)"
                   rf"{_IRI_ASCII}*(?:#{_IRI_ASCII}*)?>")
-_NEEDS_CHECK = {False: re.compile(rf"^(?!{FAST_IRI_TOKEN}$).*$", re.M),
-                True: re.compile(rf'^(?!(?:{FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.M)}
+_NEEDS_CHECK = {False: re.compile(rf"^(?!{FAST_IRI_TOKEN}$).*$", re.MULTILINE),
+                True: re.compile(rf'^(?!(?:{FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.MULTILINE)}
 # the same screen run the other way: one possessive match consumes a block of lines that need no
 # check (no backtracking state per line), about twice as fast as the scan above on IRI columns
 _CANONICAL_LINES = {False: re.compile(rf"(?:{FAST_IRI_TOKEN}\n)*+"),

@@ -158,7 +158,8 @@ def _count_lines(path: Path) -> int:
     wc = shutil.which("wc") if os.name == "posix" else None
     if wc is not None and Path(path).stat().st_size > (1 << 22):
         with open(path, "rb") as fh:
-            done = subprocess.run([wc, "-l"], stdin=fh, capture_output=True, env={**os.environ, "LC_ALL": "C"})
+            done = subprocess.run([wc, "-l"], stdin=fh, capture_output=True, check=False,
+                                  env={**os.environ, "LC_ALL": "C"})
         if done.returncode == 0 and done.stdout.strip().isdigit():
             return int(done.stdout)
     with open(path, "rb") as fh:
