@@ -33,6 +33,11 @@ they are corrected where they happen, for the duration of one engine run
   are then left out per reference, as for every other source (above), and counted.
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
+
+Besides the corrections, some engine steps run more cheaply with the same result: IRI-safe encoding and literal
+escaping over a whole column at once, no per-cell ``str()`` of text-only source frames
+(:mod:`pipeline.engine_terms`), and each CSV/TSV source parsed once per run instead of once per
+mapping rule (:class:`pipeline.engine_readers.CsvReads`).
 """
 from __future__ import annotations
 
@@ -45,7 +50,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from .engine_readers import ElementPath, read_json
+from .engine_readers import CsvReads, ElementPath, read_json
 from .fno import UDF_FILE
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
@@ -58,6 +63,8 @@ EMPTY_VALUES: Counter = Counter()
 
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
     (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
+#: the characters Morph-KGC escapes in a literal by default (its ``literal_escaping_chars``), and ``\\``
+_ESCAPED = {'"', "\n", "\r", "\\"}
 # one scan in C: every character outside RFC 3987 iunreserved (ALPHA / DIGIT / -._~ / ucschar)
 # str.strip with this set runs in C: far cheaper per value than the regular expression below
 _ASCII_IUNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
@@ -105,20 +112,38 @@ def nt_escape(value: str) -> str:
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
     from morph_kgc import materializer
-    from morph_kgc.constants import RML_LITERAL, XSD_INTEGER
-
+    from morph_kgc.constants import (RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN,
+                                     XSD_DATETIME, XSD_INTEGER)
     from morph_kgc.data_source import data_file
+    from morph_kgc.utils import remove_null_values_from_dataframe
+
+    from .engine_terms import all_text, iri_template, literal_template, nt_escape_values
 
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
+    csv_original = data_file._read_csv
     template_original = materializer._materialize_template
     fnml_original = materializer._materialize_fnml_execution
     data_original = materializer.get_file_data
     encode_original = materializer.encode_value
+    preprocess_original = materializer._preprocess_data
 
     def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
+        # the IRI-safe encoding and the literal escaping of a whole column at once (engine_terms), not a
+        # Python call per value; the engine's own step where a setting or datatype asks for more
+        plain = not config.only_write_printable_characters()
+        if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and plain \
+                and not config.get_safe_percent_encoding():
+            return iri_template(results_df, template, position, columns_alias)
         # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
         datatype = "" if datatype == XSD_INTEGER else datatype
+        if expression_type in (RML_TEMPLATE, RML_REFERENCE) and termtype.strip() == RML_LITERAL and plain \
+                and datatype not in (XSD_BOOLEAN, XSD_DATETIME) \
+                and set(config.get_literal_escaping_chars()) <= _ESCAPED:
+            done = literal_template(results_df, f"{{{template}}}" if expression_type == RML_REFERENCE else template,
+                                    position, columns_alias)
+            if done is not None:
+                return done
         return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
                                  datatype)
 
@@ -129,8 +154,15 @@ def engine_run() -> Iterator[None]:
             # a function-valued language map: the engine would quote the tag ("Venus"@"en")
             results_df[position] = results_df[fnml_execution]
         elif termtype.strip() == RML_LITERAL:
-            results_df[position] = '"' + results_df[fnml_execution].map(nt_escape) + '"'
+            results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
         return results_df
+
+    def preprocess(data, rml_rule, references, config):
+        if rml_rule["source_type"] == RDB or not all_text(data):
+            return preprocess_original(data, rml_rule, references, config)
+        # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)
+        data = remove_null_values_from_dataframe(data, config, references)
+        return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
 
     def file_data(rml_rule, references):
         df = data_original(rml_rule, references)
@@ -149,7 +181,9 @@ def engine_run() -> Iterator[None]:
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
+    materializer._preprocess_data = preprocess
     data_file.elementpath = ElementPath(xpath_original)
+    data_file._read_csv = CsvReads(csv_original)
     data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
                                                .startswith("http") else read_json(rule, refs))
     try:
@@ -157,10 +191,12 @@ def engine_run() -> Iterator[None]:
     finally:
         data_file.elementpath = xpath_original
         data_file._read_json = json_original
+        data_file._read_csv = csv_original
         materializer._materialize_template = template_original
         materializer._materialize_fnml_execution = fnml_original
         materializer.get_file_data = data_original
         materializer.encode_value = encode_original
+        materializer._preprocess_data = preprocess_original
 
 
 def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,
@@ -259,7 +295,7 @@ def trusted_template(template: str) -> bool:
     Returns:
         ``True`` when the column need not be checked.
     """
-    from .guard import _BAD_PERCENT, _FAST_IRI_TOKEN
+    from .guard_columns import BAD_PERCENT, FAST_IRI_TOKEN
     from .rmlnorm import BNODE_NS, REF_NS
 
     body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
@@ -272,7 +308,7 @@ def trusted_template(template: str) -> bool:
     if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
         return False
     iri = body.replace("\x00", "a")
-    return re.fullmatch(_FAST_IRI_TOKEN, f"<{iri}>") is not None and _BAD_PERCENT.search(iri) is None
+    return re.fullmatch(FAST_IRI_TOKEN, f"<{iri}>") is not None and BAD_PERCENT.search(iri) is None
 
 
 def _trusted(rule: Any, position: str, config: Any) -> bool:

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from .guard_columns import BAD_PERCENT, column_rows, is_constant, screen, statement_texts
 from .rmlnorm import BNODE_NS, REF_NS
 from .runs import Runs
 from .validation.terms import check_iri, check_langtag, check_literal
@@ -61,23 +62,6 @@ _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": 
 _IRIREF_NC = r'<[^\x00-\x20<>"{}|^`\\]*>'
 _STATEMENT = re.compile(rf'^\s*({_IRIREF_NC}|_:\S+)\s+({_IRIREF_NC})\s+({_IRIREF_NC}|_:\S+|"(?:[^"\\\n\r]|\\.)*"'
                         rf'(?:\^\^{_IRIREF_NC}|@[^\s"<>]+)?)(?:\s+({_IRIREF_NC}|_:\S+))?\s*\.?\s*$')
-# a whole column of distinct terms is screened by one scan over its lines: the terms these match
-# need a check; every other term is an ASCII IRI that _PLAIN_IRI accepts, without brackets or a
-# private namespace, or a string literal with nothing to escape: canonical as it is. (Plain
-# character classes: '%' is allowed in the scan and a '%' without two upper-case hex digits is
-# found by a second scan, which is several times faster than one pattern with both.)
-_IRI_ASCII = r"[A-Za-z0-9\-._~:/?@!$&'()*+,;=%]"
-_FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9+.\-]*:(?!//[^/?#\n]*:)"
-                   rf"{_IRI_ASCII}*(?:#{_IRI_ASCII}*)?>")
-_NEEDS_CHECK = {False: re.compile(rf"^(?!{_FAST_IRI_TOKEN}$).*$", re.M),
-                True: re.compile(rf'^(?!(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.M)}
-# the same screen run the other way: one possessive match consumes a block of lines that need no
-# check (no backtracking state per line), about twice as fast as the scan above on IRI columns
-_CANONICAL_LINES = {False: re.compile(rf"(?:{_FAST_IRI_TOKEN}\n)*+"),
-                    True: re.compile(rf'(?:(?:{_FAST_IRI_TOKEN}|"[^"\\\n\r]*")\n)*+')}
-#: flagged lines after which the rest of a column is screened by _NEEDS_CHECK (a line each is cheaper there)
-_MANY_FLAGGED = 64
-_BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
 # where a term is parsed by pyoxigraph when the fast grammar above does not take it
 _PROBE = {0: "{} <urn:kgc:p> <urn:kgc:o> .", 1: "<urn:kgc:s> {} <urn:kgc:o> .", 2: "<urn:kgc:s> <urn:kgc:p> {} .",
           3: "<urn:kgc:s> <urn:kgc:p> <urn:kgc:o> {} ."}
@@ -147,8 +131,8 @@ class Guard:
         if text.count("\n") != len(terms) - 1:  # a term with a raw line break: check each
             indices = range(len(terms))
         else:
-            flagged = _flagged(text, position == 2)
-            for m in _BAD_PERCENT.finditer(text):  # the line around each such '%'
+            flagged = screen(text, position == 2)
+            for m in BAD_PERCENT.finditer(text):  # the line around each such '%'
                 end = text.find("\n", m.start())
                 flagged.add(text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)])
             flagged = list(flagged)
@@ -276,14 +260,23 @@ class Guard:
         import pandas as pd
 
         if triple is not None:
-            text = pd.Series(np.asarray(triple, dtype=object)[bad]).str.rstrip(" ")
+            text = np.asarray(triple, dtype=object)[bad].tolist()
         else:
             # the engine's statement text (Morph-KGC 2.10: "s p o g", graph "" by default) as above
-            parts = [pd.Series(c[bad]) for c in columns]
-            text = (parts[0] + " " + parts[1] + " " + parts[2] + " " + parts[3]).str.rstrip(" ")
-        frame = pd.DataFrame({"why": why[bad], "pred": columns[1][bad], "text": text.to_numpy(dtype=object)})
-        for (code, pred), rows in frame.groupby(["why", "pred"], sort=False):
-            statements = rows["text"].tolist()
+            text = statement_texts([c if isinstance(c, str) else c[bad] for c in columns])
+        if " \n" in "\n".join(text) + "\n":  # the engine's text ends with a space in the default graph
+            text = [t.rstrip(" ") for t in text]
+        reasons = why[bad]
+        preds, pred_names = pd.factorize(column_rows(columns[1], bad), use_na_sentinel=False)
+        _, first, inverse = np.unique(reasons.astype(np.int64) * (len(pred_names) + 1) + preds, return_index=True,
+                                      return_inverse=True)
+        rows, inverse = np.array(text, dtype=object), inverse.reshape(-1)
+        groups: dict[tuple, list[str]] = {}
+        for g in np.argsort(first, kind="stable"):  # in the order of their first row, as the engine gave them
+            pred = pred_names[preds[first[g]]]
+            if isinstance(pred, str):  # (a missing predicate was never counted)
+                groups[(int(reasons[first[g]]), pred)] = rows[inverse == g].tolist()
+        for (code, pred), statements in groups.items():
             new = set(statements) - self._seen
             if not new:
                 continue
@@ -303,37 +296,47 @@ class Guard:
         produce disjoint statements, so a later group cannot repeat them."""
         self._seen.clear()
 
-    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4) -> None:
+    def frame(self, columns: list, runs: Runs, triple=None, trusted: tuple = (False,) * 4,
+              text_only: bool = False) -> None:
         """Guard one engine rule and send its kept statements to ``runs``.
 
         Args:
             columns: subject, predicate, object, graph term texts (equal-length arrays or Series;
-                graph ``""`` for the default graph).
+                graph ``""`` for the default graph). A column may be given as one ``str``: that
+                term on every row (a constant term map; at least one column is an array).
             runs: where kept lines go.
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
             trusted: per position, whether the column holds IRIs the engine built from a template
                 that :func:`pipeline.engine.trusted_template` accepts: valid and canonical by construction, so not
                 checked (a column with a missing value is checked all the same).
+            text_only: every array holds ``str`` only (the guard worker reads them so): a trusted
+                column is not searched for a missing value.
         """
         import numpy as np
         import pandas as pd
 
-        columns = [np.asarray(c, dtype=object) for c in columns]
-        n = len(columns[0])
+        columns = [c if isinstance(c, str) else np.asarray(c, dtype=object) for c in columns]
+        n = next(len(c) for c in columns if not isinstance(c, str))
         if n == 0:
             return
-        canon, bad, changed = [], np.zeros(n, dtype=bool), triple is None
+        changed = triple is None
         why = np.zeros(n, dtype=np.int16)  # per row: 1 + index in `causes` of its first failing term
         causes: list[str] = []
+        canon: list = []  # per position: (codes, texts), (None, array) when trusted, (None, str) when constant
         for position, col in enumerate(columns):
-            if trusted[position] and not pd.isna(col).any():
+            if isinstance(col, str) or is_constant(col):  # a constant term map: one term, no hashing of every row
+                term = col if isinstance(col, str) else col[0]
+                texts, reasons, rewritten = self._screen(np.array([term], dtype=object), position)
+                changed |= rewritten
+                if reasons:
+                    why[why == 0] = 1 + _index(causes, reasons[0])
+                canon.append((None, texts[0]))
+                continue
+            if trusted[position] and (text_only or not pd.isna(col).any()):
                 canon.append((None, col))
                 continue
-            if (col == col[0]).all():  # a constant term map: one term, no hashing of every row
-                codes, uniques = np.zeros(n, dtype=np.intp), col[:1]
-            else:
-                codes, uniques = pd.factorize(col)
+            codes, uniques = pd.factorize(col)
             texts, reasons, rewritten = self._screen(uniques, position)
             changed |= rewritten
             failed = np.zeros(len(texts) + 1, dtype=np.int16)
@@ -346,9 +349,11 @@ class Guard:
         bad = why > 0
         if bad.any():
             self._drops(columns, triple, bad, why, causes)
+            if bad.all():
+                return
         keep = ~bad if bad.any() else slice(None)
-        g = columns[3][keep]
-        named = g != ""
+        kept = n - int(np.count_nonzero(bad))
+        named = np.full(kept, columns[3] != "") if isinstance(columns[3], str) else columns[3][keep] != ""
         if not changed:
             lines = np.asarray(triple, dtype=object)[keep]
             if named.any():
@@ -357,38 +362,22 @@ class Guard:
             if len(lines):
                 runs.add(lines, named=False, suffix=".")
             return
-        s, p, o, g = (texts[keep] if codes is None else np.array(texts + [None], dtype=object)[codes][keep]
-                      for codes, texts in canon)
+        s, p, o, g = (texts if codes is None and isinstance(texts, str) else texts[keep] if codes is None
+                      else np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
+        if isinstance(s, str) and isinstance(p, str) and isinstance(o, str):  # so that the lines are an array
+            s = np.full(kept, s, dtype=object)
         if runs.stream:  # lines joined in C, slice by slice, instead of a new string per row and part
             for kind, rows in ((True, named), (False, ~named)):
                 if rows.any():
-                    parts = (s, p, o, g) if rows.all() else (s[rows], p[rows], o[rows], g[rows])
+                    parts = (s, p, o, g) if rows.all() else [t if isinstance(t, str) else t[rows] for t in (s, p, o, g)]
                     runs.add_terms(*parts, named=kind)
             return
         body = s + " " + p + " " + o
         if named.any():
-            runs.add(body[named] + " " + g[named] + " .", named=True)
+            runs.add(body[named] + " " + (g if isinstance(g, str) else g[named]) + " .", named=True)
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
-
-
-def _flagged(text: str, literals: bool) -> set[str]:
-    """The lines of ``text`` (terms joined by line breaks) that the screen flags: those that are
-    not a plain ASCII IRI (nor, with ``literals``, a string literal with nothing to escape)."""
-    text += "\n"
-    canonical, flagged, pos, end = _CANONICAL_LINES[literals], set(), 0, len(text)
-    while pos < end:
-        pos = canonical.match(text, pos).end()
-        if pos >= end:
-            break
-        if len(flagged) >= _MANY_FLAGGED:  # many terms to check: one scan finds the rest
-            flagged.update(m.group(0) for m in _NEEDS_CHECK[literals].finditer(text, pos, end - 1))
-            break
-        stop = text.index("\n", pos)
-        flagged.add(text[pos:stop])
-        pos = stop + 1
-    return flagged
 
 
 def _index(items: list[str], item: str) -> int:

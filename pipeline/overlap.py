@@ -28,6 +28,7 @@ from typing import Any
 
 from .errors import MaterializeError
 from .guard import Guard
+from .guard_columns import is_constant
 from .runs import SLICE, Runs
 
 __all__ = ["GuardWorker", "available"]
@@ -84,7 +85,7 @@ class GuardWorker:
         with open(path, "wb") as fh:
             for col in columns:
                 col = np.asarray(col, dtype=object)
-                if (col == col[0]).all():  # a constant term map: sent once
+                if is_constant(col):  # a constant term map: sent once
                     specs.append(("const", col[0]))
                     continue
                 start = fh.tell()
@@ -167,19 +168,23 @@ def _write_lines(fh: Any, col: Any) -> bool:
     return True
 
 
-def _columns(n: int, specs: list, path: str) -> list:
+def _columns(n: int, specs: list, path: str) -> tuple[list, bool]:
+    """The columns of one rule read back (a constant as its one term, a ``str``) and whether they
+    hold text only (no pickled column, which may hold a missing value)."""
     import numpy as np
 
-    columns = []
+    columns: list = []
     with open(path, "rb") as fh:
         for kind, value in specs:
             if kind == "const":
-                columns.append(np.full(n, value, dtype=object))
+                columns.append(value if isinstance(value, str) else np.full(n, value, dtype=object))
             elif kind == "pickle":
                 columns.append(np.asarray(pickle.loads(fh.read(value)), dtype=object))
             else:
                 columns.append(np.array(fh.read(value).decode("utf-8", "surrogatepass").split("\n"), dtype=object))
-    return columns
+    if all(isinstance(c, str) for c in columns):  # the guard needs one array for the row count
+        columns[0] = np.full(n, columns[0], dtype=object)
+    return columns, all(kind != "pickle" for kind, _ in specs)
 
 
 def _serve(recv: int, send: int, work: Path) -> None:
@@ -203,7 +208,8 @@ def _serve(recv: int, send: int, work: Path) -> None:
                     if g != group:  # a new mapping group: a new guard, as inline
                         guard, group = Guard(), g
                         found[g] = (guard.dropped, guard.repaired)
-                    guard.frame(_columns(n, specs, path), runs, None, trusted)
+                    columns, text_only = _columns(n, specs, path)
+                    guard.frame(columns, runs, None, trusted, text_only=text_only)
             except BaseException as exc:  # reported to the parent, which raises a MaterializeError
                 error = (tm, type(exc).__name__, str(exc))
             finally:

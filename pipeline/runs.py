@@ -64,11 +64,14 @@ class Runs:
 
     def add_terms(self, s, p, o, g, named: bool) -> None:
         """Take the statements of term arrays of equal length (streaming only: see :attr:`stream`),
-        joined by :func:`lines_text` in slices of :data:`SLICE` rows."""
+        joined by :func:`lines_text` in slices of :data:`SLICE` rows. A term given as one ``str``
+        stands for every row (at least one of them is an array)."""
         pipe = self._proc(named).stdin
-        for i in range(0, len(s), SLICE):
-            pipe.write(lines_text(s[i:i + SLICE], p[i:i + SLICE], o[i:i + SLICE], g[i:i + SLICE], named)
-                       .encode("utf-8"))
+        terms = (s, p, o, g)
+        n = next(len(t) for t in terms if not isinstance(t, str))
+        for i in range(0, n, SLICE):
+            part = [t if isinstance(t, str) else t[i:i + SLICE] for t in terms]
+            pipe.write(lines_text(*part, named).encode("utf-8"))
 
     def add(self, lines, named: bool, suffix: str = "") -> None:
         """Take one batch of lines (a numpy array of str, without newlines; ``suffix`` is appended
@@ -138,10 +141,11 @@ class Runs:
 
 
 def lines_text(s, p, o, g, named: bool) -> str:
-    """N-Triples (``named``: N-Quads) lines of term arrays, each line ending in a line break."""
+    """N-Triples (``named``: N-Quads) lines of term arrays (or a ``str`` for every row), each line
+    ending in a line break."""
     import numpy as np
 
-    n = len(s)
+    n = next(len(t) for t in (s, p, o, g) if not isinstance(t, str))
     pieces = np.empty(6 * n, dtype=object)
     pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
     pieces[5::6] = (" " + g + " .\n") if named else " .\n"
@@ -149,6 +153,15 @@ def lines_text(s, p, o, g, named: bool) -> str:
 
 
 def _count_lines(path: Path) -> int:
+    """Line breaks in a file: ``wc -l`` where there is one (a third of the CPU time of reading the
+    file into Python: about 0.02 s instead of 0.06 s for the 135 MB of a million statements)."""
+    wc = shutil.which("wc") if os.name == "posix" else None
+    if wc is not None and Path(path).stat().st_size > (1 << 22):
+        with open(path, "rb") as fh:
+            done = subprocess.run([wc, "-l"], stdin=fh, capture_output=True, check=False,
+                                  env={**os.environ, "LC_ALL": "C"})
+        if done.returncode == 0 and done.stdout.strip().isdigit():
+            return int(done.stdout)
     with open(path, "rb") as fh:
         return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
 

@@ -70,7 +70,7 @@ def test_the_command_line_guards_in_the_worker(tmp_path, monkeypatch, capsys):
 def test_a_guard_failure_in_the_worker_names_the_triples_map(tmp_path, monkeypatch):
     engine = _engine_copy(tmp_path, monkeypatch)
 
-    def broken(self, columns, runs, triple=None, trusted=None):
+    def broken(self, columns, runs, triple=None, trusted=None, text_only=False):
         raise ValueError("boom")
 
     monkeypatch.setattr(overlap_module.Guard, "frame", broken)  # the worker is forked: it inherits this

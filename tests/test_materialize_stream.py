@@ -131,7 +131,7 @@ def test_a_failure_of_the_guard_is_reported_not_blamed_on_a_triples_map(tmp_path
     folder = _engine_copy(tmp_path)
     monkeypatch.chdir(folder)
 
-    def broken(self, columns, runs, triple=None, trusted=None):
+    def broken(self, columns, runs, triple=None, trusted=None, text_only=False):
         raise ValueError("boom")
 
     monkeypatch.setattr(guard_module.Guard, "frame", broken)
