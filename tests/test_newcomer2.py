@@ -1,0 +1,47 @@
+"""Faults found with a second newcomer's own data (branch h-new2): nested JSON of organisations and
+people, XML exports read as several named sources.
+
+Inputs: tests/cases/<name>/ (README.md in each says what was seen and what is expected).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pipeline.cli import main
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def _table(path: Path) -> list[tuple[str, ...]]:
+    """Rows of a written table as (reference, source file, property, class, subject template, join)."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines()[2:]:
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        rows.append((c[0], c[1], c[2], c[3], c[5], c[6]))
+    return rows
+
+
+def _run(tmp_path: Path, case: str) -> Path:
+    """``kgc run`` the case (copied, so nothing is written beside the inputs); the case's output folder."""
+    work = tmp_path / case
+    shutil.copytree(CASES / case, work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    return tmp_path / "out" / "tests" / case
+
+
+def test_nested_entity_is_keyed_by_its_inverse_functional_identifier_and_keeps_its_siblings(tmp_path):
+    out = _run(tmp_path, "nested-identifier-key")
+    rows = {r[0]: r[2:5] for r in _table(out / "table.md") if r[0]}
+    person = "http://example.org/data/person/{members.person.pid}"
+    address = "http://example.org/data/postalAddress/{address.street}_{address.city}_{address.postcode}"
+    assert rows["members.person.pid"] == ("org:personId", "org:Person", person)
+    assert rows["members.person.email"] == ("org:email", "org:Person", person)
+    # a member of the address object that opened org:PostalAddress is that address's value (0.66 < 0.7)
+    assert rows["address.postcode"] == ("org:postalCode", "org:PostalAddress", address)
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    persons = sorted(t.split()[0] for t in kg if t.endswith("<http://example.org/org#Person> ."))
+    # P-2 has no email: keyed by every member it had no subject and was missing
+    assert persons == [f"<http://example.org/data/person/P-{i}>" for i in (1, 2, 3)]
+    assert ('<http://example.org/data/postalAddress/Hauptstr.%205_Berlin_10115> '
+            '<http://example.org/org#postalCode> "10115" .') in kg
