@@ -92,14 +92,17 @@ def _template_vars(template: str | None) -> list[str]:
 def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> SourceData | None:
     """The source a row reads from: the named one, else the one holding its references.
 
-    Preference: the ``source_file`` hint (file name or stem, fuzzy for near
-    misses such as ``calendar_date``); else the single source where the data
+    Preference: the ``source_file`` hint (the source's manifest ``name``, file name or stem, fuzzy
+    for near misses such as ``calendar_date``); else the single source where the data
     reference and all subject-template variables exist; else the first source
     holding the data reference. ``None`` when nothing fits.
     """
     if row.source_file:
+        # a source's own ``name`` first: several sources may read one file with different iterators
+        # (teachers.xml, courses.xml on one courses.xml), and the name is what the table writes
         names = {s.source.path.name.lower(): s for s in sources}
         names.update({s.source.stem.lower(): s for s in sources})
+        names.update({s.source.name.lower(): s for s in sources if s.source.name})
         hit = names.get(row.source_file.lower()) or names.get(row.source_file.lower().rsplit(".", 1)[0])
         if hit is None:
             best = process.extractOne(row.source_file.lower(), list(names), scorer=fuzz.ratio)

@@ -5,6 +5,7 @@ Inputs: tests/cases/<name>/ (README.md in each says what was seen and what is ex
 """
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -45,3 +46,28 @@ def test_nested_entity_is_keyed_by_its_inverse_functional_identifier_and_keeps_i
     assert persons == [f"<http://example.org/data/person/P-{i}>" for i in (1, 2, 3)]
     assert ('<http://example.org/data/postalAddress/Hauptstr.%205_Berlin_10115> '
             '<http://example.org/org#postalCode> "10115" .') in kg
+
+
+def test_named_sources_of_one_xml_file_are_told_apart_and_a_nested_object_joins_once(tmp_path):
+    out = _run(tmp_path, "xml-named-sources")
+    rows = _table(out / "table.md")
+    # the rows of the source named courses.xml read that source (not another source of the same file)
+    assert sorted(r[:4] for r in rows if r[3] == "uni:Course" and r[0] and not r[5]) == [
+        ("@code", "courses.xml", "uni:courseCode", "uni:Course"),
+        ("@credits", "courses.xml", "uni:credits", "uni:Course"),
+        ("uni:title", "courses.xml", "uni:courseTitle", "uni:Course"),
+    ]
+    # one join per referenced course, on its key
+    assert [r[5] for r in rows if r[2] == "uni:offers"] == ["departments.uni:course/@code==courses.@code"]
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert sorted(run["coverage"]) == ["courses.xml", "departments.xml", "sessions.xml", "teachers.xml"]
+    assert run["coverage"]["courses.xml"]["records"] == 3
+    kg = set((out / "kg.nt").read_text(encoding="utf-8").splitlines())
+    uni, data = "http://example.org/uni#", "http://example.org/data/"
+    assert f'<{data}course/CS202> <{uni}credits> "7.5"^^<http://www.w3.org/2001/XMLSchema#decimal> .' in kg
+    assert f"<{data}department/CS> <{uni}offers> <{data}course/CS202> ." in kg
+    assert sorted(t for t in kg if f"<{uni}offers>" in t) == [
+        f"<{data}department/CS> <{uni}offers> <{data}course/CS101> .",
+        f"<{data}department/CS> <{uni}offers> <{data}course/CS202> .",
+        f"<{data}department/MA> <{uni}offers> <{data}course/MA110> .",
+    ]
