@@ -71,3 +71,17 @@ def test_named_sources_of_one_xml_file_are_told_apart_and_a_nested_object_joins_
         f"<{data}department/CS> <{uni}offers> <{data}course/CS202> .",
         f"<{data}department/MA> <{uni}offers> <{data}course/MA110> .",
     ]
+
+
+def test_a_column_naming_other_records_of_its_own_source_is_a_self_join_relation(tmp_path):
+    out = _run(tmp_path, "self-reference")
+    rows = {r[0]: r[2:] for r in _table(out / "table.md") if r[0]}
+    assert rows["manager"] == ("st:reportsTo", "st:Employee", "http://example.org/data/employee/{emp_id}",
+                               "employees.manager==employees.emp_id")
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    e = "http://example.org/data/employee/"
+    assert sorted(t for t in kg if "#reportsTo>" in t) == [
+        f"<{e}E-02> <http://example.org/staff#reportsTo> <{e}E-01> .",
+        f"<{e}E-03> <http://example.org/staff#reportsTo> <{e}E-01> .",
+        f"<{e}E-04> <http://example.org/staff#reportsTo> <{e}E-03> .",
+    ]
