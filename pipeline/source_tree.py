@@ -129,6 +129,24 @@ def _xml_iterator(root: etree._Element, defaults: dict[str, str]) -> str:
     return f"/{_qname(root, defaults)}"
 
 
+def _repeating(record: etree._Element, iterator: str, defaults: dict[str, str]) -> list[tuple[str, int]]:
+    """Absolute paths of the structured elements (with children or attributes) that occur at least
+    twice under one parent below ``record``, with how many there are, in document order."""
+    found: dict[str, int] = {}
+
+    def walk(node: etree._Element, path: str) -> None:
+        kids = [c for c in node if isinstance(c.tag, str)]
+        names = [_qname(c, defaults) for c in kids]
+        for c, n in zip(kids, names):
+            p = f"{path}/{n}"
+            if names.count(n) >= 2 and (len(c) or c.attrib):
+                found[p] = found.get(p, 0) + 1
+            walk(c, p)
+
+    walk(record, iterator)
+    return list(found.items())
+
+
 #: The namespace of ``xml:lang``, ``xml:id``, bound to ``xml`` in every document (Namespaces in XML, 3).
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 
@@ -241,6 +259,17 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
                                 column="iterator", value=iterator, expected="an XPath selecting the records",
                                 candidate=_xml_iterator(root, defaults), severity="warning"))
+    if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
+        shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
+        first = repeats[0][0]
+        findings.append(Finding(
+            "source", str(src.path), f"the file is read as one record (iterator {iterator!r}) holding repeating "
+            f"elements {shown}: the values of one element are combined with those of another per record (a cross "
+            f"product) unless they describe parts of one document; to read each as records of its own, list the "
+            f"file once per element in the manifest, each with a 'name' and its 'iterator' (e.g. {{path: "
+            f"{src.path.name}, name: {first.rsplit('/', 1)[-1].split(':')[-1]}.xml, iterator: {first}}})",
+            column="iterator", value=iterator, expected="one iterator per kind of record", candidate=first,
+            severity="info"))
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)

@@ -85,3 +85,21 @@ def test_a_column_naming_other_records_of_its_own_source_is_a_self_join_relation
         f"<{e}E-03> <http://example.org/staff#reportsTo> <{e}E-01> .",
         f"<{e}E-04> <http://example.org/staff#reportsTo> <{e}E-03> .",
     ]
+
+
+def test_a_catalogue_read_as_one_record_names_its_repeating_elements_and_the_way_out(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.sources import load_source
+
+    xml = CASES / "xml-named-sources" / "courses.xml"
+    data = load_source(Source(path=xml, format="xml"), tmp_path)
+    assert data.iterator == "/uni:catalogue" and len(data.records) == 1
+    found = [f for f in data.findings if f.column == "iterator"]
+    assert len(found) == 1 and found[0].severity == "info"
+    assert found[0].candidate == "/uni:catalogue/uni:teachers/uni:teacher"
+    assert ("holding repeating elements /uni:catalogue/uni:teachers/uni:teacher (2), /uni:catalogue/uni:department "
+            "(2), /uni:catalogue/uni:department/uni:course (2), /uni:catalogue/uni:department/uni:course/uni:session "
+            "(2):") in found[0].message
+    # a given iterator is the engineer's choice: nothing to say
+    given = load_source(Source(path=xml, format="xml", iterator="/uni:catalogue/uni:department"), tmp_path)
+    assert not [f for f in given.findings if f.column == "iterator"]
