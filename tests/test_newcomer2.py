@@ -6,6 +6,7 @@ Inputs: tests/cases/<name>/ (README.md in each says what was seen and what is ex
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -103,3 +104,26 @@ def test_a_catalogue_read_as_one_record_names_its_repeating_elements_and_the_way
     # a given iterator is the engineer's choice: nothing to say
     given = load_source(Source(path=xml, format="xml", iterator="/uni:catalogue/uni:department"), tmp_path)
     assert not [f for f in given.findings if f.column == "iterator"]
+
+
+def test_dates_are_no_date_times_stamps_need_a_zone_and_missing_markers_keep_a_decimal_comma_column(tmp_path):
+    out = _run(tmp_path, "sensor-datetime-missing")  # exit 0: no literal is dropped
+    rows = {r[0]: r for r in _table(out / "table.md") if r[0]}
+    assert "installed" not in rows and "phenomenon_time" not in rows
+    assert rows["value"][2] == "iot:hasSimpleResult"
+    table = (out / "table.md").read_text(encoding="utf-8")
+    assert "| value | observations.csv | iot:hasSimpleResult | iot:Observation |  | " \
+           "http://example.org/data/observation/{obs_id} |  | xsd:decimal |  | toDecimal() |" in table
+    audit = (out / "audit.md").read_text(encoding="utf-8")
+    assert re.search(r"column 'installed' of sensors\.csv is not mapped; best candidates: iot:installationDate "
+                     r"\(similarity 0\.\d\d, but the values do not fit its range \(only 0 of 3 do; more than half must\)\)",
+                     audit)
+    assert re.search(r"column 'phenomenon_time' of observations\.csv is not mapped; best candidates: iot:phenomenonTime "
+                     r"\(similarity 0\.\d\d, but the values do not fit its range \(only 1 of 6 do;", audit)
+    assert ("column 'value' of observations.csv (iot:hasSimpleResult, toDecimal()): 2 cell(s) say no value "
+            "('NA', '-'): they give no triple") in audit
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    o, d = "http://example.org/data/observation/", "http://www.w3.org/2001/XMLSchema#decimal"
+    assert sorted(t for t in kg if "#hasSimpleResult>" in t) == [
+        f'<{o}O-{n}> <http://example.org/iot#hasSimpleResult> "{v}"^^<{d}> .'
+        for n, v in (("1001", "7.25"), ("1002", "8.10"), ("1003", "71.5"), ("1005", "1013.2"))]
