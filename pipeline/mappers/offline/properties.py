@@ -21,6 +21,7 @@ from .classes import domain_fits, value_fit
 from .identity import ID_WORDS, identifier_properties, names_another_scheme
 from .keys import id_like, name_like, name_words
 from .names import NameMatcher, is_code_name, reference_words, words
+from .nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
 from .profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -127,8 +128,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
-    _one_join_per_object(info, described or {})
-    _sibling_members(info, ontology, matcher, datatype_props, candidates, used)
+    one_join_per_object(info, described or {})
+    sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
     others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
@@ -140,8 +141,9 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         if cls == info.cls:
             info.keys[cls] = info.key
         else:  # a second entity in a record is identified by its own values
-            info.keys[cls] = (_ontology_identifier(info, ontology, matcher, cls)
-                              or tuple(r for r in own if id_like(r)) or _member_id(info, own) or own)
+            info.keys[cls] = (ontology_identifier(info, ontology, matcher, cls)
+                              or tuple(r for r in own if id_like(r)) or member_id(info, own)
+                              or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
 
@@ -160,103 +162,6 @@ def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceIn
     theirs = max(_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in elsewhere)
     ours = max((_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in mine), default=0.0)
     return theirs >= SECONDARY_SCORE and theirs > ours
-
-
-def _parent(ref: str) -> str:
-    """The object a nested reference lies in (``address`` for ``address.city``; ``""`` for a flat one)."""
-    return re.split(r"[/.](?=[^/.]*$)", ref)[0] if re.search(r"[/.]", ref) else ""
-
-
-def _one_join_per_object(info: SourceInfo, described: dict[URIRef, SourceInfo]) -> None:
-    """Keep one foreign key per nested object and referenced source: the one on the target's key.
-
-    The members of one object describe one referenced entity (``uni:course/@code``,
-    ``uni:course/uni:title``, ``uni:course/@credits`` of a department all name one course); a join
-    per member would repeat the relation row, and a join on a title or a number links every entity
-    that happens to share the value. The join on the target's key (its identity) stays, else the
-    first one found; the other members go back to the columns left to match."""
-    owners = {o.name: o for o in described.values()}
-    groups: dict[tuple[str, str], list[str]] = {}
-    for r, fk in info.fks.items():
-        if _parent(r):
-            groups.setdefault((_parent(r), fk.target), []).append(r)
-    for (_, target), refs in groups.items():
-        if len(refs) < 2:
-            continue
-        key = owners[target].key if target in owners else ()
-        keep = next((r for r in refs if (info.fks[r].target_ref,) == tuple(key)), refs[0])
-        for r in refs:
-            if r != keep:
-                del info.fks[r]
-
-
-def _sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, datatype_props: list[URIRef],
-                     candidates: list[str], used: set[URIRef]) -> None:
-    """Members of a nested object that already opened a second entity are matched to that entity's
-    free properties with the ordinary :data:`MIN_SCORE`, not :data:`SECONDARY_SCORE`.
-
-    Data evidence: the members of one object describe one thing. Once ``address.street`` and
-    ``address.city`` opened a ``PostalAddress`` (each named at least :data:`SECONDARY_SCORE`), their
-    sibling ``address.postcode`` is a value of that address, and its best free property of the class
-    (``postalCode``, 0.66) is as good a name match as a column of the record's own class needs.
-    Best pair first, as the other name matches; a member already taken or a foreign key is skipped."""
-    by_object: dict[str, URIRef] = {}
-    for a in info.assignments:
-        if a.cls == info.cls:
-            continue
-        obj = _parent(a.reference)
-        if obj and by_object.setdefault(obj, a.cls) != a.cls:
-            by_object[obj] = None  # two classes opened from one object: no single entity to extend
-    done = {a.reference for a in info.assignments}
-    pairs = sorted(((_score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p, cls)
-                    for i, r in enumerate(candidates)
-                    if r not in done and r not in info.fks and (cls := by_object.get(_parent(r))) is not None
-                    for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0),
-                   key=lambda x: (-x[0], x[1], x[2]))
-    for score, _, _, r, p, cls in pairs:
-        if r in done or p in used or score < MIN_SCORE:
-            continue
-        done.add(r)
-        used.add(p)
-        info.assignments.append(Assignment(r, p, cls, score, [
-            f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; a member of the object {_parent(r)!r}, "
-            f"which is an entity {ontology.compact(cls)} of the record"]))
-
-
-def _ontology_identifier(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                         cls: URIRef) -> tuple[str, ...]:
-    """The one reference of a second entity mapped to a property the ontology declares an identifier of
-    its class (``owl:hasKey``, ``owl:InverseFunctionalProperty``): ``members.person.pid`` as
-    ``org:personId``. ``()`` when none or several. A property only *named* as an identifier does not
-    count here (``postal code``: many addresses share one).
-
-    Ontology semantics: two individuals with the same value of an inverse functional property or
-    key are the same individual (OWL 2 RL rules prp-ifp, prp-key), so the value alone keys the
-    entity; joining every member instead (``{familyName}_{email}_{givenName}_{pid}``) splits one
-    person in two when a member differs and loses every record with an empty member."""
-    mine = [a for a in info.assignments if a.cls == cls]
-    ids = identifier_properties(ontology, matcher, cls, [a.prop for a in mine])
-    refs = [a.reference for a in mine if ids.get(a.prop, "").startswith("owl:")]
-    return (refs[0],) if len(refs) == 1 else ()
-
-
-def _member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
-    """The identifier member of the object a second entity's references lie in (``venue.id`` for
-    ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
-    object's own ``id`` names it, so it keys the entity even when no property takes its value.
-    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
-    def parent(r: str) -> str:
-        return re.split(r"[/.](?=[^/.]*$)", r)[0] if re.search(r"[/.]", r) else ""
-
-    def holds(p: str) -> bool:
-        return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
-
-    ids = [r for r in info.refs if r not in own and r not in info.fks and id_like(r) and holds(parent(r))]
-    if not ids:
-        return ()
-    deepest = max(len(parent(r)) for r in ids)
-    ids = [r for r in ids if len(parent(r)) == deepest]
-    return (ids[0],) if len(ids) == 1 else ()
 
 
 def _referenced_column(values: list[str], owner: SourceInfo) -> str | None:
