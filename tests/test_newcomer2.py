@@ -57,6 +57,13 @@ def test_nested_entity_is_keyed_by_its_inverse_functional_identifier_and_keeps_i
         f"{m}ORG-1_CTO_2019-06-15> <http://example.org/org#organization> {o}ORG-1> .",
         f"{m}ORG-2_CEO_2010-03-01> <http://example.org/org#organization> {o}ORG-2> .",
     ]
+    # the person object inside each post is that post's member (both nested entities of one record)
+    p = "<http://example.org/data/person/"
+    assert sorted(t for t in kg if "#member>" in t) == [
+        f"{m}ORG-1_CEO_2015-01-01> <http://example.org/org#member> {p}P-1> .",
+        f"{m}ORG-1_CTO_2019-06-15> <http://example.org/org#member> {p}P-2> .",
+        f"{m}ORG-2_CEO_2010-03-01> <http://example.org/org#member> {p}P-3> .",
+    ]
 
 
 def test_named_sources_of_one_xml_file_are_told_apart_and_a_nested_object_joins_once(tmp_path):
@@ -137,3 +144,15 @@ def test_dates_are_no_date_times_stamps_need_a_zone_and_missing_markers_keep_a_d
     assert sorted(t for t in kg if "#hasSimpleResult>" in t) == [
         f'<{o}O-{n}> <http://example.org/iot#hasSimpleResult> "{v}"^^<{d}> .'
         for n, v in (("1001", "7.25"), ("1002", "8.10"), ("1003", "71.5"), ("1005", "1013.2"))]
+
+
+
+def test_quiet_keeps_the_findings_as_its_help_says(tmp_path, capsys):
+    from pipeline.cli import QUIET_HELP
+
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "sensor-datetime-missing", work)
+    assert main(["-q", "map", str(work / "case.yaml"), str(tmp_path / "t.md")]) == 0
+    err = capsys.readouterr().err
+    # the help said "errors only" while warnings and infos are printed (and tests read them)
+    assert "warning: " in err and "info: " in err and "are still printed" in QUIET_HELP
