@@ -156,3 +156,15 @@ def test_quiet_keeps_the_findings_as_its_help_says(tmp_path, capsys):
     err = capsys.readouterr().err
     # the help said "errors only" while warnings and infos are printed (and tests read them)
     assert "warning: " in err and "info: " in err and "are still printed" in QUIET_HELP
+
+
+def test_a_blank_spreadsheet_line_is_no_record_lacking_its_identifier(tmp_path, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-excel-blank-record", work)
+    assert main(["-q", "map", str(work / "case.yaml"), str(tmp_path / "t.md")]) == 0
+    err = capsys.readouterr().err
+    assert "have no 'Product ID'" not in err
+    assert "header cell(s) in column(s) 5, 6 are empty" in err
+    rows = {r[0]: r for r in _table(tmp_path / "t.md")}
+    assert sorted(rows) == ["Date added", "Name", "Price (EUR)", "Product ID"]
+    assert rows["Product ID"][2:5] == ("s:sku", "s:Product", "http://example.org/data/product/{Product ID}")
