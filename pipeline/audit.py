@@ -124,6 +124,12 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
     return sources[0] if len(sources) == 1 else None
 
 
+def _shown(src: SourceData) -> str:
+    """The source as the table names it: its manifest ``name`` (several sources may read one file),
+    else its file name."""
+    return src.source.name or src.source.path.name
+
+
 def _near_miss(hint: str, src: SourceData) -> bool:
     """True when ``hint`` (a Source File cell, lower case) is close to the name or stem of ``src``: the
     same fuzzy test (ratio >= 80) by which :func:`resolve_source` took it for that source."""
@@ -271,8 +277,8 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
                   "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
         return
     if src is not None and not src.has_reference(ref):
-        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {src.source.path.name}",
-              f"a column/path of {src.source.path.name}", _closest(ref, src.references))
+        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",
+              f"a column/path of {_shown(src)}", _closest(ref, src.references))
         return
     if src is not None and src.source.format == "xml" and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add("language_tag", f"language tag reference {ref!r}: {reason}",
@@ -316,8 +322,8 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
             uri, prefix = next(iter(src.default_prefixes.items()))
             hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
-        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}{hint}",
-              f"a column/path of {src.source.path.name}", _closest(ref, options))
+        a.add(column, f"{what} {ref!r} is no column/path of {_shown(src)}{hint}",
+              f"a column/path of {_shown(src)}", _closest(ref, options))
         return
     if is_xml and (bound := src.bind(ref)) != ref:
         uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")

@@ -168,3 +168,19 @@ def test_a_blank_spreadsheet_line_is_no_record_lacking_its_identifier(tmp_path, 
     rows = {r[0]: r for r in _table(tmp_path / "t.md")}
     assert sorted(rows) == ["Date added", "Name", "Price (EUR)", "Product ID"]
     assert rows["Product ID"][2:5] == ("s:sku", "s:Product", "http://example.org/data/product/{Product ID}")
+
+
+def test_a_finding_on_a_named_source_names_that_source_not_the_shared_file(tmp_path, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "xml-named-sources", work)
+    table = tmp_path / "t.md"
+    table.write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Datatype |\n"
+        "|---|---|---|---|---|---|\n"
+        "| @code | courses.xml | uni:courseCode | uni:Course | http://example.org/data/course/{@code} | xsd:string |\n"
+        "| uni:nam | teachers.xml | uni:teacherName | uni:Teacher | http://example.org/data/teacher/{uni:name} | "
+        "xsd:string |\n", encoding="utf-8")
+    assert main(["-q", "compile", str(work / "case.yaml"), str(table), str(tmp_path / "m.ttl")]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {table}:4 [data_reference]: data reference 'uni:nam' is no column/path of teachers.xml\n" in err
+    assert ":3 [data_reference]" not in err  # courses.xml is the source of that name, which has @code
