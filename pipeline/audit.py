@@ -68,7 +68,7 @@ def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
     except etree.XPathError as exc:
         return f"invalid XPath ({exc})"
     for p in re.findall(r"(?:^|[/\[(@,\s])([A-Za-z_][\w.\-]*):(?!:)", expr):
-        if p not in namespaces:
+        if p not in namespaces and p != "xml":  # xml is bound in every document (Namespaces in XML, 3)
             return f"unknown namespace prefix {p!r}"
     return None
 

@@ -1,7 +1,9 @@
 """Morph-KGC 2.10's file readers as :func:`pipeline.engine.engine_run` corrects them.
 
 * XML: a record is handed to the reader with attributes where a missing one reads as absent
-  (:class:`ElementPath`), not ``KeyError``, which aborted the whole run.
+  (:class:`ElementPath`), not ``KeyError``, which aborted the whole run; a prefixed attribute
+  (``@xml:lang``, ``@xml:id``, ``@xlink:href``) reads the namespaced attribute, which the reader's
+  ``get("xml:lang")`` never found (ElementTree names it ``{http://www.w3.org/XML/1998/namespace}lang``).
 * JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
   null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
 """
@@ -12,31 +14,57 @@ from typing import Any, Iterator
 __all__ = ["ElementPath", "read_json"]
 
 
+#: The namespace the ``xml`` prefix is bound to in every document (Namespaces in XML 1.0, 3).
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+
+
+def _clark(name: str, namespaces: dict[str, str]) -> str:
+    """``xml:lang`` -> ``{http://www.w3.org/XML/1998/namespace}lang`` (ElementTree's name of a
+    namespaced attribute); a name without a known prefix is returned as it is."""
+    prefix, sep, local = name.partition(":")
+    uri = _XML_NS if prefix == "xml" else namespaces.get(prefix)
+    return f"{{{uri}}}{local}" if sep and uri else name
+
+
 class _AttribOrNone(dict):
-    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``."""
+    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``,
+    and a prefixed name (``xml:lang``, ``xlink:href``) reads the namespaced attribute."""
 
-    def __missing__(self, key: str) -> None:
-        return None
+    def __init__(self, attrib: Any, namespaces: dict[str, str]) -> None:
+        super().__init__(attrib)
+        self._namespaces = namespaces
+
+    def __missing__(self, key: str) -> Any:
+        clark = _clark(key, self._namespaces)
+        return self.get(clark) if clark != key else None
 
 
-class _Record:
-    """An XML record as Morph-KGC's reader sees it: the element, with :class:`_AttribOrNone` attributes."""
+class _Element:
+    """An element as Morph-KGC's reader sees it: attributes by prefixed name, and the elements its
+    ``findall`` returns wrapped alike (the reader reads ``cat:title/@xml:lang`` with ``get``)."""
 
-    __slots__ = ("_element",)
+    __slots__ = ("_element", "_namespaces")
 
-    def __init__(self, element: Any) -> None:
-        self._element = element
+    def __init__(self, element: Any, namespaces: dict[str, str]) -> None:
+        self._element, self._namespaces = element, namespaces
 
     @property
     def attrib(self) -> _AttribOrNone:
-        return _AttribOrNone(self._element.attrib)
+        return _AttribOrNone(self._element.attrib, self._namespaces)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._element.get(_clark(key, self._namespaces), default)
+
+    def findall(self, path: str, namespaces: dict[str, str] | None = None) -> list:
+        ns = {**self._namespaces, **(namespaces or {})}
+        return [_Element(e, ns) for e in self._element.findall(path, namespaces=namespaces)]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._element, name)
 
 
 class ElementPath:
-    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Record`."""
+    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Element`."""
 
     def __init__(self, module: Any) -> None:
         self._module = module
@@ -45,8 +73,9 @@ class ElementPath:
         return getattr(self._module, name)
 
     def iter_select(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        namespaces = dict(kwargs.get("namespaces") or {})
         for item in self._module.iter_select(*args, **kwargs):
-            yield _Record(item) if hasattr(item, "attrib") else item
+            yield _Element(item, namespaces) if hasattr(item, "attrib") else item
 
 
 def _as_text(value: Any) -> Any:

@@ -84,6 +84,17 @@ def test_named_sources_of_one_xml_file_are_told_apart_and_a_nested_object_joins_
     uni, data = "http://example.org/uni#", "http://example.org/data/"
     assert f'<{data}course/CS202> <{uni}credits> "7.5"^^<http://www.w3.org/2001/XMLSchema#decimal> .' in kg
     assert f"<{data}department/CS> <{uni}offers> <{data}course/CS202> ." in kg
+    # prefixed attributes are read (the engine's ElementTree names them {namespace}local): teachers are
+    # keyed by xml:id, courses link them through the IDREF-like @ref, titles are tagged by their xml:lang
+    rows = {(r[1], r[0]): r for r in rows}
+    assert rows[("teachers.xml", "uni:name")][4] == "http://example.org/data/teacher/{@xml:id}"
+    assert rows[("courses.xml", "uni:taughtBy/@ref")][5] == "courses.uni:taughtBy/@ref==teachers.@xml:id"
+    assert sorted(t for t in kg if f"<{uni}taughtBy>" in t) == [
+        f"<{data}course/{c}> <{uni}taughtBy> <{data}teacher/{t}> ." for c, t in
+        (("CS101", "T1"), ("CS202", "T2"), ("MA110", "T1"))]
+    assert f'<{data}department/MA> <{uni}departmentName> "Mathematik"@de .' in kg
+    assert f'<{data}course/MA110> <{uni}courseTitle> "Lineare Algebra"@de .' in kg
+    assert f'<{data}course/CS101> <{uni}courseTitle> "Introduction to Programming"@en .' in kg
     assert sorted(t for t in kg if f"<{uni}offers>" in t) == [
         f"<{data}department/CS> <{uni}offers> <{data}course/CS101> .",
         f"<{data}department/CS> <{uni}offers> <{data}course/CS202> .",
