@@ -262,6 +262,9 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
     if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
         shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
         first = repeats[0][0]
+        # a document (a notice) has values of its own beside its parts; a root whose children hold no
+        # text of their own only groups collections (teachers, departments): a cross product is sure
+        own_text = any(isinstance(c.tag, str) and len(c) == 0 and (c.text or "").strip() for c in elements[0])
         findings.append(Finding(
             "source", str(src.path), f"the file is read as one record (iterator {iterator!r}) holding repeating "
             f"elements {shown}: the values of one element are combined with those of another per record (a cross "
@@ -269,7 +272,7 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
             f"file once per element in the manifest, each with a 'name' and its 'iterator' (e.g. {{path: "
             f"{src.path.name}, name: {first.rsplit('/', 1)[-1].split(':')[-1]}.xml, iterator: {first}}})",
             column="iterator", value=iterator, expected="one iterator per kind of record", candidate=first,
-            severity="info"))
+            severity="info" if own_text else "warning"))
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
