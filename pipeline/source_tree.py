@@ -62,6 +62,17 @@ def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[st
     return out
 
 
+def _keyed_records(data: dict) -> bool:
+    """An object whose members are records keyed by an identifier (``{"S-01": {...}, "S-02": {...}}``,
+    a common API form): at least two members, every one an object, and their member names mostly
+    shared (at least half of all the names in every one of them)."""
+    if len(data) < 2 or not all(isinstance(v, dict) and v for v in data.values()):
+        return False
+    names = [set(v) for v in data.values()]
+    union = set().union(*names)
+    return all(len(n) * 2 >= len(union) for n in names) and bool(set.intersection(*names))
+
+
 def _json_records_path(data) -> tuple[str, list]:
     if isinstance(data, list):
         return "$[*]", data
@@ -69,6 +80,8 @@ def _json_records_path(data) -> tuple[str, list]:
         for k, v in data.items():
             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
                 return f"$.{k}[*]", v
+        if _keyed_records(data):
+            return "$.*", list(data.values())
         for k, v in data.items():
             if isinstance(v, dict):
                 sub, recs = _json_records_path(v)
@@ -76,6 +89,14 @@ def _json_records_path(data) -> tuple[str, list]:
                     return "$." + k + sub[1:], recs
         return "$", [data]
     return "$", []
+
+
+def _members(data, iterator: str) -> list[str]:
+    """The member names the JSONPath ``iterator`` (``$.sensors.*``) selects: the keys of keyed records."""
+    from jsonpath_ng.ext import parse as jp_parse
+
+    return [str(m.path.fields[0]) if getattr(m.path, "fields", None) else str(m.path)
+            for m in jp_parse(iterator).find(data)]
 
 
 def load_json(src: Source, workdir: Path | None) -> SourceData:
@@ -113,6 +134,14 @@ def load_json(src: Source, workdir: Path | None) -> SourceData:
                                   "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
                                     expected="JSON keys without '.' or white space at their ends", severity="warning"))
+    if not src.iterator and iterator.endswith(".*"):  # the records are the members of a keyed object
+        keys = _members(data, iterator)
+        shown = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+        out.findings.append(Finding(
+            "source", str(src.path), f"the records are the members of an object, keyed by {shown} (iterator "
+            f"{iterator!r}): a JSONPath reference cannot read a member's name, so these keys are no data; if they "
+            "identify the records, add them as a member of each (\"id\": ...) to map them",
+            column="iterator", value=iterator, expected="records that hold their identifier", severity="warning"))
     if not recs:
         out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
                                     column="iterator", value=iterator, expected="a JSONPath selecting the records",

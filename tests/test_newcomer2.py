@@ -196,3 +196,16 @@ def test_a_finding_on_a_named_source_names_that_source_not_the_shared_file(tmp_p
     err = capsys.readouterr().err
     assert f"error: {table}:4 [data_reference]: data reference 'uni:nam' is no column/path of teachers.xml\n" in err
     assert ":3 [data_reference]" not in err  # courses.xml is the source of that name, which has @code
+
+
+def test_records_keyed_by_their_identifiers_in_an_object_are_records(tmp_path):
+    out = _run(tmp_path, "json-keyed-records")
+    rows = sorted(r[:3] for r in _table(out / "table.md"))
+    assert rows == [("label", "sensors.json", "iot:sensorLabel"), ("model", "sensors.json", "iot:modelName"),
+                    ("unit", "sensors.json", "iot:unitOfMeasure")]
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    assert sorted(t.split()[2] for t in kg if "#modelName>" in t) == ['"BMP-388"', '"TMP-117"']
+    assert len([t for t in kg if t.endswith("<http://example.org/iot#Sensor> .")]) == 3
+    audit = (out / "audit.md").read_text(encoding="utf-8")
+    assert ("the records are the members of an object, keyed by 'S-01', 'S-02', 'S-03' (iterator '$.sensors.*'): "
+            "a JSONPath reference cannot read a member's name, so these keys are no data") in audit
