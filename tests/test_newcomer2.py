@@ -209,3 +209,26 @@ def test_records_keyed_by_their_identifiers_in_an_object_are_records(tmp_path):
     audit = (out / "audit.md").read_text(encoding="utf-8")
     assert ("the records are the members of an object, keyed by 'S-01', 'S-02', 'S-03' (iterator '$.sensors.*'): "
             "a JSONPath reference cannot read a member's name, so these keys are no data") in audit
+
+
+def test_database_date_times_get_to_date_time_and_keep_their_zone(tmp_path):
+    from pipeline.fno.udfs import normalize_datetime
+
+    assert [normalize_datetime(v) for v in ("2024-03-01 10:00:00+01", "2024-03-01 10:00 +0100", "2024-03-01T10:00",
+                                           "2024-03-01 10:00:00.25Z", "01/03/2024 10:00", "2024-02-30 10:00",
+                                           "2024-03-01 24:00", "2024-03-01 10:00+15")] == [
+        "2024-03-01T10:00:00+01:00", "2024-03-01T10:00:00+01:00", "2024-03-01T10:00:00", "2024-03-01T10:00:00.25Z",
+        None, None, None, None]
+    out = _run(tmp_path, "csv-datetime-space")  # exit 0: no literal is dropped
+    rows = {r[0]: r for r in _table(out / "table.md")}
+    table = (out / "table.md").read_text(encoding="utf-8")
+    for ref, dt in (("phenomenon_time", "xsd:dateTimeStamp"), ("result_time", "xsd:dateTime")):
+        assert rows[ref][2] == f"iot:{'phenomenonTime' if ref == 'phenomenon_time' else 'resultTime'}"
+        assert f"| {ref} | observations.csv | {rows[ref][2]} | iot:Observation |  | " \
+               f"http://example.org/data/observation/{{obs_id}} |  | {dt} |  | toDateTime() |" in table
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    x, o = "http://www.w3.org/2001/XMLSchema#", "http://example.org/data/observation/"
+    assert sorted(t for t in kg if "#phenomenonTime>" in t) == [
+        f'<{o}O-{i}> <http://example.org/iot#phenomenonTime> "{v}"^^<{x}dateTimeStamp> .' for i, v in
+        ((1, "2024-03-01T10:00:00+01:00"), (2, "2024-03-01T11:00:00+01:00"), (3, "2024-03-01T12:00:00Z"))]
+    assert f'<{o}O-3> <http://example.org/iot#resultTime> "2024-03-01T12:05:30"^^<{x}dateTime> .' in kg

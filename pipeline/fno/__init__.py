@@ -37,6 +37,8 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value,),
                                          "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
+    "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value,),
+                                     "2024-03-01 10:00+0100 -> xsd:dateTime lexical form 2024-03-01T10:00:00+01:00"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
@@ -58,6 +60,7 @@ _ALIASES = {
     "normalizeboolean": "normalizeBoolean", "boolean": "normalizeBoolean",
     "todecimal": "normalizeDecimalComma", "normalizedecimalcomma": "normalizeDecimalComma",
     "decimalcomma": "normalizeDecimalComma", "totime": "normalizeTime", "normalizetime": "normalizeTime", "time": "normalizeTime",
+    "todatetime": "normalizeDateTime", "normalizedatetime": "normalizeDateTime", "datetime": "normalizeDateTime",
 }
 
 

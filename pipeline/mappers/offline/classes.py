@@ -19,6 +19,7 @@ from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import (
     DATATYPE_PATTERNS,
     XSD_BOOLEAN,
+    XSD_DATETIMESTAMP,
     XSD_TIME,
     decimal_comma_column,
     distinct_values,
@@ -50,7 +51,7 @@ MOSTLY_FITS = 0.5
 #: A date is no ``xsd:dateTime`` (``2023-04-12``: XSD 1.1 Part 2, 3.3.7 requires the time of day) and
 #: ``xsd:dateTimeStamp`` requires the time zone (3.4.28: ``2024-03-01T10:00:00`` is none).
 _PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": XSD_TIME,
-             "xsd:dateTimeStamp": re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")}
+             "xsd:dateTimeStamp": XSD_DATETIMESTAMP}
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
@@ -78,6 +79,10 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # 8,99: toDecimal() will write the decimal point
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
+    if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} and all(
+            (out := udfs.normalize_datetime(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
+            for v in value_counts(values) if v.strip()):
+        return 0.9  # 2024-03-01 10:00+0100: toDateTime() will write the T, the seconds and hh:mm
     bad, n = misfits(values, narrow)
     if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
         return 0.9  # most values fit: the rest are faulty cells, reported (coverage.misfit_findings)

@@ -71,8 +71,8 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "integer"
     if dt in ("xsd:decimal", "xsd:double"):
         return "decimal"
-    if dt == "xsd:dateTime":
-        return "dateTime"
+    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
+        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
     if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
         return "date"
     if dt == "xsd:boolean":

@@ -28,7 +28,7 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from ...table import MappingRow
-from .profile import XSD_BOOLEAN, XSD_TIME, decimal_comma_column
+from .profile import XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -46,7 +46,17 @@ _VALUE_FUNCTIONS = (
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
+    ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, udfs.normalize_datetime) == 1.0,
+     "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times"),
+    ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp) == 1.0,
+     "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times with a zone"),
 )
+
+
+def _stamp(value: str) -> bool:
+    """The value normalises to a date-time with its zone (xsd:dateTimeStamp needs one: XSD 1.1 Part 2, 3.4.28)."""
+    out = udfs.normalize_datetime(value)
+    return bool(out) and bool(XSD_DATETIMESTAMP.match(out))
 _SAMPLE = 200
 
 

@@ -28,7 +28,7 @@ from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
 
-__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,9 @@ DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 #: (3.3.8: ``20:00`` is no time). The fit checks and the function proposals both read these.
 XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
 XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+#: xsd:dateTime (3.3.7: the time of day with seconds) and xsd:dateTimeStamp (3.4.28: with its zone).
+XSD_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
 #: Cells that say "no value" in exported tables: pandas ``read_csv``'s default ``na_values`` and a
