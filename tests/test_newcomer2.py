@@ -232,3 +232,27 @@ def test_database_date_times_get_to_date_time_and_keep_their_zone(tmp_path):
         f'<{o}O-{i}> <http://example.org/iot#phenomenonTime> "{v}"^^<{x}dateTimeStamp> .' for i, v in
         ((1, "2024-03-01T10:00:00+01:00"), (2, "2024-03-01T11:00:00+01:00"), (3, "2024-03-01T12:00:00Z"))]
     assert f'<{o}O-3> <http://example.org/iot#resultTime> "2024-03-01T12:05:30"^^<{x}dateTime> .' in kg
+
+
+def test_cells_that_say_no_value_give_no_triple_instead_of_failing_the_run(tmp_path):
+    from pipeline.fno.udfs import skip_missing
+
+    assert [skip_missing(v) for v in ("NA", " n/a ", "-", "null", "7.25", "None", "0")] == [
+        None, None, None, None, "7.25", None, "0"]
+    out = _run(tmp_path, "csv-missing-markers")  # exit 0: nothing is dropped
+    table = (out / "table.md").read_text(encoding="utf-8")
+    for ref, prop, dt in (("value", "iot:hasSimpleResult", "xsd:decimal"), ("count", "iot:count", "xsd:integer")):
+        assert f"| {ref} | observations.csv | {prop} | iot:Observation |  | http://example.org/data/observation/" \
+               f"{{obs_id}} |  | {dt} |  | skipMissing() | cells NA, N/A, null, NaN, - give no value |" in table
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    x, o = "http://www.w3.org/2001/XMLSchema#", "http://example.org/data/observation/"
+    assert sorted(t for t in kg if "#hasSimpleResult>" in t or "#count>" in t) == [
+        f'<{o}O-1> <http://example.org/iot#count> "3"^^<{x}integer> .',
+        f'<{o}O-1> <http://example.org/iot#hasSimpleResult> "7.25"^^<{x}decimal> .',
+        f'<{o}O-3> <http://example.org/iot#count> "4"^^<{x}integer> .',
+        f'<{o}O-3> <http://example.org/iot#hasSimpleResult> "8.5"^^<{x}decimal> .',
+        f'<{o}O-4> <http://example.org/iot#count> "5"^^<{x}integer> .',
+    ]
+    audit = (out / "audit.md").read_text(encoding="utf-8")
+    assert ("column 'count' of observations.csv (iot:count, skipMissing()): 1 cell(s) say no value ('n/a'): "
+            "they give no triple") in audit

@@ -37,6 +37,7 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value,),
                                          "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
+    "skipMissing": FnoFunction(FN.skipMissing, (FN.value,), "NA, N/A, null, NaN, - -> no value; others as they are"),
     "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value,),
                                      "2024-03-01 10:00+0100 -> xsd:dateTime lexical form 2024-03-01T10:00:00+01:00"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
@@ -60,6 +61,7 @@ _ALIASES = {
     "normalizeboolean": "normalizeBoolean", "boolean": "normalizeBoolean",
     "todecimal": "normalizeDecimalComma", "normalizedecimalcomma": "normalizeDecimalComma",
     "decimalcomma": "normalizeDecimalComma", "totime": "normalizeTime", "normalizetime": "normalizeTime", "time": "normalizeTime",
+    "skipmissing": "skipMissing", "missing": "skipMissing",
     "todatetime": "normalizeDateTime", "normalizedatetime": "normalizeDateTime", "datetime": "normalizeDateTime",
 }
 

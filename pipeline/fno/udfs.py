@@ -169,6 +169,20 @@ def normalize_datetime(value):
     return f"{day}T{h}:{mi}:{sec or '00'}{frac or ''}{zone or ''}"
 
 
+#: Cells that say "no value" (pandas ``read_csv``'s default ``na_values`` and a lone dash).
+MISSING_VALUES = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+                      "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", "-"})
+
+
+@udf(fun_id=_FN + "skipMissing", value=_FN + "value")
+def skip_missing(value):
+    """The value as it is, None for a cell that says "no value" (``NA``, ``N/A``, ``null``, ``NaN``,
+    ``-``: pandas' default ``na_values``): no value, no triple, instead of an ill-typed literal."""
+    if value is None or str(value).strip() in MISSING_VALUES:
+        return None
+    return value
+
+
 _DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
 
 

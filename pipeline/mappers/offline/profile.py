@@ -27,9 +27,11 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
+from ...fno.udfs import MISSING_VALUES
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
+
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +63,7 @@ XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|
 #: Cells that say "no value" in exported tables: pandas ``read_csv``'s default ``na_values`` and a
 #: lone dash. A column of numbers with such cells is still a column of numbers; the marked cells
 #: give no value (a function returns none for them, so they give no triple).
-MISSING_MARKERS = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-                             "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", "-"})
+MISSING_MARKERS = MISSING_VALUES
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:
