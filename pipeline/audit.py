@@ -68,7 +68,7 @@ def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
     except etree.XPathError as exc:
         return f"invalid XPath ({exc})"
     for p in re.findall(r"(?:^|[/\[(@,\s])([A-Za-z_][\w.\-]*):(?!:)", expr):
-        if p not in namespaces:
+        if p not in namespaces and p != "xml":  # xml is bound in every document (Namespaces in XML, 3)
             return f"unknown namespace prefix {p!r}"
     return None
 
@@ -92,14 +92,17 @@ def _template_vars(template: str | None) -> list[str]:
 def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> SourceData | None:
     """The source a row reads from: the named one, else the one holding its references.
 
-    Preference: the ``source_file`` hint (file name or stem, fuzzy for near
-    misses such as ``calendar_date``); else the single source where the data
+    Preference: the ``source_file`` hint (the source's manifest ``name``, file name or stem, fuzzy
+    for near misses such as ``calendar_date``); else the single source where the data
     reference and all subject-template variables exist; else the first source
     holding the data reference. ``None`` when nothing fits.
     """
     if row.source_file:
+        # a source's own ``name`` first: several sources may read one file with different iterators
+        # (teachers.xml, courses.xml on one courses.xml), and the name is what the table writes
         names = {s.source.path.name.lower(): s for s in sources}
         names.update({s.source.stem.lower(): s for s in sources})
+        names.update({s.source.name.lower(): s for s in sources if s.source.name})
         hit = names.get(row.source_file.lower()) or names.get(row.source_file.lower().rsplit(".", 1)[0])
         if hit is None:
             best = process.extractOne(row.source_file.lower(), list(names), scorer=fuzz.ratio)
@@ -119,6 +122,12 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
     if partial:
         return partial[0]
     return sources[0] if len(sources) == 1 else None
+
+
+def _shown(src: SourceData) -> str:
+    """The source as the table names it: its manifest ``name`` (several sources may read one file),
+    else its file name."""
+    return src.source.name or src.source.path.name
 
 
 def _near_miss(hint: str, src: SourceData) -> bool:
@@ -268,8 +277,8 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
                   "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
         return
     if src is not None and not src.has_reference(ref):
-        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {src.source.path.name}",
-              f"a column/path of {src.source.path.name}", _closest(ref, src.references))
+        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",
+              f"a column/path of {_shown(src)}", _closest(ref, src.references))
         return
     if src is not None and src.source.format == "xml" and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add("language_tag", f"language tag reference {ref!r}: {reason}",
@@ -313,8 +322,8 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
             uri, prefix = next(iter(src.default_prefixes.items()))
             hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
-        a.add(column, f"{what} {ref!r} is no column/path of {src.source.path.name}{hint}",
-              f"a column/path of {src.source.path.name}", _closest(ref, options))
+        a.add(column, f"{what} {ref!r} is no column/path of {_shown(src)}{hint}",
+              f"a column/path of {_shown(src)}", _closest(ref, options))
         return
     if is_xml and (bound := src.bind(ref)) != ref:
         uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")

@@ -22,18 +22,22 @@ __all__ = ["main", "build_parser"]
 LOGGER = logging.getLogger("pipeline")
 
 
+#: What -q does: the findings of the inputs, the table and the KG are the command's output and are
+#: printed whatever their severity (scripts and tests read them); only logging and the bar go.
+QUIET_HELP = "no progress bar and no log lines below error (the findings, warnings and infos too, are still printed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``kgc`` (subcommands: data, run, map, compile, materialize, validate, score)."""
     p = argparse.ArgumentParser(prog="kgc", description="Knowledge-graph construction: mapping table -> RML -> KG.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    p.add_argument("-q", "--quiet", action="store_true", help="errors only, no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     sub = p.add_subparsers(dest="command", required=True)
     # -v/-q are accepted after the subcommand too; SUPPRESS keeps a subcommand from resetting them
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
-    common.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
-                        help="errors only, no progress bar")
+    common.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=QUIET_HELP)
 
     add_data_parser(sub, common)
     add_run_parser(sub, common)

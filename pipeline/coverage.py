@@ -97,7 +97,7 @@ def source_coverage(plan: Plan, sources: list[SourceData]) -> dict[str, dict[str
             used |= {_absolute(src, tm.iterator, r) for r in refs}
         cols = [r for r in src.references if any(v.strip() for v in src.values(r))]
         unmapped = [c for c in cols if _absolute(src, src.iterator, c) not in used and c not in used]
-        out[src.source.path.name] = {
+        out[src.source.name or src.source.path.name] = {  # named sources may share one file
             "columns": len(cols), "columns_mapped": len(cols) - len(unmapped), "unmapped_columns": unmapped,
             "records": len(src.records), "records_with_subject": _records_with_subject(src, tms),
             "triples_maps": len(tms)}

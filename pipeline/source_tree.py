@@ -62,6 +62,17 @@ def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[st
     return out
 
 
+def _keyed_records(data: dict) -> bool:
+    """An object whose members are records keyed by an identifier (``{"S-01": {...}, "S-02": {...}}``,
+    a common API form): at least two members, every one an object, and their member names mostly
+    shared (at least half of all the names in every one of them)."""
+    if len(data) < 2 or not all(isinstance(v, dict) and v for v in data.values()):
+        return False
+    names = [set(v) for v in data.values()]
+    union = set().union(*names)
+    return all(len(n) * 2 >= len(union) for n in names) and bool(set.intersection(*names))
+
+
 def _json_records_path(data) -> tuple[str, list]:
     if isinstance(data, list):
         return "$[*]", data
@@ -69,6 +80,8 @@ def _json_records_path(data) -> tuple[str, list]:
         for k, v in data.items():
             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
                 return f"$.{k}[*]", v
+        if _keyed_records(data):
+            return "$.*", list(data.values())
         for k, v in data.items():
             if isinstance(v, dict):
                 sub, recs = _json_records_path(v)
@@ -76,6 +89,14 @@ def _json_records_path(data) -> tuple[str, list]:
                     return "$." + k + sub[1:], recs
         return "$", [data]
     return "$", []
+
+
+def _members(data, iterator: str) -> list[str]:
+    """The member names the JSONPath ``iterator`` (``$.sensors.*``) selects: the keys of keyed records."""
+    from jsonpath_ng.ext import parse as jp_parse
+
+    return [str(m.path.fields[0]) if getattr(m.path, "fields", None) else str(m.path)
+            for m in jp_parse(iterator).find(data)]
 
 
 def load_json(src: Source, workdir: Path | None) -> SourceData:
@@ -113,6 +134,14 @@ def load_json(src: Source, workdir: Path | None) -> SourceData:
                                   "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
                                     expected="JSON keys without '.' or white space at their ends", severity="warning"))
+    if not src.iterator and iterator.endswith(".*"):  # the records are the members of a keyed object
+        keys = _members(data, iterator)
+        shown = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+        out.findings.append(Finding(
+            "source", str(src.path), f"the records are the members of an object, keyed by {shown} (iterator "
+            f"{iterator!r}): a JSONPath reference cannot read a member's name, so these keys are no data; if they "
+            "identify the records, add them as a member of each (\"id\": ...) to map them",
+            column="iterator", value=iterator, expected="records that hold their identifier", severity="warning"))
     if not recs:
         out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
                                     column="iterator", value=iterator, expected="a JSONPath selecting the records",
@@ -127,6 +156,24 @@ def _xml_iterator(root: etree._Element, defaults: dict[str, str]) -> str:
     if children and len(set(names)) == 1 and any(len(c) for c in children):
         return f"/{_qname(root, defaults)}/{names[0]}"
     return f"/{_qname(root, defaults)}"
+
+
+def _repeating(record: etree._Element, iterator: str, defaults: dict[str, str]) -> list[tuple[str, int]]:
+    """Absolute paths of the structured elements (with children or attributes) that occur at least
+    twice under one parent below ``record``, with how many there are, in document order."""
+    found: dict[str, int] = {}
+
+    def walk(node: etree._Element, path: str) -> None:
+        kids = [c for c in node if isinstance(c.tag, str)]
+        names = [_qname(c, defaults) for c in kids]
+        for c, n in zip(kids, names):
+            p = f"{path}/{n}"
+            if names.count(n) >= 2 and (len(c) or c.attrib):
+                found[p] = found.get(p, 0) + 1
+            walk(c, p)
+
+    walk(record, iterator)
+    return list(found.items())
 
 
 #: The namespace of ``xml:lang``, ``xml:id``, bound to ``xml`` in every document (Namespaces in XML, 3).
@@ -241,6 +288,20 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
                                 column="iterator", value=iterator, expected="an XPath selecting the records",
                                 candidate=_xml_iterator(root, defaults), severity="warning"))
+    if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
+        shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
+        first = repeats[0][0]
+        # a document (a notice) has values of its own beside its parts; a root whose children hold no
+        # text of their own only groups collections (teachers, departments): a cross product is sure
+        own_text = any(isinstance(c.tag, str) and len(c) == 0 and (c.text or "").strip() for c in elements[0])
+        findings.append(Finding(
+            "source", str(src.path), f"the file is read as one record (iterator {iterator!r}) holding repeating "
+            f"elements {shown}: the values of one element are combined with those of another per record (a cross "
+            f"product) unless they describe parts of one document; to read each as records of its own, list the "
+            f"file once per element in the manifest, each with a 'name' and its 'iterator' (e.g. {{path: "
+            f"{src.path.name}, name: {first.rsplit('/', 1)[-1].split(':')[-1]}.xml, iterator: {first}}})",
+            column="iterator", value=iterator, expected="one iterator per kind of record", candidate=first,
+            severity="info" if own_text else "warning"))
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)

@@ -35,10 +35,18 @@ def _cmd_map(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
         sources = [load_source(s, Path(tmp)) for s in case.sources]
         require_readable(sources)
+        gone = str(Path(tmp).resolve())
     result = mapper.map(case, **options)
     write_table(result.table, args.output)
-    for f in result.provenance.get("findings", []):  # what the mapper left out, and why
-        print(Finding(**f), file=sys.stderr)
+    mapped = [Finding(**f) for f in result.provenance.get("findings", [])]
+    # what loading found (empty header cells, an XML file read as one record), as `run`'s audit has it;
+    # not the repairs, whose copies were in the temporary folder, which is gone; the mapper repeats some
+    said = " ".join(f.message for f in mapped)
+    for f in (f for s in sources for f in s.findings):
+        if gone not in f.message and str(Path(gone).name) not in f.message and f.message not in said:
+            print(f, file=sys.stderr)
+    for f in mapped:  # what the mapper left out, and why
+        print(f, file=sys.stderr)
     for s in sources:  # records the mapper saw cut or padded to the header's width
         for f in csv_row_findings(s):
             print(f, file=sys.stderr)

@@ -37,6 +37,9 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value,),
                                          "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
+    "skipMissing": FnoFunction(FN.skipMissing, (FN.value,), "NA, N/A, null, NaN, - -> no value; others as they are"),
+    "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value,),
+                                     "2024-03-01 10:00+0100 -> xsd:dateTime lexical form 2024-03-01T10:00:00+01:00"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
@@ -50,6 +53,7 @@ FUNCTIONS: dict[str, FnoFunction] = {
 #: :data:`FUNCTIONS` key (the LLM mapper's prompt lists them; value maps are described there apart).
 TABLE_FUNCTIONS = (("toDate()", "normalizeDate"), ("toBoolean()", "normalizeBoolean"),
                    ("toDecimal()", "normalizeDecimalComma"), ("toTime()", "normalizeTime"),
+                   ("toDateTime()", "normalizeDateTime"), ("skipMissing()", "skipMissing"),
                    ("capitalize", "toTitlecase"), ("toUpperCase", "toUpperCase"), ("toLowerCase", "toLowerCase"),
                    ("trim", "trim"))
 
@@ -67,6 +71,8 @@ _ALIASES = {
     "todecimal": "normalizeDecimalComma", "normalizedecimalcomma": "normalizeDecimalComma",
     "decimalcomma": "normalizeDecimalComma", "totime": "normalizeTime", "normalizetime": "normalizeTime", "time": "normalizeTime",
     "trim": "trim", "strip": "trim", "stringtrim": "trim",
+    "skipmissing": "skipMissing", "missing": "skipMissing",
+    "todatetime": "normalizeDateTime", "normalizedatetime": "normalizeDateTime", "datetime": "normalizeDateTime",
 }
 
 

@@ -139,6 +139,50 @@ def normalize_time(value):
     return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
 
 
+_DATETIME = _re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$")
+
+
+@udf(fun_id=_FN + "normalizeDateTime", value=_FN + "value")
+def normalize_datetime(value):
+    """An ISO 8601 date-time as databases and spreadsheets write it, in xsd:dateTime's lexical form
+    (XSD 1.1 Part 2, 3.3.7): a space for the ``T`` (``2024-03-01 10:00:00`` -> ``2024-03-01T10:00:00``),
+    no seconds (``10:00`` -> ``10:00:00``), a zone offset without its colon or minutes (``+0100``,
+    ``+01`` -> ``+01:00``). A zone is kept, never invented. None for anything else (day-first dates,
+    impossible dates or times): no value, no triple."""
+    if value is None:
+        return None
+    m = _DATETIME.match(str(value).strip())
+    if not m:
+        return None
+    day, h, mi, sec, frac, zone = m.groups()
+    try:
+        _date.fromisoformat(day)
+    except ValueError:
+        return None
+    if int(h) > 23 or int(mi) > 59 or int(sec or 0) > 59:
+        return None
+    if zone and zone != "Z":
+        digits = zone[1:].replace(":", "")
+        zone = f"{zone[0]}{digits[:2]}:{digits[2:4] or '00'}"
+        if int(digits[:2]) > 14 or int(digits[2:4] or 0) > 59:
+            return None
+    return f"{day}T{h}:{mi}:{sec or '00'}{frac or ''}{zone or ''}"
+
+
+#: Cells that say "no value" (pandas ``read_csv``'s default ``na_values`` and a lone dash).
+MISSING_VALUES = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+                      "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", "-"})
+
+
+@udf(fun_id=_FN + "skipMissing", value=_FN + "value")
+def skip_missing(value):
+    """The value as it is, None for a cell that says "no value" (``NA``, ``N/A``, ``null``, ``NaN``,
+    ``-``: pandas' default ``na_values``): no value, no triple, instead of an ill-typed literal."""
+    if value is None or str(value).strip() in MISSING_VALUES:
+        return None
+    return value
+
+
 _DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
 
 

@@ -19,6 +19,7 @@ from .names import NameMatcher, is_code_name, reference_words, words
 from .profile import (
     DATATYPE_PATTERNS,
     XSD_BOOLEAN,
+    XSD_DATETIMESTAMP,
     XSD_TIME,
     decimal_comma_column,
     distinct_values,
@@ -34,8 +35,8 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
            "xsd:decimal": {"xsd:integer", "xsd:decimal", "xsd:gYear"},
            "xsd:double": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
-           "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime", "xsd:date"},
-           "xsd:gYear": {"xsd:gYear"}, "xsd:time": {"xsd:time"}}
+           "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime"},
+           "xsd:dateTimeStamp": {"xsd:dateTimeStamp"}, "xsd:gYear": {"xsd:gYear"}, "xsd:time": {"xsd:time"}}
 
 #: Share of a column's non-empty values (repeats counted) that must fit a property's range for the
 #: range to describe the column despite the rest: more than half, the plain meaning of "most". The
@@ -47,7 +48,10 @@ MOSTLY_FITS = 0.5
 #: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
 #: except that ``xsd:boolean`` is exactly true/false/1/0 (``True`` needs toBoolean(), ``1`` does not)
 #: and ``xsd:time`` needs its seconds (:data:`.profile.XSD_BOOLEAN`, :data:`.profile.XSD_TIME`).
-_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": XSD_TIME}
+#: A date is no ``xsd:dateTime`` (``2023-04-12``: XSD 1.1 Part 2, 3.3.7 requires the time of day) and
+#: ``xsd:dateTimeStamp`` requires the time zone (3.4.28: ``2024-03-01T10:00:00`` is none).
+_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": XSD_TIME,
+             "xsd:dateTimeStamp": XSD_DATETIMESTAMP}
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
@@ -75,6 +79,10 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # 8,99: toDecimal() will write the decimal point
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
+    if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} and all(
+            (out := udfs.normalize_datetime(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
+            for v in value_counts(values) if v.strip()):
+        return 0.9  # 2024-03-01 10:00+0100: toDateTime() will write the T, the seconds and hh:mm
     bad, n = misfits(values, narrow)
     if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
         return 0.9  # most values fit: the rest are faulty cells, reported (coverage.misfit_findings)

@@ -12,6 +12,7 @@ column then fills it. Otherwise the source is a warning, never silent.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rdflib import URIRef
 
@@ -22,7 +23,7 @@ from .analysis import MIN_SCORE, SourceInfo
 from .classes import domain_fits, misfits, value_fit
 from .identity import identifier_properties
 from .names import NameMatcher, reference_words, words
-from .profile import distinct_records, included, is_key
+from .profile import MISSING_MARKERS, distinct_records, included, is_key
 
 __all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
@@ -200,8 +201,16 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
     out: list[Finding] = []
     for row in rows:
         info = by_name.get(row.source_file)
-        if info is None or row.function_name or not row.datatype or not row.data_reference \
+        if info is None or not row.datatype or not row.data_reference \
                 or parse_concat(row.data_reference) or not info.data.has_reference(row.data_reference):
+            continue
+        if row.function_name:  # the function reads the values; cells marked as missing give no triple
+            marked = Counter(v.strip() for v in info.data.values(row.data_reference) if v.strip() in MISSING_MARKERS)
+            if marked:
+                out.append(Finding("map", str(info.data.source.path), f"column {row.data_reference!r} of {info.name} "
+                                   f"({row.ontology_property}, {row.function_name}): {sum(marked.values())} cell(s) "
+                                   f"say no value ({', '.join(repr(v) for v, _ in marked.most_common(3))}): they give "
+                                   "no triple", column="data_reference", value=row.data_reference, severity="info"))
             continue
         bad, n = misfits(info.data.values(row.data_reference), {row.datatype})
         if not bad:

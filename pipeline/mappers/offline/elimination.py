@@ -46,15 +46,16 @@ MUTUAL_VALUE_SCORE = 0.12
 
 _RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short": "integer",
                "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
-               "double": "decimal", "float": "decimal", "date": "date", "dateTime": "date", "gYear": "year",
+               "double": "decimal", "float": "decimal", "date": "date", "dateTime": "dateTime", "dateTimeStamp": "dateTime", "gYear": "year",
                "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
                "token": "text", "anyURI": "text", "Literal": "text", "time": "time"}
 
 
 def value_kind(values: Iterable[str]) -> str | None:
     """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
-    1000-2999), ``decimal``, ``date`` (any form ``toDate()`` normalises, and eight-digit numbers
-    that are all valid ISO 8601 basic dates YYYYMMDD), ``boolean``, ``text``;
+    1000-2999), ``decimal``, ``dateTime`` (ISO 8601 with the time of day), ``date`` (any form
+    ``toDate()`` normalises, and eight-digit numbers that are all valid ISO 8601 basic dates
+    YYYYMMDD), ``boolean``, ``text``;
     ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
     times ``toTime()`` reads: ``20:00``); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
@@ -70,7 +71,9 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "integer"
     if dt in ("xsd:decimal", "xsd:double"):
         return "decimal"
-    if dt in ("xsd:date", "xsd:dateTime") or all(udfs.normalize_date(v) for v in vals):
+    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
+        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
+    if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
         return "date"
     if dt == "xsd:boolean":
         return "boolean"
@@ -94,6 +97,8 @@ def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
         kinds.add("year")
     if "year" in kinds:
         kinds.add("integer")  # gYear values profile as whole numbers
+    if "date" in kinds:
+        kinds.add("dateTime")  # toDate() keeps the date of a date-time; a date is no date-time (no time of day)
     if "text" in kinds:
         kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
     return kinds

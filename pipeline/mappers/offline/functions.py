@@ -32,7 +32,8 @@ from ...fno import udfs
 from ...ontology import Ontology
 from ...sources import SourceData
 from ...table import MappingRow
-from .profile import XSD_BOOLEAN, XSD_TIME, decimal_comma_column
+from .classes import misfits
+from .profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -50,7 +51,17 @@ _VALUE_FUNCTIONS = (
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
+    ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, udfs.normalize_datetime) == 1.0,
+     "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times"),
+    ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp) == 1.0,
+     "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times with a zone"),
 )
+
+
+def _stamp(value: str) -> bool:
+    """The value normalises to a date-time with its zone (xsd:dateTimeStamp needs one: XSD 1.1 Part 2, 3.4.28)."""
+    out = udfs.normalize_datetime(value)
+    return bool(out) and bool(XSD_DATETIMESTAMP.match(out))
 _SAMPLE = 200
 
 
@@ -116,6 +127,13 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
         if rule is not None:  # values not in the range's lexical space that a function writes in it
             row.function_name, row.function_output = rule[3], rule[4]
             row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} {rule[5]}")
+            added += 1
+            continue
+        bad, _ = misfits(values, {row.datatype}) if row.datatype else ({}, 0)
+        if bad and set(bad) <= MISSING_MARKERS:  # the only misfits are cells that say "no value" (NA, -)
+            row.function_name, row.function_output = "skipMissing()", "cells NA, N/A, null, NaN, - give no value"
+            row.evidence.append(f"the values that are no {row.datatype} are missing-value markers: "
+                                f"{', '.join(sorted(bad)[:4])}")
             added += 1
             continue
         prop = ontology.expand(row.ontology_property)

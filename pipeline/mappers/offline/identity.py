@@ -186,11 +186,15 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
             return
         have = [r for r in records if any(r.get(a.reference, ()))]
         if len(have) > IDENTIFIER_COVERAGE * len(records) and is_key(have, (a.reference,)):
-            lacking = sum(1 for r in info.data.records if not any(v.strip() for v in r.get(a.reference, ())))
+            # a record with no value at all (a spreadsheet's blank line, ';;;;') is no record lacking a key
+            filled = [r for r in info.data.records if any(v.strip() for vs in r.values() for v in vs)]
+            lacking = sum(1 for r in filled if not any(v.strip() for v in r.get(a.reference, ())))
             info.key = info.keys[info.cls] = (a.reference,)
             info.key_evidence = (f"{a.reference!r} is unique over the {len(have)} of {len(records)} distinct records "
                                  f"that hold it and {what}")
-            info.key_notes.append(f"{lacking} of {len(info.data.records)} records of {info.name} have no "
+            if not lacking:  # only blank records lack it: nothing is lost
+                return
+            info.key_notes.append(f"{lacking} of {len(filled)} records of {info.name} have no "
                                   f"{a.reference!r}, the identifier of {ontology.compact(info.cls)}: they get no "
                                   "subject (no triples)")
             return

@@ -14,8 +14,8 @@ from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
 from .names import words
 from .profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
-__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "id_like", "name_like",
-           "name_words", "SEQUENCE_COVERAGE"]
+__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "find_self_references",
+           "id_like", "name_like", "name_words", "SEQUENCE_COVERAGE"]
 
 #: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
 #: ``cod_parada``, ``codigo_postal``, ``code_client``).
@@ -197,3 +197,29 @@ def find_composite_keys(infos: list[SourceInfo]) -> None:
             have = {h for h in have if all(h)}
             if have and have <= want:
                 s.cfks.append(CompositeKey(t.key, t.name, t.key))
+
+
+def find_self_references(info: SourceInfo) -> None:
+    """A column left unmapped whose values all name other records of its own source (``parent`` ->
+    ``id``: an organisation's parent organisation, a station's parent station) becomes a foreign key
+    to the source itself, so a relation row with a self-join can link the two records.
+
+    Data evidence, as :func:`find_foreign_keys` (a unary inclusion dependency into the source's own
+    single key), made safe for a key it is also in: the column is no value of the record (no
+    property took it), at least one value differs from the record's own key (else it is a copy of
+    the key), and the key is not whole numbers (a rank or quantity falls inside 1..n by chance).
+    Whether a relation follows is the ontology's call (an object property whose domain and range
+    fit the class, in :mod:`.rows`); else the coverage warning names the foreign key."""
+    if info.cls is None or info.link or len(info.key) != 1:
+        return
+    key = info.key[0]
+    keys = info.data.values(key)
+    if not keys or all(re.fullmatch(r"[+-]?\d+", v.strip()) for v in keys if v.strip()):
+        return
+    taken = {a.reference for a in info.assignments} | set(info.fks) | {key, info.lang_col}
+    for ref in info.refs:
+        if ref in taken or included(info.data.values(ref), keys) < 1.0:
+            continue
+        if any(v.strip() and v.strip() not in {k.strip() for k in rec.get(key, ())}
+               for rec in info.data.records for v in rec.get(ref, ())):
+            info.fks[ref] = ForeignKey(ref, info.name, key, 1.0)

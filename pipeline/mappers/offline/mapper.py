@@ -34,7 +34,7 @@ from .coverage import coverage_findings, entity_rows, misfit_findings
 from .elimination import assign_by_elimination
 from .functions import propose_functions
 from .identity import prefer_identifier_key
-from .keys import analyse_keys, find_composite_keys, find_foreign_keys
+from .keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
 from .language import language_column
 from .names import NameMatcher, reference_words, words
 from .properties import assign_properties, identifier_entities
@@ -132,6 +132,7 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents:
                 assign_by_elimination(info, ont, matcher, dprops)
+                find_self_references(info)
         _borrow(infos)
         for info in infos:
             if info.name in documents:

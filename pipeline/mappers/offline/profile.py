@@ -27,9 +27,11 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...columns import ColumnRecords, DistinctRecords, sample_indices
+from ...fno.udfs import MISSING_VALUES
 
-__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
+
 
 log = logging.getLogger(__name__)
 
@@ -53,16 +55,26 @@ DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 #: (3.3.8: ``20:00`` is no time). The fit checks and the function proposals both read these.
 XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
 XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+#: xsd:dateTime (3.3.7: the time of day with seconds) and xsd:dateTimeStamp (3.4.28: with its zone).
+XSD_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+
+
+#: Cells that say "no value" in exported tables: pandas ``read_csv``'s default ``na_values`` and a
+#: lone dash. A column of numbers with such cells is still a column of numbers; the marked cells
+#: give no value (a function returns none for them, so they give no triple).
+MISSING_MARKERS = MISSING_VALUES
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:
-    """The column writes numbers with a decimal comma: every non-empty value reads as such a number
+    """The column writes numbers with a decimal comma: every non-empty value that is no missing-value
+    marker (:data:`MISSING_MARKERS`: ``NA``, ``-``) reads as such a number
     (:func:`pipeline.fno.udfs.normalize_decimal_comma`) and some value shows the comma is no thousands
     separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
     comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
     from ...fno import udfs
 
-    vals = [v.strip() for v in values if v and v.strip()]
+    vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     return bool(vals) and all(udfs.normalize_decimal_comma(v) for v in vals) \
         and any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in vals)
 

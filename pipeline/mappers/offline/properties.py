@@ -21,6 +21,7 @@ from .classes import domain_fits, value_fit
 from .identity import ID_WORDS, identifier_properties, names_another_scheme
 from .keys import id_like, name_like, name_words
 from .names import NameMatcher, is_code_name, reference_words, words
+from .nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
 from .profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -127,6 +128,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.assignments.append(Assignment(r, p, cls, score, [
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
+    one_join_per_object(info, described or {})
+    sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
     others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
@@ -138,7 +141,9 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         if cls == info.cls:
             info.keys[cls] = info.key
         else:  # a second entity in a record is identified by its own values
-            info.keys[cls] = tuple(r for r in own if id_like(r)) or _member_id(info, own) or own
+            info.keys[cls] = (ontology_identifier(info, ontology, matcher, cls)
+                              or tuple(r for r in own if id_like(r)) or member_id(info, own)
+                              or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
 
@@ -157,25 +162,6 @@ def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceIn
     theirs = max(_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in elsewhere)
     ours = max((_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in mine), default=0.0)
     return theirs >= SECONDARY_SCORE and theirs > ours
-
-
-def _member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
-    """The identifier member of the object a second entity's references lie in (``venue.id`` for
-    ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
-    object's own ``id`` names it, so it keys the entity even when no property takes its value.
-    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
-    def parent(r: str) -> str:
-        return re.split(r"[/.](?=[^/.]*$)", r)[0] if re.search(r"[/.]", r) else ""
-
-    def holds(p: str) -> bool:
-        return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
-
-    ids = [r for r in info.refs if r not in own and r not in info.fks and id_like(r) and holds(parent(r))]
-    if not ids:
-        return ()
-    deepest = max(len(parent(r)) for r in ids)
-    ids = [r for r in ids if len(parent(r)) == deepest]
-    return (ids[0],) if len(ids) == 1 else ()
 
 
 def _referenced_column(values: list[str], owner: SourceInfo) -> str | None:

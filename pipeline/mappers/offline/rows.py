@@ -24,6 +24,7 @@ from .analysis import SourceInfo
 from .classes import domain_fits
 from .language import choose_language, language_column, vocabulary_language
 from .names import NameMatcher, reference_words, words
+from .nested import parent
 from .profile import language_hint, profile_datatype
 from .skos import match_value_map
 
@@ -171,12 +172,17 @@ class RowBuilder:
                     for other in sorted(set(s.keys) - s.borrowed):
                         self.composite_row(s, t, ck, c, other, best_prop)
             classes = sorted(set(s.keys) - {s.cls} - s.borrowed)
-            for other in classes:
-                if s.cls in s.borrowed:
-                    break
-                for dom, rng in ((s.cls, other), (other, s.cls)):
+            # two nested entities, one inside the other's object (a person in a post of members[]), are
+            # related like the record's entity and a nested one, when a property's domain names the outer
+            place = {c: {parent(a.reference) for a in s.assignments if a.cls == c} for c in classes}
+            inner = [(a, b) for a in classes for b in classes if a != b and len(place[a]) == 1 == len(place[b])
+                     and next(iter(place[a])) and next(iter(place[b])).startswith(next(iter(place[a])) + ".")]
+            pairs = [pair for o in classes for pair in ((s.cls, o), (o, s.cls))]
+            pairs += [pair for a, b in inner for pair in ((a, b), (b, a))]
+            if s.cls not in s.borrowed:
+                for dom, rng in pairs:
                     p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
-                    if p is None:
+                    if p is None or (s.cls not in (dom, rng) and domain_fits(self.ont, p, dom) < 1.0):
                         continue
                     # the same record: both entities' keys agree (child key, then parent key); when one
                     # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices

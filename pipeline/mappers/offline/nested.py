@@ -1,0 +1,156 @@
+"""Entities in a record's nested objects (JSON members, XML child elements) for the offline mapper.
+
+:mod:`.properties` opens a second entity of a record from a nested reference that names a property of
+another class (``address.street`` -> a ``PostalAddress``). This module holds what follows from the
+object the references lie in: its other members (:func:`sibling_members`), one join per referenced
+object (:func:`one_join_per_object`) and the entity's key (:func:`ontology_identifier`,
+:func:`member_id`, :func:`within_owner`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from rdflib import URIRef
+
+from ...ontology import Ontology
+from .analysis import MIN_SCORE, Assignment, SourceInfo
+from .classes import domain_fits, value_fit
+from .identity import identifier_properties
+from .keys import id_like
+from .names import NameMatcher
+
+__all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id"]
+
+
+def parent(ref: str) -> str:
+    """The object a nested reference lies in (``address`` for ``address.city``; ``""`` for a flat one)."""
+    return re.split(r"[/.](?=[^/.]*$)", ref)[0] if re.search(r"[/.]", ref) else ""
+
+
+def one_join_per_object(info: SourceInfo, described: dict[URIRef, SourceInfo]) -> None:
+    """Keep one foreign key per nested object and referenced source: the one on the target's key.
+
+    The members of one object describe one referenced entity (``uni:course/@code``,
+    ``uni:course/uni:title``, ``uni:course/@credits`` of a department all name one course); a join
+    per member would repeat the relation row, and a join on a title or a number links every entity
+    that happens to share the value. The join on the target's key (its identity) stays, else the
+    first one found; the other members go back to the columns left to match."""
+    owners = {o.name: o for o in described.values()}
+    groups: dict[tuple[str, str], list[str]] = {}
+    for r, fk in info.fks.items():
+        if parent(r):
+            groups.setdefault((parent(r), fk.target), []).append(r)
+    for (_, target), refs in groups.items():
+        if len(refs) < 2:
+            continue
+        key = owners[target].key if target in owners else ()
+        keep = next((r for r in refs if (info.fks[r].target_ref,) == tuple(key)), refs[0])
+        for r in refs:
+            if r != keep:
+                del info.fks[r]
+
+
+def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, datatype_props: list[URIRef],
+                     candidates: list[str], used: set[URIRef], score: Callable[..., float]) -> None:
+    """Members of a nested object that already opened a second entity are matched to that entity's
+    free properties with the ordinary :data:`MIN_SCORE`, not :data:`SECONDARY_SCORE`.
+
+    Data evidence: the members of one object describe one thing. Once ``address.street`` and
+    ``address.city`` opened a ``PostalAddress`` (each named at least :data:`SECONDARY_SCORE`), their
+    sibling ``address.postcode`` is a value of that address, and its best free property of the class
+    (``postalCode``, 0.66) is as good a name match as a column of the record's own class needs.
+    Best pair first, as the other name matches; a member already taken or a foreign key is skipped."""
+    by_object: dict[str, URIRef] = {}
+    for a in info.assignments:
+        if a.cls == info.cls:
+            continue
+        obj = parent(a.reference)
+        if obj and by_object.setdefault(obj, a.cls) != a.cls:
+            by_object[obj] = None  # two classes opened from one object: no single entity to extend
+    done = {a.reference for a in info.assignments}
+    pairs = sorted(((score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p, cls)
+                    for i, r in enumerate(candidates)
+                    if r not in done and r not in info.fks and (cls := by_object.get(parent(r))) is not None
+                    for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0),
+                   key=lambda x: (-x[0], x[1], x[2]))
+    for score, _, _, r, p, cls in pairs:
+        if r in done or p in used or score < MIN_SCORE:
+            continue
+        done.add(r)
+        used.add(p)
+        info.assignments.append(Assignment(r, p, cls, score, [
+            f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; a member of the object {parent(r)!r}, "
+            f"which is an entity {ontology.compact(cls)} of the record"]))
+    # then by value kind, as .elimination does for the record's class: the one member left of a kind
+    # (a date: members.since) and the one free property of the entity whose range admits it (startDate)
+    from .elimination import range_kinds, value_kind  # (elimination builds on classes, as this module)
+
+    for obj, cls in by_object.items():
+        if cls is None:
+            continue
+        left = [r for r in candidates if parent(r) == obj and r not in done and r not in info.fks]
+        free = [p for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0]
+        kinds = {r: value_kind(info.data.values(r)) for r in left}
+        for r in left:
+            k = kinds[r]
+            if k in (None, "text") or sum(1 for x in left if kinds[x] == k) != 1:
+                continue
+            fits = [p for p in free if k in range_kinds(ontology, p)]
+            if len(fits) != 1:
+                continue
+            done.add(r)
+            used.add(fits[0])
+            free.remove(fits[0])
+            info.assignments.append(Assignment(r, fits[0], cls, MIN_SCORE, [
+                f"{r!r} is the only {k} member of the object {obj!r} (an entity {ontology.compact(cls)}) and "
+                f"{ontology.compact(fits[0])} its only free property whose range admits a {k}"]))
+
+
+def ontology_identifier(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                         cls: URIRef) -> tuple[str, ...]:
+    """The one reference of a second entity mapped to a property the ontology declares an identifier of
+    its class (``owl:hasKey``, ``owl:InverseFunctionalProperty``): ``members.person.pid`` as
+    ``org:personId``. ``()`` when none or several. A property only *named* as an identifier does not
+    count here (``postal code``: many addresses share one).
+
+    Ontology semantics: two individuals with the same value of an inverse functional property or
+    key are the same individual (OWL 2 RL rules prp-ifp, prp-key), so the value alone keys the
+    entity; joining every member instead (``{familyName}_{email}_{givenName}_{pid}``) splits one
+    person in two when a member differs and loses every record with an empty member."""
+    mine = [a for a in info.assignments if a.cls == cls]
+    ids = identifier_properties(ontology, matcher, cls, [a.prop for a in mine])
+    refs = [a.reference for a in mine if ids.get(a.prop, "").startswith("owl:")]
+    return (refs[0],) if len(refs) == 1 else ()
+
+
+def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The key of an entity with no identifier of its own: its values, preceded by the record's key
+    when the entity is one of a list in the record (``{id}_{members.role}``).
+
+    An object in a list of its owner (a post in an organisation's ``members``) has no identity
+    outside the owner, as a weak entity: its own values alone (``membership/CEO``) would merge the
+    CEOs of every organisation into one. A single nested object (an address) keeps its values."""
+    listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
+    if listed and info.key and not set(info.key) & set(own):
+        return tuple(info.key) + own
+    return own
+
+
+def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The identifier member of the object a second entity's references lie in (``venue.id`` for
+    ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
+    object's own ``id`` names it, so it keys the entity even when no property takes its value.
+    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
+    def parent(r: str) -> str:
+        return re.split(r"[/.](?=[^/.]*$)", r)[0] if re.search(r"[/.]", r) else ""
+
+    def holds(p: str) -> bool:
+        return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
+
+    ids = [r for r in info.refs if r not in own and r not in info.fks and id_like(r) and holds(parent(r))]
+    if not ids:
+        return ()
+    deepest = max(len(parent(r)) for r in ids)
+    ids = [r for r in ids if len(parent(r)) == deepest]
+    return (ids[0],) if len(ids) == 1 else ()
