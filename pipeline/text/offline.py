@@ -34,18 +34,17 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
-import re
 import time
 from pathlib import Path
 
 import numpy as np
 
 from .data import Sentence, TextOntology
+from .decode import PairScore, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
-                       label_stems, sentence_pairs, stems, subject_features, variant_values, words)
+                       label_stems, sentence_pairs, stems, subject_features, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
 from .vector_cache import cached_vectors
@@ -268,6 +267,56 @@ class OfflineExtractor:
         return self.types.excludes(a.value, rel.domain, ontology) or (
             not rel.is_datatype and self.types.excludes(b.value, rel.range, ontology))
 
+    def pair_scores(self, sent: str, nb: set[str], tagged, rels: dict, ontology: TextOntology) -> list[PairScore]:
+        """Every candidate pair of ``sent`` scored (:class:`.decode.PairScore`): the pair model's
+        probability, the subject model's, the best relation allowed by the range (the relation
+        SVM's score plus the label-word bonus), and a training fact's relation (``fact_memory``)."""
+        pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types)
+        if tagged is not None:
+            from .tagger import add_tag_features
+            add_tag_features(sent, tagged, pairs, self.tagger.relations)
+        if not pairs:
+            return []
+        Xm = _csr32(self.vec.transform([f for _, _, f in pairs]))
+        p = self.binary.predict_proba(Xm)[:, 1]
+        ps = np.ones(len(pairs))
+        if self.subject is not None and self.subject_weight:
+            ms, toks = find_mentions(sent, self.lexicon), tokens(sent)
+            subj = {}
+            for a, _, _ in pairs:
+                if (a.start, a.end, a.value) not in subj:
+                    fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)])
+                    subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
+            ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
+        scores = self.relation.decision_function(Xm)
+        if scores.ndim == 1:
+            scores = np.stack([-scores, scores], axis=1)
+        out = []
+        toks = tokens(sent)
+        for i, (a, b, _) in enumerate(pairs):
+            # both names of a training triple: a training sentence stated that relation of theirs
+            fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
+                          if r in rels and compatible(rels[r].range, b.shape)) if self.fact_memory else []
+            ctx = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
+                        words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
+            bonus = {r: self.label_weight * len(ctx & label_stems(r)) / max(len(label_stems(r)), 1) for r in rels}
+            best, best_s, raw, raw_s = None, -1e9, None, -1e9
+            for j, r in enumerate(self.classes):
+                rel = rels.get(r)
+                if rel is None or not compatible(rel.range, b.shape):
+                    continue
+                if scores[i, j] > raw_s:
+                    raw, raw_s = r, scores[i, j]
+                if scores[i, j] + bonus[r] > best_s and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
+                    best, best_s = r, scores[i, j] + bonus[r]
+            out.append(PairScore(a, b, float(p[i]), float(ps[i]), best, float(best_s), raw,
+                                 fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0)))
+        return out
+
+    def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
+        """The pairs kept for one sentence, best first (:func:`.decode.threshold_decode`)."""
+        return threshold_decode(scored, self.threshold)
+
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
         if self.tagger is not None and self.model in ("tagger", "union"):
@@ -279,101 +328,8 @@ class OfflineExtractor:
         # a relation without a domain or a range cannot give subType/objType: never chosen
         rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
         for n_sent, (sent, nb) in enumerate(zip(sentences, nbs)):
-            pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types)
-            if tags is not None:
-                from .tagger import add_tag_features
-                add_tag_features(sent, tags[n_sent], pairs, self.tagger.relations)
-            if not pairs:
-                results.append([])
-                continue
-            Xm = _csr32(self.vec.transform([f for _, _, f in pairs]))
-            p = self.binary.predict_proba(Xm)[:, 1]
-            ps = np.ones(len(pairs))
-            if self.subject is not None and self.subject_weight:
-                ms, toks = find_mentions(sent, self.lexicon), tokens(sent)
-                subj = {}
-                for a, _, _ in pairs:
-                    if (a.start, a.end, a.value) not in subj:
-                        fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)])
-                        subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
-                ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
-            scores = self.relation.decision_function(Xm)
-            if scores.ndim == 1:
-                scores = np.stack([-scores, scores], axis=1)
-            chosen = []
-            toks = tokens(sent)
-            for i, (a, b, _) in enumerate(pairs):
-                # both names of a training triple: a training sentence stated that relation of theirs
-                fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
-                              if r in rels and compatible(rels[r].range, b.shape)) if self.fact_memory else []
-                if fact:
-                    chosen.append((1.0 + p[i], a, b, fact[0]))
-                    continue
-                ctx = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
-                             words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
-                bonus = {r: self.label_weight * len(ctx & label_stems(r)) / max(len(label_stems(r)), 1)
-                         for r in rels}
-                if p[i] + self.label_weight * 0.2 * max(bonus.values(), default=0) < self.threshold:
-                    continue
-                best, best_s = None, -1e9
-                for j, r in enumerate(self.classes):
-                    rel = rels.get(r)
-                    if rel is not None and compatible(rel.range, b.shape) and scores[i, j] + bonus[r] > best_s \
-                            and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
-                        best, best_s = r, scores[i, j] + bonus[r]
-                if best is not None:
-                    chosen.append((p[i] * ps[i] + 0.1 * best_s, a, b, best))
-            if not chosen and len(p):
-                # every sentence states something: keep the most likely pair at least
-                i = int(np.argmax(p))
-                a, b, _ = pairs[i]
-                cands = [(scores[i, j], r) for j, r in enumerate(self.classes)
-                         if r in rels and compatible(rels[r].range, b.shape)]
-                if cands:
-                    chosen.append((p[i], a, b, max(cands)[1]))
-            chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
+            scored = self.pair_scores(sent, nb, tags[n_sent] if tags is not None else None, rels, ontology)
+            chosen = self.decode(scored)
             all_ms = find_mentions(sent, self.lexicon)
-            variants = variant_values(all_ms, self.variant_rate)
-            # the topic: the subject span of the most chosen pairs (ties: the best-ranked one)
-            spans = [(a.start, a.end) for _, a, _, _ in chosen]
-            sub_variants = variant_values(all_ms, self.variant_rate, max(spans, key=spans.count) if spans else None)
-            kept, out, seen = [], [], set()
-            # one name per subject span: the value ("Auron" or "Auron (comicsCharacter)") of its best pair
-            span_value: dict[tuple[int, int], Mention] = {}
-            for _, a, _, _ in chosen:
-                span_value.setdefault((a.start, a.end), a)
-            for score, a, b, r in chosen:
-                a = span_value[(a.start, a.end)]
-                if any(b.start < kb.end and kb.start < b.end for _, kb, _ in kept):
-                    continue
-                rel = rels[r]
-                a = dataclasses.replace(a, value=sub_variants.get((a.start, a.end), a.value))
-                if not rel.is_datatype:
-                    b = dataclasses.replace(b, value=variants.get((b.start, b.end), b.value))
-                obj = normalize_value(b.value, rel.range)
-                k = (key(a.value), r, key(obj))
-                if k in seen:
-                    continue
-                seen.add(k)
-                kept.append((a, b, r))
-                out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain, "objType": rel.range})
-            # coordination: "created by Len Wein and Dick Dillin" gives the relation to both names
-            objs = sorted({(b.start, b.end): b for _, b, _ in pairs}.values(), key=lambda m: m.start)
-            for a, b, r in list(kept):
-                for c in objs:
-                    if c.start <= b.end or not compatible(rels[r].range, c.shape) or c.shape == "LOW" \
-                            or not re.fullmatch(r"\s*(,|and|, and|&|or)\s*", sent[b.end:c.start]):
-                        continue
-                    if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
-                        break
-                    if not rels[r].is_datatype:
-                        c = dataclasses.replace(c, value=variants.get((c.start, c.end), c.value))
-                    obj = normalize_value(c.value, rels[r].range)
-                    if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
-                        seen.add((key(a.value), r, key(obj)))
-                        kept.append((a, c, r))
-                        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
-                                    "objType": rels[r].range})
-                    b = c
-            results.append(out)
+            results.append(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms, self.variant_rate))
         return results
