@@ -54,17 +54,18 @@ class PairScore:
 Chosen = tuple[float, Mention, Mention, str]
 
 
-def threshold_decode(scored: list[PairScore], threshold: float) -> list[Chosen]:
+def threshold_decode(scored: list[PairScore], threshold: float, subject_power: float = 1.0) -> list[Chosen]:
     """Pairs whose ``p + cue`` reaches ``threshold`` (a training fact always), as ``(rank score,
-    subject, object, relation)`` sorted best first; the rank is ``p * ps + 0.1 * rel_score``
-    (``1 + p`` for a fact). A sentence with no such pair keeps its most likely pair (every
+    subject, object, relation)`` sorted best first; the rank is ``p * ps ** subject_power + 0.1 *
+    rel_score`` (``1 + p`` for a fact; ``subject_power`` 0 when ``p`` already weighs the subject
+    model, :mod:`.stacking`). A sentence with no such pair keeps its most likely pair (every
     WebNLG sentence states at least one triple)."""
     chosen: list[Chosen] = []
     for c in scored:
         if c.fact:
             chosen.append((1.0 + c.p, c.a, c.b, c.fact))
         elif c.p + c.cue >= threshold and c.rel is not None:
-            chosen.append((c.p * c.ps + 0.1 * c.rel_score, c.a, c.b, c.rel))
+            chosen.append((c.p * c.ps ** subject_power + 0.1 * c.rel_score, c.a, c.b, c.rel))
     if not chosen and scored:
         best = scored[int(np.argmax([c.p for c in scored]))]
         if best.raw_rel is not None:

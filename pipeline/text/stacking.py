@@ -1,0 +1,112 @@
+"""Sentence-level re-scoring of the offline extractor's pairs (stacked generalization).
+
+The pair model scores each (subject candidate, object candidate) pair on its own. A WebNLG
+sentence is connected, though: most names other than the topic are the object of one triple,
+and an object's subject is the topic or a name already linked to it. :func:`context_features`
+describes each scored pair by its place among the sentence's other pairs - its rank among the
+subjects competing for the same object, whether its subject is the sentence's topic or itself
+the object of a likely pair, how many likely objects the sentence has, the object's shape - and
+a gradient-boosted classifier (:func:`fit_stacker`), trained on pair scores that the first-stage
+models gave training sentences they were not fitted on (cross-fitting, as for the lexicon),
+gives the probability that the pair is a gold triple. :func:`restack` puts it in place of the
+pair probability before decoding (:mod:`.decode`).
+
+Source: stacked generalization, Wolpert (1992), "Stacked generalization", Neural Networks 5(2);
+the out-of-fold first-stage scores follow its cross-validated level-1 data.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from .decode import PairScore
+
+__all__ = ["FEATURES", "context_features", "fit_stacker", "restack"]
+
+_SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
+FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
+            "subject_rank_for_object", "margin_for_object", "subject_is_topic", "subject_topic_rank",
+            "subject_as_object_p", "object_as_subject_p", "names", "likely_objects", "object_rank",
+            "object_best_p", "object_before_subject", "object_p_sum", "has_relation", "object_ps",
+            "subject_position", "object_position", "names_between", "same_relation_better",
+            "relation_rank_for_object") + tuple(
+            f"object_shape={s}" for s in _SHAPES)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def context_features(scored: list[PairScore]) -> np.ndarray:
+    """One row of :data:`FEATURES` per pair of one sentence (``len(scored)`` x ``len(FEATURES)``).
+
+    The topic is the subject span with the highest sum of ``p * ps`` over its pairs; "likely" is
+    ``p >= 0.2`` (the threshold decoder's default)."""
+    span = lambda m: (m.start, m.end)  # noqa: E731 - a key, named once
+    by_obj: dict[tuple[int, int], list[float]] = {}
+    as_obj: dict[tuple[int, int], float] = {}
+    as_sub: dict[tuple[int, int], float] = {}
+    topic: dict[tuple[int, int], float] = {}
+    for c in scored:
+        by_obj.setdefault(span(c.b), []).append(c.p)
+        as_obj[span(c.b)] = max(as_obj.get(span(c.b), 0.0), c.p)
+        as_sub[span(c.a)] = max(as_sub.get(span(c.a), 0.0), c.p)
+        topic[span(c.a)] = topic.get(span(c.a), 0.0) + c.p * c.ps
+    ps_of = {span(c.a): c.ps for c in scored}
+    positions = sorted({span(c.a) for c in scored} | {span(c.b) for c in scored})
+    by_obj_rel: dict[tuple[int, int], list[float]] = {}
+    by_sub_rel: dict[tuple, list[float]] = {}
+    for c in scored:
+        by_obj_rel.setdefault(span(c.b), []).append(c.rel_score)
+        by_sub_rel.setdefault((span(c.a), c.rel), []).append(c.p)
+    topic_order = sorted(topic, key=lambda k: (-topic[k], k))
+    obj_order = sorted(as_obj, key=lambda k: (-as_obj[k], k))
+    names = len({span(c.a) for c in scored})
+    likely = sum(1 for v in as_obj.values() if v >= 0.2)
+    rows = []
+    for c in scored:
+        ps_b = sorted(by_obj[span(c.b)], reverse=True)
+        best = ps_b[0]
+        rank = ps_b.index(c.p)
+        others = [x for x in ps_b if x != c.p]
+        row = [c.p, _logit(c.p), c.ps, max(min(c.rel_score, 3.0), -3.0), c.cue, c.p / best if best else 0.0,
+               1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (others[0] if others else 0.0),
+               1.0 if topic_order[0] == span(c.a) else 0.0, min(topic_order.index(span(c.a)), 3),
+               as_obj.get(span(c.a), 0.0), as_sub.get(span(c.b), 0.0), min(names, 8), min(likely, 8),
+               min(obj_order.index(span(c.b)), 8), best, 1.0 if c.b.start < c.a.start else 0.0,
+               sum(ps_b), 1.0 if c.rel is not None else 0.0, ps_of.get(span(c.b), 0.0),
+               min(positions.index(span(c.a)), 8), min(positions.index(span(c.b)), 8),
+               min(abs(positions.index(span(c.b)) - positions.index(span(c.a))) - 1, 8),
+               sum(1 for x in by_sub_rel[(span(c.a), c.rel)] if x > c.p),
+               sorted(by_obj_rel[span(c.b)], reverse=True).index(c.rel_score)]
+        row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
+        rows.append(row)
+    return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
+
+
+def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]]):
+    """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, fixed seed,
+    no early stopping: deterministic) of ``labels`` (1: the pair is a gold triple) from the
+    :func:`context_features` of each training sentence's out-of-fold scored pairs.
+    Returns ``None`` when the labels are all one class."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    X = [context_features(s) for s in sentences if s]
+    y = [v for s, ls in zip(sentences, labels) if s for v in ls]
+    if len(set(y)) < 2:
+        return None
+    return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=40,
+                                          l2_regularization=1.0, early_stopping=False,
+                                          random_state=0).fit(np.vstack(X), np.array(y))
+
+
+def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
+    """Each sentence's scored pairs with the stacked probability in place of the pair
+    probability ``p`` (one batched prediction: a call per sentence costs more than the model)."""
+    rows = [context_features(s) for s in sentences if s]
+    if not rows:
+        return sentences
+    q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
+    return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
