@@ -17,6 +17,11 @@ Built from the ontology, the training split and the packaged sentence embeddings
 4. a third logistic regression says how likely each name is the subject of some triple (its
    position, neighbouring words, shape); pairs competing for one object are ranked by the pair
    probability times this one;
+4b. with ``stack`` (default), two rounds of a gradient-boosted model re-score each pair from its
+   place among the sentence's scored pairs (:mod:`.stacking`: its rank among the subjects of its
+   object, whether its subject is the topic or itself a likely object, how many likely objects
+   the sentence has ...), learned from cross-fitted scores of the training sentences; the kept
+   pairs are those whose re-scored probability reaches the threshold (:mod:`.decode`);
 5. overlapping object candidates keep their best pair; a name coordinated with a chosen object
    (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range;
@@ -47,7 +52,7 @@ from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, know
                        label_stems, sentence_pairs, stems, subject_features, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
-from .stacking import fit_stacker, restack
+from .stacking import fit_stackers, restack
 from .vector_cache import cached_vectors
 
 __all__ = ["OfflineExtractor", "compatible"]
@@ -78,7 +83,7 @@ class OfflineExtractor:
 
     Args:
         k: nearest training sentences whose relations become features.
-        threshold: minimum probability that a pair holds a relation (default: 0.35 when a
+        threshold: minimum probability that a pair holds a relation (default: 0.4 when a
             stacker was fitted, else 0.2; chosen on the dev protocol).
         use_embeddings: use the packaged MiniLM embeddings for the nearest sentences (else
             TF-IDF cosine; :attr:`similarity` says which was used).
@@ -104,7 +109,7 @@ class OfflineExtractor:
         stack: re-score each pair in its sentence's context (:mod:`.stacking`: a gradient-boosted
             model over the pair's rank among the subjects of its object, the topic, the other
             likely objects ..., trained on cross-fitted pair scores of the training sentences);
-            dev macro triple F1 0.304 -> 0.331. Needs :data:`STACK_MIN_SENTENCES` training
+            dev macro triple F1 0.304 -> 0.337 (one round: 0.331). Needs :data:`STACK_MIN_SENTENCES` training
             sentences (else off).
     """
 
@@ -125,9 +130,9 @@ class OfflineExtractor:
         self.subject_weight = subject_weight
         self.type_filter = type_filter
         self.fact_memory = fact_memory
-        self.stack, self.stacker = stack, None
+        self.stack, self.stackers = stack, []
         self.subject = None
-        # None: chosen after fit (0.2 for the pair probability, 0.35 for the stacked one: dev protocol)
+        # None: chosen after fit (0.2 for the pair probability, 0.4 for the stacked one: dev protocol)
         self.given_threshold = threshold
         self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -272,14 +277,14 @@ class OfflineExtractor:
         self.svec.restrict(keep)
         self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
             _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
-        self.stacker = None
+        self.stackers = []
         # the stacker learns from out-of-fold scores: a few dozen training sentences give it
         # too few positive pairs per fold to learn anything but noise
         if self.stack and len(texts) >= STACK_MIN_SENTENCES:
             scored = self._cross_fitted(training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]), np.array(y_s))
-            self.stacker = fit_stacker(scored, [y_bin[m[4]:m[4] + len(m[3])] for m in meta])
+            self.stackers = fit_stackers(scored, [y_bin[m[4]:m[4] + len(m[3])] for m in meta], [m[2] for m in meta])
         self.threshold = self.given_threshold if self.given_threshold is not None else (
-            0.35 if self.stacker is not None else 0.2)
+            0.4 if self.stackers else 0.2)
         # a disambiguation is written out when the training names used it at most spans it fired on
         self.variant_rate = {d: hit / (hit + miss) for d, (hit, miss) in variant_counts.items() if hit + miss >= 3}
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
@@ -385,7 +390,7 @@ class OfflineExtractor:
 
     def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.threshold_decode`)."""
-        return threshold_decode(scored, self.threshold, 0.0 if self.stacker is not None else 1.0)
+        return threshold_decode(scored, self.threshold, 0.0 if self.stackers else 1.0)
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
@@ -399,8 +404,8 @@ class OfflineExtractor:
         rels = {n: r for n, r in ontology.relations.items() if r.domain and r.range}
         scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology)
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
-        if self.stacker is not None:
-            scored = restack(scored, self.stacker)
+        for stacker in self.stackers:
+            scored = restack(scored, stacker)
         for sent, scored in zip(sentences, scored):
             chosen = self.decode(scored)
             all_ms = find_mentions(sent, self.lexicon)

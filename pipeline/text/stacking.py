@@ -23,7 +23,7 @@ import numpy as np
 
 from .decode import PairScore
 
-__all__ = ["FEATURES", "context_features", "fit_stacker", "restack"]
+__all__ = ["FEATURES", "context_features", "fit_stacker", "fit_stackers", "restack"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
 FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
@@ -93,13 +93,42 @@ def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]]):
     :func:`context_features` of each training sentence's out-of-fold scored pairs.
     Returns ``None`` when the labels are all one class."""
     from sklearn.ensemble import HistGradientBoostingClassifier
+    from threadpoolctl import threadpool_limits
     X = [context_features(s) for s in sentences if s]
     y = [v for s, ls in zip(sentences, labels) if s for v in ls]
     if len(set(y)) < 2:
         return None
-    return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=40,
-                                          l2_regularization=1.0, early_stopping=False,
-                                          random_state=0).fit(np.vstack(X), np.array(y))
+    # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
+    with threadpool_limits(1):
+        return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=40,
+                                              l2_regularization=1.0, early_stopping=False,
+                                              random_state=0).fit(np.vstack(X), np.array(y))
+
+
+def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], folds: list[int],
+                 rounds: int = 2) -> list:
+    """``rounds`` stackers applied in turn (auto-context: a round's context features are computed
+    from the previous round's probabilities). A round after the first learns from out-of-fold
+    stacked scores: the previous round is fitted again on each fold's complement (``folds``: 0/1
+    per sentence) and re-scores that fold. Fewer models when a fit has a single class."""
+    models: list = []
+    for r in range(rounds):
+        model = fit_stacker(sentences, labels)
+        if model is None:
+            break
+        models.append(model)
+        if r + 1 == rounds:
+            break
+        nxt = list(sentences)
+        for k in (0, 1):
+            part = fit_stacker([s for s, f in zip(sentences, folds) if f != k], [v for v, f in zip(labels, folds) if f != k])
+            if part is None:
+                return models
+            idx = [i for i, f in enumerate(folds) if f == k]
+            for i, s in zip(idx, restack([sentences[i] for i in idx], part)):
+                nxt[i] = s
+        sentences = nxt
+    return models
 
 
 def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
@@ -108,5 +137,7 @@ def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
     rows = [context_features(s) for s in sentences if s]
     if not rows:
         return sentences
-    q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(1):
+        q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
     return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
