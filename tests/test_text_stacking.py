@@ -68,3 +68,29 @@ def test_stackers_learn_a_context_rule_and_rescore_in_one_batch():
     assert out[0][0].a == ALAN and out[0][0].rel == "birthPlace"  # only p changes
     assert len(fit_stackers(sentences, labels, folds, rounds=2)) == 2
     assert fit_stackers(sentences, [[0] * 6 for _ in range(40)], folds) == []  # one class: nothing to learn
+
+
+def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
+    from pathlib import Path
+
+    from pipeline.text import offline
+    from pipeline.text.data import load_case
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(Path(__file__).parent / "cases" / "text" / "case.yaml")
+    training = {"tiny_university": (case.ontology, case.train)}
+    small = offline.OfflineExtractor().fit(training)
+    assert small.stackers == [] and small.threshold == 0.2  # 8 sentences: the pair probability alone
+    monkeypatch.setattr(offline, "STACK_MIN_SENTENCES", 1)
+    seen = {}
+
+    def spy(sentences, labels, folds, rounds=2):
+        seen.update(n=len(sentences), pairs=sum(map(len, sentences)), pos=sum(map(sum, labels)), folds=folds)
+        return fit_stackers(sentences, labels, folds, rounds)
+    monkeypatch.setattr(offline, "fit_stackers", spy)
+    stacked = offline.OfflineExtractor().fit(training)
+    # every training sentence gets out-of-fold scored pairs, labelled like the pair model's rows
+    assert seen["n"] == len(case.train) and seen["folds"] == [s.fold for s in case.train] == [0, 1, 0, 1, 0, 1, 1, 0]
+    assert (seen["pairs"], seen["pos"]) == (76, 16)  # both folds scored: all 76 candidate pairs, 16 of them gold
+    assert len(stacked.stackers) == 2 and stacked.threshold == 0.4
+    out = stacked.extract([s.text for s in case.sentences], case.ontology)
+    assert all(t["rel"] in case.ontology.relations for ts in out for t in ts)
