@@ -94,3 +94,19 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     assert len(stacked.stackers) == 2 and stacked.threshold == 0.4
     out = stacked.extract([s.text for s in case.sentences], case.ontology)
     assert all(t["rel"] in case.ontology.relations for ts in out for t in ts)
+
+
+def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
+    from pathlib import Path
+
+    from pipeline.errors import ManifestError
+    from pipeline.text.data import load_case
+    case = Path(__file__).parent / "cases" / "text"
+    text = (case / "case.yaml").read_text(encoding="utf-8")
+    for name in ("ontology.json", "test.jsonl", "gold.jsonl", "train.jsonl"):
+        (tmp_path / name).write_text((case / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "off.yaml").write_text(text.replace("{threshold: 0.3}", "{threshold: 0.3, stack: false}"))
+    assert load_case(tmp_path / "off.yaml").offline == {"threshold": 0.3, "stack": False}
+    (tmp_path / "typo.yaml").write_text(text.replace("{threshold: 0.3}", "{stak: false}"))
+    with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'stack'"):
+        load_case(tmp_path / "typo.yaml")
