@@ -52,7 +52,7 @@ from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, know
                        label_stems, sentence_pairs, stems, subject_features, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .normalize import key, normalize_value
-from .stacking import fit_stackers, restack
+from .stacking import cross_fitted_scores, fit_stackers, restack
 from .vector_cache import cached_vectors
 
 __all__ = ["OfflineExtractor", "compatible"]
@@ -281,7 +281,8 @@ class OfflineExtractor:
         # the stacker learns from out-of-fold scores: a few dozen training sentences give it
         # too few positive pairs per fold to learn anything but noise
         if self.stack and len(texts) >= STACK_MIN_SENTENCES:
-            scored = self._cross_fitted(training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]), np.array(y_s))
+            scored = cross_fitted_scores(self, training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]),
+                                         np.array(y_s))
             self.stackers = fit_stackers(scored, [y_bin[m[4]:m[4] + len(m[3])] for m in meta], [m[2] for m in meta])
         self.threshold = self.given_threshold if self.given_threshold is not None else (
             0.4 if self.stackers else 0.2)
@@ -348,45 +349,6 @@ class OfflineExtractor:
             out.append(PairScore(a, b, float(p[i]), float(ps[i]), best, float(best_s), raw,
                                  fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0)))
         return out
-
-    def _cross_fitted(self, training, meta: list, Xm, y_bin: np.ndarray, y_rel: list, Sm, y_s: np.ndarray
-                      ) -> list[list[PairScore]]:
-        """Scored pairs of each training sentence by pair, relation and subject models fitted on
-        the other fold only (out-of-fold scores, as a test sentence gets them); no fact memory.
-        ``meta``: per sentence (ontology name, text, fold, pairs, first row in ``Xm``, subject
-        rows in ``Sm`` by mention)."""
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.svm import LinearSVC
-        row_fold = np.zeros(Xm.shape[0], int)
-        s_fold = np.zeros(Sm.shape[0], int)
-        for _, _, fold, pairs, start, s_rows in meta:
-            row_fold[start:start + len(pairs)] = fold
-            s_fold[list(s_rows.values())] = fold
-        out: list[list[PairScore] | None] = [None] * len(meta)
-        for k in (0, 1):
-            tr, s_tr = row_fold != k, s_fold != k
-            pos = np.flatnonzero(tr & (y_bin == 1))
-            if len(set(y_bin[tr])) < 2 or len({y_rel[i] for i in pos}) < 2:
-                continue
-            binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm[tr], y_bin[tr])
-            relation = LinearSVC(C=self.c_relation, random_state=0).fit(Xm[pos], [y_rel[i] for i in pos])
-            subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
-                Sm[s_tr], y_s[s_tr]) if len(set(y_s[s_tr])) > 1 else None
-            classes = [str(c) for c in relation.classes_]
-            s_prob = subject.predict_proba(Sm)[:, 1] if subject is not None else None
-            for n, (name, text, fold, pairs, start, s_rows) in enumerate(meta):
-                if fold != k or not pairs:
-                    continue
-                rows = Xm[start:start + len(pairs)]
-                ps = np.ones(len(pairs))
-                if s_prob is not None and self.subject_weight:
-                    ps = np.array([s_prob[s_rows[(a.start, a.end, a.value)]]
-                                   if (a.start, a.end, a.value) in s_rows else 1.0 for a, _, _ in pairs]) ** self.subject_weight
-                onto = training[name][0]
-                rels = {r.name: r for r in onto.relations.values() if r.domain and r.range}
-                out[n] = self._assemble(text, pairs, binary.predict_proba(rows)[:, 1], ps,
-                                        relation.decision_function(rows), classes, rels, onto, False)
-        return [o or [] for o in out]
 
     def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.threshold_decode`)."""

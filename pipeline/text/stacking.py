@@ -23,7 +23,7 @@ import numpy as np
 
 from .decode import PairScore
 
-__all__ = ["FEATURES", "context_features", "fit_stacker", "fit_stackers", "restack"]
+__all__ = ["FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
 FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
@@ -35,6 +35,11 @@ FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", 
             f"object_shape={s}" for s in _SHAPES)
 
 
+def span(m) -> tuple[int, int]:
+    """A mention's character span, the key of names within one sentence."""
+    return m.start, m.end
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-6), 1 - 1e-6)
     return math.log(p / (1 - p))
@@ -44,8 +49,7 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
     """One row of :data:`FEATURES` per pair of one sentence (``len(scored)`` x ``len(FEATURES)``).
 
     The topic is the subject span with the highest sum of ``p * ps`` over its pairs; "likely" is
-    ``p >= 0.2`` (the threshold decoder's default)."""
-    span = lambda m: (m.start, m.end)  # noqa: E731 - a key, named once
+    ``p >= 0.2`` (the pair threshold without a stacker)."""
     by_obj: dict[tuple[int, int], list[float]] = {}
     as_obj: dict[tuple[int, int], float] = {}
     as_sub: dict[tuple[int, int], float] = {}
@@ -141,3 +145,53 @@ def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
     with threadpool_limits(1):
         q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
     return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
+
+
+def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: list, Sm, y_s: np.ndarray
+                        ) -> list[list[PairScore]]:
+    """Scored pairs of each training sentence by pair, relation and subject models fitted on
+    the other fold only (out-of-fold scores, as a test sentence gets them); no fact memory.
+
+    Args:
+        ex: the :class:`.offline.OfflineExtractor` being fitted (its regularisation, subject
+            weight and ``_assemble``).
+        training: ``{ontology name: (ontology, sentences)}``.
+        meta: per training sentence (ontology name, text, fold, pairs, first row in ``Xm``,
+            subject rows in ``Sm`` by ``(start, end, value)``).
+        Xm, y_bin, y_rel: pair feature rows, gold flags (0/1) and gold relations (or ``None``).
+        Sm, y_s: subject feature rows and gold flags.
+    Returns:
+        one list of :class:`.decode.PairScore` per sentence (empty when a fold had one class).
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import LinearSVC
+    row_fold = np.zeros(Xm.shape[0], int)
+    s_fold = np.zeros(Sm.shape[0], int)
+    for _, _, fold, pairs, start, s_rows in meta:
+        row_fold[start:start + len(pairs)] = fold
+        s_fold[list(s_rows.values())] = fold
+    out: list[list[PairScore] | None] = [None] * len(meta)
+    for k in (0, 1):
+        tr, s_tr = row_fold != k, s_fold != k
+        pos = np.flatnonzero(tr & (y_bin == 1))
+        if len(set(y_bin[tr])) < 2 or len({y_rel[i] for i in pos}) < 2:
+            continue
+        binary = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(Xm[tr], y_bin[tr])
+        relation = LinearSVC(C=ex.c_relation, random_state=0).fit(Xm[pos], [y_rel[i] for i in pos])
+        subject = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(
+            Sm[s_tr], y_s[s_tr]) if len(set(y_s[s_tr])) > 1 else None
+        classes = [str(c) for c in relation.classes_]
+        s_prob = subject.predict_proba(Sm)[:, 1] if subject is not None else None
+        for n, (name, text, fold, pairs, start, s_rows) in enumerate(meta):
+            if fold != k or not pairs:
+                continue
+            rows = Xm[start:start + len(pairs)]
+            ps = np.ones(len(pairs))
+            if s_prob is not None and ex.subject_weight:
+                ps = np.array([s_prob[s_rows[(a.start, a.end, a.value)]]
+                               if (a.start, a.end, a.value) in s_rows else 1.0 for a, _, _ in pairs]) ** ex.subject_weight
+            onto = training[name][0]
+            rels = {r.name: r for r in onto.relations.values() if r.domain and r.range}
+            out[n] = ex._assemble(text, pairs, binary.predict_proba(rows)[:, 1], ps,
+                                  relation.decision_function(rows), classes, rels, onto, False)
+    return [o or [] for o in out]
