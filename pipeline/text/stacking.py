@@ -8,7 +8,7 @@ subjects competing for the same object, whether its subject is the sentence's to
 the object of a likely pair, how many likely objects the sentence has, the object's shape - and
 a gradient-boosted classifier (:func:`fit_stacker`), trained on pair scores that the first-stage
 models gave training sentences they were not fitted on (cross-fitting, as for the lexicon),
-gives the probability that the pair is a gold triple. :func:`restack` puts it in place of the
+gives the probability that the pair with its chosen relation is a gold triple. :func:`restack` puts it in place of the
 pair probability before decoding (:mod:`.decode`).
 
 Source: stacked generalization, Wolpert (1992), "Stacked generalization", Neural Networks 5(2);
@@ -93,7 +93,7 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
 
 def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]]):
     """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, fixed seed,
-    no early stopping: deterministic) of ``labels`` (1: the pair is a gold triple) from the
+    no early stopping: deterministic) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
     :func:`context_features` of each training sentence's out-of-fold scored pairs.
     Returns ``None`` when the labels are all one class."""
     from sklearn.ensemble import HistGradientBoostingClassifier
