@@ -1,0 +1,128 @@
+"""Decoding of the offline extractor: which scored mention pairs of a sentence become triples.
+
+:class:`PairScore` is one scored (subject candidate, object candidate) pair of a sentence
+(:meth:`.offline.OfflineExtractor.pair_scores`); a decoder turns a sentence's scored pairs into
+the kept pairs, best first; :func:`write_triples` writes them as triples (one pair per object
+span, DBpedia name variants, coordinated objects).
+
+* :func:`threshold_decode` - independent pairs: a pair is kept when its probability (plus the
+  label-word cue) reaches the threshold, ranked by probability times the subject model's.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .features import compatible, variant_values
+from .mentions import Mention
+from .normalize import key, normalize_value
+
+__all__ = ["PairScore", "threshold_decode", "write_triples"]
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """One ordered pair of candidate mentions of a sentence, scored.
+
+    Attributes:
+        a, b: subject and object candidate.
+        p: pair model probability that ``a`` and ``b`` form a triple (0..1).
+        ps: subject model probability of ``a`` (0..1; 1 when the subject model is off).
+        rel: best relation allowed for ``b`` (range) by the relation SVM score plus the
+            label-word bonus; ``None`` when no ontology relation accepts ``b``.
+        rel_score: that relation's score (SVM decision value plus bonus).
+        raw_rel: best allowed relation by the SVM score alone (fallback pair).
+        fact: the relation of a training triple with these two names, or ``None``.
+        cue: label-word cue added to ``p`` before the threshold (weighted overlap of the context
+            words with the best-matching relation name).
+    """
+
+    a: Mention
+    b: Mention
+    p: float
+    ps: float
+    rel: str | None
+    rel_score: float
+    raw_rel: str | None
+    fact: str | None
+    cue: float
+
+
+Chosen = tuple[float, Mention, Mention, str]
+
+
+def threshold_decode(scored: list[PairScore], threshold: float, subject_power: float = 1.0) -> list[Chosen]:
+    """Pairs whose ``p + cue`` reaches ``threshold`` (a training fact always), as ``(rank score,
+    subject, object, relation)`` sorted best first; the rank is ``p * ps ** subject_power + 0.1 *
+    rel_score`` (``1 + p`` for a fact; ``subject_power`` 0 when ``p`` already weighs the subject
+    model, :mod:`.stacking`). A sentence with no such pair keeps its most likely pair (every
+    WebNLG sentence states at least one triple)."""
+    chosen: list[Chosen] = []
+    for c in scored:
+        if c.fact:
+            chosen.append((1.0 + c.p, c.a, c.b, c.fact))
+        elif c.p + c.cue >= threshold and c.rel is not None:
+            chosen.append((c.p * c.ps ** subject_power + 0.1 * c.rel_score, c.a, c.b, c.rel))
+    if not chosen and scored:
+        best = scored[int(np.argmax([c.p for c in scored]))]
+        if best.raw_rel is not None:
+            chosen.append((best.p, best.a, best.b, best.raw_rel))
+    chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
+    return chosen
+
+
+def write_triples(sent: str, chosen: list[Chosen], objects: list[Mention], rels: dict, all_ms: list[Mention],
+                  variant_rate: dict[str, float]) -> list[dict[str, str]]:
+    """Triples ``{sub, rel, obj, subType, objType}`` of the ``chosen`` pairs (best first).
+
+    An object span keeps its best pair; a subject span keeps one name (that of its best pair),
+    written with its DBpedia variant (:func:`.features.variant_values`, ``DISANY`` only for the
+    topic: the subject span of the most chosen pairs); a candidate in ``objects`` coordinated
+    with a kept object (``X and Y``, ``X, Y``) gets its subject and relation. ``rels``: the
+    ontology's relations by name; ``all_ms``: every candidate mention of ``sent`` (variants too).
+    """
+    variants = variant_values(all_ms, variant_rate)
+    spans = [(a.start, a.end) for _, a, _, _ in chosen]
+    sub_variants = variant_values(all_ms, variant_rate, max(spans, key=spans.count) if spans else None)
+    kept, out, seen = [], [], set()
+    # one name per subject span: the value ("Auron" or "Auron (comicsCharacter)") of its best pair
+    span_value: dict[tuple[int, int], Mention] = {}
+    for _, a, _, _ in chosen:
+        span_value.setdefault((a.start, a.end), a)
+    for _, a, b, r in chosen:
+        a = span_value[(a.start, a.end)]
+        if any(b.start < kb.end and kb.start < b.end for _, kb, _ in kept):
+            continue
+        rel = rels[r]
+        a = dataclasses.replace(a, value=sub_variants.get((a.start, a.end), a.value))
+        if not rel.is_datatype:
+            b = dataclasses.replace(b, value=variants.get((b.start, b.end), b.value))
+        obj = normalize_value(b.value, rel.range)
+        k = (key(a.value), r, key(obj))
+        if k in seen:
+            continue
+        seen.add(k)
+        kept.append((a, b, r))
+        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain, "objType": rel.range})
+    # coordination: "created by Len Wein and Dick Dillin" gives the relation to both names
+    objs = sorted({(b.start, b.end): b for b in objects}.values(), key=lambda m: m.start)
+    for a, b, r in list(kept):
+        for c in objs:
+            if c.start <= b.end or not compatible(rels[r].range, c.shape) or c.shape == "LOW" \
+                    or not re.fullmatch(r"\s*(,|and|, and|&|or)\s*", sent[b.end:c.start]):
+                continue
+            if any(c.start < kb.end and kb.start < c.end for _, kb, _ in kept):
+                break
+            if not rels[r].is_datatype:
+                c = dataclasses.replace(c, value=variants.get((c.start, c.end), c.value))
+            obj = normalize_value(c.value, rels[r].range)
+            if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
+                seen.add((key(a.value), r, key(obj)))
+                kept.append((a, c, r))
+                out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
+                            "objType": rels[r].range})
+            b = c
+    return out

@@ -1,0 +1,197 @@
+"""Sentence-level re-scoring of the offline extractor's pairs (stacked generalization).
+
+The pair model scores each (subject candidate, object candidate) pair on its own. A WebNLG
+sentence is connected, though: most names other than the topic are the object of one triple,
+and an object's subject is the topic or a name already linked to it. :func:`context_features`
+describes each scored pair by its place among the sentence's other pairs - its rank among the
+subjects competing for the same object, whether its subject is the sentence's topic or itself
+the object of a likely pair, how many likely objects the sentence has, the object's shape - and
+a gradient-boosted classifier (:func:`fit_stacker`), trained on pair scores that the first-stage
+models gave training sentences they were not fitted on (cross-fitting, as for the lexicon),
+gives the probability that the pair with its chosen relation is a gold triple. :func:`restack` puts it in place of the
+pair probability before decoding (:mod:`.decode`).
+
+Source: stacked generalization, Wolpert (1992), "Stacked generalization", Neural Networks 5(2);
+the out-of-fold first-stage scores follow its cross-validated level-1 data.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from .decode import PairScore
+
+__all__ = ["FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack"]
+
+_SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
+FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
+            "subject_rank_for_object", "margin_for_object", "subject_is_topic", "subject_topic_rank",
+            "subject_as_object_p", "object_as_subject_p", "names", "likely_objects", "object_rank",
+            "object_best_p", "object_before_subject", "object_p_sum", "has_relation", "object_ps",
+            "subject_position", "object_position", "names_between", "same_relation_better",
+            "relation_rank_for_object") + tuple(
+            f"object_shape={s}" for s in _SHAPES)
+
+
+def span(m) -> tuple[int, int]:
+    """A mention's character span, the key of names within one sentence."""
+    return m.start, m.end
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def context_features(scored: list[PairScore]) -> np.ndarray:
+    """One row of :data:`FEATURES` per pair of one sentence (``len(scored)`` x ``len(FEATURES)``).
+
+    The topic is the subject span with the highest sum of ``p * ps`` over its pairs; "likely" is
+    ``p >= 0.2`` (the pair threshold without a stacker)."""
+    by_obj: dict[tuple[int, int], list[float]] = {}
+    as_obj: dict[tuple[int, int], float] = {}
+    as_sub: dict[tuple[int, int], float] = {}
+    topic: dict[tuple[int, int], float] = {}
+    for c in scored:
+        by_obj.setdefault(span(c.b), []).append(c.p)
+        as_obj[span(c.b)] = max(as_obj.get(span(c.b), 0.0), c.p)
+        as_sub[span(c.a)] = max(as_sub.get(span(c.a), 0.0), c.p)
+        topic[span(c.a)] = topic.get(span(c.a), 0.0) + c.p * c.ps
+    ps_of = {span(c.a): c.ps for c in scored}
+    positions = sorted({span(c.a) for c in scored} | {span(c.b) for c in scored})
+    by_obj_rel: dict[tuple[int, int], list[float]] = {}
+    by_sub_rel: dict[tuple, list[float]] = {}
+    for c in scored:
+        by_obj_rel.setdefault(span(c.b), []).append(c.rel_score)
+        by_sub_rel.setdefault((span(c.a), c.rel), []).append(c.p)
+    topic_order = sorted(topic, key=lambda k: (-topic[k], k))
+    obj_order = sorted(as_obj, key=lambda k: (-as_obj[k], k))
+    names = len({span(c.a) for c in scored})
+    likely = sum(1 for v in as_obj.values() if v >= 0.2)
+    rows = []
+    for c in scored:
+        ps_b = sorted(by_obj[span(c.b)], reverse=True)
+        best = ps_b[0]
+        rank = ps_b.index(c.p)
+        others = [x for x in ps_b if x != c.p]
+        row = [c.p, _logit(c.p), c.ps, max(min(c.rel_score, 3.0), -3.0), c.cue, c.p / best if best else 0.0,
+               1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (others[0] if others else 0.0),
+               1.0 if topic_order[0] == span(c.a) else 0.0, min(topic_order.index(span(c.a)), 3),
+               as_obj.get(span(c.a), 0.0), as_sub.get(span(c.b), 0.0), min(names, 8), min(likely, 8),
+               min(obj_order.index(span(c.b)), 8), best, 1.0 if c.b.start < c.a.start else 0.0,
+               sum(ps_b), 1.0 if c.rel is not None else 0.0, ps_of.get(span(c.b), 0.0),
+               min(positions.index(span(c.a)), 8), min(positions.index(span(c.b)), 8),
+               min(abs(positions.index(span(c.b)) - positions.index(span(c.a))) - 1, 8),
+               sum(1 for x in by_sub_rel[(span(c.a), c.rel)] if x > c.p),
+               sorted(by_obj_rel[span(c.b)], reverse=True).index(c.rel_score)]
+        row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
+        rows.append(row)
+    return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
+
+
+def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]]):
+    """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, fixed seed,
+    no early stopping: deterministic) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
+    :func:`context_features` of each training sentence's out-of-fold scored pairs.
+    Returns ``None`` when the labels are all one class."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from threadpoolctl import threadpool_limits
+    X = [context_features(s) for s in sentences if s]
+    y = [v for s, ls in zip(sentences, labels) if s for v in ls]
+    if len(set(y)) < 2:
+        return None
+    # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
+    with threadpool_limits(1):
+        return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=40,
+                                              l2_regularization=1.0, early_stopping=False,
+                                              random_state=0).fit(np.vstack(X), np.array(y))
+
+
+def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], folds: list[int],
+                 rounds: int = 2) -> list:
+    """``rounds`` stackers applied in turn (auto-context: a round's context features are computed
+    from the previous round's probabilities). A round after the first learns from out-of-fold
+    stacked scores: the previous round is fitted again on each fold's complement (``folds``: 0/1
+    per sentence) and re-scores that fold. Fewer models when a fit has a single class."""
+    models: list = []
+    for r in range(rounds):
+        model = fit_stacker(sentences, labels)
+        if model is None:
+            break
+        models.append(model)
+        if r + 1 == rounds:
+            break
+        nxt = list(sentences)
+        for k in (0, 1):
+            part = fit_stacker([s for s, f in zip(sentences, folds) if f != k], [v for v, f in zip(labels, folds) if f != k])
+            if part is None:
+                return models
+            idx = [i for i, f in enumerate(folds) if f == k]
+            for i, s in zip(idx, restack([sentences[i] for i in idx], part)):
+                nxt[i] = s
+        sentences = nxt
+    return models
+
+
+def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
+    """Each sentence's scored pairs with the stacked probability in place of the pair
+    probability ``p`` (one batched prediction: a call per sentence costs more than the model)."""
+    rows = [context_features(s) for s in sentences if s]
+    if not rows:
+        return sentences
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(1):
+        q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
+    return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
+
+
+def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: list, Sm, y_s: np.ndarray
+                        ) -> list[list[PairScore]]:
+    """Scored pairs of each training sentence by pair, relation and subject models fitted on
+    the other fold only (out-of-fold scores, as a test sentence gets them); no fact memory.
+
+    Args:
+        ex: the :class:`.offline.OfflineExtractor` being fitted (its regularisation, subject
+            weight and ``_assemble``).
+        training: ``{ontology name: (ontology, sentences)}``.
+        meta: per training sentence (ontology name, text, fold, pairs, first row in ``Xm``,
+            subject rows in ``Sm`` by ``(start, end, value)``).
+        Xm, y_bin, y_rel: pair feature rows, gold flags (0/1) and gold relations (or ``None``).
+        Sm, y_s: subject feature rows and gold flags.
+    Returns:
+        one list of :class:`.decode.PairScore` per sentence (empty when a fold had one class).
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import LinearSVC
+    row_fold = np.zeros(Xm.shape[0], int)
+    s_fold = np.zeros(Sm.shape[0], int)
+    for _, _, fold, pairs, start, s_rows in meta:
+        row_fold[start:start + len(pairs)] = fold
+        s_fold[list(s_rows.values())] = fold
+    out: list[list[PairScore] | None] = [None] * len(meta)
+    for k in (0, 1):
+        tr, s_tr = row_fold != k, s_fold != k
+        pos = np.flatnonzero(tr & (y_bin == 1))
+        if len(set(y_bin[tr])) < 2 or len({y_rel[i] for i in pos}) < 2:
+            continue
+        binary = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(Xm[tr], y_bin[tr])
+        relation = LinearSVC(C=ex.c_relation, random_state=0).fit(Xm[pos], [y_rel[i] for i in pos])
+        subject = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(
+            Sm[s_tr], y_s[s_tr]) if len(set(y_s[s_tr])) > 1 else None
+        classes = [str(c) for c in relation.classes_]
+        s_prob = subject.predict_proba(Sm)[:, 1] if subject is not None else None
+        for n, (name, text, fold, pairs, start, s_rows) in enumerate(meta):
+            if fold != k or not pairs:
+                continue
+            rows = Xm[start:start + len(pairs)]
+            ps = np.ones(len(pairs))
+            if s_prob is not None and ex.subject_weight:
+                ps = np.array([s_prob[s_rows[(a.start, a.end, a.value)]]
+                               if (a.start, a.end, a.value) in s_rows else 1.0 for a, _, _ in pairs]) ** ex.subject_weight
+            onto = training[name][0]
+            rels = {r.name: ex.literals.relation(r) for r in onto.relations.values() if r.domain and r.range}
+            out[n] = ex._assemble(text, pairs, binary.predict_proba(rows)[:, 1], ps,
+                                  relation.decision_function(rows), classes, rels, onto, False)
+    return [o or [] for o in out]

@@ -1,0 +1,112 @@
+"""Sentence-level stacking and the decoder of the offline extractor (issue 14)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.text.decode import PairScore, threshold_decode
+from pipeline.text.mentions import Mention
+from pipeline.text.stacking import FEATURES, context_features, fit_stacker, fit_stackers, restack
+
+SENT = "Alan Bean was born in Wheeler, Texas and worked for NASA."
+ALAN = Mention(0, 9, "Alan Bean", "Alan Bean", "CAP")
+WHEELER = Mention(22, 36, "Wheeler, Texas", "Wheeler, Texas", "CAPCOMMA")
+NASA = Mention(52, 56, "NASA", "NASA", "CAP")
+
+
+def _pair(a, b, p, ps, rel="birthPlace", score=0.5):
+    return PairScore(a, b, p, ps, rel, score, rel, None, 0.0)
+
+
+def _sentence() -> list[PairScore]:
+    return [_pair(ALAN, WHEELER, 0.6, 0.9), _pair(ALAN, NASA, 0.3, 0.9, "employer", 0.2),
+            _pair(WHEELER, NASA, 0.1, 0.2, "employer", 0.4), _pair(WHEELER, ALAN, 0.05, 0.2),
+            _pair(NASA, WHEELER, 0.2, 0.1), _pair(NASA, ALAN, 0.02, 0.1)]
+
+
+def test_context_features_place_a_pair_among_the_sentence_pairs():
+    x = context_features(_sentence())
+    f = {name: x[:, i].tolist() for i, name in enumerate(FEATURES)}
+    assert x.shape == (6, len(FEATURES))
+    # NASA's subjects: Alan Bean (0.3) before Wheeler (0.1); Wheeler's: Alan Bean (0.6) before NASA (0.2);
+    # Alan Bean's: Wheeler (0.05) before NASA (0.02)
+    assert f["subject_rank_for_object"] == [0, 0, 1, 0, 1, 1]
+    assert f["best_for_object"] == [1, 1, 0, 1, 0, 0]
+    assert f["margin_for_object"] == pytest.approx([0.4, 0.2, -0.2, 0.03, -0.4, -0.03])
+    # topic = the subject with the highest sum of p * ps: Alan Bean (0.81 against 0.03 and 0.022)
+    assert f["subject_is_topic"] == [1, 1, 0, 0, 0, 0]
+    assert f["subject_topic_rank"] == [0, 0, 1, 1, 2, 2]
+    # Wheeler is itself the object of a 0.6 pair: a linked name; Alan Bean the object of 0.05 at most
+    assert f["subject_as_object_p"] == pytest.approx([0.05, 0.05, 0.6, 0.6, 0.3, 0.3])
+    assert f["likely_objects"] == [2] * 6  # Wheeler (0.6) and NASA (0.3) reach 0.2; Alan Bean does not
+    assert f["names"] == [3] * 6 and f["names_between"] == [0, 1, 0, 0, 0, 1]
+    assert f["object_shape=CAP"] == [0, 1, 1, 1, 0, 1]
+    # NASA has a better birthPlace pair (Wheeler, 0.2) than the one to Alan Bean (0.02)
+    assert f["same_relation_better"] == [0, 0, 0, 0, 0, 1]
+
+
+def test_threshold_decode_ranks_by_stacked_probability_without_subject_power():
+    ranked = threshold_decode(_sentence(), 0.25, subject_power=0.0)
+    assert [(c[1].value, c[2].value, c[3]) for c in ranked] == [
+        ("Alan Bean", "Wheeler, Texas", "birthPlace"), ("Alan Bean", "NASA", "employer")]
+    assert [round(c[0], 2) for c in ranked] == [0.65, 0.32]
+    # nothing reaches the threshold: the most likely pair still comes out (its SVM-only relation)
+    assert [(c[1].value, c[2].value) for c in threshold_decode(_sentence(), 0.9)] == [("Alan Bean", "Wheeler, Texas")]
+
+
+def test_stackers_learn_a_context_rule_and_rescore_in_one_batch():
+    # 40 copies of the sentence: the gold pairs are each object's best subject when it is the topic
+    sentences = [_sentence() for _ in range(40)]
+    labels = [[1, 1, 0, 0, 0, 0] for _ in range(40)]
+    folds = [i % 2 for i in range(40)]
+    model = fit_stacker(sentences, labels)
+    out = restack([sentences[0], [], sentences[1]], model)
+    assert out[1] == [] and len(out[0]) == 6
+    assert [c.p > 0.5 for c in out[0]] == [True, True, False, False, False, False]
+    assert [c.p for c in out[0]] == [c.p for c in out[2]]  # the same context, the same probability
+    assert np.allclose([c.p for c in out[0]], model.predict_proba(context_features(sentences[0]))[:, 1])
+    assert out[0][0].a == ALAN and out[0][0].rel == "birthPlace"  # only p changes
+    assert len(fit_stackers(sentences, labels, folds, rounds=2)) == 2
+    assert fit_stackers(sentences, [[0] * 6 for _ in range(40)], folds) == []  # one class: nothing to learn
+
+
+def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
+    from pathlib import Path
+
+    from pipeline.text import offline
+    from pipeline.text.data import load_case
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(Path(__file__).parent / "cases" / "text" / "case.yaml")
+    training = {"tiny_university": (case.ontology, case.train)}
+    small = offline.OfflineExtractor().fit(training)
+    assert small.stackers == [] and small.threshold == 0.2  # 8 sentences: the pair probability alone
+    monkeypatch.setattr(offline, "STACK_MIN_SENTENCES", 1)
+    seen = {}
+
+    def spy(sentences, labels, folds, rounds=2):
+        seen.update(n=len(sentences), pairs=sum(map(len, sentences)), pos=sum(map(sum, labels)), folds=folds)
+        return fit_stackers(sentences, labels, folds, rounds)
+    monkeypatch.setattr(offline, "fit_stackers", spy)
+    stacked = offline.OfflineExtractor().fit(training)
+    # every training sentence gets out-of-fold scored pairs, labelled like the pair model's rows
+    assert seen["n"] == len(case.train) and seen["folds"] == [s.fold for s in case.train] == [0, 1, 0, 1, 0, 1, 1, 0]
+    assert (seen["pairs"], seen["pos"]) == (76, 16)  # both folds scored: all 76 candidate pairs, 16 of them gold
+    assert len(stacked.stackers) == 2 and stacked.threshold == 0.3
+    out = stacked.extract([s.text for s in case.sentences], case.ontology)
+    assert all(t["rel"] in case.ontology.relations for ts in out for t in ts)
+
+
+def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
+    from pathlib import Path
+
+    from pipeline.errors import ManifestError
+    from pipeline.text.data import load_case
+    case = Path(__file__).parent / "cases" / "text"
+    text = (case / "case.yaml").read_text(encoding="utf-8")
+    for name in ("ontology.json", "test.jsonl", "gold.jsonl", "train.jsonl"):
+        (tmp_path / name).write_text((case / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "off.yaml").write_text(text.replace("{threshold: 0.3}", "{threshold: 0.3, stack: false}"))
+    assert load_case(tmp_path / "off.yaml").offline == {"threshold": 0.3, "stack": False}
+    (tmp_path / "typo.yaml").write_text(text.replace("{threshold: 0.3}", "{stak: false}"))
+    with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'stack'"):
+        load_case(tmp_path / "typo.yaml")
