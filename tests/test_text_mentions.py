@@ -131,3 +131,15 @@ def test_codes_possessive_plurals_and_ampersands():
     lex = Lexicon(["George_Allen_&_Unwin"])
     assert ("George Allen and Unwin", "George Allen & Unwin") in [
         (m.text, m.value) for m in find_mentions("George Allen and Unwin published it.", lex)]
+
+
+def test_ampersand_and_and_join_one_name():
+    # "&" joins one name: its sides are no candidates of their own
+    assert _names("It was published by George Allen & Unwin.") == ["George Allen & Unwin"]
+    # two capitalised names joined by "and" are one candidate too (shape CAPCOMMA), the parts stay
+    ms = [(m.value, m.shape) for m in find_mentions("He was born in Point Fortin, Trinidad and Tobago.")]
+    assert ("Trinidad and Tobago", "CAPCOMMA") in ms and ("Trinidad", "CAP") in ms and ("Tobago", "CAP") in ms
+    assert [v for v, s in ms if s == "CAPCOMMA"] == ["Point Fortin, Trinidad", "Trinidad and Tobago"]
+    # lower-case words between the names: no compound
+    assert all(s != "CAPCOMMA" for _, s in (
+        (m.value, m.shape) for m in find_mentions("Rome and the city of Paris are big.")))

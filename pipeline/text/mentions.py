@@ -238,6 +238,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         if n is not None:
             add(m.start(), m.end(), n, "YEAR" if re.fullmatch(r"1\d{3}|20\d{2}", n) else "NUM")
     toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
+    runs: list[tuple[int, int]] = []  # token index ranges of the capitalised runs
     i = 0
     while i < len(toks):
         if not _is_cap(toks[i][2]) or _stop_cap(toks[i][2]):
@@ -304,7 +305,8 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             # but "Universal Music Group of X" may name two things)
             start = 0
             for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
-                if t[2].lower() in _JOINERS or t[2] == ":":
+                # "&" joins one name ("George Allen & Unwin", "Simon & Schuster"), never two
+                if (t[2].lower() in _JOINERS and t[2] != "&") or t[2] == ":":
                     part = piece[start:k]
                     if part and _is_cap(part[0][2]):
                         add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
@@ -319,7 +321,12 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             while k + 1 < len(toks) and _is_cap(toks[k + 1][2]) and toks[k + 1][0] - toks[k][1] <= 1:
                 k += 1
             add(run[0][0], toks[k][1], clean_name(sentence[run[0][0]:toks[k][1]]), "CAPCOMMA")
+        runs.append((b, j))
         i = j + 1
+    # two capitalised names joined by "and" may be one name ("Trinidad and Tobago", "Faber and Faber")
+    for (b1, j1), (b2, j2) in zip(runs, runs[1:]):
+        if b2 == j1 + 2 and toks[j1 + 1][2] == "and":
+            add(toks[b1][0], toks[j2][1], clean_name(sentence[toks[b1][0]:toks[j2][1]]), "CAPCOMMA")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
     # objects (classes like Genre or Field are often written in lower case)
     run: list[tuple[int, int, str]] = []
