@@ -143,3 +143,14 @@ def test_ampersand_and_and_join_one_name():
     # lower-case words between the names: no compound
     assert all(s != "CAPCOMMA" for _, s in (
         (m.value, m.shape) for m in find_mentions("Rome and the city of Paris are big.")))
+
+
+def test_capitalised_name_going_on_in_lower_case():
+    # the run with the lower-case words after it, up to a function word: one more candidate
+    ms = [(m.value, m.shape) for m in find_mentions("Barny cakes can be found in France.")]
+    assert ("Barny cakes", "CAPCOMMA") in ms and ("Barny", "CAP") in ms
+    ms = [(m.value, m.shape) for m in find_mentions("Arros negre is a dish from Spain.")]
+    assert [v for v, s in ms if s == "CAPCOMMA"] == ["Arros negre"]
+    # at most two lower-case words, and the phrase must end there
+    ms = find_mentions("Rome hosts great ancient ruins.")
+    assert all(m.shape != "CAPCOMMA" for m in ms)

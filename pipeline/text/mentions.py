@@ -327,6 +327,16 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     for (b1, j1), (b2, j2) in zip(runs, runs[1:]):
         if b2 == j1 + 2 and toks[j1 + 1][2] == "and":
             add(toks[b1][0], toks[j2][1], clean_name(sentence[toks[b1][0]:toks[j2][1]]), "CAPCOMMA")
+    # a capitalised name may go on in lower case ("Barny cakes", "Arros negre is a dish"): the
+    # run with the one or two lower-case words after it, before a function word or punctuation
+    for b1, j1 in runs:
+        k = j1
+        while k + 1 < len(toks) and k - j1 < 2 and toks[k + 1][0] - toks[k][1] == 1 \
+                and re.fullmatch(r"[a-z]{3,}", toks[k + 1][2]) and toks[k + 1][2] not in _FUNCTION:
+            k += 1
+        if k > j1 and (k + 1 == len(toks) or not re.fullmatch(r"[a-z]{3,}", toks[k + 1][2])
+                       or toks[k + 1][2] in _FUNCTION):
+            add(toks[b1][0], toks[k][1], clean_name(sentence[toks[b1][0]:toks[k][1]]), "CAPCOMMA")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
     # objects (classes like Genre or Field are often written in lower case)
     run: list[tuple[int, int, str]] = []
