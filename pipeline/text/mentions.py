@@ -8,13 +8,12 @@ extractor's classifier picks among them.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
-from .names import Disambiguator
-from .normalize import MONTHS, clean_name, date_value, key, number_value
+from .names import Disambiguator, article_and_tail_variants
+from .normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]  # fold_accents: from normalize
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
 # a runway-like code "14L/32R" is one token
@@ -154,17 +153,6 @@ class Lexicon:
     def canonical(self, text: str) -> str | None:
         """The known name ``text`` is an alias of, else ``None``."""
         return self.alias_to_name.get(clean_name(text).lower())
-
-
-#: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")
-_FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
-                       "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
-
-
-def fold_accents(text: str) -> str:
-    """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
-    accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).translate(_FOLD)
 
 
 def tokens(sentence: str) -> list[tuple[int, int, str]]:
@@ -366,7 +354,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                     add(m.start, m.end, name, m.shape)
                 elif name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
-        _article_and_tail_variants(sentence, found, lexicon.tails, add)
+        article_and_tail_variants(sentence, tokens(sentence), found, lexicon.tails, _FUNCTION, add)
         # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
         for k, m in list(found.items()):
             name = lexicon.canonical(m.value) if m.shape.startswith("DIS") else None
@@ -387,28 +375,3 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))
 
-
-def _article_and_tail_variants(sentence: str, found: dict, tails: set[str], add) -> None:
-    """Variant names of the capitalised mentions (on the mention's span, chosen per kind by the
-    extractor's learned rate like the disambiguations): with the article before it (``The Two
-    Towers``; shapes ``DISTHE`` mid-sentence, ``DISTHE0`` clause-initial, ``DISthe`` lower-case
-    article, ``DISA0``/``DISA``), and extended over following lower-case words up to a learned
-    name tail (``V8 engine``, ``Italy national football team``; shape ``DISLOW``)."""
-    toks = tokens(sentence)
-    for m in [m for m in found.values() if m.shape == "CAP"]:
-        before = [t for t in toks if t[1] <= m.start][-1:]
-        if before and m.start - before[0][1] == 1 and before[0][2] in ("The", "the", "A"):
-            art = before[0][2]
-            initial = not sentence[:before[0][0]].strip() or re.search(r"[.;:!?]\s*$", sentence[:before[0][0]])
-            shape = {"The": "DISTHE", "the": "DISthe", "A": "DISA"}[art] + ("0" if initial and art != "the" else "")
-            add(m.start, m.end, clean_name(f"{art.capitalize()} {m.value}"), shape)
-        after = [t for t in toks if t[0] >= m.end][:4]
-        end = m.end
-        for t in after:
-            if t[0] - end > 1 or not re.fullmatch(r"[a-z]+(?:-\w+)?", t[2]) or t[2] in _FUNCTION:
-                break
-            end = t[1]
-            if t[2] in tails:
-                add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
-            elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
-                add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")
