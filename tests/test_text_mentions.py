@@ -154,3 +154,12 @@ def test_capitalised_name_going_on_in_lower_case():
     # at most two lower-case words, and the phrase must end there
     ms = find_mentions("Rome hosts great ancient ruins.")
     assert all(m.shape != "CAPCOMMA" for m in ms)
+
+
+def test_parts_of_a_known_name_only_when_known():
+    lex = Lexicon(["Acharya_Institute_of_Technology", "University_of_Texas", "Texas"])
+    names = _names("The Acharya Institute of Technology is in Bangalore.", lex)
+    assert "Acharya Institute of Technology" in names and "Technology" not in names
+    # a part that is a known name stays ("Texas"), an unknown run keeps all its parts
+    assert {"University of Texas", "Texas"} <= set(_names("He studied at the University of Texas.", lex))
+    assert "Technology" in _names("The Madras Institute of Technology is in Chennai.", lex)

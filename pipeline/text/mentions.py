@@ -291,12 +291,16 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
             # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
             # but "Universal Music Group of X" may name two things)
+            # (a known name is one thing: its parts only when they are known names too,
+            # "Acharya Institute of Technology" has no part "Technology")
+            whole = lexicon.canonical(sentence[piece[0][0]:piece[-1][1]]) if lexicon is not None else None
             start = 0
             for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
                 # "&" joins one name ("George Allen & Unwin", "Simon & Schuster"), never two
                 if (t[2].lower() in _JOINERS and t[2] != "&") or t[2] == ":":
                     part = piece[start:k]
-                    if part and _is_cap(part[0][2]):
+                    if part and _is_cap(part[0][2]) and (whole is None or part == piece
+                                                         or lexicon.canonical(sentence[part[0][0]:part[-1][1]])):
                         add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
                     start = k + 1  # two joiners in a row: "Texas in the United States" -> "United States"
         # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
