@@ -154,6 +154,9 @@ def test_capitalised_name_going_on_in_lower_case():
     # at most two lower-case words, and the phrase must end there
     ms = find_mentions("Rome hosts great ancient ruins.")
     assert all(m.shape != "CAPCOMMA" for m in ms)
+    # a lower-case word before a name or a number is a verb: "Turin welcomes Gamma University"
+    assert all(m.shape != "CAPCOMMA" for m in find_mentions("Turin welcomes Gamma University."))
+    assert all(m.shape != "CAPCOMMA" for m in find_mentions("Barny cakes contain 1.8g of protein."))
 
 
 def test_parts_of_a_known_name_only_when_known():

@@ -326,7 +326,8 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         while k + 1 < len(toks) and k - j1 < 2 and toks[k + 1][0] - toks[k][1] == 1 \
                 and re.fullmatch(r"[a-z]{3,}", toks[k + 1][2]) and toks[k + 1][2] not in _FUNCTION:
             k += 1
-        if k > j1 and (k + 1 == len(toks) or not re.fullmatch(r"[a-z]{3,}", toks[k + 1][2])
+        # (not before a name or a number: "Turin welcomes Gamma University" has a verb)
+        if k > j1 and (k + 1 == len(toks) or not re.match(r"[A-Za-z0-9]", toks[k + 1][2])
                        or toks[k + 1][2] in _FUNCTION):
             add(toks[b1][0], toks[k][1], clean_name(sentence[toks[b1][0]:toks[k][1]]), "CAPCOMMA")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
