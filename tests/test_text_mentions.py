@@ -131,3 +131,38 @@ def test_codes_possessive_plurals_and_ampersands():
     lex = Lexicon(["George_Allen_&_Unwin"])
     assert ("George Allen and Unwin", "George Allen & Unwin") in [
         (m.text, m.value) for m in find_mentions("George Allen and Unwin published it.", lex)]
+
+
+def test_ampersand_and_and_join_one_name():
+    # "&" joins one name: its sides are no candidates of their own
+    assert _names("It was published by George Allen & Unwin.") == ["George Allen & Unwin"]
+    # two capitalised names joined by "and" are one candidate too (shape CAPCOMMA), the parts stay
+    ms = [(m.value, m.shape) for m in find_mentions("He was born in Point Fortin, Trinidad and Tobago.")]
+    assert ("Trinidad and Tobago", "CAPCOMMA") in ms and ("Trinidad", "CAP") in ms and ("Tobago", "CAP") in ms
+    assert [v for v, s in ms if s == "CAPCOMMA"] == ["Point Fortin, Trinidad", "Trinidad and Tobago"]
+    # lower-case words between the names: no compound
+    assert all(s != "CAPCOMMA" for _, s in (
+        (m.value, m.shape) for m in find_mentions("Rome and the city of Paris are big.")))
+
+
+def test_capitalised_name_going_on_in_lower_case():
+    # the run with the lower-case words after it, up to a function word: one more candidate
+    ms = [(m.value, m.shape) for m in find_mentions("Barny cakes can be found in France.")]
+    assert ("Barny cakes", "CAPCOMMA") in ms and ("Barny", "CAP") in ms
+    ms = [(m.value, m.shape) for m in find_mentions("Arros negre is a dish from Spain.")]
+    assert [v for v, s in ms if s == "CAPCOMMA"] == ["Arros negre"]
+    # at most two lower-case words, and the phrase must end there
+    ms = find_mentions("Rome hosts great ancient ruins.")
+    assert all(m.shape != "CAPCOMMA" for m in ms)
+    # a lower-case word before a name or a number is a verb: "Turin welcomes Gamma University"
+    assert all(m.shape != "CAPCOMMA" for m in find_mentions("Turin welcomes Gamma University."))
+    assert all(m.shape != "CAPCOMMA" for m in find_mentions("Barny cakes contain 1.8g of protein."))
+
+
+def test_parts_of_a_known_name_only_when_known():
+    lex = Lexicon(["Acharya_Institute_of_Technology", "University_of_Texas", "Texas"])
+    names = _names("The Acharya Institute of Technology is in Bangalore.", lex)
+    assert "Acharya Institute of Technology" in names and "Technology" not in names
+    # a part that is a known name stays ("Texas"), an unknown run keeps all its parts
+    assert {"University of Texas", "Texas"} <= set(_names("He studied at the University of Texas.", lex))
+    assert "Technology" in _names("The Madras Institute of Technology is in Chennai.", lex)

@@ -8,13 +8,12 @@ extractor's classifier picks among them.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
-from .names import Disambiguator
-from .normalize import MONTHS, clean_name, date_value, key, number_value
+from .names import Disambiguator, article_and_tail_variants
+from .normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]  # fold_accents: from normalize
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
 # a runway-like code "14L/32R" is one token
@@ -156,17 +155,6 @@ class Lexicon:
         return self.alias_to_name.get(clean_name(text).lower())
 
 
-#: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")
-_FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
-                       "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
-
-
-def fold_accents(text: str) -> str:
-    """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
-    accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).translate(_FOLD)
-
-
 def tokens(sentence: str) -> list[tuple[int, int, str]]:
     """``(start, end, text)`` word and punctuation tokens."""
     out = []
@@ -238,6 +226,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         if n is not None:
             add(m.start(), m.end(), n, "YEAR" if re.fullmatch(r"1\d{3}|20\d{2}", n) else "NUM")
     toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
+    runs: list[tuple[int, int]] = []  # token index ranges of the capitalised runs
     i = 0
     while i < len(toks):
         if not _is_cap(toks[i][2]) or _stop_cap(toks[i][2]):
@@ -302,11 +291,16 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
             # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
             # but "Universal Music Group of X" may name two things)
+            # (a known name is one thing: its parts only when they are known names too,
+            # "Acharya Institute of Technology" has no part "Technology")
+            whole = lexicon.canonical(sentence[piece[0][0]:piece[-1][1]]) if lexicon is not None else None
             start = 0
             for k, t in enumerate(piece + [(piece[-1][1], piece[-1][1], "of")]):
-                if t[2].lower() in _JOINERS or t[2] == ":":
+                # "&" joins one name ("George Allen & Unwin", "Simon & Schuster"), never two
+                if (t[2].lower() in _JOINERS and t[2] != "&") or t[2] == ":":
                     part = piece[start:k]
-                    if part and _is_cap(part[0][2]):
+                    if part and _is_cap(part[0][2]) and (whole is None or part == piece
+                                                         or lexicon.canonical(sentence[part[0][0]:part[-1][1]])):
                         add(part[0][0], part[-1][1], clean_name(sentence[part[0][0]:part[-1][1]]), "CAP")
                     start = k + 1  # two joiners in a row: "Texas in the United States" -> "United States"
         # a clause-initial capital may be an ordinary word ("Director Ray Griggs"): the rest too
@@ -319,7 +313,23 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             while k + 1 < len(toks) and _is_cap(toks[k + 1][2]) and toks[k + 1][0] - toks[k][1] <= 1:
                 k += 1
             add(run[0][0], toks[k][1], clean_name(sentence[run[0][0]:toks[k][1]]), "CAPCOMMA")
+        runs.append((b, j))
         i = j + 1
+    # two capitalised names joined by "and" may be one name ("Trinidad and Tobago", "Faber and Faber")
+    for (b1, j1), (b2, j2) in zip(runs, runs[1:]):
+        if b2 == j1 + 2 and toks[j1 + 1][2] == "and":
+            add(toks[b1][0], toks[j2][1], clean_name(sentence[toks[b1][0]:toks[j2][1]]), "CAPCOMMA")
+    # a capitalised name may go on in lower case ("Barny cakes", "Arros negre is a dish"): the
+    # run with the one or two lower-case words after it, before a function word or punctuation
+    for b1, j1 in runs:
+        k = j1
+        while k + 1 < len(toks) and k - j1 < 2 and toks[k + 1][0] - toks[k][1] == 1 \
+                and re.fullmatch(r"[a-z]{3,}", toks[k + 1][2]) and toks[k + 1][2] not in _FUNCTION:
+            k += 1
+        # (not before a name or a number: "Turin welcomes Gamma University" has a verb)
+        if k > j1 and (k + 1 == len(toks) or not re.match(r"[A-Za-z0-9]", toks[k + 1][2])
+                       or toks[k + 1][2] in _FUNCTION):
+            add(toks[b1][0], toks[k][1], clean_name(sentence[toks[b1][0]:toks[k][1]]), "CAPCOMMA")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
     # objects (classes like Genre or Field are often written in lower case)
     run: list[tuple[int, int, str]] = []
@@ -349,7 +359,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                     add(m.start, m.end, name, m.shape)
                 elif name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
-        _article_and_tail_variants(sentence, found, lexicon.tails, add)
+        article_and_tail_variants(sentence, tokens(sentence), found, lexicon.tails, _FUNCTION, add)
         # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
         for k, m in list(found.items()):
             name = lexicon.canonical(m.value) if m.shape.startswith("DIS") else None
@@ -370,28 +380,3 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))
 
-
-def _article_and_tail_variants(sentence: str, found: dict, tails: set[str], add) -> None:
-    """Variant names of the capitalised mentions (on the mention's span, chosen per kind by the
-    extractor's learned rate like the disambiguations): with the article before it (``The Two
-    Towers``; shapes ``DISTHE`` mid-sentence, ``DISTHE0`` clause-initial, ``DISthe`` lower-case
-    article, ``DISA0``/``DISA``), and extended over following lower-case words up to a learned
-    name tail (``V8 engine``, ``Italy national football team``; shape ``DISLOW``)."""
-    toks = tokens(sentence)
-    for m in [m for m in found.values() if m.shape == "CAP"]:
-        before = [t for t in toks if t[1] <= m.start][-1:]
-        if before and m.start - before[0][1] == 1 and before[0][2] in ("The", "the", "A"):
-            art = before[0][2]
-            initial = not sentence[:before[0][0]].strip() or re.search(r"[.;:!?]\s*$", sentence[:before[0][0]])
-            shape = {"The": "DISTHE", "the": "DISthe", "A": "DISA"}[art] + ("0" if initial and art != "the" else "")
-            add(m.start, m.end, clean_name(f"{art.capitalize()} {m.value}"), shape)
-        after = [t for t in toks if t[0] >= m.end][:4]
-        end = m.end
-        for t in after:
-            if t[0] - end > 1 or not re.fullmatch(r"[a-z]+(?:-\w+)?", t[2]) or t[2] in _FUNCTION:
-                break
-            end = t[1]
-            if t[2] in tails:
-                add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
-            elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
-                add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")

@@ -22,10 +22,11 @@ and to every system's output:
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 
-__all__ = ["DATATYPES", "MONTHS", "LiteralForms", "clean_name", "number_value", "date_value", "normalize_value",
-           "key", "triple_key"]
+__all__ = ["DATATYPES", "MONTHS", "LiteralForms", "clean_name", "fold_accents", "number_value", "date_value",
+           "normalize_value", "key", "triple_key"]
 
 #: Range names of Text2KGBench's JSON ontologies that are datatypes, and their XSD datatype.
 DATATYPES = {"number": "decimal", "string": "string", "date": "date", "Date": "date", "Year": "gYear"}
@@ -243,3 +244,14 @@ class LiteralForms:
         if float_style and "." not in value:
             value += ".0"
         return value + suffix
+
+
+#: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")
+_FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
+                       "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
+
+
+def fold_accents(text: str) -> str:
+    """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
+    accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).translate(_FOLD)
