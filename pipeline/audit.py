@@ -93,13 +93,11 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
     """The source a row reads from: the named one, else the one holding its references.
 
     Preference: the ``source_file`` hint (the source's manifest ``name``, file name or stem, fuzzy
-    for near misses such as ``calendar_date``); else the single source where the data
-    reference and all subject-template variables exist; else the first source
-    holding the data reference. ``None`` when nothing fits.
+    for near misses such as ``calendar_date``); else the single source where the data reference and
+    all subject-template variables exist; else the first holding the data reference; else ``None``.
     """
     if row.source_file:
-        # a source's own ``name`` first: several sources may read one file with different iterators
-        # (teachers.xml, courses.xml on one courses.xml), and the name is what the table writes
+        # a source's own ``name`` first: several sources may read one file (other iterators)
         names = {s.source.path.name.lower(): s for s in sources}
         names.update({s.source.stem.lower(): s for s in sources})
         names.update({s.source.name.lower(): s for s in sources if s.source.name})
@@ -125,14 +123,12 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
 
 
 def _shown(src: SourceData) -> str:
-    """The source as the table names it: its manifest ``name`` (several sources may read one file),
-    else its file name."""
+    """The source as the table names it: its manifest ``name``, else its file name."""
     return src.source.name or src.source.path.name
 
 
 def _near_miss(hint: str, src: SourceData) -> bool:
-    """True when ``hint`` (a Source File cell, lower case) is close to the name or stem of ``src``: the
-    same fuzzy test (ratio >= 80) by which :func:`resolve_source` took it for that source."""
+    """``hint`` (a Source File cell, lower case) is ``src``'s name or stem by resolve_source's fuzzy test."""
     names = [src.source.path.name.lower(), src.source.stem.lower()]
     return max(fuzz.ratio(hint, n) for n in names) >= 80
 
