@@ -7,6 +7,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -86,3 +87,34 @@ def test_llm_extractor_through_a_loopback_server(tmp_path, monkeypatch):
     prov = json.loads((tmp_path / "out" / "provenance.json").read_text())
     assert prov["model"] == "openai/test-model" and len(prov["prompt_hashes"]) == 2
     assert prov["prompt_tokens"] == 1000 and prov["completion_tokens"] == 100
+
+
+def test_an_unreachable_llm_server_stops_the_case_with_its_outputs_written(tmp_path, monkeypatch, capsys):
+    """The first request fails for good (nothing listens on the port): the other sentences are not
+    sent, the outputs so far are written, and ``kgc text`` says why in one line and exits 1."""
+    import socket
+
+    from pipeline.cli import main
+    from pipeline.mappers.llm_client import LLMError
+
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    with socket.socket() as s:  # a free port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}/v1"
+    settings = LLMSettings(model="openai/test-model", api_base=base, cache_dir=tmp_path / "cache",
+                           max_retries=0, temperature=0.0, timeout=5)
+    case = load_case(CASE)
+    with pytest.raises(LLMError, match=r"cannot reach the LLM server .*\(1 of 2 sentence\(s\) sent"):
+        run_case(case, tmp_path / "out", kind="llm", llm_settings=settings, validate=True)
+    lines = [json.loads(x) for x in (tmp_path / "out" / "outputs.jsonl").read_text().splitlines()]
+    assert [x["error"].split(":")[0] for x in lines] == ["cannot reach the LLM server at " + base.split(":")[0],
+                                                         "not sent"]
+    assert (tmp_path / "out" / "provenance.json").exists() and not (tmp_path / "out" / "graph_validation.json").exists()
+    monkeypatch.setenv("LLM_MODEL", "openai/test-model")
+    monkeypatch.setenv("LLM_API_BASE", base)
+    monkeypatch.setenv("LLM_MAX_RETRIES", "0")
+    monkeypatch.setenv("LLM_CACHE_DIR", str(tmp_path / "cache2"))
+    assert main(["text", str(CASE), "--extractor", "llm", "--out", str(tmp_path / "cli")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "is it running? check LLM_API_BASE" in err[0]

@@ -87,6 +87,9 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         "dropped", "elapsed_s"}``.
     Raises:
         InputError: unknown ``kind``, or an offline extractor with no training data.
+        LLMError: the LLM could not be asked (server unreachable, key refused, unknown model): raised
+            after ``outputs.jsonl``, the (empty) KG and ``provenance.json`` are written; the other
+            sentences were not sent.
     """
     if kind not in EXTRACTORS:
         raise InputError(f"unknown extractor {kind!r}; expected one of {', '.join(EXTRACTORS)}")
@@ -123,7 +126,8 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     kg_path = out / "kg.nt"
     kg.serialize(kg_path, format="nt", encoding="utf-8")
     (out / "dropped.json").write_text(json.dumps(dropped, indent=1, ensure_ascii=False), encoding="utf-8")
-    validation = validate_kg(kg_path, kg, onto_g) if validate else None
+    fatal = getattr(extractor, "fatal", None)  # the LLM could not be asked: no KG to judge
+    validation = validate_kg(kg_path, kg, onto_g) if validate and not fatal else None
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
     scores = None
@@ -145,6 +149,11 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             "latency_s_mean": sum(r["latency_s"] for r in results) / max(len(results), 1),
             "versions": _versions()}
     (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str), encoding="utf-8")
+    if fatal:
+        from ..mappers.llm_client import LLMError
+        sent = sum(1 for r in results if not str(r.get("error") or "").startswith("not sent"))
+        raise LLMError(f"{case.name}: {fatal} ({sent} of {len(results)} sentence(s) sent; outputs, KG and "
+                       f"provenance so far in {out})", provenance=prov)
     return {"case": case.name, "extractor": prov["extractor"], "n_sentences": len(results), "scores": scores,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped),
             "elapsed_s": time.perf_counter() - t0}

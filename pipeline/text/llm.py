@@ -72,6 +72,8 @@ class LLMExtractor:
         self.training, self.k = training, k
         self.use_embeddings, self.cache_dir = use_embeddings, Path(cache_dir) if cache_dir else None
         self.records: list[dict[str, Any]] = []
+        #: the first error no later request can avoid (server unreachable, key refused, unknown model)
+        self.fatal: str | None = None
 
     def _neighbours(self, sentences: list[str]) -> list[list[Sentence]]:
         if not self.training or self.k <= 0:
@@ -90,12 +92,23 @@ class LLMExtractor:
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[dict[str, Any]]:
         """One result per sentence: ``{"triples", "valid", "errors", "latency_s", "cost_usd",
-        "prompt_tokens", "completion_tokens", "prompt_hash", "cached", "error"}``."""
-        from ..mappers.llm_client import complete
-        out = []
+        "prompt_tokens", "completion_tokens", "prompt_hash", "cached", "error"}``.
+
+        After an error no later request can avoid (``FATAL_KINDS`` of the LLM client: server
+        unreachable, key refused, unknown model, window exceeded) the other sentences are not sent:
+        their result carries ``error`` "not sent: ..." and :attr:`fatal` holds the message, which
+        the harness raises as :class:`~pipeline.mappers.llm_client.LLMError` once the outputs so
+        far are written (as the LLM mapper does)."""
+        from ..mappers.llm_client import FATAL_KINDS, complete
+        out: list[dict[str, Any]] = []
         for sent, examples in zip(sentences, self._neighbours(sentences)):
             messages = build_messages(sent, ontology, examples)
             prompt_hash = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+            if self.fatal is not None:
+                out.append({"triples": [], "valid": False, "errors": [f"not sent: {self.fatal}"], "latency_s": 0.0,
+                            "cost_usd": 0.0, "prompt_tokens": None, "completion_tokens": None,
+                            "prompt_hash": prompt_hash, "cached": False, "error": f"not sent: {self.fatal}"})
+                continue
             rec = complete(self.settings, messages, response_format={
                 "type": "json_schema", "json_schema": {"name": "triples", "schema": RESPONSE_SCHEMA, "strict": True}})
             triples, errors = parse_output(rec.text) if not getattr(rec, "error", None) else ([], [rec.error])
@@ -106,4 +119,6 @@ class LLMExtractor:
                         "completion_tokens": getattr(rec, "completion_tokens", None),
                         "prompt_hash": prompt_hash, "cached": bool(getattr(rec, "cached", False)),
                         "error": getattr(rec, "error", None)})
+            if getattr(rec, "error_kind", None) in FATAL_KINDS:
+                self.fatal = rec.error or "request failed"
         return out
