@@ -300,3 +300,15 @@ def test_prompt_over_the_servers_window_stops_with_what_to_set(case, tmp_path):
         with pytest.raises(LLMError, match="set LLM_CONTEXT_WINDOW"):
             _map(_settings(srv.base, tmp_path, model="openai/my-local-model", runs=2), case, tmp_path)
         assert len(srv.requests) == 1  # the second run is not sent: it would fail the same way
+
+
+def test_a_model_without_provider_prefix_is_named_as_such_not_as_a_structured_output_refusal(case, tmp_path):
+    """litellm refuses ``gpt-nonexistent`` before any request (no provider): one fatal error saying to
+    prefix the model, not "the server rejected structured output" and a second unstructured try."""
+    from pipeline.mappers.llm_client import LLMError
+
+    settings = _settings(None, tmp_path, model="gpt-nonexistent")
+    with pytest.raises(LLMError) as err:
+        _map(settings, case, tmp_path)
+    assert str(err.value).startswith("litellm cannot tell the provider of model 'gpt-nonexistent': prefix it")
+    assert [c["error_kind"] for c in err.value.provenance["calls"]] == ["not_found"]

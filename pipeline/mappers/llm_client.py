@@ -288,6 +288,10 @@ def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]
         return "connection", f"cannot reach the LLM server at {where} ({name}); is it running? check LLM_API_BASE"
     if "RateLimit" in name:
         return "rate_limit", f"{where} kept refusing with rate limits after {settings.max_retries} retries ({detail})"
+    if "LLM Provider NOT provided" in str(exc):  # litellm's BadRequest before any request is sent
+        return "not_found", (f"litellm cannot tell the provider of model {settings.model!r}: prefix it with one "
+                             "(openai/<model> for an OpenAI-compatible server at LLM_API_BASE, ollama/<model>, "
+                             "anthropic/<model> ...; https://docs.litellm.ai/docs/providers); check LLM_MODEL")
     if "BadRequest" in name:
         return "bad_request", f"{where} rejected the request (BadRequest: {detail})"
     return "other", f"{name}: {detail}"
