@@ -34,7 +34,7 @@ from urllib.parse import unquote
 
 from .guard_columns import BAD_PERCENT, column_rows, is_constant, screen, statement_texts
 from .rmlnorm import BNODE_NS, REF_NS
-from .runs import Runs
+from .runs import Runs, row_count
 from .validation.terms import check_iri, check_langtag, check_literal
 
 __all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
@@ -317,7 +317,7 @@ class Guard:
         import pandas as pd
 
         columns = [c if isinstance(c, str) else np.asarray(c, dtype=object) for c in columns]
-        n = next(len(c) for c in columns if not isinstance(c, str))
+        n = row_count(columns)
         if n == 0:
             return
         changed = triple is None

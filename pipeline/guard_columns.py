@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .rmlnorm import BNODE_NS, REF_NS
+from .runs import row_count
 
 __all__ = ["BAD_PERCENT", "FAST_IRI_TOKEN", "column_rows", "is_constant", "screen", "statement_texts"]
 
@@ -62,7 +63,7 @@ def statement_texts(columns: list) -> list[str]:
     joined in C and split again (row by row when a term holds a line break)."""
     import numpy as np
 
-    n = next(len(c) for c in columns if not isinstance(c, str))
+    n = row_count(columns)
     s, p, o, g = columns
     pieces = np.empty(6 * n, dtype=object)
     pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o

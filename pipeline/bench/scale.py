@@ -120,10 +120,9 @@ def slope(xs: list[float], ys: list[float]) -> float | None:
 
 
 def _count_lines(path: Path) -> int:
-    if not path.exists():
-        return 0
-    with open(path, "rb") as fh:
-        return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
+    from pipeline.runs import count_lines
+
+    return count_lines(path) if path.exists() else 0
 
 
 def _engine_config(rml: Path, out_nt: Path, work: Path, processes: int) -> Path:

@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from rdflib import Graph
 
+from ..runs import count_lines
 from .syntax import _STATEMENT
 
 __all__ = ["FULL_LIMIT", "SAMPLE_TRIPLES", "count_triples", "subject_sample"]
@@ -53,9 +54,8 @@ def _statements(path: Path, keep: Callable[[str], bool] | None = None):
 
 
 def count_triples(path: str | Path) -> int:
-    """Number of lines of ``path`` (one statement a line in a written KG)."""
-    with open(path, "rb") as fh:
-        return sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 20), b""))
+    """Number of lines of ``path`` (one statement a line in a written KG; :func:`pipeline.runs.count_lines`)."""
+    return count_lines(path)
 
 
 def subject_sample(path: str | Path, *, target_triples: int = SAMPLE_TRIPLES, min_per_stratum: int = 3,
