@@ -62,11 +62,15 @@ def nt_escape_values(values: Any) -> Any:
         ``values`` itself when no value holds ``\\``, ``"``, LF or CR, else a numpy object array
         of the escaped values.
     """
+    return _escaped(values, *_joined(values))
+
+
+def _escaped(values: Any, items: list, text: str | None) -> Any:
+    """:func:`nt_escape_values` of a column already joined by :func:`_joined`."""
     import numpy as np
 
     from .engine import nt_escape
 
-    items, text = _joined(values)
     if text is not None and _NO_ESCAPE_LINES.fullmatch(text):
         return values
     return np.array([nt_escape(v) for v in items], dtype=object)
@@ -92,15 +96,9 @@ def iri_template(results_df: Any, template: str, position: str, columns_alias: s
     """
     from morph_kgc.utils import get_references_in_template
 
-    references = get_references_in_template(template)
-    rest = template.replace("\\{", "{").replace("\\}", "}")
-    built: Any = ""
-    for reference in references:
-        results_df["reference_results"] = iri_safe_values(results_df[columns_alias + reference].to_numpy(dtype=object))
-        head, _, rest = rest.partition("{" + reference + "}")
-        built = built + head + results_df["reference_results"]
-    results_df[position] = "<" + built + rest + ">"
-    return results_df
+    columns = [(r, iri_safe_values(results_df[columns_alias + r].to_numpy(dtype=object)))
+               for r in get_references_in_template(template)]
+    return _fill(results_df, template, columns, position, "<", ">")
 
 
 def literal_template(results_df: Any, template: str, position: str, columns_alias: str = "") -> Any | None:
@@ -121,20 +119,27 @@ def literal_template(results_df: Any, template: str, position: str, columns_alia
     """
     from morph_kgc.utils import get_references_in_template
 
-    references = get_references_in_template(template)
     columns = []
-    for reference in references:
+    for reference in get_references_in_template(template):
         values = results_df[columns_alias + reference].to_numpy(dtype=object)
-        if _joined(values)[1] is None and not all(isinstance(v, str) for v in values.tolist()):
+        items, text = _joined(values)
+        if text is None and not all(isinstance(v, str) for v in items):
             return None
-        columns.append(values)
+        columns.append((reference, _escaped(values, items, text)))
+    return _fill(results_df, template, columns, position, '"', '"')
+
+
+def _fill(results_df: Any, template: str, columns: list, position: str, left: str, right: str) -> Any:
+    """``left`` + the template with each ``{reference}`` replaced by its column's values + ``right``
+    in ``results_df[position]``; the last column stays in ``results_df["reference_results"]`` (a
+    later engine step reads it), as Morph-KGC 2.10's ``_materialize_template`` leaves it."""
     rest = template.replace("\\{", "{").replace("\\}", "}")
     built: Any = ""
-    for reference, values in zip(references, columns):
-        results_df["reference_results"] = nt_escape_values(values)
+    for reference, values in columns:
+        results_df["reference_results"] = values
         head, _, rest = rest.partition("{" + reference + "}")
         built = built + head + results_df["reference_results"]
-    results_df[position] = '"' + built + rest + '"'
+    results_df[position] = left + built + rest + right
     return results_df
 
 
