@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import Sentence, TextOntology
+from .data import Relation, Sentence, TextOntology
 from .decode import PairScore, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
@@ -210,8 +210,11 @@ class OfflineExtractor:
         self.types = TypeGuesser().fit([(training[n][0], s) for n, s in self.train_sents])
         self.known_rels = known_relations([s for _, s in self.train_sents])
         self.facts: dict[tuple[str, str], set[str]] = {}
+        # per ontology: relation -> the range its training objects are read by (literal forms included)
+        ranges_of = {name: {r.name: self.literals.effective_range(r.name, r.range) for r in onto.relations.values()}
+                     for name, (onto, _) in training.items()}
         for name, s in self.train_sents:
-            ranges = {r.name: self.literals.effective_range(r.name, r.range) for r in training[name][0].relations.values()}
+            ranges = ranges_of[name]
             for t in s.triples:
                 k = (fold_accents(key(t["sub"])), fold_accents(key(normalize_value(t["obj"], ranges.get(t["rel"])))))
                 self.facts.setdefault(k, set()).add(t["rel"])
@@ -227,7 +230,7 @@ class OfflineExtractor:
             self.tagger = SequenceTagger(cache_dir=self.cache_dir)
             train_tags = self.tagger.fit_crossed(training, folds)
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
-            ranges = {r.name: self.literals.effective_range(r.name, r.range) for r in training[name][0].relations.values()}
+            ranges = ranges_of[name]
             all_ms = find_mentions(s.text, fold_lex[fold])
             ms = [m for m in all_ms if not m.shape.startswith("DIS")]
             # accents folded on both sides: "Estadio ..." in the sentence is "Estádio_..." in the triple
@@ -362,6 +365,11 @@ class OfflineExtractor:
                                  fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0)))
         return out
 
+    def relations(self, ontology: TextOntology) -> dict[str, Relation]:
+        """The relations a triple may take, by name, each with its effective range (literal forms): a
+        relation without a domain or a range cannot give subType/objType, so it is never chosen."""
+        return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain and r.range}
+
     def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.threshold_decode`)."""
         return threshold_decode(scored, self.threshold, 0.0 if self.stackers else 1.0)
@@ -374,8 +382,7 @@ class OfflineExtractor:
         tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         results = []
-        # a relation without a domain or a range cannot give subType/objType: never chosen
-        rels = {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain and r.range}
+        rels = self.relations(ontology)
         scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology)
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
         for stacker in self.stackers:

@@ -191,7 +191,7 @@ def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: 
                 ps = np.array([s_prob[s_rows[(a.start, a.end, a.value)]]
                                if (a.start, a.end, a.value) in s_rows else 1.0 for a, _, _ in pairs]) ** ex.subject_weight
             onto = training[name][0]
-            rels = {r.name: ex.literals.relation(r) for r in onto.relations.values() if r.domain and r.range}
+            rels = ex.relations(onto)
             out[n] = ex._assemble(text, pairs, binary.predict_proba(rows)[:, 1], ps,
                                   relation.decision_function(rows), classes, rels, onto, False)
     return [o or [] for o in out]
