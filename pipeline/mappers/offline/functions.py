@@ -81,13 +81,14 @@ def _raw_values(src: SourceData, reference: str) -> list[str]:
     return src.xpath(reference) if src.source.format == "xml" else src.values(reference)
 
 
-def _values(src: SourceData, reference: str) -> list[str]:
-    return [v for v in dict.fromkeys(v.strip() for v in _raw_values(src, reference)) if v][:_SAMPLE]
+def _values(raw: list[str]) -> list[str]:
+    """The first distinct non-blank values of a reference, without surrounding white space."""
+    return [v for v in dict.fromkeys(v.strip() for v in raw) if v][:_SAMPLE]
 
 
-def _padded(src: SourceData, reference: str) -> tuple[int, int, str]:
+def _padded(raw: list[str]) -> tuple[int, int, str]:
     """``(values with leading/trailing white space, non-blank values, first such value)`` of a reference."""
-    vals = [v for v in _raw_values(src, reference) if v and v.strip()]
+    vals = [v for v in raw if v and v.strip()]
     padded = [v for v in vals if v != v.strip()]
     return len(padded), len(vals), padded[0] if padded else ""
 
@@ -112,7 +113,8 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
         if row.function_name or not row.data_reference or row.related_entity_class:
             continue
         src = sources.get(row.source_file or "")
-        values = _values(src, row.data_reference) if src is not None else []
+        cells = _raw_values(src, row.data_reference) if src is not None else []
+        values = _values(cells)
         if not values:
             continue
         if ontology.expand(row.datatype) == XSD.date and _share(values, _ISO_DATE.match) < 1.0 \
@@ -150,7 +152,7 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                 added += 1
                 break
         else:
-            n, total, first = _padded(src, row.data_reference)
+            n, total, first = _padded(cells)
             if n:
                 row.function_name, row.function_output = "trim", "leading and trailing white space removed"
                 row.evidence.append(f"{n} of {total} values start or end with white space (e.g. {first!r})")
