@@ -107,6 +107,9 @@ def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
         (tmp_path / name).write_text((case / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "off.yaml").write_text(text.replace("{threshold: 0.3}", "{threshold: 0.3, stack: false}"))
     assert load_case(tmp_path / "off.yaml").offline == {"threshold": 0.3, "stack": False}
+    # every extractor setting is a manifest key (read from the extractor's signature)
+    (tmp_path / "all.yaml").write_text(text.replace("{threshold: 0.3}", "{literal_forms: false, canonical: false}"))
+    assert load_case(tmp_path / "all.yaml").offline == {"literal_forms": False, "canonical": False}
     (tmp_path / "typo.yaml").write_text(text.replace("{threshold: 0.3}", "{stak: false}"))
-    with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'stack'"):
+    with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'canonical'.*'stack'"):
         load_case(tmp_path / "typo.yaml")

@@ -205,9 +205,11 @@ def load_case(path: str | Path) -> TextCase:
     train = [s for p in ([train_files] if isinstance(train_files, str) else train_files)
              for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
-    # the settings of OfflineExtractor (README "Text to KG", Options)
-    allowed = {"k", "threshold", "min_df", "label_weight", "use_embeddings", "subject_weight", "type_filter",
-               "fact_memory", "model", "stack"}
+    # the settings of OfflineExtractor (README "Text to KG", Options), read from its signature so
+    # that a new setting is accepted here the day it exists
+    import inspect
+    from .offline import OfflineExtractor
+    allowed = set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"}
     if not isinstance(offline, dict) or set(offline) - allowed:
         raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
     ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))

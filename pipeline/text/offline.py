@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from .data import Relation, Sentence, TextOntology
+from .canonical import canonical_spellings
 from .decode import PairScore, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
@@ -116,6 +117,8 @@ class OfflineExtractor:
             or date mentions in the training objects' lexical form (:class:`.normalize.LiteralForms`).
             Such triples are what the gold states, but the adherence metric counts a literal object
             of a class range as non-adherent (the test gold itself: celestialbody 0.70).
+        canonical: write each name in its most specific spelling among the run's sentences
+            (accents, dashes: :func:`.canonical.canonical_spellings`).
     """
 
     name = "offline"
@@ -123,7 +126,8 @@ class OfflineExtractor:
     def __init__(self, k: int = 5, threshold: float | None = None, use_embeddings: bool = True,
                  cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
-                 model: str = "pair", stack: bool = True, literal_forms: bool = True) -> None:
+                 model: str = "pair", stack: bool = True, literal_forms: bool = True,
+                 canonical: bool = True) -> None:
         from .tagger import MODELS
         if model not in MODELS:
             from ..errors import InputError
@@ -137,6 +141,7 @@ class OfflineExtractor:
         self.fact_memory = fact_memory
         self.stack, self.stackers = stack, []
         self.literal_forms = literal_forms
+        self.canonical = canonical
         self.subject = None
         # None: chosen after fit (0.2 for the pair probability, 0.3 for the stacked one: dev protocol)
         self.given_threshold = threshold
@@ -392,4 +397,4 @@ class OfflineExtractor:
             all_ms = find_mentions(sent, self.lexicon)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
-        return results
+        return canonical_spellings(results) if self.canonical else results
