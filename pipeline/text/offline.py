@@ -170,9 +170,13 @@ class OfflineExtractor:
 
     def _neighbour_rels(self, vecs: np.ndarray, onto_names: list[str], exclude: bool = False) -> list[set[str]]:
         """Relations of the ``k`` nearest training sentences (same ontology when it has training data;
-        ``exclude``: the rows of ``vecs`` are the training sentences themselves, each skips itself)."""
+        ``exclude``: the rows of ``vecs`` are the training sentences themselves, each takes its
+        neighbours from the other cross-fitting fold only - WebNLG states one fact set in several
+        sentences, and a paraphrase of the same facts as neighbour would give a training pair the
+        gold relations a new sentence's neighbours never give: dev macro 0.4129 -> 0.4166)."""
         out = []
         owners = np.array([o for o, _ in self.train_sents])
+        folds = np.array([s.fold for _, s in self.train_sents])
         sims_all = vecs @ self.train_vecs.T
         for i in range(len(vecs)):
             mask = owners == onto_names[i]
@@ -180,7 +184,7 @@ class OfflineExtractor:
                 mask = np.ones(len(owners), bool)
             sims = np.where(mask, sims_all[i], -9.0)
             if exclude:
-                sims[i] = -9.0
+                sims = np.where(folds != folds[i], sims, -9.0)
             best = np.argsort(-sims, kind="stable")[: self.k]
             out.append({t["rel"] for j in best for t in self.train_sents[j][1].triples})
         return out
