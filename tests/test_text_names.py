@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
 from pipeline.text.names import Disambiguator
-from pipeline.text.features import count_variants, variant_values
+from pipeline.text.features import count_variants, variant_rates, variant_values
 
 NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
          "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]
@@ -56,6 +56,32 @@ def test_variant_written_only_where_training_used_it_mostly():
     assert variant_values(ms, {"DISANY:footballer": 0.6}) == {}
     assert variant_values(ms, {"DISANY:footballer": 0.6}, topic=leeds) == {leeds: "Leeds (footballer)"}
     assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
+
+
+def test_variant_rate_shrinks_towards_its_shape():
+    # DIS pooled: 2 + 1 hits of 2 + 1 + 3 + 4 spans = 0.3; DISLOW pooled: 1 of 2
+    counts = {"DIS:comicscharacter": [2, 0], "DIS:album": [1, 3], "DIS:company": [0, 4], "DISLOW:war": [1, 1]}
+    rate = variant_rates(counts)
+    assert rate["DIS:comicscharacter"] == (2 + 2 * 0.3) / 4  # 0.65: two spans, both hits: written
+    assert rate["DIS:album"] == (1 + 2 * 0.3) / 6
+    assert rate["DIS:company"] == (0 + 2 * 0.3) / 6
+    assert rate["DISLOW:war"] == 0.5
+    assert variant_rates(counts, prior_weight=0.0)["DIS:album"] == 0.25  # no smoothing: the raw rate
+
+
+def test_fold_lexicons_share_the_suffixes_of_the_whole_split():
+    from pipeline.text.data import Sentence
+    sents = [Sentence("a", "The comic character Asterix was created by Albert Uderzo.",
+                      [{"sub": "Asterix_(comicsCharacter)", "rel": "creator", "obj": "Albert_Uderzo"}]),
+             Sentence("b", "Bananaman was broadcast by the BBC.",
+                      [{"sub": "Bananaman", "rel": "broadcastedBy", "obj": "BBC"}])]
+    assert [s.fold for s in sents] == [0, 1]
+    full, folds = Lexicon.cross_fitted(sents)
+    # fold 0's sentence sees the names of fold 1 only, but the suffix of its own topic: the rate
+    # of "comic character X" -> "X (comicsCharacter)" is measured on the topic that carries it
+    assert folds[0].canonical("Asterix") is None and folds[1].canonical("Asterix") == "Asterix (comicsCharacter)"
+    assert folds[0].disambiguator is full.disambiguator
+    assert ("Asterix (comicsCharacter)", "DIS") in _variants(sents[0].text, folds[0])
 
 
 def test_entity_classes_learned_from_training_triples():
