@@ -85,9 +85,12 @@ def known_relations(sentences: list[Sentence]) -> dict[str, set[str]]:
 
 def variant_kind(m: Mention) -> str:
     """The kind a variant's rate is learned for: its shape and disambiguation (``DIS:footballer``),
-    for a name tail its last word (``DISLOW:engine``)."""
+    for a name tail its last word (``DISLOW:engine``), for a disambiguation the sentence writes out
+    after the name (``Magik (rapper)``) its shape alone (``DISPAREN:``: a new entity's own words)."""
     if m.shape == "DISLOW":
         return f"DISLOW:{m.value.split()[-1].lower()}"
+    if m.shape.startswith("DISPAR"):  # written out after the name: its words are the entity's own
+        return f"{m.shape}:"
     return f"{m.shape}:{disambiguation(m.value)}"
 
 

@@ -31,6 +31,8 @@ Built from the ontology, the training split and the packaged sentence embeddings
    towards that of its shape: :func:`.features.variant_rates`); a
    known suffix found elsewhere in the sentence (``DISANY``) only for the sentence's topic (the
    subject span of the most chosen pairs); one subject span keeps one name;
+   a name some sentence of the run writes out with its disambiguation (``Stuart Parker
+   (footballer)``) is written so in every sentence (:func:`.names.written_disambiguations`);
 7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
    that triple's relation and is ranked before every other pair.
 
@@ -52,6 +54,7 @@ from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
                        label_stems, sentence_pairs, stems, subject_features, variant_rates, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
+from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
 from .stacking import cross_fitted_scores, fit_stackers, restack
 from .vector_cache import cached_vectors
@@ -393,4 +396,4 @@ class OfflineExtractor:
             all_ms = find_mentions(sent, self.lexicon)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
-        return results
+        return written_disambiguations(results, sentences, self.lexicon, self.variant_rate)
