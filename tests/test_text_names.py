@@ -3,8 +3,8 @@ extractor's choice between a plain name and its variant (learned rate per kind o
 from __future__ import annotations
 
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
-from pipeline.text.names import Disambiguator
-from pipeline.text.features import count_variants, variant_values
+from pipeline.text.names import Disambiguator, written_disambiguations
+from pipeline.text.features import count_variants, variant_rates, variant_values
 
 NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
          "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]
@@ -56,6 +56,64 @@ def test_variant_written_only_where_training_used_it_mostly():
     assert variant_values(ms, {"DISANY:footballer": 0.6}) == {}
     assert variant_values(ms, {"DISANY:footballer": 0.6}, topic=leeds) == {leeds: "Leeds (footballer)"}
     assert isinstance(ms[0], Mention) and tokens("a b")[1] == (2, 3, "b")
+
+
+def test_variant_rate_shrinks_towards_its_shape():
+    # DIS pooled: 2 + 1 hits of 2 + 1 + 3 + 4 spans = 0.3; DISLOW pooled: 1 of 2
+    counts = {"DIS:comicscharacter": [2, 0], "DIS:album": [1, 3], "DIS:company": [0, 4], "DISLOW:war": [1, 1]}
+    rate = variant_rates(counts)
+    assert rate["DIS:comicscharacter"] == (2 + 2 * 0.3) / 4  # 0.65: two spans, both hits: written
+    assert rate["DIS:album"] == (1 + 2 * 0.3) / 6
+    assert rate["DIS:company"] == (0 + 2 * 0.3) / 6
+    assert rate["DISLOW:war"] == 0.5
+    assert variant_rates(counts, prior_weight=0.0)["DIS:album"] == 0.25  # no smoothing: the raw rate
+
+
+def test_fold_lexicons_share_the_suffixes_of_the_whole_split():
+    from pipeline.text.data import Sentence
+    sents = [Sentence("a", "The comic character Asterix was created by Albert Uderzo.",
+                      [{"sub": "Asterix_(comicsCharacter)", "rel": "creator", "obj": "Albert_Uderzo"}]),
+             Sentence("b", "Bananaman was broadcast by the BBC.",
+                      [{"sub": "Bananaman", "rel": "broadcastedBy", "obj": "BBC"}])]
+    assert [s.fold for s in sents] == [0, 1]
+    full, folds = Lexicon.cross_fitted(sents)
+    # fold 0's sentence sees the names of fold 1 only, but the suffix of its own topic: the rate
+    # of "comic character X" -> "X (comicsCharacter)" is measured on the topic that carries it
+    assert folds[0].canonical("Asterix") is None and folds[1].canonical("Asterix") == "Asterix (comicsCharacter)"
+    assert folds[0].disambiguator is full.disambiguator
+    assert ("Asterix (comicsCharacter)", "DIS") in _variants(sents[0].text, folds[0])
+
+
+def test_disambiguation_written_out_after_the_name():
+    def _par(sentence, lex):
+        return [v for v in _variants(sentence, lex) if v[1].startswith("DISPAR")]
+
+    lex = Lexicon(NAMES)
+    assert _par("He met Stuart Parker (footballer) at Bury.", lex) == [("Stuart Parker (footballer)", "DISPAREN")]
+    assert _par("Abradab is associated with Magik (rapper).", lex) == [("Magik (rapper)", "DISPAREN")]
+    assert _par("It is in Athens (Greece).", lex) == [("Athens (Greece)", "DISPARCAP")]
+    assert _par("Alan B Miller Hall (located in Virginia) is owned by it.", lex) == []  # a clause
+    assert _par("Nurhan Atasoy (born in Resadiye) is a scientist.", lex) == []
+    assert _par("Ciudad Ayala (a city) is in Mexico.", lex) == []
+    # the known spelling of a suffix: "(comics character)" -> "(comicsCharacter)"
+    assert _par("He drew Blockbuster (comics character).", lex) == [("Blockbuster (comicsCharacter)", "DISPAREN")]
+    ms = [m for m in find_mentions("He met Stuart Parker (footballer) at Bury.", lex) if m.shape != "DISANY"]
+    assert variant_values(ms, variant_rates({"DISPAREN:": [7, 2]})) == {(7, 20): "Stuart Parker (footballer)"}
+
+
+def test_a_name_written_out_in_one_sentence_is_that_name_in_the_others():
+    lex = Lexicon(NAMES)
+    sents = ["The manager of Blackpool is Stuart Parker (footballer).", "Stuart Parker plays for Bury FC.",
+             "Magik (rapper) and Magik (band) are two.", "Magik sang."]
+    results = [[{"sub": "Blackpool", "rel": "manager", "obj": "Stuart Parker"}],
+               [{"sub": "Stuart Parker", "rel": "club", "obj": "Bury FC"}], [],
+               [{"sub": "Magik", "rel": "genre", "obj": "Rap"}]]
+    out = written_disambiguations(results, sents, lex, {"DISPAREN:": 0.7})
+    assert out == [[{"sub": "Blackpool", "rel": "manager", "obj": "Stuart Parker (footballer)"}],
+                   [{"sub": "Stuart Parker (footballer)", "rel": "club", "obj": "Bury FC"}], [],
+                   [{"sub": "Magik", "rel": "genre", "obj": "Rap"}]]  # two disambiguations: plain
+    assert written_disambiguations(results, sents, lex, {"DISPAREN:": 0.4}) == results  # rate too low
+    assert results[1][0]["sub"] == "Stuart Parker"  # the input is not changed
 
 
 def test_entity_classes_learned_from_training_triples():

@@ -117,7 +117,15 @@ class Lexicon:
         then sees the names known without it, as a test sentence sees the training split's."""
         examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for s in sentences]
         folds = [s.fold for s in sentences]
-        return cls.learn(examples), [cls.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
+        full = cls.learn(examples)
+        per_fold = [cls.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
+        for lex in per_fold:
+            # the disambiguation suffixes stay those of the whole split: the training sentences
+            # only measure how often a spelled-out suffix is the gold's (the variant rate), and a
+            # suffix that one topic alone carries ("comicsCharacter") would otherwise never fire on
+            # the sentences of that topic, so its rate would never be learned
+            lex.disambiguator = full.disambiguator
+        return full, per_fold
 
     @classmethod
     def learn(cls, examples: list[tuple[str, list[str]]], min_count: int = 3) -> "Lexicon":

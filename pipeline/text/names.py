@@ -28,7 +28,7 @@ import re
 
 from .normalize import clean_name, key
 
-__all__ = ["Disambiguator", "article_and_tail_variants"]
+__all__ = ["Disambiguator", "article_and_tail_variants", "written_disambiguations"]
 
 #: Lower-case words before a name that are not a type ("the famous X", "the late X").
 _NOT_HEADS = {"and", "the", "was", "were", "has", "had", "have", "for", "from", "with", "which", "who", "that",
@@ -135,6 +135,16 @@ class Disambiguator:
                 spelled = self._spell([before[-2][2], head[2]], known_only=True)
                 if spelled:
                     out.append((f"{value} ({spelled})", "DIS"))
+        # the disambiguation written out after the name: "Stuart Parker (footballer)"; a short
+        # noun phrase, not a clause ("(born in Resadiye)", "(a city)", "(located in Virginia)");
+        # a capitalised one is more often a place the gold names apart ("Athens (Greece)"): its
+        # own shape and rate
+        par = re.match(r" ?\(([^()]{2,40})\)", sentence[end:])
+        ws = par.group(1).split() if par else []
+        caps = [w[:1].isupper() for w in ws]
+        if ws and len(ws) <= 4 and ws[0].lower() not in _NOT_HEADS | {"a", "an"} and \
+                caps == sorted(caps, reverse=True) and not re.search(r"\d|[,;:\"]", par.group(1)):
+            out.append((f"{value} ({self._spell(ws)})", "DISPARCAP" if all(caps) else "DISPAREN"))
         # a known suffix all words of which the sentence uses ("the comic book character of Arion")
         stems = {_stem(t[2]) for t in toks if t[2].isalpha()}
         out += [(f"{value} ({spelled})", "DISANY") for sfx, spelled in sorted(self.suffixes.items())
@@ -194,3 +204,28 @@ def article_and_tail_variants(sentence: str, toks: list[tuple[int, int, str]], f
                 add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
             elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
                 add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")
+
+
+def written_disambiguations(results: list[list[dict[str, str]]], sentences: list[str], lexicon,
+                            rate: dict[str, float]) -> list[list[dict[str, str]]]:
+    """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with a plain name written as
+    the disambiguated name some sentence of the same run writes out (``Stuart Parker`` ->
+    ``Stuart Parker (footballer)``): sentences about one entity spell its name more or less
+    fully, and its DBpedia name is the full one. Only kinds of written-out disambiguation
+    (``DISPAREN``/``DISPARCAP`` variants of :func:`.mentions.find_mentions` with ``lexicon``)
+    whose learned ``rate`` (:func:`.features.variant_rates`) is above one half; a name written
+    with two different disambiguations keeps its plain form.
+
+    Returns:
+        New lists of new dicts, same shape and order; the input is not changed.
+    """
+    from .features import variant_kind
+    from .mentions import find_mentions
+    forms: dict[str, set[str]] = {}
+    for sent in sentences:
+        for m in find_mentions(sent, lexicon):
+            if m.shape.startswith("DISPAR") and rate.get(variant_kind(m), 0.0) > 0.5:
+                forms.setdefault(key(m.value.rsplit(" (", 1)[0]), set()).add(m.value)
+    full = {k: next(iter(v)) for k, v in forms.items() if len(v) == 1}
+    return [[{**t, "sub": full.get(key(t["sub"]), t["sub"]), "obj": full.get(key(t["obj"]), t["obj"])}
+             for t in triples] for triples in results]

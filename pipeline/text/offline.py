@@ -27,9 +27,12 @@ Built from the ontology, the training split and the packaged sentence embeddings
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range;
 6. a name is written with a DBpedia disambiguation (:mod:`.names`: ``Auron (comicsCharacter)``,
    ``Auburn, Texas``) when that kind of variant, fired on a training sentence's entity, was the
-   training triple's name more often than the plain one (a rate learned in :meth:`fit`); a
+   training triple's name more often than the plain one (a rate learned in :meth:`fit`, shrunk
+   towards that of its shape: :func:`.features.variant_rates`); a
    known suffix found elsewhere in the sentence (``DISANY``) only for the sentence's topic (the
    subject span of the most chosen pairs); one subject span keeps one name;
+   a name some sentence of the run writes out with its disambiguation (``Stuart Parker
+   (footballer)``) is written so in every sentence (:func:`.names.written_disambiguations`);
 7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
    that triple's relation and is ranked before every other pair.
 
@@ -50,8 +53,9 @@ from .canonical import canonical_spellings
 from .decode import PairScore, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
-                       label_stems, sentence_pairs, stems, subject_features, words)
+                       label_stems, sentence_pairs, stems, subject_features, variant_rates, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
+from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
 from .stacking import cross_fitted_scores, fit_stackers, restack
 from .vector_cache import cached_vectors
@@ -311,7 +315,7 @@ class OfflineExtractor:
         self.threshold = self.given_threshold if self.given_threshold is not None else (
             0.3 if self.stackers else 0.2)
         # a disambiguation is written out when the training names used it at most spans it fired on
-        self.variant_rate = {d: hit / (hit + miss) for d, (hit, miss) in variant_counts.items() if hit + miss >= 3}
+        self.variant_rate = variant_rates(variant_counts)
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
                  len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
         return self
@@ -401,4 +405,5 @@ class OfflineExtractor:
             all_ms = find_mentions(sent, self.lexicon)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
+        results = written_disambiguations(results, sentences, self.lexicon, self.variant_rate)
         return canonical_spellings(results) if self.canonical else results
