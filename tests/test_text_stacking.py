@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.text.decode import PairScore, threshold_decode
 from pipeline.text.mentions import Mention
-from pipeline.text.stacking import FEATURES, context_features, fit_stacker, fit_stackers, restack
+from pipeline.text.stacking import FEATURES, clause_role, context_features, fit_stacker, fit_stackers, restack
 
 SENT = "Alan Bean was born in Wheeler, Texas and worked for NASA."
 ALAN = Mention(0, 9, "Alan Bean", "Alan Bean", "CAP")
@@ -43,6 +43,35 @@ def test_context_features_place_a_pair_among_the_sentence_pairs():
     assert f["object_shape=CAP"] == [0, 1, 1, 1, 0, 1]
     # NASA has a better birthPlace pair (Wheeler, 0.2) than the one to Alan Bean (0.02)
     assert f["same_relation_better"] == [0, 0, 0, 0, 0, 1]
+
+
+def _mention(sent: str, text: str) -> Mention:
+    start = sent.index(text)
+    return Mention(start, start + len(text), text, text, "CAP")
+
+
+def test_clause_role_finds_the_antecedent_of_the_relative_clause_holding_the_object():
+    sent = "The manager of A.F.C. Blackpool is Stuart Parker (footballer) who played for Bury FC. It has 5 members."
+    club, parker, bury = (_mention(sent, t) for t in ("A.F.C. Blackpool", "Stuart Parker", "Bury FC"))
+    five = Mention(sent.index("5"), sent.index("5") + 1, "5", "5", "NUM")
+    names = [(m.start, m.end) for m in (club, parker, bury)]
+    # "who" follows "Stuart Parker (footballer)": the clause's antecedent is Stuart Parker
+    assert clause_role(sent, parker, bury, names) == "antecedent"
+    assert clause_role(sent, club, bury, names) == "other_antecedent"
+    assert clause_role(sent, bury, parker, names) is None  # the object comes before any pronoun
+    assert clause_role(sent, club, parker, names) is None
+    # a new sentence ends the clause; no sentence text, no clause
+    assert clause_role(sent, club, five, names) is None
+    assert clause_role("", parker, bury, names) is None
+    other = "Alan Bean, who was born in Wheeler, Texas, flew for NASA, which NASA operated."
+    alan, wheeler = _mention(other, "Alan Bean"), _mention(other, "Wheeler")
+    assert clause_role(other, alan, wheeler, [(alan.start, alan.end)]) == "antecedent"
+    assert clause_role(other, wheeler, _mention(other, "NASA"), [(wheeler.start, wheeler.end)]) == "subject_inside"
+    capsule = "Alan Bean flew the capsule, which landed in Texas."
+    alan, texas = _mention(capsule, "Alan Bean"), _mention(capsule, "Texas")
+    assert clause_role(capsule, alan, texas, [(alan.start, alan.end), (texas.start, texas.end)]) == "no_antecedent"
+    inside = Mention(other.rindex("NASA"), other.rindex("NASA") + 4, "NASA", "NASA", "CAP")
+    assert clause_role(other, inside, Mention(len(other) - 1, len(other), ".", ".", "LOW"), []) == "subject_inside"
 
 
 def test_threshold_decode_ranks_by_stacked_probability_without_subject_power():

@@ -38,6 +38,7 @@ class PairScore:
         fact: the relation of a training triple with these two names, or ``None``.
         cue: label-word cue added to ``p`` before the threshold (weighted overlap of the context
             words with the best-matching relation name).
+        sent: the sentence (``""`` when not given; the stacker's clause features need it).
     """
 
     a: Mention
@@ -49,6 +50,7 @@ class PairScore:
     raw_rel: str | None
     fact: str | None
     cue: float
+    sent: str = ""
 
 
 Chosen = tuple[float, Mention, Mention, str]

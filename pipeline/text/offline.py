@@ -375,7 +375,8 @@ class OfflineExtractor:
                 if scores[i, j] + bonus[r] > best_s and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
                     best, best_s = r, scores[i, j] + bonus[r]
             out.append(PairScore(a, b, float(p[i]), float(ps[i]), best, float(best_s), raw,
-                                 fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0)))
+                                 fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0),
+                                 sent))
         return out
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:

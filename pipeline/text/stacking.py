@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 import numpy as np
 
@@ -26,13 +27,39 @@ from .decode import PairScore
 __all__ = ["FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
+_CLAUSE_ROLES = ("antecedent", "other_antecedent", "subject_inside", "no_antecedent")
+# a relative pronoun opening a clause about the name just before it ("Stuart Parker, who played for ...")
+_RELATIVE = re.compile(r",?\s+(?:who|whom|whose|which|where)\b", re.I)
+# between an antecedent and its relative pronoun: spaces, commas, a parenthesised remark
+_ATTACHED = re.compile(r"[\s,]*(?:\([^)]*\))?[\s,]*")
+
+
+def clause_role(sent: str, a, b, names: list[tuple[int, int]]) -> str | None:
+    """Where the pair stands to the relative clause that holds its object ``b``: ``None`` (no
+    relative pronoun between the start of ``b``'s period-delimited sentence and ``b``), else the
+    clause's antecedent (the name in ``names`` just before the pronoun) is the subject ``a``
+    (``antecedent``), another name (``other_antecedent``), no name (``no_antecedent``), or ``a``
+    itself is inside the clause (``subject_inside``)."""
+    if not sent:
+        return None
+    unit = sent.rfind(". ", 0, b.start) + 1
+    marks = list(_RELATIVE.finditer(sent, unit, b.start))
+    if not marks:
+        return None
+    m = marks[-1]
+    if a.start > m.start():
+        return "subject_inside"
+    ants = [n for n in names if n[1] <= m.start() and _ATTACHED.fullmatch(sent, n[1], m.start())]
+    if not ants:
+        return "no_antecedent"
+    return "antecedent" if max(ants, key=lambda n: (n[1], -n[0])) == span(a) else "other_antecedent"
 FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
             "subject_rank_for_object", "margin_for_object", "subject_is_topic", "subject_topic_rank",
             "subject_as_object_p", "object_as_subject_p", "names", "likely_objects", "object_rank",
             "object_best_p", "object_before_subject", "object_p_sum", "has_relation", "object_ps",
             "subject_position", "object_position", "names_between", "same_relation_better",
             "relation_rank_for_object") + tuple(
-            f"object_shape={s}" for s in _SHAPES)
+            f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES)
 
 
 def span(m) -> tuple[int, int]:
@@ -70,6 +97,7 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
     obj_order = sorted(as_obj, key=lambda k: (-as_obj[k], k))
     names = len({span(c.a) for c in scored})
     likely = sum(1 for v in as_obj.values() if v >= 0.2)
+    name_spans = sorted({span(c.a) for c in scored})
     rows = []
     for c in scored:
         ps_b = sorted(by_obj[span(c.b)], reverse=True)
@@ -87,6 +115,8 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
                sum(1 for x in by_sub_rel[(span(c.a), c.rel)] if x > c.p),
                sorted(by_obj_rel[span(c.b)], reverse=True).index(c.rel_score)]
         row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
+        role = clause_role(c.sent, c.a, c.b, name_spans)
+        row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
 
