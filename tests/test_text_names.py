@@ -108,11 +108,12 @@ def test_a_name_written_out_in_one_sentence_is_that_name_in_the_others():
     results = [[{"sub": "Blackpool", "rel": "manager", "obj": "Stuart Parker"}],
                [{"sub": "Stuart Parker", "rel": "club", "obj": "Bury FC"}], [],
                [{"sub": "Magik", "rel": "genre", "obj": "Rap"}]]
-    out = written_disambiguations(results, sents, lex, {"DISPAREN:": 0.7})
+    mentions = [find_mentions(t, lex) for t in sents]
+    out = written_disambiguations(results, mentions, {"DISPAREN:": 0.7})
     assert out == [[{"sub": "Blackpool", "rel": "manager", "obj": "Stuart Parker (footballer)"}],
                    [{"sub": "Stuart Parker (footballer)", "rel": "club", "obj": "Bury FC"}], [],
                    [{"sub": "Magik", "rel": "genre", "obj": "Rap"}]]  # two disambiguations: plain
-    assert written_disambiguations(results, sents, lex, {"DISPAREN:": 0.4}) == results  # rate too low
+    assert written_disambiguations(results, mentions, {"DISPAREN:": 0.4}) == results  # rate too low
     assert results[1][0]["sub"] == "Stuart Parker"  # the input is not changed
 
 

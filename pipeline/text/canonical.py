@@ -21,7 +21,7 @@ from collections import Counter
 
 from .normalize import fold_accents, key
 
-__all__ = ["canonical_spellings", "spelling_key", "specificity"]
+__all__ = ["canonical_spellings", "rename_names", "spelling_key", "specificity"]
 
 _DASHES = re.compile(r"[-‐‑‒–—]")
 
@@ -36,6 +36,13 @@ def specificity(value: str) -> int:
     """How many characters of ``value`` a plain-ASCII rendering loses: letters that
     :func:`.normalize.fold_accents` changes, plus en/em dashes (``Suárez Madrid–Barajas`` -> 2)."""
     return sum(1 for c in value if fold_accents(c) != c or c in "–—")
+
+
+def rename_names(results: list[list[dict[str, str]]], pick) -> list[list[dict[str, str]]]:
+    """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with each subject and object
+    ``v`` written as ``pick(v)``: new lists of new dicts, same shape and order, the input unchanged."""
+    return [[{**t, "sub": pick(t.get("sub", "")), "obj": pick(t.get("obj", ""))} for t in triples]
+            for triples in results]
 
 
 def canonical_spellings(results: list[list[dict[str, str]]]) -> list[list[dict[str, str]]]:
@@ -58,5 +65,4 @@ def canonical_spellings(results: list[list[dict[str, str]]]) -> list[list[dict[s
         b = best.get(spelling_key(v)) if re.search(r"[^\W\d_]", v) else None
         # a spelling that is no more specific is kept: only accents and dashes are ever added
         return b if b is not None and specificity(b) > specificity(v) else v
-    return [[{**t, "sub": pick(t.get("sub", "")), "obj": pick(t.get("obj", ""))} for t in triples]
-            for triples in results]
+    return rename_names(results, pick)

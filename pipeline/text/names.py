@@ -206,26 +206,25 @@ def article_and_tail_variants(sentence: str, toks: list[tuple[int, int, str]], f
                 add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")
 
 
-def written_disambiguations(results: list[list[dict[str, str]]], sentences: list[str], lexicon,
+def written_disambiguations(results: list[list[dict[str, str]]], mentions: list[list],
                             rate: dict[str, float]) -> list[list[dict[str, str]]]:
     """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with a plain name written as
     the disambiguated name some sentence of the same run writes out (``Stuart Parker`` ->
     ``Stuart Parker (footballer)``): sentences about one entity spell its name more or less
     fully, and its DBpedia name is the full one. Only kinds of written-out disambiguation
-    (``DISPAREN``/``DISPARCAP`` variants of :func:`.mentions.find_mentions` with ``lexicon``)
-    whose learned ``rate`` (:func:`.features.variant_rates`) is above one half; a name written
-    with two different disambiguations keeps its plain form.
+    (``DISPAREN``/``DISPARCAP`` variants among ``mentions``, each sentence's
+    :func:`.mentions.find_mentions`) whose learned ``rate`` (:func:`.features.variant_rates`) is
+    above one half; a name written with two different disambiguations keeps its plain form.
 
     Returns:
         New lists of new dicts, same shape and order; the input is not changed.
     """
+    from .canonical import rename_names
     from .features import variant_kind
-    from .mentions import find_mentions
     forms: dict[str, set[str]] = {}
-    for sent in sentences:
-        for m in find_mentions(sent, lexicon):
+    for ms in mentions:
+        for m in ms:
             if m.shape.startswith("DISPAR") and rate.get(variant_kind(m), 0.0) > 0.5:
                 forms.setdefault(key(m.value.rsplit(" (", 1)[0]), set()).add(m.value)
     full = {k: next(iter(v)) for k, v in forms.items() if len(v) == 1}
-    return [[{**t, "sub": full.get(key(t["sub"]), t["sub"]), "obj": full.get(key(t["obj"]), t["obj"])}
-             for t in triples] for triples in results]
+    return rename_names(results, lambda v: full.get(key(v), v))

@@ -401,10 +401,12 @@ class OfflineExtractor:
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
         for stacker in self.stackers:
             scored = restack(scored, stacker)
+        mentions = []
         for sent, scored in zip(sentences, scored):
             chosen = self.decode(scored)
             all_ms = find_mentions(sent, self.lexicon)
+            mentions.append(all_ms)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
-        results = written_disambiguations(results, sentences, self.lexicon, self.variant_rate)
+        results = written_disambiguations(results, mentions, self.variant_rate)
         return canonical_spellings(results) if self.canonical else results

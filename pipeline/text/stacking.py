@@ -53,6 +53,8 @@ def clause_role(sent: str, a, b, names: list[tuple[int, int]]) -> str | None:
     if not ants:
         return "no_antecedent"
     return "antecedent" if max(ants, key=lambda n: (n[1], -n[0])) == span(a) else "other_antecedent"
+
+
 FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", "best_for_object",
             "subject_rank_for_object", "margin_for_object", "subject_is_topic", "subject_topic_rank",
             "subject_as_object_p", "object_as_subject_p", "names", "likely_objects", "object_rank",
