@@ -95,7 +95,5 @@ text2kg: install  ## text -> KG: offline extractor on the 19 Text2KGBench ontolo
 text2kg-loo: install  ## the same, leave one ontology out (never trains on the scored ontology; slower)
 	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg-loo --protocol loo
 
-bench: bench-mapper bench-validation bench-paper  ## all benchmarks (speed and memory live here, not in tests)
-
 clean:  ## remove outputs and generated manifests
 	rm -rf $(OUT) $(MANIFESTS) data/blinkg
