@@ -101,3 +101,19 @@ def test_fact_memory_gives_a_training_triple_its_relation():
     off = OfflineExtractor(threshold=0.3, fact_memory=False).fit({"tiny_university": (case.ontology, case.train)})
     assert [(t["sub"], t["rel"], t["obj"]) for t in off.extract([sent], case.ontology)[0]] == [
         ("Turin", "city", "Gamma University"), ("Turin", "city", "welcomes")]
+
+
+def test_zero_shot_relation_from_its_name_in_the_context():
+    # `rector` is in the ontology but in no training triple: the relation SVM has no class for it,
+    # its name before the first name or after the object is the evidence
+    case = load_case(CASE)
+    sents = ["The rector of Omega University is Anna Berg.", "Omega University has Anna Berg as rector."]
+
+    def triples(**kw):
+        ex = OfflineExtractor(threshold=0.3, **kw).fit({"tiny_university": (case.ontology, case.train)})
+        assert "rector" not in ex.classes
+        return [[(t["sub"], t["rel"], t["obj"]) for t in out] for out in ex.extract(sents, case.ontology)]
+    assert triples() == [[("Omega University", "rector", "Anna Berg")],
+                         [("Omega University", "rector", "Anna Berg"), ("Omega University", "city", "rector")]]
+    assert triples(zero_shot=None) == [[("Omega University", "city", "Anna Berg")],
+                                       [("Omega University", "city", "Anna Berg"), ("Omega University", "city", "rector")]]
