@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.text.bench import dev_split
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.text.bench import dev_split, main, parse_settings
 from pipeline.text.data import Sentence, load_ontology
 from pipeline.text.error_analysis import analyse, classify
 from pipeline.text.features import alias_keys, variant_kind
@@ -63,3 +66,12 @@ def test_names_with_joiners_articles_dashes_and_learned_tails():
     assert ("Alaa Abdul-Zahra", "LEX") in [(m.value, m.shape) for m in find_mentions("Alaa Abdul Zahra plays.", lex)]
     # the spans variants sit on are positives of the gold name in training
     assert {"twotowers", "thetwotowers"} <= alias_keys("The_Two_Towers", "") and "v8" in alias_keys("V8_engine", "")
+
+
+def test_set_settings_are_typed_and_none_turns_one_off():
+    assert parse_settings(["threshold=0.25", "k=3", "stack=false", "zero_shot=none", "model=pair"]) == {
+        "threshold": 0.25, "k": 3, "stack": False, "zero_shot": None, "model": "pair"}
+    with pytest.raises(InputError, match="expected KEY=VALUE"):
+        parse_settings(["zero_shot"])
+    # main reports it as a usage error (exit 2), not a traceback
+    assert main(["--set", "=1", "--only", "16_city"]) == 2

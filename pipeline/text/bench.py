@@ -28,12 +28,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import PipelineError
+from ..errors import InputError, PipelineError
 from .data import Sentence, TextCase, benchmark_dir, load_sentences, ontology_names
 from .error_analysis import CLASSES, write_errors
 from .harness import BASELINES, load_training, macro, published_baseline, rescore_baseline, run_case
 
-__all__ = ["run_benchmark", "format_table", "main", "dev_split", "PROTOCOLS"]
+__all__ = ["run_benchmark", "format_table", "main", "dev_split", "parse_settings", "PROTOCOLS"]
 
 PROTOCOLS = ("standard", "loo", "dev")
 
@@ -192,6 +192,26 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse_settings(items: list[str]) -> dict[str, Any]:
+    """``--set`` items (``KEY=VALUE``) as extractor keyword arguments: ``true``/``false`` ->
+    bool, ``none``/``null`` -> None (a setting turned off: ``zero_shot=none``), digits -> int,
+    digits with one ``.`` -> float, anything else the string.
+
+    Raises:
+        InputError: an item without ``=`` or with an empty key.
+    """
+    settings: dict[str, Any] = {}
+    for item in items:
+        k, eq, v = item.partition("=")
+        if not eq or not k:
+            raise InputError(f"--set {item!r}: expected KEY=VALUE (threshold=0.2, zero_shot=none)")
+        if v.replace(".", "", 1).isdigit():
+            settings[k] = float(v) if "." in v else int(v)
+        else:
+            settings[k] = {"true": True, "false": False, "none": None, "null": None}.get(v.lower(), v)
+    return settings
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line of ``make text2kg``; exit 2 when the benchmark folder is unusable."""
     p = argparse.ArgumentParser(prog="python -m pipeline.text.bench", description=__doc__.split("\n\n")[0])
@@ -200,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="out/text2kg")
     p.add_argument("--protocol", choices=PROTOCOLS, default="standard")
     p.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="offline extractor settings (threshold=0.2, fact_memory=false ...), for dev experiments")
+                   help="offline extractor settings (threshold=0.2, fact_memory=false, zero_shot=none ...), for dev experiments")
     p.add_argument("--errors", action="store_true", help="write per-sentence error classes (errors.jsonl)")
     p.add_argument("--no-validate", dest="validate", action="store_false")
     p.add_argument("--only", nargs="+", help="ontology names (default: all)")
@@ -209,12 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     for noisy in ("httpx", "sentence_transformers", "LiteLLM"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     bench = Path(args.bench) if args.bench else benchmark_dir()
-    settings: dict[str, Any] = {}
-    for item in args.set:
-        k, _, v = item.partition("=")
-        settings[k] = {"true": True, "false": False}.get(v.lower(), v) if not v.replace(".", "", 1).isdigit() \
-            else (float(v) if "." in v else int(v))
     try:
+        settings = parse_settings(args.set)
         result = run_benchmark(bench, Path(args.out), args.protocol, args.validate, args.only, args.errors, settings)
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
