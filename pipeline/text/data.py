@@ -180,7 +180,7 @@ def load_case(path: str | Path) -> TextCase:
     """Load a ``kind: text`` manifest (see the module docstring).
 
     Raises:
-        ManifestError: not a mapping, wrong kind, or a required key missing.
+        ManifestError: not a mapping, wrong kind, a required key missing, or an 'offline' setting unknown or of the wrong type.
         InputError: a referenced file cannot be read.
     """
     path = Path(path)
@@ -212,6 +212,10 @@ def load_case(path: str | Path) -> TextCase:
     allowed = set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"}
     if not isinstance(offline, dict) or set(offline) - allowed:
         raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
+    try:  # the values too, before any sentence is read: the settings alone, no fit
+        OfflineExtractor(**offline)
+    except InputError as exc:
+        raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
     ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
     return TextCase(str(doc.get("name") or path.stem), path, ontology,
                     load_sentences(rel(doc["sentences"])), gold, train,

@@ -83,6 +83,25 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
 
 
+def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
+    """Settings from a manifest or ``--set`` are checked before they reach a comparison:
+    ``numbers`` must be int/float (``None`` where the setting allows it: ``threshold``,
+    ``zero_shot``), ``flags`` true/false.
+
+    Raises:
+        InputError: the first setting of the wrong type, with its name and value.
+    """
+    from ..errors import InputError
+    for name, v in numbers.items():
+        if (v is None and name in ("threshold", "zero_shot")) or (isinstance(v, (int, float)) and not isinstance(v, bool)):
+            continue
+        raise InputError(f"offline setting {name}: expected a number{' or null' if name in ('threshold', 'zero_shot') else ''}, "
+                         f"got {v!r}", key=name)
+    for name, v in flags.items():
+        if not isinstance(v, bool):
+            raise InputError(f"offline setting {name}: expected true or false, got {v!r}", key=name)
+
+
 class OfflineExtractor:
     """Pair classifier over candidate mentions (see the module docstring).
 
@@ -147,9 +166,13 @@ class OfflineExtractor:
                  model: str = "pair", stack: bool = True, literal_forms: bool = True,
                  canonical: bool = True, zero_shot: float | None = 0.5) -> None:
         from .tagger import MODELS
+        from ..errors import InputError
         if model not in MODELS:
-            from ..errors import InputError
             raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
+        _check_types({"k": k, "threshold": threshold, "min_df": min_df, "label_weight": label_weight,
+                      "subject_weight": subject_weight, "zero_shot": zero_shot},
+                     {"use_embeddings": use_embeddings, "type_filter": type_filter, "fact_memory": fact_memory,
+                      "stack": stack, "literal_forms": literal_forms, "canonical": canonical})
         self.model, self.tagger = model, None
         self.label_weight = label_weight
         # liblinear regularisation (inverse strength): strong, the features are many and sparse
