@@ -117,3 +117,20 @@ def test_zero_shot_relation_from_its_name_in_the_context():
                          [("Omega University", "rector", "Anna Berg"), ("Omega University", "city", "rector")]]
     assert triples(zero_shot=None) == [[("Omega University", "city", "Anna Berg")],
                                        [("Omega University", "city", "Anna Berg"), ("Omega University", "city", "rector")]]
+
+
+def test_of_argument_is_the_subject_of_a_relational_noun():
+    from pipeline.text.mentions import Mention, tokens
+    from pipeline.text.offline import of_argument
+
+    def arg(sent, name, rel):
+        start = sent.index(name)
+        return of_argument(tokens(sent), Mention(start, start + len(name), name, name, "CAP"), rel)
+    # "a division of Honda": Honda is division's subject, never its object
+    assert arg("Acura is a division of the Honda Co.", "Honda Co.", "division") is True
+    assert arg("Acura is a division of the Honda Co.", "Acura", "division") is False
+    assert arg("He was a crew member of Apollo 8.", "Apollo 8", "crewMembers") is True
+    assert arg("The rector of Omega University is Anna Berg.", "Omega University", "rector") is True
+    # another noun before "of", or a name that begins with a verb: no claim
+    assert arg("He is a friend of Apollo 8.", "Apollo 8", "crewMembers") is False
+    assert arg("Abilene is part of Texas.", "Texas", "isPartOf") is False

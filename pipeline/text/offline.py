@@ -43,6 +43,7 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 
@@ -81,6 +82,20 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     if cache_dir is None:
         return embeddings.embed(texts)
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
+
+
+def of_argument(toks: list[tuple[int, int, str]], m: Mention, relation: str) -> bool:
+    """``m`` follows a word of the name of ``relation`` and ``of`` (an article between): it is the
+    argument of a relational noun, which DBpedia makes the subject - "Acura is a division of
+    Honda" is ``division(Honda, Acura)``, "a crew member of Apollo 8" ``crewMembers(Apollo 8, ..)``,
+    "the capital of France is Paris" ``capital(France, Paris)``. Never for a name that begins with
+    a verb (``isPartOf``: "X is part of Y" is ``isPartOf(X, Y)``)."""
+    if re.match(r"(?:is|has|was|are|have)[A-Z]", relation):
+        return False
+    ws = words(toks, 0, m.start)[-3:]
+    if ws and ws[-1] in ("the", "a", "an"):
+        ws = ws[:-1]
+    return len(ws) >= 2 and ws[-1] == "of" and bool(stems([ws[-2]]) & label_stems(relation))
 
 
 def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
@@ -419,7 +434,8 @@ class OfflineExtractor:
                 for r in unseen:
                     rel = rels[r]
                     if zctx >= label_stems(r) and label_stems(r) and compatible(rel.range, b.shape) \
-                            and self.zero_shot > best_s and not self._type_conflict(rel, a, b, ontology):
+                            and self.zero_shot > best_s and not self._type_conflict(rel, a, b, ontology) \
+                            and (rel.is_datatype or not of_argument(toks, b, r)):
                         best, best_s = r, self.zero_shot
             out.append(PairScore(a, b, float(p[i]), float(ps[i]), best, float(best_s), raw,
                                  fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0),
