@@ -227,11 +227,13 @@ def subject_features(sent: str, toks, ms: list[Mention], a: Mention, known: dict
 
 
 def sentence_pairs(sent: str, nb: set[str], lexicon: Lexicon, known: dict[str, set[str]],
-                   types: TypeGuesser) -> list[tuple[Mention, Mention, dict[str, float]]]:
+                   types: TypeGuesser, mentions: list[Mention] | None = None
+                   ) -> list[tuple[Mention, Mention, dict[str, float]]]:
     """Every ordered pair (name candidate, other candidate) of ``sent`` that do not overlap and
     name different things, with :func:`pair_features`; variant names (shape ``DIS*``) are left
-    out: they are chosen after the pair, per span (:func:`variant_values`)."""
-    ms = [m for m in find_mentions(sent, lexicon) if not m.shape.startswith("DIS")]
+    out: they are chosen after the pair, per span (:func:`variant_values`). ``mentions``: the
+    sentence's :func:`.mentions.find_mentions` with ``lexicon`` when the caller has them."""
+    ms = [m for m in (find_mentions(sent, lexicon) if mentions is None else mentions) if not m.shape.startswith("DIS")]
     toks = tokens(sent)
     out = []
     for a in ms:

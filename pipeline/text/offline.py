@@ -329,7 +329,7 @@ class OfflineExtractor:
                     s_rows[(m.start, m.end, m.value)] = len(S)
                     S.append(subject_features(s.text, toks, ms, m, fold_known[fold], fold_types[fold]))
                     y_s.append(1 if fold_accents(key(m.value)) in subj_keys else 0)
-            pairs = sentence_pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold])
+            pairs = sentence_pairs(s.text, nb, fold_lex[fold], fold_known[fold], fold_types[fold], all_ms)
             if tagged is not None:
                 add_tag_features(s.text, tagged, pairs, self.tagger.relations)
             meta.append((name, s.text, fold, pairs, len(X), s_rows))
@@ -381,11 +381,14 @@ class OfflineExtractor:
         return self.types.excludes(a.value, rel.domain, ontology) or (
             not rel.is_datatype and self.types.excludes(b.value, rel.range, ontology))
 
-    def pair_scores(self, sent: str, nb: set[str], tagged, rels: dict, ontology: TextOntology) -> list[PairScore]:
+    def pair_scores(self, sent: str, nb: set[str], tagged, rels: dict, ontology: TextOntology,
+                    mentions: list[Mention] | None = None) -> list[PairScore]:
         """Every candidate pair of ``sent`` scored (:class:`.decode.PairScore`): the pair model's
         probability, the subject model's, the best relation allowed by the range (the relation
-        SVM's score plus the label-word bonus), and a training fact's relation (``fact_memory``)."""
-        pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types)
+        SVM's score plus the label-word bonus), and a training fact's relation (``fact_memory``).
+        ``mentions``: the sentence's :func:`.mentions.find_mentions` when the caller has them."""
+        all_ms = find_mentions(sent, self.lexicon) if mentions is None else mentions
+        pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types, all_ms)
         if tagged is not None:
             from .tagger import add_tag_features
             add_tag_features(sent, tagged, pairs, self.tagger.relations)
@@ -395,7 +398,8 @@ class OfflineExtractor:
         p = self.binary.predict_proba(Xm)[:, 1]
         ps = np.ones(len(pairs))
         if self.subject is not None and self.subject_weight:
-            ms, toks = find_mentions(sent, self.lexicon), tokens(sent)
+            # without the variant names, as the subject model saw its training sentences
+            ms, toks = [m for m in all_ms if not m.shape.startswith("DIS")], tokens(sent)
             subj = {}
             for a, _, _ in pairs:
                 if (a.start, a.end, a.value) not in subj:
@@ -463,15 +467,13 @@ class OfflineExtractor:
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         results = []
         rels = self.relations(ontology)
-        scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology)
+        mentions = [find_mentions(sent, self.lexicon) for sent in sentences]
+        scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology, mentions[n])
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
         for stacker in self.stackers:
             scored = restack(scored, stacker)
-        mentions = []
-        for sent, scored in zip(sentences, scored):
+        for sent, scored, all_ms in zip(sentences, scored, mentions):
             chosen = self.decode(scored)
-            all_ms = find_mentions(sent, self.lexicon)
-            mentions.append(all_ms)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
         results = written_disambiguations(results, mentions, self.variant_rate)
