@@ -71,7 +71,13 @@ def test_names_with_joiners_articles_dashes_and_learned_tails():
 def test_set_settings_are_typed_and_none_turns_one_off():
     assert parse_settings(["threshold=0.25", "k=3", "stack=false", "zero_shot=none", "model=pair"]) == {
         "threshold": 0.25, "k": 3, "stack": False, "zero_shot": None, "model": "pair"}
+    assert parse_settings(["zero_shot=-0.5", "label_weight=1e-3", "k=-1"]) == {
+        "zero_shot": -0.5, "label_weight": 0.001, "k": -1}
     with pytest.raises(InputError, match="expected KEY=VALUE"):
         parse_settings(["zero_shot"])
+    with pytest.raises(InputError, match="unknown setting 'nosuchkey'; expected one of .*zero_shot"):
+        parse_settings(["nosuchkey=1"])
+    with pytest.raises(InputError, match="unknown setting 'cache_dir'"):
+        parse_settings(["cache_dir=x"])
     # main reports it as a usage error (exit 2), not a traceback
     assert main(["--set", "=1", "--only", "16_city"]) == 2

@@ -50,6 +50,12 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert (s["A"]["tp"], s["R"]["tp"], s["E"]["tp"]) == (2, 1, 3)
     prov = json.loads((tmp_path / "tiny" / "provenance.json").read_text())
     assert prov["extractor"] == "offline" and prov["cost_usd"] == 0 and prov["training_ontologies"] == ["tiny_university"]
+    # every setting the run used (the manifest's threshold 0.3; 8 training sentences: no stacker)
+    assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
+                                "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
+                                "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
+                                "zero_shot": 0.5}
+    assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]
 

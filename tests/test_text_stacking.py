@@ -143,22 +143,3 @@ def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
     with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'canonical'.*'stack'"):
         load_case(tmp_path / "typo.yaml")
 
-
-def test_a_text_manifest_types_its_offline_settings(tmp_path):
-    from pathlib import Path
-
-    from pipeline.errors import ManifestError
-    from pipeline.text.data import load_case
-    case = Path(__file__).parent / "cases" / "text"
-    text = (case / "case.yaml").read_text(encoding="utf-8")
-    for name in ("ontology.json", "test.jsonl", "gold.jsonl", "train.jsonl"):
-        (tmp_path / name).write_text((case / name).read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "off.yaml").write_text(text.replace("{threshold: 0.3}", "{zero_shot: null, threshold: 0.25}"))
-    assert load_case(tmp_path / "off.yaml").offline == {"zero_shot": None, "threshold": 0.25}
-    for bad, msg in (("{zero_shot: high}", "zero_shot: expected a number or null, got 'high'"),
-                     ("{stack: 'yes'}", "stack: expected true or false, got 'yes'"),
-                     ("{k: true}", "k: expected a number, got True")):
-        (tmp_path / "bad.yaml").write_text(text.replace("{threshold: 0.3}", bad))
-        with pytest.raises(ManifestError, match=msg) as err:
-            load_case(tmp_path / "bad.yaml")
-        assert str(tmp_path / "bad.yaml") in str(err.value)

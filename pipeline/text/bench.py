@@ -194,21 +194,36 @@ def format_table(result: dict[str, Any]) -> str:
 
 def parse_settings(items: list[str]) -> dict[str, Any]:
     """``--set`` items (``KEY=VALUE``) as extractor keyword arguments: ``true``/``false`` ->
-    bool, ``none``/``null`` -> None (a setting turned off: ``zero_shot=none``), digits -> int,
-    digits with one ``.`` -> float, anything else the string.
+    bool, ``none``/``null`` -> None (a setting turned off: ``zero_shot=none``), an integer -> int
+    (``k=3``, ``-1``), another number -> float (``0.25``, ``-0.5``, ``1e-3``), anything else the
+    string (the extractor's own checks then name what it expected).
 
     Raises:
-        InputError: an item without ``=`` or with an empty key.
+        InputError: an item without ``=``, with an empty key, or a key that is no setting of
+            :class:`.offline.OfflineExtractor` (the message lists them).
     """
+    import inspect
+
+    from .offline import OfflineExtractor
+    allowed = sorted(set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"})
     settings: dict[str, Any] = {}
     for item in items:
         k, eq, v = item.partition("=")
         if not eq or not k:
             raise InputError(f"--set {item!r}: expected KEY=VALUE (threshold=0.2, zero_shot=none)")
-        if v.replace(".", "", 1).isdigit():
-            settings[k] = float(v) if "." in v else int(v)
-        else:
-            settings[k] = {"true": True, "false": False, "none": None, "null": None}.get(v.lower(), v)
+        if k not in allowed:
+            raise InputError(f"--set {item!r}: unknown setting {k!r}; expected one of {', '.join(allowed)}", key=k)
+        words = {"true": True, "false": False, "none": None, "null": None}
+        if v.lower() in words:
+            settings[k] = words[v.lower()]
+            continue
+        try:
+            settings[k] = int(v)
+        except ValueError:
+            try:
+                settings[k] = float(v)
+            except ValueError:
+                settings[k] = v
     return settings
 
 
@@ -234,9 +249,6 @@ def main(argv: list[str] | None = None) -> int:
         result = run_benchmark(bench, Path(args.out), args.protocol, args.validate, args.only, args.errors, settings)
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except TypeError as exc:  # an unknown --set key
-        print(f"error: --set: {exc}", file=sys.stderr)
         return 2
     print(format_table(result))
     return 0

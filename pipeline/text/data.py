@@ -131,23 +131,35 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
             Text2KGBench's ``https://cenguix.github.io/Text2KGBench/<id>/``).
 
     Raises:
-        InputError: the file is missing, not JSON, or lacks ``concepts``/``relations``.
+        InputError: the file is missing, not JSON, lacks ``concepts``/``relations``, or an entry
+            of them (or of ``subclasses``) is not an object with a name (``key`` names the entry).
     """
     path = Path(path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read the ontology: {exc}", path=path) from exc
+        raise InputError(f"cannot read the ontology (expected JSON): {exc}", path=path) from exc
     if not isinstance(doc, dict) or "relations" not in doc or "concepts" not in doc:
         raise InputError("expected a JSON object with 'concepts' and 'relations'", path=path)
-    concepts = [str(c.get("label") or c.get("qid")) for c in doc["concepts"]]
+
+    def entries(field: str, expected: str, ok) -> list[dict]:
+        items = doc.get(field) or []
+        if not isinstance(items, list):
+            raise InputError(f"'{field}' must be a list of {expected}", path=path, key=field)
+        for i, x in enumerate(items):
+            if not isinstance(x, dict) or not ok(x):
+                raise InputError(f"'{field}' entry {i}: expected {expected}, got {x!r}", path=path, key=f"{field}[{i}]")
+        return items
+    concepts = [str(c.get("label") or c.get("qid"))
+                for c in entries("concepts", "an object with 'qid' or 'label'", lambda c: c.get("label") or c.get("qid"))]
     rels = {}
-    for r in doc["relations"]:
+    for r in entries("relations", "an object with 'pid' or 'label' (and 'domain', 'range')",
+                     lambda r: r.get("label") or r.get("pid")):
         name = str(r.get("label") or r.get("pid")).replace(" ", "")
         rels[name] = Relation(name, str(r.get("domain") or ""), str(r.get("range") or ""))
     parents: dict[str, set[str]] = {}
-    for link in doc.get("subclasses", []):
-        parents.setdefault(link["sub"], set()).add(link["super"])
+    for link in entries("subclasses", "an object with 'sub' and 'super'", lambda x: x.get("sub") and x.get("super")):
+        parents.setdefault(str(link["sub"]), set()).add(str(link["super"]))
     oid = str(doc.get("id") or path.stem)
     ns = str(iri or doc.get("iri") or f"https://cenguix.github.io/Text2KGBench/{oid}/")
     return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/")
@@ -157,21 +169,36 @@ def load_sentences(path: str | Path) -> list[Sentence]:
     """Read a JSON Lines file of ``{"id", "sent", ["triples"]}``.
 
     Raises:
-        InputError: missing file, or a line that is not such an object (with its line number).
+        InputError: missing file, or a line that is not such an object (with its line number): an
+            ``id`` or ``sent`` missing or null, a ``sent`` that is not a string or not valid
+            Unicode (a lone surrogate: a truncated emoji), ``triples`` not a list of objects with
+            string ``sub``, ``rel`` and ``obj``.
     """
     path = Path(path)
     out = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read sentences: {exc}", path=path) from exc
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             d = json.loads(line)
-            out.append(Sentence(str(d["id"]), str(d["sent"]), list(d.get("triples") or [])))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            if not isinstance(d, dict) or d.get("id") is None or not isinstance(d.get("sent"), str):
+                raise ValueError("'id' and a string 'sent' are required")
+            d["sent"].encode("utf-8")
+            triples = d.get("triples") or []
+            if not isinstance(triples, list) or not all(
+                    isinstance(t, dict) and isinstance(t.get("rel"), str)
+                    and all(isinstance(t.get(k), (str, int, float)) and not isinstance(t.get(k), bool) for k in ("sub", "obj"))
+                    for t in triples):
+                raise ValueError("'triples' must be a list of objects with a string 'rel' and a string or number "
+                                 "'sub' and 'obj'")
+            # a number written as a JSON number is the same value as its text
+            triples = [{**t, "sub": str(t["sub"]), "obj": str(t["obj"])} for t in triples]
+            out.append(Sentence(str(d["id"]), d["sent"], triples))
+        except (json.JSONDecodeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
     return out
 
@@ -181,7 +208,7 @@ def load_case(path: str | Path) -> TextCase:
 
     Raises:
         ManifestError: not a mapping, wrong kind, a required key missing, or an 'offline' setting unknown or of the wrong type.
-        InputError: a referenced file cannot be read.
+        InputError: a referenced file cannot be read, or the sentences file holds no sentence.
     """
     path = Path(path)
     try:
@@ -202,6 +229,9 @@ def load_case(path: str | Path) -> TextCase:
     if doc.get("gold"):
         gold = {s.id: s for s in load_sentences(rel(doc["gold"]))}
     train_files = doc.get("train") or []
+    if not isinstance(train_files, (str, list)) or not all(isinstance(p, str) for p in
+                                                          ([train_files] if isinstance(train_files, str) else train_files)):
+        raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
     train = [s for p in ([train_files] if isinstance(train_files, str) else train_files)
              for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
@@ -212,13 +242,15 @@ def load_case(path: str | Path) -> TextCase:
     allowed = set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"}
     if not isinstance(offline, dict) or set(offline) - allowed:
         raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
-    try:  # the values too, before any sentence is read: the settings alone, no fit
+    try:  # the values too, before the sentences are read and long before any fit
         OfflineExtractor(**offline)
     except InputError as exc:
         raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
     ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
-    return TextCase(str(doc.get("name") or path.stem), path, ontology,
-                    load_sentences(rel(doc["sentences"])), gold, train,
+    sentences = load_sentences(rel(doc["sentences"]))
+    if not sentences:
+        raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
+    return TextCase(str(doc.get("name") or path.stem), path, ontology, sentences, gold, train,
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
 

@@ -135,12 +135,23 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         outputs = [Output(r["id"], r["sentence"], case.gold[r["id"]].triples if r["id"] in case.gold else [],
                           r["triples"], r["valid"], r["latency_s"], r["cost_usd"]) for r in results]
         scores = score_ontology(outputs, case.ontology)
+        # scored against no triples (their predictions are false positives): said, not hidden
+        no_gold = [r["id"] for r in results if r["id"] not in case.gold]
+        scores["n_sentences_without_gold"] = len(no_gold)
+        if no_gold:
+            log.warning("%s: %d sentences have no gold entry and are scored against no triples: %s%s", case.path,
+                        len(no_gold), ", ".join(no_gold[:5]), " ..." if len(no_gold) > 5 else "")
         (out / "scores.json").write_text(json.dumps(scores, indent=1), encoding="utf-8")
+    # a relation without a domain or a range gives no subType/objType: no extractor writes it
+    unusable = sorted(n for n, r in case.ontology.relations.items() if not (r.domain and r.range))
+    if unusable:
+        log.warning("%s: relations without a domain or a range are never extracted: %s", case.path, ", ".join(unusable))
     prov = {"case": case.name, "manifest": str(case.path), "extractor": getattr(extractor, "name", kind),
+            "relations_never_extracted": unusable,
             "protocol": protocol, "training_ontologies": sorted(train),
             "similarity": getattr(extractor, "similarity", None),
             "settings": extractor.settings.public() if hasattr(extractor, "settings") else
-            {k: getattr(extractor, k, None) for k in ("k", "threshold", "min_df", "model")},
+            extractor.public_settings() if hasattr(extractor, "public_settings") else None,
             "model": getattr(getattr(extractor, "settings", None), "model", "offline"),
             "prompt_hashes": sorted({r["prompt_hash"] for r in results if r.get("prompt_hash")}),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in results),

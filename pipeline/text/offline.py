@@ -98,20 +98,35 @@ def of_argument(toks: list[tuple[int, int, str]], m: Mention, relation: str) -> 
     return len(ws) >= 2 and ws[-1] == "of" and bool(stems([ws[-2]]) & label_stems(relation))
 
 
+#: range of each numeric setting: (lowest, highest, whole number, None allowed)
+_SETTING_RANGES = {"k": (1, None, True, False), "min_df": (1, None, True, False),
+                   "threshold": (0.0, 1.0, False, True), "label_weight": (0.0, None, False, False),
+                   "subject_weight": (0.0, None, False, False), "zero_shot": (None, None, False, True)}
+
+
 def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
-    """Settings from a manifest or ``--set`` are checked before they reach a comparison:
-    ``numbers`` must be int/float (``None`` where the setting allows it: ``threshold``,
-    ``zero_shot``), ``flags`` true/false.
+    """Settings from a manifest or ``--set`` are checked before they reach a comparison or a
+    slice: ``numbers`` against :data:`_SETTING_RANGES` (``k`` and ``min_df`` whole numbers >= 1,
+    ``threshold`` a probability in [0, 1] or null, weights >= 0, ``zero_shot`` any number on the
+    SVM's scale or null), ``flags`` true/false.
 
     Raises:
-        InputError: the first setting of the wrong type, with its name and value.
+        InputError: the first setting of the wrong type or out of range, with its name, value
+            and what was expected.
     """
+    import math
+
     from ..errors import InputError
     for name, v in numbers.items():
-        if (v is None and name in ("threshold", "zero_shot")) or (isinstance(v, (int, float)) and not isinstance(v, bool)):
+        lo, hi, whole, nullable = _SETTING_RANGES[name]
+        if v is None and nullable:
             continue
-        raise InputError(f"offline setting {name}: expected a number{' or null' if name in ('threshold', 'zero_shot') else ''}, "
-                         f"got {v!r}", key=name)
+        expected = ("a whole number" if whole else "a number") + (f" >= {lo}" if lo is not None and hi is None else "") + \
+            (f" in [{lo}, {hi}]" if hi is not None else "") + (" or null" if nullable else "")
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and \
+            (not whole or float(v).is_integer()) and (lo is None or v >= lo) and (hi is None or v <= hi)
+        if not ok:
+            raise InputError(f"offline setting {name}: expected {expected}, got {v!r}", key=name)
     for name, v in flags.items():
         if not isinstance(v, bool):
             raise InputError(f"offline setting {name}: expected true or false, got {v!r}", key=name)
@@ -205,7 +220,7 @@ class OfflineExtractor:
         self.subject = None
         # None: the dev protocol's choice, 0.2 (set after fit: a pickled extractor keeps the one it had)
         self.given_threshold = threshold
-        self.k, self.threshold, self.use_embeddings, self.min_df = k, threshold, use_embeddings, min_df
+        self.k, self.threshold, self.use_embeddings, self.min_df = int(k), threshold, use_embeddings, int(min_df)
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self._tfidf = None
         self.lexicon: Lexicon | None = None
@@ -448,6 +463,17 @@ class OfflineExtractor:
                                  fact[0] if fact else None, self.label_weight * 0.2 * max(bonus.values(), default=0),
                                  sent))
         return out
+
+    def public_settings(self) -> dict[str, object]:
+        """Every setting the extractor runs with, for ``provenance.json``: the constructor's
+        (``threshold`` as in effect after :meth:`fit`) and what :meth:`fit` decided, ``stacked``
+        (a stacker was fitted: ``stack`` and at least :data:`STACK_MIN_SENTENCES` training
+        sentences)."""
+        return {"k": self.k, "threshold": self.threshold, "use_embeddings": self.use_embeddings,
+                "min_df": self.min_df, "label_weight": self.label_weight, "subject_weight": self.subject_weight,
+                "type_filter": self.type_filter, "fact_memory": self.fact_memory, "model": self.model,
+                "stack": self.stack, "stacked": bool(self.stackers), "literal_forms": self.literal_forms,
+                "canonical": self.canonical, "zero_shot": self.zero_shot}
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:
         """The relations a triple may take, by name, each with its effective range (literal forms): a
