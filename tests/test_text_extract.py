@@ -140,3 +140,30 @@ def test_of_argument_is_the_subject_of_a_relational_noun():
     # another noun before "of", or a name that begins with a verb: no claim
     assert arg("He is a friend of Apollo 8.", "Apollo 8", "crewMembers") is False
     assert arg("Abilene is part of Texas.", "Texas", "isPartOf") is False
+
+
+def test_text_windows_keep_whole_sentences_under_the_limit():
+    from pipeline.text.windows import text_windows
+    assert text_windows("Short. Text.") == ["Short. Text."]
+    text = "Alpha is here. Beta is there! Gamma is far? Delta."
+    assert text_windows(text, limit=30) == ["Alpha is here. Beta is there!", "Gamma is far? Delta."]
+    # a sentence longer than the limit is cut at a space, a word longer than it at the limit
+    assert text_windows("aaa bbb ccc ddd", limit=8) == ["aaa bbb", "ccc ddd"]
+    assert text_windows("x" * 25, limit=10) == ["x" * 10, "x" * 10, "x" * 5]
+
+
+def test_a_long_text_gets_the_triples_of_its_windows():
+    from pipeline.text.windows import MAX_CHARS, text_windows
+    case = load_case(CASE)
+    ex = OfflineExtractor(threshold=0.3).fit({"tiny_university": (case.ontology, case.train)})
+    sents = [s.text for s in case.sentences]
+    text = " ".join(sents * 12)  # 1,300 characters: three windows
+    windows = text_windows(text)
+    assert len(text) > MAX_CHARS and len(windows) == 3 and all(len(w) <= MAX_CHARS for w in windows)
+    assert " ".join(windows) == text
+    union = []
+    for t in (t for part in ex.extract(windows, case.ontology) for t in part):
+        if t not in union:
+            union.append(t)
+    assert ("Omega University", "city", "Lille") in [(t["sub"], t["rel"], t["obj"]) for t in union]
+    assert ex.extract([text, sents[1]], case.ontology) == [union, ex.extract([sents[1]], case.ontology)[0]]

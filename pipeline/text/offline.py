@@ -60,6 +60,7 @@ from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
 from .stacking import cross_fitted_scores, fit_stackers, restack
 from .vector_cache import cached_vectors
+from .windows import MAX_CHARS, text_windows
 
 __all__ = ["OfflineExtractor", "compatible"]
 
@@ -485,7 +486,22 @@ class OfflineExtractor:
         return threshold_decode(scored, self.threshold, 0.0 if self.stackers else 1.0)
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
-        """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values)."""
+        """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values). A
+        text longer than :data:`.windows.MAX_CHARS` is extracted window by window
+        (:func:`.windows.text_windows`) and gets the union of its windows' triples."""
+        if any(len(s) > MAX_CHARS for s in sentences):
+            windows = [text_windows(s) for s in sentences]
+            flat = self.extract([w for ws in windows for w in ws], ontology)
+            out, i = [], 0
+            for ws in windows:
+                seen, merged = set(), []
+                for t in (t for part in flat[i:i + len(ws)] for t in part):
+                    if (t["sub"], t["rel"], t["obj"]) not in seen:
+                        seen.add((t["sub"], t["rel"], t["obj"]))
+                        merged.append(t)
+                out.append(merged)
+                i += len(ws)
+            return out
         if self.tagger is not None and self.model in ("tagger", "union"):
             from .tagger import combine
             return combine(self, sentences, ontology)
