@@ -127,7 +127,7 @@ def test_zero_shot_relation_from_its_name_in_the_context():
 
 def test_of_argument_is_the_subject_of_a_relational_noun():
     from pipeline.text.mentions import Mention, tokens
-    from pipeline.text.offline import of_argument
+    from pipeline.text.features import of_argument
 
     def arg(sent, name, rel):
         start = sent.index(name)

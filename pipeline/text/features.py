@@ -17,7 +17,7 @@ from .mentions import Lexicon, Mention, find_mentions, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
-           "label_stems", "alias_keys", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]
+           "label_stems", "of_argument", "alias_keys", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]
 
 NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
 _STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
@@ -58,6 +58,20 @@ def label_stems(relation: str) -> frozenset[str]:
     """Stemmed words of a relation name (``academicStaffSize`` -> ``academ``, ``staff``, ``size``)."""
     ws = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", relation)
     return frozenset(stems([w.lower() for w in ws]))
+
+
+def of_argument(toks: list[tuple[int, int, str]], m: Mention, relation: str) -> bool:
+    """``m`` follows a word of the name of ``relation`` and ``of`` (an article between): it is the
+    argument of a relational noun, which DBpedia makes the subject - "Acura is a division of
+    Honda" is ``division(Honda, Acura)``, "a crew member of Apollo 8" ``crewMembers(Apollo 8, ..)``,
+    "the capital of France is Paris" ``capital(France, Paris)``. Never for a name that begins with
+    a verb (``isPartOf``: "X is part of Y" is ``isPartOf(X, Y)``)."""
+    if re.match(r"(?:is|has|was|are|have)[A-Z]", relation):
+        return False
+    ws = words(toks, 0, m.start)[-3:]
+    if ws and ws[-1] in ("the", "a", "an"):
+        ws = ws[:-1]
+    return len(ws) >= 2 and ws[-1] == "of" and bool(stems([ws[-2]]) & label_stems(relation))
 
 
 def alias_keys(name: str, range_name: str | None) -> set[str]:

@@ -43,7 +43,6 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 from __future__ import annotations
 
 import logging
-import re
 import time
 from pathlib import Path
 
@@ -54,7 +53,7 @@ from .canonical import canonical_spellings
 from .decode import PairScore, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
-                       label_stems, sentence_pairs, stems, subject_features, variant_rates, words)
+                       label_stems, of_argument, sentence_pairs, stems, subject_features, variant_rates, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
@@ -83,20 +82,6 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     if cache_dir is None:
         return embeddings.embed(texts)
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
-
-
-def of_argument(toks: list[tuple[int, int, str]], m: Mention, relation: str) -> bool:
-    """``m`` follows a word of the name of ``relation`` and ``of`` (an article between): it is the
-    argument of a relational noun, which DBpedia makes the subject - "Acura is a division of
-    Honda" is ``division(Honda, Acura)``, "a crew member of Apollo 8" ``crewMembers(Apollo 8, ..)``,
-    "the capital of France is Paris" ``capital(France, Paris)``. Never for a name that begins with
-    a verb (``isPartOf``: "X is part of Y" is ``isPartOf(X, Y)``)."""
-    if re.match(r"(?:is|has|was|are|have)[A-Z]", relation):
-        return False
-    ws = words(toks, 0, m.start)[-3:]
-    if ws and ws[-1] in ("the", "a", "an"):
-        ws = ws[:-1]
-    return len(ws) >= 2 and ws[-1] == "of" and bool(stems([ws[-2]]) & label_stems(relation))
 
 
 #: range of each numeric setting: (lowest, highest, whole number, None allowed)
@@ -179,7 +164,7 @@ class OfflineExtractor:
             triple has (the SVM has no class for it) when every word of its name (stemmed:
             ``doctoralAdvisor`` -> doctor, advis) is in the pair's context and the names' learned
             classes do not exclude its domain or range, and the object is not the argument of
-            the relation's own noun (:func:`of_argument`: "a division of Honda" makes Honda the
+            the relation's own noun (:func:`.features.of_argument`: "a division of Honda" makes Honda the
             subject); it is chosen when no trained relation scores higher. ``None``: such
             relations are never chosen. The ontology's relation names are then what the
             extractor knows of a relation (ontology-guided zero-shot): 12% of the
@@ -189,7 +174,7 @@ class OfflineExtractor:
             five held-out parts, applied to extractors fitted without it: macro 0.069 -> 0.116 at
             0.5, 0.125 at 1.0, 0.110 at 0.0; plain dev 0.4370 -> 0.4349 at 0.5, 0.4322 at 1.0;
             fitted with it at 0.5, the stacker learning from zero-shot pairs too: dev 0.4437;
-            with :func:`of_argument` and threshold 0.2: 0.4525).
+            with :func:`.features.of_argument` and threshold 0.2: 0.4525).
     """
 
     name = "offline"
