@@ -114,3 +114,9 @@ def test_a_text_manifest_types_its_offline_settings(tmp_path):
         with pytest.raises(ManifestError, match=msg) as err:
             load_case(path)
         assert str(path) in str(err.value)
+
+
+def test_a_repeated_sentence_id_is_kept_and_said(tmp_path, caplog):
+    p = _lines(tmp_path, {"id": "a", "sent": "One."}, {"id": "b", "sent": "Two."}, {"id": "a", "sent": "Three."})
+    assert [s.text for s in load_sentences(p)] == ["One.", "Two.", "Three."]
+    assert f"{p}:3: sentence id 'a' repeats line 1" in caplog.text

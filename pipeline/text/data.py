@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from .normalize import DATATYPES, key
 
 __all__ = ["Relation", "TextOntology", "Sentence", "TextCase", "load_ontology", "load_sentences",
            "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
+
+log = logging.getLogger(__name__)
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -180,6 +183,7 @@ def load_sentences(path: str | Path) -> list[Sentence]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read sentences: {exc}", path=path) from exc
+    first_line: dict[str, int] = {}
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -200,6 +204,10 @@ def load_sentences(path: str | Path) -> list[Sentence]:
             out.append(Sentence(str(d["id"]), d["sent"], triples))
         except (json.JSONDecodeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
+        if out[-1].id in first_line:
+            # kept (nothing is lost), but a gold lookup by id then sees only the last one
+            log.warning("%s:%d: sentence id %r repeats line %d", path, i, out[-1].id, first_line[out[-1].id])
+        first_line.setdefault(out[-1].id, i)
     return out
 
 
