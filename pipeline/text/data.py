@@ -175,7 +175,7 @@ def load_sentences(path: str | Path) -> list[Sentence]:
         InputError: missing file, or a line that is not such an object (with its line number): an
             ``id`` or ``sent`` missing or null, a ``sent`` that is not a string or not valid
             Unicode (a lone surrogate: a truncated emoji), ``triples`` not a list of objects with
-            string ``sub``, ``rel`` and ``obj``.
+            a string ``rel`` and a string or number ``sub`` and ``obj`` (a number becomes its text).
     """
     path = Path(path)
     out = []
@@ -237,11 +237,10 @@ def load_case(path: str | Path) -> TextCase:
     if doc.get("gold"):
         gold = {s.id: s for s in load_sentences(rel(doc["gold"]))}
     train_files = doc.get("train") or []
-    if not isinstance(train_files, (str, list)) or not all(isinstance(p, str) for p in
-                                                          ([train_files] if isinstance(train_files, str) else train_files)):
+    train_files = [train_files] if isinstance(train_files, str) else train_files
+    if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
         raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
-    train = [s for p in ([train_files] if isinstance(train_files, str) else train_files)
-             for s in load_sentences(rel(p))]
+    train = [s for p in train_files for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
     # the settings of OfflineExtractor (README "Text to KG", Options), read from its signature so
     # that a new setting is accepted here the day it exists

@@ -435,7 +435,7 @@ class OfflineExtractor:
                     raw, raw_s = r, scores[i, j]
                 if scores[i, j] + bonus[r] > best_s and not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
                     best, best_s = r, scores[i, j] + bonus[r]
-            if self.zero_shot is not None:
+            if self.zero_shot is not None and unseen:
                 # an ontology relation no training triple has: its name is the only evidence
                 # ... also before the first name: "the rector of X is Y"
                 zctx = ctx | stems(words(toks, 0, min(a.start, b.start))[-3:])
