@@ -8,6 +8,7 @@ import pytest
 from rdflib import Graph
 
 from pipeline.cli import main
+from pipeline.errors import InputError
 from pipeline.text.data import load_case
 from pipeline.text.harness import run_case
 from pipeline.text.offline import OfflineExtractor
@@ -38,6 +39,15 @@ def test_offline_extractor_finds_names_numbers_and_dates():
           "objType": "number"}],
         [{"sub": "Kappa University", "rel": "established", "obj": "1998", "subType": "University", "objType": "Date"}]]
     assert ex.similarity == "tf-idf"
+    # the default decoder (expected F1 per sentence) finds the same triples; a threshold given
+    # chooses the threshold decoder, unless the f1 decoder is asked for
+    default = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
+    assert (default.decoder, ex.decoder, OfflineExtractor(threshold=0.3, decoder="f1").decoder) == ("f1", "threshold", "f1")
+    assert default.extract([s.text for s in case.sentences], case.ontology) == out
+    with pytest.raises(InputError, match="decoder 'beam' unknown; expected one of f1, threshold"):
+        OfflineExtractor(decoder="beam")
+    with pytest.raises(InputError, match=r"missing: expected a number >= 0.0, got -1"):
+        OfflineExtractor(missing=-1)
 
 
 def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
@@ -54,7 +64,7 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
                                 "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
                                 "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
-                                "zero_shot": 0.5}
+                                "zero_shot": 0.5, "decoder": "threshold", "missing": 1.0}
     assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]

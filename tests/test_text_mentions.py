@@ -2,7 +2,7 @@
 ``no_mention`` class): run boundaries, literal values and learned surface variants."""
 from __future__ import annotations
 
-from pipeline.text.mentions import Lexicon, find_mentions
+from pipeline.text.mentions import Lexicon, find_mentions, fronted_phrases
 
 
 def _names(sentence: str, lex: Lexicon | None = None) -> list[str]:
@@ -166,3 +166,26 @@ def test_parts_of_a_known_name_only_when_known():
     # a part that is a known name stays ("Texas"), an unknown run keeps all its parts
     assert {"University of Texas", "Texas"} <= set(_names("He studied at the University of Texas.", lex))
     assert "Technology" in _names("The Madras Institute of Technology is in Chennai.", lex)
+
+
+def test_a_fronted_phrase_ends_at_its_comma_and_joins_no_name_to_the_subject():
+    born = "Born in Canada, Aaron Boogaard is 1.905 metres tall."
+    assert fronted_phrases(born) == [(0, born.index(","))]
+    ms = [(m.value, m.shape) for m in find_mentions(born)]
+    assert ("Canada", "CAP") in ms and ("Aaron Boogaard", "CAP") in ms
+    assert all(s != "CAPCOMMA" for _, s in ms)  # not "Canada, Aaron Boogaard"
+    # a participle before a preposition opens one too; a date's comma is not its end
+    s = "Born on October 17th, 1933 in British Hong Kong, William Anders was a pilot."
+    assert fronted_phrases(s) == [(0, s.index(", William"))]
+    assert [m.value for m in find_mentions(s) if m.shape == "CAPCOMMA"] == []
+    # a Name, Region right after the comma belongs to the phrase: it ends at the second comma
+    s = "Born in Auburn, Alabama, John Smith plays for Bury."
+    assert fronted_phrases(s) == [(0, s.index(", John"))]
+    commas = [m.value for m in find_mentions(s) if m.shape == "CAPCOMMA" and "," in m.value]
+    assert commas == ["Auburn, Alabama"]  # not "Alabama, John Smith"
+    # each sentence of a text; not a name that ends like a participle, not a sentence's subject
+    s = "Abilene is in Texas. In 2001, Abilene had 100 people."
+    assert fronted_phrases(s) == [(s.index("In 2001"), s.index(", Abilene"))]
+    assert fronted_phrases("Beijing is the capital, and it is big.") == []
+    assert fronted_phrases("Reading FC, a club, plays in Reading.") == []
+    assert fronted_phrases("Albuquerque, N.M. has an area of 490.9 square kilometres.") == []

@@ -1,12 +1,14 @@
 """Sentence-level stacking and the decoder of the offline extractor (issue 14)."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from pipeline.text.decode import PairScore, threshold_decode
+from pipeline.text.decode import PairScore, f1_decode, threshold_decode
 from pipeline.text.mentions import Mention
-from pipeline.text.stacking import FEATURES, clause_role, context_features, fit_stacker, fit_stackers, restack
+from pipeline.text.stacking import FEATURES, Bagged, clause_role, context_features, fit_stacker, fit_stackers, restack
 
 SENT = "Alan Bean was born in Wheeler, Texas and worked for NASA."
 ALAN = Mention(0, 9, "Alan Bean", "Alan Bean", "CAP")
@@ -143,3 +145,46 @@ def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
     with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'canonical'.*'stack'"):
         load_case(tmp_path / "typo.yaml")
 
+
+
+def _objects(sent: str, *qs: float) -> list[PairScore]:
+    """One pair per object span of ``sent`` (Alan Bean as subject), with stacked probabilities ``qs``."""
+    objs = [_mention(sent, t) for t in ("Texas", "NASA", "Apollo 12")]
+    return [_pair(ALAN, o, q, 1.0, "employer", 0.0) for o, q in zip(objs, qs)]
+
+
+def test_f1_decode_keeps_the_pairs_of_the_best_expected_f1_per_sentence():
+    sent = "Alan Bean of Texas worked for NASA on Apollo 12."
+    # confident sentence (0.95, 0.9, 0.3): expected gold 2.15 + 1 missing; F1(k=2) = 3.7/5.15 = 0.718
+    # beats F1(k=3) = 4.3/6.15 = 0.699: the 0.3 pair goes, which threshold 0.2 keeps
+    kept = f1_decode(_objects(sent, 0.95, 0.9, 0.3), missing=1.0, subject_power=0.0)
+    assert [c[2].value for c in kept] == ["Texas", "NASA"]
+    assert len(threshold_decode(_objects(sent, 0.95, 0.9, 0.3), 0.2, 0.0)) == 3
+    # weak sentence (0.3, 0.25, 0.15): expected gold 0.7 + 1; F1(3) = 1.4/4.7 = 0.2979 beats
+    # F1(2) = 1.1/3.7 = 0.2973: the 0.15 pair is kept, which threshold 0.2 drops
+    kept = f1_decode(_objects(sent, 0.3, 0.25, 0.15), missing=1.0, subject_power=0.0)
+    assert [c[2].value for c in kept] == ["Texas", "NASA", "Apollo 12"]
+    assert len(threshold_decode(_objects(sent, 0.3, 0.25, 0.15), 0.2, 0.0)) == 2
+    # more gold triples outside the candidates make the doubtful pair worth keeping
+    assert len(f1_decode(_objects(sent, 0.95, 0.9, 0.3), missing=3.0, subject_power=0.0)) == 3
+    # one candidate per object span (its best-ranked pair), a training fact counts as certain,
+    # and a sentence keeps at least its best pair
+    texas = _mention(sent, "Texas")
+    pairs = [_pair(ALAN, texas, 0.4, 1.0, "birthPlace", 0.0), _pair(_mention(sent, "NASA"), texas, 0.3, 1.0),
+             dataclasses.replace(_pair(ALAN, _mention(sent, "NASA"), 0.01, 1.0, "employer", 0.0), fact="employer")]
+    kept = f1_decode(pairs, missing=1.0, subject_power=0.0)
+    assert [(c[1].value, c[2].value, c[3]) for c in kept] == [("Alan Bean", "NASA", "employer"),
+                                                             ("Alan Bean", "Texas", "birthPlace")]
+    assert len(f1_decode(_objects(sent, 0.01), missing=5.0, subject_power=0.0)) == 1
+    assert f1_decode([], 1.0) == []
+
+
+def test_bagged_stacker_averages_its_models():
+    sentences = [_sentence() for _ in range(40)]
+    labels = [[1, 1, 0, 0, 0, 0] for _ in range(40)]
+    bagged = fit_stacker(sentences, labels, bags=3)
+    single = fit_stacker(sentences, labels, bags=1)
+    assert isinstance(bagged, Bagged) and len(bagged.models) == 3 and not isinstance(single, Bagged)
+    x = context_features(sentences[0])
+    assert np.allclose(bagged.predict_proba(x), np.mean([m.predict_proba(x) for m in bagged.models], axis=0))
+    assert [p > 0.5 for p in bagged.predict_proba(x)[:, 1]] == [True, True, False, False, False, False]

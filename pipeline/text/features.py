@@ -13,7 +13,7 @@ import re
 
 from .data import Sentence
 from .entity_types import TypeGuesser
-from .mentions import Lexicon, Mention, find_mentions, tokens
+from .mentions import Lexicon, Mention, find_mentions, fronted_phrases, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
@@ -166,6 +166,24 @@ def variant_values(ms: list[Mention], rate: dict[str, float],
     return {span: v for span, (_, v) in best.items()}
 
 
+@functools.lru_cache(maxsize=256)
+def _fronted(sent: str) -> tuple[tuple[int, int], ...]:
+    return tuple(fronted_phrases(sent))
+
+
+def _front_roles(sent: str, ms: list[Mention], m: Mention) -> tuple[float, float]:
+    """(``m`` lies in a sentence-initial adverbial phrase, ``m`` is the first name after one):
+    "Born in Canada, Aaron Boogaard plays ..." - Canada is fronted, Aaron Boogaard opens the main
+    clause (:func:`.mentions.fronted_phrases`)."""
+    spans = _fronted(sent)
+    if not spans:
+        return 0.0, 0.0
+    inside = any(s <= m.start and m.end <= e for s, e in spans)
+    main = any(m.start == min((x.start for x in ms if x.shape in NAME_SHAPES and x.start > e), default=-1)
+               for _, e in spans)
+    return float(inside), float(main)
+
+
 def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
                   known: dict[str, set[str]], types: TypeGuesser) -> dict[str, float]:
     """Sparse features ``{name: value}`` of the pair (subject candidate ``a``, object candidate
@@ -205,6 +223,8 @@ def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb
     f["cross_sentence"] = 1.0 if re.search(r"[.;]\s", gap) else 0.0
     if f["cross_sentence"]:
         f[f"xs_arank={min(names.index(a.start), 3)}"] = 1
+    f["a_fronted"], f["a_main"] = _front_roles(sent, ms, a)
+    f["b_fronted"], _ = _front_roles(sent, ms, b)
     f["a_in_b"] = 1.0 if (b.start <= a.start and a.end <= b.end) or (a.start <= b.start and b.end <= a.end) else 0.0
     for w in words(toks, b.start, b.end)[-3:]:
         f[f"O:{w}"] = 1
@@ -235,6 +255,7 @@ def subject_features(sent: str, toks, ms: list[Mention], a: Mention, known: dict
              r"[.;]\s*$", sent[:a.start]) else 0.0, f"len={min(len(a.value.split()), 4)}": 1.0,
          "known_subject": 1.0 if known.get("S:" + key(a.value)) else 0.0,
          "known_object": 1.0 if known.get(key(a.value)) else 0.0, f"type={types.top(a.value)}": 1.0}
+    f["fronted"], f["main_first"] = _front_roles(sent, ms, a)
     for w in words(toks, a.start, a.end)[-1:]:
         f[f"last={w}"] = 1.0
     return f

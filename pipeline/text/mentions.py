@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .names import Disambiguator, article_and_tail_variants
 from .normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fold_accents"]  # fold_accents: from normalize
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "fold_accents"]  # fold_accents: from normalize
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
 # a runway-like code "14L/32R" is one token
@@ -180,6 +180,52 @@ def tokens(sentence: str) -> list[tuple[int, int, str]]:
     return out
 
 
+#: Words that open a sentence-initial adverbial phrase ("In 2001, ...", "With 250 staff, ...").
+_FRONT_OPENERS = {"in", "on", "at", "with", "from", "after", "before", "since", "as", "although", "though",
+                  "while", "whilst", "when", "despite", "unlike", "near", "during", "among", "under", "by"}
+#: Prepositions after a participle that opens such a phrase ("Born in", "Located in", "Playing for").
+_FRONT_PREPS = {"in", "on", "at", "by", "for", "with", "from", "to", "as", "of", "near", "into", "under"}
+
+
+def fronted_phrases(sentence: str, toks: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int]]:
+    """Character spans ``(start, comma)`` of the sentence-initial adverbial phrases of
+    ``sentence``: a sentence (or a sentence after ``. ! ? ;``) that opens with a preposition or
+    subordinator (``In``, ``With``, ``Although``) or with a participle before a preposition
+    (``Born in``, ``Located in``, ``Playing for``) is fronted up to its first comma - "Born in
+    Canada, Aaron Boogaard plays ..." has the subject after the comma, not inside. When the
+    name after that comma is itself followed by a comma, the phrase ends at the second comma
+    ("Born in Auburn, Alabama, John ...": a ``Name, Region``). English syntax, not data:
+    a fronted modifier is set off by a comma before the main clause's subject.
+    """
+    toks = tokens(sentence) if toks is None else toks
+    out = []
+    for i, t in enumerate(toks):
+        if i and toks[i - 1][2] not in (".", "!", "?", ";"):
+            continue
+        w = t[2].lower()
+        nxt = toks[i + 1][2].lower() if i + 1 < len(toks) else ""
+        participle = w == "born" or (len(w) > 4 and (w.endswith("ed") or w.endswith("ing")))
+        if not t[2][:1].isupper() or not (w in _FRONT_OPENERS or (participle and nxt in _FRONT_PREPS)):
+            continue
+        end = None
+        for k in range(i + 1, len(toks)):
+            if toks[k][2] in (".", "!", "?", ";"):
+                break
+            if toks[k][2] == "," and not (re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", toks[k - 1][2])
+                                         and k + 1 < len(toks) and re.fullmatch(r"\d{4}", toks[k + 1][2])):
+                end = k  # (not the comma of a date: "October 17th, 1933")
+                break
+        if end is None:
+            continue
+        k = end + 1
+        while k < len(toks) and _is_cap(toks[k][2]) and toks[k][0] - toks[k - 1][1] <= 1:
+            k += 1
+        if k > end + 1 and k < len(toks) and toks[k][2] == "," and toks[k][0] == toks[k - 1][1]:
+            end = k
+        out.append((t[0], toks[end][0]))
+    return out
+
+
 def _stop_cap(text: str) -> bool:
     """A capitalised function word that starts a clause, not a name (``The``, ``It``); an
     all-capitals word is an acronym (``AS Livorno``, ``IT``)."""
@@ -233,6 +279,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         n = number_value(m.group(0))
         if n is not None:
             add(m.start(), m.end(), n, "YEAR" if re.fullmatch(r"1\d{3}|20\d{2}", n) else "NUM")
+    fronted_ends = {e for _, e in fronted_phrases(sentence)}
     toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
     runs: list[tuple[int, int]] = []  # token index ranges of the capitalised runs
     i = 0
@@ -316,7 +363,8 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 and _is_cap(run[1][2]):
             add(run[1][0], run[-1][1], clean_name(sentence[run[1][0]:run[-1][1]]), "CAP")
         # "Potter County, Texas": a name followed by ", Name" is also one candidate
-        if j + 2 < len(toks) and toks[j + 1][2] == "," and _is_cap(toks[j + 2][2]):
+        if j + 2 < len(toks) and toks[j + 1][2] == "," and _is_cap(toks[j + 2][2]) \
+                and toks[j + 1][0] not in fronted_ends:  # "Born in Canada, Aaron Boogaard plays"
             k = j + 2
             while k + 1 < len(toks) and _is_cap(toks[k + 1][2]) and toks[k + 1][0] - toks[k][1] <= 1:
                 k += 1
