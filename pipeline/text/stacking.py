@@ -139,12 +139,12 @@ class Bagged:
         return np.mean([m.predict_proba(X) for m in self.models], axis=0)
 
 
-def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags: int = BAGS):
+def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags: int | None = None):
     """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, no early
     stopping) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
     :func:`context_features` of each training sentence's out-of-fold scored pairs; with
-    ``bags`` > 1 the mean of ``bags`` such classifiers, each fitted on a bootstrap sample of the
-    sentences (seeds 0..bags-1: deterministic).
+    ``bags`` > 1 (default :data:`BAGS`) the mean of ``bags`` such classifiers, each fitted on a
+    bootstrap sample of the sentences (seeds 0..bags-1: deterministic).
     Returns ``None`` when the labels are all one class."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     from threadpoolctl import threadpool_limits
@@ -159,6 +159,7 @@ def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags:
             return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15,
                                                   min_samples_leaf=40, l2_regularization=1.0,
                                                   early_stopping=False, random_state=0).fit(X, y)
+    bags = BAGS if bags is None else bags
     if bags <= 1:
         return fit(np.vstack([X for X, _ in data]), y_all)
     models = []
