@@ -187,7 +187,9 @@ def _front_roles(sent: str, ms: list[Mention], m: Mention) -> tuple[float, float
 def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
                   known: dict[str, set[str]], types: TypeGuesser) -> dict[str, float]:
     """Sparse features ``{name: value}`` of the pair (subject candidate ``a``, object candidate
-    ``b``) of ``sent``: words between and around them, shapes, order and distance, known relations
+    ``b``) of ``sent``: words between and around them, shapes, order and distance, their place
+    around a sentence-initial adverbial phrase (``a_fronted``, ``b_fronted``, ``a_main``:
+    :func:`_front_roles`), known relations
     of the names (``known``, :func:`known_relations`), their learned classes (``types``) and the
     relations ``nb`` of the nearest training sentences."""
     f: dict[str, float] = {}
@@ -245,7 +247,8 @@ def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb
 def subject_features(sent: str, toks, ms: list[Mention], a: Mention, known: dict[str, set[str]],
                      types: TypeGuesser) -> dict[str, float]:
     """Features of a name mention being the subject of some triple (position, neighbours, shape,
-    whether the name was a subject or an object in training, its learned class)."""
+    inside or right after a sentence-initial adverbial phrase, whether the name was a subject or
+    an object in training, its learned class)."""
     names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
     left = words(toks, 0, a.start)[-2:]
     right = words(toks, a.end, len(sent))[:2]

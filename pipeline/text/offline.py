@@ -7,7 +7,8 @@ Built from the ontology, the training split and the packaged sentence embeddings
    without accents);
 2. every ordered pair (subject candidate, object candidate) gets sparse features: the words
    between and around the two mentions, their shapes and words, whether the subject is the
-   sentence's first name, the relations the object's known name had in training, the classes
+   sentence's first name, whether either lies in a sentence-initial adverbial phrase
+   (:func:`.mentions.fronted_phrases`: "Born in Canada, Aaron Boogaard ..."), the relations the object's known name had in training, the classes
    of both names learned from the training triples (:mod:`.entity_types`), and the relations
    of the k nearest training sentences (cosine of all-MiniLM-L6-v2 embeddings);
 3. a logistic-regression model says whether the pair holds a relation at all, a linear SVM
@@ -17,11 +18,12 @@ Built from the ontology, the training split and the packaged sentence embeddings
 4. a third logistic regression says how likely each name is the subject of some triple (its
    position, neighbouring words, shape); pairs competing for one object are ranked by the pair
    probability times this one;
-4b. with ``stack`` (default), two rounds of a gradient-boosted model re-score each pair from its
-   place among the sentence's scored pairs (:mod:`.stacking`: its rank among the subjects of its
-   object, whether its subject is the topic or itself a likely object, how many likely objects
-   the sentence has ...), learned from cross-fitted scores of the training sentences; the kept
-   pairs are those whose re-scored probability reaches the threshold (:mod:`.decode`);
+4b. with ``stack`` (default), two rounds of bagged gradient-boosted models re-score each pair from
+   its place among the sentence's scored pairs (:mod:`.stacking`: its rank among the subjects of
+   its object, whether its subject is the topic or itself a likely object, how many likely
+   objects the sentence has ...), learned from cross-fitted scores of the training sentences;
+4c. the kept pairs are those of the sentence's highest expected F1 (``decoder: f1``,
+   :func:`.decode.f1_decode`) or those whose probability reaches ``threshold`` (:mod:`.decode`);
 5. overlapping object candidates keep their best pair; a name coordinated with a chosen object
    (``X and Y``, ``X, Y``) gets the same subject and relation; values are normalized
    (:mod:`.normalize`) and ``subType``/``objType`` come from the relation's domain and range;

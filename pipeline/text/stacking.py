@@ -6,7 +6,7 @@ and an object's subject is the topic or a name already linked to it. :func:`cont
 describes each scored pair by its place among the sentence's other pairs - its rank among the
 subjects competing for the same object, whether its subject is the sentence's topic or itself
 the object of a likely pair, how many likely objects the sentence has, the object's shape - and
-a gradient-boosted classifier (:func:`fit_stacker`), trained on pair scores that the first-stage
+gradient-boosted classifiers (:func:`fit_stacker`, bagged), trained on pair scores that the first-stage
 models gave training sentences they were not fitted on (cross-fitting, as for the lexicon),
 gives the probability that the pair with its chosen relation is a gold triple. :func:`restack` puts it in place of the
 pair probability before decoding (:mod:`.decode`).
