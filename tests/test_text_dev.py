@@ -71,8 +71,15 @@ def test_names_with_joiners_articles_dashes_and_learned_tails():
 def test_set_settings_are_typed_and_none_turns_one_off():
     assert parse_settings(["threshold=0.25", "k=3", "stack=false", "zero_shot=none", "model=pair"]) == {
         "threshold": 0.25, "k": 3, "stack": False, "zero_shot": None, "model": "pair"}
-    assert parse_settings(["zero_shot=-0.5", "label_weight=1e-3", "k=-1"]) == {
-        "zero_shot": -0.5, "label_weight": 0.001, "k": -1}
+    assert parse_settings(["zero_shot=-0.5", "label_weight=1e-3", "decoder=f1", "missing=0"]) == {
+        "zero_shot": -0.5, "label_weight": 0.001, "decoder": "f1", "missing": 0}
+    # values the extractor rejects are rejected here, before any data is read
+    with pytest.raises(InputError, match="offline setting k: expected a whole number >= 1, got -1"):
+        parse_settings(["k=-1"])
+    with pytest.raises(InputError, match="offline decoder 'beam' unknown"):
+        parse_settings(["decoder=beam"])
+    with pytest.raises(InputError, match="offline setting missing: expected a number >= 0.0, got 'abc'"):
+        parse_settings(["missing=abc"])
     with pytest.raises(InputError, match="expected KEY=VALUE"):
         parse_settings(["zero_shot"])
     with pytest.raises(InputError, match="unknown setting 'nosuchkey'; expected one of .*zero_shot"):

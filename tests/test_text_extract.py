@@ -42,7 +42,11 @@ def test_offline_extractor_finds_names_numbers_and_dates():
     # the default decoder (expected F1 per sentence) finds the same triples; a threshold given
     # chooses the threshold decoder, unless the f1 decoder is asked for
     default = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
-    assert (default.decoder, ex.decoder, OfflineExtractor(threshold=0.3, decoder="f1").decoder) == ("f1", "threshold", "f1")
+    thr = OfflineExtractor(decoder="threshold").fit({"tiny_university": (case.ontology, case.train)})
+    assert (default.decoder, ex.decoder, thr.decoder, thr.threshold) == ("f1", "threshold", "threshold", 0.2)
+    # provenance: the other decoder's setting is not in effect (null)
+    assert (default.public_settings()["threshold"], default.public_settings()["missing"]) == (None, 1.0)
+    assert (thr.public_settings()["threshold"], thr.public_settings()["missing"]) == (0.2, None)
     assert default.extract([s.text for s in case.sentences], case.ontology) == out
     with pytest.raises(InputError, match="decoder 'beam' unknown; expected one of f1, threshold"):
         OfflineExtractor(decoder="beam")
@@ -64,7 +68,7 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
                                 "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
                                 "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
-                                "zero_shot": 0.5, "decoder": "threshold", "missing": 1.0}
+                                "zero_shot": 0.5, "decoder": "threshold", "missing": None}
     assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]

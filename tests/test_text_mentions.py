@@ -183,6 +183,14 @@ def test_a_fronted_phrase_ends_at_its_comma_and_joins_no_name_to_the_subject():
     assert fronted_phrases(s) == [(0, s.index(", John"))]
     commas = [m.value for m in find_mentions(s) if m.shape == "CAPCOMMA" and "," in m.value]
     assert commas == ["Auburn, Alabama"]  # not "Alabama, John Smith"
+    # names in a row: the last opens the main clause; a clause after the second comma ends no chain
+    s = "Located in Nice, Paris, Lyon, Eta University was established in 1950."
+    assert fronted_phrases(s) == [(0, s.index(", Eta"))]
+    assert "Lyon, Eta University" not in [m.value for m in find_mentions(s)]
+    s = "In 2001, Delta University, located in Lyon, was established."
+    assert fronted_phrases(s) == [(0, s.index(", Delta"))]
+    assert fronted_phrases("Born in Canada, Aaron Boogaard, who played for Bury, is tall.") == [(0, 14)]
+    assert fronted_phrases("Born in Canada,") == [(0, 14)] and fronted_phrases("Born in Canada") == []
     # each sentence of a text; not a name that ends like a participle, not a sentence's subject
     s = "Abilene is in Texas. In 2001, Abilene had 100 people."
     assert fronted_phrases(s) == [(s.index("In 2001"), s.index(", Abilene"))]

@@ -142,8 +142,18 @@ def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
     (tmp_path / "all.yaml").write_text(text.replace("{threshold: 0.3}", "{literal_forms: false, canonical: false}"))
     assert load_case(tmp_path / "all.yaml").offline == {"literal_forms": False, "canonical": False}
     (tmp_path / "typo.yaml").write_text(text.replace("{threshold: 0.3}", "{stak: false}"))
-    with pytest.raises(ManifestError, match="'offline' must be a mapping with keys among .*'canonical'.*'stack'"):
+    with pytest.raises(ManifestError, match="'offline': unknown setting 'stak'; expected one of .*'canonical'.*'stack'"):
         load_case(tmp_path / "typo.yaml")
+    # a decoder is one of f1, threshold (an empty or false value is no decoder); a threshold
+    # belongs to the threshold decoder
+    for bad, message in (("decoder: ''", "decoder '' unknown"), ("decoder: false", "decoder False unknown"),
+                         ("decoder: 0", "decoder 0 unknown"),
+                         ("threshold: 0.3, decoder: f1", "threshold 0.3 applies to the threshold decoder only")):
+        (tmp_path / "bad.yaml").write_text(text.replace("{threshold: 0.3}", "{" + bad + "}"))
+        with pytest.raises(ManifestError, match=message):
+            load_case(tmp_path / "bad.yaml")
+    (tmp_path / "null.yaml").write_text(text.replace("{threshold: 0.3}", "{decoder: null}"))
+    assert load_case(tmp_path / "null.yaml").offline == {"decoder": None}  # null: the default (f1)
 
 
 
@@ -177,6 +187,16 @@ def test_f1_decode_keeps_the_pairs_of_the_best_expected_f1_per_sentence():
                                                              ("Alan Bean", "Texas", "birthPlace")]
     assert len(f1_decode(_objects(sent, 0.01), missing=5.0, subject_power=0.0)) == 1
     assert f1_decode([], 1.0) == []
+    # exactly k: equal probabilities keep the better ranked; not-a-number counts as 0
+    assert [c[2].value for c in f1_decode(_objects(sent, 0.0, 0.0, 0.0), 1.0, 0.0)] == ["Texas"]
+    kept = f1_decode(_objects(sent, float("nan"), 0.9, 0.1), missing=1.0, subject_power=0.0)
+    assert [c[2].value for c in kept] == ["NASA"]
+    # no relation allowed for any pair: the most likely pair with its SVM-only relation
+    only_raw = [PairScore(ALAN, _mention(sent, "NASA"), 0.3, 1.0, None, 0.0, "employer", None, 0.0),
+                PairScore(ALAN, texas, 0.1, 1.0, None, 0.0, "birthPlace", None, 0.0)]
+    assert [(c[2].value, c[3]) for c in f1_decode(only_raw, 1.0, 0.0)] == [("NASA", "employer")]
+    with pytest.raises(ValueError, match="missing must be a finite number >= 0, got -1"):
+        f1_decode(_objects(sent, 0.5), missing=-1)
 
 
 def test_bagged_stacker_averages_its_models():

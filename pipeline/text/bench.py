@@ -196,11 +196,12 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
     """``--set`` items (``KEY=VALUE``) as extractor keyword arguments: ``true``/``false`` ->
     bool, ``none``/``null`` -> None (a setting turned off: ``zero_shot=none``), an integer -> int
     (``k=3``, ``-1``), another number -> float (``0.25``, ``-0.5``, ``1e-3``), anything else the
-    string (the extractor's own checks then name what it expected).
+    string; the values are then checked as the extractor checks them, before any data is read.
 
     Raises:
-        InputError: an item without ``=``, with an empty key, or a key that is no setting of
-            :class:`.offline.OfflineExtractor` (the message lists them).
+        InputError: an item without ``=``, with an empty key, a key that is no setting of
+            :class:`.offline.OfflineExtractor` (the message lists them), or a value it rejects
+            (``missing=-1``, ``decoder=beam``: the message names the setting and what it expected).
     """
     import inspect
 
@@ -224,6 +225,7 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
                 settings[k] = float(v)
             except ValueError:
                 settings[k] = v
+    OfflineExtractor(**settings)  # the extractor's own checks (InputError), before any data is read
     return settings
 
 

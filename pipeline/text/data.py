@@ -247,8 +247,11 @@ def load_case(path: str | Path) -> TextCase:
     import inspect
     from .offline import OfflineExtractor
     allowed = set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"}
-    if not isinstance(offline, dict) or set(offline) - allowed:
+    if not isinstance(offline, dict):
         raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
+    if set(offline) - allowed:
+        raise ManifestError(f"'offline': unknown setting {sorted(set(offline) - allowed, key=str)[0]!r}; expected "
+                            f"one of {sorted(allowed)}", path=path, key="offline")
     try:  # the values too, before the sentences are read and long before any fit
         OfflineExtractor(**offline)
     except InputError as exc:

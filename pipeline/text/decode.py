@@ -13,6 +13,7 @@ span, DBpedia name variants, coordinated objects).
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass
 
@@ -96,28 +97,42 @@ def f1_decode(scored: list[PairScore], missing: float = 1.0, subject_power: floa
     pairs keep fewer doubtful ones, sentences with weak pairs keep more. The estimate is a
     plug-in one (the expected F1 of a ratio approximated by the ratio of expectations).
     ``missing`` 1.0 was chosen on the dev protocol (0.5/1.0/1.5/2.0: see :class:`.offline.OfflineExtractor`).
+    Exactly ``k`` candidates are kept (equal ``q``: the better ranked); a ``q`` that is not a
+    number counts as 0. With no candidate (no relation allowed), the most likely pair with its
+    SVM-only relation, as :func:`threshold_decode`.
+
+    Raises:
+        ValueError: ``missing`` below 0 or not finite.
     """
+    if not (math.isfinite(missing) and missing >= 0):
+        raise ValueError(f"missing must be a finite number >= 0, got {missing!r}")
     cands: list[tuple[float, Mention, Mention, str, float]] = []
     for c in scored:
         if c.fact:
-            cands.append((1.0 + c.p, c.a, c.b, c.fact, 1.0))
+            cands.append((1.0 + _finite(c.p), c.a, c.b, c.fact, 1.0))
         elif c.rel is not None:
-            cands.append((c.p * c.ps ** subject_power + 0.1 * c.rel_score, c.a, c.b, c.rel, min(1.0, c.p + c.cue)))
+            cands.append((_finite(c.p * c.ps ** subject_power + 0.1 * c.rel_score), c.a, c.b, c.rel,
+                          min(1.0, max(0.0, _finite(c.p + c.cue)))))
     cands.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
     kept: list[tuple[float, Mention, Mention, str, float]] = []
     for c in cands:
         if not any(c[2].start < k[2].end and k[2].start < c[2].end for k in kept):
             kept.append(c)
     if not kept:
-        return []
-    q = sorted((c[4] for c in kept), reverse=True)
-    expected_gold = sum(q) + missing
-    best, cut, total = -1.0, q[0], 0.0
-    for k, p in enumerate(q, 1):
-        total += p
+        return threshold_decode(scored, math.inf, subject_power)  # nothing reaches it: the fallback pair
+    order = sorted(range(len(kept)), key=lambda i: -kept[i][4])  # stable: ties keep the rank order
+    expected_gold = sum(c[4] for c in kept) + missing
+    best, best_k, total = -1.0, 1, 0.0
+    for k, i in enumerate(order, 1):
+        total += kept[i][4]
         if 2 * total / (k + expected_gold) > best:
-            best, cut = 2 * total / (k + expected_gold), p
-    return [(r, a, b, rel) for r, a, b, rel, p in kept if p >= cut]
+            best, best_k = 2 * total / (k + expected_gold), k
+    chosen = set(order[:best_k])
+    return [(r, a, b, rel) for i, (r, a, b, rel, _) in enumerate(kept) if i in chosen]
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 0.0
 
 
 def write_triples(sent: str, chosen: list[Chosen], objects: list[Mention], rels: dict, all_ms: list[Mention],

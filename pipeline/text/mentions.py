@@ -194,7 +194,9 @@ def fronted_phrases(sentence: str, toks: list[tuple[int, int, str]] | None = Non
     (``Born in``, ``Located in``, ``Playing for``) is fronted up to its first comma - "Born in
     Canada, Aaron Boogaard plays ..." has the subject after the comma, not inside. When the
     name after that comma is itself followed by a comma, the phrase ends at the second comma
-    ("Born in Auburn, Alabama, John ...": a ``Name, Region``). English syntax, not data:
+    ("Born in Auburn, Alabama, John ...": a ``Name, Region``), and so on along names in a row
+    whose last one is followed by no comma; not when a clause follows the second comma ("In 2001,
+    Delta University, located in Lyon, was ..."). English syntax, not data:
     a fronted modifier is set off by a comma before the main clause's subject.
     """
     toks = tokens(sentence) if toks is None else toks
@@ -217,10 +219,16 @@ def fronted_phrases(sentence: str, toks: list[tuple[int, int, str]] | None = Non
                 break
         if end is None:
             continue
-        k = end + 1
-        while k < len(toks) and _is_cap(toks[k][2]) and toks[k][0] - toks[k - 1][1] <= 1:
-            k += 1
-        if k > end + 1 and k < len(toks) and toks[k][2] == "," and toks[k][0] == toks[k - 1][1]:
+        # names in a row after a name: the last one opens the main clause ("Born in Auburn,
+        # Alabama, John Smith plays"; "Located in Nice, Paris, Lyon, Eta University was ...");
+        # not a name followed by a clause ("In 2001, Delta University, located in Lyon, was ...")
+        while _is_cap(toks[end - 1][2]):
+            k = end + 1
+            while k < len(toks) and _is_cap(toks[k][2]) and toks[k][0] - toks[k - 1][1] <= 1:
+                k += 1
+            if not (end + 1 < k < len(toks) - 1 and toks[k][2] == "," and toks[k][0] == toks[k - 1][1]
+                    and _is_cap(toks[k + 1][2]) and not _stop_cap(toks[k + 1][2])):
+                break
             end = k
         out.append((t[0], toks[end][0]))
     return out

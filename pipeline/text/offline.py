@@ -86,10 +86,10 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
 
 
-#: range of each numeric setting: (lowest, highest, whole number, None allowed)
 #: Decoders of a sentence's scored pairs (:mod:`.decode`).
 DECODERS = ("f1", "threshold")
 
+#: range of each numeric setting: (lowest, highest, whole number, None allowed)
 _SETTING_RANGES = {"k": (1, None, True, False), "min_df": (1, None, True, False),
                    "threshold": (0.0, 1.0, False, True), "label_weight": (0.0, None, False, False),
                    "subject_weight": (0.0, None, False, False), "zero_shot": (None, None, False, True),
@@ -204,10 +204,14 @@ class OfflineExtractor:
         if model not in MODELS:
             raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
         # a threshold asked for is a threshold applied: it chooses the threshold decoder
-        decoder = decoder or ("threshold" if threshold is not None else "f1")
-        if decoder not in DECODERS:
+        if decoder is None:
+            decoder = "threshold" if threshold is not None else "f1"
+        if not isinstance(decoder, str) or decoder not in DECODERS:
             raise InputError(f"offline decoder {decoder!r} unknown; expected one of {', '.join(DECODERS)}",
                              key="decoder")
+        if decoder == "f1" and threshold is not None:
+            raise InputError(f"offline threshold {threshold!r} applies to the threshold decoder only; "
+                             "leave it out with decoder f1, or set decoder: threshold", key="threshold")
         _check_types({"k": k, "threshold": threshold, "min_df": min_df, "label_weight": label_weight,
                       "subject_weight": subject_weight, "zero_shot": zero_shot, "missing": missing},
                      {"use_embeddings": use_embeddings, "type_filter": type_filter, "fact_memory": fact_memory,
@@ -473,15 +477,18 @@ class OfflineExtractor:
 
     def public_settings(self) -> dict[str, object]:
         """Every setting the extractor runs with, for ``provenance.json``: the constructor's
-        (``threshold`` as in effect after :meth:`fit`) and what :meth:`fit` decided, ``stacked``
+        (``threshold`` as in effect after :meth:`fit`; ``threshold`` null with the ``f1`` decoder,
+        ``missing`` null with the ``threshold`` one) and what :meth:`fit` decided, ``stacked``
         (a stacker was fitted: ``stack`` and at least :data:`STACK_MIN_SENTENCES` training
         sentences)."""
-        return {"k": self.k, "threshold": self.threshold, "use_embeddings": self.use_embeddings,
+        # the setting the other decoder would use is not in effect: null
+        return {"k": self.k, "threshold": self.threshold if self.decoder == "threshold" else None,
+                "use_embeddings": self.use_embeddings,
                 "min_df": self.min_df, "label_weight": self.label_weight, "subject_weight": self.subject_weight,
                 "type_filter": self.type_filter, "fact_memory": self.fact_memory, "model": self.model,
                 "stack": self.stack, "stacked": bool(self.stackers), "literal_forms": self.literal_forms,
                 "canonical": self.canonical, "zero_shot": self.zero_shot, "decoder": self.decoder,
-                "missing": self.missing}
+                "missing": self.missing if self.decoder == "f1" else None}
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:
         """The relations a triple may take, by name, each with its effective range (literal forms): a
