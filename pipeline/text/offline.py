@@ -499,7 +499,7 @@ class OfflineExtractor:
         """The pairs kept for one sentence, best first (:func:`.decode.f1_decode` or
         :func:`.decode.threshold_decode`, by :attr:`decoder`)."""
         power = 0.0 if self.stackers else 1.0
-        if getattr(self, "decoder", "threshold") == "f1":  # (an extractor pickled before decoders)
+        if self.decoder == "f1":
             return f1_decode(scored, self.missing, power)
         return threshold_decode(scored, self.threshold, power)
 
