@@ -8,8 +8,8 @@ Built from the ontology, the training split and the packaged sentence embeddings
 2. every ordered pair (subject candidate, object candidate) gets sparse features: the words
    between and around the two mentions, their shapes and words, whether the subject is the
    sentence's first name, whether either lies in a sentence-initial adverbial phrase
-   (:func:`.mentions.fronted_phrases`: "Born in Canada, Aaron Boogaard ..."), the relations the object's known name had in training, the classes
-   of both names learned from the training triples (:mod:`.entity_types`), and the relations
+   (:func:`.mentions.fronted_phrases`: "Born in Canada, Aaron Boogaard ..."), the relations the
+   object's known name had in training, the classes of both names learned from the training triples (:mod:`.entity_types`), and the relations
    of the k nearest training sentences (cosine of all-MiniLM-L6-v2 embeddings);
 3. a logistic-regression model says whether the pair holds a relation at all, a linear SVM
    which relation; the choice is restricted to the ontology's relations whose domain/range
@@ -129,11 +129,13 @@ class OfflineExtractor:
 
     Args:
         k: nearest training sentences whose relations become features.
-        decoder: ``f1`` (the default unless ``threshold`` is given): per sentence, the pairs that maximise its expected F1
-            (:func:`.decode.f1_decode`: a threshold per sentence, about half the F1 its pairs can
-            reach); ``threshold``: every pair whose probability reaches ``threshold``
-            (:func:`.decode.threshold_decode`; the default when ``threshold`` is given). Dev protocol, with the bagged stacker, on two fits
-            (training order as read and reversed): threshold 0.2 0.4520 / 0.4585, f1 0.4625 / 0.4668.
+        decoder: ``f1`` (the default unless ``threshold`` is given): per sentence, the pairs
+            that maximise its expected F1 (:func:`.decode.f1_decode`: a threshold per sentence,
+            about half the F1 its pairs can reach); ``threshold``: every pair whose probability
+            reaches ``threshold`` (:func:`.decode.threshold_decode`; the default when
+            ``threshold`` is given; a ``threshold`` with ``f1`` is an error). Dev protocol, with
+            the bagged stacker, on two fits (training order as read and reversed): threshold 0.2
+            0.4520 / 0.4585, f1 0.4625 / 0.4668.
         missing: the ``f1`` decoder's expected number of a sentence's gold triples that no
             candidate pair states (added to the candidates' expected number); dev (the two fits
             above): 0.5 0.4588 / 0.4645, 1.0 0.4625 / 0.4668, 1.5 0.4619 / 0.4657, 2.0 0.4598 / 0.4634.
@@ -189,6 +191,10 @@ class OfflineExtractor:
             0.5, 0.125 at 1.0, 0.110 at 0.0; plain dev 0.4370 -> 0.4349 at 0.5, 0.4322 at 1.0;
             fitted with it at 0.5, the stacker learning from zero-shot pairs too: dev 0.4437;
             with :func:`.features.of_argument` and threshold 0.2: 0.4525).
+
+    Raises:
+        InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1``, a
+            setting of the wrong type or out of range (:func:`_check_types`); ``key`` names it.
     """
 
     name = "offline"
