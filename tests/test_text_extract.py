@@ -48,6 +48,10 @@ def test_offline_extractor_finds_names_numbers_and_dates():
     assert (default.public_settings()["threshold"], default.public_settings()["missing"]) == (None, 1.0)
     assert (thr.public_settings()["threshold"], thr.public_settings()["missing"]) == (0.2, None)
     assert default.extract([s.text for s in case.sentences], case.ontology) == out
+    # invisible format characters do not split a name ("Lil\u200ble" is "Lille")
+    texts = [s.text.replace("Lille", "Lil\u200ble").replace("Omega", "\ufeffOmega") for s in case.sentences]
+    assert texts != [s.text for s in case.sentences]
+    assert default.extract(texts, case.ontology) == out
     with pytest.raises(InputError, match="decoder 'beam' unknown; expected one of f1, threshold"):
         OfflineExtractor(decoder="beam")
     with pytest.raises(InputError, match=r"missing: expected a number >= 0.0, got -1"):

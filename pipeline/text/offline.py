@@ -45,6 +45,7 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 
@@ -85,6 +86,9 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
         return embeddings.embed(texts)
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
 
+
+#: Zero-width and other invisible format characters a text may carry (copied from web pages).
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 
 #: Decoders of a sentence's scored pairs (:mod:`.decode`).
 DECODERS = ("f1", "threshold")
@@ -512,7 +516,10 @@ class OfflineExtractor:
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values). A
         text longer than :data:`.windows.MAX_CHARS` is extracted window by window
-        (:func:`.windows.text_windows`) and gets the union of its windows' triples."""
+        (:func:`.windows.text_windows`) and gets the union of its windows' triples. Invisible
+        format characters (zero-width space and joiners, word joiner, BOM) are removed first: they
+        split a name into two tokens (``Can\u200bada``) and would end up in its IRI."""
+        sentences = [_INVISIBLE.sub("", s) for s in sentences]
         if any(len(s) > MAX_CHARS for s in sentences):
             windows = [text_windows(s) for s in sentences]
             flat = self.extract([w for ws in windows for w in ws], ontology)
