@@ -141,8 +141,8 @@ class OfflineExtractor:
             the bagged stacker, on two fits (training order as read and reversed): threshold 0.2
             0.4520 / 0.4585, f1 0.4625 / 0.4668.
         missing: the ``f1`` decoder's expected number of a sentence's gold triples that no
-            candidate pair states (added to the candidates' expected number); dev (the two fits
-            above): 0.5 0.4588 / 0.4645, 1.0 0.4625 / 0.4668, 1.5 0.4619 / 0.4657, 2.0 0.4598 / 0.4634.
+            candidate pair states (added to the candidates' expected number; default 1.0; an
+            error with ``decoder: threshold``); dev (the two fits above): 0.5 0.4588 / 0.4645, 1.0 0.4625 / 0.4668, 1.5 0.4619 / 0.4657, 2.0 0.4598 / 0.4634.
         threshold: the ``threshold`` decoder's minimum probability that a pair holds a relation
             (default 0.2, the pair probability's or the stacked one's; chosen on the dev protocol:
             with the stacker and zero-shot relations, macro 0.4416 at 0.15, 0.4459 at 0.175,
@@ -197,7 +197,8 @@ class OfflineExtractor:
             with :func:`.features.of_argument` and threshold 0.2: 0.4525).
 
     Raises:
-        InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1``, a
+        InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1`` or a
+            ``missing`` with ``decoder: threshold``, a
             setting of the wrong type or out of range (:func:`_check_types`); ``key`` names it.
     """
 
@@ -208,7 +209,7 @@ class OfflineExtractor:
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
                  model: str = "pair", stack: bool = True, literal_forms: bool = True,
                  canonical: bool = True, zero_shot: float | None = 0.5, decoder: str | None = None,
-                 missing: float = 1.0) -> None:
+                 missing: float | None = None) -> None:
         from .tagger import MODELS
         from ..errors import InputError
         if model not in MODELS:
@@ -222,6 +223,10 @@ class OfflineExtractor:
         if decoder == "f1" and threshold is not None:
             raise InputError(f"offline threshold {threshold!r} applies to the threshold decoder only; "
                              "leave it out with decoder f1, or set decoder: threshold", key="threshold")
+        if decoder == "threshold" and missing is not None:
+            raise InputError(f"offline missing {missing!r} applies to the f1 decoder only; "
+                             "leave it out with decoder threshold", key="missing")
+        missing = 1.0 if missing is None else missing
         _check_types({"k": k, "threshold": threshold, "min_df": min_df, "label_weight": label_weight,
                       "subject_weight": subject_weight, "zero_shot": zero_shot, "missing": missing},
                      {"use_embeddings": use_embeddings, "type_filter": type_filter, "fact_memory": fact_memory,
@@ -518,7 +523,7 @@ class OfflineExtractor:
         text longer than :data:`.windows.MAX_CHARS` is extracted window by window
         (:func:`.windows.text_windows`) and gets the union of its windows' triples. Invisible
         format characters (zero-width space and joiners, word joiner, BOM) are removed first: they
-        split a name into two tokens (``Can\u200bada``) and would end up in its IRI."""
+        split a name into two tokens (``Can\\u200bada``) and would end up in its IRI."""
         sentences = [_INVISIBLE.sub("", s) for s in sentences]
         if any(len(s) > MAX_CHARS for s in sentences):
             windows = [text_windows(s) for s in sentences]

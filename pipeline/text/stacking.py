@@ -143,8 +143,9 @@ def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags:
     """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, no early
     stopping) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
     :func:`context_features` of each training sentence's out-of-fold scored pairs; with
-    ``bags`` > 1 (default :data:`BAGS`) the mean of ``bags`` such classifiers, each fitted on a
-    bootstrap sample of the sentences (seeds 0..bags-1: deterministic).
+    ``bags`` > 1 (default :data:`BAGS`) the mean of up to ``bags`` such classifiers, each fitted
+    on a bootstrap sample of the sentences (seeds 0..bags-1: deterministic; a sample whose labels
+    are all one class is skipped).
     Returns ``None`` when the labels are all one class."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     from threadpoolctl import threadpool_limits
