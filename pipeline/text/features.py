@@ -17,7 +17,7 @@ from .mentions import Lexicon, Mention, find_mentions, fronted_phrases, tokens
 from .normalize import key, normalize_value
 
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
-           "label_stems", "of_argument", "alias_keys", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]
+           "label_stems", "of_argument", "alias_keys", "plain_mentions", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]
 
 NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
 _STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
@@ -87,6 +87,13 @@ def alias_keys(name: str, range_name: str | None) -> set[str]:
     return out
 
 
+def plain_mentions(ms: list[Mention]) -> list[Mention]:
+    """``ms`` without the DBpedia-name variants (:attr:`.mentions.Mention.is_variant`): the pairs,
+    the subject model and their training sentences see plain names; a variant is chosen per span
+    afterwards (:func:`variant_values`)."""
+    return [m for m in ms if not m.is_variant]
+
+
 def known_relations(sentences: list[Sentence]) -> dict[str, set[str]]:
     """Relations each entity name had as object (``key``) and as subject (``S:key``)."""
     known: dict[str, set[str]] = {}
@@ -123,10 +130,10 @@ def count_variants(ms: list[Mention], names: set[str], aliases: set[str], topic:
     on the sentence's topic only (``topic``: the key of its most frequent gold subject), the only
     place they are written."""
     for m in ms:
-        if not m.shape.startswith("DIS"):
+        if not m.is_variant:
             continue
         gold = ({topic} if topic else set()) if m.shape == "DISANY" else names
-        plain = [p for p in ms if (p.start, p.end) == (m.start, m.end) and not p.shape.startswith("DIS")]
+        plain = [p for p in plain_mentions(ms) if (p.start, p.end) == (m.start, m.end)]
         if key(m.value) in gold:
             counts.setdefault(variant_kind(m), [0, 0])[0] += 1
         elif any(key(p.value) in gold or (m.shape != "DISANY" and key(p.value) in aliases) for p in plain):
@@ -158,7 +165,7 @@ def variant_values(ms: list[Mention], rate: dict[str, float],
     training rate above one half; the highest rate wins; ``DISANY`` at the ``topic`` span only)."""
     best: dict[tuple[int, int], tuple[float, str]] = {}
     for m in ms:
-        if not m.shape.startswith("DIS") or (m.shape == "DISANY" and (m.start, m.end) != topic):
+        if not m.is_variant or (m.shape == "DISANY" and (m.start, m.end) != topic):
             continue
         r = rate.get(variant_kind(m), 0.0)
         if r > 0.5 and r > best.get((m.start, m.end), (0.0, ""))[0]:
@@ -271,7 +278,7 @@ def sentence_pairs(sent: str, nb: set[str], lexicon: Lexicon, known: dict[str, s
     name different things, with :func:`pair_features`; variant names (shape ``DIS*``) are left
     out: they are chosen after the pair, per span (:func:`variant_values`). ``mentions``: the
     sentence's :func:`.mentions.find_mentions` with ``lexicon`` when the caller has them."""
-    ms = [m for m in (find_mentions(sent, lexicon) if mentions is None else mentions) if not m.shape.startswith("DIS")]
+    ms = plain_mentions(find_mentions(sent, lexicon) if mentions is None else mentions)
     toks = tokens(sent)
     out = []
     for a in ms:

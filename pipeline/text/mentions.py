@@ -54,6 +54,12 @@ class Mention:
     value: str
     shape: str
 
+    @property
+    def is_variant(self) -> bool:
+        """A DBpedia-name variant of another mention's span (shapes ``DIS*``: ``Alan Martin
+        (footballer)``), written instead of the plain name after the pair is chosen."""
+        return self.shape.startswith("DIS")
+
 
 class Lexicon:
     """Known entity names (from training triples) and their surface aliases.
@@ -426,7 +432,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         article_and_tail_variants(sentence, tokens(sentence), found, lexicon.tails, _FUNCTION, add)
         # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
         for k, m in list(found.items()):
-            name = lexicon.canonical(m.value) if m.shape.startswith("DIS") else None
+            name = lexicon.canonical(m.value) if m.is_variant else None
             if name and name != m.value:
                 del found[k]
                 add(m.start, m.end, name, m.shape)

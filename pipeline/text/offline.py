@@ -56,7 +56,8 @@ from .canonical import canonical_spellings
 from .decode import PairScore, f1_decode, threshold_decode, write_triples
 from .entity_types import TypeGuesser
 from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
-                       label_stems, of_argument, sentence_pairs, stems, subject_features, variant_rates, words)
+                       label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
+                       variant_rates, words)
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
@@ -342,7 +343,7 @@ class OfflineExtractor:
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
             ranges = ranges_of[name]
             all_ms = find_mentions(s.text, fold_lex[fold])
-            ms = [m for m in all_ms if not m.shape.startswith("DIS")]
+            ms = plain_mentions(all_ms)
             # accents folded on both sides: "Estadio ..." in the sentence is "Estádio_..." in the triple
             found = {fold_accents(key(m.value)) for m in ms}
             names = {key(normalize_value(x, "")) for t in s.triples for x in (t["sub"], t["obj"])}
@@ -440,7 +441,7 @@ class OfflineExtractor:
         ps = np.ones(len(pairs))
         if self.subject is not None and self.subject_weight:
             # without the variant names, as the subject model saw its training sentences
-            ms, toks = [m for m in all_ms if not m.shape.startswith("DIS")], tokens(sent)
+            ms, toks = plain_mentions(all_ms), tokens(sent)
             subj = {}
             for a, _, _ in pairs:
                 if (a.start, a.end, a.value) not in subj:

@@ -256,7 +256,7 @@ def _value(sent: str, toks, ms: list[Mention], a: int, b: int) -> Mention | None
     name (``AC`` of ``AC Hotel Bella Sky Copenhagen``). A span that overlaps no candidate keeps its
     own text, with a shape from its first character (the names the mention finder misses)."""
     start, end = toks[a][0], toks[b - 1][1]
-    over = [m for m in ms if m.start < end and start < m.end and not m.shape.startswith("DIS")]
+    over = [m for m in ms if m.start < end and start < m.end and not m.is_variant]
     if over:
         return min(over, key=lambda m: (-(min(end, m.end) - max(start, m.start)), m.end - m.start,
                                         m.shape != "LEX", SHAPES.index(m.shape) if m.shape in SHAPES else 9))
