@@ -167,6 +167,10 @@ def test_text_windows_keep_whole_sentences_under_the_limit():
     assert text_windows(text, limit=30) == ["Alpha is here. Beta is there!", "Gamma is far? Delta."]
     # a sentence longer than the limit is cut at a space, a word longer than it at the limit
     assert text_windows("aaa bbb ccc ddd", limit=8) == ["aaa bbb", "ccc ddd"]
+    # a long sentence is cut between clauses rather than inside a name
+    long = "He played for Bury FC, Stockport County FC and Irlam Town Football Club"
+    assert text_windows(long, limit=40) == ["He played for Bury FC,", "Stockport County FC and Irlam Town", "Football Club"]
+    assert text_windows("Alpha Beta; Gamma Delta Epsilon", limit=20) == ["Alpha Beta;", "Gamma Delta Epsilon"]
     assert text_windows("x" * 25, limit=10) == ["x" * 10, "x" * 10, "x" * 5]
 
 

@@ -5,7 +5,8 @@ features read the words around and between the two names, so its time grows with
 the text's length: a 2,000-character paragraph takes over 30 s, 5,000 characters minutes.
 Text2KGBench's inputs are at most 529 characters (99% under 330), and a triple's two names sit in
 one sentence or two neighbouring ones, so a longer text is extracted window by window: runs of
-whole sentences of at most :data:`MAX_CHARS` characters (a longer sentence is cut at a space).
+whole sentences of at most :data:`MAX_CHARS` characters (a longer sentence is cut between
+clauses, at a ``;`` or a comma, else at a space).
 """
 from __future__ import annotations
 
@@ -22,16 +23,16 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 def text_windows(text: str, limit: int = MAX_CHARS) -> list[str]:
     """``[text]`` when it has at most ``limit`` characters, else consecutive windows of whole
     sentences (split after ``.``, ``!`` or ``?`` before a capital or a digit), each of at most
-    ``limit`` characters; a sentence longer than ``limit`` is cut at its last space before the
-    limit (at the limit when it has none). Whitespace between windows is dropped; the windows'
+    ``limit`` characters; a sentence longer than ``limit`` is cut between clauses when it can
+    (its last ``;`` before the limit, else its last comma, in the window's second half: a cut at
+    a space may fall inside a name), else at its last space (at the limit when it has none). Whitespace between windows is dropped; the windows'
     text is otherwise the input's, in order."""
     if len(text) <= limit:
         return [text]
     pieces: list[str] = []
     for sent in _SENTENCE_END.split(text.strip()):
         while len(sent) > limit:
-            cut = sent.rfind(" ", 1, limit + 1)
-            cut = cut if cut > 0 else limit
+            cut = _cut(sent, limit)
             pieces.append(sent[:cut].strip())
             sent = sent[cut:].strip()
         if sent:
@@ -43,3 +44,14 @@ def text_windows(text: str, limit: int = MAX_CHARS) -> list[str]:
         else:
             windows.append(p)
     return windows
+
+
+def _cut(sent: str, limit: int) -> int:
+    """Where to cut a sentence longer than ``limit``: after its last ``;`` or ``,`` followed by a
+    space in ``[limit // 2, limit]``, else at its last space before the limit, else at the limit."""
+    for mark in ("; ", ", "):
+        i = sent.rfind(mark, limit // 2, limit)
+        if i > 0:
+            return i + 1
+    i = sent.rfind(" ", 1, limit + 1)
+    return i if i > 0 else limit
