@@ -203,10 +203,8 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
             :class:`.offline.OfflineExtractor` (the message lists them), or a value it rejects
             (``missing=-1``, ``decoder=beam``: the message names the setting and what it expected).
     """
-    import inspect
-
-    from .offline import OfflineExtractor
-    allowed = sorted(set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"})
+    from .offline import OfflineExtractor, setting_names
+    allowed = setting_names()
     settings: dict[str, Any] = {}
     for item in items:
         k, eq, v = item.partition("=")

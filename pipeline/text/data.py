@@ -242,16 +242,14 @@ def load_case(path: str | Path) -> TextCase:
         raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
     train = [s for p in train_files for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
-    # the settings of OfflineExtractor (README "Text to KG", Options), read from its signature so
-    # that a new setting is accepted here the day it exists
-    import inspect
-    from .offline import OfflineExtractor
-    allowed = set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"}
+    # the settings of OfflineExtractor (README "Text to KG", Options)
+    from .offline import OfflineExtractor, setting_names
+    allowed = setting_names()
     if not isinstance(offline, dict):
-        raise ManifestError(f"'offline' must be a mapping with keys among {sorted(allowed)}", path=path, key="offline")
-    if set(offline) - allowed:
-        raise ManifestError(f"'offline': unknown setting {sorted(set(offline) - allowed, key=str)[0]!r}; expected "
-                            f"one of {sorted(allowed)}", path=path, key="offline")
+        raise ManifestError(f"'offline' must be a mapping with keys among {allowed}", path=path, key="offline")
+    if set(offline) - set(allowed):
+        raise ManifestError(f"'offline': unknown setting {sorted(set(offline) - set(allowed), key=str)[0]!r}; expected "
+                            f"one of {allowed}", path=path, key="offline")
     try:  # the values too, before the sentences are read and long before any fit
         OfflineExtractor(**offline)
     except InputError as exc:

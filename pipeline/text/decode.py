@@ -68,9 +68,9 @@ def threshold_decode(scored: list[PairScore], threshold: float, subject_power: f
     chosen: list[Chosen] = []
     for c in scored:
         if c.fact:
-            chosen.append((1.0 + c.p, c.a, c.b, c.fact))
+            chosen.append((_rank(c, subject_power), c.a, c.b, c.fact))
         elif c.p + c.cue >= threshold and c.rel is not None:
-            chosen.append((c.p * c.ps ** subject_power + 0.1 * c.rel_score, c.a, c.b, c.rel))
+            chosen.append((_rank(c, subject_power), c.a, c.b, c.rel))
     if not chosen and scored:
         best = scored[int(np.argmax([c.p for c in scored]))]
         if best.raw_rel is not None:
@@ -113,10 +113,9 @@ def f1_decode(scored: list[PairScore], missing: float = 1.0, subject_power: floa
     cands: list[tuple[float, Mention, Mention, str, float]] = []
     for c in scored:
         if c.fact:
-            cands.append((1.0 + _finite(c.p), c.a, c.b, c.fact, 1.0))
+            cands.append((_finite(_rank(c, subject_power)), c.a, c.b, c.fact, 1.0))
         elif c.rel is not None:
-            cands.append((_finite(c.p * c.ps ** subject_power + 0.1 * c.rel_score), c.a, c.b, c.rel,
-                          min(1.0, max(0.0, _finite(c.p + c.cue)))))
+            cands.append((_finite(_rank(c, subject_power)), c.a, c.b, c.rel, min(1.0, max(0.0, _finite(c.p + c.cue)))))
     cands.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
     kept: list[tuple[float, Mention, Mention, str, float]] = []
     for c in cands:
@@ -133,6 +132,12 @@ def f1_decode(scored: list[PairScore], missing: float = 1.0, subject_power: floa
             best, best_k = 2 * total / (k + expected_gold), k
     chosen = set(order[:best_k])
     return [(r, a, b, rel) for i, (r, a, b, rel, _) in enumerate(kept) if i in chosen]
+
+
+def _rank(c: PairScore, subject_power: float) -> float:
+    """The order of a sentence's kept pairs: a training fact first (``1 + p``), the others by
+    ``p * ps ** subject_power + 0.1 * rel_score``."""
+    return 1.0 + c.p if c.fact else c.p * c.ps ** subject_power + 0.1 * c.rel_score
 
 
 def _finite(x: float) -> float:

@@ -293,8 +293,9 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         n = number_value(m.group(0))
         if n is not None:
             add(m.start(), m.end(), n, "YEAR" if re.fullmatch(r"1\d{3}|20\d{2}", n) else "NUM")
-    fronted_ends = {e for _, e in fronted_phrases(sentence)}
-    toks = [t for t in tokens(sentence) if not any(s <= t[0] < e for s, e in taken)]
+    all_toks = tokens(sentence)
+    fronted_ends = {e for _, e in fronted_phrases(sentence, all_toks)}
+    toks = [t for t in all_toks if not any(s <= t[0] < e for s, e in taken)]
     runs: list[tuple[int, int]] = []  # token index ranges of the capitalised runs
     i = 0
     while i < len(toks):

@@ -65,7 +65,7 @@ from .stacking import cross_fitted_scores, fit_stackers, restack
 from .vector_cache import cached_vectors
 from .windows import MAX_CHARS, text_windows
 
-__all__ = ["OfflineExtractor", "compatible"]
+__all__ = ["OfflineExtractor", "compatible", "setting_names"]
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +127,14 @@ def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
     for name, v in flags.items():
         if not isinstance(v, bool):
             raise InputError(f"offline setting {name}: expected true or false, got {v!r}", key=name)
+
+
+def setting_names() -> list[str]:
+    """The extractor's settings a manifest (``offline:``) or ``--set`` may give: the parameters of
+    :class:`OfflineExtractor` but ``cache_dir``, sorted (read from its signature, so a new setting
+    is accepted everywhere the day it exists)."""
+    import inspect
+    return sorted(set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"})
 
 
 class OfflineExtractor:
