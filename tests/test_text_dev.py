@@ -80,6 +80,8 @@ def test_set_settings_are_typed_and_none_turns_one_off():
         parse_settings(["decoder=beam"])
     with pytest.raises(InputError, match="offline setting missing: expected a number >= 0.0, got 'abc'"):
         parse_settings(["missing=abc"])
+    with pytest.raises(InputError, match="offline setting relation_candidates: expected a whole number >= 1, got 0"):
+        parse_settings(["relation_candidates=0"])
     with pytest.raises(InputError, match="expected KEY=VALUE"):
         parse_settings(["zero_shot"])
     with pytest.raises(InputError, match="unknown setting 'nosuchkey'; expected one of .*zero_shot"):

@@ -72,7 +72,7 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
                                 "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
                                 "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
-                                "zero_shot": 0.5, "decoder": "threshold", "missing": None}
+                                "zero_shot": 0.5, "decoder": "threshold", "missing": None, "relation_candidates": 2}
     assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]
@@ -141,6 +141,27 @@ def test_zero_shot_relation_from_its_name_in_the_context():
                          [("Omega University", "rector", "Anna Berg"), ("Omega University", "city", "rector")]]
     assert triples(zero_shot=None) == [[("Omega University", "city", "Anna Berg")],
                                        [("Omega University", "city", "Anna Berg"), ("Omega University", "city", "rector")]]
+
+
+def test_a_pair_gets_its_next_best_relation_and_the_share_of_each_name_in_its_context():
+    import numpy as np
+
+    from pipeline.text.mentions import Mention
+    case = load_case(CASE)
+    ex = OfflineExtractor(threshold=0.3).fit({"tiny_university": (case.ontology, case.train)})
+    sent = "The rector of Omega University is Anna Berg."
+    omega, anna = (Mention(sent.index(n), sent.index(n) + len(n), n, n, "CAP") for n in ("Omega University", "Anna Berg"))
+    rels = ex.relations(case.ontology)
+    scores = np.array([[0.4, -0.2, 0.1]])  # relation SVM: city, country, rector
+
+    def rows(alternatives):
+        return [(c.rel, c.alt, c.rel_score, c.label, c.label_other) for c in ex._assemble(
+            sent, [(omega, anna, {})], np.array([0.5]), np.array([1.0]), scores, ["city", "country", "rector"],
+            rels, case.ontology, False, alternatives)]
+    # "rector" is among the three words before the first name: its whole name (share 1.0); city's is not
+    assert rows(1) == [("city", 0, 0.4, 0.0, 1.0)]
+    assert rows(2) == [("city", 0, 0.4, 0.0, 1.0), ("rector", 1, 0.1, 1.0, 0.0)]
+    assert [r[0] for r in rows(5)] == ["city", "rector", "country"]  # every allowed relation, best first
 
 
 def test_of_argument_is_the_subject_of_a_relational_noun():

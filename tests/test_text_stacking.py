@@ -47,6 +47,25 @@ def test_context_features_place_a_pair_among_the_sentence_pairs():
     assert f["same_relation_better"] == [0, 0, 0, 0, 0, 1]
 
 
+def test_a_pair_with_an_alternative_relation_counts_once_in_its_sentence():
+    alt = dataclasses.replace(_pair(ALAN, WHEELER, 0.7, 0.9, "employer", 0.1), alt=1, label=1.0, label_other=0.5)
+    plain, with_alt = context_features(_sentence()), context_features(_sentence() + [alt])
+    f = {name: with_alt[:, i].tolist() for i, name in enumerate(FEATURES)}
+    # the pair is its most probable row (the alternative, 0.7) in the context: Wheeler's best triple
+    # has 0.7, which the pair's best-relation row (0.6) does not reach
+    assert f["best_for_object"] == [0, 1, 0, 1, 0, 0, 1]
+    assert f["p_over_best_for_object"][0] == pytest.approx(0.6 / 0.7) and f["subject_rank_for_object"][0] == 1
+    assert f["margin_for_object"] == pytest.approx([-0.1, 0.2, -0.2, 0.03, -0.5, -0.03, 0.5])
+    # rows of other objects are as without the alternative
+    for name in ("margin_for_object", "subject_rank_for_object", "subject_is_topic", "names_between"):
+        assert [f[name][i] for i in (1, 2, 3, 5)] == pytest.approx(plain[[1, 2, 3, 5], FEATURES.index(name)].tolist())
+    assert f["alternative"] == [0] * 6 + [1] and f["relation_margin"] == pytest.approx([0] * 6 + [0.1 - 0.5])
+    # the pair is Alan Bean's employer (0.7) in the context: NASA as his employer (0.3) has a better one
+    assert f["same_relation_better"] == [0, 1, 0, 0, 0, 1, 0]
+    assert f["names"] == [3] * 7 and f["object_p_sum"][0] == pytest.approx(0.7 + 0.2)
+    assert (f["label_share"], f["label_share_other"]) == ([0] * 6 + [1.0], [0] * 6 + [0.5])
+
+
 def _mention(sent: str, text: str) -> Mention:
     start = sent.index(text)
     return Mention(start, start + len(text), text, text, "CAP")
@@ -115,13 +134,17 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     seen = {}
 
     def spy(sentences, labels, folds, rounds=2):
-        seen.update(n=len(sentences), pairs=sum(map(len, sentences)), pos=sum(map(sum, labels)), folds=folds)
+        seen.update(n=len(sentences), pairs=sum(map(len, sentences)), pos=sum(map(sum, labels)), folds=folds,
+                    alts=sum(c.alt for s in sentences for c in s))
         return fit_stackers(sentences, labels, folds, rounds)
     monkeypatch.setattr(offline, "fit_stackers", spy)
-    stacked = offline.OfflineExtractor().fit(training)
+    offline.OfflineExtractor(relation_candidates=1).fit(training)
     # every training sentence gets out-of-fold scored pairs, labelled like the pair model's rows
     assert seen["n"] == len(case.train) and seen["folds"] == [s.fold for s in case.train] == [0, 1, 0, 1, 0, 1, 1, 0]
-    assert (seen["pairs"], seen["pos"]) == (76, 16)  # both folds scored: all 76 candidate pairs, 16 of them gold
+    assert (seen["pairs"], seen["pos"], seen["alts"]) == (76, 16, 0)  # both folds scored: all 76 candidate pairs, 16 of them gold
+    stacked = offline.OfflineExtractor().fit(training)
+    # and each pair's second-best relation: 16 of the 76 pairs have one, none of them a gold triple
+    assert (seen["pairs"], seen["pos"], seen["alts"]) == (92, 16, 16)
     assert len(stacked.stackers) == 2 and stacked.threshold == 0.2  # one default, stacked or not (dev protocol)
     out = stacked.extract([s.text for s in case.sentences], case.ontology)
     assert all(t["rel"] in case.ontology.relations for ts in out for t in ts)

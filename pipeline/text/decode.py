@@ -42,6 +42,12 @@ class PairScore:
         cue: label-word cue added to ``p`` before the threshold (weighted overlap of the context
             words with the best-matching relation name).
         sent: the sentence (``""`` when not given; the stacker's clause features need it).
+        pair: index of the pair among the sentence's candidate pairs (its feature row).
+        alt: 0 for the pair's best relation, 1 for its second best (an alternative the stacker
+            may prefer: :mod:`.stacking`), and so on.
+        label: share of the relation name's word stems found around the pair (between the two
+            names, three words before each, two after the object); ``label_other``: the highest
+            such share of the other relations allowed for the pair.
     """
 
     a: Mention
@@ -54,6 +60,10 @@ class PairScore:
     fact: str | None
     cue: float
     sent: str = ""
+    pair: int = 0
+    alt: int = 0
+    label: float = 0.0
+    label_other: float = 0.0
 
 
 Chosen = tuple[float, Mention, Mention, str]

@@ -9,7 +9,10 @@ the object of a likely pair, how many likely objects the sentence has, the objec
 gradient-boosted classifiers (:func:`fit_stacker`, bagged), trained on pair scores that the first-stage
 models gave training sentences they were not fitted on (cross-fitting, as for the lexicon),
 gives the probability that the pair with its chosen relation is a gold triple. :func:`restack` puts it in place of the
-pair probability before decoding (:mod:`.decode`).
+pair probability before decoding (:mod:`.decode`). A pair may come with its next-best relations
+(``alt`` > 0): each is a row of its own, with its relation score, its margin to the pair's best
+and the share of its name's words around the pair, so the stacker can prefer it (the decoder
+keeps one relation per object).
 
 Source: stacked generalization, Wolpert (1992), "Stacked generalization", Neural Networks 5(2);
 the out-of-fold first-stage scores follow its cross-validated level-1 data.
@@ -60,7 +63,7 @@ FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", 
             "subject_as_object_p", "object_as_subject_p", "names", "likely_objects", "object_rank",
             "object_best_p", "object_before_subject", "object_p_sum", "has_relation", "object_ps",
             "subject_position", "object_position", "names_between", "same_relation_better",
-            "relation_rank_for_object") + tuple(
+            "relation_rank_for_object", "alternative", "relation_margin", "label_share", "label_share_other") + tuple(
             f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES)
 
 
@@ -74,37 +77,54 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def context_features(scored: list[PairScore]) -> np.ndarray:
-    """One row of :data:`FEATURES` per pair of one sentence (``len(scored)`` x ``len(FEATURES)``).
+def _pair_key(c: PairScore) -> tuple:
+    return span(c.a), c.a.value, span(c.b), c.b.value
 
-    The topic is the subject span with the highest sum of ``p * ps`` over its pairs; "likely" is
-    ``p >= 0.2`` (the pair threshold without a stacker)."""
+
+def context_features(scored: list[PairScore]) -> np.ndarray:
+    """One row of :data:`FEATURES` per scored pair of one sentence (``len(scored)`` x
+    ``len(FEATURES)``).
+
+    A pair scored with several relations (``alt`` > 0: its next-best relations) counts once in
+    the sentence's context (as its most probable relation, the best on a tie); each of its rows
+    has its own probability, relation score and relation rank, ``alternative`` (its ``alt``) and
+    ``relation_margin`` (its relation score minus the pair's best). The topic is the subject span
+    with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
+    threshold without a stacker)."""
+    base: dict[tuple, PairScore] = {}
+    top_rel: dict[tuple, float] = {}
+    for c in scored:
+        k = _pair_key(c)
+        if k not in base or (c.p, -c.alt) > (base[k].p, -base[k].alt):
+            base[k] = c
+        top_rel[k] = max(top_rel.get(k, -math.inf), c.rel_score)
+    pairs = list(base.values())
     by_obj: dict[tuple[int, int], list[float]] = {}
     as_obj: dict[tuple[int, int], float] = {}
     as_sub: dict[tuple[int, int], float] = {}
     topic: dict[tuple[int, int], float] = {}
-    for c in scored:
+    for c in pairs:
         by_obj.setdefault(span(c.b), []).append(c.p)
         as_obj[span(c.b)] = max(as_obj.get(span(c.b), 0.0), c.p)
         as_sub[span(c.a)] = max(as_sub.get(span(c.a), 0.0), c.p)
         topic[span(c.a)] = topic.get(span(c.a), 0.0) + c.p * c.ps
-    ps_of = {span(c.a): c.ps for c in scored}
-    positions = sorted({span(c.a) for c in scored} | {span(c.b) for c in scored})
+    ps_of = {span(c.a): c.ps for c in pairs}
+    positions = sorted({span(c.a) for c in pairs} | {span(c.b) for c in pairs})
     by_obj_rel: dict[tuple[int, int], list[float]] = {}
     by_sub_rel: dict[tuple, list[float]] = {}
-    for c in scored:
+    for c in pairs:
         by_obj_rel.setdefault(span(c.b), []).append(c.rel_score)
         by_sub_rel.setdefault((span(c.a), c.rel), []).append(c.p)
     topic_order = sorted(topic, key=lambda k: (-topic[k], k))
     obj_order = sorted(as_obj, key=lambda k: (-as_obj[k], k))
-    names = len({span(c.a) for c in scored})
+    names = len({span(c.a) for c in pairs})
     likely = sum(1 for v in as_obj.values() if v >= 0.2)
-    name_spans = sorted({span(c.a) for c in scored})
+    name_spans = sorted({span(c.a) for c in pairs})
     rows = []
     for c in scored:
         ps_b = sorted(by_obj[span(c.b)], reverse=True)
         best = ps_b[0]
-        rank = ps_b.index(c.p)
+        rank = sum(1 for x in ps_b if x > c.p)
         others = [x for x in ps_b if x != c.p]
         row = [c.p, _logit(c.p), c.ps, max(min(c.rel_score, 3.0), -3.0), c.cue, c.p / best if best else 0.0,
                1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (others[0] if others else 0.0),
@@ -114,8 +134,9 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
                sum(ps_b), 1.0 if c.rel is not None else 0.0, ps_of.get(span(c.b), 0.0),
                min(positions.index(span(c.a)), 8), min(positions.index(span(c.b)), 8),
                min(abs(positions.index(span(c.b)) - positions.index(span(c.a))) - 1, 8),
-               sum(1 for x in by_sub_rel[(span(c.a), c.rel)] if x > c.p),
-               sorted(by_obj_rel[span(c.b)], reverse=True).index(c.rel_score)]
+               sum(1 for x in by_sub_rel.get((span(c.a), c.rel), ()) if x > c.p),
+               sum(1 for x in by_obj_rel[span(c.b)] if x > c.rel_score),
+               min(c.alt, 3), max(c.rel_score - top_rel[_pair_key(c)], -3.0), c.label, c.label_other]
         row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
         role = clause_role(c.sent, c.a, c.b, name_spans)
         row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
@@ -257,5 +278,6 @@ def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: 
             onto = training[name][0]
             rels = ex.relations(onto)
             out[n] = ex._assemble(text, pairs, binary.predict_proba(rows)[:, 1], ps,
-                                  relation.decision_function(rows), classes, rels, onto, False)
+                                  relation.decision_function(rows), classes, rels, onto, False,
+                                  ex.relation_candidates)
     return [o or [] for o in out]
