@@ -72,7 +72,7 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
                                 "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
                                 "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
-                                "zero_shot": 0.5, "decoder": "threshold", "missing": None, "relation_candidates": 2}
+                                "zero_shot": 0.5, "decoder": "threshold", "missing": None, "relation_candidates": None}
     assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]
@@ -162,6 +162,13 @@ def test_a_pair_gets_its_next_best_relation_and_the_share_of_each_name_in_its_co
     assert rows(1) == [("city", 0, 0.4, 0.0, 1.0)]
     assert rows(2) == [("city", 0, 0.4, 0.0, 1.0), ("rector", 1, 0.1, 1.0, 0.0)]
     assert [r[0] for r in rows(5)] == ["city", "rector", "country"]  # every allowed relation, best first
+    # a training fact's pair keeps one row, whatever the alternatives
+    alpha, lyon = (Mention(0, 16, "Alpha University", "Alpha University", "CAP"), Mention(20, 24, "Lyon", "Lyon", "CAP"))
+    fact = ex._assemble("Alpha University in Lyon.", [(alpha, lyon, {})], np.array([0.5]), np.array([1.0]), scores,
+                        ["city", "country", "rector"], rels, case.ontology, True, 3)
+    assert [(c.fact, c.rel, c.alt) for c in fact] == [("city", "city", 0)]
+    # without a stacker (eight training sentences) a pair is scored with its best relation only
+    assert ex.stackers == [] and {c.alt for c in ex.pair_scores(sent, set(), None, rels, case.ontology)} == {0}
 
 
 def test_of_argument_is_the_subject_of_a_relational_noun():

@@ -8,7 +8,8 @@ import pytest
 
 from pipeline.text.decode import PairScore, f1_decode, threshold_decode
 from pipeline.text.mentions import Mention
-from pipeline.text.stacking import FEATURES, Bagged, clause_role, context_features, fit_stacker, fit_stackers, restack
+from pipeline.text.stacking import (FEATURES, Bagged, clause_role, context_features, fit_stacker, fit_stackers, restack,
+                                    stack_labels)
 
 SENT = "Alan Bean was born in Wheeler, Texas and worked for NASA."
 ALAN = Mention(0, 9, "Alan Bean", "Alan Bean", "CAP")
@@ -64,6 +65,44 @@ def test_a_pair_with_an_alternative_relation_counts_once_in_its_sentence():
     assert f["same_relation_better"] == [0, 1, 0, 0, 0, 1, 0]
     assert f["names"] == [3] * 7 and f["object_p_sum"][0] == pytest.approx(0.7 + 0.2)
     assert (f["label_share"], f["label_share_other"]) == ([0] * 6 + [1.0], [0] * 6 + [0.5])
+
+
+def test_in_the_first_round_a_pair_is_its_best_relation_row():
+    # before stacking every row of a pair has the pair's probability: the alt-0 row stands for it
+    alt = dataclasses.replace(_pair(ALAN, WHEELER, 0.6, 0.9, "employer", 0.1), alt=1)
+    plain, with_alt = context_features(_sentence()), context_features(_sentence() + [alt])
+    for name in ("best_for_object", "subject_rank_for_object", "margin_for_object", "same_relation_better",
+                 "subject_is_topic", "object_p_sum", "relation_rank_for_object"):
+        i = FEATURES.index(name)
+        assert with_alt[:6, i].tolist() == pytest.approx(plain[:, i].tolist()), name
+    f = {name: with_alt[6, i] for i, name in enumerate(FEATURES)}
+    # the alternative: as probable as the pair's best row; its relation score 0.1 is below both of
+    # Wheeler's pairs (0.5 each: Alan Bean's best relation and NASA's)
+    assert (f["best_for_object"], f["subject_rank_for_object"], f["relation_rank_for_object"]) == (1, 0, 2)
+    assert (f["alternative"], f["relation_margin"]) == (1, pytest.approx(-0.4))
+
+
+def test_a_row_is_a_positive_when_its_pair_is_gold_with_its_relation():
+    best = _pair(ALAN, WHEELER, 0.6, 0.9, "employer", 0.4)
+    second = dataclasses.replace(best, rel="birthPlace", rel_score=0.1, alt=1)
+    nasa = dataclasses.replace(_pair(ALAN, NASA, 0.3, 0.9, "employer", 0.2), pair=1)
+    # Wheeler is Alan Bean's birthPlace (the second relation), NASA no gold pair
+    assert stack_labels([[best, second, nasa]], [["birthPlace", None]]) == [[0, 1, 0]]
+    assert stack_labels([[best, second, nasa]], [["employer", "employer"]]) == [[1, 0, 1]]
+
+
+def test_the_decoders_keep_one_relation_per_pair():
+    from pipeline.text.data import Relation
+    from pipeline.text.decode import write_triples
+    rels = {"birthPlace": Relation("birthPlace", "Person", "Place"), "employer": Relation("employer", "Person", "Organisation")}
+    best = _pair(ALAN, WHEELER, 0.6, 0.9, "birthPlace", 0.4)
+    rows = [best, dataclasses.replace(best, rel="employer", rel_score=0.1, alt=1, p=0.5),
+            _pair(ALAN, NASA, 0.5, 0.9, "employer", 0.3)]
+    for kept in (threshold_decode(rows, 0.2, 0.0), f1_decode(rows, 1.0, 0.0)):
+        assert [(a.value, b.value, r) for _, a, b, r in kept] == [("Alan Bean", "Wheeler, Texas", "birthPlace"),
+                                                                 ("Alan Bean", "NASA", "employer")]
+        assert [(t["sub"], t["rel"], t["obj"]) for t in write_triples(SENT, kept, [c.b for c in rows], rels, [], {})] == [
+            ("Alan Bean", "birthPlace", "Wheeler, Texas"), ("Alan Bean", "employer", "NASA")]
 
 
 def _mention(sent: str, text: str) -> Mention:

@@ -34,15 +34,17 @@ class PairScore:
         a, b: subject and object candidate.
         p: pair model probability that ``a`` and ``b`` form a triple (0..1).
         ps: subject model probability of ``a`` (0..1; 1 when the subject model is off).
-        rel: best relation allowed for ``b`` (range) by the relation SVM score plus the
-            label-word bonus; ``None`` when no ontology relation accepts ``b``.
+        rel: the relation of this row: the best allowed for ``b`` (range) by the relation SVM
+            score plus the label-word bonus (``alt`` 0; the next best for ``alt`` 1 ...);
+            ``None`` when no ontology relation accepts ``b``.
         rel_score: that relation's score (SVM decision value plus bonus).
         raw_rel: best allowed relation by the SVM score alone (fallback pair).
         fact: the relation of a training triple with these two names, or ``None``.
         cue: label-word cue added to ``p`` before the threshold (weighted overlap of the context
             words with the best-matching relation name).
         sent: the sentence (``""`` when not given; the stacker's clause features need it).
-        pair: index of the pair among the sentence's candidate pairs (its feature row).
+        pair: index of the pair among the sentence's candidate pairs (:func:`.features.sentence_pairs`
+            order: its row among the pair model's inputs, which the training labels are read by).
         alt: 0 for the pair's best relation, 1 for its second best (an alternative the stacker
             may prefer: :mod:`.stacking`), and so on.
         label: share of the relation name's word stems found around the pair (between the two
@@ -73,8 +75,9 @@ def threshold_decode(scored: list[PairScore], threshold: float, subject_power: f
     """Pairs whose ``p + cue`` reaches ``threshold`` (a training fact always), as ``(rank score,
     subject, object, relation)`` sorted best first; the rank is ``p * ps ** subject_power + 0.1 *
     rel_score`` (``1 + p`` for a fact; ``subject_power`` 0 when ``p`` already weighs the subject
-    model, :mod:`.stacking`). A sentence with no such pair keeps its most likely pair (every
-    WebNLG sentence states at least one triple)."""
+    model, :mod:`.stacking`). A pair scored with several relations (``alt``) keeps its best-ranked
+    row. A sentence with no such pair keeps its most likely pair (every WebNLG sentence states at
+    least one triple)."""
     chosen: list[Chosen] = []
     for c in scored:
         if c.fact:
@@ -86,7 +89,14 @@ def threshold_decode(scored: list[PairScore], threshold: float, subject_power: f
         if best.raw_rel is not None:
             chosen.append((best.p, best.a, best.b, best.raw_rel))
     chosen.sort(key=lambda c: (-c[0], c[1].start, c[2].start))
-    return chosen
+    # one relation per pair: a second row would count its subject twice for the topic
+    kept, seen = [], set()
+    for c in chosen:
+        k = (c[1].start, c[1].end, c[1].value, c[2].start, c[2].end, c[2].value)
+        if k not in seen:
+            seen.add(k)
+            kept.append(c)
+    return kept
 
 
 def f1_decode(scored: list[PairScore], missing: float = 1.0, subject_power: float = 1.0) -> list[Chosen]:

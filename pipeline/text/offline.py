@@ -64,7 +64,7 @@ from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, know
 from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from .names import written_disambiguations
 from .normalize import LiteralForms, key, normalize_value
-from .stacking import cross_fitted_scores, fit_stackers, restack
+from .stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
 from .vector_cache import cached_vectors
 from .windows import MAX_CHARS, text_windows
 
@@ -107,7 +107,8 @@ _SETTING_RANGES = {"k": (1, None, True, False), "min_df": (1, None, True, False)
 def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
     """Settings from a manifest or ``--set`` are checked before they reach a comparison or a
     slice: ``numbers`` against :data:`_SETTING_RANGES` (``k`` and ``min_df`` whole numbers >= 1,
-    ``threshold`` a probability in [0, 1] or null, weights and ``missing`` >= 0, ``zero_shot`` any
+    ``threshold`` a probability in [0, 1] or null, weights and ``missing`` >= 0,
+    ``relation_candidates`` a whole number >= 1, ``zero_shot`` any
     number on the SVM's scale or null), ``flags`` true/false.
 
     Raises:
@@ -207,13 +208,17 @@ class OfflineExtractor:
             0.5, 0.125 at 1.0, 0.110 at 0.0; plain dev 0.4370 -> 0.4349 at 0.5, 0.4322 at 1.0;
             fitted with it at 0.5, the stacker learning from zero-shot pairs too: dev 0.4437;
             with :func:`.features.of_argument` and threshold 0.2: 0.4525).
-
-        relation_candidates: relations scored per pair when a stacker is fitted (the best by the
-            SVM score plus the label-word bonus, then the next best): the stacker weighs each
-            against the others with the share of its name's words around the pair (the SVM sees
-            the context words, not whether they name the relation). Dev protocol, two fits
-            (training order as read and reversed): 1 0.4598 / 0.4679 (no label shares); 2 with
-            label shares 0.4698 / 0.4767 (the same fits decoded with 1: 0.4646 / 0.4706).
+        relation_candidates: relations scored per pair when a stacker is fitted (a whole number
+            >= 1, default 2; without a stacker one): the pair's allowed relations ranked by the
+            SVM score plus the label-word bonus (a zero-shot relation at ``zero_shot``; trained
+            relations win ties; relations ``type_filter`` rules out are not ranked), the best and
+            the next ones each a row the stacker weighs against the others by the share of its
+            name's words around the pair (:attr:`.decode.PairScore.label`: the SVM sees the
+            context words, not whether they name the relation); a training fact's pair keeps one
+            row; the decoders keep one relation per object. Dev protocol, two fits (training
+            order as read and reversed): the model before this setting 0.4598 / 0.4679; 2
+            0.4698 / 0.4767 (the same fits decoded with 1: 0.4646 / 0.4706); 3 0.4663 / 0.4753;
+            2 without the label shares 0.4625 / 0.4694.
 
     Raises:
         InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1`` or a
@@ -425,10 +430,7 @@ class OfflineExtractor:
         if self.stack and len(texts) >= STACK_MIN_SENTENCES:
             scored = cross_fitted_scores(self, training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]),
                                          np.array(y_s))
-            # the stacker's positive: a gold pair whose chosen relation is the gold one (a gold pair
-            # written with another relation is a wrong triple, not a right one)
-            labels = [[1 if y_rel[m[4] + c.pair] is not None and y_rel[m[4] + c.pair] == c.rel else 0 for c in sc]
-                      for m, sc in zip(meta, scored)]
+            labels = stack_labels(scored, [y_rel[m[4]:m[4] + len(m[3])] for m in meta])
             self.stackers = fit_stackers(scored, labels, [m[2] for m in meta])
         self.threshold = self.given_threshold if self.given_threshold is not None else 0.2
         # a disambiguation is written out when the training names used it at most spans it fired on
@@ -447,7 +449,9 @@ class OfflineExtractor:
                     mentions: list[Mention] | None = None) -> list[PairScore]:
         """Every candidate pair of ``sent`` scored (:class:`.decode.PairScore`): the pair model's
         probability, the subject model's, the best relation allowed by the range (the relation
-        SVM's score plus the label-word bonus), and a training fact's relation (``fact_memory``).
+        SVM's score plus the label-word bonus) - with a fitted stacker also the next best, up to
+        ``relation_candidates`` rows per pair (one for a training fact's pair) - and a training
+        fact's relation (``fact_memory``).
         ``mentions``: the sentence's :func:`.mentions.find_mentions` when the caller has them."""
         all_ms = find_mentions(sent, self.lexicon) if mentions is None else mentions
         pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types, all_ms)
@@ -511,7 +515,7 @@ class OfflineExtractor:
                             and not self._type_conflict(rel, a, b, ontology) \
                             and (rel.is_datatype or not of_argument(toks, b, r)):
                         ranked.append((float(self.zero_shot), r))
-            # best first; a zero-shot relation wins ties only over relations listed after it
+            # best first (stable: trained relations win ties over zero-shot ones)
             ranked.sort(key=lambda x: -x[0])
             share = {r: len(wide & label_stems(r)) / max(len(label_stems(r)), 1) for _, r in ranked}
             cue = self.label_weight * 0.2 * max(bonus.values(), default=0)
@@ -527,7 +531,7 @@ class OfflineExtractor:
     def public_settings(self) -> dict[str, object]:
         """Every setting the extractor runs with, for ``provenance.json``: the constructor's
         (``threshold`` as in effect after :meth:`fit`; ``threshold`` null with the ``f1`` decoder,
-        ``missing`` null with the ``threshold`` one) and what :meth:`fit` decided, ``stacked``
+        ``missing`` null with the ``threshold`` one, ``relation_candidates`` null without a stacker) and what :meth:`fit` decided, ``stacked``
         (a stacker was fitted: ``stack`` and at least :data:`STACK_MIN_SENTENCES` training
         sentences)."""
         # the setting the other decoder would use is not in effect: null
@@ -538,7 +542,7 @@ class OfflineExtractor:
                 "stack": self.stack, "stacked": bool(self.stackers), "literal_forms": self.literal_forms,
                 "canonical": self.canonical, "zero_shot": self.zero_shot, "decoder": self.decoder,
                 "missing": self.missing if self.decoder == "f1" else None,
-                "relation_candidates": self.relation_candidates}
+                "relation_candidates": self.relation_candidates if self.stackers else None}
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:
         """The relations a triple may take, by name, each with its effective range (literal forms): a

@@ -27,7 +27,8 @@ import numpy as np
 
 from .decode import PairScore
 
-__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack"]
+__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack",
+           "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
 _CLAUSE_ROLES = ("antecedent", "other_antecedent", "subject_inside", "no_antecedent")
@@ -86,9 +87,13 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
     ``len(FEATURES)``).
 
     A pair scored with several relations (``alt`` > 0: its next-best relations) counts once in
-    the sentence's context (as its most probable relation, the best on a tie); each of its rows
-    has its own probability, relation score and relation rank, ``alternative`` (its ``alt``) and
-    ``relation_margin`` (its relation score minus the pair's best). The topic is the subject span
+    the sentence's context (as its most probable row, ``alt`` 0 on a tie - in the first round
+    all of a pair's rows have the same probability); each of its rows has its own probability,
+    relation score and relation rank, ``alternative`` (its ``alt``, at most 3),
+    ``relation_margin`` (its relation score minus the pair's best, at least -3),
+    ``label_share`` / ``label_share_other`` (:attr:`.decode.PairScore.label`). A row is ranked
+    among the competitors for its object as in that context, so a pair's best-relation row whose
+    alternative became more probable ranks second to it. The topic is the subject span
     with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
     threshold without a stacker)."""
     base: dict[tuple, PairScore] = {}
@@ -220,6 +225,14 @@ def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], fold
     return models
 
 
+def stack_labels(sentences: list[list[PairScore]], gold: list[list[str | None]]) -> list[list[int]]:
+    """The stacker's label of each scored row: 1 when its pair is a gold pair and the row's
+    relation is the gold one, else 0 (a gold pair written with another relation is a wrong
+    triple, not a right one). ``gold``: per sentence, the gold relation (or ``None``) of each
+    candidate pair, indexed by :attr:`.decode.PairScore.pair`."""
+    return [[1 if g[c.pair] is not None and g[c.pair] == c.rel else 0 for c in s] for s, g in zip(sentences, gold)]
+
+
 def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
     """Each sentence's scored pairs with the stacked probability in place of the pair
     probability ``p`` (one batched prediction: a call per sentence costs more than the model)."""
@@ -246,7 +259,8 @@ def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: 
         Xm, y_bin, y_rel: pair feature rows, gold flags (0/1) and gold relations (or ``None``).
         Sm, y_s: subject feature rows and gold flags.
     Returns:
-        one list of :class:`.decode.PairScore` per sentence (empty when a fold had one class).
+        one list of :class:`.decode.PairScore` per sentence (empty when a fold had one class),
+        up to ``ex.relation_candidates`` rows per pair.
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.svm import LinearSVC
