@@ -531,9 +531,9 @@ class OfflineExtractor:
     def public_settings(self) -> dict[str, object]:
         """Every setting the extractor runs with, for ``provenance.json``: the constructor's
         (``threshold`` as in effect after :meth:`fit`; ``threshold`` null with the ``f1`` decoder,
-        ``missing`` null with the ``threshold`` one, ``relation_candidates`` null without a stacker) and what :meth:`fit` decided, ``stacked``
-        (a stacker was fitted: ``stack`` and at least :data:`STACK_MIN_SENTENCES` training
-        sentences)."""
+        ``missing`` null with the ``threshold`` one, ``relation_candidates`` null without a
+        stacker) and what :meth:`fit` decided, ``stacked`` (a stacker was fitted: ``stack`` and at
+        least :data:`STACK_MIN_SENTENCES` training sentences)."""
         # the setting the other decoder would use is not in effect: null
         return {"k": self.k, "threshold": self.threshold if self.decoder == "threshold" else None,
                 "use_embeddings": self.use_embeddings,
