@@ -74,19 +74,15 @@ def test_set_settings_are_typed_and_none_turns_one_off():
     assert parse_settings(["zero_shot=-0.5", "label_weight=1e-3", "decoder=f1", "missing=0"]) == {
         "zero_shot": -0.5, "label_weight": 0.001, "decoder": "f1", "missing": 0}
     # values the extractor rejects are rejected here, before any data is read
-    with pytest.raises(InputError, match="offline setting k: expected a whole number >= 1, got -1"):
-        parse_settings(["k=-1"])
-    with pytest.raises(InputError, match="offline decoder 'beam' unknown"):
-        parse_settings(["decoder=beam"])
-    with pytest.raises(InputError, match="offline setting missing: expected a number >= 0.0, got 'abc'"):
-        parse_settings(["missing=abc"])
-    with pytest.raises(InputError, match="offline setting relation_candidates: expected a whole number >= 1, got 0"):
-        parse_settings(["relation_candidates=0"])
-    with pytest.raises(InputError, match="expected KEY=VALUE"):
-        parse_settings(["zero_shot"])
-    with pytest.raises(InputError, match="unknown setting 'nosuchkey'; expected one of .*zero_shot"):
-        parse_settings(["nosuchkey=1"])
-    with pytest.raises(InputError, match="unknown setting 'cache_dir'"):
-        parse_settings(["cache_dir=x"])
+    for item, message in [("k=-1", "offline setting k: expected a whole number >= 1, got -1"),
+                          ("decoder=beam", "offline decoder 'beam' unknown"),
+                          ("missing=abc", "offline setting missing: expected a number >= 0.0, got 'abc'"),
+                          ("relation_candidates=0",
+                           "offline setting relation_candidates: expected a whole number >= 1, got 0"),
+                          ("zero_shot", "expected KEY=VALUE"),
+                          ("nosuchkey=1", "unknown setting 'nosuchkey'; expected one of .*zero_shot"),
+                          ("cache_dir=x", "unknown setting 'cache_dir'")]:
+        with pytest.raises(InputError, match=message):
+            parse_settings([item])
     # main reports it as a usage error (exit 2), not a traceback
     assert main(["--set", "=1", "--only", "16_city"]) == 2

@@ -430,7 +430,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                     add(m.start, m.end, name, m.shape)
                 elif name and key(name) != key(m.value):
                     add(m.start, m.end, name, "LEX")
-        article_and_tail_variants(sentence, tokens(sentence), found, lexicon.tails, _FUNCTION, add)
+        article_and_tail_variants(sentence, all_toks, found, lexicon.tails, _FUNCTION, add)
         # a variant that is a known name takes its spelling ("Madrid-Barajas airport" -> "Madrid–Barajas Airport")
         for k, m in list(found.items()):
             name = lexicon.canonical(m.value) if m.is_variant else None
@@ -445,9 +445,8 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
                 add(m.start, m.end, f"{rest} ({spelled})", "DISPOST")
         # DBpedia names with a disambiguation the sentence spells otherwise ("the Train song Mermaid")
         spans = [(m.start, m.end, m.value, m.shape) for m in found.values()]
-        toks_all = tokens(sentence)
         for m in [m for m in found.values() if m.shape in ("CAP", "LEX")]:
-            for v, shape in lexicon.disambiguator.variants(sentence, toks_all, m.start, m.end, m.value, spans):
+            for v, shape in lexicon.disambiguator.variants(sentence, all_toks, m.start, m.end, m.value, spans):
                 add(m.start, m.end, v, shape)
     return sorted(found.values(), key=lambda m: (m.start, -m.end, m.value))
 
