@@ -54,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .corpus import training_groups
 from .data import Relation, Sentence, TextOntology
 from .canonical import canonical_spellings
 from .decode import PairScore, f1_decode, threshold_decode, write_triples
@@ -431,7 +432,8 @@ class OfflineExtractor:
             scored = cross_fitted_scores(self, training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]),
                                          np.array(y_s))
             labels = stack_labels(scored, [y_rel[m[4]:m[4] + len(m[3])] for m in meta])
-            self.stackers = fit_stackers(scored, labels, [m[2] for m in meta])
+            self.stackers = fit_stackers(scored, labels, [m[2] for m in meta],
+                                         groups=training_groups([m[0] for m in meta], [m[1] for m in meta]))
         self.threshold = self.given_threshold if self.given_threshold is not None else 0.2
         # a disambiguation is written out when the training names used it at most spans it fired on
         self.variant_rate = variant_rates(variant_counts)

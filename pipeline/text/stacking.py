@@ -25,9 +25,10 @@ import re
 
 import numpy as np
 
+from .corpus import CORPUS_FEATURES, CorpusStats
 from .decode import PairScore
 
-__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack",
+__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "sentence_features",
            "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
@@ -65,7 +66,10 @@ FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", 
             "object_best_p", "object_before_subject", "object_p_sum", "has_relation", "object_ps",
             "subject_position", "object_position", "names_between", "same_relation_better",
             "relation_rank_for_object", "alternative", "relation_margin", "label_share", "label_share_other") + tuple(
-            f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES)
+            f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES) + CORPUS_FEATURES
+
+#: the corpus features of a row no other sentence says anything about (:mod:`.corpus`)
+_NO_CORPUS = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0]
 
 
 def span(m) -> tuple[int, int]:
@@ -82,7 +86,7 @@ def _pair_key(c: PairScore) -> tuple:
     return span(c.a), c.a.value, span(c.b), c.b.value
 
 
-def context_features(scored: list[PairScore]) -> np.ndarray:
+def context_features(scored: list[PairScore], corpus: CorpusStats | None = None, index: int = 0) -> np.ndarray:
     """One row of :data:`FEATURES` per scored pair of one sentence (``len(scored)`` x
     ``len(FEATURES)``).
 
@@ -95,7 +99,8 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
     among the competitors for its object as in that context, so a pair's best-relation row whose
     alternative became more probable ranks second to it. The topic is the subject span
     with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
-    threshold without a stacker)."""
+    threshold without a stacker). ``corpus``: the run's :class:`.corpus.CorpusStats`, in which
+    this is sentence ``index`` (else the corpus features say "no evidence")."""
     base: dict[tuple, PairScore] = {}
     top_rel: dict[tuple, float] = {}
     for c in scored:
@@ -145,6 +150,7 @@ def context_features(scored: list[PairScore]) -> np.ndarray:
         row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
         role = clause_role(c.sent, c.a, c.b, name_spans)
         row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
+        row += corpus.row(index, c) if corpus is not None else _NO_CORPUS
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
 
@@ -165,17 +171,18 @@ class Bagged:
         return np.mean([m.predict_proba(X) for m in self.models], axis=0)
 
 
-def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags: int | None = None):
-    """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, no early
-    stopping) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
-    :func:`context_features` of each training sentence's out-of-fold scored pairs; with
-    ``bags`` > 1 (default :data:`BAGS`) the mean of up to ``bags`` such classifiers, each fitted
-    on a bootstrap sample of the sentences (seeds 0..bags-1: deterministic; a sample whose labels
-    are all one class is skipped).
-    Returns ``None`` when the labels are all one class."""
+def sentence_features(sentences: list[list[PairScore]], groups: list[str] | None = None) -> list[np.ndarray]:
+    """:func:`context_features` of each sentence, with the corpus features read from the other
+    sentences of its group (:class:`.corpus.CorpusStats`; ``groups`` default: one group)."""
+    corpus = CorpusStats(sentences, groups)
+    return [context_features(s, corpus, i) for i, s in enumerate(sentences)]
+
+
+def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None):
+    """:func:`fit_stacker` on each sentence's (feature rows, labels)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     from threadpoolctl import threadpool_limits
-    data = [(context_features(s), np.array(ls)) for s, ls in zip(sentences, labels) if s]
+    data = [(X, y) for X, y in data if len(y)]
     y_all = np.concatenate([y for _, y in data]) if data else np.array([])
     if len(set(y_all.tolist())) < 2:
         return None
@@ -199,15 +206,41 @@ def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags:
     return Bagged(models) if models else None
 
 
+def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags: int | None = None,
+                groups: list[str] | None = None):
+    """A gradient-boosted classifier (scikit-learn ``HistGradientBoostingClassifier``, no early
+    stopping) of ``labels`` (1: the pair with its chosen relation is a gold triple) from the
+    :func:`context_features` of each training sentence's out-of-fold scored pairs (corpus
+    features from the other sentences of its ``groups`` entry: :func:`sentence_features`); with
+    ``bags`` > 1 (default :data:`BAGS`) the mean of up to ``bags`` such classifiers, each fitted
+    on a bootstrap sample of the sentences (seeds 0..bags-1: deterministic; a sample whose labels
+    are all one class is skipped).
+    Returns ``None`` when the labels are all one class."""
+    return _fit_rows([(X, np.array(ls)) for X, ls in zip(sentence_features(sentences, groups), labels)], bags)
+
+
+def _apply(sentences: list[list[PairScore]], features: list[np.ndarray], stacker) -> list[list[PairScore]]:
+    rows = [X for X, s in zip(features, sentences) if s]
+    if not rows:
+        return sentences
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(1):
+        q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
+    return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
+
+
 def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], folds: list[int],
-                 rounds: int = 2) -> list:
+                 rounds: int = 2, groups: list[str] | None = None) -> list:
     """``rounds`` stackers applied in turn (auto-context: a round's context features are computed
     from the previous round's probabilities). A round after the first learns from out-of-fold
     stacked scores: the previous round is fitted again on each fold's complement (``folds``: 0/1
-    per sentence) and re-scores that fold. Fewer models when a fit has a single class."""
+    per sentence) and re-scores that fold. ``groups``: the corpus of each sentence (its
+    ontology; :func:`sentence_features`). Fewer models when a fit has a single class."""
     models: list = []
     for r in range(rounds):
-        model = fit_stacker(sentences, labels)
+        feats = sentence_features(sentences, groups)
+        data = [(X, np.array(ls)) for X, ls in zip(feats, labels)]
+        model = _fit_rows(data, None)
         if model is None:
             break
         models.append(model)
@@ -215,11 +248,11 @@ def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], fold
             break
         nxt = list(sentences)
         for k in (0, 1):
-            part = fit_stacker([s for s, f in zip(sentences, folds) if f != k], [v for v, f in zip(labels, folds) if f != k])
+            part = _fit_rows([d for d, f in zip(data, folds) if f != k], None)
             if part is None:
                 return models
             idx = [i for i, f in enumerate(folds) if f == k]
-            for i, s in zip(idx, restack([sentences[i] for i in idx], part)):
+            for i, s in zip(idx, _apply([sentences[i] for i in idx], [feats[i] for i in idx], part)):
                 nxt[i] = s
         sentences = nxt
     return models
@@ -233,16 +266,11 @@ def stack_labels(sentences: list[list[PairScore]], gold: list[list[str | None]])
     return [[1 if g[c.pair] is not None and g[c.pair] == c.rel else 0 for c in s] for s, g in zip(sentences, gold)]
 
 
-def restack(sentences: list[list[PairScore]], stacker) -> list[list[PairScore]]:
+def restack(sentences: list[list[PairScore]], stacker, groups: list[str] | None = None) -> list[list[PairScore]]:
     """Each sentence's scored pairs with the stacked probability in place of the pair
-    probability ``p`` (one batched prediction: a call per sentence costs more than the model)."""
-    rows = [context_features(s) for s in sentences if s]
-    if not rows:
-        return sentences
-    from threadpoolctl import threadpool_limits
-    with threadpool_limits(1):
-        q = iter(stacker.predict_proba(np.vstack(rows))[:, 1])
-    return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
+    probability ``p`` (one batched prediction: a call per sentence costs more than the model);
+    the corpus features from the other sentences of the same ``groups`` entry (default: all)."""
+    return _apply(sentences, sentence_features(sentences, groups), stacker)
 
 
 def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: list, Sm, y_s: np.ndarray
