@@ -72,7 +72,8 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert prov["settings"] == {"k": 5, "threshold": 0.3, "use_embeddings": True, "min_df": 5, "label_weight": 0.5,
                                 "subject_weight": 1.0, "type_filter": False, "fact_memory": True, "model": "pair",
                                 "stack": True, "stacked": False, "literal_forms": True, "canonical": True,
-                                "zero_shot": 0.5, "decoder": "threshold", "missing": None, "relation_candidates": None}
+                                "zero_shot": 0.5, "decoder": "threshold", "missing": None, "relation_candidates": None,
+                                "corpus": None}
     assert prov["relations_never_extracted"] == []
     lines = (tmp_path / "tiny" / "outputs.jsonl").read_text().splitlines()
     assert [json.loads(x)["valid"] for x in lines] == [True, True]

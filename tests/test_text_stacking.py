@@ -187,8 +187,22 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     # and each pair's second-best relation: 16 of the 76 pairs have one, none of them a gold triple
     assert (seen["pairs"], seen["pos"], seen["alts"]) == (92, 16, 16)
     assert len(stacked.stackers) == 2 and stacked.threshold == 0.2  # one default, stacked or not (dev protocol)
-    out = stacked.extract([s.text for s in case.sentences], case.ontology)
+    texts = [s.text for s in case.sentences]
+    out = stacked.extract(texts, case.ontology)
     assert all(t["rel"] in case.ontology.relations for ts in out for t in ts)
+    # the run's sentences are one corpus for the stacker; with corpus: false each one alone
+    groups = []
+
+    def restack_spy(sentences, stacker, g=None):
+        groups.append(g)
+        return offline_restack(sentences, stacker, g)
+    offline_restack = offline.restack
+    monkeypatch.setattr(offline, "restack", restack_spy)
+    stacked.extract(texts, case.ontology)
+    stacked.corpus = False
+    alone = stacked.extract(texts, case.ontology)
+    assert groups == [None, None, ["0", "1"], ["0", "1"]]  # two stacking rounds each
+    assert alone == [stacked.extract([t], case.ontology)[0] for t in texts]
 
 
 def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):

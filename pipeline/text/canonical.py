@@ -21,7 +21,7 @@ from collections import Counter
 
 from .normalize import fold_accents, key
 
-__all__ = ["canonical_spellings", "rename_names", "spelling_key", "specificity"]
+__all__ = ["canonical_spellings", "completed_names", "rename_names", "spelling_key", "specificity"]
 
 _DASHES = re.compile(r"[-‐‑‒–—]")
 
@@ -66,3 +66,72 @@ def canonical_spellings(results: list[list[dict[str, str]]]) -> list[list[dict[s
         # a spelling that is no more specific is kept: only accents and dashes are ever added
         return b if b is not None and specificity(b) > specificity(v) else v
     return rename_names(results, pick)
+
+
+def _surface(text: str) -> str:
+    """``text`` as compared with a sentence: accents folded, lower case, dashes as ``-``, one
+    space between words."""
+    return re.sub(r"\s+", " ", _DASHES.sub("-", fold_accents(text).lower())).strip()
+
+
+def _first(surface: str) -> str:
+    m = re.match(r"\w+", surface)
+    return m.group(0) if m else surface
+
+
+def _continues(text: str, short: str, long: str) -> bool | None:
+    """``None`` when ``text`` does not write ``short`` (word-bounded), else whether every
+    occurrence goes on as ``long`` (ending at a word boundary)."""
+    starts = [m.start() for m in re.finditer(r"(?<!\w)" + re.escape(short) + r"(?!\w)", text)]
+    if not starts:
+        return None
+    return all(re.match(re.escape(long) + r"(?!\w)", text[i:]) for i in starts)
+
+
+def completed_names(results: list[list[dict[str, str]]], sentences: list[str]) -> list[list[dict[str, str]]]:
+    """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with a name the sentence
+    writes as the start of a longer name of the run, written as that longer name: ``Arròs`` ->
+    ``Arròs negre`` in "Cuttlefish is an ingredient in Arròs negre" when another sentence's
+    triple names ``Arròs negre`` (a name the extractor cut short where its words go on in lower
+    case: ``beef kway teow``, ``Asser Levy Public baths``; or at an abbreviation's period:
+    ``A.F.C.`` / ``A.F.C. Blackpool``). Only when every occurrence of the name in the sentence
+    goes on with the longer name's words (compared by :func:`_surface`: accents, case and
+    dashes aside; the longer name ending at a word boundary there), and the run's sentences
+    that write the name mostly (more than half) write it so: a name's words are written
+    together every time, a word after it varies ("Abel Caballero worked as ..." in two of a
+    dozen sentences about him: ``Abel Caballero worked`` is a name the extractor got wrong, not
+    his). Of several such names the longest. Numbers and dates are left as they are.
+
+    Returns:
+        New lists of new dicts, same shape and order; the input is not changed.
+    """
+    names = {v for triples in results for t in triples for v in (t.get("sub", ""), t.get("obj", ""))
+             if re.search(r"[^\W\d_]", v)}
+    surface = {v: _surface(v) for v in names}
+    by_first: dict[str, list[str]] = {}  # a longer name begins with the same first word
+    for v, sv in surface.items():
+        by_first.setdefault(_first(sv), []).append(v)
+    texts = [_surface(s) for s in sentences]
+    with_word: dict[str, list[int]] = {}  # first word -> the sentences that have it
+    for n, text in enumerate(texts):
+        for w in set(re.findall(r"\w+", text)):
+            with_word.setdefault(w, []).append(n)
+    usual: dict[tuple[str, str], bool] = {}
+
+    def mostly(sv: str, sy: str) -> bool:
+        if (sv, sy) not in usual:
+            seen = [c for c in (_continues(texts[n], sv, sy) for n in with_word.get(_first(sv), ())) if c is not None]
+            usual[(sv, sy)] = sum(seen) * 2 > len(seen)
+        return usual[(sv, sy)]
+    out = []
+    for text, triples in zip(texts, results):
+        def pick(v: str) -> str:
+            sv = surface.get(v)
+            if not sv:
+                return v
+            longer = [y for y in by_first.get(_first(sv), ()) if len(sy := surface[y]) > len(sv)
+                      and sy.startswith(sv) and not sy[len(sv)].isalnum() and _continues(text, sv, sy)
+                      and mostly(sv, sy)]
+            return max(longer, key=lambda y: (len(surface[y]), y)) if longer else v
+        out.extend(rename_names([triples], pick))
+    return out

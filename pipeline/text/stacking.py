@@ -12,7 +12,8 @@ gives the probability that the pair with its chosen relation is a gold triple. :
 pair probability before decoding (:mod:`.decode`). A pair may come with its next-best relations
 (``alt`` > 0): each is a row of its own, with its relation score, its margin to the pair's best
 and the share of its name's words around the pair, so the stacker can prefer it (the decoder
-keeps one relation per object).
+keeps one relation per object). Last come the corpus features (:mod:`.corpus`): what the other
+sentences of the run (in training, of the ontology) give the same names.
 
 Source: stacked generalization, Wolpert (1992), "Stacked generalization", Neural Networks 5(2);
 the out-of-fold first-stage scores follow its cross-validated level-1 data.
