@@ -18,7 +18,7 @@ Built from the ontology, the training split and the packaged sentence embeddings
 4. a third logistic regression says how likely each name is the subject of some triple (its
    position, neighbouring words, shape); pairs competing for one object are ranked by the pair
    probability times this one;
-4b. with ``stack`` (default), two rounds of bagged gradient-boosted models re-score each pair from
+4b. with ``stack`` (default), three rounds of bagged gradient-boosted models re-score each pair from
    its place among the sentence's scored pairs (:mod:`.stacking`: its rank among the subjects of
    its object, whether its subject is the topic or itself a likely object, how many likely
    objects the sentence has ...), learned from cross-fitted scores of the training sentences;

@@ -29,7 +29,7 @@ import numpy as np
 from .corpus import CORPUS_FEATURES, CorpusStats
 from .decode import PairScore
 
-__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "sentence_features",
+__all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
@@ -230,8 +230,13 @@ def _apply(sentences: list[list[PairScore]], features: list[np.ndarray], stacker
     return [[dataclasses.replace(c, p=float(next(q))) for c in s] for s in sentences]
 
 
+#: Stacking rounds (auto-context): with the corpus features a third round carries what the second
+#: learned across sentences one step further (dev, three fits: mean 0.5393 with two, 0.5459 with three).
+ROUNDS = 3
+
+
 def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], folds: list[int],
-                 rounds: int = 2, groups: list[str] | None = None) -> list:
+                 rounds: int = ROUNDS, groups: list[str] | None = None) -> list:
     """``rounds`` stackers applied in turn (auto-context: a round's context features are computed
     from the previous round's probabilities). A round after the first learns from out-of-fold
     stacked scores: the previous round is fitted again on each fold's complement (``folds``: 0/1
