@@ -1,4 +1,6 @@
 """Corpus-level canonical spelling of names (pipeline/text/canonical.py)."""
+import pytest
+
 from pipeline.text.canonical import canonical_spellings, completed_names, specificity, spelling_key
 
 
@@ -77,3 +79,29 @@ def test_a_longer_name_only_where_the_run_mostly_writes_the_name_so():
     # two of three sentences with "Arros" go on with "negre": the sentence that has it so is completed,
     # the one that writes "Arros" alone is not
     assert completed_names(results[3:], sentences[3:])[2] == [_t("Arròs", "word")]
+
+
+def test_a_word_after_a_name_in_a_few_sentences_does_not_complete_it():
+    # the extractor wrote "Abel Caballero worked" once; three of the four sentences with the name
+    # go on otherwise, so the sentence that writes "worked" after it keeps the name too
+    sentences = ["Abel Caballero worked as Minister of Transport.", "Abel Caballero worked as mayor.",
+                 "Abel Caballero was born in Spain.", "Abel Caballero is a politician.",
+                 "Abel Caballero leads Vigo."]
+    results = [[_t("Abel Caballero worked", "Minister of Transport")], [_t("Abel Caballero", "mayor")],
+               [_t("Abel Caballero", "Spain")], [_t("Abel Caballero", "politician")], [_t("Abel Caballero", "Vigo")]]
+    assert completed_names(results, sentences) == results
+    # ... while a run where most sentences write it so completes it (the majority rule decides)
+    assert completed_names(results[:2] + results[3:4], sentences[:2] + sentences[3:4])[1] == \
+        [_t("Abel Caballero worked", "mayor")]
+
+
+def test_completion_keeps_numbers_and_drops_the_copies_it_makes():
+    sentences = ["Arros negre is from Spain.", "Arros negre has 1 January 2000 as a date and 1 January."]
+    results = [[_t("Arròs", "Spain"), _t("Arròs negre", "Spain"), _t("Arròs", "Arròs negre")],
+               [_t("Arròs negre", "1 January 2000"), _t("Arròs negre", "1 January")]]
+    out = completed_names(results, sentences)
+    # the first triple becomes a copy of the second, the third a self-loop: both dropped
+    assert out[0] == [_t("Arròs negre", "Spain")]
+    assert out[1] == results[1]  # "1 January" begins with a digit: never completed
+    with pytest.raises(ValueError):
+        completed_names(results, sentences[:1])

@@ -100,13 +100,18 @@ def completed_names(results: list[list[dict[str, str]]], sentences: list[str]) -
     that write the name mostly (more than half) write it so: a name's words are written
     together every time, a word after it varies ("Abel Caballero worked as ..." in two of a
     dozen sentences about him: ``Abel Caballero worked`` is a name the extractor got wrong, not
-    his). Of several such names the longest. Numbers and dates are left as they are.
+    his). Of several such names the longest. Values that begin with a digit (numbers, dates,
+    measures: ``1 January``) are never completed. A triple that completion makes a copy of
+    another of its sentence, or whose subject and object it makes one name, is dropped.
 
     Returns:
-        New lists of new dicts, same shape and order; the input is not changed.
+        New lists of new dicts, one per sentence in order; the input is not changed.
+
+    Raises:
+        ValueError: ``results`` and ``sentences`` differ in length.
     """
     names = {v for triples in results for t in triples for v in (t.get("sub", ""), t.get("obj", ""))
-             if re.search(r"[^\W\d_]", v)}
+             if re.search(r"[^\W\d_]", v) and not v[:1].isdigit()}
     surface = {v: _surface(v) for v in names}
     by_first: dict[str, list[str]] = {}  # a longer name begins with the same first word
     for v, sv in surface.items():
@@ -124,7 +129,7 @@ def completed_names(results: list[list[dict[str, str]]], sentences: list[str]) -
             usual[(sv, sy)] = sum(seen) * 2 > len(seen)
         return usual[(sv, sy)]
     out = []
-    for text, triples in zip(texts, results):
+    for text, triples in zip(texts, results, strict=True):
         def pick(v: str) -> str:
             sv = surface.get(v)
             if not sv:
@@ -133,5 +138,12 @@ def completed_names(results: list[list[dict[str, str]]], sentences: list[str]) -
                       and sy.startswith(sv) and not sy[len(sv)].isalnum() and _continues(text, sv, sy)
                       and mostly(sv, sy)]
             return max(longer, key=lambda y: (len(surface[y]), y)) if longer else v
-        out.extend(rename_names([triples], pick))
+        kept, seen = [], set()
+        for before, t in zip(triples, rename_names([triples], pick)[0]):
+            spo = (t.get("sub"), t.get("rel"), t.get("obj"))
+            if spo in seen or (t.get("sub") == t.get("obj") and before.get("sub") != before.get("obj")):
+                continue
+            seen.add(spo)
+            kept.append(t)
+        out.append(kept)
     return out
