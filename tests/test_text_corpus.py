@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.text.corpus import CORPUS_FEATURES, CorpusStats, training_groups
+from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats, training_groups
 from pipeline.text.decode import PairScore
 from pipeline.text.mentions import Mention
 from pipeline.text.stacking import FEATURES, context_features, sentence_features
@@ -57,6 +57,7 @@ def test_names_no_other_sentence_has_get_no_evidence():
     # groups apart: sentence 0 alone in its group knows nothing of the others
     alone = _corpus(["a", "b", "b", "b"])
     assert alone.row(0, _row("Arròs negre", "Spain", 0.9)) == [0, 0, 0.0, 0.0, 0.0, 0, -1.0, -1.0, -1.0]
+    assert tuple(alone.row(0, _row("Arròs negre", "Spain", 0.9))) == NO_EVIDENCE  # what a sentence alone gets
     assert _features(alone, 2, _row("Spain", "Arròs negre", 0.6))["corpus_sentences"] == 2
 
 

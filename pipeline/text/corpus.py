@@ -20,16 +20,19 @@ names; here those scores are features of one sentence's decision, not a replacem
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 
 from .decode import PairScore
-from .mentions import fold_accents
-from .normalize import key
+from .normalize import fold_accents, key
 
-__all__ = ["ALONE", "CORPUS_FEATURES", "CorpusStats", "training_groups"]
+__all__ = ["ALONE", "CORPUS_FEATURES", "NO_EVIDENCE", "CorpusStats", "training_groups"]
 
 #: One value per scored row, in this order (:meth:`CorpusStats.row`).
 CORPUS_FEATURES = ("corpus_sentences", "corpus_pair", "corpus_support", "corpus_pair_best", "corpus_reverse", "corpus_names_a",
                    "corpus_a_subject", "corpus_a_object", "corpus_b_subject")
+
+#: :data:`CORPUS_FEATURES` of a row whose names no other sentence has (a sentence alone).
+NO_EVIDENCE = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0)
 
 _CAP = 8  # counts above this say nothing more
 
@@ -73,9 +76,7 @@ class CorpusStats:
         # (kind, group, key) -> [sum of values, number of sentences]
         self._sum: dict[tuple, list[float]] = {}
         self._own: list[dict[tuple, float]] = []
-        self._size: dict[str, int] = {}
-        for g in self.groups:
-            self._size[g] = self._size.get(g, 0) + 1
+        self._size = Counter(self.groups)
         for i, (rows, g) in enumerate(zip(sentences, self.groups)):
             local: dict[tuple, float] = {}
             for c in rows:

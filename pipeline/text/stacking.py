@@ -26,7 +26,7 @@ import re
 
 import numpy as np
 
-from .corpus import CORPUS_FEATURES, CorpusStats
+from .corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
 from .decode import PairScore
 
 __all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "ROUNDS", "sentence_features",
@@ -68,9 +68,6 @@ FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", 
             "subject_position", "object_position", "names_between", "same_relation_better",
             "relation_rank_for_object", "alternative", "relation_margin", "label_share", "label_share_other") + tuple(
             f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES) + CORPUS_FEATURES
-
-#: the corpus features of a row no other sentence says anything about (:mod:`.corpus`)
-_NO_CORPUS = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0]
 
 
 def span(m) -> tuple[int, int]:
@@ -151,7 +148,7 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
         row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
         role = clause_role(c.sent, c.a, c.b, name_spans)
         row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
-        row += corpus.row(index, c) if corpus is not None else _NO_CORPUS
+        row += corpus.row(index, c) if corpus is not None else list(NO_EVIDENCE)
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
 
