@@ -10,12 +10,12 @@ import logging
 import os
 import sys
 
-from . import __version__
-from .commands.build import add_compile_parser, add_map_parser, add_materialize_parser
-from .commands.check import add_score_parser, add_validate_parser
-from .commands.data import add_data_parser, add_synth_parser
-from .commands.run import add_run_parser
-from .errors import InputError, PipelineError
+from pipeline import __version__
+from pipeline.commands.build import add_compile_parser, add_map_parser, add_materialize_parser
+from pipeline.commands.check import add_score_parser, add_validate_parser
+from pipeline.commands.data import add_data_parser, add_synth_parser
+from pipeline.commands.run import add_run_parser
+from pipeline.errors import InputError, PipelineError
 
 __all__ = ["main", "build_parser"]
 
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_data_parser(sub, common)
     add_run_parser(sub, common)
-    from .text.cli import add_parser as add_text_parser
+    from pipeline.text.cli import add_parser as add_text_parser
     add_text_parser(sub, common)
     add_validate_parser(sub, common)
     add_score_parser(sub, common)

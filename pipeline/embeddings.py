@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import PipelineError
+from pipeline.errors import PipelineError
 
 __all__ = [
     "MODEL_NAME",

@@ -31,8 +31,8 @@ from typing import Any
 
 import yaml
 
-from .errors import ManifestError
-from .rdffile import RDF_FORMATS, rdf_format
+from pipeline.errors import ManifestError
+from pipeline.rdffile import RDF_FORMATS, rdf_format
 
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest"]
 
@@ -113,7 +113,7 @@ class Case:
 
 def _absolute_iri(text: str) -> bool:
     """An absolute IRI (RFC 3987: scheme ``:`` then the rest) holding no character an IRI forbids."""
-    from .validation.terms import check_iri
+    from pipeline.validation.terms import check_iri
 
     return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text)) and \
         not any(sev == "error" for sev, *_ in check_iri(text))

@@ -18,8 +18,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from .errors import OntologyError
-from .rdffile import parse_error, rdf_format, syntax_hint
+from pipeline.errors import OntologyError
+from pipeline.rdffile import parse_error, rdf_format, syntax_hint
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring"]
 

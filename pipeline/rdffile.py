@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rdflib import Dataset, Graph
 
-from .errors import InputError
+from pipeline.errors import InputError
 
 __all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES"]
 

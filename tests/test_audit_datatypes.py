@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.audit import audit_table
+from pipeline.compile.audit import audit_table
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 from pipeline.table import MappingRow, MappingTable
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Columnar CSV records (pipeline.columns) give the per-row dicts of csv.DictReader, and the
+"""Columnar CSV records (pipeline.sources.columns) give the per-row dicts of csv.DictReader, and the
 sampled key / profiling fast paths give the answers of the plain per-record code."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import itertools
 
 import pytest
 
-from pipeline import columns
-from pipeline.columns import ColumnRecords, DistinctRecords, sample_indices
+import pipeline.sources.columns as columns
+from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
 from pipeline.manifest import Source
 from pipeline.mappers.offline import profile
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 
 TRICKY = ('\ufeffid;name;id;note\n'
           '1;"Ana; the ""first""";x;"two\nlines"\n'
@@ -98,7 +98,7 @@ def test_profiling_on_distinct_values_matches_per_value():
 def test_mapper_table_is_the_same_when_keys_are_screened_on_a_sample(monkeypatch):
     """Scenario 1 'E' (students, sports, a join): with a 1-record sample every key decision is
     still exact (same rows), and each row of a sampled source says how it was profiled."""
-    from pipeline.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
+    from pipeline.bench.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
     from pipeline.mappers import get_mapper
 
     if not (DEFAULT_BLINKG_DIR / "scenarios").is_dir():
@@ -119,7 +119,7 @@ def test_mapper_table_is_the_same_when_keys_are_screened_on_a_sample(monkeypatch
 
 
 def test_records_with_values_counted_on_columns(tmp_path):
-    from pipeline.coverage import _count_with_values
+    from pipeline.compile.coverage import _count_with_values
 
     data, p = _load(tmp_path, TRICKY)
     rows = _dictreader(p, ";")

@@ -13,9 +13,9 @@ from rdflib.namespace import RDF, XSD
 from pipeline.cli import main
 from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
-from pipeline.materialize import engine_mapping, materialize
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 from pipeline.table import read_table
 
 CASES = Path(__file__).parent / "cases"
@@ -159,7 +159,7 @@ def test_xpath_predicate_on_an_attribute_is_refused_by_the_audit(scenarios, tmp_
     """BLINKG scenario 3 case 2's gold table (its misspelt property corrected, as a repair or an
     LLM would) reads cbc:ID[@schemeName="ID_LOTE"] in a subject template: Morph-KGC 2.10 would
     stop with TypeError; the audit refuses the row, naming it, and the rest materializes."""
-    from pipeline.blinkg import write_manifests
+    from pipeline.bench.blinkg import write_manifests
 
     write_manifests(scenarios.parent, tmp_path / "manifests", ("csv",))
     case = load_manifest(tmp_path / "manifests" / "scenario3" / "2.yaml")
@@ -176,7 +176,7 @@ def test_xpath_predicate_on_an_attribute_is_refused_by_the_audit(scenarios, tmp_
 
 
 def test_xml_reference_issue_replays_the_engine_reading():
-    from pipeline.engine_limits import xml_reference_issue
+    from pipeline.materialize.limits import xml_reference_issue
 
     ns = {"cbc": "urn:x"}
     assert [xml_reference_issue(r, ns) is None for r in ("cbc:ID", "a/b/@id", "@id", "a/b[c='1']/d", "a/b[1]")] == \
@@ -188,7 +188,7 @@ def test_xml_reference_issue_replays_the_engine_reading():
 def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
     from dataclasses import replace
 
-    import pipeline.run as run_module
+    import pipeline.run.runner as run_module
     import pipeline.scoring.mapping.cn4 as cn4
     from pipeline.errors import MaterializeError
 
@@ -311,7 +311,7 @@ def test_decide_date_order_from_values_or_the_table():
 def test_console_line_says_when_the_kg_of_an_ok_run_fails_validation(tmp_path):
     """The run worked (status ok) but SHACL rejects every xsd:int value under an xsd:integer range:
     the console line says so instead of a bare 'ok' (the run exits 1)."""
-    import pipeline.run as run_module
+    import pipeline.run.runner as run_module
 
     table = CASES / "datatype-int-under-integer-range" / "table.md"
     case = load_manifest(CASES / "datatype-int-under-integer-range" / "case.yaml")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.columns import ColumnRecords
+from pipeline.sources.columns import ColumnRecords
 
 
 def _records(tmp_path: Path, text: bytes, names=("a", "b", "c")) -> ColumnRecords:

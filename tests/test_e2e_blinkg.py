@@ -7,8 +7,8 @@ import pytest
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, XSD
 
-from pipeline.blinkg import blinkg_cases
-from pipeline.run import RunConfig, run_case
+from pipeline.bench.blinkg import blinkg_cases
+from pipeline.run.runner import RunConfig, run_case
 
 EPO = Namespace("http://data.europa.eu/a4g/ontology#")
 

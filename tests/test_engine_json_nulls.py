@@ -1,5 +1,5 @@
 """Morph-KGC 2.10's JSON reader drops a record with a null anywhere under the top-level keys a
-rule reads (``venue.geo: null`` lost ``venue.name``), silently. Corrected in pipeline.engine:
+rule reads (``venue.geo: null`` lost ``venue.name``), silently. Corrected in pipeline.materialize.engine:
 a record is left out only for the references that are null in it, and that is counted; a JSON
 number beside a null stays as written (350, not 350.0)."""
 from __future__ import annotations

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.engine import iri_safe, nt_escape
-from pipeline.engine_terms import iri_safe_values, iri_template, nt_escape_values
+from pipeline.materialize.engine import iri_safe, nt_escape
+from pipeline.materialize.engine_terms import iri_safe_values, iri_template, nt_escape_values
 
 VALUES = ["stop-1", "Zoë Krüger", "a/b?c#d", "日本", "50%", "x\ny", "", "k~._-9"]
 
@@ -39,7 +39,7 @@ def test_iri_template_gives_the_engines_column_with_iri_safe_values(template):
     from morph_kgc.args_parser import load_config_from_argument
     from morph_kgc.constants import RML_IRI, RML_TEMPLATE
 
-    from pipeline.engine import engine_config
+    from pipeline.materialize.engine import engine_config
 
     config = load_config_from_argument(engine_config("unused.ttl"))
     frame = pd.DataFrame({"id": VALUES, "name": list(reversed(VALUES)), "parent_id": VALUES})
@@ -68,8 +68,8 @@ def test_literal_template_gives_the_engines_escaped_column(template, kind):
     from morph_kgc.args_parser import load_config_from_argument
     from morph_kgc.constants import RML_LITERAL, RML_REFERENCE, RML_TEMPLATE
 
-    from pipeline.engine import engine_config
-    from pipeline.engine_terms import literal_template
+    from pipeline.materialize.engine import engine_config
+    from pipeline.materialize.engine_terms import literal_template
 
     config = load_config_from_argument(engine_config("unused.ttl"))
     frame = pd.DataFrame({"name": TEXTS, "id": [str(i) for i in range(len(TEXTS))]})
@@ -86,8 +86,8 @@ def test_preprocessing_without_the_per_cell_str_keeps_the_engines_rows():
     from morph_kgc import materializer
     from morph_kgc.args_parser import load_config_from_argument
 
-    from pipeline.engine import engine_config, engine_run
-    from pipeline.engine_terms import all_text
+    from pipeline.materialize.engine import engine_config, engine_run
+    from pipeline.materialize.engine_terms import all_text
 
     config = load_config_from_argument(engine_config("unused.ttl"))
     rule = {"source_type": "CSV"}
@@ -105,7 +105,7 @@ def test_preprocessing_without_the_per_cell_str_keeps_the_engines_rows():
 def test_a_csv_source_is_parsed_once_and_each_rule_gets_the_engines_frame(tmp_path, monkeypatch):
     from morph_kgc.data_source import data_file
 
-    from pipeline.engine_readers import CsvReads
+    from pipeline.materialize.readers import CsvReads
 
     csv = tmp_path / "s.csv"
     csv.write_text('id,name,note\n1,"Zoë, K.",\n2,,x\n2,,x\n', encoding="utf-8")

@@ -1,5 +1,5 @@
 """Morph-KGC 2.10 reads an attribute of the iterated XML element with ``e.attrib[name]``: one record
-without it aborted the whole run (KeyError). Corrected in pipeline.engine: the record has no value."""
+without it aborted the whole run (KeyError). Corrected in pipeline.materialize.engine: the record has no value."""
 from __future__ import annotations
 
 from pipeline.cli import main
@@ -83,7 +83,7 @@ def test_prefixed_attributes_are_read_by_their_expanded_name(tmp_path):
 
 
 def test_expanded_name():
-    from pipeline.engine_readers import expanded_name
+    from pipeline.materialize.readers import expanded_name
 
     assert expanded_name("xml:lang", {}) == "{http://www.w3.org/XML/1998/namespace}lang"
     assert expanded_name("x:href", {"x": "http://www.w3.org/1999/xlink"}) == "{http://www.w3.org/1999/xlink}href"

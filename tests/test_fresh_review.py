@@ -165,7 +165,7 @@ def test_json_keys_with_inner_spaces_are_mapped_and_read(tmp_path, capsys):
     # README: "Keys with spaces and nested keys are read"; the loader called them unaddressable,
     # warned, and the offline mapper never proposed them, though Morph-KGC reads them
     from pipeline.manifest import load_manifest
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     _books(tmp_path, "| au thor.full name | b.json | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
     (tmp_path / "b.json").write_text('[{"id": "1", "au thor": {"full name": "Ann Lee"}, "a.b": "x", " pad": "y"}]',

@@ -7,7 +7,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
 from pipeline.manifest import Case, Source
-from pipeline.run import RunConfig, run_case
+from pipeline.run.runner import RunConfig, run_case
 
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -49,7 +49,7 @@ def test_value_map_capitalize_and_date_normalisation(tmp_path):
 def test_the_table_functions_the_llm_prompt_lists_are_the_ones_the_compiler_reads():
     from pipeline.fno import TABLE_FUNCTIONS, function_for_name
     from pipeline.manifest import load_manifest
-    from pipeline.mappers.llm_prompt import render_prompt
+    from pipeline.mappers.llm.prompt import render_prompt
 
     assert [function_for_name(name) for name, _ in TABLE_FUNCTIONS] == [key for _, key in TABLE_FUNCTIONS]
     case = load_manifest(Path(__file__).resolve().parent / "cases" / "padded-values" / "case.yaml")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rdflib import Graph
 
-from pipeline.goldgraph import gold_vocabulary_findings
+from pipeline.scoring.gold_graph import gold_vocabulary_findings
 from pipeline.ontology import load_ontology
 
 ONTO = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .

@@ -8,8 +8,8 @@ import shutil
 import numpy as np
 import pytest
 
-from pipeline.guard import Guard
-from pipeline.runs import Runs
+from pipeline.materialize.guard import Guard
+from pipeline.materialize.output import Runs
 
 S = np.array(["<http://e.org/a>", "<http://e.org/b>", "<rel>", "<http://e.org/a>"], dtype=object)
 O = np.array(['"x"', '" 7 "^^<http://www.w3.org/2001/XMLSchema#integer>', '"z"', '"x"'], dtype=object)
@@ -67,8 +67,7 @@ def test_drops_are_counted_per_reason_and_predicate_in_row_order_each_statement_
 
 
 def test_output_lines_are_counted_the_same_with_and_without_wc(tmp_path, monkeypatch):
-    from pipeline import runs as runs_module
-
+    import pipeline.materialize.output as runs_module
     path = tmp_path / "big.nt"
     path.write_bytes(b"<http://e.org/s> <http://e.org/p> <http://e.org/o> .\n" * 100_000 + b"no final break")
     assert path.stat().st_size > 1 << 22

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import engine as engine_module
-from pipeline.engine import trusted_template
-from pipeline.rmlnorm import BNODE_NS, REF_NS
-from pipeline.materialize import materialize
+import pipeline.materialize.engine as engine_module
+from pipeline.materialize.engine import trusted_template
+from pipeline.materialize.rml.normalize import BNODE_NS, REF_NS
+from pipeline.materialize.materializer import materialize
 
 CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"
 

@@ -9,7 +9,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
 from pipeline.manifest import Case, Source
-from pipeline.run import RunConfig, run_case
+from pipeline.run.runner import RunConfig, run_case
 
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.manifest import Source
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 
 CASES = Path(__file__).resolve().parent / "cases" / "bad-sources"
 
@@ -173,7 +173,7 @@ LLM_MODEL_MISSING = ("LLM_MODEL is not set: the LLM mapper (and text extractor) 
 
 def test_llm_settings_need_a_model():
     from pipeline.errors import InputError
-    from pipeline.mappers.llm_client import LLMSettings
+    from pipeline.llm import LLMSettings
 
     with pytest.raises(InputError) as err:
         LLMSettings.from_env({"LLM_API_BASE": "http://127.0.0.1:1/v1", "LLM_MODEL": " "})

@@ -8,7 +8,7 @@ import pytest
 from pipeline.cli import main
 from pipeline.errors import ManifestError
 from pipeline.manifest import load_manifest
-from pipeline.sources import repair_xml, undeclared_prefixes
+from pipeline.sources.load import repair_xml, undeclared_prefixes
 
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

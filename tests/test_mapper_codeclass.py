@@ -9,7 +9,7 @@ from rdflib import URIRef
 from pipeline.manifest import Source
 from pipeline.mappers.offline.codeclass import coded_subclass, distinguishing_words
 from pipeline.ontology import load_ontology
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 
 EX = "http://example.org/tender#"
 _LIST = "https://contrataciondelestado.es/codice/cl/2.08/ContractingSystemTypeCode-2.08.gc"

@@ -37,7 +37,7 @@ def test_yes_no_column_becomes_a_normalised_boolean_in_the_kg(tmp_path):
     from rdflib import Graph, Literal, URIRef
     from rdflib.namespace import XSD
 
-    from pipeline.run import RunConfig, run_case
+    from pipeline.run.runner import RunConfig, run_case
 
     onto = ONTOLOGY + "ex:active a owl:DatatypeProperty ; rdfs:label \"active\" ; rdfs:domain ex:Event ; " \
                       "rdfs:range xsd:boolean .\n"

@@ -15,7 +15,7 @@ import pytest
 from pipeline.manifest import Source, load_manifest
 from pipeline.mappers import get_mapper
 from pipeline.mappers.offline.language import choose_language, record_language
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 
 #: city names lingua cannot decide alone ("Toledo" reads as Portuguese), Spanish and French descriptions.
 _CITIES = ["Toledo", "Bilbao", "Cádiz"]

@@ -14,8 +14,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pipeline.manifest import Case, Source
 from pipeline.mappers import get_mapper
-from pipeline.mappers.llm_client import LLMSettings
-from pipeline.mappers.llm_parse import parse_response
+from pipeline.llm import LLMSettings
+from pipeline.mappers.llm.parse import parse_response
 
 CLEAN = {"rows": [
     {"data_reference": "ID", "source_file": "student.csv", "ontology_property": "ex:id", "entity_class": "ex:Person",
@@ -215,9 +215,9 @@ def test_unknown_model_sends_one_prompt_with_max_tokens_from_the_case(case, tmp_
 
 
 def test_expected_completion_tokens_follows_the_table_size(case):
-    from pipeline.mappers.llm import expected_completion_tokens
+    from pipeline.mappers.llm.mapper import expected_completion_tokens
     from pipeline.ontology import load_ontology
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     ont = load_ontology(case.ontologies, case.prefixes)
     src = load_source(case.sources[0])
@@ -263,7 +263,7 @@ def test_retry_after_is_honoured_by_the_client(case, tmp_path):
 
 
 def test_timeout_says_the_server_was_slow(case, tmp_path):
-    from pipeline.mappers.llm_client import LLMError
+    from pipeline.llm import LLMError
 
     with _Server([json.dumps(CLEAN)], delay=2.0) as srv:
         with pytest.raises(LLMError) as err:
@@ -275,7 +275,7 @@ def test_timeout_says_the_server_was_slow(case, tmp_path):
 def test_unreachable_server_fails_fast_with_one_line(case, tmp_path, capsys):
     import socket
 
-    from pipeline.mappers.llm_client import LLMError
+    from pipeline.llm import LLMError
 
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
@@ -293,7 +293,7 @@ def test_unreachable_server_fails_fast_with_one_line(case, tmp_path, capsys):
 
 
 def test_prompt_over_the_servers_window_stops_with_what_to_set(case, tmp_path):
-    from pipeline.mappers.llm_client import LLMError
+    from pipeline.llm import LLMError
 
     too_long = "This model's maximum context length is 512 tokens. However, your messages resulted in 900 tokens."
     with _Server([json.dumps(CLEAN)], statuses=[(400, {}, too_long)] * 2) as srv:
@@ -305,7 +305,7 @@ def test_prompt_over_the_servers_window_stops_with_what_to_set(case, tmp_path):
 def test_a_model_without_provider_prefix_is_named_as_such_not_as_a_structured_output_refusal(case, tmp_path):
     """litellm refuses ``gpt-nonexistent`` before any request (no provider): one fatal error saying to
     prefix the model, not "the server rejected structured output" and a second unstructured try."""
-    from pipeline.mappers.llm_client import LLMError
+    from pipeline.llm import LLMError
 
     settings = _settings(None, tmp_path, model="gpt-nonexistent")
     with pytest.raises(LLMError) as err:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
+from pipeline.bench.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
 from pipeline.mappers import get_mapper
 
 ROOT = DEFAULT_BLINKG_DIR
@@ -107,7 +107,7 @@ def test_composite_keys_need_every_tuple_included(tmp_path):
     from pipeline.manifest import Source
     from pipeline.mappers.offline.analysis import SourceInfo
     from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     def info(name, text):
         (tmp_path / name).write_text(text)
@@ -135,7 +135,7 @@ def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
 
 @pytest.mark.slow
 def test_scenario3_offline_end_to_end(tmp_path):
-    from pipeline.run import RunConfig, run_case
+    from pipeline.run.runner import RunConfig, run_case
     run = run_case(_case("scenario3", "1"), RunConfig(out_dir=tmp_path, mapper="offline",
                                                       mapper_options={"use_embeddings": False}))
     assert run.status == "ok", run.summary()

@@ -119,8 +119,8 @@ def test_link_file_row_uses_the_triples_map_of_the_joined_source(tmp_path):
     from rdflib import Graph, URIRef
 
     from pipeline.compile import compile_table
-    from pipeline.materialize import engine_mapping, materialize
-    from pipeline.sources import load_source
+    from pipeline.materialize.materializer import engine_mapping, materialize
+    from pipeline.sources.load import load_source
     from pipeline.table import read_table
 
     case = load_manifest(_write_case(tmp_path))
@@ -164,7 +164,7 @@ def test_head_first_identifier_keys_a_spanish_source(tmp_path):
     from pipeline.manifest import Source
     from pipeline.mappers.offline.analysis import SourceInfo
     from pipeline.mappers.offline.keys import analyse_keys, find_foreign_keys
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     def info(name, text):
         (tmp_path / name).write_text(text)
@@ -218,7 +218,7 @@ def test_weak_entity_keyed_by_sequence_number_even_when_a_few_are_missing(tmp_pa
     record of twelve lacks its sequence number and the (trip, time) pairs happen to be unique."""
     from pipeline.manifest import Source
     from pipeline.mappers.offline.keys import choose_key
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     lines = ["trip_id,arrival_time,stop_sequence"]
     lines += [f"T{t},08:{t}{s}:00,{s}" for t in (1, 2, 3) for s in range(1, 5)]

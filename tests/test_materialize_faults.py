@@ -9,9 +9,9 @@ import pytest
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 
 from pipeline.cli import main
-from pipeline.engine import iri_safe
+from pipeline.materialize.engine import iri_safe
 from pipeline.manifest import load_manifest
-from pipeline.run import RunConfig, run_case
+from pipeline.run.runner import RunConfig, run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -168,7 +168,7 @@ def test_engine_crash_is_explained_with_exit_2(tmp_path, monkeypatch, capsys):
 
 
 def test_function_literal_values_round_trip_through_the_serializer():
-    from pipeline.materialize import guard_triples
+    from pipeline.materialize.materializer import guard_triples
 
     # what the corrected engine writes for a function output holding \ " newline and a \u sequence
     line = '<http://e.org/s> <http://e.org/p> "a\\\\b \\"q\\" \\n caf\\\\u00e9"'
@@ -179,7 +179,7 @@ def test_function_literal_values_round_trip_through_the_serializer():
 
 
 def test_guard_checks_each_distinct_term_and_writes_parsed_terms():
-    from pipeline.materialize import guard_triples
+    from pipeline.materialize.materializer import guard_triples
 
     xsd = "http://www.w3.org/2001/XMLSchema#"
     lines = {f'<http://e.org/a> <http://e.org/n> "3.7"^^<{xsd}integer> ',      # no integer: dropped

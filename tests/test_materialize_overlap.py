@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import overlap as overlap_module
+import pipeline.materialize.guard_worker as overlap_module
 from pipeline.errors import MaterializeError
-from pipeline.materialize import materialize
+from pipeline.materialize.materializer import materialize
 
 CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"
 
@@ -89,8 +89,7 @@ def test_an_engine_failure_stops_the_worker(tmp_path, monkeypatch):
         pids.append(self.pid)
 
     monkeypatch.setattr(overlap_module.GuardWorker, "__init__", record)
-    from pipeline import materialize as materialize_module
-
+    import pipeline.materialize.materializer as materialize_module
     def fail(*args, **kwargs):
         raise RuntimeError("engine down")
 
@@ -103,7 +102,7 @@ def test_an_engine_failure_stops_the_worker(tmp_path, monkeypatch):
 
 
 def test_without_statement_text_the_engine_gives_the_same_term_columns(tmp_path, monkeypatch):
-    from pipeline.engine import engine_groups, engine_run, group_frames
+    from pipeline.materialize.engine import engine_groups, engine_run, group_frames
 
     engine = _engine_copy(tmp_path, monkeypatch)
 
@@ -125,8 +124,8 @@ def test_without_statement_text_the_engine_gives_the_same_term_columns(tmp_path,
 def test_worker_takes_terms_with_line_breaks_and_many_slices(tmp_path, monkeypatch):
     import numpy as np
 
-    from pipeline.guard import Guard
-    from pipeline.runs import Runs
+    from pipeline.materialize.guard import Guard
+    from pipeline.materialize.output import Runs
 
     monkeypatch.setattr(overlap_module, "SLICE", 2)  # several slices per column
     s = np.array(["<http://e.org/a>", "<http://e.org/b\nc>", "<http://e.org/d>", "<http://e.org/a>", "<e>"], dtype=object)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import guard as guard_module
-from pipeline import runs as runs_module
+import pipeline.materialize.guard as guard_module
+import pipeline.materialize.output as runs_module
 from pipeline.cli import main
-from pipeline.materialize import guard_triples, materialize
+from pipeline.materialize.materializer import guard_triples, materialize
 
 CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"
 X = "http://www.w3.org/2001/XMLSchema#"

@@ -118,7 +118,7 @@ def test_a_column_naming_other_records_of_its_own_source_is_a_self_join_relation
 
 def test_a_catalogue_read_as_one_record_names_its_repeating_elements_and_the_way_out(tmp_path):
     from pipeline.manifest import Source
-    from pipeline.sources import load_source
+    from pipeline.sources.load import load_source
 
     xml = CASES / "xml-named-sources" / "courses.xml"
     data = load_source(Source(path=xml, format="xml"), tmp_path)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from pipeline.manifest import Case, Source
 from pipeline.ontology import load_ontology
-from pipeline.repair import repair_table
-from pipeline.sources import load_source
+from pipeline.mappers.repair import repair_table
+from pipeline.sources.load import load_source
 from pipeline.table import MappingRow, MappingTable
 
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
-from pipeline.materialize import engine_mapping, materialize
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import load_ontology
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 from pipeline.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,8 +52,8 @@ def test_two_triples_maps_producing_the_same_statement_are_redundant(tmp_path):
 def test_gold_kg_is_reused_from_the_cache_without_an_engine_run(tmp_path, monkeypatch):
     from rdflib.compare import isomorphic
 
-    import pipeline.materialize
-    from pipeline.evaluate import gold_kg
+    import pipeline.materialize.materializer
+    from pipeline.run.evaluate import gold_kg
 
     monkeypatch.setenv("PIPELINE_GOLD_CACHE", str(tmp_path / "cache"))
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
@@ -64,7 +64,7 @@ def test_gold_kg_is_reused_from_the_cache_without_an_engine_run(tmp_path, monkey
     def no_engine(*args, **kwargs):
         raise AssertionError("the engine ran although the gold KG is cached")
 
-    monkeypatch.setattr(pipeline.materialize, "materialize", no_engine)
+    monkeypatch.setattr(pipeline.materialize.materializer, "materialize", no_engine)
     second = gold_kg(case, onto, sources, tmp_path / "run2")
     assert isomorphic(first.graph, second.graph) and len(second.graph) == 16
     assert (second.templates, second.rows_dropped, second.findings) == (first.templates, first.rows_dropped,

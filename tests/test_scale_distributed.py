@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.compile import compile_table
-from pipeline.distributed import materialize_distributed, plan_partitions
+from pipeline.materialize.distributed import materialize_distributed, plan_partitions
 from pipeline.manifest import load_manifest
-from pipeline.materialize import engine_mapping, materialize
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 from pipeline.table import read_table
 
 pytest.importorskip("distributed")

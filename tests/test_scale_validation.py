@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.evaluate import graph_validation, validation_passed
+from pipeline.run.evaluate import graph_validation, validation_passed
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
 from pipeline.validation.sample import subject_sample

@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from pipeline.mappers.llm_client import LLMSettings
+from pipeline.llm import LLMSettings
 from pipeline.text.data import load_case
 from pipeline.text.harness import run_case
 
@@ -95,7 +95,7 @@ def test_an_unreachable_llm_server_stops_the_case_with_its_outputs_written(tmp_p
     import socket
 
     from pipeline.cli import main
-    from pipeline.mappers.llm_client import LLMError
+    from pipeline.llm import LLMError
 
     monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
     with socket.socket() as s:  # a free port nobody listens on

@@ -13,13 +13,13 @@ import pytest
 from rdflib import Graph, URIRef
 
 from pipeline.compile import compile_table
-from pipeline.input_repair import bind_default_prefix
+from pipeline.sources.repair import bind_default_prefix
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper
-from pipeline.materialize import engine_mapping, materialize
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.run import RunConfig, run_case
-from pipeline.sources import load_source
+from pipeline.run.runner import RunConfig, run_case
+from pipeline.sources.load import load_source
 
 CASES = Path(__file__).resolve().parent.parent.parent / "shared" / "cases"
 
@@ -156,7 +156,7 @@ def test_json_null_sibling_values_survive(tmp_path):
     folder = CASES / "json-null-sibling-values-lost"
     if not folder.is_dir():
         pytest.skip("case folder not found")
-    from pipeline.input_repair import repair_mapping_sources
+    from pipeline.sources.repair import repair_mapping_sources
     rml = Graph().parse(folder / "mapping.ttl", format="turtle")
     findings = repair_mapping_sources(rml, folder, tmp_path / "inputs")
     assert len(findings) == 1 and findings[0].stage == "json-repair"
@@ -215,7 +215,7 @@ def test_unprefixed_manifest_iterator_is_bound(tmp_path):
 
 
 def test_local_name_reference_is_refused_with_the_bound_path(tmp_path):
-    from pipeline.audit import audit_table
+    from pipeline.compile.audit import audit_table
     from pipeline.table import MappingRow, MappingTable
     case = _case("xml-default-namespace-table")
     ont = load_ontology(case.ontologies, case.prefixes)

@@ -10,9 +10,9 @@ from pipeline.compile import compile_table
 from pipeline.compile.yarrrml import from_yarrrml, read_yarrrml, to_yarrrml
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
-from pipeline.materialize import engine_mapping, materialize
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import load_ontology
-from pipeline.sources import load_source
+from pipeline.sources.load import load_source
 from pipeline.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ def test_example_round_trip_gives_the_same_kg(tmp_path):
 
 
 def test_functions_round_trip_on_scenario3(scenarios, tmp_path):
-    from pipeline.blinkg import write_manifests
+    from pipeline.bench.blinkg import write_manifests
 
     write_manifests(scenarios.parent, tmp_path / "manifests", ("csv",))  # not `make data`: CI runs no such step
     rml = _compiled(tmp_path / "manifests" / "scenario3" / "1.yaml", tmp_path)

@@ -5,8 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..blinkg import blinkg_dir
-from ..errors import InputError
+from pipeline.bench.blinkg import blinkg_dir
+from pipeline.errors import InputError
 
 __all__ = ["bench_parser", "bench_root"]
 

@@ -116,7 +116,7 @@ def _default_base(case: Path) -> list[str]:
 
 def _ours(case: Path, out: Path) -> tuple[int | None, str, str]:
     """Run ``kgc materialize`` in-process; returns (exit code or None on a crash, stderr, N-Quads)."""
-    from ..cli import main
+    from pipeline.cli import main
 
     out.mkdir(parents=True, exist_ok=True)
     target = out / "kg.nq"

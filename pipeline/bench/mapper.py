@@ -19,9 +19,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from ..blinkg import blinkg_cases
-from . import bench_parser, bench_root
-from ..mappers import get_mapper
+from pipeline.bench.blinkg import blinkg_cases
+from pipeline.bench import bench_parser, bench_root
+from pipeline.mappers import get_mapper
 
 __all__ = ["bench", "main"]
 

@@ -34,11 +34,11 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import InputError
-from ..scoring.mapping import scenario_task_scores
-from . import bench_parser, bench_root
-from .paper_compare import compare, comparison_markdown
-from .paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports, rescore,
+from pipeline.errors import InputError
+from pipeline.scoring.mapping import scenario_task_scores
+from pipeline.bench import bench_parser, bench_root
+from pipeline.bench.paper_compare import compare, comparison_markdown
+from pipeline.bench.paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports, rescore,
                            write_rescored)
 
 __all__ = ["SCENARIOS", "main"]

@@ -15,16 +15,16 @@ from typing import Any, Iterable, Mapping
 
 import yaml
 
-from .. import __version__
-from ..blinkg import blinkg_cases
-from ..errors import InputError, TableParseError
-from ..manifest import Case
-from ..ontology import load_ontology
-from ..scoring.mapping import ScoringConfig, scenario_task_scores, score_case
-from ..scoring.mapping.report import CaseReport
-from ..table.formats import read_table
-from ..table.markdown import parse_markdown
-from ..table.model import TASK_COLUMNS, MappingTable
+from pipeline import __version__
+from pipeline.bench.blinkg import blinkg_cases
+from pipeline.errors import InputError, TableParseError
+from pipeline.manifest import Case
+from pipeline.ontology import load_ontology
+from pipeline.scoring.mapping import ScoringConfig, scenario_task_scores, score_case
+from pipeline.scoring.mapping.report import CaseReport
+from pipeline.table.formats import read_table
+from pipeline.table.markdown import parse_markdown
+from pipeline.table.model import TASK_COLUMNS, MappingTable
 
 __all__ = ["PUBLISHED", "RESCORED", "PublishedTable", "load_published", "model_name", "LLM_FOLDERS",
            "offline_reports", "llm_reports", "rescore", "load_rescored", "write_rescored"]
@@ -131,7 +131,7 @@ def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = Non
     Raises:
         InputError / OntologyError: a case's inputs cannot be read.
     """
-    from ..mappers import get_mapper
+    from pipeline.mappers import get_mapper
 
     mapper = get_mapper("offline")
     reports = []

@@ -120,7 +120,7 @@ def slope(xs: list[float], ys: list[float]) -> float | None:
 
 
 def _count_lines(path: Path) -> int:
-    from pipeline.runs import count_lines
+    from pipeline.materialize.output import count_lines
 
     return count_lines(path) if path.exists() else 0
 

@@ -7,7 +7,7 @@ Usage::
 
 For every level and seeds ``first_seed .. first_seed + n - 1`` it generates a scenario
 (:func:`pipeline.synth.generate`) under ``<out>/scenarios/<level>/<seed>/`` and runs the
-whole pipeline on it (:func:`pipeline.run.run_case`, outputs under ``<out>/runs/``), so each
+whole pipeline on it (:func:`pipeline.run.runner.run_case`, outputs under ``<out>/runs/``), so each
 scenario is scored by our scorer at both layers: mean BLINKG task F1 against the gold table
 (post-processed) and graph F1 (SA2 property assertions F1) against the gold KG.
 
@@ -65,9 +65,9 @@ def run_level(level: str, seeds: list[int], out: Path, mapper: str = "offline") 
         ``[{"level", "seed", "domain", "formats", "features", "status", "task_f1", "graph_f1",
         "tasks", "dropped", "silent"}]`` (F1 values ``None`` when not computed).
     """
-    from ..manifest import load_manifest
-    from ..run import RunConfig, run_case
-    from ..synth import generate
+    from pipeline.manifest import load_manifest
+    from pipeline.run.runner import RunConfig, run_case
+    from pipeline.synth import generate
 
     config = RunConfig(out_dir=out / "runs", mapper=mapper)
     results = []
@@ -143,7 +143,7 @@ def summarise(results: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns 0 (2 on bad arguments, from argparse)."""
-    from ..synth import LEVELS
+    from pipeline.synth import LEVELS
 
     ap = argparse.ArgumentParser(prog="bench-unseen", description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10, help="scenarios per level (default 10)")

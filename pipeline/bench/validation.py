@@ -18,11 +18,11 @@ from pathlib import Path
 
 from rdflib import Graph
 
-from ..blinkg import blinkg_cases
-from . import bench_parser, bench_root
-from ..ontology import load_ontology
-from ..run import RunConfig, run_case
-from ..validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
+from pipeline.bench.blinkg import blinkg_cases
+from pipeline.bench import bench_parser, bench_root
+from pipeline.ontology import load_ontology
+from pipeline.run.runner import RunConfig, run_case
+from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
 
 __all__ = ["bench", "main"]
 

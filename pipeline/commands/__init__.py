@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError
+from pipeline.errors import InputError
 
 __all__ = ["output_file", "require_llm_settings"]
 
@@ -32,7 +32,7 @@ def require_llm_settings(mapper: str) -> None:
     ``LLM_*`` variable that does not parse is bad input (exit 2), not a failed case."""
     if mapper != "llm":
         return
-    from ..mappers.llm_client import LLMError, LLMSettings
+    from pipeline.llm import LLMError, LLMSettings
 
     try:
         LLMSettings.from_env()

@@ -5,17 +5,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..compile import RML, compile_table, require_triples_maps
-from ..errors import CompileError, InputError, on_user_file
-from ..findings import Finding
-from ..input_repair import repair_mapping_sources
-from ..manifest import load_manifest
-from ..mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from ..ontology import load_ontology
-from ..source_checks import check_logical_sources
-from ..sources import csv_row_findings, load_source, require_readable
-from ..table import read_table, write_table
-from . import output_file, require_llm_settings
+from pipeline.compile import RML, compile_table, require_triples_maps
+from pipeline.errors import CompileError, InputError, on_user_file
+from pipeline.findings import Finding
+from pipeline.sources.repair import repair_mapping_sources
+from pipeline.manifest import load_manifest
+from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from pipeline.ontology import load_ontology
+from pipeline.sources.checks import check_logical_sources
+from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.table import read_table, write_table
+from pipeline.commands import output_file, require_llm_settings
 
 __all__ = ["add_map_parser", "add_compile_parser", "add_materialize_parser"]
 
@@ -55,7 +55,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    from ..compile.yarrrml import read_yarrrml, to_yarrrml
+    from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
 
     output_file(args.output, "output")
     yarrrml_out = None if args.yarrrml is None else \
@@ -103,9 +103,9 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 def _cmd_materialize(args: argparse.Namespace) -> int:
     from rdflib import Graph
 
-    from ..materialize import materialize, prepare
-    from ..rdffile import parse_error
-    from ..rmlnorm import document_base
+    from pipeline.materialize.materializer import materialize, prepare
+    from pipeline.rdffile import parse_error
+    from pipeline.materialize.rml.normalize import document_base
 
     rml_path = Path(args.rml)
     output_file(args.output, "output")
@@ -136,7 +136,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
     if args.distributed:
-        from ..distributed import materialize_distributed
+        from pipeline.materialize.distributed import materialize_distributed
 
         dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
         for f in [*norm.findings, *dist.findings]:

@@ -6,13 +6,13 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import InputError
-from ..manifest import load_manifest
-from ..ontology import load_ontology
-from ..rdffile import load_graph
-from ..sources import load_source, require_readable
-from ..table import read_table
-from . import output_file
+from pipeline.errors import InputError
+from pipeline.manifest import load_manifest
+from pipeline.ontology import load_ontology
+from pipeline.rdffile import load_graph
+from pipeline.sources.load import load_source, require_readable
+from pipeline.table import read_table
+from pipeline.commands import output_file
 
 __all__ = ["add_validate_parser", "add_score_parser"]
 
@@ -29,7 +29,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from ..evaluate import graph_validation, validation_passed
+    from pipeline.run.evaluate import graph_validation, validation_passed
 
     output_file(args.out, "--out")
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
@@ -37,7 +37,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
-    from ..rdffile import rdf_format
+    from pipeline.rdffile import rdf_format
 
     if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
         raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
@@ -68,7 +68,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from ..evaluate import gold_kg, graph_scores, mapping_scores
+    from pipeline.run.evaluate import gold_kg, graph_scores, mapping_scores
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..blinkg import blinkg_dir, write_manifests
-from ..errors import InputError
-from ..synth.vocab import LEVELS as SYNTH_LEVELS
+from pipeline.bench.blinkg import blinkg_dir, write_manifests
+from pipeline.errors import InputError
+from pipeline.synth.vocab import LEVELS as SYNTH_LEVELS
 
 __all__ = ["add_data_parser", "add_synth_parser"]
 
@@ -20,7 +20,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
-    from ..synth import generate
+    from pipeline.synth import generate
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -40,7 +40,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
         return 0
     import tempfile
 
-    from ..synth.check import check_gold
+    from pipeline.synth.check import check_gold
 
     with tempfile.TemporaryDirectory(prefix="kgc-synth-check-") as tmp:  # keeps the scenario folder as generated
         res = check_gold(sc.manifest, tmp)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..errors import InputError
-from ..manifest import load_manifest
-from ..mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from . import require_llm_settings
+from pipeline.errors import InputError
+from pipeline.manifest import load_manifest
+from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from pipeline.commands import require_llm_settings
 
 __all__ = ["add_run_parser"]
 
@@ -35,8 +35,8 @@ def _run_exit_code(runs: list) -> int:
     input; rows an offline or LLM mapper proposed and the audit rejected are that mapper's
     errors, scored and listed in audit.md, not lost input), or its KG fails validation (SV2,
     CS2, SHACL) or was not validated (a check did not run or finish; see
-    :func:`pipeline.evaluate.validation_passed`), else 0."""
-    from ..evaluate import validation_passed
+    :func:`pipeline.run.evaluate.validation_passed`), else 0."""
+    from pipeline.run.evaluate import validation_passed
 
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
@@ -55,12 +55,12 @@ def _report_meta(config) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
     from datetime import datetime, timezone
 
-    from ..run import versions
+    from pipeline.run.runner import versions
 
     meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "settings": {k: v for k, v in config.mapper_options.items()}, "versions": versions()}
     if config.mapper == "llm":
-        from ..mappers.llm_client import LLMSettings
+        from pipeline.llm import LLMSettings
 
         settings = LLMSettings.from_env().public()
         meta["model"] = settings.pop("model")
@@ -80,9 +80,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
                              path=case.manifest, key="name")
         seen[key] = case.manifest
     # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them
-    from ..report import case_entry, write_report
-    from ..run import RunConfig, run_case
-    from ..scoring.mapping import write_scenario_markdown
+    from pipeline.report import case_entry, write_report
+    from pipeline.run.runner import RunConfig, run_case
+    from pipeline.scoring.mapping import write_scenario_markdown
 
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 from rdflib import Graph
 
-from ..audit import AuditResult, audit_table
-from ..errors import CompileError
-from ..manifest import Case
-from ..ontology import Ontology
-from ..sources import SourceData
-from ..table import MappingTable
-from .plan import Plan, plan_mapping
-from .rml import RML, emit_rml
+from pipeline.compile.audit import AuditResult, audit_table
+from pipeline.errors import CompileError
+from pipeline.manifest import Case
+from pipeline.ontology import Ontology
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingTable
+from pipeline.compile.plan import Plan, plan_mapping
+from pipeline.compile.rml import RML, emit_rml
 
 __all__ = ["CompileResult", "compile_table", "require_triples_maps", "RML"]
 
@@ -42,7 +42,7 @@ def compile_table(table: MappingTable, ontology: Ontology, case: Case, sources: 
         table: the mapping table.
         ontology: the case's ontology and SKOS.
         case: the case (sources, base IRI).
-        sources: loaded sources (see :func:`pipeline.sources.load_source`).
+        sources: loaded sources (see :func:`pipeline.sources.load.load_source`).
     Returns:
         A :class:`CompileResult`; broken rows are findings, never exceptions.
     """

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from rdflib import URIRef
 
-from ..findings import Finding
-from ..sources import SourceData
+from pipeline.findings import Finding
+from pipeline.sources.load import SourceData
 
 __all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan", "term_references"]
 

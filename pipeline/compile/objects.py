@@ -14,15 +14,15 @@ import json
 from rdflib import URIRef
 from rdflib.namespace import RDFS, XSD
 
-from ..audit import IRI_MARKERS, language_reference
-from ..fno import function_for_name
-from ..fno.crosswalk import crosswalk_for_scheme
-from ..fno.dates import DMY, MDY, decide_date_order, stated_date_order
-from ..ontology import is_langstring, is_xsd_datatype
-from ..sources import SourceData
-from ..table import MappingRow, parse_concat, parse_value_map
-from ..template import Segment
-from .model import Call, Term, term_references
+from pipeline.compile.audit import IRI_MARKERS, language_reference
+from pipeline.fno import function_for_name
+from pipeline.fno.crosswalk import crosswalk_for_scheme
+from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
+from pipeline.ontology import is_langstring, is_xsd_datatype
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingRow, parse_concat, parse_value_map
+from pipeline.table.template import Segment
+from pipeline.compile.model import Call, Term, term_references
 
 __all__ = ["ObjectsMixin"]
 

@@ -14,16 +14,16 @@ import re
 from rdflib import URIRef
 from rdflib.namespace import SKOS
 
-from ..audit import AuditResult
-from ..findings import Finding
-from ..manifest import Case
-from ..ontology import Ontology
-from ..sources import SourceData
-from ..table import MappingRow, parse_concat, parse_value_map, split_class_alternatives
-from ..template import Segment, expand_template_prefix, parse_template
-from .model import Call, ObjectSpec, Plan, PredicateObject, Term, TriplesMapPlan, term_references
-from .objects import ObjectsMixin
-from .relations import RelationsMixin
+from pipeline.compile.audit import AuditResult
+from pipeline.findings import Finding
+from pipeline.manifest import Case
+from pipeline.ontology import Ontology
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingRow, parse_concat, parse_value_map, split_class_alternatives
+from pipeline.table.template import Segment, expand_template_prefix, parse_template
+from pipeline.compile.model import Call, ObjectSpec, Plan, PredicateObject, Term, TriplesMapPlan, term_references
+from pipeline.compile.objects import ObjectsMixin
+from pipeline.compile.relations import RelationsMixin
 
 __all__ = ["plan_mapping"]
 

@@ -12,11 +12,11 @@ import re
 
 from rdflib import URIRef
 
-from ..columns import ColumnRecords
-from ..sources import SourceData
-from ..table import JoinPair, MappingRow, parse_join_condition, split_class_alternatives
-from ..template import Segment, expand_template_prefix, parse_template
-from .model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
+from pipeline.sources.columns import ColumnRecords
+from pipeline.sources.load import SourceData
+from pipeline.table import JoinPair, MappingRow, parse_join_condition, split_class_alternatives
+from pipeline.table.template import Segment, expand_template_prefix, parse_template
+from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
 
 __all__ = ["RelationsMixin"]
 

@@ -15,8 +15,8 @@ from itertools import count
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
-from ..fno import FN, FUNCTIONS, GREL
-from .model import Call, ObjectSpec, Plan, Term, TriplesMapPlan
+from pipeline.fno import FN, FUNCTIONS, GREL
+from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan
 
 __all__ = ["RML", "emit_rml", "MAPPING_NS"]
 

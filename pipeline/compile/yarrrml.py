@@ -28,9 +28,9 @@ import yaml
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
-from ..errors import InputError
-from ..template import TemplateError, closing_paren
-from .rml import MAPPING_NS, RML
+from pipeline.errors import InputError
+from pipeline.table.template import TemplateError, closing_paren
+from pipeline.compile.rml import MAPPING_NS, RML
 
 __all__ = ["to_yarrrml", "from_yarrrml", "read_yarrrml"]
 

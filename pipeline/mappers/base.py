@@ -13,9 +13,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from ..errors import InputError
-from ..manifest import Case
-from ..table import MappingTable
+from pipeline.errors import InputError
+from pipeline.manifest import Case
+from pipeline.table import MappingTable
 
 __all__ = ["MapResult", "Mapper", "register", "get_mapper", "known_mappers", "DEFAULT_MAPPER"]
 
@@ -57,7 +57,7 @@ _REGISTRY: dict[str, Callable[[], Mapper]] = {}
 _LAZY: dict[str, str] = {
     "replay": "pipeline.mappers.replay",
     "offline": "pipeline.mappers.offline",
-    "llm": "pipeline.mappers.llm",
+    "llm": "pipeline.mappers.llm.mapper",
 }
 
 

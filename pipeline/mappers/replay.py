@@ -5,11 +5,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..errors import InputError
-from ..manifest import Case
-from ..table import read_table
-from .base import MapResult, register
+from pipeline import __version__
+from pipeline.errors import InputError
+from pipeline.manifest import Case
+from pipeline.table import read_table
+from pipeline.mappers.base import MapResult, register
 
 __all__ = ["ReplayMapper"]
 

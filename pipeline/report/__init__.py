@@ -5,8 +5,8 @@ folder); nothing here imports a scorer.
 """
 from __future__ import annotations
 
-from .build import DEFAULT_COLUMNS, LEGEND, build_report, case_entry, console_table, fmt, to_markdown, value_of
-from .html import plot_f1_png, plot_tasks_png, render, to_html, write_report
+from pipeline.report.build import DEFAULT_COLUMNS, LEGEND, build_report, case_entry, console_table, fmt, to_markdown, value_of
+from pipeline.report.html import plot_f1_png, plot_tasks_png, render, to_html, write_report
 
 __all__ = ["DEFAULT_COLUMNS", "LEGEND", "build_report", "case_entry", "console_table", "fmt", "to_markdown",
            "value_of", "plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]

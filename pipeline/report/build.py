@@ -302,7 +302,7 @@ def console_table(report: Mapping[str, Any]) -> str:
 
 def to_markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown (template ``templates/report.md.j2``)."""
-    from .html import render
+    from pipeline.report.html import render
 
     header, body = _table(report)
     return render("report.md.j2", report, header=header, body=body)

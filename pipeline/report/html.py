@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from .build import build_report, console_table, to_markdown
+from pipeline.report.build import build_report, console_table, to_markdown
 
 __all__ = ["plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]
 
@@ -106,7 +106,7 @@ def render(name: str, report: Mapping[str, Any], **extra: Any) -> str:
     """Render template ``templates/<name>`` with ``report`` and ``extra`` (HTML templates autoescape)."""
     import jinja2
 
-    from .build import fmt
+    from pipeline.report.build import fmt
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), undefined=jinja2.StrictUndefined,
                              autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
@@ -117,7 +117,7 @@ def render(name: str, report: Mapping[str, Any], **extra: Any) -> str:
 
 def to_html(report: Mapping[str, Any], title: str = "KG construction report") -> str:
     """One self-contained HTML page (template ``templates/report.html.j2``) with the plots embedded as PNG."""
-    from .build import _table
+    from pipeline.report.build import _table
 
     header, body = _table(report)
     plots = {"f1": base64.b64encode(plot_f1_png(report)).decode("ascii")}

@@ -5,7 +5,7 @@ code list, CSV/JSON/XML data, a manifest, the gold mapping table and the gold KG
 """
 from __future__ import annotations
 
-from .generate import DATE_FORMATS, Scenario, generate
-from .vocab import DOMAINS, LEVELS
+from pipeline.synth.generate import DATE_FORMATS, Scenario, generate
+from pipeline.synth.vocab import DOMAINS, LEVELS
 
 __all__ = ["DATE_FORMATS", "DOMAINS", "LEVELS", "Scenario", "generate"]

@@ -51,12 +51,12 @@ def check_gold(manifest: str | Path, workdir: str | Path) -> GoldCheck:
         InputError: the manifest, ontology, sources or gold graph cannot be read, or the
             manifest has no gold table and gold graph.
     """
-    from ..errors import InputError
-    from ..evaluate import gold_kg
-    from ..manifest import load_manifest
-    from ..ontology import load_ontology
-    from ..rdffile import load_graph
-    from ..sources import load_source
+    from pipeline.errors import InputError
+    from pipeline.run.evaluate import gold_kg
+    from pipeline.manifest import load_manifest
+    from pipeline.ontology import load_ontology
+    from pipeline.rdffile import load_graph
+    from pipeline.sources.load import load_source
 
     case = load_manifest(manifest)
     if case.gold_table is None or case.gold_graph is None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .vocab import CITIES, DOMAINS, FIRST_NAMES, LAST_NAMES, LEVELS, WORDS, Attr, Domain, Entity
+from pipeline.synth.vocab import CITIES, DOMAINS, FIRST_NAMES, LAST_NAMES, LEVELS, WORDS, Attr, Domain, Entity
 
 __all__ = ["Scenario", "generate", "DATE_FORMATS"]
 
@@ -300,7 +300,7 @@ def generate(seed: int, level: str, out: str | Path) -> Scenario:
     Raises:
         ValueError: unknown ``level``.
     """
-    from .gold import gold_graph_nt, gold_table_md, ontology_ttl, skos_ttl
+    from pipeline.synth.gold import gold_graph_nt, gold_table_md, ontology_ttl, skos_ttl
 
     b = _Builder(int(seed), level)
     folder = Path(out)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .vocab import Attr
+from pipeline.synth.vocab import Attr
 
 if TYPE_CHECKING:
-    from .generate import _Builder
+    from pipeline.synth.generate import _Builder
 
 __all__ = ["ontology_ttl", "skos_ttl", "gold_table_md", "gold_graph_nt", "DATATYPE_OF_KIND"]
 

@@ -222,7 +222,7 @@ def split_function_cell(name: str | None, output: str | None) -> tuple[str | Non
 def _looks_like_function(token: str) -> bool:
     """``f()``, a camelCase name or a known function alias; plain words (``ISO 3166``, ``URI``,
     ``literal, e.g.``) that LLM answers write in the output cell are not function names."""
-    from ..fno import function_for_name
+    from pipeline.fno import function_for_name
 
     if not _IDENT_CALL.match(token) or not token[0].islower():
         return False

@@ -12,10 +12,10 @@ import io
 import json
 from pathlib import Path
 
-from ..errors import TableParseError
-from .cells import clean_cell
-from .markdown import header_field, parse_markdown, to_markdown
-from .model import COLUMNS, MappingRow, MappingTable
+from pipeline.errors import TableParseError
+from pipeline.table.cells import clean_cell
+from pipeline.table.markdown import header_field, parse_markdown, to_markdown
+from pipeline.table.model import COLUMNS, MappingRow, MappingTable
 
 __all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to_json", "REQUIRED_COLUMNS"]
 

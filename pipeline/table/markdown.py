@@ -13,9 +13,9 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from ..errors import TableParseError
-from .cells import clean_cell, split_function_cell, split_source_hint
-from .model import COLUMNS, MappingRow, MappingTable
+from pipeline.errors import TableParseError
+from pipeline.table.cells import clean_cell, split_function_cell, split_source_hint
+from pipeline.table.model import COLUMNS, MappingRow, MappingTable
 
 __all__ = ["HEADER_ALIASES", "header_field", "parse_markdown", "read_markdown", "to_markdown", "write_markdown"]
 

@@ -28,10 +28,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, PipelineError
-from .data import Sentence, TextCase, benchmark_dir, load_sentences, ontology_names
-from .error_analysis import CLASSES, write_errors
-from .harness import BASELINES, load_training, macro, published_baseline, rescore_baseline, run_case
+from pipeline.errors import InputError, PipelineError
+from pipeline.text.data import Sentence, TextCase, benchmark_dir, load_sentences, ontology_names
+from pipeline.text.error_analysis import CLASSES, write_errors
+from pipeline.text.harness import BASELINES, load_training, macro, published_baseline, rescore_baseline, run_case
 
 __all__ = ["run_benchmark", "format_table", "main", "dev_split", "parse_settings", "PROTOCOLS"]
 
@@ -86,7 +86,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         ``{"protocol", "rows": {name: {"ours": scores, "validation": {...}, "<baseline>": scores,
         "<baseline> published": {...}}}, "macro": {...}, "elapsed_s"}``.
     """
-    from .offline import OfflineExtractor
+    from pipeline.text.offline import OfflineExtractor
     t0 = time.perf_counter()
     names = ontology_names(bench)
     training = load_training(bench, names)
@@ -203,7 +203,7 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
             :class:`.offline.OfflineExtractor` (the message lists them), or a value it rejects
             (``missing=-1``, ``decoder=beam``: the message names the setting and what it expected).
     """
-    from .offline import OfflineExtractor, setting_names
+    from pipeline.text.offline import OfflineExtractor, setting_names
     allowed = setting_names()
     settings: dict[str, Any] = {}
     for item in items:

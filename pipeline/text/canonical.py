@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .normalize import fold_accents, key
+from pipeline.text.normalize import fold_accents, key
 
 __all__ = ["canonical_spellings", "completed_names", "rename_names", "spelling_key", "specificity"]
 

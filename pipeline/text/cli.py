@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..errors import InputError
+from pipeline.errors import InputError
 
 __all__ = ["add_parser", "command"]
 
@@ -35,8 +35,8 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def command(args: argparse.Namespace) -> int:
     """Run ``kgc text``; library errors propagate to the CLI, which maps them to exit 2."""
-    from .data import benchmark_dir, load_case, text2kgbench_manifests
-    from .harness import run_case
+    from pipeline.text.data import benchmark_dir, load_case, text2kgbench_manifests
+    from pipeline.text.harness import run_case
 
     if args.text2kgbench is not None:
         bench = Path(args.text2kgbench) if args.text2kgbench else benchmark_dir()

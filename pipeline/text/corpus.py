@@ -22,8 +22,8 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 
-from .decode import PairScore
-from .normalize import fold_accents, key
+from pipeline.text.decode import PairScore
+from pipeline.text.normalize import fold_accents, key
 
 __all__ = ["ALONE", "CORPUS_FEATURES", "NO_EVIDENCE", "CorpusStats", "training_groups"]
 

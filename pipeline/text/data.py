@@ -33,8 +33,8 @@ from typing import Any
 
 import yaml
 
-from ..errors import InputError, ManifestError
-from .normalize import DATATYPES, key
+from pipeline.errors import InputError, ManifestError
+from pipeline.text.normalize import DATATYPES, key
 
 __all__ = ["Relation", "TextOntology", "Sentence", "TextCase", "load_ontology", "load_sentences",
            "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
@@ -243,7 +243,7 @@ def load_case(path: str | Path) -> TextCase:
     train = [s for p in train_files for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
     # the settings of OfflineExtractor (README "Text to KG", Options)
-    from .offline import OfflineExtractor, setting_names
+    from pipeline.text.offline import OfflineExtractor, setting_names
     allowed = setting_names()
     if not isinstance(offline, dict):
         raise ManifestError(f"'offline' must be a mapping with keys among {allowed}", path=path, key="offline")

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .features import compatible, variant_values
-from .mentions import Mention
-from .normalize import key, normalize_value
+from pipeline.text.features import compatible, variant_values
+from pipeline.text.mentions import Mention
+from pipeline.text.normalize import key, normalize_value
 
 __all__ = ["PairScore", "threshold_decode", "f1_decode", "write_triples"]
 

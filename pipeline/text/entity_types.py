@@ -12,8 +12,8 @@ include.
 """
 from __future__ import annotations
 
-from .data import Sentence, TextOntology
-from .normalize import DATATYPES, clean_name, key
+from pipeline.text.data import Sentence, TextOntology
+from pipeline.text.normalize import DATATYPES, clean_name, key
 
 __all__ = ["TypeGuesser"]
 

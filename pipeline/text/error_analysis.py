@@ -21,10 +21,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .data import Sentence, TextOntology
-from .features import alias_keys
-from .mentions import Lexicon, find_mentions, fold_accents
-from .normalize import key, normalize_value
+from pipeline.text.data import Sentence, TextOntology
+from pipeline.text.features import alias_keys
+from pipeline.text.mentions import Lexicon, find_mentions, fold_accents
+from pipeline.text.normalize import key, normalize_value
 
 __all__ = ["CLASSES", "classify", "analyse", "write_errors"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 import re
 
-from .data import Sentence
-from .entity_types import TypeGuesser
-from .mentions import Lexicon, Mention, find_mentions, fronted_phrases, tokens
-from .normalize import key, normalize_value
+from pipeline.text.data import Sentence
+from pipeline.text.entity_types import TypeGuesser
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, fronted_phrases, tokens
+from pipeline.text.normalize import key, normalize_value
 
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
            "label_stems", "of_argument", "alias_keys", "plain_mentions", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]

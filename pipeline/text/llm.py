@@ -6,8 +6,8 @@ range, the normalization rules of :mod:`.normalize`, the ``k`` nearest training 
 the sentence. The answer must follow :data:`.schema.RESPONSE_SCHEMA` (sent as
 ``response_format``); it is parsed and validated by :func:`.schema.parse_output`.
 
-Requests go through :func:`pipeline.mappers.llm_client.complete` (cache, retries, timeout, cost)
-with :class:`~pipeline.mappers.llm_client.LLMSettings` read from the ``LLM_*`` variables.
+Requests go through :func:`pipeline.llm.complete` (cache, retries, timeout, cost)
+with :class:`~pipeline.llm.LLMSettings` read from the ``LLM_*`` variables.
 """
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .data import Sentence, TextOntology
-from .normalize import normalize_value
-from .schema import RESPONSE_SCHEMA, parse_output
+from pipeline.text.data import Sentence, TextOntology
+from pipeline.text.normalize import normalize_value
+from pipeline.text.schema import RESPONSE_SCHEMA, parse_output
 
 __all__ = ["LLMExtractor", "build_messages"]
 
@@ -59,7 +59,7 @@ class LLMExtractor:
     Args:
         training: training sentences with triples (examples are taken from them).
         k: number of worked examples per prompt.
-        settings: :class:`~pipeline.mappers.llm_client.LLMSettings`; default from ``LLM_*`` variables.
+        settings: :class:`~pipeline.llm.LLMSettings`; default from ``LLM_*`` variables.
         use_embeddings: nearest examples by MiniLM embeddings (else TF-IDF).
     """
 
@@ -67,7 +67,7 @@ class LLMExtractor:
 
     def __init__(self, training: list[Sentence], k: int = 3, settings: Any = None,
                  use_embeddings: bool = True, cache_dir: str | Path | None = None) -> None:
-        from ..mappers.llm_client import LLMSettings
+        from pipeline.llm import LLMSettings
         self.settings = settings or LLMSettings.from_env()
         self.training, self.k = training, k
         self.use_embeddings, self.cache_dir = use_embeddings, Path(cache_dir) if cache_dir else None
@@ -78,10 +78,10 @@ class LLMExtractor:
     def _neighbours(self, sentences: list[str]) -> list[list[Sentence]]:
         if not self.training or self.k <= 0:
             return [[] for _ in sentences]
-        from .. import embeddings
+        from pipeline import embeddings
         texts = [s.text for s in self.training]
         if self.use_embeddings and embeddings.available():
-            from .offline import _cached_embed
+            from pipeline.text.offline import _cached_embed
             tv, sv = _cached_embed(texts, self.cache_dir), _cached_embed(sentences, self.cache_dir)
         else:
             from sklearn.feature_extraction.text import TfidfVectorizer
@@ -97,9 +97,9 @@ class LLMExtractor:
         After an error no later request can avoid (``FATAL_KINDS`` of the LLM client: server
         unreachable, key refused, unknown model, window exceeded) the other sentences are not sent:
         their result carries ``error`` "not sent: ..." and :attr:`fatal` holds the message, which
-        the harness raises as :class:`~pipeline.mappers.llm_client.LLMError` once the outputs so
+        the harness raises as :class:`~pipeline.llm.LLMError` once the outputs so
         far are written (as the LLM mapper does)."""
-        from ..mappers.llm_client import FATAL_KINDS, complete
+        from pipeline.llm import FATAL_KINDS, complete
         out: list[dict[str, Any]] = []
         for sent, examples in zip(sentences, self._neighbours(sentences)):
             messages = build_messages(sent, ontology, examples)

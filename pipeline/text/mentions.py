@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .names import Disambiguator, article_and_tail_variants
-from .normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
+from pipeline.text.names import Disambiguator, article_and_tail_variants
+from pipeline.text.normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
 __all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "fold_accents"]  # fold_accents: from normalize
 

@@ -37,8 +37,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .data import TextOntology
-from .normalize import DATATYPES, date_value, key, normalize_value, number_value
+from pipeline.text.data import TextOntology
+from pipeline.text.normalize import DATATYPES, date_value, key, normalize_value, number_value
 
 __all__ = ["Output", "score_ontology", "macro", "prf", "hallucinations", "adheres"]
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .normalize import clean_name, key
+from pipeline.text.normalize import clean_name, key
 
 __all__ = ["Disambiguator", "article_and_tail_variants", "written_disambiguations"]
 
@@ -219,8 +219,8 @@ def written_disambiguations(results: list[list[dict[str, str]]], mentions: list[
     Returns:
         New lists of new dicts, same shape and order; the input is not changed.
     """
-    from .canonical import rename_names
-    from .features import variant_kind
+    from pipeline.text.canonical import rename_names
+    from pipeline.text.features import variant_kind
     forms: dict[str, set[str]] = {}
     for ms in mentions:
         for m in ms:

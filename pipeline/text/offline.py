@@ -56,20 +56,20 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import training_groups
-from .data import Relation, Sentence, TextOntology
-from .canonical import canonical_spellings, completed_names
-from .decode import PairScore, f1_decode, threshold_decode, write_triples
-from .entity_types import TypeGuesser
-from .features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
+from pipeline.text.corpus import training_groups
+from pipeline.text.data import Relation, Sentence, TextOntology
+from pipeline.text.canonical import canonical_spellings, completed_names
+from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
+from pipeline.text.entity_types import TypeGuesser
+from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
                        label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
                        variant_rates, words)
-from .mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
-from .names import written_disambiguations
-from .normalize import LiteralForms, key, normalize_value
-from .stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
-from .vector_cache import cached_vectors
-from .windows import MAX_CHARS, text_windows
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
+from pipeline.text.names import written_disambiguations
+from pipeline.text.normalize import LiteralForms, key, normalize_value
+from pipeline.text.stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
+from pipeline.text.vector_cache import cached_vectors
+from pipeline.text.windows import MAX_CHARS, text_windows
 
 __all__ = ["OfflineExtractor", "compatible", "setting_names"]
 
@@ -88,7 +88,7 @@ def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
     """MiniLM vectors of ``texts``; with ``cache_dir``, vectors computed once are kept in
     ``minilm-vectors.npz`` there (:mod:`.vector_cache`) - embedding the benchmark's
     5,000 sentences costs minutes on a busy 2-core machine."""
-    from .. import embeddings
+    from pipeline import embeddings
     if cache_dir is None:
         return embeddings.embed(texts)
     return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
@@ -120,7 +120,7 @@ def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
     """
     import math
 
-    from ..errors import InputError
+    from pipeline.errors import InputError
     for name, v in numbers.items():
         lo, hi, whole, nullable = _SETTING_RANGES[name]
         if v is None and nullable:
@@ -248,8 +248,8 @@ class OfflineExtractor:
                  model: str = "pair", stack: bool = True, literal_forms: bool = True,
                  canonical: bool = True, zero_shot: float | None = 0.5, decoder: str | None = None,
                  missing: float | None = None, relation_candidates: int = 2, corpus: bool = True) -> None:
-        from .tagger import MODELS
-        from ..errors import InputError
+        from pipeline.text.tagger import MODELS
+        from pipeline.errors import InputError
         if model not in MODELS:
             raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
         # a threshold asked for is a threshold applied: it chooses the threshold decoder
@@ -300,7 +300,7 @@ class OfflineExtractor:
     def _vectors(self, texts: list[str], fit: bool = False) -> np.ndarray:
         """L2-normalised sentence vectors: MiniLM embeddings (cached on disk in ``cache_dir``),
         else TF-IDF over the training sentences."""
-        from .. import embeddings
+        from pipeline import embeddings
         if self.use_embeddings and embeddings.available():
             self.similarity = embeddings.MODEL_NAME
             return _cached_embed(texts, self.cache_dir)
@@ -340,12 +340,12 @@ class OfflineExtractor:
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
-        from .. import embeddings
+        from pipeline import embeddings
         if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
-            from ..errors import InputError
+            from pipeline.errors import InputError
             raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
         if self.model in ("tagger", "union"):  # the sequence tagger (issue 14): alone, or merged with the pairs
-            from .tagger import SequenceTagger
+            from pipeline.text.tagger import SequenceTagger
             self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
         # literal relations whose declared range misleads (off: an empty LiteralForms changes nothing)
@@ -377,7 +377,7 @@ class OfflineExtractor:
         variant_counts: dict[str, list[int]] = {}
         train_tags = [None] * len(self.train_sents)
         if self.model == "features":  # the tagger's view of each training sentence, cross-fitted
-            from .tagger import SequenceTagger, add_tag_features
+            from pipeline.text.tagger import SequenceTagger, add_tag_features
             self.tagger = SequenceTagger(cache_dir=self.cache_dir)
             train_tags = self.tagger.fit_crossed(training, folds)
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
@@ -472,7 +472,7 @@ class OfflineExtractor:
         all_ms = find_mentions(sent, self.lexicon) if mentions is None else mentions
         pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types, all_ms)
         if tagged is not None:
-            from .tagger import add_tag_features
+            from pipeline.text.tagger import add_tag_features
             add_tag_features(sent, tagged, pairs, self.tagger.relations)
         if not pairs:
             return []
@@ -595,7 +595,7 @@ class OfflineExtractor:
                 i += len(ws)
             return out
         if self.tagger is not None and self.model in ("tagger", "union"):
-            from .tagger import combine
+            from pipeline.text.tagger import combine
             return combine(self, sentences, ontology)
         tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))

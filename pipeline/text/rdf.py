@@ -8,7 +8,7 @@
   WebNLG dates are days or years alone), so that literals validate against them.
 * :func:`kg_graph` - one resource per entity, IRI = base IRI + the normalized name (spaces as
   ``_``, then IRI-safe as ``kgc materialize`` encodes template values,
-  :func:`pipeline.engine.iri_safe`: ``Émile_Zola`` stays, ``Arion_(comicsCharacter)`` ->
+  :func:`pipeline.materialize.engine.iri_safe`: ``Émile_Zola`` stays, ``Arion_(comicsCharacter)`` ->
   ``Arion_%28comicsCharacter%29``, so a KG from text and one from tables mint the same IRI for
   one name); ``rdf:type`` from ``subType``/``objType``;
   literals typed from the property's range. A value that is not a valid lexical form of the
@@ -22,9 +22,9 @@ from typing import Any
 from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 
-from ..engine import iri_safe
-from .data import TextOntology
-from .normalize import DATATYPES, clean_name, date_value, normalize_value, number_value
+from pipeline.materialize.engine import iri_safe
+from pipeline.text.data import TextOntology
+from pipeline.text.normalize import DATATYPES, clean_name, date_value, normalize_value, number_value
 
 __all__ = ["ontology_graph", "kg_graph", "entity_iri", "typed_literal"]
 

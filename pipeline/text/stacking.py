@@ -26,8 +26,8 @@ import re
 
 import numpy as np
 
-from .corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
-from .decode import PairScore
+from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
+from pipeline.text.decode import PairScore
 
 __all__ = ["BAGS", "Bagged", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]

@@ -41,12 +41,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import Sentence, TextOntology
-from .features import compatible
-from .mentions import Lexicon, Mention, find_mentions, tokens
-from .normalize import clean_name, key, normalize_value
-from .tagging_scheme import SHAPES, N_WORD, align, decode, spans_of, topic_share, word_features
-from .tokens import DIMENSION, token_vectors
+from pipeline.text.data import Sentence, TextOntology
+from pipeline.text.features import compatible
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
+from pipeline.text.normalize import clean_name, key, normalize_value
+from pipeline.text.tagging_scheme import SHAPES, N_WORD, align, decode, spans_of, topic_share, word_features
+from pipeline.text.tokens import DIMENSION, token_vectors
 
 __all__ = ["SequenceTagger", "decode", "spans_of", "topic_share", "align", "merge", "combine", "MODELS",
            "add_tag_features"]

@@ -12,10 +12,10 @@ import re
 
 import numpy as np
 
-from .data import Sentence
-from .features import alias_keys
-from .mentions import Lexicon, Mention, fold_accents
-from .normalize import clean_name, key, normalize_value
+from pipeline.text.data import Sentence
+from pipeline.text.features import alias_keys
+from pipeline.text.mentions import Lexicon, Mention, fold_accents
+from pipeline.text.normalize import clean_name, key, normalize_value
 
 __all__ = ["BIES", "SHAPES", "N_WORD", "word_features", "align", "spans_of", "decode", "topic_share"]
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .mentions import tokens
-from .vector_cache import cached_vectors
+from pipeline.text.mentions import tokens
+from pipeline.text.vector_cache import cached_vectors
 
 __all__ = ["token_vectors", "DIMENSION"]
 
@@ -33,7 +33,7 @@ def _load():
     """(tokenizer, model) of the packaged MiniLM, loaded once, offline."""
     global _model
     if _model is None:
-        from .. import embeddings
+        from pipeline import embeddings
         path = embeddings._model_dir()
         if path is None or not embeddings.available():
             raise embeddings.EmbeddingsUnavailableError("the packaged all-MiniLM-L6-v2 model is not installed")

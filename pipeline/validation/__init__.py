@@ -11,11 +11,11 @@ Every check returns one :class:`.result.Result` and never raises on bad data.
 """
 from __future__ import annotations
 
-from .consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
-from .result import Finding, Result
-from .sample import FULL_LIMIT, subject_sample
-from .shacl import derive_shapes, validate_shacl
-from .syntax import check_ntriples, riot_available, riot_check
+from pipeline.validation.consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
+from pipeline.validation.result import Finding, Result
+from pipeline.validation.sample import FULL_LIMIT, subject_sample
+from pipeline.validation.shacl import derive_shapes, validate_shacl
+from pipeline.validation.syntax import check_ntriples, riot_available, riot_check
 
 __all__ = ["Finding", "Result", "check_ntriples", "riot_available", "riot_check", "owlrl_consistency",
            "hermit_consistency", "hermit_available", "relevant_instance_data", "derive_shapes", "validate_shacl",

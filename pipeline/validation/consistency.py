@@ -51,8 +51,8 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
-from .parallel import start_child
-from .result import Finding, Result
+from pipeline.validation.parallel import start_child
+from pipeline.validation.result import Finding, Result
 
 __all__ = ["relevant_instance_data", "owlrl_consistency", "start_owlrl", "hermit_consistency", "hermit_available"]
 

@@ -6,7 +6,7 @@ SV2 reads the whole file (about 4-5 s per million triples); the other checks wor
 whose construction and reasoning take longer still. Run one after the other they add up; on
 two cores SV2 can run beside them. The gate stays the same: when SV2 finds the file does not
 parse, whatever the other checks found is discarded and they are reported not run
-(:func:`pipeline.evaluate.graph_validation`).
+(:func:`pipeline.run.evaluate.graph_validation`).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from .result import Finding, Result
+from pipeline.validation.result import Finding, Result
 
 __all__ = ["start_child", "start_sv2", "PARALLEL_BYTES"]
 
@@ -26,7 +26,7 @@ SV2_NICE = 5
 
 
 def _sv2_child(path: str, conn: Any) -> None:
-    from .syntax import check_ntriples
+    from pipeline.validation.syntax import check_ntriples
 
     try:
         # off the critical path (owlrl on the sample is longer): lower priority so the reasoner

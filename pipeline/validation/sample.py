@@ -29,8 +29,8 @@ from typing import Any, Callable
 
 from rdflib import Graph
 
-from ..runs import count_lines
-from .syntax import _STATEMENT
+from pipeline.materialize.output import count_lines
+from pipeline.validation.syntax import _STATEMENT
 
 __all__ = ["FULL_LIMIT", "SAMPLE_TRIPLES", "count_triples", "subject_sample"]
 
@@ -54,7 +54,7 @@ def _statements(path: Path, keep: Callable[[str], bool] | None = None):
 
 
 def count_triples(path: str | Path) -> int:
-    """Number of lines of ``path`` (one statement a line in a written KG; :func:`pipeline.runs.count_lines`)."""
+    """Number of lines of ``path`` (one statement a line in a written KG; :func:`pipeline.materialize.output.count_lines`)."""
     return count_lines(path)
 
 

@@ -50,8 +50,8 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
-from ..ontology import is_langstring, is_xsd_datatype
-from .result import Finding, Result
+from pipeline.ontology import is_langstring, is_xsd_datatype
+from pipeline.validation.result import Finding, Result
 
 #: not an XSD 1.1 datatype (rdflib's XSD namespace rightly has no such term).
 

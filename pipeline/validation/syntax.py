@@ -36,8 +36,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from .result import Finding, Result
-from .terms import check_iri, check_literal
+from pipeline.validation.result import Finding, Result
+from pipeline.validation.terms import check_iri, check_literal
 
 __all__ = ["check_ntriples", "riot_available", "riot_check"]
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from rdflib import URIRef
 
-from ...sources import SourceData
+from pipeline.sources.load import SourceData
 
 __all__ = ["SourceInfo", "ForeignKey", "CompositeKey", "Assignment", "MIN_SCORE"]
 

@@ -12,11 +12,11 @@ import numpy as np
 from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
-from ...fno import udfs
-from ...ontology import Ontology
-from .analysis import SourceInfo
-from .names import NameMatcher, is_code_name, reference_words, words
-from .profile import (
+from pipeline.fno import udfs
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, words
+from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
     XSD_BOOLEAN,
     XSD_DATETIMESTAMP,
@@ -126,7 +126,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     # code names (X17) say nothing about the class: the file name and the kinds of their values decide
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
-    from .elimination import value_kind  # (elimination builds on this module)
+    from pipeline.mappers.offline.elimination import value_kind  # (elimination builds on this module)
     coded_kinds = [value_kind(info.data.values(r)) for r in coded]
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     for cls in classes:
@@ -149,7 +149,7 @@ def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) 
     column kinds to the kinds the properties' ranges admit, over the larger of the two counts): a
     source of dates, prices and counts fits a class whose properties range over those, not a class
     of names only."""
-    from .elimination import range_kinds
+    from pipeline.mappers.offline.elimination import range_kinds
 
     if not props or not kinds:
         return 0.0

@@ -22,9 +22,9 @@ from typing import Sequence
 
 from rdflib import URIRef
 
-from ...fno.crosswalk import code_labels
-from ...ontology import Ontology
-from .names import words
+from pipeline.fno.crosswalk import code_labels
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.names import words
 
 __all__ = ["distinguishing_words", "coded_subclass"]
 

@@ -16,14 +16,14 @@ from collections import Counter
 
 from rdflib import URIRef
 
-from ...findings import Finding
-from ...ontology import Ontology
-from ...table import MappingRow, parse_concat
-from .analysis import MIN_SCORE, SourceInfo
-from .classes import domain_fits, misfits, value_fit
-from .identity import identifier_properties
-from .names import NameMatcher, reference_words, words
-from .profile import MISSING_MARKERS, distinct_records, included, is_key
+from pipeline.findings import Finding
+from pipeline.ontology import Ontology
+from pipeline.table import MappingRow, parse_concat
+from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.classes import domain_fits, misfits, value_fit
+from pipeline.mappers.offline.identity import identifier_properties
+from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
 
 __all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
@@ -151,7 +151,7 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
 
 def _language_names(ref: str, info: SourceInfo) -> str:
     """``"its values name languages (English -> en, ...): ..."`` for a language column of names, else ``""``."""
-    from .language import language_names
+    from pipeline.mappers.offline.language import language_names
 
     found = language_names(ref, info.data.values(ref))
     if not found:

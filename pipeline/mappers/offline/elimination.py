@@ -24,14 +24,14 @@ from scipy.optimize import linear_sum_assignment
 
 from rdflib import URIRef
 
-from ...fno import udfs
-from ...ontology import Ontology
-from .analysis import Assignment, SourceInfo
-from .classes import domain_fits
-from .identity import identifier_properties, names_another_scheme
-from .names import NameMatcher, is_code_name, reference_words
-from .profile import decimal_comma_column, distinct_records, is_key, profile_datatype
-from .skos import match_value_map
+from pipeline.fno import udfs
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.analysis import Assignment, SourceInfo
+from pipeline.mappers.offline.classes import domain_fits
+from pipeline.mappers.offline.identity import identifier_properties, names_another_scheme
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words
+from pipeline.mappers.offline.profile import decimal_comma_column, distinct_records, is_key, profile_datatype
+from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SCORE"]
 

@@ -28,12 +28,12 @@ from rdflib import BNode, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDFS, XSD
 
-from ...fno import udfs
-from ...ontology import Ontology
-from ...sources import SourceData
-from ...table import MappingRow
-from .classes import misfits
-from .profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
+from pipeline.fno import udfs
+from pipeline.ontology import Ontology
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingRow
+from pipeline.mappers.offline.classes import misfits
+from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 

@@ -28,8 +28,8 @@ from rdflib import URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
-from ...ontology import Ontology
-from .names import NameMatcher, abbreviates, words
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.names import NameMatcher, abbreviates, words
 
 __all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
            "ID_WORDS", "IDENTIFIER_COVERAGE"]
@@ -52,7 +52,7 @@ _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 def code_like(values: Iterable[str]) -> bool:
     """True when every non-empty value is a whole-number code: one fixed width of at least five
     digits, or a leading zero somewhere (a quantity never has one); four-digit years are not codes."""
-    from .profile import distinct_values, nonblank_count
+    from pipeline.mappers.offline.profile import distinct_values, nonblank_count
 
     values = values if isinstance(values, list) else list(values)
     vals = distinct_values(values)  # each distinct value tested once (a column of 1M rows has few)
@@ -115,8 +115,8 @@ def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIR
     data, and writing it as an ORCID would state a false identity in another scheme. Words of the
     class and of the file name are no scheme (``stop_code`` for "stop code" of a Stop). A column
     not named as an identifier, or code-named (``F07``), says nothing here: ``False``."""
-    from .keys import id_like  # (keys builds on this module)
-    from .names import is_code_name
+    from pipeline.mappers.offline.keys import id_like  # (keys builds on this module)
+    from pipeline.mappers.offline.names import is_code_name
 
     if is_code_name(ref) or not id_like(ref):
         return False
@@ -167,8 +167,8 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
     cannot key the records (repeated values, too few values) is named in ``key_notes`` with the reason
     when the key stays made of every column.
     """
-    from .keys import id_like  # (keys builds on this module)
-    from .profile import distinct_records, is_key
+    from pipeline.mappers.offline.keys import id_like  # (keys builds on this module)
+    from pipeline.mappers.offline.profile import distinct_records, is_key
 
     if info.cls is None or (len(info.key) == 1 and id_like(info.key[0])):
         return

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from ...columns import DistinctRecords
-from ...sources import SourceData
-from .analysis import CompositeKey, ForeignKey, SourceInfo
-from .identity import ID_WORDS, code_like, non_distinguishing, source_kinds
-from .names import words
-from .profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
+from pipeline.sources.columns import DistinctRecords
+from pipeline.sources.load import SourceData
+from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
+from pipeline.mappers.offline.identity import ID_WORDS, code_like, non_distinguishing, source_kinds
+from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "find_self_references",
            "id_like", "name_like", "name_words", "SEQUENCE_COVERAGE"]

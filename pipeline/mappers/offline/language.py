@@ -38,9 +38,9 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ...validation.terms import check_langtag
-from .names import words
-from .profile import _memo, detect_language, language_hint
+from pipeline.validation.terms import check_langtag
+from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.profile import _memo, detect_language, language_hint
 
 __all__ = ["language_column", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list", "ISO_639_1",
            "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]

@@ -21,25 +21,25 @@ from typing import Any
 
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
-from ... import __version__
-from ...findings import Finding
-from ...manifest import Case
-from ...ontology import load_ontology
-from ...sources import load_source
-from ...table import MappingTable
-from ..base import MapResult, register
-from .analysis import SourceInfo
-from .classes import choose_class
-from .coverage import coverage_findings, entity_rows, misfit_findings
-from .elimination import assign_by_elimination
-from .functions import propose_functions
-from .identity import prefer_identifier_key
-from .keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
-from .language import language_column
-from .names import NameMatcher, reference_words, words
-from .properties import assign_properties, identifier_entities
-from .rows import RowBuilder, drop_repeated_rows
-from .xmldoc import DocumentMapper, is_document
+from pipeline import __version__
+from pipeline.findings import Finding
+from pipeline.manifest import Case
+from pipeline.ontology import load_ontology
+from pipeline.sources.load import load_source
+from pipeline.table import MappingTable
+from pipeline.mappers.base import MapResult, register
+from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.classes import choose_class
+from pipeline.mappers.offline.coverage import coverage_findings, entity_rows, misfit_findings
+from pipeline.mappers.offline.elimination import assign_by_elimination
+from pipeline.mappers.offline.functions import propose_functions
+from pipeline.mappers.offline.identity import prefer_identifier_key
+from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
+from pipeline.mappers.offline.language import language_column
+from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.properties import assign_properties, identifier_entities
+from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows
+from pipeline.mappers.offline.xmldoc import DocumentMapper, is_document
 
 __all__ = ["OfflineMapper"]
 
@@ -165,7 +165,7 @@ class OfflineMapper:
             builder.findings += [Finding("map", str(info.data.source.path), n, column="subject_template",
                                          value=", ".join(info.key), severity="warning") for n in notes]
         sampled = {i.name: note for i in infos if (note := i.data.profiling())}
-        for row in builder.rows:  # a decision screened on the sample says so (see pipeline.columns)
+        for row in builder.rows:  # a decision screened on the sample says so (see pipeline.sources.columns)
             if row.source_file in sampled:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")

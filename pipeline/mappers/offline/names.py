@@ -28,8 +28,8 @@ import numpy as np
 from rapidfuzz import fuzz
 from rdflib import URIRef
 
-from ... import embeddings
-from ...ontology import Ontology
+from pipeline import embeddings
+from pipeline.ontology import Ontology
 
 __all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
            "abbreviates", "abbreviation_score", "is_code_name", "SPANISH"]

@@ -13,12 +13,12 @@ from typing import Callable
 
 from rdflib import URIRef
 
-from ...ontology import Ontology
-from .analysis import MIN_SCORE, Assignment, SourceInfo
-from .classes import domain_fits, value_fit
-from .identity import identifier_properties
-from .keys import id_like
-from .names import NameMatcher
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
+from pipeline.mappers.offline.classes import domain_fits, value_fit
+from pipeline.mappers.offline.identity import identifier_properties
+from pipeline.mappers.offline.keys import id_like
+from pipeline.mappers.offline.names import NameMatcher
 
 __all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id"]
 
@@ -84,7 +84,7 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             f"which is an entity {ontology.compact(cls)} of the record"]))
     # then by value kind, as .elimination does for the record's class: the one member left of a kind
     # (a date: members.since) and the one free property of the entity whose range admits it (startDate)
-    from .elimination import range_kinds, value_kind  # (elimination builds on classes, as this module)
+    from pipeline.mappers.offline.elimination import range_kinds, value_kind  # (elimination builds on classes, as this module)
 
     for obj, cls in by_object.items():
         if cls is None:

@@ -7,9 +7,9 @@
 * Keys: a set of references is a key when no two *distinct* records agree on
   it (exact duplicate records describe the same entity, as in BLINKG 1D/1G). On a
   CSV source a candidate is first tested on the documented sample of
-  :func:`pipeline.columns.sample_indices` (which can only reject), then on every record.
+  :func:`pipeline.sources.columns.sample_indices` (which can only reject), then on every record.
 * Lexical tests (datatype, numbers, inclusion) run once per distinct value and are
-  kept in the column's memo (:class:`pipeline.columns.Values`): exact, at the cost of
+  kept in the column's memo (:class:`pipeline.sources.columns.Values`): exact, at the cost of
   the distinct values, not of the records.
 * Inclusion dependency ``A <= B``: every non-empty value of A is a value of B
   (the unary IND test of De Marchi et al., "Unary and n-ary inclusion
@@ -26,8 +26,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Sequence
 
-from ...columns import ColumnRecords, DistinctRecords, sample_indices
-from ...fno.udfs import MISSING_VALUES
+from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
+from pipeline.fno.udfs import MISSING_VALUES
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
@@ -72,7 +72,7 @@ def decimal_comma_column(values: Sequence[str]) -> bool:
     (:func:`pipeline.fno.udfs.normalize_decimal_comma`) and some value shows the comma is no thousands
     separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
     comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
-    from ...fno import udfs
+    from pipeline.fno import udfs
 
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     return bool(vals) and all(udfs.normalize_decimal_comma(v) for v in vals) \
@@ -80,7 +80,7 @@ def decimal_comma_column(values: Sequence[str]) -> bool:
 
 
 def _memo(values: Sequence[str], name: str, compute):
-    """``compute()``, kept in the column's memo when ``values`` is a :class:`~pipeline.columns.Values`."""
+    """``compute()``, kept in the column's memo when ``values`` is a :class:`~pipeline.sources.columns.Values`."""
     memo = getattr(values, "memo", None)
     if memo is None:
         return compute()
@@ -155,8 +155,8 @@ def is_numeric(values: Sequence[str]) -> bool:
 def distinct_records(records: Sequence[dict[str, list[str]]]) -> Sequence[dict[str, tuple[str, ...]]]:
     """Records with exact duplicates removed (values as tuples), in first-seen order.
 
-    CSV records (:class:`~pipeline.columns.ColumnRecords`) give a columnar
-    :class:`~pipeline.columns.DistinctRecords` (same records, built on access).
+    CSV records (:class:`~pipeline.sources.columns.ColumnRecords`) give a columnar
+    :class:`~pipeline.sources.columns.DistinctRecords` (same records, built on access).
     """
     if isinstance(records, ColumnRecords):
         return records.distinct()
@@ -172,8 +172,8 @@ def distinct_records(records: Sequence[dict[str, list[str]]]) -> Sequence[dict[s
 def is_key(records: Sequence[dict[str, tuple[str, ...]]], refs: Sequence[str]) -> bool:
     """True when every record has a value for each of ``refs`` and no two records share them.
 
-    On columnar records (:class:`~pipeline.columns.DistinctRecords`) the test runs on the
-    sample (:func:`~pipeline.columns.sample_indices`) first: a duplicate or an empty value
+    On columnar records (:class:`~pipeline.sources.columns.DistinctRecords`) the test runs on the
+    sample (:func:`~pipeline.sources.columns.sample_indices`) first: a duplicate or an empty value
     there is one in the whole source, so the sample can only reject; a key of the sample is
     then checked on every record. The answer is exact either way.
     """

@@ -15,14 +15,14 @@ from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
-from ...ontology import Ontology
-from .analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from .classes import domain_fits, value_fit
-from .identity import ID_WORDS, identifier_properties, names_another_scheme
-from .keys import id_like, name_like, name_words
-from .names import NameMatcher, is_code_name, reference_words, words
-from .nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
-from .profile import distinct_records, included, is_key, is_numeric
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
+from pipeline.mappers.offline.classes import domain_fits, value_fit
+from pipeline.mappers.offline.identity import ID_WORDS, identifier_properties, names_another_scheme
+from pipeline.mappers.offline.keys import id_like, name_like, name_words
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, words
+from pipeline.mappers.offline.nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
+from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
 

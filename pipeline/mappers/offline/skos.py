@@ -18,8 +18,8 @@ from rapidfuzz import fuzz
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, SKOS
 
-from ...ontology import Ontology
-from .names import words
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.names import words
 
 __all__ = ["ValueMap", "concept_schemes", "match_value_map"]
 

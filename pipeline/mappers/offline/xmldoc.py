@@ -49,15 +49,15 @@ import numpy as np
 from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
-from ...ontology import Ontology
-from ...table import MappingRow
-from .analysis import MIN_SCORE, SourceInfo
-from .classes import value_fit
-from .keys import id_like
-from .names import NameMatcher, reference_words, words
-from .profile import profile_datatype
-from .xmlrelations import RelationsMixin, direct_subclasses, most_specific, restriction_classes
-from .xmlsubjects import SubjectsMixin, key_expression, standard_name
+from pipeline.ontology import Ontology
+from pipeline.table import MappingRow
+from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.classes import value_fit
+from pipeline.mappers.offline.keys import id_like
+from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.profile import profile_datatype
+from pipeline.mappers.offline.xmlrelations import RelationsMixin, direct_subclasses, most_specific, restriction_classes
+from pipeline.mappers.offline.xmlsubjects import SubjectsMixin, key_expression, standard_name
 
 __all__ = ["is_document", "DocumentMapper"]
 

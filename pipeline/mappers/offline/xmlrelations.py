@@ -13,12 +13,12 @@ import re
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 
-from ...fno.crosswalk import crosswalks
-from ...ontology import Ontology
-from ...table import MappingRow
-from .codeclass import coded_subclass
-from .names import words
-from .skos import concept_schemes, match_value_map
+from pipeline.fno.crosswalk import crosswalks
+from pipeline.ontology import Ontology
+from pipeline.table import MappingRow
+from pipeline.mappers.offline.codeclass import coded_subclass
+from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.skos import concept_schemes, match_value_map
 
 __all__ = ["RelationsMixin", "restriction_classes", "direct_subclasses", "most_specific"]
 

@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 
 from rdflib import URIRef
 
-from ...ontology import Ontology
-from .keys import id_like
-from .names import words
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.keys import id_like
+from pipeline.mappers.offline.names import words
 
 __all__ = ["SubjectsMixin", "key_expression", "standard_name", "class_path"]
 

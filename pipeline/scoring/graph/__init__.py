@@ -13,11 +13,11 @@ from typing import Any, Iterable, Mapping
 
 from rdflib import Graph
 
-from ...validation.result import Result
-from .align import Alignment, align_entities, keys_from_local_names, keys_from_templates, term_key
-from .assertions import sa2, sa3, sa4
-from .cq import CompetencyQuestion, load_competency_questions, score_cqs
-from .quality import conciseness_completeness
+from pipeline.validation.result import Result
+from pipeline.scoring.graph.align import Alignment, align_entities, keys_from_local_names, keys_from_templates, term_key
+from pipeline.scoring.graph.assertions import sa2, sa3, sa4
+from pipeline.scoring.graph.cq import CompetencyQuestion, load_competency_questions, score_cqs
+from pipeline.scoring.graph.quality import conciseness_completeness
 
 __all__ = ["score_graph", "Alignment", "align_entities", "keys_from_local_names", "keys_from_templates", "term_key", "sa2", "sa3", "sa4",
            "conciseness_completeness", "CompetencyQuestion", "load_competency_questions", "score_cqs"]

@@ -35,9 +35,9 @@ from typing import Any
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from ...validation.result import Finding, Result, prf
-from .align import Alignment, align_entities, entities_of, term_key
-from .hierarchy import Hierarchy, max_weight_matching
+from pipeline.validation.result import Finding, Result, prf
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, term_key
+from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
 __all__ = ["sa2", "sa3", "sa4", "rdfs_closure"]
 

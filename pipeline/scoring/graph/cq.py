@@ -41,9 +41,9 @@ from typing import Any, Iterable
 
 from rdflib import Graph, URIRef
 
-from ...validation.result import Finding, Result
-from .align import Alignment, term_key
-from .hierarchy import Hierarchy, max_weight_matching
+from pipeline.validation.result import Finding, Result
+from pipeline.scoring.graph.align import Alignment, term_key
+from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
 __all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "score_cqs"]
 

@@ -35,8 +35,8 @@ from typing import Any, Mapping
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF
 
-from ...validation.result import Finding, Result
-from .align import Alignment, _norm_key, align_entities, entities_of, term_key
+from pipeline.validation.result import Finding, Result
+from pipeline.scoring.graph.align import Alignment, _norm_key, align_entities, entities_of, term_key
 
 __all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
 

@@ -9,15 +9,15 @@ Entry points:
 """
 from __future__ import annotations
 
-from .align import ALIGNMENT_METHODS, Alignment, align_rows, alignment_scores
-from .consistency import ConsistencyResult, check_cs1
-from .postprocess import clean_table
-from .redundancy import RedundancyResult, check_cn4
-from .report import (CaseReport, scenario_markdown, scenario_task_scores, score_case, summary_lines, write_case_json,
+from pipeline.scoring.mapping.align import ALIGNMENT_METHODS, Alignment, align_rows, alignment_scores
+from pipeline.scoring.mapping.consistency import ConsistencyResult, check_cs1
+from pipeline.scoring.mapping.postprocess import clean_table
+from pipeline.scoring.mapping.redundancy import RedundancyResult, check_cn4
+from pipeline.scoring.mapping.report import (CaseReport, scenario_markdown, scenario_task_scores, score_case, summary_lines, write_case_json,
                      write_scenario_markdown)
-from .similarity import DEFAULT_TAU, CellSimilarity
-from .tasks import MacroScore, ScoringConfig, TableScore, TaskScore, macro_over_runs, score_table
-from .validity import CompletenessResult, ValidityResult, check_cm1, check_sv1
+from pipeline.scoring.mapping.similarity import DEFAULT_TAU, CellSimilarity
+from pipeline.scoring.mapping.tasks import MacroScore, ScoringConfig, TableScore, TaskScore, macro_over_runs, score_table
+from pipeline.scoring.mapping.validity import CompletenessResult, ValidityResult, check_cm1, check_sv1
 
 __all__ = [
     "DEFAULT_TAU", "CellSimilarity", "ALIGNMENT_METHODS", "Alignment", "align_rows", "alignment_scores",

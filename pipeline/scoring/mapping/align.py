@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ...table.cells import split_class_alternatives
-from ...table.model import MappingTable
-from .similarity import CellSimilarity
+from pipeline.table.cells import split_class_alternatives
+from pipeline.table.model import MappingTable
+from pipeline.scoring.mapping.similarity import CellSimilarity
 
 __all__ = ["ALIGNMENT_METHODS", "Alignment", "alignment_scores", "align_rows"]
 

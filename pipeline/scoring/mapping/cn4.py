@@ -10,7 +10,7 @@ How: the engine copy of the mapping gets one graph map per TriplesMap on its sub
 graph map puts every triple of that TriplesMap (class assertions and predicate-object
 maps, joins included) into that named graph, so one Morph-KGC run in N-Quads says which
 TriplesMap produced each statement. Dropping the graph term gives the KG's triples,
-which go through the materialize guards (:mod:`pipeline.guard`) as
+which go through the materialize guards (:mod:`pipeline.materialize.guard`) as
 in a plain run. Cost: one engine run in all, instead of one per TriplesMap; the only
 extra is the graph term on each output line. A mapping with graph maps of its own cannot be
 tagged (:func:`event_mapping` raises :class:`MaterializeError`; the compiler emits none): it
@@ -24,7 +24,7 @@ from typing import Callable
 from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import RDF
 
-from ...errors import MaterializeError
+from pipeline.errors import MaterializeError
 
 __all__ = ["EVENT_GRAPH", "event_mapping", "materialize_with_events"]
 
@@ -41,7 +41,7 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
     Raises:
         MaterializeError: the mapping has graph maps of its own.
     """
-    from ...compile.rml import RML
+    from pipeline.compile.rml import RML
 
     if any(engine_rml.triples((None, RML.graphMap, None))) or any(engine_rml.triples((None, RML.graph, None))):
         raise MaterializeError("CN4: the mapping has graph maps of its own; generation events cannot be tagged")
@@ -66,23 +66,23 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 
     """One guarded Morph-KGC run that yields the KG and the CN4 generation events.
 
     The tagged copy of the mapping (:func:`event_mapping`) runs through
-    :func:`pipeline.materialize.materialize` (engine corrections, guards, explained errors);
+    :func:`pipeline.materialize.materializer.materialize` (engine corrections, guards, explained errors);
     each kept statement's graph names the TriplesMap that generated it, and dropping the
     graph gives the KG. A mapping with graph maps of its own cannot be tagged: it runs
     untagged and ``events`` is ``None`` (CN4 not run).
 
     Args:
-        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.engine_mapping`).
+        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.materializer.engine_mapping`).
         work_dir: folder for the tagged mapping (``mapping.cn4.ttl``; created).
-        processes, locate: as for :func:`pipeline.materialize.materialize`.
+        processes, locate: as for :func:`pipeline.materialize.materializer.materialize`.
     Returns:
-        ``(result, events)``: the :class:`pipeline.materialize.MaterializeResult` of the KG, and
+        ``(result, events)``: the :class:`pipeline.materialize.materializer.MaterializeResult` of the KG, and
         ``[(event_id, {N-Triples statement, ...}), ...]`` sorted by id over the KG's statements
         (what the guards drop belongs to no event), or ``None``.
     Raises:
-        RMLError, MaterializeError: as :func:`pipeline.materialize.materialize`.
+        RMLError, MaterializeError: as :func:`pipeline.materialize.materializer.materialize`.
     """
-    from ...materialize import MaterializeResult, materialize
+    from pipeline.materialize.materializer import MaterializeResult, materialize
 
     work_dir.mkdir(parents=True, exist_ok=True)
     try:

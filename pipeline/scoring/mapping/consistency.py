@@ -42,10 +42,10 @@ from rdflib import URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
-from ...findings import Finding
-from ...ontology import Ontology, is_xsd_datatype
-from ...table.cells import split_class_alternatives
-from ...table.model import MappingTable
+from pipeline.findings import Finding
+from pipeline.ontology import Ontology, is_xsd_datatype
+from pipeline.table.cells import split_class_alternatives
+from pipeline.table.model import MappingTable
 
 __all__ = ["CS1_CRITERIA", "ConsistencyResult", "check_cs1", "disjoint"]
 

@@ -34,10 +34,10 @@ import re
 
 from rdflib.namespace import RDF
 
-from ...ontology import Ontology
-from ...table.cells import (IRI_MARKERS, clean_cell, parse_join_condition, parse_value_map,
+from pipeline.ontology import Ontology
+from pipeline.table.cells import (IRI_MARKERS, clean_cell, parse_join_condition, parse_value_map,
                             split_class_alternatives, split_function_cell)
-from ...table.model import MappingRow, MappingTable
+from pipeline.table.model import MappingRow, MappingTable
 
 __all__ = ["clean_table", "clean_row", "clean_term", "clean_datatype", "clean_template", "canonical_join"]
 

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
-from ... import embeddings
-from ...ontology import Ontology
-from ...table.model import TASK_COLUMNS, MappingTable
-from .consistency import check_cs1
-from .redundancy import check_cn4
-from .similarity import CellSimilarity
-from .tasks import MacroScore, ScoringConfig, TableScore, macro_over_runs, score_table
-from .validity import check_cm1, check_sv1
+from pipeline import embeddings
+from pipeline.ontology import Ontology
+from pipeline.table.model import TASK_COLUMNS, MappingTable
+from pipeline.scoring.mapping.consistency import check_cs1
+from pipeline.scoring.mapping.redundancy import check_cn4
+from pipeline.scoring.mapping.similarity import CellSimilarity
+from pipeline.scoring.mapping.tasks import MacroScore, ScoringConfig, TableScore, macro_over_runs, score_table
+from pipeline.scoring.mapping.validity import check_cm1, check_sv1
 
 __all__ = ["SETTINGS", "CaseReport", "score_case", "write_case_json", "scenario_task_scores",
            "scenario_markdown", "write_scenario_markdown", "summary_lines"]

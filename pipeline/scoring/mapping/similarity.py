@@ -30,8 +30,8 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from ... import embeddings
-from ...ontology import Ontology
+from pipeline import embeddings
+from pipeline.ontology import Ontology
 
 __all__ = ["DEFAULT_TAU", "CellSimilarity", "levenshtein_similarity"]
 

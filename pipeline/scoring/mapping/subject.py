@@ -7,7 +7,7 @@ IRIs with spaces, and joins that never meet). A subject template identifies
 entities by two things, and this module checks both:
 
 * its **references** (the columns, JSON paths or XPath expressions inside
-  ``{...}`` / ``$(...)``, :func:`pipeline.template.parse_template`): the two
+  ``{...}`` / ``$(...)``, :func:`pipeline.table.template.parse_template`): the two
   cells must reference the same set of values, compared by
   :func:`same_reference` (case-insensitive; an absolute and a relative path
   to the same element agree, ``/entry/id`` ~ ``id``, since the iterator decides
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from ...template import TemplateError, parse_template
+from pipeline.table.template import TemplateError, parse_template
 
 __all__ = ["template_references", "same_reference", "references_agree"]
 

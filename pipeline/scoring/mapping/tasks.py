@@ -42,14 +42,14 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from ...findings import Finding
-from ...ontology import Ontology
-from ...table.cells import split_class_alternatives
-from ...table.model import TASK_COLUMNS, MappingTable
-from .align import Alignment, align_rows
-from .postprocess import clean_table
-from .similarity import DEFAULT_TAU, CellSimilarity
-from .subject import references_agree
+from pipeline.findings import Finding
+from pipeline.ontology import Ontology
+from pipeline.table.cells import split_class_alternatives
+from pipeline.table.model import TASK_COLUMNS, MappingTable
+from pipeline.scoring.mapping.align import Alignment, align_rows
+from pipeline.scoring.mapping.postprocess import clean_table
+from pipeline.scoring.mapping.similarity import DEFAULT_TAU, CellSimilarity
+from pipeline.scoring.mapping.subject import references_agree
 
 __all__ = ["TERM_TASKS", "ScoringConfig", "TaskScore", "TableScore", "MacroScore", "score_table",
            "macro_over_runs"]

@@ -40,11 +40,11 @@ from typing import Any, Iterable, Mapping
 
 from rdflib.namespace import SKOS
 
-from ...findings import Finding
-from ...ontology import Ontology
-from ...table.cells import parse_concat, parse_join_condition, split_class_alternatives
-from ...table.model import MappingRow, MappingTable
-from .similarity import CellSimilarity
+from pipeline.findings import Finding
+from pipeline.ontology import Ontology
+from pipeline.table.cells import parse_concat, parse_join_condition, split_class_alternatives
+from pipeline.table.model import MappingRow, MappingTable
+from pipeline.scoring.mapping.similarity import CellSimilarity
 
 __all__ = ["SV1_CRITERIA", "ValidityResult", "CompletenessResult", "check_sv1", "check_cm1",
            "row_references"]

@@ -1,0 +1,400 @@
+"""Table audit: check every cell of a mapping table against the ontology and the data.
+
+Each broken cell becomes a :class:`~pipeline.findings.Finding` naming the
+file, the row's line, the column, the value, what was expected and the
+closest valid candidate. Rows with an error are left out of ``kept``; the run
+goes on with the rest. The same checks serve gold tables (the "gold audit")
+and mapper output (validate-and-repair builds on them).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+from rapidfuzz import fuzz, process
+from rdflib import URIRef
+from rdflib.namespace import RDF, SKOS, XSD
+
+from pipeline.compile.audit_ranges import narrower_than_range, outside_range
+from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
+from pipeline.findings import Finding
+from pipeline.manifest import Case
+from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
+from pipeline.table.cells import IRI_MARKERS
+from pipeline.table.template import TemplateError, parse_template
+from pipeline.validation.terms import check_langtag
+
+__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference"]
+
+
+_XPATH_CHECK = etree.XPath  # compile-only syntax check
+
+
+@dataclass
+class AuditResult:
+    """Outcome of :func:`audit_table`.
+
+    Attributes:
+        kept: rows with no error (in table order).
+        dropped: rows left out, each with at least one error finding.
+        findings: every finding (errors, warnings, info) in row order.
+        row_sources: ``id(row)`` -> the :class:`SourceData` the row reads from.
+    """
+
+    kept: list[MappingRow] = field(default_factory=list)
+    dropped: list[MappingRow] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    row_sources: dict[int, SourceData] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary: counts and findings."""
+        return {"rows_kept": len(self.kept), "rows_dropped": len(self.dropped),
+                "dropped_lines": [r.line for r in self.dropped],
+                "errors": sum(f.severity == "error" for f in self.findings),
+                "warnings": sum(f.severity == "warning" for f in self.findings),
+                "findings": [f.to_dict() for f in self.findings]}
+
+
+def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
+    """Return ``None`` when ``expr`` is a well-formed XPath 1.0 with known prefixes, else the reason."""
+    try:
+        _XPATH_CHECK(expr, namespaces=namespaces)
+    except etree.XPathSyntaxError as exc:
+        return f"malformed XPath ({exc})"
+    except etree.XPathError as exc:
+        return f"invalid XPath ({exc})"
+    for p in re.findall(r"(?:^|[/\[(@,\s])([A-Za-z_][\w.\-]*):(?!:)", expr):
+        if p not in namespaces and p != "xml":  # xml is bound in every document (Namespaces in XML, 3)
+            return f"unknown namespace prefix {p!r}"
+    return None
+
+
+def _closest(value: str, options: list[str]) -> str | None:
+    if not options:
+        return None
+    best = process.extractOne(value, options, scorer=fuzz.ratio)
+    return best[0] if best and best[1] >= 50 else None
+
+
+def _template_vars(template: str | None) -> list[str]:
+    if not template:
+        return []
+    try:
+        return [v for seg in parse_template(template) for v in seg.references()]
+    except TemplateError:
+        return []
+
+
+def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> SourceData | None:
+    """The source a row reads from: the named one, else the one holding its references.
+
+    Preference: the ``source_file`` hint (the source's manifest ``name``, file name or stem, fuzzy
+    for near misses such as ``calendar_date``); else the single source where the data reference and
+    all subject-template variables exist; else the first holding the data reference; else ``None``.
+    """
+    if row.source_file:
+        # a source's own ``name`` first: several sources may read one file (other iterators)
+        names = {s.source.path.name.lower(): s for s in sources}
+        names.update({s.source.stem.lower(): s for s in sources})
+        names.update({s.source.name.lower(): s for s in sources if s.source.name})
+        hit = names.get(row.source_file.lower()) or names.get(row.source_file.lower().rsplit(".", 1)[0])
+        if hit is None:
+            best = process.extractOne(row.source_file.lower(), list(names), scorer=fuzz.ratio)
+            hit = names[best[0]] if best and best[1] >= 80 else None
+        if hit is not None:
+            return hit
+    refs = [r for r in (parse_concat(row.data_reference) or [row.data_reference]) if r and not r.startswith("'")]
+    needed = refs + _template_vars(row.subject_template)
+    full = [s for s in sources if needed and all(s.has_reference(r) for r in needed)]
+    if len(full) >= 1:
+        return full[0]
+    partial = [s for s in sources if refs and all(s.has_reference(r) for r in refs)]
+    if partial:
+        return partial[0]
+    tvars = _template_vars(row.subject_template)
+    partial = [s for s in sources if tvars and all(s.has_reference(r) for r in tvars)]
+    if partial:
+        return partial[0]
+    return sources[0] if len(sources) == 1 else None
+
+
+def _shown(src: SourceData) -> str:
+    """The source as the table names it: its manifest ``name``, else its file name."""
+    return src.source.name or src.source.path.name
+
+
+def _near_miss(hint: str, src: SourceData) -> bool:
+    """``hint`` (a Source File cell, lower case) is ``src``'s name or stem by resolve_source's fuzzy test."""
+    names = [src.source.path.name.lower(), src.source.stem.lower()]
+    return max(fuzz.ratio(hint, n) for n in names) >= 80
+
+
+class _RowAudit:
+    def __init__(self, row: MappingRow, table: MappingTable, ontology: Ontology) -> None:
+        self.row, self.file, self.ontology = row, table.source or "<table>", ontology
+        self.findings: list[Finding] = []
+
+    def add(self, column: str, message: str, expected: str, candidate: object = None,
+            severity: str = "error") -> None:
+        value = getattr(self.row, column, None)
+        cand = self.ontology.compact(candidate) if isinstance(candidate, URIRef) else candidate
+        self.findings.append(Finding("audit", self.file, message, self.row.line, column, value, expected,
+                                     None if cand is None else str(cand), severity))
+
+    def term(self, column: str, kinds: set[str], pool: list[URIRef], what: str) -> URIRef | None:
+        text = getattr(self.row, column)
+        iri = self.ontology.expand(text)
+        if iri is None:
+            prefix = text.split(":", 1)[0] if ":" in text else ""
+            reason = f"unknown prefix {prefix!r}" if prefix and prefix not in self.ontology.prefixes else "not an IRI"
+            self.add(column, f"{what} {text!r}: {reason}", f"a {what} of the ontology",
+                     self.ontology.closest(text, pool)[0])
+            return None
+        kind = self.ontology.kind(iri)
+        if kind not in kinds:
+            cand, _ = self.ontology.closest(str(iri), pool)
+            found = f"a {kind.replace('_', ' ')}" if kind else "not in the ontology"
+            self.add(column, f"{what} {text!r} is {found}", f"a {what} of the ontology", cand)
+            return None
+        return iri
+
+
+def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
+               case: Case) -> list[Finding]:
+    a = _RowAudit(row, table, ontology)
+    props = sorted(ontology.properties)
+    classes = sorted(ontology.classes)
+    if not row.ontology_property:
+        a.add("ontology_property", "row has no ontology property", "a property of the ontology")
+    else:
+        a.term("ontology_property", {"object_property", "datatype_property", "property"}, props, "property")
+    for cls in split_class_alternatives(row.entity_class):
+        iri = ontology.expand(cls)
+        if iri is None or ontology.kind(iri) != "class":
+            a.add("entity_class", f"entity class {cls!r} is not a class of the ontology", "a class of the ontology",
+                  ontology.closest(cls, classes)[0])
+    if not row.entity_class:
+        a.add("entity_class", "row has no entity class", "a class of the ontology")
+    prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
+    literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
+    related = split_class_alternatives(row.related_entity_class)
+    if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \
+            and literal_objects:
+        # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3); a literal object contradicts it
+        a.add("related_entity_class", f"{row.ontology_property!r} is an owl:ObjectProperty but the row has no "
+              "related entity class (nor IRI datatype): its objects are written as literals",
+              "the class of the objects (or IRI in the datatype column)", severity="warning")
+    elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
+            and row.data_reference:
+        # the compiler turns codes into concepts only through a value map; without one the codes stay literals,
+        # which an object property (OWL 2 structural spec 5.3) and the derived SHACL shapes (sh:nodeKind) reject
+        a.add("function_output", f"{row.ontology_property!r} relates to skos:Concept but the row has no value map "
+              f"(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of "
+              f"{row.data_reference!r} are written as literals, not concepts",
+              "a value map from the column's codes to the concepts of the SKOS scheme", severity="warning")
+    for cls in related:
+        iri = ontology.expand(cls)
+        if iri is None:
+            a.add("related_entity_class", f"related class {cls!r}: unknown prefix or not an IRI",
+                  "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0])
+        elif iri != SKOS.Concept and ontology.kind(iri) != "class":
+            a.add("related_entity_class", f"related class {cls!r} is not declared in the ontology",
+                  "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0], severity="warning")
+    if row.datatype and row.datatype.lower() not in IRI_MARKERS:
+        iri = ontology.expand(row.datatype)
+        prop = ontology.expand(row.ontology_property)
+        if iri != RDF.langString and is_langstring(iri):
+            a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
+                  "rdf:langString", severity="warning")
+        elif prop is not None and iri is not None and not ontology.is_datatype(iri) \
+                and iri in ontology.datatype_ranges(prop):
+            a.add("datatype", f"datatype {row.datatype!r} is no XSD datatype; it is used because the ontology "
+                  f"declares it as the range of the datatype property {row.ontology_property!r}",
+                  "an XSD datatype or rdfs:Literal", None, severity="warning")
+        elif iri is None or not ontology.is_datatype(iri):
+            ranges = [r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r)]
+            cand = ranges[0] if ranges else (ontology.closest(row.datatype, [URIRef(str(XSD) + t) for t in
+                                             ("string", "integer", "decimal", "double", "date", "dateTime",
+                                              "time", "boolean", "anyURI", "nonNegativeInteger")])[0])
+            a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
+                  cand)
+        elif prop is not None:
+            narrower_than_range(a, row, iri, ontology.ranges(prop))
+    if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
+            and not row.related_entity_class:
+        outside_range(a, row, prop_iri)
+    _audit_language(a, row, src)
+    if src is None:
+        a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
+              "a source file of the case", [s.path.name for s in case.sources][0] if case.sources else None)
+        return a.findings
+    hint = (row.source_file or "").strip().lower()
+    if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower()) \
+            and hint.rsplit(".", 1)[0] != src.source.stem.lower():
+        known = ", ".join(s.path.name for s in case.sources)
+        if len(case.sources) > 1 and not _near_miss(hint, src):
+            # a file the case does not have: which of several sources the row meant is a guess (the first
+            # source holding its references), so the row is left out rather than read from another file
+            a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is left "
+                  f"out (known source files: {known})", f"one of {known}", None)
+        else:  # a near miss of the file read, or the case's only source: read from it, and say so
+            a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is read "
+                  f"from {src.source.path.name}", f"one of {known}", src.source.path.name, severity="warning")
+    _audit_references(a, row, src)
+    return a.findings
+
+
+def language_reference(cell: str | None, src: SourceData | None) -> str | None:
+    """The reference a Language Tag cell names, else ``None`` (the cell is a constant tag).
+
+    ``{lang}`` always names a reference; a bare cell does when it is a column/path of ``src``
+    (a column called ``lang`` is data, not the tag "lang"). The compiler turns the reference
+    into ``rml:languageMap [ rml:reference ... ]``: each literal takes its record's tag.
+    """
+    text = (cell or "").strip()
+    m = re.fullmatch(r"\{\s*([^{}]+?)\s*\}", text)
+    if m:
+        return m.group(1)
+    return text if text and src is not None and src.has_reference(text) else None
+
+
+def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
+    """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
+    if not row.language_tag:
+        return
+    ref = language_reference(row.language_tag, src)
+    if ref is None:
+        if check_langtag(row.language_tag):
+            a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47 and no column/path of the "
+                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
+        return
+    if src is not None and not src.has_reference(ref):
+        a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",
+              f"a column/path of {_shown(src)}", _closest(ref, src.references))
+        return
+    if src is not None and src.source.format == "xml" and (reason := xml_reference_issue(ref, src.namespaces)):
+        a.add("language_tag", f"language tag reference {ref!r}: {reason}",
+              "a path of plain steps, ending in /@attribute at most")
+        return
+    values = src.values(ref) if src is not None else []
+    bad = sorted({v for v in values if v.strip() and check_langtag(v.strip())})
+    empty = sum(1 for rec in (src.records if src is not None else []) if not any(v.strip() for v in rec.get(ref, [])))
+    why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
+          "materialize" if bad else ""
+    # RML: a language map that yields no value generates no literal (the record's triple is left out)
+    why += f"; {empty} record(s) without a tag get no literal" if empty else ""
+    a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
+          severity="warning" if why else "info")
+
+
+def _is_relation(row: MappingRow) -> bool:
+    """An object-property row linking two entities (its data reference is only a hint)."""
+    return bool(row.related_entity_class) and not parse_value_map(row.function_output) and \
+        row.related_entity_class.strip().lower() != "skos:concept"
+
+
+def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
+    """One reference (data reference or template variable): well-formed XPath for XML, then present."""
+    is_xml = src.source.format == "xml"
+    options = _absolute(src) if is_xml else src.references
+    if is_xml:
+        reason = check_xpath(ref, src.namespaces)
+        if reason:
+            a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
+            return
+        named = _LOCAL_NAME.sub(lambda m: _bound_name(m.group(1), src), ref)
+        if column == "data_reference" and named != ref:
+            # Morph-KGC reads XML references as ElementTree paths, which have no functions
+            a.add(column, f"{what} {ref!r} selects elements by local-name(), which the engine cannot evaluate "
+                  "(it reads references as ElementTree paths); name the elements with a namespace prefix",
+                  "a path of prefixed element names", named)
+            return
+    if not src.has_reference(ref):
+        hint = ""
+        if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
+            uri, prefix = next(iter(src.default_prefixes.items()))
+            hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
+        a.add(column, f"{what} {ref!r} is no column/path of {_shown(src)}{hint}",
+              f"a column/path of {_shown(src)}", _closest(ref, options))
+        return
+    if is_xml and (bound := src.bind(ref)) != ref:
+        uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")
+        a.add(column, f"{what} {ref!r} names elements of the default namespace <{uri}> without a prefix; "
+              f"compiled as {bound!r}", "a namespaced XPath", bound, severity="info")
+    if src.source.format == "json" and (reason := json_reference_issue(ref, src.path, src.iterator)):
+        a.add(column, f"{what} {ref!r} {reason}", "a key without '.' (rename it in a copy of the data)")
+    elif is_xml and (reason := xml_reference_issue(ref, src.namespaces)):
+        a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
+              _closest(re.sub(r"\[[^\]]*\]", "", ref), options))
+
+
+def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
+    relation = _is_relation(row)
+    start = len(a.findings)
+    refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
+    for ref in refs:
+        if not ref.startswith(("'", '"')):
+            _check_reference(a, "data_reference", "data reference", ref, src)
+    if row.subject_template:
+        try:
+            segments = parse_template(row.subject_template)
+        except TemplateError as exc:
+            a.add("subject_template", f"subject template is malformed: {exc}", "an IRI template with {column} "
+                  "or $(xpath) variables")
+            return
+        for ref in (r for seg in segments for r in seg.references()):
+            _check_reference(a, "subject_template", "template variable", ref, src)
+    elif row.ontology_property:
+        a.add("subject_template", "row has no subject template", "an IRI template")
+    if relation:
+        # the compiler resolves relation rows through their join condition / link file
+        for i in range(start, len(a.findings)):
+            f = a.findings[i]
+            if f.column in ("data_reference", "subject_template") and "malformed" not in f.message \
+                    and not (ENGINE_CANNOT in f.message and f.column == "subject_template") \
+                    and (f.column == "data_reference" or row.join_condition):
+                a.findings[i] = dataclasses.replace(f, severity="warning",
+                                                    message=f.message + " (relation row: resolved by the compiler)")
+
+
+_LOCAL_NAME = re.compile(r"\*\[\s*local-name\(\)\s*=\s*['\"]([\w.\-]+)['\"]\s*\]")
+
+
+def _bound_name(local: str, src: SourceData) -> str:
+    """``prefix:local`` for an element name, with the prefix bound to the default namespace if any."""
+    prefix = next(iter(src.default_prefixes.values()), None)
+    return f"{prefix}:{local}" if prefix else local
+
+
+def _absolute(src: SourceData) -> list[str]:
+    base = (src.iterator or "").rstrip("/")
+    return [f"{base}/{r}" for r in src.references]
+
+
+def audit_table(table: MappingTable, ontology: Ontology, case: Case, sources: list[SourceData]) -> AuditResult:
+    """Check every row of ``table``; keep the rows without errors.
+
+    Args:
+        table: the mapping table (gold or predicted).
+        ontology: ontology + SKOS of the case.
+        case: the case (for source names).
+        sources: the loaded sources of the case.
+    Returns:
+        An :class:`AuditResult`; never raises on bad cells.
+    """
+    result = AuditResult()
+    for row in table.rows:
+        src = resolve_source(row, sources, case)
+        findings = _audit_row(row, table, ontology, src, case)
+        result.findings.extend(findings)
+        if src is not None:
+            result.row_sources[id(row)] = src
+        if any(f.severity == "error" for f in findings):
+            result.dropped.append(row)
+        else:
+            result.kept.append(row)
+    return result

@@ -1,0 +1,387 @@
+"""Morph-KGC 2.10 as the engine: how it is configured and the places it is corrected.
+
+Morph-KGC builds every RDF term as text. Five of its behaviours would put wrong or
+unparsable terms into a KG or lose records silently (a sixth stops the run), and none can be undone from its output text afterwards, so
+they are corrected where they happen, for the duration of one engine run
+(:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
+2.10.0 in ``pyproject.toml``; :data:`ENGINE_VERSION` is checked):
+
+* **Function outputs are not escaped** (morph-kgc#182): ``_materialize_fnml_execution``
+  escapes the wrong column, so a GREL/UDF literal holding ``\\``, ``"`` or a newline is
+  written raw and cannot be parsed back to its value. The literal term is rebuilt from the
+  function's raw output with N-Triples escaping (:func:`nt_escape`).
+* **Empty and missing values become data** (morph-kgc#297): an empty XML element yields
+  ``None`` and a missing one ``NaN``, which the engine turns into the strings ``"None"`` and
+  ``"nan"`` (and into IRIs such as ``.../None``). Records whose referenced values are null
+  in the source are left out before that conversion, decided per value; a real text
+  ``"None"`` in the data is kept.
+* **IRI templates are URI-safe, not IRI-safe**: see :func:`iri_safe`.
+* **xsd:integer values go through float** (``3.7`` -> ``3``, 20-digit numbers rounded, a
+  non-number aborts the run): they are written as the source holds them and the guard checks
+  them (an ill-typed one is dropped with a finding).
+
+* **A missing XML attribute aborts the run**: a reference to an attribute of the iterated
+  element (``@isbn``) is read with ``e.attrib[name]``, so one record without that attribute
+  raises ``KeyError`` and no triple is written. The records are handed to the reader with
+  attributes where a missing one reads as absent, as a missing nested element already does;
+  such records are then left out for that reference like any empty value (above).
+
+* **A null anywhere under a JSON record's referenced keys drops the record**: the JSON reader
+  flattens every member under the top-level keys a rule reads and drops a record with *any*
+  null among them, so a venue whose unused ``geo`` is ``null`` loses its ``venue.name``
+  triple, silently. The reader is replaced by the same flattening without that drop; records
+  are then left out per reference, as for every other source (above), and counted.
+
+(The function correction also writes a function-valued language map as a tag, not a quoted string.)
+
+Besides the corrections, some engine steps run more cheaply with the same result: IRI-safe encoding and literal
+escaping over a whole column at once, no per-cell ``str()`` of text-only source frames
+(:mod:`pipeline.materialize.engine_terms`), and each CSV/TSV source parsed once per run instead of once per
+mapping rule (:class:`pipeline.materialize.readers.CsvReads`).
+"""
+from __future__ import annotations
+
+import configparser
+import io
+import re
+from collections import Counter
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from pipeline.materialize.readers import CsvReads, ElementPath, read_json
+from pipeline.fno import UDF_FILE
+
+__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
+           "engine_groups", "group_frames", "trusted_template"]
+
+ENGINE_VERSION = "2.10.0"
+#: ``(source file, reference) -> records left out`` because the value is null in the source
+#: (filled by the last single-process :func:`run_engine`).
+EMPTY_VALUES: Counter = Counter()
+
+_UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
+    (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
+#: the characters Morph-KGC escapes in a literal by default (its ``literal_escaping_chars``), and ``\\``
+_ESCAPED = {'"', "\n", "\r", "\\"}
+# one scan in C: every character outside RFC 3987 iunreserved (ALPHA / DIGIT / -._~ / ucschar)
+# str.strip with this set runs in C: far cheaper per value than the regular expression below
+_ASCII_IUNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+_NOT_IUNRESERVED = re.compile("[^A-Za-z0-9\\-._~" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _UCSCHAR) + "]+")
+
+
+def iri_safe(value: object) -> str:
+    """The IRI-safe form of a template value (R2RML section 7.3, RML-Core "IRI-safe").
+
+    Every character outside RFC 3987 ``iunreserved`` (ALPHA, DIGIT, ``-._~`` and the
+    ``ucschar`` ranges) is UTF-8 encoded and percent-encoded with upper-case hex digits.
+    Hence non-ASCII letters stay as they are and reserved characters are encoded:
+    ``Zoë Krüger`` -> ``Zoë%20Krüger``, ``日本`` -> ``日本``, ``a/b?c#d`` -> ``a%2Fb%3Fc%23d``.
+    We chose IRI-safe (what R2RML and RML-Core prescribe, kg-construct/rml-core#262) over the
+    engine's URI-safe encoding (``Zo%C3%AB``): both give valid IRIs, only IRI-safe gives the
+    IRIs a conformant engine mints, so KGs from different engines link.
+
+    Args:
+        value: the value (``str()`` is applied).
+    Returns:
+        The encoded string.
+    """
+    text = value if isinstance(value, str) else str(value)
+    if not text.strip(_ASCII_IUNRESERVED):  # only ASCII iunreserved characters: nothing to encode (most values)
+        return text
+    return _encode(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _encode(text: str) -> str:
+    # values that need encoding repeat (times, names): each distinct one is encoded once
+    return _NOT_IUNRESERVED.sub(_percent, text)
+
+
+def _percent(m: re.Match) -> str:
+    return "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8"))
+
+
+def nt_escape(value: str) -> str:
+    """Escape a string for an N-Triples ``STRING_LITERAL_QUOTE`` (``\\``, ``"``, LF, CR)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+
+
+@contextmanager
+def engine_run() -> Iterator[None]:
+    """Apply the corrections of the module docstring for the time of one engine run."""
+    from morph_kgc import materializer
+    from morph_kgc.constants import (RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN,
+                                     XSD_DATETIME, XSD_INTEGER)
+    from morph_kgc.data_source import data_file
+    from morph_kgc.utils import remove_null_values_from_dataframe
+
+    from pipeline.materialize.engine_terms import all_text, iri_template, literal_template, nt_escape_values
+
+    xpath_original = data_file.elementpath
+    json_original = data_file._read_json
+    csv_original = data_file._read_csv
+    template_original = materializer._materialize_template
+    fnml_original = materializer._materialize_fnml_execution
+    data_original = materializer.get_file_data
+    encode_original = materializer.encode_value
+    preprocess_original = materializer._preprocess_data
+
+    def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
+        # the IRI-safe encoding and the literal escaping of a whole column at once (engine_terms), not a
+        # Python call per value; the engine's own step where a setting or datatype asks for more
+        plain = not config.only_write_printable_characters()
+        if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and plain \
+                and not config.get_safe_percent_encoding():
+            return iri_template(results_df, template, position, columns_alias)
+        # xsd:integer values would go through float (3.7 -> 3, 20 digits rounded); kept as written, checked by the guard
+        datatype = "" if datatype == XSD_INTEGER else datatype
+        if expression_type in (RML_TEMPLATE, RML_REFERENCE) and termtype.strip() == RML_LITERAL and plain \
+                and datatype not in (XSD_BOOLEAN, XSD_DATETIME) \
+                and set(config.get_literal_escaping_chars()) <= _ESCAPED:
+            done = literal_template(results_df, f"{{{template}}}" if expression_type == RML_REFERENCE else template,
+                                    position, columns_alias)
+            if done is not None:
+                return done
+        return template_original(results_df, template, expression_type, config, position, columns_alias, termtype,
+                                 datatype)
+
+    def fnml(results_df, fnml_execution, fnml_df, config, position, termtype=RML_LITERAL, datatype=""):
+        datatype = "" if datatype == XSD_INTEGER else datatype
+        results_df = fnml_original(results_df, fnml_execution, fnml_df, config, position, termtype, datatype)
+        if position == "lang_datatype" and termtype.strip() == RML_LITERAL:
+            # a function-valued language map: the engine would quote the tag ("Venus"@"en")
+            results_df[position] = results_df[fnml_execution]
+        elif termtype.strip() == RML_LITERAL:
+            results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
+        return results_df
+
+    def preprocess(data, rml_rule, references, config):
+        if rml_rule["source_type"] == RDB or not all_text(data):
+            return preprocess_original(data, rml_rule, references, config)
+        # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)
+        data = remove_null_values_from_dataframe(data, config, references)
+        return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
+
+    def file_data(rml_rule, references):
+        df = data_original(rml_rule, references)
+        cols = [c for c in references if c in df.columns]
+        if cols:
+            null = df[cols].isna()
+            if null.to_numpy().any():
+                for c in cols:
+                    key = (str(rml_rule["logical_source_value"]), c)
+                    # several rules read the same source: the count is per record, not per read
+                    EMPTY_VALUES[key] = max(EMPTY_VALUES[key], int(null[c].sum()))
+                df = df[~null.any(axis=1)]
+        return df
+
+    materializer._materialize_template = template
+    materializer._materialize_fnml_execution = fnml
+    materializer.get_file_data = file_data
+    materializer.encode_value = iri_safe
+    materializer._preprocess_data = preprocess
+    data_file.elementpath = ElementPath(xpath_original)
+    data_file._read_csv = CsvReads(csv_original)
+    data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
+                                               .startswith("http") else read_json(rule, refs))
+    try:
+        yield
+    finally:
+        data_file.elementpath = xpath_original
+        data_file._read_json = json_original
+        data_file._read_csv = csv_original
+        materializer._materialize_template = template_original
+        materializer._materialize_fnml_execution = fnml_original
+        materializer.get_file_data = data_original
+        materializer.encode_value = encode_original
+        materializer._preprocess_data = preprocess_original
+
+
+def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,
+                  output_format: str = "N-TRIPLES") -> str:
+    """Morph-KGC configuration (INI text) for ``mapping_file``, with the ``udfs`` entry our FnO functions need.
+
+    Paths are absolute, so the file works from any working directory.
+
+    Args:
+        mapping_file: the RML document. processes: worker processes.
+        output_file: where Morph-KGC's command line (``python -m morph_kgc <ini>``) writes the KG
+            (``None``: no ``output_file`` entry, for :func:`morph_kgc.materialize_set`).
+        output_format: ``N-TRIPLES`` or ``N-QUADS`` (named graphs kept).
+    Returns:
+        The INI text (sections ``CONFIGURATION`` and ``DataSource1``).
+    """
+    config = configparser.ConfigParser()
+    config["CONFIGURATION"] = {"output_format": output_format, "udfs": str(UDF_FILE.resolve()),
+                               "number_of_processes": str(processes), "logging_level": "ERROR",
+                               "na_values": ","}
+    if output_file is not None:
+        config["CONFIGURATION"]["output_file"] = str(Path(output_file).resolve())
+    config["DataSource1"] = {"mappings": str(Path(mapping_file).resolve())}
+    buf = io.StringIO()
+    config.write(buf)
+    return buf.getvalue()
+
+
+def run_engine(mapping_file: str, processes: int = 1) -> set[str]:
+    """Run Morph-KGC (with the corrections) on one mapping file.
+
+    Args:
+        mapping_file: path of an engine-ready RML file (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
+        processes: worker processes.
+    Returns:
+        The engine's statements: ``"<s> <p> <o> <g>"`` text (graph empty for the default graph).
+    Raises:
+        whatever the engine raises (callers explain it).
+    """
+    import morph_kgc
+
+    _check_version()
+    EMPTY_VALUES.clear()
+    with engine_run():
+        return set(morph_kgc.materialize_set(engine_config(mapping_file, processes, output_format="N-QUADS")))
+
+
+def _check_version() -> None:
+    from morph_kgc._version import __version__
+
+    if __version__ != ENGINE_VERSION:  # the corrections replace functions of this very version
+        raise RuntimeError(f"Morph-KGC {ENGINE_VERSION} expected, {__version__} installed (see pyproject.toml)")
+
+
+def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, Any, Any, Any]:
+    """Morph-KGC's plan for one mapping file, as its command line makes it (``morph_kgc.__main__``).
+
+    Args:
+        mapping_file: an engine-ready RML file. processes: recorded in the engine configuration.
+    Returns:
+        ``(groups, rml_df, fnml_df, config)``: the asserted mapping rules grouped by mapping
+        partition (a list of DataFrames; Morph-KGC's partitions produce disjoint statements),
+        the parsed rules, functions and the engine configuration, for :func:`group_frames`.
+    Raises:
+        whatever the engine raises on the mapping (callers explain it).
+    """
+    from morph_kgc.args_parser import load_config_from_argument
+    from morph_kgc.constants import RML_TRIPLES_MAP_CLASS
+    from morph_kgc.mapping.mapping_parser import retrieve_mappings
+
+    _check_version()
+    EMPTY_VALUES.clear()
+    config = load_config_from_argument(engine_config(mapping_file, processes, output_format="N-QUADS"))
+    rml_df, fnml_df, http_api_df = retrieve_mappings(config)
+    config.set("CONFIGURATION", "http_api_df", http_api_df.to_csv())
+    asserted = rml_df.loc[rml_df["triples_map_type"] == RML_TRIPLES_MAP_CLASS]
+    return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
+
+
+def trusted_template(template: str) -> bool:
+    """Whether every IRI an IRI template can give is valid and canonical as the engine writes it,
+    so that the guard need not check the column (:meth:`pipeline.materialize.guard.Guard.frame`).
+
+    The engine (with :func:`pipeline.materialize.engine.iri_safe`) writes each value IRI-safe: only RFC 3987
+    ``iunreserved`` characters (ASCII letters, digits, ``-._~``, ``ucschar``) and ``%XX`` with
+    upper-case hex digits, all legal in a path, query or fragment and without ``/?#:@``. So the
+    IRI is valid whatever the values when the template's constant parts are: the template with a
+    letter for each reference passes the screen of canonical IRIs (lower-case scheme, ASCII, a
+    ``%`` only before two upper-case hex digits, one ``#`` at most, no port), its authority ends
+    before the first reference (values cannot reach host or port), and no value can make it a
+    blank-node or reference IRI (the constant start is not a prefix of, nor starts with, the
+    private namespaces). Templates outside this are checked as before.
+
+    Args:
+        template: the template as the engine holds it (``{reference}``, ``\\{`` escapes).
+    Returns:
+        ``True`` when the column need not be checked.
+    """
+    from pipeline.materialize.guard_columns import BAD_PERCENT, FAST_IRI_TOKEN
+    from pipeline.materialize.rml.normalize import BNODE_NS, REF_NS
+
+    body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
+    if "\x00" not in body:
+        return False
+    start = body[:body.index("\x00")]
+    m = re.match(r"[a-z][a-z0-9+.\-]*:", start)
+    if m is None or (start[m.end():].startswith("//") and not re.search(r"[/?#]", start[m.end() + 2:])):
+        return False
+    if any(ns.startswith(start) or start.startswith(ns) for ns in (BNODE_NS, REF_NS)):
+        return False
+    iri = body.replace("\x00", "a")
+    return re.fullmatch(FAST_IRI_TOKEN, f"<{iri}>") is not None and BAD_PERCENT.search(iri) is None
+
+
+def _trusted(rule: Any, position: str, config: Any) -> bool:
+    """Whether the rule's ``position`` (``subject``/``object``) column was built by
+    ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
+    :func:`trusted_template` accepts (read after the engine ran the rule: for a
+    referencing object map it then holds the parent's subject map)."""
+    from morph_kgc.constants import RML_IRI, RML_TEMPLATE
+
+    kind, value, termtype = (rule.get(f"{position}_map_type"), rule.get(f"{position}_map_value"),
+                             rule.get(f"{position}_termtype"))
+    if kind != RML_TEMPLATE or not isinstance(termtype, str) or termtype.strip() != RML_IRI \
+            or not isinstance(value, str) or config.get_safe_percent_encoding() \
+            or config.only_write_printable_characters():
+        return False
+    return trusted_template(value)
+
+
+def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any,
+                 statements: bool = True) -> Iterator[tuple[str, list, Any, tuple]]:
+    """Run the rules of one mapping group; per rule its statements as term columns.
+
+    Must run inside :func:`engine_run`. The columns are the engine's own (Morph-KGC builds the
+    subject, predicate and object term text of a rule as DataFrame columns and then joins them
+    into one ``triple`` column); they are taken where the engine builds them, so no statement
+    text is split again.
+
+    Args:
+        group, rml_df, fnml_df, config: from :func:`engine_groups`.
+        statements: ``False``: the caller builds the statement lines itself (the guard worker of
+            :mod:`pipeline.materialize.guard_worker`), so once a rule's term columns are taken the engine joins
+            empty strings into its ``triple`` column instead of the terms (about 0.4 s of CPU per
+            million statements not spent on text nobody reads; rules with quoted triples, whose
+            nested statements the engine reads back, keep their text); ``triple`` is then ``None``.
+    Yields:
+        ``(triples map id, [subject, predicate, object, graph], triple, trusted)``: arrays of
+        N-Triples term text of equal length, graph ``""`` for the default graph, the engine's
+        statement text (``"s p o g"``; ``"s p o "`` in the default graph), and per position whether
+        the column comes from an IRI template the guard need not check
+        (:func:`trusted_template`); one item per rule, freed by the caller.
+    """
+    from morph_kgc import materializer
+    from morph_kgc.constants import RML_QUOTED_TRIPLES_MAP
+
+    terms_original = materializer._materialize_rml_rule_terms
+    last: list = []
+    blank: list = [False]
+
+    def terms(results_df, *args, **kwargs):
+        df = terms_original(results_df, *args, **kwargs)
+        # the top-level rule's terms are the last built (nested rules are built first)
+        last[:] = [df, [df[c].to_numpy(dtype=object) for c in ("subject", "predicate", "object")]
+                   if "object" in df else None]
+        if blank[0] and last[1] is not None:
+            for c in ("subject", "predicate", "object"):
+                df[c] = ""
+        return df
+
+    materializer._materialize_rml_rule_terms = terms
+    try:
+        for _, rule in group.iterrows():
+            last.clear()
+            blank[0] = not statements and RML_QUOTED_TRIPLES_MAP not in (rule["subject_map_type"],
+                                                                         rule["object_map_type"])
+            data = materializer._materialize_rml_rule(rule, rml_df, fnml_df, config)
+            graph = data["graph"].to_numpy(dtype=object) if "graph" in data else None
+            df, columns = last if last else (None, None)
+            if columns is None or len(df) != len(data):
+                raise RuntimeError(f"Morph-KGC rule {rule['triples_map_id']}: no term columns")  # not with 2.10
+            yield str(rule["triples_map_id"]), [*columns, graph if graph is not None else [""] * len(df)], \
+                data["triple"].to_numpy(dtype=object) if statements else None, \
+                (_trusted(rule, "subject", config), False, _trusted(rule, "object", config), False)
+            del data, df, graph, columns
+            last.clear()
+    finally:
+        materializer._materialize_rml_rule_terms = terms_original

@@ -1,0 +1,431 @@
+"""Materialize stage: run Morph-KGC on a normalised RML document and guard its output.
+
+Morph-KGC 2.10 is the engine (:mod:`pipeline.materialize.engine`, which also corrects three of its
+behaviours at the source: unescaped function outputs, ``"None"``/``"nan"`` from empty values,
+URI-safe instead of IRI-safe templates). Every RML document goes through
+:func:`pipeline.materialize.rml.normalize.normalize_rml` before the engine copy is written (:func:`prepare`).
+
+The engine runs in this process as its command line runs it (mapping partitions, one rule at a
+time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-KGC's own
+``number_of_processes`` does), and each rule's statements are guarded as they come
+(:mod:`pipeline.materialize.guard`: every distinct term checked once, statements with a failing term dropped
+and reported) and then freed; the kept lines go to :class:`pipeline.materialize.output.Runs`, which writes the
+KG file sorted and without duplicates (across rules and mapping partitions; Morph-KGC alone
+removes duplicates within a partition only). So the KG is never held in memory, neither as text
+nor as RDF objects: peak memory is the engine's own plus one rule. With ``overlap`` (what
+``kgc materialize`` asks for) and one engine process, the guard runs in a forked worker while the
+engine computes the next rules (:mod:`pipeline.materialize.guard_worker`; same output and findings). The guards:
+
+* ``xsd:integer`` values reach the guard as the source holds them (:mod:`pipeline.materialize.engine`): what
+  is no integer is dropped with a finding.
+* Relative or illegal IRIs (from references or functions) are dropped with a finding.
+* Every IRI, literal and language tag is checked with the checks of SV2
+  (:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what fails is
+  dropped and reported, so the written KG passes strict validation.
+* IRIs under :data:`pipeline.materialize.rml.normalize.BNODE_NS` become blank nodes again.
+
+Output: N-Triples, or N-Quads/TriG when the mapping has graph maps. An engine crash is
+explained: the TriplesMap that fails alone is named, with its term map and the engine's error
+(:class:`RMLError`).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from rdflib import Graph, URIRef
+
+from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.errors import MaterializeError, RMLError
+from pipeline.findings import Finding
+from pipeline.materialize.guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
+from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
+from pipeline.materialize.output import Runs, sort_command
+from pipeline.materialize.rml.normalize import RML, Normalized, normalize_rml
+
+__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
+           "materialize", "guard_triples"]
+
+LOGGER = logging.getLogger(__name__)
+
+#: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
+ENGINE_INTEGER = URIRef(_ENGINE_INTEGER)
+_XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+
+
+@dataclass
+class MaterializeResult:
+    """Statements written and what the guards dropped or repaired.
+
+    Attributes:
+        triples: N-Triples lines of the default graph (``"<s> <p> <o> ."``), sorted (empty when
+            :func:`materialize` wrote a file).
+        quads: N-Quads lines of the statements in named graphs (``"<s> <p> <o> <g> ."``), sorted
+            (idem).
+        findings: one finding per guard reason (and predicate), with counts and examples.
+        dropped: number of distinct engine statements the guards dropped.
+        n_triples, n_quads: statements in the default graph and in named graphs.
+        path: the file written by :func:`materialize` (``None`` for an in-memory result).
+    """
+
+    triples: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    dropped: int = 0
+    quads: list[str] = field(default_factory=list)
+    n_triples: int = 0
+    n_quads: int = 0
+    path: Path | None = None
+
+    def write(self, path: Path, fmt: str | None = None) -> Path:
+        """Write the statements of an in-memory result; returns ``path``.
+
+        Args:
+            path: output file.
+            fmt: ``nt`` (default graph only), ``nq`` (all statements) or ``trig``; default: by
+                the suffix of ``path`` (``.nq``, ``.trig``; anything else is N-Triples).
+        """
+        path = Path(path)
+        fmt = fmt or _fmt(path)
+        lines = self.triples if fmt == "nt" else [*self.triples, *self.quads]
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(t + "\n" for t in lines)
+        if fmt == "trig":
+            _to_trig(path)
+        return path
+
+
+def _fmt(path: Path) -> str:
+    return {".nq": "nq", ".trig": "trig"}.get(Path(path).suffix, "nt")
+
+
+def _to_trig(path: Path) -> None:
+    """Rewrite an N-Quads file as TriG (pyoxigraph streams it)."""
+    import pyoxigraph
+
+    tmp = path.with_name(path.name + ".nq.tmp")
+    path.replace(tmp)
+    try:
+        with open(path, "wb") as out:
+            pyoxigraph.serialize(pyoxigraph.parse(str(tmp), "application/n-quads"), out, "application/trig")
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path) -> Path:
+    """Write a ready ``morph-kgc.ini`` for ``mapping_file`` (see :func:`engine_config`); returns its path.
+
+    The file runs the mapping unchanged in Morph-KGC: ``python -m morph_kgc morph-kgc.ini``
+    or ``morph_kgc.materialize(<ini path>)``. Unlike ``kgc materialize`` it has no output guards
+    (``xsd:integer`` through floats, relative IRIs, ``"None"`` from empty XML elements).
+    """
+    ini = Path(ini_file)
+    header = ("# Morph-KGC configuration for the mapping beside it (written by kgc).\n"
+              "# Run: python -m morph_kgc morph-kgc.ini  (paths are absolute). kgc materialize adds\n"
+              "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
+    ini.write_text(header + engine_config(mapping_file, output_file=output_file), encoding="utf-8")
+    return ini
+
+
+def prepare(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
+            where: str = "mapping") -> Normalized:
+    """The engine copy of an RML document (:func:`~pipeline.materialize.rml.normalize.normalize_rml`).
+
+    Raises:
+        RMLError: the mapping is invalid (see :func:`~pipeline.materialize.rml.normalize.normalize_rml`).
+    """
+    return normalize_rml(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where)
+
+
+def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
+                   where: str = "mapping") -> Graph:
+    """The engine copy of ``rml`` as a graph (see :func:`prepare`)."""
+    return prepare(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where).graph
+
+
+def _findings(guard: Guard, where: str,
+              locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
+    out = []
+    for (reason, predicate), (count, examples) in guard.dropped.items():
+        file, line = locate(predicate) if locate and predicate else (where, None)
+        out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
+                           column="ontology_property" if line else None, value=" | ".join(examples),
+                           expected="a valid RDF triple", severity="error"))
+    if guard.repaired:
+        out.append(Finding(
+            "materialize", where,
+            f"{len(guard.repaired)} literal(s) written without the white space around their value",
+            value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
+            severity="warning"))
+    return out
+
+
+def guard_triples(lines: list[str] | set[str], where: str = "mapping",
+                  locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
+    """Guard engine statements given as text (the guards of :func:`materialize`, in memory).
+
+    Args:
+        lines: statements (``"<s> <p> <o> [<g>]"``, final ``.`` optional).
+        where: file name used in findings when ``locate`` cannot say better.
+        locate: predicate IRI -> (table file, table line) of the row that maps it, so a
+            finding points at the row to fix rather than at the mapping document.
+    Returns:
+        A :class:`MaterializeResult`: sorted N-Triples lines (default graph) and N-Quads lines
+        (named graphs); one finding per reason and predicate. A line that is no statement of
+        four terms at most is dropped as "not a valid N-Triples statement".
+    """
+    guard = Guard()
+    columns: list[list[str]] = [[], [], [], []]
+    for line in sorted(set(lines)):
+        terms = split_statement(line) or _parse_statement(line, guard)
+        if terms is None:
+            continue
+        for col, term in zip(columns, terms):
+            col.append(term)
+    with tempfile.TemporaryDirectory(prefix="kgc-guard-") as tmp:
+        runs = Runs(Path(tmp))
+        guard.frame(columns, runs)
+        return _collect(runs, Path(tmp), guard, where, locate, keep=None)
+
+
+def _parse_statement(line: str, guard: Guard) -> tuple[str, str, str, str] | None:
+    """A line the term grammar does not split: pyoxigraph's parser decides (its message says
+    whether an IRI is the cause); ``None`` when it is dropped."""
+    import io
+
+    import pyoxigraph
+
+    text = line.rstrip()
+    try:
+        quads = list(pyoxigraph.parse(io.BytesIO((text if text.endswith(".") else text + " .").encode("utf-8")),
+                                      "application/n-quads"))
+    except SyntaxError as exc:
+        m = re.match(r"^\s*\S+\s+<([^<>\s]*)>", line)
+        guard.drop(ILL_IRI if "IRI" in str(exc) else NOT_NT, m.group(1) if m else "", text)
+        return None
+    if len(quads) != 1:
+        guard.drop(NOT_NT, "", text)
+        return None
+    q = quads[0]
+    return str(q.subject), str(q.predicate), str(q.object), "" if isinstance(q.graph_name, pyoxigraph.DefaultGraph) \
+        else str(q.graph_name)
+
+
+def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Path | None,
+             fmt: str = "nt") -> MaterializeResult:
+    """Merge the runs; read them into the result (``keep`` None) or write the file ``keep``."""
+    default, named = work / "default.nt", work / "named.nq"
+    result = MaterializeResult(findings=_findings(guard, where, locate),
+                               dropped=sum(c for c, _ in guard.dropped.values()))
+    result.n_triples = runs.finish(False, default)
+    result.n_quads = runs.finish(True, named)
+    if keep is None:
+        result.triples = default.read_text(encoding="utf-8").splitlines()
+        result.quads = named.read_text(encoding="utf-8").splitlines()
+        return result
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    if fmt != "nt" and result.n_quads:
+        with open(default, "ab") as out, open(named, "rb") as src:
+            shutil.copyfileobj(src, out, 1 << 20)  # N-Quads: the default graph's lines, then the named ones
+    shutil.move(str(default), str(keep))
+    if fmt == "trig":
+        _to_trig(keep)
+    result.path = keep
+    return result
+
+
+def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError:
+    """Name the TriplesMap (and term map) on which the engine fails: each asserted TriplesMap
+    is run alone (the others non-asserted, so joins still resolve) until one fails."""
+    from rdflib.namespace import RDF
+
+    cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # the engine copy is ours; if even it does not parse, say what the engine said
+        return RMLError(f"Morph-KGC failed: {cause}", path=mapping_file)
+    maps = sorted(g.subjects(RDF.type, RML.TriplesMap), key=str)
+    culprit = None
+    if len(maps) > 1:
+        for tm in maps:
+            alone = Graph()
+            for t in g:
+                alone.add(t)
+            for other in maps:
+                if other != tm:
+                    alone.remove((other, RDF.type, RML.TriplesMap))
+                    alone.add((other, RDF.type, RML.NonAssertedTriplesMap))
+            path = mapping_file.with_suffix(".alone.ttl")
+            alone.serialize(path, format="turtle")
+            try:
+                run_engine(str(path), processes)
+            except BaseException:  # noqa: BLE001 - any engine failure identifies the culprit
+                culprit = tm
+                break
+            finally:
+                path.unlink(missing_ok=True)
+    elif maps:
+        culprit = maps[0]
+    where = ""
+    if culprit is not None:
+        where = f"TriplesMap <{culprit}>" if isinstance(culprit, URIRef) else f"TriplesMap [] ({culprit})"
+        hint = _term_map_hint(g, culprit, str(exc))
+        where += f", {hint}" if hint else ""
+        where += ": "
+    return RMLError(f"{where}the engine (Morph-KGC) cannot run it: {cause}", path=mapping_file)
+
+
+def _term_map_hint(g: Graph, tm, message: str) -> str:
+    from pipeline.materialize.rml.check import term_maps
+
+    for role, node in term_maps(g, tm):
+        for p in (RML.reference, RML.template):
+            value = g.value(node, p)
+            if value is not None and len(str(value)) > 1 and (str(value) in message or
+                                                               any(part and part in message for part in
+                                                                   re.findall(r"\{([^{}]+)\}", str(value)))):
+                return f"{role} {p.n3(g.namespace_manager)} {str(value)!r}"
+        if g.value(node, RML.functionExecution) is not None and "reference_results" in message:
+            return f"{role} with a function execution (the engine cannot combine it with this template or path)"
+    return ""
+
+
+def materialize(mapping_file: Path, processes: int = 1,
+                locate: Callable[[str], tuple[str, int | None]] | None = None,
+                output: Path | None = None, fmt: str | None = None, overlap: bool = False) -> MaterializeResult:
+    """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
+
+    Args:
+        mapping_file: an engine-ready RML file (write it with :func:`engine_mapping`).
+        processes: worker processes (Morph-KGC's mapping groups run in parallel, each guarded in
+            its worker).
+        locate: see :func:`guard_triples`.
+        output: write the KG to this file and keep no statement in memory (the result's
+            ``triples``/``quads`` stay empty, ``path`` and the counts say what was written);
+            ``None``: return the statements in the result.
+        fmt: format of ``output``: ``nt`` (default graph only), ``nq`` or ``trig``; default: by
+            its suffix.
+        overlap: with one engine process, guard the rules in a forked worker process while the
+            engine computes the next ones (:mod:`pipeline.materialize.guard_worker`; same output and findings;
+            ignored where ``fork`` or a ``sort`` command is missing). Off by default: a caller
+            that is itself a multi-threaded worker (the distributed mode) must not fork.
+    Returns:
+        The guarded statements (or counts) and findings; a warning names the TriplesMaps when the
+        mapping yields no statement at all, an ``info`` per source reference whose empty or missing
+        values were left out.
+    Raises:
+        RMLError: Morph-KGC failed; the message names the TriplesMap, term map and cause.
+        MaterializeError: Morph-KGC exited.
+    """
+    mapping_file = Path(mapping_file)
+    t0 = time.perf_counter()
+    parent = Path(output).resolve().parent if output is not None else None
+    if parent is not None:
+        parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".kgc-runs-", dir=parent) as tmp:
+        work = Path(tmp)
+        try:
+            with engine_run():
+                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap)
+        except SystemExit as exc:  # Morph-KGC exits on some mapping errors
+            raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
+        except MaterializeError:
+            raise
+        except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
+            raise _explain(mapping_file, exc, processes) from exc
+        result = _collect(runs, work, guard, str(mapping_file), locate,
+                          keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
+    for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
+        result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
+                                       "(empty or missing): no term made from them", column=reference,
+                                       severity="info"))
+    if not rows:
+        from rdflib.namespace import RDF
+
+        g = Graph().parse(mapping_file, format="turtle")
+        maps = sorted(str(tm) for tm in g.subjects(RDF.type, RML.TriplesMap))
+        if maps:
+            result.findings.append(Finding("materialize", str(mapping_file),
+                                           f"the mapping declares {len(maps)} TriplesMap(s) and yields no triple: "
+                                           + ", ".join(f"<{m}>" for m in maps), severity="warning"))
+    LOGGER.info("materialize: %d engine rows, %d statements kept, %d dropped in %.1f s", rows,
+                result.n_triples + result.n_quads, result.dropped, time.perf_counter() - t0)
+    return result
+
+
+def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
+               worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
+    """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
+    worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
+    guard ``worker`` (with this group's index) that guards it while the engine runs on."""
+    guard, rows = Guard(), 0
+    pool = runs is None
+    runs = Runs(work, stream=True) if pool else runs
+    for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
+        rows += len(columns[0])
+        if worker is not None:
+            worker[0].send(worker[1], tm, columns, trusted)
+            del columns, triple
+            continue
+        try:
+            guard.frame(columns, runs, triple, trusted)
+        except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
+            raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
+                from exc
+        del columns, triple
+    guard.end_group()
+    return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
+
+
+def _run_groups(mapping_file: Path, processes: int, work: Path,
+                overlap: bool = False) -> tuple[Guard, Runs, int, dict]:
+    """All mapping groups (in a pool of ``processes`` when above 1, or with the guard in a
+    :class:`~pipeline.materialize.guard_worker.GuardWorker` with ``overlap``); the guards' counts summed."""
+    import multiprocessing as mp
+
+    # forked before the engine loads anything: one cheap fork
+    worker = GuardWorker(work) if overlap and processes == 1 and overlap_available() \
+        and sort_command() is not None else None
+    runs = Runs(work, stream=worker is None)
+    try:
+        groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
+        # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
+        if worker is None and processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
+            from itertools import repeat
+
+            with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
+                outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
+                                                    repeat(work)))
+            runs = Runs(work)
+        else:
+            outs = [_run_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
+                    for i, g in enumerate(groups)]
+        if worker is not None:
+            guards, files = worker.finish()
+            worker = None
+            outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(outs)]
+            runs.files = files
+    except BaseException:
+        if worker is not None:
+            worker.abort()
+        runs.close()
+        raise
+    guard, rows, empty = Guard(), 0, {}
+    for g, r, n, e in outs:
+        for key, (count, examples) in g.dropped.items():
+            entry = guard.dropped.setdefault(key, [0, []])
+            entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
+        guard.repaired |= g.repaired
+        if r is not runs:
+            runs.files[False] += r.files[False]
+            runs.files[True] += r.files[True]
+        rows += n
+        for k, v in e.items():  # several rules read the same source: the count is per record
+            empty[k] = max(empty.get(k, 0), v)
+    return guard, runs, rows, empty

@@ -1,0 +1,184 @@
+"""Morph-KGC 2.10's file readers as :func:`pipeline.materialize.engine.engine_run` corrects them.
+
+* XML: a record is handed to the reader with attributes where a missing one reads as absent
+  (:class:`ElementPath`), not ``KeyError``, which aborted the whole run; a prefixed attribute
+  (``@xml:lang``, ``title/@xlink:href``) is read by its expanded name, which is how ElementTree
+  keys it (``{http://www.w3.org/XML/1998/namespace}lang``): the engine asked for ``xml:lang``
+  and found no value in any record.
+* JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
+  null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
+* CSV/TSV: :class:`CsvReads` parses a file once per engine run, not once per mapping rule (not a
+  correction: the same frames for less CPU).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Iterator
+
+__all__ = ["CsvReads", "ElementPath", "read_json"]
+
+
+#: ``xml`` is bound to this namespace in every document (Namespaces in XML 1.0, section 3).
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+
+
+def expanded_name(name: str, namespaces: dict[str, str]) -> str | None:
+    """ElementTree's key of a prefixed attribute name: ``xml:lang`` ->
+    ``{http://www.w3.org/XML/1998/namespace}lang``; ``None`` for an unprefixed name or an unbound prefix.
+
+    Args:
+        name: the attribute name as an XPath step writes it, without ``@``.
+        namespaces: the document's prefixes -> namespace IRIs (``xml`` needs none).
+    """
+    prefix, colon, local = name.partition(":")
+    if not colon or not prefix or name.startswith("{"):
+        return None
+    uri = XML_NS if prefix == "xml" else namespaces.get(prefix)
+    return f"{{{uri}}}{local}" if uri else None
+
+
+class _AttribOrNone(dict):
+    """An element's attributes in which a missing one reads as ``None`` (absent), not ``KeyError``,
+    and a prefixed name reads the attribute of its expanded name."""
+
+    def __init__(self, attrib: Any, namespaces: dict[str, str]) -> None:
+        super().__init__(attrib)
+        self._namespaces = namespaces
+
+    def __missing__(self, key: str) -> str | None:
+        full = expanded_name(key, self._namespaces)
+        return dict.get(self, full) if full else None
+
+
+class _Element:
+    """An element as the reader reads it: ``get`` resolves a prefixed attribute name as :class:`_AttribOrNone`."""
+
+    __slots__ = ("_element", "_namespaces")
+
+    def __init__(self, element: Any, namespaces: dict[str, str]) -> None:
+        self._element = element
+        self._namespaces = namespaces
+
+    @property
+    def attrib(self) -> _AttribOrNone:
+        return _AttribOrNone(self._element.attrib, self._namespaces)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self.attrib[key]
+        return default if value is None else value
+
+    def findall(self, path: str, namespaces: dict[str, str] | None = None) -> list[_Element]:
+        return [_Element(e, self._namespaces) for e in self._element.findall(path, namespaces=namespaces)]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._element, name)
+
+
+class ElementPath:
+    """The ``elementpath`` module as Morph-KGC's XML reader uses it, records wrapped in :class:`_Element`."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def iter_select(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        namespaces = dict(kwargs.get("namespaces") or {})
+        for item in self._module.iter_select(*args, **kwargs):
+            yield _Element(item, namespaces) if hasattr(item, "attrib") else item
+
+
+def _as_text(value: Any) -> Any:
+    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``), ``None`` kept,
+    dicts and lists walked."""
+    if isinstance(value, dict):
+        return {k: _as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_text(v) for v in value]
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def read_json(rml_rule: Any, references: list) -> Any:
+    """Morph-KGC's JSON reader (``data_file._read_json``) without its record drops.
+
+    Same records and columns: the iterator's objects restricted to the top-level keys of the
+    ``references``, nested members flattened with dotted names (arrays expand to one record per
+    element, Morph-KGC's ``normalize_hierarchical_data``), a column of nulls for a reference the
+    data lacks. It drops nothing: the caller leaves a record out for exactly the references
+    that are null in it (and counts them), not for a null in a member no rule reads.
+
+    Raises:
+        OSError, json.JSONDecodeError: the file cannot be read (the caller reports it).
+    """
+    import json
+
+    import pandas as pd
+    from morph_kgc.data_source.data_file import JSONPath  # the engine's own JSONPath dialect
+    from morph_kgc.utils import normalize_hierarchical_data
+
+    with open(rml_rule["logical_source_value"], encoding="utf-8") as f:
+        data = json.load(f)
+    tops = dict.fromkeys(r.split(".")[0] for r in references)
+    found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
+    # values as text before the frame is built: a number column with a null in it would become
+    # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
+    df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
+    for ref in references:
+        if ref not in df.columns:
+            df[ref] = None
+    return df
+
+
+class CsvReads:
+    """Morph-KGC 2.10's CSV/TSV reader (``data_file._read_csv``) with each file parsed once per run.
+
+    The engine parses a source file again for every mapping rule that reads it (each
+    predicate-object map, each join's parent side), with ``usecols`` set to the rule's
+    references: 77 parses of 9 files for the million-statement workload of ``make bench-scale``,
+    about 0.5 s of CPU. Here a file is parsed once with every column, with the engine's options
+    (``dtype=str``, no NA filtering, the C parser), and each rule gets the columns it references,
+    in file order: the frame the engine's own read gives. Anything else (a reference the header
+    lacks, a file the C parser or the delimiter refuses, no reference at all) goes to the engine's
+    reader, which decides as before.
+
+    Memory: files are kept until the run ends, up to :attr:`budget` bytes of source files in all
+    (about 1.5x their size in memory at the million-statement workload); a file beyond it is
+    read per rule as by the engine.
+
+    Args:
+        original: the engine's ``_read_csv(rml_rule, references, source_type)``.
+        budget: the most bytes of source files kept parsed.
+    """
+
+    budget = 32 << 20
+
+    def __init__(self, original: Callable[..., Any]) -> None:
+        self.original = original
+        self.frames: dict[tuple, Any] = {}
+        self.kept = 0
+
+    def __call__(self, rml_rule: Any, references: list, source_type: str) -> Any:
+        refs = set(references)
+        full = self._frame(str(rml_rule["logical_source_value"]), source_type) if refs else None
+        if full is None or not refs <= set(full.columns):
+            return self.original(rml_rule, references, source_type)
+        return full[[c for c in full.columns if c in refs]]
+
+    def _frame(self, path: str, source_type: str) -> Any:
+        key = (path, source_type)
+        if key not in self.frames:
+            import pandas as pd
+
+            self.frames[key] = None
+            try:
+                size = os.path.getsize(path)
+                if self.kept + size <= self.budget:
+                    self.frames[key] = pd.read_table(path, sep="," if source_type == "CSV" else "\t", index_col=False,
+                                                     encoding="utf-8", encoding_errors="strict", engine="c", dtype=str,
+                                                     keep_default_na=False, na_filter=False)
+                    self.kept += size
+            except Exception:  # noqa: BLE001 - whatever fails here, the engine's reader decides as before
+                self.frames[key] = None
+        return self.frames[key]

@@ -1,0 +1,5 @@
+"""RML normalisation: any RML document (R2RML, legacy RML, RML-Core, FNML) -> the engine copy.
+
+:mod:`.normalize` chains the passes; :mod:`.unify` (vocabulary and sources), :mod:`.json_sources`
+(JSONPath references and datatypes) and :mod:`.check` (static checks) are its passes.
+"""

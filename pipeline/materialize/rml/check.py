@@ -1,0 +1,242 @@
+"""Static checks of an RML mapping (RML-Core vocabulary, after :func:`pipeline.materialize.rml.normalize.normalize_rml`
+unified it): what would crash Morph-KGC with an unexplained ``KeyError``/``IndexError`` or silently
+yield nothing becomes an :class:`~pipeline.errors.RMLError` naming the TriplesMap, the term map
+and the cause. Also the FnO function executions: the function must be one the engine has
+(its built-ins and our UDF file), each parameter one of its parameters.
+"""
+from __future__ import annotations
+
+import re
+
+from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib.namespace import RDF
+from rdflib.term import Node
+
+from pipeline.errors import RMLError
+
+__all__ = ["RML", "RR", "LEGACY", "QL", "FNML", "check_mapping", "check_functions", "term_maps", "triples_maps",
+           "source_key", "node_name"]
+
+RML = Namespace("http://w3id.org/rml/")
+RR = Namespace("http://www.w3.org/ns/r2rml#")
+LEGACY = Namespace("http://semweb.mmlab.be/ns/rml#")
+QL = Namespace("http://semweb.mmlab.be/ns/ql#")
+FNML = "http://semweb.mmlab.be/ns/fnml#"
+_VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
+          RML.quotedTriplesMap)
+
+
+def node_name(node: Node) -> str:
+    return f"<{node}>" if isinstance(node, URIRef) else f"[] (blank node {node})"
+
+
+def triples_maps(g: Graph) -> list[Node]:
+    maps = set(g.subjects(RDF.type, RML.TriplesMap)) | set(g.subjects(RML.logicalSource, None))
+    maps |= set(g.subjects(RML.subjectMap, None)) | set(g.subjects(RML.subject, None))
+    maps |= set(g.objects(None, RML.parentTriplesMap))
+    return sorted(maps, key=str)
+
+
+def source_key(g: Graph, tm: Node) -> tuple:
+    ls = g.value(tm, RML.logicalSource)
+    if ls is None:
+        return (None,)
+    return tuple(str(g.value(ls, p)) for p in (RML.source, RML.iterator, RML.referenceFormulation,
+                                                 RML.query, RML.tableName))
+
+
+def term_maps(g: Graph, tm: Node):
+    """``(role, node)`` for the subject map, predicate, object and graph maps of one TriplesMap."""
+    for sm in g.objects(tm, RML.subjectMap):
+        yield "subject map", sm
+        for gm in g.objects(sm, RML.graphMap):
+            yield "graph map", gm
+    for pom in g.objects(tm, RML.predicateObjectMap):
+        for role, p in (("predicate map", RML.predicateMap), ("object map", RML.objectMap),
+                        ("graph map", RML.graphMap)):
+            for node in g.objects(pom, p):
+                yield role, node
+
+
+def check_mapping(g: Graph, where: str) -> list[Node]:
+    maps = triples_maps(g)
+    declared = set(g.subjects(RDF.type, RML.TriplesMap))
+    for tm in maps:
+        has_ls = g.value(tm, RML.logicalSource) is not None
+        has_sm = g.value(tm, RML.subjectMap) is not None or g.value(tm, RML.subject) is not None
+        if tm in set(g.objects(None, RML.parentTriplesMap)) and not (has_ls or has_sm or tm in declared):
+            raise RMLError(f"parent TriplesMap {node_name(tm)} is referenced but not defined", path=where)
+        if has_sm and not has_ls:
+            raise RMLError(f"TriplesMap {node_name(tm)} has a subject map but no logical source (is the logical "
+                           "source declared on another node than its subject map?)", path=where)
+        if has_ls and not has_sm:
+            raise RMLError(f"TriplesMap {node_name(tm)} has a logical source but no subject map (is the subject map "
+                           "declared on another node than its logical source?)", path=where)
+        if len(set(g.objects(tm, RML.subjectMap))) + len(set(g.objects(tm, RML.subject))) > 1:
+            raise RMLError(f"TriplesMap {node_name(tm)} has more than one subject map", path=where)
+        ls = g.value(tm, RML.logicalSource)
+        if ls is not None and g.value(ls, RML.source) is None and g.value(ls, RML.query) is None \
+                and g.value(ls, RML.tableName) is None:
+            raise RMLError(f"TriplesMap {node_name(tm)}: its logical source has no rml:source", path=where)
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            if g.value(pom, RML.predicate) is None and g.value(pom, RML.predicateMap) is None:
+                raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no predicate", path=where)
+            if g.value(pom, RML.object) is None and g.value(pom, RML.objectMap) is None:
+                raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no object map", path=where)
+        for role, node in term_maps(g, tm):
+            _check_term_map(g, tm, role, node, where)
+            if isinstance(node, Literal):
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is the literal {str(node)!r}, not a term map "
+                               "(use the constant shortcut, e.g. rml:object)", path=where)
+            values = [p for p in _VALUE if g.value(node, p) is not None]
+            if not values and not any(str(p).startswith(FNML) for p in g.predicates(node)) \
+                    and g.value(node, RML.termType) != RML.BlankNode:
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has no rml:constant, rml:reference, "
+                               "rml:template, rml:functionExecution or rml:parentTriplesMap", path=where)
+            if len(values) > 1:
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has more than one value "
+                               f"({', '.join(p.n3(g.namespace_manager) for p in values)})", path=where)
+            parent = g.value(node, RML.parentTriplesMap)
+            if parent is not None:
+                if g.value(parent, RML.subjectMap) is None and g.value(parent, RML.subject) is None:
+                    raise RMLError(f"TriplesMap {node_name(tm)}: the object map's parent TriplesMap {node_name(parent)} "
+                                   "is not defined (no subject map)", path=where)
+                if g.value(node, RML.joinCondition) is None and source_key(g, tm) != source_key(g, parent):
+                    raise RMLError(f"TriplesMap {node_name(tm)} references parent TriplesMap {node_name(parent)}, which "
+                                   "reads another logical source, without a join condition (R2RML section 8: "
+                                   "add rml:joinCondition [ rml:child ...; rml:parent ... ])", path=where)
+    return [tm for tm in maps if g.value(tm, RML.subjectMap) is not None or g.value(tm, RML.subject) is not None]
+
+
+_PLACEHOLDERS = re.compile(r"\\[{}\\]|\{|\}")
+_PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
+
+
+def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> None:
+    """Template syntax, constants that cannot have the term type, language tags, value-less blank nodes."""
+    if isinstance(node, Literal):
+        return
+    template = g.value(node, RML.template)
+    if template is not None:
+        depth = 0
+        for m in _PLACEHOLDERS.finditer(str(template)):
+            tok = m.group(0)
+            if tok in "{}":
+                depth += 1 if tok == "{" else -1
+                if depth not in (0, 1):
+                    raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} has "
+                                   f"{'nested' if depth > 1 else 'unmatched'} braces (escape a literal brace as "
+                                   "\\{ or \\})", path=where)
+        if depth:
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} has an unclosed '{{'",
+                           path=where)
+        if "{}" in str(template).replace("\\{}", ""):
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} has an empty "
+                           "reference '{}'", path=where)
+    tt = g.value(node, RML.termType)
+    if tt == RML.BlankNode and g.value(node, RML.constant) is not None:
+        raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is a constant with term type rml:BlankNode "
+                       "(a constant is an IRI or a literal)", path=where)
+    if tt == RML.BlankNode and role == "subject map" and not any(
+            g.value(node, p) is not None for p in (RML.template, RML.reference, RML.functionExecution)):
+        raise RMLError(f"TriplesMap {node_name(tm)}: the subject map is a blank node without template or reference; "
+                       "the engine (Morph-KGC 2.10) cannot make one blank node per record: add "
+                       "rml:template with the record's key", path=where)
+    if tt == RML.Literal and role in ("subject map", "predicate map", "graph map"):
+        raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has term type rml:Literal (only an object map "
+                       "can make literals)", path=where)
+    if tt == RML.BlankNode and role in ("predicate map", "graph map"):
+        raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has term type rml:BlankNode (it must make IRIs)",
+                       path=where)
+    lang = g.value(node, RML.language)
+    if lang is not None:
+        from pipeline.validation.terms import check_langtag
+
+        if check_langtag(str(lang)) or not _PRIMARY_LANGUAGE.match(str(lang)):
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s language tag {str(lang)!r} is not a BCP 47 "
+                           "language tag (e.g. en, en-GB; a primary language subtag has 2 or 3 letters)",
+                           path=where)
+
+
+_GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
+#: GREL parameter resources -> the ``fno:predicate`` the engine keys its built-in functions by
+#: (from the GREL FnO description, e.g. ``grel:valueParam fno:predicate grel:valueParameter``).
+_GREL_PARAMETERS = {f"{_GREL}{a}": f"{_GREL}{b}" for a, b in (
+    ("valueParam", "valueParameter"), ("valueParam2", "valueParameter2"), ("param_find", "p_string_find"),
+    ("param_replace", "p_string_replace"), ("modeParam", "modeParameter"), ("p_int_i_from", "param_int_i_from"),
+    ("p_int_i_opt_to", "param_int_i_opt_to"))}
+
+
+_IDLAB = "https://w3id.org/imec/idlab/function#"
+#: The outputs of the GREL FnO description (the engine's functions each have one output).
+_GREL_OUTPUTS = {f"{_GREL}{n}" for n in ("stringOut", "stringOutput", "output_number", "output_bool", "output_array",
+                                         "output_string", "output_value", "output_date")}
+
+
+def _return_ok(ret: str) -> bool:
+    if ret.startswith(_GREL):
+        return ret in _GREL_OUTPUTS
+    if ret.startswith(_IDLAB):
+        return re.fullmatch(r"_\w+Out", ret[len(_IDLAB):]) is not None
+    return True
+
+
+def _known_functions() -> dict[str, set[str]]:
+    """Function IRI -> parameter IRIs the engine can run: its built-ins and our UDF file."""
+    from morph_kgc.fnml.built_in_functions import bif_dict
+
+    from pipeline.fno import UDF_FILE
+
+    known = {f: set(d["parameters"].values()) for f, d in bif_dict.items()}
+
+    def udf(fun_id, **params):  # the decorator the engine defines before it runs the UDF file
+        known[fun_id] = set(params.values())
+        return lambda funct: funct
+
+    exec(compile(UDF_FILE.read_text(encoding="utf-8"), str(UDF_FILE), "exec"), {"udf": udf})  # noqa: S102
+    return known
+
+
+def check_functions(g: Graph, maps: list[Node], where: str) -> None:
+    """Function executions: the function must be one the engine has, each parameter one of its
+    parameters (GREL parameter resources are renamed to the predicates the engine expects)."""
+    import difflib
+
+    executions = set(g.objects(None, RML.functionExecution))
+    if not executions:
+        return
+    known = _known_functions()
+    owner = {}
+    for tm in maps:
+        for role, node in term_maps(g, tm):
+            ex = g.value(node, RML.functionExecution)
+            if ex is not None:
+                owner[ex] = (tm, role)
+    for term_map in set(g.subjects(RML.functionExecution, None)):
+        ret = g.value(term_map, RML["return"])
+        if ret is None and g.value(term_map, RML.returnMap) is not None:
+            ret = g.value(g.value(term_map, RML.returnMap), RML.constant)
+        if ret is not None and not _return_ok(str(ret)):
+            tm, role = owner.get(g.value(term_map, RML.functionExecution), (None, "term map"))
+            at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
+            raise RMLError(f"{at}rml:return <{ret}> is not an output of function "
+                           f"<{g.value(g.value(term_map, RML.functionExecution), RML.function)}>", path=where)
+    for ex in sorted(executions, key=str):
+        tm, role = owner.get(ex, (None, "function input"))
+        at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
+        fn = g.value(ex, RML.function)
+        if fn is None:
+            raise RMLError(f"{at}function execution {node_name(ex)} names no rml:function", path=where)
+        if str(fn) not in known:
+            close = difflib.get_close_matches(str(fn), list(known), n=1)
+            raise RMLError(f"{at}function <{fn}> is not known to the engine (Morph-KGC built-ins and the UDF "
+                           f"file){f'; closest: <{close[0]}>' if close else ''}", path=where)
+        for inp in g.objects(ex, RML.input):
+            param = g.value(inp, RML.parameter)
+            if param is None:
+                continue
+            if str(param) not in known[str(fn)] and _GREL_PARAMETERS.get(str(param)) in known[str(fn)]:
+                g.set((inp, RML.parameter, URIRef(_GREL_PARAMETERS[str(param)])))
+            elif str(param) not in known[str(fn)]:
+                raise RMLError(f"{at}function <{fn}> has no parameter <{param}> (its parameters: "
+                               f"{', '.join(sorted(known[str(fn)]))})", path=where)

@@ -1,0 +1,131 @@
+"""JSON logical sources in the RML normalisation pass (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
+
+RML-Core JSONPath references are absolute from the iterated node (``$.name``) while the engine
+reads them relative (:func:`json_references`); JSON values take their natural RDF datatype and a
+reference to a key no record has is bad input (:func:`json_datatypes`).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF
+from rdflib.term import Node
+
+from pipeline.errors import RMLError
+from pipeline.materialize.rml.check import RML, node_name
+
+__all__ = ["json_references", "json_datatypes"]
+
+_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
+                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
+_JSON_REF = re.compile(r"^\$(?:\.([^.\[\]]+(?:\..*)?)|\[['\"]([^'\"]+)['\"]\](.*))$")
+_JSON_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
+
+
+def _relative(m: re.Match) -> str:
+    return m.group(1) if m.group(1) is not None else m.group(2) + m.group(3)
+
+
+def _balanced(path: str) -> bool:
+    """Brackets and quotes of a JSONPath expression pair up (the engine silently matches nothing otherwise)."""
+    depth, quote = 0, None
+    for ch in path:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0 and quote is None
+
+
+def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> None:
+    """Reads each JSON source once (files up to ``limit`` bytes) for two things the engine does not do.
+
+    * With ``natural`` (RML-Core documents; the legacy RML test cases expect plain strings), the
+      natural mapping of JSON values: a reference-valued literal object map whose values are all
+      JSON integers (booleans, floats) gets ``xsd:integer`` (``xsd:boolean``, ``xsd:double``).
+    * A reference to a key that no record of the source has is an error (R2RML section 6.3:
+      a reference must name a column of the logical source; the engine yields nothing silently).
+    """
+    import json
+
+    from jsonpath import JSONPath
+    from rdflib.namespace import XSD
+
+    cache: dict[str, list] = {}
+    for tm in maps:
+        ls = g.value(tm, RML.logicalSource)
+        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
+            continue
+        path = Path(str(g.value(ls, RML.source)))
+        iterator = str(g.value(ls, RML.iterator) or "$")
+        if not _balanced(iterator):
+            raise RMLError(f"TriplesMap {node_name(tm)}: the JSONPath iterator {iterator!r} has unbalanced brackets "
+                           "or quotes", path=where)
+        key = f"{path}|{iterator}"
+        if key not in cache:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit else None
+                cache[key] = [] if data is None else JSONPath(str(g.value(ls, RML.iterator) or "$")).parse(data)
+            except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError):
+                cache[key] = []  # the engine reports an unreadable source itself
+        records = cache[key]
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            for om in g.objects(pom, RML.objectMap):
+                ref = g.value(om, RML.reference)
+                if ref is None or not records:
+                    continue
+                kinds, found, opaque = set(), False, False
+                for rec in records:
+                    value = rec
+                    for part in str(ref).split("."):
+                        if isinstance(value, dict):
+                            found_here = part in value
+                            value = value.get(part)
+                        else:
+                            opaque, value, found_here = True, None, False
+                    found = found or found_here
+                    for v in value if isinstance(value, list) else [value]:
+                        if v is not None:
+                            kinds.add(type(v))
+                if not found and not opaque and re.fullmatch(r"[\w\- ]+(\.[\w\- ]+)*", str(ref)):
+                    raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
+                                   f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)})", path=where)
+                if not natural or any(g.value(om, p) is not None for p in (
+                        RML.datatype, RML.datatypeMap, RML.language, RML.languageMap, RML.termType)):
+                    continue
+                if len(kinds) == 1:
+                    dt = {bool: XSD.boolean, int: XSD.integer, float: XSD.double}.get(kinds.pop())
+                    if dt is not None:
+                        g.add((om, RML.datatype, dt))
+
+
+def json_references(g: Graph, maps: list[Node]) -> None:
+    """RML-Core JSONPath references are absolute from the iterated node (``$.name``); the engine
+    reads them relative (``name``): strip the leading ``$.`` in references, templates and joins."""
+    seen: set[Node] = set()
+    for tm in maps:
+        ls = g.value(tm, RML.logicalSource)
+        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
+            continue
+        stack = [tm]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for p, o in list(g.predicate_objects(node)):
+                if p in (RML.reference, RML.child, RML.parent) and isinstance(o, Literal):
+                    g.set((node, p, Literal(_JSON_REF.sub(_relative, str(o)))))
+                elif p == RML.template and isinstance(o, Literal):
+                    g.set((node, p, Literal(_JSON_PLACEHOLDER.sub(lambda m: "{" + _JSON_REF.sub(_relative, m.group(1))
+                                                                  + "}", str(o)))))
+                elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
+                    stack.append(o)

@@ -1,0 +1,222 @@
+"""RML normalisation pass: any RML document -> the engine copy Morph-KGC 2.10 runs correctly.
+
+Runs on every RML document before the engine copy (``*.morph-kgc.ttl``) is written, both for
+compiled tables and for hand-written RML. A chain of small passes on the RDF graph
+(parse -> unify -> resolve -> check -> rewrite), never on Turtle text:
+
+1. ``unify``: R2RML (``rr:``) and legacy RML (``http://semweb.mmlab.be/ns/rml#``, ``ql:``)
+   terms become RML-Core terms (``http://w3id.org/rml/``). The engine does this too, except
+   for the legacy ``rml:languageMap`` (what YARRRML tools still emit), which it ignores
+   (morph-kgc#284): unified here, language tags are kept.
+2. ``sources``: RML-IO source descriptions (``rml:RelativePathSource`` with ``rml:root
+   rml:MappingDirectory`` / ``rml:CurrentWorkingDirectory``, ``rml:path``) and relative file
+   names become absolute paths; the engine reads only a literal file name.
+3. ``check``: what would crash the engine with an unexplained ``KeyError``/``IndexError`` is
+   bad input named by TriplesMap and term map (:class:`~pipeline.errors.RMLError`): a
+   namespace missing its ``#``, a logical source split from its subject map, a term map with
+   no value, a parent TriplesMap on another logical source without join condition (R2RML
+   section 8: such a referencing object map must have one), a missing source file.
+   JSON sources: ``$.``-absolute references become relative, values take their natural
+   datatype, a reference to a key no record has is bad input.
+4. ``base``: relative IRI templates are resolved against the base IRI (``rml:baseIRI`` of the
+   TriplesMap, else the document's ``@base``, else the manifest's ``base_iri``), as R2RML
+   section 11.2 and RML-Core prescribe, instead of leaving relative IRIs the guards drop.
+5. ``blank nodes``: blank-node templates and references become IRI templates under
+   :data:`BNODE_NS`, so the engine percent-encodes their values; the guard turns those IRIs
+   back into blank nodes (one per distinct value), so ``{first} {last}`` is no longer dropped.
+6. ``self-joins``: a join whose parent TriplesMap reads the same logical source with equal
+   child and parent references is collapsed by the engine into "each record with itself"
+   (morph-kgc#209). The parent becomes a non-asserted copy whose source path is spelled
+   differently (``dir/./file``), so the engine performs the real join (same file, same rows).
+
+Passes 1-2 are in :mod:`pipeline.materialize.rml.unify`, the checks in :mod:`pipeline.materialize.rml.check`, the JSON
+passes in :mod:`pipeline.materialize.rml.json_sources`; passes 4-6 and the driver (:func:`normalize_rml`) are here.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF
+from rdflib.term import Node
+
+from pipeline.findings import Finding
+from pipeline.materialize.rml.check import LEGACY, RML, check_functions, check_mapping, node_name, source_key, term_maps
+from pipeline.materialize.rml.json_sources import json_datatypes, json_references
+from pipeline.materialize.rml.unify import resolve_sources, unify
+
+__all__ = ["RML", "BNODE_NS", "REF_NS", "Normalized", "normalize_rml", "document_base", "has_graph_maps"]
+
+#: Private namespace of the IRIs that stand for blank nodes between engine and guard.
+BNODE_NS = "https://w3id.org/kgc-pipeline/bnode/"
+#: Private namespace of reference-valued IRIs: ``REF_NS + iri_safe(base) + "/" + iri_safe(value)``;
+#: the guard uses the value when it is an absolute IRI, else base + value (R2RML section 11.2).
+REF_NS = "https://w3id.org/kgc-pipeline/ref/"
+
+_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+_BASE = re.compile(r"^\s*(?:@base\s*<([^>]*)>\s*\.|BASE\s*<([^>]*)>)", re.MULTILINE | re.IGNORECASE)
+
+
+@dataclass
+class Normalized:
+    """The engine-ready mapping and what the pass changed.
+
+    Attributes:
+        graph: the normalised RML graph (RML-Core vocabulary, absolute source paths).
+        findings: one ``info``/``warning`` finding per repair made (errors are raised).
+        triples_maps: IRIs (or blank-node ids) of the asserted TriplesMaps, sorted.
+        graph_maps: the mapping has a graph map other than the default graph.
+    """
+
+    graph: Graph
+    findings: list[Finding] = field(default_factory=list)
+    triples_maps: list[str] = field(default_factory=list)
+    graph_maps: bool = False
+
+
+def document_base(text: str) -> str | None:
+    """The ``@base``/``BASE`` IRI of a Turtle document's text, or ``None``."""
+    m = _BASE.search(text)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def has_graph_maps(rml: Graph) -> bool:
+    """Whether a normalised mapping assigns triples to a named graph (not ``rml:defaultGraph``)."""
+    for p in (RML.graphMap, RML.graph):
+        for gm in rml.objects(None, p):
+            value = gm if p == RML.graph else rml.value(gm, RML.constant)
+            if value is None or value != RML.defaultGraph:
+                return True
+    return False
+
+
+def _iri_valued(g: Graph, role: str, node: Node) -> bool:
+    tt = g.value(node, RML.termType)
+    if tt is not None:
+        return tt in (RML.IRI, RML.URI, RML.UnsafeIRI)
+    if role != "object map":
+        return True
+    # R2RML 7.4: an object map is a literal by default when it has a reference, language or datatype
+    return not any(g.value(node, p) is not None for p in (RML.reference, RML.language, RML.languageMap,
+                                                            RML.datatype, RML.datatypeMap))
+
+
+def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> list[Finding]:
+    findings: list[Finding] = []
+    resolved = 0
+    for tm in maps:
+        tm_base = g.value(tm, RML.baseIRI)
+        tm_base = str(tm_base) if tm_base is not None else base
+        for role, node in term_maps(g, tm):
+            template = g.value(node, RML.template)
+            reference = g.value(node, RML.reference)
+            if reference is not None and g.value(node, RML.termType) != RML.BlankNode and _iri_valued(g, role, node):
+                from pipeline.materialize.engine import iri_safe
+
+                ref = str(reference).replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+                g.remove((node, RML.reference, None))
+                g.set((node, RML.template, Literal(f"{REF_NS}{iri_safe(tm_base or '')}/{{{ref}}}")))
+                g.set((node, RML.termType, RML.IRI))
+                continue
+            if g.value(node, RML.termType) == RML.BlankNode and (template is not None or reference is not None):
+                if template is None:
+                    template = Literal("{" + str(reference).replace("{", "\\{").replace("}", "\\}") + "}")
+                    g.remove((node, RML.reference, None))
+                g.set((node, RML.template, Literal(BNODE_NS + _encode_constant_parts(str(template)))))
+                g.set((node, RML.termType, RML.IRI))
+            elif template is not None and _iri_valued(g, role, node) and not _ABSOLUTE.match(str(template)):
+                if not tm_base:
+                    findings.append(Finding("normalise", where, f"TriplesMap {node_name(tm)}: the {role}'s template "
+                                            f"{str(template)!r} is a relative IRI and there is no base IRI",
+                                            value=str(template), expected="an absolute IRI template or a base IRI",
+                                            severity="warning"))
+                    continue
+                g.set((node, RML.template, Literal(tm_base + str(template))))
+                resolved += 1
+    if resolved:
+        findings.append(Finding("normalise", where, f"{resolved} relative IRI template(s) resolved against the "
+                                "base IRI", value=base, severity="info"))
+    return findings
+
+
+def _encode_constant_parts(template: str) -> str:
+    """IRI-safe encoding of the text between the placeholders of a template (escaped braces decoded)."""
+    from pipeline.materialize.engine import iri_safe
+
+    parts = re.split(r"((?<!\\)\{[^{}]*(?<!\\)\})", template)
+    return "".join(p if i % 2 else iri_safe(p.replace("\\{", "{").replace("\\}", "}"))
+                   for i, p in enumerate(parts))
+
+
+def _copy(g: Graph, node: Node, new: Node | None = None) -> Node:
+    """Deep copy of the blank-node tree below ``node`` (IRIs are shared)."""
+    new = BNode() if new is None else new
+    for p, o in list(g.predicate_objects(node)):
+        g.add((new, p, _copy(g, o) if isinstance(o, BNode) and p != RML.parentTriplesMap else o))
+    return new
+
+
+def _self_joins(g: Graph, maps: list[Node], where: str) -> list[Finding]:
+    findings: list[Finding] = []
+    copies: dict[Node, Node] = {}
+    ids = count(1)
+    for tm in maps:
+        for _, node in list(term_maps(g, tm)):
+            parent = g.value(node, RML.parentTriplesMap)
+            conds = list(g.objects(node, RML.joinCondition))
+            if parent is None or not conds or source_key(g, tm) != source_key(g, parent):
+                continue
+            same = all(g.value(c, RML.child) is not None and g.value(c, RML.child) == g.value(c, RML.parent)
+                       for c in conds)
+            if not same:
+                continue  # the engine performs the real join itself
+            if parent not in copies:
+                copy = URIRef(f"{BNODE_NS}selfjoin{next(ids)}") if not isinstance(parent, URIRef) \
+                    else URIRef(f"{parent}-kgc-self-join-parent")
+                _copy(g, parent, copy)
+                g.remove((copy, RDF.type, None))
+                g.remove((copy, RML.predicateObjectMap, None))
+                g.add((copy, RDF.type, RML.NonAssertedTriplesMap))
+                ls = g.value(copy, RML.logicalSource)
+                src = Path(str(g.value(ls, RML.source)))
+                g.set((ls, RML.source, Literal(os.path.join(str(src.parent), ".", src.name))))
+                copies[parent] = copy
+            g.set((node, RML.parentTriplesMap, copies[parent]))
+            findings.append(Finding("normalise", where, f"TriplesMap {node_name(tm)}: self-join on "
+                                    f"{', '.join(str(g.value(c, RML.child)) for c in conds)} performed as a real "
+                                    "join (the engine would link each record only to itself, morph-kgc#209)",
+                                    severity="info"))
+    return findings
+
+
+def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
+                  where: str = "mapping") -> Normalized:
+    """Normalise an RML document for the engine (see the module docstring for the passes).
+
+    Args:
+        rml: the mapping as parsed (R2RML, legacy RML or RML-Core vocabulary; not modified).
+        mapping_dir: folder that relative source paths and ``rml:MappingDirectory`` refer to
+            (default: the current directory).
+        base_iri: base for relative IRI templates when a TriplesMap has no ``rml:baseIRI``
+            (the document's ``@base``, see :func:`document_base`, else the manifest's ``base_iri``).
+        where: file name used in messages and findings.
+    Returns:
+        A :class:`Normalized` with the engine-ready graph and the repairs made.
+    Raises:
+        RMLError: the mapping is invalid (message names the TriplesMap, term map and cause).
+    """
+    g = unify(rml, where)
+    mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
+    resolve_sources(g, mapping_dir, where)
+    maps = check_mapping(g, where)
+    check_functions(g, maps, where)
+    json_references(g, maps)
+    json_datatypes(g, maps, not any(str(p).startswith(str(LEGACY)) for p in rml.predicates()), where)
+    findings = _rewrite_terms(g, maps, base_iri, where)
+    findings += _self_joins(g, maps, where)
+    asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]
+    return Normalized(g, findings, sorted(str(tm) for tm in asserted), has_graph_maps(g))

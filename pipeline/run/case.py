@@ -1,0 +1,142 @@
+"""What a case run is and what it writes: :class:`RunConfig`, :class:`CaseRun`, and the
+``run.json`` / ``audit.json`` / ``audit.md`` artifacts (see :mod:`pipeline.run.runner` for the folder).
+"""
+from __future__ import annotations
+
+import json
+import platform
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from pipeline import __version__
+from pipeline.run.evaluate import NOT_RUN
+from pipeline.findings import Finding
+from pipeline.manifest import Case
+
+__all__ = ["RunConfig", "CaseRun", "versions", "write_json", "audit_md", "finish"]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Settings of one run.
+
+    Attributes:
+        out_dir: root of the output folders.
+        mapper: mapper name (see :func:`pipeline.mappers.known_mappers`).
+        mapper_options: keyword options for the mapper (``table=...`` for replay).
+        processes: Morph-KGC worker processes.
+        turtle: also write the KG as Turtle (``kg.ttl``).
+        evaluate: validate and score the KG (off: stop after materialize and the gold-graph check).
+    """
+
+    out_dir: Path = Path("out")
+    mapper: str = "replay"
+    mapper_options: dict[str, Any] = field(default_factory=dict)
+    processes: int = 1
+    turtle: bool = False
+    evaluate: bool = True
+
+
+@dataclass
+class CaseRun:
+    """What a run of one case produced (also written as ``run.json``)."""
+
+    case: Case
+    folder: Path
+    status: str = "ok"
+    failed_stage: str | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    artifacts: dict[str, str] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    mapping_report: Any = None
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """One console line: scenario/case, status, triples, rows, findings, seconds."""
+        c = self.counts
+        own = [f for f in self.findings if f.stage != "gold"]  # the gold table's own defects are listed apart
+        errs = sum(f.severity == "error" for f in own)
+        warns = sum(f.severity == "warning" for f in own)
+        status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
+        checks = self.extra.get("graph_validation") or {}
+        failing = [k for k, v in checks.items() if v.get("value") is False]
+        not_run = [k for k, v in checks.items() if v.get("status") in NOT_RUN]
+        if self.status == "ok" and (failing or not_run):  # the run worked; the KG it wrote is not valid
+            status += " (KG " + "; ".join(([f"fails {', '.join(failing)}"] if failing else [])
+                                          + ([f"not validated: {', '.join(not_run)} did not run"] if not_run else [])) + ")"
+        iso = self.extra.get("expected_graph", {}).get("isomorphic")
+        gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
+        lost = self.extra.get("gold_kg", {}).get("rows_dropped")
+        gold += f"  gold-table-rows-dropped={lost}" if lost else ""
+        mf1 = self.extra.get("mapping_scores", {}).get("f1")
+        gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
+        scores = "" if mf1 is None and gf1 is None else \
+            f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
+        where = f"  see {self.folder / 'audit.md'}" if errs or self.status != "ok" else ""
+        ms = self.extra.get("mapping_scores") or {}
+        if "runs" in c:  # LLM_RUNS > 1: the per-run counts are in runs/<i>/run.json
+            spread = f" [{ms['f1_min']:.3f}-{ms['f1_max']:.3f}]" if ms.get("f1_min") is not None else ""
+            size = f"runs={c['runs_ok']}/{c['runs']} ok{spread}"
+        else:
+            size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
+            if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
+                size += f" triples-dropped={c['triples_dropped_by_guards']}"
+        unmapped = sum(f.severity == "warning" and f.stage == "map" and f.column == "data_reference" for f in own)
+        if unmapped:  # most warnings of a wide source are coverage notes: say so, not only a count
+            warns = f"{warns} ({unmapped} unmapped column{'s' if unmapped != 1 else ''})"
+        return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
+                f"{gold}  {sum(self.timings.values()):.1f}s{where}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form of ``run.json``."""
+        return {"scenario": self.case.scenario, "case": self.case.name, "status": self.status,
+                "failed_stage": self.failed_stage, "error": self.error, "error_kind": self.error_kind,
+                "manifest": str(self.case.manifest) if self.case.manifest else None,
+                "counts": self.counts, "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
+                "findings": {"errors": sum(f.severity == "error" for f in self.findings),
+                             "warnings": sum(f.severity == "warning" for f in self.findings),
+                             "info": sum(f.severity == "info" for f in self.findings)},
+                "artifacts": self.artifacts, "provenance": self.provenance, "config": self.config,
+                "versions": versions(), **self.extra}
+
+
+def versions() -> dict[str, str]:
+    """Versions of Python, this package and the libraries that shape the output."""
+    out = {"python": platform.python_version(), "pipeline": __version__}
+    for pkg in ("morph-kgc", "rdflib", "pyoxigraph", "pyshacl", "owlrl", "litellm", "lxml", "pandas"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def write_json(path: Path, data: Any) -> str:
+    """Write ``data`` as indented UTF-8 JSON (``str()`` for what JSON lacks); returns the file name."""
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    return path.name
+
+
+def audit_md(run: CaseRun) -> str:
+    """The run's findings as the Markdown table of ``audit.md``."""
+    lines = [f"# Audit of {run.case.scenario}/{run.case.name}", "",
+             "| severity | stage | file:line | column | value | message | closest valid |", "|---|---|---|---|---|---|---|"]
+    for f in run.findings:
+        where = Path(f.file).name + (f":{f.line}" if f.line else "")
+        cells = [f.severity, f.stage, where, f.column or "", (f.value or "")[:120], f.message, f.candidate or ""]
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def finish(run: CaseRun) -> None:
+    """Write ``audit.json``, ``audit.md`` and ``run.json`` of ``run`` into its folder."""
+    run.artifacts["audit"] = write_json(run.folder / "audit.json", [f.to_dict() for f in run.findings])
+    (run.folder / "audit.md").write_text(audit_md(run), encoding="utf-8")
+    write_json(run.folder / "run.json", run.to_dict())

@@ -1,0 +1,368 @@
+"""Validate and score stage of a run: the mapping layer and the graph layer side by side.
+
+* Mapping layer (:mod:`pipeline.scoring.mapping`): BLINKG task precision/recall/F1 of
+  the mapped table against the gold table (post-processed setting), plus SV1/CS1/CM1.
+* Graph layer (:mod:`pipeline.validation`, :mod:`pipeline.scoring.graph`): SV2 strict
+  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available), SHACL (shapes derived from the ontology plus
+  ``shapes/<scenario>.ttl`` and the case's own), and SA2-SA4, CN/CM and competency
+  questions against the gold KG.
+
+Gold KG: the case's ``gold.graph`` when it has one (BLINKG scenario 1), else the KG
+materialized from the gold table by this pipeline (scenarios 2 and 3), so the rows
+the audit rejected are missing from it too (they are listed in the gold run's audit).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from rdflib import Graph
+
+from pipeline.errors import InputError, on_user_file
+from pipeline.findings import Finding
+from pipeline.manifest import Case
+from pipeline.ontology import Ontology
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingTable
+
+__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
+
+LOGGER = logging.getLogger(__name__)
+_ROOT = Path(__file__).resolve().parents[2]
+#: Hand-written SHACL shapes per scenario (``<scenario>.ttl``).
+SHAPES_DIR = _ROOT / "shapes"
+#: Competency questions per scenario (``<scenario>/<case or common>/*.rq``).
+CQ_DIR = _ROOT / "data" / "competency_questions"
+
+
+def _scenario_key(case: Case) -> str:
+    return case.scenario.split("-")[0]
+
+
+def mapping_scores(table: MappingTable | Sequence[MappingTable], gold: MappingTable, ontology: Ontology, case: Case,
+                   sources: list[SourceData], folder: Path,
+                   events: list[tuple[str, set[str]]] | None = None,
+                   stem: str = "mapping") -> tuple[dict[str, Any], Any]:
+    """BLINKG task scores of ``table`` against ``gold`` (written to ``<stem>.mapping-scores.json``).
+
+    Args:
+        table: one table, or one table per run of the same prompt (BLINKG's macro average
+            over runs: each task's P/R/F1 is the mean over runs).
+        stem: name of the written file (``mapping``; ``mapping-raw`` for an LLM's table before repair).
+    Returns:
+        ``(summary, report)``: ``summary`` is ``{"f1", "precision", "recall"}`` (unweighted mean
+        over the applicable tasks, post-processed setting), ``"tasks": {task: F1 or None}``,
+        ``"task_prf": {setting: {task: {"precision", "recall", "f1"}}}`` and the
+        check headlines (SV1, CS1, CM1, and CN4 when ``events`` - see
+        :func:`pipeline.scoring.mapping.cn4.materialize_with_events` - are given); with several runs also
+        ``"runs": n`` and ``"f1_min"`` / ``"f1_max"`` (of the per-run mean task F1);
+        ``report`` is the full :class:`pipeline.scoring.mapping.CaseReport`.
+    """
+    from pipeline.scoring.mapping import score_case, write_case_json
+
+    tables = [table] if isinstance(table, MappingTable) else list(table)
+    refs = {s.source.path.name: set(s.references) for s in sources}
+    report = score_case(tables, gold, ontology, case=case.name, scenario=case.scenario, available_references=refs,
+                        generation_events=[events] if events is not None and len(tables) == 1 else None)
+    write_case_json(report, folder, stem)
+    macro = report.macro.get("post-processed", {})
+
+    def mean(values: list) -> float | None:
+        vals = [v for v in values if v is not None]
+        return sum(vals) / len(vals) if vals else None
+
+    summary = {"f1": mean([m.f1 for m in macro.values()]), "precision": mean([m.precision for m in macro.values()]),
+               "recall": mean([m.recall for m in macro.values()]),
+               "tasks": {t: m.f1 for t, m in macro.items()},
+               "task_prf": {setting: {t: {"precision": m.precision, "recall": m.recall, "f1": m.f1}
+                                      for t, m in tasks.items()} for setting, tasks in report.macro.items()},
+               **report.check_summary}
+    if len(tables) > 1:
+        per_run = [mean([t.f1 for t in run.tasks.values()]) for run in report.runs.get("post-processed", [])]
+        per_run = [v for v in per_run if v is not None]
+        summary.update({"runs": len(tables), "f1_min": min(per_run, default=None), "f1_max": max(per_run, default=None)})
+    return summary, report
+
+
+def subject_templates(plan: Any) -> list[str]:
+    """IRI templates of a compiled plan's subject maps (``rml:template`` ones; function-built
+    subjects have none), for entity alignment by key values."""
+    return [tm.subject.value for tm in plan.triples_maps if tm.subject.kind == "template"]
+
+
+@dataclass
+class GoldKG:
+    """The gold KG of a case.
+
+    Attributes:
+        graph: the gold KG (``None`` when the case has no gold table or graph).
+        templates: subject templates that minted its IRIs; ``None`` when unknown (a gold graph
+            read from a file), ``[]`` when its subjects are built by functions.
+        findings: the gold table's own audit and compile findings (rows it loses), or the gold
+            graph's undeclared terms (:mod:`pipeline.scoring.gold_graph`), re-labelled
+            ``stage="gold"`` so a report says what the gold KG is missing.
+        rows_dropped: gold table rows that did not compile.
+    """
+
+    graph: Graph | None = None
+    templates: list[str] | None = None
+    findings: list[Finding] = field(default_factory=list)
+    rows_dropped: int = 0
+
+
+def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: Path,
+            processes: int = 1) -> GoldKG:
+    """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
+    materialized by this pipeline into ``<folder>/gold/`` (see :class:`GoldKG`)."""
+    from pipeline.compile import compile_table
+    from pipeline.materialize.materializer import engine_mapping, materialize
+    from pipeline.table import read_table
+
+    if case.gold_graph is not None:
+        from pipeline.scoring.gold_graph import gold_vocabulary_findings
+        from pipeline.rdffile import load_graph
+
+        graph = load_graph(case.gold_graph, "gold graph")
+        return GoldKG(graph, None, gold_vocabulary_findings(graph, ontology, case.gold_graph))
+    if case.gold_table is None:
+        return GoldKG(None, [])
+    gold_dir = folder / "gold"
+    gold_dir.mkdir(parents=True, exist_ok=True)
+    cache = _gold_cache_dir(case)
+    if cache is not None and (cache / "gold.json").is_file():
+        import shutil
+
+        meta = json.loads((cache / "gold.json").read_text(encoding="utf-8"))
+        for name in ("kg.nt", "mapping.morph-kgc.ttl"):
+            shutil.copyfile(cache / name, gold_dir / name)
+        here = str(gold_dir)
+        findings = [Finding(**{**f, "file": f["file"].replace(_GOLD_DIR, here)}) for f in meta["findings"]]
+        return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), meta["templates"], findings,
+                      meta["rows_dropped"])
+    table = read_table(case.gold_table)
+    compiled = compile_table(table, ontology, case, sources)
+    engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    try:
+        mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
+    except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table
+        raise on_user_file(exc, case.gold_table) from exc
+    mat.write(gold_dir / "kg.nt")
+    findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
+                for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
+    gold = GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,
+                  len(table) - len(compiled.plan.compiled_lines))
+    if cache is not None:
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            for name in ("kg.nt", "mapping.morph-kgc.ttl"):
+                (cache / name).write_bytes((gold_dir / name).read_bytes())
+            stored = [{**f.to_dict(), "file": f.file.replace(str(gold_dir), _GOLD_DIR)} for f in findings]
+            (cache / "gold.json").write_text(json.dumps({"templates": gold.templates, "rows_dropped": gold.rows_dropped,
+                                                         "findings": stored}), encoding="utf-8")
+        except OSError as exc:  # a cache that cannot be written is no cache, never an error
+            LOGGER.debug("gold KG not cached: %s", exc)
+    return gold
+
+
+_GOLD_DIR = "<gold>"  # stands for the run's gold/ folder in cached findings
+
+
+def _gold_cache_dir(case: Case) -> Path | None:
+    """Cache folder of a case's gold KG, keyed by the bytes of its gold table, sources, ontologies
+    and SKOS files, by the pipeline's code files (size, mtime) and by the pipeline and engine
+    versions (``$PIPELINE_GOLD_CACHE``, default
+    ``~/.cache/kgc/gold``; ``0`` turns it off). The gold KG depends on nothing else, so a
+    warm run reuses it instead of compiling and running the engine again."""
+    import hashlib
+    from importlib.metadata import version
+
+    from pipeline import __version__
+
+    setting = os.environ.get("PIPELINE_GOLD_CACHE", "")
+    if setting == "0":
+        return None
+    h = hashlib.sha256(f"{__version__}|{version('morph-kgc')}|{case.base_iri}|{sorted(case.prefixes.items())}".encode())
+    for code in sorted(Path(__file__).resolve().parents[1].rglob("*.py")):  # the pipeline's own code, as installed or edited
+        st = code.stat()
+        h.update(f"{code}|{st.st_size}|{st.st_mtime_ns}".encode())
+    try:
+        for path in [case.gold_table, *(s.path for s in case.sources), *case.ontologies, *case.skos]:
+            h.update(str(path).encode() + b"\0" + Path(path).read_bytes())
+    except OSError:
+        return None
+    root = Path(setting) if setting else Path.home() / ".cache" / "kgc" / "gold"
+    return root / h.hexdigest()[:32]
+
+
+def skipped(name: str, reason: str) -> dict[str, Any]:
+    """A ``not_run`` result (``Result.to_dict()`` shape) for a check that could not run on this KG
+    (e.g. the KG does not parse). It never counts as a pass (see :func:`validation_passed`)."""
+    return {"name": name, "value": None, "status": "not_run", "findings": [],
+            "details": {"reason": reason, "coverage": {"mode": "not run", "reason": reason}}}
+
+
+def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: Case,
+                     full_limit: int | None = None, work: Path | None = None) -> dict[str, Any]:
+    """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
+
+    Nothing is skipped for size: SV2 always reads the whole file (from
+    :data:`~pipeline.validation.parallel.PARALLEL_BYTES` on, in a child process while the other
+    checks run; its verdict still gates theirs); up to ``full_limit`` triples
+    (default :data:`pipeline.validation.sample.FULL_LIMIT`) CS2 and SHACL run on the whole KG,
+    above it on a stratified subject sample (:func:`pipeline.validation.sample.subject_sample`),
+    and each result's ``details["coverage"]`` says which and how much it covered. When the KG
+    does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
+
+    A KG in another syntax (Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3; by extension) is read by
+    :func:`pipeline.rdffile.ntriples_copy` into ``<work>/<name>.nt`` and every check runs on that
+    copy: syntax, IRIs and language tags are checked as it is read, and SV2's lexical checks
+    (literal forms per datatype, discouraged IRIs) cite lines of the copy; ``SV2.details`` say so
+    (``read_as``, ``checked_copy``, ``note``). A syntax error is SV2 fatal with the parser's line.
+
+    Args:
+        kg_path: the KG file (N-Triples, or another RDF syntax by extension).
+        kg: the same KG parsed (``None``: parsed here when needed).
+        full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
+        work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
+    Returns:
+        ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
+    """
+    from pipeline.rdffile import ntriples_copy
+    from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+    from pipeline.validation.result import Finding as VFinding, Result
+    from pipeline.validation.consistency import start_owlrl
+    from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
+    from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
+
+    limit = FULL_LIMIT if full_limit is None else full_limit
+    names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
+    read_as: dict[str, Any] = {}
+    if Path(kg_path).suffix.lower() != ".nt":
+        copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
+        try:
+            syntax = ntriples_copy(kg_path, copy)
+        except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
+            fatal = Result("SV2", False, findings=[VFinding("fatal", str(exc).split(": ", 1)[-1] if exc.path else
+                                                            str(exc), str(kg_path), line=exc.line, code="unparsable")],
+                           details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
+                                    "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
+            return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}
+        read_as = {"read_as": syntax, "checked_copy": str(copy),
+                   "note": f"{Path(kg_path).name} was read as {syntax} " + (
+                       "by rdflib, which checks no IRI or language tag: SV2 checks them" if syntax in ("N3", "JSON-LD")
+                       else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
+                            "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
+        kg_path, kg = copy, None
+    result: dict[str, Any] = {}
+
+    def gate(sv2: Result) -> dict[str, Any] | None:  # records SV2; the final result when the KG does not parse
+        result["SV2"] = {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}
+        if sv2.status != "ok" or sv2.details.get("N_fatal"):
+            reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
+            return {**result, **{n: skipped(n, reason) for n in names}}
+        return None
+
+    # a large KG: SV2 reads it in a child while the sample is drawn and reasoned on (same gate after)
+    wait_sv2 = start_sv2(kg_path) if Path(kg_path).stat().st_size >= PARALLEL_BYTES else None
+    if wait_sv2 is None:
+        stop = gate(check_ntriples(kg_path))
+        if stop is not None:
+            return stop
+        n_triples = result["SV2"]["details"]["n_triples"]
+    else:
+        n_triples = count_triples(kg_path)
+    try:
+        if n_triples <= limit:
+            data = kg if kg is not None else _parse_nt(Path(kg_path))
+            coverage: dict[str, Any] = {"mode": "full", "triples": [len(data), len(data)]}
+        else:
+            data, coverage = subject_sample(kg_path, n_triples=n_triples)
+    except Exception:  # noqa: BLE001 - rdflib rejects a term SV2 reports as an error (parser-specific types)
+        if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
+            return stop
+        reason = "rdflib cannot read the KG (an illegal term; see SV2)"
+        return {**result, **{n: skipped(n, reason) for n in names}}
+    shapes = [*case.shapes]
+    scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
+    if scenario_shapes.exists():
+        shapes.append(scenario_shapes)
+    # owlrl's child process starts first and reasons on one core while HermiT and SHACL run
+    finish_owlrl = start_owlrl(data, ontology.graph)
+    checks = {"CS2-hermit": lambda: hermit_consistency(data, ontology.graph, timeout_s=120),
+              "SHACL": lambda: validate_shacl(data, ontology.graph, shapes=shapes)}
+    done = {name: checks[name]() for name in names if name in checks}
+    done["CS2-owlrl"] = finish_owlrl()
+    if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
+        return stop  # the file does not parse after all: what the sample showed is not reported
+    for name in names:  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
+        r = done[name].to_dict()
+        r["details"] = {**r["details"], "coverage": coverage}
+        result[name] = r
+    return result
+
+
+def _parse_nt(path: Path) -> Graph:
+    """An N-Triples file as rdflib reads it, after a UTF-8 byte-order mark, which SV2 accepts
+    and rdflib's N-Triples parser rejects ("Invalid line"; the checks would not run)."""
+    with path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if bom:
+        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format="nt")
+    return Graph().parse(path, format="nt")
+
+
+#: Statuses of a check that should have run on the KG and did not finish: never a pass.
+NOT_RUN = ("not_run", "timeout", "failed")
+
+
+def validation_passed(validation: dict[str, Any]) -> bool:
+    """True only when every check of :func:`graph_validation` ran and none says the KG fails.
+
+    Rule: a check with value ``False`` fails the KG; a check that did not run or finish
+    (status ``not_run``, ``timeout``, ``failed``) leaves the KG *not validated*, which is not
+    a pass either; ``not_applicable`` (the measure does not apply) does not count. A check
+    run on a sample counts with its value; its coverage is in ``details["coverage"]``.
+    """
+    return all(v.get("value") is not False and v.get("status") not in NOT_RUN for v in validation.values())
+
+
+def case_competency_questions(case: Case) -> list:
+    """The case's competency questions: the manifest's ``competency_questions`` and the packaged
+    ``common`` and per-case folders of its scenario (:class:`~pipeline.scoring.graph.CompetencyQuestion`)."""
+    from pipeline.scoring.graph import load_competency_questions
+
+    cq_paths = [*case.competency_questions]
+    folder = CQ_DIR / _scenario_key(case)
+    for sub in ("common", case.name):
+        if (folder / sub).is_dir():
+            cq_paths.append(folder / sub)
+    return load_competency_questions(cq_paths, case=case.name) if cq_paths else []
+
+
+def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Case,
+                 consistent: bool | None, pred_templates: list[str] = (),
+                 gold_templates: list[str] | None = ()) -> dict[str, Any]:
+    """SA2-SA4, CN/CM and PQ scores of ``kg`` against ``gold_kg`` (``None``: not applicable).
+
+    Entities are aligned by IRI first, then by the key values their subject templates
+    encode (``pred_templates`` / ``gold_templates``); against a gold graph read from a file,
+    whose templates are unknown (``gold_templates=None``), by class and last IRI segment on both sides
+    (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
+    """
+    from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, score_graph
+
+    cqs = case_competency_questions(case)
+    if gold_kg is not None and gold_templates is None:
+        # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
+        pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)
+    else:
+        pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
+        gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
+    results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent,
+                          pred_keys=pred_keys, gold_keys=gold_keys)
+    return {name: r.to_dict() for name, r in results.items()}

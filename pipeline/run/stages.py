@@ -1,0 +1,315 @@
+"""The stages of a case run: load, map, compile, materialize, check, validate, score.
+
+Each stage is ``stage(run, state, config)``: it reads what earlier stages left in the
+:class:`State`, writes its artifacts into the run folder, adds findings and counts to the
+:class:`~pipeline.run.case.CaseRun`, and raises :class:`~pipeline.errors.PipelineError` on failure
+(:func:`pipeline.run.runner.run_case` runs them in order and keeps the artifacts of a failed run).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rdflib import Graph
+from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from rdflib.namespace import RDF
+
+from pipeline.run.case import CaseRun, RunConfig, write_json
+from pipeline.compile import compile_table, require_triples_maps
+from pipeline.compile.coverage import source_coverage
+from pipeline.errors import CompileError, InputError, PipelineError, on_user_file
+from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation, mapping_scores,
+                       subject_templates)
+from pipeline.findings import Finding
+from pipeline.sources.repair import repair_mapping_sources
+from pipeline.manifest import Case
+from pipeline.mappers import get_mapper
+from pipeline.materialize.materializer import engine_mapping, write_engine_config
+from pipeline.ontology import load_ontology
+from pipeline.rdffile import load_graph
+from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.table import read_table, write_table
+
+__all__ = ["State", "STAGES", "use_result", "mapping_level", "is_self_replay", "graph_counts", "compare_graphs",
+           "gold_diff"]
+
+
+def graph_counts(graph: Graph) -> dict[str, int]:
+    """Triples, distinct subjects, classes (objects of rdf:type) and properties of ``graph``."""
+    return {"triples": len(graph), "subjects": len(set(graph.subjects())),
+            "classes": len(set(graph.objects(None, RDF.type))), "properties": len(set(graph.predicates()))}
+
+
+def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
+    """Isomorphism check and readable diff of two graphs.
+
+    Returns:
+        ``{"isomorphic": bool, "missing": [nt lines in expected only], "extra": [nt lines in produced only]}``
+        (lines sorted).
+    """
+    iso = isomorphic(produced, expected)
+    _, only_produced, only_expected = graph_diff(to_isomorphic(produced), to_isomorphic(expected))
+
+    def lines(g: Graph) -> list[str]:
+        return sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in g)
+
+    return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
+
+
+def gold_diff(produced: Graph, gold: Graph, examples: int = 3) -> dict[str, dict[str, Any]]:
+    """Triples of the gold KG the KG misses and triples it has in excess, per predicate.
+
+    Triples are compared as written (no entity alignment; blank nodes never match), which is
+    what a reader checks by hand; SA2/SA4 align entities and give the scores.
+
+    Returns:
+        ``{predicate IRI: {"missing": n, "extra": n, "missing_examples": [nt line], "extra_examples": [...]}}``
+        with at most ``examples`` sorted lines each, predicates sorted.
+    """
+    mine, theirs = set(produced), set(gold)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, triples in (("missing", theirs - mine), ("extra", mine - theirs)):
+        for s, p, o in sorted(triples):
+            entry = out.setdefault(str(p), {"missing": 0, "extra": 0, "missing_examples": [], "extra_examples": []})
+            entry[kind] += 1
+            if len(entry[f"{kind}_examples"]) < examples:
+                entry[f"{kind}_examples"].append(f"{s.n3()} {p.n3()} {o.n3()} .")
+    return dict(sorted(out.items()))
+
+
+@dataclass
+class State:
+    """What the stages of one run hand to each other."""
+
+    ontology: Any = None
+    sources: list = field(default_factory=list)
+    table: Any = None
+    raw: Any = None  # an LLM's table before validate-and-repair (None for other mappers)
+    results: list = field(default_factory=list)  # the mapper's results, one per run
+    compiled: Any = None
+    engine: Graph | None = None  # the engine copy of the compiled RML (repaired input paths)
+    kg: Graph | None = None
+    events: list = field(default_factory=list)
+    validation: dict[str, Any] = field(default_factory=dict)
+
+
+def _load(run: CaseRun, st: State, config: RunConfig) -> None:
+    case, folder = run.case, run.folder
+    st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    for f in case.shapes:  # a shapes file that does not parse is bad input, not a SHACL check left unrun
+        load_graph(f, "SHACL shapes")
+    run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
+                        for n in st.ontology.notes)
+    st.sources = [load_source(s, folder / "inputs") for s in case.sources]
+    for s in st.sources:
+        run.findings.extend(s.findings)
+        if s.path != s.source.path:
+            run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
+    require_readable(st.sources)  # bad input: stop before the mapper spends time on it
+    if case.gold_table is not None and config.evaluate:  # read at the score stage: a bad header stops the run now
+        read_table(case.gold_table)
+    if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
+        from pipeline.scoring.graph.cq import syntax_error
+
+        for bad in filter(None, map(syntax_error, case_competency_questions(case))):
+            run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
+                                        expected="a SPARQL SELECT or ASK query"))
+
+
+def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
+    """Every prompt and answer of an LLM mapper as ``llm/run-<i>-part-<j>.json`` (no key is in them)."""
+    if not transcripts:
+        return
+    folder = run.folder / "llm"
+    folder.mkdir(exist_ok=True)
+    for t in transcripts:
+        write_json(folder / f"run-{t['run']}-part-{t['part']}.json", t)
+    run.artifacts["llm_transcripts"] = "llm/"
+
+
+def _map(run: CaseRun, st: State, config: RunConfig) -> None:
+    mapper = get_mapper(config.mapper)
+    many = getattr(mapper, "map_runs", None)  # mappers that sample several runs (LLM_RUNS)
+    try:
+        results = many(run.case, workdir=run.folder / "inputs", **config.mapper_options) if many else \
+            [mapper.map(run.case, **config.mapper_options)]
+    except PipelineError as exc:  # keep what the mapper recorded before it failed
+        run.provenance = getattr(exc, "provenance", None) or run.provenance
+        _write_transcripts(run, getattr(exc, "transcripts", []))
+        raise
+    st.results = results
+    _write_transcripts(run, [t for r in results for t in r.transcripts])
+    if len(results) == 1:
+        use_result(run, st, results[0])
+    else:
+        run.provenance = {"runs": len(results), "per_run": [r.provenance for r in results]}
+
+
+def use_result(run: CaseRun, st: State, result: Any) -> None:
+    """Take one mapper result as the run's table: write it (and the table before repair)."""
+    st.table = result.table
+    run.provenance = result.provenance
+    if not Path(st.table.source or "").is_file():
+        # a mapper's own table: findings cite the written table.md, one row per line after the header
+        st.table.source = str(run.folder / "table.md")
+        for i, row in enumerate(st.table.rows):
+            row.line = i + 3
+    for fmt in ("md", "csv", "json"):
+        run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
+    if result.raw_tables:  # an LLM's answer as parsed, before validate-and-repair
+        st.raw = result.raw_tables[0]
+        for fmt in ("md", "json"):
+            run.artifacts[f"table.raw.{fmt}"] = write_table(st.raw, run.folder / f"table.raw.{fmt}").name
+    run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
+    run.findings.extend(Finding("map", str(run.folder / "llm"), w, severity="warning")
+                        for w in result.provenance.get("warnings", []))
+    repair = result.provenance.get("repair") or {}
+    run.findings.extend(Finding("repair", str(run.folder / "table.raw.md"), r["reason"], line=r.get("line"),
+                                column=r.get("column"), value=r.get("value"), severity="warning")
+                        for r in repair.get("rejected", []))
+    run.findings.extend(Finding(**f) for f in result.provenance.get("findings", []))  # the mapper's own
+
+
+def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
+    st.compiled = compile_table(st.table, st.ontology, run.case, st.sources)
+    earlier = list(run.findings)
+    run.findings.extend(st.compiled.findings)
+    st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
+    st.engine = engine = engine_mapping(st.compiled.rml, base_iri=run.case.base_iri,
+                                              where=str(run.folder / "mapping.rml.ttl"))
+    run.findings.extend(repair_mapping_sources(engine, run.folder, run.folder / "inputs"))  # JSON the engine reads whole
+    engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
+    write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
+    run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
+                          "morph_kgc_ini": "morph-kgc.ini"})
+    plan = st.compiled.plan
+    run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
+                       "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+    run.extra["coverage"] = source_coverage(plan, st.sources)
+    for s in st.sources:  # after the coverage pass has read the cells: no extra parse of a mapped CSV
+        run.findings.extend(csv_row_findings(s))
+    try:
+        require_triples_maps(st.compiled, earlier)
+    except CompileError as exc:
+        if config.mapper == "replay":  # the table is the user's own input: bad input (exit 2), as for `kgc compile`
+            raise InputError(str(exc), path=st.table.source) from exc
+        raise
+
+
+def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
+    from pipeline.scoring.mapping.cn4 import materialize_with_events
+
+    folder = run.folder
+    rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
+    table_file = st.table.source or str(folder / "table.md")
+
+    def locate(predicate: str) -> tuple[str, int | None]:
+        """The table row that maps ``predicate`` (for findings on dropped triples)."""
+        return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
+
+    # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
+    try:
+        mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
+                                                 locate=locate)
+    except InputError as exc:  # the engine ran a copy: name the mapping the user has
+        raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
+    run.findings.extend(mat.findings)
+    mat.write(folder / "kg.nt")
+    run.artifacts["kg"] = "kg.nt"
+    st.kg = Graph().parse(folder / "kg.nt", format="nt")
+    run.counts.update(graph_counts(st.kg))
+    run.counts["triples_dropped_by_guards"] = mat.dropped
+    if config.turtle:
+        for prefix, ns in st.ontology.graph.namespaces():
+            st.kg.bind(prefix, ns)
+        st.kg.serialize(folder / "kg.ttl", format="turtle")
+        run.artifacts["kg_turtle"] = "kg.ttl"
+
+
+def _check(run: CaseRun, st: State, config: RunConfig) -> None:
+    case = run.case
+    if case.gold_graph is None:
+        return
+    diff = compare_graphs(st.kg, load_graph(case.gold_graph, "gold graph"))
+    run.extra["expected_graph"] = {"file": str(case.gold_graph), "isomorphic": diff["isomorphic"],
+                                   "missing": len(diff["missing"]), "extra": len(diff["extra"])}
+    run.artifacts["expected_graph"] = write_json(run.folder / "expected_graph.json", diff)
+    if not diff["isomorphic"]:
+        run.findings.append(Finding(
+            "check", str(case.gold_graph),
+            f"the KG and the expected graph disagree: {len(diff['missing'])} triple(s) only in "
+            f"the expected graph, {len(diff['extra'])} only in the KG (see expected_graph.json)",
+            severity="warning", value=(diff["missing"] or diff["extra"])[0][:300]))
+
+
+def _validate(run: CaseRun, st: State, config: RunConfig) -> None:
+    st.validation = graph_validation(run.folder / "kg.nt", st.kg, st.ontology, run.case)
+    run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status"),
+                                         "coverage": (v.get("details") or {}).get("coverage")}
+                                     for k, v in st.validation.items()}
+    run.artifacts["graph_validation"] = write_json(run.folder / "graph_validation.json", st.validation)
+
+
+def is_self_replay(case: Case, config: RunConfig) -> bool:
+    """True when the run replays the case's own gold table (its scores would compare it with itself)."""
+    return config.mapper == "replay" and not config.mapper_options.get("table") and case.gold_table is not None
+
+
+def mapping_level(run: CaseRun, st: State, config: RunConfig, events: list | None = None) -> None:
+    """BLINKG task scores of the table (and of the LLM's table before repair) against the gold table.
+
+    Runs in the score stage, and after a later stage failed (compile, materialize ...) so that a
+    failed case still has its mapping-level scores (without CN4, which needs the engine).
+    """
+    case = run.case
+    if case.gold_table is None or is_self_replay(case, config) or st.table is None or "mapping_scores" in run.extra:
+        return
+    gold = read_table(case.gold_table)
+    run.extra["mapping_scores"], run.mapping_report = mapping_scores(
+        st.table, gold, st.ontology, case, st.sources, run.folder, events)
+    run.artifacts["mapping_scores"] = "mapping.mapping-scores.json"
+    if st.raw is not None:
+        run.extra["mapping_scores_raw"], _ = mapping_scores(st.raw, gold, st.ontology, case, st.sources, run.folder,
+                                                            stem="mapping-raw")
+        run.artifacts["mapping_scores_raw"] = "mapping-raw.mapping-scores.json"
+
+
+def _score(run: CaseRun, st: State, config: RunConfig) -> None:
+    """Mapping level against the gold table, graph level against the gold KG.
+
+    Replaying the case's own gold table would compare it with itself: its mapping scores and,
+    without an independent gold graph, its graph scores are then not applicable (the report
+    says so) rather than a meaningless 1.0.
+    """
+    from pipeline.scoring.mapping import check_cn4
+
+    case = run.case
+    self_replay = is_self_replay(case, config)
+    events = st.events  # from the materialize stage's one engine run
+    run.extra["CN4"] = check_cn4(events).to_dict() if events is not None else \
+        {"value": None, "status": "not_run", "reason": "the mapping has graph maps of its own: no TriplesMap tags"}
+    mapping_level(run, st, config, events)
+    templates = subject_templates(st.compiled.plan)
+    gold = GoldKG() if self_replay and case.gold_graph is None else \
+        gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
+    run.findings.extend(gold.findings)
+    if gold.graph is not None and case.gold_graph is None:
+        run.extra["gold_kg"] = {"from": "gold table", "rows_dropped": gold.rows_dropped,
+                                "triples": len(gold.graph)}
+    if self_replay:
+        run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
+                                        "table's KG would compare it with itself and are not applicable")
+    if gold.graph is not None and not self_replay:
+        run.artifacts["gold_diff"] = write_json(run.folder / "gold_diff.json", gold_diff(st.kg, gold.graph))
+    consistent = st.validation.get("CS2-owlrl", {}).get("value")
+    scores = graph_scores(st.kg, gold.graph, st.ontology, case, consistent if isinstance(consistent, bool) else None,
+                          templates, gold.templates)
+    run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
+    run.artifacts["graph_scores"] = write_json(run.folder / "graph_scores.json", scores)
+
+
+
+#: The stages in order; ``validate`` and ``score`` run only with ``RunConfig.evaluate``.
+STAGES = (("load", _load), ("map", _map), ("compile", _compile), ("materialize", _materialize),
+          ("check", _check), ("validate", _validate), ("score", _score))

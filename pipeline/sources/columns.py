@@ -1,0 +1,302 @@
+"""Columnar, lazily parsed CSV records and the documented record sample.
+
+A CSV source is held as one list of cell strings per column (``""`` for an empty or
+missing cell), parsed with the :mod:`csv` module on first use, not at load: the
+compiler and the audit mostly need the header. :class:`ColumnRecords` is still a
+sequence of per-record dicts (``reference -> [value]`` or ``[]``), built one at a time
+when iterated, so code written against per-row dicts keeps working; code that wants
+speed asks for a column (:meth:`ColumnRecords.column`).
+
+The sample (:func:`sample_indices`): at most :data:`SAMPLE_RECORDS` records, drawn
+deterministically as every ``ceil(n / SAMPLE_RECORDS)``-th record from the first one
+(a systematic sample over the whole file, not its head, the same on every run). A
+source of at most :data:`SAMPLE_RECORDS` records is its own sample, so every decision
+on it is exact.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import gc
+import itertools
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+__all__ = ["SAMPLE_RECORDS", "ColumnRecords", "DistinctRecords", "Values", "sample_indices", "check_utf8"]
+
+#: Records in the sample a profiling decision is taken on (keys, datatypes, inclusion).
+SAMPLE_RECORDS = 10_000
+_CHUNK_ROWS = 65_536  # rows parsed before transposing: bounds the row-wise copy in memory
+
+
+def sample_indices(n: int, size: int | None = None) -> range:
+    """Indices of the systematic sample of ``n`` records: ``range(0, n, ceil(n / size))``.
+
+    ``size`` defaults to :data:`SAMPLE_RECORDS`; returns ``range(n)`` (everything) when ``n <= size``.
+    """
+    size = size or SAMPLE_RECORDS
+    step = max(1, -(-n // size))
+    return range(0, n, step)
+
+
+def check_utf8(path: Path, encoding: str = "utf-8-sig") -> int:
+    """Decode ``path`` in 16 MiB chunks without keeping it (a lazily parsed file must fail at load).
+
+    Returns:
+        The number of ``"`` bytes in the file (counted in the same pass; an odd number means a
+        quoted CSV field may never close, see :func:`pipeline.sources.load.load_source`).
+    Raises:
+        UnicodeDecodeError: with ``start`` as the byte offset in the file (not in the chunk).
+    """
+    dec = codecs.getincrementaldecoder(encoding)("strict")
+    offset = quotes = 0
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 24), b""):
+            quotes += chunk.count(b'"')
+            try:
+                dec.decode(chunk)
+            except UnicodeDecodeError as exc:
+                raise UnicodeDecodeError(exc.encoding, exc.object, offset + exc.start, offset + exc.end,
+                                         exc.reason) from None
+            offset += len(chunk)
+        dec.decode(b"", final=True)
+    return quotes
+
+
+class Values(list):
+    """A column's values: a plain ``list`` that also carries ``memo``, a dict shared by every
+    copy of the same column, where profiling keeps what it computed once (distinct values,
+    datatype). Entries are keyed with the list's length, so a modified copy is not mistaken."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, items=(), memo: dict | None = None):
+        super().__init__(items)
+        self.memo = memo if memo is not None else {}
+
+
+class ColumnRecords(Sequence):
+    """The records of a CSV file as columns, parsed on first use.
+
+    Semantics are those of :class:`csv.DictReader` (blank lines skipped, a short row's
+    missing cells empty, a long row's extra cells dropped, a repeated header name takes
+    the last cell), so record ``i`` is ``{name: [cell] if cell else []}``.
+
+    Args:
+        path: the CSV file (UTF-8, an optional BOM). delimiter: its separator.
+        names: the header's field names (repeats allowed).
+    """
+
+    def __init__(self, path: Path, delimiter: str, names: list[str]):
+        self._path, self._delimiter = path, delimiter
+        last = {name: i for i, name in enumerate(names)}  # DictReader: the last cell of a repeated name wins
+        self._names = list(dict.fromkeys(names))
+        self._index = [last[n] for n in self._names]
+        self._width = len(names)
+        self._cols: list[list[str]] | None = None
+        self._n = 0
+        self._long: list[int] = []  # indices of records with more cells than the header (extra cells dropped)
+        self._short: list[int] = []  # ... with fewer (missing cells read as empty)
+
+    def _load(self) -> list[list[str]]:
+        if self._cols is not None:
+            return self._cols
+        cols: list[list[str]] = [[] for _ in range(self._width)]
+        limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
+        collect = gc.isenabled()
+        gc.disable()  # millions of fresh row lists would trigger full collections over and over
+        try:
+            self._parse(cols)
+        finally:
+            csv.field_size_limit(limit)
+            if collect:
+                gc.enable()
+        self._cols = [cols[i] for i in self._index]
+        return self._cols
+
+    def _parse(self, cols: list[list[str]]) -> None:
+        n, w = 0, self._width
+        with open(self._path, encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=self._delimiter)
+            next(reader, None)
+            while raw := list(itertools.islice(reader, _CHUNK_ROWS)):
+                chunk = [r for r in raw if r]
+                if any(len(r) != w for r in chunk):  # rare: note which records, then pad or cut them
+                    self._long += [n + i for i, r in enumerate(chunk) if len(r) > w]
+                    self._short += [n + i for i, r in enumerate(chunk) if len(r) < w]
+                    chunk = [r if len(r) == w else (r + [""] * (w - len(r)))[:w] for r in chunk]
+                n += len(chunk)
+                if w:
+                    for j, cells in enumerate(zip(*chunk)):
+                        cols[j].extend(cells)
+        self._n = n
+
+    def ragged(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Records whose cell count differs from the header's (parses the file if not yet done).
+
+        Returns:
+            ``(long, short)``: ``(line, cells)`` per record with more cells than the header
+            (the extra cells are dropped, as by :class:`csv.DictReader` and the engine's pandas)
+            and per record with fewer (the missing cells are empty). ``line`` is the 1-based
+            line the record starts on (a quoted field may span lines).
+        """
+        if self._cols is None:
+            fast = self._ragged_unquoted()
+            if fast is not None:
+                return fast
+        self._load()
+        if not self._long and not self._short:
+            return [], []
+        wanted, lines = set(self._long) | set(self._short), {}
+        limit = csv.field_size_limit(2 ** 31 - 1)
+        with open(self._path, encoding="utf-8-sig", newline="") as fh:  # second pass only when needed
+            reader = csv.reader(fh, delimiter=self._delimiter)
+            next(reader, None)
+            i, end = 0, 1  # end: the line the previous row ended on
+            for row in reader:
+                start, end = end + 1, reader.line_num
+                if not row:
+                    continue
+                if i in wanted:
+                    lines[i] = (start, len(row))
+                i += 1
+        csv.field_size_limit(limit)
+        return [lines[i] for i in self._long], [lines[i] for i in self._short]
+
+    def _ragged_unquoted(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+        """:meth:`ragged` without parsing, for a file without quotes: then every line is one record
+        and has its separators + 1 cells. ``None`` when the file has a quote, a carriage return
+        outside CRLF, a blank first line or a separator outside ASCII."""
+        sep = self._delimiter.encode("utf-8")
+        data = Path(self._path).read_bytes()
+        if len(sep) != 1 or b'"' in data or data.count(b"\r") != data.count(b"\r\n"):
+            return None
+        lines = data.replace(b"\r\n", b"\n").split(b"\n")
+        if not lines[0]:
+            return None  # a blank first line: the csv module would take the next one for the header
+        long: list[tuple[int, int]] = []
+        short: list[tuple[int, int]] = []
+        width = self._width
+        for number, line in enumerate(lines[1:], start=2):
+            if line:  # blank lines are no records
+                cells = line.count(sep) + 1
+                if cells != width:
+                    (long if cells > width else short).append((number, cells))
+        return long, short
+
+    def head(self, name: str, k: int) -> list[str] | None:
+        """Cells of ``name`` in the first ``k`` records (``""`` when empty), read without parsing
+        the rest of the file; ``None`` for no such column."""
+        if name not in self._names:
+            return None
+        if self._cols is not None:
+            return self.column(name)[:k]
+        i = self._index[self._names.index(name)]
+        out: list[str] = []
+        limit = csv.field_size_limit(2 ** 31 - 1)
+        try:
+            with open(self._path, encoding="utf-8-sig", newline="") as fh:
+                reader = csv.reader(fh, delimiter=self._delimiter)
+                next(reader, None)
+                for row in reader:
+                    if len(out) >= k:
+                        break
+                    if row:
+                        out.append(row[i] if i < len(row) else "")
+        finally:
+            csv.field_size_limit(limit)
+        return out
+
+    @property
+    def parsed(self) -> bool:
+        """True once the cells have been read."""
+        return self._cols is not None
+
+    def distinct(self) -> DistinctRecords:
+        """The distinct records (computed once)."""
+        if getattr(self, "_distinct", None) is None:
+            self._distinct = DistinctRecords(self)
+        return self._distinct
+
+    def column(self, name: str) -> list[str] | None:
+        """Cells of ``name`` per record (``""`` when empty), or ``None`` for no such column.
+        The list is shared: do not modify it."""
+        if name not in self._names:
+            return None
+        return self._load()[self._names.index(name)]
+
+    @property
+    def names(self) -> list[str]:
+        """Distinct column names in header order."""
+        return list(self._names)
+
+    def __len__(self) -> int:
+        self._load()
+        return self._n
+
+    def _record(self, cells) -> dict[str, list[str]]:
+        return {k: ([v] if v else []) for k, v in zip(self._names, cells)}
+
+    def __iter__(self) -> Iterator[dict[str, list[str]]]:
+        cols = self._load()
+        if not cols:
+            yield from ({} for _ in range(self._n))
+            return
+        for cells in zip(*cols):
+            yield self._record(cells)
+
+    def __getitem__(self, i):
+        cols = self._load()
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._record([c[i] for c in cols])
+
+
+class DistinctRecords(Sequence):
+    """Distinct records of a :class:`ColumnRecords` (first-seen order), as
+    ``{name: (cell,) or ()}`` dicts, built on access; :func:`pipeline.mappers.offline.profile.is_key`
+    works on the columns directly.
+
+    Attributes:
+        rows: indices (into the columns) of the first occurrence of each distinct record.
+    """
+
+    def __init__(self, records: ColumnRecords):
+        self.base = records
+        cols = records._load()
+        n = len(records)
+        if not cols:
+            self.rows: list[int] = [0] if n else []
+            return
+        rows = list(zip(*cols))
+        last = dict(zip(rows, range(n)))
+        if len(last) == n:  # no duplicate record: every index, in order
+            self.rows = list(range(n))
+            return
+        first = dict(zip(reversed(rows), range(n - 1, -1, -1)))
+        self.rows = sorted(first.values())
+
+    def column(self, name: str) -> list[str] | None:
+        """Cells of ``name`` per distinct record, or ``None`` for no such column."""
+        col = self.base.column(name)
+        if col is None:
+            return None
+        if len(self.rows) == len(self.base):
+            return col
+        return [col[i] for i in self.rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        for i in self.rows:
+            yield {k: tuple(v) for k, v in self.base[i].items()}
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.rows)))]
+        return {k: tuple(v) for k, v in self.base[self.rows[i]].items()}

@@ -1,0 +1,61 @@
+"""Source data access: load a CSV/JSON/XML source by its format (readers in :mod:`pipeline.sources.tabular`,
+:mod:`pipeline.sources.tree`; the loaded form is :class:`~pipeline.sources.model.SourceData`).
+
+For each :class:`~pipeline.manifest.Source` this module answers what the
+audit, the compiler and the mappers need: which references exist (CSV
+columns, JSON keys as dotted paths relative to the iterator, XML element and
+attribute paths relative to the iterator), their values per record, and the
+record iterator (detected when the manifest does not give one). CSV cells are read
+on first use, into columns (:mod:`pipeline.sources.columns`); loading reads the header only.
+
+Repaired copies (see :mod:`pipeline.sources.repair`; inputs are never modified):
+XML with undeclared prefixes or default namespaces (each default namespace is
+bound to a prefix, ``d:`` unless the document has its own, for iterators and
+references alike), JSON with ``null`` members (which Morph-KGC 2.10 reads as
+"drop the whole object"), JSON with a byte-order mark, XML declared in another encoding than
+UTF-8 (the engine reads a UTF-8 copy). A file whose iterator selects no record is a finding
+naming the file and the cause, never an empty source without a word. A file that cannot be
+mapped at all (not UTF-8, an unclosed CSV quote, no records, an external XML entity) is an
+``error`` finding of stage ``source`` (:mod:`pipeline.sources.checks`), which callers turn into
+bad input with :func:`require_readable`.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from pipeline.sources.repair import KNOWN_XML_NAMESPACES, repair_xml, undeclared_prefixes
+from pipeline.manifest import Source
+from pipeline.sources.checks import read_error, require_readable
+from pipeline.sources.tabular import csv_row_findings, load_csv
+from pipeline.sources.model import SourceData
+from pipeline.sources.tree import load_json, load_xml, xml_namespaces
+
+__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
+           "xml_namespaces", "csv_row_findings"]
+
+
+def load_source(source: Source, workdir: Path | None = None) -> SourceData:
+    """Read one source and profile it.
+
+    Args:
+        source: the manifest entry.
+        workdir: where repaired copies go (XML); defaults to a ``.repaired``
+            folder beside the input only when no run folder is given.
+    Returns:
+        The :class:`SourceData`; unreadable content becomes findings, not exceptions. A finding of
+        stage ``source`` and severity ``error`` means the file cannot be mapped (not UTF-8, not
+        well-formed, an unclosed CSV quote, an external XML entity, no records);
+        :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
+    """
+    try:
+        if source.format == "csv":
+            return load_csv(source, workdir)
+        if source.format == "json":
+            return load_json(source, workdir)
+        return load_xml(source, workdir)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
+        return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
+
+

@@ -1,0 +1,167 @@
+"""The loaded form of a source (:class:`SourceData`): references, per-record values, iterator.
+
+Built by the readers in :mod:`pipeline.sources.tabular` and :mod:`pipeline.sources.tree`, through
+:func:`pipeline.sources.load.load_source`; the audit, the compiler and the mappers query it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from pipeline.sources.columns import ColumnRecords, Values, sample_indices
+from pipeline.findings import Finding
+from pipeline.sources.repair import bind_default_prefix
+from pipeline.manifest import Source
+
+__all__ = ["SourceData"]
+
+
+@dataclass
+class SourceData:
+    """A loaded source: references, per-record values, iterator and findings.
+
+    Attributes:
+        source: the manifest entry.
+        path: the file actually read (the repaired copy for repaired XML).
+        iterator: JSONPath/XPath of records (``None`` for CSV).
+        references: available references in document order.
+        records: one dict per record: reference -> list of string values (CSV: a
+            :class:`~pipeline.sources.columns.ColumnRecords`, parsed on first use, columns inside).
+        findings: problems met while reading (repairs, unreadable rows).
+        namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
+        default_prefixes: default namespace URI -> the prefix bound to it (XML only).
+        unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
+            which Morph-KGC reads as a nested path, or white space at their ends); mappers must not use them.
+        delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
+    """
+
+    source: Source
+    path: Path
+    iterator: str | None
+    references: list[str] = field(default_factory=list)
+    records: list[dict[str, list[str]]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    namespaces: dict[str, str] = field(default_factory=dict)
+    delimiter: str = ","
+    bom: bool = False
+    default_prefixes: dict[str, str] = field(default_factory=dict)
+    unaddressable: dict[str, str] = field(default_factory=dict)
+    _tree: object = None
+
+    def bind(self, expr: str) -> str:
+        """``expr`` with unprefixed element names bound to the default namespace, when that form
+        selects data and ``expr`` itself does not (XML with a default namespace); else ``expr``."""
+        if self._tree is None or not self.default_prefixes or expr in self.references:
+            return expr
+        try:
+            if self._select(expr):
+                return expr
+        except etree.XPathError:
+            pass
+        for prefix in dict.fromkeys(self.default_prefixes.values()):
+            bound = bind_default_prefix(expr, prefix)
+            try:
+                if bound != expr and (bound in self.references or self._select(bound)):
+                    return bound
+            except etree.XPathError:
+                continue
+        return expr
+
+    def values(self, reference: str) -> list[str]:
+        """All values of ``reference`` across records, in order (may repeat).
+
+        Returns:
+            A :class:`~pipeline.sources.columns.Values` (a ``list``) computed once per reference and
+            shared by every call: read it, do not modify it. Its ``memo`` keeps what profiling
+            computed on the column (distinct values, datatype), so a second test costs nothing.
+        """
+        cache = self.__dict__.setdefault("_values", {})
+        if reference not in cache:
+            if isinstance(self.records, ColumnRecords):
+                col = self.records.column(reference)
+                cache[reference] = Values(v for v in col if v) if col is not None else Values()
+            else:
+                cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
+        return cache[reference]
+
+    def head_values(self, reference: str, k: int) -> list[str]:
+        """The non-empty values of ``reference`` in the first ``k`` records, in order; a CSV file
+        is not parsed further (see :meth:`values` for all of them)."""
+        if isinstance(self.records, ColumnRecords):
+            return [v for v in self.records.head(reference, k) or [] if v]
+        return [v for r in self.records[:k] for v in r.get(reference, [])]
+
+    def profiling(self) -> str | None:
+        """How the mapper's profiling covered this source, when a sample was involved (CSV
+        with more than :data:`~pipeline.sources.columns.SAMPLE_RECORDS` records), else ``None``."""
+        if not isinstance(self.records, ColumnRecords) or not self.records.parsed:
+            return None
+        n = len(self.records)
+        idx = sample_indices(n)
+        if len(idx) >= n:
+            return None
+        return (f"{n:,} records: key candidates screened on a systematic sample of {len(idx):,} records "
+                f"(records 0, {idx.step}, {2 * idx.step}, ...), each key kept confirmed on all records; datatypes and "
+                f"inclusion dependencies tested on every distinct value")
+
+    def has_reference(self, reference: str) -> bool:
+        """True when ``reference`` names data in this source.
+
+        CSV/JSON: an exact column / dotted key. XML: a known relative path, or
+        any XPath (absolute or relative to the iterator) that selects something.
+        """
+        if reference in self.references:
+            return True
+        if self.source.format != "xml" or self._tree is None:
+            return False
+        reference = self.bind(reference)
+        if reference in self.references:
+            return True
+        try:
+            return bool(self.xpath(reference))
+        except etree.XPathError:
+            return False
+
+    def max_per_record(self, reference: str) -> int:
+        """Largest number of values ``reference`` (relative to the iterator) selects in one record.
+
+        XML only (0 otherwise or for an invalid expression); used to spot references that an
+        engine would combine as a cross product.
+        """
+        if self._tree is None or not self.iterator:
+            return 0
+        reference = self.bind(reference)
+        try:
+            records = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            return max((len(r.xpath(reference, namespaces=self.namespaces)) for r in records), default=0)
+        except etree.XPathError:
+            return 0
+
+    def _select(self, expr: str) -> list:
+        """Raw XPath result of ``expr`` (absolute, or relative to the first record)."""
+        ctx = self._tree
+        if not expr.startswith("/") and self.iterator:
+            hits = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            ctx = hits[0] if hits else self._tree
+        out = ctx.xpath(expr, namespaces=self.namespaces)
+        return out if isinstance(out, list) else [out]
+
+    def xpath(self, expr: str) -> list[str]:
+        """Evaluate an XPath (absolute, or relative to the first record) to string values.
+
+        Raises:
+            lxml.etree.XPathError: malformed expression or unknown prefix.
+        """
+        if self._tree is None:
+            return []
+        expr = self.bind(expr)
+        ctx = self._tree
+        if not expr.startswith("/") and self.iterator:
+            hits = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            ctx = hits[0] if hits else self._tree
+        out = ctx.xpath(expr, namespaces=self.namespaces)
+        if not isinstance(out, list):
+            return [str(out)]
+        return [x.text or "" if isinstance(x, etree._Element) else str(x) for x in out]

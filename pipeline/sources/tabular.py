@@ -1,0 +1,124 @@
+"""CSV sources: header, separator and byte-order mark at load, header and ragged-record checks.
+
+The cells are read on first use, into columns (:mod:`pipeline.sources.columns`). A CSV that is not
+comma-separated BOM-less UTF-8 gets a normalised copy for the engine (inputs are never modified).
+"""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from pipeline.sources.columns import ColumnRecords, check_utf8
+from pipeline.findings import Finding
+from pipeline.manifest import Source
+from pipeline.sources.checks import NO_RECORDS, unclosed_quote
+from pipeline.sources.model import SourceData
+
+__all__ = ["load_csv", "csv_row_findings"]
+
+
+def load_csv(src: Source, workdir: Path | None) -> SourceData:
+    """Read a CSV source (header now, cells on first use); a copy for the engine when it is not
+    comma-separated BOM-less UTF-8. Raises ``OSError``/``csv.Error`` (:func:`~pipeline.sources.load.load_source`
+    turns them into findings)."""
+    limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
+    try:
+        data = _read_csv(src)
+        if data.delimiter != "," or data.bom:
+            _normalise_csv(data, workdir or src.path.parent / ".repaired")
+        return data
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _normalise_csv(data: SourceData, out_dir: Path) -> None:
+    """Write a comma-separated, BOM-less UTF-8 copy for the engine (Morph-KGC reads only that)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / data.source.path.name
+    with data.source.path.open(encoding="utf-8-sig", newline="") as fh, target.open("w", encoding="utf-8",
+                                                                                     newline="") as out:
+        csv.writer(out).writerows(csv.reader(fh, delimiter=data.delimiter))
+    what = [w for w, on in ((f"{data.delimiter!r} as separator", data.delimiter != ","), ("a byte-order mark", data.bom))
+            if on]
+    data.findings.append(Finding("source", str(data.source.path), f"CSV uses {' and '.join(what)}; the engine reads "
+                                 f"a comma-separated UTF-8 copy: {target}", expected="comma-separated UTF-8",
+                                 severity="info"))
+    data.path = target
+
+
+def _read_csv(src: Source) -> SourceData:
+    """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
+    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
+    with src.path.open(encoding="utf-8-sig", newline="") as fh:
+        sample = fh.read(4096)
+        fh.seek(0)
+        delimiter = "\t" if src.path.suffix.lower() == ".tsv" else ","
+        try:
+            delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter if sample.count("\n") > 1 else delimiter
+        except csv.Error:
+            pass
+        reader = csv.reader(fh, delimiter=delimiter)
+        refs = next(reader, [])
+        has_record = any(row for row in reader)
+    records = ColumnRecords(src.path, delimiter, refs)
+    data = SourceData(src, src.path, None, refs, records)
+    data.delimiter = delimiter
+    with src.path.open("rb") as fh:
+        data.bom = fh.read(3) == b"\xef\xbb\xbf"
+    opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
+    if not refs:
+        data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
+                                     expected="a header line with column names"))
+    elif opened:
+        data.findings.append(Finding("source", str(src.path), f"unclosed quote: the quoted field opened at line "
+                                     f"{opened[0]}, column {opened[1]} runs to the end of the file", line=opened[0],
+                                     expected='a closing "; a quote inside a quoted '
+                                     'field is written ""'))
+    elif not has_record:
+        data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
+                                     line=2, column=NO_RECORDS, expected="at least one record below the header",
+                                     severity="warning"))
+    data.findings += _header_warnings(src, refs)
+    return data
+
+
+def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:
+    """Header names no reference can address as the engine reads them: a name given twice (pandas,
+    inside Morph-KGC, reads the first column; kgc's profiling the last) and an empty name."""
+    out = []
+    for name in dict.fromkeys(refs):
+        cols = [i + 1 for i, r in enumerate(refs) if r == name]
+        if name.strip() == "":
+            out.append(Finding("source", str(src.path), f"header cell(s) in column(s) {', '.join(map(str, cols))} "
+                               "are empty: no reference addresses that data", line=1, column="header", value=name,
+                               expected="a name for every column", severity="warning"))
+        elif len(cols) > 1:
+            out.append(Finding("source", str(src.path), f"the header names {name!r} in columns "
+                               f"{', '.join(map(str, cols))}: the engine reads column {cols[0]} only", line=1,
+                               column="header", value=name, expected="distinct column names", severity="warning"))
+    return out
+
+
+def csv_row_findings(data: SourceData) -> list[Finding]:
+    """Records of a CSV source whose cell count differs from its header's (parses the file).
+
+    Returns:
+        At most two findings: a ``warning`` for records with more cells than the header (the
+        extra cells reach no column, so neither kgc nor the engine reads them: data is lost)
+        and an ``info`` for records with fewer (their missing cells are empty), each naming
+        the first lines. ``[]`` for other formats and well-formed files.
+    """
+    if not isinstance(data.records, ColumnRecords):
+        return []
+    long, short = data.records.ragged()
+    width, out = len(data.references), []
+    for rows, severity, what in ((long, "warning", "more cells than the header; the extra cells are dropped "
+                                  "(no column name addresses them)"),
+                                 (short, "info", "fewer cells than the header; the missing cells are read as empty")):
+        if rows:
+            first = ", ".join(f"line {line} ({cells} cells)" for line, cells in rows[:5])
+            more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+            out.append(Finding("source", str(data.source.path), f"{len(rows)} record(s) have {what}: {first}{more}",
+                               line=rows[0][0], column="record", expected=f"{width} cells per record, as the header",
+                               severity=severity))
+    return out

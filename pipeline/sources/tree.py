@@ -1,0 +1,317 @@
+"""JSON and XML sources: records found by an iterator, references as paths relative to it.
+
+JSON keys become dotted paths; XML element and attribute paths get namespace prefixes (each
+default namespace bound to one, see :mod:`pipeline.sources.repair`). Repaired copies (``null``
+members, a byte-order mark, another encoding than UTF-8, default namespaces) are what the
+engine reads; a file whose iterator selects no record is a finding naming the file and cause.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from lxml import etree
+
+from pipeline.findings import Finding
+from pipeline.sources.repair import bind_default_prefix, declare_on_root, default_namespace_prefixes, repair_xml, strip_json_nulls
+from pipeline.manifest import Source
+from pipeline.sources.checks import json_top_level, parse_xml, unresolved_entity, utf8_xml_copy, xml_encoding
+from pipeline.sources.model import SourceData
+
+__all__ = ["load_json", "load_xml", "xml_namespaces"]
+
+
+def xml_namespaces(root: etree._Element) -> dict[str, str]:
+    """All prefix -> URI declarations in a parsed document (default namespace left out)."""
+    out: dict[str, str] = {}
+    for el in root.iter():
+        for p, uri in (el.nsmap or {}).items():
+            if p:
+                out.setdefault(p, uri)
+    return out
+
+
+def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
+    """``prefix:local`` of an element; a default-namespace element gets its bound prefix."""
+    q = etree.QName(el)
+    if q.namespace:
+        prefix = el.prefix or (defaults or {}).get(q.namespace)
+        return f"{prefix}:{q.localname}" if prefix else q.localname
+    return q.localname
+
+
+def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
+    """Leaf values by dotted path; paths through a key holding ``.`` (the engine reads a nested path)
+    or white space at its ends (a table cell cannot hold it) go into ``odd``. Spaces inside a key
+    (``"book title"``) are fine: Morph-KGC reads them."""
+    out: dict[str, list[str]] = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            for kk, vv in _flatten_json(v, path, odd).items():
+                out.setdefault(kk, []).extend(vv)
+                if odd is not None and ("." in str(k) or str(k) != str(k).strip()):
+                    odd.add(kk)
+    elif isinstance(obj, list):
+        for item in obj:
+            for kk, vv in _flatten_json(item, prefix, odd).items():
+                out.setdefault(kk, []).extend(vv)
+    elif obj is not None:
+        out[prefix] = [str(obj).lower() if isinstance(obj, bool) else str(obj)]
+    return out
+
+
+def _keyed_records(data: dict) -> bool:
+    """An object whose members are records keyed by an identifier (``{"S-01": {...}, "S-02": {...}}``,
+    a common API form): at least two members, every one an object, and their member names mostly
+    shared (at least half of all the names in every one of them)."""
+    if len(data) < 2 or not all(isinstance(v, dict) and v for v in data.values()):
+        return False
+    names = [set(v) for v in data.values()]
+    union = set().union(*names)
+    return all(len(n) * 2 >= len(union) for n in names) and bool(set.intersection(*names))
+
+
+def _json_records_path(data) -> tuple[str, list]:
+    if isinstance(data, list):
+        return "$[*]", data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                return f"$.{k}[*]", v
+        if _keyed_records(data):
+            return "$.*", list(data.values())
+        for k, v in data.items():
+            if isinstance(v, dict):
+                sub, recs = _json_records_path(v)
+                if recs and sub != "$":
+                    return "$." + k + sub[1:], recs
+        return "$", [data]
+    return "$", []
+
+
+def _members(data, iterator: str) -> list[str]:
+    """The member names the JSONPath ``iterator`` (``$.sensors.*``) selects: the keys of keyed records."""
+    from jsonpath_ng.ext import parse as jp_parse
+
+    return [str(m.path.fields[0]) if getattr(m.path, "fields", None) else str(m.path)
+            for m in jp_parse(iterator).find(data)]
+
+
+def load_json(src: Source, workdir: Path | None) -> SourceData:
+    """Read a JSON source into flattened records (dotted keys relative to the iterator), repaired
+    copies for ``null`` members and a byte-order mark. Raises ``OSError``/``json.JSONDecodeError``
+    (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
+    data = json.loads(src.path.read_text(encoding="utf-8-sig"))
+    top = json_top_level(src, data)
+    if top is not None:
+        return SourceData(src, src.path, src.iterator, findings=[top])
+    iterator, recs = _json_records_path(data)
+    if src.iterator:
+        from jsonpath_ng.ext import parse as jp_parse
+        iterator = src.iterator
+        recs = [m.value for m in jp_parse(iterator).find(data)]
+    odd: set[str] = set()
+    records = [_flatten_json(r, odd=odd) for r in recs]
+    refs: list[str] = []
+    for r in records:
+        refs.extend(k for k in r if k not in refs)
+    out_dir = workdir or src.path.parent / ".repaired"
+    path, repair = strip_json_nulls(src.path, data, out_dir)
+    with src.path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if bom and path == src.path:  # the engine's json.load refuses a byte-order mark: it reads a copy without
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / src.path.name
+        path.write_bytes(src.path.read_bytes()[3:])
+        repair = Finding("source", str(src.path), f"JSON starts with a byte-order mark; the engine reads a copy "
+                         f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
+    out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
+    for ref in sorted(odd):
+        out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
+                                  "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "
+                                  "white space, so no reference selects it")
+        out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
+                                    expected="JSON keys without '.' or white space at their ends", severity="warning"))
+    if not src.iterator and iterator.endswith(".*"):  # the records are the members of a keyed object
+        keys = _members(data, iterator)
+        shown = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+        out.findings.append(Finding(
+            "source", str(src.path), f"the records are the members of an object, keyed by {shown} (iterator "
+            f"{iterator!r}): a JSONPath reference cannot read a member's name, so these keys are no data; if they "
+            "identify the records, add them as a member of each (\"id\": ...) to map them",
+            column="iterator", value=iterator, expected="records that hold their identifier", severity="warning"))
+    if not recs:
+        out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
+                                    column="iterator", value=iterator, expected="a JSONPath selecting the records",
+                                    severity="warning"))
+    return out
+
+
+def _xml_iterator(root: etree._Element, defaults: dict[str, str]) -> str:
+    children = [c for c in root if isinstance(c.tag, str)]
+    names = [_qname(c, defaults) for c in children]
+    # a root whose children are all one kind of record element (even a single one) holds records
+    if children and len(set(names)) == 1 and any(len(c) for c in children):
+        return f"/{_qname(root, defaults)}/{names[0]}"
+    return f"/{_qname(root, defaults)}"
+
+
+def _repeating(record: etree._Element, iterator: str, defaults: dict[str, str]) -> list[tuple[str, int]]:
+    """Absolute paths of the structured elements (with children or attributes) that occur at least
+    twice under one parent below ``record``, with how many there are, in document order."""
+    found: dict[str, int] = {}
+
+    def walk(node: etree._Element, path: str) -> None:
+        kids = [c for c in node if isinstance(c.tag, str)]
+        names = [_qname(c, defaults) for c in kids]
+        for c, n in zip(kids, names):
+            p = f"{path}/{n}"
+            if names.count(n) >= 2 and (len(c) or c.attrib):
+                found[p] = found.get(p, 0) + 1
+            walk(c, p)
+
+    walk(record, iterator)
+    return list(found.items())
+
+
+#: The namespace of ``xml:lang``, ``xml:id``, bound to ``xml`` in every document (Namespaces in XML, 3).
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+
+
+def _attribute(el: etree._Element, name: str) -> str:
+    """The XPath step of an attribute: ``@sku``, or ``@xml:lang`` / ``@xlink:href`` for a namespaced one
+    (an unprefixed ``@lang`` selects only an attribute in no namespace, XPath 1.0 section 2.3)."""
+    q = etree.QName(name)
+    if not q.namespace:
+        return f"@{q.localname}"
+    prefix = "xml" if q.namespace == _XML_NS else next(
+        (k for k, v in (el.nsmap or {}).items() if v == q.namespace and k), None)
+    return f"@{prefix}:{q.localname}" if prefix else f"@{{{q.namespace}}}{q.localname}"
+
+
+def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for a, v in el.attrib.items():
+        out.setdefault(_attribute(el, a), []).append(v)
+
+    def walk(node: etree._Element, path: str) -> None:
+        for child in node:
+            if not isinstance(child.tag, str):
+                continue
+            p = f"{path}/{_qname(child, defaults)}" if path else _qname(child, defaults)
+            text = (child.text or "").strip()
+            if len(child) == 0:
+                out.setdefault(p, []).append(text)
+            for a, v in child.attrib.items():
+                out.setdefault(f"{p}/{_attribute(child, a)}", []).append(v)
+            walk(child, p)
+
+    walk(el, "")
+    return out
+
+
+def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path) -> tuple[Path, dict[str, str],
+                                                                                           list[Finding]]:
+    """Bind the default namespaces of a parsed document; write the engine copy declaring the new prefixes."""
+    defaults = default_namespace_prefixes(root)
+    new = {p: uri for uri, p in defaults.items() if p not in (root.nsmap or {}) or root.nsmap[p] != uri}
+    if not new:
+        return path, defaults, []
+    text = declare_on_root(path.read_text(encoding="utf-8"), new)
+    if text is None:
+        return path, defaults, []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / src.path.name
+    target.write_text(text, encoding="utf-8")
+    findings = [Finding("xml-repair", str(src.path), f"default namespace <{uri}> bound to the prefix '{p}:' for "
+                        f"iterators and references (XPath 1.0 has no default element namespace); the engine "
+                        f"reads a copy declaring it: {target}", column="namespace", value=uri,
+                        expected="namespaced paths", candidate=f"{p}:", severity="info")
+                for p, uri in new.items()]
+    return target, defaults, findings
+
+
+def load_xml(src: Source, workdir: Path | None) -> SourceData:
+    """Read an XML source into records (element and attribute paths relative to the iterator),
+    detecting the iterator and binding default namespaces; malformed XML becomes findings."""
+    out_dir = workdir or src.path.parent / ".repaired"
+    path, findings = src.path, []
+    declared = xml_encoding(src.path)
+    if declared:  # the engine reads XML as UTF-8: it gets a UTF-8 copy, which the repairs below start from
+        path, converted = utf8_xml_copy(src.path, declared, out_dir)
+        findings.append(converted)
+    path, repaired = repair_xml(path, out_dir)
+    findings += repaired
+    try:
+        tree = parse_xml(path)
+    except etree.XMLSyntaxError as exc:
+        findings.append(Finding("source", str(src.path), f"XML is not well-formed: {exc.msg}",
+                                line=exc.lineno, expected="well-formed XML"))
+        return SourceData(src, path, src.iterator, findings=findings)
+    entity = unresolved_entity(tree)
+    if entity is not None:
+        findings.append(Finding("source", str(src.path), entity[1], line=entity[0], column="entity",
+                                expected="entities declared in the document itself, no SYSTEM or PUBLIC entity, "
+                                "no external DTD; replace the reference by its text"))
+        return SourceData(src, path, src.iterator, findings=findings)
+    root = tree.getroot()
+    path, defaults, bound = _bind_defaults(src, path, root, out_dir)
+    findings += bound
+    namespaces = xml_namespaces(root)
+    namespaces.update({p: uri for uri, p in defaults.items()})
+    iterator = src.iterator or _xml_iterator(root, defaults)
+    elements: list = []
+    try:
+        elements = tree.xpath(iterator, namespaces=namespaces)
+    except etree.XPathError as exc:
+        findings.append(Finding("source", str(src.path), f"iterator {iterator!r} is no valid XPath: {exc}",
+                                column="iterator", value=iterator, expected="an XPath selecting the records"))
+    if not elements and defaults and src.iterator:
+        for p in dict.fromkeys(defaults.values()):
+            bound_it = bind_default_prefix(iterator, p)
+            try:
+                hits = tree.xpath(bound_it, namespaces=namespaces)
+            except etree.XPathError:
+                continue
+            if hits:
+                findings.append(Finding("source", str(src.path), f"iterator {iterator!r} names elements of the "
+                                        f"default namespace <{ {v: k for k, v in defaults.items()}[p]}> without a "
+                                        f"prefix; read as {bound_it!r}", column="iterator", value=iterator,
+                                        expected="a namespaced XPath", candidate=bound_it, severity="warning"))
+                iterator, elements = bound_it, hits
+                break
+    records = [_xml_record(e, defaults) for e in elements if isinstance(e, etree._Element)]
+    if not records and not any(f.column == "iterator" for f in findings):
+        ns = f"; the document's elements are in the default namespace <{next(iter(defaults))}>" if defaults else ""
+        findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
+                                column="iterator", value=iterator, expected="an XPath selecting the records",
+                                candidate=_xml_iterator(root, defaults), severity="warning"))
+    if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
+        shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
+        first = repeats[0][0]
+        # a document (a notice) has values of its own beside its parts; a root whose children hold no
+        # text of their own only groups collections (teachers, departments): a cross product is sure
+        own_text = any(isinstance(c.tag, str) and len(c) == 0 and (c.text or "").strip() for c in elements[0])
+        findings.append(Finding(
+            "source", str(src.path), f"the file is read as one record (iterator {iterator!r}) holding repeating "
+            f"elements {shown}: the values of one element are combined with those of another per record (a cross "
+            f"product) unless they describe parts of one document; to read each as records of its own, list the "
+            f"file once per element in the manifest, each with a 'name' and its 'iterator' (e.g. {{path: "
+            f"{src.path.name}, name: {first.rsplit('/', 1)[-1].split(':')[-1]}.xml, iterator: {first}}})",
+            column="iterator", value=iterator, expected="one iterator per kind of record", candidate=first,
+            severity="info" if own_text else "warning"))
+    refs: list[str] = []
+    for r in records:
+        refs.extend(k for k in r if k not in refs)
+    data = SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
+    data.default_prefixes = defaults
+    for ref in refs:  # a prefixed attribute is read by the engine correction (engine_readers.expanded_name)
+        if re.search(r"@[^/@]*\{[^/@]*$", ref):
+            data.unaddressable[ref] = (
+                f"the attribute {ref.rsplit('/', 1)[-1]!r} is in a namespace the document binds to no prefix: "
+                f"an RML reference cannot name it (the braces of its expanded name delimit template references)")
+            findings.append(Finding("source", str(src.path), data.unaddressable[ref], column="reference", value=ref,
+                                    expected="attributes in no namespace", severity="warning"))
+    return data

@@ -1,0 +1,157 @@
+"""Subject IRI templates: parse ``{column}``, ``$(xpath)`` and ``$(replace(xpath,'a','b'))``.
+
+Gold tables write templates as RML-style ``http://ex.org/person/{ID}``, as
+prefixed names (``ex:agency/{agency_id}``) and, in scenario 3, with embedded
+XPath expressions ``$(...)`` that may call ``replace(...)``. A template is
+parsed into a list of :class:`Segment`; the compiler turns segments into an
+``rml:template`` or, when a function is involved, into an FNML execution.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.table.cells import split_arguments
+
+__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren"]
+
+#: Functions allowed inside ``$(...)`` and their argument count after the input.
+FUNCTIONS = {"replace": 2}
+
+
+class TemplateError(ValueError):
+    """A template cannot be parsed (unbalanced braces/parentheses, unknown function)."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One piece of a template.
+
+    Attributes:
+        kind: ``const`` (text), ``ref`` (a reference's value) or ``call`` (a function of a reference).
+        value: the text (``const``) or the reference (``ref``/``call``).
+        function: function name for ``call`` (``replace``).
+        args: constant arguments of the call, unquoted.
+    """
+
+    kind: str
+    value: str
+    function: str | None = None
+    args: tuple[str, ...] = field(default_factory=tuple)
+
+    def references(self) -> list[str]:
+        """References this segment reads (``[]`` for constants)."""
+        return [] if self.kind == "const" else [self.value]
+
+
+def _split_args(text: str) -> list[str]:
+    try:
+        args = split_arguments(text)
+    except ValueError as exc:
+        raise TemplateError(str(exc)) from exc
+    return args or [""]
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    raise TemplateError(f"expected a quoted string, found {text!r}")
+
+
+def closing_paren(text: str, start: int) -> int:
+    """Index of the ``)`` that closes the ``(`` at ``start`` (quotes respected).
+
+    Raises:
+        TemplateError: the parenthesis is never closed.
+    """
+    depth, quote = 0, ""
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise TemplateError(f"unbalanced parentheses: '$(' at position {start - 1} is never closed")
+
+
+def _expression(expr: str) -> Segment:
+    m = re.match(r"^([A-Za-z_][\w\-]*)\s*\((.*)\)$", expr.strip(), re.S)
+    if m and m.group(1) in FUNCTIONS:
+        args = _split_args(m.group(2))
+        if len(args) != 1 + FUNCTIONS[m.group(1)]:
+            raise TemplateError(f"{m.group(1)}() takes {1 + FUNCTIONS[m.group(1)]} arguments, found {len(args)}")
+        return Segment("call", args[0], m.group(1), tuple(_unquote(a) for a in args[1:]))
+    if m and not expr.strip().startswith(("/", ".")) and "/" not in m.group(1):
+        raise TemplateError(f"unknown function {m.group(1)!r} in $({expr}); known: {', '.join(FUNCTIONS)}")
+    return Segment("ref", expr.strip())
+
+
+def parse_template(template: str) -> list[Segment]:
+    """Parse a subject template into segments.
+
+    Args:
+        template: e.g. ``http://ex.org/p/{ID}`` or ``http://x/codice_$(replace(/entry/id,'a',''))``.
+    Returns:
+        Segments in order; adjacent constants merged.
+    Raises:
+        TemplateError: unbalanced ``{}``/``$()``, empty variable, unknown function.
+    """
+    segments: list[Segment] = []
+    i, const = 0, ""
+    while i < len(template):
+        ch = template[i]
+        if ch == "\\" and i + 1 < len(template) and template[i + 1] in "{}":
+            const += template[i + 1]
+            i += 2
+            continue
+        if template.startswith("$(", i):
+            end = closing_paren(template, i + 1)
+            if const:
+                segments.append(Segment("const", const))
+                const = ""
+            inner = template[i + 2:end]
+            if not inner.strip():
+                raise TemplateError("empty $() expression")
+            segments.append(_expression(inner))
+            i = end + 1
+            continue
+        if ch == "{":
+            end = template.find("}", i)
+            if end < 0:
+                raise TemplateError(f"unbalanced braces: '{{' at position {i} is never closed")
+            name = template[i + 1:end].strip()
+            if not name:
+                raise TemplateError(f"empty variable '{{}}' at position {i}")
+            if const:
+                segments.append(Segment("const", const))
+                const = ""
+            segments.append(Segment("ref", name))
+            i = end + 1
+            continue
+        if ch == "}":
+            raise TemplateError(f"unbalanced braces: '}}' at position {i} has no opening '{{'")
+        const += ch
+        i += 1
+    if const:
+        segments.append(Segment("const", const))
+    return segments
+
+
+def expand_template_prefix(template: str, prefixes: dict[str, str]) -> str:
+    """Expand a leading ``prefix:`` of a template (``ex:agency/{id}``) with ``prefixes``.
+
+    Templates that already start with a scheme (``http://``) or an unknown
+    prefix are returned unchanged.
+    """
+    m = re.match(r"^([A-Za-z][\w\-]*):(?!//)", template)
+    if m and m.group(1) in prefixes:
+        return prefixes[m.group(1)] + template[m.end():]
+    return template
