@@ -6,18 +6,16 @@ Exit codes: 0 success; 1 a run failed (``run``), triples were dropped as invalid
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
+from collections.abc import Iterable, Sequence
 
 from pipeline import __version__
-from pipeline.commands.build import add_compile_parser, add_map_parser, add_materialize_parser
-from pipeline.commands.check import add_score_parser, add_validate_parser
-from pipeline.commands.data import add_data_parser, add_synth_parser
-from pipeline.commands.run import add_run_parser
 from pipeline.errors import InputError, PipelineError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "COMMANDS"]
 
 LOGGER = logging.getLogger("pipeline")
 
@@ -27,8 +25,34 @@ LOGGER = logging.getLogger("pipeline")
 QUIET_HELP = "no progress bar and no log lines below error (the findings, warnings and infos too, are still printed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``kgc`` (subcommands: data, run, map, compile, materialize, validate, score)."""
+#: Subcommand -> (module that registers it, one-line summary). A command's module, and the stages
+#: it imports, load only when that command runs (pip's commands registry): ``kgc materialize``
+#: does not pay for the mappers, the scorers or the text extractor. Each module has
+#: ``PARSERS: {name: add_parser(sub, common)}``; the summary is the help its parser gives.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "data": ("pipeline.commands.data", "write manifests for the BLINKG benchmark cases"),
+    "run": ("pipeline.commands.run", "map, compile, materialize, validate and score one or many cases"),
+    "text": ("pipeline.text.cli", "extract a KG from sentences (text manifests), validate and score it"),
+    "validate": ("pipeline.commands.check",
+                 "validate a KG: strict syntax (SV2), OWL 2 RL consistency (CS2), SHACL"),
+    "score": ("pipeline.commands.check", "score a table and/or a KG against the case's gold"),
+    "synth": ("pipeline.commands.data", "generate an unseen scenario with a controlled schema distance"),
+    "map": ("pipeline.commands.build", "propose a mapping table for a case"),
+    "compile": ("pipeline.commands.build", "compile a mapping table (or YARRRML) into RML"),
+    "materialize": ("pipeline.commands.build", "run Morph-KGC on an RML file"),
+}
+
+
+def build_parser(full: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``kgc``.
+
+    Args:
+        full: the subcommands whose parsers are built in full (their modules imported); the
+            others are listed with their summary only. ``None``: all of them.
+    Returns:
+        The parser; a fully built subcommand sets ``func`` (``args.func(args) -> exit code``).
+    """
+    names = set(COMMANDS) if full is None else set(full)
     p = argparse.ArgumentParser(prog="kgc", description="Knowledge-graph construction: mapping table -> RML -> KG.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -38,24 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
     common.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=QUIET_HELP)
-
-    add_data_parser(sub, common)
-    add_run_parser(sub, common)
-    from pipeline.text.cli import add_parser as add_text_parser
-    add_text_parser(sub, common)
-    add_validate_parser(sub, common)
-    add_score_parser(sub, common)
-    add_synth_parser(sub, common)
-    add_map_parser(sub, common)
-    add_compile_parser(sub, common)
-    add_materialize_parser(sub, common)
+    for name, (module, summary) in COMMANDS.items():
+        if name in names:
+            importlib.import_module(module).PARSERS[name](sub, common)
+        else:
+            sub.add_parser(name, help=summary)
     return p
 
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is one), or ``None``."""
+    return next((a for a in argv if a in COMMANDS), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = _command(argv)
+    args = build_parser([command] if command else []).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR if args.quiet else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     if not args.verbose:

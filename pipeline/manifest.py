@@ -24,6 +24,7 @@ anything runs and names the file, the line and the key at fault.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -260,7 +261,6 @@ def dump_manifest(case: Case, path: str | Path) -> Path:
     base = path.parent.resolve()
 
     def rel(p: Path) -> str:
-        import os
         return os.path.relpath(p, base)
 
     data: dict[str, Any] = {"name": case.name, "scenario": case.scenario, "base_iri": case.base_iri,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pyoxigraph
 from rdflib import Dataset, Graph
 
 from pipeline.errors import InputError
@@ -130,8 +131,6 @@ def ntriples_copy(path: str | Path, target: str | Path) -> str:
         InputError: unknown extension, or a syntax error, with the parser's line (and the
             column in the message) when it reports one.
     """
-    import pyoxigraph
-
     path = Path(path)
     fmt = rdf_format(path)
     if fmt is None:

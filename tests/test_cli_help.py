@@ -13,3 +13,24 @@ def test_positionals_and_out_have_help():
                if (not action.option_strings or "--out" in action.option_strings) and not action.help]
     assert missing == []
     assert "LLM_CONTEXT_WINDOW" in sub.choices["run"].format_help()
+
+
+def test_each_command_summary_is_the_help_its_parser_gives():
+    from pipeline.cli import COMMANDS
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: c.help for c in sub._choices_actions}
+    assert helps == {name: summary for name, (_, summary) in COMMANDS.items()}
+
+
+def test_a_command_loads_only_the_stages_it_runs():
+    import subprocess
+    import sys
+
+    code = ("import sys; from pipeline.cli import build_parser; build_parser(['materialize']); "
+            "print(sorted(m for m in ('pipeline.mappers.offline', 'pipeline.text.offline', 'pipeline.report', "
+            "'pipeline.scoring.mapping') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    listed = subprocess.run([sys.executable, "-m", "pipeline.cli", "--help"], capture_output=True, text=True)
+    assert listed.returncode == 0 and "materialize" in listed.stdout

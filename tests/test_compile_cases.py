@@ -189,13 +189,13 @@ def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
     from dataclasses import replace
 
     import pipeline.run.runner as run_module
-    import pipeline.scoring.mapping.cn4 as cn4
+    import pipeline.run.stages as stages
     from pipeline.errors import MaterializeError
 
     def fail(*args, **kwargs):
         raise MaterializeError("engine stopped")
 
-    monkeypatch.setattr(cn4, "materialize_with_events", fail)  # the engine run of the materialize stage
+    monkeypatch.setattr(stages, "materialize_with_events", fail)  # the engine run of the materialize stage
     table = CASES / "function-with-xpath-template-crash" / "table.md"
     case = replace(load_manifest(CASES / "function-with-xpath-template-crash" / "case.yaml"), gold_table=table)
     run = run_module.run_case(case, run_module.RunConfig(out_dir=tmp_path, mapper="replay",

@@ -26,15 +26,19 @@ import configparser
 import contextlib
 import io
 import json
+import logging
 import os
 import re
 import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rdflib import BNode, Graph, Namespace
+from rdflib import XSD, BNode, Dataset, Graph, Literal, Namespace
 from rdflib.compare import isomorphic
+
+from pipeline.cli import main
 
 __all__ = ["SUITES", "CaseResult", "run_case", "run_suites", "same_dataset", "read_dataset", "main"]
 
@@ -62,10 +66,6 @@ def read_dataset(text: str) -> Graph:
     isomorphism of the encodings is dataset isomorphism, blank nodes shared across graphs).
     Literals are compared in their RDF 1.1 value terms: a simple literal is an ``xsd:string``,
     language tags are lower case."""
-    from rdflib import Dataset
-
-    from rdflib import Literal, XSD
-
     ds = Dataset()
     ds.parse(data=text, format="nquads")
     g = Graph()
@@ -116,8 +116,6 @@ def _default_base(case: Path) -> list[str]:
 
 def _ours(case: Path, out: Path) -> tuple[int | None, str, str]:
     """Run ``kgc materialize`` in-process; returns (exit code or None on a crash, stderr, N-Quads)."""
-    from pipeline.cli import main
-
     out.mkdir(parents=True, exist_ok=True)
     target = out / "kg.nq"
     target.unlink(missing_ok=True)
@@ -126,8 +124,6 @@ def _ours(case: Path, out: Path) -> tuple[int | None, str, str]:
         try:
             rc = main(["materialize", "mapping.ttl", str(target), "--format", "nq", "-q", *_default_base(case)])
         except BaseException as exc:  # noqa: BLE001 - a crash is an outcome to report
-            import traceback
-
             return None, err.getvalue() + traceback.format_exc() + f"{type(exc).__name__}: {exc}", ""
     text = target.read_text(encoding="utf-8") if target.is_file() else ""
     return rc, err.getvalue(), text
@@ -245,7 +241,6 @@ def main(argv: list[str] | None = None) -> int:
     if not all((root / s).is_dir() for s in args.suite or SUITES):
         print(f"error: RML test cases not found under {root} (set RML_TEST_CASES)", file=sys.stderr)
         return 2
-    import logging
 
     logging.disable(logging.WARNING)  # the engine logs each failure; the JSON has the reasons
     results = run_suites(root, out, tuple(args.suite or SUITES), args.only)

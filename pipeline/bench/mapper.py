@@ -19,8 +19,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from pipeline.bench.blinkg import blinkg_cases
 from pipeline.bench import bench_parser, bench_root
+from pipeline.bench.blinkg import blinkg_cases
 from pipeline.mappers import get_mapper
 
 __all__ = ["bench", "main"]

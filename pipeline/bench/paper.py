@@ -34,12 +34,12 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from pipeline.errors import InputError
-from pipeline.scoring.mapping import scenario_task_scores
 from pipeline.bench import bench_parser, bench_root
 from pipeline.bench.paper_compare import compare, comparison_markdown
-from pipeline.bench.paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports, rescore,
-                           write_rescored)
+from pipeline.bench.paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports,
+                                         rescore, write_rescored)
+from pipeline.errors import InputError
+from pipeline.scoring.mapping import scenario_task_scores
 
 __all__ = ["SCENARIOS", "main"]
 

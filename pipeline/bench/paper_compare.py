@@ -9,8 +9,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from pipeline.table.model import TASK_COLUMNS
 from pipeline.bench.paper_scores import PublishedTable
+from pipeline.table.model import TASK_COLUMNS
 
 __all__ = ["Comparison", "compare", "comparison_markdown", "mean_over"]
 

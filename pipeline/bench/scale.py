@@ -25,6 +25,7 @@ over sizes (least squares of log seconds on log triples; 1.0 is linear).
 from __future__ import annotations
 
 import argparse
+import compileall
 import configparser
 import csv
 import json
@@ -38,6 +39,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from pipeline.fno import UDF_FILE
+from pipeline.materialize.output import count_lines
 
 __all__ = ["generate", "run_stage", "slope", "main"]
 
@@ -120,14 +124,10 @@ def slope(xs: list[float], ys: list[float]) -> float | None:
 
 
 def _count_lines(path: Path) -> int:
-    from pipeline.materialize.output import count_lines
-
     return count_lines(path) if path.exists() else 0
 
 
 def _engine_config(rml: Path, out_nt: Path, work: Path, processes: int) -> Path:
-    from pipeline.fno import UDF_FILE
-
     cfg = configparser.ConfigParser()
     cfg["CONFIGURATION"] = {"output_file": str(out_nt), "output_format": "N-TRIPLES", "udfs": str(UDF_FILE),
                             "logging_level": "ERROR", "na_values": ",", "number_of_processes": str(processes)}
@@ -271,7 +271,6 @@ def main(argv: list[str] | None = None) -> int:
     # an installed package has its bytecode compiled (pip does that, and the engine's package has
     # it); an editable checkout run with PYTHONDONTWRITEBYTECODE=1 would compile every one of our
     # modules again in every timed process (about 0.05 s of CPU each)
-    import compileall
 
     compileall.compile_dir(str(Path(__file__).resolve().parents[1]), quiet=1)
     rows = []

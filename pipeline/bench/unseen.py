@@ -30,6 +30,12 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from rdflib import Graph, URIRef
+
+from pipeline.manifest import load_manifest
+from pipeline.run.runner import RunConfig, run_case
+from pipeline.synth import LEVELS, generate
+
 __all__ = ["GOALS", "run_level", "silently_dropped", "summarise", "main"]
 
 log = logging.getLogger(__name__)
@@ -44,8 +50,6 @@ def silently_dropped(run: Any) -> tuple[list[str], list[str]]:
 
     A dropped source counts as silent when no error or warning of the run names its file.
     """
-    from rdflib import Graph, URIRef
-
     rml = run.folder / "mapping.rml.ttl"
     read: set[str] = set()
     if rml.is_file():
@@ -65,10 +69,6 @@ def run_level(level: str, seeds: list[int], out: Path, mapper: str = "offline") 
         ``[{"level", "seed", "domain", "formats", "features", "status", "task_f1", "graph_f1",
         "tasks", "dropped", "silent"}]`` (F1 values ``None`` when not computed).
     """
-    from pipeline.manifest import load_manifest
-    from pipeline.run.runner import RunConfig, run_case
-    from pipeline.synth import generate
-
     config = RunConfig(out_dir=out / "runs", mapper=mapper)
     results = []
     for seed in seeds:
@@ -143,8 +143,6 @@ def summarise(results: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns 0 (2 on bad arguments, from argparse)."""
-    from pipeline.synth import LEVELS
-
     ap = argparse.ArgumentParser(prog="bench-unseen", description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10, help="scenarios per level (default 10)")
     ap.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS))

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from rdflib import Graph
 
-from pipeline.bench.blinkg import blinkg_cases
 from pipeline.bench import bench_parser, bench_root
+from pipeline.bench.blinkg import blinkg_cases
 from pipeline.ontology import load_ontology
 from pipeline.run.runner import RunConfig, run_case
 from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl

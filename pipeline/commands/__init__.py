@@ -5,16 +5,16 @@
 * :mod:`.check` - ``kgc validate``, ``score``;
 * :mod:`.data` - ``kgc data``, ``synth`` (``kgc text`` is in :mod:`pipeline.text.cli`).
 
-Each module has ``add_<command>_parser(sub, common)`` registering its subcommand on the CLI's
-subparsers (:func:`pipeline.cli.build_parser`). Modules import at their top only what
-``kgc compile``/``materialize`` need: the run stages, reports and scoring load inside the
-commands that use them.
+Each module has ``PARSERS: {name: add_parser(sub, common)}`` registering its subcommands on the
+CLI's subparsers; :data:`pipeline.cli.COMMANDS` names the module of each subcommand, which is
+imported only when that subcommand runs.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.llm import LLMError, LLMSettings
 
 __all__ = ["output_file", "require_llm_settings"]
 
@@ -32,7 +32,6 @@ def require_llm_settings(mapper: str) -> None:
     ``LLM_*`` variable that does not parse is bad input (exit 2), not a failed case."""
     if mapper != "llm":
         return
-    from pipeline.llm import LLMError, LLMSettings
 
     try:
         LLMSettings.from_env()

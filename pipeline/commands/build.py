@@ -3,21 +3,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
+from rdflib import Graph
+
+from pipeline.commands import output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
+from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
 from pipeline.errors import CompileError, InputError, on_user_file
 from pipeline.findings import Finding
-from pipeline.sources.repair import repair_mapping_sources
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from pipeline.materialize.distributed import materialize_distributed
+from pipeline.materialize.materializer import materialize, prepare
+from pipeline.materialize.rml.normalize import document_base
 from pipeline.ontology import load_ontology
+from pipeline.rdffile import parse_error
 from pipeline.sources.checks import check_logical_sources
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.sources.repair import repair_mapping_sources
 from pipeline.table import read_table, write_table
-from pipeline.commands import output_file, require_llm_settings
 
-__all__ = ["add_map_parser", "add_compile_parser", "add_materialize_parser"]
+__all__ = ["PARSERS", "add_map_parser", "add_compile_parser", "add_materialize_parser"]
 
 def _cmd_map(args: argparse.Namespace) -> int:
     output_file(args.output, "output")
@@ -30,7 +38,6 @@ def _cmd_map(args: argparse.Namespace) -> int:
     mapper = get_mapper(args.mapper)
     require_llm_settings(args.mapper)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
-    import tempfile
 
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
         sources = [load_source(s, Path(tmp)) for s in case.sources]
@@ -55,8 +62,6 @@ def _cmd_map(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
-
     output_file(args.output, "output")
     yarrrml_out = None if args.yarrrml is None else \
         Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
@@ -101,12 +106,6 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
-    from rdflib import Graph
-
-    from pipeline.materialize.materializer import materialize, prepare
-    from pipeline.rdffile import parse_error
-    from pipeline.materialize.rml.normalize import document_base
-
     rml_path = Path(args.rml)
     output_file(args.output, "output")
     try:
@@ -136,8 +135,6 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
     if args.distributed:
-        from pipeline.materialize.distributed import materialize_distributed
-
         dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
         for f in [*norm.findings, *dist.findings]:
             print(f, file=sys.stderr)
@@ -217,3 +214,7 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                         "its worker (default: %(default)s)")
     t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     t.set_defaults(func=_cmd_materialize)
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"map": add_map_parser, "compile": add_compile_parser, "materialize": add_materialize_parser}

@@ -6,15 +6,16 @@ import json
 import sys
 from pathlib import Path
 
+from pipeline.commands import output_file
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
-from pipeline.rdffile import load_graph
+from pipeline.rdffile import load_graph, rdf_format
+from pipeline.run.evaluate import gold_kg, graph_scores, graph_validation, mapping_scores, validation_passed
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import read_table
-from pipeline.commands import output_file
 
-__all__ = ["add_validate_parser", "add_score_parser"]
+__all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 
 def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
@@ -29,15 +30,12 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from pipeline.run.evaluate import graph_validation, validation_passed
-
     output_file(args.out, "--out")
     Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
-    from pipeline.rdffile import rdf_format
 
     if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
         raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
@@ -68,8 +66,6 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from pipeline.run.evaluate import gold_kg, graph_scores, mapping_scores
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     case, ontology, sources = _case_context(args.manifest, out)
@@ -146,3 +142,7 @@ def add_score_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                    help="folder for mapping.mapping-scores.json, graph_scores.json and the gold KG "
                         "(default: %(default)s)")
     s.set_defaults(func=_cmd_score)
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"validate": add_validate_parser, "score": add_score_parser}

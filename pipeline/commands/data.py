@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 from pipeline.bench.blinkg import blinkg_dir, write_manifests
 from pipeline.errors import InputError
+from pipeline.synth import generate
+from pipeline.synth.check import check_gold
 from pipeline.synth.vocab import LEVELS as SYNTH_LEVELS
 
-__all__ = ["add_data_parser", "add_synth_parser"]
+__all__ = ["PARSERS", "add_data_parser", "add_synth_parser"]
 
 def _cmd_data(args: argparse.Namespace) -> int:
     root = blinkg_dir(args.blinkg)
@@ -20,8 +23,6 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
-    from pipeline.synth import generate
-
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError("the scenario folder is a file; expected a folder", path=args.out)
@@ -38,9 +39,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
           + ", ".join(f"{k}={v}" for k, v in sc.formats.items()) + ")")
     if not args.check:
         return 0
-    import tempfile
 
-    from pipeline.synth.check import check_gold
 
     with tempfile.TemporaryDirectory(prefix="kgc-synth-check-") as tmp:  # keeps the scenario folder as generated
         res = check_gold(sc.manifest, tmp)
@@ -85,3 +84,7 @@ def add_synth_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     y.add_argument("--check", action="store_true",
                    help="also compile the gold table and compare with the gold KG (exit 1 when they differ)")
     y.set_defaults(func=_cmd_synth)
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"data": add_data_parser, "synth": add_synth_parser}

@@ -3,16 +3,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 from tqdm import tqdm
 
+from pipeline.commands import require_llm_settings
 from pipeline.errors import InputError
+from pipeline.llm import LLMSettings
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from pipeline.commands import require_llm_settings
+from pipeline.report import case_entry, write_report
+from pipeline.run.evaluate import validation_passed
+from pipeline.run.runner import RunConfig, run_case, versions
+from pipeline.scoring.mapping import write_scenario_markdown
 
-__all__ = ["add_run_parser"]
+__all__ = ["PARSERS", "add_run_parser"]
 
 def _manifests(paths: list[str]) -> list[Path]:
     out: list[Path] = []
@@ -36,8 +42,6 @@ def _run_exit_code(runs: list) -> int:
     errors, scored and listed in audit.md, not lost input), or its KG fails validation (SV2,
     CS2, SHACL) or was not validated (a check did not run or finish; see
     :func:`pipeline.run.evaluate.validation_passed`), else 0."""
-    from pipeline.run.evaluate import validation_passed
-
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
     if any(r.status != "ok" for r in runs):
@@ -53,15 +57,9 @@ def _run_exit_code(runs: list) -> int:
 
 def _report_meta(config) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
-    from datetime import datetime, timezone
-
-    from pipeline.run.runner import versions
-
     meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "settings": {k: v for k, v in config.mapper_options.items()}, "versions": versions()}
     if config.mapper == "llm":
-        from pipeline.llm import LLMSettings
-
         settings = LLMSettings.from_env().public()
         meta["model"] = settings.pop("model")
         meta["settings"].update({k: v for k, v in settings.items() if v is not None and k != "cache_dir"})
@@ -80,9 +78,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
                              path=case.manifest, key="name")
         seen[key] = case.manifest
     # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them
-    from pipeline.report import case_entry, write_report
-    from pipeline.run.runner import RunConfig, run_case
-    from pipeline.scoring.mapping import write_scenario_markdown
 
     options = {"table": args.table} if args.table else {}
     get_mapper(args.mapper)  # an unknown mapper is bad input: fail before running anything
@@ -138,3 +133,7 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
     r.add_argument("--no-evaluate", dest="evaluate", action="store_false",
                    help="stop after materialize (and the expected-graph check): no validation, no scores")
     r.set_defaults(func=_cmd_run)
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"run": add_run_parser}

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
-from pipeline.run.evaluate import NOT_RUN
 from pipeline.findings import Finding
 from pipeline.manifest import Case
+from pipeline.run.evaluate import NOT_RUN
 
 __all__ = ["RunConfig", "CaseRun", "versions", "write_json", "audit_md", "finish"]
 

@@ -14,21 +14,36 @@ the audit rejected are missing from it too (they are listed in the gold run's au
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import os
+import shutil
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Sequence
 
 from rdflib import Graph
 
+from pipeline import __version__
+from pipeline.compile import compile_table
 from pipeline.errors import InputError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import Case
+from pipeline.materialize.materializer import engine_mapping, materialize
 from pipeline.ontology import Ontology
+from pipeline.rdffile import load_graph, ntriples_copy
+from pipeline.scoring.gold_graph import gold_vocabulary_findings
+from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
+from pipeline.scoring.mapping import score_case, write_case_json
 from pipeline.sources.load import SourceData
-from pipeline.table import MappingTable
+from pipeline.table import MappingTable, read_table
+from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+from pipeline.validation.consistency import start_owlrl
+from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
+from pipeline.validation.result import Finding as VFinding, Result
+from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
 
 __all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
 
@@ -63,8 +78,6 @@ def mapping_scores(table: MappingTable | Sequence[MappingTable], gold: MappingTa
         ``"runs": n`` and ``"f1_min"`` / ``"f1_max"`` (of the per-run mean task F1);
         ``report`` is the full :class:`pipeline.scoring.mapping.CaseReport`.
     """
-    from pipeline.scoring.mapping import score_case, write_case_json
-
     tables = [table] if isinstance(table, MappingTable) else list(table)
     refs = {s.source.path.name: set(s.references) for s in sources}
     report = score_case(tables, gold, ontology, case=case.name, scenario=case.scenario, available_references=refs,
@@ -119,14 +132,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
             processes: int = 1) -> GoldKG:
     """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
     materialized by this pipeline into ``<folder>/gold/`` (see :class:`GoldKG`)."""
-    from pipeline.compile import compile_table
-    from pipeline.materialize.materializer import engine_mapping, materialize
-    from pipeline.table import read_table
-
     if case.gold_graph is not None:
-        from pipeline.scoring.gold_graph import gold_vocabulary_findings
-        from pipeline.rdffile import load_graph
-
         graph = load_graph(case.gold_graph, "gold graph")
         return GoldKG(graph, None, gold_vocabulary_findings(graph, ontology, case.gold_graph))
     if case.gold_table is None:
@@ -135,8 +141,6 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     gold_dir.mkdir(parents=True, exist_ok=True)
     cache = _gold_cache_dir(case)
     if cache is not None and (cache / "gold.json").is_file():
-        import shutil
-
         meta = json.loads((cache / "gold.json").read_text(encoding="utf-8"))
         for name in ("kg.nt", "mapping.morph-kgc.ttl"):
             shutil.copyfile(cache / name, gold_dir / name)
@@ -178,11 +182,6 @@ def _gold_cache_dir(case: Case) -> Path | None:
     versions (``$PIPELINE_GOLD_CACHE``, default
     ``~/.cache/kgc/gold``; ``0`` turns it off). The gold KG depends on nothing else, so a
     warm run reuses it instead of compiling and running the engine again."""
-    import hashlib
-    from importlib.metadata import version
-
-    from pipeline import __version__
-
     setting = os.environ.get("PIPELINE_GOLD_CACHE", "")
     if setting == "0":
         return None
@@ -232,13 +231,6 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
-    from pipeline.rdffile import ntriples_copy
-    from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
-    from pipeline.validation.result import Finding as VFinding, Result
-    from pipeline.validation.consistency import start_owlrl
-    from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
-    from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
-
     limit = FULL_LIMIT if full_limit is None else full_limit
     names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
     read_as: dict[str, Any] = {}
@@ -334,8 +326,6 @@ def validation_passed(validation: dict[str, Any]) -> bool:
 def case_competency_questions(case: Case) -> list:
     """The case's competency questions: the manifest's ``competency_questions`` and the packaged
     ``common`` and per-case folders of its scenario (:class:`~pipeline.scoring.graph.CompetencyQuestion`)."""
-    from pipeline.scoring.graph import load_competency_questions
-
     cq_paths = [*case.competency_questions]
     folder = CQ_DIR / _scenario_key(case)
     for sub in ("common", case.name):
@@ -354,8 +344,6 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
     whose templates are unknown (``gold_templates=None``), by class and last IRI segment on both sides
     (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
-    from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, score_graph
-
     cqs = case_competency_questions(case)
     if gold_kg is not None and gold_templates is None:
         # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment

@@ -27,12 +27,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.run.case import CaseRun, RunConfig, finish, versions
 from pipeline.errors import InputError, PipelineError
-from pipeline.run.evaluate import mapping_scores
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.run.stages import STAGES, State, compare_graphs, gold_diff, graph_counts, is_self_replay, mapping_level, use_result
+from pipeline.run.case import CaseRun, RunConfig, finish, versions
+from pipeline.run.evaluate import mapping_scores
+from pipeline.run.stages import (STAGES, State, compare_graphs, gold_diff, graph_counts, is_self_replay, mapping_level,
+                                 use_result)
 from pipeline.table import read_table
 
 __all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]

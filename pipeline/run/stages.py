@@ -15,20 +15,23 @@ from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 from rdflib.namespace import RDF
 
-from pipeline.run.case import CaseRun, RunConfig, write_json
 from pipeline.compile import compile_table, require_triples_maps
 from pipeline.compile.coverage import source_coverage
 from pipeline.errors import CompileError, InputError, PipelineError, on_user_file
-from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation, mapping_scores,
-                       subject_templates)
 from pipeline.findings import Finding
-from pipeline.sources.repair import repair_mapping_sources
 from pipeline.manifest import Case
 from pipeline.mappers import get_mapper
 from pipeline.materialize.materializer import engine_mapping, write_engine_config
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
+from pipeline.run.case import CaseRun, RunConfig, write_json
+from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
+                                   mapping_scores, subject_templates)
+from pipeline.scoring.graph.cq import syntax_error
+from pipeline.scoring.mapping import check_cn4
+from pipeline.scoring.mapping.cn4 import materialize_with_events
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.sources.repair import repair_mapping_sources
 from pipeline.table import read_table, write_table
 
 __all__ = ["State", "STAGES", "use_result", "mapping_level", "is_self_replay", "graph_counts", "compare_graphs",
@@ -110,8 +113,6 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
     if case.gold_table is not None and config.evaluate:  # read at the score stage: a bad header stops the run now
         read_table(case.gold_table)
     if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
-        from pipeline.scoring.graph.cq import syntax_error
-
         for bad in filter(None, map(syntax_error, case_competency_questions(case))):
             run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
                                         expected="a SPARQL SELECT or ASK query"))
@@ -198,8 +199,6 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
 
 
 def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
-    from pipeline.scoring.mapping.cn4 import materialize_with_events
-
     folder = run.folder
     rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
     table_file = st.table.source or str(folder / "table.md")
@@ -282,8 +281,6 @@ def _score(run: CaseRun, st: State, config: RunConfig) -> None:
     without an independent gold graph, its graph scores are then not applicable (the report
     says so) rather than a meaningless 1.0.
     """
-    from pipeline.scoring.mapping import check_cn4
-
     case = run.case
     self_replay = is_self_replay(case, config)
     events = st.events  # from the materialize stage's one engine run

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 
-__all__ = ["add_parser", "command"]
+__all__ = ["PARSERS", "add_parser", "command"]
 
 
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -68,3 +68,7 @@ def command(args: argparse.Namespace) -> int:
               f"({res['dropped']} left out); {score}; {checks}")
         failed |= any(v.get("value") is False for v in val.values())
     return 1 if failed else 0
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"text": add_parser}
