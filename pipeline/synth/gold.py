@@ -77,8 +77,8 @@ def _row(*cells: str) -> str:
 def gold_table_md(b: ScenarioBuilder) -> str:
     """The gold mapping table (our Markdown format, one row per mapped reference).
 
-    The language column is written in the Language Tag cell as ``{column}`` (a reference,
-    issue 10 item 4); the coded column as a value map code -> concept IRI, its function
+    The language column is written in the Language Tag cell as ``{column}`` (a reference:
+    each literal takes its record's tag); the coded column as a value map code -> concept IRI, its function
     named after the column (:func:`_function_name`).
     """
     d, p = b.dom, b.dom.prefix

@@ -1,6 +1,6 @@
 """SA2-SA4: assertion-level accuracy of a predicted KG against the gold KG.
 
-Definitions (001 seed, as given in issue 5; all after entity alignment,
+Definitions (the KG-quality benchmark's SA2-SA4; all after entity alignment,
 :mod:`.align`, with predicted entities renamed to their gold names):
 
 * **SA2 type / property assertion P/R/F1.** Type assertions are ``(e, C)`` for

@@ -9,8 +9,8 @@ projection order, literals compared by value (:func:`.align.term_key`); an
 come from the gold KG; predicted entities are renamed to their gold names
 first when an alignment is given.
 
-Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (001 seed
-definitions as given in issue 5): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
+Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (the
+KG-quality benchmark's definitions): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
 completeness ``m_i = |A_p ∩ A_g| / |A_g|``, ``f_i`` their F1; a query that fails
 on the predicted KG scores 0; ``A_p = A_g = ∅`` scores 1; ``A_p = ∅ ≠ A_g``
 scores c = m = 0; ``A_p ≠ ∅ = A_g`` scores c = 0, m = 1 (nothing missed), f = 0.

@@ -1,6 +1,6 @@
 """CN1-CN3, CN5 conciseness and CM2, CM3 completeness of a predicted KG.
 
-Definitions (001 seed, as named in issue 5; made operational here). ``U(G)``
+Definitions (the KG-quality benchmark's measures, made operational here). ``U(G)``
 is the set of schema elements a KG uses (classes as ``rdf:type`` objects and
 predicates other than ``rdf:type``); entities are subjects (:mod:`.align`).
 
