@@ -233,9 +233,10 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
     from pipeline.rdffile import ntriples_copy
-    from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
+    from pipeline.validation.consistency import hermit_available, hermit_consistency, start_owlrl
     from pipeline.validation.result import Result
-    from pipeline.validation.consistency import start_owlrl
+    from pipeline.validation.shacl import validate_shacl
+    from pipeline.validation.syntax import check_ntriples
     from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
     from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
 
