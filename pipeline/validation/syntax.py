@@ -42,7 +42,7 @@ from pipeline.findings import Finding
 from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
 
-__all__ = ["check_ntriples", "riot_available", "riot_check"]
+__all__ = ["check_ntriples", "riot_available", "riot_check", "STATEMENT"]
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +188,7 @@ def _check_line(text: str, lineno: int, strict: bool, out: list[Finding]) -> boo
 _TERM = r'(<[^<>"\s]*>|_:[^\s<>"]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?:\^\^<[^<>"\s]*>|@[A-Za-z0-9\-]+)?)'
 _BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#.*)?$", re.M)
 #: One canonical statement per line (what Morph-KGC and ``kgc materialize`` write).
-_STATEMENT = re.compile(rf"^{_TERM} {_TERM} {_TERM} \.$", re.M)
+STATEMENT = re.compile(rf"^{_TERM} {_TERM} {_TERM} \.$", re.M)
 _OXI_LINE = re.compile(r"on line (\d+)")
 _CHUNK_BYTES = 32 << 20
 _MAX_RESTARTS = 50  # parse errors in one chunk before its remaining lines go to the line checker
@@ -254,14 +254,14 @@ class _Scan:
         skip = set(bad)
         good = [ln for i, ln in enumerate(lines) if i not in skip] if skip else lines
         text = "\n".join(good)
-        found = _STATEMENT.findall(text)
+        found = STATEMENT.findall(text)
         if len(found) != len(good) - len(_BLANK_OR_COMMENT.findall(text)):
             # comments after a statement, tabs or other legal but unusual layout: line by line
             found = []
             for i, ln in enumerate(lines):
                 if i in skip:
                     continue
-                m = _STATEMENT.match(ln)
+                m = STATEMENT.match(ln)
                 if m:
                     found.append(m.groups())
                 else:

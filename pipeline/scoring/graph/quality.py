@@ -37,7 +37,7 @@ from rdflib.namespace import OWL, RDF
 
 from pipeline.findings import Finding
 from pipeline.validation.result import Result
-from pipeline.scoring.graph.align import Alignment, _norm_key, align_entities, entities_of, term_key
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, key_set, term_key
 
 __all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
 
@@ -90,7 +90,7 @@ def cn2(pred: Graph, pred_keys: Mapping[Any, Any] | None = None) -> Result:
         return Result.not_applicable("CN2", "the predicted KG has no entities")
     groups: dict[Any, list] = defaultdict(list)
     for e in ents:
-        keys = _norm_key((pred_keys or {}).get(e))
+        keys = key_set((pred_keys or {}).get(e))
         ident = ("key", min(keys)) if keys else (("sig", _signature(pred, e)) if _signature(pred, e) else ("self", e))
         groups[ident].append(e)
     dups = [g for g in groups.values() if len(g) > 1]
@@ -109,7 +109,7 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
         return Result.not_applicable("CN3", "no gold KG" if gold is None else "the predicted KG has no entities")
     gold_by_key: dict[tuple, set] = defaultdict(set)
     for e, k in (gold_keys or {}).items():
-        for t in _norm_key(k):
+        for t in key_set(k):
             gold_by_key[t].add(e)
     gold_max: Counter = Counter()
     for e in entities_of(gold):
@@ -117,7 +117,7 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
             gold_max[p] = max(gold_max[p], n)
     colliding: list[tuple[Any, str]] = []
     for e in ents:
-        keys = _norm_key((pred_keys or {}).get(e))
+        keys = key_set((pred_keys or {}).get(e))
         hits = set().union(*(gold_by_key.get(k, set()) for k in keys)) if keys else set()
         if len(hits) >= 2:
             colliding.append((e, f"its keys match {len(hits)} gold entities"))
