@@ -84,10 +84,12 @@ class ScenarioBuilder:
         }
 
     def entities(self) -> dict[str, Entity]:
+        """The domain's three entities by role: ``main``, ``parent``, ``member``."""
         return {"main": self.dom.main, "parent": self.dom.parent, "member": self.dom.member}
 
     # ---- names ---------------------------------------------------------------------------
     def col(self, a: Attr) -> str:
+        """The column (key, element) name of attribute ``a`` at this level."""
         return {"label": _snake(a.label), "synonym": a.synonym, "language": a.foreign,
                 "opaque": self.codes[a.local]}[self.level]
 
@@ -111,6 +113,7 @@ class ScenarioBuilder:
         return "_".join(words[:-1] + [plural(words[-1])])
 
     def file(self, role: str) -> str:
+        """The file name of a role's entity: its plural stem and its format's extension."""
         return f"{self.stem(role)}.{self.fmt[role]}"
 
     def ref(self, role: str, a: Attr) -> str:
@@ -120,17 +123,25 @@ class ScenarioBuilder:
         return self.col(a)
 
     def template(self, role: str) -> str:
+        """The subject template of a role's entity, ``<BASE><domain>/<entity>/{key column}``."""
         e = self.entities()[role]
         return f"{BASE}{self.dom.name}/{_snake(e.label)}/{{{self.col(e.attrs[0])}}}"
 
     def iri(self, role: str, key: str) -> str:
+        """The IRI :meth:`template` gives the record of a role's entity with key ``key``."""
         return f"{BASE}{self.dom.name}/{_snake(self.entities()[role].label)}/{key}"
 
     def concept(self, code: str) -> str:
+        """The IRI of the SKOS concept of ``code`` (``concept('')`` ends with the scheme's path)."""
         return f"{BASE}{self.dom.name}/{self.dom.scheme[0]}/{code}"
 
     # ---- values --------------------------------------------------------------------------
     def value(self, a: Attr, i: int) -> str:
+        """A seeded value for attribute ``a`` of the ``i``-th record, by the attribute's kind.
+
+        Raises:
+            ValueError: a kind with no value generator.
+        """
         r = self.rng
         k = a.kind
         if k == "text":
@@ -156,6 +167,9 @@ class ScenarioBuilder:
         raise ValueError(f"no value generator for kind {k!r}")
 
     def records(self) -> dict[str, list[dict[str, object]]]:
+        """The records of each role, keyed by attribute local names; the main records also hold
+        ``~lang``, ``~code``, ``~fk`` and ``~members`` (language, code, foreign key, member keys) and
+        their date as a ``(year, month, day)`` tuple."""
         r, d = self.rng, self.dom
         n_main, n_parent, n_member = r.randint(6, 9), r.randint(3, 4), r.randint(4, 6)
         parents = [{d.parent.attrs[0].local: f"{d.parent.local[:2].upper()}{i + 1:03d}",
@@ -195,12 +209,15 @@ class ScenarioBuilder:
         return out
 
     def cell(self, rec: dict[str, object], key: str) -> object:
+        """A record's value of ``key`` as the data files write it (a date in the seed's format)."""
         v = rec.get(key)
         if isinstance(v, tuple):
             return _fmt_date(v, self.date_format)  # type: ignore[arg-type]
         return v
 
     def write_data(self, folder: Path, recs: dict[str, list[dict[str, object]]]) -> None:
+        """Write each role's file (CSV, JSON or XML) into ``folder``, and the CSV link table unless the
+        member keys are nested in the main records."""
         for role, fmt in self.fmt.items():
             cols = self.columns(role)
             path = folder / self.file(role)
@@ -254,4 +271,5 @@ class ScenarioBuilder:
         (folder / self.link_file()).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def link_file(self) -> str:
+        """The file name of the CSV link table between main and member records."""
         return f"{self.stem('main')}_{self.stem('member')}.csv"
