@@ -164,8 +164,14 @@ def _orient(pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str
 
 
 def link_file(ctx: PlanContext, row: MappingRow) -> bool:
-    """Link files (scenario 1F): a row on a file holding two foreign keys. Subject and
-    object templates are rewritten onto the link file's columns; no join is needed."""
+    """Link files (BLINKG scenario 1F): a row on a file holding two foreign keys. Subject and
+    object templates are rewritten onto the link file's columns; no join is needed.
+
+    Returns:
+        ``True`` when the row was planned so (its TriplesMap on the link file holds the
+        predicate-object map), ``False`` when it is no link-file row or its classes' TriplesMaps
+        cannot be reached through the join condition.
+    """
     link = ctx.source_of(row)
     alts = parse_join_condition(row.join_condition)
     if not alts or not row.related_entity_class:
