@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rdflib import Graph
 
-from pipeline.validation import owlrl_consistency
+from pipeline.validation.consistency import owlrl_consistency
 
 ONTO = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .

@@ -22,7 +22,9 @@ from pipeline.bench import bench_parser, bench_root
 from pipeline.bench.blinkg import blinkg_cases
 from pipeline.ontology import load_ontology
 from pipeline.run.runner import RunConfig, run_case
-from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, owlrl_consistency, validate_shacl
+from pipeline.validation.consistency import hermit_available, hermit_consistency, owlrl_consistency
+from pipeline.validation.shacl import validate_shacl
+from pipeline.validation.syntax import check_ntriples
 
 __all__ = ["bench", "main"]
 

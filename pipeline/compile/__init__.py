@@ -1,7 +1,7 @@
 """Compile stage: mapping table -> RML mapping document (RML-Core + RML-FNML).
 
-Passes: audit (check cells against ontology and data) -> plan (group rows
-into TriplesMaps, resolve joins, functions, iterators) -> emit (RDF graph).
+Passes: audit (:mod:`.audit`: check cells against ontology and data) -> plan (:mod:`.plan`: group
+rows into TriplesMaps, resolve joins, functions, iterators) -> emit (:mod:`.rml`: RDF graph).
 """
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from rdflib import Graph
 
 from pipeline.compile.audit import AuditResult, audit_table
+from pipeline.compile.model import Plan
+from pipeline.compile.plan import plan_mapping
+from pipeline.compile.rml import RML, emit_rml
 from pipeline.errors import CompileError
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable
-from pipeline.compile.plan import Plan, plan_mapping
-from pipeline.compile.rml import RML, emit_rml
 
 __all__ = ["CompileResult", "compile_table", "require_triples_maps", "RML"]
 

@@ -63,7 +63,7 @@ class TriplesMapPlan:
     """A TriplesMap: logical source, subject map with classes, predicate-object maps.
 
     ``source_path`` overrides how the logical source's path is written (an equivalent spelling
-    of the same file, see :meth:`pipeline.compile.relations.RelationsMixin.join_twin`).
+    of the same file, see :func:`pipeline.compile.relations.join_twin`).
     """
 
     id: str

@@ -1,11 +1,10 @@
-"""Objects pass of the compiler planner: literal and value-map object term maps.
+"""Objects of the plan: literal and value-map object term maps.
 
 Literals: reference or ``concat`` of references, datatype (the cell, else the property's single
 XSD range), language tag (constant, or a language map from a reference), FnO functions, and for
 ``toDate`` the day/month order decided from the column's values. Value maps: code -> SKOS
 concept through ``valueMap``, with the data's codes translated by a code-list crosswalk and the
-input inferred when the row names none. Relations are in :mod:`.relations`, the rest of the
-planner in :mod:`.plan`.
+input inferred when the row names none. Relations are in :mod:`.relations`.
 """
 from __future__ import annotations
 
@@ -15,6 +14,9 @@ from rdflib import URIRef
 from rdflib.namespace import RDFS, XSD
 
 from pipeline.compile.audit import IRI_MARKERS, language_reference
+from pipeline.compile.context import PlanContext
+from pipeline.compile.model import Call, Term, term_references
+from pipeline.compile.subjects import segments_term
 from pipeline.fno import function_for_name
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
@@ -22,163 +24,168 @@ from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_concat, parse_value_map
 from pipeline.table.template import Segment
-from pipeline.compile.model import Call, Term, term_references
 
-__all__ = ["ObjectsMixin"]
+__all__ = ["literal_object", "value_map_object"]
 
 #: records whose values are tried first against a value map's keys (one hit decides, as with all)
 _HEAD = 1000
 _ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
 
 
-class ObjectsMixin:
-    """Methods of :class:`pipeline.compile.plan._Planner` that build literal and value-map objects.
-
-    Relies on the planner's ``onto``, ``find``, ``iterator``, ``relative`` and ``segments_term``.
-    """
-
-    def literal(self, row: MappingRow, src: SourceData) -> Term | None:
-        datatype, language = self._datatype(row)
-        lang_ref = language_reference(row.language_tag, src)
-        if lang_ref is not None:
-            language = None
-            lang_ref = self.relative(lang_ref, src, row, "language_tag")
-            if lang_ref is None:
-                return None
-        args = parse_concat(row.data_reference)
-        if args:
-            # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
-            segs = []
-            for i, a in enumerate(args):
-                if i:
-                    segs.append(Segment("const", " "))
-                segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
-            term = self.segments_term(segs, src, row, "data_reference", "literal")
-        else:
-            ref = self.relative(row.data_reference, src, row, "data_reference")
-            term = Term("reference", ref) if ref is not None else None
-        if term is None:
+def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term | None:
+    """The object of a literal row: a reference, ``concat`` of references (joined with a space), or a
+    function of them, with its datatype or language (tag or language map); an IRI term map when
+    the Datatype cell says IRI. ``None`` when a reference cannot be read (the finding says why)."""
+    datatype, language = _datatype(ctx, row)
+    lang_ref = language_reference(row.language_tag, src)
+    if lang_ref is not None:
+        language = None
+        lang_ref = ctx.relative(lang_ref, src, row, "language_tag")
+        if lang_ref is None:
             return None
-        fn = function_for_name(row.function_name)
-        if row.function_name and fn is None:
-            self.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
-                      "a known function (capitalize, toDate, value map)", severity="warning")
-        if fn == "normalizeDate":
-            term = Term("call", call=Call(fn, [term, self._date_order(row, src, term)]))
-        elif fn:
-            term = Term("call", call=Call(fn, [term]))
-        if row.datatype and row.datatype.lower() in IRI_MARKERS:
-            term.term_type = "iri"
-            return term
-        term.term_type, term.datatype, term.language = "literal", datatype, language
-        term.language_ref = lang_ref
+    args = parse_concat(row.data_reference)
+    if args:
+        # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
+        segs = []
+        for i, a in enumerate(args):
+            if i:
+                segs.append(Segment("const", " "))
+            segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
+        term = segments_term(ctx, segs, src, row, "data_reference", "literal")
+    else:
+        ref = ctx.relative(row.data_reference, src, row, "data_reference")
+        term = Term("reference", ref) if ref is not None else None
+    if term is None:
+        return None
+    fn = function_for_name(row.function_name)
+    if row.function_name and fn is None:
+        ctx.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
+                 "a known function (capitalize, toDate, value map)", severity="warning")
+    if fn == "normalizeDate":
+        term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term)]))
+    elif fn:
+        term = Term("call", call=Call(fn, [term]))
+    if row.datatype and row.datatype.lower() in IRI_MARKERS:
+        term.term_type = "iri"
         return term
+    term.term_type, term.datatype, term.language = "literal", datatype, language
+    term.language_ref = lang_ref
+    return term
 
-    def _date_order(self, row: MappingRow, src: SourceData, term: Term) -> str:
-        """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
-        decided here so that the engine converts every value alike; reported unless plain."""
-        refs = term_references(term)
-        it = (self.iterator(src) or "").rstrip("/")
-        # XML: every record's values (a relative XPath would read the first record only)
-        values = [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
-                                            if src.source.format == "xml" else src.values(r))]
-        decided = decide_date_order([str(v) for v in values],
-                                    stated_date_order(row.function_name, row.function_output))
-        hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
-        if decided.status == "decided":
-            self.find(row, "function_name", f"dates of {', '.join(refs)} are {_ORDER_NAMES[decided.order]} "
-                      f"(shown by {', '.join(decided.evidence)})", severity="info")
-        elif decided.status in ("ambiguous", "conflict"):
-            why = "every day/month value fits both orders" if decided.status == "ambiguous" else \
-                "some values are day-first and others month-first"
-            self.find(row, "function_name", f"dates of {', '.join(refs)}: the day/month order cannot be told ({why}: "
-                      f"{', '.join(decided.evidence)}); no order is guessed and those values are left out",
-                      hint, severity="warning")
-        if decided.invalid:
-            self.find(row, "function_name", f"{len(decided.invalid)} value(s) of {', '.join(refs)} are no date in the "
-                      f"{_ORDER_NAMES.get(decided.order, 'year-first')} order ({', '.join(decided.invalid[:3])}); "
-                      "left out", "a date", severity="warning")
-        return decided.order
 
-    def _datatype(self, row: MappingRow) -> tuple[URIRef | None, str | None]:
-        lang = row.language_tag
-        dt = self.onto.expand(row.datatype) if row.datatype and row.datatype.lower() not in IRI_MARKERS else None
-        if lang:
-            return None, lang
-        if dt is None and not row.datatype:
-            # no datatype cell: a literal takes the property's XSD range (rdfs:range), as the
-            # scenario-1 expected graphs do for ex:id
-            prop = self.onto.expand(row.ontology_property)
-            ranges = sorted(r for r in (self.onto.ranges(prop) if prop else set()) if is_xsd_datatype(r))
-            dt = ranges[0] if len(ranges) == 1 else None
-        if is_langstring(dt):
-            self.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
-                      "a language tag", severity="warning")
-            return None, None
-        if dt in (XSD.string, RDFS.Literal):
-            # rdfs:Literal is the class of all literals, no datatype: a plain literal says the same
-            return None, None
-        return dt, None
+def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> str:
+    """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
+    decided here so that the engine converts every value alike; reported unless plain."""
+    refs = term_references(term)
+    it = (ctx.iterator(src) or "").rstrip("/")
+    # XML: every record's values (a relative XPath would read the first record only)
+    values = [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
+                                        if src.source.format == "xml" else src.values(r))]
+    decided = decide_date_order([str(v) for v in values],
+                                stated_date_order(row.function_name, row.function_output))
+    hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
+    if decided.status == "decided":
+        ctx.find(row, "function_name", f"dates of {', '.join(refs)} are {_ORDER_NAMES[decided.order]} "
+                 f"(shown by {', '.join(decided.evidence)})", severity="info")
+    elif decided.status in ("ambiguous", "conflict"):
+        why = "every day/month value fits both orders" if decided.status == "ambiguous" else \
+            "some values are day-first and others month-first"
+        ctx.find(row, "function_name", f"dates of {', '.join(refs)}: the day/month order cannot be told ({why}: "
+                 f"{', '.join(decided.evidence)}); no order is guessed and those values are left out",
+                 hint, severity="warning")
+    if decided.invalid:
+        ctx.find(row, "function_name", f"{len(decided.invalid)} value(s) of {', '.join(refs)} are no date in the "
+                 f"{_ORDER_NAMES.get(decided.order, 'year-first')} order ({', '.join(decided.invalid[:3])}); "
+                 "left out", "a date", severity="warning")
+    return decided.order
 
-    def value_map(self, row: MappingRow, src: SourceData) -> Term | None:
-        mapping = parse_value_map(row.function_output)
-        ref = row.data_reference
-        if not ref:
-            ref, mapping = self._infer_coded_input(row, src, mapping)
-            if ref is None:
-                return None
-        rel = self.relative(ref, src, row, "data_reference")
-        if rel is None:
+
+def _datatype(ctx: PlanContext, row: MappingRow) -> tuple[URIRef | None, str | None]:
+    """``(datatype, language tag)`` of the literals a row writes (``(None, None)``: a plain literal)."""
+    lang = row.language_tag
+    dt = ctx.onto.expand(row.datatype) if row.datatype and row.datatype.lower() not in IRI_MARKERS else None
+    if lang:
+        return None, lang
+    if dt is None and not row.datatype:
+        # no datatype cell: a literal takes the property's XSD range (rdfs:range), as the
+        # scenario-1 expected graphs do for ex:id
+        prop = ctx.onto.expand(row.ontology_property)
+        ranges = sorted(r for r in (ctx.onto.ranges(prop) if prop else set()) if is_xsd_datatype(r))
+        dt = ranges[0] if len(ranges) == 1 else None
+    if is_langstring(dt):
+        ctx.find(row, "language_tag", "rdf:langString without a language tag; plain literal written",
+                 "a language tag", severity="warning")
+        return None, None
+    if dt in (XSD.string, RDFS.Literal):
+        # rdfs:Literal is the class of all literals, no datatype: a plain literal says the same
+        return None, None
+    return dt, None
+
+
+def value_map_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term | None:
+    """The object of a value-map row: ``valueMap`` from the input reference (inferred when the row names
+    none) to concept IRIs, keyed by the data's codes; ``None`` when no input can be read."""
+    mapping = parse_value_map(row.function_output)
+    ref = row.data_reference
+    if not ref:
+        ref, mapping = _infer_coded_input(ctx, row, src, mapping)
+        if ref is None:
             return None
-        mapping = self._translate_codes(row, src, rel, mapping)
-        return Term("call", call=Call("valueMap", [Term("reference", rel), json.dumps(mapping, sort_keys=True)]),
-                    term_type="iri")
+    rel = ctx.relative(ref, src, row, "data_reference")
+    if rel is None:
+        return None
+    mapping = _translate_codes(ctx, row, src, rel, mapping)
+    return Term("call", call=Call("valueMap", [Term("reference", rel), json.dumps(mapping, sort_keys=True)]),
+                term_type="iri")
 
-    def _translate_codes(self, row: MappingRow, src: SourceData, rel: str, mapping: dict[str, str]) -> dict[str, str]:
-        """When the data's codes are not the map's keys (CODICE ``9`` vs EU ``open``), key the
-        map by the data's codes through the crosswalk of the map's concept scheme."""
-        if src.source.format != "xml" and {v.strip() for v in src.head_values(rel, _HEAD)} & set(mapping):
-            return mapping  # what all values give when one of them is a key (a large CSV is not parsed)
-        values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
-        values.discard("")
-        if not values or values & set(mapping):
-            return mapping
-        cw = crosswalk_for_scheme(list(mapping.values()))
-        if cw is None or not values & set(cw.codes):
-            self.find(row, "function_output", f"no value of {rel} ({', '.join(sorted(values)[:5])}) is a key of the "
-                      "value map, and no crosswalk translates them", "map keys that occur in the data",
-                      severity="warning")
-            return mapping
-        by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
-        self.find(row, "function_output", f"codes of {rel} translated to the map's keys with crosswalk {cw.name!r}",
-                  "map keys that occur in the data", cw.name, severity="info")
-        return {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
 
-    def _infer_coded_input(self, row: MappingRow, src: SourceData, mapping: dict[str, str]):
-        cw = crosswalk_for_scheme(list(mapping.values()))
-        if cw is not None and src.source.format == "xml":
-            hits = [r for r in src.references if r.endswith("/@listURI") and
-                    any(cw.source_list in v for v in src.values(r))]
-            if hits:
-                ref = f"{(src.iterator or '').rstrip('/')}/{hits[0][:-len('/@listURI')]}"
-                by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
-                composed = {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
-                self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input read from "
-                          f"{ref} (its listURI names code list {cw.source_list}), codes translated with "
-                          f"crosswalk {cw.name!r}", "a data reference", ref, severity="warning")
-                return ref, composed
-        keys = set(mapping)
-        best, score = None, 0.0
-        for r in src.references:
-            vals = set(src.values(r))
-            if vals and (s := len(vals & keys) / len(vals)) > score:
-                best, score = r, s
-        if best and score >= 0.5:
-            ref = best if src.source.format != "xml" else f"{(src.iterator or '').rstrip('/')}/{best}"
-            self.find(row, "data_reference", f"no data reference for {row.function_name!r}; input inferred from "
-                      f"values ({score:.0%} of the values of {best} are map keys)", "a data reference", ref,
-                      severity="warning")
-            return ref, mapping
-        self.find(row, "data_reference", f"function {row.function_name!r} has no input and none could be inferred",
-                  "a data reference feeding the function")
-        return None, mapping
+def _translate_codes(ctx: PlanContext, row: MappingRow, src: SourceData, rel: str,
+                     mapping: dict[str, str]) -> dict[str, str]:
+    """When the data's codes are not the map's keys (CODICE ``9`` vs EU ``open``), key the
+    map by the data's codes through the crosswalk of the map's concept scheme."""
+    if src.source.format != "xml" and {v.strip() for v in src.head_values(rel, _HEAD)} & set(mapping):
+        return mapping  # what all values give when one of them is a key (a large CSV is not parsed)
+    values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
+    values.discard("")
+    if not values or values & set(mapping):
+        return mapping
+    cw = crosswalk_for_scheme(list(mapping.values()))
+    if cw is None or not values & set(cw.codes):
+        ctx.find(row, "function_output", f"no value of {rel} ({', '.join(sorted(values)[:5])}) is a key of the "
+                 "value map, and no crosswalk translates them", "map keys that occur in the data",
+                 severity="warning")
+        return mapping
+    by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
+    ctx.find(row, "function_output", f"codes of {rel} translated to the map's keys with crosswalk {cw.name!r}",
+             "map keys that occur in the data", cw.name, severity="info")
+    return {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
+
+
+def _infer_coded_input(ctx: PlanContext, row: MappingRow, src: SourceData, mapping: dict[str, str]):
+    cw = crosswalk_for_scheme(list(mapping.values()))
+    if cw is not None and src.source.format == "xml":
+        hits = [r for r in src.references if r.endswith("/@listURI") and
+                any(cw.source_list in v for v in src.values(r))]
+        if hits:
+            ref = f"{(src.iterator or '').rstrip('/')}/{hits[0][:-len('/@listURI')]}"
+            by_key = {iri.rstrip("/").rsplit("/", 1)[-1]: iri for iri in mapping.values()}
+            composed = {code: by_key[key] for code, key in cw.codes.items() if key in by_key}
+            ctx.find(row, "data_reference", f"no data reference for {row.function_name!r}; input read from "
+                     f"{ref} (its listURI names code list {cw.source_list}), codes translated with "
+                     f"crosswalk {cw.name!r}", "a data reference", ref, severity="warning")
+            return ref, composed
+    keys = set(mapping)
+    best, score = None, 0.0
+    for r in src.references:
+        vals = set(src.values(r))
+        if vals and (s := len(vals & keys) / len(vals)) > score:
+            best, score = r, s
+    if best and score >= 0.5:
+        ref = best if src.source.format != "xml" else f"{(src.iterator or '').rstrip('/')}/{best}"
+        ctx.find(row, "data_reference", f"no data reference for {row.function_name!r}; input inferred from "
+                 f"values ({score:.0%} of the values of {best} are map keys)", "a data reference", ref,
+                 severity="warning")
+        return ref, mapping
+    ctx.find(row, "data_reference", f"function {row.function_name!r} has no input and none could be inferred",
+             "a data reference feeding the function")
+    return None, mapping

@@ -1,4 +1,4 @@
-"""Relations pass of the compiler planner: object properties between TriplesMaps.
+"""Relations of the plan: object properties between TriplesMaps.
 
 Same record (the parent's subject map evaluated on the child's record), join conditions
 across files (one or several equalities, ``or`` alternatives), a join condition found on
@@ -12,210 +12,217 @@ import re
 
 from rdflib import URIRef
 
+from pipeline.compile.context import PlanContext
+from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
+from pipeline.compile.subjects import classes_of, subject_term, triples_map
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.load import SourceData
 from pipeline.table import JoinPair, MappingRow, parse_join_condition, split_class_alternatives
-from pipeline.table.template import Segment, expand_template_prefix, parse_template
-from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
 
-__all__ = ["RelationsMixin"]
+__all__ = ["relation_objects", "join_twin", "link_file"]
 
 
-class RelationsMixin:
-    """Methods of :class:`pipeline.compile.plan._Planner` that resolve object properties.
-
-    Relies on the planner's ``tms``, ``rows``, ``onto``, ``find``, ``src``, ``triples_map``,
-    ``subject_term``, ``classes_of`` and ``_segments``.
-    """
-
-    def relation(self, row: MappingRow, tm: TriplesMapPlan) -> list[ObjectSpec] | None:
-        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
-        src = tm.source
-        parents = [p for p in self.tms.values() if target in p.classes]
-        parents.sort(key=lambda p: p.source is not src)
-        alternatives = parse_join_condition(row.join_condition)
-        # a join of a column with itself links a record only to itself when the column is a key;
-        # on any other column (cars.color==cars.color) it links every record sharing the value
-        identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
-                       for alt in alternatives for pr in alt) and \
-            all(_identifies_records(src, [pr.child_ref for pr in alt]) for alt in alternatives)
-        if not parents:
-            parent = self._conventional_parent(row, tm, target, [] if identity else alternatives)
-            if parent is None:
-                self.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
-                          "(no row has it as entity class)", "a class with a subject template in the table")
-                return None
-            parents = [parent]
-        parent = parents[0]
-        if parent.source is src and (not alternatives or identity):
-            return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
+def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> list[ObjectSpec] | None:
+    """The objects of a relation row on ``tm``: the subject map of the related class's TriplesMap (same
+    record), or that TriplesMap with join conditions, one object map per ``or`` alternative. ``None``,
+    with a finding, when no TriplesMap makes the class or no join connects the two sources."""
+    target = ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+    src = tm.source
+    parents = [p for p in ctx.tms.values() if target in p.classes]
+    parents.sort(key=lambda p: p.source is not src)
+    alternatives = parse_join_condition(row.join_condition)
+    # a join of a column with itself links a record only to itself when the column is a key;
+    # on any other column (cars.color==cars.color) it links every record sharing the value
+    identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
+                   for alt in alternatives for pr in alt) and \
+        all(_identifies_records(src, [pr.child_ref for pr in alt]) for alt in alternatives)
+    if not parents:
+        parent = _conventional_parent(ctx, row, tm, target, [] if identity else alternatives)
+        if parent is None:
+            ctx.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
+                     "(no row has it as entity class)", "a class with a subject template in the table")
+            return None
+        parents = [parent]
+    parent = parents[0]
+    if parent.source is src and (not alternatives or identity):
+        return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
+    if not alternatives:
+        alternatives = _join_elsewhere(ctx, row, src, parent.source)
         if not alternatives:
-            alternatives = self._join_elsewhere(row, src, parent.source)
-            if not alternatives:
-                self.find(row, "join_condition", f"{src.source.path.name} and {parent.source.path.name} are "
-                          "different sources but the row has no join condition", "a join condition")
-                return None
-        objects = []
-        for alt in alternatives:
-            joins = self._orient(alt, src, parent.source)
-            if joins is None:
-                missing = sorted({f"{p.child_source or '?'}.{p.child_ref}" for p in alt
-                                  if not (src.has_reference(p.child_ref) or parent.source.has_reference(p.child_ref))}
-                                 | {f"{p.parent_source or '?'}.{p.parent_ref}" for p in alt
-                                    if not (src.has_reference(p.parent_ref) or parent.source.has_reference(p.parent_ref))})
-                why = f"; no such column: {', '.join(missing)}" if missing else ""
-                self.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
-                          f"and {parent.source.path.name} with existing columns{why}",
-                          "child.column==parent.column")
-                return None
-            target_tm = self.join_twin(parent) if parent.source is src and all(c == p for c, p in joins) else parent
-            objects.append(ObjectSpec(parent=target_tm.id, joins=joins))
-        return objects
-
-    def join_twin(self, parent: TriplesMapPlan) -> TriplesMapPlan:
-        """The parent TriplesMap of a join within one source, on an equivalent logical source.
-
-        Morph-KGC 2.10 rewrites a join whose parent has the same logical source and iterator as
-        the child, and whose conditions each join a reference with itself, into the child's own
-        subject (morph-kgc#209, ``_remove_self_joins_no_condition``), so ``cars.color==cars.color``
-        would link each car only to itself. The twin has the
-        parent's subject map, no class and no predicate-object map (it asserts nothing), and
-        names the same file as ``<folder>/./<file>``: every engine reads the same records, and
-        the engine joins for real.
-        """
-        twin = self.twins.get(parent.id)
-        if twin is None:
-            path = parent.source.path
-            twin = TriplesMapPlan(f"{parent.id}_joinParent", parent.source, parent.iterator, parent.subject,
-                                  parent.template, source_path=f"{path.parent}/./{path.name}")
-            self.twins[parent.id] = twin
-        return twin
-
-    def _conventional_parent(self, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None,
-                             joins: list) -> TriplesMapPlan | None:
-        """Mint IRIs of a class no row generates by the table's own convention.
-
-        Same record (no join): the subject template of ``row`` with its class slug swapped
-        for the target's. With a join to another file: that file's join columns form the
-        key, ``<template up to the class slug, swapped>/{col}``, on that file. Nothing is
-        minted when the convention or the join's other file cannot be told.
-        """
-        entity = self.onto.expand(split_class_alternatives(row.entity_class)[0])
-        if target is None or entity is None:
+            ctx.find(row, "join_condition", f"{src.source.path.name} and {parent.source.path.name} are "
+                     "different sources but the row has no join condition", "a join condition")
             return None
-        old, new = _slug(entity), _slug(target)
-        m = re.search(rf"/{re.escape(old)}/", tm.template, re.I)
-        if not m:
+    objects = []
+    for alt in alternatives:
+        joins = _orient(alt, src, parent.source)
+        if joins is None:
+            missing = sorted({f"{p.child_source or '?'}.{p.child_ref}" for p in alt
+                              if not (src.has_reference(p.child_ref) or parent.source.has_reference(p.child_ref))}
+                             | {f"{p.parent_source or '?'}.{p.parent_ref}" for p in alt
+                                if not (src.has_reference(p.parent_ref) or parent.source.has_reference(p.parent_ref))})
+            why = f"; no such column: {', '.join(missing)}" if missing else ""
+            ctx.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
+                     f"and {parent.source.path.name} with existing columns{why}",
+                     "child.column==parent.column")
             return None
-        source, template = tm.source, tm.template[:m.start()] + f"/{new}/" + tm.template[m.end():]
-        if joins:
-            other = self._join_target(joins[0], tm.source)
-            if other is None:
-                return None
-            source, columns = other
-            template = tm.template[:m.start()] + f"/{new}/" + "_".join("{" + c + "}" for c in columns)
-        parent = self.triples_map(row, template, source, [target])
-        if parent is not None:
-            self.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
-                      f"the table's convention: {template} on {source.source.path.name}",
-                      "a row with the class as entity class", template, severity="warning")
-        return parent
+        target_tm = join_twin(ctx, parent) if parent.source is src and all(c == p for c, p in joins) else parent
+        objects.append(ObjectSpec(parent=target_tm.id, joins=joins))
+    return objects
 
-    def _join_target(self, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:
-        """The other file of a join (named in it, not ``child``) and its join columns there."""
-        sources = {s.source.stem.lower(): s for s in self.audit.row_sources.values()}
-        sources.update({s.source.stem.lower(): s for s in self.all_sources})
-        for p in pairs:
-            for name, ref in ((p.parent_source, p.parent_ref), (p.child_source, p.child_ref)):
-                other = sources.get((name or "").lower())
-                if other is not None and other is not child and other.has_reference(ref):
-                    cols = [q.parent_ref if (q.parent_source or "").lower() == name.lower() else q.child_ref
-                            for q in pairs]
-                    return other, cols
+
+def join_twin(ctx: PlanContext, parent: TriplesMapPlan) -> TriplesMapPlan:
+    """The parent TriplesMap of a join within one source, on an equivalent logical source.
+
+    Morph-KGC 2.10 rewrites a join whose parent has the same logical source and iterator as
+    the child, and whose conditions each join a reference with itself, into the child's own
+    subject (morph-kgc#209, ``_remove_self_joins_no_condition``), so ``cars.color==cars.color``
+    would link each car only to itself. The twin has the
+    parent's subject map, no class and no predicate-object map (it asserts nothing), and
+    names the same file as ``<folder>/./<file>``: every engine reads the same records, and
+    the engine joins for real.
+    """
+    twin = ctx.twins.get(parent.id)
+    if twin is None:
+        path = parent.source.path
+        twin = TriplesMapPlan(f"{parent.id}_joinParent", parent.source, parent.iterator, parent.subject,
+                              parent.template, source_path=f"{path.parent}/./{path.name}")
+        ctx.twins[parent.id] = twin
+    return twin
+
+
+def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None,
+                         joins: list) -> TriplesMapPlan | None:
+    """Mint IRIs of a class no row generates by the table's own convention.
+
+    Same record (no join): the subject template of ``row`` with its class slug swapped
+    for the target's. With a join to another file: that file's join columns form the
+    key, ``<template up to the class slug, swapped>/{col}``, on that file. Nothing is
+    minted when the convention or the join's other file cannot be told.
+    """
+    entity = ctx.onto.expand(split_class_alternatives(row.entity_class)[0])
+    if target is None or entity is None:
         return None
+    old, new = _slug(entity), _slug(target)
+    m = re.search(rf"/{re.escape(old)}/", tm.template, re.I)
+    if not m:
+        return None
+    source, template = tm.source, tm.template[:m.start()] + f"/{new}/" + tm.template[m.end():]
+    if joins:
+        other = _join_target(ctx, joins[0], tm.source)
+        if other is None:
+            return None
+        source, columns = other
+        template = tm.template[:m.start()] + f"/{new}/" + "_".join("{" + c + "}" for c in columns)
+    parent = triples_map(ctx, row, template, source, [target])
+    if parent is not None:
+        ctx.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
+                 f"the table's convention: {template} on {source.source.path.name}",
+                 "a row with the class as entity class", template, severity="warning")
+    return parent
 
-    def _join_elsewhere(self, row: MappingRow, a: SourceData, b: SourceData):
-        for other in self.rows:
-            for alt in parse_join_condition(other.join_condition):
-                if self._orient(alt, a, b) is not None:
-                    self.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
-                              "the same sources", "a join condition on this row", other.join_condition,
-                              severity="warning")
-                    return [alt]
-        return []
 
-    def _orient(self, pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str]] | None:
-        def named(name, src):
-            return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
+def _join_target(ctx: PlanContext, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:
+    """The other file of a join (named in it, not ``child``) and its join columns there."""
+    sources = {s.source.stem.lower(): s for s in ctx.audit.row_sources.values()}
+    sources.update({s.source.stem.lower(): s for s in ctx.sources})
+    for p in pairs:
+        for name, ref in ((p.parent_source, p.parent_ref), (p.child_source, p.child_ref)):
+            other = sources.get((name or "").lower())
+            if other is not None and other is not child and other.has_reference(ref):
+                cols = [q.parent_ref if (q.parent_source or "").lower() == name.lower() else q.child_ref
+                        for q in pairs]
+                return other, cols
+    return None
 
-        joins = []
-        for p in (_stem_qualified(p, (child, parent)) for p in pairs):
-            if named(p.child_source, child) and named(p.parent_source, parent) and \
-                    child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
-                joins.append((p.child_ref, p.parent_ref))
-            elif named(p.parent_source, child) and named(p.child_source, parent) and \
-                    child.has_reference(p.parent_ref) and parent.has_reference(p.child_ref):
-                joins.append((p.parent_ref, p.child_ref))
-            else:
-                return None
-        return joins
 
-    def link_file(self, row: MappingRow) -> bool:
-        """Link files (scenario 1F): a row on a file holding two foreign keys. Subject and
-        object templates are rewritten onto the link file's columns; no join is needed."""
-        link = self.src(row)
-        alts = parse_join_condition(row.join_condition)
-        if not alts or not row.related_entity_class:
-            return False
-        tvars = [r for s in self._segments(row) for r in s.references()]
-        if all(link.has_reference(v) for v in tvars):
-            return False
-        rename: dict[str, dict[str, str]] = {}
-        for p in alts[0]:
-            for mine, mref, other, oref in ((p.child_source, p.child_ref, p.parent_source, p.parent_ref),
-                                            (p.parent_source, p.parent_ref, p.child_source, p.child_ref)):
-                if mine and mine.lower() == link.source.stem.lower() and other:
-                    rename.setdefault(other.lower(), {})[oref] = mref
-        entity = self.classes_of(row)
-        target = self.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+def _join_elsewhere(ctx: PlanContext, row: MappingRow, a: SourceData, b: SourceData):
+    for other in ctx.rows:
+        for alt in parse_join_condition(other.join_condition):
+            if _orient(alt, a, b) is not None:
+                ctx.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
+                         "the same sources", "a join condition on this row", other.join_condition,
+                         severity="warning")
+                return [alt]
+    return []
 
-        def rewrite(tm: TriplesMapPlan) -> str | None:
-            names = rename.get(tm.source.source.stem.lower(), {})
-            segs = self._segments_of(tm.template)
-            if any(s.kind != "const" and s.value not in names for s in segs):
-                return None
-            return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
 
-        def joined(cls: URIRef) -> str | None:
-            # of several TriplesMaps of a class, the one whose subject template the join condition
-            # reaches (its source and key columns are the ones the link file's foreign keys name),
-            # not merely the first: another source may hold a stray TriplesMap of the same class
-            return next((t for t in (rewrite(p) for p in self.tms.values() if cls in p.classes) if t), None)
+def _orient(pairs, child: SourceData, parent: SourceData) -> list[tuple[str, str]] | None:
+    def named(name, src):
+        return name is None or name.lower() in src.source.stem.lower() or src.source.stem.lower() in name.lower()
 
-        if not entity:
-            return False
-        subj, obj = joined(entity[0]), joined(target)
-        if subj is None or obj is None:
-            return False
-        tm = self.triples_map(row, subj, link, [])
-        obj_term = self.subject_term(obj, link, row) if tm else None
-        if tm is None or obj_term is None:
-            return False
-        pred = self.onto.expand(row.ontology_property)
-        tm.poms.append(PredicateObject(pred, [ObjectSpec(term=obj_term)], row.line))
-        tm.lines.append(row.line)
-        self.find(row, "join_condition", f"link file {link.source.path.name}: subject {subj} and object {obj} "
-                  "built from its foreign keys", severity="info")
-        return True
+    joins = []
+    for p in (_stem_qualified(p, (child, parent)) for p in pairs):
+        if named(p.child_source, child) and named(p.parent_source, parent) and \
+                child.has_reference(p.child_ref) and parent.has_reference(p.parent_ref):
+            joins.append((p.child_ref, p.parent_ref))
+        elif named(p.parent_source, child) and named(p.child_source, parent) and \
+                child.has_reference(p.parent_ref) and parent.has_reference(p.child_ref):
+            joins.append((p.parent_ref, p.child_ref))
+        else:
+            return None
+    return joins
 
-    def _segments_of(self, template: str) -> list[Segment]:
-        return parse_template(expand_template_prefix(template, self.onto.prefixes))
+
+def link_file(ctx: PlanContext, row: MappingRow) -> bool:
+    """Link files (BLINKG scenario 1F): a row on a file holding two foreign keys. Subject and
+    object templates are rewritten onto the link file's columns; no join is needed.
+
+    Returns:
+        ``True`` when the row was planned so (its TriplesMap on the link file holds the
+        predicate-object map), ``False`` when it is no link-file row or its classes' TriplesMaps
+        cannot be reached through the join condition.
+    """
+    link = ctx.source_of(row)
+    alts = parse_join_condition(row.join_condition)
+    if not alts or not row.related_entity_class:
+        return False
+    tvars = [r for s in ctx.segments(row.subject_template) for r in s.references()]
+    if all(link.has_reference(v) for v in tvars):
+        return False
+    rename: dict[str, dict[str, str]] = {}
+    for p in alts[0]:
+        for mine, mref, other, oref in ((p.child_source, p.child_ref, p.parent_source, p.parent_ref),
+                                        (p.parent_source, p.parent_ref, p.child_source, p.child_ref)):
+            if mine and mine.lower() == link.source.stem.lower() and other:
+                rename.setdefault(other.lower(), {})[oref] = mref
+    entity = classes_of(ctx, row)
+    target = ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0])
+
+    def rewrite(tm: TriplesMapPlan) -> str | None:
+        names = rename.get(tm.source.source.stem.lower(), {})
+        segs = ctx.segments(tm.template)
+        if any(s.kind != "const" and s.value not in names for s in segs):
+            return None
+        return "".join(s.value if s.kind == "const" else "{" + names[s.value] + "}" for s in segs)
+
+    def joined(cls: URIRef) -> str | None:
+        # of several TriplesMaps of a class, the one whose subject template the join condition
+        # reaches (its source and key columns are the ones the link file's foreign keys name),
+        # not merely the first: another source may hold a stray TriplesMap of the same class
+        return next((t for t in (rewrite(p) for p in ctx.tms.values() if cls in p.classes) if t), None)
+
+    if not entity:
+        return False
+    subj, obj = joined(entity[0]), joined(target)
+    if subj is None or obj is None:
+        return False
+    tm = triples_map(ctx, row, subj, link, [])
+    obj_term = subject_term(ctx, obj, link, row) if tm else None
+    if tm is None or obj_term is None:
+        return False
+    pred = ctx.onto.expand(row.ontology_property)
+    tm.poms.append(PredicateObject(pred, [ObjectSpec(term=obj_term)], row.line))
+    tm.lines.append(row.line)
+    ctx.find(row, "join_condition", f"link file {link.source.path.name}: subject {subj} and object {obj} "
+             "built from its foreign keys", severity="info")
+    return True
+
 
 
 def _identifies_records(src: SourceData, refs: list[str]) -> bool:
     """True when the values of ``refs`` differ from record to record (records without them
-    left out). A reference the loaded records do not hold (an absolute XPath) is taken as a key,
-    as before: nothing in the data says otherwise."""
+    left out). A reference the loaded records do not hold (an absolute XPath) is taken as a key:
+    nothing in the data says otherwise."""
     if not all(r in src.references for r in refs):
         return True
     if isinstance(src.records, ColumnRecords):  # CSV: the columns themselves, no per-record dicts

@@ -110,7 +110,7 @@ class _Emitter:
 
 
 def emit_rml(plan: Plan) -> Graph:
-    """Build the RML mapping graph of a :class:`~pipeline.compile.plan.Plan`.
+    """Build the RML mapping graph of a :class:`~pipeline.compile.model.Plan`.
 
     Returns:
         An rdflib :class:`Graph`; serialise it with ``graph.serialize(format="turtle")``.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import pycountry
 import yaml
 
 __all__ = ["Crosswalk", "crosswalks", "crosswalk_for_scheme", "code_labels"]
@@ -37,8 +38,6 @@ class Crosswalk:
 
 
 def _iso_alpha2_to_alpha3() -> dict[str, str]:
-    import pycountry
-
     return {c.alpha_2: c.alpha_3 for c in pycountry.countries}
 
 

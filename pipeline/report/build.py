@@ -1,4 +1,5 @@
-"""The scenario report as data: per-case entries read from the run folders, scenario means, legend.
+"""The scenario report as data: per-case entries read from the run folders, scenario means, legend, and
+the side-by-side table as text (:func:`console_table`; :mod:`.render` writes it as Markdown and HTML).
 
 Input is plain dicts, so this module depends on no scorer::
 
@@ -26,8 +27,8 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "console_table",
-           "to_markdown"]
+__all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "table_rows",
+           "console_table"]
 
 #: Graph-level columns shown by default: (label, key in the case's ``graph`` dict).
 DEFAULT_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -270,7 +271,9 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
             "cases": rows, "scenarios": scen}
 
 
-def _table(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The side-by-side table of the report as text cells: ``(header, body)``, one body row per case and
+    one ``mean`` row per scenario with more than one case (the console, Markdown and HTML tables)."""
     labels = [c[0] for c in report["columns"]]
     header = ["scenario", "case", "map F1", "graph F1"] + labels
     body = []
@@ -293,16 +296,8 @@ def console_table(report: Mapping[str, Any]) -> str:
         Lines joined by ``\\n``: a header, a rule, one row per case and one ``mean`` row
         per scenario with more than one case.
     """
-    header, body = _table(report)
+    header, body = table_rows(report)
     widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
     line = lambda row: "  ".join(cell.rjust(w) if i > 1 else cell.ljust(w)  # noqa: E731
                                  for i, (cell, w) in enumerate(zip(row, widths)))
     return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in body])
-
-
-def to_markdown(report: Mapping[str, Any]) -> str:
-    """The report as Markdown (template ``templates/report.md.j2``)."""
-    from pipeline.report.html import render
-
-    header, body = _table(report)
-    return render("report.md.j2", report, header=header, body=body)

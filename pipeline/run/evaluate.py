@@ -39,10 +39,11 @@ from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, l
 from pipeline.scoring.mapping import score_case, write_case_json
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable, read_table
-from pipeline.validation import check_ntriples, hermit_available, hermit_consistency, validate_shacl
-from pipeline.validation.consistency import start_owlrl
+from pipeline.validation.consistency import hermit_available, hermit_consistency, start_owlrl
 from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
-from pipeline.validation.result import Finding as VFinding, Result
+from pipeline.validation.result import Result
+from pipeline.validation.shacl import validate_shacl
+from pipeline.validation.syntax import check_ntriples
 from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
 
 __all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
@@ -239,8 +240,9 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         try:
             syntax = ntriples_copy(kg_path, copy)
         except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
-            fatal = Result("SV2", False, findings=[VFinding("fatal", str(exc).split(": ", 1)[-1] if exc.path else
-                                                            str(exc), str(kg_path), line=exc.line, code="unparsable")],
+            message = str(exc).split(": ", 1)[-1] if exc.path else str(exc)
+            fatal = Result("SV2", False, findings=[Finding(severity="fatal", message=message, location=str(kg_path),
+                                                           line=exc.line, code="unparsable")],
                            details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
                                     "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
             return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}

@@ -13,6 +13,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.errors import InputError
+from pipeline.manifest import load_manifest
+from pipeline.ontology import load_ontology
+from pipeline.rdffile import load_graph
+from pipeline.run.evaluate import gold_kg
+from pipeline.sources.load import load_source
+
 __all__ = ["GoldCheck", "check_gold"]
 
 
@@ -51,13 +58,6 @@ def check_gold(manifest: str | Path, workdir: str | Path) -> GoldCheck:
         InputError: the manifest, ontology, sources or gold graph cannot be read, or the
             manifest has no gold table and gold graph.
     """
-    from pipeline.errors import InputError
-    from pipeline.run.evaluate import gold_kg
-    from pipeline.manifest import load_manifest
-    from pipeline.ontology import load_ontology
-    from pipeline.rdffile import load_graph
-    from pipeline.sources.load import load_source
-
     case = load_manifest(manifest)
     if case.gold_table is None or case.gold_graph is None:
         raise InputError("the manifest needs gold.table and gold.graph to check them against each other",

@@ -6,12 +6,9 @@ choices are not part of its contract), so that one seed gives byte-identical fil
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from pipeline.synth.builder import ScenarioBuilder
 from pipeline.synth.vocab import Attr
-
-if TYPE_CHECKING:
-    from pipeline.synth.generate import _Builder
 
 __all__ = ["ontology_ttl", "skos_ttl", "gold_table_md", "gold_graph_nt", "DATATYPE_OF_KIND"]
 
@@ -30,7 +27,7 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"@en'
 
 
-def ontology_ttl(b: "_Builder") -> str:
+def ontology_ttl(b: ScenarioBuilder) -> str:
     """OWL ontology: three classes, their datatype properties (domain, range, label, comment), identifier
     keys (``owl:hasKey``), and the foreign-key, link and code-list object properties."""
     d, p = b.dom, b.dom.prefix
@@ -55,7 +52,7 @@ def ontology_ttl(b: "_Builder") -> str:
     return "\n".join(out) + "\n"
 
 
-def skos_ttl(b: "_Builder") -> str:
+def skos_ttl(b: ScenarioBuilder) -> str:
     """SKOS concept scheme of the coded column: one concept per code, with ``skos:notation`` and label."""
     d = b.dom
     scheme = f"{b.concept('')[:-1]}"
@@ -77,11 +74,11 @@ def _row(*cells: str) -> str:
     return "| " + " | ".join(cells) + " |\n"
 
 
-def gold_table_md(b: "_Builder") -> str:
+def gold_table_md(b: ScenarioBuilder) -> str:
     """The gold mapping table (our Markdown format, one row per mapped reference).
 
-    The language column is written in the Language Tag cell as ``{column}`` (a reference,
-    issue 10 item 4); the coded column as a value map code -> concept IRI, its function
+    The language column is written in the Language Tag cell as ``{column}`` (a reference:
+    each literal takes its record's tag); the coded column as a value map code -> concept IRI, its function
     named after the column (:func:`_function_name`).
     """
     d, p = b.dom, b.dom.prefix
@@ -117,7 +114,7 @@ def gold_table_md(b: "_Builder") -> str:
     return "".join(lines)
 
 
-def _literal(b: "_Builder", a: Attr, value: object, rec: dict[str, object]) -> str:
+def _literal(b: ScenarioBuilder, a: Attr, value: object, rec: dict[str, object]) -> str:
     dt = DATATYPE_OF_KIND.get(a.kind)
     text = str(value)
     esc = text.replace("\\", "\\\\").replace('"', '\\"')
@@ -131,7 +128,7 @@ def _literal(b: "_Builder", a: Attr, value: object, rec: dict[str, object]) -> s
     return f'"{esc}"^^<{(RDF if dt.startswith("rdf:") else XSD)}{dt.split(":", 1)[1]}>'
 
 
-def gold_graph_nt(b: "_Builder", recs: dict[str, list[dict[str, object]]]) -> str:
+def gold_graph_nt(b: ScenarioBuilder, recs: dict[str, list[dict[str, object]]]) -> str:
     """The gold KG as sorted N-Triples, built from the records (types, literals, links, concepts)."""
     d = b.dom
     triples: set[str] = set()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.fno import function_for_name
+
 __all__ = [
     "clean_cell",
     "split_source_hint",
@@ -222,8 +224,6 @@ def split_function_cell(name: str | None, output: str | None) -> tuple[str | Non
 def _looks_like_function(token: str) -> bool:
     """``f()``, a camelCase name or a known function alias; plain words (``ISO 3166``, ``URI``,
     ``literal, e.g.``) that LLM answers write in the output cell are not function names."""
-    from pipeline.fno import function_for_name
-
     if not _IDENT_CALL.match(token) or not token[0].islower():
         return False
     return token.endswith("()") or any(c.isupper() for c in token) or function_for_name(token) is not None

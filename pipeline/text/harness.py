@@ -51,7 +51,10 @@ def validate_kg(kg_path: Path, kg: Any, onto_graph: Any) -> dict[str, Any]:
     """SV2 (strict N-Triples), CS2 (OWL 2 RL, owlrl) and SHACL (shapes derived from the ontology)
     of a written KG, as :func:`pipeline.run.evaluate.graph_validation` runs them for mapped KGs.
     An empty KG is not validated: each check is reported not applicable."""
-    from pipeline.validation import Result, check_ntriples, owlrl_consistency, validate_shacl
+    from pipeline.validation.consistency import owlrl_consistency
+    from pipeline.validation.result import Result
+    from pipeline.validation.shacl import validate_shacl
+    from pipeline.validation.syntax import check_ntriples
     if len(kg) == 0:
         return {n: Result.not_applicable(n, "empty KG: nothing to validate").to_dict()
                 for n in ("SV2", "CS2-owlrl", "SHACL")}

@@ -15,7 +15,9 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.validation.result import Finding, Result
+from pipeline.findings import Finding
+from pipeline.validation.result import Result
+from pipeline.validation.syntax import check_ntriples
 
 __all__ = ["start_child", "start_sv2", "PARALLEL_BYTES"]
 
@@ -26,8 +28,6 @@ SV2_NICE = 5
 
 
 def _sv2_child(path: str, conn: Any) -> None:
-    from pipeline.validation.syntax import check_ntriples
-
     try:
         # off the critical path (owlrl on the sample is longer): lower priority so the reasoner
         # keeps a core of a 2-core machine to itself; SV2 takes the cycles the others leave
@@ -85,6 +85,7 @@ def start_sv2(path: str | Path) -> Callable[[], Result]:
         if got == "ok" and answer[0] == "ok":
             return answer[1]
         reason = answer[1] if got == "ok" else f"the SV2 process {answer}"
-        return Result("SV2", None, status="failed", findings=[Finding("error", reason, str(path), code="sv2-failed")])
+        return Result("SV2", None, status="failed",
+                      findings=[Finding(severity="error", message=reason, location=str(path), code="sv2-failed")])
 
     return finish

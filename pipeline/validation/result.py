@@ -4,50 +4,21 @@ A validator or scorer never raises on bad data: it returns a :class:`Result`
 whose ``status`` says whether the value could be computed (``ok``), whether
 the measure does not apply (``not_applicable``: no gold, nothing to score),
 or whether the tool behind it failed (``failed``) or ran out of time
-(``timeout``). Individual problems are :class:`Finding` objects that carry a
-location (file line/column, a node IRI, a shape IRI, a CQ file ...).
+(``timeout``). Individual problems are :class:`pipeline.findings.Finding` objects that carry a
+location (file line/column, a node IRI, a shape IRI, a CQ file ...) and no stage.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Finding", "Result", "ratio", "f1", "prf"]
+from pipeline.findings import Finding
+
+__all__ = ["Result", "STATUSES", "ratio", "f1", "prf"]
 
 #: The values ``Result.status`` may take.
 STATUSES = ("ok", "not_applicable", "not_run", "failed", "timeout")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One diagnostic of a validator or one notable item of a scorer.
-
-    Attributes:
-        severity: ``fatal``, ``error``, ``warning`` or ``info`` (SHACL results
-            map ``sh:Violation`` -> ``error``, ``sh:Warning`` -> ``warning``,
-            ``sh:Info`` -> ``info``).
-        message: human-readable text.
-        location: where it is, as text (``"line 3, column 7"``, a node IRI,
-            a shape IRI, a file name); ``""`` when not bound to a place.
-        line: 1-based line number in a file, when file-bound.
-        column: 1-based column (in characters) in that line, when file-bound.
-        term: the offending RDF term or value as written (N-Triples form).
-        code: a short stable identifier of the kind of finding
-            (``bad-iri``, ``ill-typed-literal``, ``disjoint-classes`` ...).
-    """
-
-    severity: str
-    message: str
-    location: str = ""
-    line: int | None = None
-    column: int | None = None
-    term: str | None = None
-    code: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The finding as a JSON-ready dict (``None`` fields kept)."""
-        return asdict(self)
 
 
 @dataclass
@@ -100,7 +71,7 @@ class Result:
     def not_applicable(cls, name: str, reason: str, higher_is_better: bool = True) -> "Result":
         """A result for a measure that does not apply (no gold, no items); ``value`` is ``None``."""
         return cls(name=name, value=None, higher_is_better=higher_is_better, status="not_applicable",
-                   findings=[Finding("info", reason, code="not-applicable")])
+                   findings=[Finding(severity="info", message=reason, code="not-applicable")])
 
 
 def ratio(num: float, den: float) -> float | None:

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from rdflib import Graph
 
 from pipeline.materialize.output import count_lines
-from pipeline.validation.syntax import _STATEMENT
+from pipeline.validation.syntax import STATEMENT
 
 __all__ = ["FULL_LIMIT", "SAMPLE_TRIPLES", "count_triples", "subject_sample"]
 
@@ -50,7 +50,7 @@ def _statements(path: Path, keep: Callable[[str], bool] | None = None):
             lines = fh.readlines(_CHUNK)
             if not lines:
                 return
-            yield from _STATEMENT.findall("".join(lines if keep is None else filter(keep, lines)))
+            yield from STATEMENT.findall("".join(lines if keep is None else filter(keep, lines)))
 
 
 def count_triples(path: str | Path) -> int:

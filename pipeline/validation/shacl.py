@@ -46,12 +46,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
+import pyshacl
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
+from pipeline.findings import Finding
 from pipeline.ontology import is_langstring, is_xsd_datatype
-from pipeline.validation.result import Finding, Result
+from pipeline.validation.result import Result
 
 #: not an XSD 1.1 datatype (rdflib's XSD namespace rightly has no such term).
 
@@ -268,8 +270,6 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         (``{shape: {severity: n}}``), ``n_shapes``. A shapes file that cannot be
         parsed or a pyshacl crash gives ``status="failed"``.
     """
-    import pyshacl
-
     t0 = time.perf_counter()
     sg = Graph()
     onto = _g(ontology) if ontology is not None else None
@@ -282,7 +282,8 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
                                            allow_warnings=True, allow_infos=True)
     except Exception as exc:  # noqa: BLE001 - bad shapes or a pyshacl crash are reported, not raised
         return Result("SHACL", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding("error", f"SHACL validation failed: {type(exc).__name__}: {exc}",
+                      findings=[Finding(severity="error",
+                                        message=f"SHACL validation failed: {type(exc).__name__}: {exc}",
                                         code="shacl-failed")])
     by_sev: Counter = Counter()
     by_shape: dict[str, Counter] = defaultdict(Counter)
@@ -298,8 +299,8 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
             value = rg.value(r, SH.value)
             focus = rg.value(r, SH.focusNode)
             msg = rg.value(r, SH.resultMessage)
-            findings.append(Finding(_SEVERITY.get(sev_iri, "warning"), f"[{shape}] {msg}",
-                                    str(focus) if focus is not None else "",
+            findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
+                                    location=str(focus) if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
     details = {"n_results": sum(by_sev.values()),

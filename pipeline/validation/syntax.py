@@ -36,10 +36,13 @@ import subprocess
 import time
 from pathlib import Path
 
-from pipeline.validation.result import Finding, Result
+import pyoxigraph
+
+from pipeline.findings import Finding
+from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
 
-__all__ = ["check_ntriples", "riot_available", "riot_check"]
+__all__ = ["check_ntriples", "riot_available", "riot_check", "STATEMENT"]
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +144,8 @@ def _check_line(text: str, lineno: int, strict: bool, out: list[Finding]) -> boo
         return False
 
     def add(sev: str, code: str, msg: str, col: int, term: str) -> None:
-        out.append(Finding(sev, msg, f"line {lineno}, column {col + 1}", lineno, col + 1, term, code))
+        out.append(Finding(severity=sev, message=msg, location=f"line {lineno}, column {col + 1}", line=lineno,
+                           column=col + 1, term=term, code=code))
 
     def check_iri_term(value: str, col: int, raw_end: int) -> None:
         for sev, code, msg in check_iri(value):
@@ -184,7 +188,7 @@ def _check_line(text: str, lineno: int, strict: bool, out: list[Finding]) -> boo
 _TERM = r'(<[^<>"\s]*>|_:[^\s<>"]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?:\^\^<[^<>"\s]*>|@[A-Za-z0-9\-]+)?)'
 _BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#.*)?$", re.M)
 #: One canonical statement per line (what Morph-KGC and ``kgc materialize`` write).
-_STATEMENT = re.compile(rf"^{_TERM} {_TERM} {_TERM} \.$", re.M)
+STATEMENT = re.compile(rf"^{_TERM} {_TERM} {_TERM} \.$", re.M)
 _OXI_LINE = re.compile(r"on line (\d+)")
 _CHUNK_BYTES = 32 << 20
 _MAX_RESTARTS = 50  # parse errors in one chunk before its remaining lines go to the line checker
@@ -227,8 +231,6 @@ class _Scan:
         """Parse ``lines`` (numbered from ``first``) with pyoxigraph; rejected lines go to :meth:`line`,
         the rest have their distinct terms collected for the bulk term checks. ``data``: the
         chunk's bytes as read."""
-        import pyoxigraph
-
         bad: list[int] = []
         start = 0
         while start < len(lines):
@@ -252,14 +254,14 @@ class _Scan:
         skip = set(bad)
         good = [ln for i, ln in enumerate(lines) if i not in skip] if skip else lines
         text = "\n".join(good)
-        found = _STATEMENT.findall(text)
+        found = STATEMENT.findall(text)
         if len(found) != len(good) - len(_BLANK_OR_COMMENT.findall(text)):
             # comments after a statement, tabs or other legal but unusual layout: line by line
             found = []
             for i, ln in enumerate(lines):
                 if i in skip:
                     continue
-                m = _STATEMENT.match(ln)
+                m = STATEMENT.match(ln)
                 if m:
                     found.append(m.groups())
                 else:
@@ -313,7 +315,8 @@ def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int =
             _recheck(path, faulty, scan)
     except (OSError, UnicodeDecodeError) as exc:
         return Result("SV2", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding("fatal", f"cannot read {path}: {exc}", str(path), code="unreadable")])
+                      findings=[Finding(severity="fatal", message=f"cannot read {path}: {exc}", location=str(path),
+                                        code="unreadable")])
     counts = scan.counts
     scan.findings.sort(key=lambda f: f.line or 0)
     valid = counts["error"] == 0 and counts["fatal"] == 0
@@ -374,15 +377,17 @@ def riot_check(path: str | Path, *, timeout_s: float = 120.0) -> Result:
         return Result("SV2-riot", None, status="timeout", elapsed_s=time.perf_counter() - t0)
     except OSError as exc:
         return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding("error", f"cannot run RIOT: {exc}", code="riot-failed")])
+                      findings=[Finding(severity="error", message=f"cannot run RIOT: {exc}", code="riot-failed")])
     findings = []
     for m in _RIOT_LINE.finditer(proc.stdout + "\n" + proc.stderr):
         sev = {"ERROR": "error", "WARN": "warning", "FATAL": "fatal"}[m.group(1)]
-        findings.append(Finding(sev, m.group(4).strip(), f"line {m.group(2)}, column {m.group(3)}",
-                                int(m.group(2)), int(m.group(3)), code="riot"))
+        findings.append(Finding(severity=sev, message=m.group(4).strip(),
+                                location=f"line {m.group(2)}, column {m.group(3)}", line=int(m.group(2)),
+                                column=int(m.group(3)), code="riot"))
     if proc.returncode != 0 and not findings:
         return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding("error", (proc.stderr or proc.stdout)[-500:], code="riot-failed")])
+                      findings=[Finding(severity="error", message=(proc.stderr or proc.stdout)[-500:],
+                                        code="riot-failed")])
     n = {s: sum(f.severity == s for f in findings) for s in ("warning", "error", "fatal")}
     valid = n["error"] == 0 and n["fatal"] == 0 and proc.returncode == 0
     return Result("SV2-riot", valid, findings=findings, elapsed_s=time.perf_counter() - t0,

@@ -1,4 +1,4 @@
-"""Graph-layer scores of a predicted KG against the gold KG (issue 5).
+"""Graph-layer scores of a predicted KG against the gold KG.
 
 Entry points: :func:`score_graph` (everything at once), or the single
 measures :func:`.assertions.sa2`, :func:`.assertions.sa3`,

@@ -37,7 +37,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["keys_from_local_names", "Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of"]
+__all__ = ["keys_from_local_names", "Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of",
+           "key_set"]
 
 Node = Any
 
@@ -69,8 +70,9 @@ def _types(g: Graph, e: Node) -> set:
     return set(g.objects(e, RDF.type))
 
 
-def _norm_key(k: Any) -> frozenset[tuple[str, ...]]:
-    """A key mapping value as a set of key tuples (a colliding IRI may carry several)."""
+def key_set(k: Any) -> frozenset[tuple[str, ...]]:
+    """A value of a ``pred_keys``/``gold_keys`` mapping (a key, a tuple of key values, or a set of such
+    tuples: a colliding IRI may carry several) as a set of key tuples, values trimmed; empty for ``None``."""
     if k is None:
         return frozenset()
     if isinstance(k, (str, int, float)):
@@ -133,8 +135,8 @@ def align_entities(pred: Graph, gold: Graph, pred_keys: Mapping[Node, Any] | Non
         if isinstance(e, URIRef):
             al.pairs[e] = e
     al.by_iri = len(al.pairs)
-    al.pred_keys = {e: _norm_key(k) for e, k in (pred_keys or {}).items() if e in pe}
-    al.gold_keys = {e: _norm_key(k) for e, k in (gold_keys or {}).items() if e in ge}
+    al.pred_keys = {e: key_set(k) for e, k in (pred_keys or {}).items() if e in pe}
+    al.gold_keys = {e: key_set(k) for e, k in (gold_keys or {}).items() if e in ge}
     rest_p = [e for e in sorted(pe - set(al.pairs), key=str) if al.pred_keys.get(e)]
     used = set(al.pairs.values())
     by_key: dict[tuple, list] = defaultdict(list)

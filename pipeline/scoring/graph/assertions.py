@@ -1,6 +1,6 @@
 """SA2-SA4: assertion-level accuracy of a predicted KG against the gold KG.
 
-Definitions (001 seed, as given in issue 5; all after entity alignment,
+Definitions (the KG-quality benchmark's SA2-SA4; all after entity alignment,
 :mod:`.align`, with predicted entities renamed to their gold names):
 
 * **SA2 type / property assertion P/R/F1.** Type assertions are ``(e, C)`` for
@@ -32,10 +32,12 @@ import time
 from collections import defaultdict
 from typing import Any
 
+import owlrl
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from pipeline.validation.result import Finding, Result, prf
+from pipeline.findings import Finding
+from pipeline.validation.result import Result, prf
 from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
@@ -151,8 +153,6 @@ def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
 
 
 def _owlrl_entailed(g: Graph, ontology: Any) -> tuple[set[tuple], bool]:
-    import owlrl
-
     work = Graph(bind_namespaces="none")
     for t in g:
         work.add(t)
@@ -183,7 +183,8 @@ def sa3(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     t0 = time.perf_counter()
     if regime not in ("rdfs", "owl-rl"):
         return Result("SA3", None, status="failed",
-                      findings=[Finding("error", f"unknown regime {regime!r} (allowed: rdfs, owl-rl)")])
+                      findings=[Finding(severity="error",
+                                        message=f"unknown regime {regime!r} (allowed: rdfs, owl-rl)")])
     tpred, al = _ctx(pred, gold, alignment)
     a_pred = {(s, p, term_key(o)) for s, p, o in tpred}
     a_gold = {(s, p, term_key(o)) for s, p, o in gold}
@@ -200,7 +201,8 @@ def sa3(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     if consistent is False:
         details.update(precision=0.0, recall=0.0, f1=0.0, tp_pred=0, tp_gold=0)
         return Result("SA3", 0.0, details=details, elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding("error", "the predicted KG is inconsistent: SA3 = 0", code="inconsistent")])
+                      findings=[Finding(severity="error", message="the predicted KG is inconsistent: SA3 = 0",
+                                        code="inconsistent")])
     tp_p = len(a_pred & cl_gold)
     tp_g = len(a_gold & cl_pred)
     p = tp_p / len(a_pred) if a_pred else None

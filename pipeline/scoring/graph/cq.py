@@ -9,8 +9,8 @@ projection order, literals compared by value (:func:`.align.term_key`); an
 come from the gold KG; predicted entities are renamed to their gold names
 first when an alignment is given.
 
-Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (001 seed
-definitions as given in issue 5): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
+Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (the
+KG-quality benchmark's definitions): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
 completeness ``m_i = |A_p ∩ A_g| / |A_g|``, ``f_i`` their F1; a query that fails
 on the predicted KG scores 0; ``A_p = A_g = ∅`` scores 1; ``A_p = ∅ ≠ A_g``
 scores c = m = 0; ``A_p ≠ ∅ = A_g`` scores c = 0, m = 1 (nothing missed), f = 0.
@@ -40,8 +40,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rdflib import Graph, URIRef
+from rdflib.plugins.sparql import prepareQuery
 
-from pipeline.validation.result import Finding, Result
+from pipeline.findings import Finding
+from pipeline.validation.result import Result
 from pipeline.scoring.graph.align import Alignment, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
@@ -107,8 +109,6 @@ def syntax_error(cq: CompetencyQuestion) -> Finding | None:
     A query that does not parse cannot be answered on either KG: :func:`score_cqs` reports it
     as not run (``cq-syntax``) and scores the other CQs.
     """
-    from rdflib.plugins.sparql import prepareQuery
-
     try:
         prepareQuery(cq.query)
     except Exception as exc:  # noqa: BLE001 - pyparsing's ParseException, or rdflib's errors on prefixes
@@ -117,8 +117,8 @@ def syntax_error(cq: CompetencyQuestion) -> Finding | None:
         why = " ".join(re.sub(r"\s*\(at char \d+\),\s*\(line:\d+, col:\d+\)", "", str(exc)).split())
         at = f" at line {line}, column {col}" if line else ""
         question = f" ({cq.statement})" if cq.statement else ""
-        return Finding("error", f"CQ {cq.id}{question}: SPARQL syntax error{at}: {why}; not run",
-                       str(cq.path) if cq.path else cq.id, line=line, column=col, code="cq-syntax")
+        return Finding(severity="error", message=f"CQ {cq.id}{question}: SPARQL syntax error{at}: {why}; not run",
+                       location=str(cq.path) if cq.path else cq.id, line=line, column=col, code="cq-syntax")
     return None
 
 
@@ -226,9 +226,9 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
         if cq.statement is None:
-            findings.append(Finding("warning", "no '# CQ: <statement>' line: the file states no competency "
-                                    "question (expected a comment '# CQ: ...' before the query)", where,
-                                    code="cq-no-statement"))
+            findings.append(Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no "
+                                    "competency question (expected a comment '# CQ: ...' before the query)",
+                                    location=where, code="cq-no-statement"))
         bad = syntax_error(cq)
         if bad is not None:
             findings.append(bad)
@@ -241,12 +241,14 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         try:
             ag = answer(gold, cq)
         except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised
-            findings.append(Finding("error", f"CQ fails on the gold KG: {exc}", where, code="cq-gold-failed"))
+            findings.append(Finding(severity="error", message=f"CQ fails on the gold KG: {exc}", location=where,
+                                    code="cq-gold-failed"))
             continue
         try:
             ap: set | None = answer(tpred, cq)
         except Exception as exc:  # noqa: BLE001
-            findings.append(Finding("warning", f"CQ fails on the predicted KG: {exc}", where, code="cq-failed"))
+            findings.append(Finding(severity="warning", message=f"CQ fails on the predicted KG: {exc}", location=where,
+                                    code="cq-failed"))
             ap = None
         inter = len(ap & ag) if ap is not None else 0
         c, m, f = _prf_cq(ap, ag, inter)
@@ -264,8 +266,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
                 hp, hr = _h_precision_recall(h, ap, ag)
                 row["h_f1"] = 0.0 if hp + hr == 0 else 2 * hp * hr / (hp + hr)
         if not row["satisfied"]:
-            findings.append(Finding("info", f"CQ {cq.id} not satisfied ({cq.statement}): f1={f:.3f}", where,
-                                    code="cq-unsatisfied"))
+            findings.append(Finding(severity="info", message=f"CQ {cq.id} not satisfied ({cq.statement}): f1={f:.3f}",
+                                    location=where, code="cq-unsatisfied"))
         per.append(row)
     elapsed = time.perf_counter() - t0
     partial = {"n_cqs_total": len(cqs), "not_run": [r["id"] for r in not_run],

@@ -10,8 +10,8 @@ concept), in proportion to how much of the gold term's ancestry it covers::
 
 where ``Anc(t)`` is the reflexive-transitive closure of ``rdfs:subClassOf``,
 ``rdfs:subPropertyOf`` and ``skos:broader`` over named terms, without
-``owl:Thing``/``rdfs:Resource``. (001 seed definition of SA2's hierarchy-aware
-variant, issue 5: "partial credit for a superclass / superproperty".) Several
+``owl:Thing``/``rdfs:Resource``. (The KG-quality benchmark's hierarchy-aware variant of
+SA2: "partial credit for a superclass / superproperty".) Several
 assertions per entity are paired by a maximum-weight one-to-one matching
 (Kuhn-Munkres; ``scipy.optimize.linear_sum_assignment``).
 """

@@ -1,6 +1,6 @@
 """CN1-CN3, CN5 conciseness and CM2, CM3 completeness of a predicted KG.
 
-Definitions (001 seed, as named in issue 5; made operational here). ``U(G)``
+Definitions (the KG-quality benchmark's measures, made operational here). ``U(G)``
 is the set of schema elements a KG uses (classes as ``rdf:type`` objects and
 predicates other than ``rdf:type``); entities are subjects (:mod:`.align`).
 
@@ -35,8 +35,9 @@ from typing import Any, Mapping
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF
 
-from pipeline.validation.result import Finding, Result
-from pipeline.scoring.graph.align import Alignment, _norm_key, align_entities, entities_of, term_key
+from pipeline.findings import Finding
+from pipeline.validation.result import Result
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, key_set, term_key
 
 __all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
 
@@ -69,8 +70,8 @@ def cn1(pred: Graph, gold: Graph | None, ontology: Any = None) -> Result:
                 if a in used and b in used and a != b:
                     keep = a if a in needed or (b not in needed and str(a) < str(b)) else b
                     redundant.add(b if keep == a else a)
-    findings = [Finding("info", f"schema element not needed by the gold KG: {u}", str(u), code="redundant-element")
-                for u in sorted(redundant, key=str)]
+    findings = [Finding(severity="info", message=f"schema element not needed by the gold KG: {u}", location=str(u),
+                        code="redundant-element") for u in sorted(redundant, key=str)]
     return Result("CN1", 1 - len(redundant) / len(used), findings=findings, elapsed_s=time.perf_counter() - t0,
                   details={"n_used": len(used), "n_redundant": len(redundant), "n_gold_used": len(needed)})
 
@@ -89,12 +90,13 @@ def cn2(pred: Graph, pred_keys: Mapping[Any, Any] | None = None) -> Result:
         return Result.not_applicable("CN2", "the predicted KG has no entities")
     groups: dict[Any, list] = defaultdict(list)
     for e in ents:
-        keys = _norm_key((pred_keys or {}).get(e))
+        keys = key_set((pred_keys or {}).get(e))
         ident = ("key", min(keys)) if keys else (("sig", _signature(pred, e)) if _signature(pred, e) else ("self", e))
         groups[ident].append(e)
     dups = [g for g in groups.values() if len(g) > 1]
-    findings = [Finding("warning", f"{len(g)} entities describe one object: {', '.join(map(str, g[:5]))}",
-                        str(g[0]), code="duplicate-entity") for g in dups]
+    findings = [Finding(severity="warning",
+                        message=f"{len(g)} entities describe one object: {', '.join(map(str, g[:5]))}",
+                        location=str(g[0]), code="duplicate-entity") for g in dups]
     return Result("CN2", len(groups) / len(ents), findings=findings,
                   details={"n_entities": len(ents), "n_groups": len(groups), "n_duplicates": len(ents) - len(groups)})
 
@@ -107,7 +109,7 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
         return Result.not_applicable("CN3", "no gold KG" if gold is None else "the predicted KG has no entities")
     gold_by_key: dict[tuple, set] = defaultdict(set)
     for e, k in (gold_keys or {}).items():
-        for t in _norm_key(k):
+        for t in key_set(k):
             gold_by_key[t].add(e)
     gold_max: Counter = Counter()
     for e in entities_of(gold):
@@ -115,7 +117,7 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
             gold_max[p] = max(gold_max[p], n)
     colliding: list[tuple[Any, str]] = []
     for e in ents:
-        keys = _norm_key((pred_keys or {}).get(e))
+        keys = key_set((pred_keys or {}).get(e))
         hits = set().union(*(gold_by_key.get(k, set()) for k in keys)) if keys else set()
         if len(hits) >= 2:
             colliding.append((e, f"its keys match {len(hits)} gold entities"))
@@ -124,8 +126,8 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
         over = sorted((p for p, n in counts.items() if p in gold_max and n > gold_max[p]), key=str)
         if over:
             colliding.append((e, f"{counts[over[0]]} values of {over[0]}, a gold entity has at most {gold_max[over[0]]}"))
-    findings = [Finding("warning", f"identifier collision: {why}", str(e), code="identifier-collision")
-                for e, why in colliding]
+    findings = [Finding(severity="warning", message=f"identifier collision: {why}", location=str(e),
+                        code="identifier-collision") for e, why in colliding]
     return Result("CN3", 1 - len(colliding) / len(ents), findings=findings,
                   details={"n_entities": len(ents), "n_colliding": len(colliding)})
 
@@ -146,7 +148,8 @@ def cn5(pred: Graph) -> Result:
         extra = sum(n - 1 for n in c.values() if n > 1)
         if extra:
             n_red += extra
-            findings.append(Finding("warning", f"{extra} redundant value(s) of {p}", str(s), code="redundant-value"))
+            findings.append(Finding(severity="warning", message=f"{extra} redundant value(s) of {p}", location=str(s),
+                                    code="redundant-value"))
     return Result("CN5", 1 - n_red / n_values, findings=findings, details={"n_values": n_values, "n_redundant": n_red})
 
 
@@ -159,7 +162,8 @@ def cm2(pred: Graph, gold: Graph | None) -> Result:
         return Result.not_applicable("CM2", "the gold KG has no literal values")
     present = {loose_key(o) for o in pred.objects() if isinstance(o, Literal)}
     missing = sorted((str(v) for k, v in required.items() if k not in present))
-    findings = [Finding("info", f"source value missing from the KG: {m!r}", code="missing-value") for m in missing[:200]]
+    findings = [Finding(severity="info", message=f"source value missing from the KG: {m!r}", code="missing-value")
+                for m in missing[:200]]
     n_present = len(required) - len(missing)
     return Result("CM2", n_present / len(required), findings=findings,
                   details={"n_required": len(required), "n_present": n_present, "n_missing": len(missing)})
@@ -182,8 +186,8 @@ def cm3(pred: Graph, gold: Graph | None, alignment: Alignment | None = None) -> 
             d["n_found"] += e in found
     for d in per.values():
         d["ratio"] = d["n_found"] / d["n_gold"]
-    findings = [Finding("info", "gold entity without a predicted counterpart", str(e), code="missing-entity")
-                for e in sorted(ge - found, key=str)[:200]]
+    findings = [Finding(severity="info", message="gold entity without a predicted counterpart", location=str(e),
+                        code="missing-entity") for e in sorted(ge - found, key=str)[:200]]
     return Result("CM3", len(found) / len(ge), findings=findings,
                   details={"n_gold": len(ge), "n_found": len(found), "per_class": dict(sorted(per.items()))})
 

@@ -1,4 +1,4 @@
-"""Mapping-layer scoring: BLINKG task metrics and the mapping-level checks (issue 4).
+"""Mapping-layer scoring: BLINKG task metrics and the mapping-level checks.
 
 Entry points:
 

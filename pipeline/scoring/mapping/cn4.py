@@ -24,7 +24,9 @@ from typing import Callable
 from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import RDF
 
+from pipeline.compile.rml import RML
 from pipeline.errors import MaterializeError
+from pipeline.materialize.materializer import MaterializeResult, materialize
 
 __all__ = ["EVENT_GRAPH", "event_mapping", "materialize_with_events"]
 
@@ -41,8 +43,6 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
     Raises:
         MaterializeError: the mapping has graph maps of its own.
     """
-    from pipeline.compile.rml import RML
-
     if any(engine_rml.triples((None, RML.graphMap, None))) or any(engine_rml.triples((None, RML.graph, None))):
         raise MaterializeError("CN4: the mapping has graph maps of its own; generation events cannot be tagged")
     g = Graph()
@@ -82,8 +82,6 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 
     Raises:
         RMLError, MaterializeError: as :func:`pipeline.materialize.materializer.materialize`.
     """
-    from pipeline.materialize.materializer import MaterializeResult, materialize
-
     work_dir.mkdir(parents=True, exist_ok=True)
     try:
         tagged, graphs = event_mapping(engine_rml)

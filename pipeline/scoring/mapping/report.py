@@ -1,6 +1,6 @@
 """Mapping-level report of one case and of a scenario: JSON, Markdown, console lines.
 
-:func:`score_case` runs everything issue 4 asks for on one case: BLINKG task
+:func:`score_case` runs every mapping-level measure on one case: BLINKG task
 scores of each run, raw and post-processed, macro-averaged over runs with
 their spread, plus the mapping-level checks SV1, CS1, CM1 (per run) and CN4
 (when generation events are given). :func:`write_case_json` and

@@ -1,21 +1,18 @@
-"""Self-contained HTML page of the report from a jinja2 template, with two plots embedded as base64 PNG.
+"""The report's two plots as PNG bytes, drawn with matplotlib's Agg backend (no display).
 
-Plots: every case at (mapping-level F1, graph-level F1) - cases without a
-mapping-level score are drawn on the left edge as hollow markers; and the F1
-of each BLINKG task per case. matplotlib runs with the Agg backend (no display).
-Templates live in ``templates/`` (``report.html.j2``, ``report.md.j2``).
+* :func:`plot_f1_png`: every case at (mapping-level F1, graph-level F1); cases without a
+  mapping-level score are drawn on the left edge as hollow markers.
+* :func:`plot_tasks_png`: the F1 of each BLINKG task per case.
+
+Both read a report as :func:`pipeline.report.build.build_report` returns it. matplotlib is
+imported by the function that draws: commands that write no HTML page never load it.
 """
 from __future__ import annotations
 
-import base64
 import io
-import json
-from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from pipeline.report.build import build_report, console_table, to_markdown
-
-__all__ = ["plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]
+__all__ = ["plot_f1_png", "plot_tasks_png"]
 
 
 def plot_f1_png(report: Mapping[str, Any]) -> bytes:
@@ -97,52 +94,3 @@ def plot_tasks_png(report: Mapping[str, Any]) -> bytes | None:
         return buf.getvalue()
     finally:
         plt.close(fig)
-
-
-_TEMPLATES = Path(__file__).parent / "templates"
-
-
-def render(name: str, report: Mapping[str, Any], **extra: Any) -> str:
-    """Render template ``templates/<name>`` with ``report`` and ``extra`` (HTML templates autoescape)."""
-    import jinja2
-
-    from pipeline.report.build import fmt
-
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), undefined=jinja2.StrictUndefined,
-                             autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
-    env.filters["fmt"] = fmt
-    env.filters["local"] = lambda iri: str(iri).rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
-    return env.get_template(name).render(report=report, **extra)
-
-
-def to_html(report: Mapping[str, Any], title: str = "KG construction report") -> str:
-    """One self-contained HTML page (template ``templates/report.html.j2``) with the plots embedded as PNG."""
-    from pipeline.report.build import _table
-
-    header, body = _table(report)
-    plots = {"f1": base64.b64encode(plot_f1_png(report)).decode("ascii")}
-    tasks = plot_tasks_png(report)
-    if tasks is not None:
-        plots["tasks"] = base64.b64encode(tasks).decode("ascii")
-    return render("report.html.j2", report, title=title, header=header, body=body, plots=plots)
-
-
-def write_report(cases: Sequence[Mapping[str, Any]], out_dir: str | Path, stem: str = "report",
-                 **options: Any) -> dict[str, Path]:
-    """Write ``<stem>.json``, ``<stem>.md`` and ``<stem>.html`` into ``out_dir``.
-
-    Args:
-        cases: per-case dicts (see :mod:`.build`; :func:`.build.case_entry` reads one from a run folder);
-            options: passed to :func:`.build.build_report` (``meta=...`` for the header).
-    Returns:
-        ``{"json": path, "markdown": path, "html": path, "console": text}`` (the console
-        table text under ``"console"``, not a path).
-    """
-    report = build_report(cases, **options)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {"json": out / f"{stem}.json", "markdown": out / f"{stem}.md", "html": out / f"{stem}.html"}
-    paths["json"].write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    paths["markdown"].write_text(to_markdown(report), encoding="utf-8")
-    paths["html"].write_text(to_html(report), encoding="utf-8")
-    return {**paths, "console": console_table(report)}  # type: ignore[dict-item]

@@ -1,0 +1,140 @@
+"""Subjects pass of the plan: TriplesMaps by (logical source, subject template), their subject maps
+and classes, and term maps built from template segments (subjects, and ``concat`` literals).
+
+A template of references only becomes an ``rml:template``; one holding a function (``$(f(x))``)
+becomes nested FnO calls (``concat``, ``percentEncode`` for IRIs). A relative subject template
+is resolved against the case's base IRI.
+"""
+from __future__ import annotations
+
+import re
+
+from rdflib import URIRef
+
+from pipeline.compile.context import PlanContext
+from pipeline.compile.model import Call, Term, TriplesMapPlan
+from pipeline.sources.load import SourceData
+from pipeline.table import MappingRow, split_class_alternatives
+from pipeline.table.template import Segment
+
+__all__ = ["subject_term", "segments_term", "triples_map", "classes_of"]
+
+_SCHEME = r"^[A-Za-z][\w+.\-]*:"
+
+
+def subject_term(ctx: PlanContext, template: str, src: SourceData, row: MappingRow) -> Term | None:
+    """The subject map of ``template`` on ``src`` (an IRI term map); ``None``, with a finding, when it
+    cannot be built (a relative template and no base IRI, a reference outside the iterator)."""
+    segs = ctx.segments(template)
+    if segs and not (segs[0].kind == "const" and re.match(_SCHEME, segs[0].value)):
+        # a template that starts with a variable ('{id}') is as relative as 'person/{id}': its values
+        # are percent-encoded (R2RML 7.3), so they can never supply a scheme; resolve both alike
+        base = ctx.case.base_iri or ""
+        if not re.match(_SCHEME, base):
+            ctx.find(row, "subject_template", "subject template is a relative IRI and the case has no base "
+                     "IRI to resolve it against: every subject would be dropped",
+                     "an absolute IRI template, or base_iri in the manifest")
+            return None
+        ctx.find(row, "subject_template", "subject template is a relative IRI; resolved against the base IRI",
+                 "an absolute IRI template", base + template, severity="warning")
+        if segs[0].kind == "const":
+            segs[0] = Segment("const", base + segs[0].value)
+        else:
+            segs.insert(0, Segment("const", base))
+    term = segments_term(ctx, segs, src, row, "subject_template", "iri")
+    if term is not None and term.kind == "call":
+        _inputs_as_templates(term)
+    return term
+
+
+def segments_term(ctx: PlanContext, segs: list[Segment], src: SourceData, row: MappingRow, column: str,
+                  term_type: str) -> Term | None:
+    """A term map of ``term_type`` (``iri`` or ``literal``) for template segments: an ``rml:template``
+    when every segment is a constant or a reference, else ``concat`` calls over the parts (each
+    reference of an IRI percent-encoded). References are made relative to the source's iterator;
+    ``None`` when one cannot be (the finding is on ``column``)."""
+    rel: list[Segment] = []
+    for s in segs:
+        if s.kind == "const":
+            rel.append(s)
+            continue
+        r = ctx.relative(s.value, src, row, column)
+        if r is None:
+            return None
+        rel.append(Segment(s.kind, r, s.function, s.args))
+    if all(s.kind in ("const", "ref") for s in rel):
+        text = "".join(_escape(s.value) if s.kind == "const" else "{" + _escape(s.value) + "}" for s in rel)
+        return Term("template", text, term_type=term_type)
+    parts: list = []
+    for s in rel:
+        if s.kind == "const":
+            parts.append(s.value)
+            continue
+        value = Term("reference", s.value)
+        if s.kind == "call":
+            value = Term("call", call=Call(s.function, [value, *s.args]))
+        parts.append(Term("call", call=Call("percentEncode", [value])) if term_type == "iri" else value)
+    expr = parts[-1]
+    for p in reversed(parts[:-1]):
+        expr = Term("call", call=Call("concat", [p, expr]))
+    if isinstance(expr, str):
+        return Term("constant", expr, term_type=term_type)
+    expr.term_type = term_type
+    return expr
+
+
+def triples_map(ctx: PlanContext, row: MappingRow, template: str, src: SourceData,
+                classes: list[URIRef]) -> TriplesMapPlan | None:
+    """The TriplesMap of ``template`` on ``src``, made on first use (ids ``TM<n>_<slug>`` in order of
+    making), with ``classes`` added to its subject map; ``None`` when its subject map cannot be built."""
+    key = (id(src), template)
+    tm = ctx.tms.get(key)
+    if tm is None:
+        subject = subject_term(ctx, template, src, row)
+        if subject is None:
+            return None
+        slug = re.sub(r"\W+", "_", f"{src.source.stem}_{_template_slug(template)}").strip("_")
+        tm_id = f"TM{len(ctx.tms) + 1}_{slug}"[:80]
+        tm = TriplesMapPlan(tm_id, src, ctx.iterator(src), subject, template)
+        ctx.tms[key] = tm
+    for c in classes:
+        if c not in tm.classes:
+            tm.classes.append(c)
+    return tm
+
+
+def classes_of(ctx: PlanContext, row: MappingRow) -> list[URIRef]:
+    """The class the row's subjects are typed with: the first of alternatives ``a / b`` (a warning
+    says so), none when the cell does not expand to an IRI."""
+    alts = split_class_alternatives(row.entity_class)
+    if len(alts) > 1:
+        ctx.find(row, "entity_class", f"{len(alts)} alternative classes; subjects typed with the first only",
+                 "one class", alts[0], severity="warning")
+    iri = ctx.onto.expand(alts[0]) if alts else None
+    return [iri] if iri is not None else []
+
+
+def _inputs_as_templates(term: Term) -> None:
+    """Write the references a subject's function reads as templates ``{ref}`` (termType literal:
+    the same value, unencoded), in place.
+
+    Morph-KGC 2.10 escapes a literal function result through a column that only a template
+    evaluation creates (``materializer._materialize_fnml_execution``); a TriplesMap whose subject
+    is a function of plain references and whose object is a function (``$(replace(name,..))``
+    with ``toUpperCase``) stops with ``KeyError: 'reference_results'``. A template input creates
+    that column while the subject is built, so the mapping runs in the engine as it is.
+    """
+    for i, arg in enumerate(term.call.args if term.call else []):
+        if isinstance(arg, Term) and arg.kind == "reference":
+            term.call.args[i] = Term("template", "{" + _escape(arg.value) + "}")
+        elif isinstance(arg, Term) and arg.kind == "call":
+            _inputs_as_templates(arg)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+def _template_slug(template: str) -> str:
+    words = re.findall(r"[A-Za-z][A-Za-z0-9]+", re.sub(r"\$\(.*", "", template.split("//", 1)[-1]))
+    return words[-1] if words else "tm"
