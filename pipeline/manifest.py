@@ -34,6 +34,7 @@ import yaml
 
 from pipeline.errors import ManifestError
 from pipeline.rdffile import RDF_FORMATS, rdf_format
+from pipeline.validation.terms import check_iri
 
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest"]
 
@@ -114,8 +115,6 @@ class Case:
 
 def _absolute_iri(text: str) -> bool:
     """An absolute IRI (RFC 3987: scheme ``:`` then the rest) holding no character an IRI forbids."""
-    from pipeline.validation.terms import check_iri
-
     return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", text)) and \
         not any(sev == "error" for sev, *_ in check_iri(text))
 
