@@ -13,7 +13,7 @@ import pytest
 from rdflib import Graph, URIRef
 
 from pipeline.compile import compile_table
-from pipeline.sources.repair import bind_default_prefix
+from pipeline.sources.namespaces import bind_default_prefix
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper
 from pipeline.materialize.materializer import engine_mapping, materialize
@@ -156,9 +156,9 @@ def test_json_null_sibling_values_survive(tmp_path):
     folder = CASES / "json-null-sibling-values-lost"
     if not folder.is_dir():
         pytest.skip("case folder not found")
-    from pipeline.sources.repair import repair_mapping_sources
+    from pipeline.sources.engine_copy import json_engine_copies
     rml = Graph().parse(folder / "mapping.ttl", format="turtle")
-    findings = repair_mapping_sources(rml, folder, tmp_path / "inputs")
+    findings = json_engine_copies(rml, folder, tmp_path / "inputs")
     assert len(findings) == 1 and findings[0].stage == "json-repair"
     engine = tmp_path / "m.ttl"
     engine_mapping(rml).serialize(engine, format="turtle")
