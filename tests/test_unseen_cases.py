@@ -16,7 +16,8 @@ from pipeline.compile import compile_table
 from pipeline.sources.namespaces import bind_default_prefix
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.run.runner import RunConfig, run_case
 from pipeline.sources.load import load_source
@@ -161,7 +162,7 @@ def test_json_null_sibling_values_survive(tmp_path):
     findings = json_engine_copies(rml, folder, tmp_path / "inputs")
     assert len(findings) == 1 and findings[0].stage == "json-repair"
     engine = tmp_path / "m.ttl"
-    engine_mapping(rml).serialize(engine, format="turtle")
+    normalize_rml(rml).graph.serialize(engine, format="turtle")
     kg = materialize(engine)
     assert len(kg.triples) == 4 and any('"First film"' in t for t in kg.triples)
 

@@ -120,7 +120,8 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     """The gold KG of a case: its ``gold.graph``, else the KG of its gold table compiled and
     materialized by this pipeline into ``<folder>/gold/`` (see :class:`GoldKG`)."""
     from pipeline.compile import compile_table
-    from pipeline.materialize.materializer import engine_mapping, materialize
+    from pipeline.materialize.materializer import materialize
+    from pipeline.materialize.rml.normalize import normalize_rml
     from pipeline.table import read_table
 
     if case.gold_graph is not None:
@@ -146,7 +147,8 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
                       meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
-    engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    normalize_rml(compiled.rml, base_iri=case.base_iri).graph.serialize(gold_dir / "mapping.morph-kgc.ttl",
+                                                                         format="turtle")
     try:
         mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
     except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table
