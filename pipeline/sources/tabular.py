@@ -34,7 +34,7 @@ def load_csv(src: Source, copy: EngineCopy) -> SourceData:
 
 def _read_csv(src: Source) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
-    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
+    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, though its cells are read later
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)
