@@ -31,12 +31,12 @@ from pipeline.sources.tree import load_json, load_xml
 __all__ = ["SourceData", "load_source", "require_readable", "csv_row_findings"]
 
 
-def load_source(source: Source, workdir: Path | None = None) -> SourceData:
+def load_source(source: Source, copies: Path | None = None) -> SourceData:
     """Read one source and profile it.
 
     Args:
         source: the manifest entry.
-        workdir: the folder of the engine copies (a run's ``inputs/``, see
+        copies: the folder of the engine copies (a run's ``inputs/``, see
             :func:`~pipeline.sources.engine_copy.copies_folder`); ``None``: ``.repaired`` beside the input.
     Returns:
         The :class:`SourceData`, its ``path`` the file the engine reads; unreadable content becomes
@@ -44,7 +44,7 @@ def load_source(source: Source, workdir: Path | None = None) -> SourceData:
         file cannot be mapped (not UTF-8, not well-formed, an unclosed CSV quote, an external XML
         entity, no records); :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
-    copy = EngineCopy(source.path, workdir)
+    copy = EngineCopy(source.path, copies)
     try:
         if source.format == "csv":
             return load_csv(source, copy)
