@@ -13,7 +13,8 @@ from rdflib.namespace import RDF, XSD
 from pipeline.cli import main
 from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
 from pipeline.table import read_table
@@ -32,7 +33,7 @@ def _compile(name: str, tmp_path: Path, table: str = "table.md"):
 
 def _materialize(compiled, sources, tmp_path: Path) -> Graph:
     engine = tmp_path / "mapping.morph-kgc.ttl"
-    engine_mapping(compiled.rml).serialize(engine, format="turtle")
+    normalize_rml(compiled.rml).graph.serialize(engine, format="turtle")
     result = materialize(engine)
     return Graph().parse(data="\n".join(result.triples), format="nt")
 

@@ -1,4 +1,4 @@
-"""Fast paths of `kgc compile` on large CSV sources (pipeline/columns.py): the ragged-record check
+"""Fast paths of `kgc compile` on large CSV sources (pipeline/sources/columns.py): the ragged-record check
 without parsing an unquoted file, and the first records of a column without parsing the rest.
 Each must give exactly what the full parse gives."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whole-column engine corrections (pipeline/engine_terms.py) give the per-value functions' text."""
+"""Whole-column engine corrections (pipeline/materialize/engine.py) give the per-value functions' text."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from pipeline.materialize.engine import iri_safe, nt_escape
-from pipeline.materialize.engine_terms import iri_safe_values, iri_template, nt_escape_values
+from pipeline.materialize.engine import iri_safe_values, iri_template, nt_escape_values
 
 VALUES = ["stop-1", "Zoë Krüger", "a/b?c#d", "日本", "50%", "x\ny", "", "k~._-9"]
 
@@ -69,7 +69,7 @@ def test_literal_template_gives_the_engines_escaped_column(template, kind):
     from morph_kgc.constants import RML_LITERAL, RML_REFERENCE, RML_TEMPLATE
 
     from pipeline.materialize.engine import engine_config
-    from pipeline.materialize.engine_terms import literal_template
+    from pipeline.materialize.engine import literal_template
 
     config = load_config_from_argument(engine_config("unused.ttl"))
     frame = pd.DataFrame({"name": TEXTS, "id": [str(i) for i in range(len(TEXTS))]})
@@ -87,7 +87,7 @@ def test_preprocessing_without_the_per_cell_str_keeps_the_engines_rows():
     from morph_kgc.args_parser import load_config_from_argument
 
     from pipeline.materialize.engine import engine_config, engine_run
-    from pipeline.materialize.engine_terms import all_text
+    from pipeline.materialize.engine import all_text
 
     config = load_config_from_argument(engine_config("unused.ttl"))
     rule = {"source_type": "CSV"}

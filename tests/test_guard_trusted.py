@@ -1,4 +1,4 @@
-"""Columns the guard need not check (pipeline/engine.py `trusted_template`): IRIs the engine built
+"""Columns the guard need not check (pipeline/materialize/engine.py `trusted_template`): IRIs the engine built
 from a template whose constant parts are valid, with IRI-safe values. Skipping their check must
 change nothing: same bytes, same findings as checking every column."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import pipeline.materialize.engine as engine_module
 from pipeline.materialize.engine import trusted_template
-from pipeline.materialize.rml.normalize import BNODE_NS, REF_NS
+from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.materialize.materializer import materialize
 
 CASE = Path(__file__).resolve().parent / "cases" / "stream-guard"

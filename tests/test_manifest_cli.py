@@ -8,7 +8,8 @@ import pytest
 from pipeline.cli import main
 from pipeline.errors import ManifestError
 from pipeline.manifest import load_manifest
-from pipeline.sources.load import repair_xml, undeclared_prefixes
+from pipeline.sources.engine_copy import EngineCopy, declare_prefixes
+from pipeline.sources.namespaces import undeclared_prefixes
 
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -88,7 +89,9 @@ def test_xml_repair_declares_known_and_reports_unknown_prefixes(tmp_path):
     original = "<entry><cbc:ID>1</cbc:ID><foo:Bar x='1'/></entry>"
     src.write_text(original, encoding="utf-8")
     assert undeclared_prefixes(original) == ["cbc", "foo"]
-    path, findings = repair_xml(src, tmp_path / "out")
+    copy = EngineCopy(src, tmp_path / "out")
+    findings = declare_prefixes(copy)
+    path = copy.path
     assert path == tmp_path / "out" / "in.xml" and src.read_text() == original
     assert [(f.value, f.severity) for f in findings] == [("cbc", "warning"), ("foo", "error")]
     assert path.read_text().startswith('<entry xmlns:cbc="urn:dgpe:names:draft:codice:schema:xsd:CommonBasicComponents-2"'

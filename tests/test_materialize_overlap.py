@@ -1,4 +1,4 @@
-"""The guard in a worker process while the engine runs on (pipeline/overlap.py): the same bytes and
+"""The guard in a worker process while the engine runs on (pipeline/materialize/guard_worker.py): the same bytes and
 the same findings as the guard run inline, on the stream-guard case (drops of every kind, a
 repaired literal, blank nodes, named graphs, several mapping groups)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The streamed output guard (pipeline/guard.py): per engine rule, each distinct term once, sorted
+"""The streamed output guard (pipeline/materialize/guard.py): per engine rule, each distinct term once, sorted
 runs merged. Expected values are those of the guard before it streamed (every statement parsed
 and re-serialized by pyoxigraph, the KG held in memory), recorded on the same inputs:
 ``tests/cases/stream-guard/expected.nq`` is that guard's output byte for byte."""

@@ -5,7 +5,8 @@ from pathlib import Path
 
 from pipeline.compile import compile_table
 from pipeline.manifest import load_manifest
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
@@ -23,7 +24,7 @@ def _example(tmp_path: Path, extra_row: str = ""):
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
     compiled = compile_table(read_table(table_file), onto, case, sources)
-    return engine_mapping(compiled.rml)
+    return normalize_rml(compiled.rml).graph
 
 
 def test_one_run_gives_the_kg_and_the_events_of_each_triples_map(tmp_path):

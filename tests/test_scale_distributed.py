@@ -8,7 +8,8 @@ import pytest
 from pipeline.compile import compile_table
 from pipeline.materialize.distributed import materialize_distributed, plan_partitions
 from pipeline.manifest import load_manifest
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
 from pipeline.table import read_table
@@ -23,7 +24,7 @@ def test_distributed_output_is_the_single_process_output_with_a_cross_partition_
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
-    engine = engine_mapping(compile_table(read_table(case.gold_table), onto, case, sources).rml)
+    engine = normalize_rml(compile_table(read_table(case.gold_table), onto, case, sources).rml).graph
     engine.serialize(tmp_path / "e.ttl", format="turtle")
     single = materialize(tmp_path / "e.ttl")
     single.write(tmp_path / "single.nt")

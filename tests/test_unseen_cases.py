@@ -13,10 +13,11 @@ import pytest
 from rdflib import Graph, URIRef
 
 from pipeline.compile import compile_table
-from pipeline.sources.repair import bind_default_prefix
+from pipeline.sources.namespaces import bind_default_prefix
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.run.runner import RunConfig, run_case
 from pipeline.sources.load import load_source
@@ -156,12 +157,12 @@ def test_json_null_sibling_values_survive(tmp_path):
     folder = CASES / "json-null-sibling-values-lost"
     if not folder.is_dir():
         pytest.skip("case folder not found")
-    from pipeline.sources.repair import repair_mapping_sources
+    from pipeline.sources.engine_copy import json_engine_copies
     rml = Graph().parse(folder / "mapping.ttl", format="turtle")
-    findings = repair_mapping_sources(rml, folder, tmp_path / "inputs")
+    findings = json_engine_copies(rml, folder, tmp_path / "inputs")
     assert len(findings) == 1 and findings[0].stage == "json-repair"
     engine = tmp_path / "m.ttl"
-    engine_mapping(rml).serialize(engine, format="turtle")
+    normalize_rml(rml).graph.serialize(engine, format="turtle")
     kg = materialize(engine)
     assert len(kg.triples) == 4 and any('"First film"' in t for t in kg.triples)
 

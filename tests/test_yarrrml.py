@@ -10,7 +10,8 @@ from pipeline.compile import compile_table
 from pipeline.compile.yarrrml import from_yarrrml, read_yarrrml, to_yarrrml
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
 from pipeline.table import read_table
@@ -26,7 +27,7 @@ def _compiled(manifest: Path, tmp_path: Path):
 
 
 def _kg(rml: Graph, path: Path) -> set[str]:
-    engine_mapping(rml).serialize(path, format="turtle")
+    normalize_rml(rml).graph.serialize(path, format="turtle")
     return set(materialize(path).triples)
 
 

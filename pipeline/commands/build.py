@@ -16,13 +16,13 @@ from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from pipeline.materialize.distributed import materialize_distributed
-from pipeline.materialize.materializer import materialize, prepare
-from pipeline.materialize.rml.normalize import document_base
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import parse_error
 from pipeline.sources.checks import check_logical_sources
+from pipeline.sources.engine_copy import copies_folder, json_engine_copies
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
-from pipeline.sources.repair import repair_mapping_sources
 from pipeline.table import read_table, write_table
 
 __all__ = ["PARSERS", "add_map_parser", "add_compile_parser", "add_materialize_parser"]
@@ -80,7 +80,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     work = Path(args.output).resolve().parent
     work.mkdir(parents=True, exist_ok=True)
-    sources = [load_source(s, work / "inputs") for s in case.sources]
+    sources = [load_source(s, copies_folder(work)) for s in case.sources]
     require_readable(sources)
     table = read_table(args.table)
     for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
@@ -123,7 +123,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         base = load_manifest(args.manifest).base_iri
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    norm = prepare(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
+    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
     if not norm.triples_maps:
         raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
     unreadable = check_logical_sources(norm.graph)
@@ -131,7 +131,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
                                    for f in unreadable))
     engine = output.with_suffix(".morph-kgc.ttl")
-    for f in repair_mapping_sources(norm.graph, rml_path.resolve().parent, output.parent / "inputs"):
+    for f in json_engine_copies(norm.graph, rml_path.resolve().parent, copies_folder(output.parent)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
     if args.distributed:

@@ -34,6 +34,7 @@ import csv
 import hashlib
 import heapq
 import logging
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ from rdflib.namespace import RDF
 
 from pipeline.errors import InputError, MaterializeError
 from pipeline.findings import Finding
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["DistributedResult", "plan_partitions", "materialize_distributed"]
 
@@ -115,8 +118,6 @@ def plan_partitions(engine_rml: Graph, n: int, work: Path) -> tuple[list[Graph],
     Raises:
         InputError: a source file of the mapping does not exist.
     """
-    from pipeline.compile.rml import RML
-
     maps = sorted(set(engine_rml.subjects(RDF.type, RML.TriplesMap)))
     source_of = {tm: engine_rml.value(engine_rml.value(tm, RML.logicalSource), RML.source) for tm in maps}
     split: dict[str, list[Path]] = {}
@@ -162,8 +163,6 @@ def plan_partitions(engine_rml: Graph, n: int, work: Path) -> tuple[list[Graph],
 
 def _run_partition(mapping_file: str, part_file: str) -> dict[str, Any]:
     """Worker task: engine + guards on one partition; writes the part file (sorted, streamed)."""
-    from pipeline.materialize.materializer import materialize
-
     t0 = time.perf_counter()
     result = materialize(Path(mapping_file), output=Path(part_file), fmt="nt")
     return {"part": part_file, "triples": result.n_triples, "dropped": result.dropped,
@@ -213,7 +212,7 @@ def materialize_distributed(engine_rml: Graph, output: Path, partitions: int,
     """Materialize ``engine_rml`` on Dask workers and merge (see the module docstring).
 
     Args:
-        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.materializer.engine_mapping`).
+        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
         output: merged N-Triples file; parts go to ``<output>.parts/``.
         partitions: number of partitions (>= 1).
         master: a Dask scheduler address (``tcp://host:8786``); ``None`` starts a local
@@ -226,8 +225,6 @@ def materialize_distributed(engine_rml: Graph, output: Path, partitions: int,
         InputError: ``partitions < 1`` or a source file is missing.
         MaterializeError: dask.distributed is not installed, or a worker's engine run failed.
     """
-    import os
-
     if partitions < 1:
         raise InputError(f"--partitions must be at least 1, got {partitions}")
     try:

@@ -1,8 +1,8 @@
 """Morph-KGC 2.10 as the engine: how it is configured and the places it is corrected.
 
 Morph-KGC builds every RDF term as text. Five of its behaviours would put wrong or
-unparsable terms into a KG or lose records silently (a sixth stops the run), and none can be undone from its output text afterwards, so
-they are corrected where they happen, for the duration of one engine run
+unparsable terms into a KG or lose records silently (a sixth stops the run), and none can be
+undone from its output text afterwards, so they are corrected where they happen, for the duration of one engine run
 (:func:`engine_run`), by replacing one module attribute each (the engine is pinned to
 2.10.0 in ``pyproject.toml``; :data:`ENGINE_VERSION` is checked):
 
@@ -34,10 +34,16 @@ they are corrected where they happen, for the duration of one engine run
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string.)
 
-Besides the corrections, some engine steps run more cheaply with the same result: IRI-safe encoding and literal
-escaping over a whole column at once, no per-cell ``str()`` of text-only source frames
-(:mod:`pipeline.materialize.engine_terms`), and each CSV/TSV source parsed once per run instead of once per
-mapping rule (:class:`pipeline.materialize.readers.CsvReads`).
+Besides the corrections, some engine steps run more cheaply with the same result
+(``tests/test_engine_terms.py``): each CSV/TSV source is parsed once per run, not once per
+mapping rule (:class:`pipeline.materialize.readers.CsvReads`); a text-only source frame is not
+converted cell by cell with ``str()`` (:func:`all_text`); and IRI-safe encoding and literal
+escaping run over a whole column at once (:func:`iri_template`, :func:`literal_template`).
+Morph-KGC encodes template values with a Python call per row (``Series.apply``), and
+:func:`iri_safe` is a Python function where Morph-KGC's own encoder is compiled; but most
+columns need no change at all (identifiers, codes, numbers): one regular-expression match over
+a column's values joined by line breaks, in C, says so, and only the other columns are encoded
+value by value (:func:`iri_safe_values`, :func:`nt_escape_values`).
 """
 from __future__ import annotations
 
@@ -50,10 +56,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from pipeline.materialize.readers import CsvReads, ElementPath, read_json
-from pipeline.fno import UDF_FILE
+import numpy as np
 
-__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
+from pipeline.fno import UDF_FILE
+from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
+from pipeline.materialize.readers import CsvReads, ElementPath, read_json
+from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
+
+__all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
+           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
            "engine_groups", "group_frames", "trusted_template"]
 
 ENGINE_VERSION = "2.10.0"
@@ -108,6 +119,137 @@ def nt_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
 
 
+# values made only of ASCII iunreserved characters, one per line: nothing to encode
+_IUNRESERVED_LINES = re.compile(r"[A-Za-z0-9\-._~\n]*")
+# values without a character N-Triples escapes in a STRING_LITERAL_QUOTE besides the line feed,
+# which separates them (a value holding one is found by counting the separators)
+_NO_ESCAPE_LINES = re.compile(r'[^\\"\r]*')
+
+
+def _joined(values: Any) -> tuple[list, str | None]:
+    """The values as a list and joined by line breaks (``None`` when one is no ``str`` or holds a
+    line break itself)."""
+    items = values.tolist()
+    try:
+        text = "\n".join(items)
+    except TypeError:
+        return items, None
+    if text.count("\n") != len(items) - 1:
+        return items, None
+    return items, text
+
+
+def iri_safe_values(values: Any) -> Any:
+    """:func:`iri_safe` of every value of a column.
+
+    Args:
+        values: a numpy array of objects or a pandas Series (template values, normally ``str``).
+    Returns:
+        ``values`` itself when every value is ASCII ``iunreserved`` text (nothing to encode),
+        else a numpy object array of the encoded values, row for row.
+    """
+    items, text = _joined(values)
+    if text is not None and _IUNRESERVED_LINES.fullmatch(text):
+        return values
+    return np.array([iri_safe(v) for v in items], dtype=object)
+
+
+def nt_escape_values(values: Any) -> Any:
+    """:func:`nt_escape` of every value of a column of ``str``.
+
+    Returns:
+        ``values`` itself when no value holds ``\\``, ``"``, LF or CR, else a numpy object array
+        of the escaped values.
+    """
+    return _escaped(values, *_joined(values))
+
+
+def _escaped(values: Any, items: list, text: str | None) -> Any:
+    """:func:`nt_escape_values` of a column already joined by :func:`_joined`."""
+    if text is not None and _NO_ESCAPE_LINES.fullmatch(text):
+        return values
+    return np.array([nt_escape(v) for v in items], dtype=object)
+
+
+def iri_template(results_df: Any, template: str, position: str, columns_alias: str = "") -> Any:
+    """Build an IRI column from an IRI template as Morph-KGC 2.10's ``_materialize_template``
+    does for an IRI-typed template (without ``safe_percent_encoding`` and
+    ``only_printable_characters``), with the values encoded by :func:`iri_safe_values`.
+
+    Same result as the engine's step with ``encode_value`` replaced by
+    :func:`iri_safe`: ``<`` + the template with each ``{reference}`` replaced by
+    the encoded value + ``>`` in ``results_df[position]``, and the last reference's encoded values
+    left in ``results_df["reference_results"]`` (a later engine step reads that column).
+
+    Args:
+        results_df: the rule's data (a DataFrame, one row per record; changed in place).
+        template: the template as the engine holds it (``\\{`` escapes).
+        position: the column to write (``subject``, ``object``, ``graph`` ...).
+        columns_alias: prefix of the referenced columns (``parent_`` for a join's parent side).
+    Returns:
+        ``results_df``.
+    """
+    from morph_kgc.utils import get_references_in_template
+
+    columns = [(r, iri_safe_values(results_df[columns_alias + r].to_numpy(dtype=object)))
+               for r in get_references_in_template(template)]
+    return _fill(results_df, template, columns, position, "<", ">")
+
+
+def literal_template(results_df: Any, template: str, position: str, columns_alias: str = "") -> Any | None:
+    """Build a literal column as Morph-KGC 2.10's ``_materialize_template`` does for a literal
+    without a boolean, dateTime or integer datatype (and with its default escaping: ``\\``, LF,
+    CR, ``"``), escaping each column at once (:func:`nt_escape_values`): ``"`` + the template with
+    each ``{reference}`` replaced by the escaped value + ``"`` in ``results_df[position]``.
+
+    The engine escapes with four ``str.replace`` passes of a Python call per value; most columns
+    hold nothing to escape, which one match finds.
+
+    Args:
+        results_df, template, position, columns_alias: as for :func:`iri_template` (``template``:
+            ``{reference}`` for a reference-valued term map).
+    Returns:
+        ``results_df``, or ``None`` (nothing changed) when a referenced column holds a value that
+        is no ``str``: the engine's own step decides then.
+    """
+    from morph_kgc.utils import get_references_in_template
+
+    columns = []
+    for reference in get_references_in_template(template):
+        values = results_df[columns_alias + reference].to_numpy(dtype=object)
+        items, text = _joined(values)
+        if text is None and not all(isinstance(v, str) for v in items):
+            return None
+        columns.append((reference, _escaped(values, items, text)))
+    return _fill(results_df, template, columns, position, '"', '"')
+
+
+def _fill(results_df: Any, template: str, columns: list, position: str, left: str, right: str) -> Any:
+    """``left`` + the template with each ``{reference}`` replaced by its column's values + ``right``
+    in ``results_df[position]``; the last column stays in ``results_df["reference_results"]`` (a
+    later engine step reads it), as Morph-KGC 2.10's ``_materialize_template`` leaves it."""
+    rest = template.replace("\\{", "{").replace("\\}", "}")
+    built: Any = ""
+    for reference, values in columns:
+        results_df["reference_results"] = values
+        head, _, rest = rest.partition("{" + reference + "}")
+        built = built + head + results_df["reference_results"]
+    results_df[position] = left + built + rest + right
+    return results_df
+
+
+def all_text(data: Any) -> bool:
+    """Whether every cell of a DataFrame is a ``str`` (then Morph-KGC's ``data.map(str)`` changes
+    nothing): one join per column, in C, instead of a Python call per cell."""
+    for name in data.columns:
+        values = data[name].to_numpy(dtype=object)
+        try:
+            "".join(values.tolist())
+        except TypeError:
+            return False
+    return True
+
+
 @contextmanager
 def engine_run() -> Iterator[None]:
     """Apply the corrections of the module docstring for the time of one engine run."""
@@ -116,8 +258,6 @@ def engine_run() -> Iterator[None]:
                                      XSD_DATETIME, XSD_INTEGER)
     from morph_kgc.data_source import data_file
     from morph_kgc.utils import remove_null_values_from_dataframe
-
-    from pipeline.materialize.engine_terms import all_text, iri_template, literal_template, nt_escape_values
 
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
@@ -129,8 +269,8 @@ def engine_run() -> Iterator[None]:
     preprocess_original = materializer._preprocess_data
 
     def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
-        # the IRI-safe encoding and the literal escaping of a whole column at once (engine_terms), not a
-        # Python call per value; the engine's own step where a setting or datatype asks for more
+        # the IRI-safe encoding and the literal escaping of a whole column at once, not a Python
+        # call per value; the engine's own step where a setting or datatype asks for more
         plain = not config.only_write_printable_characters()
         if expression_type == RML_TEMPLATE and termtype.strip() == RML_IRI and plain \
                 and not config.get_safe_percent_encoding():
@@ -280,7 +420,7 @@ def trusted_template(template: str) -> bool:
     """Whether every IRI an IRI template can give is valid and canonical as the engine writes it,
     so that the guard need not check the column (:meth:`pipeline.materialize.guard.Guard.frame`).
 
-    The engine (with :func:`pipeline.materialize.engine.iri_safe`) writes each value IRI-safe: only RFC 3987
+    The engine (with :func:`iri_safe`) writes each value IRI-safe: only RFC 3987
     ``iunreserved`` characters (ASCII letters, digits, ``-._~``, ``ucschar``) and ``%XX`` with
     upper-case hex digits, all legal in a path, query or fragment and without ``/?#:@``. So the
     IRI is valid whatever the values when the template's constant parts are: the template with a
@@ -288,16 +428,13 @@ def trusted_template(template: str) -> bool:
     ``%`` only before two upper-case hex digits, one ``#`` at most, no port), its authority ends
     before the first reference (values cannot reach host or port), and no value can make it a
     blank-node or reference IRI (the constant start is not a prefix of, nor starts with, the
-    private namespaces). Templates outside this are checked as before.
+    private namespaces). The columns of other templates are checked term by term.
 
     Args:
         template: the template as the engine holds it (``{reference}``, ``\\{`` escapes).
     Returns:
         ``True`` when the column need not be checked.
     """
-    from pipeline.materialize.guard_columns import BAD_PERCENT, FAST_IRI_TOKEN
-    from pipeline.materialize.rml.normalize import BNODE_NS, REF_NS
-
     body = re.sub(r"(?<!\\)\{[^}]*\}", "\x00", template).replace("\\{", "{").replace("\\}", "}")
     if "\x00" not in body:
         return False
@@ -340,9 +477,9 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any,
         group, rml_df, fnml_df, config: from :func:`engine_groups`.
         statements: ``False``: the caller builds the statement lines itself (the guard worker of
             :mod:`pipeline.materialize.guard_worker`), so once a rule's term columns are taken the engine joins
-            empty strings into its ``triple`` column instead of the terms (about 0.4 s of CPU per
-            million statements not spent on text nobody reads; rules with quoted triples, whose
-            nested statements the engine reads back, keep their text); ``triple`` is then ``None``.
+            empty strings into its ``triple`` column instead of the terms (no CPU spent on text
+            nobody reads; rules with quoted triples, whose nested statements the engine reads
+            back, keep their text); ``triple`` is then ``None``.
     Yields:
         ``(triples map id, [subject, predicate, object, graph], triple, trusted)``: arrays of
         N-Triples term text of equal length, graph ``""`` for the default graph, the engine's

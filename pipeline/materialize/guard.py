@@ -8,11 +8,12 @@ counted per reason and predicate, and the kept rows go as canonical N-Triples / 
 :class:`pipeline.materialize.output.Runs`, which sorts them and removes duplicates. Peak memory is therefore the
 engine's own plus one rule's columns, not the whole KG.
 
-The checks (same as before the guard streamed, see ``tests/test_materialize_stream.py``):
+The checks (the output is that of parsing and checking every statement of the whole KG with
+pyoxigraph, ``tests/test_materialize_stream.py``):
 
 * IRIs must be absolute and valid for pyoxigraph (RFC 3987) and pass SV2's ``check_iri``;
-  IRIs under :data:`pipeline.materialize.rml.normalize.BNODE_NS` become blank nodes (label: a hash of the IRI),
-  under :data:`pipeline.materialize.rml.normalize.REF_NS` the referenced value (absolute, or base + value).
+  IRIs under :data:`~pipeline.materialize.rml.vocabulary.BNODE_NS` become blank nodes (label: a hash of the IRI),
+  under :data:`~pipeline.materialize.rml.vocabulary.REF_NS` the referenced value (absolute, or base + value).
 * Literals must be well-typed for their XSD datatype (SV2's ``check_literal``); a value with
   white space around it is written without it when that makes it well-typed (a warning);
   ``xsd:integer`` values the engine left as written are checked like any other.
@@ -23,6 +24,12 @@ The checks (same as before the guard streamed, see ``tests/test_materialize_stre
 Canonical text is pyoxigraph 0.3's N-Triples serialization (``\\``, ``"``, LF and CR escaped,
 ``xsd:string`` implicit, language tags in lower case), so the written KG reads back to the
 same terms. A term outside the fast grammar below is parsed by pyoxigraph itself.
+
+Which terms need a check at all is decided per column (:func:`screen`): most terms an engine
+writes are ASCII IRIs without anything to check or string literals with nothing to escape;
+one regular-expression match over a column's distinct terms joined by line breaks consumes
+those in C, and only the few others go through the checks. :data:`FAST_IRI_TOKEN` also decides
+which IRI templates need no check at all (:func:`pipeline.materialize.engine.trusted_template`).
 """
 from __future__ import annotations
 
@@ -32,14 +39,17 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from pipeline.materialize.guard_columns import BAD_PERCENT, column_rows, is_constant, screen, statement_texts
-from pipeline.materialize.rml.normalize import BNODE_NS, REF_NS
+import numpy as np
+import pyoxigraph
+
 from pipeline.materialize.output import Runs, row_count
+from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement"]
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "BAD_PERCENT", "FAST_IRI_TOKEN", "screen",
+           "is_constant", "statement_texts", "column_rows"]
 
-#: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
+#: Stand-in datatype for ``xsd:integer`` in engine copies written by earlier kgc versions; read as ``xsd:integer``.
 ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
@@ -65,6 +75,70 @@ _STATEMENT = re.compile(rf'^\s*({_IRIREF_NC}|_:\S+)\s+({_IRIREF_NC})\s+({_IRIREF
 # where a term is parsed by pyoxigraph when the fast grammar above does not take it
 _PROBE = {0: "{} <urn:kgc:p> <urn:kgc:o> .", 1: "<urn:kgc:s> {} <urn:kgc:o> .", 2: "<urn:kgc:s> <urn:kgc:p> {} .",
           3: "<urn:kgc:s> <urn:kgc:p> <urn:kgc:o> {} ."}
+
+
+# a whole column of distinct terms is screened by one scan over its lines: the terms these match
+# need a check; every other term is an ASCII IRI that the guard's plain-IRI pattern accepts, without
+# brackets or a private namespace, or a string literal with nothing to escape: canonical as it is. (Plain
+# character classes: '%' is allowed in the scan and a '%' without two upper-case hex digits is
+# found by a second scan, which is several times faster than one pattern with both.)
+_IRI_ASCII = r"[A-Za-z0-9\-._~:/?@!$&'()*+,;=%]"
+FAST_IRI_TOKEN = (rf"<(?!{re.escape(BNODE_NS)}|{re.escape(REF_NS)})[a-z][a-z0-9+.\-]*:(?!//[^/?#\n]*:)"
+                  rf"{_IRI_ASCII}*(?:#{_IRI_ASCII}*)?>")
+_NEEDS_CHECK = {False: re.compile(rf"^(?!{FAST_IRI_TOKEN}$).*$", re.MULTILINE),
+                True: re.compile(rf'^(?!(?:{FAST_IRI_TOKEN}|"[^"\\\n\r]*")$).*$', re.MULTILINE)}
+# the same screen run the other way: one possessive match consumes a block of lines that need no
+# check (no backtracking state per line), about twice as fast as the scan above on IRI columns
+_CANONICAL_LINES = {False: re.compile(rf"(?:{FAST_IRI_TOKEN}\n)*+"),
+                    True: re.compile(rf'(?:(?:{FAST_IRI_TOKEN}|"[^"\\\n\r]*")\n)*+')}
+#: flagged lines after which the rest of a column is screened by _NEEDS_CHECK (a line each is cheaper there)
+_MANY_FLAGGED = 64
+BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
+
+
+def screen(text: str, literals: bool) -> set[str]:
+    """The lines of ``text`` (terms joined by line breaks) that the screen flags: those that are
+    not a plain ASCII IRI (nor, with ``literals``, a string literal with nothing to escape)."""
+    text += "\n"
+    canonical, flagged, pos, end = _CANONICAL_LINES[literals], set(), 0, len(text)
+    while pos < end:
+        pos = canonical.match(text, pos).end()
+        if pos >= end:
+            break
+        if len(flagged) >= _MANY_FLAGGED:  # many terms to check: one scan finds the rest
+            flagged.update(m.group(0) for m in _NEEDS_CHECK[literals].finditer(text, pos, end - 1))
+            break
+        stop = text.index("\n", pos)
+        flagged.add(text[pos:stop])
+        pos = stop + 1
+    return flagged
+
+
+def is_constant(col) -> bool:
+    """Whether an array holds one term on every row (the first and last rows decide most cases at once)."""
+    return col[0] == col[-1] and bool((col == col[0]).all())
+
+
+def statement_texts(columns: list) -> list[str]:
+    """``"s p o g"`` per row of four term arrays (or ``str``), without the space before an empty graph;
+    joined in C and split again (row by row when a term holds a line break)."""
+    n = row_count(columns)
+    s, p, o, g = columns
+    pieces = np.empty(6 * n, dtype=object)
+    pieces[0::6], pieces[1::6], pieces[2::6], pieces[3::6], pieces[4::6] = s, " ", p, " ", o
+    pieces[5::6] = (" " + g if g else "") if isinstance(g, str) else np.where(g == "", "", " " + g)
+    pieces = pieces.tolist()
+    pieces[5::6] = [t + "\n" for t in pieces[5::6]]
+    text = "".join(pieces)
+    if text.count("\n") == n:
+        return text.split("\n")[:-1]
+    return [f"{a} {b} {c} {d}".rstrip(" ") for a, b, c, d in zip(*(np.broadcast_to(np.asarray(t, dtype=object), (n,))
+                                                                   .tolist() for t in columns))]
+
+
+def column_rows(col, mask):
+    """The rows a boolean ``mask`` selects of a column given as an array or as one ``str`` (every row)."""
+    return np.full(int(np.count_nonzero(mask)), col, dtype=object) if isinstance(col, str) else col[mask]
 
 
 def _errors(issues: list[tuple[str, str, str]]) -> bool:
@@ -166,8 +240,6 @@ class Guard:
 
     def _parsed(self, token: str, position: int) -> Verdict:
         """A token outside the fast grammar: what pyoxigraph's parser makes of it."""
-        import pyoxigraph
-
         try:
             quad = next(iter(pyoxigraph.parse(io.BytesIO(_PROBE[position].format(token).encode("utf-8")),
                                               "application/n-quads")))
@@ -183,8 +255,6 @@ class Guard:
 
     def iri(self, iri: str) -> Verdict:
         """An IRI: kept, rewritten (blank node, referenced value) or dropped."""
-        import pyoxigraph
-
         try:
             pyoxigraph.NamedNode(iri)  # the parser's own IRI check (absolute, RFC 3987)
         except ValueError:
@@ -199,7 +269,7 @@ class Guard:
 
     @staticmethod
     def reference_iri(iri: str) -> Verdict:
-        """A reference-valued IRI (:data:`~pipeline.materialize.rml.normalize.REF_NS`): the value when it is an absolute
+        """A reference-valued IRI (:data:`~pipeline.materialize.rml.vocabulary.REF_NS`): the value when it is an absolute
         IRI, else the base IRI + the value (R2RML section 11.2: concatenation, no resolution)."""
         base, _, value = iri[len(REF_NS):].partition("/")
         value = unquote(value)
@@ -234,8 +304,6 @@ class Guard:
     def _datatype_ok(self, dt: str) -> bool:
         ok = self._datatypes.get(dt)
         if ok is None:
-            import pyoxigraph
-
             try:
                 pyoxigraph.NamedNode(dt)
                 ok = True
@@ -256,7 +324,6 @@ class Guard:
 
     def _drops(self, columns: list, triple, bad, why, causes: list[str]) -> None:
         """Count the dropped rows of one rule per (reason, predicate), each distinct statement once."""
-        import numpy as np
         import pandas as pd
 
         if triple is not None:
@@ -313,7 +380,6 @@ class Guard:
             text_only: every array holds ``str`` only (the guard worker reads them so): a trusted
                 column is not searched for a missing value.
         """
-        import numpy as np
         import pandas as pd
 
         columns = [c if isinstance(c, str) else np.asarray(c, dtype=object) for c in columns]

@@ -5,9 +5,9 @@ Morph-KGC computes a mapping rule's statements on one core; the guard
 run on another. :class:`GuardWorker` forks one worker process before the engine starts (while
 the process is small: one fork, no copy of the engine's data). Per rule the parent writes the
 rule's term columns to a file in the run's work folder (each column as its lines joined in one
-string, or once when the column is constant: a few passes in C, about 0.2 s of CPU at 1M triples
-where the guard and its ``sort`` take about 1.4 s) and sends the file's name through a pipe; the worker guards the rules in order,
-one :class:`~pipeline.materialize.guard.Guard` per mapping group as the inline path has, and pipes the kept
+string, or once when the column is constant: a few passes in C, a small part of what the guard
+and its ``sort`` cost) and sends the file's name through a pipe; the worker guards the rules in
+order, one :class:`~pipeline.materialize.guard.Guard` per mapping group as the inline path has, and pipes the kept
 lines into its own ``sort`` processes. At the end it seals the sorted runs and sends back the
 findings per mapping group and the run files. So the output bytes and the findings (counts,
 examples and their order) are those of the inline guard (``tests/test_materialize_overlap.py``).
@@ -21,14 +21,16 @@ parallelises only there); elsewhere, and with ``--processes`` > 1, the guard run
 from __future__ import annotations
 
 import itertools
+import multiprocessing as mp
 import os
 import pickle
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pipeline.errors import MaterializeError
-from pipeline.materialize.guard import Guard
-from pipeline.materialize.guard_columns import is_constant
+from pipeline.materialize.guard import Guard, is_constant
 from pipeline.materialize.output import SLICE, Runs
 
 __all__ = ["GuardWorker", "available"]
@@ -38,8 +40,6 @@ _FILE_IDS = itertools.count()
 
 def available() -> bool:
     """Whether a guard worker can be forked here (``fork`` is a start method)."""
-    import multiprocessing as mp
-
     return hasattr(os, "fork") and "fork" in mp.get_all_start_methods()
 
 
@@ -75,8 +75,6 @@ class GuardWorker:
             group: index of the rule's mapping group (a new group starts a new guard).
             tm: the rule's TriplesMap (named in an error). columns, trusted: as for :meth:`Guard.frame`.
         """
-        import numpy as np
-
         n = len(columns[0])
         if n == 0:
             return
@@ -171,8 +169,6 @@ def _write_lines(fh: Any, col: Any) -> bool:
 def _columns(n: int, specs: list, path: str) -> tuple[list, bool]:
     """The columns of one rule read back (a constant as its one term, a ``str``) and whether they
     hold text only (no pickled column, which may hold a missing value)."""
-    import numpy as np
-
     columns: list = []
     with open(path, "rb") as fh:
         for kind, value in specs:

@@ -7,9 +7,13 @@ reference (file and function named in its docstring).
 """
 from __future__ import annotations
 
+import json
 import re
+import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
+
+from jsonpath_ng.ext import parse
 
 __all__ = ["ENGINE_CANNOT", "xml_reference_issue", "json_reference_issue"]
 
@@ -29,8 +33,6 @@ def xml_reference_issue(ref: str, namespaces: dict[str, str]) -> str | None:
     rule. The check replays that reading: one ``@`` at most, a plain attribute name after it, and
     an element path ElementTree compiles.
     """
-    import xml.etree.ElementTree as ET
-
     text = ref.replace("/@", "@").lstrip("/")
     element, _, attribute = text.partition("@")
     if attribute and not re.fullmatch(r"[A-Za-z_][\w.\-]*(:[A-Za-z_][\w.\-]*)?", attribute):
@@ -65,10 +67,6 @@ def _json_top_keys(path: str, mtime_ns: int, iterator: str | None) -> frozenset[
     """Keys of the records a JSON iterator selects: the first step of a reference must be one of
     them for Morph-KGC 2.10, which projects each record on ``reference.split('.')[0]`` before it
     flattens nested objects (``data_source/data_file.py``, ``_read_json``)."""
-    import json
-
-    from jsonpath_ng.ext import parse
-
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     records = [m.value for m in parse(iterator or "$").find(data)]
     return frozenset(k for r in records if isinstance(r, dict) for k in r)

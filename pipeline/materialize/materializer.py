@@ -1,9 +1,9 @@
 """Materialize stage: run Morph-KGC on a normalised RML document and guard its output.
 
-Morph-KGC 2.10 is the engine (:mod:`pipeline.materialize.engine`, which also corrects three of its
-behaviours at the source: unescaped function outputs, ``"None"``/``"nan"`` from empty values,
-URI-safe instead of IRI-safe templates). Every RML document goes through
-:func:`pipeline.materialize.rml.normalize.normalize_rml` before the engine copy is written (:func:`prepare`).
+Morph-KGC 2.10 is the engine (:mod:`pipeline.materialize.engine`, which also corrects six of its
+behaviours at the source, among them unescaped function outputs, ``"None"``/``"nan"`` from empty
+values and URI-safe instead of IRI-safe templates). Every RML document goes through
+:func:`pipeline.materialize.rml.normalize.normalize_rml` before the engine copy is written.
 
 The engine runs in this process as its command line runs it (mapping partitions, one rule at a
 time; with ``processes`` > 1 the partitions run in a pool of workers, as Morph-KGC's own
@@ -22,7 +22,7 @@ engine computes the next rules (:mod:`pipeline.materialize.guard_worker`; same o
 * Every IRI, literal and language tag is checked with the checks of SV2
   (:mod:`pipeline.validation.terms`: RFC 3987, XSD lexical spaces, BCP 47); what fails is
   dropped and reported, so the written KG passes strict validation.
-* IRIs under :data:`pipeline.materialize.rml.normalize.BNODE_NS` become blank nodes again.
+* IRIs under :data:`pipeline.materialize.rml.vocabulary.BNODE_NS` become blank nodes again.
 
 Output: N-Triples, or N-Quads/TriG when the mapping has graph maps. An engine crash is
 explained: the TriplesMap that fails alone is named, with its term map and the engine's error
@@ -30,33 +30,34 @@ explained: the TriplesMap that fails alone is named, with its term map and the e
 """
 from __future__ import annotations
 
+import io
 import logging
+import multiprocessing as mp
 import re
 import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Callable
 
+import pyoxigraph
 from rdflib import Graph, URIRef
+from rdflib.namespace import RDF
 
-from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
-from pipeline.materialize.guard import ENGINE_INTEGER as _ENGINE_INTEGER, ILL_IRI, NOT_NT, Guard, split_statement
+from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
-from pipeline.materialize.rml.normalize import RML, Normalized, normalize_rml
+from pipeline.materialize.rml.check import term_maps
+from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["ENGINE_INTEGER", "MaterializeResult", "engine_config", "write_engine_config", "engine_mapping", "prepare",
-           "materialize", "guard_triples"]
+__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples"]
 
 LOGGER = logging.getLogger(__name__)
-
-#: Stand-in datatype earlier engine copies used for ``xsd:integer`` (still read back as ``xsd:integer``).
-ENGINE_INTEGER = URIRef(_ENGINE_INTEGER)
-_XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 
 
 @dataclass
@@ -106,8 +107,6 @@ def _fmt(path: Path) -> str:
 
 def _to_trig(path: Path) -> None:
     """Rewrite an N-Quads file as TriG (pyoxigraph streams it)."""
-    import pyoxigraph
-
     tmp = path.with_name(path.name + ".nq.tmp")
     path.replace(tmp)
     try:
@@ -130,22 +129,6 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
               "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
     ini.write_text(header + engine_config(mapping_file, output_file=output_file), encoding="utf-8")
     return ini
-
-
-def prepare(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
-            where: str = "mapping") -> Normalized:
-    """The engine copy of an RML document (:func:`~pipeline.materialize.rml.normalize.normalize_rml`).
-
-    Raises:
-        RMLError: the mapping is invalid (see :func:`~pipeline.materialize.rml.normalize.normalize_rml`).
-    """
-    return normalize_rml(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where)
-
-
-def engine_mapping(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
-                   where: str = "mapping") -> Graph:
-    """The engine copy of ``rml`` as a graph (see :func:`prepare`)."""
-    return prepare(rml, mapping_dir=mapping_dir, base_iri=base_iri, where=where).graph
 
 
 def _findings(guard: Guard, where: str,
@@ -196,10 +179,6 @@ def guard_triples(lines: list[str] | set[str], where: str = "mapping",
 def _parse_statement(line: str, guard: Guard) -> tuple[str, str, str, str] | None:
     """A line the term grammar does not split: pyoxigraph's parser decides (its message says
     whether an IRI is the cause); ``None`` when it is dropped."""
-    import io
-
-    import pyoxigraph
-
     text = line.rstrip()
     try:
         quads = list(pyoxigraph.parse(io.BytesIO((text if text.endswith(".") else text + " .").encode("utf-8")),
@@ -242,8 +221,6 @@ def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Pat
 def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError:
     """Name the TriplesMap (and term map) on which the engine fails: each asserted TriplesMap
     is run alone (the others non-asserted, so joins still resolve) until one fails."""
-    from rdflib.namespace import RDF
-
     cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     try:
         g = Graph().parse(mapping_file, format="turtle")
@@ -281,8 +258,6 @@ def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError
 
 
 def _term_map_hint(g: Graph, tm, message: str) -> str:
-    from pipeline.materialize.rml.check import term_maps
-
     for role, node in term_maps(g, tm):
         for p in (RML.reference, RML.template):
             value = g.value(node, p)
@@ -301,7 +276,7 @@ def materialize(mapping_file: Path, processes: int = 1,
     """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
 
     Args:
-        mapping_file: an engine-ready RML file (write it with :func:`engine_mapping`).
+        mapping_file: an engine-ready RML file (the graph of :func:`~pipeline.materialize.rml.normalize.normalize_rml`).
         processes: worker processes (Morph-KGC's mapping groups run in parallel, each guarded in
             its worker).
         locate: see :func:`guard_triples`.
@@ -345,8 +320,6 @@ def materialize(mapping_file: Path, processes: int = 1,
                                        "(empty or missing): no term made from them", column=reference,
                                        severity="info"))
     if not rows:
-        from rdflib.namespace import RDF
-
         g = Graph().parse(mapping_file, format="turtle")
         maps = sorted(str(tm) for tm in g.subjects(RDF.type, RML.TriplesMap))
         if maps:
@@ -386,8 +359,6 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
                 overlap: bool = False) -> tuple[Guard, Runs, int, dict]:
     """All mapping groups (in a pool of ``processes`` when above 1, or with the guard in a
     :class:`~pipeline.materialize.guard_worker.GuardWorker` with ``overlap``); the guards' counts summed."""
-    import multiprocessing as mp
-
     # forked before the engine loads anything: one cheap fork
     worker = GuardWorker(work) if overlap and processes == 1 and overlap_available() \
         and sort_command() is not None else None
@@ -396,8 +367,6 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
         groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
         # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
         if worker is None and processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
-            from itertools import repeat
-
             with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
                 outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
                                                     repeat(work)))

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from typing import Any, Iterator
@@ -112,8 +113,6 @@ def read_json(rml_rule: Any, references: list) -> Any:
     Raises:
         OSError, json.JSONDecodeError: the file cannot be read (the caller reports it).
     """
-    import json
-
     import pandas as pd
     from morph_kgc.data_source.data_file import JSONPath  # the engine's own JSONPath dialect
     from morph_kgc.utils import normalize_hierarchical_data
@@ -136,12 +135,12 @@ class CsvReads:
 
     The engine parses a source file again for every mapping rule that reads it (each
     predicate-object map, each join's parent side), with ``usecols`` set to the rule's
-    references: 77 parses of 9 files for the million-statement workload of ``make bench-scale``,
-    about 0.5 s of CPU. Here a file is parsed once with every column, with the engine's options
-    (``dtype=str``, no NA filtering, the C parser), and each rule gets the columns it references,
-    in file order: the frame the engine's own read gives. Anything else (a reference the header
-    lacks, a file the C parser or the delimiter refuses, no reference at all) goes to the engine's
-    reader, which decides as before.
+    references (77 parses of 9 files for the million-statement workload of ``make bench-scale``).
+    Here a file is parsed once with every column, with the engine's options (``dtype=str``, no
+    NA filtering, the C parser), and each rule gets the columns it references, in file order:
+    the frame the engine's own read gives. Anything else (a reference the header lacks, a file
+    the C parser or the delimiter refuses, no reference at all) goes to the engine's reader,
+    which decides as it does without this class.
 
     Memory: files are kept until the run ends, up to :attr:`budget` bytes of source files in all
     (about 1.5x their size in memory at the million-statement workload); a file beyond it is
@@ -179,6 +178,6 @@ class CsvReads:
                                                      encoding="utf-8", encoding_errors="strict", engine="c", dtype=str,
                                                      keep_default_na=False, na_filter=False)
                     self.kept += size
-            except Exception:  # noqa: BLE001 - whatever fails here, the engine's reader decides as before
+            except Exception:  # noqa: BLE001 - whatever fails here, the engine's own reader decides
                 self.frames[key] = None
         return self.frames[key]

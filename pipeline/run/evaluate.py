@@ -31,7 +31,8 @@ from pipeline.compile import compile_table
 from pipeline.errors import InputError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.materialize.materializer import engine_mapping, materialize
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import Ontology
 from pipeline.rdffile import load_graph, ntriples_copy
 from pipeline.scoring.gold_graph import gold_vocabulary_findings
@@ -42,9 +43,9 @@ from pipeline.table import MappingTable, read_table
 from pipeline.validation.consistency import hermit_available, hermit_consistency, start_owlrl
 from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
 from pipeline.validation.result import Result
+from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
 from pipeline.validation.shacl import validate_shacl
 from pipeline.validation.syntax import check_ntriples
-from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
 
 __all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
 
@@ -151,7 +152,8 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
                       meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
-    engine_mapping(compiled.rml, base_iri=case.base_iri).serialize(gold_dir / "mapping.morph-kgc.ttl", format="turtle")
+    normalize_rml(compiled.rml, base_iri=case.base_iri).graph.serialize(gold_dir / "mapping.morph-kgc.ttl",
+                                                                         format="turtle")
     try:
         mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
     except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table

@@ -21,7 +21,8 @@ from pipeline.errors import CompileError, InputError, PipelineError, on_user_fil
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.mappers import get_mapper
-from pipeline.materialize.materializer import engine_mapping, write_engine_config
+from pipeline.materialize.materializer import write_engine_config
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.run.case import CaseRun, RunConfig, write_json
@@ -30,8 +31,8 @@ from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, g
 from pipeline.scoring.graph.cq import syntax_error
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
+from pipeline.sources.engine_copy import copies_folder, json_engine_copies
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
-from pipeline.sources.repair import repair_mapping_sources
 from pipeline.table import read_table, write_table
 
 __all__ = ["State", "STAGES", "use_result", "mapping_level", "is_self_replay", "graph_counts", "compare_graphs",
@@ -104,7 +105,7 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
         load_graph(f, "SHACL shapes")
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
-    st.sources = [load_source(s, folder / "inputs") for s in case.sources]
+    st.sources = [load_source(s, copies_folder(folder)) for s in case.sources]
     for s in st.sources:
         run.findings.extend(s.findings)
         if s.path != s.source.path:
@@ -177,9 +178,9 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
-    st.engine = engine = engine_mapping(st.compiled.rml, base_iri=run.case.base_iri,
-                                              where=str(run.folder / "mapping.rml.ttl"))
-    run.findings.extend(repair_mapping_sources(engine, run.folder, run.folder / "inputs"))  # JSON the engine reads whole
+    st.engine = engine = normalize_rml(st.compiled.rml, base_iri=run.case.base_iri,
+                                       where=str(run.folder / "mapping.rml.ttl")).graph
+    run.findings.extend(json_engine_copies(engine, run.folder, copies_folder(run.folder)))  # JSON the engine reads whole
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",

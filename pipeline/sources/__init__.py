@@ -1,4 +1,4 @@
-"""Sources: load CSV, JSON and XML files, check them, and write the copies the engine reads.
+"""Sources: load CSV, JSON and XML files, check them, and decide which file the engine reads.
 
 * :mod:`.load` - :func:`load_source` by format;
 * :mod:`.tabular` - CSV (header, separator, byte-order mark, ragged records);
@@ -6,12 +6,11 @@
 * :mod:`.model` - :class:`SourceData`, the loaded form the mappers, the compiler and the audit query;
 * :mod:`.columns` - columnar, lazily parsed CSV records;
 * :mod:`.checks` - load-time checks (what makes a file impossible to map);
-* :mod:`.repair` - repaired input copies and XPath namespace binding.
+* :mod:`.engine_copy` - which file the engine reads for a source: the input or a repaired copy;
+* :mod:`.namespaces` - XML namespaces: undeclared and default ones, XPath bound to them.
 """
 from __future__ import annotations
 
-from pipeline.sources.load import (KNOWN_XML_NAMESPACES, SourceData, csv_row_findings, load_source, repair_xml,
-                                   require_readable, undeclared_prefixes, xml_namespaces)
+from pipeline.sources.load import SourceData, csv_row_findings, load_source, require_readable
 
-__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces", "csv_row_findings"]
+__all__ = ["SourceData", "load_source", "require_readable", "csv_row_findings"]

@@ -13,20 +13,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lxml import etree
+from rdflib import Literal, URIRef
 
-from pipeline.sources.columns import check_utf8
 from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.manifest import Source
+from pipeline.sources.columns import check_utf8
+from pipeline.sources.model import SourceData
 
-if TYPE_CHECKING:
-    from pipeline.sources.load import SourceData
-
-__all__ = ["NO_RECORDS", "unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error", "require_readable",
-           "check_logical_sources", "xml_encoding", "utf8_xml_copy"]
+__all__ = ["NO_RECORDS", "unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error",
+           "require_readable", "check_logical_sources", "xml_encoding"]
 
 
 #: ``Finding.column`` of the warning that a source has no records (see :func:`require_readable`).
@@ -108,23 +106,6 @@ def xml_encoding(path: Path) -> str | None:
         m = _XML_DECL.match(fh.read(200))
     name = m.group(1).decode("ascii") if m else None
     return None if name is None or name.lower().replace("_", "-") in ("utf-8", "utf8") else name
-
-
-def utf8_xml_copy(path: Path, encoding: str, out_dir: Path) -> tuple[Path, Finding]:
-    """A UTF-8 copy of an XML file in another declared encoding, its declaration saying UTF-8.
-
-    Raises:
-        UnicodeDecodeError, LookupError: the bytes are not in the declared encoding, or the
-            encoding is unknown.
-    """
-    text = path.read_bytes().decode(encoding)
-    text = re.sub(r"""(<\?xml[^>]*?encoding\s*=\s*["'])[^"']+""", r"\g<1>UTF-8", text, count=1)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / path.name
-    target.write_text(text, encoding="utf-8")
-    return target, Finding("source", str(path), f"XML declared in {encoding}; the engine reads a UTF-8 copy: {target}",
-                           expected="UTF-8 (Morph-KGC 2.10 reads XML as UTF-8 whatever the declaration says)",
-                           severity="info")
 
 
 def unresolved_entity(tree: etree._ElementTree) -> tuple[int | None, str] | None:
@@ -251,8 +232,6 @@ def check_logical_sources(rml) -> list[Finding]:
         One ``error`` finding per file the engine cannot read (see :func:`_check_file`); the
         format comes from ``rml:referenceFormulation``, else from the file's extension.
     """
-    from rdflib import Literal, URIRef
-
     ns = "http://w3id.org/rml/"
     out: list[Finding] = []
     seen: set[str] = set()

@@ -2,10 +2,10 @@
 
 A CSV source is held as one list of cell strings per column (``""`` for an empty or
 missing cell), parsed with the :mod:`csv` module on first use, not at load: the
-compiler and the audit mostly need the header. :class:`ColumnRecords` is still a
+compiler and the audit mostly need the header. :class:`ColumnRecords` is also a
 sequence of per-record dicts (``reference -> [value]`` or ``[]``), built one at a time
-when iterated, so code written against per-row dicts keeps working; code that wants
-speed asks for a column (:meth:`ColumnRecords.column`).
+when iterated, as the JSON and XML records are; code that wants speed asks for a column
+(:meth:`ColumnRecords.column`).
 
 The sample (:func:`sample_indices`): at most :data:`SAMPLE_RECORDS` records, drawn
 deterministically as every ``ceil(n / SAMPLE_RECORDS)``-th record from the first one

@@ -8,16 +8,12 @@ attribute paths relative to the iterator), their values per record, and the
 record iterator (detected when the manifest does not give one). CSV cells are read
 on first use, into columns (:mod:`pipeline.sources.columns`); loading reads the header only.
 
-Repaired copies (see :mod:`pipeline.sources.repair`; inputs are never modified):
-XML with undeclared prefixes or default namespaces (each default namespace is
-bound to a prefix, ``d:`` unless the document has its own, for iterators and
-references alike), JSON with ``null`` members (which Morph-KGC 2.10 reads as
-"drop the whole object"), JSON with a byte-order mark, XML declared in another encoding than
-UTF-8 (the engine reads a UTF-8 copy). A file whose iterator selects no record is a finding
-naming the file and the cause, never an empty source without a word. A file that cannot be
-mapped at all (not UTF-8, an unclosed CSV quote, no records, an external XML entity) is an
-``error`` finding of stage ``source`` (:mod:`pipeline.sources.checks`), which callers turn into
-bad input with :func:`require_readable`.
+The file the engine reads is the input itself or its engine copy (:mod:`pipeline.sources.engine_copy`:
+what is repaired, where the copy goes; inputs are never modified): ``SourceData.path``.
+A file whose iterator selects no record is a finding naming the file and the cause, never an
+empty source without a word. A file that cannot be mapped at all (not UTF-8, an unclosed CSV
+quote, no records, an external XML entity) is an ``error`` finding of stage ``source``
+(:mod:`pipeline.sources.checks`), which callers turn into bad input with :func:`require_readable`.
 """
 from __future__ import annotations
 
@@ -25,37 +21,35 @@ import csv
 import json
 from pathlib import Path
 
-from pipeline.sources.repair import KNOWN_XML_NAMESPACES, repair_xml, undeclared_prefixes
 from pipeline.manifest import Source
 from pipeline.sources.checks import read_error, require_readable
-from pipeline.sources.tabular import csv_row_findings, load_csv
+from pipeline.sources.engine_copy import EngineCopy
 from pipeline.sources.model import SourceData
-from pipeline.sources.tree import load_json, load_xml, xml_namespaces
+from pipeline.sources.tabular import csv_row_findings, load_csv
+from pipeline.sources.tree import load_json, load_xml
 
-__all__ = ["KNOWN_XML_NAMESPACES", "SourceData", "load_source", "require_readable", "repair_xml", "undeclared_prefixes",
-           "xml_namespaces", "csv_row_findings"]
+__all__ = ["SourceData", "load_source", "require_readable", "csv_row_findings"]
 
 
-def load_source(source: Source, workdir: Path | None = None) -> SourceData:
+def load_source(source: Source, copies: Path | None = None) -> SourceData:
     """Read one source and profile it.
 
     Args:
         source: the manifest entry.
-        workdir: where repaired copies go (XML); defaults to a ``.repaired``
-            folder beside the input only when no run folder is given.
+        copies: the folder of the engine copies (a run's ``inputs/``, see
+            :func:`~pipeline.sources.engine_copy.copies_folder`); ``None``: ``.repaired`` beside the input.
     Returns:
-        The :class:`SourceData`; unreadable content becomes findings, not exceptions. A finding of
-        stage ``source`` and severity ``error`` means the file cannot be mapped (not UTF-8, not
-        well-formed, an unclosed CSV quote, an external XML entity, no records);
-        :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
+        The :class:`SourceData`, its ``path`` the file the engine reads; unreadable content becomes
+        findings, not exceptions. A finding of stage ``source`` and severity ``error`` means the
+        file cannot be mapped (not UTF-8, not well-formed, an unclosed CSV quote, an external XML
+        entity, no records); :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
+    copy = EngineCopy(source.path, copies)
     try:
         if source.format == "csv":
-            return load_csv(source, workdir)
+            return load_csv(source, copy)
         if source.format == "json":
-            return load_json(source, workdir)
-        return load_xml(source, workdir)
+            return load_json(source, copy)
+        return load_xml(source, copy)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
-
-

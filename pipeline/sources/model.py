@@ -10,10 +10,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from pipeline.sources.columns import ColumnRecords, Values, sample_indices
 from pipeline.findings import Finding
-from pipeline.sources.repair import bind_default_prefix
 from pipeline.manifest import Source
+from pipeline.sources.columns import ColumnRecords, Values, sample_indices
+from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["SourceData"]
 
@@ -24,7 +24,8 @@ class SourceData:
 
     Attributes:
         source: the manifest entry.
-        path: the file actually read (the repaired copy for repaired XML).
+        path: the file the engine reads: the input, or its engine copy
+            (:class:`~pipeline.sources.engine_copy.EngineCopy`).
         iterator: JSONPath/XPath of records (``None`` for CSV).
         references: available references in document order.
         records: one dict per record: reference -> list of string values (CSV: a

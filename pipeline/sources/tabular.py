@@ -1,54 +1,40 @@
 """CSV sources: header, separator and byte-order mark at load, header and ragged-record checks.
 
 The cells are read on first use, into columns (:mod:`pipeline.sources.columns`). A CSV that is not
-comma-separated BOM-less UTF-8 gets a normalised copy for the engine (inputs are never modified).
+comma-separated BOM-less UTF-8 gets a normalised copy for the engine (:func:`pipeline.sources.engine_copy.csv_copy`).
 """
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
-from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, unclosed_quote
+from pipeline.sources.columns import ColumnRecords, check_utf8
+from pipeline.sources.engine_copy import EngineCopy, csv_copy
 from pipeline.sources.model import SourceData
 
 __all__ = ["load_csv", "csv_row_findings"]
 
 
-def load_csv(src: Source, workdir: Path | None) -> SourceData:
-    """Read a CSV source (header now, cells on first use); a copy for the engine when it is not
+def load_csv(src: Source, copy: EngineCopy) -> SourceData:
+    """Read a CSV source (header now, cells on first use); ``copy`` is written when the file is not
     comma-separated BOM-less UTF-8. Raises ``OSError``/``csv.Error`` (:func:`~pipeline.sources.load.load_source`
     turns them into findings)."""
     limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
     try:
         data = _read_csv(src)
         if data.delimiter != "," or data.bom:
-            _normalise_csv(data, workdir or src.path.parent / ".repaired")
+            data.findings.append(csv_copy(copy, data.delimiter, data.bom))
+            data.path = copy.path
         return data
     finally:
         csv.field_size_limit(limit)
 
 
-def _normalise_csv(data: SourceData, out_dir: Path) -> None:
-    """Write a comma-separated, BOM-less UTF-8 copy for the engine (Morph-KGC reads only that)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / data.source.path.name
-    with data.source.path.open(encoding="utf-8-sig", newline="") as fh, target.open("w", encoding="utf-8",
-                                                                                     newline="") as out:
-        csv.writer(out).writerows(csv.reader(fh, delimiter=data.delimiter))
-    what = [w for w, on in ((f"{data.delimiter!r} as separator", data.delimiter != ","), ("a byte-order mark", data.bom))
-            if on]
-    data.findings.append(Finding("source", str(data.source.path), f"CSV uses {' and '.join(what)}; the engine reads "
-                                 f"a comma-separated UTF-8 copy: {target}", expected="comma-separated UTF-8",
-                                 severity="info"))
-    data.path = target
-
-
 def _read_csv(src: Source) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
-    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, as when every cell was read here
+    quotes = check_utf8(src.path)  # an undecodable file is a finding at load, though its cells are read later
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         sample = fh.read(4096)
         fh.seek(0)

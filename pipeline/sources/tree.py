@@ -1,35 +1,27 @@
 """JSON and XML sources: records found by an iterator, references as paths relative to it.
 
 JSON keys become dotted paths; XML element and attribute paths get namespace prefixes (each
-default namespace bound to one, see :mod:`pipeline.sources.repair`). Repaired copies (``null``
-members, a byte-order mark, another encoding than UTF-8, default namespaces) are what the
-engine reads; a file whose iterator selects no record is a finding naming the file and cause.
+default namespace bound to one, see :mod:`pipeline.sources.namespaces`). What the engine cannot
+read as it is (``null`` members, a byte-order mark, another encoding than UTF-8, undeclared
+prefixes, default namespaces) goes into the source's engine copy (:mod:`pipeline.sources.engine_copy`);
+a file whose iterator selects no record is a finding naming the file and cause.
 """
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
+from jsonpath_ng.ext import parse as jp_parse
 from lxml import etree
 
 from pipeline.findings import Finding
-from pipeline.sources.repair import bind_default_prefix, declare_on_root, default_namespace_prefixes, repair_xml, strip_json_nulls
 from pipeline.manifest import Source
-from pipeline.sources.checks import json_top_level, parse_xml, unresolved_entity, utf8_xml_copy, xml_encoding
+from pipeline.sources.checks import json_top_level, parse_xml, unresolved_entity, xml_encoding
+from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
+from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_namespaces"]
-
-
-def xml_namespaces(root: etree._Element) -> dict[str, str]:
-    """All prefix -> URI declarations in a parsed document (default namespace left out)."""
-    out: dict[str, str] = {}
-    for el in root.iter():
-        for p, uri in (el.nsmap or {}).items():
-            if p:
-                out.setdefault(p, uri)
-    return out
+__all__ = ["load_json", "load_xml"]
 
 
 def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
@@ -93,15 +85,13 @@ def _json_records_path(data) -> tuple[str, list]:
 
 def _members(data, iterator: str) -> list[str]:
     """The member names the JSONPath ``iterator`` (``$.sensors.*``) selects: the keys of keyed records."""
-    from jsonpath_ng.ext import parse as jp_parse
-
     return [str(m.path.fields[0]) if getattr(m.path, "fields", None) else str(m.path)
             for m in jp_parse(iterator).find(data)]
 
 
-def load_json(src: Source, workdir: Path | None) -> SourceData:
-    """Read a JSON source into flattened records (dotted keys relative to the iterator), repaired
-    copies for ``null`` members and a byte-order mark. Raises ``OSError``/``json.JSONDecodeError``
+def load_json(src: Source, copy: EngineCopy) -> SourceData:
+    """Read a JSON source into flattened records (dotted keys relative to the iterator); ``copy`` is
+    written for ``null`` members and a byte-order mark. Raises ``OSError``/``json.JSONDecodeError``
     (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
     data = json.loads(src.path.read_text(encoding="utf-8-sig"))
     top = json_top_level(src, data)
@@ -109,7 +99,6 @@ def load_json(src: Source, workdir: Path | None) -> SourceData:
         return SourceData(src, src.path, src.iterator, findings=[top])
     iterator, recs = _json_records_path(data)
     if src.iterator:
-        from jsonpath_ng.ext import parse as jp_parse
         iterator = src.iterator
         recs = [m.value for m in jp_parse(iterator).find(data)]
     odd: set[str] = set()
@@ -117,17 +106,8 @@ def load_json(src: Source, workdir: Path | None) -> SourceData:
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    out_dir = workdir or src.path.parent / ".repaired"
-    path, repair = strip_json_nulls(src.path, data, out_dir)
-    with src.path.open("rb") as fh:
-        bom = fh.read(3) == b"\xef\xbb\xbf"
-    if bom and path == src.path:  # the engine's json.load refuses a byte-order mark: it reads a copy without
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / src.path.name
-        path.write_bytes(src.path.read_bytes()[3:])
-        repair = Finding("source", str(src.path), f"JSON starts with a byte-order mark; the engine reads a copy "
-                         f"without it: {path}", expected="UTF-8 without a byte-order mark", severity="info")
-    out = SourceData(src, path, iterator, refs, records, [repair] if repair else [])
+    repair = json_copy(copy, data)
+    out = SourceData(src, copy.path, iterator, refs, records, [repair] if repair else [])
     for ref in sorted(odd):
         out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
                                   "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "
@@ -212,52 +192,29 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
     return out
 
 
-def _bind_defaults(src: Source, path: Path, root: etree._Element, out_dir: Path) -> tuple[Path, dict[str, str],
-                                                                                           list[Finding]]:
-    """Bind the default namespaces of a parsed document; write the engine copy declaring the new prefixes."""
-    defaults = default_namespace_prefixes(root)
-    new = {p: uri for uri, p in defaults.items() if p not in (root.nsmap or {}) or root.nsmap[p] != uri}
-    if not new:
-        return path, defaults, []
-    text = declare_on_root(path.read_text(encoding="utf-8"), new)
-    if text is None:
-        return path, defaults, []
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / src.path.name
-    target.write_text(text, encoding="utf-8")
-    findings = [Finding("xml-repair", str(src.path), f"default namespace <{uri}> bound to the prefix '{p}:' for "
-                        f"iterators and references (XPath 1.0 has no default element namespace); the engine "
-                        f"reads a copy declaring it: {target}", column="namespace", value=uri,
-                        expected="namespaced paths", candidate=f"{p}:", severity="info")
-                for p, uri in new.items()]
-    return target, defaults, findings
-
-
-def load_xml(src: Source, workdir: Path | None) -> SourceData:
+def load_xml(src: Source, copy: EngineCopy) -> SourceData:
     """Read an XML source into records (element and attribute paths relative to the iterator),
-    detecting the iterator and binding default namespaces; malformed XML becomes findings."""
-    out_dir = workdir or src.path.parent / ".repaired"
-    path, findings = src.path, []
+    detecting the iterator; ``copy`` is written for another encoding than UTF-8, undeclared prefixes
+    and default namespaces. Malformed XML becomes findings."""
+    findings = []
     declared = xml_encoding(src.path)
     if declared:  # the engine reads XML as UTF-8: it gets a UTF-8 copy, which the repairs below start from
-        path, converted = utf8_xml_copy(src.path, declared, out_dir)
-        findings.append(converted)
-    path, repaired = repair_xml(path, out_dir)
-    findings += repaired
+        findings.append(xml_utf8_copy(copy, declared))
+    findings += declare_prefixes(copy)
     try:
-        tree = parse_xml(path)
+        tree = parse_xml(copy.path)
     except etree.XMLSyntaxError as exc:
         findings.append(Finding("source", str(src.path), f"XML is not well-formed: {exc.msg}",
                                 line=exc.lineno, expected="well-formed XML"))
-        return SourceData(src, path, src.iterator, findings=findings)
+        return SourceData(src, copy.path, src.iterator, findings=findings)
     entity = unresolved_entity(tree)
     if entity is not None:
         findings.append(Finding("source", str(src.path), entity[1], line=entity[0], column="entity",
                                 expected="entities declared in the document itself, no SYSTEM or PUBLIC entity, "
                                 "no external DTD; replace the reference by its text"))
-        return SourceData(src, path, src.iterator, findings=findings)
+        return SourceData(src, copy.path, src.iterator, findings=findings)
     root = tree.getroot()
-    path, defaults, bound = _bind_defaults(src, path, root, out_dir)
+    defaults, bound = bind_default_namespaces(copy, root)
     findings += bound
     namespaces = xml_namespaces(root)
     namespaces.update({p: uri for uri, p in defaults.items()})
@@ -305,9 +262,9 @@ def load_xml(src: Source, workdir: Path | None) -> SourceData:
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
-    data = SourceData(src, path, iterator, refs, records, findings, namespaces, _tree=tree)
+    data = SourceData(src, copy.path, iterator, refs, records, findings, namespaces, _tree=tree)
     data.default_prefixes = defaults
-    for ref in refs:  # a prefixed attribute is read by the engine correction (engine_readers.expanded_name)
+    for ref in refs:  # a prefixed attribute is read by the engine correction (materialize.readers.expanded_name)
         if re.search(r"@[^/@]*\{[^/@]*$", ref):
             data.unaddressable[ref] = (
                 f"the attribute {ref.rsplit('/', 1)[-1]!r} is in a namespace the document binds to no prefix: "

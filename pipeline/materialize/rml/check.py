@@ -2,26 +2,25 @@
 unified it): what would crash Morph-KGC with an unexplained ``KeyError``/``IndexError`` or silently
 yield nothing becomes an :class:`~pipeline.errors.RMLError` naming the TriplesMap, the term map
 and the cause. Also the FnO function executions: the function must be one the engine has
-(its built-ins and our UDF file), each parameter one of its parameters.
+(its built-ins and our UDF file), each parameter one of its parameters. The helpers that walk a
+mapping (:func:`triples_maps`, :func:`term_maps`, :func:`source_key`, :func:`node_name`) serve
+the other passes too.
 """
 from __future__ import annotations
 
+import difflib
 import re
 
-from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
+from pipeline.fno import UDF_FILE
+from pipeline.materialize.rml.vocabulary import FNML, RML
+from pipeline.validation.terms import check_langtag
 
-__all__ = ["RML", "RR", "LEGACY", "QL", "FNML", "check_mapping", "check_functions", "term_maps", "triples_maps",
-           "source_key", "node_name"]
-
-RML = Namespace("http://w3id.org/rml/")
-RR = Namespace("http://www.w3.org/ns/r2rml#")
-LEGACY = Namespace("http://semweb.mmlab.be/ns/rml#")
-QL = Namespace("http://semweb.mmlab.be/ns/ql#")
-FNML = "http://semweb.mmlab.be/ns/fnml#"
+__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
 
@@ -150,8 +149,6 @@ def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> No
                        path=where)
     lang = g.value(node, RML.language)
     if lang is not None:
-        from pipeline.validation.terms import check_langtag
-
         if check_langtag(str(lang)) or not _PRIMARY_LANGUAGE.match(str(lang)):
             raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s language tag {str(lang)!r} is not a BCP 47 "
                            "language tag (e.g. en, en-GB; a primary language subtag has 2 or 3 letters)",
@@ -185,8 +182,6 @@ def _known_functions() -> dict[str, set[str]]:
     """Function IRI -> parameter IRIs the engine can run: its built-ins and our UDF file."""
     from morph_kgc.fnml.built_in_functions import bif_dict
 
-    from pipeline.fno import UDF_FILE
-
     known = {f: set(d["parameters"].values()) for f, d in bif_dict.items()}
 
     def udf(fun_id, **params):  # the decorator the engine defines before it runs the UDF file
@@ -200,8 +195,6 @@ def _known_functions() -> dict[str, set[str]]:
 def check_functions(g: Graph, maps: list[Node], where: str) -> None:
     """Function executions: the function must be one the engine has, each parameter one of its
     parameters (GREL parameter resources are renamed to the predicates the engine expects)."""
-    import difflib
-
     executions = set(g.objects(None, RML.functionExecution))
     if not executions:
         return

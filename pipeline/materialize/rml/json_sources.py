@@ -6,15 +6,18 @@ reference to a key no record has is bad input (:func:`json_datatypes`).
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+from jsonpath import JSONPath
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF
+from rdflib.namespace import RDF, XSD
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
-from pipeline.materialize.rml.check import RML, node_name
+from pipeline.materialize.rml.check import node_name
+from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["json_references", "json_datatypes"]
 
@@ -54,11 +57,6 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
     * A reference to a key that no record of the source has is an error (R2RML section 6.3:
       a reference must name a column of the logical source; the engine yields nothing silently).
     """
-    import json
-
-    from jsonpath import JSONPath
-    from rdflib.namespace import XSD
-
     cache: dict[str, list] = {}
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)

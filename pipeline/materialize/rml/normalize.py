@@ -22,8 +22,9 @@ compiled tables and for hand-written RML. A chain of small passes on the RDF gra
    TriplesMap, else the document's ``@base``, else the manifest's ``base_iri``), as R2RML
    section 11.2 and RML-Core prescribe, instead of leaving relative IRIs the guards drop.
 5. ``blank nodes``: blank-node templates and references become IRI templates under
-   :data:`BNODE_NS`, so the engine percent-encodes their values; the guard turns those IRIs
-   back into blank nodes (one per distinct value), so ``{first} {last}`` is no longer dropped.
+   :data:`~pipeline.materialize.rml.vocabulary.BNODE_NS`, so the engine percent-encodes their
+   values; the guard turns those IRIs back into blank nodes (one per distinct value), so a
+   blank-node template with a space (``{first} {last}``) makes blank nodes, not illegal IRIs.
 6. ``self-joins``: a join whose parent TriplesMap reads the same logical source with equal
    child and parent references is collapsed by the engine into "each record with itself"
    (morph-kgc#209). The parent becomes a non-asserted copy whose source path is spelled
@@ -31,6 +32,7 @@ compiled tables and for hand-written RML. A chain of small passes on the RDF gra
 
 Passes 1-2 are in :mod:`pipeline.materialize.rml.unify`, the checks in :mod:`pipeline.materialize.rml.check`, the JSON
 passes in :mod:`pipeline.materialize.rml.json_sources`; passes 4-6 and the driver (:func:`normalize_rml`) are here.
+Which file the engine reads for a logical source is decided in :mod:`pipeline.sources.engine_copy`.
 """
 from __future__ import annotations
 
@@ -45,17 +47,13 @@ from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.findings import Finding
-from pipeline.materialize.rml.check import LEGACY, RML, check_functions, check_mapping, node_name, source_key, term_maps
+from pipeline.materialize.engine import iri_safe
+from pipeline.materialize.rml.check import check_functions, check_mapping, node_name, source_key, term_maps
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
+from pipeline.materialize.rml.vocabulary import BNODE_NS, LEGACY, REF_NS, RML
 
-__all__ = ["RML", "BNODE_NS", "REF_NS", "Normalized", "normalize_rml", "document_base", "has_graph_maps"]
-
-#: Private namespace of the IRIs that stand for blank nodes between engine and guard.
-BNODE_NS = "https://w3id.org/kgc-pipeline/bnode/"
-#: Private namespace of reference-valued IRIs: ``REF_NS + iri_safe(base) + "/" + iri_safe(value)``;
-#: the guard uses the value when it is an absolute IRI, else base + value (R2RML section 11.2).
-REF_NS = "https://w3id.org/kgc-pipeline/ref/"
+__all__ = ["Normalized", "normalize_rml", "document_base", "has_graph_maps"]
 
 _ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _BASE = re.compile(r"^\s*(?:@base\s*<([^>]*)>\s*\.|BASE\s*<([^>]*)>)", re.MULTILINE | re.IGNORECASE)
@@ -115,8 +113,6 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
             template = g.value(node, RML.template)
             reference = g.value(node, RML.reference)
             if reference is not None and g.value(node, RML.termType) != RML.BlankNode and _iri_valued(g, role, node):
-                from pipeline.materialize.engine import iri_safe
-
                 ref = str(reference).replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
                 g.remove((node, RML.reference, None))
                 g.set((node, RML.template, Literal(f"{REF_NS}{iri_safe(tm_base or '')}/{{{ref}}}")))
@@ -145,8 +141,6 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
 
 def _encode_constant_parts(template: str) -> str:
     """IRI-safe encoding of the text between the placeholders of a template (escaped braces decoded)."""
-    from pipeline.materialize.engine import iri_safe
-
     parts = re.split(r"((?<!\\)\{[^{}]*(?<!\\)\})", template)
     return "".join(p if i % 2 else iri_safe(p.replace("\\{", "{").replace("\\}", "}"))
                    for i, p in enumerate(parts))

@@ -15,7 +15,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
-from pipeline.materialize.rml.check import LEGACY, QL, RML, RR, node_name, triples_maps
+from pipeline.materialize.rml.check import node_name, triples_maps
+from pipeline.materialize.rml.vocabulary import LEGACY, QL, RML, RR
 
 __all__ = ["unify", "resolve_sources"]
 

@@ -72,7 +72,7 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 
     untagged and ``events`` is ``None`` (CN4 not run).
 
     Args:
-        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.materializer.engine_mapping`).
+        engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
         work_dir: folder for the tagged mapping (``mapping.cn4.ttl``; created).
         processes, locate: as for :func:`pipeline.materialize.materializer.materialize`.
     Returns:

@@ -1,0 +1,335 @@
+"""Which file the engine reads for a source: the input itself, or a copy repaired for it.
+
+Inputs are never modified. When Morph-KGC 2.10 would misread an input, the engine reads a copy,
+and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compile`` and
+``kgc materialize`` alike. A source path goes from the manifest to the engine in three steps:
+
+1. **Load** (:func:`pipeline.sources.load.load_source`): the reader of the format says what
+   the engine cannot read as it is, and the source's :class:`EngineCopy` writes the copy,
+   ``<folder>/<input name>``; each repair starts from the previous one, so an input has one copy
+   at most. ``SourceData.path`` is then the file the engine reads, and the compiler writes it
+   as the mapping's ``rml:source``.
+
+   * CSV that is not comma-separated BOM-less UTF-8 (:func:`csv_copy`);
+   * JSON with ``null`` members, which Morph-KGC 2.10 reads as "drop the whole object", or
+     with a byte-order mark, which its ``json.load`` refuses (:func:`json_copy`);
+   * XML declared in another encoding than UTF-8, which the engine reads as UTF-8 whatever the
+     declaration says (:func:`xml_utf8_copy`), with undeclared prefixes (:func:`declare_prefixes`)
+     or with default namespaces, bound to prefixes for iterators and references
+     (:func:`bind_default_namespaces`; see :mod:`pipeline.sources.namespaces`).
+
+2. **Normalisation** (:func:`pipeline.materialize.rml.normalize.normalize_rml`): a relative
+   ``rml:source`` of a hand-written mapping becomes the absolute name of the same file.
+
+3. **Mapping** (:func:`json_engine_copies`, once the mapping is known): a JSON source gets
+   ``<folder>/<stem>.engine.json``, cut to the keys the mapping reads, when the engine would
+   otherwise lose records, and the engine copy of the mapping reads it.
+
+The folder of the copies is ``inputs/`` in a run folder or beside the file ``kgc compile`` or
+``kgc materialize`` writes (:func:`copies_folder`); without one, ``.repaired`` beside the input.
+Each copy is reported by a :class:`~pipeline.findings.Finding` of stage ``source``,
+``xml-repair`` or ``json-repair`` that names it.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any, TextIO
+
+from jsonpath_ng.ext import parse as jp_parse
+from lxml import etree
+from rdflib import Literal, URIRef
+
+from pipeline.findings import Finding
+from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
+                                         undeclared_prefixes)
+
+__all__ = ["EngineCopy", "copies_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
+           "bind_default_namespaces", "json_engine_copies"]
+
+
+def copies_folder(beside: Path) -> Path:
+    """The folder of the engine copies of a run (``beside``: its folder) or of a command writing
+    into the folder ``beside``: ``beside/inputs``."""
+    return Path(beside) / "inputs"
+
+
+class EngineCopy:
+    """The file the engine reads for one input: the input itself until a repair writes a copy.
+
+    Args:
+        original: the input file (read only).
+        folder: where the copy goes (created when written); ``None``: ``.repaired`` beside the input.
+        name: the copy's file name (default: the input's).
+    Attributes:
+        path: the file the engine reads: ``original``, or the copy once written.
+    """
+
+    def __init__(self, original: Path, folder: Path | None = None, name: str | None = None) -> None:
+        self.original = Path(original)
+        self.folder = Path(folder) if folder is not None else self.original.parent / ".repaired"
+        self.target = self.folder / (name or self.original.name)
+        self.path = self.original
+
+    def write(self, content: str | bytes) -> Path:
+        """Write the copy (text as UTF-8) and read it from now on; returns its path."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            self.target.write_bytes(content)
+        else:
+            self.target.write_text(content, encoding="utf-8")
+        self.path = self.target
+        return self.target
+
+    def open(self) -> TextIO:
+        """The copy opened for writing UTF-8 text, line ends as written (for :mod:`csv`); read from now on."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.target
+        return self.target.open("w", encoding="utf-8", newline="")
+
+
+def csv_copy(copy: EngineCopy, delimiter: str, bom: bool) -> Finding:
+    """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that).
+
+    Args:
+        copy: the source's engine copy. delimiter, bom: the input's separator and whether it
+            starts with a byte-order mark.
+    Returns:
+        An ``info`` finding naming what differed and the copy.
+    """
+    with copy.original.open(encoding="utf-8-sig", newline="") as fh, copy.open() as out:
+        csv.writer(out).writerows(csv.reader(fh, delimiter=delimiter))
+    what = [w for w, on in ((f"{delimiter!r} as separator", delimiter != ","), ("a byte-order mark", bom)) if on]
+    return Finding("source", str(copy.original), f"CSV uses {' and '.join(what)}; the engine reads "
+                   f"a comma-separated UTF-8 copy: {copy.path}", expected="comma-separated UTF-8", severity="info")
+
+
+def _strip_nulls(obj: Any) -> tuple[Any, int]:
+    if isinstance(obj, dict):
+        kept, n = {}, 0
+        for k, v in obj.items():
+            if v is None:
+                n += 1
+                continue
+            kept[k], m = _strip_nulls(v)
+            n += m
+        return kept, n
+    if isinstance(obj, list):
+        items, n = [], 0
+        for v in obj:
+            if v is None:
+                n += 1
+                continue
+            item, m = _strip_nulls(v)
+            items.append(item)
+            n += m
+        return items, n
+    return obj, 0
+
+
+def json_copy(copy: EngineCopy, data: Any) -> Finding | None:
+    """Write a copy of a JSON document without ``null`` members and items when it has any (a missing
+    member and a null one carry the same information for RML: no value), else without its
+    byte-order mark when it has one.
+
+    Args:
+        copy: the source's engine copy. data: the input's parsed content.
+    Returns:
+        A ``warning`` naming the number of nulls removed, an ``info`` for the byte-order mark,
+        or ``None`` when the engine reads the input itself.
+    """
+    cleaned, removed = _strip_nulls(data)
+    if removed:
+        target = copy.write(json.dumps(cleaned, ensure_ascii=False, indent=1))
+        return Finding("json-repair", str(copy.original), f"{removed} null value(s) removed in a copy for the engine: "
+                       f"Morph-KGC 2.10 drops every value of a JSON object that has a null member; the engine reads "
+                       f"{target}", column="null", value=str(removed), expected="no null members", severity="warning")
+    with copy.original.open("rb") as fh:
+        if fh.read(3) != b"\xef\xbb\xbf":
+            return None
+    target = copy.write(copy.original.read_bytes()[3:])
+    return Finding("source", str(copy.original), f"JSON starts with a byte-order mark; the engine reads a copy "
+                   f"without it: {target}", expected="UTF-8 without a byte-order mark", severity="info")
+
+
+def xml_utf8_copy(copy: EngineCopy, encoding: str) -> Finding:
+    """A UTF-8 copy of an XML file in another declared encoding, its declaration saying UTF-8.
+
+    Args:
+        copy: the source's engine copy. encoding: the encoding the input declares.
+    Returns:
+        An ``info`` finding naming the copy.
+    Raises:
+        UnicodeDecodeError, LookupError: the bytes are not in the declared encoding, or the
+            encoding is unknown.
+    """
+    text = copy.path.read_bytes().decode(encoding)
+    target = copy.write(re.sub(r"""(<\?xml[^>]*?encoding\s*=\s*["'])[^"']+""", r"\g<1>UTF-8", text, count=1))
+    return Finding("source", str(copy.original), f"XML declared in {encoding}; the engine reads a UTF-8 copy: {target}",
+                   expected="UTF-8 (Morph-KGC 2.10 reads XML as UTF-8 whatever the declaration says)",
+                   severity="info")
+
+
+def declare_prefixes(copy: EngineCopy) -> list[Finding]:
+    """Declare the undeclared namespace prefixes of an XML file on its root, in the copy.
+
+    Args:
+        copy: the source's engine copy (read from its current file; written when a prefix is missing).
+    Returns:
+        One finding per declared prefix (a ``warning`` for one of :data:`KNOWN_XML_NAMESPACES`);
+        an unknown prefix is declared as ``urn:undeclared:<prefix>`` so the document parses,
+        and reported as an ``error``.
+    """
+    path = copy.path
+    text = path.read_text(encoding="utf-8")
+    missing = undeclared_prefixes(text)
+    if not missing:
+        return []
+    findings = []
+    decls: dict[str, str] = {}
+    for p in missing:
+        ns = KNOWN_XML_NAMESPACES.get(p)
+        if ns:
+            findings.append(Finding("xml-repair", str(path), f"undeclared namespace prefix {p!r} declared as <{ns}>",
+                                    column="namespace", value=p, expected="a declared prefix", candidate=ns,
+                                    severity="warning"))
+        else:
+            ns = f"urn:undeclared:{p}"
+            findings.append(Finding("xml-repair", str(path), f"undeclared namespace prefix {p!r} is no known "
+                                    f"namespace; declared as <{ns}> so the file parses",
+                                    column="namespace", value=p, expected="a declared prefix", severity="error"))
+        decls[p] = ns
+    repaired = declare_on_root(text, decls)
+    if repaired is not None:
+        copy.write(repaired)
+    return findings
+
+
+def bind_default_namespaces(copy: EngineCopy, root: etree._Element) -> tuple[dict[str, str], list[Finding]]:
+    """Bind the default namespaces of a parsed XML document to prefixes (see
+    :func:`~pipeline.sources.namespaces.default_namespace_prefixes`) and write the copy declaring
+    the prefixes the document lacks, so the engine resolves prefixed iterators and references.
+
+    Returns:
+        ``({namespace URI: prefix}, findings)``: an ``info`` per prefix declared in the copy.
+    """
+    defaults = default_namespace_prefixes(root)
+    new = {p: uri for uri, p in defaults.items() if p not in (root.nsmap or {}) or root.nsmap[p] != uri}
+    if not new:
+        return defaults, []
+    text = declare_on_root(copy.path.read_text(encoding="utf-8"), new)
+    if text is None:
+        return defaults, []
+    target = copy.write(text)
+    return defaults, [Finding("xml-repair", str(copy.original), f"default namespace <{uri}> bound to the prefix '{p}:' "
+                              f"for iterators and references (XPath 1.0 has no default element namespace); the "
+                              f"engine reads a copy declaring it: {target}", column="namespace", value=uri,
+                              expected="namespaced paths", candidate=f"{p}:", severity="info")
+                      for p, uri in new.items()]
+
+
+def _prune(obj: Any, paths: list[list[str]]) -> Any:
+    """Keep only the members of ``obj`` on one of ``paths`` (key lists), dropping nulls."""
+    if isinstance(obj, list):
+        return [_prune(x, paths) for x in obj if x is not None]
+    if not isinstance(obj, dict) or not paths or any(not p for p in paths):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        sub = [p[1:] for p in paths if p[0] == k]
+        if sub and v is not None:
+            out[k] = _prune(v, sub)
+    return out
+
+
+#: predicates whose objects are no term maps of the TriplesMap (other TriplesMaps, sources, terms)
+_NOT_TERM_MAPS = frozenset({"parentTriplesMap", "logicalSource", "predicate", "class", "datatype", "constant",
+                            "termType", "type", "language", "graph", "function", "parameter"})
+
+
+def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
+    """JSON source path -> (iterator, every reference a TriplesMap on it reads)."""
+    out: dict[str, tuple[str | None, set[str]]] = {}
+    for ns in ("http://w3id.org/rml/", "http://semweb.mmlab.be/ns/rml#"):
+        src_p, it_p, ls_p = URIRef(ns + "source"), URIRef(ns + "iterator"), URIRef(ns + "logicalSource")
+        for tm, ls in rml.subject_objects(ls_p):
+            src = rml.value(ls, src_p)
+            if src is None or not str(src).lower().endswith(".json"):
+                continue
+            it = rml.value(ls, it_p)
+            refs = out.setdefault(str(src), (str(it) if it is not None else None, set()))[1]
+            todo, seen = [tm], set()
+            while todo:  # every term map below the TriplesMap, not into parent TriplesMaps
+                node = todo.pop()
+                if node in seen:
+                    continue
+                seen.add(node)
+                for p, o in rml.predicate_objects(node):
+                    name = str(p).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+                    if name in ("reference", "child"):
+                        refs.add(str(o))
+                    elif name == "template":
+                        refs.update(re.findall(r"(?<!\\)\{((?:\\.|[^{}])+)\}", str(o)))
+                    elif name not in _NOT_TERM_MAPS and not isinstance(o, Literal):
+                        todo.append(o)  # term maps may be named (an IRI RefObjectMap), not only blank nodes
+        for om, parent in rml.subject_objects(URIRef(ns + "parentTriplesMap")):
+            ls = rml.value(parent, ls_p)
+            src = rml.value(ls, src_p) if ls is not None else None
+            if src is not None and str(src) in out:
+                for jc in rml.objects(om, URIRef(ns + "joinCondition")):
+                    pref = rml.value(jc, URIRef(ns + "parent"))
+                    if pref is not None:
+                        out[str(src)][1].add(str(pref))
+    return out
+
+
+def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
+    """Point the JSON logical sources of an RML graph at engine copies that Morph-KGC reads whole (in place).
+
+    Morph-KGC 2.10 normalises the records of a JSON source into a table over every key below
+    the referenced top-level keys and drops any record with an empty cell, so a record loses all
+    its values when it has a ``null`` member or lacks a key another record has. The copy keeps,
+    per record, only the keys the mapping's references read, without nulls; a record that lacks a
+    referenced key still loses that TriplesMap's triples (no value: no triple, as in RML).
+
+    Args:
+        rml: an rdflib graph of an RML mapping (``rml:`` or legacy RML vocabulary).
+        base: folder relative source paths are resolved against first (then the working folder).
+        folder: folder for the copies (``<stem>.engine.json``, see :func:`copies_folder`).
+    Returns:
+        One finding per copy that differs from its input; remote or missing sources are left alone.
+    """
+    findings: list[Finding] = []
+    for src, (iterator, refs) in _mapping_references(rml).items():
+        path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
+        if path is None or not refs:
+            continue
+        try:
+            raw = path.read_bytes()
+            data = json.loads(raw.decode("utf-8-sig"))
+            records = [m for m in jp_parse(iterator or "$").find(data)]
+        except Exception:  # unreadable JSON or iterator: the engine reports it itself
+            continue
+        bom = raw.startswith(b"\xef\xbb\xbf")  # the engine's json.load refuses a byte-order mark
+        paths = [[re.sub(r"\[[^\]]*\]", "", step) for step in r.lstrip("$.").split(".")] for r in refs]
+        before = json.dumps(data, sort_keys=True)
+        for m in records:
+            pruned = _prune(m.value, paths)
+            if isinstance(m.value, dict):
+                m.value.clear()
+                m.value.update(pruned)
+        if json.dumps(data, sort_keys=True) == before and not bom:
+            continue
+        copy = EngineCopy(path, folder, name=f"{path.stem}.engine.json")
+        target = copy.write(json.dumps(data, ensure_ascii=False, indent=1)).resolve()
+        for pred in rml.predicates(None, Literal(src)):
+            for ls in list(rml.subjects(pred, Literal(src))):
+                rml.set((ls, pred, Literal(str(target))))
+        findings.append(Finding(
+            "json-repair", str(path), f"the engine reads {target}: only the keys the mapping references, "
+            f"without nulls (Morph-KGC 2.10 drops every value of a record that has a null or missing member)"
+            + (", without the byte-order mark (which the engine's JSON reader refuses)" if bom else ""),
+            column="source", value=src, expected="records the engine reads whole", severity="info"))
+    return findings
