@@ -244,7 +244,7 @@ def test_3_no_literal_row_reads_a_coded_element():
 
 
 def test_document_helpers():
-    from pipeline.mappers.offline.xmlsubjects import key_expression, standard_name
+    from pipeline.mappers.offline.xmldoc import key_expression, standard_name
     seg, _ = key_expression("/entry/id", ["https://a.org/x/1", "https://a.org/x/22"])
     assert seg == "$(replace(/entry/id,'https://a.org/x/',''))"
     assert key_expression("/r/id", ["7", "8"])[0] == "$(/r/id)"

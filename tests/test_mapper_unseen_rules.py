@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper
-from pipeline.mappers.offline.elimination import range_kinds, value_kind
+from pipeline.mappers.offline.fit import range_kinds, value_kind
 from pipeline.mappers.offline.names import abbreviates, abbreviation_score, words
 from pipeline.ontology import load_ontology
 

@@ -2,13 +2,14 @@
 
 No network, no LLM. This module runs the decisions in order: keys and foreign keys
 (:mod:`.keys`), document-like XML records (:mod:`.xmldoc`), the primary class of each source
-(:mod:`.classes`), property matching (:mod:`.properties`), identifier keys (:mod:`.identity`),
+(:mod:`.classes`), property matching (:mod:`.properties`, :mod:`.nested`), identifier keys (:mod:`.identity`),
 assignment by elimination (:mod:`.elimination`), then the rows (:mod:`.rows`: datatype-property
 rows with language tags from :mod:`.language`, ``concat`` rows, object-property rows by foreign
 key, composite foreign key, link file and same record, SKOS value maps for coded columns),
 transformation functions (:mod:`.functions`) and what is left unmapped as findings
-(:mod:`.coverage`, in the provenance's ``findings``, which a run adds to ``audit.md``).
-:mod:`.analysis` lists the decisions and holds their records. Subjects are ``base + class path +
+(:mod:`.unmapped`, in the provenance's ``findings``, which a run adds to ``audit.md``).
+:mod:`.analysis` lists the decisions and holds their records; :mod:`.fit`, :mod:`.profile` and
+:mod:`.names` hold the measures they share. Subjects are ``base + class path +
 key`` (``http://example.org/person/{ID}``). Every row carries its evidence and a confidence.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pipeline.table import MappingTable
 from pipeline.mappers.base import MapResult, register
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.classes import choose_class
-from pipeline.mappers.offline.coverage import coverage_findings, entity_rows, misfit_findings
+from pipeline.mappers.offline.unmapped import entity_rows, misfit_findings, unmapped_findings
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
@@ -153,7 +154,7 @@ class OfflineMapper:
                                                     f"{info.name}: {why}", column="entity_class", value=info.name,
                                                     severity="warning"))
         propose_functions(builder.rows, data, ont)
-        builder.findings += coverage_findings(infos, builder.rows, ont, matcher, dprops)
+        builder.findings += unmapped_findings(infos, builder.rows, ont, matcher, dprops)
         builder.findings += misfit_findings(infos, builder.rows)
         for info in infos:
             notes = list(info.key_notes)
