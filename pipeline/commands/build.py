@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from pipeline.compile import RML, compile_table, require_triples_maps
@@ -10,7 +11,7 @@ from pipeline.errors import CompileError, InputError, on_user_file
 from pipeline.findings import Finding
 from pipeline.sources.repair import repair_mapping_sources
 from pipeline.manifest import load_manifest
-from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
 from pipeline.ontology import load_ontology
 from pipeline.sources.checks import check_logical_sources
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
@@ -30,13 +31,12 @@ def _cmd_map(args: argparse.Namespace) -> int:
     mapper = get_mapper(args.mapper)
     require_llm_settings(args.mapper)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
         sources = [load_source(s, Path(tmp)) for s in case.sources]
         require_readable(sources)
         gone = str(Path(tmp).resolve())
-    result = mapper.map(case, **options)
+        ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+        result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
     write_table(result.table, args.output)
     mapped = [Finding(**f) for f in result.provenance.get("findings", [])]
     # what loading found (empty header cells, an XML file read as one record), as `run`'s audit has it;

@@ -24,7 +24,7 @@ from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, g
 from pipeline.findings import Finding
 from pipeline.sources.repair import repair_mapping_sources
 from pipeline.manifest import Case
-from pipeline.mappers import get_mapper
+from pipeline.mappers import MapInput, get_mapper
 from pipeline.materialize.materializer import engine_mapping, write_engine_config
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
@@ -131,9 +131,9 @@ def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
 def _map(run: CaseRun, st: State, config: RunConfig) -> None:
     mapper = get_mapper(config.mapper)
     many = getattr(mapper, "map_runs", None)  # mappers that sample several runs (LLM_RUNS)
+    inputs = MapInput(run.case, st.ontology, tuple(st.sources))  # what the load stage loaded
     try:
-        results = many(run.case, workdir=run.folder / "inputs", **config.mapper_options) if many else \
-            [mapper.map(run.case, **config.mapper_options)]
+        results = many(inputs, **config.mapper_options) if many else [mapper.map(inputs, **config.mapper_options)]
     except PipelineError as exc:  # keep what the mapper recorded before it failed
         run.provenance = getattr(exc, "provenance", None) or run.provenance
         _write_transcripts(run, getattr(exc, "transcripts", []))
