@@ -99,15 +99,15 @@ def test_mapper_table_is_the_same_when_keys_are_screened_on_a_sample(monkeypatch
     """Scenario 1 'E' (students, sports, a join): with a 1-record sample every key decision is
     still exact (same rows), and each row of a sampled source says how it was profiled."""
     from pipeline.bench.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
-    from pipeline.mappers import get_mapper
+    from pipeline.mappers import get_mapper, map_case
 
     if not (DEFAULT_BLINKG_DIR / "scenarios").is_dir():
         pytest.skip("BLINKG benchmark folder not present")
     cases, _ = blinkg_cases(DEFAULT_BLINKG_DIR)
     case = next(c for c in cases if c.scenario == "scenario1" and c.name == "1E")
-    whole = get_mapper("offline").map(case, use_embeddings=False)
+    whole = map_case(get_mapper("offline"), case, use_embeddings=False)
     monkeypatch.setattr(columns, "SAMPLE_RECORDS", 1)
-    sampled = get_mapper("offline").map(case, use_embeddings=False)
+    sampled = map_case(get_mapper("offline"), case, use_embeddings=False)
     assert [r.to_dict() | {"evidence": None} for r in sampled.table] == \
         [r.to_dict() | {"evidence": None} for r in whole.table]
     notes = {s["source"]: s.get("profiling") for s in sampled.provenance["sources"]}

@@ -80,7 +80,7 @@ ex:usesMethod a owl:ObjectProperty ; rdfs:domain ex:Tender ; rdfs:label "uses me
 @pytest.mark.parametrize("code,expected", [("4", "ex:DynamicMethod"), ("0", "ex:Method")])
 def test_offline_mapper_types_the_related_entity_by_the_code(tmp_path, code, expected):
     from pipeline.manifest import load_manifest
-    from pipeline.mappers import get_mapper
+    from pipeline.mappers import get_mapper, map_case
 
     (tmp_path / "tender.xml").write_text(
         f"<tender><ref>https://tenders.example.org/t/17</ref><process><terms><system listURI=\"{_LIST}\">{code}"
@@ -88,6 +88,6 @@ def test_offline_mapper_types_the_related_entity_by_the_code(tmp_path, code, exp
     (tmp_path / "o.ttl").write_text(_DOC_ONTOLOGY)
     (tmp_path / "case.yaml").write_text("name: t\nbase_iri: http://example.org/\nsources:\n- path: tender.xml\n"
                                         "  format: xml\nontologies:\n- o.ttl\n")
-    rows = list(get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
+    rows = list(map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
     rel = [(r.ontology_property, r.entity_class, r.related_entity_class) for r in rows if r.related_entity_class]
     assert rel == [("ex:usesMethod", "ex:Tender", expected)]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.manifest import Case, Source
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, map_case
 
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
@@ -19,7 +19,7 @@ def test_offline_mapper_proposes_todate_and_capitalize(tmp_path):
                                          encoding="utf-8")
     (tmp_path / "onto.ttl").write_text(ONTOLOGY, encoding="utf-8")
     case = Case("ev", (Source(tmp_path / "events.csv", "csv", None, "events.csv"),), (tmp_path / "onto.ttl",))
-    rows = {r.ontology_property: r for r in get_mapper("offline").map(case, use_embeddings=False).table}
+    rows = {r.ontology_property: r for r in map_case(get_mapper("offline"), case, use_embeddings=False).table}
     assert (rows["ex:date"].function_name, rows["ex:date"].datatype) == ("toDate()", "xsd:date")
     assert rows["ex:title"].function_name == "capitalize"
     assert "0% of the values as they are, 100% capitalised" in rows["ex:title"].evidence[-1]
@@ -29,7 +29,7 @@ def test_iso_dates_get_no_function(tmp_path):
     (tmp_path / "events.csv").write_text("event_id,date,title\ne1,2020-12-28,Fair\n", encoding="utf-8")
     (tmp_path / "onto.ttl").write_text(ONTOLOGY, encoding="utf-8")
     case = Case("ev", (Source(tmp_path / "events.csv", "csv", None, "events.csv"),), (tmp_path / "onto.ttl",))
-    rows = {r.ontology_property: r for r in get_mapper("offline").map(case, use_embeddings=False).table}
+    rows = {r.ontology_property: r for r in map_case(get_mapper("offline"), case, use_embeddings=False).table}
     assert rows["ex:date"].function_name is None and rows["ex:title"].function_name is None
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.manifest import Source, load_manifest
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, map_case
 from pipeline.mappers.offline.language import choose_language, record_language
 from pipeline.sources.load import load_source
 
@@ -103,7 +103,7 @@ def test_mapper_tags_from_data_before_the_ontology(tmp_path, with_description, a
     (tmp_path / "ontology.ttl").write_text(ontology)
     (tmp_path / "case.yaml").write_text("name: towns\nbase_iri: http://example.org/\nsources:\n"
                                         "- path: towns.csv\n  format: csv\nontologies:\n- ontology.ttl\n")
-    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
     tags = {r.data_reference: (r.datatype, r.language_tag) for r in result.table if r.data_reference != "town_id"}
     assert tags["town_name"] == ("rdf:langString", expected)
     if with_description:

@@ -13,7 +13,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pipeline.manifest import Case, Source
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, load_inputs, map_case
 from pipeline.llm import LLMSettings
 from pipeline.mappers.llm.parse import parse_response
 
@@ -121,7 +121,7 @@ def _settings(base: str, tmp_path: Path, **kw) -> LLMSettings:
 def _map(settings: LLMSettings, case: Case, tmp_path: Path, **kw):
     mapper = get_mapper("llm")
     mapper.settings = settings
-    return mapper.map_runs(case, workdir=tmp_path / "work", **kw)
+    return mapper.map_runs(load_inputs(case, tmp_path / "work"), **kw)
 
 
 def test_clean_json_is_parsed_valid_costed_and_cached(case, tmp_path):
@@ -267,7 +267,7 @@ def test_timeout_says_the_server_was_slow(case, tmp_path):
 
     with _Server([json.dumps(CLEAN)], delay=2.0) as srv:
         with pytest.raises(LLMError) as err:
-            get_mapper("llm").__class__(_settings(srv.base, tmp_path, timeout=0.5)).map(case)
+            map_case(get_mapper("llm").__class__(_settings(srv.base, tmp_path, timeout=0.5)), case)
     msg = str(err.value)
     assert "did not answer within LLM_TIMEOUT=0.5 s" in msg and "slow" in msg and "KEY" not in msg.upper()
 

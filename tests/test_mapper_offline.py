@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.bench.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, load_inputs, map_case
 
 ROOT = DEFAULT_BLINKG_DIR
 pytestmark = pytest.mark.skipif(not (ROOT / "scenarios").is_dir(), reason="BLINKG benchmark folder not present")
@@ -17,7 +17,7 @@ def _case(scenario: str, name: str):
 
 
 def _rows(name: str, **kw):
-    result = get_mapper("offline").map(_case("scenario1", name), use_embeddings=False, **kw)
+    result = map_case(get_mapper("offline"), _case("scenario1", name), use_embeddings=False, **kw)
     return result, [r for r in result.table]
 
 
@@ -127,8 +127,8 @@ def test_composite_keys_need_every_tuple_included(tmp_path):
 def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
     before = sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir())
     case = _case("scenario3", "1")
-    a = get_mapper("offline").map(case, workdir=tmp_path, use_embeddings=False)
-    b = get_mapper("offline").map(case, workdir=tmp_path, use_embeddings=False)
+    a = get_mapper("offline").map(load_inputs(case, tmp_path), use_embeddings=False)
+    b = get_mapper("offline").map(load_inputs(case, tmp_path), use_embeddings=False)
     assert [r.cells() for r in a.table] == [r.cells() for r in b.table]
     assert sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir()) == before
 
@@ -151,7 +151,7 @@ _S3_LOT = "_$(/entry/cac-place-ext:ContractFolderStatus/cac:TenderResult/cac:Awa
 
 
 def _s3_rows(name: str):
-    result = get_mapper("offline").map(_case("scenario3", name), use_embeddings=False)
+    result = map_case(get_mapper("offline"), _case("scenario3", name), use_embeddings=False)
     return [r for r in result.table]
 
 
@@ -244,7 +244,7 @@ def test_3_no_literal_row_reads_a_coded_element():
 
 
 def test_document_helpers():
-    from pipeline.mappers.offline.xmlsubjects import key_expression, standard_name
+    from pipeline.mappers.offline.xmldoc import key_expression, standard_name
     seg, _ = key_expression("/entry/id", ["https://a.org/x/1", "https://a.org/x/22"])
     assert seg == "$(replace(/entry/id,'https://a.org/x/',''))"
     assert key_expression("/r/id", ["7", "8"])[0] == "$(/r/id)"
@@ -253,7 +253,7 @@ def test_document_helpers():
 
 
 def _gtfs(name: str):
-    return [r for r in get_mapper("offline").map(_case("scenario2", name), use_embeddings=False).table]
+    return [r for r in map_case(get_mapper("offline"), _case("scenario2", name), use_embeddings=False).table]
 
 
 def test_1h_the_shared_id_column_is_mapped_once():

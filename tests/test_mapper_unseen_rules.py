@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.manifest import load_manifest
-from pipeline.mappers import get_mapper
-from pipeline.mappers.offline.elimination import range_kinds, value_kind
+from pipeline.mappers import get_mapper, map_case
+from pipeline.mappers.offline.fit import range_kinds, value_kind
 from pipeline.mappers.offline.names import abbreviates, abbreviation_score, words
 from pipeline.ontology import load_ontology
 
@@ -90,7 +90,7 @@ def test_value_kinds_and_range_kinds(tmp_path):
 
 def test_abbreviations_elimination_language_column_and_no_copy_of_a_described_class(tmp_path):
     case = load_manifest(_write_case(tmp_path))
-    rows = list(get_mapper("offline").map(case, use_embeddings=False).table)
+    rows = list(map_case(get_mapper("offline"), case, use_embeddings=False).table)
     got = {(r.source_file, r.data_reference, r.ontology_property, r.entity_class, r.subject_template,
             r.datatype or "", r.language_tag or "") for r in rows if not r.related_entity_class}
     product, maker = "http://example.org/product/{prod_ref}", "http://example.org/maker/{mkr_ref}"
@@ -193,7 +193,7 @@ def test_code_names_are_matched_by_values_only_and_never_guessed(tmp_path):
     text = _ONTOLOGY + ('ex:note a owl:DatatypeProperty ; rdfs:domain ex:Product ; rdfs:range xsd:string ; '
                         'rdfs:label "note"@en .\n')
     (tmp_path / "ontology.ttl").write_text(text)
-    rows = list(get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
+    rows = list(map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table)
     assert {(r.data_reference, r.ontology_property) for r in rows} == {
         ("F1", "ex:productCode"), ("Q2", "ex:releaseDate"), ("H3", "ex:packSize"), ("J4", "ex:packPrice")}
     assert {r.entity_class for r in rows} == {"ex:Product"}  # the file name decides the class

@@ -72,14 +72,14 @@ _BOOK_ONTO = ("@prefix : <http://lib.example.org/onto#> . @prefix owl: <http://w
 
 def _map(tmp_path, name: str, text: str):
     from pipeline.manifest import load_manifest
-    from pipeline.mappers import get_mapper
+    from pipeline.mappers import get_mapper, map_case
 
     (tmp_path / "onto.ttl").write_text(_BOOK_ONTO, encoding="utf-8")
     (tmp_path / name).write_text(text, encoding="utf-8")
     (tmp_path / "case.yaml").write_text(f"name: b\nscenario: s\nbase_iri: http://lib.example.org/\nsources: [{name}]\n"
                                         "ontologies: [onto.ttl]\nprefixes: {lib: \"http://lib.example.org/onto#\"}\n",
                                         encoding="utf-8")
-    res = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    res = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
     rows = {(r.data_reference, r.ontology_property, r.subject_template, r.datatype) for r in res.table.rows}
     return rows, [(f["column"], f["message"]) for f in res.provenance["findings"]]
 

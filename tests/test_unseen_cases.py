@@ -15,7 +15,7 @@ from rdflib import Graph, URIRef
 from pipeline.compile import compile_table
 from pipeline.sources.namespaces import bind_default_prefix
 from pipeline.manifest import load_manifest
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, map_case
 from pipeline.materialize.materializer import materialize
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
@@ -33,7 +33,7 @@ def _case(name: str, manifest: str = "case.yaml"):
 
 
 def _map(name: str, manifest: str = "case.yaml"):
-    result = get_mapper("offline").map(_case(name, manifest), use_embeddings=False)
+    result = map_case(get_mapper("offline"), _case(name, manifest), use_embeddings=False)
     return result, list(result.table)
 
 
@@ -186,7 +186,7 @@ def test_source_matching_nothing_still_gets_its_entity(tmp_path):
         "rdfs:label \"patron identifier\"@en .\n", encoding="utf-8")
     (tmp_path / "case.yaml").write_text("name: p\nscenario: t\nbase_iri: http://example.org/\n"
                                         "sources: [patrons.csv]\nontologies: [o.ttl]\n", encoding="utf-8")
-    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
     assert _cells(result.table, "data_reference", "ontology_property", "entity_class", "subject_template") == {
         ("zq1", "lib:patronId", "lib:Patron", "http://example.org/patron/{zq1}")}
     assert any(f["value"] == "zq2" for f in result.provenance["findings"])
@@ -203,7 +203,7 @@ def test_ontology_identifier_property_decides_the_key(tmp_path):
         "rdfs:range xsd:string ; rdfs:label \"reference\"@en .\n", encoding="utf-8")
     (tmp_path / "case.yaml").write_text("name: w\nscenario: t\nbase_iri: http://example.org/\n"
                                         "sources: [works.csv]\nontologies: [o.ttl]\n", encoding="utf-8")
-    result = get_mapper("offline").map(load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
     assert {r.subject_template for r in result.table} == {"http://example.org/work/{reference}"}
     assert "owl:InverseFunctionalProperty" in result.provenance["sources"][0]["key_evidence"]
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from rdflib import XSD, BNode, Dataset, Graph, Literal, Namespace
 from rdflib.compare import isomorphic
 
-from pipeline.cli import main
+from pipeline import cli
 
 __all__ = ["SUITES", "CaseResult", "run_case", "run_suites", "same_dataset", "read_dataset", "main"]
 
@@ -122,7 +122,7 @@ def _ours(case: Path, out: Path) -> tuple[int | None, str, str]:
     err, std = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(std), _in(case):
         try:
-            rc = main(["materialize", "mapping.ttl", str(target), "--format", "nq", "-q", *_default_base(case)])
+            rc = cli.main(["materialize", "mapping.ttl", str(target), "--format", "nq", "-q", *_default_base(case)])
         except BaseException as exc:  # noqa: BLE001 - a crash is an outcome to report
             return None, err.getvalue() + traceback.format_exc() + f"{type(exc).__name__}: {exc}", ""
     text = target.read_text(encoding="utf-8") if target.is_file() else ""

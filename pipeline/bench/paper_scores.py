@@ -19,7 +19,7 @@ from pipeline import __version__
 from pipeline.bench.blinkg import blinkg_cases
 from pipeline.errors import InputError, TableParseError
 from pipeline.manifest import Case
-from pipeline.mappers import get_mapper
+from pipeline.mappers import get_mapper, load_inputs
 from pipeline.ontology import load_ontology
 from pipeline.scoring.mapping import ScoringConfig, scenario_task_scores, score_case
 from pipeline.scoring.mapping.report import CaseReport
@@ -135,10 +135,11 @@ def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = Non
     mapper = get_mapper("offline")
     reports = []
     for case in _cases(root, scenario, names):
-        gold, ontology = _case_inputs(case)
+        gold = read_table(case.gold_table)
         with tempfile.TemporaryDirectory(prefix="bench-paper-") as tmp:
-            table = mapper.map(case, workdir=Path(tmp)).table
-        reports.append(score_case([table], gold, ontology, case=case.name, scenario=scenario, config=config))
+            inputs = load_inputs(case, Path(tmp))
+            table = mapper.map(inputs).table
+        reports.append(score_case([table], gold, inputs.ontology, case=case.name, scenario=scenario, config=config))
     return reports
 
 

@@ -14,7 +14,7 @@ from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
 from pipeline.errors import CompileError, InputError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
-from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
+from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
 from pipeline.materialize.distributed import materialize_distributed
 from pipeline.materialize.materializer import materialize
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
@@ -43,7 +43,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
         sources = [load_source(s, Path(tmp)) for s in case.sources]
         require_readable(sources)
         gone = str(Path(tmp).resolve())
-    result = mapper.map(case, **options)
+        ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+        result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
     write_table(result.table, args.output)
     mapped = [Finding(**f) for f in result.provenance.get("findings", [])]
     # what loading found (empty header cells, an XML file read as one record), as `run`'s audit has it;

@@ -39,6 +39,7 @@ from pipeline.manifest import Case
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable
+from pipeline.validation.terms import check_literal
 
 __all__ = ["Repair", "RepairResult", "repair_table", "MIN_SIMILARITY"]
 
@@ -147,8 +148,6 @@ def _misfit(row: MappingRow, ont: Ontology, src: SourceData | None) -> str | Non
     The datatype is the row's own, else the XSD range of its property. Rows with a
     transformation function are not checked: the function makes the values.
     """
-    from pipeline.validation.terms import check_literal
-
     if src is None or row.function_name or not row.data_reference:
         return None
     dtype = ont.expand(row.datatype) if row.datatype else None

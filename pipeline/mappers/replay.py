@@ -7,9 +7,9 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.errors import InputError
-from pipeline.manifest import Case
 from pipeline.table import read_table
-from pipeline.mappers.base import MapResult, register
+from pipeline.mappers.contract import MapInput, MapResult
+from pipeline.mappers.registry import register
 
 __all__ = ["ReplayMapper"]
 
@@ -18,18 +18,19 @@ __all__ = ["ReplayMapper"]
 class ReplayMapper:
     """Replays a saved mapping table.
 
-    ``map(case, table=path)`` reads ``path``; without ``table`` it replays the
+    ``map(inputs, table=path)`` reads ``path``; without ``table`` it replays the
     case's gold table. Formats: ``.md``, ``.csv``, ``.json``.
     """
 
     name = "replay"
 
-    def map(self, case: Case, table: str | Path | None = None, **_: Any) -> MapResult:
-        """Read the table to replay.
+    def map(self, inputs: MapInput, table: str | Path | None = None, **_: Any) -> MapResult:
+        """Read the table to replay (the loaded ontology and sources are not needed).
 
         Raises:
             InputError: no table given and the case has no gold table, or the file is unreadable.
         """
+        case = inputs.case
         path = Path(table) if table else case.gold_table
         if path is None:
             raise InputError(f"replay mapper: case {case.name!r} has no gold table; pass a table file",

@@ -20,7 +20,7 @@ from pipeline.compile.coverage import source_coverage
 from pipeline.errors import CompileError, InputError, PipelineError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.mappers import get_mapper
+from pipeline.mappers import MapInput, get_mapper
 from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
@@ -133,9 +133,9 @@ def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
 def _map(run: CaseRun, st: State, config: RunConfig) -> None:
     mapper = get_mapper(config.mapper)
     many = getattr(mapper, "map_runs", None)  # mappers that sample several runs (LLM_RUNS)
+    inputs = MapInput(run.case, st.ontology, tuple(st.sources))  # what the load stage loaded
     try:
-        results = many(run.case, workdir=run.folder / "inputs", **config.mapper_options) if many else \
-            [mapper.map(run.case, **config.mapper_options)]
+        results = many(inputs, **config.mapper_options) if many else [mapper.map(inputs, **config.mapper_options)]
     except PipelineError as exc:  # keep what the mapper recorded before it failed
         run.provenance = getattr(exc, "provenance", None) or run.provenance
         _write_transcripts(run, getattr(exc, "transcripts", []))

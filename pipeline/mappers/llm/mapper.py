@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
-from pipeline.manifest import Case
 from pipeline.ontology import Ontology, load_ontology
+from pipeline.mappers.contract import MapInput, MapResult
+from pipeline.mappers.registry import register
 from pipeline.mappers.repair import repair_table
-from pipeline.sources.load import load_source
 from pipeline.table import MappingRow, MappingTable, json_schema
-from pipeline.mappers.base import MapResult, register
 from pipeline.llm import (FATAL_KINDS, LLMError, LLMSettings, complete, context_window, count_tokens,
                          max_output_tokens)
 from pipeline.mappers.llm.parse import ParsedResponse, parse_response
@@ -126,13 +123,11 @@ class LLMMapper:
         known = {k: v for k, v in overrides.items() if k in LLMSettings.__dataclass_fields__}
         return replace(base, **known) if known else base
 
-    def map_runs(self, case: Case, *, workdir: str | Path | None = None, repair: bool = True,
-                 **options: Any) -> list[MapResult]:
-        """Map ``case`` ``settings.runs`` times; one :class:`MapResult` per run.
+    def map_runs(self, inputs: MapInput, *, repair: bool = True, **options: Any) -> list[MapResult]:
+        """Map ``inputs.case`` ``settings.runs`` times; one :class:`MapResult` per run.
 
         Args:
-            case: the scenario case.
-            workdir: folder for repaired XML copies used by the repair step (temporary if ``None``).
+            inputs: the case with its loaded ontology (SKOS included) and sources.
             repair: run validate-and-repair (else the parsed table is returned as is).
             options: :class:`LLMSettings` field overrides (``model``, ``runs``, ``shots`` ...).
         Returns:
@@ -145,19 +140,21 @@ class LLMMapper:
                 can avoid (server unreachable, key refused, unknown model); the error carries the
                 provenance and transcripts so far. Other failed requests do not raise: the
                 run's table is empty and the error is in the provenance.
+            OntologyError: the case has SKOS files and its ontology files alone cannot be parsed.
         """
         settings = self._settings(options)
-        ontology = load_ontology(case.ontologies, case.prefixes)
-        with tempfile.TemporaryDirectory(prefix="llm-sources-") as tmp:
-            sources = [load_source(s, Path(workdir) if workdir else Path(tmp)) for s in case.sources]
-            return self._runs(case, settings, ontology, sources, repair)
+        case = inputs.case
+        # the completion budget counts the terms of the ontology files and a split prompt groups them: the
+        # ontology without the SKOS vocabularies (split by scheme apart); without SKOS files, the loaded one
+        ontology = load_ontology(case.ontologies, case.prefixes) if case.skos else inputs.ontology
+        return self._runs(inputs, settings, ontology, repair)
 
-    def _runs(self, case: Case, settings: LLMSettings, ontology: Ontology, sources: list,
-              repair: bool) -> list[MapResult]:
+    def _runs(self, inputs: MapInput, settings: LLMSettings, ontology: Ontology, repair: bool) -> list[MapResult]:
+        case = inputs.case
         sized = settings.max_tokens is None
         if sized:
             settings = replace(settings, max_tokens=expected_completion_tokens(
-                ontology, sources, ceiling=max_output_tokens(settings)))
+                ontology, list(inputs.sources), ceiling=max_output_tokens(settings)))
         window = context_window(settings)
         budget = None if window is None else max(1024, window - settings.max_tokens)
         prompts: dict[bool, list] = {}
@@ -174,7 +171,6 @@ class LLMMapper:
                 "context_window": window,
                 "context_window_from": ("LLM_CONTEXT_WINDOW" if settings.context_window else
                                         "litellm" if window else "unknown: one prompt, not split")}
-        full = None
         results: list[MapResult] = []
         transcripts: list[dict[str, Any]] = []
         for run in range(settings.runs):
@@ -221,9 +217,7 @@ class LLMMapper:
             raw = merge_tables(tables, source=f"{settings.model} {case.name} run {run}")
             table, repair_info = raw, None
             if repair:
-                if full is None:
-                    full = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-                result = repair_table(raw, full, case, sources)
+                result = repair_table(raw, inputs.ontology, case, list(inputs.sources))
                 table, repair_info = result.table, result.summary()
             valid = [c["parse"]["structurally_valid"] for c in calls]
             provenance = {
@@ -247,8 +241,8 @@ class LLMMapper:
                            transcripts=transcripts)
         return results
 
-    def map(self, case: Case, **options: Any) -> MapResult:
-        """Map ``case`` once (run 0 of :meth:`map_runs`, or run ``options['run']``).
+    def map(self, inputs: MapInput, **options: Any) -> MapResult:
+        """Map ``inputs.case`` once (run 0 of :meth:`map_runs`, or run ``options['run']``).
 
         See :meth:`map_runs` for options and result shape.
 
@@ -259,7 +253,7 @@ class LLMMapper:
         """
         run = int(options.pop("run", 0))
         options["runs"] = run + 1
-        result = self.map_runs(case, **options)[run]
+        result = self.map_runs(inputs, **options)[run]
         errors = [c.get("error") for c in result.provenance.get("calls", []) if c.get("error")]
         if errors and not result.table.rows:
             # one run that got no answer at all cannot be scored as an empty mapping

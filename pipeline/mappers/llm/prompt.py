@@ -25,7 +25,7 @@ from typing import Callable
 
 import jinja2
 from rdflib import BNode, Graph, URIRef
-from rdflib.namespace import OWL, RDF
+from rdflib.namespace import OWL, RDF, SKOS
 
 from pipeline.fno import FUNCTIONS, TABLE_FUNCTIONS
 from pipeline.manifest import Case, Source
@@ -144,8 +144,6 @@ def skos_chunks(case: Case) -> list[tuple[str, str]]:
     Returns:
         ``[(label, turtle)]`` in scheme order (sorted by IRI).
     """
-    from rdflib.namespace import SKOS
-
     graph = Graph()
     for path in case.skos:
         graph.parse(path, format="turtle")

@@ -26,7 +26,7 @@ Decisions, in order (each records evidence and a confidence in [0, 1]):
 
 This module holds the records of those decisions (:class:`SourceInfo` and its parts) and the
 least similarity every property assignment needs (:data:`MIN_SCORE`); keys and foreign keys are
-in :mod:`.keys`, fit measures and the primary class in :mod:`.classes`, property matching in
+in :mod:`.keys`, fit measures in :mod:`.fit`, the primary class in :mod:`.classes`, property matching in
 :mod:`.properties`.
 """
 from __future__ import annotations

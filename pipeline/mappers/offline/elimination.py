@@ -3,12 +3,12 @@
 Column names may be codes (``F07``), abbreviations no rule expands (``pvp``) or words of
 another vocabulary (``brand`` for a trade name). Then the data and the ontology still say
 something: a property's ``rdfs:range`` fixes the lexical kind of its values (a date, a whole
-number, a decimal, a year, a boolean, text), and the record key identifies the entity, which
+number, a decimal, a year, a boolean, text: :func:`.fit.value_kind`, :func:`.fit.range_kinds`), and the record key identifies the entity, which
 an identifier property (``owl:hasKey``, a functional property named as an identifier) states.
 
 :func:`assign_by_elimination` pairs, within the primary class of a source, a column left
-unassigned with a property of the class left unassigned when the property is the column's only candidate by value kind and no other
-column has that property as its only candidate, repeating until nothing changes (taking a
+unassigned with a property of the class left unassigned when the property is the column's only
+candidate by value kind and no other column has that property as its only candidate, repeating until nothing changes (taking a
 decimal property for the decimal column can leave one whole-number property for the
 whole-number column). Text columns compete for text properties; when several remain, none is
 guessed. Every pair carries the evidence and a low confidence (0.5): it is a reading of the
@@ -16,24 +16,19 @@ data, not of the names.
 """
 from __future__ import annotations
 
-import re
-from typing import Iterable
-
 import numpy as np
+from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
-from rdflib import URIRef
-
-from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import Assignment, SourceInfo
-from pipeline.mappers.offline.classes import domain_fits
+from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.identity import identifier_properties, names_another_scheme
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words
-from pipeline.mappers.offline.profile import decimal_comma_column, distinct_records, is_key, profile_datatype
+from pipeline.mappers.offline.profile import distinct_records, is_key
 from pipeline.mappers.offline.skos import match_value_map
 
-__all__ = ["value_kind", "range_kinds", "assign_by_elimination", "ELIMINATION_SCORE"]
+__all__ = ["assign_by_elimination", "ELIMINATION_SCORE"]
 
 #: Confidence of a pair found by elimination (below name evidence; above nothing).
 ELIMINATION_SCORE = 0.5
@@ -43,65 +38,6 @@ MUTUAL_MARGIN = 0.05
 #: Least similarity of a coded column's sample values to a property's label and comment (cosine of
 #: sentence embeddings of lists of values run low: ``Cork; Turin`` ~ "city where ... seat" 0.20).
 MUTUAL_VALUE_SCORE = 0.12
-
-_RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short": "integer",
-               "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
-               "double": "decimal", "float": "decimal", "date": "date", "dateTime": "dateTime", "dateTimeStamp": "dateTime", "gYear": "year",
-               "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
-               "token": "text", "anyURI": "text", "Literal": "text", "time": "time"}
-
-
-def value_kind(values: Iterable[str]) -> str | None:
-    """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
-    1000-2999), ``decimal``, ``dateTime`` (ISO 8601 with the time of day), ``date`` (any form
-    ``toDate()`` normalises, and eight-digit numbers that are all valid ISO 8601 basic dates
-    YYYYMMDD), ``boolean``, ``text``;
-    ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
-    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
-    vals = [v.strip() for v in values if v and v.strip()]
-    if not vals:
-        return None
-    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
-        return "year"
-    if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
-            and all(udfs.normalize_date(v) for v in vals):
-        return "date"  # ISO 8601 basic form YYYYMMDD: eight digits that are all calendar dates
-    dt, _ = profile_datatype(vals)
-    if dt == "xsd:integer":
-        return "integer"
-    if dt in ("xsd:decimal", "xsd:double"):
-        return "decimal"
-    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
-        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
-    if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
-        return "date"
-    if dt == "xsd:boolean":
-        return "boolean"
-    if decimal_comma_column(vals):
-        return "decimal"
-    if all(udfs.normalize_time(v) for v in vals):
-        return "time"
-    return "text"
-
-
-def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
-    """Value kinds a property's literal range admits (no range: text). A decimal range admits
-    whole numbers too, a whole-number range years (a count of four digits is still a count)."""
-    kinds = set()
-    for r in ontology.ranges(prop) or {None}:
-        local = re.split(r"[#/:]", str(r))[-1] if r is not None else "Literal"
-        kinds.add(_RANGE_KIND.get(local, "text"))
-    if "decimal" in kinds:
-        kinds.add("integer")
-    if "integer" in kinds:
-        kinds.add("year")
-    if "year" in kinds:
-        kinds.add("integer")  # gYear values profile as whole numbers
-    if "date" in kinds:
-        kinds.add("dateTime")  # toDate() keeps the date of a date-time; a date is no date-time (no time of day)
-    if "text" in kinds:
-        kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
-    return kinds
 
 
 def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,

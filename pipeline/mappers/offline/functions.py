@@ -32,7 +32,7 @@ from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
-from pipeline.mappers.offline.classes import misfits
+from pipeline.mappers.offline.fit import misfits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]

@@ -3,6 +3,8 @@
 A key must tell apart the records it keys (the definition of a key: no two
 distinct entities share its value):
 
+* a reference's name says what it may hold: an identifier (:func:`id_like`: ``stop_id``,
+  ``id_author``, ``cod_parada``) or a name (:func:`name_like`: ``first_name``);
 * within one file, :func:`.profile.is_key` (unique, never empty);
 * across the files of one *source kind* (same format, same record iterator /
   header): a reference whose value is the same in every file (a schema or
@@ -29,10 +31,13 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.names import NameMatcher, abbreviates, words
+from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.names import NameMatcher, abbreviates, is_code_name, words
+from pipeline.mappers.offline.profile import distinct_records, distinct_values, is_key, nonblank_count
 
-__all__ = ["code_like", "source_kinds", "non_distinguishing", "identifier_properties", "prefer_identifier_key",
-           "ID_WORDS", "IDENTIFIER_COVERAGE"]
+__all__ = ["id_like", "name_like", "name_words", "code_like", "source_kinds", "non_distinguishing",
+           "identifier_properties", "names_another_scheme", "prefer_identifier_key", "ID_WORDS", "GENERIC_ID_WORDS",
+           "IDENTIFIER_COVERAGE"]
 
 #: Words that name an identifier (in a column name or an ontology term's label/comment); ``ref`` is
 #: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``).
@@ -48,12 +53,30 @@ IDENTIFIER_COVERAGE = 0.5
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 
+#: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
+#: ``cod_parada``, ``codigo_postal``, ``code_client``).
+_ID_HEADS = {"id", "cod", "codigo", "code", "ident"}
+
+
+def id_like(ref: str) -> bool:
+    """A reference named like an identifier (``stop_id``, ``id_author``, ``cod_parada``)."""
+    w = words(ref.split("/")[-1].lstrip("@"), expand=False)
+    return bool(w) and (w[-1] in ID_WORDS or w[0] in _ID_HEADS)
+
+
+def name_words(ref: str) -> list[str]:
+    """Words of a reference's last step other than identifier words (``shape_id`` -> ``["shape"]``)."""
+    return [w for w in words(ref.split("/")[-1], expand=False) if w not in ID_WORDS]
+
+
+def name_like(ref: str) -> bool:
+    """A reference whose last step has the word ``name`` (``first_name``, ``@name``)."""
+    return "name" in words(ref.split("/")[-1].lstrip("@"))
+
 
 def code_like(values: Iterable[str]) -> bool:
     """True when every non-empty value is a whole-number code: one fixed width of at least five
     digits, or a leading zero somewhere (a quantity never has one); four-digit years are not codes."""
-    from pipeline.mappers.offline.profile import distinct_values, nonblank_count
-
     values = values if isinstance(values, list) else list(values)
     vals = distinct_values(values)  # each distinct value tested once (a column of 1M rows has few)
     if nonblank_count(values) < 2 or not all(re.fullmatch(r"\d+", v) for v in vals):
@@ -115,9 +138,6 @@ def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIR
     data, and writing it as an ORCID would state a false identity in another scheme. Words of the
     class and of the file name are no scheme (``stop_code`` for "stop code" of a Stop). A column
     not named as an identifier, or code-named (``F07``), says nothing here: ``False``."""
-    from pipeline.mappers.offline.keys import id_like  # (keys builds on this module)
-    from pipeline.mappers.offline.names import is_code_name
-
     if is_code_name(ref) or not id_like(ref):
         return False
     name = ref.split("/")[-1].lstrip("@")
@@ -156,7 +176,7 @@ def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,
     return out
 
 
-def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> None:
+def prefer_identifier_key(info: SourceInfo, ontology: Ontology, matcher: NameMatcher) -> None:
     """Key the primary entity of ``info`` by the column mapped to an identifier property of its class,
     when that column is a key of the records and the current key is not a single identifier-named
     column (a title or a name identifies an edition or a person only by chance).
@@ -167,9 +187,6 @@ def prefer_identifier_key(info, ontology: Ontology, matcher: NameMatcher) -> Non
     cannot key the records (repeated values, too few values) is named in ``key_notes`` with the reason
     when the key stays made of every column.
     """
-    from pipeline.mappers.offline.keys import id_like  # (keys builds on this module)
-    from pipeline.mappers.offline.profile import distinct_records, is_key
-
     if info.cls is None or (len(info.key) == 1 and id_like(info.key[0])):
         return
     mine = [a for a in info.assignments if a.cls == info.cls]

@@ -1,7 +1,7 @@
 """Keys of the offline mapper's sources: candidate keys, foreign keys, link files, composite foreign keys.
 
 Steps 1-3 and 6 of :mod:`.analysis` (data evidence only: uniqueness and inclusion of values,
-identifier-like names); classes and properties are decided in :mod:`.classes` and :mod:`.properties`.
+identifier-like names from :mod:`.identity`); classes and properties are decided in :mod:`.classes` and :mod:`.properties`.
 """
 from __future__ import annotations
 
@@ -10,33 +10,12 @@ import re
 from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
-from pipeline.mappers.offline.identity import ID_WORDS, code_like, non_distinguishing, source_kinds
+from pipeline.mappers.offline.identity import code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
 from pipeline.mappers.offline.names import words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "find_self_references",
-           "id_like", "name_like", "name_words", "SEQUENCE_COVERAGE"]
-
-#: Identifier words that head a name in head-first word order (``id_author``; Spanish/French
-#: ``cod_parada``, ``codigo_postal``, ``code_client``).
-_ID_HEADS = {"id", "cod", "codigo", "code", "ident"}
-
-
-def id_like(ref: str) -> bool:
-    """A reference named like an identifier (``stop_id``, ``id_author``, ``cod_parada``)."""
-    w = words(ref.split("/")[-1].lstrip("@"), expand=False)
-    return bool(w) and (w[-1] in ID_WORDS or w[0] in _ID_HEADS)
-
-
-def name_words(ref: str) -> list[str]:
-    """Words of a reference's last step other than identifier words (``shape_id`` -> ``["shape"]``)."""
-    return [w for w in words(ref.split("/")[-1], expand=False) if w not in ID_WORDS]
-
-
-def name_like(ref: str) -> bool:
-    """A reference whose last step has the word ``name`` (``first_name``, ``@name``)."""
-    return "name" in words(ref.split("/")[-1].lstrip("@"))
-
+           "SEQUENCE_COVERAGE"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
     """Key references for the records of ``data`` restricted to ``refs``.
@@ -209,7 +188,7 @@ def find_self_references(info: SourceInfo) -> None:
     property took it), at least one value differs from the record's own key (else it is a copy of
     the key), and the key is not whole numbers (a rank or quantity falls inside 1..n by chance).
     Whether a relation follows is the ontology's call (an object property whose domain and range
-    fit the class, in :mod:`.rows`); else the coverage warning names the foreign key."""
+    fit the class, in :mod:`.rows`); else the unmapped-column warning (:mod:`.unmapped`) names the foreign key."""
     if info.cls is None or info.link or len(info.key) != 1:
         return
     key = info.key[0]

@@ -1,5 +1,9 @@
 """Language tags for the offline mapper: from a language column, a file name, or detection.
 
+Detection is lingua's, restricted to :data:`CANDIDATE_LANGUAGES` (:func:`detect_language`); a
+file-name suffix (``city_es.csv``, :func:`language_hint`) is separate evidence that outweighs
+detection on short values.
+
 Order of evidence for the tag of a text column whose property ranges over
 ``rdf:langString`` (or whose file name carries a language):
 
@@ -36,14 +40,22 @@ tag (step 3), whatever the ontology says.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
+
+from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
+from rdflib import Literal
+from rdflib.namespace import RDFS, SKOS
 
 from pipeline.validation.terms import check_langtag
 from pipeline.mappers.offline.names import words
-from pipeline.mappers.offline.profile import _memo, detect_language, language_hint
+from pipeline.mappers.offline.profile import memoised
 
-__all__ = ["language_column", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list", "ISO_639_1",
-           "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
+__all__ = ["language_column", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
+           "language_hint", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
+
+#: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
+CANDIDATE_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ca")
 
 #: ISO 639-1 codes lingua knows (used to recognise a column of language codes).
 ISO_639_1 = frozenset(
@@ -57,6 +69,37 @@ MIN_CONFIDENCE = 0.5
 #: Words a value needs to count as free text (a title or a sentence, not a name).
 FREE_TEXT_WORDS = 3
 _TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
+
+
+def language_hint(file_name: str) -> str | None:
+    """Language code from a file-name suffix (``city_es.csv`` -> ``es``), if one of the candidates."""
+    m = re.search(r"[_\-.]([a-z]{2})(?:\.[a-z]+)?$", file_name.lower())
+    return m.group(1) if m and m.group(1) in CANDIDATE_LANGUAGES else None
+
+
+@lru_cache(maxsize=1)
+def _detector() -> LanguageDetector:
+    codes = [getattr(IsoCode639_1, c.upper()) for c in CANDIDATE_LANGUAGES]
+    return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).build()
+
+
+def detect_language(values: Sequence[str]) -> tuple[str | None, float]:
+    """Language of text values with lingua, restricted to :data:`CANDIDATE_LANGUAGES`.
+
+    Args:
+        values: the column's values (numbers and empties are skipped; at most 50 used).
+    Returns:
+        ``(code, confidence)``: ISO 639-1 code and lingua's confidence in [0, 1]
+        for the joined text; ``(None, 0.0)`` when there is no text.
+    """
+    text = " . ".join(v for v in values[:50] if v and not re.fullmatch(r"[\d\s.,:+\-/]*", v))
+    if not text:
+        return None, 0.0
+    conf = _detector().compute_language_confidence_values(text)
+    if not conf:
+        return None, 0.0
+    best = conf[0]
+    return best.language.iso_code_639_1.name.lower(), float(best.value)
 
 
 def _is_code(value: str) -> bool:
@@ -97,10 +140,6 @@ def language_names(ref: str, values: Sequence[str]) -> dict[str, str] | None:
     vals = {v.strip() for v in values if v and v.strip()}
     if not vals:
         return None
-    try:
-        from lingua import Language
-    except ImportError:  # the detector is optional: then no name is known
-        return None
     known = {lang.name.lower(): lang.iso_code_639_1.name.lower() for lang in Language.all()}
     found = {v: known.get(v.lower()) for v in sorted(vals)}
     return found if all(found.values()) else None
@@ -121,7 +160,7 @@ def _decided(values: Sequence[str]) -> tuple[str | None, str | None, float, dict
         return (detected if detected and conf >= MIN_CONFIDENCE and not other else None), detected, conf, other
 
     # kept in the column's memo: every unsure text column of a source reads its siblings (step 4)
-    return _memo(values, "language_decided", compute)
+    return memoised(values, "language_decided", compute)
 
 
 def _sure(other: dict[str, tuple[str, float]]) -> dict[str, str]:
@@ -186,9 +225,6 @@ def vocabulary_language(ontology, prop) -> str | None:
     Returns:
         the tag in lower case when all tagged annotations share one, else ``None``.
     """
-    from rdflib import Literal
-    from rdflib.namespace import RDFS, SKOS
-
     langs = {lit.language.lower() for pred in (RDFS.label, RDFS.comment, SKOS.prefLabel, SKOS.definition)
              for lit in ontology.graph.objects(prop, pred) if isinstance(lit, Literal) and lit.language}
     return langs.pop() if len(langs) == 1 else None

@@ -2,35 +2,31 @@
 
 No network, no LLM. This module runs the decisions in order: keys and foreign keys
 (:mod:`.keys`), document-like XML records (:mod:`.xmldoc`), the primary class of each source
-(:mod:`.classes`), property matching (:mod:`.properties`), identifier keys (:mod:`.identity`),
-assignment by elimination (:mod:`.elimination`), then the rows (:mod:`.rows`: datatype-property
-rows with language tags from :mod:`.language`, ``concat`` rows, object-property rows by foreign
-key, composite foreign key, link file and same record, SKOS value maps for coded columns),
-transformation functions (:mod:`.functions`) and what is left unmapped as findings
-(:mod:`.coverage`, in the provenance's ``findings``, which a run adds to ``audit.md``).
-:mod:`.analysis` lists the decisions and holds their records. Subjects are ``base + class path +
-key`` (``http://example.org/person/{ID}``). Every row carries its evidence and a confidence.
+(:mod:`.classes`), property matching (:mod:`.properties`, :mod:`.nested`), identifier keys
+(:mod:`.identity`), assignment by elimination (:mod:`.elimination`), then the rows (:mod:`.rows`:
+datatype-property rows with language tags from :mod:`.language`, ``concat`` rows, object-property
+rows by foreign key, composite foreign key, link file and same record, SKOS value maps for coded
+columns), transformation functions (:mod:`.functions`) and what is left unmapped as findings
+(:mod:`.unmapped`, in the provenance's ``findings``, which a run adds to ``audit.md``).
+:mod:`.analysis` lists the decisions and holds their records; :mod:`.fit`, :mod:`.profile` and
+:mod:`.names` hold the measures they share. Subjects are ``base + class path + key``
+(``http://example.org/person/{ID}``). Every row carries its evidence and a confidence.
 """
 from __future__ import annotations
 
 import logging
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
 from pipeline import __version__
 from pipeline.findings import Finding
-from pipeline.manifest import Case
-from pipeline.ontology import load_ontology
-from pipeline.sources.load import load_source
 from pipeline.table import MappingTable
-from pipeline.mappers.base import MapResult, register
+from pipeline.mappers.contract import MapInput, MapResult
+from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.classes import choose_class
-from pipeline.mappers.offline.coverage import coverage_findings, entity_rows, misfit_findings
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
@@ -39,6 +35,7 @@ from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
 from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows
+from pipeline.mappers.offline.unmapped import entity_rows, misfit_findings, unmapped_findings
 from pipeline.mappers.offline.xmldoc import DocumentMapper, is_document
 
 __all__ = ["OfflineMapper"]
@@ -69,34 +66,27 @@ class OfflineMapper:
 
     name = "offline"
 
-    def map(self, case: Case, *, workdir: str | Path | None = None, use_embeddings: bool | None = None,
-            **_: Any) -> MapResult:
-        """Propose a mapping table for ``case``.
+    def map(self, inputs: MapInput, *, use_embeddings: bool | None = None, **_: Any) -> MapResult:
+        """Propose a mapping table for ``inputs.case``.
 
         Args:
-            case: sources, ontologies, SKOS files, base IRI.
-            workdir: folder for repaired XML copies (a temporary folder when ``None``;
-                inputs are never written).
+            inputs: the case with its loaded ontology (SKOS included) and sources.
             use_embeddings: ``None`` uses sentence embeddings when available, ``False`` forces lexical.
         Returns:
             :class:`MapResult` whose rows carry evidence and confidence; provenance
             records the similarity mode and the per-source decisions.
-        Raises:
-            OntologyError: an ontology or SKOS file cannot be parsed.
         """
         t0 = time.perf_counter()
-        ont = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-        with tempfile.TemporaryDirectory(prefix="offline-mapper-") as tmp:
-            folder = Path(workdir) if workdir else Path(tmp)
-            infos = []
-            for src in case.sources:
-                data = load_source(src, folder)
-                refs = [r for r in data.references
-                        if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
-                info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
-                found = language_column(data, refs)
-                info.lang_col = found[0] if found else None
-                infos.append(info)
+        case, ont = inputs.case, inputs.ontology
+        infos = []
+        for data in inputs.sources:
+            src = data.source
+            refs = [r for r in data.references
+                    if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
+            info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
+            found = language_column(data, refs)
+            info.lang_col = found[0] if found else None
+            infos.append(info)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
         dprops = sorted(p for p in ont.properties if p not in ont.object_properties
@@ -153,7 +143,7 @@ class OfflineMapper:
                                                     f"{info.name}: {why}", column="entity_class", value=info.name,
                                                     severity="warning"))
         propose_functions(builder.rows, data, ont)
-        builder.findings += coverage_findings(infos, builder.rows, ont, matcher, dprops)
+        builder.findings += unmapped_findings(infos, builder.rows, ont, matcher, dprops)
         builder.findings += misfit_findings(infos, builder.rows)
         for info in infos:
             notes = list(info.key_notes)

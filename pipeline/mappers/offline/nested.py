@@ -15,9 +15,8 @@ from rdflib import URIRef
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
-from pipeline.mappers.offline.classes import domain_fits, value_fit
-from pipeline.mappers.offline.identity import identifier_properties
-from pipeline.mappers.offline.keys import id_like
+from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
+from pipeline.mappers.offline.identity import id_like, identifier_properties
 from pipeline.mappers.offline.names import NameMatcher
 
 __all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id"]
@@ -84,8 +83,6 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             f"which is an entity {ontology.compact(cls)} of the record"]))
     # then by value kind, as .elimination does for the record's class: the one member left of a kind
     # (a date: members.since) and the one free property of the entity whose range admits it (startDate)
-    from pipeline.mappers.offline.elimination import range_kinds, value_kind  # (elimination builds on classes, as this module)
-
     for obj, cls in by_object.items():
         if cls is None:
             continue
@@ -142,9 +139,6 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
     object's own ``id`` names it, so it keys the entity even when no property takes its value.
     Of several such objects the innermost; ``()`` when there is none or two ids compete."""
-    def parent(r: str) -> str:
-        return re.split(r"[/.](?=[^/.]*$)", r)[0] if re.search(r"[/.]", r) else ""
-
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 

@@ -1,4 +1,4 @@
-"""Data profiling for the offline mapper: datatypes, keys, inclusion dependencies, languages.
+"""Data profiling for the offline mapper: datatypes, keys, inclusion dependencies.
 
 * Datatype by lexical profiling: the most specific XSD type whose lexical
   space (XML Schema 1.1 Part 2, section 3.3) holds every non-empty value, in
@@ -14,29 +14,22 @@
 * Inclusion dependency ``A <= B``: every non-empty value of A is a value of B
   (the unary IND test of De Marchi et al., "Unary and n-ary inclusion
   dependency discovery in relational databases", JIIS 2009).
-* Language: lingua restricted to candidate languages; a file-name hint
-  (``city_es.csv``) is separate evidence that outweighs detection on short values.
 """
 from __future__ import annotations
 
 import itertools
-import logging
 import re
 from collections import Counter
-from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
+from pipeline.fno import udfs
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
-from pipeline.fno.udfs import MISSING_VALUES
 
-__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS", "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
-           "distinct_records", "is_key", "minimal_keys", "included", "language_hint", "detect_language", "CANDIDATE_LANGUAGES"]
+__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
+           "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
-
-log = logging.getLogger(__name__)
-
-#: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
-CANDIDATE_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ca")
+_T = TypeVar("_T")
 
 #: lexical patterns profiling tries in order, most specific first: (datatype, pattern).
 DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -63,7 +56,7 @@ XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|
 #: Cells that say "no value" in exported tables: pandas ``read_csv``'s default ``na_values`` and a
 #: lone dash. A column of numbers with such cells is still a column of numbers; the marked cells
 #: give no value (a function returns none for them, so they give no triple).
-MISSING_MARKERS = MISSING_VALUES
+MISSING_MARKERS = udfs.MISSING_VALUES
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:
@@ -72,15 +65,14 @@ def decimal_comma_column(values: Sequence[str]) -> bool:
     (:func:`pipeline.fno.udfs.normalize_decimal_comma`) and some value shows the comma is no thousands
     separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
     comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
-    from pipeline.fno import udfs
-
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     return bool(vals) and all(udfs.normalize_decimal_comma(v) for v in vals) \
         and any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in vals)
 
 
-def _memo(values: Sequence[str], name: str, compute):
-    """``compute()``, kept in the column's memo when ``values`` is a :class:`~pipeline.sources.columns.Values`."""
+def memoised(values: Sequence[str], name: str, compute: Callable[[], _T]) -> _T:
+    """``compute()``, kept under ``name`` in the column's memo when ``values`` is a
+    :class:`~pipeline.sources.columns.Values` (computed anew for any other sequence)."""
     memo = getattr(values, "memo", None)
     if memo is None:
         return compute()
@@ -96,7 +88,7 @@ def _stripped(values: Sequence[str]) -> frozenset[str]:
         out = {v.strip() for v in set(values) if v}
         out.discard("")
         return frozenset(out)
-    return _memo(values, "stripped", compute)
+    return memoised(values, "stripped", compute)
 
 
 def _count_nonblank(values: Sequence[str]) -> int:
@@ -111,12 +103,12 @@ def distinct_values(values: Sequence[str]) -> frozenset[str]:
 
 def nonblank_count(values: Sequence[str]) -> int:
     """How many values are non-empty once stripped (repeats counted)."""
-    return _memo(values, "nonblank", lambda: _count_nonblank(values))
+    return memoised(values, "nonblank", lambda: _count_nonblank(values))
 
 
 def value_counts(values: Sequence[str]) -> Counter:
     """Occurrences of each raw value (a test per distinct value, weighted, replaces one per value)."""
-    return _memo(values, "counts", lambda: Counter(values))
+    return memoised(values, "counts", lambda: Counter(values))
 
 
 def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
@@ -141,7 +133,7 @@ def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
             if all(pat.match(v) for v in distinct):
                 return dt, f"{n}/{n} values match {dt}"
         return "xsd:string", f"{n} values fit no narrower XSD type"
-    return _memo(values, "datatype", compute)
+    return memoised(values, "datatype", compute)
 
 
 def is_numeric(values: Sequence[str]) -> bool:
@@ -149,7 +141,7 @@ def is_numeric(values: Sequence[str]) -> bool:
     def compute() -> bool:
         distinct = {v.strip() for v in set(values) if v}
         return bool(distinct) and all(DATATYPE_PATTERNS[3][1].match(v) for v in distinct)
-    return _memo(values, "numeric", compute)
+    return memoised(values, "numeric", compute)
 
 
 def distinct_records(records: Sequence[dict[str, list[str]]]) -> Sequence[dict[str, tuple[str, ...]]]:
@@ -228,39 +220,3 @@ def included(child: Sequence[str], parent: Sequence[str]) -> float:
     if not c:
         return 0.0
     return len(c & _stripped(parent)) / len(c)
-
-
-def language_hint(file_name: str) -> str | None:
-    """Language code from a file-name suffix (``city_es.csv`` -> ``es``), if one of the candidates."""
-    m = re.search(r"[_\-.]([a-z]{2})(?:\.[a-z]+)?$", file_name.lower())
-    return m.group(1) if m and m.group(1) in CANDIDATE_LANGUAGES else None
-
-
-@lru_cache(maxsize=1)
-def _detector():
-    from lingua import IsoCode639_1, LanguageDetectorBuilder
-    codes = [getattr(IsoCode639_1, c.upper()) for c in CANDIDATE_LANGUAGES]
-    return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).build()
-
-
-def detect_language(values: Sequence[str]) -> tuple[str | None, float]:
-    """Language of text values with lingua, restricted to :data:`CANDIDATE_LANGUAGES`.
-
-    Args:
-        values: the column's values (numbers and empties are skipped; at most 50 used).
-    Returns:
-        ``(code, confidence)``: ISO 639-1 code and lingua's confidence in [0, 1]
-        for the joined text; ``(None, 0.0)`` when there is no text or lingua is missing.
-    """
-    text = " . ".join(v for v in values[:50] if v and not re.fullmatch(r"[\d\s.,:+\-/]*", v))
-    if not text:
-        return None, 0.0
-    try:
-        det = _detector()
-    except ImportError:
-        return None, 0.0
-    conf = det.compute_language_confidence_values(text)
-    if not conf:
-        return None, 0.0
-    best = conf[0]
-    return best.language.iso_code_639_1.name.lower(), float(best.value)

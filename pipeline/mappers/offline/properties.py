@@ -17,9 +17,9 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.classes import domain_fits, value_fit
-from pipeline.mappers.offline.identity import ID_WORDS, identifier_properties, names_another_scheme
-from pipeline.mappers.offline.keys import id_like, name_like, name_words
+from pipeline.mappers.offline.fit import domain_fits, value_fit
+from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
+                                                names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, words
 from pipeline.mappers.offline.nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
@@ -155,7 +155,7 @@ def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceIn
 
     Its parent object is another entity of the record (the supplier of a product); the record's class
     takes it only when its own property is the better name. Flat columns are left to the Hungarian
-    assignment of the record's class, as before."""
+    assignment of the record's class."""
     if len([s for s in re.split(r"[/.]", ref) if s and s not in ("$", "*")]) < 2 or not elsewhere:
         return False
     values = info.data.values(ref)

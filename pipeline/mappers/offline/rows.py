@@ -21,11 +21,11 @@ from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.classes import domain_fits
-from pipeline.mappers.offline.language import choose_language, language_column, vocabulary_language
+from pipeline.mappers.offline.fit import domain_fits
+from pipeline.mappers.offline.language import choose_language, language_column, language_hint, vocabulary_language
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import parent
-from pipeline.mappers.offline.profile import language_hint, profile_datatype
+from pipeline.mappers.offline.profile import profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["RowBuilder", "subject_template", "drop_repeated_rows"]

@@ -1,4 +1,8 @@
-"""What the offline mapper left out, and why: one finding per unmapped source and column.
+"""What the offline mapper leaves out, and why: unmapped sources and columns, and values a mapped
+column holds that its datatype does not admit.
+
+One finding per unmapped source and column (:func:`unmapped_findings`) and per mapped column with
+values outside its datatype (:func:`misfit_findings`).
 
 A column no row reads is reported with its best candidate properties (name
 similarity) and the reason each was not taken (similarity below
@@ -20,12 +24,13 @@ from pipeline.findings import Finding
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
-from pipeline.mappers.offline.classes import domain_fits, misfits, value_fit
+from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
+from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
 
-__all__ = ["used_references", "entity_rows", "coverage_findings", "misfit_findings", "CLASS_NAME_SCORE"]
+__all__ = ["used_references", "entity_rows", "unmapped_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
 #: Least similarity of a file / record element name to a class for a source without rows to get
 #: an entity of that class.
@@ -114,7 +119,7 @@ def entity_rows(info: SourceInfo, ont: Ontology, matcher: NameMatcher, dprops: l
                                  f"subject key: {info.key_evidence}"])], ""
 
 
-def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Ontology, matcher: NameMatcher,
+def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Ontology, matcher: NameMatcher,
                       dprops: list[URIRef]) -> list[Finding]:
     """One warning per source without rows and per column no row reads (with candidates)."""
     out: list[Finding] = []
@@ -151,8 +156,6 @@ def coverage_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
 
 def _language_names(ref: str, info: SourceInfo) -> str:
     """``"its values name languages (English -> en, ...): ..."`` for a language column of names, else ``""``."""
-    from pipeline.mappers.offline.language import language_names
-
     found = language_names(ref, info.data.values(ref))
     if not found:
         return ""
@@ -192,7 +195,7 @@ def _value_lists(info: SourceInfo, ref: str, infos: list[SourceInfo]) -> str:
 def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Finding]:
     """One warning per datatype-property row whose column has values that do not fit the row's datatype.
 
-    A column is mapped when most of its values fit the property's range (:data:`.classes.MOSTLY_FITS`);
+    A column is mapped when most of its values fit the property's range (:data:`.fit.MOSTLY_FITS`);
     the others become ill-typed literals, which the guard drops at materialize. The warning says so
     before the run: how many of the column's non-empty values do not fit, with up to three examples.
     Rows with a transformation function are skipped (the function changes the values).

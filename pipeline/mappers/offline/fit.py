@@ -1,0 +1,178 @@
+"""How well the data fits the ontology's terms: values against a property's range, a property's domain
+against a class, and the lexical kind of a column's values against the kinds a range admits.
+
+:func:`value_fit` and :func:`misfits` test values against a property's XSD range with profiling's
+lexical patterns (:mod:`.profile`); :func:`domain_fits` tests a property's domain against a class;
+:func:`value_kind` and :func:`range_kinds` say what kind of values a column holds (a date, a whole
+number, a decimal, a year, a boolean, a clock time, text) and which kinds a range admits. The
+primary class (:mod:`.classes`), property matching (:mod:`.properties`, :mod:`.nested`), assignment
+by elimination (:mod:`.elimination`), the XML document mapper and the unmapped-column findings
+build on them.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from rdflib import URIRef
+
+from pipeline.fno import udfs
+from pipeline.ontology import Ontology
+from pipeline.mappers.offline.profile import (
+    DATATYPE_PATTERNS,
+    XSD_BOOLEAN,
+    XSD_DATETIMESTAMP,
+    XSD_TIME,
+    decimal_comma_column,
+    distinct_values,
+    profile_datatype,
+    value_counts,
+)
+
+__all__ = ["value_fit", "misfits", "domain_fits", "value_kind", "range_kinds", "MOSTLY_FITS"]
+
+#: XSD range -> profiled datatypes whose values it accepts.
+_NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
+           "xsd:nonNegativeInteger": {"xsd:integer", "xsd:gYear"},
+           "xsd:decimal": {"xsd:integer", "xsd:decimal", "xsd:gYear"},
+           "xsd:double": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
+           "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime"},
+           "xsd:dateTimeStamp": {"xsd:dateTimeStamp"}, "xsd:gYear": {"xsd:gYear"}, "xsd:time": {"xsd:time"}}
+
+#: Share of a column's non-empty values (repeats counted) that must fit a property's range for the
+#: range to describe the column despite the rest: more than half, the plain meaning of "most". The
+#: majority then says what the column holds, and the minority are faulty cells (a typo, ``n/a``),
+#: which the guard drops one by one at materialize and reports; leaving the column unmapped would
+#: lose the majority too. At half or below, the values say nothing about the column's kind (a code
+#: column with some numeric codes), so the range is not taken as fitting.
+MOSTLY_FITS = 0.5
+#: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
+#: except that ``xsd:boolean`` is exactly true/false/1/0 (``True`` needs toBoolean(), ``1`` does not)
+#: and ``xsd:time`` needs its seconds (:data:`.profile.XSD_BOOLEAN`, :data:`.profile.XSD_TIME`).
+#: A date is no ``xsd:dateTime`` (``2023-04-12``: XSD 1.1 Part 2, 3.3.7 requires the time of day) and
+#: ``xsd:dateTimeStamp`` requires the time zone (3.4.28: ``2024-03-01T10:00:00`` is none).
+_PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": XSD_TIME,
+             "xsd:dateTimeStamp": XSD_DATETIMESTAMP}
+
+
+def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
+    """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
+
+    Only ranges narrower than string are tested (numbers, booleans, dates), with
+    :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
+    ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9.
+    """
+    ranges = {ontology.compact(r) for r in ontology.ranges(prop)}
+    narrow = ranges & set(_NARROW)
+    if not narrow or not values:
+        return 1.0
+    found, _ = profile_datatype(values)
+    if any(found in _NARROW[r] for r in narrow):
+        return 1.0
+    if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v) for v in distinct_values(values)):
+        return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
+    if "xsd:date" in narrow and sum(n for v, n in value_counts(values).items()
+                                    if udfs.normalize_date(v)) >= 0.8 * len(values):
+        return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
+    if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
+        return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
+    if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and decimal_comma_column(values):
+        return 0.9  # 8,99: toDecimal() will write the decimal point
+    if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
+        return 0.9  # 20:00, 8:05: toTime() will give them their seconds
+    if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} and all(
+            (out := udfs.normalize_datetime(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
+            for v in value_counts(values) if v.strip()):
+        return 0.9  # 2024-03-01 10:00+0100: toDateTime() will write the T, the seconds and hh:mm
+    bad, n = misfits(values, narrow)
+    if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
+        return 0.9  # most values fit: the rest are faulty cells, reported (unmapped.misfit_findings)
+    return 0.3
+
+
+def misfits(values: list[str], datatypes: set[str]) -> tuple[dict[str, int], int]:
+    """The non-empty values that fit none of the XSD ``datatypes`` (compact names, keys of the
+    lexical table ``_NARROW``; others accept every value), with their counts, and how many
+    non-empty values there are.
+
+    A value fits when it matches the lexical pattern of a profiled datatype the range accepts
+    (``xsd:decimal`` accepts ``12.50`` and ``7``, not ``1e3`` nor ``abc``), as the guard's XSD
+    check would accept it. Returns ``({value: count}, n_nonblank)``.
+    """
+    accept = set().union(*(_NARROW[d] for d in datatypes if d in _NARROW)) if datatypes else set()
+    counts = value_counts(values)
+    n = sum(c for v, c in counts.items() if v and v.strip())
+    if not accept:
+        return {}, n
+    pats = [_PROFILED[d] for d in accept]
+    bad = {v: c for v, c in counts.items() if v and v.strip() and not any(p.match(v.strip()) for p in pats)}
+    return bad, n
+
+
+def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
+    """1.0 when a domain of ``prop`` is ``cls`` or a superclass, 0.8 without domain, else 0."""
+    doms = ontology.domains(prop)
+    if not doms:
+        return 0.8
+    return 1.0 if doms & ontology.superclasses(cls) else 0.0
+
+
+_RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short": "integer",
+               "nonNegativeInteger": "integer", "positiveInteger": "integer", "decimal": "decimal",
+               "double": "decimal", "float": "decimal", "date": "date", "dateTime": "dateTime", "dateTimeStamp": "dateTime", "gYear": "year",
+               "boolean": "boolean", "string": "text", "langString": "text", "normalizedString": "text",
+               "token": "text", "anyURI": "text", "Literal": "text", "time": "time"}
+
+
+def value_kind(values: Iterable[str]) -> str | None:
+    """Lexical kind of the non-empty ``values``: ``integer``, ``year`` (four-digit whole numbers
+    1000-2999), ``decimal``, ``dateTime`` (ISO 8601 with the time of day), ``date`` (any form
+    ``toDate()`` normalises, and eight-digit numbers that are all valid ISO 8601 basic dates
+    YYYYMMDD), ``boolean``, ``text``;
+    ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
+    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
+    vals = [v.strip() for v in values if v and v.strip()]
+    if not vals:
+        return None
+    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
+        return "year"
+    if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
+            and all(udfs.normalize_date(v) for v in vals):
+        return "date"  # ISO 8601 basic form YYYYMMDD: eight digits that are all calendar dates
+    dt, _ = profile_datatype(vals)
+    if dt == "xsd:integer":
+        return "integer"
+    if dt in ("xsd:decimal", "xsd:double"):
+        return "decimal"
+    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
+        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
+    if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
+        return "date"
+    if dt == "xsd:boolean":
+        return "boolean"
+    if decimal_comma_column(vals):
+        return "decimal"
+    if all(udfs.normalize_time(v) for v in vals):
+        return "time"
+    return "text"
+
+
+def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
+    """Value kinds a property's literal range admits (no range: text). A decimal range admits
+    whole numbers too, a whole-number range years (a count of four digits is still a count)."""
+    kinds = set()
+    for r in ontology.ranges(prop) or {None}:
+        local = re.split(r"[#/:]", str(r))[-1] if r is not None else "Literal"
+        kinds.add(_RANGE_KIND.get(local, "text"))
+    if "decimal" in kinds:
+        kinds.add("integer")
+    if "integer" in kinds:
+        kinds.add("year")
+    if "year" in kinds:
+        kinds.add("integer")  # gYear values profile as whole numbers
+    if "date" in kinds:
+        kinds.add("dateTime")  # toDate() keeps the date of a date-time; a date is no date-time (no time of day)
+    if "text" in kinds:
+        kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
+    return kinds
