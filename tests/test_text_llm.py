@@ -12,7 +12,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pipeline.llm import LLMSettings
-from pipeline.text.data import load_case
+from pipeline.text.manifest import load_case
 from pipeline.text.harness import run_case
 
 CASE = Path(__file__).parent / "cases" / "text" / "case.yaml"
