@@ -11,7 +11,7 @@
 ``provenance.json``    extractor, model, settings, prompt hashes, tokens, cost, versions
 =====================  ============================================================
 
-:func:`benchmark` runs every Text2KGBench ontology and rescores the published baselines.
+:func:`.bench.run_benchmark` runs every Text2KGBench ontology and rescores the published baselines.
 """
 from __future__ import annotations
 
