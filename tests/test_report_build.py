@@ -126,3 +126,15 @@ def test_report_says_why_a_kg_check_fails_and_links_the_validation(tmp_path):
             "1 error(s) in graph_validation.json") in md
     assert "[graph validation (JSON)](f/graph_validation.json)" in md
     assert "KG check:</b> CS2-owlrl fails: Cardinality" in (out / "custom" / "report.html").read_text(encoding="utf-8")
+
+
+def test_drawing_the_plots_leaves_pyparsing_memoization_as_it_was():
+    # pyplot's import turns pyparsing's packrat cache on for the whole process, which doubles the
+    # CPU of every later SPARQL parse (Morph-KGC's mapping parser)
+    import subprocess
+    import sys
+
+    code = ("from pyparsing import ParserElement; from pipeline.report.plots import plot_f1_png; "
+            "plot_f1_png({'cases': [], 'mapping_key': 'm', 'graph_key': 'g'}); print(ParserElement._packratEnabled)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
