@@ -2,15 +2,21 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
+import yaml
 from rdflib import Graph
+from rdflib.namespace import RDF
 
 from pipeline.commands import output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
-from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
+from pipeline.compile.legacy import to_legacy_rml
+from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
+from pipeline.compile.yarrrml import load_yarrrml, to_yarrrml
+from pipeline.fno import FN, UDF_FILE
 from pipeline.errors import CompileError, InputError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
@@ -62,31 +68,108 @@ def _cmd_map(args: argparse.Namespace) -> int:
     return 0
 
 
+def _copies(output: Path) -> Path:
+    """The folder of the engine copies (repaired inputs) of a command writing ``output``: named after
+    it (``m.ttl`` -> ``m.inputs/``), so that no folder of the user's (an ``inputs/`` holding the
+    data itself) is written into; created only when a repair is needed."""
+    return output.parent / f"{output.stem}.inputs"
+
+
+def _yarrrml_document(path: Path) -> bool:
+    """Whether ``path`` is a YARRRML document (by suffix: ``.yarrrml``; a ``.yml``/``.yaml`` file when
+    its top level has ``mappings``, as a manifest's never has)."""
+    if path.suffix.lower() == ".yarrrml":
+        return True
+    if path.suffix.lower() not in YARRRML_SUFFIXES or not path.is_file():
+        return False
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(doc, dict) and any(k in doc for k in ("mappings", "mapping", "m"))
+
+
+def _manifest_document(path: Path) -> bool:
+    """Whether ``path`` reads as a manifest (``sources`` and ``ontologies`` at its top level)."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "sources" in doc and "ontologies" in doc
+
+
+def _compile_inputs(args: argparse.Namespace) -> tuple[str | None, str, str]:
+    """(manifest or None, table or YARRRML, output) from ``kgc compile``'s arguments:
+    ``MANIFEST TABLE OUTPUT``, ``MANIFEST TABLE -o OUTPUT``, ``YARRRML OUTPUT`` or ``YARRRML -o OUTPUT``."""
+    given = list(args.inputs) + ([args.output_opt] if args.output_opt else [])
+    if len(given) == 3:
+        return given[0], given[1], given[2]
+    if len(given) == 2 and Path(given[0]).suffix.lower() in YARRRML_SUFFIXES and not _manifest_document(Path(given[0])):
+        return None, given[0], given[1]  # the YARRRML reader names what is wrong in it
+    if len(given) == 2:
+        raise InputError(f"{given[0]} is no YARRRML mapping; compiling a mapping table needs MANIFEST TABLE OUTPUT")
+    raise InputError(f"kgc compile takes MANIFEST TABLE OUTPUT or YARRRML OUTPUT, got {len(given)} file name(s)")
+
+
+def _write_rml(rml, output: str, flavour: str) -> None:
+    """Write the RML: RML-Core as compiled, or legacy RML (:mod:`pipeline.compile.legacy`)."""
+    if flavour == "legacy":
+        to_legacy_rml(rml).serialize(output)
+        foreign = sorted({str(f) for f in rml.objects(None, RML.function) if str(f).startswith(str(FN))})
+        if foreign:
+            print(f"note: {output} calls kgc's own functions ({', '.join(f.rsplit('#', 1)[-1] for f in foreign)}); "
+                  f"other engines need them registered (they are in {UDF_FILE})", file=sys.stderr)
+    else:
+        rml.serialize(output, format="turtle")
+
+
+def _compile_yarrrml(args: argparse.Namespace, manifest: str | None, mapping: str, output: str,
+                     yarrrml_out: Path | None) -> int:
+    """``kgc compile`` of a YARRRML mapping: translated as it is (there is no table to audit), and
+    checked as ``kgc materialize`` checks it, so that what the engine cannot run fails here."""
+    case = load_manifest(manifest) if manifest else None
+    doc = load_yarrrml(mapping, prefixes=case.prefixes if case else None, base_iri=case.base_iri if case else None)
+    for note in doc.notes:
+        print(f"note: {mapping}: {note}", file=sys.stderr)
+    norm = normalize_rml(doc.graph, mapping_dir=Path(mapping).resolve().parent, base_iri=doc.base_iri,
+                         where=str(mapping))
+    unreadable = check_logical_sources(norm.graph)
+    if unreadable:
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+                                   for f in unreadable))
+    Path(output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
+    _write_rml(doc.graph, output, args.rml)
+    maps = len(set(doc.graph.subjects(RDF.type, RML.TriplesMap)))
+    print(f"{maps} TriplesMaps translated from YARRRML {mapping} to {output} (not audited: no table)")
+    if yarrrml_out:
+        yarrrml_out.write_text(to_yarrrml(doc.graph), encoding="utf-8")
+        print(f"YARRRML written to {yarrrml_out}")
+    return 0
+
+
 def _cmd_compile(args: argparse.Namespace) -> int:
-    output_file(args.output, "output")
+    manifest, table_path, output = _compile_inputs(args)
+    output_file(output, "output")
     yarrrml_out = None if args.yarrrml is None else \
-        Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
-    if Path(args.table).suffix.lower() in (".yml", ".yaml"):
-        # a YARRRML mapping: translated as it is (there is no table to audit)
-        load_manifest(args.manifest)
-        rml = read_yarrrml(args.table)
-        Path(args.output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
-        rml.serialize(args.output, format="turtle")
-        maps = len(set(rml.subjects(None, RML.TriplesMap)))
-        print(f"{maps} TriplesMaps translated from YARRRML {args.table} to {args.output} (not audited: no table)")
-        if yarrrml_out:
-            yarrrml_out.write_text(to_yarrrml(rml), encoding="utf-8")
-        return 0
-    case = load_manifest(args.manifest)
+        Path(args.yarrrml) if args.yarrrml else Path(output).with_suffix(".yarrrml.yml")
+    if manifest is None or _yarrrml_document(Path(table_path)) or Path(table_path).suffix.lower() in YARRRML_SUFFIXES:
+        return _compile_yarrrml(args, manifest, table_path, output, yarrrml_out)
+    case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    work = Path(args.output).resolve().parent
-    work.mkdir(parents=True, exist_ok=True)
-    sources = [load_source(s, copies_folder(work)) for s in case.sources]
-    require_readable(sources)
-    table = read_table(args.table)
+    work = Path(output).resolve().parent
+    table = read_table(table_path)  # before anything is written: an unreadable table writes nothing
+    copies = _copies(Path(output))
+    fresh = not copies.exists()
+    try:
+        sources = [load_source(s, copies) for s in case.sources]
+        require_readable(sources)
+    except InputError:
+        if fresh:  # bad input writes nothing, not even the repaired copies of the other sources
+            shutil.rmtree(copies, ignore_errors=True)
+        raise
     for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
-        print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
+        print(f"note: {table_path}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
     compiled = compile_table(table, ontology, case, sources)
     source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
     for f in [*source_findings, *compiled.findings]:
@@ -94,12 +177,14 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     try:
         require_triples_maps(compiled, source_findings)
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
-        raise InputError(str(exc), path=args.table) from exc
-    compiled.rml.serialize(args.output, format="turtle")
+        raise InputError(str(exc), path=table_path) from exc
+    work.mkdir(parents=True, exist_ok=True)
+    _write_rml(compiled.rml, output, args.rml)
     left_out = len(table) - len(compiled.plan.compiled_lines)
     rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
         (f"; {left_out} left out, see the errors above" if left_out else "")
-    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {args.output}")
+    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {output}"
+          + (" (legacy RML)" if args.rml == "legacy" else ""))
     if yarrrml_out:
         yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")
         print(f"YARRRML written to {yarrrml_out}")
@@ -178,16 +263,26 @@ def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
 def add_compile_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Register ``kgc compile`` on the CLI's subparsers."""
     c = sub.add_parser("compile", parents=[common], help="compile a mapping table (or YARRRML) into RML",
+                       usage="kgc compile [-h] [-v] [-q] [--yarrrml [FILE]] [--rml {core,legacy}] "
+                             "{MANIFEST TABLE | YARRRML} [OUTPUT] [-o OUTPUT]",
                        description="Audit the table against ontology and data, print findings, write the RML "
-                                   "(RML-Core + RML-FNML, http://w3id.org/rml/; source paths absolute). A .yml/.yaml "
-                                   "mapping is read as YARRRML (the subset kgc writes; relative source paths are "
-                                   "relative to the YARRRML file) and translated without audit. "
-                                   "Example: kgc compile case.yaml table.md mapping.rml.ttl --yarrrml")
-    c.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
-    c.add_argument("table", help="mapping table (.md, .csv or .json), or a YARRRML mapping (.yml, .yaml)")
-    c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
+                                   "(RML-Core + RML-FNML, http://w3id.org/rml/; source paths absolute; rml:baseIRI "
+                                   "the manifest's base_iri). A YARRRML mapping (.yarrrml, or a .yml/.yaml file with "
+                                   "'mappings') is translated without audit, with or without a manifest, and checked "
+                                   "as kgc materialize checks it. Examples: kgc compile case.yaml table.md "
+                                   "mapping.rml.ttl --yarrrml; kgc compile mapping.yarrrml -o mapping.rml.ttl; "
+                                   "kgc compile case.yaml table.md m.ttl --rml legacy (for RMLMapper, SDM-RDFizer, "
+                                   "RocketRML)")
+    c.add_argument("inputs", nargs="+", metavar="FILE",
+                   help="MANIFEST TABLE OUTPUT (a table: .md, .csv or .json), or YARRRML OUTPUT; a manifest before "
+                        "a YARRRML file gives its base_iri and prefixes")
+    c.add_argument("-o", "--output", dest="output_opt", metavar="OUTPUT",
+                   help="RML file to write (Turtle), instead of the last positional argument")
     c.add_argument("--yarrrml", nargs="?", const="", default=None, metavar="FILE",
                    help="also write the mapping as YARRRML (default file: the output with its last suffix replaced: m.ttl -> m.yarrrml.yml)")
+    c.add_argument("--rml", choices=["core", "legacy"], default="core",
+                   help="core: RML-Core + RML-FNML (default; Morph-KGC, kgc materialize); legacy: rr: + the RML of "
+                        "semweb.mmlab.be + old FNML, with @base (RMLMapper, SDM-RDFizer, RocketRML)")
     c.set_defaults(func=_cmd_compile)
 
 
