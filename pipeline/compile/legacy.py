@@ -13,11 +13,14 @@ SDM-RDFizer reads kgc's RML-Core and writes no triple, RocketRML refuses ``rml:I
   ``rr:language``, in R2RML's namespace;
 * function executions as ``fnml:functionValue`` with the TriplesMap's logical source;
 * the base IRI (``rml:baseIRI``, which legacy RML lacks) as the document's ``@base``, which
-  these engines resolve relative IRIs against.
+  these engines resolve relative IRIs against;
+* a subject map's term type only when it is a blank node (an IRI is the default).
 
 A datatype map (``rml:datatypeMap``) has no legacy form and is refused.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 from rdflib import BNode, Graph, Namespace, URIRef
 from rdflib.namespace import RDF
@@ -51,8 +54,10 @@ class LegacyRML:
         self.base = base
 
     def serialize(self, path) -> None:
-        """Write the document as Turtle, with ``@base`` when there is a base IRI."""
-        self.graph.serialize(path, format="turtle", base=self.base)
+        """Write the document as Turtle, with ``@base`` first when there is a base IRI (the IRIs of
+        the mapping stay absolute: rdflib would write them relative to a base it is given)."""
+        text = self.graph.serialize(format="turtle")
+        Path(path).write_text((f"@base <{self.base}> .\n" if self.base else "") + text, encoding="utf-8")
 
 
 def _term(t: Node) -> Node:
@@ -95,6 +100,10 @@ def to_legacy_rml(rml: Graph) -> LegacyRML:
         ls = rml.value(tm, RML.logicalSource)
         for node in _term_maps_of(rml, tm):
             owner_source[node] = ls
+    for sm in rml.objects(None, RML.subjectMap):
+        # an IRI is a subject map's default term type (R2RML 7.4); SDM-RDFizer writes the objects of
+        # joins to a subject map that states it without angle brackets
+        out.remove((sm, RR.termType, RR.IRI))
     for node, ex in list(rml.subject_objects(RML.functionExecution)):
         out.add((node, FNML.functionValue, _function_value(rml, out, ex, owner_source.get(node))))
     return LegacyRML(out, bases.pop() if bases else None)
