@@ -228,6 +228,8 @@ class _Reader:
             if value is None:
                 self.fail(f"{at}: parameter {pname!r} has no value", spec, "parameters")
             params.append((str(pname), value, side, kind))
+        if name == "equal" and join:  # the parameters name the sides; the join needs no function
+            return IDLAB + "equal", params
         if name == "equal":  # yarrrml-parser's name for IDLab's equal on str1/str2
             return IDLAB + "equal", [({"str1": _GREL + "valueParameter", "str2": _GREL + "valueParameter2"}.get(p, p),
                                       v, s, k) for p, v, s, k in params]
