@@ -161,7 +161,7 @@ def add_score_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     s.add_argument("manifest", help="the case manifest (.yaml) naming the gold table and/or gold graph")
     s.add_argument("--table", help="mapping table to score")
     s.add_argument("--kg", help="KG to score (.nt .ttl .nq .trig .rdf .jsonld, syntax by extension)")
-    s.add_argument("--out", default="scores",
+    s.add_argument("-o", "--out", default="scores",
                    help="folder for mapping.mapping-scores.json, graph_scores.json and the gold KG "
                         "(default: %(default)s)")
     s.set_defaults(func=_cmd_score)
