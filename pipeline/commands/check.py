@@ -33,7 +33,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
-        output_file(args.out, "--output")
+        output_file(args.out, "--out")
     case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
         load_graph(f, "SHACL shapes")

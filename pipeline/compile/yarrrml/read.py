@@ -369,6 +369,10 @@ class _Reader:
         kind = "iri"
         if isinstance(subject, dict):
             spec = _canonical(subject, _TERM, where, self.fail)
+            misplaced = sorted(set(spec) - {"value", "type", "function", "parameters", "graphs"})
+            if misplaced:
+                self.fail(f"{where}: {', '.join(map(repr, misplaced))} on a subject (a subject has value, type, "
+                          "function and parameters, graphs; a condition goes on the mapping)", subject, misplaced[0])
             kind = str(spec.get("type") or "iri")
             if kind not in ("iri", "blank"):
                 self.fail(f"{where}: type {kind!r}; a subject is an IRI or a blank node (type: iri|blank)", subject,
@@ -465,6 +469,9 @@ class _Reader:
         elif isinstance(obj, dict):
             spec = _canonical(obj, _TERM, where, self.fail)
             container = obj
+            if "graphs" in spec:
+                self.fail(f"{where}: graphs on an object; they go on the predicate-object or the mapping", obj,
+                          "graphs")
         else:
             spec = {"value": obj}
         value = spec.get("value")
