@@ -149,3 +149,16 @@ def test_manifest_nested_too_deeply_is_bad_input(tmp_path):
     m.write_text("sources: " + "[" * 5_000 + "]" * 5_000 + "\n", encoding="utf-8")
     with pytest.raises(ManifestError, match="nested too deeply"):
         load_manifest(m)
+
+
+def test_a_table_or_yarrrml_nested_too_deeply_is_bad_input(tmp_path, capsys):
+    folder = _case(tmp_path, "json-deep-nesting-traceback")
+    _deep_json(folder, 3)
+    (folder / "t.json").write_text("[" * 5_000 + "]" * 5_000, encoding="utf-8")
+    (folder / "y.yarrrml").write_text("mappings: " + "[" * 5_000 + "]" * 5_000 + "\n", encoding="utf-8")
+    assert main(["compile", str(folder / "case.yaml"), str(folder / "t.json"), str(folder / "m.ttl"), "-q"]) == 2
+    assert main(["compile", str(folder / "y.yarrrml"), "-o", str(folder / "m.ttl"), "-q"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: {folder / 't.json'}: invalid JSON: arrays/objects nested too deeply to read",
+                   f"error: {folder / 'y.yarrrml'}: not a YARRRML document: collections nested too deeply to read"]
+    assert not (folder / "m.ttl").exists()
