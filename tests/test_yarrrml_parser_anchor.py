@@ -44,7 +44,7 @@ const [root, jobsFile] = process.argv.slice(2);
 for (const [input, output] of JSON.parse(fs.readFileSync(jobsFile, 'utf8'))) {
   for (const k of Object.keys(require.cache)) if (k.includes('yarrrml-parser')) delete require.cache[k];
   const Y2R = require(path.join(root, '@rmlio', 'yarrrml-parser', 'lib', 'rml-generator.js'));
-  const N3 = require(path.join(root, 'n3'));
+  const N3 = require(require.resolve('n3', {paths: [path.join(root, '@rmlio', 'yarrrml-parser')]}));
   const quads = new Y2R({includeMetadata: false}).convert([{yarrrml: fs.readFileSync(input, 'utf8'), file: input}]);
   const writer = new N3.Writer({format: 'N-Triples'});
   writer.addQuads(quads);

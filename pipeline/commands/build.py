@@ -112,6 +112,8 @@ def _compile_inputs(args: argparse.Namespace) -> tuple[str | None, str, str]:
         return given[0], given[1], given[2]
     if len(given) == 2 and Path(given[0]).suffix.lower() in YARRRML_SUFFIXES and not _manifest_document(Path(given[0])):
         return None, given[0], given[1]  # the YARRRML reader names what is wrong in it
+    if len(given) == 2 and _manifest_document(Path(given[0])):
+        raise InputError(f"no output given: kgc compile {given[0]} {given[1]} OUTPUT (or -o OUTPUT)")
     if len(given) == 2:
         raise InputError(f"{given[0]} is no YARRRML mapping; compiling a mapping table needs MANIFEST TABLE OUTPUT")
     raise InputError(f"kgc compile takes MANIFEST TABLE OUTPUT or YARRRML OUTPUT, got {len(given)} file name(s)")
