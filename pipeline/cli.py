@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synth": ("pipeline.commands.data", "generate an unseen scenario with a controlled schema distance"),
     "map": ("pipeline.commands.build", "propose a mapping table for a case"),
     "compile": ("pipeline.commands.build", "compile a mapping table (or YARRRML) into RML"),
-    "materialize": ("pipeline.commands.build", "run Morph-KGC on an RML file"),
+    "materialize": ("pipeline.commands.materialize", "run Morph-KGC on an RML file"),
 }
 
 

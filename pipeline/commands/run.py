@@ -117,7 +117,7 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                                    "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
                                    "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
     r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
-    r.add_argument("--out", default="out",
+    r.add_argument("-o", "--out", default="out",
                    help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
                         "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced)")
     r.add_argument("--mapper", default=DEFAULT_MAPPER,
