@@ -1,7 +1,7 @@
 """Command line: ``kgc <command>``; every command calls the same functions as the Python API.
 
 Exit codes: 0 success; 1 a run failed (``run``), triples were dropped as invalid
-(``materialize``) or the KG fails validation (``validate``); 2 bad input.
+(``materialize``) or the KG fails validation (``validate``); 2 bad input; 130 interrupted (Ctrl-C).
 """
 from __future__ import annotations
 
@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line (what was kept, where), the shell's 128 + SIGINT
+        print(f"interrupted: {exc}" if str(exc) else "interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -262,7 +262,8 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
                                 f"the answer broke off after {tokens} tokens ({message}); the partial answer is kept")
                 return record
             if kind in RETRYABLE_KINDS and attempt < attempts:
-                wait = min(_retry_after(exc) or _backoff(attempt), _RETRY_AFTER_MAX)
+                asked = _retry_after(exc)
+                wait = min(_backoff(attempt) if asked is None else asked, _RETRY_AFTER_MAX)
                 rep.note(f"{message}; attempt {attempt + 1} of {attempts} in {wait:.1f} s")
                 time.sleep(wait)
                 continue
