@@ -37,7 +37,7 @@ from typing import Any, Iterable
 from pipeline.bench import bench_parser, bench_root
 from pipeline.bench.paper_compare import compare, comparison_markdown
 from pipeline.bench.paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports,
-                                         rescore, write_rescored)
+                                         rescore, rescored_cases, write_rescored)
 from pipeline.errors import InputError
 from pipeline.scoring.mapping import scenario_task_scores
 
@@ -62,6 +62,11 @@ def _llm_folder_error(folder: Path, scenarios: Iterable[str]) -> str | None:
         wanted = ", ".join(f"{sc}_clean" for sc in scenarios)
         return f"{folder}: no LLM tables for {', '.join(scenarios)} (expected folders such as {wanted})"
     return None
+
+
+def _progress(line: str) -> None:
+    """One line per case on standard error while the bench runs (a full run takes minutes)."""
+    print(f"bench-paper: {line}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         fresh: dict[str, Any] = {}
         parts = []
         for scenario in scenarios:
-            reports = offline_reports(root, scenario, args.case)
+            reports = offline_reports(root, scenario, args.case, progress=_progress)
             if not reports:
                 print(f"bench-paper: {scenario}: no case with a gold table"
                       + (f" among {args.case}" if args.case else ""), file=sys.stderr)
@@ -103,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             rescored, label = (snapshot.get(scenario), snap_label) if not args.case else (None, "")
             if args.llm_tables:
                 try:
-                    tables, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case)
+                    tables, notes = llm_reports(Path(args.llm_tables), root, scenario, args.case, progress=_progress)
                 except InputError as exc:  # tables for other scenarios only: this one keeps the snapshot
                     print(f"bench-paper: note: {exc}", file=sys.stderr)
                     tables, notes = {}, []
@@ -112,6 +117,17 @@ def main(argv: list[str] | None = None) -> int:
                 if tables:
                     fresh[scenario] = rescore(tables)
                     rescored, label = fresh[scenario], f"LLM tables from {args.llm_tables}, scored now"
+                    common = rescored_cases(tables) & {r.case for r in reports}
+                    if common and len(common) < len(reports):
+                        # the LLM tables cover fewer cases (scenario 2: no LLM table for `complete`, no data for
+                        # d5 here): compare both on the cases they share, offline figures over those cases only
+                        shared = {st: {m: [r for r in rs if r.case in common] for m, rs in models.items()}
+                                  for st, models in tables.items()}
+                        comp = compare(scenario, scenario_task_scores([r for r in reports if r.case in common]),
+                                       [], rescore(shared), cases=len(common))
+                        parts.append(comparison_markdown(comp, f"{label}; the {len(common)} cases both have: "
+                                                                f"{', '.join(sorted(common))}"))
+                        print(parts[-1], flush=True)
             comp = compare(scenario, offline, published, rescored, cases=len(reports))
             parts.append(comparison_markdown(comp, label if rescored else ""))
             print(parts[-1], flush=True)
