@@ -116,4 +116,5 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+    logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)  # ill-typed literals of the reference KGs
     raise SystemExit(main())

@@ -3,7 +3,8 @@
 Usage::
 
     python -m pipeline.bench.paper [--blinkg DIR] [--scenario scenario3] [--case 1 ...]
-                                   [--llm-tables EVALUATION_DIR] [--write-rescored FILE] [--out FILE]
+                                   [--llm-tables EVALUATION_DIR [--blinkg-rules]] [--write-rescored FILE]
+                                   [--out FILE]
 
 For each scenario it runs the offline mapper on every case, scores the table
 against the gold table with our mapping-layer scorer (post-processed setting,
@@ -24,6 +25,11 @@ it next to two references:
   it. Without it the last snapshot (``blinkg_rescored.yaml``, written with
   ``--write-rescored``) is shown, labelled with its date.
 
+With ``--blinkg-rules`` the same LLM tables are also scored with BLINKG's own rules
+(:mod:`.paper_blinkg`) and put next to the published figures: that checks our reading of their
+tables, apart from the differences of the two scorers. Progress goes to standard error, one line
+per case and model.
+
 A benchmark, not a test: it prints numbers and a verdict, and asserts nothing. The figures are
 read and scored in :mod:`.paper_scores`, compared and printed in :mod:`.paper_compare`.
 """
@@ -35,9 +41,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from pipeline.bench import bench_parser, bench_root
-from pipeline.bench.paper_compare import compare, comparison_markdown
-from pipeline.bench.paper_scores import (LLM_FOLDERS, llm_reports, load_published, load_rescored, offline_reports,
-                                         rescore, rescored_cases, write_rescored)
+from pipeline.bench.paper_blinkg import rescore_with_blinkg_rules
+from pipeline.bench.paper_compare import agreement_markdown, compare, comparison_markdown
+from pipeline.bench.paper_scores import (LLM_FOLDERS, gold_cases, llm_reports, load_published, load_rescored,
+                                         offline_reports, rescore, rescored_cases, write_rescored)
 from pipeline.errors import InputError
 from pipeline.scoring.mapping import scenario_task_scores
 
@@ -77,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--llm-tables", default=None, help="BLINKG's evaluation/ folder: rescore the LLM tables")
     ap.add_argument("--llm-source", default=None,
                     help="where the LLM tables come from, recorded in the snapshot (default: the --llm-tables path)")
+    ap.add_argument("--blinkg-rules", action="store_true",
+                    help="with --llm-tables: also rescore the LLM tables with BLINKG's own scoring rules and put "
+                         "them next to the published figures (a check of our reading of their tables)")
     ap.add_argument("--write-rescored", default=None, help="write the rescored figures to this YAML file")
     ap.add_argument("--out", default=None, help="also write the Markdown comparison to this file")
     args = ap.parse_args(argv)
@@ -131,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
             comp = compare(scenario, offline, published, rescored, cases=len(reports))
             parts.append(comparison_markdown(comp, label if rescored else ""))
             print(parts[-1], flush=True)
+            if args.llm_tables and args.blinkg_rules:
+                cases = {c.name: c for c in gold_cases(root, scenario, args.case)}
+                rules = rescore_with_blinkg_rules(Path(args.llm_tables), cases, scenario, progress=_progress)
+                if rules:
+                    parts.append(agreement_markdown(scenario, published, rules))
+                    print(parts[-1], flush=True)
     except InputError as exc:
         print(f"bench-paper: {exc}", file=sys.stderr)
         return 2

@@ -29,7 +29,7 @@ from pipeline.table.markdown import parse_markdown
 from pipeline.table.model import TASK_COLUMNS, MappingTable
 
 __all__ = ["PUBLISHED", "RESCORED", "PublishedTable", "load_published", "model_name", "LLM_FOLDERS",
-           "offline_reports", "llm_reports", "rescore", "rescored_cases", "load_rescored", "write_rescored"]
+           "gold_cases", "offline_reports", "llm_reports", "rescore", "rescored_cases", "load_rescored", "write_rescored"]
 
 PUBLISHED = Path(__file__).with_name("blinkg_published.yaml")
 RESCORED = Path(__file__).with_name("blinkg_rescored.yaml")
@@ -112,7 +112,8 @@ def _case_inputs(case: Case) -> tuple[MappingTable, Any]:
     return read_table(case.gold_table), ontology
 
 
-def _cases(root: Path, scenario: str, names: Iterable[str] | None = None) -> list[Case]:
+def gold_cases(root: Path, scenario: str, names: Iterable[str] | None = None) -> list[Case]:
+    """The benchmark cases of ``scenario`` that have a gold table (only ``names`` when given)."""
     wanted = set(names or [])
     cases, _ = blinkg_cases(root)
     return [c for c in cases if c.scenario == scenario and c.gold_table is not None
@@ -137,7 +138,7 @@ def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = Non
     """
     mapper = get_mapper("offline")
     reports = []
-    cases = _cases(root, scenario, names)
+    cases = gold_cases(root, scenario, names)
     for k, case in enumerate(cases, start=1):
         t0 = time.perf_counter()
         gold = read_table(case.gold_table)
@@ -181,7 +182,7 @@ def llm_reports(eval_dir: Path, root: Path, scenario: str, names: Iterable[str] 
     Raises:
         InputError: ``eval_dir`` holds neither folder for ``scenario``.
     """
-    cases = {c.name: c for c in _cases(root, scenario, names)}
+    cases = {c.name: c for c in gold_cases(root, scenario, names)}
     folders = {setting: eval_dir / f"{scenario}{suffix}" for suffix, setting in LLM_FOLDERS.items()
                if (eval_dir / f"{scenario}{suffix}").is_dir()}
     if not folders:

@@ -141,8 +141,8 @@ class LLMExtractor:
                            response_format={"type": "json_schema", "json_schema": {
                                "name": "triples", "schema": RESPONSE_SCHEMA, "strict": True}})
             triples, errors = parse_output(rec.text) if rec.text or not rec.error else ([], [rec.error])
-            if rec.finish_reason == "length":
-                cut += 1
+            if rec.finish_reason == "length" and errors:  # cut inside the JSON (a complete one that ends at
+                cut += 1                                   # the limit is an answer: grammar-constrained servers)
                 errors = [f"the answer was cut at max_tokens={limit} (finish_reason=length); raise LLM_MAX_TOKENS",
                           *errors]
             elif rec.finish_reason in ("timeout", "error") and rec.error:

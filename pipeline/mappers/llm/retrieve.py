@@ -5,8 +5,14 @@ window, and most of it is noise for one data set. :func:`retrieve_terms` ranks e
 property of the ontology against what the sources name and hold, and keeps:
 
 * for each data reference (a CSV column, the last steps of a JSON or XML path), the
-  :data:`PER_REFERENCE` best properties, matched on the reference's words and a few of its values;
+  :data:`PER_REFERENCE` best properties, matched on the reference's words and a few of its values,
+  and the :data:`CLASSES_PER_REFERENCE` best classes (a nested element names the entity it holds:
+  ``cac:WinningParty``, ``address``);
 * for each source (its name and iterator), the :data:`PER_SOURCE` best classes;
+* the naming and identifying properties the vocabularies declare (:data:`NAMING`: ``rdfs:label``,
+  ``schema:name``, ``dct:identifier`` ...): almost every entity has a name or an identifier, and
+  a column holding one is named after the data set's own wording (``title``, ``code``), which
+  rarely resembles the property's;
 * the domains and ranges of the kept properties, and the superclasses of the kept classes, so that
   every kept term is sent with the classes its description names;
 * the object properties whose domain and range are both kept classes (the links a join needs).
@@ -26,26 +32,37 @@ from typing import Iterable, Sequence
 
 import numpy as np
 from rdflib import URIRef
-from rdflib.namespace import OWL, RDFS
+from rdflib.namespace import OWL
 
 from pipeline import embeddings
 from pipeline.ontology import Ontology
 
-__all__ = ["PER_REFERENCE", "PER_SOURCE", "Retrieval", "retrieve_terms", "words"]
+__all__ = ["PER_REFERENCE", "CLASSES_PER_REFERENCE", "PER_SOURCE", "NAMING", "Retrieval", "retrieve_terms",
+           "words"]
 
 log = logging.getLogger(__name__)
 
 #: properties kept per data reference
-PER_REFERENCE = 4
+PER_REFERENCE = 6
+#: classes kept per data reference
+CLASSES_PER_REFERENCE = 2
 #: classes kept per source
-PER_SOURCE = 4
+PER_SOURCE = 6
+#: naming and identifying properties, kept whenever the ontology declares them
+NAMING = tuple(URIRef(u) for u in (
+    "http://www.w3.org/2000/01/rdf-schema#label", "http://www.w3.org/2004/02/skos/core#prefLabel",
+    "http://schema.org/name", "https://schema.org/name", "http://schema.org/identifier",
+    "https://schema.org/identifier", "http://schema.org/description", "https://schema.org/description",
+    "http://purl.org/dc/terms/title", "http://purl.org/dc/terms/identifier", "http://purl.org/dc/terms/description",
+    "http://purl.org/dc/elements/1.1/title", "http://purl.org/dc/elements/1.1/identifier",
+    "http://purl.org/dc/elements/1.1/description", "http://xmlns.com/foaf/0.1/name"))
 #: values of a reference added to its query
 VALUES_PER_REFERENCE = 3
 #: object properties added as links between kept classes, at most
 MAX_LINKS = 60
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
-_STOP = {"the", "of", "a", "an", "to", "in", "for", "and", "or", "is", "has", "by", "on", "at", "with", "id"}
+_STOP = {"the", "of", "a", "an", "to", "in", "for", "and", "or", "is", "has", "by", "on", "at", "with"}
 
 
 def words(text: str) -> list[str]:
@@ -138,7 +155,7 @@ def retrieve_terms(ontology: Ontology, sources: Sequence, *, per_reference: int 
         A :class:`Retrieval`; ``terms`` is empty only for an ontology without classes or properties.
     """
     use = embeddings.available() if use_embeddings is None else use_embeddings and embeddings.available()
-    props = sorted(p for p in ontology.properties if not str(p).startswith((str(OWL), str(RDFS))))
+    props = sorted(p for p in ontology.properties if not str(p).startswith(str(OWL)))
     classes = sorted(ontology.classes)
     total = len(props) + len(classes)
     reasons: dict[URIRef, str] = {}
@@ -176,6 +193,17 @@ def retrieve_terms(ontology: Ontology, sources: Sequence, *, per_reference: int 
                 if classes[i] not in kept:
                     kept.add(classes[i])
                     reasons[classes[i]] = f"source {q.strip()!r}"
+    if classes and ref_queries:
+        scores = _scores(ref_queries, c_texts, c_words, use)
+        for qi, q in enumerate(ref_queries):
+            for i in _top(scores[qi], CLASSES_PER_REFERENCE):
+                if classes[i] not in kept:
+                    kept.add(classes[i])
+                    reasons[classes[i]] = f"reference {q!r}"
+    for p in NAMING:
+        if p in ontology.properties and p not in kept:
+            kept.add(p)
+            reasons[p] = "names or identifies entities"
     for p in [t for t in kept if t in ontology.properties]:
         for c in ontology.domains(p) | {r for r in ontology.ranges(p) if r in ontology.classes}:
             if c not in kept:
