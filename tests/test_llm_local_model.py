@@ -200,3 +200,22 @@ def test_text_extractor_truncated_answers_are_kept_warned_and_exit_1(tmp_path, m
                                                "invalid, 2 cut at max_tokens: raise LLM_MAX_TOKENS)")
     lines = [json.loads(x) for x in (tmp_path / "text" / "tiny_university" / "outputs.jsonl").read_text().splitlines()]
     assert [(x["answer"], x["finish_reason"], x["max_tokens"]) for x in lines] == [(answer, "length", 304)] * 2
+
+
+def test_runs_that_all_fail_say_so_and_findings_name_their_run_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    row = {"data_reference": "name", "source_file": "people.csv", "ontology_property": "ex:noSuchProperty",
+           "entity_class": "ex:Person", "subject_template": "http://example.org/person/{person_id}"}
+    cut = json.dumps({"rows": [row, row]})[:-40]  # the second row cut off: a truncated answer
+    out = tmp_path / "out"
+    with _Server([cut], finish="length") as srv:
+        for k, v in {"LLM_MODEL": "openai/local-test-model", "LLM_API_BASE": srv.base, "LLM_RUNS": "2",
+                     "LLM_MAX_RETRIES": "0", "KGC_CACHE_DIR": str(tmp_path / "cache")}.items():
+            monkeypatch.setenv(k, v)
+        assert main(["run", str(MANIFEST), "--out", str(out), "--mapper", "llm", "--no-evaluate", "-q"]) == 1
+    run = json.loads((out / "example" / "people" / "run.json").read_text())
+    assert run["status"] == "failed" and run["failed_stage"] == "compile (all 2 runs)"
+    audit = (out / "example" / "people" / "audit.md").read_text()
+    assert "run 0: run 0" not in audit and "run 1: run 1" not in audit
+    assert audit.count("run 0: the answer was cut at max_tokens=") == 1
+    assert audit.count("run 1: the answer was cut at max_tokens=") == 1
