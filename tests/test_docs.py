@@ -63,8 +63,8 @@ def test_relative_links_and_anchors_resolve():
     assert not broken, "\n".join(sorted(broken))
 
 
-#: Files of other projects the docs name (Text2KGBench's evaluation script).
-EXTERNAL = {"run_eval.py"}
+#: Files of other projects the docs name (Text2KGBench's evaluation script, BLINKG's merge script).
+EXTERNAL = {"run_eval.py", "merge_results.py"}
 
 
 def test_file_names_named_in_the_docs_exist():
