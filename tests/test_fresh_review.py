@@ -85,7 +85,7 @@ def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
                                             f'<http://e/C> .\n<http://e/{s}> <http://e/k> "{i}" .\n'
                                             for i, s in enumerate("ab")), encoding="utf-8")
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
-    assert "CS2-owlrl: True (ok, 0 finding(s))" in capsys.readouterr().out
+    assert "CS2-owlrl: passes" in capsys.readouterr().out.splitlines()
 
 
 def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, capsys):

@@ -78,9 +78,10 @@ def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(t
     kg.write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
     assert main(["validate", str(case), str(kg), "--out", str(tmp_path / "v.json")]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[:2] == ["SV2: False (ok, 2 finding(s))",
-                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'"]
-    assert "  not run: the KG does not parse (see SV2)" in out
+    assert out[:3] == ["SV2: fails (2 fatals)",
+                       f"  {kg}:1:1: fatal: expected an IRI or blank node as subject, found '@'",
+                       f"  {kg}:2:1: fatal: expected an IRI or blank node as subject, found 'e'"]
+    assert "SHACL: not run: the KG does not parse (see SV2)" in out
 
 
 @pytest.mark.parametrize("tag,ok", [("None", False), ("null", False), ("en", True), ("sr-Latn-RS", True),
@@ -307,11 +308,11 @@ def test_report_says_why_a_kg_check_fails_and_links_the_validation(tmp_path):
     assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
                  "--out", str(out)]) == 1
     md = (out / "custom" / "report.md").read_text(encoding="utf-8")
-    assert ("- KG check: CS2-owlrl fails: Cardinality: http://example.org/p/1 has 2 distinct literal values of "
-            "http://example.org/name, at most 1 allowed (functional property) (http://example.org/name); "
-            "1 error(s) in graph_validation.json") in md
+    assert ("- CS2-owlrl fails: Cardinality: http://example.org/p/1 has 2 distinct literal values of "
+            "http://example.org/name, at most 1 allowed (functional property) "
+            "(1 error(s); all in graph_validation.json)") in md
     assert "[graph validation (JSON)](f/graph_validation.json)" in md
-    assert "KG check:</b> CS2-owlrl fails: Cardinality" in (out / "custom" / "report.html").read_text(encoding="utf-8")
+    assert "<li>CS2-owlrl fails: Cardinality" in (out / "custom" / "report.html").read_text(encoding="utf-8")
 
 
 def test_run_rejects_zero_processes(tmp_path, capsys):

@@ -43,14 +43,15 @@ def test_turtle_literal_error_cites_the_copy_line(tmp_path, capsys):
     line = next(i for i, t in enumerate(copy.read_text(encoding="utf-8").splitlines(), 1) if "12/04/1990" in t)
     first = result["SV2"]["findings"][0]
     assert (code, result["SV2"]["value"], first["line"]) == (1, False, line)
-    assert f"  first: {copy}:{line}:{first['column']}: lexical form '12/04/1990' not valid for datatype xsd:date" in out
+    assert f"  {copy}:{line}:{first['column']}: error: lexical form '12/04/1990' not valid for datatype xsd:date: " \
+           f"{first['term']}" in out
 
 
 def test_turtle_syntax_error_is_sv2_fatal_with_the_line(tmp_path, capsys):
     code, out, result = _validate(tmp_path, "kg.ttl", TTL.replace('"Ana Ruiz" ;', '"Ana Ruiz"'), capsys)
     kg = tmp_path / "kg.ttl"
     assert (code, result["SV2"]["value"], result["SV2"]["details"]["N_fatal"]) == (1, False, 1)
-    assert f"  first: {kg}:5: not valid Turtle: unexpected character 'e' (column 3)" in out
+    assert f"  {kg}:5: fatal: not valid Turtle: unexpected character 'e' (column 3)" in out
     assert {r["status"] for n, r in result.items() if n != "SV2"} == {"not_run"}
 
 
