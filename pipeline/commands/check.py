@@ -90,8 +90,11 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
     details = r.get("details") or {}
     checked = details.get("checked_copy") or kg  # SV2 cites lines of the N-Triples copy of another syntax
     out, grouped = [], {}
+    said = check_reason(r) if check_word(r) == "not run" else None  # already on the check's own line
     for f in r.get("findings") or []:
         sev = f.get("severity")
+        if said is not None and " ".join(str(f.get("message")).split()) == said:
+            continue
         if sev in ("fatal", "error") or (sev == "warning" and name.startswith("SV2")):
             if f.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
                 where = f"{kg}:{f['line']}: " if f.get("line") else f"{kg}: "
@@ -100,8 +103,8 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
             else:
                 where = f"{f['location']}: " if f.get("location") else ""
             message = " ".join(str(f.get("message")).split())
-            term = f": {f['term']}" if f.get("term") and name.startswith("SV2") and sev != "fatal" \
-                and f["term"] not in message else ""  # a fatal line's term is its raw text
+            term = f": {f['term']}" if f.get("term") and sev != "fatal" and f["term"] not in message \
+                else ""  # the offending term or value (a fatal line's term is its raw text)
             out.append(f"{where}{sev}: {message}{term}")
         elif sev == "warning":
             grouped.setdefault(f.get("message"), []).append(f.get("location") or "")
