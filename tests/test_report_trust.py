@@ -132,3 +132,30 @@ def test_report_of_a_run_without_gold(tmp_path):
     assert "| `Person` | 2 | http://example.org/ |" in md and "| `name` | 2 | http://example.org/ |" in md
     assert "| CS2-owlrl | passes | 0 | 0 | full | 3 of 3 ontology triples |  |" in md
     assert "- p.csv: columns 3; columns mapped 2; unmapped columns 1: city; records 2;" in md
+
+
+def test_what_the_checks_found_is_grouped_with_exact_counts(tmp_path):
+    """graph_validation.json keeps 200 findings a check; a SHACL group counts every result of its shape, and a
+    warning both reasoners give (imports reasoned without) is one line naming both."""
+    folder = tmp_path / "s" / "c"
+    folder.mkdir(parents=True)
+    imports = {"severity": "warning", "message": "owl:imports of 1 ontology not among the ontology files given",
+               "code": "unresolved-import", "location": "<http://x/>"}
+    shape = "[urn:kgc:shapes:domain-name] subject of http://e/name should be a http://e/Person"
+    validation = {
+        "SV2": {"value": True, "status": "ok", "findings": [], "details": {"N_err": 0, "N_warn": 0, "N_fatal": 0}},
+        "CS2-owlrl": {"value": True, "status": "ok", "findings": [imports]},
+        "CS2-hermit": {"value": True, "status": "ok", "findings": [imports]},
+        "SHACL": {"value": True, "status": "ok", "n_findings": 1532, "details": {
+            "by_severity": {"Violation": 0, "Warning": 1532}, "by_shape": {"urn:kgc:shapes:domain-name": {
+                "Warning": 1532}}},
+            "findings": [{"severity": "warning", "message": shape, "location": f"http://e/p{i}"} for i in range(2)]}}
+    (folder / "graph_validation.json").write_text(json.dumps(validation), encoding="utf-8")
+    (folder / "run.json").write_text(json.dumps({"scenario": "s", "case": "c", "status": "ok", "graph_validation": {
+        k: {"value": v["value"], "status": v["status"]} for k, v in validation.items()}}), encoding="utf-8")
+    entry = case_entry(folder, tmp_path / "s")
+    assert [(g["stage"], g["count"], g["listed"], g["more_listed"]) for g in entry["check_groups"]] == [
+        ("SHACL", 1532, ["http://e/p0", "http://e/p1"], 1530), ("CS2-owlrl, CS2-hermit", 1, [], 0)]
+    assert entry["verdict"]["level"] == "valid"
+    assert any(r.startswith("SHACL: 1532 warning(s)") and "1532 from urn:kgc:shapes:domain-name" in r
+               for r in entry["verdict"]["reasons"])

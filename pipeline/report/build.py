@@ -18,7 +18,8 @@ Input is plain dicts, so this module depends on no scorer::
 (:func:`.trust.case_verdict`: one level, a headline and its reasons), ``checks`` (one row per KG
 check), ``kg_summary`` (:func:`.kg_summary.kg_summary`), ``review`` (:func:`.review.rows_to_check`),
 ``finding_groups`` and ``gold_groups`` (:func:`.findings.group_findings`: the case's own findings,
-errors first, and those about its gold, apart), ``gold`` (what the gold is; ``rows_dropped`` marks a
+errors first, and those about its gold, apart), ``check_groups`` (the KG checks' findings: SHACL
+results per shape with their focus nodes, CS2 clashes, SV2 errors), ``gold`` (what the gold is; ``rows_dropped`` marks a
 partial gold), ``scores`` (every entry of ``graph_scores.json``) and ``cq_summary``.
 
 A score may be a number, a bool, ``None`` or a dict with a ``"value"`` key (a
@@ -221,6 +222,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dic
                     "note": _score_note(v), "gold_based": k.split("@")[0].startswith(GOLD_BASED)}
                    for k, v in scores.items()],
         "finding_groups": group_findings(own, top), "gold_groups": group_findings(gold_findings, top),
+        "check_groups": _check_groups(full, top),
         "n_findings": {sev: sum(f.get("severity") == sev for f in own) for sev in SEVERITY_ORDER},
         "n_gold_findings": {sev: sum(f.get("severity") == sev for f in gold_findings) for sev in SEVERITY_ORDER},
         "gold_diff": _read(detail / "gold_diff.json") or {},
@@ -239,6 +241,35 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dic
     entry["graph_f1"] = value_of(graph.get("SA2-prop-exact"))
     entry["verdict"] = case_verdict(entry, validation)
     return entry
+
+
+def _check_groups(validation: Mapping[str, Any], top: int) -> list[dict[str, Any]]:
+    """The KG checks' findings grouped by kind (:func:`.findings.group_findings`), one group for a kind
+    several checks report (``stage``: the checks' names); a SHACL group counts every result of its
+    shape (``details.by_shape``), not only the findings kept in ``graph_validation.json``."""
+    where: dict[tuple, list[str]] = {}
+    findings = []
+    for name, r in validation.items():
+        if not isinstance(r, Mapping):
+            continue
+        for f in r.get("findings") or []:
+            if f.get("severity") == "info":
+                continue
+            names = where.setdefault((f.get("severity"), f.get("message")), [])
+            if name not in names:
+                names.append(name)
+            if names[0] == name:  # the same finding of another check is named, not repeated
+                findings.append({**f, "stage": ""})
+    groups = group_findings(findings, top)
+    by_shape = ((validation.get("SHACL") or {}).get("details") or {}).get("by_shape") or {}
+    severity = {"error": "Violation", "warning": "Warning", "info": "Info"}
+    for g in groups:
+        g["stage"] = ", ".join(where.get((g["severity"], g["message"]), []))
+        shape = str(g["message"] or "")[1:].split("]", 1)[0] if str(g["message"] or "").startswith("[") else None
+        if g["stage"] == "SHACL" and shape in by_shape:
+            g["count"] = max(g["count"], by_shape[shape].get(severity.get(g["severity"], ""), 0))
+            g["more_listed"] = g["count"] - len(g["listed"]) if g["listed"] else 0
+    return groups
 
 
 def _score_note(r: Any) -> str:
