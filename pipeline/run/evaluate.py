@@ -3,9 +3,10 @@
 * Mapping layer (:mod:`pipeline.scoring.mapping`): BLINKG task precision/recall/F1 of
   the mapped table against the gold table (post-processed setting), plus SV1/CS1/CM1.
 * Graph layer (:mod:`pipeline.validation`, :mod:`pipeline.scoring.graph`): SV2 strict
-  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available), SHACL (shapes derived from the ontology plus
-  ``shapes/<scenario>.ttl`` and the case's own), and SA2-SA4, CN/CM and competency
-  questions against the gold KG.
+  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available),
+  SHACL (shapes derived from the ontology plus ``shapes/<scenario>.ttl`` and the case's own),
+  each against the part of the ontology the KG's terms reach and bounded in time; and
+  SA2-SA4, CN/CM and competency questions against the gold KG.
 
 Gold KG: the case's ``gold.graph`` when it has one (BLINKG scenario 1), else the KG
 materialized from the gold table by this pipeline (scenarios 2 and 3), so the rows
