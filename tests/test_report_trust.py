@@ -159,3 +159,19 @@ def test_what_the_checks_found_is_grouped_with_exact_counts(tmp_path):
     assert entry["verdict"]["level"] == "valid"
     assert any(r.startswith("SHACL: 1532 warning(s)") and "1532 from urn:kgc:shapes:domain-name" in r
                for r in entry["verdict"]["reasons"])
+
+
+def test_kg_verdict_rules():
+    from pipeline.validation.verdict import kg_verdict
+
+    assert kg_verdict({}).state == "not checked"
+    v = kg_verdict({"SV2": OK, "SHACL": {"value": None, "status": "timeout", "details": {"reason": "too slow"}},
+                    "CS2-hermit": {"value": None, "status": "not_applicable"}})
+    assert (v.state, v.not_run, v.passed) == ("not validated", {"SHACL": "too slow"}, ["SV2"])
+    assert v.sentence() == "KG not validated: SHACL did not run (too slow)"
+    v = kg_verdict({"SV2": {"value": False, "status": "ok"}, "CS2-owlrl": {"value": None, "status": "not_run",
+                                                                          "details": {"reason": "no parse"}},
+                    "SHACL": {"value": None, "status": "not_run", "details": {"reason": "no parse"}}})
+    assert v.sentence() == "KG invalid: fails SV2; CS2-owlrl, SHACL did not run (no parse)"
+    v = kg_verdict({"SV2": {"value": None, "status": "over runs"}})  # LLM_RUNS > 1, a run not validated
+    assert v.not_run == {"SV2": "not validated in every run (see runs/<i>/graph_validation.json)"}

@@ -30,6 +30,8 @@ def check_reason(result: Mapping[str, Any]) -> str:
     first error finding, else its status."""
     details = result.get("details") or {}
     why = details.get("reason") or result.get("reason")
+    if not why and result.get("status") == "over runs":  # LLM_RUNS > 1: the runs did not all validate
+        why = "not validated in every run (see runs/<i>/graph_validation.json)"
     if not why:
         first = next((f for f in result.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         why = first.get("message") if first else result.get("status") or "no reason recorded"
