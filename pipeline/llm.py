@@ -12,7 +12,8 @@ One :class:`LLMSettings` (frozen) per run, read by :meth:`LLMSettings.from_env`:
 ``LLM_MAX_RETRIES``  retries after the first attempt, default 3 (the openai
                      client's own retries: exponential backoff, ``Retry-After``)
 ``LLM_MAX_TOKENS``   completion token limit (default: sized from the case)
-``LLM_CACHE_DIR``    response cache folder, default ``~/.cache/blinkg-pipeline/llm``
+``KGC_CACHE_DIR``    the pipeline's cache root (:mod:`pipeline.cache`; answers in its
+                     ``llm`` namespace), default ``~/.cache/kgc``; ``0``: no cache
 ``LLM_CONTEXT_WINDOW`` the model's input window in tokens; prompts are split only
                      when they exceed it. Default: litellm's figure for the model;
                      for a model litellm does not know, one prompt is sent unsplit
@@ -26,7 +27,8 @@ An answer cut at the token limit (``finish_reason=length``) or one the caller's
 
 The cache follows lm-evaluation-harness ``CachingLM``: the key is the SHA-256
 of the canonical JSON of ``(model, messages, params, run index)``; a hit makes
-no request and returns the stored text, usage, cost and original latency.
+no request and returns the stored text, usage, cost and original latency
+(entries are JSON text in the ``llm`` namespace of :mod:`pipeline.cache`).
 litellm is imported lazily (about 4 s) with ``LITELLM_LOCAL_MODEL_COST_MAP=True``
 so that importing it does not reach the network.
 """
@@ -41,9 +43,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from pipeline import cache
 from pipeline.errors import InputError, PipelineError
 
-__all__ = ["LLMError", "LLMSettings", "CallRecord", "ResponseCache", "request_key", "complete", "describe_error",
+__all__ = ["LLMError", "LLMSettings", "CallRecord", "request_key", "complete", "describe_error",
            "context_window", "max_output_tokens", "count_tokens", "FATAL_KINDS"]
 
 log = logging.getLogger(__name__)
@@ -80,7 +83,8 @@ class LLMSettings:
         max_retries: retries after the first failed attempt (done by the openai client).
         max_tokens: completion token limit (``None``: sized from the case by the mapper,
             see :func:`pipeline.mappers.llm.mapper.expected_completion_tokens`).
-        cache_dir: response cache folder (``None``: no cache).
+        cache_dir: root of the pipeline's cache, whose ``llm`` namespace keeps the answers
+            (:mod:`pipeline.cache`; ``None``: no cache).
         context_window: the model's input window in tokens (``None``: litellm's figure,
             or unknown - then the prompt is never split).
         structured: ask for JSON following the table schema (else a Markdown table).
@@ -125,7 +129,6 @@ class LLMSettings:
             except ValueError:
                 raise LLMError(f"{name}={raw!r} is not a valid {cast.__name__}") from None
 
-        cache = env.get("LLM_CACHE_DIR", str(Path.home() / ".cache" / "blinkg-pipeline" / "llm"))
         settings = cls(
             model=(env.get("LLM_MODEL") or "").strip() or overrides.get("model"),
             api_base=env.get("LLM_API_BASE") or None,
@@ -134,7 +137,7 @@ class LLMSettings:
             max_retries=num("LLM_MAX_RETRIES", int, cls.max_retries),
             max_tokens=num("LLM_MAX_TOKENS", int, None),
             context_window=num("LLM_CONTEXT_WINDOW", int, None),
-            cache_dir=Path(cache) if cache else None,
+            cache_dir=cache.root(env),
             shots=num("LLM_SHOTS", int, cls.shots),
             runs=num("LLM_RUNS", int, cls.runs),
         )
@@ -194,32 +197,6 @@ def request_key(model: str, messages: list[dict[str, str]], params: dict[str, An
     blob = json.dumps({"model": model, "messages": messages, "params": params}, sort_keys=True,
                       ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-class ResponseCache:
-    """Completions stored as ``<dir>/<key[:2]>/<key>.json`` (one file per request)."""
-
-    def __init__(self, directory: str | Path) -> None:
-        self.directory = Path(directory)
-
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        """The stored entry for ``key``, or ``None`` (a corrupt file counts as a miss)."""
-        p = self._path(key)
-        try:
-            return json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None
-
-    def put(self, key: str, entry: dict[str, Any]) -> None:
-        """Store ``entry`` atomically (write to a temporary file, then rename)."""
-        p = self._path(key)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(p)
 
 
 def _litellm():
@@ -318,8 +295,8 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
     params = {"temperature": settings.temperature, "max_tokens": settings.max_tokens, "run": run,
               "response_format": response_format, "api_base": settings.api_base}
     key = request_key(settings.model, messages, params)
-    cache = ResponseCache(settings.cache_dir) if settings.cache_dir else None
-    hit = cache.get(key) if cache else None
+    store = cache.namespace("llm", settings.cache_dir)
+    hit = _cached_entry(store, key)
     if hit is not None and hit.get("finish_reason") != "length" and (accept is None or accept(hit["text"])):
         log.info("cache hit %s (model %s, run %d)", key[:12], settings.model, run)
         return CallRecord(text=hit["text"], key=key, cached=True, latency_s=hit.get("latency_s", 0.0),
@@ -364,8 +341,19 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
     record.accepted = record.finish_reason != "length" and (accept is None or accept(text))
     log.info("LLM %s run %d: %s prompt + %s completion tokens, %.2f s, cost %s", settings.model, run,
              record.prompt_tokens, record.completion_tokens, latency, cost)
-    if cache and record.accepted:
+    if record.accepted:
         entry = record.to_dict()
         entry["text"] = text
-        cache.put(key, entry)
+        store.set(key, json.dumps(entry, ensure_ascii=False))
     return record
+
+
+def _cached_entry(store: cache.Namespace, key: str) -> dict[str, Any] | None:
+    """The stored answer for ``key``, or ``None`` (an entry that is not a JSON object with a
+    ``text`` counts as a miss)."""
+    raw = store.get(key)
+    try:
+        entry = json.loads(raw) if isinstance(raw, str) else None
+    except json.JSONDecodeError:
+        return None
+    return entry if isinstance(entry, dict) and isinstance(entry.get("text"), str) else None

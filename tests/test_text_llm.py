@@ -12,7 +12,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pipeline.llm import LLMSettings
-from pipeline.text.data import load_case
+from pipeline.text.manifest import load_case
 from pipeline.text.harness import run_case
 
 CASE = Path(__file__).parent / "cases" / "text" / "case.yaml"
@@ -114,7 +114,7 @@ def test_an_unreachable_llm_server_stops_the_case_with_its_outputs_written(tmp_p
     monkeypatch.setenv("LLM_MODEL", "openai/test-model")
     monkeypatch.setenv("LLM_API_BASE", base)
     monkeypatch.setenv("LLM_MAX_RETRIES", "0")
-    monkeypatch.setenv("LLM_CACHE_DIR", str(tmp_path / "cache2"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache2"))
     assert main(["text", str(CASE), "--extractor", "llm", "--out", str(tmp_path / "cli")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "is it running? check LLM_API_BASE" in err[0]

@@ -126,7 +126,7 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                         "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's input window in tokens; "
                         "a prompt is split only when it exceeds it; default: litellm's figure, else not split), "
                         "LLM_MAX_TOKENS (default: sized from the case), LLM_TIMEOUT, LLM_MAX_RETRIES, "
-                        "LLM_TEMPERATURE, LLM_SHOTS, LLM_CACHE_DIR from the environment")
+                        "LLM_TEMPERATURE, LLM_SHOTS, KGC_CACHE_DIR from the environment")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")

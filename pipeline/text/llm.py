@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from pipeline import embeddings
+from pipeline.llm import FATAL_KINDS, LLMSettings, complete
 from pipeline.text.data import Sentence, TextOntology
 from pipeline.text.normalize import normalize_value
 from pipeline.text.schema import RESPONSE_SCHEMA, parse_output
+from pipeline.text.vectors import sentence_vectors
 
 __all__ = ["LLMExtractor", "build_messages"]
 
@@ -65,12 +67,11 @@ class LLMExtractor:
 
     name = "llm"
 
-    def __init__(self, training: list[Sentence], k: int = 3, settings: Any = None,
-                 use_embeddings: bool = True, cache_dir: str | Path | None = None) -> None:
-        from pipeline.llm import LLMSettings
+    def __init__(self, training: list[Sentence], k: int = 3, settings: LLMSettings | None = None,
+                 use_embeddings: bool = True) -> None:
         self.settings = settings or LLMSettings.from_env()
         self.training, self.k = training, k
-        self.use_embeddings, self.cache_dir = use_embeddings, Path(cache_dir) if cache_dir else None
+        self.use_embeddings = use_embeddings
         self.records: list[dict[str, Any]] = []
         #: the first error no later request can avoid (server unreachable, key refused, unknown model)
         self.fatal: str | None = None
@@ -78,11 +79,9 @@ class LLMExtractor:
     def _neighbours(self, sentences: list[str]) -> list[list[Sentence]]:
         if not self.training or self.k <= 0:
             return [[] for _ in sentences]
-        from pipeline import embeddings
         texts = [s.text for s in self.training]
         if self.use_embeddings and embeddings.available():
-            from pipeline.text.offline import _cached_embed
-            tv, sv = _cached_embed(texts, self.cache_dir), _cached_embed(sentences, self.cache_dir)
+            tv, sv = sentence_vectors(texts), sentence_vectors(sentences)
         else:
             from sklearn.feature_extraction.text import TfidfVectorizer
             tf = TfidfVectorizer(sublinear_tf=True).fit(texts)
@@ -99,7 +98,6 @@ class LLMExtractor:
         their result carries ``error`` "not sent: ..." and :attr:`fatal` holds the message, which
         the harness raises as :class:`~pipeline.llm.LLMError` once the outputs so
         far are written (as the LLM mapper does)."""
-        from pipeline.llm import FATAL_KINDS, complete
         out: list[dict[str, Any]] = []
         for sent, examples in zip(sentences, self._neighbours(sentences)):
             messages = build_messages(sent, ontology, examples)
@@ -111,14 +109,11 @@ class LLMExtractor:
                 continue
             rec = complete(self.settings, messages, response_format={
                 "type": "json_schema", "json_schema": {"name": "triples", "schema": RESPONSE_SCHEMA, "strict": True}})
-            triples, errors = parse_output(rec.text) if not getattr(rec, "error", None) else ([], [rec.error])
+            triples, errors = parse_output(rec.text) if not rec.error else ([], [rec.error])
             out.append({"triples": triples, "valid": not errors, "errors": errors,
-                        "latency_s": float(getattr(rec, "latency_s", 0.0) or 0.0),
-                        "cost_usd": float(getattr(rec, "cost_usd", 0.0) or 0.0),
-                        "prompt_tokens": getattr(rec, "prompt_tokens", None),
-                        "completion_tokens": getattr(rec, "completion_tokens", None),
-                        "prompt_hash": prompt_hash, "cached": bool(getattr(rec, "cached", False)),
-                        "error": getattr(rec, "error", None)})
-            if getattr(rec, "error_kind", None) in FATAL_KINDS:
+                        "latency_s": float(rec.latency_s or 0.0), "cost_usd": float(rec.cost_usd or 0.0),
+                        "prompt_tokens": rec.prompt_tokens, "completion_tokens": rec.completion_tokens,
+                        "prompt_hash": prompt_hash, "cached": bool(rec.cached), "error": rec.error})
+            if rec.error_kind in FATAL_KINDS:
                 self.fatal = rec.error or "request failed"
         return out
