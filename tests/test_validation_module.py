@@ -3,7 +3,6 @@ files holds, and validation whose cost follows the KG, not the ontology (case
 ontology-1m-triples-run-unbounded, with the ontology scaled down so that the test stays fast)."""
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -11,7 +10,6 @@ from pathlib import Path
 
 from rdflib import Graph, URIRef
 
-from pipeline.cli import main
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
 from pipeline.run.evaluate import graph_validation
@@ -98,13 +96,3 @@ def test_validation_of_a_kg_costs_what_it_uses_of_a_large_ontology(tmp_path):
     # h:Person a owl:Class; h:name a owl:DatatypeProperty, its domain and range: 4 triples, 3 shapes
     assert sizes == {100: (4, 3, 4, 4 + 4 * 100), 5000: (4, 3, 4, 4 + 4 * 5000)}
 
-
-def test_the_case_runs_to_its_report(tmp_path, capsys):
-    folder = _scaled_case(tmp_path, 2000)
-    out = tmp_path / "out"
-    code = main(["-q", "run", str(folder / "case.yaml"), "--mapper", "replay", "--table", str(folder / "table.md"),
-                 "--out", str(out)])
-    run = json.loads((out / "custom" / "case" / "run.json").read_text(encoding="utf-8"))
-    assert (code, run["status"], run["kg_verdict"]["state"]) == (0, "ok", "valid")
-    assert run["counts"]["triples"] == 4 and (out / "custom" / "report.html").is_file()
-    assert "custom/case: ok (KG valid)" in capsys.readouterr().out
