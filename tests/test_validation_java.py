@@ -34,7 +34,7 @@ def _debian_folder(tmp_path: Path) -> Path:
 
 
 def test_riot_classpath_names_its_jars_and_one_slf4j_binding(tmp_path, monkeypatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
     folder = _debian_folder(tmp_path)
     entries = riot_classpath(folder, env={}).split(os.pathsep)
     jars = [Path(e).name for e in entries if e.endswith(".jar")]
@@ -43,7 +43,7 @@ def test_riot_classpath_names_its_jars_and_one_slf4j_binding(tmp_path, monkeypat
     messages = Path(entries[0])  # the moved bundles, where the moved classes look for them
     assert (messages / "xerces" / "impl" / "msg" / "XMLMessages.properties").read_text() == "x"
     assert (messages / "xerces" / "impl" / "xpath" / "regex" / "message.properties").is_file()
-    assert str(messages).startswith(str(tmp_path / "home" / ".cache" / "kgc"))
+    assert str(messages).startswith(str(tmp_path / "cache" / "jena-xerces"))
 
 
 def test_riot_classpath_without_jena_or_with_jena_home(tmp_path):

@@ -13,7 +13,8 @@ Debian's Jena 4.5 moves Xerces' classes from ``org.apache.jena.ext.xerces`` to `
 leaves its message bundles under the old path: Jena's start-up then fails with "internal
 error" in ``XSSimpleTypeDecl.applyFacets1`` (the regular-expression parser cannot load its
 messages). The bundles are copied once to where the moved classes look for them
-(``~/.cache/kgc/jena-xerces/``), and that folder goes on the classpath.
+(``jena-xerces/`` under the cache root, :func:`pipeline.cache.root`; a temporary folder when
+caching is off), and that folder goes on the classpath.
 
 A Java process that fails is summed up in one line (:func:`java_failure`): a JVM that could not
 start (no memory for the heap, a class missing from the classpath, a logging clash) is
@@ -31,6 +32,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 from typing import Mapping
+
+from pipeline.cache import root as cache_root
 
 __all__ = ["DEBIAN_JARS", "RIOT_JARS", "hermit_classpath", "riot_classpath", "java_failure", "java"]
 
@@ -68,7 +71,9 @@ def _xerces_messages(jena_core: Path) -> Path | None:
             bundles = [n for n in names if n.startswith(old) and n.endswith(".properties")]
             st = jena_core.stat()
             key = hashlib.sha1(f"{jena_core.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
-            for root in (Path.home() / ".cache" / "kgc" / "jena-xerces", Path(tempfile.gettempdir()) / "kgc-jena-xerces"):
+            base = cache_root()
+            roots = ([base / "jena-xerces"] if base is not None else []) + [Path(tempfile.gettempdir()) / "kgc-jena-xerces"]
+            for root in roots:
                 folder = root / key
                 if (folder / "done").is_file():
                     return folder
@@ -80,7 +85,7 @@ def _xerces_messages(jena_core: Path) -> Path | None:
                     (folder / "done").write_text("")
                     return folder
                 except OSError:
-                    continue  # an unwritable home: the temporary folder
+                    continue  # an unwritable cache root: the temporary folder
     except (OSError, zipfile.BadZipFile):
         return None
     return None
