@@ -28,14 +28,17 @@ CQS = [CompetencyQuestion("names", "name of each p", P + "SELECT ?p ?n WHERE { ?
 
 def test_pq_scores_hand_computed():
     r = score_cqs(PRED, GOLD, CQS, ONTO)
-    # per CQ (c, m, f): names (1/3, 1/2, 0.4), types (1/2, 1/2, 1/2), ask (1, 1, 1), spurious (0, 1, 0);
-    # the broken CQ does not parse and is left out.
-    assert r["PQ1"].value == pytest.approx((1 / 3 + 1 / 2 + 1 + 0) / 4)
-    assert r["PQ2"].value == pytest.approx(3 / 4)
-    assert r["PQ3"].value == pytest.approx((0.4 + 0.5 + 1 + 0) / 4)
-    assert (r["PQ1"].details["micro"], r["PQ2"].details["micro"]) == (pytest.approx(3 / 7), pytest.approx(3 / 5))
-    assert r["PQ3"].details["micro"] == pytest.approx(0.5)
-    assert r["PQ4"].value == pytest.approx(1 / 4)
+    # per CQ (c, m, f): names (1/3, 1/2, 0.4), types (1/2, 1/2, 1/2), ask (1, 1, 1); "spurious" has an
+    # empty gold answer: not scorable, listed and left out; the broken CQ does not parse and is left out.
+    assert r["PQ1"].value == pytest.approx((1 / 3 + 1 / 2 + 1) / 3)
+    assert r["PQ2"].value == pytest.approx((1 / 2 + 1 / 2 + 1) / 3)
+    assert r["PQ3"].value == pytest.approx((0.4 + 0.5 + 1) / 3)
+    assert (r["PQ1"].details["micro"], r["PQ2"].details["micro"]) == (pytest.approx(3 / 6), pytest.approx(3 / 5))
+    assert r["PQ3"].details["micro"] == pytest.approx(2 * (1 / 2) * (3 / 5) / (1 / 2 + 3 / 5))
+    assert r["PQ4"].value == pytest.approx(1 / 3)
+    assert r["PQ3"].details["not_scorable"] == ["spurious"]
+    spurious = next(q for q in r["PQ3"].details["per_cq"] if q["id"] == "spurious")
+    assert (spurious["status"], spurious["f1"], spurious["actual"]) == ("not_scorable", None, ["http://ex.org/x"])
     # only "types" has ontology terms: p2's :anyType for :restricted earns 1/2 -> hP = hR = 3/4
     assert (r["PQ5"].value, r["PQ5"].details["n_applicable"]) == (pytest.approx(0.75), 1)
     assert r["PQ6"].value == 1.0 and r["PQ6"].details["n_applicable"] == 3

@@ -217,7 +217,7 @@ def test_validate_reads_no_source(tmp_path, capsys):
     kg.write_text('<http://example.org/p/1> <http://example.org/ontology#name> "Ana" .\n', encoding="utf-8")
     assert main(["-q", "validate", str(_manifest(tmp_path, "header-only.csv")), str(kg),
                  "--out", str(tmp_path / "v.json")]) == 0
-    assert "SV2: True (ok, 0 finding(s))" in capsys.readouterr().out
+    assert "SV2: passes" in capsys.readouterr().out.splitlines()
 
 
 def test_xml_in_a_declared_latin1_encoding_is_read_through_a_utf8_copy(tmp_path, capsys):

@@ -45,14 +45,15 @@ def test_turtle_literal_error_cites_the_copy_line(tmp_path, capsys):
     line = next(i for i, t in enumerate(copy.read_text(encoding="utf-8").splitlines(), 1) if "12/04/1990" in t)
     first = result["SV2"]["findings"][0]
     assert (code, result["SV2"]["value"], first["line"]) == (1, False, line)
-    assert f"  first: {copy}:{line}:{first['column']}: lexical form '12/04/1990' not valid for datatype xsd:date" in out
+    assert f"  {copy}:{line}:{first['column']}: error: lexical form '12/04/1990' not valid for datatype xsd:date: " \
+           f"{first['term']}" in out
 
 
 def test_turtle_syntax_error_is_sv2_fatal_with_the_line(tmp_path, capsys):
     code, out, result = _validate(tmp_path, "kg.ttl", TTL.replace('"Ana Ruiz" ;', '"Ana Ruiz"'), capsys)
     kg = tmp_path / "kg.ttl"
     assert (code, result["SV2"]["value"], result["SV2"]["details"]["N_fatal"]) == (1, False, 1)
-    assert f"  first: {kg}:5: not valid Turtle: unexpected character 'e' (column 3)" in out
+    assert f"  {kg}:5: fatal: not valid Turtle: unexpected character 'e' (column 3)" in out
     assert {r["status"] for n, r in result.items() if n != "SV2"} == {"not_run"}
 
 
@@ -95,6 +96,7 @@ def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(t
     kg.write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
     assert main(["validate", str(case), str(kg), "--out", str(tmp_path / "v.json")]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[:2] == ["SV2: False (ok, 2 finding(s))",
-                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'"]
-    assert "  not run: the KG does not parse (see SV2)" in out
+    assert out[:3] == ["SV2: fails (2 fatals)",
+                       f"  {kg}:1:1: fatal: expected an IRI or blank node as subject, found '@'",
+                       f"  {kg}:2:1: fatal: expected an IRI or blank node as subject, found 'e'"]
+    assert "SHACL: not run: the KG does not parse (see SV2)" in out

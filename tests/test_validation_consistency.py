@@ -183,4 +183,4 @@ def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
                                             f'<http://e/C> .\n<http://e/{s}> <http://e/k> "{i}" .\n'
                                             for i, s in enumerate("ab")), encoding="utf-8")
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
-    assert "CS2-owlrl: True (ok, 0 finding(s))" in capsys.readouterr().out
+    assert "CS2-owlrl: passes" in capsys.readouterr().out.splitlines()

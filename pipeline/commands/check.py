@@ -13,9 +13,11 @@ from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph, rdf_format
-from pipeline.run.evaluate import gold_kg, graph_scores, graph_validation, mapping_scores, validation_passed
+from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph_validation, mapping_scores,
+                                   validation_passed)
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import read_table
+from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
 __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 
@@ -34,6 +36,8 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         output_file(args.out, "--out")
+    if args.timeout <= 0:
+        raise InputError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
     case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
         load_graph(f, "SHACL shapes")
@@ -50,7 +54,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="kgc-validate-") as tmp:  # without -o: nothing in the user's folder
         result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
-                                  work=Path(args.out).resolve().parent if args.out else Path(tmp))
+                                  work=Path(args.out).resolve().parent if args.out else Path(tmp),
+                                  timeout_s=args.timeout)
     if (result["SV2"].get("details") or {}).get("note"):
         print(f"note: {result['SV2']['details']['note']}")
     if (result["SV2"].get("details") or {}).get("n_triples") == 0:  # valid, but rarely what was meant
@@ -58,22 +63,70 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
-        cov = (r.get("details") or {}).get("coverage") or {}
-        scope = "" if cov.get("mode") in (None, "full") else \
-            f", {cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples" if "triples" in cov else "")
-        print(f"{name}: {r.get('value')} ({r.get('status')}{scope}, {len(r.get('findings', []))} finding(s))")
-        first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
-        if r.get("value") is False and first:  # say what is wrong, not only that something is
-            checked = (r.get("details") or {}).get("checked_copy") or args.kg  # lines of the copy a syntax maps to
-            where = f"{checked}:{first['line']}:{first.get('column') or 1}: " if first.get("line") else ""
-            if first.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
-                where = f"{args.kg}:{first['line']}: " if first.get("line") else f"{args.kg}: "
-            print(f"  first: {where}{first.get('message')}")
-        elif r.get("status") == "not_run":
-            print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
+        print(_check_line(name, r))
+        for line in _finding_lines(name, r, args.kg):
+            print(f"  {line}")
+    print(kg_verdict(result).sentence())
     if args.out:
         print(f"diagnostics written to {args.out}")
     return 0 if validation_passed(result) else 1
+
+
+def _check_line(name: str, r: dict) -> str:
+    """``SV2: fails (2 errors, 1 warning)``, ``SHACL: not run (timeout: ...)``: the outcome as a word, never
+    "ok" beside a failing value; the coverage when the check saw a sample."""
+    word = check_word(r)
+    if word == "not run":
+        status = "" if r.get("status") == "not_run" else f" ({r.get('status')})"
+        return f"{name}: not run{status}: {check_reason(r)}"
+    if word == "n/a":
+        return f"{name}: n/a ({check_reason(r)})"
+    counts = {s: sum(f.get("severity") == s for f in r.get("findings") or []) for s in ("fatal", "error", "warning")}
+    details = r.get("details") or {}
+    if name.startswith("SV2") and "N_err" in details:  # exact counts (the finding list may be capped)
+        counts = {"fatal": details.get("N_fatal", 0), "error": details.get("N_err", 0), "warning": details.get("N_warn", 0)}
+    if name == "SHACL" and "by_severity" in details:
+        counts = {"fatal": 0, "error": details["by_severity"].get("Violation", 0),
+                  "warning": details["by_severity"].get("Warning", 0)}
+    parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n]
+    cov = details.get("coverage") or {}
+    if cov.get("mode") not in (None, "full"):
+        parts.append(f"{cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples"
+                                         if "triples" in cov else ""))
+    return f"{name}: {word}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
+    """Every error of a check, one per line, as ``riot --validate`` prints them (``file:line:col: error:
+    message``; SV2's warnings too); a check's other warnings grouped by message with their count."""
+    details = r.get("details") or {}
+    checked = details.get("checked_copy") or kg  # SV2 cites lines of the N-Triples copy of another syntax
+    out, grouped = [], {}
+    said = check_reason(r) if check_word(r) == "not run" else None  # already on the check's own line
+    for f in r.get("findings") or []:
+        sev = f.get("severity")
+        if said is not None and " ".join(str(f.get("message")).split()) == said:
+            continue
+        if sev in ("fatal", "error") or (sev == "warning" and name.startswith("SV2")):
+            if f.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
+                where = f"{kg}:{f['line']}: " if f.get("line") else f"{kg}: "
+            elif f.get("line"):
+                where = f"{checked}:{f['line']}:{f.get('column') or 1}: "
+            else:
+                where = f"{f['location']}: " if f.get("location") else ""
+            message = " ".join(str(f.get("message")).split())
+            term = f": {f['term']}" if f.get("term") and sev != "fatal" and f["term"] not in message \
+                else ""  # the offending term or value (a fatal line's term is its raw text)
+            out.append(f"{where}{sev}: {message}{term}")
+        elif sev == "warning":
+            grouped.setdefault(f.get("message"), []).append(f.get("location") or "")
+    for message, where in grouped.items():
+        example = f"; e.g. {where[0]}" if where and where[0] and len(where) > 1 else (f" ({where[0]})" if where[0] else "")
+        out.append(f"warning{f' x{len(where)}' if len(where) > 1 else ''}: {message}{example}")
+    n_kept, n_all = len(r.get("findings") or []), r.get("n_findings", 0)
+    if n_all > n_kept:
+        out.append(f"... {n_all - n_kept} more finding(s) not kept in the results")
+    return out
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -137,7 +190,10 @@ def add_validate_parser(sub: argparse._SubParsersAction, common: argparse.Argume
                                    "validate SHACL shapes derived from the ontology plus shapes/<scenario>.ttl and "
                                    "the manifest's shapes (HermiT too where Java is available). Above 20,000 "
                                    "triples CS2 and SHACL run on a stratified subject sample and report their "
-                                   "coverage (--full: the whole KG). Exit 1 when any check fails or does not run. "
+                                   "coverage (--full: the whole KG). The reasoners and SHACL see the part of the "
+                                   "ontology the KG's terms reach, each for at most --timeout seconds. Every error is "
+                                   "printed with its file, line and column, as riot --validate does, then the KG's "
+                                   "verdict. Exit 1 when any check fails or does not run. "
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
     v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
     v.add_argument("kg", help="the KG to check: N-Triples, or Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3 by "
@@ -148,6 +204,9 @@ def add_validate_parser(sub: argparse._SubParsersAction, common: argparse.Argume
                    help="SHACL shapes to validate against besides the case's (as pySHACL's -s; repeatable)")
     v.add_argument("--full", action="store_true",
                    help="CS2 and SHACL on the whole KG whatever its size (owlrl: ~1.6 ms a triple)")
+    v.add_argument("--timeout", type=float, default=CHECK_TIMEOUT_S, metavar="SECONDS",
+                   help="wall-clock limit of each of owlrl, HermiT and SHACL; one that does not finish is "
+                        "reported not run, with the reason, and the exit code is 1 (default: %(default)g)")
     v.set_defaults(func=_cmd_validate)
 
 

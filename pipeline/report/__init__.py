@@ -2,7 +2,9 @@
 
 Input is plain per-case dicts (see :mod:`.build`; :func:`.build.case_entry` reads one from a run
 folder); nothing here imports a scorer. :mod:`.build` makes the report's data, :mod:`.plots` its
-plots, :mod:`.render` writes it.
+plots, :mod:`.render` writes it. Per case, :mod:`.trust` gives the verdict (whether to trust the KG
+and why), :mod:`.kg_summary` what the KG holds, :mod:`.review` the mapper's rows to check first,
+:mod:`.findings` the findings grouped by kind, errors first.
 """
 from __future__ import annotations
 

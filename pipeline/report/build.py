@@ -9,13 +9,23 @@ Input is plain dicts, so this module depends on no scorer::
          "mapping_raw": {...} or None,       # an LLM's table before validate-and-repair
          "graph": {"SA2-prop-exact": 0.74, "SV2": True, "SA3": {"value": 0.9, ...}, ...},
          # optional, filled by :func:`case_entry` from the case folder:
-         "status": "ok" | "failed", "failed_stage", "error", "link", "artifacts", "findings",
-         "gold_diff", "cqs", "coverage", "warnings", "runs"},
+         "status": "ok" | "failed", "failed_stage", "error", "link", "artifacts", "counts",
+         "gold_diff", "cqs", "coverage", "warnings", "runs", "verdict", ...},
         ...
     ]
 
+:func:`case_entry` adds what a reader needs to decide whether to trust the KG: ``verdict``
+(:func:`.trust.case_verdict`: one level, a headline and its reasons), ``checks`` (one row per KG
+check), ``kg_summary`` (:func:`.kg_summary.kg_summary`), ``review`` (:func:`.review.rows_to_check`),
+``finding_groups`` and ``gold_groups`` (:func:`.findings.group_findings`: the case's own findings,
+errors first, and those about its gold, apart), ``check_groups`` (the KG checks' findings: SHACL
+results per shape with their focus nodes, CS2 clashes, SV2 errors), ``gold`` (what the gold is; ``rows_dropped`` marks a
+partial gold), ``scores`` (every entry of ``graph_scores.json``) and ``cq_summary``.
+
 A score may be a number, a bool, ``None`` or a dict with a ``"value"`` key (a
-``Result.to_dict()``); ``None`` or a missing score prints as ``n/a``. The
+``Result.to_dict()``); ``None`` or a missing score prints as ``n/a``. ``CS2`` is the two reasoners
+together (:func:`.trust.combined_cs2`). A graph score ``<key>@aligned`` (the same score after
+aligning IRI schemes) gets a column beside ``<key>``. The
 headline pair plotted and compared is ``mapping[mapping_key]`` (default
 ``f1``) vs ``graph[graph_key]`` (default ``SA2-prop-exact``). A scenario mean
 names the cases it is taken over and the cases left out (failed, or n/a).
@@ -27,12 +37,17 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from pipeline.report.findings import SEVERITY_ORDER, group_findings, split_findings
+from pipeline.report.kg_summary import kg_summary
+from pipeline.report.review import rows_to_check
+from pipeline.report.trust import case_verdict, check_rows, combined_cs2
+
 __all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "table_rows",
            "console_table"]
 
 #: Graph-level columns shown by default: (label, key in the case's ``graph`` dict).
 DEFAULT_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("SV2", "SV2"), ("CS2", "CS2-owlrl"), ("SHACL", "SHACL"), ("SA2 type", "SA2-type-exact"),
+    ("SV2", "SV2"), ("CS2", "CS2"), ("SHACL", "SHACL"), ("SA2 type", "SA2-type-exact"),
     ("SA2 prop", "SA2-prop-exact"), ("SA2 prop h", "SA2-prop-hier"), ("SA3", "SA3"), ("SA4", "SA4"),
     ("CM2", "CM2"), ("CM3", "CM3"), ("CN3", "CN3"), ("CN5", "CN5"), ("PQ3", "PQ3"), ("PQ4", "PQ4"),
 )
@@ -54,10 +69,14 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "KG-quality benchmark, SA2"),
     ("SV2", "The KG parses as strict N-Triples: valid IRIs, lexical forms of their datatypes, language tags.",
      "KG-quality benchmark, SV2 (syntactic validity)"),
-    ("CS2", "The KG plus the ontology is consistent under the OWL 2 RL rules (owlrl).",
-     "KG-quality benchmark, CS2 (consistency)"),
-    ("SHACL", "The KG conforms to the shapes derived from the ontology and the scenario's own shapes.",
-     "W3C SHACL, pyshacl"),
+    ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
+           "(a check that applies did not run or finish: never a pass), lossy (valid, but triples were dropped "
+           "or rows of the user's table left out).", "this report"),
+    ("CS2", "The KG plus the part of the ontology its terms reach is consistent: OWL 2 RL rules (owlrl) and, "
+            "where Java is available, OWL 2 DL (HermiT); 'no' when either finds a clash, 'not run' when either "
+            "did not finish.", "KG-quality benchmark, CS2 (consistency)"),
+    ("SHACL", "The KG conforms to the shapes derived from the ontology and the scenario's own shapes "
+              "(violations on nodes of the KG; warnings are open-world expectations).", "W3C SHACL, pyshacl"),
     ("SA2 type", "F1 of rdf:type assertions against the gold KG, exact classes, after entity alignment.",
      "KG-quality benchmark, SA2 (semantic accuracy)"),
     ("SA2 prop", "F1 of property assertions against the gold KG, exact properties, objects compared by value.",
@@ -76,7 +95,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "KG-quality benchmark, CN3 (conciseness)"),
     ("CN5", "1 minus the share of property values that repeat another value of the same subject and property.",
      "KG-quality benchmark, CN5"),
-    ("PQ3", "Mean F1 over the competency questions of the KG's answers against the gold KG's answers.",
+    ("PQ3", "Mean F1 over the competency questions of the KG's answers against the gold KG's answers; a "
+            "question whose gold answer is empty is not scorable and left out.",
      "KG-quality benchmark, PQ3 (competency questions)"),
     ("PQ4", "Share of competency questions whose answer equals the gold KG's answer exactly.",
      "KG-quality benchmark, PQ4"),
@@ -84,9 +104,16 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "consistent with domains and ranges (CS1), gold rows covered (CM1), "
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
-    ("n/a", "Not applicable or not computed (no gold, the check did not run, or the case failed before it).",
-     "this report"),
+    ("†", "A graph score against a partial gold: rows of the gold table did not compile, so the gold KG "
+          "lacks their triples and correct triples of the KG count as extra.", "this report"),
+    ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
+    ("not run", "A check that applies did not run or finish (timeout, a tool that could not start): never a "
+                "pass; the reason is in the case's section.", "this report"),
 )
+
+
+#: Graph scores that compare the KG with its gold (a partial gold marks them); CN5 reads the KG alone.
+GOLD_BASED = ("SA", "CM", "PQ", "CN1", "CN2", "CN3")
 
 
 def value_of(x: Any) -> float | bool | None:
@@ -138,15 +165,12 @@ def _read(path: Path) -> Any:
         return None
 
 
-_SEVERITY = {"error": 0, "warning": 1, "info": 2}
-
-
-def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict[str, Any]:
+def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dict[str, Any]:
     """One case of the report, read from its run folder (``run.json`` and the files it names).
 
     Args:
         folder: ``<out>/<scenario>/<case>``. report_dir: where the report is written (links are relative to it).
-        top: findings kept (errors first, then warnings; the gold table's own defects last).
+        top: finding groups kept (errors first; the gold's own findings apart).
     Returns:
         A case dict (module docstring); missing files leave their keys empty.
     """
@@ -165,50 +189,124 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
              else None}
     for r in run.get("runs", []):
         files[f"run {r['run']}"] = r["folder"]
-    findings = sorted(_read(folder / "audit.json") or [],
-                      key=lambda f: (f.get("stage") == "gold", _SEVERITY.get(f.get("severity"), 3)))
+    own, gold_findings = split_findings(_read(folder / "audit.json") or [])
     # with several runs, the gold diff and the CQ answers shown are those of run 0
     detail = folder / run["runs"][0]["folder"] if run.get("runs") else folder
     scores = _read(detail / "graph_scores.json") or {}
-    validation = {k: v or {} for k, v in run.get("graph_validation", {}).items()}  # value and status: "not run" shows
+    summaries = {k: v or {} for k, v in run.get("graph_validation", {}).items()}  # value and status: "not run" shows
+    full = _read(folder / "graph_validation.json") or {}
+    validation = {k: full.get(k) or v for k, v in summaries.items()} if full else summaries
     prov = run.get("provenance", {})
     per_run = prov.get("per_run") or [prov]
-    return {
+    cqs = ((scores.get("PQ3") or {}).get("details") or {}).get("per_cq", [])
+    graph = {**run.get("graph_scores", {}), **summaries}
+    cs2 = combined_cs2(validation)
+    if cs2 is not None:
+        graph["CS2"] = cs2
+    gold: dict[str, Any] = {}
+    if (run.get("gold_kg") or {}).get("from") == "gold table":
+        gold = {"kind": "KG of the gold table", "rows_dropped": run["gold_kg"].get("rows_dropped") or 0,
+                "triples": run["gold_kg"].get("triples")}
+    elif run.get("expected_graph"):  # the case names a gold graph
+        gold = {"kind": "gold graph"}
+    kg_file = arts.get("kg")
+    entry = {
         "scenario": run.get("scenario", folder.parent.name), "case": run.get("case", folder.name),
         "status": run.get("status", "missing"), "failed_stage": run.get("failed_stage"), "error": run.get("error"),
-        "kg_checks": _kg_check_failures(_read(folder / "graph_validation.json") or {}),
         "mapping": run.get("mapping_scores"), "mapping_raw": run.get("mapping_scores_raw"),
-        "graph": {**run.get("graph_scores", {}), **validation}, "graph_range": run.get("graph_scores_range", {}),
+        "graph": graph, "graph_range": run.get("graph_scores_range", {}),
         "link": link, "artifacts": {k: v for k, v in files.items() if v},
-        "findings": [f for f in findings if f.get("severity") in ("error", "warning")][:top],
-        "n_findings": {s: sum(f.get("severity") == s for f in findings) for s in _SEVERITY},
+        "counts": run.get("counts", {}), "gold": gold, "self_comparison": run.get("self_comparison"),
+        "checks": check_rows(validation),
+        "scores": [{"name": k, "value": fmt(v), "status": v.get("status") if isinstance(v, Mapping) else None,
+                    "note": _score_note(v), "gold_based": k.split("@")[0].startswith(GOLD_BASED)}
+                   for k, v in scores.items()],
+        "finding_groups": group_findings(own, top), "gold_groups": group_findings(gold_findings, top),
+        "check_groups": _check_groups(full, top),
+        "n_findings": {sev: sum(f.get("severity") == sev for f in own) for sev in SEVERITY_ORDER},
+        "n_gold_findings": {sev: sum(f.get("severity") == sev for f in gold_findings) for sev in SEVERITY_ORDER},
         "gold_diff": _read(detail / "gold_diff.json") or {},
         "details_from": "run 0 of " + str(len(run["runs"])) if run.get("runs") else None,
-        "cqs": ((scores.get("PQ3") or {}).get("details") or {}).get("per_cq", []),
-        "coverage": run.get("coverage"), "runs": run.get("runs", []),
+        "cqs": cqs, "cq_summary": {"scored": sum(q.get("f1") is not None for q in cqs),
+                                   "exact": sum(q.get("satisfied") is True for q in cqs),
+                                   "not_scorable": sum(q.get("status") == "not_scorable" for q in cqs)},
+        "coverage": {src: _coverage_cells(v) for src, v in (run.get("coverage") or {}).items()},
+        "runs": run.get("runs", []),
         "warnings": [w for p in per_run if isinstance(p, dict) for w in p.get("warnings", [])],
         "mapper": (run.get("config") or {}).get("mapper"), "model": prov.get("model") or
         next((p.get("model") for p in per_run if isinstance(p, dict) and p.get("model")), None),
+        "kg_summary": kg_summary(folder / kg_file) if kg_file else None,
+        "review": rows_to_check(folder / "table.json"),
     }
+    entry["graph_f1"] = value_of(graph.get("SA2-prop-exact"))
+    entry["verdict"] = case_verdict(entry, validation)
+    return entry
 
 
-def _kg_check_failures(validation: Mapping[str, Any]) -> list[str]:
-    """One line per KG check (SV2, CS2, SHACL) that failed or did not run, with its first error
-    or its reason: the table says "no"/"not run", this says why (``graph_validation.json``)."""
-    lines = []
+def _check_groups(validation: Mapping[str, Any], top: int) -> list[dict[str, Any]]:
+    """The KG checks' findings grouped by kind (:func:`.findings.group_findings`), one group for a kind
+    several checks report (``stage``: the checks' names); a SHACL group counts every result of its
+    shape (``details.by_shape``), not only the findings kept in ``graph_validation.json``."""
+    where: dict[tuple, list[str]] = {}
+    findings = []
     for name, r in validation.items():
-        if not isinstance(r, Mapping) or (r.get("value") is not False and r.get("status") not in ("not_run", "failed",
-                                                                                                  "timeout")):
+        if not isinstance(r, Mapping):
             continue
-        errors = [f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")]
-        if r.get("value") is False and errors:
-            where = f" ({errors[0]['location']})" if errors[0].get("location") else ""
-            lines.append(f"{name} fails: {' '.join(str(errors[0].get('message')).split())}{where}; "
-                         f"{len(errors)} error(s) in graph_validation.json")
+        for f in r.get("findings") or []:
+            if f.get("severity") == "info":
+                continue
+            names = where.setdefault((f.get("severity"), f.get("message")), [])
+            if name not in names:
+                names.append(name)
+            if names[0] == name:  # the same finding of another check is named, not repeated
+                findings.append({**f, "stage": ""})
+    groups = group_findings(findings, top)
+    by_shape = ((validation.get("SHACL") or {}).get("details") or {}).get("by_shape") or {}
+    severity = {"error": "Violation", "warning": "Warning", "info": "Info"}
+    for g in groups:
+        g["stage"] = ", ".join(where.get((g["severity"], g["message"]), []))
+        shape = str(g["message"] or "")[1:].split("]", 1)[0] if str(g["message"] or "").startswith("[") else None
+        if g["stage"] == "SHACL" and shape in by_shape:
+            g["count"] = max(g["count"], by_shape[shape].get(severity.get(g["severity"], ""), 0))
+            g["more_listed"] = g["count"] - len(g["listed"]) if g["listed"] else 0
+    return groups
+
+
+def _score_note(r: Any) -> str:
+    """Why a graph score has no value, or what it covers (a partial CQ set), in one line."""
+    if not isinstance(r, Mapping):
+        return ""
+    d = r.get("details") or {}
+    if r.get("value") is None:
+        why = d.get("reason") or next((f.get("message") for f in r.get("findings") or []), None) or ""
+        return " ".join(str(why).split())
+    notes = []
+    if d.get("not_run"):
+        notes.append(f"partial: {d.get('reason')}")
+    if d.get("not_scorable"):
+        notes.append(f"{len(d['not_scorable'])} CQ(s) not scorable (empty gold answer)")
+    return "; ".join(notes)
+
+
+def _coverage_cells(v: Any) -> list[list[str]]:
+    """A source's coverage as ``[label, text]`` pairs: counts as integers, lists as their length and first names."""
+    if not isinstance(v, Mapping):
+        return [["", str(v)]]
+    out = []
+    for k, x in v.items():
+        if isinstance(x, bool):
+            text = "yes" if x else "no"
+        elif isinstance(x, int):
+            text = f"{x:,}"
+        elif isinstance(x, float):
+            text = f"{x:.3f}"
+        elif isinstance(x, (list, tuple)):
+            shown = ", ".join(map(str, x[:8]))
+            text = f"{len(x)}" + (f": {shown}" if x else "") + (f", ... {len(x) - 8} more" if len(x) > 8 else "")
         else:
-            why = (r.get("details") or {}).get("reason") or (errors[0].get("message") if errors else r.get("status"))
-            lines.append(f"{name} not run: {' '.join(str(why).split())}")
-    return lines
+            text = "n/a" if x is None else str(x)
+        out.append([k.replace("_", " "), text])
+    return out
 
 
 def _over(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
@@ -237,11 +335,17 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         "values": {label: mean}, "over": {"mapping_f1"|"graph_f1": {"mean", "over", "left_out"}}}}}``;
         means skip ``None`` and say which cases they leave out.
     """
+    columns = _with_aligned(columns, cases)
     rows = []
     for c in cases:
         mapping = c.get("mapping") or {}
         raw = c.get("mapping_raw") or {}
-        graph = c.get("graph") or {}
+        graph = dict(c.get("graph") or {})
+        if "CS2" not in graph and (cs2 := combined_cs2(graph)) is not None:
+            graph["CS2"] = cs2
+        checks = {k: v if isinstance(v, Mapping) else {"value": v, "status": "ok"}
+                  for k, v in graph.items() if k in ("SV2", "CS2-owlrl", "CS2-hermit", "SHACL")}
+        verdict = c.get("verdict") or case_verdict({**c, "graph_f1": value_of(graph.get(graph_key))}, checks)
         rows.append({**{k: v for k, v in c.items() if k not in ("mapping", "mapping_raw", "graph")},
                      "scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
                      "status": c.get("status", "ok"),
@@ -249,6 +353,7 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "mapping_f1_raw": value_of(raw.get(mapping_key)) if raw else None,
                      "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
+                     "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")), "verdict": verdict,
                      "values": {label: _cell(graph.get(key)) for label, key in columns},
                      "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
                      "mapping": {k: value_of(v) for k, v in mapping.items() if value_of(v) is not None},
@@ -271,6 +376,17 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
             "cases": rows, "scenarios": scen}
 
 
+def _with_aligned(columns: Sequence[tuple[str, str]], cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """``columns`` with ``(<label> aligned, <key>@aligned)`` after each column whose aligned score some case has."""
+    keys = {k for c in cases for k in (c.get("graph") or {})}
+    out = []
+    for label, key in columns:
+        out.append((label, key))
+        if f"{key}@aligned" in keys and (f"{label} aligned", f"{key}@aligned") not in columns:
+            out.append((f"{label} aligned", f"{key}@aligned"))
+    return out
+
+
 def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The side-by-side table of the report as text cells: ``(header, body)``, one body row per case and
     one ``mean`` row per scenario with more than one case (the console, Markdown and HTML tables)."""
@@ -278,7 +394,8 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     header = ["scenario", "case", "map F1", "graph F1"] + labels
     body = []
     for r in report["cases"]:
-        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]), fmt(r["graph_f1"])]
+        partial = "†" if r.get("partial_gold") and r["graph_f1"] is not None else ""
+        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]), fmt(r["graph_f1"]) + partial]
                     + [fmt(r["values"].get(label)) for label in labels])
     for name, s in report["scenarios"].items():
         if s["n_cases"] > 1:

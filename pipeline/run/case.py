@@ -13,7 +13,7 @@ from typing import Any
 from pipeline import __version__
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.run.evaluate import NOT_RUN
+from pipeline.validation.verdict import kg_verdict
 
 __all__ = ["RunConfig", "CaseRun", "versions", "write_json", "audit_md", "finish"]
 
@@ -59,22 +59,26 @@ class CaseRun:
     config: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> str:
-        """One console line: scenario/case, status, triples, rows, findings, seconds."""
+        """One console line: scenario/case, the run's status and the KG's verdict (valid, fails a check,
+        not validated with the reason), scores, triples, rows, findings (the gold table's own apart), seconds."""
         c = self.counts
         own = [f for f in self.findings if f.stage != "gold"]  # the gold table's own defects are listed apart
         errs = sum(f.severity == "error" for f in own)
         warns = sum(f.severity == "warning" for f in own)
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
-        checks = self.extra.get("graph_validation") or {}
-        failing = [k for k, v in checks.items() if v.get("value") is False]
-        not_run = [k for k, v in checks.items() if v.get("status") in NOT_RUN]
-        if self.status == "ok" and (failing or not_run):  # the run worked; the KG it wrote is not valid
-            status += " (KG " + "; ".join(([f"fails {', '.join(failing)}"] if failing else [])
-                                          + ([f"not validated: {', '.join(not_run)} did not run"] if not_run else [])) + ")"
+        verdict = kg_verdict(self.extra.get("graph_validation"))
+        if self.status == "ok" and verdict.state == "valid":
+            status += " (KG valid)"
+        elif self.status == "ok" and verdict.state != "not checked":  # the run worked; the KG it wrote is not valid
+            status += " (KG " + "; ".join(([f"fails {', '.join(verdict.failing)}"] if verdict.failing else [])
+                                          + [f"not validated: {k} did not run: {_short(why)}"
+                                             for k, why in verdict.not_run.items()]) + ")"
         iso = self.extra.get("expected_graph", {}).get("isomorphic")
         gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
         lost = self.extra.get("gold_kg", {}).get("rows_dropped")
-        gold += f"  gold-table-rows-dropped={lost}" if lost else ""
+        gold += f"  gold-table-rows-dropped={lost} (partial gold)" if lost else ""
+        gold_errors = sum(f.severity == "error" for f in self.findings if f.stage == "gold")
+        gold += f"  gold-errors={gold_errors}" if gold_errors else ""
         mf1 = self.extra.get("mapping_scores", {}).get("f1")
         gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
         scores = "" if mf1 is None and gf1 is None else \
@@ -94,8 +98,12 @@ class CaseRun:
         return (f"{self.case.scenario}/{self.case.name}: {status}{scores}  {size} errors={errs} warnings={warns}"
                 f"{gold}  {sum(self.timings.values()):.1f}s{where}")
 
+    def verdict(self) -> dict[str, Any]:
+        """The KG's verdict (:func:`pipeline.validation.verdict.kg_verdict`) as written in ``run.json``."""
+        return kg_verdict(self.extra.get("graph_validation")).to_dict()
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form of ``run.json``."""
+        """JSON-ready form of ``run.json`` (with ``kg_verdict``: the KG's verdict beside the run's ``status``)."""
         return {"scenario": self.case.scenario, "case": self.case.name, "status": self.status,
                 "failed_stage": self.failed_stage, "error": self.error, "error_kind": self.error_kind,
                 "manifest": str(self.case.manifest) if self.case.manifest else None,
@@ -104,7 +112,11 @@ class CaseRun:
                              "warnings": sum(f.severity == "warning" for f in self.findings),
                              "info": sum(f.severity == "info" for f in self.findings)},
                 "artifacts": self.artifacts, "provenance": self.provenance, "config": self.config,
-                "versions": versions(), **self.extra}
+                "versions": versions(), "kg_verdict": self.verdict(), **self.extra}
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def versions() -> dict[str, str]:

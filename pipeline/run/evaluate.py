@@ -3,9 +3,10 @@
 * Mapping layer (:mod:`pipeline.scoring.mapping`): BLINKG task precision/recall/F1 of
   the mapped table against the gold table (post-processed setting), plus SV1/CS1/CM1.
 * Graph layer (:mod:`pipeline.validation`, :mod:`pipeline.scoring.graph`): SV2 strict
-  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available), SHACL (shapes derived from the ontology plus
-  ``shapes/<scenario>.ttl`` and the case's own), and SA2-SA4, CN/CM and competency
-  questions against the gold KG.
+  syntax, CS2 consistency (OWL 2 RL with owlrl; OWL 2 DL with HermiT where Java is available),
+  SHACL (shapes derived from the ontology plus ``shapes/<scenario>.ttl`` and the case's own),
+  each against the part of the ontology the KG's terms reach and bounded in time; and
+  SA2-SA4, CN/CM and competency questions against the gold KG.
 
 Gold KG: the case's ``gold.graph`` when it has one (BLINKG scenario 1), else the KG
 materialized from the gold table by this pipeline (scenarios 2 and 3), so the rows
@@ -44,10 +45,12 @@ from pipeline.validation.consistency import hermit_available, hermit_consistency
 from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
 from pipeline.validation.result import Result
 from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
-from pipeline.validation.shacl import validate_shacl
+from pipeline.validation.module import kg_signature, ontology_module, unresolved_imports
+from pipeline.validation.shacl import start_shacl
+from pipeline.validation.verdict import NOT_RUN, kg_verdict
 from pipeline.validation.syntax import check_ntriples
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "CHECK_TIMEOUT_S", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +58,8 @@ _ROOT = Path(__file__).resolve().parents[2]
 SHAPES_DIR = _ROOT / "shapes"
 #: Competency questions per scenario (``<scenario>/<case or common>/*.rq``).
 CQ_DIR = _ROOT / "data" / "competency_questions"
+#: Wall-clock seconds each of owlrl, HermiT and SHACL may run before it is reported ``timeout``.
+CHECK_TIMEOUT_S = 120.0
 
 
 def _scenario_key(case: Case) -> str:
@@ -208,7 +213,8 @@ def skipped(name: str, reason: str) -> dict[str, Any]:
 
 
 def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: Case,
-                     full_limit: int | None = None, work: Path | None = None) -> dict[str, Any]:
+                     full_limit: int | None = None, work: Path | None = None,
+                     timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
     Nothing is skipped for size: SV2 always reads the whole file (from
@@ -218,6 +224,13 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     above it on a stratified subject sample (:func:`pipeline.validation.sample.subject_sample`),
     and each result's ``details["coverage"]`` says which and how much it covered. When the KG
     does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
+
+    CS2 and SHACL validate the KG against the module of the ontology its terms reach
+    (:func:`pipeline.validation.module.ontology_module`; sizes in ``details["ontology_module"]``),
+    so their cost follows what the KG uses, not the ontology's size; each runs at most
+    ``timeout_s`` seconds (wall clock), and one that does not finish is ``timeout`` with the reason,
+    never a pass and never a hang. Imports none of the ontology files holds are a warning of
+    each CS2 result (``details["unresolved_imports"]``): the checks run without them.
 
     A KG in another syntax (Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3; by extension) is read by
     :func:`pipeline.rdffile.ntriples_copy` into ``<work>/<name>.nt`` and every check runs on that
@@ -230,6 +243,7 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         kg: the same KG parsed (``None``: parsed here when needed).
         full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
         work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
+        timeout_s: wall-clock limit in seconds of each of owlrl, HermiT and SHACL.
     Returns:
         ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
     """
@@ -286,19 +300,35 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     scenario_shapes = SHAPES_DIR / f"{_scenario_key(case)}.ttl"
     if scenario_shapes.exists():
         shapes.append(scenario_shapes)
-    # owlrl's child process starts first and reasons on one core while HermiT and SHACL run
-    finish_owlrl = start_owlrl(data, ontology.graph)
-    checks = {"CS2-hermit": lambda: hermit_consistency(data, ontology.graph, timeout_s=120),
-              "SHACL": lambda: validate_shacl(data, ontology.graph, shapes=shapes)}
-    done = {name: checks[name]() for name in names if name in checks}
+    # the reasoners and SHACL see the part of the ontology the KG's terms reach, not all of it
+    scope = ontology_module(ontology.graph, kg_signature(data))
+    missing = unresolved_imports(ontology.graph)
+    # owlrl and SHACL run in child processes, each bounded by timeout_s, while HermiT runs
+    finish_owlrl = start_owlrl(data, scope.graph, timeout_s=timeout_s)
+    finish_shacl = start_shacl(data, scope.graph, shapes, timeout_s=timeout_s)
+    done = {"CS2-hermit": hermit_consistency(data, scope.graph, timeout_s=timeout_s)} if "CS2-hermit" in names else {}
+    done["SHACL"] = finish_shacl()
     done["CS2-owlrl"] = finish_owlrl()
     if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
         return stop  # the file does not parse after all: what the sample showed is not reported
     for name in names:  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
         r = done[name].to_dict()
-        r["details"] = {**r["details"], "coverage": coverage}
+        r["details"] = {**r["details"], "coverage": coverage, "ontology_module": scope.details()}
+        if missing and name.startswith("CS2"):
+            r["details"]["unresolved_imports"] = missing
+            r["findings"].append(_imports_finding(missing))
+            r["n_findings"] += 1
         result[name] = r
     return result
+
+
+def _imports_finding(missing: list[str]) -> dict[str, Any]:
+    """A warning naming the imported ontologies none of the files given holds (``Finding.to_dict()``)."""
+    names = ", ".join(f"<{m}>" for m in missing)
+    return Finding(severity="warning", code="unresolved-import", location=names,
+                   message=f"owl:imports of {len(missing)} ontolog{'y' if len(missing) == 1 else 'ies'} not among the "
+                           f"ontology files given, reasoned without: {names} (nothing is downloaded; add the files "
+                           "to the manifest's ontologies to include them)").to_dict()
 
 
 def _parse_nt(path: Path) -> Graph:
@@ -311,19 +341,17 @@ def _parse_nt(path: Path) -> Graph:
     return Graph().parse(path, format="nt")
 
 
-#: Statuses of a check that should have run on the KG and did not finish: never a pass.
-NOT_RUN = ("not_run", "timeout", "failed")
-
-
 def validation_passed(validation: dict[str, Any]) -> bool:
-    """True only when every check of :func:`graph_validation` ran and none says the KG fails.
+    """True only when every check of :func:`graph_validation` ran and none says the KG fails
+    (:func:`pipeline.validation.verdict.kg_verdict` is ``valid``), or when no check ran at all
+    (``kgc run --no-evaluate``: nothing was asked).
 
     Rule: a check with value ``False`` fails the KG; a check that did not run or finish
     (status ``not_run``, ``timeout``, ``failed``) leaves the KG *not validated*, which is not
     a pass either; ``not_applicable`` (the measure does not apply) does not count. A check
     run on a sample counts with its value; its coverage is in ``details["coverage"]``.
     """
-    return all(v.get("value") is not False and v.get("status") not in NOT_RUN for v in validation.values())
+    return not validation or kg_verdict(validation).state == "valid"
 
 
 def case_competency_questions(case: Case) -> list:

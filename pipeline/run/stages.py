@@ -34,6 +34,7 @@ from pipeline.scoring.mapping.cn4 import materialize_with_events
 from pipeline.sources.engine_copy import copies_folder, json_engine_copies
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
 from pipeline.table import read_table, write_table
+from pipeline.validation.verdict import NOT_RUN, check_reason
 
 __all__ = ["State", "STAGES", "use_result", "mapping_level", "is_self_replay", "graph_counts", "compare_graphs",
            "gold_diff"]
@@ -246,7 +247,8 @@ def _check(run: CaseRun, st: State, config: RunConfig) -> None:
 def _validate(run: CaseRun, st: State, config: RunConfig) -> None:
     st.validation = graph_validation(run.folder / "kg.nt", st.kg, st.ontology, run.case)
     run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status"),
-                                         "coverage": (v.get("details") or {}).get("coverage")}
+                                         "coverage": (v.get("details") or {}).get("coverage"),
+                                         **({"reason": check_reason(v)} if v.get("status") in NOT_RUN else {})}
                                      for k, v in st.validation.items()}
     run.artifacts["graph_validation"] = write_json(run.folder / "graph_validation.json", st.validation)
 

@@ -3,7 +3,13 @@
 * :func:`.syntax.check_ntriples` - SV2 strict N-Triples syntax (RIOT-like);
   :func:`.syntax.riot_check` - the same with real Jena RIOT where installed.
 * :func:`.consistency.owlrl_consistency`, :func:`.consistency.hermit_consistency` - CS2.
-* :func:`.shacl.derive_shapes`, :func:`.shacl.validate_shacl` - SHACL.
+* :func:`.shacl.derive_shapes`, :func:`.shacl.validate_shacl`, :func:`.shacl.start_shacl` - SHACL
+  (the last in a child process with a time limit).
+* :func:`.module.ontology_module` - the part of the ontology a KG's terms reach: what the
+  reasoners and SHACL validate against; :func:`.module.unresolved_imports` names the imports
+  none of the files holds.
+* :mod:`.java` - HermiT's and RIOT's classpaths from the jars named; a Java failure in one line.
+* :func:`.verdict.kg_verdict` - the KG's verdict (valid, invalid, not validated) from the checks.
 * :func:`.sample.subject_sample` - the bounded, stratified sample CS2 and SHACL run on above
   :data:`.sample.FULL_LIMIT` triples (each result then says what it covered).
 * :mod:`.parallel` - SV2 in a child process beside the other checks.

@@ -28,7 +28,15 @@ class, a shared value for every key property -> ``owl:sameAs``), then the closur
 HermiT is the one bundled with owlready2 (``owlready2/hermit``), run on the
 same reduced N-Triples input through its command line, as
 ``owlready2.sync_reasoner_hermit`` does, with ``--ignoreUnsupportedDatatypes``
-(xsd:date and friends are outside the OWL 2 datatype map).
+(xsd:date and friends are outside the OWL 2 datatype map). Its input holds no ``owl:imports``
+triple: the ontology is the files given (HermiT would otherwise fetch the imports from the
+network, and fail without it); :func:`pipeline.validation.module.unresolved_imports` names the
+imports none of them holds. A JVM that cannot start is ``not_run``, a HermiT that fails is
+``failed``, each with a one-line reason (:func:`pipeline.validation.java.java_failure`).
+
+Both reasoners are given what the caller passes as the ontology; :func:`pipeline.run.evaluate.
+graph_validation` passes the module of the ontology the KG's terms reach
+(:mod:`pipeline.validation.module`), so a large ontology costs what the KG uses of it.
 
 Speed (same closure, same messages): the reasoner's graph uses the context-free ``SimpleMemory``
 store (owlrl reads no context), and in the child owlrl's rules read ``OWL.sameAs`` ... from
@@ -37,11 +45,9 @@ million reads for a sample of a million-triple KG).
 """
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import time
@@ -56,6 +62,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from pipeline.findings import Finding
+from pipeline.validation.java import hermit_classpath, java, java_failure
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
@@ -285,7 +292,8 @@ def _owlrl_result(status: str, payload: list, n_closure: int, details: dict[str,
                   timeout_s: float, elapsed: float) -> Result:
     details["run_success"] = status == "ok"
     if status != "ok":
-        msg = payload[0] if payload else f"owlrl did not finish within {timeout_s} s"
+        msg = payload[0] if payload else f"owlrl did not finish within {timeout_s:g} s"
+        details["reason"] = msg
         log.warning("CS2-owlrl %s: %s", status, msg)
         return Result("CS2-owlrl", None, status=status, details=details, elapsed_s=elapsed,
                       findings=[Finding(severity="error", message=msg, code=f"reasoner-{status}")])
@@ -321,18 +329,9 @@ def _subject_of(message: str) -> str:
     return iris[-1] if iris else ""
 
 
-def _hermit_classpath() -> str | None:
-    spec = importlib.util.find_spec("owlready2")  # its files only: HermiT runs as a Java process
-    if spec is None or spec.origin is None:
-        return None
-    here = os.path.join(os.path.dirname(spec.origin), "hermit")
-    jar = os.path.join(here, "HermiT.jar")
-    return os.pathsep.join([here, jar]) if os.path.exists(jar) else None
-
-
 def hermit_available() -> bool:
     """True when a ``java`` executable and owlready2's bundled HermiT jar are present."""
-    return shutil.which("java") is not None and _hermit_classpath() is not None
+    return java() is not None and hermit_classpath() is not None
 
 
 _NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
@@ -352,17 +351,19 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
         ``Result(name="CS2-hermit", value=consistent)`` with ``details``:
         ``run_success`` (HermiT finished), ``consistent``, ``n_unsatisfiable_classes``
         and the list ``unsatisfiable_classes`` (named classes equivalent to
-        ``owl:Nothing``). ``status="not_applicable"`` without Java,
-        ``"timeout"``/``"failed"`` when HermiT does not finish (``value=None``).
+        ``owl:Nothing``). ``status="not_applicable"`` without Java; ``"not_run"`` when the JVM
+        cannot start, ``"timeout"``/``"failed"`` when HermiT does not finish (``value=None``,
+        the one-line reason in ``details["reason"]`` and in the finding).
     """
-    cp = _hermit_classpath()
-    java = shutil.which("java")
-    if cp is None or java is None:
+    cp = hermit_classpath()
+    exe = java()
+    if cp is None or exe is None:
         return Result.not_applicable("CS2-hermit", "Java or owlready2's HermiT is not available")
     t0 = time.perf_counter()
     data = Graph(bind_namespaces="none")
     for t in _g(ontology):
-        data.add(t)
+        if t[1] != OWL.imports:  # HermiT would fetch them from the network; the files given are the ontology
+            data.add(t)
     for t in (relevant_instance_data(kg, ontology) if reduce else kg):
         data.add(t)
     fd, path = tempfile.mkstemp(suffix=".nt", prefix="cs2-hermit-")
@@ -370,15 +371,20 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
     details: dict[str, Any] = {"n_reasoned_triples": len(data), "run_success": False}
     try:
         data.serialize(path, format="nt", encoding="utf-8")
-        cmd = [java, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
+        cmd = [exe, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
                "-c", "--ignoreUnsupportedDatatypes", "-I", f"file://{path}"]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired:
-            return Result("CS2-hermit", None, status="timeout", details=details,
+            reason = f"HermiT did not finish within {timeout_s:g} s"
+            return Result("CS2-hermit", None, status="timeout", details={**details, "reason": reason},
                           elapsed_s=time.perf_counter() - t0,
-                          findings=[Finding(severity="error", message=f"HermiT did not finish within {timeout_s} s",
-                                            code="reasoner-timeout")])
+                          findings=[Finding(severity="error", message=reason, code="reasoner-timeout")])
+        except OSError as exc:
+            reason = f"the JVM could not start HermiT: {exc}"
+            return Result("CS2-hermit", None, status="not_run", details={**details, "reason": reason},
+                          elapsed_s=time.perf_counter() - t0,
+                          findings=[Finding(severity="error", message=reason, code="reasoner-not-run")])
     finally:
         os.unlink(path)
     out = proc.stdout + proc.stderr
@@ -390,10 +396,11 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
                           findings=[Finding(severity="error",
                                             message="HermiT: the ontology with the KG's data is inconsistent",
                                             code="inconsistent")])
-        tail = out.strip().splitlines()[-3:]
-        return Result("CS2-hermit", None, status="failed", details=details, elapsed_s=elapsed,
-                      findings=[Finding(severity="error", message="HermiT failed: " + " | ".join(tail),
-                                        code="reasoner-failed")])
+        status, reason = java_failure(out, "HermiT")
+        log.warning("CS2-hermit %s: %s", status, reason)
+        return Result("CS2-hermit", None, status=status, details={**details, "reason": reason}, elapsed_s=elapsed,
+                      findings=[Finding(severity="error", message=reason,
+                                        code=f"reasoner-{status.replace('_', '-')}")])
     unsat = sorted({iri for line in out.splitlines() if _NOTHING in line and line.startswith("EquivalentClasses")
                     for iri in re.findall(r"<([^>]+)>", line) if iri != _NOTHING})
     details.update(run_success=True, consistent=True, n_unsatisfiable_classes=len(unsat),

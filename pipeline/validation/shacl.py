@@ -29,6 +29,15 @@ in BLINKG's) is read as ``rdf:langString``, as every stage reads it
 (:func:`pipeline.ontology.is_langstring`); a shape demanding the undefined
 ``xsd:langString`` would reject every value.
 
+``owl:Thing`` and ``rdfs:Resource`` derive no class shape (a domain, range or
+``owl:allValuesFrom`` of the top class): every resource is an instance of them, so such a
+shape would only flag that the type is not asserted.
+
+Results are about the KG: pyshacl validates the KG with the ontology mixed in (``ont_graph``,
+so that ``sh:class`` sees ``rdfs:subClassOf``), and a result whose focus node is no node of the
+KG (an example individual of the ontology) is not counted (``n_results_outside_kg``).
+:func:`start_shacl` bounds a run in time (a slow SPARQL-based constraint cannot hang a run).
+
 Shape IRIs are ``urn:kgc:shapes:<rule>-<term>[-<term>]``, with each term
 written by its local name when no other IRI of the ontology shares that
 (sanitised) local name, else as ``<local name>.<first 8 hex digits of the
@@ -44,7 +53,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import pyshacl
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
@@ -53,17 +62,19 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.findings import Finding
 from pipeline.ontology import is_langstring, is_xsd_datatype
+from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
-#: not an XSD 1.1 datatype (rdflib's XSD namespace rightly has no such term).
-
-__all__ = ["SHAPES", "derive_shapes", "validate_shacl"]
+__all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl"]
 
 log = logging.getLogger(__name__)
 
 #: Namespace of the derived shapes' names.
 SHAPES = Namespace("urn:kgc:shapes:")
 _SEVERITY = {SH.Violation: "error", SH.Warning: "warning", SH.Info: "info"}
+#: The top classes: every resource is an instance (OWL 2 Direct Semantics; RDFS rule rdfs4), so a
+#: shape demanding ``sh:class owl:Thing`` tests only whether the type is asserted, never the data.
+_TOP = (OWL.Thing, RDFS.Resource)
 
 
 def _g(x: Any) -> Graph:
@@ -152,6 +163,9 @@ class _Builder:
             for d in o.objects(p, RDFS.domain):
                 union = _named(o, d, OWL.unionOf)
                 members = union if union else _named(o, d, OWL.intersectionOf)
+                if union and any(m in _TOP for m in union):
+                    continue  # a union with the top class holds for every subject
+                members = [m for m in members if m not in _TOP]
                 if not members:
                     continue
                 s = self.node(f"domain-{name}", subj, SH.Warning, f"subject of {p} should be a {' or '.join(members)}")
@@ -177,7 +191,7 @@ class _Builder:
                     elif c == RDFS.Literal:
                         self.prop(f"range-{name}-literal", subj, p, SH.Violation,
                                   f"values of {p} must be literals", nodeKind=SH.Literal)
-                    elif c in self.classes and c not in self.datatypes:
+                    elif c in self.classes and c not in self.datatypes and c not in _TOP:
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Warning,
                                   f"values of {p} should be instances of {c}", **{"class": c})
             if (p, RDF.type, OWL.DatatypeProperty) in o:
@@ -219,7 +233,7 @@ class _Builder:
                               f"a {c} has {'at least' if kind == 'min' else 'at most'} {int(n)} {p}",
                               **{key: count}, **q)
             avf = o.value(r, OWL.allValuesFrom)
-            if isinstance(avf, URIRef) and avf in self.classes:
+            if isinstance(avf, URIRef) and avf in self.classes and avf not in _TOP:
                 self.prop(f"all-{base}", tgt, p, SH.Warning, f"every {p} of a {c} should be a {avf}",
                           **{"class": avf})
 
@@ -253,7 +267,7 @@ def _shape_name(sg: Graph, shape: Any, path: Any) -> str:
 
 def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str | Path] = (), *,
                    derive: bool = True, inference: str = "none", max_findings: int = 2000) -> Result:
-    """Validate ``kg`` with derived and hand-written shapes (pyshacl).
+    """Validate ``kg`` with derived and hand-written shapes (pyshacl), in this process, unbounded.
 
     Args:
         kg: the KG.
@@ -265,10 +279,12 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         max_findings: keep at most this many findings (counts stay exact).
     Returns:
         ``Result(name="SHACL", value=conforms)`` where ``conforms`` = no result of
-        severity ``sh:Violation``; ``details``: ``n_results``, ``by_severity``
-        (``{"Violation": n, "Warning": n, "Info": n}``), ``by_shape``
-        (``{shape: {severity: n}}``), ``n_shapes``. A shapes file that cannot be
-        parsed or a pyshacl crash gives ``status="failed"``.
+        severity ``sh:Violation`` on a node of ``kg``; ``details``: ``n_results``, ``by_severity``
+        (``{"Violation": n, "Warning": n, "Info": n}``), ``by_shape`` (``{shape: {severity: n}}``),
+        ``n_shapes``, ``n_results_outside_kg`` (results whose focus node is no node of ``kg``:
+        the ontology's own individuals, which pyshacl sees through ``ont_graph``; not counted).
+        A shapes file that cannot be parsed or a pyshacl crash gives ``status="failed"``.
+        :func:`start_shacl` runs the same in a child process with a time limit.
     """
     t0 = time.perf_counter()
     sg = Graph()
@@ -282,13 +298,19 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
                                            allow_warnings=True, allow_infos=True)
     except Exception as exc:  # noqa: BLE001 - bad shapes or a pyshacl crash are reported, not raised
         return Result("SHACL", None, status="failed", elapsed_s=time.perf_counter() - t0,
+                      details={"reason": f"SHACL validation failed: {type(exc).__name__}: {exc}"},
                       findings=[Finding(severity="error",
                                         message=f"SHACL validation failed: {type(exc).__name__}: {exc}",
                                         code="shacl-failed")])
     by_sev: Counter = Counter()
     by_shape: dict[str, Counter] = defaultdict(Counter)
     findings: list[Finding] = []
+    outside = 0
     for r in sorted(rg.subjects(RDF.type, SH.ValidationResult), key=str):
+        focus = rg.value(r, SH.focusNode)
+        if focus is not None and (focus, None, None) not in kg and (None, None, focus) not in kg:
+            outside += 1  # a node of the ontology only (its example individuals): not about this KG
+            continue
         sev_iri = rg.value(r, SH.resultSeverity)
         sev_name = str(sev_iri).rsplit("#", 1)[-1]
         path = rg.value(r, SH.resultPath)
@@ -297,7 +319,6 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         by_shape[shape][sev_name] += 1
         if len(findings) < max_findings:
             value = rg.value(r, SH.value)
-            focus = rg.value(r, SH.focusNode)
             msg = rg.value(r, SH.resultMessage)
             findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
                                     location=str(focus) if focus is not None else "",
@@ -307,6 +328,63 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
                "by_severity": {k: by_sev.get(k, 0) for k in ("Violation", "Warning", "Info")},
                "by_shape": {k: dict(v) for k, v in sorted(by_shape.items())},
                "n_shapes": len(set(sg.subjects(RDF.type, SH.NodeShape)) | set(sg.subjects(SH.targetClass, None))),
-               "pyshacl_conforms": bool(conforms)}
+               "n_results_outside_kg": outside, "pyshacl_conforms": bool(conforms)}
     log.info("SHACL: %d results (%s) in %.2f s", details["n_results"], dict(by_sev), time.perf_counter() - t0)
     return Result("SHACL", valid, findings=findings, details=details, elapsed_s=time.perf_counter() - t0)
+
+
+def _shacl_child(kg: Graph, ontology: Any, shapes: list, conn: Any) -> None:
+    try:
+        conn.send(("ok", validate_shacl(kg, ontology, shapes)))
+    except BaseException as exc:  # noqa: BLE001 - reported by the parent as a failed check
+        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def _sparql_shapes(shapes: Iterable[Graph | str | Path]) -> list[str]:
+    """Names of the hand-written shapes with a SPARQL-based constraint (``sh:sparql``): the usual
+    reason a SHACL run does not finish (SHACL section 5; pyshacl evaluates each query per focus node)."""
+    out = []
+    for s in shapes:
+        try:
+            g = s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+        except Exception:  # noqa: BLE001 - the run itself reports an unparsable file
+            continue
+        where = "" if isinstance(s, Graph) else f" ({Path(s).name})"
+        out += [f"{shape.n3() if isinstance(shape, URIRef) else '_:anonymous'}{where}"
+                for shape in dict.fromkeys(g.subjects(SH.sparql, None))]
+    return out
+
+
+def start_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str | Path] = (), *,
+                timeout_s: float = 120.0) -> Callable[[], Result]:
+    """Start :func:`validate_shacl` in a forked child process and return at once.
+
+    Call before any thread is started (the child is forked). Returns a function that waits at
+    most what is left of ``timeout_s`` (seconds, wall clock) and gives the :class:`Result`; past
+    it the child is killed and the result is ``status="timeout"``, ``value=None``, with the
+    reason in ``details["reason"]`` (naming the shapes with a SPARQL-based constraint, if any):
+    never a pass, never a hang. A child that dies gives ``status="failed"`` with its exit code.
+    """
+    t0 = time.perf_counter()
+    shapes = list(shapes)
+    wait = start_child(_shacl_child, kg, ontology, shapes)
+
+    def finish() -> Result:
+        got, answer = wait(max(0.0, timeout_s - (time.perf_counter() - t0)))
+        if got == "ok" and answer[0] == "ok":
+            return answer[1]
+        if got == "timeout":
+            slow = _sparql_shapes(shapes)
+            reason = f"SHACL validation did not finish within {timeout_s:g} s" + (
+                f"; shapes with a SPARQL-based constraint: {', '.join(slow)}" if slow else "")
+            status = "timeout"
+        else:
+            reason = f"SHACL validation failed: {answer[1] if got == 'ok' else 'the SHACL process ' + str(answer)}"
+            status = "failed"
+        log.warning("SHACL %s: %s", status, reason)
+        return Result("SHACL", None, status=status, elapsed_s=time.perf_counter() - t0, details={"reason": reason},
+                      findings=[Finding(severity="error", message=reason, code=f"shacl-{status}")])
+
+    return finish

@@ -27,11 +27,9 @@ offending term (the ``<`` of an IRI, the opening ``"`` of a literal, the
 from __future__ import annotations
 
 import collections
-import glob
 import io
 import logging
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -39,6 +37,7 @@ from pathlib import Path
 import pyoxigraph
 
 from pipeline.findings import Finding
+from pipeline.validation.java import java, java_failure, riot_classpath
 from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
 
@@ -345,14 +344,9 @@ def _recheck(path: str | Path, faulty: set[str], scan: _Scan) -> None:
     scan.n_triples = n_triples  # these lines were counted as triples by the bulk path
 
 
-def _jena_classpath() -> str | None:
-    jars = sorted(glob.glob("/usr/share/java/jena*.jar") + glob.glob("/usr/share/java/apache-jena*.jar"))
-    return "/usr/share/java/*" if jars else None
-
-
 def riot_available() -> bool:
-    """True when Java and Debian's Jena jars (``libapache-jena-java``) are installed."""
-    return shutil.which("java") is not None and _jena_classpath() is not None
+    """True when Java and Jena's jars (Debian's ``libapache-jena-java``, or ``$JENA_HOME/lib``) are installed."""
+    return java() is not None and riot_classpath() is not None
 
 
 _RIOT_LINE = re.compile(r"(ERROR|WARN|FATAL)\s.*?\[line: (\d+), col: (\d+)\s*\]\s*(.*)")
@@ -361,23 +355,30 @@ _RIOT_LINE = re.compile(r"(ERROR|WARN|FATAL)\s.*?\[line: (\d+), col: (\d+)\s*\]\
 def riot_check(path: str | Path, *, timeout_s: float = 120.0) -> Result:
     """Cross-check a file with real Jena RIOT (``riotcmd.riot --strict --validate``).
 
+    The classpath is built from the jars named (:func:`pipeline.validation.java.riot_classpath`).
+
     Returns:
         ``Result(name="SV2-riot", value=strict_valid)`` with ``N_warn``/``N_err``/
         ``N_fatal`` parsed from RIOT's log lines; ``status="not_applicable"`` when
-        Java or Jena is missing, ``timeout``/``failed`` when RIOT does not finish.
+        Java or Jena is missing; ``not_run`` (with ``details["reason"]``) when the JVM cannot
+        start RIOT; ``timeout``/``failed`` when RIOT does not finish.
     """
-    cp = _jena_classpath()
-    if cp is None or shutil.which("java") is None:
+    cp = riot_classpath()
+    exe = java()
+    if cp is None or exe is None:
         return Result.not_applicable("SV2-riot", "Java or the Jena jars (libapache-jena-java) are not installed")
     t0 = time.perf_counter()
-    cmd = ["java", "-cp", cp, "riotcmd.riot", "--strict", "--validate", "--syntax=ntriples", str(path)]
+    cmd = [exe, "-cp", cp, "riotcmd.riot", "--strict", "--validate", "--syntax=ntriples", str(path)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
-        return Result("SV2-riot", None, status="timeout", elapsed_s=time.perf_counter() - t0)
+        reason = f"RIOT did not finish within {timeout_s:g} s"
+        return Result("SV2-riot", None, status="timeout", elapsed_s=time.perf_counter() - t0,
+                      details={"reason": reason}, findings=[Finding(severity="error", message=reason, code="riot-timeout")])
     except OSError as exc:
-        return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding(severity="error", message=f"cannot run RIOT: {exc}", code="riot-failed")])
+        reason = f"the JVM could not start RIOT: {exc}"
+        return Result("SV2-riot", None, status="not_run", elapsed_s=time.perf_counter() - t0, details={"reason": reason},
+                      findings=[Finding(severity="error", message=reason, code="riot-not-run")])
     findings = []
     for m in _RIOT_LINE.finditer(proc.stdout + "\n" + proc.stderr):
         sev = {"ERROR": "error", "WARN": "warning", "FATAL": "fatal"}[m.group(1)]
@@ -385,9 +386,9 @@ def riot_check(path: str | Path, *, timeout_s: float = 120.0) -> Result:
                                 location=f"line {m.group(2)}, column {m.group(3)}", line=int(m.group(2)),
                                 column=int(m.group(3)), code="riot"))
     if proc.returncode != 0 and not findings:
-        return Result("SV2-riot", None, status="failed", elapsed_s=time.perf_counter() - t0,
-                      findings=[Finding(severity="error", message=(proc.stderr or proc.stdout)[-500:],
-                                        code="riot-failed")])
+        status, reason = java_failure(proc.stdout + "\n" + proc.stderr, "RIOT")
+        return Result("SV2-riot", None, status=status, elapsed_s=time.perf_counter() - t0, details={"reason": reason},
+                      findings=[Finding(severity="error", message=reason, code=f"riot-{status.replace('_', '-')}")])
     n = {s: sum(f.severity == s for f in findings) for s in ("warning", "error", "fatal")}
     valid = n["error"] == 0 and n["fatal"] == 0 and proc.returncode == 0
     return Result("SV2-riot", valid, findings=findings, elapsed_s=time.perf_counter() - t0,

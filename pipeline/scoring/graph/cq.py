@@ -12,8 +12,11 @@ first when an alignment is given.
 Per CQ *i* with predicted answers ``A_p`` and gold answers ``A_g`` (the
 KG-quality benchmark's definitions): correctness ``c_i = |A_p ∩ A_g| / |A_p|``,
 completeness ``m_i = |A_p ∩ A_g| / |A_g|``, ``f_i`` their F1; a query that fails
-on the predicted KG scores 0; ``A_p = A_g = ∅`` scores 1; ``A_p = ∅ ≠ A_g``
-scores c = m = 0; ``A_p ≠ ∅ = A_g`` scores c = 0, m = 1 (nothing missed), f = 0.
+on the predicted KG scores 0; ``A_p = ∅ ≠ A_g`` scores c = m = 0. A CQ whose gold
+answer is empty (``A_g = ∅``) is *not scorable*: listed in ``per_cq`` with status
+``not_scorable`` and the KG's answer, left out of PQ1-PQ6 (``details["not_scorable"]``): an empty
+gold answer cannot tell a right "nothing" from a gold KG that lacks the answer (gold-table
+rows that did not compile), so it would score 1 for an empty answer and 0 for a right one.
 A CQ that fails on the gold KG is not applicable (reported as a finding).
 A file without a ``# CQ:`` line states no question: it is still answered
 (its query may be fine) but ``statement`` is ``None`` and :func:`score_cqs`
@@ -222,6 +225,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     h = Hierarchy(ontology)
     per: list[dict[str, Any]] = []
     not_run: list[dict[str, Any]] = []  # CQs that do not parse: listed, never scored
+    unscorable: list[dict[str, Any]] = []  # CQs whose gold answer is empty: listed, never scored
     findings: list[Finding] = []
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
@@ -250,6 +254,16 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             findings.append(Finding(severity="warning", message=f"CQ fails on the predicted KG: {exc}", location=where,
                                     code="cq-failed"))
             ap = None
+        if not ag:  # nothing to compare with: neither a hit nor a miss (a partial gold often lacks the answer)
+            unscorable.append({"id": cq.id, "statement": cq.statement, "status": "not_scorable", "f1": None,
+                               "correctness": None, "completeness": None, "satisfied": None,
+                               "n_pred": len(ap) if ap is not None else None, "n_gold": 0, "n_common": None,
+                               "expected": [], "actual": _show(ap),
+                               "reason": "the gold KG gives no answer: not scorable"})
+            findings.append(Finding(severity="info", message=f"CQ {cq.id} ({cq.statement}): the gold KG gives no "
+                                    "answer, so the KG's answer cannot be scored; left out of PQ1-PQ6",
+                                    location=where, code="cq-not-scorable"))
+            continue
         inter = len(ap & ag) if ap is not None else 0
         c, m, f = _prf_cq(ap, ag, inter)
         row: dict[str, Any] = {"id": cq.id, "statement": cq.statement, "status": "failed" if ap is None else "ok",
@@ -277,6 +291,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     if not per:
         why = "no competency question could be answered on the gold KG" if cqs else \
             "the case has no competency questions: the manifest key competency_questions names none"
+        if unscorable:
+            why = f"the gold KG gives no answer to any of the {len(unscorable)} competency question(s): not scorable"
         first = next((f for f in findings if f.severity == "error"), None)
         if first is not None:  # the reason a CQ failed (a query syntax error ...) must reach the user
             why += f"; first: {first.location}: {' '.join(first.message.split())[:300]}"
@@ -288,6 +304,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         out = {n: Result.not_applicable(n, why) for n in names}
         for r in out.values():
             r.findings.extend(findings)
+        if unscorable:
+            out["PQ3"].details = {"per_cq": unscorable, "not_scorable": [r["id"] for r in unscorable]}
         return out
     n = len(per)
     s_common = sum(r["n_common"] for r in per)
@@ -297,12 +315,13 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     mr = s_common / s_gold if s_gold else None
     mf = None if mp is None or mr is None else (0.0 if mp + mr == 0 else 2 * mp * mr / (mp + mr))
     # a CQ that did not parse is left out of every mean and named: the PQ scores cover n CQs of n_cqs_total
-    base = {"n_cqs": n, "n_failed": sum(r["status"] == "failed" for r in per), **partial}
+    base = {"n_cqs": n, "n_failed": sum(r["status"] == "failed" for r in per), **partial,
+            **({"not_scorable": [r["id"] for r in unscorable]} if unscorable else {})}
     out = {
         "PQ1": Result("PQ1", sum(r["correctness"] for r in per) / n, details={**base, "micro": mp}),
         "PQ2": Result("PQ2", sum(r["completeness"] for r in per) / n, details={**base, "micro": mr}),
         "PQ3": Result("PQ3", sum(r["f1"] for r in per) / n, findings=findings,
-                      details={**base, "micro": mf, "per_cq": per + not_run}),
+                      details={**base, "micro": mf, "per_cq": per + unscorable + not_run}),
         "PQ4": Result("PQ4", sum(r["satisfied"] for r in per) / n,
                       details={**base, "n_satisfied": sum(r["satisfied"] for r in per)}),
     }

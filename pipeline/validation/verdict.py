@@ -1,0 +1,107 @@
+"""The KG's verdict: one word and its reasons, from the results of the KG checks (SV2, CS2, SHACL).
+
+Run status and KG validity are two verdicts: a run that wrote its KG is ``ok`` whatever the
+KG is; the KG is
+
+* ``valid`` when every check that applies ran and none fails;
+* ``invalid`` when a check fails (value ``False``): the KG has an error;
+* ``not validated`` when none fails but a check that applies did not run or finish (status
+  ``not_run``, ``timeout`` or ``failed``): nothing is known about what it would have found,
+  so this is never a pass;
+* ``not checked`` when no check result exists (``--no-evaluate``, or the run failed before).
+
+``not_applicable`` (HermiT without Java) does not count. Results are ``Result.to_dict()`` dicts
+(or the ``{"value", "status", "reason"}`` summaries of ``run.json``); this module imports nothing
+heavy, so the report and the console read it too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+__all__ = ["NOT_RUN", "Verdict", "kg_verdict", "check_reason", "check_word"]
+
+#: Statuses of a check that should have run on the KG and did not finish: never a pass.
+NOT_RUN = ("not_run", "timeout", "failed")
+
+
+def check_reason(result: Mapping[str, Any]) -> str:
+    """Why a check did not run or failed, in one line: ``details.reason`` (or ``reason``), else its
+    first error finding, else its status."""
+    details = result.get("details") or {}
+    why = details.get("reason") or result.get("reason")
+    if not why and result.get("status") == "over runs":  # LLM_RUNS > 1: the runs did not all validate
+        why = "not validated in every run (see runs/<i>/graph_validation.json)"
+    if not why:
+        first = next((f for f in result.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
+        why = first.get("message") if first else result.get("status") or "no reason recorded"
+    return " ".join(str(why).split())
+
+
+def check_word(result: Mapping[str, Any]) -> str:
+    """A check's outcome as a word: ``passes``, ``fails``, ``not run``, ``n/a``; never "ok" (which
+    says the value was computed, not what it is)."""
+    value, status = result.get("value"), result.get("status")
+    if status in NOT_RUN and value is None:
+        return "not run"
+    if value is True:
+        return "passes"
+    if value is False:
+        return "fails"
+    return "n/a"
+
+
+@dataclass
+class Verdict:
+    """The KG's verdict.
+
+    Attributes:
+        state: ``valid``, ``invalid``, ``not validated`` or ``not checked`` (module docstring).
+        failing: checks whose value is ``False``.
+        not_run: check -> one-line reason, for checks that applied and did not run or finish.
+        passed: checks that ran and pass.
+    """
+
+    state: str
+    failing: list[str] = field(default_factory=list)
+    not_run: dict[str, str] = field(default_factory=dict)
+    passed: list[str] = field(default_factory=list)
+
+    def sentence(self) -> str:
+        """The verdict in one sentence (``KG valid: passes SV2, CS2-owlrl, SHACL`` ...)."""
+        if self.state == "not checked":
+            return "KG not checked"
+        parts = []
+        if self.failing:
+            parts.append(f"fails {', '.join(self.failing)}")
+        by_reason: dict[str, list[str]] = {}
+        for name, why in self.not_run.items():  # one reason given once, with every check it stopped
+            by_reason.setdefault(why, []).append(name)
+        parts += [f"{', '.join(names)} did not run ({why})" for why, names in by_reason.items()]
+        if self.state == "valid":
+            parts.append(f"passes {', '.join(self.passed)}")
+        return f"KG {self.state}: " + "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``state``, ``failing``, ``not_run``, ``passed``, ``sentence``)."""
+        return {"state": self.state, "failing": self.failing, "not_run": self.not_run, "passed": self.passed,
+                "sentence": self.sentence()}
+
+
+def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
+    """The verdict on a KG from its check results (``{name: Result.to_dict()}``, as
+    :func:`pipeline.run.evaluate.graph_validation` returns and ``graph_validation.json`` holds).
+
+    Returns:
+        A :class:`Verdict`; ``invalid`` wins over ``not validated`` (a check found an error).
+    """
+    checks = {k: v for k, v in (validation or {}).items() if isinstance(v, Mapping)}
+    if not checks:
+        return Verdict("not checked")
+    failing = [k for k, v in checks.items() if v.get("value") is False]
+    # a check without a value that applies (any status but not_applicable) did not run or finish
+    not_run = {k: check_reason(v) for k, v in checks.items()
+               if v.get("value") is None and v.get("status") != "not_applicable"}
+    passed = [k for k, v in checks.items() if v.get("value") is True]
+    state = "invalid" if failing else "not validated" if not_run else "valid"
+    return Verdict(state, failing, not_run, passed)
