@@ -43,7 +43,7 @@ def test_conformance_case(tmp_path, monkeypatch, suite, case, expected):
     folder = CASES / suite / case
     if not folder.is_dir():
         pytest.skip(f"RML test cases not found at {CASES}")
-    monkeypatch.setattr("pipeline.bench.conformance._morph", lambda _case: (None, "not run"))
+    monkeypatch.setattr("pipeline.bench.conformance._morph", lambda *_: (None, "not run"))
     result = run_case(folder, tmp_path)
     assert (result.ours, "Traceback" in result.ours_reason) == (expected, False), result.ours_reason
 

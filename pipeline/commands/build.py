@@ -16,7 +16,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
 from pipeline.materialize.distributed import materialize_distributed
-from pipeline.materialize.materializer import materialize
+from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import parse_error
@@ -124,7 +124,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         base = load_manifest(args.manifest).base_iri
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
+    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
+                         copies=copies_folder(output.parent))
     if not norm.triples_maps:
         raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
     unreadable = check_logical_sources(norm.graph)
@@ -135,6 +136,10 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, copies_folder(output.parent)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
+    if args.distributed and (norm.gathers is not None or norm.targets is not None):
+        raise InputError("--distributed runs the engine copy only: this mapping has "
+                         + ("RML-CC gather maps" if norm.gathers is not None else "RML-IO logical targets")
+                         + ", which kgc computes beside the engine; run without --distributed", path=rml_path)
     if args.distributed:
         dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
         for f in [*norm.findings, *dist.findings]:
@@ -152,15 +157,20 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
     try:
         # findings name the RML the user gave, not the engine copy beside the output
-        result = materialize(engine, processes=args.processes, output=output, fmt=fmt,
-                             locate=lambda predicate: (str(rml_path), None), overlap=True)
+        done = materialize_document(norm, engine, output, fmt, processes=args.processes,
+                                    locate=lambda predicate: (str(rml_path), None), overlap=True)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
+    result = done.result
     for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)
     print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
           f"written to {output}")
-    return 1 if result.dropped else 0
+    for target, path, n in done.targets:
+        print(f"{n} statements written to logical target {target.label()}: {path} ({target.serialization}"
+              f"{', ' + target.compression if target.compression else ''}"
+              f"{', ' + target.encoding.upper() if target.encoding != 'utf-8' else ''})")
+    return 1 if done.dropped else 0
 
 
 def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

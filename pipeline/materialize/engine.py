@@ -61,7 +61,7 @@ import numpy as np
 from pipeline.fno import UDF_FILE
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
 from pipeline.materialize.readers import CsvReads, ElementPath, read_json
-from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
+from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
            "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
@@ -298,6 +298,9 @@ def engine_run() -> Iterator[None]:
         return results_df
 
     def preprocess(data, rml_rule, references, config):
+        if str(rml_rule.get("logical_source_value", "")).endswith(DERIVED_SUFFIX) and all_text(data):
+            # a derived source holds no null but absent keys (dropped by file_data): "" is a value
+            return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
         if rml_rule["source_type"] == RDB or not all_text(data):
             return preprocess_original(data, rml_rule, references, config)
         # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)

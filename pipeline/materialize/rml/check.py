@@ -20,7 +20,8 @@ from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name"]
+__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name",
+           "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
 
@@ -44,17 +45,37 @@ def source_key(g: Graph, tm: Node) -> tuple:
                                                  RML.query, RML.tableName))
 
 
+def gather_members(g: Graph, node: Node) -> list[Node]:
+    """The term maps an RML-CC gather map gathers (its ``rml:gather`` list, in order; ``[]`` for
+    any other term map)."""
+    head = g.value(node, RML.gather) if not isinstance(node, Literal) else None
+    out, seen = [], set()
+    while head is not None and head != RDF.nil and head not in seen:
+        seen.add(head)
+        item = g.value(head, RDF.first)
+        if item is not None:
+            out.append(item)
+        head = g.value(head, RDF.rest)
+    return out
+
+
 def term_maps(g: Graph, tm: Node):
-    """``(role, node)`` for the subject map, predicate, object and graph maps of one TriplesMap."""
+    """``(role, node)`` for the subject map, predicate, object and graph maps of one TriplesMap,
+    and the term maps gathered by a gather map (RML-CC), which make terms as object maps do."""
+    def with_members(role: str, node: Node):
+        yield role, node
+        for member in gather_members(g, node):
+            yield from with_members("object map", member)
+
     for sm in g.objects(tm, RML.subjectMap):
-        yield "subject map", sm
+        yield from with_members("subject map", sm)
         for gm in g.objects(sm, RML.graphMap):
             yield "graph map", gm
     for pom in g.objects(tm, RML.predicateObjectMap):
         for role, p in (("predicate map", RML.predicateMap), ("object map", RML.objectMap),
                         ("graph map", RML.graphMap)):
             for node in g.objects(pom, p):
-                yield role, node
+                yield from with_members(role, node)
 
 
 def check_mapping(g: Graph, where: str) -> list[Node]:
@@ -77,7 +98,13 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
         if ls is not None and g.value(ls, RML.source) is None and g.value(ls, RML.query) is None \
                 and g.value(ls, RML.tableName) is None:
             raise RMLError(f"TriplesMap {node_name(tm)}: its logical source has no rml:source", path=where)
+        if (tm, RDF.type, RML.AssertedTriplesMap) in g and (tm, RDF.type, RML.NonAssertedTriplesMap) in g:
+            raise RMLError(f"TriplesMap {node_name(tm)} is typed both rml:AssertedTriplesMap and "
+                           "rml:NonAssertedTriplesMap (RML-star: a triples map is one or the other)", path=where)
         for pom in g.objects(tm, RML.predicateObjectMap):
+            if g.value(pom, RML.quotedTriplesMap) is not None:
+                raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has rml:quotedTriplesMap "
+                               "(RML-star: a quoted triples map belongs in a subject map or an object map)", path=where)
             if g.value(pom, RML.predicate) is None and g.value(pom, RML.predicateMap) is None:
                 raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no predicate", path=where)
             if g.value(pom, RML.object) is None and g.value(pom, RML.objectMap) is None:
@@ -88,7 +115,15 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
                 raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is the literal {str(node)!r}, not a term map "
                                "(use the constant shortcut, e.g. rml:object)", path=where)
             values = [p for p in _VALUE if g.value(node, p) is not None]
-            if not values and not any(str(p).startswith(FNML) for p in g.predicates(node)) \
+            gather = g.value(node, RML.gather) is not None
+            if gather and (g.value(node, RML.gatherAs) not in (RDF.List, RDF.Bag, RDF.Seq, RDF.Alt)):
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is a gather map whose rml:gatherAs is "
+                               f"{g.value(node, RML.gatherAs)} (RML-CC: one of rdf:List, rdf:Bag, rdf:Seq, rdf:Alt)",
+                               path=where)
+            if gather and not gather_members(g, node):
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is a gather map with an empty rml:gather list "
+                               "(RML-CC: a non-empty list of term maps)", path=where)
+            if not values and not gather and not any(str(p).startswith(FNML) for p in g.predicates(node)) \
                     and g.value(node, RML.termType) != RML.BlankNode:
                 raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has no rml:constant, rml:reference, "
                                "rml:template, rml:functionExecution or rml:parentTriplesMap", path=where)
