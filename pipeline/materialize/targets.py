@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pyoxigraph
 from rdflib import BNode, Dataset, Graph, URIRef
+from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
@@ -128,10 +129,13 @@ def split_targets(g: Graph, mapping_dir: Path, where: str) -> TargetPlan | None:
     """Split the TriplesMaps of ``g`` (in place) so that each has one set of logical targets, and
     say which; ``None`` when the mapping names no logical target.
 
-    A TriplesMap whose predicate-object maps have different targets keeps its subject map, its
-    classes and the predicate-object maps with the subject map's own targets; the others move to
-    copies (``<tm>-kgc-target-<n>``) with a copy of the subject map without classes, one per set
-    of targets. ``rml:logicalTarget`` statements are removed (the engine ignores them).
+    A statement's targets are those of its subject map, predicate map, object map (with its
+    language and datatype maps) and of the graph map that made its graph (a statement made in two
+    graphs is two statements, each with its graph map's targets). Each TriplesMap with targets
+    becomes copies (``<tm>-kgc-target-<n>``), one per set of targets and subject graph map, that
+    hold the predicate-object maps (and the classes) with those targets, each with the one graph
+    map that made them; the original keeps its subject map for joins and makes nothing itself
+    when it was split. ``rml:logicalTarget`` statements are removed (the engine ignores them).
 
     Raises:
         RMLError: a logical target without a file path, or with a serialization, compression or
@@ -145,28 +149,53 @@ def split_targets(g: Graph, mapping_dir: Path, where: str) -> TargetPlan | None:
         sm = g.value(tm, RML.subjectMap)
         if sm is None:
             continue
-        base = _targets_below(g, sm) | {t for gm in g.objects(sm, RML.graphMap) for t in _targets_below(g, gm)}
-        groups: dict[frozenset, list[Node]] = {}
-        for pom in g.objects(tm, RML.predicateObjectMap):
-            ts = set(base)
-            for p in (RML.predicateMap, RML.objectMap, RML.graphMap):
+        base = _targets_below(g, sm)
+        sgms = sorted(g.objects(sm, RML.graphMap), key=str)
+        poms = sorted(g.objects(tm, RML.predicateObjectMap), key=str)
+        # (targets, subject graph map) -> [classes?, [(predicate-object map, its graph map)]]
+        groups: dict[tuple[frozenset, Node | None], list] = {}
+        for sgm in sgms or [None]:
+            ts = frozenset(base | (_targets_below(g, sgm) if sgm is not None else set()))
+            groups.setdefault((ts, sgm), [False, []])[0] = True
+        for pom in poms:
+            own = set(base)
+            for p in (RML.predicateMap, RML.objectMap):
                 for m in g.objects(pom, p):
-                    ts |= _targets_below(g, m)
-            groups.setdefault(frozenset(ts), []).append(pom)
-        plan.assignment[str(tm)] = frozenset(base)
-        n = 0
-        for ts, poms in sorted(groups.items(), key=lambda kv: sorted(map(str, kv[0]))):
-            if ts == frozenset(base):
+                    own |= _targets_below(g, m)
+            pgms = sorted(g.objects(pom, RML.graphMap), key=str)
+            choices = [(sgm, None) for sgm in sgms] + [(None, pgm) for pgm in pgms] or [(None, None)]
+            for sgm, pgm in choices:
+                ts = frozenset(own | _targets_below(g, sgm if sgm is not None else pgm)
+                               if (sgm or pgm) is not None else own)
+                groups.setdefault((ts, sgm), [False, []])[1].append((pom, pgm))
+        if len(groups) == 1 and not any(_targets_below(g, m) for m in sgms):
+            (ts, _), = groups
+            plan.assignment[str(tm)] = ts
+            continue
+        # the original makes nothing itself (its statements move to the copies); a parent still
+        for pom in poms:
+            g.remove((tm, RML.predicateObjectMap, pom))
+        for t in (RML.TriplesMap, RML.AssertedTriplesMap):
+            g.remove((tm, RDF.type, t))
+        g.add((tm, RDF.type, RML.NonAssertedTriplesMap))
+        for n, ((ts, sgm), (classes, members)) in enumerate(sorted(
+                groups.items(), key=lambda kv: (sorted(map(str, kv[0][0])), str(kv[0][1]))), 1):
+            if not classes and not members:
                 continue
-            n += 1
             clone = URIRef(f"{tm}-kgc-target-{n}") if isinstance(tm, URIRef) else BNode()
             for p, o in g.predicate_objects(tm):
-                if p not in (RML.predicateObjectMap, RML.subjectMap):
+                if p not in (RML.predicateObjectMap, RML.subjectMap, RDF.type):
                     g.add((clone, p, o))
-            g.add((clone, RML.subjectMap, _copy(g, sm, {RML["class"]})))
-            for pom in poms:
-                g.remove((tm, RML.predicateObjectMap, pom))
-                g.add((clone, RML.predicateObjectMap, pom))
+            g.add((clone, RDF.type, RML.TriplesMap))
+            sm_copy = _copy(g, sm, {RML["class"], RML.graphMap} if not classes else {RML.graphMap})
+            if sgm is not None:
+                g.add((sm_copy, RML.graphMap, sgm))
+            g.add((clone, RML.subjectMap, sm_copy))
+            for pom, pgm in members:
+                pom_copy = _copy(g, pom, {RML.graphMap})
+                if pgm is not None:
+                    g.add((pom_copy, RML.graphMap, pgm))
+                g.add((clone, RML.predicateObjectMap, pom_copy))
             plan.assignment[str(clone)] = ts
     g.remove((None, RML.logicalTarget, None))
     return plan
