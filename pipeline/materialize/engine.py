@@ -32,7 +32,11 @@ undone from its output text afterwards, so they are corrected where they happen,
   triple, silently. The reader is replaced by the same flattening without that drop; records
   are then left out per reference, as for every other source (above), and counted.
 
-(The function correction also writes a function-valued language map as a tag, not a quoted string.)
+(The function correction also writes a function-valued language map as a tag, not a quoted string,
+and keeps an empty string output, which makes a triple: only a missing output is no value, RML-FNML.)
+
+A derived source (:data:`~pipeline.materialize.rml.vocabulary.DERIVED_SUFFIX`) holds no null but
+absent keys, so its empty strings are values.
 
 Besides the corrections, some engine steps run more cheaply with the same result
 (``tests/test_engine_terms.py``): each CSV/TSV source is parsed once per run, not once per
@@ -257,8 +261,10 @@ def engine_run() -> Iterator[None]:
     from morph_kgc.constants import (RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN,
                                      XSD_DATETIME, XSD_INTEGER)
     from morph_kgc.data_source import data_file
+    from morph_kgc.fnml import fnml_executer
     from morph_kgc.utils import remove_null_values_from_dataframe
 
+    null_values_original = fnml_executer.remove_null_values_from_dataframe
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
     csv_original = data_file._read_csv
@@ -297,6 +303,11 @@ def engine_run() -> Iterator[None]:
             results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
         return results_df
 
+    def output_nulls(data, config, references, column=None):
+        if column is not None:  # a function's output: only None is no value (RML-FNML: "" makes a triple)
+            return data.dropna(axis=0, how="any", subset=[column])
+        return null_values_original(data, config, references, column)
+
     def preprocess(data, rml_rule, references, config):
         if str(rml_rule.get("logical_source_value", "")).endswith(DERIVED_SUFFIX) and all_text(data):
             # a derived source holds no null but absent keys (dropped by file_data): "" is a value
@@ -320,6 +331,7 @@ def engine_run() -> Iterator[None]:
                 df = df[~null.any(axis=1)]
         return df
 
+    fnml_executer.remove_null_values_from_dataframe = output_nulls
     materializer._materialize_template = template
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
@@ -332,6 +344,7 @@ def engine_run() -> Iterator[None]:
     try:
         yield
     finally:
+        fnml_executer.remove_null_values_from_dataframe = null_values_original
         data_file.elementpath = xpath_original
         data_file._read_json = json_original
         data_file._read_csv = csv_original

@@ -36,7 +36,6 @@ import bz2
 import csv
 import gzip
 import hashlib
-import io
 import json
 import lzma
 import re
@@ -51,6 +50,7 @@ from rdflib import Literal, URIRef
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
+from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
@@ -379,8 +379,8 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
     findings: list[Finding] = []
     for src, (iterator, refs) in _mapping_references(rml).items():
         path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
-        if path is None or not refs:
-            continue
+        if path is None or not refs or path.name.endswith(DERIVED_SUFFIX):
+            continue  # a derived source is written for the engine already
         try:
             raw = path.read_bytes()
             data = json.loads(raw.decode("utf-8-sig"))

@@ -200,9 +200,24 @@ _GREL_PARAMETERS = {f"{_GREL}{a}": f"{_GREL}{b}" for a, b in (
 
 
 _IDLAB = "https://w3id.org/imec/idlab/function#"
+#: IDLab parameter resources -> their ``fno:predicate`` (functions_idlab.ttl: ``idlab-fn:_str fno:predicate
+#: idlab-fn:str``), which the engine and our UDF file key the functions' parameters by.
+_IDLAB_PARAMETERS = {f"{_IDLAB}_{n}": f"{_IDLAB}{n}" for n in (
+    "str", "otherStr", "delimiter", "list", "expectedStr", "result", "strBoolean", "path", "endpoint", "strDate",
+    "pattern", "lang", "iri", "watchedProperty", "unique", "state", "inputFile", "fromColumn", "toColumn")}
+_IDLAB_PARAMETERS.update({f"{_IDLAB}_{n}": f"{_IDLAB}p_{n}" for n in ("test", "from", "to")})
 #: The outputs of the GREL FnO description (the engine's functions each have one output).
 _GREL_OUTPUTS = {f"{_GREL}{n}" for n in ("stringOut", "stringOutput", "output_number", "output_bool", "output_array",
                                          "output_string", "output_value", "output_date")}
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+#: The ``fno:type`` of the outputs of the GREL and IDLab FnO descriptions that are not strings
+#: (FnOio/grel-functions-fno grel.ttl, FnOio/idlab-functions-java functions_idlab.ttl): a literal
+#: made from such an output has that datatype (RML-FNML: the function's output keeps its type).
+OUTPUT_TYPES = {f"{_GREL}output_number": f"{_XSD}integer", f"{_GREL}output_bool": f"{_XSD}boolean",
+                f"{_GREL}output_decimal": f"{_XSD}decimal", f"{_GREL}output_date": f"{_XSD}date",
+                f"{_GREL}output_datetime": f"{_XSD}dateTime", f"{_IDLAB}_boolOut": f"{_XSD}boolean"}
 
 
 def _return_ok(ret: str) -> bool:
@@ -249,6 +264,13 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
             raise RMLError(f"{at}rml:return <{ret}> is not an output of function "
                            f"<{g.value(g.value(term_map, RML.functionExecution), RML.function)}>", path=where)
+        typed = OUTPUT_TYPES.get(str(ret)) if ret is not None else None
+        if typed and g.value(None, RML.objectMap, term_map) is not None and g.value(term_map, RML.termType) in (
+                None, RML.Literal) and not any(g.value(term_map, p) is not None for p in (
+                RML.datatype, RML.datatypeMap, RML.language, RML.languageMap)):
+            g.add((term_map, RML.datatype, URIRef(typed)))
+            # the engine reads rml:return as a second rule beside the datatype; the return is checked
+            g.remove((term_map, RML["return"], None))
     for ex in sorted(executions, key=str):
         tm, role = owner.get(ex, (None, "function input"))
         at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
@@ -263,8 +285,9 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             param = g.value(inp, RML.parameter)
             if param is None:
                 continue
-            if str(param) not in known[str(fn)] and _GREL_PARAMETERS.get(str(param)) in known[str(fn)]:
-                g.set((inp, RML.parameter, URIRef(_GREL_PARAMETERS[str(param)])))
+            renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
+            if str(param) not in known[str(fn)] and renamed in known[str(fn)]:
+                g.set((inp, RML.parameter, URIRef(renamed)))
             elif str(param) not in known[str(fn)]:
                 raise RMLError(f"{at}function <{fn}> has no parameter <{param}> (its parameters: "
                                f"{', '.join(sorted(known[str(fn)]))})", path=where)

@@ -14,6 +14,11 @@ evaluate on the source named by a key ``k<n>_<hint>``). A logical source is deri
   the results of a SPARQL query over an RDF file (``formats:SPARQL_Results_CSV``...);
 * a join condition compares template- or constant-valued expressions (RML-Core ``rml:childMap``
   / ``rml:parentMap``; the engine joins on references only): the expression becomes a key;
+* a blank-node subject map has no expression (one blank node per iteration: the iteration's
+  position becomes a key of its template);
+* a term map has an RML-FNML condition (``rml:condition``): the condition, evaluated here
+  (:mod:`.functions`), becomes a key that is the empty string where it holds, absent elsewhere,
+  appended to the term map's template;
 * its null values (RML-IO ``rml:null``) are not those the engine assumes (an empty string):
   an RML-IO CSV source has no null value unless it declares some, so an empty cell is the
   empty string (marked by :func:`pipeline.materialize.rml.unify.resolve_sources`).
@@ -42,6 +47,7 @@ from pipeline.findings import Finding
 from pipeline.materialize.limits import xml_reference_issue
 from pipeline.materialize.rml.check import node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, KGC, RML
+from pipeline.materialize.views.functions import FunctionCaller, is_true
 from pipeline.materialize.views.records import FORMULATIONS, Iteration, Source, Value, iterate, read_document
 from pipeline.materialize.views.view import (Expression, ExpressionField, IterableField, LogicalView, ViewError,
                                              ViewIteration, ViewJoin)
@@ -177,6 +183,29 @@ def _field(g: Graph, node: Node, view: LogicalView, path: tuple):
     return ExpressionField(str(name), e.reference, e.template, e.constant, nested)
 
 
+class _Condition:
+    """An RML-FNML condition (``rml:condition``) of a term map as a derived key: the empty string
+    where the function returns true, no value elsewhere (so the term map, which appends the key
+    to its template, makes its term only there)."""
+
+    def __init__(self, node: Node, caller: FunctionCaller) -> None:
+        self.node, self.caller = node, caller
+        self.reference = self.template = self.constant = None
+
+    def evaluate(self, it: Iteration) -> list[Value]:
+        ex = self.caller.g.value(self.node, RML.functionExecution)
+        if ex is None:
+            raise InputError(f"condition {node_name(self.node)} has no rml:functionExecution")
+        return [Value("")] if is_true(self.caller.call(ex, it)) else []
+
+
+class _Index:
+    """The position of the iteration (for a blank-node subject map without expression: RML-Core
+    makes one blank node per iteration, which the engine cannot)."""
+
+    reference = template = constant = None
+
+
 # --------------------------------------------------------------------------- which sources
 
 def _json_ref_ok(ref: str) -> bool:
@@ -201,6 +230,11 @@ def needs_derivation(g: Graph, ls: Node, expressions: list[Expression]) -> str |
         return "SPARQL query results"
     if src.formulation == "XPath" and src.namespaces:
         return "XPath namespaces declared with rml:namespace"
+    for e in expressions:
+        if isinstance(e, _Condition):
+            return "a condition (rml:condition)"
+        if isinstance(e, _Index):
+            return "a blank-node subject map without template or reference (one blank node per iteration)"
     for e in expressions:
         if e.reference is None:
             return "a join on a template or constant"
@@ -246,7 +280,7 @@ def _joins(g: Graph, maps: list[Node]) -> list[tuple[Node, Node, Node]]:
     return out
 
 
-def _uses(g: Graph, maps: list[Node]) -> dict[Node, list[tuple[Node, Node, URIRef, Expression]]]:
+def _uses(g: Graph, maps: list[Node], caller: FunctionCaller) -> dict[Node, list[tuple[Node, Node, URIRef, Expression]]]:
     """Per logical source: ``(TriplesMap, node, predicate, expression)`` of every expression
     evaluated on it (``predicate`` is where the expression sits: ``rml:reference``,
     ``rml:template``, or a join condition's side)."""
@@ -263,6 +297,14 @@ def _uses(g: Graph, maps: list[Node]) -> dict[Node, list[tuple[Node, Node, URIRe
             if v is not None:  # each placeholder's reference (the engine encodes each value IRI-safe)
                 for ref in _template_refs(str(v)):
                     uses.setdefault(ls, []).append((tm, node, RML.template, Expression(reference=ref)))
+            v = g.value(node, RML.condition)
+            if v is not None:
+                uses.setdefault(ls, []).append((tm, node, RML.condition, _Condition(v, caller)))
+        sm = g.value(tm, RML.subjectMap)
+        if sm is not None and g.value(sm, RML.termType) == RML.BlankNode and not any(
+                g.value(sm, p) is not None for p in (RML.template, RML.reference, RML.constant,
+                                                     RML.functionExecution, RML.gather, RML.quotedTriplesMap)):
+            uses.setdefault(ls, []).append((tm, sm, RML.termType, _Index()))
     for child, parent, c in _joins(g, maps):
         for tm, short, long in ((child, RML.child, RML.childMap), (parent, RML.parent, RML.parentMap)):
             ls = g.value(tm, RML.logicalSource)
@@ -279,7 +321,8 @@ def _uses(g: Graph, maps: list[Node]) -> dict[Node, list[tuple[Node, Node, URIRe
 # --------------------------------------------------------------------------- deriving
 
 def _key_name(n: int, e: Expression) -> str:
-    hint = e.reference if e.reference is not None else e.template if e.template is not None else "const"
+    hint = e.reference if e.reference is not None else e.template if e.template is not None else \
+        e.constant if e.constant is not None else type(e).__name__.strip("_").lower()
     return f"k{n}_{re.sub(r'[^A-Za-z0-9]+', '_', hint).strip('_')[:32]}"
 
 
@@ -332,7 +375,7 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
             read_view(g, view)
         except ViewError as exc:
             raise RMLError(str(exc), path=where) from exc
-    uses = _uses(g, maps)
+    uses = _uses(g, maps, FunctionCaller(g))
     findings: list[Finding] = []
     derived: dict[Node, tuple[Node, dict[str, str]]] = {}
     for ls in sorted(uses, key=str):
@@ -351,10 +394,10 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
                     keys[sig] = _key_name(len(keys), e)
                     exprs[sig] = e
             rows, datatypes = [], {k: set() for k in keys.values()}
-            for it in its:
+            for index, it in enumerate(its):
                 row = {}
                 for sig, key in keys.items():
-                    values = _evaluate(exprs[sig], it)
+                    values = [Value(str(index))] if isinstance(exprs[sig], _Index) else _evaluate(exprs[sig], it)
                     row[key] = [v.lexical for v in values]
                     datatypes[key].update(v.datatype for v in values)
                 rows.append(row)
@@ -386,11 +429,17 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
                 g.set((node, RML.template, Literal(_PLACEHOLDER.sub(
                     lambda m, e=e: "{" + key_of(e) + "}" if _unescape(m.group(1)) == e.reference else m.group(0),
                     template))))
-            else:  # a join condition side: the derived key, compared as a reference
+            elif p == RML.termType:  # one blank node per iteration of this TriplesMap
+                label = hashlib.sha1(str(tm).encode("utf-8")).hexdigest()[:12]
+                g.set((node, RML.template, Literal(f"{label}-{{{key_of(e)}}}")))
+            elif p != RML.condition:  # a join condition side: the derived key, compared as a reference
                 side_long = RML.childMap if p == RML.child else RML.parentMap
                 for m in list(g.objects(node, side_long)):
                     g.remove((node, side_long, m))
                 g.set((node, p, Literal(key_of(e))))
+        for tm, node, p, e in uses[ls]:
+            if p == RML.condition:
+                _apply_condition(g, tm, node, key_of(e), where)
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
         if ls in derived:
@@ -399,7 +448,48 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
 
 
 def _signature(e: Expression) -> str:
+    if isinstance(e, _Condition):
+        return f"condition {e.node}"
+    if isinstance(e, _Index):
+        return "index"
     return json.dumps([e.reference, e.template, e.constant])
+
+
+def _remove_tree(g: Graph, node: Node) -> None:
+    for p, o in list(g.predicate_objects(node)):
+        g.remove((node, p, o))
+        if isinstance(o, BNode):
+            _remove_tree(g, o)
+
+
+def _apply_condition(g: Graph, tm: Node, node: Node, key: str, where: str) -> None:
+    """Make a term map with an ``rml:condition`` append the condition's key (``""`` where true,
+    absent elsewhere) to its template, keeping the term type it had."""
+    cond = g.value(node, RML.condition)
+    role_object = g.value(None, RML.objectMap, node) is not None
+    template, reference, constant = (g.value(node, p) for p in (RML.template, RML.reference, RML.constant))
+    kind = g.value(node, RML.termType)
+    if template is not None:
+        g.set((node, RML.template, Literal(f"{template}{{{key}}}")))
+    elif reference is not None:
+        if kind not in (None, RML.Literal) or not role_object:
+            raise RMLError(f"TriplesMap {node_name(tm)}: a condition on a reference-valued IRI term map is not "
+                           "supported (write the IRI as a template)", path=where)
+        g.remove((node, RML.reference, None))
+        g.set((node, RML.template, Literal(f"{{{reference}}}{{{key}}}")))
+        kind = RML.Literal
+    elif constant is not None:
+        escaped = str(constant).replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+        g.remove((node, RML.constant, None))
+        g.set((node, RML.template, Literal(f"{escaped}{{{key}}}")))
+        kind = kind or (RML.Literal if isinstance(constant, Literal) else RML.IRI)
+    else:
+        raise RMLError(f"TriplesMap {node_name(tm)}: a condition on a function-valued term map is not supported "
+                       "(put the condition in the function)", path=where)
+    if kind is not None:
+        g.set((node, RML.termType, kind))
+    g.remove((node, RML.condition, cond))
+    _remove_tree(g, cond)
 
 
 def _unescape(text: str) -> str:
