@@ -360,3 +360,30 @@ def idlab_lookup_with_delimiter(text, path, source, target, delimiter):
 def idlab_always_returns_abc():
     """``ABC`` (the function without parameters of the RML-FNML test cases)."""
     return "ABC"
+
+
+# ---------------------------------------------------------------------------------------------
+# GREL functions whose engine built-in differs from the GREL implementation (FnOio/grel-functions-java,
+# io.fno.grel.StringFunctions): defined here under the same IRI, they replace the built-in for the
+# engine run (pipeline/materialize/engine.py).
+
+
+@udf(fun_id=_GREL + "string_substring", string=_GREL + "valueParameter", start=_GREL + "param_int_i_from",
+     end=_GREL + "param_int_i_opt_to")
+def grel_substring(string, start, end=None):
+    """The characters of ``string`` from index ``start`` up to ``end`` (default: its end); a
+    negative index counts from the end. An index out of the string (``substring("Venus", 1000)``)
+    is no value, as Java's ``String.substring`` raises there; ``substring("Venus", 5)`` is ``""``."""
+    if string is None or start in (None, ""):
+        return None
+    text = str(string)
+    n = len(text)
+    try:
+        a = int(start)
+        b = int(end) if end not in (None, "") else n
+    except ValueError:
+        return None
+    a, b = (a + n if a < 0 else a), (b + n if b < 0 else b)
+    if not 0 <= a <= b <= n:
+        return None
+    return text[a:b]

@@ -12,11 +12,13 @@
 """
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyoxigraph
 from rdflib import Graph
 from rdflib.namespace import RDF
 
@@ -98,29 +100,57 @@ def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt:
         extra = gather_statements(norm.gathers) if norm.gathers is not None else None
         return DocumentResult(_run(norm.graph, engine_file, output, fmt, extra, processes, locate, overlap))
     written: list[tuple[LogicalTarget, Path, int]] = []
-    findings = []
-    default = None
+    findings: list = []
+    default: MaterializeResult | None = None
+    dropped = 0
+    # one engine run per distinct set of asserted TriplesMaps: targets that take the same
+    # statements (and the default target) share it
+    runs: dict[frozenset, list] = {}
+    for key in [None, *plan.targets]:
+        asserted = frozenset(tm for tm, ts in plan.assignment.items() if (key in ts if key is not None else not ts))
+        runs.setdefault(asserted, []).append(key)
     with tempfile.TemporaryDirectory(prefix=".kgc-targets-", dir=Path(output).resolve().parent) as tmp:
-        for i, key in enumerate([None, *plan.targets]):
-            asserted = {tm for tm, ts in plan.assignment.items() if (key in ts if key is not None else not ts)}
+        for i, (asserted, keys) in enumerate(runs.items()):
             variant = engine_file.with_name(f"{engine_file.stem}.target{i}.ttl")
-            graph = _variant(norm.graph, asserted)
+            graph = _variant(norm.graph, set(asserted))
             graph.serialize(variant, format="turtle")
             extra = None
             if norm.gathers is not None:
                 rules = [r for r in norm.gathers.rules if str(r[0]) in asserted]
                 extra = gather_statements(GatherPlan(norm.gathers.graph, rules, norm.gathers.where)) if rules else None
+            quads = Path(tmp) / f"target{i}.nq"
             try:
-                if key is None:
-                    default = _run(graph, variant, output, fmt, extra, processes, locate, overlap)
-                    continue
-                quads = Path(tmp) / f"target{i}.nq"
                 r = _run(graph, variant, quads, "nq", extra, processes, locate, overlap)
-                target = plan.targets[key]
-                written.append((target, write_target(quads, target), r.n_triples + r.n_quads))
-                findings += r.findings
-                default.dropped += r.dropped
             finally:
                 variant.unlink(missing_ok=True)
-    default.findings += [f for f in findings if "yields no triple" not in f.message]
+            dropped += r.dropped
+            for key in keys:
+                if key is None:
+                    default = r
+                    _write_default(quads, Path(output), fmt)
+                    r.path = Path(output)
+                else:
+                    target = plan.targets[key]
+                    written.append((target, write_target(quads, target), r.n_triples + r.n_quads))
+            if None not in keys:
+                findings += [f for f in r.findings if "yields no triple" not in f.message]
+    default.dropped = dropped
+    default.findings += findings
     return DocumentResult(default, written)
+
+
+def _write_default(quads: Path, output: Path, fmt: str | None) -> None:
+    """The default target's file from the N-Quads of its run: as they are (``nq``), the default
+    graph only (``nt``), or TriG."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fmt = fmt or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
+    if fmt == "nq":
+        shutil.copyfile(quads, output)
+        return
+    parsed = pyoxigraph.parse(str(quads), "application/n-quads")
+    with open(output, "wb") as out:
+        if fmt == "trig":
+            pyoxigraph.serialize(parsed, out, "application/trig")
+        else:
+            pyoxigraph.serialize((pyoxigraph.Triple(q.subject, q.predicate, q.object) for q in parsed
+                                  if isinstance(q.graph_name, pyoxigraph.DefaultGraph)), out, "application/n-triples")

@@ -33,7 +33,9 @@ undone from its output text afterwards, so they are corrected where they happen,
   are then left out per reference, as for every other source (above), and counted.
 
 (The function correction also writes a function-valued language map as a tag, not a quoted string,
-and keeps an empty string output, which makes a triple: only a missing output is no value, RML-FNML.)
+and keeps an empty string output, which makes a triple: only a missing output is no value, RML-FNML.
+A function of our UDF file with the IRI of an engine built-in replaces it for the run, where the
+built-in differs from the GREL implementation, :mod:`pipeline.fno.udfs`.)
 
 A derived source (:data:`~pipeline.materialize.rml.vocabulary.DERIVED_SUFFIX`) holds no null but
 absent keys, so its empty strings are values.
@@ -62,7 +64,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from pipeline.fno import UDF_FILE
+from pipeline.fno import UDF_FILE, udfs
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
 from pipeline.materialize.readers import CsvReads, ElementPath, read_json
 from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
@@ -332,6 +334,8 @@ def engine_run() -> Iterator[None]:
         return df
 
     fnml_executer.remove_null_values_from_dataframe = output_nulls
+    # a function of our UDF file with the IRI of a built-in replaces it (GREL as its Java implementation)
+    replaced = {f: fnml_executer.bif_dict.pop(f) for f in list(fnml_executer.bif_dict) if f in udfs.REGISTRY}
     materializer._materialize_template = template
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
@@ -345,6 +349,7 @@ def engine_run() -> Iterator[None]:
         yield
     finally:
         fnml_executer.remove_null_values_from_dataframe = null_values_original
+        fnml_executer.bif_dict.update(replaced)
         data_file.elementpath = xpath_original
         data_file._read_json = json_original
         data_file._read_csv = csv_original
