@@ -119,6 +119,11 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
         tm_base = g.value(tm, RML.baseIRI)
         tm_base = str(tm_base) if tm_base is not None else base
         for role, node in term_maps(g, tm):
+            for dm in g.objects(node, RML.datatypeMap):  # a datatype map makes IRIs: relative ones are resolved
+                dt_template = g.value(dm, RML.template)
+                if dt_template is not None and tm_base and not _ABSOLUTE.match(str(dt_template)):
+                    g.set((dm, RML.template, Literal(tm_base + str(dt_template))))
+                    resolved += 1
             template = g.value(node, RML.template)
             reference = g.value(node, RML.reference)
             if reference is not None and g.value(node, RML.termType) != RML.BlankNode and _iri_valued(g, role, node):

@@ -54,8 +54,9 @@ def unify(g: Graph, where: str) -> Graph:
         if isinstance(t, URIRef):
             if t in _RENAMED:
                 return _RENAMED[t]
-            if t in (RML.URI, RML.UnsafeIRI):
-                # RML-Core term types the engine does not know; their ASCII results equal IRI-safe ones
+            if t == RML.UnsafeIRI:
+                # an RML-Core term type the engine does not know; read as IRI (an unsafe IRI that is
+                # not a valid IRI cannot be written anyway); rml:URI is kept for the derived sources
                 return RML.IRI
             for ns in (RR, LEGACY, QL):
                 if t.startswith(str(ns)):

@@ -14,6 +14,8 @@ evaluate on the source named by a key ``k<n>_<hint>``). A logical source is deri
   the results of a SPARQL query over an RDF file (``formats:SPARQL_Results_CSV``...);
 * a join condition compares template- or constant-valued expressions (RML-Core ``rml:childMap``
   / ``rml:parentMap``; the engine joins on references only): the expression becomes a key;
+* a template has term type ``rml:URI`` (its values URI-safe encoded, where the engine encodes
+  IRI-safe): the URI becomes a key, read as a reference-valued IRI;
 * a blank-node subject map has no expression (one blank node per iteration: the iteration's
   position becomes a key of its template);
 * a term map has an RML-FNML condition (``rml:condition``): the condition, evaluated here
@@ -34,8 +36,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from urllib.parse import quote
 from collections.abc import Callable
-from itertools import count
 from pathlib import Path
 
 from rdflib import BNode, Graph, Literal, URIRef
@@ -50,7 +52,7 @@ from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, KGC, RML
 from pipeline.materialize.views.functions import FunctionCaller, is_true
 from pipeline.materialize.views.records import FORMULATIONS, Iteration, Source, Value, iterate, read_document
 from pipeline.materialize.views.view import (Expression, ExpressionField, IterableField, LogicalView, ViewError,
-                                             ViewIteration, ViewJoin)
+                                             ViewIteration, ViewJoin, expand_template)
 
 __all__ = ["derive_sources", "read_view", "source_of", "write_derived", "needs_derivation"]
 
@@ -199,6 +201,20 @@ class _Condition:
         return [Value("")] if is_true(self.caller.call(ex, it)) else []
 
 
+class _URITemplate:
+    """A template of an ``rml:URI`` term map (RML-Core: its values are URI-safe encoded, non-ASCII
+    characters too, where the engine makes IRIs with IRI-safe values): the URI, computed here."""
+
+    reference = constant = None
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+
+    def evaluate(self, it: Iteration) -> list[Value]:
+        return [Value(s) for s in expand_template(self.template, lambda r: [
+            Value(quote(v.lexical, safe="-._~")) for v in it.values(r)])]
+
+
 class _Index:
     """The position of the iteration (for a blank-node subject map without expression: RML-Core
     makes one blank node per iteration, which the engine cannot)."""
@@ -235,6 +251,8 @@ def needs_derivation(g: Graph, ls: Node, expressions: list[Expression]) -> str |
             return "a condition (rml:condition)"
         if isinstance(e, _Index):
             return "a blank-node subject map without template or reference (one blank node per iteration)"
+        if isinstance(e, _URITemplate):
+            return "a template with term type rml:URI (URI-safe encoding)"
     for e in expressions:
         if e.reference is None:
             return "a join on a template or constant"
@@ -300,6 +318,9 @@ def _uses(g: Graph, maps: list[Node], caller: FunctionCaller) -> dict[Node, list
             v = g.value(node, RML.condition)
             if v is not None:
                 uses.setdefault(ls, []).append((tm, node, RML.condition, _Condition(v, caller)))
+            v = g.value(node, RML.template)
+            if v is not None and g.value(node, RML.termType) == RML.URI:
+                uses.setdefault(ls, []).append((tm, node, RML.URI, _URITemplate(str(v))))
         sm = g.value(tm, RML.subjectMap)
         if sm is not None and g.value(sm, RML.termType) == RML.BlankNode and not any(
                 g.value(sm, p) is not None for p in (RML.template, RML.reference, RML.constant,
@@ -415,6 +436,7 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
         findings.append(Finding("normalise", where, f"TriplesMap {tm_names}: {why}: the engine reads the derived "
                                 f"source {path} ({len(rows)} records)", severity="info"))
     if not derived:
+        _uri_as_iri(g)
         return findings
     for ls, (new, keys, datatypes) in derived.items():
         key_of: Callable[[Expression], str] = lambda e, keys=keys: keys[_signature(e)]  # noqa: E731
@@ -440,16 +462,30 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
         for tm, node, p, e in uses[ls]:
             if p == RML.condition:
                 _apply_condition(g, tm, node, key_of(e), where)
+            elif p == RML.URI:  # the URI computed here, used as it is (a reference-valued IRI)
+                g.remove((node, RML.template, None))
+                g.set((node, RML.reference, Literal(key_of(e))))
+                g.set((node, RML.termType, RML.IRI))
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
         if ls in derived:
             g.set((tm, RML.logicalSource, derived[ls][0]))
+    _uri_as_iri(g)
     return findings
+
+
+def _uri_as_iri(g: Graph) -> None:
+    """The other ``rml:URI`` term maps (references, constants: their value is used as it is) are
+    IRI term maps for the engine."""
+    for node in list(g.subjects(RML.termType, RML.URI)):
+        g.set((node, RML.termType, RML.IRI))
 
 
 def _signature(e: Expression) -> str:
     if isinstance(e, _Condition):
         return f"condition {e.node}"
+    if isinstance(e, _URITemplate):
+        return json.dumps(["uri", e.template])
     if isinstance(e, _Index):
         return "index"
     return json.dumps([e.reference, e.template, e.constant])
