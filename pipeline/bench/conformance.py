@@ -523,8 +523,11 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     logging.disable(logging.WARNING)  # the engine logs each failure; the JSON has the reasons
-    results, missing = run_suites(Path(args.cases).absolute(), Path(args.suites).absolute(), out,
-                                  tuple(args.suite or SUITES), args.only)
+    try:
+        results, missing = run_suites(Path(args.cases).absolute(), Path(args.suites).absolute(), out,
+                                      tuple(args.suite or SUITES), args.only)
+    finally:
+        logging.disable(logging.NOTSET)
     print(table(results, missing))
     for suite, why in missing.items():
         print(f"  {suite}: not run: {why}")

@@ -231,7 +231,10 @@ def _json_ref_ok(ref: str) -> bool:
 
 
 def _xml_ref_ok(ref: str) -> bool:
-    return ".." not in ref and "(" not in ref and "::" not in ref and xml_reference_issue(ref, {}) is None
+    """The engine evaluates an XPath reference that is an ElementTree path with one attribute at
+    most (prefixes are the document's: any bound prefix will do for the check)."""
+    prefixes = {p: f"urn:kgc:prefix:{p}" for p in re.findall(r"([A-Za-z_][\w.\-]*):(?!:)", ref)}
+    return ".." not in ref and "(" not in ref and "::" not in ref and xml_reference_issue(ref, prefixes) is None
 
 
 def needs_derivation(g: Graph, ls: Node, expressions: list[Expression]) -> str | None:

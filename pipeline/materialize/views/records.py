@@ -306,6 +306,9 @@ def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces
                                             etree.XMLParser(resolve_entities=False, no_network=True))
             except etree.XMLSyntaxError as exc:
                 raise InputError(f"{where}: not XML: {exc}") from exc
+        root = document.getroot() if hasattr(document, "getroot") else document
+        # the document's own prefixes, then those the mapping declares (rml:namespace)
+        ns = {**{p: u for p, u in (root.nsmap or {}).items() if p}, **ns}
         try:
             found = document.xpath(iterator or "/*", namespaces=ns)
         except etree.XPathError as exc:
