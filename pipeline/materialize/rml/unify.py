@@ -175,11 +175,11 @@ def resolve_sources(g: Graph, mapping_dir: Path, where: str, copies: Path | None
             kinds = {_local(t) for t in g.objects(src, RDF.type)}
             path_value = g.value(src, RML.path)
             other = next((_NOT_FILES[k] for k in kinds if k in _NOT_FILES), None)
-            if path_value is None or other:
-                what = other or ("a source without rml:path (" + ", ".join(sorted(kinds)) + ")" if kinds
-                                 else "a source description without rml:path")
-                raise RMLError(f"{who}: the logical source is {what}; kgc materialize reads files only "
+            if other:
+                raise RMLError(f"{who}: the logical source is {other}; kgc materialize reads files only "
                                "(describe it with rml:path, e.g. a rml:RelativePathSource)", path=where)
+            if path_value is None:
+                continue  # another description (CSVW, a URL): the engine reads it or says why not
             root = g.value(src, RML.root)
             name = str(path_value)
             bases = [Path.cwd()] if root == RML.CurrentWorkingDirectory else [mapping_dir]
