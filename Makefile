@@ -48,8 +48,10 @@ scenarios: scenario1 scenario2 scenario3  ## run all scenarios
 test: install  ## run the test suite
 	$(BIN)/pytest -q
 
-# RML_TEST_CASES: the W3C KG-Construct RML test cases (rml-legacy, rml-core, rml-fnml; default ../shared/benchmarks/rml-test-cases)
-conformance: install  ## RML test cases through kgc materialize and Morph-KGC alone, side by side (~8 min)
+# RML_TEST_CASES: rml-legacy, rml-core, rml-fnml (default ../shared/benchmarks/rml-test-cases);
+# RML_SUITES: the test-cases folders of kg-construct/rml-io, rml-cc, rml-lv, rml-star as <dir>/rml-io ...
+# (default ../rml-suites); a suite that is not there is reported as not run, with how to get it
+conformance: install  ## the RML community's eight test suites through kgc materialize and Morph-KGC alone, side by side (~20 min)
 	$(BIN)/python -m pipeline.bench.conformance --out $(OUT)/conformance
 
 bench-mapper: data  ## time and peak memory of the offline mapper per scenario and case

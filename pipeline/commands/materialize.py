@@ -18,7 +18,7 @@ from pipeline.compile import RML
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
 from pipeline.materialize.distributed import materialize_distributed
-from pipeline.materialize.materializer import materialize
+from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import parse_error
 from pipeline.sources.checks import check_logical_sources
@@ -178,16 +178,22 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     base = document_base(text) or args.base_iri
     if base is None and args.manifest:
         base = load_manifest(args.manifest).base_iri
-    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
-    if not norm.triples_maps:
-        raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
-    unreadable = check_logical_sources(norm.graph)
-    if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
-        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
-                                   for f in unreadable))
     with tempfile.TemporaryDirectory(prefix="kgc-materialize-") as tmp:
         # standard output: the engine copies and the KG file live in a folder that is removed after
         output = Path(tmp) / f"kg{_SYNTAXES[syntax]}" if target == "-" else Path(target)
+        # decoded copies of compressed or non-UTF-8 sources (RML-IO) go where the JSON copies go
+        norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
+                             copies=Path(tmp) if target == "-" else copies_beside(output))
+        if not norm.triples_maps:
+            raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+        unreadable = check_logical_sources(norm.graph)
+        if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
+            raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} "
+                                       f"(expected: {f.expected})" for f in unreadable))
+        if args.distributed and (norm.gathers is not None or norm.targets is not None):
+            raise InputError("--distributed runs the engine copy only: this mapping has "
+                             + ("RML-CC gather maps" if norm.gathers is not None else "RML-IO logical targets")
+                             + ", which kgc computes beside the engine; run without --distributed", path=rml_path)
         output.parent.mkdir(parents=True, exist_ok=True)
         return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp))
 
@@ -217,10 +223,12 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     written = output.with_suffix(".nt.tmp") if syntax == "ttl" else output
     try:
         # findings name the RML the user gave, not the engine copy beside the output
-        result = materialize(engine, processes=args.processes, output=written, fmt="nt" if syntax == "ttl" else syntax,
-                             locate=lambda predicate: (str(rml_path), None), overlap=True)
+        done = materialize_document(norm, engine, written, "nt" if syntax == "ttl" else syntax,
+                                    processes=args.processes, locate=lambda predicate: (str(rml_path), None),
+                                    overlap=True)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
+    result = done.result
     for f in [*norm.findings, *result.findings]:
         print(f, file=sys.stderr)
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
@@ -228,7 +236,11 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
     print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
           f"written to {'standard output' if to_stdout else output}", file=say)
-    return 1 if result.dropped else 0
+    for target, path, n in done.targets:
+        print(f"{n} statements written to logical target {target.label()}: {path} ({target.serialization}"
+              f"{', ' + target.compression if target.compression else ''}"
+              f"{', ' + target.encoding.upper() if target.encoding != 'utf-8' else ''})", file=say)
+    return 1 if done.dropped else 0
 
 
 def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -238,7 +250,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "IRI), materialize with Morph-KGC, drop and report invalid triples, write the KG "
                                    "in the syntax of the output's extension (.nt, .nq, .trig, .ttl; '-' is standard "
                                    "output, N-Triples), N-Quads or TriG when the mapping has graph maps (said on "
-                                   "stderr), and the engine copy <output>.morph-kgc.ttl beside it. The mapping may be "
+                                   "stderr), each RML-IO logical target in its own file, and the engine copy "
+                                   "<output>.morph-kgc.ttl beside it. The mapping may be "
                                    "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
                                    "Exit 1 when triples were dropped, 2 when the mapping is invalid (the message "
                                    "names the TriplesMap and term map). Examples: kgc materialize mapping.rml.ttl "

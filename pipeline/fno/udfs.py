@@ -2,8 +2,11 @@
 # Morph-KGC execs this file after defining the `udf` decorator, so it imports
 # nothing from our package: each function is self-contained. The function and
 # parameter IRIs are listed in pipeline/fno/__init__.py (FUNCTIONS).
+import csv as _csv
 import json as _json
 import re as _re
+import unicodedata as _unicodedata
+import uuid as _uuid
 from datetime import date as _date
 from urllib.parse import quote as _quote
 
@@ -11,9 +14,15 @@ _FN = "https://w3id.org/kgc-pipeline/function#"
 
 try:
     udf  # noqa: B018 - defined by Morph-KGC before it runs this file
-except NameError:  # imported as a module (the offline mapper reuses the functions): no registry
-    def udf(fun_id, **params):  # noqa: ARG001
-        return lambda funct: funct
+except NameError:  # imported as a module (the offline mapper and the derived sources call the functions)
+    #: function IRI -> (function, {argument name: parameter IRI}), as the engine registers them
+    REGISTRY = {}
+
+    def udf(fun_id, **params):
+        def register(funct):
+            REGISTRY[fun_id] = (funct, params)
+            return funct
+        return register
 
 
 @udf(fun_id=_FN + "valueMap", value=_FN + "value", table=_FN + "map")
@@ -200,56 +209,190 @@ def normalize_decimal_comma(value):
 
 
 
-# IDLab's condition functions (FnOio/idlab-functions-java, functions_idlab.ttl), the functions
-# YARRRML conditions compile to (yarrrml-parser writes `condition` as trueCondition(strBoolean =
-# <condition>, str = <value>)). Registered under the current namespace and the one RMLMapper and
-# YARRRML documents used before it (http://example.com/idlab/function/), with the parameters the
-# FnO description names (GREL's valueParameter/valueParameter2 for equal and notEqual).
+# ---------------------------------------------------------------------------------------------
+# The IDLab function library (https://w3id.org/imec/idlab/function#), as described by its FnO
+# descriptions (FnOio/idlab-functions-java, src/main/resources/fno/functions_idlab.ttl, MIT) and
+# implemented here after their documented behaviour: the functions RML mappings written for
+# RMLMapper use. Parameters are keyed by their fno:predicate (idlab-fn:str), as the engine keys
+# its built-ins; mappings naming the parameter resources (idlab-fn:_str) are renamed by
+# pipeline/materialize/rml/check.py. Not provided: those that keep state between runs
+# (generateUniqueIRI, implicit/explicit create/update/delete), call a web service
+# (dbpediaSpotlight) or read files named in the data (readFile).
 _IDLAB = "https://w3id.org/imec/idlab/function#"
-_IDLAB_OLD = "http://example.com/idlab/function/"
 _GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
+#: The namespace RMLMapper and YARRRML documents used before the current one; the condition
+#: functions yarrrml-parser writes for `condition` are registered under both.
+_IDLAB_OLD = "http://example.com/idlab/function/"
 
 
-def _true(value):
-    """A condition's result: the boolean an inner function returned, or the text ``true``."""
-    return value is True or (isinstance(value, str) and value == "true")
+def _is_true(value):
+    return value is True or str(value).strip().lower() == "true"
 
 
-@udf(fun_id=_IDLAB + "trueCondition", strBoolean=_IDLAB + "strBoolean", value=_IDLAB + "str")
-@udf(fun_id=_IDLAB_OLD + "trueCondition", strBoolean=_IDLAB_OLD + "strBoolean", value=_IDLAB_OLD + "str")
-def true_condition(strBoolean, value):  # noqa: N803 - the FnO parameter's name
-    """``value`` where the condition ``strBoolean`` is true, else None (no value, no triple)."""
-    return value if _true(strBoolean) else None
+@udf(fun_id=_IDLAB + "equal", value=_GREL + "valueParameter", other=_GREL + "valueParameter2")
+@udf(fun_id=_IDLAB_OLD + "equal", value=_GREL + "valueParameter", other=_GREL + "valueParameter2")
+def idlab_equal(value, other):
+    """True when the two values are equal strings."""
+    return value is not None and other is not None and str(value) == str(other)
 
 
-@udf(fun_id=_IDLAB + "equal", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
-@udf(fun_id=_IDLAB_OLD + "equal", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
-def idlab_equal(a, b):
-    """Whether the two values are the same text (Java's ``String.equals``; a missing value equals nothing)."""
-    return a is not None and b is not None and str(a) == str(b)
-
-
-@udf(fun_id=_IDLAB + "notEqual", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
-@udf(fun_id=_IDLAB_OLD + "notEqual", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
-def idlab_not_equal(a, b):
-    """Whether the two values differ (a missing value differs from everything)."""
-    return not idlab_equal(a, b)
+@udf(fun_id=_IDLAB + "notEqual", value=_GREL + "valueParameter", other=_GREL + "valueParameter2")
+@udf(fun_id=_IDLAB_OLD + "notEqual", value=_GREL + "valueParameter", other=_GREL + "valueParameter2")
+def idlab_not_equal(value, other):
+    """True when the two values are not equal strings."""
+    return not idlab_equal(value, other)
 
 
 @udf(fun_id=_IDLAB + "stringContainsOtherString", text=_IDLAB + "str", other=_IDLAB + "otherStr",
      delimiter=_IDLAB + "delimiter")
 @udf(fun_id=_IDLAB_OLD + "stringContainsOtherString", text=_IDLAB_OLD + "str", other=_IDLAB_OLD + "otherStr",
      delimiter=_IDLAB_OLD + "delimiter")
-def string_contains_other_string(text, other, delimiter):
-    """Whether ``other`` is one of the parts of ``text`` split at ``delimiter`` (a regular expression,
-    as Java's ``String.split``)."""
+def idlab_string_contains_other_string(text, other, delimiter):
+    """True when ``other`` is one of the parts of ``text`` split at ``delimiter`` (a regular expression, as in Java)."""
     if text is None or other is None or delimiter is None:
         return False
     return str(other) in _re.split(str(delimiter), str(text))
 
 
+@udf(fun_id=_IDLAB + "listContainsElement", items=_IDLAB + "list", text=_IDLAB + "str")
+def idlab_list_contains_element(items, text):
+    """True when the list holds the string."""
+    if items is None:
+        return False
+    return str(text) in [str(i) for i in (items if isinstance(items, list) else [items])]
+
+
+@udf(fun_id=_IDLAB + "decide", text=_IDLAB + "str", expected=_IDLAB + "expectedStr", result=_IDLAB + "result")
+def idlab_decide(text, expected, result):
+    """``result`` when ``text`` equals ``expected``, else no value."""
+    return result if text is not None and str(text) == str(expected) else None
+
+
 @udf(fun_id=_IDLAB + "isNull", text=_IDLAB + "str")
 @udf(fun_id=_IDLAB_OLD + "isNull", text=_IDLAB_OLD + "str")
-def is_null(text):
-    """Whether the value is missing (None or an empty cell)."""
-    return text is None or text == ""
+def idlab_is_null(text=None):
+    """True when the value is missing."""
+    return text is None
+
+
+@udf(fun_id=_IDLAB + "trueCondition", condition=_IDLAB + "strBoolean", text=_IDLAB + "str")
+@udf(fun_id=_IDLAB_OLD + "trueCondition", condition=_IDLAB_OLD + "strBoolean", text=_IDLAB_OLD + "str")
+def idlab_true_condition(condition, text):
+    """The value when the condition is true (``true``, any case), else no value."""
+    return text if condition is not None and _is_true(condition) else None
+
+
+@udf(fun_id=_IDLAB + "random")
+def idlab_random():
+    """A random UUID (version 4)."""
+    return str(_uuid.uuid4())
+
+
+@udf(fun_id=_IDLAB + "inRange", test=_IDLAB + "p_test", low=_IDLAB + "p_from", high=_IDLAB + "p_to")
+def idlab_in_range(test, low=None, high=None):
+    """True when ``low <= test < high`` (a missing bound is no constraint; a missing test is false)."""
+    try:
+        t = float(test)
+    except (TypeError, ValueError):
+        return False
+    lo = float(low) if low not in (None, "") else None
+    hi = float(high) if high not in (None, "") else None
+    return (lo is None or t >= lo) and (hi is None or t < hi)
+
+
+@udf(fun_id=_IDLAB + "slugify", text=_IDLAB + "str")
+def idlab_slugify(text):
+    """The string as a slug: accents removed, lower case, runs of other characters as one ``-``."""
+    if text is None:
+        return None
+    ascii_text = _unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return _re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+@udf(fun_id=_IDLAB + "toUpperCaseURL", text=_IDLAB + "str")
+def idlab_to_upper_case_url(text):
+    """The value in upper case, with ``http://`` in front when it does not start with a http scheme
+    (the scheme added in lower case, as RFC 3986 section 3.1 asks producers to write schemes)."""
+    if text is None:
+        return None
+    upper = str(text).upper()
+    return upper if upper.startswith("HTTP://") else "http://" + upper
+
+
+@udf(fun_id=_IDLAB + "concat", text=_IDLAB + "str", other=_IDLAB + "otherStr", delimiter=_IDLAB + "delimiter")
+def idlab_concat(text, other, delimiter=None):
+    """``text``, the delimiter (if any), ``other``."""
+    if text is None or other is None:
+        return None
+    return f"{text}{delimiter or ''}{other}"
+
+
+_MIME = {"csv": "text/csv", "json": "application/json", "xml": "application/xml", "html": "text/html",
+         "htm": "text/html", "txt": "text/plain", "pdf": "application/pdf", "png": "image/png", "jpg": "image/jpeg",
+         "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml", "ttl": "text/turtle",
+         "nt": "application/n-triples", "nq": "application/n-quads", "rdf": "application/rdf+xml",
+         "jsonld": "application/ld+json", "zip": "application/zip", "gz": "application/gzip", "mp3": "audio/mpeg",
+         "mp4": "video/mp4", "doc": "application/msword", "xls": "application/vnd.ms-excel"}
+
+
+@udf(fun_id=_IDLAB + "getMIMEType", text=_IDLAB + "str")
+def idlab_get_mime_type(text):
+    """The MIME type of a file name by its extension (no value for an unknown one)."""
+    if text is None:
+        return None
+    name = str(text)
+    return _MIME.get(name.rsplit(".", 1)[-1].lower() if "." in name else "")
+
+
+@udf(fun_id=_IDLAB + "lookup", text=_IDLAB + "str", path=_IDLAB + "inputFile", source=_IDLAB + "fromColumn",
+     target=_IDLAB + "toColumn")
+def idlab_lookup(text, path, source, target):
+    """The ``target`` column (0-based) of the first row of the CSV file ``path`` whose ``source``
+    column equals ``text``; no value when none does."""
+    return idlab_lookup_with_delimiter(text, path, source, target, ",")
+
+
+@udf(fun_id=_IDLAB + "lookupWithDelimiter", text=_IDLAB + "str", path=_IDLAB + "inputFile",
+     source=_IDLAB + "fromColumn", target=_IDLAB + "toColumn", delimiter=_IDLAB + "delimiter")
+def idlab_lookup_with_delimiter(text, path, source, target, delimiter):
+    """As ``lookup``, with a CSV delimiter."""
+    if text is None or path is None:
+        return None
+    with open(str(path), encoding="utf-8", newline="") as fh:
+        for row in _csv.reader(fh, delimiter=str(delimiter or ",")):
+            if len(row) > max(int(source), int(target)) and row[int(source)] == str(text):
+                return row[int(target)]
+    return None
+
+
+@udf(fun_id=_IDLAB + "alwaysReturnsABC")
+def idlab_always_returns_abc():
+    """``ABC`` (the function without parameters of the RML-FNML test cases)."""
+    return "ABC"
+
+
+# ---------------------------------------------------------------------------------------------
+# GREL functions whose engine built-in differs from the GREL implementation (FnOio/grel-functions-java,
+# io.fno.grel.StringFunctions): defined here under the same IRI, they replace the built-in for the
+# engine run (pipeline/materialize/engine.py).
+
+
+@udf(fun_id=_GREL + "string_substring", string=_GREL + "valueParameter", start=_GREL + "param_int_i_from",
+     end=_GREL + "param_int_i_opt_to")
+def grel_substring(string, start, end=None):
+    """The characters of ``string`` from index ``start`` up to ``end`` (default: its end); a
+    negative index counts from the end. An index out of the string (``substring("Venus", 1000)``)
+    is no value, as Java's ``String.substring`` raises there; ``substring("Venus", 5)`` is ``""``."""
+    if string is None or start in (None, ""):
+        return None
+    text = str(string)
+    n = len(text)
+    try:
+        a = int(start)
+        b = int(end) if end not in (None, "") else n
+    except ValueError:
+        return None
+    a, b = (a + n if a < 0 else a), (b + n if b < 0 else b)
+    if not 0 <= a <= b <= n:
+        return None
+    return text[a:b]

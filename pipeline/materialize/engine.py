@@ -32,7 +32,13 @@ undone from its output text afterwards, so they are corrected where they happen,
   triple, silently. The reader is replaced by the same flattening without that drop; records
   are then left out per reference, as for every other source (above), and counted.
 
-(The function correction also writes a function-valued language map as a tag, not a quoted string.)
+(The function correction also writes a function-valued language map as a tag, not a quoted string,
+and keeps an empty string output, which makes a triple: only a missing output is no value, RML-FNML.
+A function of our UDF file with the IRI of an engine built-in replaces it for the run, where the
+built-in differs from the GREL implementation, :mod:`pipeline.fno.udfs`.)
+
+A derived source (:data:`~pipeline.materialize.rml.vocabulary.DERIVED_SUFFIX`) holds no null but
+absent keys, so its empty strings are values.
 
 Besides the corrections, some engine steps run more cheaply with the same result
 (``tests/test_engine_terms.py``): each CSV/TSV source is parsed once per run, not once per
@@ -58,10 +64,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from pipeline.fno import UDF_FILE
+from pipeline.fno import UDF_FILE, udfs
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
 from pipeline.materialize.readers import CsvReads, ElementPath, read_json
-from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
+from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
            "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
@@ -257,8 +263,10 @@ def engine_run() -> Iterator[None]:
     from morph_kgc.constants import (RDB, RML_IRI, RML_LITERAL, RML_REFERENCE, RML_TEMPLATE, XSD_BOOLEAN,
                                      XSD_DATETIME, XSD_INTEGER)
     from morph_kgc.data_source import data_file
+    from morph_kgc.fnml import fnml_executer
     from morph_kgc.utils import remove_null_values_from_dataframe
 
+    null_values_original = fnml_executer.remove_null_values_from_dataframe
     xpath_original = data_file.elementpath
     json_original = data_file._read_json
     csv_original = data_file._read_csv
@@ -297,7 +305,15 @@ def engine_run() -> Iterator[None]:
             results_df[position] = '"' + nt_escape_values(results_df[fnml_execution].to_numpy(dtype=object)) + '"'
         return results_df
 
+    def output_nulls(data, config, references, column=None):
+        if column is not None:  # a function's output: only None is no value (RML-FNML: "" makes a triple)
+            return data.dropna(axis=0, how="any", subset=[column])
+        return null_values_original(data, config, references, column)
+
     def preprocess(data, rml_rule, references, config):
+        if str(rml_rule.get("logical_source_value", "")).endswith(DERIVED_SUFFIX) and all_text(data):
+            # a derived source holds no null but absent keys (dropped by file_data): "" is a value
+            return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
         if rml_rule["source_type"] == RDB or not all_text(data):
             return preprocess_original(data, rml_rule, references, config)
         # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)
@@ -317,6 +333,9 @@ def engine_run() -> Iterator[None]:
                 df = df[~null.any(axis=1)]
         return df
 
+    fnml_executer.remove_null_values_from_dataframe = output_nulls
+    # a function of our UDF file with the IRI of a built-in replaces it (GREL as its Java implementation)
+    replaced = {f: fnml_executer.bif_dict.pop(f) for f in list(fnml_executer.bif_dict) if f in udfs.REGISTRY}
     materializer._materialize_template = template
     materializer._materialize_fnml_execution = fnml
     materializer.get_file_data = file_data
@@ -329,6 +348,8 @@ def engine_run() -> Iterator[None]:
     try:
         yield
     finally:
+        fnml_executer.remove_null_values_from_dataframe = null_values_original
+        fnml_executer.bif_dict.update(replaced)
         data_file.elementpath = xpath_original
         data_file._read_json = json_original
         data_file._read_csv = csv_original

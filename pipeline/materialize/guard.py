@@ -251,7 +251,29 @@ class Guard:
         if isinstance(parsed, pyoxigraph.Literal):
             return self.literal(parsed.value, parsed.datatype.value if parsed.language is None else None,
                                 parsed.language)
-        return Verdict(None, NOT_NT)  # a blank node label the fast grammar refused, or a quoted triple
+        if isinstance(parsed, pyoxigraph.Triple):  # RDF-star: a quoted triple, each of its terms checked
+            return self.quoted(parsed)
+        return Verdict(None, NOT_NT)  # a blank node label the fast grammar refused
+
+    def quoted(self, triple: "pyoxigraph.Triple") -> Verdict:
+        """An RDF-star quoted triple (``<< s p o >>``, RML-star ``rml:quotedTriplesMap``): kept when
+        each of its terms passes the check of its position, written with the canonical terms."""
+        parts = []
+        for position, t in enumerate((triple.subject, triple.predicate, triple.object)):
+            if isinstance(t, pyoxigraph.Triple):
+                v = self.quoted(t)
+            elif isinstance(t, pyoxigraph.NamedNode):
+                v = self.iri(t.value)
+            elif isinstance(t, pyoxigraph.BlankNode) and position != 1:
+                v = Verdict("_:b" + hashlib.sha1(f"_:{t.value}".encode("utf-8")).hexdigest()[:24])
+            elif isinstance(t, pyoxigraph.Literal) and position == 2:
+                v = self.literal(t.value, t.datatype.value if t.language is None else None, t.language)
+            else:
+                v = Verdict(None, NOT_NT)
+            if v.text is None:
+                return v
+            parts.append(v.text)
+        return Verdict(f"<< {parts[0]} {parts[1]} {parts[2]} >>")
 
     def iri(self, iri: str) -> Verdict:
         """An IRI: kept, rewritten (blank node, referenced value) or dropped."""

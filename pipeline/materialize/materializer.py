@@ -272,7 +272,8 @@ def _term_map_hint(g: Graph, tm, message: str) -> str:
 
 def materialize(mapping_file: Path, processes: int = 1,
                 locate: Callable[[str], tuple[str, int | None]] | None = None,
-                output: Path | None = None, fmt: str | None = None, overlap: bool = False) -> MaterializeResult:
+                output: Path | None = None, fmt: str | None = None, overlap: bool = False,
+                extra: list[str] | None = None) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
 
     Args:
@@ -289,6 +290,9 @@ def materialize(mapping_file: Path, processes: int = 1,
             engine computes the next ones (:mod:`pipeline.materialize.guard_worker`; same output and findings;
             ignored where ``fork`` or a ``sort`` command is missing). Off by default: a caller
             that is itself a multi-threaded worker (the distributed mode) must not fork.
+        extra: statements computed beside the engine (``"s p o [g]"`` in the engine's term text,
+            e.g. RML-CC collections, :mod:`pipeline.materialize.gather`), guarded and written with
+            the engine's.
     Returns:
         The guarded statements (or counts) and findings; a warning names the TriplesMaps when the
         mapping yields no statement at all, an ``info`` per source reference whose empty or missing
@@ -313,6 +317,15 @@ def materialize(mapping_file: Path, processes: int = 1,
             raise
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
+        if extra:
+            columns: list[list[str]] = [[], [], [], []]
+            for line in extra:
+                terms = split_statement(line) or _parse_statement(line, guard)
+                if terms is not None:
+                    for col, term in zip(columns, terms):
+                        col.append(term)
+            guard.frame(columns, runs)
+            rows += len(columns[0])
         result = _collect(runs, work, guard, str(mapping_file), locate,
                           keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):

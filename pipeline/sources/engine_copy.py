@@ -32,9 +32,15 @@ Each copy is reported by a :class:`~pipeline.findings.Finding` of stage ``source
 """
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
+import hashlib
 import json
+import lzma
 import re
+import tarfile
+import zipfile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,12 +48,14 @@ from jsonpath_ng.ext import parse as jp_parse
 from lxml import etree
 from rdflib import Literal, URIRef
 
+from pipeline.errors import InputError
 from pipeline.findings import Finding
+from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
 __all__ = ["EngineCopy", "copies_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
-           "bind_default_namespaces", "json_engine_copies"]
+           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS"]
 
 
 def copies_folder(beside: Path) -> Path:
@@ -152,6 +160,73 @@ def json_copy(copy: EngineCopy, data: Any) -> Finding | None:
     target = copy.write(copy.original.read_bytes()[3:])
     return Finding("source", str(copy.original), f"JSON starts with a byte-order mark; the engine reads a copy "
                    f"without it: {target}", expected="UTF-8 without a byte-order mark", severity="info")
+
+
+#: RML-IO compressions (local names of ``rml:gzip`` ...) -> how they unpack.
+COMPRESSIONS = {"gzip": "gzip", "zip": "zip", "tarxz": "tar", "targz": "tar", "tarbz2": "tar", "xz": "xz",
+                "bzip2": "bz2", "none": None}
+
+
+def _unpack(path: Path, kind: str | None) -> tuple[bytes, str]:
+    """The bytes of the one file inside ``path`` and its name (the archive's member, or the file
+    name without the compression suffix)."""
+    stem = re.sub(r"(\.tar)?\.(gz|gzip|zip|xz|bz2|tgz)$", "", path.name, flags=re.IGNORECASE)
+    if kind is None:
+        return path.read_bytes(), path.name
+    if kind == "zip":
+        with zipfile.ZipFile(path) as z:
+            files = [n for n in z.namelist() if not n.endswith("/")]
+            if len(files) != 1:
+                raise InputError(f"zip archive holds {len(files)} files, a logical source must be one", path=path)
+            return z.read(files[0]), Path(files[0]).name
+    if kind == "tar":
+        with tarfile.open(path) as tar:
+            members = [m for m in tar.getmembers() if m.isfile()]
+            if len(members) != 1:
+                raise InputError(f"tar archive holds {len(members)} files, a logical source must be one", path=path)
+            return tar.extractfile(members[0]).read(), Path(members[0].name).name
+    opener = {"gzip": gzip.decompress, "xz": lzma.decompress, "bz2": bz2.decompress}[kind]
+    return opener(path.read_bytes()), stem
+
+
+def decoded_copy(original: Path, compression: str | None, encoding: str | None, folder: Path | None) -> tuple[Path, Finding]:
+    """A plain UTF-8 copy of a compressed and/or encoded source (RML-IO ``rml:compression``,
+    ``rml:encoding``), which the engine reads: it reads uncompressed UTF-8 files only.
+
+    Args:
+        original: the source file. compression: local name of the RML-IO compression
+            (``gzip``, ``zip``, ``tarxz``, ``targz``; ``None``/``none``: not compressed).
+        encoding: a Python codec name (``utf-16``; ``None``: UTF-8). folder: where the copy goes
+            (``None``: ``.repaired`` beside the input).
+    Returns:
+        ``(copy, info finding naming it)``; the copy is named after the file inside
+        (``Friends.json.gz`` -> ``Friends.<hash>.json``).
+    Raises:
+        InputError: the file is not in that compression or encoding, or an archive holds more
+            than one file (message names the file).
+    """
+    kind = COMPRESSIONS.get((compression or "none").lower(), "unknown")
+    if kind == "unknown":
+        raise InputError(f"compression {compression!r} is not one kgc reads ({', '.join(sorted(COMPRESSIONS))})",
+                         path=original)
+    try:
+        data, name = _unpack(original, kind)
+    except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError) as exc:
+        raise InputError(f"not a {compression} file: {exc}", path=original) from exc
+    try:
+        text = data.decode(encoding or "utf-8-sig")
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise InputError(f"not {encoding or 'UTF-8'} text: {exc}", path=original) from exc
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    digest = hashlib.sha1(str(original.resolve()).encode("utf-8")).hexdigest()[:8]
+    stem, dot, suffix = name.partition(".")
+    copy = EngineCopy(original, folder, f"{stem}.{digest}{dot}{suffix}")
+    target = copy.write(text)
+    what = " and ".join(w for w in (f"{compression}-compressed" if kind else "", f"{encoding}-encoded" if encoding else "")
+                        if w)
+    return target, Finding("source", str(original), f"the source is {what}; the engine reads a decoded UTF-8 copy: "
+                           f"{target}", expected="uncompressed UTF-8", severity="info")
 
 
 def xml_utf8_copy(copy: EngineCopy, encoding: str) -> Finding:
@@ -304,8 +379,8 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
     findings: list[Finding] = []
     for src, (iterator, refs) in _mapping_references(rml).items():
         path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
-        if path is None or not refs:
-            continue
+        if path is None or not refs or path.name.endswith(DERIVED_SUFFIX):
+            continue  # a derived source is written for the engine already
         try:
             raw = path.read_bytes()
             data = json.loads(raw.decode("utf-8-sig"))

@@ -20,7 +20,8 @@ from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name"]
+__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name",
+           "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
 
@@ -44,17 +45,37 @@ def source_key(g: Graph, tm: Node) -> tuple:
                                                  RML.query, RML.tableName))
 
 
+def gather_members(g: Graph, node: Node) -> list[Node]:
+    """The term maps an RML-CC gather map gathers (its ``rml:gather`` list, in order; ``[]`` for
+    any other term map)."""
+    head = g.value(node, RML.gather) if not isinstance(node, Literal) else None
+    out, seen = [], set()
+    while head is not None and head != RDF.nil and head not in seen:
+        seen.add(head)
+        item = g.value(head, RDF.first)
+        if item is not None:
+            out.append(item)
+        head = g.value(head, RDF.rest)
+    return out
+
+
 def term_maps(g: Graph, tm: Node):
-    """``(role, node)`` for the subject map, predicate, object and graph maps of one TriplesMap."""
+    """``(role, node)`` for the subject map, predicate, object and graph maps of one TriplesMap,
+    and the term maps gathered by a gather map (RML-CC), which make terms as object maps do."""
+    def with_members(role: str, node: Node):
+        yield role, node
+        for member in gather_members(g, node):
+            yield from with_members("object map", member)
+
     for sm in g.objects(tm, RML.subjectMap):
-        yield "subject map", sm
+        yield from with_members("subject map", sm)
         for gm in g.objects(sm, RML.graphMap):
             yield "graph map", gm
     for pom in g.objects(tm, RML.predicateObjectMap):
         for role, p in (("predicate map", RML.predicateMap), ("object map", RML.objectMap),
                         ("graph map", RML.graphMap)):
             for node in g.objects(pom, p):
-                yield role, node
+                yield from with_members(role, node)
 
 
 def check_mapping(g: Graph, where: str) -> list[Node]:
@@ -77,7 +98,13 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
         if ls is not None and g.value(ls, RML.source) is None and g.value(ls, RML.query) is None \
                 and g.value(ls, RML.tableName) is None:
             raise RMLError(f"TriplesMap {node_name(tm)}: its logical source has no rml:source", path=where)
+        if (tm, RDF.type, RML.AssertedTriplesMap) in g and (tm, RDF.type, RML.NonAssertedTriplesMap) in g:
+            raise RMLError(f"TriplesMap {node_name(tm)} is typed both rml:AssertedTriplesMap and "
+                           "rml:NonAssertedTriplesMap (RML-star: a triples map is one or the other)", path=where)
         for pom in g.objects(tm, RML.predicateObjectMap):
+            if g.value(pom, RML.quotedTriplesMap) is not None:
+                raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has rml:quotedTriplesMap "
+                               "(RML-star: a quoted triples map belongs in a subject map or an object map)", path=where)
             if g.value(pom, RML.predicate) is None and g.value(pom, RML.predicateMap) is None:
                 raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no predicate", path=where)
             if g.value(pom, RML.object) is None and g.value(pom, RML.objectMap) is None:
@@ -88,7 +115,15 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
                 raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is the literal {str(node)!r}, not a term map "
                                "(use the constant shortcut, e.g. rml:object)", path=where)
             values = [p for p in _VALUE if g.value(node, p) is not None]
-            if not values and not any(str(p).startswith(FNML) for p in g.predicates(node)) \
+            gather = g.value(node, RML.gather) is not None
+            if gather and (g.value(node, RML.gatherAs) not in (RDF.List, RDF.Bag, RDF.Seq, RDF.Alt)):
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is a gather map whose rml:gatherAs is "
+                               f"{g.value(node, RML.gatherAs)} (RML-CC: one of rdf:List, rdf:Bag, rdf:Seq, rdf:Alt)",
+                               path=where)
+            if gather and not gather_members(g, node):
+                raise RMLError(f"TriplesMap {node_name(tm)}: the {role} is a gather map with an empty rml:gather list "
+                               "(RML-CC: a non-empty list of term maps)", path=where)
+            if not values and not gather and not any(str(p).startswith(FNML) for p in g.predicates(node)) \
                     and g.value(node, RML.termType) != RML.BlankNode:
                 raise RMLError(f"TriplesMap {node_name(tm)}: the {role} has no rml:constant, rml:reference, "
                                "rml:template, rml:functionExecution or rml:parentTriplesMap", path=where)
@@ -165,9 +200,24 @@ _GREL_PARAMETERS = {f"{_GREL}{a}": f"{_GREL}{b}" for a, b in (
 
 
 _IDLAB = "https://w3id.org/imec/idlab/function#"
+#: IDLab parameter resources -> their ``fno:predicate`` (functions_idlab.ttl: ``idlab-fn:_str fno:predicate
+#: idlab-fn:str``), which the engine and our UDF file key the functions' parameters by.
+_IDLAB_PARAMETERS = {f"{_IDLAB}_{n}": f"{_IDLAB}{n}" for n in (
+    "str", "otherStr", "delimiter", "list", "expectedStr", "result", "strBoolean", "path", "endpoint", "strDate",
+    "pattern", "lang", "iri", "watchedProperty", "unique", "state", "inputFile", "fromColumn", "toColumn")}
+_IDLAB_PARAMETERS.update({f"{_IDLAB}_{n}": f"{_IDLAB}p_{n}" for n in ("test", "from", "to")})
 #: The outputs of the GREL FnO description (the engine's functions each have one output).
 _GREL_OUTPUTS = {f"{_GREL}{n}" for n in ("stringOut", "stringOutput", "output_number", "output_bool", "output_array",
                                          "output_string", "output_value", "output_date")}
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+#: The ``fno:type`` of the outputs of the GREL and IDLab FnO descriptions that are not strings
+#: (FnOio/grel-functions-fno grel.ttl, FnOio/idlab-functions-java functions_idlab.ttl): a literal
+#: made from such an output has that datatype (RML-FNML: the function's output keeps its type).
+OUTPUT_TYPES = {f"{_GREL}output_number": f"{_XSD}integer", f"{_GREL}output_bool": f"{_XSD}boolean",
+                f"{_GREL}output_decimal": f"{_XSD}decimal", f"{_GREL}output_date": f"{_XSD}date",
+                f"{_GREL}output_datetime": f"{_XSD}dateTime", f"{_IDLAB}_boolOut": f"{_XSD}boolean"}
 
 
 def _return_ok(ret: str) -> bool:
@@ -214,6 +264,13 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
             raise RMLError(f"{at}rml:return <{ret}> is not an output of function "
                            f"<{g.value(g.value(term_map, RML.functionExecution), RML.function)}>", path=where)
+        typed = OUTPUT_TYPES.get(str(ret)) if ret is not None else None
+        if typed and g.value(None, RML.objectMap, term_map) is not None and g.value(term_map, RML.termType) in (
+                None, RML.Literal) and not any(g.value(term_map, p) is not None for p in (
+                RML.datatype, RML.datatypeMap, RML.language, RML.languageMap)):
+            g.add((term_map, RML.datatype, URIRef(typed)))
+            # the engine reads rml:return as a second rule beside the datatype; the return is checked
+            g.remove((term_map, RML["return"], None))
     for ex in sorted(executions, key=str):
         tm, role = owner.get(ex, (None, "function input"))
         at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
@@ -228,8 +285,9 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             param = g.value(inp, RML.parameter)
             if param is None:
                 continue
-            if str(param) not in known[str(fn)] and _GREL_PARAMETERS.get(str(param)) in known[str(fn)]:
-                g.set((inp, RML.parameter, URIRef(_GREL_PARAMETERS[str(param)])))
+            renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
+            if str(param) not in known[str(fn)] and renamed in known[str(fn)]:
+                g.set((inp, RML.parameter, URIRef(renamed)))
             elif str(param) not in known[str(fn)]:
                 raise RMLError(f"{at}function <{fn}> has no parameter <{param}> (its parameters: "
                                f"{', '.join(sorted(known[str(fn)]))})", path=where)

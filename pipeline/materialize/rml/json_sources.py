@@ -17,7 +17,7 @@ from rdflib.term import Node
 
 from pipeline.errors import RMLError
 from pipeline.materialize.rml.check import node_name
-from pipeline.materialize.rml.vocabulary import RML
+from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 
 __all__ = ["json_references", "json_datatypes"]
 
@@ -60,8 +60,9 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
     cache: dict[str, list] = {}
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
-        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
-            continue
+        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath \
+                or str(g.value(ls, RML.source)).endswith(DERIVED_SUFFIX):
+            continue  # a derived source has its keys and datatypes from the pass that wrote it
         path = Path(str(g.value(ls, RML.source)))
         iterator = str(g.value(ls, RML.iterator) or "$")
         if not _balanced(iterator):

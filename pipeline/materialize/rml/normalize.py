@@ -51,7 +51,10 @@ from pipeline.materialize.engine import iri_safe
 from pipeline.materialize.rml.check import check_functions, check_mapping, node_name, source_key, term_maps
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
-from pipeline.materialize.rml.vocabulary import BNODE_NS, LEGACY, REF_NS, RML
+from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML
+from pipeline.materialize.gather import GatherPlan, extract_gathers
+from pipeline.materialize.targets import TargetPlan, split_targets
+from pipeline.materialize.views.derive import derive_sources
 
 __all__ = ["Normalized", "normalize_rml", "document_base", "has_graph_maps"]
 
@@ -68,12 +71,18 @@ class Normalized:
         findings: one ``info``/``warning`` finding per repair made (errors are raised).
         triples_maps: IRIs (or blank-node ids) of the asserted TriplesMaps, sorted.
         graph_maps: the mapping has a graph map other than the default graph.
+        gathers: the RML-CC gather maps taken out of ``graph``, computed beside the engine
+            (:mod:`pipeline.materialize.gather`), or ``None``.
+        targets: the RML-IO logical targets and which TriplesMaps write to each
+            (:mod:`pipeline.materialize.targets`), or ``None`` (everything to the output).
     """
 
     graph: Graph
     findings: list[Finding] = field(default_factory=list)
     triples_maps: list[str] = field(default_factory=list)
     graph_maps: bool = False
+    gathers: GatherPlan | None = None
+    targets: TargetPlan | None = None
 
 
 def document_base(text: str) -> str | None:
@@ -110,6 +119,11 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
         tm_base = g.value(tm, RML.baseIRI)
         tm_base = str(tm_base) if tm_base is not None else base
         for role, node in term_maps(g, tm):
+            for dm in g.objects(node, RML.datatypeMap):  # a datatype map makes IRIs: relative ones are resolved
+                dt_template = g.value(dm, RML.template)
+                if dt_template is not None and tm_base and not _ABSOLUTE.match(str(dt_template)):
+                    g.set((dm, RML.template, Literal(tm_base + str(dt_template))))
+                    resolved += 1
             template = g.value(node, RML.template)
             reference = g.value(node, RML.reference)
             if reference is not None and g.value(node, RML.termType) != RML.BlankNode and _iri_valued(g, role, node):
@@ -188,7 +202,7 @@ def _self_joins(g: Graph, maps: list[Node], where: str) -> list[Finding]:
 
 
 def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str | None = None,
-                  where: str = "mapping") -> Normalized:
+                  where: str = "mapping", copies: Path | None = None) -> Normalized:
     """Normalise an RML document for the engine (see the module docstring for the passes).
 
     Args:
@@ -198,19 +212,28 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
         base_iri: base for relative IRI templates when a TriplesMap has no ``rml:baseIRI``
             (the document's ``@base``, see :func:`document_base`, else the manifest's ``base_iri``).
         where: file name used in messages and findings.
+        copies: folder for decoded copies of compressed/encoded sources and for derived sources
+            (default: ``.repaired`` beside the mapping folder's inputs, see
+            :class:`pipeline.sources.engine_copy.EngineCopy`).
     Returns:
         A :class:`Normalized` with the engine-ready graph and the repairs made.
     Raises:
         RMLError: the mapping is invalid (message names the TriplesMap, term map and cause).
     """
     g = unify(rml, where)
+    natural = not any(str(p).startswith(str(LEGACY)) for p in rml.predicates())
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
-    resolve_sources(g, mapping_dir, where)
+    findings = resolve_sources(g, mapping_dir, where, copies)
+    findings += derive_sources(g, Path(copies) if copies is not None else mapping_dir / ".repaired", where, natural)
+    g.remove((None, KGC.derive, None))
     maps = check_mapping(g, where)
     check_functions(g, maps, where)
     json_references(g, maps)
-    json_datatypes(g, maps, not any(str(p).startswith(str(LEGACY)) for p in rml.predicates()), where)
-    findings = _rewrite_terms(g, maps, base_iri, where)
+    json_datatypes(g, maps, natural, where)
+    findings += _rewrite_terms(g, maps, base_iri, where)
     findings += _self_joins(g, maps, where)
     asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]
-    return Normalized(g, findings, sorted(str(tm) for tm in asserted), has_graph_maps(g))
+    targets = split_targets(g, mapping_dir, where)
+    gathers = extract_gathers(g, where)
+    return Normalized(g, findings, sorted(str(tm) for tm in asserted),
+                      has_graph_maps(g) or (gathers is not None and has_graph_maps(gathers.graph)), gathers, targets)

@@ -2,23 +2,27 @@
 
 1. ``unify``: R2RML (``rr:``) and legacy RML (``http://semweb.mmlab.be/ns/rml#``, ``ql:``)
    terms become RML-Core terms (``http://w3id.org/rml/``); constant shortcuts with a datatype or
-   language tag become constant object maps and join child/parent maps become ``rml:child`` /
-   ``rml:parent``, which is what Morph-KGC 2.10 reads; old FNML (``fnml:functionValue``) becomes
+   language tag become constant object maps and reference-valued join child/parent maps become
+   ``rml:child`` / ``rml:parent``, which is what Morph-KGC 2.10 reads; old FNML (``fnml:functionValue``) becomes
    RML-FNML (:func:`unify`).
 2. ``sources``: RML-IO source descriptions and relative file names become absolute paths
    (:func:`resolve_sources`).
 """
 from __future__ import annotations
 
+import csv
+import re
 from pathlib import Path
 
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 from rdflib.term import Node
 
-from pipeline.errors import RMLError
-from pipeline.materialize.rml.check import node_name, triples_maps
-from pipeline.materialize.rml.vocabulary import FNML, LEGACY, QL, RML, RR
+from pipeline.errors import InputError, RMLError
+from pipeline.findings import Finding
+from pipeline.materialize.rml.check import node_name
+from pipeline.materialize.rml.vocabulary import FNML, KGC, LEGACY, QL, RML, RR
+from pipeline.sources.engine_copy import decoded_copy
 
 __all__ = ["unify", "resolve_sources"]
 
@@ -32,8 +36,7 @@ def unify(g: Graph, where: str) -> Graph:
     """A copy of ``g`` in the RML-Core vocabulary.
 
     Raises:
-        RMLError: an RML/R2RML namespace is missing its ``#``, or a join condition's child or parent
-            map is not reference-valued.
+        RMLError: an RML/R2RML namespace is missing its ``#``.
     """
     missing = sorted({ns for _, p, o in g for term in (p, o) if isinstance(term, URIRef) for ns in _NO_HASH
                       if term.startswith(ns) and not term.startswith(ns + "#") and len(term) > len(ns)})
@@ -52,8 +55,9 @@ def unify(g: Graph, where: str) -> Graph:
         if isinstance(t, URIRef):
             if t in _RENAMED:
                 return _RENAMED[t]
-            if t in (RML.URI, RML.UnsafeIRI):
-                # RML-Core term types the engine does not know; their ASCII results equal IRI-safe ones
+            if t == RML.UnsafeIRI:
+                # an RML-Core term type the engine does not know; read as IRI (an unsafe IRI that is
+                # not a valid IRI cannot be written anyway); rml:URI is kept for the derived sources
                 return RML.IRI
             for ns in (RR, LEGACY, QL):
                 if t.startswith(str(ns)):
@@ -78,16 +82,13 @@ def unify(g: Graph, where: str) -> Graph:
                 out.add((om, RML.datatype, lit.datatype))
     _legacy_functions(out, where)
     for short, long in ((RML.child, RML.childMap), (RML.parent, RML.parentMap)):
-        # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent
+        # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent.
+        # A template- or constant-valued one stays: the join key is derived
+        # (:mod:`pipeline.materialize.views.derive`), and logical views evaluate their joins themselves.
         for cond, m in list(out.subject_objects(long)):
             ref = out.value(m, RML.reference)
             if ref is None:
-                om = out.value(None, RML.joinCondition, cond)
-                pom = out.value(None, RML.objectMap, om)
-                tm = out.value(None, RML.predicateObjectMap, pom)
-                raise RMLError(f"TriplesMap {node_name(tm) if tm is not None else '?'}: a join condition's "
-                               f"{long.n3(out.namespace_manager)} is not "
-                               "reference-valued; the engine (Morph-KGC 2.10) joins on references only", path=where)
+                continue
             out.remove((cond, long, m))
             out.add((cond, short, ref))
     return out
@@ -137,22 +138,105 @@ def _legacy_functions(g: Graph, where: str) -> None:
         g.add((ex, RML.function, URIRef(str(fn))))
 
 
-def resolve_sources(g: Graph, mapping_dir: Path, where: str) -> None:
-    """Give every logical source an absolute file path, in place (relative names are looked up in
-    ``mapping_dir``, then the current directory; ``rml:root`` decides for RML-IO sources).
+#: RML-IO encodings (local names of ``rml:UTF-8`` ...) -> Python codecs.
+_ENCODINGS = {"UTF-8": None, "UTF-16": "utf-16", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be",
+              "UTF-32": "utf-32", "ISO-8859-1": "latin-1", "Latin1": "latin-1", "US-ASCII": "ascii",
+              "Windows-1252": "cp1252"}
+#: Source descriptions kgc cannot read (databases, endpoints, streams): refused with what they are.
+_NOT_FILES = {"Database": "a D2RQ database (d2rq:Database)", "Service": "a SPARQL endpoint (sd:Service)",
+              "DCATDistribution": "a DCAT distribution", "WebAPI": "a Web API (hydra)",
+              "Kafka": "a Kafka stream", "Stream": "a stream", "SQL": "a database"}
+
+
+def _local(node: Node | None) -> str:
+    return "" if node is None else re.split(r"[/#]", str(node))[-1]
+
+
+def _users(g: Graph, ls: Node) -> str:
+    """The TriplesMaps (or views) that read a logical source, for messages."""
+    tms = sorted(g.subjects(RML.logicalSource, ls), key=str) or sorted(g.subjects(RML.viewOn, ls), key=str)
+    return ", ".join(f"TriplesMap {node_name(t)}" if (t, RML.viewOn, None) not in g else f"logical view {node_name(t)}"
+                     for t in tms) or f"logical source {node_name(ls)}"
+
+
+def _csv_format(g: Graph, ls: Node, path: Path) -> bool:
+    rf = g.value(ls, RML.referenceFormulation)
+    return _local(rf) == "CSV" if rf is not None else path.suffix.lower() in (".csv", ".tsv")
+
+
+def _scan_csv(path: Path, nulls: set[str], who: str, where: str) -> bool:
+    """Check an RML-IO CSV source (RFC 4180: every record has the header's field count) and say
+    whether the engine, which reads an empty cell as null and nothing else, would read its null
+    values wrongly (an empty cell that is a value, or a declared null string).
 
     Raises:
-        RMLError: a source file is not found (message names the TriplesMap and the paths tried).
+        RMLError: a record with another field count than the header (line named).
     """
-    for tm in triples_maps(g):
-        ls = g.value(tm, RML.logicalSource)
-        if ls is None:
-            continue
+    differs = False
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None) or []
+            for fields in reader:
+                if not fields:
+                    continue
+                if len(fields) != len(header):
+                    raise RMLError(f"{who}: the CSV source {path.name} is not valid CSV (RFC 4180): record "
+                                   f"{reader.line_num} has {len(fields)} field(s), the header has {len(header)} "
+                                   f"({', '.join(header)})", path=where, line=reader.line_num)
+                if not differs:
+                    differs = any((v == "" and "" not in nulls) or (v != "" and v in nulls) for v in fields)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False  # the load-time checks report an unreadable file
+    return differs
+
+
+def resolve_sources(g: Graph, mapping_dir: Path, where: str, copies: Path | None = None) -> list[Finding]:
+    """Give every logical source an absolute file path the engine reads, in place (relative names
+    are looked up in ``mapping_dir``, then the current directory; ``rml:root`` decides for RML-IO
+    sources).
+
+    RML-IO source descriptions: a compressed or non-UTF-8 source (``rml:compression``,
+    ``rml:encoding``) is read through a decoded copy in ``copies``
+    (:func:`pipeline.sources.engine_copy.decoded_copy`); its null values (``rml:null``) are kept on the
+    logical source. A CSV source described with RML-IO has no null value unless it declares some
+    (an empty cell is the empty string), is checked to be valid CSV, and is marked ``kgc:derive``
+    when the engine would read its nulls wrongly. A literal ``rml:source`` (legacy RML) keeps the
+    engine's reading: an empty CSV cell is null.
+
+    Returns:
+        One ``info`` finding per decoded copy.
+    Raises:
+        RMLError: a source file is not found (message names the TriplesMap and the paths tried),
+            a source kgc cannot read (a database, an endpoint), an invalid RML-IO CSV file.
+    """
+    findings: list[Finding] = []
+    for ls in sorted(set(g.subjects(RML.source, None)), key=str):
         src = g.value(ls, RML.source)
-        if isinstance(src, (BNode, URIRef)) and g.value(src, RML.path) is not None:
+        who = _users(g, ls)
+        described = isinstance(src, (BNode, URIRef)) and not isinstance(src, Literal)
+        compression = encoding = None
+        nulls: list[str] = []
+        if described:
+            kinds = {_local(t) for t in g.objects(src, RDF.type)}
+            path_value = g.value(src, RML.path)
+            other = next((_NOT_FILES[k] for k in kinds if k in _NOT_FILES), None)
+            if other:
+                raise RMLError(f"{who}: the logical source is {other}; kgc materialize reads files only "
+                               "(describe it with rml:path, e.g. a rml:RelativePathSource)", path=where)
+            if path_value is None:
+                continue  # another description (CSVW, a URL): the engine reads it or says why not
             root = g.value(src, RML.root)
-            name = str(g.value(src, RML.path))
+            name = str(path_value)
             bases = [Path.cwd()] if root == RML.CurrentWorkingDirectory else [mapping_dir]
+            compression = _local(g.value(src, RML.compression)) or None
+            enc = g.value(src, RML.encoding)
+            if enc is not None:
+                if _local(enc) not in _ENCODINGS:
+                    raise RMLError(f"{who}: encoding {_local(enc)!r} is not one kgc reads "
+                                   f"({', '.join(_ENCODINGS)})", path=where)
+                encoding = _ENCODINGS[_local(enc)]
+            nulls = [str(v) for v in g.objects(src, RML.null)]
         elif isinstance(src, Literal):
             name = str(src)
             if "://" in name or (name.startswith("{") and name.endswith("}")):
@@ -164,10 +248,22 @@ def resolve_sources(g: Graph, mapping_dir: Path, where: str) -> None:
         candidates = [path] if path.is_absolute() else [b / path for b in bases]
         found = next((c for c in candidates if c.is_file()), None)
         if found is None:
-            raise RMLError(f"TriplesMap {node_name(tm)}: logical source file {name!r} not found "
+            raise RMLError(f"{who}: logical source file {name!r} not found "
                            f"(looked for {', '.join(str(c) for c in candidates)})", path=where)
-        new_ls = BNode()
-        for p, o in list(g.predicate_objects(ls)):
-            g.add((new_ls, p, o))
-        g.set((new_ls, RML.source, Literal(str(found.resolve()))))
-        g.set((tm, RML.logicalSource, new_ls))  # a shared logical source node stays shared in meaning
+        found = found.resolve()
+        if compression not in (None, "none") or encoding:
+            try:
+                found, finding = decoded_copy(found, compression, encoding, copies)
+            except InputError as exc:
+                raise RMLError(f"{who}: {exc}", path=where) from exc
+            findings.append(finding)
+        g.set((ls, RML.source, Literal(str(found))))
+        if described:
+            for v in nulls:
+                g.add((ls, RML.null, Literal(v)))
+            if _csv_format(g, ls, found) and _scan_csv(found, set(nulls), who, where):
+                g.set((ls, KGC.derive, Literal("CSV null values as RML-IO declares them (an empty cell is "
+                                              "the empty string unless rml:null says otherwise)")))
+        elif _csv_format(g, ls, found):
+            g.set((ls, RML.null, Literal("")))  # legacy RML read as R2RML: an empty cell is NULL
+    return findings
