@@ -88,30 +88,49 @@ class Alignment:
 
     Attributes:
         pairs: predicted entity -> gold entity.
-        by_iri / by_key: number of pairs found by each pass.
+        method: how the pairs were found: ``"iri+key"`` (:func:`align_entities`) or ``"content"``
+            (:func:`pipeline.scoring.graph.resolution.resolve_entities`).
+        by_iri / by_key / by_content: number of pairs found by each pass.
+        rounds: identification rounds run by the content alignment (0 for ``"iri+key"``).
         unmatched_pred / unmatched_gold: entities left unaligned, sorted.
         pred_keys / gold_keys: the normalised key sets used (entity -> set of key tuples).
     """
 
     pairs: dict[Node, Node] = field(default_factory=dict)
+    method: str = "iri+key"
     by_iri: int = 0
     by_key: int = 0
+    by_content: int = 0
+    rounds: int = 0
     unmatched_pred: list[Node] = field(default_factory=list)
     unmatched_gold: list[Node] = field(default_factory=list)
     pred_keys: dict[Node, frozenset] = field(default_factory=dict)
     gold_keys: dict[Node, frozenset] = field(default_factory=dict)
+    # the last graph renamed by `triples` (the measures of one KG share it): (graph, size, pairs, triples)
+    _renamed: tuple | None = field(default=None, repr=False, compare=False)
+
+    def triples(self, g: Graph) -> list[tuple[Node, Node, Node]]:
+        """The triples of the predicted graph ``g`` with aligned entities renamed to their gold names
+        (a list, without duplicates; computed once per graph and alignment)."""
+        r = self._renamed
+        if r is not None and r[0] is g and r[1] == len(g) and r[2] == len(self.pairs):
+            return r[3]
+        m = self.pairs
+        out = list({(m.get(s, s), p, m.get(o, o) if not isinstance(o, Literal) else o) for s, p, o in g})
+        self._renamed = (g, len(g), len(self.pairs), out)
+        return out
 
     def translate(self, g: Graph) -> Graph:
         """A copy of the predicted graph ``g`` with aligned entities renamed to their gold names."""
-        m = self.pairs
         out = Graph(bind_namespaces="none")
-        for s, p, o in g:
-            out.add((m.get(s, s), p, m.get(o, o) if not isinstance(o, Literal) else o))
+        for t in self.triples(g):
+            out.add(t)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """Counts and the unmatched entities (first 50 each) as a JSON-ready dict."""
-        return {"n_pairs": len(self.pairs), "by_iri": self.by_iri, "by_key": self.by_key,
+        return {"method": self.method, "n_pairs": len(self.pairs), "by_iri": self.by_iri, "by_key": self.by_key,
+                "by_content": self.by_content, "rounds": self.rounds,
                 "n_unmatched_pred": len(self.unmatched_pred), "n_unmatched_gold": len(self.unmatched_gold),
                 "unmatched_pred": [str(x) for x in self.unmatched_pred[:50]],
                 "unmatched_gold": [str(x) for x in self.unmatched_gold[:50]]}

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Iterable
 
 import owlrl
 from rdflib import Graph, Literal, URIRef
@@ -46,9 +46,10 @@ __all__ = ["sa2", "sa3", "sa4", "rdfs_closure"]
 log = logging.getLogger(__name__)
 
 
-def _ctx(pred: Graph, gold: Graph, alignment: Alignment | None) -> tuple[Graph, Alignment]:
+def _ctx(pred: Graph, gold: Graph, alignment: Alignment | None) -> tuple[list[tuple], Alignment]:
+    """The predicted triples renamed through the alignment (default: by IRI), and the alignment."""
     al = alignment if alignment is not None else align_entities(pred, gold)
-    return al.translate(pred), al
+    return al.triples(pred), al
 
 
 def _match_sets(p_items: list, g_items: list, weight: Any) -> float:
@@ -120,8 +121,8 @@ def sa2(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     return out
 
 
-def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
-    """Entailed assertions of ``g`` under the RDFS rules used by SA3.
+def rdfs_closure(g: Graph | Iterable[tuple], ontology: Any = None) -> set[tuple]:
+    """Entailed assertions of ``g`` (a graph or its triples) under the RDFS rules used by SA3.
 
     Returns:
         ``{(s, p, term_key(o))}`` including ``g``'s own assertions, types inherited
@@ -152,7 +153,7 @@ def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
     return out
 
 
-def _owlrl_entailed(g: Graph, ontology: Any) -> tuple[set[tuple], bool]:
+def _owlrl_entailed(g: Graph | Iterable[tuple], ontology: Any) -> tuple[set[tuple], bool]:
     work = Graph(bind_namespaces="none")
     for t in g:
         work.add(t)
@@ -212,7 +213,7 @@ def sa3(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     return Result("SA3", f, details=details, elapsed_s=time.perf_counter() - t0)
 
 
-def _neighbourhoods(g: Graph) -> dict[Any, set]:
+def _neighbourhoods(g: Graph | Iterable[tuple]) -> dict[Any, set]:
     n: dict[Any, set] = defaultdict(set)
     for s, p, o in g:
         n[s].add((p, term_key(o)))

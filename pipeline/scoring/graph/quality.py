@@ -194,8 +194,10 @@ def cm3(pred: Graph, gold: Graph | None, alignment: Alignment | None = None) -> 
 
 def conciseness_completeness(pred: Graph, gold: Graph | None, ontology: Any = None,
                              alignment: Alignment | None = None, pred_keys: Mapping | None = None,
-                             gold_keys: Mapping | None = None) -> dict[str, Result]:
-    """All of CN1, CN2, CN3, CN5, CM2, CM3 as ``{name: Result}``."""
-    return {"CN1": cn1(pred, gold, ontology), "CN2": cn2(pred, pred_keys),
-            "CN3": cn3(pred, gold, pred_keys, gold_keys), "CN5": cn5(pred),
-            "CM2": cm2(pred, gold), "CM3": cm3(pred, gold, alignment)}
+                             gold_keys: Mapping | None = None, population: bool = True) -> dict[str, Result]:
+    """All of CN1, CN2, CN3, CN5, CM2 and (``population``) CM3 as ``{name: Result}``."""
+    out = {"CN1": cn1(pred, gold, ontology), "CN2": cn2(pred, pred_keys),
+           "CN3": cn3(pred, gold, pred_keys, gold_keys), "CN5": cn5(pred), "CM2": cm2(pred, gold)}
+    if population:
+        out["CM3"] = cm3(pred, gold, alignment)
+    return out
