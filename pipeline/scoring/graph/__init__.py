@@ -21,7 +21,8 @@ from typing import Any, Iterable, Mapping
 from rdflib import Graph
 
 from pipeline.validation.result import Result
-from pipeline.scoring.graph.align import Alignment, align_entities, keys_from_local_names, keys_from_templates, term_key
+from pipeline.scoring.graph.align import (Alignment, align_entities, forget_graph, keys_from_local_names,
+                                          keys_from_templates, term_key)
 from pipeline.scoring.graph.assertions import sa2, sa3, sa4
 from pipeline.scoring.graph.cq import CompetencyQuestion, load_competency_questions, score_cqs
 from pipeline.scoring.graph.quality import cm3, conciseness_completeness
@@ -64,6 +65,16 @@ def score_graph(pred: Graph, gold: Graph | None, ontology: Any = None, *,
     """
     t0 = time.perf_counter()
     og = ontology.graph if ontology is not None and not isinstance(ontology, Graph) else ontology
+    try:
+        out = _all_measures(pred, gold, og, list(cqs), pred_keys, gold_keys, consistent, regime)
+    finally:
+        forget_graph(pred, gold)    # the KG lives on in the run; what scoring read of it need not
+    log.info("graph scores: %d measures in %.2f s", len(out), time.perf_counter() - t0)
+    return out
+
+
+def _all_measures(pred: Graph, gold: Graph | None, og: Graph | None, cqs: list, pred_keys: Mapping | None,
+                  gold_keys: Mapping | None, consistent: bool | None, regime: str) -> dict[str, Result]:
     out: dict[str, Result] = {}
     if gold is None:
         for name in ("SA2-type-exact", "SA2-type-hier", "SA2-prop-exact", "SA2-prop-hier", "SA3", "SA4"):
@@ -73,7 +84,6 @@ def score_graph(pred: Graph, gold: Graph | None, ontology: Any = None, *,
             out[name] = Result.not_applicable(name, "no gold KG")
         out.update({aligned: Result.not_applicable(aligned, "no gold KG") for aligned in ALIGNED_NAMES.values()})
         return out
-    cqs = list(cqs)
     al = align_entities(pred, gold, pred_keys, gold_keys)
     by_iri = _aligned_measures(pred, gold, og, al, cqs, regime, consistent)
     quality = conciseness_completeness(pred, gold, og, al, pred_keys, gold_keys, population=False)
@@ -92,7 +102,6 @@ def score_graph(pred: Graph, gold: Graph | None, ontology: Any = None, *,
         if "alignment" in r.details:
             r.details["alignment"] = content.to_dict()
         out[r.name] = r
-    log.info("graph scores: %d measures in %.2f s", len(out), time.perf_counter() - t0)
     return out
 
 

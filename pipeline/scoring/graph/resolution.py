@@ -62,6 +62,7 @@ import math
 import re
 import time
 from collections import defaultdict
+from functools import lru_cache
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable
@@ -71,7 +72,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
-from pipeline.scoring.graph.align import Alignment, entities_of
+from pipeline.scoring.graph.align import Alignment, graph_triples
 from pipeline.scoring.graph.hierarchy import Hierarchy
 
 __all__ = ["resolve_entities", "value_key", "DeclaredKeys", "declared_keys", "BLOCK_MAX", "BLOCK_FEATURES", "MAX_ROUNDS"]
@@ -114,6 +115,10 @@ def value_key(text: str) -> str | None:
         if n is not None:
             return n
     return text.casefold()
+
+
+#: value_key of repeated texts (a KG repeats its values: codes, booleans, classes of things)
+_value_key = lru_cache(maxsize=1 << 16)(value_key)
 
 
 def _segment(text: str) -> str | None:
@@ -167,21 +172,23 @@ class _Side:
 
     def __init__(self, g: Graph) -> None:
         self.graph = g
-        self.entities: set[Node] = entities_of(g)
+        triples = graph_triples(g)
+        self.entities: set[Node] = {s for s, _, _ in triples if isinstance(s, (URIRef, BNode))}
         self.types: dict[Node, set] = defaultdict(set)
         self.values: dict[Node, set] = defaultdict(set)       # predicate-blind value keys
         self.pv: dict[Node, set] = defaultdict(set)           # (property, value key), for declared keys
-        self.names: dict[Node, frozenset] = {}                 # ("iri", name) features of the entity's own IRI
+        self.names: dict[Node, frozenset] = {}                 # the value keys in the entity's own IRI
         self.edges: list[tuple[Node, Node]] = []               # entity -> entity links
-        for s, p, o in g:
-            if s not in self.entities:
+        rdf_type, entities = RDF.type, self.entities
+        for s, p, o in triples:
+            if s not in entities:
                 continue
-            if p == RDF.type:
+            if p == rdf_type:
                 self.types[s].add(o)
                 continue
             if isinstance(o, Literal):
-                v = value_key(str(o))
-            elif o in self.entities:
+                v = _value_key(str(o))
+            elif o in entities:
                 self.edges.append((s, o))
                 continue
             elif isinstance(o, URIRef):
@@ -191,7 +198,7 @@ class _Side:
             if v is not None:
                 self.values[s].add(v)
                 self.pv[s].add((p, v))
-        for e in self.entities:
+        for e in entities:
             if isinstance(e, URIRef):
                 self.names[e] = frozenset(iri_names(str(e)))
 
