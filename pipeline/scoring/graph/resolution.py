@@ -170,13 +170,13 @@ class _Side:
     """One KG's entities and what describes them: values, classes, (property, value) pairs, links
     to other entities, and the names in their own IRIs."""
 
-    def __init__(self, g: Graph) -> None:
+    def __init__(self, g: Graph, with_pv: bool = False) -> None:
         self.graph = g
         triples = graph_triples(g)
         self.entities: set[Node] = {s for s, _, _ in triples if isinstance(s, (URIRef, BNode))}
         self.types: dict[Node, set] = defaultdict(set)
         self.values: dict[Node, set] = defaultdict(set)       # predicate-blind value keys
-        self.pv: dict[Node, set] = defaultdict(set)           # (property, value key), for declared keys
+        self.pv: dict[Node, set] = defaultdict(set)           # (property, value key), kept for declared keys
         self.names: dict[Node, frozenset] = {}                 # the value keys in the entity's own IRI
         self.edges: list[tuple[Node, Node]] = []               # entity -> entity links
         rdf_type, entities = RDF.type, self.entities
@@ -197,7 +197,8 @@ class _Side:
                 v = None                                       # a blank node that says nothing
             if v is not None:
                 self.values[s].add(v)
-                self.pv[s].add((p, v))
+                if with_pv:
+                    self.pv[s].add((p, v))
         for e in entities:
             if isinstance(e, URIRef):
                 self.names[e] = frozenset(iri_names(str(e)))
@@ -234,19 +235,19 @@ class _Round:
         lp, lg = _links(pred, pairs), _links(gold, {g: g for g in pairs.values()})
         self.dp = {e: pred.description(e, lp) for e in pred.entities}
         self.dg = {g: gold.description(g, lg) for g in gold.entities}
-        self.fp = {e: d | pred.names.get(e, frozenset()) for e, d in self.dp.items()}
+        self.names_p = pred.names
         self.fg = {g: d | gold.names.get(g, frozenset()) for g, d in self.dg.items()}
         self.post_p: dict[Feature, list] = defaultdict(list)
         self.post_g: dict[Feature, list] = defaultdict(list)
         self.by_desc: dict[frozenset, list] = defaultdict(list)   # gold description -> gold entities
-        for e, fs in self.fp.items():
-            for f in fs:
+        for e, fs in self.dp.items():
+            for f in fs | self.names_p.get(e, frozenset()):
                 self.post_p[f].append(e)
         for g, fs in self.fg.items():
             for f in fs:
                 self.post_g[f].append(g)
             self.by_desc[self.dg[g]].append(g)
-        self.n = len(self.fp) + len(self.fg)
+        self.n = len(self.dp) + len(self.fg)
         self._cache: dict[frozenset, bool] = {}
         self._weights: dict[Feature, float] = {}
 
@@ -256,10 +257,14 @@ class _Round:
             w = self._weights[f] = math.log(1.0 + self.n / (len(self.post_p.get(f, ())) + len(self.post_g.get(f, ()))))
         return w
 
-    def candidates(self, e: Node, free_g: set) -> set:
+    def features(self, e: Node) -> frozenset:
+        """The features of predicted entity ``e``: its description and the names in its IRI."""
+        return self.dp[e] | self.names_p.get(e, frozenset())
+
+    def candidates(self, e: Node, fe: frozenset, free_g: set) -> set:
         """Free gold entities that share one of the :data:`BLOCK_FEATURES` rarest features of ``e``
         (among those at most :data:`BLOCK_MAX` entities of either KG hold), or describe ``e`` exactly."""
-        usable = [(len(pg), f) for f in self.fp[e] if not _is_type(f)
+        usable = [(len(pg), f) for f in fe if not _is_type(f)
                   for pg in [self.post_g.get(f, ())] if 0 < len(pg) <= BLOCK_MAX and len(self.post_p[f]) <= BLOCK_MAX]
         out: set = set()
         for _n, f in sorted(usable, key=lambda x: (x[0], str(x[1])))[:BLOCK_FEATURES]:
@@ -313,8 +318,8 @@ def _identify(rnd: _Round, pred: _Side, gold: _Side, h: Hierarchy, keys: Declare
     """The identified candidate pairs of free entities, each with its ranking key (module docstring)."""
     out = []
     for e in free_p:
-        fe, de = rnd.fp[e], rnd.dp[e]
-        for g in rnd.candidates(e, free_g):
+        fe, de = rnd.features(e), rnd.dp[e]
+        for g in rnd.candidates(e, fe, free_g):
             fg, dg = rnd.fg[g], rnd.dg[g]
             shared = fe & fg
             classes = _class_rank(h, pred.types.get(e, set()), gold.types.get(g, set()))
@@ -343,7 +348,8 @@ def resolve_entities(pred: Graph, gold: Graph, ontology: Any = None) -> Alignmen
     t0 = time.perf_counter()
     og = ontology.graph if ontology is not None and not isinstance(ontology, Graph) else ontology
     h, keys = Hierarchy(og), declared_keys(og)
-    ps, gs = _Side(pred), _Side(gold)
+    with_pv = bool(keys.ifp or keys.has_key)
+    ps, gs = _Side(pred, with_pv), _Side(gold, with_pv)
     al = Alignment(method="content")
     for e in ps.entities & gs.entities:
         if isinstance(e, URIRef):
