@@ -84,8 +84,8 @@ BLOCK_MAX = 50
 #: Candidates of an entity come from its this many rarest features (a KG value that is wrong in
 #: the rarest ones still leaves the right candidate reachable through the others).
 BLOCK_FEATURES = 3
-#: Identification rounds after the IRI pass (each adds the links of the pairs found so far).
-MAX_ROUNDS = 4
+#: Identification rounds after the IRI pass, at most (each adds the links of the pairs found so far).
+MAX_ROUNDS = 8
 
 Node = Any
 Feature = Any
@@ -273,15 +273,19 @@ class _Round:
             out.update(x for x in self.by_desc.get(self.dp[e], ()) if x in free_g)
         return out
 
-    def singles_out(self, shared: frozenset) -> bool:
-        """True when the gold entities holding every feature of ``shared`` all have one description
-        (one entity, or interchangeable duplicates)."""
+    def singles_out(self, shared: frozenset, lenient: bool) -> bool:
+        """True when one gold entity holds every feature of ``shared`` - or, ``lenient``, when the
+        gold entities that do all have one description (interchangeable duplicates)."""
         hit = self._cache.get(shared)
         if hit is None:
             rarest = min(shared, key=lambda f: len(self.post_g.get(f, ())))
-            descs = {self.dg[x] for x in self.post_g.get(rarest, ()) if shared <= self.fg[x]}
-            hit = self._cache[shared] = len(descs) <= 1
-        return hit
+            holders = [x for x in self.post_g.get(rarest, ()) if shared <= self.fg[x]]
+            hit = self._cache[shared] = (len(holders) <= 1, len({self.dg[x] for x in holders}) <= 1)
+        return hit[1] if lenient else hit[0]
+
+    def describes_exactly(self, de: frozenset, g: Node, lenient: bool) -> bool:
+        """True when ``g`` has the description ``de`` and (unless ``lenient``) no other gold entity has it."""
+        return self.dg[g] == de and (lenient or len(self.by_desc[de]) == 1)
 
     def jaccard(self, a: frozenset, b: frozenset) -> float:
         inter = sum(self.weight(f) for f in a & b)
@@ -314,8 +318,9 @@ def _declared(keys: DeclaredKeys, pred: _Side, gold: _Side, e: Node, g: Node) ->
 
 
 def _identify(rnd: _Round, pred: _Side, gold: _Side, h: Hierarchy, keys: DeclaredKeys,
-              free_p: Iterable[Node], free_g: set) -> list[tuple[tuple, Node, Node]]:
-    """The identified candidate pairs of free entities, each with its ranking key (module docstring)."""
+              free_p: Iterable[Node], free_g: set, lenient: bool) -> list[tuple[tuple, Node, Node]]:
+    """The identified candidate pairs of free entities, each with its ranking key (module docstring);
+    ``lenient`` also pairs with one of several interchangeable reference entities."""
     out = []
     for e in free_p:
         fe, de = rnd.features(e), rnd.dp[e]
@@ -327,7 +332,8 @@ def _identify(rnd: _Round, pred: _Side, gold: _Side, h: Hierarchy, keys: Declare
             if not declared:
                 if classes == 0 and not _says_something(shared & (de | dg)):
                     continue    # across classes, a match of IRI names alone identifies nothing
-                if not (de == dg or (_says_something(shared) and rnd.singles_out(shared))):
+                if not (rnd.describes_exactly(de, g, lenient)
+                        or (_says_something(shared) and rnd.singles_out(shared, lenient))):
                     continue
             out.append(((classes, declared, round(rnd.jaccard(fe, fg), 9)), e, g))
     return out
@@ -355,14 +361,17 @@ def resolve_entities(pred: Graph, gold: Graph, ontology: Any = None) -> Alignmen
         if isinstance(e, URIRef):
             al.pairs[e] = e
     al.by_iri = len(al.pairs)
-    for n_round in range(1, MAX_ROUNDS + 1):
+    rnd: _Round | None = None
+    lenient = False
+    for _ in range(MAX_ROUNDS):
         used = set(al.pairs.values())
         free_p = sorted((e for e in ps.entities if e not in al.pairs), key=str)
         free_g = {g for g in gs.entities if g not in used}
         if not free_p or not free_g:
             break
-        rnd = _Round(ps, gs, al.pairs)
-        found = _identify(rnd, ps, gs, h, keys, free_p, free_g)
+        if rnd is None:  # rebuilt only when pairs were added (their links are new features)
+            rnd = _Round(ps, gs, al.pairs)
+        found = _identify(rnd, ps, gs, h, keys, free_p, free_g, lenient)
         found.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], str(x[1]), str(x[2])))
         added = 0
         for _rank, e, g in found:
@@ -371,10 +380,14 @@ def resolve_entities(pred: Graph, gold: Graph, ontology: Any = None) -> Alignmen
             al.pairs[e] = g
             used.add(g)
             added += 1
-        if not added:
+        if added:
+            al.by_content += added
+            al.rounds += 1
+            rnd, lenient = None, False
+        elif lenient:
             break
-        al.by_content += added
-        al.rounds = n_round
+        else:
+            lenient = True  # nothing more is certain: pair with interchangeable duplicates, then go on
     al.unmatched_pred = sorted(ps.entities - set(al.pairs), key=str)
     al.unmatched_gold = sorted(gs.entities - set(al.pairs.values()), key=str)
     log.info("content alignment: %d pairs (%d by IRI, %d by content, %d rounds) of %d / %d entities in %.2f s",
