@@ -5,31 +5,37 @@ Two people who map the same data mint different IRIs for the same record, so an 
 of a predicted KG with those of a reference KG by *what identifies them*, never by how their
 IRIs are spelled, so that SA2-SA4, CM3 and the CQ answers can be computed through it.
 
-**Description of an entity.** Its *features* are:
+**Features of an entity.** Its *description* is what its graph says of it:
 
 * its classes (``rdf:type`` objects), as ``("type", C)``;
 * its values, predicate-blind: each literal object (lexical form, whitespace-collapsed and
-  case-folded, a numeral in one canonical decimal form, datatype and language tag ignored), each
-  IRI object that is not an entity of its graph by its last path segment (percent-decoded), and
-  the last path segment of the entity's own IRI (templates put the record's key there:
-  ``.../person/10``). Values are predicate-blind because a mapper that picked the wrong property
-  still describes the right record; whether the property is right is SA2's question, not the
-  alignment's;
+  case-folded, a numeral in one canonical decimal form, datatype and language tag ignored) and
+  each IRI object that is not an entity of its graph, by its fragment or last path segment
+  (percent-decoded). Values are predicate-blind because a mapper that picked the wrong property
+  still describes the right record; whether the property is right is SA2's question;
 * its links to entities already aligned, as ``("out", target)`` and ``("in", source)`` in the
   reference's names (predicate-blind for the same reason).
 
-**Identification.** For a candidate pair ``(e, g)`` let ``S`` be the features they share. The
-pair is *identified* when ``S`` holds at least one value or link and
+Its features are its description plus the *names in its own IRI* (:func:`iri_names`: the fragment
+and the last path segment, where a subject template puts the record's key: ``.../country/BE``),
+in the same space as values, so that a KG literal ``"BE"`` meets the reference's ``.../BE``.
 
-1. ``S`` singles out ``g``: no other reference entity holds every feature of ``S`` (the shared
-   values form a key of the reference data: a set of values unique to one entity, as found by
-   key discovery, e.g. Symeonidou et al., *SAKey: Scalable almost key discovery in RDF data*,
-   ISWC 2014) - or every reference entity that holds ``S`` has the same features as ``g``
-   (duplicates in the reference are interchangeable: pairing ``e`` with any of them scores the
-   same); or
-2. a declared key says so: ``e`` and ``g`` share a value of an ``owl:InverseFunctionalProperty``
+**Identification.** For a candidate pair ``(e, g)`` let ``S`` be the features they share. The
+pair is *identified* when
+
+1. ``S`` holds a value or a link and no other reference entity holds every feature of ``S``: the
+   shared values form a key of the reference data (a set of values unique to one entity, as
+   found by key discovery: Symeonidou et al., *SAKey: Scalable almost key discovery in RDF data*,
+   ISWC 2014); or
+2. ``e`` and ``g`` have the same description, which says something, and no other reference
+   entity has it; or
+3. a declared key says so: ``e`` and ``g`` share a value of an ``owl:InverseFunctionalProperty``
    under that property, or share a class ``C`` with ``owl:hasKey (p1 ... pn)`` and a value for
    every ``pi`` under ``pi`` (OWL 2 Structural Specification, sections 9.2.8 and 9.5).
+
+Across classes (neither side's classes related to the other's), a pair is identified only when
+``S`` holds a value one of the graphs states: names in two IRIs alone (``.../zone/ZH`` and
+``.../region/ZH``) identify nothing.
 
 **Assignment.** The identified pairs are made one-to-one greedily, best first (the *unique
 mapping clustering* of entity resolution: Böhm et al., *LINDA: distributed web-of-data-scale
@@ -43,17 +49,22 @@ with ``w(f) = log(1 + N / df(f))`` (``N`` entities of both KGs, ``df`` those hol
 identified pairs rarely compete, and greedy is near-linear where a dense assignment is cubic.
 
 **Rounds.** Entities whose IRI is an entity of both KGs are paired first (an IRI names one
-resource in RDF). Then rounds of identification run until a round adds no pair (at most
-:data:`MAX_ROUNDS`): each round adds the link features of the pairs found so far, so an entity
-with no literal of its own (an event stream that only lists its members) is found through its
-neighbours.
+resource in RDF). Then rounds of identification run (at most :data:`MAX_ROUNDS`), each with the
+link features of the pairs found so far, so an entity with no value of its own (an event stream
+that only lists its members) is found through its neighbours. When a round identifies nothing, one
+*lenient* round also accepts reference entities that rules 1 and 2 leave ambiguous only between
+duplicates - reference entities with one description, which score the same whichever is chosen -
+and the certain rounds go on after it; a lenient round that adds nothing ends the alignment.
+Duplicates are paired last because their links may still tell them apart.
 
-**Cost.** Candidates come from an inverted index over values and links, skipping features that
-more than :data:`BLOCK_MAX` entities of either KG hold (block purging: Papadakis et al., *Efficient
-entity resolution for large heterogeneous information spaces*, WSDM 2011): a feature that common
-cannot single anything out alone, and it still counts in ``S``. Each candidate's check visits at
-most ``BLOCK_MAX`` reference entities, and results are cached per shared set. Time and memory are
-linear in the triples plus the candidate pairs.
+**Cost.** Candidates of an entity come from an inverted index over features: its
+:data:`BLOCK_FEATURES` rarest values, links or IRI names among those at most :data:`BLOCK_MAX`
+entities of either KG hold (block purging: Papadakis et al., *Efficient entity resolution for
+large heterogeneous information spaces*, WSDM 2011: a feature that common cannot single anything
+out alone, and it still counts in ``S``), plus the reference entities with its exact description.
+Each check visits at most ``BLOCK_MAX`` reference entities and is cached per shared set; each
+graph is read once (:func:`.align.graph_triples`). Time and memory are linear in the triples plus
+the candidate pairs.
 """
 from __future__ import annotations
 
@@ -62,9 +73,9 @@ import math
 import re
 import time
 from collections import defaultdict
-from functools import lru_cache
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import unquote
 
@@ -75,7 +86,8 @@ from rdflib.namespace import OWL, RDF
 from pipeline.scoring.graph.align import Alignment, graph_triples
 from pipeline.scoring.graph.hierarchy import Hierarchy
 
-__all__ = ["resolve_entities", "value_key", "DeclaredKeys", "declared_keys", "BLOCK_MAX", "BLOCK_FEATURES", "MAX_ROUNDS"]
+__all__ = ["resolve_entities", "value_key", "iri_names", "DeclaredKeys", "declared_keys", "BLOCK_MAX", "BLOCK_FEATURES",
+           "MAX_ROUNDS"]
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +183,6 @@ class _Side:
     to other entities, and the names in their own IRIs."""
 
     def __init__(self, g: Graph, with_pv: bool = False) -> None:
-        self.graph = g
         triples = graph_triples(g)
         self.entities: set[Node] = {s for s, _, _ in triples if isinstance(s, (URIRef, BNode))}
         self.types: dict[Node, set] = defaultdict(set)
@@ -248,7 +259,7 @@ class _Round:
                 self.post_g[f].append(g)
             self.by_desc[self.dg[g]].append(g)
         self.n = len(self.dp) + len(self.fg)
-        self._cache: dict[frozenset, bool] = {}
+        self._cache: dict[frozenset, tuple[bool, bool]] = {}
         self._weights: dict[Feature, float] = {}
 
     def weight(self, f: Feature) -> float:
