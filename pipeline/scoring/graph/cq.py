@@ -221,7 +221,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     """
     t0 = time.perf_counter()
     cqs = list(cqs)
-    tpred = alignment.translate(pred) if alignment is not None else pred
+    tpred: Graph | None = None if alignment is not None else pred   # renamed when a CQ is first answered
     h = Hierarchy(ontology)
     per: list[dict[str, Any]] = []
     not_run: list[dict[str, Any]] = []  # CQs that do not parse: listed, never scored
@@ -248,6 +248,8 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             findings.append(Finding(severity="error", message=f"CQ fails on the gold KG: {exc}", location=where,
                                     code="cq-gold-failed"))
             continue
+        if tpred is None:
+            tpred = alignment.translate(pred)
         try:
             ap: set | None = answer(tpred, cq)
         except Exception as exc:  # noqa: BLE001

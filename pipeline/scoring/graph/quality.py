@@ -30,21 +30,30 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Any, Mapping
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF
 
 from pipeline.findings import Finding
 from pipeline.validation.result import Result
-from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, key_set, term_key
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, graph_memo, graph_triples, key_set, term_key
+
+#: rdf:type, looked up once (rdflib resolves namespace attributes on every access)
+_TYPE = RDF.type
 
 __all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
 
 
 def loose_key(lit: Literal) -> tuple:
     """Datatype- and language-blind key of a literal: ``("num", float)`` or ``("str", casefolded text)``."""
-    text = str(lit).strip()
+    return _loose_key(str(lit))
+
+
+@lru_cache(maxsize=1 << 16)
+def _loose_key(text: str) -> tuple:
+    text = text.strip()
     try:
         return ("num", float(text))
     except ValueError:
@@ -52,7 +61,8 @@ def loose_key(lit: Literal) -> tuple:
 
 
 def _used(g: Graph) -> set:
-    return {o for o in g.objects(None, RDF.type) if isinstance(o, URIRef)} | {p for p in g.predicates() if p != RDF.type}
+    rdf_type = _TYPE
+    return {o if p == rdf_type else p for _, p, o in graph_triples(g) if p != rdf_type or isinstance(o, URIRef)}
 
 
 def cn1(pred: Graph, gold: Graph | None, ontology: Any = None) -> Result:
@@ -76,11 +86,21 @@ def cn1(pred: Graph, gold: Graph | None, ontology: Any = None) -> Result:
                   details={"n_used": len(used), "n_redundant": len(redundant), "n_gold_used": len(needed)})
 
 
-def _signature(g: Graph, e: Any) -> tuple | None:
-    edges = frozenset((p, term_key(o)) for p, o in g.predicate_objects(e) if p != RDF.type)
-    if not edges:
-        return None
-    return (frozenset(g.objects(e, RDF.type)), edges)
+def _descriptions(g: Graph) -> tuple[dict[Any, set], dict[Any, set]]:
+    """``rdf:type`` objects and ``(p, term_key(o))`` out-edges per subject of ``g`` (read once per graph)."""
+    return graph_memo(g, "quality-descriptions", _read_descriptions)
+
+
+def _read_descriptions(triples: list[tuple]) -> tuple[dict[Any, set], dict[Any, set]]:
+    types: dict[Any, set] = defaultdict(set)
+    edges: dict[Any, set] = defaultdict(set)
+    rdf_type = _TYPE
+    for s, p, o in triples:
+        if p == rdf_type:
+            types[s].add(o)
+        else:
+            edges[s].add((p, term_key(o)))
+    return types, edges
 
 
 def cn2(pred: Graph, pred_keys: Mapping[Any, Any] | None = None) -> Result:
@@ -88,10 +108,13 @@ def cn2(pred: Graph, pred_keys: Mapping[Any, Any] | None = None) -> Result:
     ents = sorted(entities_of(pred), key=str)
     if not ents:
         return Result.not_applicable("CN2", "the predicted KG has no entities")
+    types, edges = _descriptions(pred)
     groups: dict[Any, list] = defaultdict(list)
     for e in ents:
         keys = key_set((pred_keys or {}).get(e))
-        ident = ("key", min(keys)) if keys else (("sig", _signature(pred, e)) if _signature(pred, e) else ("self", e))
+        out = edges.get(e)
+        ident = ("key", min(keys)) if keys else \
+            (("sig", (frozenset(types.get(e, ())), frozenset(out))) if out else ("self", e))
         groups[ident].append(e)
     dups = [g for g in groups.values() if len(g) > 1]
     findings = [Finding(severity="warning",
@@ -111,10 +134,11 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
     for e, k in (gold_keys or {}).items():
         for t in key_set(k):
             gold_by_key[t].add(e)
+    per_gold: Counter = Counter((e, p) for e, p, _ in graph_triples(gold) if p != _TYPE and isinstance(e, (URIRef, BNode)))
     gold_max: Counter = Counter()
-    for e in entities_of(gold):
-        for p, n in Counter(p for p, _ in gold.predicate_objects(e) if p != RDF.type).items():
-            gold_max[p] = max(gold_max[p], n)
+    for (_, p), n in per_gold.items():
+        gold_max[p] = max(gold_max[p], n)
+    _, edges = _descriptions(pred)
     colliding: list[tuple[Any, str]] = []
     for e in ents:
         keys = key_set((pred_keys or {}).get(e))
@@ -122,7 +146,7 @@ def cn3(pred: Graph, gold: Graph | None, pred_keys: Mapping[Any, Any] | None = N
         if len(hits) >= 2:
             colliding.append((e, f"its keys match {len(hits)} gold entities"))
             continue
-        counts = Counter(p for p, _ in {(p, term_key(o)) for p, o in pred.predicate_objects(e) if p != RDF.type})
+        counts = Counter(p for p, _ in edges.get(e, ()))
         over = sorted((p for p, n in counts.items() if p in gold_max and n > gold_max[p]), key=str)
         if over:
             colliding.append((e, f"{counts[over[0]]} values of {over[0]}, a gold entity has at most {gold_max[over[0]]}"))
@@ -136,8 +160,8 @@ def cn5(pred: Graph) -> Result:
     """CN5 property-value conciseness; ``Result("CN5", 1 - redundant/values)``; n/a for an empty KG."""
     per: dict[tuple, Counter] = defaultdict(Counter)
     n_values = 0
-    for s, p, o in pred:
-        if p == RDF.type:
+    for s, p, o in graph_triples(pred):
+        if p == _TYPE:
             continue
         n_values += 1
         per[(s, p)][loose_key(o) if isinstance(o, Literal) else ("node", o)] += 1
@@ -157,10 +181,10 @@ def cm2(pred: Graph, gold: Graph | None) -> Result:
     """CM2 source-information completeness; ``Result("CM2", present/required)``; n/a without gold literals."""
     if gold is None:
         return Result.not_applicable("CM2", "no gold KG")
-    required = {loose_key(o): o for o in gold.objects() if isinstance(o, Literal)}
+    required = {loose_key(o): o for _, _, o in graph_triples(gold) if isinstance(o, Literal)}
     if not required:
         return Result.not_applicable("CM2", "the gold KG has no literal values")
-    present = {loose_key(o) for o in pred.objects() if isinstance(o, Literal)}
+    present = {loose_key(o) for _, _, o in graph_triples(pred) if isinstance(o, Literal)}
     missing = sorted((str(v) for k, v in required.items() if k not in present))
     findings = [Finding(severity="info", message=f"source value missing from the KG: {m!r}", code="missing-value")
                 for m in missing[:200]]
@@ -180,7 +204,7 @@ def cm3(pred: Graph, gold: Graph | None, alignment: Alignment | None = None) -> 
     found = set(al.pairs.values()) & ge
     per: dict[str, dict[str, Any]] = {}
     for e in ge:
-        for c in set(gold.objects(e, RDF.type)) or {None}:
+        for c in set(gold.objects(e, _TYPE)) or {None}:
             d = per.setdefault(str(c) if c is not None else "(untyped)", {"n_gold": 0, "n_found": 0})
             d["n_gold"] += 1
             d["n_found"] += e in found
@@ -194,8 +218,10 @@ def cm3(pred: Graph, gold: Graph | None, alignment: Alignment | None = None) -> 
 
 def conciseness_completeness(pred: Graph, gold: Graph | None, ontology: Any = None,
                              alignment: Alignment | None = None, pred_keys: Mapping | None = None,
-                             gold_keys: Mapping | None = None) -> dict[str, Result]:
-    """All of CN1, CN2, CN3, CN5, CM2, CM3 as ``{name: Result}``."""
-    return {"CN1": cn1(pred, gold, ontology), "CN2": cn2(pred, pred_keys),
-            "CN3": cn3(pred, gold, pred_keys, gold_keys), "CN5": cn5(pred),
-            "CM2": cm2(pred, gold), "CM3": cm3(pred, gold, alignment)}
+                             gold_keys: Mapping | None = None, population: bool = True) -> dict[str, Result]:
+    """All of CN1, CN2, CN3, CN5, CM2 and (``population``) CM3 as ``{name: Result}``."""
+    out = {"CN1": cn1(pred, gold, ontology), "CN2": cn2(pred, pred_keys),
+           "CN3": cn3(pred, gold, pred_keys, gold_keys), "CN5": cn5(pred), "CM2": cm2(pred, gold)}
+    if population:
+        out["CM3"] = cm3(pred, gold, alignment)
+    return out
