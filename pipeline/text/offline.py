@@ -61,14 +61,14 @@ from pipeline import embeddings
 from pipeline.errors import InputError
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
-from pipeline.text.data import Relation, Sentence, TextOntology
+from pipeline.text.data import Relation, Sentence, TextOntology, resolve_relations
 from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
                                     label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
                                     variant_rates, words)
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
-from pipeline.text.normalize import LiteralForms, key, normalize_value
+from pipeline.text.normalize import LiteralForms, key, normalize_value, year_keys
 from pipeline.text.stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
 from pipeline.text.tagger import MODELS, SequenceTagger, add_tag_features, combine
 from pipeline.text.vectors import sentence_vectors
@@ -303,12 +303,27 @@ class OfflineExtractor:
 
     # -- training --------------------------------------------------------------------------
     def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
-        """Learn from ``{ontology name: (ontology, training sentences with triples)}``."""
+        """Learn from ``{ontology name: (ontology, training sentences with triples)}``.
+
+        A training triple's relation may be written as the ontology's label, with underscores or
+        by its id (:func:`.data.resolve_relations`); one the ontology lacks is left out (warning).
+
+        Raises:
+            InputError: the training triples (after that) name fewer than two relations: the
+                relation classifier needs two (none: no training data at all).
+        """
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
+        training = {n: (o, resolve_relations(o, ss, n)) for n, (o, ss) in training.items()}
+        names = sorted({t["rel"] for _, ss in training.values() for s in ss for t in s.triples})
+        if len(names) < 2:
+            raise InputError(f"the training sentences ({', '.join(sorted(training)) or 'none'}) have triples of "
+                             f"{'no relation' if not names else 'one relation only, ' + repr(names[0])} of their "
+                             "ontology: the offline extractor learns to choose between relations, it needs triples "
+                             "of at least two", key="train")
         if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
             raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
         if self.model in ("tagger", "union"):  # the sequence tagger: alone, or merged with the pairs
@@ -335,6 +350,7 @@ class OfflineExtractor:
             for t in s.triples:
                 k = (fold_accents(key(t["sub"])), fold_accents(key(normalize_value(t["obj"], ranges.get(t["rel"])))))
                 self.facts.setdefault(k, set()).add(t["rel"])
+        open_of = {name: {r.name for r in onto.relations.values() if r.open_range} for name, (onto, _) in training.items()}
         texts = [s.text for _, s in self.train_sents]
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
@@ -365,8 +381,13 @@ class OfflineExtractor:
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
+                obj_keys = keys(t["obj"], rng)
+                if t["rel"] in open_of[name]:
+                    # no declared range: a date the sentence gives by its year ("a 2010 film" for
+                    # Wikidata's "01 January 2010", or "00 June 1962" of month precision)
+                    obj_keys |= year_keys(t["obj"])
                 for sk in keys(t["sub"], ""):
-                    for ok in keys(t["obj"], rng):
+                    for ok in obj_keys:
                         gold.setdefault((sk, ok), t["rel"])
             subj_keys = {k for t in s.triples for k in keys(t["sub"], "")}
             toks = tokens(s.text)
@@ -396,6 +417,11 @@ class OfflineExtractor:
         self.vec.restrict(support)
         Xm = _csr32(Xm[:, support])
         self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
+        if len(set(pos_y)) < 2:
+            raise InputError("the training triples are found in their sentences for "
+                             f"{'no relation' if not pos_y else 'one relation only, ' + repr(pos_y[0])}: the offline "
+                             "extractor learns to choose between relations and needs sentences that state "
+                             "triples of at least two (their subject and object written in the sentence)", key="train")
         self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
         self.classes = [str(c) for c in self.relation.classes_]
         self.svec = DictVectorizer()
@@ -527,8 +553,9 @@ class OfflineExtractor:
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:
         """The relations a triple may take, by name, each with its effective range (literal forms): a
-        relation without a domain or a range cannot give subType/objType, so it is never chosen."""
-        return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain and r.range}
+        relation without a domain cannot give subType, so it is never chosen; one without a range
+        takes any mention, typed by its value (:func:`.normalize.value_type`)."""
+        return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain}
 
     def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.f1_decode` or
