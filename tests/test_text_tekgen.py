@@ -179,3 +179,14 @@ def test_without_train_kgc_text_is_zero_shot_and_says_so(tmp_path, monkeypatch, 
     assert "tiny_film: zero-shot (zero-shot: no training sentence of this ontology, 1 training ontologies)" in out
     prov = json.loads((tmp_path / "out" / "tiny_film" / "provenance.json").read_text(encoding="utf-8"))
     assert prov["setting"] == "zero-shot" and prov["training_ontologies"] == ["1_tinyuni"]
+    # learned on eight university sentences, the film ontology's words choose its relations
+    first = json.loads((tmp_path / "out" / "tiny_film" / "outputs.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert {(t["rel"], t["obj"]) for t in first["triples"] if t["sub"] == "Dark Water"} >= {
+        ("director", "Hideo Nakata"), ("publication date", "2003")}
+
+
+def test_a_colon_at_the_edge_of_a_capitalised_run_is_no_crash():
+    from pipeline.text.mentions import Lexicon, find_mentions
+    values = [m.value for m in find_mentions("Manfred: A dramatic poem is a closet drama written in 1816-1817 by "
+                                             "Lord Byron.", Lexicon([]))]
+    assert "Manfred" in values and "Lord Byron" in values
