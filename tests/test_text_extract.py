@@ -79,14 +79,17 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     assert [json.loads(x)["valid"] for x in lines] == [True, True]
 
 
-def test_loo_protocol_without_other_ontologies_is_bad_input(tmp_path, capsys):
+def test_loo_protocol_without_other_ontologies_is_bad_input(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TEXT2KGBENCH_DIR", str(tmp_path / "none"))  # no Text2KGBench to learn from
+    monkeypatch.delenv("TEXT2KGBENCH_TEKGEN_DIR", raising=False)
     assert main(["text", str(CASE), "--protocol", "loo", "--out", str(tmp_path)]) == 2
-    assert "needs training sentences" in capsys.readouterr().err
+    assert "no training sentences: give 'train' in the manifest" in capsys.readouterr().err
 
 
 def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys):
     assert main(["text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0
-    assert "tiny_university: 2 sentences, 6 KG triples (0 left out); triple F1 1.000" in capsys.readouterr().out
+    assert "tiny_university: trained (trained on its own sentences, 1 training ontologies); 2 sentences, 6 KG " \
+        "triples (0 left out); triple F1 1.000" in capsys.readouterr().out
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: text\nsentences: x.jsonl\n")
     assert main(["text", str(bad), "--out", str(tmp_path)]) == 2

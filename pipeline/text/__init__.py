@@ -12,7 +12,7 @@ later one (within a layer, in the order listed):
    spelling per name across a run), :mod:`.vectors` (MiniLM sentence and token vectors);
 4. models: :mod:`.decode` (scored pairs -> triples), :mod:`.corpus` and :mod:`.stacking`
    (corpus evidence, sentence-level re-scoring), :mod:`.tagging_scheme` and :mod:`.tagger` (the
-   sequence tagger);
+   sequence tagger), :mod:`.label_model` (relations chosen by the ontology's words: zero-shot);
 5. extractors: :mod:`.offline` (the default; no network), :mod:`.llm` (any litellm model,
    through the pipeline's one LLM client :mod:`pipeline.llm`);
 6. cases: :mod:`.manifest` (the ``kind: text`` manifest), :mod:`.rdf` (triples -> RDF, ontology
@@ -23,5 +23,5 @@ later one (within a layer, in the order listed):
 from __future__ import annotations
 
 __all__ = ["normalize", "data", "schema", "windows", "names", "mentions", "entity_types", "features", "canonical",
-           "vectors", "decode", "corpus", "stacking", "tagging_scheme", "tagger", "offline", "llm", "manifest", "rdf",
+           "vectors", "decode", "corpus", "stacking", "tagging_scheme", "tagger", "label_model", "offline", "llm", "manifest", "rdf",
            "metrics", "error_analysis", "harness", "bench", "cli"]

@@ -18,13 +18,16 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
         description="For each text manifest (kind: text; ontology, sentences, optional gold and train): "
                     "extract triples with the offline extractor (default) or an LLM (LLM_MODEL, LLM_API_BASE, "
                     "LLM_API_KEY), write out/<case>/outputs.jsonl, kg.nt, ontology.ttl, graph_validation.json "
-                    "(SV2, CS2, SHACL), scores.json (with gold) and provenance.json. Exit 0 when every KG passes "
+                    "(SV2, CS2, SHACL), scores.json (with gold) and provenance.json. Without 'train' the offline "
+                    "extractor is zero-shot: it learns from the other ontologies of Text2KGBench ($TEXT2KGBENCH_DIR "
+                    "and its -tekgen part) and says so. Exit 0 when every KG passes "
                     "validation, 1 when one fails, 2 on bad input. --text2kgbench DIR writes one manifest per "
                     "Text2KGBench ontology instead. Example: kgc text data/manifests/text2kgbench/1_university.yaml")
     t.add_argument("manifests", nargs="*", help="text manifest files or folders of them")
     t.add_argument("--extractor", default="offline", choices=["offline", "llm"])
     t.add_argument("--protocol", default="standard", choices=["standard", "loo"],
-                   help="loo: the offline extractor never trains on the case's own ontology")
+                   help="loo: the offline extractor never trains on the case's own ontology (zero-shot, as "
+                        "without 'train')")
     t.add_argument("--out", default="out/text",
                    help="folder for each case's outputs, KG, validation and scores (default: %(default)s)")
     t.add_argument("--no-validate", dest="validate", action="store_false", help="skip SV2, CS2 and SHACL")
@@ -63,8 +66,12 @@ def command(args: argparse.Namespace) -> int:
                            for k, v in val.items()) or "validation not run"
         score = (f"triple F1 {s['triple']['f1']:.3f}, E/A/P/R F1 " +
                  "/".join(f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
-        print(f"{case.name}: {res['n_sentences']} sentences, {res['kg_triples']} KG triples "
-              f"({res['dropped']} left out); {score}; {checks}")
+        how = {"trained": "trained on its own sentences", "zero-shot": "zero-shot: no training sentence of this "
+               "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
+            (f", {len(res['training_ontologies'])} training ontologies"
+             if args.extractor == "offline" and res["setting"] != "no relations" else "")
+        print(f"{case.name}: {res['setting']} ({how}); {res['n_sentences']} sentences, {res['kg_triples']} KG "
+              f"triples ({res['dropped']} left out); {score}; {checks}")
         failed |= any(v.get("value") is False for v in val.values())
     return 1 if failed else 0
 

@@ -2,8 +2,23 @@
 
 :func:`load_ontology` reads a Text2KGBench ontology (concepts, relations with domain and range,
 optional subclass links and namespace) into a :class:`TextOntology`; :func:`load_sentences`
-reads JSON Lines of sentences (``{"id", "sent"}``, with ``triples`` in training and gold files)
-into :class:`Sentence` objects. The manifest that names these files is :mod:`.manifest`'s.
+reads JSON Lines of sentences into :class:`Sentence` objects. The manifest that names these
+files is :mod:`.manifest`'s.
+
+Both layouts of Text2KGBench are read:
+
+* DBpedia-WebNLG: relations named by camel-case identifiers (``pid`` = ``label`` =
+  ``birthPlace``), classes by name; sentences ``{"id", "sent"}`` with a ``triples`` list in
+  training and gold files;
+* Wikidata-TekGen: concepts ``{"qid": "Q5", "label": "human"}`` and relations ``{"pid": "P19",
+  "label": "place of birth", "domain": "Q5", "range": "Q515"}`` whose domain and range are QIDs
+  (resolved to the concepts' labels; a QID no concept has stays the class's name, with a
+  warning; an empty range takes its type from each value, see :attr:`Relation.open_range`);
+  training and validation files have one line per (sentence, triple) with ``sub_label``,
+  ``rel_label``, ``obj_label`` (grouped here into one :class:`Sentence` per sentence text).
+
+A relation is named by its label as the ontology writes it (``place of birth``); triples may
+write it with underscores, another case or its ``pid`` (:meth:`TextOntology.resolve`).
 
 Classes are ``<iri>concepts#C`` and relations ``<iri>relations#r``; the namespace is the one
 given to :func:`load_ontology` (a manifest's ``ontology_iri``), else the ontology file's own
@@ -15,29 +30,46 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.text.normalize import DATATYPES, key
 
-__all__ = ["Relation", "TextOntology", "Sentence", "load_ontology", "load_sentences"]
+__all__ = ["Relation", "TextOntology", "Sentence", "load_ontology", "load_sentences", "relation_key", "triple_layout",
+           "resolve_relations"]
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Relation:
-    """One relation of the ontology: name, domain class and range (class or datatype name)."""
+    """One relation of the ontology: name, domain class and range (class or datatype name; ``""``:
+    none declared), and ``id``: the local name of its IRI (Wikidata's ``P19``; default the name)."""
 
     name: str
     domain: str
     range: str
+    id: str = ""
 
     @property
     def is_datatype(self) -> bool:
         """True when the range is a datatype (``number``, ``string``, ``Date``, ``Year``)."""
         return self.range in DATATYPES
+
+    @property
+    def open_range(self) -> bool:
+        """No range declared (21% of Wikidata-TekGen's gold triples: ``publication date``,
+        ``performer``): each value is typed by what it is (a date, a number, a name)."""
+        return not self.range
+
+
+def relation_key(name: str) -> str:
+    """Text2KGBench's comparison key of a relation name (``run_eval.py``'s ``normalize_triple``):
+    spaces and underscores removed, lower case (``member_of_political_party`` =
+    ``member of political party``)."""
+    return re.sub(r"(_|\s+)", "", str(name)).lower()
 
 
 @dataclass
@@ -57,6 +89,21 @@ class TextOntology:
     relations: dict[str, Relation]
     parents: dict[str, set[str]] = field(default_factory=dict)
     iri: str = ""
+    #: class name -> the local name of its IRI (Wikidata's ``Q5`` for ``human``; default the name)
+    concept_ids: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, rel: object) -> str | None:
+        """The name of the ontology's relation that ``rel`` writes (its name, its ``id``, or either
+        with other spaces, underscores or case: ``Member_of``, ``member of``, ``P463``), else ``None``."""
+        if not isinstance(rel, str):
+            return None
+        if rel in self.relations:
+            return rel
+        k = relation_key(rel)
+        for n, r in self.relations.items():  # an ontology has a few dozen relations at most
+            if relation_key(n) == k or (r.id and relation_key(r.id) == k):
+                return n
+        return None
 
     def ancestors(self, cls: str) -> set[str]:
         """``cls`` and all its superclasses (reflexive, transitive)."""
@@ -97,6 +144,11 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
     """Read a Text2KGBench JSON ontology (``concepts``, ``relations`` with ``domain``/``range``;
     optional ``subclasses``: ``[{"sub": C, "super": D}]``; optional ``iri``: the namespace).
 
+    Domains, ranges and subclass links written as a concept's ``qid`` become its label; a QID no
+    concept has stays the class's name (warning). A relation listed twice is kept once (warning
+    when the two differ). An ontology without relations is read, with a warning (no triple can
+    be extracted).
+
     Args:
         path: the JSON file. iri: namespace of its terms (overrides the file's ``iri``; default
             Text2KGBench's ``https://cenguix.github.io/Text2KGBench/<id>/``).
@@ -121,37 +173,81 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
             if not isinstance(x, dict) or not ok(x):
                 raise InputError(f"'{field}' entry {i}: expected {expected}, got {x!r}", path=path, key=f"{field}[{i}]")
         return items
-    concepts = [str(c.get("label") or c.get("qid"))
-                for c in entries("concepts", "an object with 'qid' or 'label'", lambda c: c.get("label") or c.get("qid"))]
-    rels = {}
-    for r in entries("relations", "an object with 'pid' or 'label' (and 'domain', 'range')",
-                     lambda r: r.get("label") or r.get("pid")):
-        name = str(r.get("label") or r.get("pid")).replace(" ", "")
-        rels[name] = Relation(name, str(r.get("domain") or ""), str(r.get("range") or ""))
+    concept_list = entries("concepts", "an object with 'qid' or 'label'", lambda c: c.get("label") or c.get("qid"))
+    # Wikidata-TekGen names classes by QID in domains and ranges: the concept's label is the name
+    labels = {str(c["qid"]): str(c.get("label") or c["qid"]).strip() for c in concept_list if c.get("qid")}
+    concepts = list(dict.fromkeys(str(c.get("label") or c.get("qid")).strip() for c in concept_list))
+    concept_ids = {labels[q]: q for q in labels if labels[q] != q}
+
+    def cls(ref: object, what: str, rel: str, i: int) -> str:
+        ref = str(ref or "").strip()
+        if ref in labels:
+            return labels[ref]
+        if ref and ref not in concepts and re.fullmatch(r"Q\d+", ref):
+            log.warning("%s: relations[%d] %r: %s %s is no concept of the ontology; kept as a class named %s",
+                        path, i, rel, what, ref, ref)
+        return ref
+    rels: dict[str, Relation] = {}
+    for i, r in enumerate(entries("relations", "an object with 'pid' or 'label' (and 'domain', 'range')",
+                                  lambda r: r.get("label") or r.get("pid"))):
+        name = re.sub(r"\s+", " ", str(r.get("label") or r.get("pid"))).strip()
+        rel = Relation(name, cls(r.get("domain"), "domain", name, i), cls(r.get("range"), "range", name, i),
+                       str(r.get("pid") or name).strip())
+        same = next((n for n in rels if relation_key(n) == relation_key(name)), None)
+        if same is not None:
+            if rels[same] != rel:  # the same relation listed twice is harmless; two meanings are not
+                log.warning("%s: relations[%d] %r repeats relation %r with another domain or range; the first "
+                            "is kept", path, i, name, same)
+            continue
+        rels[name] = rel
+    if not rels:
+        log.warning("%s: the ontology has no relations: no triple can be extracted", path)
     parents: dict[str, set[str]] = {}
     for link in entries("subclasses", "an object with 'sub' and 'super'", lambda x: x.get("sub") and x.get("super")):
-        parents.setdefault(str(link["sub"]), set()).add(str(link["super"]))
+        parents.setdefault(labels.get(str(link["sub"]), str(link["sub"])), set()).add(
+            labels.get(str(link["super"]), str(link["super"])))
     oid = str(doc.get("id") or path.stem)
     ns = str(iri or doc.get("iri") or f"https://cenguix.github.io/Text2KGBench/{oid}/")
-    return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/")
+    return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/", concept_ids)
+
+
+#: The fields of a Wikidata-TekGen line: one (sentence, triple) per line.
+_TRIPLE_LINE = ("sub_label", "rel_label", "obj_label")
+
+
+def triple_layout(d: dict) -> bool:
+    """True when a sentence line has the Wikidata-TekGen layout (one triple per line, in
+    ``sub_label``, ``rel_label``, ``obj_label``), False for ``{"id", "sent", "triples"}``."""
+    return "triples" not in d and any(k in d for k in _TRIPLE_LINE)
+
+
+def _scalar(v: object) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
 def load_sentences(path: str | Path) -> list[Sentence]:
-    """Read a JSON Lines file of ``{"id", "sent", ["triples"]}``.
+    """Read a JSON Lines file of sentences: ``{"id", "sent", ["triples"]}`` per line, or one
+    (sentence, triple) per line (Wikidata-TekGen's training and validation files: ``{"id", "sent",
+    "sub_label", "rel_label", "obj_label"}``; the lines of one sentence text become one
+    :class:`Sentence` with their triples, under the first line's id). A file has one layout.
 
     Raises:
         InputError: missing file, or a line that is not such an object (with its line number): an
             ``id`` or ``sent`` missing or null, a ``sent`` that is not a string or not valid
             Unicode (a lone surrogate: a truncated emoji), ``triples`` not a list of objects with
-            a string ``rel`` and a string or number ``sub`` and ``obj`` (a number becomes its text).
+            a string ``rel`` and a string or number ``sub`` and ``obj`` (a number becomes its text),
+            a per-triple line without a string ``rel_label`` and a string or number ``sub_label``
+            and ``obj_label``, or a line of the other layout than the file's first line.
     """
     path = Path(path)
-    out = []
+    out: list[Sentence] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read sentences: {exc}", path=path) from exc
     first_line: dict[str, int] = {}
+    by_text: dict[str, Sentence] = {}  # per-triple layout: the sentence of each text
+    layout: tuple[bool, int] | None = None
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -160,20 +256,60 @@ def load_sentences(path: str | Path) -> list[Sentence]:
             if not isinstance(d, dict) or d.get("id") is None or not isinstance(d.get("sent"), str):
                 raise ValueError("'id' and a string 'sent' are required")
             d["sent"].encode("utf-8")
-            triples = d.get("triples") or []
-            if not isinstance(triples, list) or not all(
-                    isinstance(t, dict) and isinstance(t.get("rel"), str)
-                    and all(isinstance(t.get(k), (str, int, float)) and not isinstance(t.get(k), bool) for k in ("sub", "obj"))
-                    for t in triples):
-                raise ValueError("'triples' must be a list of objects with a string 'rel' and a string or number "
-                                 "'sub' and 'obj'")
-            # a number written as a JSON number is the same value as its text
-            triples = [{**t, "sub": str(t["sub"]), "obj": str(t["obj"])} for t in triples]
-            out.append(Sentence(str(d["id"]), d["sent"], triples))
+            per_triple = triple_layout(d)
+            if layout is None:
+                layout = (per_triple, i)
+            elif layout[0] != per_triple:
+                raise ValueError(f"line {layout[1]} has {'one triple per line' if layout[0] else 'a triples list'}"
+                                 f"; this line has {'one triple per line' if per_triple else 'a triples list'}")
+            if per_triple:
+                if not (isinstance(d.get("rel_label"), str) and d["rel_label"].strip()
+                        and _scalar(d.get("sub_label")) and _scalar(d.get("obj_label"))):
+                    raise ValueError("a line with one triple (Wikidata-TekGen layout) needs a string 'rel_label' "
+                                     "and a string or number 'sub_label' and 'obj_label'")
+                triple = {"sub": str(d["sub_label"]), "rel": d["rel_label"], "obj": str(d["obj_label"])}
+                if d["sent"] in by_text:
+                    by_text[d["sent"]].triples.append(triple)
+                    continue
+                out.append(Sentence(str(d["id"]), d["sent"], [triple]))
+                by_text[d["sent"]] = out[-1]
+            else:
+                triples = d.get("triples") or []
+                if not isinstance(triples, list) or not all(
+                        isinstance(t, dict) and isinstance(t.get("rel"), str)
+                        and all(_scalar(t.get(k)) for k in ("sub", "obj")) for t in triples):
+                    raise ValueError("'triples' must be a list of objects with a string 'rel' and a string or "
+                                     "number 'sub' and 'obj'")
+                # a number written as a JSON number is the same value as its text
+                triples = [{**t, "sub": str(t["sub"]), "obj": str(t["obj"])} for t in triples]
+                out.append(Sentence(str(d["id"]), d["sent"], triples))
         except (json.JSONDecodeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
         if out[-1].id in first_line:
             # kept (nothing is lost), but a gold lookup by id then sees only the last one
             log.warning("%s:%d: sentence id %r repeats line %d", path, i, out[-1].id, first_line[out[-1].id])
         first_line.setdefault(out[-1].id, i)
+    return out
+
+
+def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source: object = None) -> list[Sentence]:
+    """``sentences`` with each triple's relation written as the ontology names it
+    (:meth:`TextOntology.resolve`: ``cast member``, ``cast_member`` and ``P161`` are one relation);
+    triples of relations the ontology lacks are left out, with one warning naming ``source`` (the
+    file), how many and which. Sentences already in the ontology's names are returned as they are."""
+    out, unknown = [], {}
+    for s in sentences:
+        triples = []
+        for t in s.triples:
+            name = ontology.resolve(t["rel"])
+            if name is None:
+                unknown[t["rel"]] = unknown.get(t["rel"], 0) + 1
+            else:
+                triples.append(t if name == t["rel"] else {**t, "rel": name})
+        out.append(s if len(triples) == len(s.triples) and all(a is b for a, b in zip(triples, s.triples))
+                   else Sentence(s.id, s.text, triples))
+    if unknown:
+        log.warning("%s: %d training triple(s) left out, their relation is not in ontology %s: %s", source or "training",
+                    sum(unknown.values()), ontology.name,
+                    ", ".join(f"{r!r} ({n})" for r, n in sorted(unknown.items(), key=lambda x: -x[1])[:8]))
     return out

@@ -21,7 +21,7 @@ import numpy as np
 
 from pipeline.text.features import compatible, variant_values
 from pipeline.text.mentions import Mention
-from pipeline.text.normalize import key, normalize_value
+from pipeline.text.normalize import key, normalize_value, value_type
 
 __all__ = ["PairScore", "threshold_decode", "f1_decode", "write_triples"]
 
@@ -187,13 +187,14 @@ def write_triples(sent: str, chosen: list[Chosen], objects: list[Mention], rels:
         a = dataclasses.replace(a, value=sub_variants.get((a.start, a.end), a.value))
         if not rel.is_datatype:
             b = dataclasses.replace(b, value=variants.get((b.start, b.end), b.value))
-        obj = normalize_value(b.value, rel.range)
+        obj = normalize_value(b.value, rel.range or None)
         k = (key(a.value), r, key(obj))
         if k in seen:
             continue
         seen.add(k)
         kept.append((a, b, r))
-        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain, "objType": rel.range})
+        out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rel.domain,
+                    "objType": rel.range or value_type(obj)})
     # coordination: "created by Len Wein and Dick Dillin" gives the relation to both names
     objs = sorted({(b.start, b.end): b for b in objects}.values(), key=lambda m: m.start)
     for a, b, r in list(kept):
@@ -205,11 +206,11 @@ def write_triples(sent: str, chosen: list[Chosen], objects: list[Mention], rels:
                 break
             if not rels[r].is_datatype:
                 c = dataclasses.replace(c, value=variants.get((c.start, c.end), c.value))
-            obj = normalize_value(c.value, rels[r].range)
+            obj = normalize_value(c.value, rels[r].range or None)
             if (key(a.value), r, key(obj)) not in seen and key(a.value) != key(c.value):
                 seen.add((key(a.value), r, key(obj)))
                 kept.append((a, c, r))
                 out.append({"sub": a.value, "rel": r, "obj": obj, "subType": rels[r].domain,
-                            "objType": rels[r].range})
+                            "objType": rels[r].range or value_type(obj)})
             b = c
     return out

@@ -24,7 +24,10 @@ _STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who",
 
 
 def compatible(rel_range: str, shape: str) -> bool:
-    """Can a mention of ``shape`` be the object of a relation with range ``rel_range``?"""
+    """Can a mention of ``shape`` be the object of a relation with range ``rel_range``? (``""``: no
+    range declared - any mention: the value's own type is written.)"""
+    if not rel_range:
+        return True
     if rel_range == "number":
         return shape in ("NUM", "YEAR")
     if rel_range in ("Date", "date"):

@@ -27,7 +27,7 @@ from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
 from pipeline.text.llm import LLMExtractor
-from pipeline.text.manifest import TextCase
+from pipeline.text.manifest import TextCase, benchmark_dir, ontology_names, tekgen_dir
 from pipeline.text.metrics import Output, macro, score_ontology
 from pipeline.text.offline import OfflineExtractor
 from pipeline.text.rdf import kg_graph, ontology_graph
@@ -38,7 +38,7 @@ from pipeline.validation.shacl import validate_shacl
 from pipeline.validation.syntax import check_ntriples
 
 __all__ = ["EXTRACTORS", "BASELINES", "run_case", "validate_kg", "rescore_baseline", "published_baseline",
-           "load_training", "macro"]
+           "load_training", "macro", "general_training", "training_setting"]
 
 log = logging.getLogger(__name__)
 EXTRACTORS = ("offline", "llm")
@@ -76,6 +76,36 @@ def _training(case: TextCase, protocol: str, extra: dict[str, tuple[TextOntology
     return train
 
 
+def general_training(ontology: TextOntology) -> dict[str, tuple[TextOntology, list[Sentence]]]:
+    """The zero-shot setting's training data: the training splits of every Text2KGBench ontology
+    found (DBpedia-WebNLG at :func:`.manifest.benchmark_dir`, Wikidata-TekGen at
+    :func:`.manifest.tekgen_dir`) but ``ontology`` itself (same id), ``{name: (ontology,
+    sentences)}``; empty when neither part is there."""
+    out = {}
+    for bench in (benchmark_dir(), tekgen_dir()):
+        if not (bench / "ontologies").is_dir() or not (bench / "train").is_dir():
+            continue
+        names = [n for n in ontology_names(bench) if f"ont_{n}" != ontology.name and n != ontology.name]
+        out.update(load_training(bench, names))
+    return out
+
+
+def training_setting(extractor: Any, ontology: TextOntology) -> str:
+    """``trained`` when the extractor learned from sentences of ``ontology``, else ``zero-shot``."""
+    own = ontology.name.removeprefix("ont_")
+    names = {o for o, _ in getattr(extractor, "train_sents", [])}
+    return "trained" if own in names or ontology.name in names else "zero-shot"
+
+
+class _NoRelations:
+    """The extractor of an ontology without relations: no triple for any sentence."""
+
+    name = "none"
+
+    def extract(self, texts: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
+        return [[] for _ in texts]
+
+
 def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "offline", protocol: str = "standard",
              extra_training: dict[str, tuple[TextOntology, list[Sentence]]] | None = None,
              validate: bool = True, llm_settings: LLMSettings | None = None) -> dict[str, Any]:
@@ -87,13 +117,18 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         extractor: an already fitted extractor (else one of ``kind`` is built from the case).
         kind: ``offline`` or ``llm``.
         protocol: ``standard``, or ``loo`` (the offline extractor never trains on this ontology).
+            With no training sentence of the case's ontology (no ``train``, or ``loo``), the offline
+            extractor is fitted on the other ontologies of Text2KGBench (:func:`general_training`):
+            the zero-shot setting.
         extra_training: training data of other ontologies, ``{name: (ontology, sentences)}``.
         validate: run SV2, CS2 and SHACL on the KG.
     Returns:
-        ``{"case", "extractor", "n_sentences", "scores" (or None), "validation", "kg_triples",
-        "dropped", "elapsed_s"}``.
+        ``{"case", "extractor", "setting" (``trained``: the extractor learned from sentences of this
+        ontology; ``zero-shot``: not), "training_ontologies", "n_sentences", "scores" (or None),
+        "validation", "kg_triples", "dropped", "elapsed_s"}``.
     Raises:
-        InputError: unknown ``kind``, or an offline extractor with no training data.
+        InputError: unknown ``kind``, or an offline extractor with no training sentence of the
+            case's ontology and no Text2KGBench to learn from (:func:`general_training`).
         LLMError: the LLM could not be asked (server unreachable, key refused, unknown model): raised
             after ``outputs.jsonl``, the (empty) KG and ``provenance.json`` are written; the other
             sentences were not sent.
@@ -104,11 +139,18 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     t0 = time.perf_counter()
     texts = [s.text for s in case.sentences]
     train = _training(case, protocol, extra_training)
+    if not case.ontology.relations:  # said when the ontology was read: no relation, no triple
+        extractor = _NoRelations()
     if extractor is None:
         if kind == "offline":
-            if not train:
-                raise InputError("the offline extractor needs training sentences ('train' in the manifest)",
-                                 path=case.path, key="train")
+            if case.ontology.name.removeprefix("ont_") not in train:
+                # zero-shot: what the extractor learned on other ontologies' training sentences
+                train.update(general_training(case.ontology))
+                if not train:
+                    raise InputError("no training sentences: give 'train' in the manifest, or make Text2KGBench "
+                                     "readable (TEXT2KGBENCH_DIR) for the zero-shot setting", path=case.path, key="train")
+                log.info("%s: zero-shot: no training sentence of ontology %s; training on %d sentences of %d other "
+                         "ontologies", case.name, case.ontology.name, sum(len(v[1]) for v in train.values()), len(train))
             extractor = OfflineExtractor(**case.offline).fit(train)
         else:
             extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
@@ -146,13 +188,19 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             log.warning("%s: %d sentences have no gold entry and are scored against no triples: %s%s", case.path,
                         len(no_gold), ", ".join(no_gold[:5]), " ..." if len(no_gold) > 5 else "")
         (out / "scores.json").write_text(json.dumps(scores, indent=1), encoding="utf-8")
-    # a relation without a domain or a range gives no subType/objType: no extractor writes it
-    unusable = sorted(n for n, r in case.ontology.relations.items() if not (r.domain and r.range))
+    # a relation without a domain gives no subType: no extractor writes it (one without a range
+    # takes its object's type from the value)
+    unusable = sorted(n for n, r in case.ontology.relations.items() if not r.domain)
     if unusable:
-        log.warning("%s: relations without a domain or a range are never extracted: %s", case.path, ", ".join(unusable))
+        log.warning("%s: relations without a domain are never extracted: %s", case.path, ", ".join(unusable))
+    setting = "no relations" if isinstance(extractor, _NoRelations) else \
+        training_setting(extractor, case.ontology) if kind == "offline" else \
+        ("trained" if case.ontology.name.removeprefix("ont_") in train else "zero-shot")
     prov = {"case": case.name, "manifest": str(case.path), "extractor": getattr(extractor, "name", kind),
+            "setting": setting,
             "relations_never_extracted": unusable,
-            "protocol": protocol, "training_ontologies": sorted(train),
+            "protocol": protocol, "training_ontologies": sorted({o for o, _ in getattr(extractor, "train_sents", [])}
+                                                                 or train),
             "similarity": getattr(extractor, "similarity", None),
             "settings": extractor.settings.public() if hasattr(extractor, "settings") else
             extractor.public_settings() if hasattr(extractor, "public_settings") else None,
@@ -168,47 +216,68 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         sent = sum(1 for r in results if not str(r.get("error") or "").startswith("not sent"))
         raise LLMError(f"{case.name}: {fatal} ({sent} of {len(results)} sentence(s) sent; outputs, KG and "
                        f"provenance so far in {out})", provenance=prov)
-    return {"case": case.name, "extractor": prov["extractor"], "n_sentences": len(results), "scores": scores,
+    return {"case": case.name, "extractor": prov["extractor"], "setting": setting,
+            "training_ontologies": prov["training_ontologies"], "n_sentences": len(results), "scores": scores,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped),
             "elapsed_s": time.perf_counter() - t0}
+
+
+def _baseline_file(bench: Path, model_dir: str, name: str) -> Path | None:
+    """The published responses of ``model_dir`` for ontology ``name``: DBpedia-WebNLG's
+    ``<name>_<tag>_responses.jsonl`` or Wikidata-TekGen's ``ont_<name>_*responses*.jsonl``."""
+    folder = bench / "baselines" / model_dir / "llm_responses"
+    own = folder / f"{name}_{BASELINES[model_dir]}_responses.jsonl"
+    return own if own.exists() else next(iter(sorted(folder.glob(f"ont_{name}_*responses*.jsonl"))), None)
 
 
 def rescore_baseline(bench: Path, model_dir: str, name: str, onto: TextOntology) -> dict[str, Any] | None:
     """Score a published baseline's extracted triples (``llm_responses/``) with our scorer.
 
-    Structural validity, latency and cost are not applicable (free-text answers, not published).
-    Returns ``None`` when the baseline file is missing.
+    Every gold sentence is scored (one the baseline has no response for gets no triples), as
+    Text2KGBench's ``run_eval.py`` averages over the gold sentences. Structural validity, latency
+    and cost are not applicable (free-text answers, not published). Returns ``None`` when the
+    baseline file is missing.
+
+    Raises:
+        InputError: a response line that is not JSON (file and line named).
     """
-    tag = BASELINES[model_dir]
-    path = bench / "baselines" / model_dir / "llm_responses" / f"{name}_{tag}_responses.jsonl"
+    path = _baseline_file(bench, model_dir, name)
     gt = bench / "ground_truth" / f"ont_{name}_ground_truth.jsonl"
-    if not path.exists() or not gt.exists():
+    if path is None or not gt.exists():
         return None
-    gold = {s.id: s for s in load_sentences(gt)}
-    outputs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        triples = [{"sub": str(t[0]), "rel": str(t[1]), "obj": str(t[2])} for t in d.get("triples") or []
-                   if isinstance(t, list) and len(t) == 3]
-        g = gold.get(d["id"])
-        if g is not None:
-            outputs.append(Output(d["id"], g.text, g.triples, triples))
+    gold = load_sentences(gt)
+    responses: dict[str, list[dict[str, str]]] = {}
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"expected a JSON object per line ({exc})", path=path, line=i) from exc
+        # a repeated id: the last line counts (run_eval.py reads the lines into a dict)
+        responses[str(d.get("id"))] = [
+            {"sub": str(t[0]), "rel": str(t[1]), "obj": str(t[2])} for t in d.get("triples") or []
+            if isinstance(t, list) and len(t) == 3]
+    outputs = [Output(g.id, g.text, g.triples, responses.get(g.id, [])) for g in gold]
     scores = score_ontology(outputs, onto)
     scores["validity"] = scores["latency_s"] = scores["cost_usd"] = None
     return scores
 
 
 def published_baseline(bench: Path, model_dir: str) -> dict[str, dict[str, float]]:
-    """The baseline's published per-ontology averages (``eval_metrics/avg_eval_results.jsonl``)."""
-    path = bench / "baselines" / model_dir / "eval_metrics" / "avg_eval_results.jsonl"
+    """The baseline's published per-ontology averages over all test sentences: DBpedia-WebNLG's
+    ``eval_metrics/avg_eval_results.jsonl``, Wikidata-TekGen's ``eval_metrics/ont_llm_avg_stats*.jsonl``
+    (rows of ``type`` ``all_test_cases``; the ``selected_test_cases`` rows are a subset)."""
+    folder = bench / "baselines" / model_dir / "eval_metrics"
+    files = [folder / "avg_eval_results.jsonl"] + sorted(folder.glob("ont_llm_avg_stats*.jsonl"))
     out: dict[str, dict[str, float]] = {}
-    if not path.exists():
-        return out
-    for line in path.read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        name = d.get("onto") or d.get("id")
-        if name and name not in out:
-            out[name] = {k[4:]: float(v) for k, v in d.items() if k.startswith("avg_")}
+    for path in (p for p in files if p.exists()):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            d = json.loads(line) if line.strip() else {}
+            name = d.get("onto") or d.get("id")
+            if name and name not in out and d.get("type", "all_test_cases") == "all_test_cases":
+                out[name] = {k[4:]: float(v) for k, v in d.items() if k.startswith("avg_")}
+        break
     return out
 
 

@@ -30,10 +30,10 @@ from typing import Any
 import yaml
 
 from pipeline.errors import InputError, ManifestError
-from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
+from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences, resolve_relations
 from pipeline.text.offline import OfflineExtractor, setting_names
 
-__all__ = ["TextCase", "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
+__all__ = ["TextCase", "load_case", "benchmark_dir", "tekgen_dir", "text2kgbench_manifests", "ontology_names"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +81,6 @@ def load_case(path: str | Path) -> TextCase:
     train_files = [train_files] if isinstance(train_files, str) else train_files
     if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
         raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
-    train = [s for p in train_files for s in load_sentences(rel(p))]
     offline = doc.get("offline") or {}
     # the settings of OfflineExtractor (README "Text to KG", Options)
     allowed = setting_names()
@@ -95,6 +94,8 @@ def load_case(path: str | Path) -> TextCase:
     except InputError as exc:
         raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
     ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
+    # an ontology without relations (said when it is read) has nothing to learn
+    train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
     sentences = load_sentences(rel(doc["sentences"]))
     if not sentences:
         raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
@@ -102,9 +103,42 @@ def load_case(path: str | Path) -> TextCase:
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
 
+def _training_sentences(ontology: TextOntology, files: list[Path]) -> list[Sentence]:
+    """The sentences of the manifest's ``train`` files, their relations as the ontology names them
+    (:func:`.data.resolve_relations`).
+
+    Raises:
+        InputError: a file with no triple (naming it and the layouts expected), or training data
+            whose triples name fewer than two of the ontology's relations (the offline extractor
+            chooses between relations).
+    """
+    train: list[Sentence] = []
+    for p in files:
+        sents = load_sentences(p)
+        if not any(s.triples for s in sents):
+            raise InputError("a training file without triples: expected JSON Lines of {\"id\", \"sent\", \"triples\": "
+                             "[{\"sub\", \"rel\", \"obj\"}]} or one triple per line {\"id\", \"sent\", \"sub_label\", "
+                             "\"rel_label\", \"obj_label\"}", path=p)
+        train.extend(resolve_relations(ontology, sents, p))
+    rels = sorted({t["rel"] for s in train for t in s.triples})
+    if files and len(rels) < 2:
+        raise InputError(f"the training triples name {'none' if not rels else 'only one'} of the ontology's relations"
+                         f"{'' if not rels else ' (' + repr(rels[0]) + ')'}: the offline extractor learns to choose "
+                         "between relations and needs triples of at least two (leave 'train' out for the zero-shot "
+                         "setting)", path=files[0] if len(files) == 1 else ", ".join(map(str, files)), key="train")
+    return train
+
+
 def benchmark_dir() -> Path:
     """``TEXT2KGBENCH_DIR``, else ``../shared/benchmarks/text2kgbench`` next to the project root."""
     return Path(os.environ.get("TEXT2KGBENCH_DIR") or _ROOT.parent / "shared" / "benchmarks" / "text2kgbench")
+
+
+def tekgen_dir() -> Path:
+    """``TEXT2KGBENCH_TEKGEN_DIR``, else the Wikidata-TekGen part beside :func:`benchmark_dir`
+    (``text2kgbench-tekgen``)."""
+    env = os.environ.get("TEXT2KGBENCH_TEKGEN_DIR")
+    return Path(env) if env else benchmark_dir().parent / (benchmark_dir().name + "-tekgen")
 
 
 def ontology_names(bench: Path) -> list[str]:
@@ -115,13 +149,14 @@ def ontology_names(bench: Path) -> list[str]:
     """
     names = [p.name[:-len("_ontology.json")] for p in (bench / "ontologies").glob("*_ontology.json")]
     if not names:
-        raise InputError("no ontologies/*_ontology.json: not a Text2KGBench DBpedia-WebNLG folder "
-                         "(set TEXT2KGBENCH_DIR)", path=bench)
+        raise InputError("no ontologies/*_ontology.json: not a Text2KGBench folder (DBpedia-WebNLG or "
+                         "Wikidata-TekGen; set TEXT2KGBENCH_DIR)", path=bench)
     return sorted(names, key=lambda n: int(re.match(r"\d+", n).group()) if re.match(r"\d+", n) else 0)
 
 
 def text2kgbench_manifests(bench: str | Path, out: str | Path) -> list[Path]:
-    """Write one ``kind: text`` manifest per ontology of the benchmark into ``out``.
+    """Write one ``kind: text`` manifest per ontology of a Text2KGBench part (DBpedia-WebNLG or
+    Wikidata-TekGen: both name their files alike) into ``out``.
 
     The manifests point at the benchmark's files by absolute path (it is read in place).
     Returns the written paths.

@@ -357,7 +357,7 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             left, right = toks[b:abs(c)], toks[abs(c):j + 1]
             if left and right:
                 pieces += [left, right] if c > 0 else [left]
-        for piece in pieces:
+        for piece in (p for p in pieces if p):  # a colon at a run's edge leaves an empty side
             add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
             # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
             # but "Universal Music Group of X" may name two things)

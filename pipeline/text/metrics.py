@@ -8,6 +8,16 @@ normalized first (:mod:`.normalize`, applied alike to gold and predictions).
   sentence and averaged over the sentences, as its ``run_eval.py`` does (a sentence with no
   prediction scores 0/0/0). Predictions whose relation is not in the ontology are left out first
   (``filtered_llm_triples`` in the published results); ontology conformance reports them.
+* **Text2KGBench's own triple P/R/F1** (``t2kb``) - the definition of its ``run_eval.py``, the
+  figure its published baselines report: per gold sentence, the predictions whose relation is
+  one of the sentence's gold relations are kept (relation names compared with spaces written as
+  underscores, as ``run_eval.py`` compares the LLMs' ``head_of_state`` with the gold's ``head of
+  state``; white space at either end ignored), then ``normalize_triple`` keys (subject, relation
+  and object with spaces and underscores removed, lower case; no other normalization) are
+  compared; a sentence with no kept prediction scores 0/0/0; averaged over the gold sentences. It
+  differs from the triple P/R/F1 above in two ways: a prediction whose relation the gold does not
+  state for that sentence is not counted (above: a false positive), and values are not
+  normalized (``2,500`` is not ``2500``).
 * **Ontology conformance, relation/subject/object hallucination** - Text2KGBench: conformance is
   the share of output triples whose relation is in the ontology (relation hallucination = 1 -
   conformance); a subject (object) is hallucinated when its stemmed form, spaces and underscores
@@ -26,8 +36,10 @@ normalized first (:mod:`.normalize`, applied alike to gold and predictions).
 * **Domain/range adherence** (hierarchy-aware) - of the output triples with an ontology relation,
   the share whose ``subType`` is the domain or a subclass of it, whose ``objType`` is the range or
   a subclass of it, and whose object is a valid value of a datatype range (a number, an ISO date or
-  year) or, for a class range, a name and not a number or a date. Missing types are derived from
-  the ontology (Text2KGBench baselines output ``sub, rel, obj`` only).
+  year) or, for a class range, a name and not a number or a date; for a relation without a declared
+  range, whose ``objType`` is the value's own type (:func:`.normalize.value_type`: ``Date``,
+  ``number`` or ``Thing``). Missing types are derived from the ontology (Text2KGBench baselines
+  output ``sub, rel, obj`` only).
 * **Structural validity** - share of outputs that parse and conform to the JSON Schema.
 * **Latency** (mean seconds per sentence) and **cost** (mean US dollars per query; 0 offline).
 """
@@ -37,10 +49,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.text.data import TextOntology
-from pipeline.text.normalize import DATATYPES, date_value, key, normalize_value, number_value
+from pipeline.text.data import TextOntology, relation_key
+from pipeline.text.normalize import DATATYPES, OPEN_RANGE_CLASS, date_value, key, normalize_value, number_value, value_type
 
-__all__ = ["Output", "score_ontology", "macro", "prf", "hallucinations", "adheres"]
+__all__ = ["Output", "score_ontology", "macro", "prf", "hallucinations", "adheres", "text2kgbench_prf"]
 
 
 @dataclass
@@ -65,14 +77,37 @@ def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
+def text2kgbench_prf(gold: list[dict[str, str]], pred: list[dict[str, str]]) -> tuple[float, float, float]:
+    """One sentence's precision, recall and F1 as Text2KGBench's ``run_eval.py`` computes them
+    (see the module docstring; ``calculate_precision_recall_f1`` and ``normalize_triple``)."""
+    def rel(x: object) -> str:
+        return str(x).strip().replace(" ", "_")
+
+    def norm(x: object) -> str:
+        return re.sub(r"(_|\s+)", "", str(x)).lower()
+    gold_rels = {rel(t.get("rel", "")) for t in gold}
+    kept = {norm(t.get("sub", "")) + norm(t.get("rel", "")) + norm(t.get("obj", ""))
+            for t in pred if rel(t.get("rel", "")) in gold_rels}
+    if not kept:
+        return 0.0, 0.0, 0.0
+    g = {norm(t.get("sub", "")) + norm(t.get("rel", "")) + norm(t.get("obj", "")) for t in gold}
+    p = len(g & kept) / len(kept)
+    r = len(g & kept) / len(g)
+    return p, r, 2 * p * r / (p + r) if p + r else 0.0
+
+
 def _norm(t: dict[str, str], onto: TextOntology) -> tuple[str, str, str, str, str, bool]:
-    """(sub key, rel, obj key, subType, objType, is datatype) with types derived when missing."""
-    rel = str(t.get("rel", "")).replace(" ", "")
+    """(sub key, rel, obj key, subType, objType, is datatype) with types derived when missing; the
+    relation as the ontology names it (:meth:`.data.TextOntology.resolve`), else its
+    :func:`.data.relation_key` (not in the ontology)."""
+    raw = str(t.get("rel", ""))
+    name = onto.resolve(raw)
+    rel = name if name is not None else relation_key(raw)
     r = onto.relations.get(rel)
     rng = r.range if r else None
     sub_t = t.get("subType") or (r.domain if r else "")
     obj_t = t.get("objType") or (r.range if r else "")
-    return (key(normalize_value(t.get("sub", ""), "")), rel, key(normalize_value(t.get("obj", ""), rng)),
+    return (key(normalize_value(t.get("sub", ""), "")), rel, key(normalize_value(t.get("obj", ""), rng or None)),
             sub_t, obj_t, bool(r and r.is_datatype))
 
 
@@ -102,7 +137,7 @@ def hallucinations(sentence: str, triples: list[dict[str, str]], onto: TextOntol
 def adheres(t: dict[str, str], onto: TextOntology) -> bool | None:
     """Domain/range adherence of one triple (see the module docstring); ``None`` when its
     relation is not in the ontology (counted by fidelity instead)."""
-    r = onto.relations.get(str(t.get("rel", "")).replace(" ", ""))
+    r = onto.relations.get(onto.resolve(str(t.get("rel", ""))) or "")
     if r is None:
         return None
     sub_t = t.get("subType") or r.domain
@@ -110,6 +145,8 @@ def adheres(t: dict[str, str], onto: TextOntology) -> bool | None:
     if not onto.is_a(sub_t, r.domain):
         return False
     obj = str(t.get("obj", ""))
+    if r.open_range:  # no range declared: the object's type is the value's own
+        return not obj_t or obj_t == value_type(obj)
     if r.is_datatype:
         if obj_t != r.range:
             return False
@@ -130,16 +167,18 @@ def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
     """All scores of one ontology's outputs (see the module docstring).
 
     Returns:
-        ``{"n_sentences", "triple": {precision, recall, f1}, "E"|"A"|"P"|"R": {precision, recall,
+        ``{"n_sentences", "triple": {precision, recall, f1}, "t2kb": {precision, recall, f1}
+        (Text2KGBench's run_eval.py), "E"|"A"|"P"|"R": {precision, recall,
         f1, tp, n_pred, n_gold}, "onto_conformance", "rel_halluc", "sub_halluc", "obj_halluc",
         "fidelity", "hallucination", "adherence", "validity", "latency_s", "cost_usd",
         "n_pred_triples", "n_gold_triples"}``; ratios in [0, 1], ``None`` when undefined.
     """
     # the JSON ontologies use some classes in domains and ranges without listing them as concepts
     terms = set(onto.concepts) | set(DATATYPES) | {r.domain for r in onto.relations.values()} | \
-        {r.range for r in onto.relations.values()}
+        {r.range or OPEN_RANGE_CLASS for r in onto.relations.values()}
     tp_c = {c: [0, 0, 0] for c in "EAPR"}
     sent_p, sent_r, sent_f, conf, subh, objh = [], [], [], [], [], []
+    bench = []  # Text2KGBench's run_eval.py, per sentence
     n_out = n_fid = n_rel = n_adh = 0
     for o in outputs:
         gold = [_norm(t, onto) for t in o.gold]
@@ -152,6 +191,7 @@ def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
         sent_p.append(p)
         sent_r.append(r_)
         sent_f.append(2 * p * r_ / (p + r_) if p + r_ else 0.0)
+        bench.append(text2kgbench_prf(o.gold, o.triples))
         if o.triples:
             conf.append(sum(t[1] in onto.relations for t in pred) / len(pred))
             sh, oh = hallucinations(o.sentence, o.triples, onto)
@@ -184,6 +224,7 @@ def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
     res: dict[str, Any] = {
         "n_sentences": n,
         "triple": {"precision": mean(sent_p), "recall": mean(sent_r), "f1": mean(sent_f)},
+        "t2kb": {k: mean([b[i] for b in bench]) for i, k in enumerate(("precision", "recall", "f1"))},
         "onto_conformance": mean(conf), "rel_halluc": None if not conf else 1 - mean(conf),
         "sub_halluc": mean(subh), "obj_halluc": mean(objh),
         "fidelity": n_fid / n_out if n_out else None,

