@@ -50,8 +50,10 @@ def test_csv_nul_byte_is_bad_input_in_run_and_materialize(tmp_path, capsys, monk
     capsys.readouterr()
     assert main(["materialize", str(_rml(folder, "p.csv", "CSV")), "o/kg.nt", "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: p.csv:2: a NUL byte (U+0000) in column 'name' at line 2, "
-                                               "character 5: the engine's CSV reader would cut the value there")
+    # the file as the engine would read it: its absolute path
+    assert len(err) == 1 and err[0].startswith(f"error: {(folder / 'p.csv').resolve()}:2: a NUL byte (U+0000) in "
+                                               "column 'name' at line 2, character 5: the engine's CSV reader would "
+                                               "cut the value there")
     assert not (folder / "o" / "kg.nt").exists()
 
 
@@ -104,7 +106,7 @@ def test_json_nested_100000_levels_is_bad_input_in_run_and_materialize(tmp_path,
     capsys.readouterr()
     assert main(["materialize", str(_rml(folder, "p.json", "JSONPath", "$[*]")), "o/kg.nt", "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"error: p.json:1: JSON nested too deeply: more than {MAX_DEPTH} levels of arrays/objects "
+    assert err == [f"error: {(folder / 'p.json').resolve()}:1: JSON nested too deeply: more than {MAX_DEPTH} levels of arrays/objects "
                    f"(level {MAX_DEPTH + 1} opens at line 1, column {25 + MAX_DEPTH}) (expected: at most {MAX_DEPTH} "
                    "nested levels; flatten the structure or split the file (kgc's readers and the engine's recurse "
                    "once per level))"]
