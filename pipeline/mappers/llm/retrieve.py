@@ -179,27 +179,22 @@ def retrieve_terms(ontology: Ontology, sources: Sequence, *, per_reference: int 
             sample = _sample(values)
             ref_queries.append(_reference_words(ref) + (f": {sample}" if sample else ""))
     kept: set[URIRef] = set()
-    if props and ref_queries:
-        scores = _scores(ref_queries, p_texts, p_words, use)
-        for qi, q in enumerate(ref_queries):
-            for i in _top(scores[qi], per_reference):
-                if props[i] not in kept:
-                    kept.add(props[i])
-                    reasons[props[i]] = f"reference {q!r}"
-    if classes and src_queries:
-        scores = _scores(src_queries, c_texts, c_words, use)
-        for qi, q in enumerate(src_queries):
-            for i in _top(scores[qi], per_source):
-                if classes[i] not in kept:
-                    kept.add(classes[i])
-                    reasons[classes[i]] = f"source {q.strip()!r}"
-    if classes and ref_queries:
-        scores = _scores(ref_queries, c_texts, c_words, use)
-        for qi, q in enumerate(ref_queries):
-            for i in _top(scores[qi], CLASSES_PER_REFERENCE):
-                if classes[i] not in kept:
-                    kept.add(classes[i])
-                    reasons[classes[i]] = f"reference {q!r}"
+
+    def keep(queries: list[str], texts: list[str], term_words: list[set], terms: list[URIRef], k: int,
+             kind: str) -> None:
+        """Keep the ``k`` best of ``terms`` for each query, each with the query that found it first."""
+        if not terms or not queries:
+            return
+        scores = _scores(queries, texts, term_words, use)
+        for qi, q in enumerate(queries):
+            for i in _top(scores[qi], k):
+                if terms[i] not in kept:
+                    kept.add(terms[i])
+                    reasons[terms[i]] = f"{kind} {q.strip()!r}"
+
+    keep(ref_queries, p_texts, p_words, props, per_reference, "reference")
+    keep(src_queries, c_texts, c_words, classes, per_source, "source")
+    keep(ref_queries, c_texts, c_words, classes, CLASSES_PER_REFERENCE, "reference")
     for p in NAMING:
         if p in ontology.properties and p not in kept:
             kept.add(p)

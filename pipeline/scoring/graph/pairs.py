@@ -34,13 +34,15 @@ from urllib.parse import unquote
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
-__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms"]
+__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number"]
 
 #: Namespaces every RDF tool knows: their terms are reachable without a vocabulary file.
 _BUILTIN = (str(RDF), str(RDFS), str(OWL), str(XSD))
 
 
-def _number(text: str) -> str | None:
+def canonical_number(text: str) -> str | None:
+    """A numeral in one canonical decimal form (``"1.50"``, ``"1.5E0"`` -> ``"1.5"``; ``"007"`` -> ``"7"``),
+    or None when ``text`` is no finite number."""
     try:
         value = Decimal(text)
     except (InvalidOperation, ValueError):
@@ -53,7 +55,7 @@ def _number(text: str) -> str | None:
 
 def _literal(lit: Literal) -> str:
     text = str(lit).strip()
-    number = _number(text) if text and (text[0].isdigit() or text[0] in "+-.") else None
+    number = canonical_number(text) if text and (text[0].isdigit() or text[0] in "+-.") else None
     return number if number is not None else text
 
 

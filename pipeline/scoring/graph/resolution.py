@@ -74,7 +74,6 @@ import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import unquote
@@ -85,6 +84,7 @@ from rdflib.namespace import OWL, RDF
 
 from pipeline.scoring.graph.align import Alignment, graph_triples
 from pipeline.scoring.graph.hierarchy import Hierarchy
+from pipeline.scoring.graph.pairs import canonical_number
 
 __all__ = ["resolve_entities", "value_key", "iri_names", "DeclaredKeys", "declared_keys", "BLOCK_MAX", "BLOCK_FEATURES",
            "MAX_ROUNDS"]
@@ -104,17 +104,6 @@ Feature = Any
 _WS = re.compile(r"\s+")
 
 
-def _number(text: str) -> str | None:
-    try:
-        value = Decimal(text)
-    except (InvalidOperation, ValueError):
-        return None
-    if not value.is_finite():
-        return None
-    value = value.normalize()
-    return format(value, "f") if value == value.to_integral() else str(value)
-
-
 def value_key(text: str) -> str | None:
     """The predicate-blind key of a value: a numeral in one canonical decimal form (``"05"``,
     ``"5.0"`` and ``"5E0"`` are ``"5"``), any other text whitespace-collapsed and case-folded;
@@ -123,7 +112,7 @@ def value_key(text: str) -> str | None:
     if not text:
         return None
     if text[0].isdigit() or text[0] in "+-.":
-        n = _number(text)
+        n = canonical_number(text)
         if n is not None:
             return n
     return text.casefold()
