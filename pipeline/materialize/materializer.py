@@ -30,6 +30,8 @@ explained: the TriplesMap that fails alone is named, with its term map and the e
 """
 from __future__ import annotations
 
+import ast
+import csv
 import io
 import logging
 import multiprocessing as mp
@@ -248,13 +250,44 @@ def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError
                 path.unlink(missing_ok=True)
     elif maps:
         culprit = maps[0]
-    where = ""
+    where, absent = "", None
     if culprit is not None:
         where = f"TriplesMap <{culprit}>" if isinstance(culprit, URIRef) else f"TriplesMap [] ({culprit})"
+        absent = _absent_columns(g, culprit, str(exc))
+        if absent:  # pandas lists every column the rule reads; say which ones the file lacks
+            file, header, names = absent
+            cause = (f"{', '.join(repr(n) for n in names)} {'is not a column' if len(names) == 1 else 'are not columns'}"
+                     f" of {file} (its columns: {', '.join(header) or 'none'})")
+            exc = ValueError(" ".join(repr(n) for n in names))
         hint = _term_map_hint(g, culprit, str(exc))
         where += f", {hint}" if hint else ""
         where += ": "
+    if culprit is not None and absent:
+        return RMLError(f"{where}{cause}", path=mapping_file)
     return RMLError(f"{where}the engine (Morph-KGC) cannot run it: {cause}", path=mapping_file)
+
+
+#: pandas' words when a CSV file lacks columns a rule reads (``usecols``), with the list it read.
+_USECOLS = re.compile(r"columns expected but not found: (\[.*?\])")
+
+
+def _absent_columns(g: Graph, tm, message: str) -> tuple[str, list[str], list[str]] | None:
+    """``(file name, header, names)`` when the engine failed because the CSV source of ``tm`` lacks
+    the columns ``names`` (pandas' usecols error lists every column the rule reads; the header
+    tells the absent ones apart), else None."""
+    m = _USECOLS.search(message)
+    ls = g.value(tm, RML.logicalSource)
+    src = g.value(ls, RML.source) if ls is not None else None
+    if m is None or src is None or not Path(str(src)).is_file():
+        return None
+    try:
+        listed = [str(n) for n in ast.literal_eval(m.group(1))]
+        with open(str(src), encoding="utf-8-sig", newline="") as fh:
+            header = next(csv.reader(fh), [])
+    except (ValueError, SyntaxError, OSError, UnicodeDecodeError, csv.Error):
+        return None
+    names = [n for n in listed if n not in header]
+    return (Path(str(src)).name, header, names) if names else None
 
 
 def _term_map_hint(g: Graph, tm, message: str) -> str:
@@ -336,7 +369,8 @@ def materialize(mapping_file: Path, processes: int = 1,
         g = Graph().parse(mapping_file, format="turtle")
         maps = sorted(str(tm) for tm in g.subjects(RDF.type, RML.TriplesMap))
         if maps:
-            result.findings.append(Finding("materialize", str(mapping_file),
+            # the mapping the user has (locate's answer for no predicate), not the engine copy
+            result.findings.append(Finding("materialize", locate("")[0] if locate else str(mapping_file),
                                            f"the mapping declares {len(maps)} TriplesMap(s) and yields no triple: "
                                            + ", ".join(f"<{m}>" for m in maps), severity="warning"))
     LOGGER.info("materialize: %d engine rows, %d statements kept, %d dropped in %.1f s", rows,
