@@ -59,7 +59,10 @@ class Result:
     def to_dict(self, max_findings: int | None = 200) -> dict[str, Any]:
         """The result as a JSON-ready dict; at most ``max_findings`` findings listed
         (``None``: all), with ``n_findings`` giving the full number."""
-        fs = self.findings if max_findings is None else self.findings[:max_findings]
+        # most severe first, then by position: the same list whatever order a checker (pySHACL's
+        # result graph, set iteration) gave them in, and the cap keeps the errors
+        ordered = sorted(self.findings, key=_finding_order)
+        fs = ordered if max_findings is None else ordered[:max_findings]
         value = self.value
         if isinstance(value, float) and math.isnan(value):
             value = None
@@ -72,6 +75,15 @@ class Result:
         """A result for a measure that does not apply (no gold, no items); ``value`` is ``None``."""
         return cls(name=name, value=None, higher_is_better=higher_is_better, status="not_applicable",
                    findings=[Finding(severity="info", message=reason, code="not-applicable")])
+
+
+#: Rank of a severity in the listed findings (fatal first).
+_SEVERITY_RANK = {"fatal": 0, "error": 1, "warning": 2, "info": 3}
+
+
+def _finding_order(f: Finding) -> tuple:
+    return (_SEVERITY_RANK.get(f.severity, len(_SEVERITY_RANK)), f.line is None, f.line or 0, str(f.location or ""),
+            str(f.message), str(f.term or ""))
 
 
 def ratio(num: float, den: float) -> float | None:

@@ -28,6 +28,7 @@ Definitions (the KG-quality benchmark's SA2-SA4; all after entity alignment,
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import defaultdict
 from typing import Any, Callable, Iterable
@@ -270,7 +271,7 @@ def sa4(pred: Graph, gold: Graph, alignment: Alignment | None = None) -> Result:
         scores[e] = 2 * inter / (len(a) + len(b)) if a or b else 1.0
     for e in al.unmatched_pred:
         scores[e] = 0.0
-    value = sum(scores.values()) / len(scores)
+    value = math.fsum(scores.values()) / len(scores)  # exactly rounded: the same figure in any set order
     worst = sorted(scores.items(), key=lambda kv: (kv[1], str(kv[0])))[:100]
     details = {"n_entities": len(scores), "n_aligned": len(aligned & gold_e),
                "n_unmatched_pred": len(al.unmatched_pred), "n_unmatched_gold": len(al.unmatched_gold),
