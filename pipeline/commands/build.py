@@ -153,7 +153,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     try:
         # findings name the RML the user gave, not the engine copy beside the output
         result = materialize(engine, processes=args.processes, output=output, fmt=fmt,
-                             locate=lambda predicate: (str(rml_path), None), overlap=True)
+                             locate=lambda predicate: (str(rml_path), None), overlap=True,
+                             columnar=not args.engine_only)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     for f in [*norm.findings, *result.findings]:
@@ -214,6 +215,9 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                    help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
                         "its worker (default: %(default)s)")
     t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    t.add_argument("--engine-only", action="store_true",
+                   help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
+                        "kgc runs column by column (same output, more CPU; for comparison)")
     t.set_defaults(func=_cmd_materialize)
 
 

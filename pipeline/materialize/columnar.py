@@ -1,0 +1,563 @@
+"""Columnar execution of the engine's rules over CSV/TSV sources: same statements, far less work.
+
+Morph-KGC runs a mapping rule (one predicate-object map of a TriplesMap) by reading the rule's
+columns of the source again, removing empty values and duplicate rows, and building the term text
+of every remaining row with pandas string operations (``Series.apply`` for IRI encoding and for
+functions: a Python call per row). A TriplesMap with ten predicate-object maps builds its subject
+IRIs ten times. Here a source file is read once (in chunks of :data:`CHUNK_ROWS` rows, so memory
+does not grow with the file) and its rules are run together:
+
+* each **term map** (subject, predicate, object with its language or datatype, graph) is built once
+  per chunk, for the chunk's *distinct* tuples of the values it references, by the engine's own
+  term functions (``_materialize_template``, ``_materialize_fnml_execution``, with the corrections
+  of :func:`pipeline.materialize.engine.engine_run`) called on a frame of those distinct tuples:
+  the same text, byte for byte, as the engine writes for a row holding those values. A column of a
+  few distinct codes (a type, a weekday flag) costs a few calls instead of one per row, and a
+  subject template shared by a TriplesMap's rules is built once for all of them;
+* a **rule** is then integer work: a row counts when none of the rule's references is empty (the
+  engine's ``na_values``, the empty string) and each of its term maps gave a term; the rule's
+  statements are its distinct tuples of term codes, in the order of their first row (the order of
+  the engine's de-duplicated frame, which the guard's examples follow);
+* a **join** (a referencing object map with join conditions) reads the parent's source once per
+  run for the distinct pairs (join key, parent subject term) and matches each chunk of the child
+  against them (an equi-join on the keys' values, as the engine's ``DataFrame.join``/``merge``).
+
+The statements go to the guard (:meth:`pipeline.materialize.guard.Guard.frame`) rule by rule, as
+the engine's do. The set of statements per rule is the engine's (the KG is the set of all of them,
+written sorted and without duplicates), so the output bytes and the guard's counts are the same
+(``tests/test_materialize_columnar.py`` compares them with the engine's on every test case).
+
+What runs here (:func:`columnar_rule`): rules of the asserted TriplesMaps over a local CSV or TSV
+file whose term maps are constants, references, templates or function executions, with joins
+whose parent reads a CSV or TSV file and has a template, reference or constant subject map; the
+engine configuration kgc writes (``na_values`` the empty string, no printable-only or custom
+percent encoding). Everything else (XML, JSON, quoted triples, a function returning a list, a
+header without a referenced column) is run by the engine as before: a mapping partition of the
+engine runs here only when every rule of it does, so the guard's per-partition counts are those
+of the engine path.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
+           "read_chunks", "join_id"]
+
+#: Rows of a source read and run at once (memory per chunk grows with it, CPU hardly).
+CHUNK_ROWS = 1 << 18
+#: The column that carries a distinct tuple's index through the engine's term functions.
+_ROW = "__kgc_tuple"
+
+_RML = "http://w3id.org/rml/"
+_TEMPLATE, _CONSTANT, _REFERENCE, _EXECUTION = (_RML + t for t in ("template", "constant", "reference",
+                                                                    "functionExecution"))
+_PARENT, _QUOTED = _RML + "parentTriplesMap", _RML + "quotedTriplesMap"
+_LANGUAGE_MAP, _DATATYPE_MAP = _RML + "languageMap", _RML + "datatypeMap"
+_SOURCE, _DEFAULT_GRAPH, _IRI, _LITERAL = _RML + "source", _RML + "defaultGraph", _RML + "IRI", _RML + "Literal"
+_TERM_KINDS = (_TEMPLATE, _CONSTANT, _REFERENCE)
+_GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
+#: Engine built-ins whose value is not a function of their inputs (the clock, chance): built per row
+#: by the engine, so rules calling them are left to it.
+VOLATILE = frozenset({_GREL + "date_now", _GREL + "date_diff", _GREL + "date_datePart", _GREL + "date_inc",
+                      _GREL + "math_randomNumber", "https://github.com/morph-kgc/morph-kgc/function/built-in.ttl#uuid"})
+
+
+class Unsupported(Exception):
+    """A rule (or a chunk of it) this module does not run: the engine runs it."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """One position's term map of a rule, as the engine builds it.
+
+    Attributes:
+        position: ``subject``, ``predicate``, ``object`` or ``graph``.
+        refs: the source columns it reads (order of first use; ``parent_``-less for a join's object).
+        key: identity of the term text function (equal keys give equal terms for equal values).
+        build: ``build(frame)`` -> the frame with the term text in column ``position`` (rows may
+            be dropped where a function gave no value).
+        alias: prefix of the columns in the frame given to ``build`` (``parent_`` for a join's object).
+    """
+
+    position: str
+    refs: tuple[str, ...]
+    key: tuple
+    build: Callable[[Any], Any] = field(compare=False, hash=False)
+    alias: str = ""
+
+
+@dataclass
+class Join:
+    """The parent side of a referencing object map: its file and how its keys and term are read."""
+
+    path: str
+    source_type: str
+    child_keys: tuple[str, ...]
+    parent_keys: tuple[str, ...]
+    term: Term  # the object term, built from the parent's columns
+
+
+@dataclass
+class Rule:
+    """An engine rule this module runs (see :func:`columnar_rule`).
+
+    Attributes:
+        row: the engine's rule (a row of its rule table). path, source_type: its CSV/TSV file.
+        refs: every column the rule reads from its own source (null in any of them: no statement).
+        terms: subject, predicate, object, graph (``None``: the default graph).
+        join: the parent side of a join, else ``None``.
+        trusted: per position, whether the guard need not check the column
+            (:func:`pipeline.materialize.engine.trusted_template`).
+    """
+
+    row: Any
+    path: str
+    source_type: str
+    refs: tuple[str, ...]
+    terms: tuple
+    join: Join | None
+    trusted: tuple[bool, bool, bool, bool]
+
+    @property
+    def triples_map(self) -> str:
+        return str(self.row["triples_map_id"])
+
+    @property
+    def partition(self) -> str:
+        return str(self.row["mapping_partition"])
+
+
+def _is(value: Any, *kinds: str) -> bool:
+    return isinstance(value, str) and value in kinds
+
+
+def _template_refs(kind: str, value: str) -> list[str]:
+    from morph_kgc.utils import get_references_in_template
+
+    if kind == _TEMPLATE:
+        return get_references_in_template(value)
+    if kind == _REFERENCE:
+        return [value]
+    return []
+
+
+def _local_csv(row: Any) -> bool:
+    value = row["logical_source_value"]
+    return (_is(row["source_type"], "CSV", "TSV") and _is(row["logical_source_type"], _SOURCE)
+            and isinstance(value, str) and not value.startswith(("{", "http://", "https://"))
+            and os.path.isfile(value))
+
+
+def _term(row: Any, position: str, fnml_df: Any, config: Any, alias: str = "",
+          parent: Any = None) -> Term:
+    """The term map of ``position`` as ``_materialize_rml_rule_terms`` builds it for ``row``
+    (for a join's object, ``parent``'s subject map with the child's term type and datatype)."""
+    from morph_kgc import materializer
+    from morph_kgc.utils import get_references_in_fnml_execution
+
+    source = parent if parent is not None else row
+    prefix = "subject" if parent is not None else position
+    kind, value = source[f"{prefix}_map_type"], source[f"{prefix}_map_value"]
+    if position == "subject":
+        termtype, datatype = row["subject_termtype"], ""
+    elif position in ("predicate", "graph"):
+        termtype, datatype = _IRI, ""
+    else:
+        termtype, datatype = row["object_termtype"], row["lang_datatype_map_value"]
+    if not isinstance(value, str) or not isinstance(termtype, str):
+        raise Unsupported(f"{position}: no term map value or term type")
+    if kind in _TERM_KINDS:
+        if kind == _CONSTANT and any(c in value for c in "{}\\"):
+            raise Unsupported(f"{position}: a constant with braces")  # the engine reads them as a template
+        refs = _template_refs(kind, value)
+
+        def make(frame: Any) -> Any:
+            return materializer._materialize_template(frame, value, kind, config, position, columns_alias=alias,
+                                                      termtype=termtype, datatype=datatype)
+    elif kind == _EXECUTION and not alias:
+        _deterministic(fnml_df, value)
+        refs = get_references_in_fnml_execution(fnml_df, value)
+
+        def make(frame: Any) -> Any:
+            return materializer._materialize_fnml_execution(frame, value, fnml_df, config, position,
+                                                            termtype=termtype, datatype=datatype)
+    else:
+        raise Unsupported(f"{position}: term map of type {kind}")
+    key: tuple = (position, kind, value, termtype, datatype, alias)
+    build = make
+    if position == "object" and parent is None and _is(row["lang_datatype"], _LANGUAGE_MAP, _DATATYPE_MAP):
+        # the object term carries its language tag or datatype (engine: object + '@'/'^^' + lang_datatype)
+        ld_kind, ld_value = row["lang_datatype_map_type"], row["lang_datatype_map_value"]
+        language = row["lang_datatype"] == _LANGUAGE_MAP
+        if not isinstance(ld_value, str):
+            raise Unsupported("language or datatype map without a value")
+        if ld_kind in _TERM_KINDS:
+            if ld_kind == _CONSTANT and any(c in ld_value for c in "{}\\"):
+                raise Unsupported("a constant language or datatype with braces")
+            ld_refs = _template_refs(ld_kind, ld_value)
+
+            def ld_make(frame: Any) -> Any:
+                if language:
+                    return materializer._materialize_template(frame, ld_value, ld_kind, config, "lang_datatype")
+                return materializer._materialize_template(frame, ld_value, ld_kind, config, "lang_datatype",
+                                                          termtype=_IRI)
+        elif ld_kind == _EXECUTION:
+            _deterministic(fnml_df, ld_value)
+            ld_refs = get_references_in_fnml_execution(fnml_df, ld_value)
+
+            def ld_make(frame: Any) -> Any:
+                if language:
+                    return materializer._materialize_fnml_execution(frame, ld_value, fnml_df, config,
+                                                                    "lang_datatype")
+                return materializer._materialize_fnml_execution(frame, ld_value, fnml_df, config, "lang_datatype",
+                                                                termtype=_IRI)
+        else:
+            raise Unsupported(f"language or datatype map of type {ld_kind}")
+        refs = [*refs, *ld_refs]
+        key = (*key, row["lang_datatype"], ld_kind, ld_value)
+
+        def build(frame: Any) -> Any:
+            frame = ld_make(make(frame))
+            frame["object"] = frame["object"] + ("@" if language else "^^") + frame["lang_datatype"]
+            return frame
+    return Term(position, tuple(dict.fromkeys(refs)), key, build, alias)
+
+
+def _deterministic(fnml_df: Any, execution: str, depth: int = 0) -> None:
+    """Raise :class:`Unsupported` when the execution (or one nested in it) calls a :data:`VOLATILE` function."""
+    rows = fnml_df[fnml_df["function_execution"] == execution]
+    if depth > 32 or rows.empty or set(rows["function_map_value"]) & VOLATILE:
+        raise Unsupported(f"function execution {execution}: a function whose value is not one of its inputs")
+    for _, param in rows.iterrows():
+        if param["value_map_type"] == _EXECUTION:
+            _deterministic(fnml_df, param["value_map_value"], depth + 1)
+
+
+def _join_conditions(text: Any) -> list[tuple[str, str]]:
+    import ast
+
+    if not isinstance(text, str) or not text:
+        return []
+    conditions = ast.literal_eval(text)
+    return [(str(c["child_value"]), str(c["parent_value"])) for c in conditions.values()]
+
+
+def columnar_rule(row: Any, rml_df: Any, fnml_df: Any, config: Any) -> Rule:
+    """The :class:`Rule` for one engine rule, or :class:`Unsupported` (the engine runs it).
+
+    Args:
+        row: a row of the engine's rule table (``rml_df``). rml_df, fnml_df, config: from
+            :func:`pipeline.materialize.engine.engine_groups`.
+    Raises:
+        Unsupported: with the reason.
+    """
+    from pipeline.materialize.engine import _trusted
+
+    if sorted(config.get_na_values()) != [""] or config.only_write_printable_characters() \
+            or config.get_safe_percent_encoding():
+        raise Unsupported("engine configuration")
+    if not _local_csv(row):
+        raise Unsupported("not a local CSV or TSV file")
+    if _QUOTED in (row["subject_map_type"], row["object_map_type"]) or _join_conditions(row["subject_join_conditions"]):
+        raise Unsupported("quoted triples")
+    subject = _term(row, "subject", fnml_df, config)
+    predicate = _term(row, "predicate", fnml_df, config)
+    graph = None
+    if row["graph_map_type"] in (*_TERM_KINDS, _EXECUTION) and row["graph_map_value"] != _DEFAULT_GRAPH:
+        graph = _term(row, "graph", fnml_df, config)
+    join = None
+    refs = [*subject.refs, *predicate.refs, *(graph.refs if graph else ())]
+    if row["object_map_type"] == _PARENT:
+        conditions = _join_conditions(row["object_join_conditions"])
+        if not conditions or _is(row["lang_datatype"], _LANGUAGE_MAP, _DATATYPE_MAP):
+            raise Unsupported("a referencing object map without join condition, or with a language or datatype")
+        parents = rml_df[rml_df["triples_map_id"] == row["object_map_value"]]
+        if parents.empty:
+            raise Unsupported("parent TriplesMap not in the rule table")
+        parent = parents.iloc[0]
+        if not _local_csv(parent) or parent["subject_map_type"] not in _TERM_KINDS:
+            raise Unsupported("the parent is no CSV source or has no template, reference or constant subject")
+        term = _term(row, "object", fnml_df, config, alias="parent_", parent=parent)
+        join = Join(os.path.normpath(parent["logical_source_value"]), str(parent["source_type"]),
+                    tuple(c for c, _ in conditions), tuple(p for _, p in conditions), term)
+        obj = term
+        refs += [c for c, _ in conditions]
+        trusted_object = _trusted(parent, "subject", config) and row["object_termtype"] == parent["subject_termtype"]
+    else:
+        obj = _term(row, "object", fnml_df, config)
+        refs += obj.refs
+        trusted_object = _trusted(row, "object", config)
+    if not refs:
+        raise Unsupported("no reference: the engine's path for constant rules")
+    return Rule(row, os.path.normpath(row["logical_source_value"]), str(row["source_type"]),
+                tuple(dict.fromkeys(refs)), (subject, predicate, obj, graph), join,
+                (_trusted(row, "subject", config), False, trusted_object, False))
+
+
+def plan_rules(groups: list, rml_df: Any, fnml_df: Any, config: Any) -> tuple[list[Rule], list]:
+    """Split the engine's mapping groups into the rules run here and the groups the engine runs.
+
+    A group (Morph-KGC mapping partition) runs here only when all its rules do.
+
+    Returns:
+        ``(rules, engine_groups)``.
+    """
+    rules: list[Rule] = []
+    rest = []
+    for group in groups:
+        try:
+            rules.extend(columnar_rule(row, rml_df, fnml_df, config) for _, row in group.iterrows())
+        except Unsupported:
+            rest.append(group)
+    return rules, rest
+
+
+def read_chunks(path: str, source_type: str, columns: list[str], rows: int | None = None) -> Iterator[Any]:
+    """The columns of a CSV/TSV file, ``rows`` rows at a time (default :data:`CHUNK_ROWS`), read with
+    the engine's options (``dtype=str``, no NA filtering, the C parser; ``data_file._read_csv``).
+
+    Raises:
+        Unsupported: the header lacks a column, or the C parser refuses the file.
+    """
+    import pandas as pd
+
+    try:
+        reader = pd.read_table(path, sep="," if source_type == "CSV" else "\t", index_col=False, encoding="utf-8",
+                               encoding_errors="strict", usecols=columns, engine="c", dtype=str,
+                               keep_default_na=False, na_filter=False, chunksize=rows or CHUNK_ROWS)
+        with reader:
+            yield from reader
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise Unsupported(f"{path}: {exc}") from exc
+
+
+@dataclass
+class _Coded:
+    """A term map over the rows of a chunk: per row the index of its term (-1: none), and the terms."""
+
+    codes: Any
+    terms: Any
+
+
+class _Chunk:
+    """One chunk's columns and the term maps built over it (each once)."""
+
+    def __init__(self, frame: Any) -> None:
+        self.n = len(frame)
+        self.columns = {c: frame[c].to_numpy(dtype=object) for c in frame.columns}
+        self.empty: dict[str, Any] = {}
+        self.coded: dict[tuple, _Coded] = {}
+
+    def missing(self, column: str) -> Any:
+        """Rows whose value is empty (the engine's ``na_values``: no term, no statement)."""
+        if column not in self.empty:
+            self.empty[column] = self.columns[column] == ""
+        return self.empty[column]
+
+    def tuples(self, refs: tuple[str, ...]) -> tuple[Any, list]:
+        """Per row the index of its distinct tuple of ``refs`` values (-1 when one is empty), and
+        the distinct tuples as columns (in the order of their first row)."""
+        import pandas as pd
+
+        if not refs:
+            return np.zeros(self.n, dtype=np.int64), []
+        valid = np.ones(self.n, dtype=bool)
+        for ref in refs:
+            valid &= ~self.missing(ref)
+        codes = np.full(self.n, -1, dtype=np.int64)
+        if len(refs) == 1:
+            c, u = pd.factorize(self.columns[refs[0]][valid])
+            codes[valid] = c
+            return codes, [np.asarray(u, dtype=object)]
+        combined, bound = None, 1
+        for ref in refs:
+            c, u = pd.factorize(self.columns[ref][valid])
+            if combined is None:
+                combined, bound = c.astype(np.int64), max(len(u), 1)
+                continue
+            if bound * max(len(u), 1) >= 1 << 62:  # keep the mixed-radix number in 64 bits
+                combined = pd.factorize(combined)[0].astype(np.int64)
+                bound = int(combined.max()) + 1 if len(combined) else 1
+            combined = combined * len(u) + c
+            bound *= max(len(u), 1)
+        c, _ = pd.factorize(combined)
+        _, first = np.unique(c, return_index=True)
+        codes[valid] = c
+        at = np.flatnonzero(valid)[first]
+        return codes, [self.columns[ref][at] for ref in refs]
+
+    def term(self, term: Term) -> _Coded:
+        """The term map ``term`` over this chunk (built once per chunk)."""
+        if term.key not in self.coded:
+            rows, tuples = self.tuples(term.refs)
+            self.coded[term.key] = build_terms(term, rows, tuples)
+        return self.coded[term.key]
+
+
+def build_terms(term: Term, rows: Any, tuples: list) -> _Coded:
+    """Build ``term`` on the distinct tuples and index each row's term.
+
+    Args:
+        term: the term map. rows: per row its tuple's index (-1: none). tuples: the distinct
+            tuples as columns (one array per reference of ``term``; empty for a constant).
+    Returns:
+        A :class:`_Coded` whose terms are distinct.
+    Raises:
+        Unsupported: the engine's function gave several values for one tuple (a list it explodes).
+    """
+    import pandas as pd
+
+    n = len(tuples[0]) if tuples else 1
+    if n == 0:
+        return _Coded(np.full(len(rows), -1, dtype=np.int64), np.array([], dtype=object))
+    frame = pd.DataFrame({term.alias + ref: col for ref, col in zip(term.refs, tuples)} if tuples
+                         else {"placeholder": ["placeholder"]})
+    frame[_ROW] = np.arange(n)
+    # the engine's function step escapes a column its template step leaves behind (and then does not use it)
+    frame["reference_results"] = ""
+    frame = term.build(frame)
+    index = frame[_ROW].to_numpy(dtype=np.int64)
+    if len(index) != len(np.unique(index)):
+        raise Unsupported(f"{term.position}: a function gave several values for one record")
+    texts = frame[term.position].to_numpy(dtype=object)
+    codes, terms = pd.factorize(texts)  # equal texts from distinct tuples: one term
+    per_tuple = np.full(n, -1, dtype=np.int64)
+    per_tuple[index] = codes
+    if not tuples:  # a constant: every row
+        return _Coded(np.full(len(rows), per_tuple[0], dtype=np.int64), np.asarray(terms, dtype=object))
+    out = np.where(rows >= 0, per_tuple[np.maximum(rows, 0)], -1)
+    return _Coded(out, np.asarray(terms, dtype=object))
+
+
+class Joins:
+    """The parent sides of the joins of a run, each read once: per (parent file, keys, term) the
+    distinct pairs (join key tuple, parent term), kept until :meth:`drop`."""
+
+    def __init__(self) -> None:
+        self.sides: dict[tuple, tuple[Any, Any, Any, Any]] = {}
+
+    def side(self, join: Join) -> tuple[Any, Any, Any, Any]:
+        """``(key_index, starts, term_codes, terms)``: a ``pandas.Index`` of the distinct key tuples
+        (strings joined by NUL), per key the start of its run in ``term_codes`` (sorted by key;
+        ``starts[-1]`` is their number), the parent terms' indices and the terms."""
+        import pandas as pd
+
+        id_ = join_id(join)
+        if id_ in self.sides:
+            return self.sides[id_]
+        columns = list(dict.fromkeys([*join.parent_keys, *join.term.refs]))
+        keys_all, codes_all = [], []
+        term_index: dict[str, int] = {}
+        for frame in read_chunks(join.path, join.source_type, columns):
+            chunk = _Chunk(frame)
+            coded = build_terms(join.term, *chunk.tuples(join.term.refs))
+            ok = coded.codes >= 0
+            for k in join.parent_keys:
+                ok &= ~chunk.missing(k)
+            # the chunk's term indices -> the run's
+            local = np.array([term_index.setdefault(t, len(term_index)) for t in coded.terms.tolist()],
+                             dtype=np.int64)
+            keys_all.append(_key_text([chunk.columns[k][ok] for k in join.parent_keys]))
+            codes_all.append(local[coded.codes[ok]] if len(local) else np.zeros(0, dtype=np.int64))
+        terms = np.array(list(term_index), dtype=object)
+        keys = np.concatenate(keys_all) if keys_all else np.array([], dtype=object)
+        codes = np.concatenate(codes_all) if codes_all else np.zeros(0, dtype=np.int64)
+        key_codes, key_index = pd.factorize(keys)
+        pairs = np.unique(np.stack([key_codes.astype(np.int64), codes]), axis=1) if len(keys) else \
+            np.zeros((2, 0), dtype=np.int64)
+        starts = np.searchsorted(pairs[0], np.arange(len(key_index) + 1))
+        side = (pd.Index(key_index), starts, pairs[1], terms)
+        self.sides[id_] = side
+        return side
+
+    def drop(self, join: Join) -> None:
+        """Forget a parent side (no rule needs it any more)."""
+        self.sides.pop(join_id(join), None)
+
+
+def join_id(join: Join) -> tuple:
+    """What identifies a join's parent side: file, keys and term (rules sharing it read it once)."""
+    return join.path, join.source_type, join.parent_keys, join.term.key
+
+
+def _key_text(columns: list) -> Any:
+    """Join key tuples as one string each (NUL-separated: no CSV value holds a NUL the engine keeps)."""
+    if len(columns) == 1:
+        return columns[0]
+    out = columns[0].astype(object)
+    for col in columns[1:]:
+        out = out + "\x00" + col
+    return out
+
+
+def rule_statements(rule: Rule, chunk: _Chunk, joins: Joins) -> tuple[list, int]:
+    """The distinct statements of ``rule`` over ``chunk`` as term columns, in the order of their
+    first row; and their number.
+
+    Returns:
+        ``([subject, predicate, object, graph], n)``: arrays of N-Triples term text (graph ``""``
+        for the default graph), or ``([], 0)``.
+    """
+    import pandas as pd
+
+    ok = np.ones(chunk.n, dtype=bool)
+    for ref in rule.refs:
+        ok &= ~chunk.missing(ref)
+    coded = []
+    for term in rule.terms[:2] + ((rule.terms[3],) if rule.terms[3] is not None else ()):
+        c = chunk.term(term)
+        ok &= c.codes >= 0
+        coded.append(c)
+    rows = np.flatnonzero(ok)
+    if rule.join is None:
+        obj = chunk.term(rule.terms[2])
+        ok_obj = obj.codes[rows] >= 0
+        rows = rows[ok_obj]
+        o_codes, o_terms = obj.codes[rows], obj.terms
+    else:
+        key_index, starts, parent_codes, o_terms = joins.side(rule.join)
+        keys = _key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
+        at = key_index.get_indexer(keys)
+        found = at >= 0
+        rows, at = rows[found], at[found]
+        counts = starts[at + 1] - starts[at]
+        rows = np.repeat(rows, counts)
+        # for each matched child row, the run of its key's parent terms
+        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        o_codes = parent_codes[np.repeat(starts[at], counts) + offsets]
+    if len(rows) == 0:
+        return [], 0
+    s_codes = coded[0].codes[rows]
+    p_codes = coded[1].codes[rows]
+    g_codes = coded[2].codes[rows] if rule.terms[3] is not None else None
+    codes = {"s": s_codes, "p": p_codes, "o": o_codes}
+    if g_codes is not None:
+        codes["g"] = g_codes
+    first = np.flatnonzero(~pd.DataFrame(codes, copy=False).duplicated().to_numpy())  # in the order of their first row
+    columns = [coded[0].terms[s_codes[first]], coded[1].terms[p_codes[first]], o_terms[o_codes[first]],
+               coded[2].terms[g_codes[first]] if g_codes is not None else ""]
+    return columns, len(first)
+
+
+def run_file(path: str, source_type: str, rules: list[Rule], joins: Joins,
+             emit: Callable[[Rule, list, int], None], rows: int | None = None) -> None:
+    """Run ``rules`` (all reading ``path``) chunk by chunk; ``emit(rule, columns, n)`` gets each
+    rule's distinct statements of a chunk (:func:`rule_statements`).
+
+    Raises:
+        Unsupported: the file cannot be read as the engine reads it, or a term map needs the
+            engine (the caller has the engine run the rules; statements already emitted are
+            statements of the engine's output).
+    """
+    columns = list(dict.fromkeys(ref for rule in rules for ref in rule.refs))
+    for frame in read_chunks(path, source_type, columns, rows):
+        chunk = _Chunk(frame)
+        for rule in rules:
+            cols, n = rule_statements(rule, chunk, joins)
+            if n:
+                emit(rule, cols, n)
