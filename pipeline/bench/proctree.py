@@ -35,6 +35,7 @@ __all__ = ["INTERVAL", "Usage", "measure", "become_subreaper"]
 INTERVAL = 0.05
 _PR_SET_CHILD_SUBREAPER = 36
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_HZ = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass
@@ -46,8 +47,10 @@ class Usage:
         peak_sum_mb: peak of the summed RSS of all processes of the tree (``None`` without ``/proc``).
         peak_root_mb: peak RSS of the command's own process.
         peak_process_mb: peak RSS of the largest single process.
-        children: per direct child of the root that was seen, ``{"cmd", "peak_mb"}`` (its subtree summed).
-        processes: distinct processes seen in the tree.
+        processes: every other process seen in the tree, ``{"pid", "parent", "cmd", "peak_mb",
+            "cpu_s"}``: the peak of the RSS summed over it and its descendants, and its CPU seconds
+            (its own and its waited-for children's) as last seen, a lower bound (the interval before
+            it ended is not in it).
     """
 
     rc: int
@@ -56,8 +59,7 @@ class Usage:
     peak_sum_mb: float | None
     peak_root_mb: float
     peak_process_mb: float
-    children: list[dict] = field(default_factory=list)
-    processes: int = 0
+    processes: list[dict] = field(default_factory=list)
 
 
 def become_subreaper() -> bool:
@@ -69,8 +71,9 @@ def become_subreaper() -> bool:
         return False
 
 
-def _proc_table() -> dict[int, tuple[int, int, str]]:
-    """``pid -> (parent pid, RSS bytes, command name)`` of every process (empty without ``/proc``)."""
+def _proc_table() -> dict[int, tuple[int, int, str, float]]:
+    """``pid -> (parent pid, RSS bytes, command name, CPU seconds of it and its waited-for children)``
+    of every process (empty without ``/proc``)."""
     out = {}
     try:
         names = os.listdir("/proc")
@@ -87,7 +90,8 @@ def _proc_table() -> dict[int, tuple[int, int, str]]:
         # the command name is in parentheses and may hold spaces: fields follow the last ')'
         close = stat.rfind(")")
         fields = stat[close + 2:].split()
-        out[int(name)] = (int(fields[1]), int(fields[21]) * _PAGE, stat[stat.find("(") + 1:close])
+        ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        out[int(name)] = (int(fields[1]), int(fields[21]) * _PAGE, stat[stat.find("(") + 1:close], ticks / _HZ)
     return out
 
 
@@ -107,9 +111,11 @@ class _Sampler(threading.Thread):
         self.peak_sum = 0
         self.peak_root = 0
         self.peak_process = 0
-        self.child_peak: dict[int, int] = {}
-        self.child_cmd: dict[int, str] = {}
-        self.seen: set[int] = set()
+        # per process of the tree: parent, command line, peak of its subtree's summed RSS, CPU seconds
+        self.parent: dict[int, int] = {}
+        self.cmd: dict[int, str] = {}
+        self.subtree_peak: dict[int, int] = {}
+        self.cpu: dict[int, float] = {}
         self.available = os.path.isdir("/proc")
 
     def run(self) -> None:
@@ -119,30 +125,28 @@ class _Sampler(threading.Thread):
 
     def sample(self) -> None:
         table = _proc_table()
-        kids: dict[int, list[int]] = {}
-        for pid, (ppid, _, _) in table.items():
-            kids.setdefault(ppid, []).append(pid)
         if self.root not in table:
             return
-        total = 0
-        for child in [self.root, *kids.get(self.root, [])]:
-            stack, subtotal = [child], 0
-            while stack:
-                pid = stack.pop()
-                rss = table[pid][1]
-                subtotal += rss
-                self.peak_process = max(self.peak_process, rss)
-                self.seen.add(pid)
-                if pid != self.root:
-                    stack.extend(kids.get(pid, []))
-            total += subtotal
-            if child == self.root:
-                self.peak_root = max(self.peak_root, subtotal)
-            else:
-                if child not in self.child_cmd:
-                    self.child_cmd[child] = _cmdline(child) or table[child][2]
-                self.child_peak[child] = max(self.child_peak.get(child, 0), subtotal)
-        self.peak_sum = max(self.peak_sum, total)
+        kids: dict[int, list[int]] = {}
+        for pid, (ppid, *_) in table.items():
+            kids.setdefault(ppid, []).append(pid)
+        order, stack = [], [self.root]  # the tree, parents before children
+        while stack:
+            pid = stack.pop()
+            order.append(pid)
+            stack.extend(kids.get(pid, []))
+        subtree: dict[int, int] = {}
+        for pid in reversed(order):  # children before parents
+            ppid, rss, name, cpu = table[pid]
+            subtree[pid] = rss + sum(subtree[k] for k in kids.get(pid, []))
+            self.peak_process = max(self.peak_process, rss)
+            if pid not in self.cmd:
+                self.cmd[pid] = _cmdline(pid) or name
+                self.parent[pid] = ppid
+            self.subtree_peak[pid] = max(self.subtree_peak.get(pid, 0), subtree[pid])
+            self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu)
+        self.peak_root = max(self.peak_root, table[self.root][1])
+        self.peak_sum = max(self.peak_sum, subtree[self.root])
 
 
 def _reap_orphans() -> None:
@@ -180,7 +184,7 @@ def measure(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str, s
     # their CPU seconds belong to the command
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        left = [pid for pid, (ppid, _, _) in _proc_table().items() if ppid == os.getpid()]
+        left = [pid for pid, (ppid, *_) in _proc_table().items() if ppid == os.getpid()]
         _reap_orphans()
         if not left:
             break
@@ -193,7 +197,7 @@ def measure(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str, s
                  peak_sum_mb=round(sampler.peak_sum / mb, 1) if sampler.available else None,
                  peak_root_mb=round(root_peak / mb, 1),
                  peak_process_mb=round(max(sampler.peak_process, root_peak) / mb, 1),
-                 children=[{"cmd": sampler.child_cmd[c], "peak_mb": round(p / mb, 1)}
-                           for c, p in sorted(sampler.child_peak.items())],
-                 processes=len(sampler.seen))
+                 processes=[{"pid": pid, "parent": sampler.parent[pid], "cmd": sampler.cmd[pid],
+                             "peak_mb": round(sampler.subtree_peak[pid] / mb, 1), "cpu_s": round(sampler.cpu[pid], 2)}
+                            for pid in sorted(sampler.cmd) if pid != proc.pid])
 

@@ -44,14 +44,12 @@ from pipeline.fno import UDF_FILE
 from pipeline.bench.proctree import measure
 from pipeline.materialize.output import count_lines
 
-__all__ = ["generate", "run_stage", "slope", "main"]
+__all__ = ["generate", "run_stage", "dask_workers", "slope", "main"]
 
 #: Engine triples of one copy of scenario 2 'complete' with its gold table (measured).
 TRIPLES_PER_COPY = 32_156
 _KEY = re.compile(r"(_id|^parent_station)$")
 _DROPPED = re.compile(r"(\d+) triple\(s\) dropped")
-#: a Dask worker process (spawned by multiprocessing) in a command line
-_DASK_WORKER = re.compile(r"multiprocessing|dask|distributed")
 SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000, "10M": 10_000_000}
 
 
@@ -108,9 +106,17 @@ def run_stage(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str,
         ``None`` when there was none), "processes"}``.
     """
     u = measure(cmd, log, cwd=cwd, env=env)
-    workers = [c["peak_mb"] for c in u.children if _DASK_WORKER.search(c["cmd"])]
     return {"rc": u.rc, "s": u.wall_s, "cpu_s": u.cpu_s, "mem_mb": u.peak_sum_mb, "rss_mb": u.peak_process_mb,
-            "worker_mb": max(workers) if workers else None, "processes": u.processes}
+            "worker_mb": max((p["peak_mb"] for p in dask_workers(u.processes)), default=None),
+            "processes": len(u.processes) + 1}
+
+
+def dask_workers(processes: list[dict]) -> list[dict]:
+    """The Dask worker processes among a command's (:attr:`pipeline.bench.proctree.Usage.processes`):
+    spawned ones (``spawn_main``), or those forked by a forkserver (whose parent is the server)."""
+    cmd = {p["pid"]: p["cmd"] for p in processes}
+    return [p for p in processes if "spawn_main" in p["cmd"]
+            or ("forkserver" in p["cmd"] and "forkserver" in cmd.get(p["parent"], ""))]
 
 
 def slope(xs: list[float], ys: list[float]) -> float | None:

@@ -38,6 +38,7 @@ of the engine path.
 """
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -45,8 +46,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
-           "read_chunks", "join_id"]
+from pipeline.materialize.engine import trusted_term
+
+__all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Join", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
+           "ParentIndex", "read_chunks", "join_id", "key_text", "parent_pairs", "child_pairs", "join_statements",
+           "rule_statements", "chunk_of"]
 
 #: Rows of a source read and run at once (memory per chunk grows with it, CPU hardly).
 CHUNK_ROWS = 1 << 18
@@ -132,6 +136,11 @@ class Rule:
         return str(self.row["mapping_partition"])
 
 
+def _text(value: Any) -> str:
+    """A rule table cell as text (pandas gives NaN for an empty one)."""
+    return value if isinstance(value, str) else ""
+
+
 def _is(value: Any, *kinds: str) -> bool:
     return isinstance(value, str) and value in kinds
 
@@ -188,7 +197,8 @@ def _term(row: Any, position: str, fnml_df: Any, config: Any, alias: str = "",
                                                             termtype=termtype, datatype=datatype)
     else:
         raise Unsupported(f"{position}: term map of type {kind}")
-    key: tuple = (position, kind, value, termtype, datatype, alias)
+    # the key is compared across processes (the distributed mode's shuffle): text only, no NaN
+    key: tuple = (position, kind, value, termtype, _text(datatype), alias)
     build = make
     if position == "object" and parent is None and _is(row["lang_datatype"], _LANGUAGE_MAP, _DATATYPE_MAP):
         # the object term carries its language tag or datatype (engine: object + '@'/'^^' + lang_datatype)
@@ -239,8 +249,6 @@ def _deterministic(fnml_df: Any, execution: str, depth: int = 0) -> None:
 
 
 def _join_conditions(text: Any) -> list[tuple[str, str]]:
-    import ast
-
     if not isinstance(text, str) or not text:
         return []
     conditions = ast.literal_eval(text)
@@ -256,8 +264,6 @@ def columnar_rule(row: Any, rml_df: Any, fnml_df: Any, config: Any) -> Rule:
     Raises:
         Unsupported: with the reason.
     """
-    from pipeline.materialize.engine import _trusted
-
     if sorted(config.get_na_values()) != [""] or config.only_write_printable_characters() \
             or config.get_safe_percent_encoding():
         raise Unsupported("engine configuration")
@@ -287,16 +293,16 @@ def columnar_rule(row: Any, rml_df: Any, fnml_df: Any, config: Any) -> Rule:
                     tuple(c for c, _ in conditions), tuple(p for _, p in conditions), term)
         obj = term
         refs += [c for c, _ in conditions]
-        trusted_object = _trusted(parent, "subject", config) and row["object_termtype"] == parent["subject_termtype"]
+        trusted_object = trusted_term(parent, "subject", config) and row["object_termtype"] == parent["subject_termtype"]
     else:
         obj = _term(row, "object", fnml_df, config)
         refs += obj.refs
-        trusted_object = _trusted(row, "object", config)
+        trusted_object = trusted_term(row, "object", config)
     if not refs:
         raise Unsupported("no reference: the engine's path for constant rules")
     return Rule(row, os.path.normpath(row["logical_source_value"]), str(row["source_type"]),
                 tuple(dict.fromkeys(refs)), (subject, predicate, obj, graph), join,
-                (_trusted(row, "subject", config), False, trusted_object, False))
+                (trusted_term(row, "subject", config), False, trusted_object, False))
 
 
 def plan_rules(groups: list, rml_df: Any, fnml_df: Any, config: Any) -> tuple[list[Rule], list]:
@@ -434,46 +440,77 @@ def build_terms(term: Term, rows: Any, tuples: list) -> _Coded:
     return _Coded(out, np.asarray(terms, dtype=object))
 
 
-class Joins:
-    """The parent sides of the joins of a run, each read once: per (parent file, keys, term) the
-    distinct pairs (join key tuple, parent term), kept until :meth:`drop`."""
+@dataclass
+class ParentIndex:
+    """A join's parent side: its distinct (join key, parent term) pairs, indexed by key.
 
-    def __init__(self) -> None:
-        self.sides: dict[tuple, tuple[Any, Any, Any, Any]] = {}
+    Attributes:
+        keys: the distinct key tuples (values joined by NUL, :func:`key_text`), a ``pandas.Index``.
+        starts: per key the start of its run in ``codes`` (``starts[-1]``: the number of pairs).
+        codes: per pair its term's index in ``terms``, runs sorted by key.
+        terms: the distinct parent terms (N-Triples text).
+    """
 
-    def side(self, join: Join) -> tuple[Any, Any, Any, Any]:
-        """``(key_index, starts, term_codes, terms)``: a ``pandas.Index`` of the distinct key tuples
-        (strings joined by NUL), per key the start of its run in ``term_codes`` (sorted by key;
-        ``starts[-1]`` is their number), the parent terms' indices and the terms."""
+    keys: Any
+    starts: Any
+    codes: Any
+    terms: Any
+
+    @classmethod
+    def from_pairs(cls, keys: Any, terms: Any) -> "ParentIndex":
+        """Index pairs given as two arrays of text (duplicates allowed)."""
         import pandas as pd
 
+        term_codes, distinct_terms = pd.factorize(np.asarray(terms, dtype=object))
+        key_codes, distinct_keys = pd.factorize(np.asarray(keys, dtype=object))
+        pairs = np.unique(np.stack([key_codes.astype(np.int64), term_codes.astype(np.int64)]), axis=1) \
+            if len(keys) else np.zeros((2, 0), dtype=np.int64)
+        starts = np.searchsorted(pairs[0], np.arange(len(distinct_keys) + 1))
+        return cls(pd.Index(distinct_keys), starts, pairs[1], np.asarray(distinct_terms, dtype=object))
+
+    def match(self, keys: Any) -> tuple[Any, Any]:
+        """The equi-join of child keys with the parent's: ``(child positions, parent term codes)``,
+        a child position repeated once per parent term of its key (absent keys: none)."""
+        at = self.keys.get_indexer(keys)
+        rows = np.flatnonzero(at >= 0)
+        at = at[rows]
+        counts = self.starts[at + 1] - self.starts[at]
+        rows = np.repeat(rows, counts)
+        # for each matched child row, the run of its key's parent terms
+        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        return rows, self.codes[np.repeat(self.starts[at], counts) + offsets]
+
+
+def parent_pairs(join: Join, chunk: "_Chunk") -> tuple[Any, Any]:
+    """A chunk of a join's parent source: the join key text and the parent term text of each row
+    that has both (the engine leaves out parent records with an empty key or subject value)."""
+    coded = chunk.term(join.term)
+    ok = coded.codes >= 0
+    for k in join.parent_keys:
+        ok &= ~chunk.missing(k)
+    return key_text([chunk.columns[k][ok] for k in join.parent_keys]), coded.terms[coded.codes[ok]]
+
+
+class Joins:
+    """The parent sides of the joins of a run, each read once (:class:`ParentIndex` per parent file,
+    keys and term), kept until :meth:`drop`."""
+
+    def __init__(self) -> None:
+        self.sides: dict[tuple, ParentIndex] = {}
+
+    def side(self, join: Join) -> ParentIndex:
+        """The parent side of ``join``, read from its file the first time."""
         id_ = join_id(join)
-        if id_ in self.sides:
-            return self.sides[id_]
-        columns = list(dict.fromkeys([*join.parent_keys, *join.term.refs]))
-        keys_all, codes_all = [], []
-        term_index: dict[str, int] = {}
-        for frame in read_chunks(join.path, join.source_type, columns):
-            chunk = _Chunk(frame)
-            coded = build_terms(join.term, *chunk.tuples(join.term.refs))
-            ok = coded.codes >= 0
-            for k in join.parent_keys:
-                ok &= ~chunk.missing(k)
-            # the chunk's term indices -> the run's
-            local = np.array([term_index.setdefault(t, len(term_index)) for t in coded.terms.tolist()],
-                             dtype=np.int64)
-            keys_all.append(_key_text([chunk.columns[k][ok] for k in join.parent_keys]))
-            codes_all.append(local[coded.codes[ok]] if len(local) else np.zeros(0, dtype=np.int64))
-        terms = np.array(list(term_index), dtype=object)
-        keys = np.concatenate(keys_all) if keys_all else np.array([], dtype=object)
-        codes = np.concatenate(codes_all) if codes_all else np.zeros(0, dtype=np.int64)
-        key_codes, key_index = pd.factorize(keys)
-        pairs = np.unique(np.stack([key_codes.astype(np.int64), codes]), axis=1) if len(keys) else \
-            np.zeros((2, 0), dtype=np.int64)
-        starts = np.searchsorted(pairs[0], np.arange(len(key_index) + 1))
-        side = (pd.Index(key_index), starts, pairs[1], terms)
-        self.sides[id_] = side
-        return side
+        if id_ not in self.sides:
+            columns = list(dict.fromkeys([*join.parent_keys, *join.term.refs]))
+            keys, terms = [], []
+            for frame in read_chunks(join.path, join.source_type, columns):
+                k, t = parent_pairs(join, _Chunk(frame))
+                keys.append(k)
+                terms.append(t)
+            self.sides[id_] = ParentIndex.from_pairs(np.concatenate(keys) if keys else np.zeros(0, dtype=object),
+                                                     np.concatenate(terms) if terms else np.zeros(0, dtype=object))
+        return self.sides[id_]
 
     def drop(self, join: Join) -> None:
         """Forget a parent side (no rule needs it any more)."""
@@ -485,7 +522,7 @@ def join_id(join: Join) -> tuple:
     return join.path, join.source_type, join.parent_keys, join.term.key
 
 
-def _key_text(columns: list) -> Any:
+def key_text(columns: list) -> Any:
     """Join key tuples as one string each (NUL-separated: no CSV value holds a NUL the engine keeps)."""
     if len(columns) == 1:
         return columns[0]
@@ -495,16 +532,9 @@ def _key_text(columns: list) -> Any:
     return out
 
 
-def rule_statements(rule: Rule, chunk: _Chunk, joins: Joins) -> tuple[list, int]:
-    """The distinct statements of ``rule`` over ``chunk`` as term columns, in the order of their
-    first row; and their number.
-
-    Returns:
-        ``([subject, predicate, object, graph], n)``: arrays of N-Triples term text (graph ``""``
-        for the default graph), or ``([], 0)``.
-    """
-    import pandas as pd
-
+def _rows(rule: Rule, chunk: "_Chunk") -> tuple[Any, list]:
+    """The rows of ``chunk`` where the rule has all its values and a subject, predicate (and graph)
+    term; and those three term maps over the chunk."""
     ok = np.ones(chunk.n, dtype=bool)
     for ref in rule.refs:
         ok &= ~chunk.missing(ref)
@@ -513,35 +543,75 @@ def rule_statements(rule: Rule, chunk: _Chunk, joins: Joins) -> tuple[list, int]
         c = chunk.term(term)
         ok &= c.codes >= 0
         coded.append(c)
-    rows = np.flatnonzero(ok)
-    if rule.join is None:
-        obj = chunk.term(rule.terms[2])
-        ok_obj = obj.codes[rows] >= 0
-        rows = rows[ok_obj]
-        o_codes, o_terms = obj.codes[rows], obj.terms
-    else:
-        key_index, starts, parent_codes, o_terms = joins.side(rule.join)
-        keys = _key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
-        at = key_index.get_indexer(keys)
-        found = at >= 0
-        rows, at = rows[found], at[found]
-        counts = starts[at + 1] - starts[at]
-        rows = np.repeat(rows, counts)
-        # for each matched child row, the run of its key's parent terms
-        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
-        o_codes = parent_codes[np.repeat(starts[at], counts) + offsets]
+    return np.flatnonzero(ok), coded
+
+
+def _distinct(coded: list, rows: Any, o_codes: Any, o_terms: Any, graph: bool) -> tuple[list, int]:
+    """The distinct (s, p, o, g) of the given rows as term columns, in the order of their first row."""
+    import pandas as pd
+
     if len(rows) == 0:
         return [], 0
-    s_codes = coded[0].codes[rows]
-    p_codes = coded[1].codes[rows]
-    g_codes = coded[2].codes[rows] if rule.terms[3] is not None else None
-    codes = {"s": s_codes, "p": p_codes, "o": o_codes}
-    if g_codes is not None:
-        codes["g"] = g_codes
-    first = np.flatnonzero(~pd.DataFrame(codes, copy=False).duplicated().to_numpy())  # in the order of their first row
-    columns = [coded[0].terms[s_codes[first]], coded[1].terms[p_codes[first]], o_terms[o_codes[first]],
-               coded[2].terms[g_codes[first]] if g_codes is not None else ""]
-    return columns, len(first)
+    codes = {"s": coded[0].codes[rows], "p": coded[1].codes[rows], "o": o_codes}
+    if graph:
+        codes["g"] = coded[2].codes[rows]
+    first = np.flatnonzero(~pd.DataFrame(codes, copy=False).duplicated().to_numpy())
+    return [coded[0].terms[codes["s"][first]], coded[1].terms[codes["p"][first]], o_terms[o_codes[first]],
+            coded[2].terms[codes["g"][first]] if graph else ""], len(first)
+
+
+def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins) -> tuple[list, int]:
+    """The distinct statements of ``rule`` over ``chunk`` as term columns, in the order of their
+    first row; and their number.
+
+    Returns:
+        ``([subject, predicate, object, graph], n)``: arrays of N-Triples term text (graph ``""``
+        for the default graph), or ``([], 0)``.
+    """
+    rows, coded = _rows(rule, chunk)
+    if rule.join is None:
+        obj = chunk.term(rule.terms[2])
+        rows = rows[obj.codes[rows] >= 0]
+        return _distinct(coded, rows, obj.codes[rows], obj.terms, rule.terms[3] is not None)
+    side = joins.side(rule.join)
+    at, o_codes = side.match(key_text([chunk.columns[k][rows] for k in rule.join.child_keys]))
+    return _distinct(coded, rows[at], o_codes, side.terms, rule.terms[3] is not None)
+
+
+def child_pairs(rule: Rule, chunk: "_Chunk") -> tuple[list, Any]:
+    """A chunk of a join's child source: per row that has all the rule's values, its subject,
+    predicate and graph terms (graph ``""``: the default graph) and its join key text."""
+    rows, coded = _rows(rule, chunk)
+    terms = [c.terms[c.codes[rows]] for c in coded]
+    if rule.terms[3] is None:
+        terms.append(np.full(len(rows), "", dtype=object))
+    return terms, key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
+
+
+def join_statements(child: list, keys: Any, parent: ParentIndex) -> tuple[list, int]:
+    """The distinct statements of a join from its child rows (:func:`child_pairs`, gathered) and its
+    parent side; in the order of their first child row.
+
+    Args:
+        child: subject, predicate, graph term text per child row. keys: their join keys.
+        parent: the parent side (all of it, or all of it whose keys hash to these keys' bucket).
+    Returns:
+        ``([subject, predicate, object, graph], n)`` as :func:`rule_statements`.
+    """
+    import pandas as pd
+
+    at, o_codes = parent.match(keys)
+    if len(at) == 0:
+        return [], 0
+    s, p, g = (np.asarray(c, dtype=object)[at] for c in child)
+    first = np.flatnonzero(~pd.DataFrame({"s": s, "p": p, "o": o_codes, "g": g}, copy=False)
+                           .duplicated().to_numpy())
+    return [s[first], p[first], parent.terms[o_codes[first]], g[first]], len(first)
+
+
+def chunk_of(frame: Any) -> "_Chunk":
+    """A frame read by :func:`read_chunks` (or from a block of the file) as a chunk rules run on."""
+    return _Chunk(frame)
 
 
 def run_file(path: str, source_type: str, rules: list[Rule], joins: Joins,

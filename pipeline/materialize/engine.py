@@ -66,7 +66,7 @@ from pipeline.materialize.rule_cache import load, rule_key, store
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
            "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
-           "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template"]
+           "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template", "trusted_term"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
@@ -480,7 +480,7 @@ def trusted_template(template: str) -> bool:
     return re.fullmatch(FAST_IRI_TOKEN, f"<{iri}>") is not None and BAD_PERCENT.search(iri) is None
 
 
-def _trusted(rule: Any, position: str, config: Any) -> bool:
+def trusted_term(rule: Any, position: str, config: Any) -> bool:
     """Whether the rule's ``position`` (``subject``/``object``) column was built by
     ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
     :func:`trusted_template` accepts (read after the engine ran the rule: for a
@@ -549,7 +549,7 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any,
                 raise RuntimeError(f"Morph-KGC rule {rule['triples_map_id']}: no term columns")  # not with 2.10
             yield str(rule["triples_map_id"]), [*columns, graph if graph is not None else [""] * len(df)], \
                 data["triple"].to_numpy(dtype=object) if statements else None, \
-                (_trusted(rule, "subject", config), False, _trusted(rule, "object", config), False)
+                (trusted_term(rule, "subject", config), False, trusted_term(rule, "object", config), False)
             del data, df, graph, columns
             last.clear()
     finally:

@@ -358,6 +358,14 @@ class Guard:
                     new.discard(st)
                     entry[1].append(st.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
 
+    def merge(self, other: "Guard") -> None:
+        """Add ``other``'s counts to this guard's (examples: the first three of both)."""
+        for key, (count, examples) in other.dropped.items():
+            entry = self.dropped.setdefault(key, [0, []])
+            entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
+        self.repaired |= other.repaired
+
     def end_group(self) -> None:
         """Forget the dropped statements of a mapping group: Morph-KGC's mapping partitions
         produce disjoint statements, so a later group cannot repeat them."""

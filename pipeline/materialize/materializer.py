@@ -56,7 +56,7 @@ from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.rml.check import term_maps
 from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples"]
+__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
     return ini
 
 
-def _findings(guard: Guard, where: str,
+def findings_of(guard: Guard, where: str,
               locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
     out = []
     for (reason, predicate), (count, examples) in guard.dropped.items():
@@ -200,7 +200,7 @@ def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Pat
              fmt: str = "nt") -> MaterializeResult:
     """Merge the runs; read them into the result (``keep`` None) or write the file ``keep``."""
     default, named = work / "default.nt", work / "named.nq"
-    result = MaterializeResult(findings=_findings(guard, where, locate),
+    result = MaterializeResult(findings=findings_of(guard, where, locate),
                                dropped=sum(c for c, _ in guard.dropped.values()))
     result.n_triples = runs.finish(False, default)
     result.n_quads = runs.finish(True, named)
@@ -336,7 +336,7 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
-def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
+def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
                worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
     """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
     worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
@@ -376,10 +376,10 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
         # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
         if worker is None and processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
             with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
-                outs += pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
+                outs += pool.starmap(run_engine_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
                                                      repeat(work)))
         else:
-            engine_outs = [_run_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
+            engine_outs = [run_engine_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
                            for i, g in enumerate(groups)]
             if worker is not None:
                 guards, files = worker.finish()
@@ -395,11 +395,7 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
         raise
     guard, rows, empty = Guard(), 0, {}
     for g, r, n, e in outs:
-        for key, (count, examples) in g.dropped.items():
-            entry = guard.dropped.setdefault(key, [0, []])
-            entry[0] += count
-            entry[1].extend(examples[:3 - len(entry[1])])
-        guard.repaired |= g.repaired
+        guard.merge(g)
         if r is not runs:
             runs.files[False] += r.files[False]
             runs.files[True] += r.files[True]
