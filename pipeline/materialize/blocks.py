@@ -116,9 +116,11 @@ def split_file(path: str, ranges: list[tuple[int, int]], scans: list[tuple[int, 
 def _next_record(fh: Any, pos: int, inside: bool, size: int) -> int:
     """The offset after the first line feed outside a quoted field from ``pos`` on (``inside``: the
     state at ``pos``), or ``size``."""
+    step = 1 << 16  # a record is short: a small window first, doubled while no boundary is found
     while pos < size:
         fh.seek(pos)
-        window = np.frombuffer(fh.read(_WINDOW), dtype=np.uint8)
+        window = np.frombuffer(fh.read(step), dtype=np.uint8)
+        step = min(step * 2, _WINDOW)
         if len(window) == 0:
             break
         q = np.cumsum(window == _QUOTE) + (1 if inside else 0)

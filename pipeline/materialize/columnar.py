@@ -357,6 +357,7 @@ class _Chunk:
         self.n = len(frame)
         self.columns = {c: frame[c].to_numpy(dtype=object) for c in frame.columns}
         self.empty: dict[str, Any] = {}
+        self.factors: dict[str, tuple[Any, Any]] = {}
         self.coded: dict[tuple, _Coded] = {}
 
     def missing(self, column: str) -> Any:
@@ -365,33 +366,46 @@ class _Chunk:
             self.empty[column] = self.columns[column] == ""
         return self.empty[column]
 
+    def factor(self, column: str) -> tuple[Any, Any]:
+        """Per row the index of its value among the column's distinct non-empty values (-1: empty),
+        and those values (factorized once per chunk, shared by every term map reading the column)."""
+        import pandas as pd
+
+        if column not in self.factors:
+            codes, values = pd.factorize(self.columns[column])
+            empty = np.flatnonzero(values == "")
+            if len(empty):  # no term is built from an empty value
+                e = int(empty[0])
+                codes = np.where(codes == e, -1, np.where(codes > e, codes - 1, codes))
+                values = np.delete(values, e)
+            self.factors[column] = (codes.astype(np.int64, copy=False), np.asarray(values, dtype=object))
+        return self.factors[column]
+
     def tuples(self, refs: tuple[str, ...]) -> tuple[Any, list]:
         """Per row the index of its distinct tuple of ``refs`` values (-1 when one is empty), and
-        the distinct tuples as columns (in the order of their first row)."""
+        the distinct tuples as columns."""
         import pandas as pd
 
         if not refs:
             return np.zeros(self.n, dtype=np.int64), []
-        valid = np.ones(self.n, dtype=bool)
-        for ref in refs:
-            valid &= ~self.missing(ref)
-        codes = np.full(self.n, -1, dtype=np.int64)
         if len(refs) == 1:
-            c, u = pd.factorize(self.columns[refs[0]][valid])
-            codes[valid] = c
-            return codes, [np.asarray(u, dtype=object)]
-        combined, bound = None, 1
+            codes, values = self.factor(refs[0])
+            return codes, [values]
+        combined, bound, bad = None, 1, np.zeros(self.n, dtype=bool)
         for ref in refs:
-            c, u = pd.factorize(self.columns[ref][valid])
+            c, u = self.factor(ref)
+            bad |= c < 0
             if combined is None:
-                combined, bound = c.astype(np.int64), max(len(u), 1)
+                combined, bound = c.copy(), max(len(u), 1)
                 continue
             if bound * max(len(u), 1) >= 1 << 62:  # keep the mixed-radix number in 64 bits
                 combined = pd.factorize(combined)[0].astype(np.int64)
                 bound = int(combined.max()) + 1 if len(combined) else 1
             combined = combined * len(u) + c
             bound *= max(len(u), 1)
-        c, _ = pd.factorize(combined)
+        valid = ~bad
+        codes = np.full(self.n, -1, dtype=np.int64)
+        c, _ = pd.factorize(combined[valid])
         _, first = np.unique(c, return_index=True)
         codes[valid] = c
         at = np.flatnonzero(valid)[first]
@@ -546,27 +560,53 @@ def _rows(rule: Rule, chunk: "_Chunk") -> tuple[Any, list]:
     return np.flatnonzero(ok), coded
 
 
-def _distinct(coded: list, rows: Any, o_codes: Any, o_terms: Any, graph: bool) -> tuple[list, int]:
-    """The distinct (s, p, o, g) of the given rows as term columns, in the order of their first row."""
+def first_rows(codes: list[tuple[Any, int]]) -> Any:
+    """The rows where each distinct tuple of codes first appears, in row order.
+
+    Args:
+        codes: per column ``(codes, cardinality)``: non-negative codes below the cardinality.
+    """
     import pandas as pd
 
+    key, bound = None, 1
+    for c, card in codes:
+        card = max(card, 1)
+        if card == 1:
+            continue
+        if key is None:
+            key, bound = c.astype(np.int64, copy=True), card
+            continue
+        if bound * card >= 1 << 62:  # keep the mixed-radix number in 64 bits
+            key = pd.factorize(key)[0].astype(np.int64)
+            bound = int(key.max()) + 1 if len(key) else 1
+        key = key * card + c
+        bound *= card
+    if key is None:
+        return np.zeros(1 if len(codes[0][0]) else 0, dtype=np.int64)
+    return np.flatnonzero(~pd.Series(key, copy=False).duplicated().to_numpy())
+
+
+def _distinct(coded: list, rows: Any, o_codes: Any, o_terms: Any, graph: bool) -> tuple[list, int]:
+    """The distinct (s, p, o, g) of the given rows as coded term columns (``(codes, terms)``, or
+    ``""`` for the default graph), in the order of their first row."""
     if len(rows) == 0:
         return [], 0
-    codes = {"s": coded[0].codes[rows], "p": coded[1].codes[rows], "o": o_codes}
-    if graph:
-        codes["g"] = coded[2].codes[rows]
-    first = np.flatnonzero(~pd.DataFrame(codes, copy=False).duplicated().to_numpy())
-    return [coded[0].terms[codes["s"][first]], coded[1].terms[codes["p"][first]], o_terms[o_codes[first]],
-            coded[2].terms[codes["g"][first]] if graph else ""], len(first)
+    s_codes, p_codes = coded[0].codes[rows], coded[1].codes[rows]
+    g_codes = coded[2].codes[rows] if graph else None
+    first = first_rows([(s_codes, len(coded[0].terms)), (p_codes, len(coded[1].terms)), (o_codes, len(o_terms)),
+                        *([(g_codes, len(coded[2].terms))] if graph else [])])
+    return [(s_codes[first], coded[0].terms), (p_codes[first], coded[1].terms), (o_codes[first], o_terms),
+            (g_codes[first], coded[2].terms) if graph else ""], len(first)
 
 
-def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins) -> tuple[list, int]:
-    """The distinct statements of ``rule`` over ``chunk`` as term columns, in the order of their
-    first row; and their number.
+def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins | None) -> tuple[list, int]:
+    """The distinct statements of ``rule`` over ``chunk``, in the order of their first row; and
+    their number.
 
     Returns:
-        ``([subject, predicate, object, graph], n)``: arrays of N-Triples term text (graph ``""``
-        for the default graph), or ``([], 0)``.
+        ``([subject, predicate, object, graph], n)``: each column ``(codes, terms)`` (per statement
+        the index of its N-Triples term text in ``terms``, distinct texts), graph ``""`` for the
+        default graph (:meth:`pipeline.materialize.guard.Guard.frame` takes them so); ``([], 0)``.
     """
     rows, coded = _rows(rule, chunk)
     if rule.join is None:
@@ -578,23 +618,31 @@ def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins) -> tuple[list, in
     return _distinct(coded, rows[at], o_codes, side.terms, rule.terms[3] is not None)
 
 
+def _column(coded: _Coded, rows: Any) -> Any:
+    """The terms of ``rows`` as an array, or one ``str`` when the term map has one term."""
+    return coded.terms[0] if len(coded.terms) == 1 else coded.terms[coded.codes[rows]]
+
+
 def child_pairs(rule: Rule, chunk: "_Chunk") -> tuple[list, Any]:
-    """A chunk of a join's child source: per row that has all the rule's values, its subject,
-    predicate and graph terms (graph ``""``: the default graph) and its join key text."""
+    """A chunk of a join's child source: its distinct (subject, predicate, graph, join key) among the
+    rows that have all the rule's values; each term column an array of text or one ``str`` (graph
+    ``""``: the default graph), and the keys' text."""
     rows, coded = _rows(rule, chunk)
-    terms = [c.terms[c.codes[rows]] for c in coded]
-    if rule.terms[3] is None:
-        terms.append(np.full(len(rows), "", dtype=object))
+    keys = [chunk.factor(k) for k in rule.join.child_keys]
+    first = first_rows([(c.codes[rows], len(c.terms)) for c in coded] + [(k[0][rows], len(k[1])) for k in keys])
+    rows = rows[first]
+    terms = [_column(c, rows) for c in coded] + ([""] if rule.terms[3] is None else [])
     return terms, key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
 
 
 def join_statements(child: list, keys: Any, parent: ParentIndex) -> tuple[list, int]:
-    """The distinct statements of a join from its child rows (:func:`child_pairs`, gathered) and its
-    parent side; in the order of their first child row.
+    """The statements of a join from its child rows (:func:`child_pairs`, gathered) and its parent
+    side, in the order of the child rows (duplicates are possible: the output is de-duplicated).
 
     Args:
-        child: subject, predicate, graph term text per child row. keys: their join keys.
-        parent: the parent side (all of it, or all of it whose keys hash to these keys' bucket).
+        child: subject, predicate, graph terms per child row (arrays of text, or one ``str``).
+        keys: their join keys. parent: the parent side (all of it, or all of it whose keys hash to
+            these keys' bucket).
     Returns:
         ``([subject, predicate, object, graph], n)`` as :func:`rule_statements`.
     """
@@ -603,10 +651,15 @@ def join_statements(child: list, keys: Any, parent: ParentIndex) -> tuple[list, 
     at, o_codes = parent.match(keys)
     if len(at) == 0:
         return [], 0
-    s, p, g = (np.asarray(c, dtype=object)[at] for c in child)
-    first = np.flatnonzero(~pd.DataFrame({"s": s, "p": p, "o": o_codes, "g": g}, copy=False)
-                           .duplicated().to_numpy())
-    return [s[first], p[first], parent.terms[o_codes[first]], g[first]], len(first)
+    columns = []
+    for c in child:
+        if isinstance(c, str):
+            columns.append(c)
+        else:
+            codes, terms = pd.factorize(np.asarray(c, dtype=object)[at])
+            columns.append((codes, np.asarray(terms, dtype=object)))
+    s, p, g = columns
+    return [s, p, (o_codes, parent.terms), g], len(at)
 
 
 def chunk_of(frame: Any) -> "_Chunk":

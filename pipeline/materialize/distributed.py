@@ -186,6 +186,13 @@ def _scan(path: str, start: int, end: int, delimiter: str) -> tuple[int, bool, b
     return scan_block(path, start, end, delimiter)
 
 
+def _concat(pieces: list, sizes: list[int]) -> Any:
+    """A term column from the pieces of several map tasks (each an array or one ``str`` for all its rows)."""
+    if all(isinstance(p, str) for p in pieces) and len(set(pieces)) == 1:
+        return pieces[0]
+    return np.concatenate([np.full(n, p, dtype=object) if isinstance(p, str) else p for p, n in zip(pieces, sizes)])
+
+
 def _buckets_of(keys: Any, buckets: int) -> Any:
     import pandas as pd
 
@@ -231,7 +238,7 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
             b = _buckets_of(keys, buckets)
             for k in np.unique(b):
                 sel = b == k
-                sections[k][("c", i)] = ([t[sel] for t in terms], keys[sel])
+                sections[k][("c", i)] = ([t if isinstance(t, str) else t[sel] for t in terms], keys[sel])
         for side_id, join in sides.items():
             try:
                 keys, terms = parent_pairs(join, chunk)
@@ -283,8 +290,8 @@ def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], 
             if side_id not in sides:
                 sides[side_id] = ParentIndex.from_pairs(np.concatenate([k for k, _ in parent[side_id]]),
                                                         np.concatenate([t for _, t in parent[side_id]]))
-            terms = [np.concatenate([c[0][j] for c in child[i]]) for j in range(3)]
             keys = np.concatenate([c[1] for c in child[i]])
+            terms = [_concat([c[0][j] for c in child[i]], [len(c[1]) for c in child[i]]) for j in range(3)]
             cols, n = join_statements(terms, keys, sides[side_id])
             if n:
                 out["rows"] += n
