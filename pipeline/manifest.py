@@ -82,7 +82,7 @@ class Case:
         base_iri: base for generated IRIs (``http://example.org/``).
         prefixes: extra prefixes (prefix -> namespace) tables may use.
         gold_table / gold_graph: optional gold mapping table and gold KG.
-        competency_questions: SPARQL files (``.rq``) or folders of them.
+        competency_questions: SPARQL files (``.rq``) or folders of them (read recursively).
         shapes: SHACL shape files.
         manifest: the manifest file this case came from (``None`` if built in code).
         notes: free text carried into reports.
@@ -135,14 +135,19 @@ def _unknown(keys: set[str], allowed: set[str], where: str, path: Path, node: ya
                             path=path, line=_line_of(node, key), key=key)
 
 
-def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None) -> Path:
+def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None, folder_of: str | None = None) -> Path:
+    """``value`` resolved against ``base``: an existing file, or with ``folder_of`` (a suffix such as
+    ``.rq``) also a folder holding such files."""
     if not isinstance(value, str) or not value.strip():
         raise ManifestError(f"{key}: expected a file path, found {value!r}", path=path,
                             line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
     p = (base / value).resolve() if not Path(value).is_absolute() else Path(value)
     if not p.exists():
         raise ManifestError(f"{key}: file not found: {p}", path=path, line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
-    if p.is_dir():
+    if p.is_dir() and folder_of and not any(p.rglob(f"*{folder_of}")):
+        raise ManifestError(f"{key}: the folder {p} holds no {folder_of} file", path=path,
+                            line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
+    if p.is_dir() and not folder_of:
         raise ManifestError(f"{key}: {p} is a folder; expected a file", path=path,
                             line=_line_of(node, key.split('.')[0].split('[')[0]), key=key)
     return p
@@ -192,6 +197,8 @@ def load_manifest(path: str | Path) -> Case:
         mark = getattr(exc, "problem_mark", None)
         raise ManifestError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=path,
                             line=mark.line + 1 if mark else None) from exc
+    except RecursionError as exc:  # PyYAML composes nested collections recursively
+        raise ManifestError("invalid YAML: collections nested too deeply to read", path=path) from exc
     if not isinstance(data, dict):
         raise ManifestError("expected a mapping of keys (sources, ontologies, ...) at the top level", path=path)
     _unknown(set(data), _TOP_KEYS, "the manifest", path, node)
@@ -245,7 +252,7 @@ def load_manifest(path: str | Path) -> Case:
         prefixes={str(k): str(v) for k, v in prefixes.items()},
         gold_table=_file(base, gold["table"], "gold.table", path, node) if gold.get("table") else None,
         gold_graph=_file(base, gold["graph"], "gold.graph", path, node) if gold.get("graph") else None,
-        competency_questions=tuple(_file(base, f, "competency_questions", path, node)
+        competency_questions=tuple(_file(base, f, "competency_questions", path, node, folder_of=".rq")
                                    for f in _list(data, "competency_questions", path, node)),
         shapes=tuple(_file(base, f, "shapes", path, node) for f in _list(data, "shapes", path, node)),
         manifest=path,

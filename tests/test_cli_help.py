@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 
-from pipeline.cli import build_parser
+from pipeline.cli import build_parser, main
+
+from helpers import CASES
 
 
 def test_positionals_and_out_have_help():
@@ -34,3 +37,14 @@ def test_a_command_loads_only_the_stages_it_runs():
     assert out.stdout.strip() == "[]"
     listed = subprocess.run([sys.executable, "-m", "pipeline.cli", "--help"], capture_output=True, text=True)
     assert listed.returncode == 0 and "materialize" in listed.stdout
+
+
+def test_quiet_keeps_the_findings_as_its_help_says(tmp_path, capsys):
+    from pipeline.cli import QUIET_HELP
+
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "sensor-datetime-missing", work)
+    assert main(["-q", "map", str(work / "case.yaml"), str(tmp_path / "t.md")]) == 0
+    err = capsys.readouterr().err
+    # -q keeps the warnings and infos (scripts and tests read them), and its help says so
+    assert "warning: " in err and "info: " in err and "are still printed" in QUIET_HELP

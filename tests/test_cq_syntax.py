@@ -9,6 +9,8 @@ from rdflib import Graph
 from pipeline.cli import main
 from pipeline.scoring.graph.cq import load_competency_questions, score_cqs
 
+from helpers import people_case
+
 ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "tests" / "cases" / "cq-syntax-error"
 BROKEN = CASE / "broken.rq"
@@ -65,3 +67,20 @@ def test_run_audit_names_the_broken_cq(tmp_path):
     main(["-q", "run", str(m), "--mapper", "replay", "--out", str(tmp_path / "out")])
     audit = (tmp_path / "out" / "example" / "people" / "audit.md").read_text(encoding="utf-8")
     assert f"| error | cq | broken.rq:4 | query |  | {MESSAGE} |  |" in audit.splitlines()
+
+
+def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):
+    import json
+    people_case(tmp_path, "competency_questions: [bad.rq]\n")
+    (tmp_path / "bad.rq").write_text("# CQ: who has a name?\nSELECT ?x WHERE { ?x ?y \n", encoding="utf-8")
+    (tmp_path / "gold.nt").write_text('<http://example.org/p/1> <http://example.org/name> "Ann" .\n', encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: c\nsources: [p.csv]\nontologies: [onto.ttl]\ngold: {graph: gold.nt}\n"
+                                        "competency_questions: [bad.rq]\n", encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(tmp_path / "o")]) == 0
+    scores = json.loads((tmp_path / "o" / "custom" / "c" / "graph_scores.json").read_text())
+    assert (scores["PQ3"]["value"], scores["PQ3"]["status"]) == (None, "not_run")  # never "not applicable"
+    assert scores["PQ3"]["details"]["reason"] == (
+        f"no competency question could be answered on the gold KG; first: {tmp_path / 'bad.rq'}: "
+        "CQ bad (who has a name?): SPARQL syntax error at line 2, column 19: Expected SelectQuery, found '?'; not run")
+    assert [f["code"] for f in scores["PQ3"]["findings"]] == ["cq-syntax"]

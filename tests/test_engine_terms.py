@@ -135,3 +135,10 @@ def test_a_csv_source_is_parsed_once_and_each_rule_gets_the_engines_frame(tmp_pa
     small.budget = 10  # beyond the budget every rule reads the file itself, as in the engine
     assert small({"logical_source_value": str(csv)}, ["id"], "CSV")["id"].tolist() == ["1", "2", "2"]
     assert calls[-1] == ("id",) and small.kept == 0
+
+
+def test_iri_safe_encoding_keeps_ucschar_and_encodes_delimiters():
+    assert iri_safe("Zoë Krüger") == "Zoë%20Krüger"
+    assert iri_safe("a/b?c#d") == "a%2Fb%3Fc%23d"
+    assert iri_safe("~A_17.1-2¢") == "~A_17.1-2¢"
+    assert iri_safe("100%") == "100%25"

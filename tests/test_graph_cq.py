@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rdflib import Graph
+from rdflib import Graph, Literal, URIRef
 from rdflib.plugins.sparql import prepareQuery
 
 from pipeline.scoring.graph.cq import CompetencyQuestion, _prf_cq, load_competency_questions, score_cqs
@@ -75,3 +75,16 @@ def test_committed_cq_files_have_statements_and_parse():
     assert len(load_competency_questions([CQ_DIR / "scenario2"])) >= 8
     for case in "ABCDEFGH":
         assert load_competency_questions([CQ_DIR / "scenario1" / f"1{case}"]), f"no CQ for 1{case}"
+
+
+def test_cq_file_without_cq_line_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "q1.rq").write_text("SELECT ?s WHERE { ?s ?p ?o }\n")
+    (tmp_path / "q2.rq").write_text("# CQ: Which things exist?\nSELECT ?s WHERE { ?s ?p ?o }\n")
+    cqs = load_competency_questions([tmp_path])
+    assert [(c.id, c.statement) for c in cqs] == [("q1", None), ("q2", "Which things exist?")]
+    g = Graph()
+    g.add((URIRef("http://ex.org/a"), URIRef("http://ex.org/p"), Literal(1)))
+    out = score_cqs(g, g, cqs)
+    assert out["PQ4"].value == 1.0
+    codes = [(f.code, Path(f.location).name) for f in out["PQ3"].findings]
+    assert codes == [("cq-no-statement", "q1.rq")]

@@ -11,6 +11,8 @@ from pipeline.manifest import load_manifest
 from pipeline.sources.engine_copy import EngineCopy, declare_prefixes
 from pipeline.sources.namespaces import undeclared_prefixes
 
+from helpers import books_case, people_case
+
 ONTOLOGY = """@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 ex:Person a owl:Class . ex:City a owl:Class .
@@ -143,3 +145,40 @@ def test_undeclared_well_known_prefix_in_a_skos_file_is_read_with_a_warning(scen
     assert onto.notes == [f"{d1 / 'skos_d1.ttl'}: prefix 'dc:' used but not declared; "
                           "read as <http://purl.org/dc/elements/1.1/>"]
     assert len(onto.concepts) > 0
+
+
+def test_manifest_refuses_a_source_given_twice_or_a_folder_naming_its_line(tmp_path, capsys):
+    # a source listed twice would give every table row twice (and a self-join); a folder is no file
+    books_case(tmp_path, "")
+    cases = {"twice.yaml": ("sources: [books.csv, books.csv]\n", "sources[1]: the same source as sources[0] (books.csv)"),
+             "named.yaml": ("sources: [books.csv, {path: sub/books.csv}]\n",
+                            "sources[1]: named 'books.csv' as sources[0]; give one a distinct 'name'"),
+             "folder.yaml": ("sources: [.]\n", f"sources[0].path: {tmp_path} is a folder; expected a file"),
+             "missing.yaml": ("sources: [nope.csv]\n", f"sources[0].path: file not found: {tmp_path / 'nope.csv'}")}
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "books.csv").write_text("id\n1\n", encoding="utf-8")
+    for name, (sources, message) in cases.items():
+        (tmp_path / name).write_text(f"name: b\n{sources}ontologies: [onto.ttl]\n", encoding="utf-8")
+        assert main(["run", str(tmp_path / name), "--out", str(tmp_path / "o")]) == 2
+        assert capsys.readouterr().err == f"error: {tmp_path / name}:2: {message}\n"
+    (tmp_path / "two.yaml").write_text("name: b\nsources: [books.csv, {path: sub/books.csv, name: old.csv}]\n"
+                                       "ontologies: [onto.ttl]\n", encoding="utf-8")
+    from pipeline.manifest import load_manifest
+
+    assert [s.name for s in load_manifest(tmp_path / "two.yaml").sources] == ["books.csv", "old.csv"]
+
+
+@pytest.mark.parametrize("line,message", [
+    ("base_iri: not an iri", "4: base_iri: 'not an iri' is not an absolute IRI (expected e.g. 'http://example.org/')"),
+    ("prefixes: {ex: 'http://ex.org/a b#'}",
+     "4: prefixes.ex: 'http://ex.org/a b#' is not an absolute IRI (expected e.g. 'http://example.org/')"),
+])
+def test_manifest_rejects_a_base_or_prefix_that_is_no_absolute_iri(tmp_path, line, message):
+    from pipeline.errors import ManifestError
+    from pipeline.manifest import load_manifest
+    people_case(tmp_path)
+    f = tmp_path / "m.yaml"
+    f.write_text(f"name: c\nsources: [p.csv]\nontologies: [onto.ttl]\n{line}\n", encoding="utf-8")
+    with pytest.raises(ManifestError) as err:
+        load_manifest(f)
+    assert str(err.value) == f"{f}:{message}"

@@ -1,4 +1,4 @@
-"""Language tags from data evidence first (issue 10, "Language"): each branch of
+"""Language tags from data evidence first: each branch of
 :func:`pipeline.mappers.offline.language.choose_language` on small hand-made CSV files, and the
 offline mapper end to end on an ontology written in English whose data is not (the ontology's
 language is used only when nothing in the data decides and the range requires a tag).
@@ -16,6 +16,8 @@ from pipeline.manifest import Source, load_manifest
 from pipeline.mappers import get_mapper, map_case
 from pipeline.mappers.offline.language import choose_language, record_language
 from pipeline.sources.load import load_source
+
+from helpers import case_manifest, kgc_map, map_lexically
 
 #: city names lingua cannot decide alone ("Toledo" reads as Portuguese), Spanish and French descriptions.
 _CITIES = ["Toledo", "Bilbao", "Cádiz"]
@@ -117,3 +119,27 @@ def test_mapper_tags_from_data_before_the_ontology(tmp_path, with_description, a
     else:
         assert [f["severity"] for f in unsure] == ["warning"]
         assert "no language tag written" in unsure[0]["message"]
+
+
+def test_language_column_gives_per_record_tag():
+    _, rows = map_lexically("language-column-ignored")
+    title = [r for r in rows if r.data_reference == "title"]
+    assert [(r.datatype, r.language_tag) for r in title] == [("rdf:langString", "{lang_code}")]
+
+
+def test_language_tag_from_column_detected_and_never_default_en(tmp_path):
+    from pipeline.mappers.offline.language import choose_language, language_column
+    case = case_manifest("language-tag-from-column")
+    data = load_source(case.sources[0], tmp_path)
+    assert language_column(data, data.references, exclude=("id",))[0] == "lang"
+    cell, why, unsure = choose_language(data, "note", "notes.csv", None)
+    assert (cell, unsure) == (None, True) and "no language tag" in why
+
+
+def test_a_language_column_of_names_says_a_tag_needs_codes(tmp_path, capsys):
+    kgc_map(tmp_path, "csv-month-name-dates")
+    warning = [line for line in capsys.readouterr().err.splitlines() if "column 'Language'" in line]
+    assert len(warning) == 1 and ("column 'Language' of books.csv is not mapped; its values name languages "
+                                  "(English -> en, French -> fr, Spanish -> es), but a language tag is a BCP 47 "
+                                  "code: add a column of the codes and put it in the Language Tag cells ({column}) "
+                                  "to tag each record's text; best candidates: ") in warning[0]

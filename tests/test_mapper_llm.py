@@ -37,17 +37,40 @@ HALLUCINATED = {"rows": [
 
 
 class _Server:
-    """A tiny OpenAI-compatible chat server; replies with ``answers`` in turn and counts requests."""
+    """A tiny OpenAI-compatible chat server on 127.0.0.1: replies with ``answers`` in turn (streamed as
+    server-sent events when the request asks for a stream, as llama.cpp and vLLM do) and records requests.
+
+    Args:
+        answers: answer texts, one per request (the last one repeats).
+        finish: the finish reason of every answer.
+        statuses: error answers sent first, ``(status, headers[, message])`` each (e.g. 429 with Retry-After).
+        delay: seconds before anything is sent (a server reading a long prompt).
+        token_delay: seconds between two streamed pieces (a slow model).
+        piece: characters per streamed piece.
+        stall_after: stop sending (but keep the connection open) after this many pieces.
+        on_piece: called with the index of each piece sent (e.g. to interrupt the client).
+        usage: prompt and completion tokens reported with every answer.
+    """
 
     def __init__(self, answers: list[str], finish: str = "stop", statuses: list[tuple[int, dict]] = (),
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, token_delay: float = 0.0, piece: int = 8, stall_after: int | None = None,
+                 on_piece=None, usage: tuple[int, int] = (1000, 200)) -> None:
         self.answers, self.finish, self.requests = answers, finish, []
+        self.usage = {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)}
         self.statuses, self.delay, self.times = list(statuses), delay, []
+        self.token_delay, self.piece, self.stall_after, self.on_piece = token_delay, piece, stall_after, on_piece
+        self.stop = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server API; no /props, /v1/models: like a plain server
+                self.send_error(404)
+
             def do_POST(self):  # noqa: N802 - http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if not self.path.endswith("/chat/completions"):  # /tokenize, /apply-template: unknown here
+                    self.send_error(404)
+                    return
                 outer.requests.append(body)
                 outer.times.append(time.monotonic())
                 if outer.statuses:  # an error answer first (e.g. 429 with Retry-After)
@@ -62,15 +85,18 @@ class _Server:
                     self.wfile.write(data)
                     return
                 if outer.delay:
-                    time.sleep(outer.delay)
+                    outer.stop.wait(outer.delay)
                 text = outer.answers[min(len(outer.requests) - 1, len(outer.answers) - 1)]
-                payload = {"id": f"c{len(outer.requests)}", "object": "chat.completion", "created": 1,
-                           "model": body["model"],
-                           "choices": [{"index": 0, "finish_reason": outer.finish,
-                                        "message": {"role": "assistant", "content": text}}],
-                           "usage": {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200}}
-                data = json.dumps(payload).encode()
+                usage = outer.usage
                 try:
+                    if body.get("stream"):
+                        self._stream(body, text, usage)
+                        return
+                    payload = {"id": f"c{len(outer.requests)}", "object": "chat.completion", "created": 1,
+                               "model": body["model"],
+                               "choices": [{"index": 0, "finish_reason": outer.finish,
+                                            "message": {"role": "assistant", "content": text}}], "usage": usage}
+                    data = json.dumps(payload).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
@@ -79,10 +105,39 @@ class _Server:
                 except OSError:  # the client gave up (timeout test)
                     pass
 
+            def _stream(self, body, text, usage):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+
+                def event(choices, extra=None):
+                    chunk = {"id": "s", "object": "chat.completion.chunk", "created": 1, "model": body["model"],
+                             "choices": choices, **(extra or {})}
+                    self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                    self.wfile.flush()
+
+                event([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
+                pieces = [text[i:i + outer.piece] for i in range(0, len(text), outer.piece)]
+                for n, piece in enumerate(pieces):
+                    if outer.stall_after is not None and n >= outer.stall_after:
+                        outer.stop.wait(30)  # silent, connection open: the client's timeout must end it
+                        return
+                    if outer.token_delay:
+                        outer.stop.wait(outer.token_delay)
+                    event([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
+                    if outer.on_piece is not None:
+                        outer.on_piece(n)
+                event([{"index": 0, "delta": {}, "finish_reason": outer.finish}])
+                if (body.get("stream_options") or {}).get("include_usage"):
+                    event([], {"usage": usage})
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+
             def log_message(self, *args):  # keep test output quiet
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
@@ -94,6 +149,7 @@ class _Server:
         return self
 
     def __exit__(self, *exc):
+        self.stop.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -186,8 +242,12 @@ def test_runs_are_separate_requests_and_split_prompt_merges(case, tmp_path):
     with _Server([json.dumps(CLEAN)]) as srv:
         runs = _map(_settings(srv.base, tmp_path, runs=2), case, tmp_path)
         assert len(srv.requests) == 2 and len(runs) == 2
-        split = _map(_settings(srv.base, tmp_path, context_window=5000, max_tokens=4000), case, tmp_path)[0]
+        # a 2,400-token window with an 800-token answer leaves 1,536 for a prompt of about 1,630: split
+        split = _map(_settings(srv.base, tmp_path, context_window=2400, max_tokens=800), case, tmp_path)[0]
         prompts = [r["messages"][-1]["content"] for r in srv.requests[-2:]]
+        # each part's answer gets what the window leaves after its prompt, at most the 800 asked
+        assert all(r["max_tokens"] + t["prompt_tokens_est"] + 64 <= 2400 for r, t in
+                   zip(srv.requests[-2:], split.transcripts))
     assert split.provenance["parts"] == 2  # ex:Person and ex:Sport groups
     assert len(split.raw_tables[0]) == 2  # identical rows of both parts merged
     # a split shares no ontology term: each property is described in one part only
@@ -236,7 +296,7 @@ def test_truncated_answer_is_a_warning_and_not_cached(case, tmp_path):
         second = _map(settings, case, tmp_path)[0]
         assert len(srv.requests) == 2, "a truncated answer must not be served from the cache"
     assert first.provenance["warnings"] == [
-        "run 0: the answer was cut at max_tokens=2048 (finish_reason=length; 1 complete rows kept, not cached); "
+        "the answer was cut at max_tokens=2048 (finish_reason=length; 1 complete rows kept, not cached); "
         "raise LLM_MAX_TOKENS"]
     assert second.provenance["warnings"] == [] and len(second.raw_tables[0]) == 2
 
@@ -248,7 +308,7 @@ def test_answer_without_table_is_a_warning_and_not_cached(case, tmp_path):
         _map(settings, case, tmp_path)
         # run 0 had no table: asked again; run 1 came from the cache
         assert len(srv.requests) == 3
-    assert runs[0].provenance["warnings"][0].startswith("run 0: the answer holds no mapping table")
+    assert runs[0].provenance["warnings"][0].startswith("the answer holds no mapping table")
     assert runs[1].provenance["warnings"] == []
     assert runs[0].transcripts[0]["answer"] == "I cannot help with that."
     assert runs[0].transcripts[0]["messages"][0]["role"] == "system"
@@ -269,7 +329,7 @@ def test_timeout_says_the_server_was_slow(case, tmp_path):
         with pytest.raises(LLMError) as err:
             map_case(get_mapper("llm").__class__(_settings(srv.base, tmp_path, timeout=0.5)), case)
     msg = str(err.value)
-    assert "did not answer within LLM_TIMEOUT=0.5 s" in msg and "slow" in msg and "KEY" not in msg.upper()
+    assert "sent nothing for LLM_TIMEOUT=0.5 s" in msg and "slow" in msg and "KEY" not in msg.upper()
 
 
 def test_unreachable_server_fails_fast_with_one_line(case, tmp_path, capsys):

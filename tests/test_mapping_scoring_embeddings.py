@@ -35,7 +35,7 @@ def test_disable_switch(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_disk_cache_serves_a_new_process_without_the_model(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    monkeypatch.setenv("PIPELINE_EMBEDDINGS_CACHE", str(tmp_path / "vec.sqlite"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(embeddings, "_cache", {})
     first = embeddings.embed(["date of birth", "a text seen once"])
     monkeypatch.setattr(embeddings, "_cache", {})  # as in a new process: nothing in memory

@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import json
 
+from pipeline.cli import main
 from pipeline.report import build_report, console_table, to_markdown, write_report
 
 CASES = [
@@ -102,3 +103,38 @@ def test_report_renders_in_headless_chromium(tmp_path):
         assert im.size == (1200, 1600)
         # not a blank page: the rendered text and plots give many distinct colours
         assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 50
+
+
+def test_report_says_why_a_kg_check_fails_and_links_the_validation(tmp_path):
+    """A functional property with two values: CS2 says no; the report names the first error."""
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Person a owl:Class . ex:name a owl:DatatypeProperty, owl:FunctionalProperty ; rdfs:domain ex:Person .\n",
+        encoding="utf-8")
+    (tmp_path / "p.csv").write_text("pid,name\n1,Ann\n1,Anna\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |"
+                                   "\n|---|---|---|---|---|\n| name | p.csv | ex:name | ex:Person | "
+                                   "http://example.org/p/{pid} |\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: f\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    out = tmp_path / "o"
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(out)]) == 1
+    md = (out / "custom" / "report.md").read_text(encoding="utf-8")
+    assert ("- KG check: CS2-owlrl fails: Cardinality: http://example.org/p/1 has 2 distinct literal values of "
+            "http://example.org/name, at most 1 allowed (functional property) (http://example.org/name); "
+            "1 error(s) in graph_validation.json") in md
+    assert "[graph validation (JSON)](f/graph_validation.json)" in md
+    assert "KG check:</b> CS2-owlrl fails: Cardinality" in (out / "custom" / "report.html").read_text(encoding="utf-8")
+
+
+def test_drawing_the_plots_leaves_pyparsing_memoization_as_it_was():
+    # pyplot's import turns pyparsing's packrat cache on for the whole process, which doubles the
+    # CPU of every later SPARQL parse (Morph-KGC's mapping parser)
+    import subprocess
+    import sys
+
+    code = ("from pyparsing import ParserElement; from pipeline.report.plots import plot_f1_png; "
+            "plot_f1_png({'cases': [], 'mapping_key': 'm', 'graph_key': 'g'}); print(ParserElement._packratEnabled)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -31,7 +31,7 @@ SECOND = [dict(GOLD[0], ontology_property="ex:nme"), dict(GOLD[1], data_referenc
 
 def _env(monkeypatch, tmp_path: Path, base: str, runs: int) -> None:
     for k, v in {"LLM_API_BASE": base, "LLM_MODEL": "openai/local-test-model", "LLM_RUNS": str(runs),
-                 "LLM_CACHE_DIR": str(tmp_path / "cache"), "LLM_API_KEY": "sk-secret-never-written",
+                 "KGC_CACHE_DIR": str(tmp_path / "cache"), "LLM_API_KEY": "sk-secret-never-written",
                  "LLM_MAX_RETRIES": "0",
                  "PIPELINE_NO_EMBEDDINGS": "1"}.items():  # Levenshtein cell similarity: no model to load
         monkeypatch.setenv(k, v)

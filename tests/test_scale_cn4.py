@@ -53,10 +53,10 @@ def test_two_triples_maps_producing_the_same_statement_are_redundant(tmp_path):
 def test_gold_kg_is_reused_from_the_cache_without_an_engine_run(tmp_path, monkeypatch):
     from rdflib.compare import isomorphic
 
-    import pipeline.materialize.materializer
+    import pipeline.run.evaluate
     from pipeline.run.evaluate import gold_kg
 
-    monkeypatch.setenv("PIPELINE_GOLD_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
@@ -65,7 +65,7 @@ def test_gold_kg_is_reused_from_the_cache_without_an_engine_run(tmp_path, monkey
     def no_engine(*args, **kwargs):
         raise AssertionError("the engine ran although the gold KG is cached")
 
-    monkeypatch.setattr(pipeline.materialize.materializer, "materialize", no_engine)
+    monkeypatch.setattr(pipeline.run.evaluate, "materialize", no_engine)
     second = gold_kg(case, onto, sources, tmp_path / "run2")
     assert isomorphic(first.graph, second.graph) and len(second.graph) == 16
     assert (second.templates, second.rows_dropped, second.findings) == (first.templates, first.rows_dropped,

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import InputError, ManifestError
-from pipeline.text.data import load_case, load_ontology, load_sentences
+from pipeline.text.data import load_ontology, load_sentences
+from pipeline.text.manifest import load_case
 
 CASE = Path(__file__).parent / "cases" / "text"
 

@@ -9,7 +9,7 @@ from rdflib import Graph
 
 from pipeline.cli import main
 from pipeline.errors import InputError
-from pipeline.text.data import load_case
+from pipeline.text.manifest import load_case
 from pipeline.text.harness import run_case
 from pipeline.text.offline import OfflineExtractor
 

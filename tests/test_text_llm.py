@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,8 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pipeline.llm import LLMSettings
-from pipeline.text.data import load_case
+from test_mapper_llm import _Server as _LoopbackServer
+from pipeline.text.manifest import load_case
 from pipeline.text.harness import run_case
 
 CASE = Path(__file__).parent / "cases" / "text" / "case.yaml"
@@ -22,42 +21,8 @@ GOOD = {"triples": [
 BAD = '[{"sub": "Kappa University", "rel": "established", "obj": "1998"}]'  # no subType/objType
 
 
-class _Server:
-    """OpenAI-compatible chat completions: answers in turn, records the requests."""
-
-    def __init__(self, answers: list[str]) -> None:
-        self.answers, self.requests = answers, []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append(body)
-                text = outer.answers[min(len(outer.requests) - 1, len(outer.answers) - 1)]
-                data = json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": body["model"],
-                                   "choices": [{"index": 0, "finish_reason": "stop",
-                                                "message": {"role": "assistant", "content": text}}],
-                                   "usage": {"prompt_tokens": 500, "completion_tokens": 50,
-                                             "total_tokens": 550}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def _Server(answers: list[str]):  # noqa: N802 - the loopback server of the mapper's tests, this test's usage
+    return _LoopbackServer(answers, usage=(500, 50))
 
 
 def test_llm_extractor_through_a_loopback_server(tmp_path, monkeypatch):
@@ -114,7 +79,7 @@ def test_an_unreachable_llm_server_stops_the_case_with_its_outputs_written(tmp_p
     monkeypatch.setenv("LLM_MODEL", "openai/test-model")
     monkeypatch.setenv("LLM_API_BASE", base)
     monkeypatch.setenv("LLM_MAX_RETRIES", "0")
-    monkeypatch.setenv("LLM_CACHE_DIR", str(tmp_path / "cache2"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache2"))
     assert main(["text", str(CASE), "--extractor", "llm", "--out", str(tmp_path / "cli")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "is it running? check LLM_API_BASE" in err[0]

@@ -2,9 +2,10 @@
 extractor's choice between a plain name and its variant (learned rate per kind of variant)."""
 from __future__ import annotations
 
-from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
-from pipeline.text.names import Disambiguator, written_disambiguations
+from pipeline.text.canonical import written_disambiguations
 from pipeline.text.features import count_variants, variant_rates, variant_values
+from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
+from pipeline.text.names import Disambiguator
 
 NAMES = ["Asterix_(comicsCharacter)", "Airman_(comicsCharacter)", "Alan_Martin_(footballer)",
          "Albany,_Georgia", "Athens,_Georgia", "1.8_(metres)", "Texas"]

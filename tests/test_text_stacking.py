@@ -163,7 +163,7 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     from pathlib import Path
 
     from pipeline.text import offline
-    from pipeline.text.data import load_case
+    from pipeline.text.manifest import load_case
     monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
     case = load_case(Path(__file__).parent / "cases" / "text" / "case.yaml")
     training = {"tiny_university": (case.ontology, case.train)}
@@ -209,7 +209,7 @@ def test_a_text_manifest_sets_or_rejects_the_stacking_option(tmp_path):
     from pathlib import Path
 
     from pipeline.errors import ManifestError
-    from pipeline.text.data import load_case
+    from pipeline.text.manifest import load_case
     case = Path(__file__).parent / "cases" / "text"
     text = (case / "case.yaml").read_text(encoding="utf-8")
     for name in ("ontology.json", "test.jsonl", "gold.jsonl", "train.jsonl"):

@@ -9,6 +9,8 @@ import pytest
 
 from pipeline.cli import main
 
+from helpers import books_case
+
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = str(ROOT / "data" / "example" / "example.yaml")
 TTL = ('@prefix ex: <http://example.org/ontology#> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n'
@@ -69,3 +71,30 @@ def test_an_empty_kg_passes_with_a_warning(tmp_path, capsys):
     assert code == 0
     assert capsys.readouterr().err.strip().splitlines()[-1] == \
         f"warning: {kg} holds no triple: every check passes vacuously"
+
+
+def test_validate_runs_every_check_on_ntriples_with_a_byte_order_mark(tmp_path, capsys):
+    # SV2 accepts a byte order mark and rdflib does not: the KG is read without it, so CS2 and SHACL run too
+    books_case(tmp_path, "")
+    (tmp_path / "kg.nt").write_bytes(b'\xef\xbb\xbf<http://example.org/b/1> <http://example.org/title> "Dune" .\n')
+    assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
+    result = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
+    assert {k: (v["value"], v["status"]) for k, v in result.items() if k != "CS2-hermit"} == {
+        "SV2": (True, "ok"), "CS2-owlrl": (True, "ok"), "SHACL": (True, "ok")}
+    assert result["SHACL"]["details"]["coverage"] == {"mode": "full", "triples": [1, 1]}
+
+
+def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(tmp_path, capsys):
+    onto = tmp_path / "onto.ttl"
+    onto.write_text("@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "ex:Person a owl:Class .\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id\n1\n", encoding="utf-8")
+    case = tmp_path / "case.yaml"
+    case.write_text("name: v\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    kg = tmp_path / "kg.nt"  # Turtle in a .nt file: read as N-Triples, as its extension says
+    kg.write_text("@prefix ex: <http://example.org/> .\nex:a a ex:Person .\n", encoding="utf-8")
+    assert main(["validate", str(case), str(kg), "--out", str(tmp_path / "v.json")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["SV2: False (ok, 2 finding(s))",
+                       f"  first: {kg}:1:1: expected an IRI or blank node as subject, found '@'"]
+    assert "  not run: the KG does not parse (see SV2)" in out

@@ -7,6 +7,7 @@ import pytest
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, XSD
 
+from pipeline.cli import main
 from pipeline.validation.consistency import hermit_available, hermit_consistency, owlrl_consistency, relevant_instance_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,3 +148,39 @@ def test_owlrl_speedups_give_the_same_closure(onto, monkeypatch):
     assert owlrl.Closure.RDF["_2"] == URIRef(str(RDF) + "_2")
     fast = closure("SimpleMemory")
     assert len(plain) > len(onto) and fast == plain
+
+
+_KEYED = ("@prefix : <http://e/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+          ":C a owl:Class ; owl:hasKey ( :k ) .\n"
+          ":k a owl:DatatypeProperty , owl:FunctionalProperty . :n a owl:DatatypeProperty , owl:FunctionalProperty .\n")
+
+
+def test_owlrl_cs2_applies_haskey_to_equal_keys_only():
+    # owlrl 7.1.4's prp-key compares no key property when there is only one: every two instances
+    # would be owl:sameAs and a valid KG would clash on its functional properties
+    from rdflib import Graph
+
+    from pipeline.validation.consistency import owlrl_consistency
+
+    onto = Graph().parse(data=_KEYED, format="turtle")
+    kg = Graph().parse(data='@prefix : <http://e/> . :a a :C ; :k "1" ; :n "x" . :b a :C ; :k "2" ; :n "y" .\n'
+                            ':c a :C ; :k "3" .', format="turtle")
+    r = owlrl_consistency(kg, onto)
+    assert (r.value, r.findings) == (True, [])
+    kg.parse(data='@prefix : <http://e/> . :c :k "1" ; :n "z" .', format="turtle")  # c shares key "1" with a
+    r = owlrl_consistency(kg, onto)
+    assert r.value is False
+    assert sorted(f.message for f in r.findings) == [
+        f"Cardinality: http://e/{s} has 2 distinct literal values of http://e/{p}, at most 1 allowed "
+        "(functional property)" for s in "ac" for p in "kn"]
+
+
+def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
+    (tmp_path / "onto.ttl").write_text(_KEYED, encoding="utf-8")
+    (tmp_path / "c.csv").write_text("k\n1\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: k\nsources: [c.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "kg.nt").write_text("".join(f'<http://e/{s}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
+                                            f'<http://e/C> .\n<http://e/{s}> <http://e/k> "{i}" .\n'
+                                            for i, s in enumerate("ab")), encoding="utf-8")
+    assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
+    assert "CS2-owlrl: True (ok, 0 finding(s))" in capsys.readouterr().out

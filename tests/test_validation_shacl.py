@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rdflib import Graph
+from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, SH
 
+from pipeline.ontology import load_ontology
 from pipeline.validation.shacl import SHAPES, derive_shapes, validate_shacl
+
+from helpers import case_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 ONTO = """@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
@@ -84,3 +87,19 @@ def test_langstring_ranges_including_the_xsd_langstring_slip():
     assert r.details["by_shape"] == {"urn:kgc:shapes:range-name-langString.88ddf1c6-p": {"Violation": 1},
                                      "urn:kgc:shapes:range-motto-langString.88ddf1c6-p": {"Violation": 1}}
     assert sorted(f.term for f in r.findings) == ['"no tag"', '"plain"']
+
+
+def test_shacl_shape_iri_collision() -> None:
+    folder = case_folder("shacl-shape-iri-collision")
+    onto = load_ontology([folder / "ontology.ttl"])
+    shapes = derive_shapes(onto)
+    paths = {}
+    for ps, path in shapes.subject_objects(URIRef("http://www.w3.org/ns/shacl#path")):
+        paths.setdefault(ps, set()).add(path)
+    assert all(len(v) == 1 for v in paths.values())  # one sh:path per property shape
+    kinds = sorted(str(s) for s in paths if "kind-address" in str(s))
+    assert len(kinds) == 2 and kinds[0] != kinds[1]
+    res = validate_shacl(Graph().parse(folder / "kg.nt", format="nt"), onto)
+    assert res.status == "ok" and res.value is True
+    assert res.details["by_shape"] == {"urn:kgc:shapes:range-address.2611b625-Address-p": {"Warning": 1}}
+    assert res.details["n_shapes"] == 5

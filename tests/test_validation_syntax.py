@@ -128,3 +128,23 @@ def test_sv2_bulk_path_agrees_with_the_line_checker_on_every_line(tmp_path):
     assert [(x.severity, x.code, x.line, x.column, x.term) for x in r.findings] == \
         [(x.severity, x.code, x.line, x.column, x.term) for x in expected]
     assert r.details["n_triples"] == n and len(r.findings) == 36
+
+
+@pytest.mark.parametrize("tag,ok", [("None", False), ("null", False), ("en", True), ("sr-Latn-RS", True),
+                                    ("zh-Hant", True), ("x-none", True), ("nan", True)])
+def test_language_tag_with_a_four_letter_primary_subtag_is_an_error(tag, ok):
+    from pipeline.validation.terms import check_langtag
+    assert (check_langtag(tag) == []) is ok
+
+
+def test_sv2_flags_a_missing_value_written_as_language_tag(tmp_path):
+    from pipeline.validation.syntax import check_ntriples
+    f = tmp_path / "kg.nt"
+    f.write_text('<http://ex.org/a> <http://ex.org/title> "The Starry Night"@None .\n'
+                 '<http://ex.org/b> <http://ex.org/title> "Las Meninas"@es .\n', encoding="utf-8")
+    r = check_ntriples(f)
+    assert r.value is False
+    assert [(x.code, x.line, x.term) for x in r.findings] == [
+        ("bad-language-tag", 1, '"The Starry Night"@None')]
+    assert r.findings[0].message == ("language tag @None: a 4-letter primary language subtag is reserved "
+                                     "(RFC 5646 section 2.2.1); a missing value written as a tag?")

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 from pipeline.bench.paper_scores import PublishedTable
 from pipeline.table.model import TASK_COLUMNS
 
-__all__ = ["Comparison", "compare", "comparison_markdown", "mean_over"]
+__all__ = ["Comparison", "compare", "comparison_markdown", "mean_over", "agreement_markdown"]
 
 
 def mean_over(scores: Mapping[str, float | None], tasks: Iterable[str]) -> float | None:
@@ -142,4 +142,30 @@ def comparison_markdown(comp: Comparison, rescored_label: str = "") -> str:
             lines += ["", "Where an LLM scores higher on a task:", ""]
             lines += [f"- {task}, {label}: {model} {v:.3f} vs offline {own:.3f}"
                       for label, task, model, v, own in comp.losses]
+    return "\n".join(lines) + "\n"
+
+
+def agreement_markdown(scenario: str, published: Iterable[PublishedTable],
+                       rules: Mapping[str, Mapping[str, Mapping[str, float]]], tolerance: float = 0.02) -> str:
+    """Markdown: the published F1 of each model next to its tables rescored with BLINKG's own rules.
+
+    Per setting and model, the mean over the tasks both report, the difference, and whether it is
+    within ``tolerance``; a model or setting with no published block is listed as such.
+    """
+    lines = [f"## {scenario}: published figures vs the same tables rescored with BLINKG's rules", "",
+             "| setting | model | tasks | published | rescored (BLINKG's rules) | difference | within "
+             f"{tolerance:g} |", "|---|---|---:|---:|---:|---:|---|"]
+    blocks = {t.setting: t.scores for t in published if t.scenario == scenario}
+    for setting, models in rules.items():
+        pub = blocks.get(setting, {})
+        for model, scores in sorted(models.items()):
+            ours = {t: v for t, v in scores.items() if v is not None}
+            theirs = {t: v for t, v in (pub.get(model) or {}).items() if v is not None}
+            tasks = [t for t in TASK_COLUMNS if t in ours and t in theirs]
+            if not tasks:
+                lines.append(f"| {setting} | {model} | 0 | n/a | {_f(mean_over(ours, ours))} | n/a | no published figure |")
+                continue
+            a, b = mean_over(theirs, tasks), mean_over(ours, tasks)
+            lines.append(f"| {setting} | {model} | {len(tasks)} | {_f(a)} | {_f(b)} | {b - a:+.3f} | "
+                         f"{'yes' if abs(b - a) <= tolerance else 'no'} |")
     return "\n".join(lines) + "\n"

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
@@ -28,7 +29,7 @@ from pipeline.table.markdown import parse_markdown
 from pipeline.table.model import TASK_COLUMNS, MappingTable
 
 __all__ = ["PUBLISHED", "RESCORED", "PublishedTable", "load_published", "model_name", "LLM_FOLDERS",
-           "offline_reports", "llm_reports", "rescore", "load_rescored", "write_rescored"]
+           "gold_cases", "offline_reports", "llm_reports", "rescore", "rescored_cases", "load_rescored", "write_rescored"]
 
 PUBLISHED = Path(__file__).with_name("blinkg_published.yaml")
 RESCORED = Path(__file__).with_name("blinkg_rescored.yaml")
@@ -111,7 +112,8 @@ def _case_inputs(case: Case) -> tuple[MappingTable, Any]:
     return read_table(case.gold_table), ontology
 
 
-def _cases(root: Path, scenario: str, names: Iterable[str] | None = None) -> list[Case]:
+def gold_cases(root: Path, scenario: str, names: Iterable[str] | None = None) -> list[Case]:
+    """The benchmark cases of ``scenario`` that have a gold table (only ``names`` when given)."""
     wanted = set(names or [])
     cases, _ = blinkg_cases(root)
     return [c for c in cases if c.scenario == scenario and c.gold_table is not None
@@ -119,7 +121,8 @@ def _cases(root: Path, scenario: str, names: Iterable[str] | None = None) -> lis
 
 
 def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = None,
-                    config: ScoringConfig | None = None) -> list[CaseReport]:
+                    config: ScoringConfig | None = None,
+                    progress: Callable[[str], None] | None = None) -> list[CaseReport]:
     """Run the offline mapper on the cases of ``scenario`` and score each table against its gold.
 
     Args:
@@ -127,6 +130,7 @@ def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = Non
         scenario: ``scenario1`` (CSV inputs), ``scenario2`` or ``scenario3``.
         names: only these case names (all cases with a gold table when empty).
         config: scoring configuration (default :class:`ScoringConfig`).
+        progress: called with one line per case as it is done (case, rows, seconds).
     Returns:
         One :class:`CaseReport` per case (one run each: the offline mapper is deterministic).
     Raises:
@@ -134,12 +138,17 @@ def offline_reports(root: Path, scenario: str, names: Iterable[str] | None = Non
     """
     mapper = get_mapper("offline")
     reports = []
-    for case in _cases(root, scenario, names):
+    cases = gold_cases(root, scenario, names)
+    for k, case in enumerate(cases, start=1):
+        t0 = time.perf_counter()
         gold = read_table(case.gold_table)
         with tempfile.TemporaryDirectory(prefix="bench-paper-") as tmp:
             inputs = load_inputs(case, Path(tmp))
             table = mapper.map(inputs).table
         reports.append(score_case([table], gold, inputs.ontology, case=case.name, scenario=scenario, config=config))
+        if progress is not None:
+            progress(f"{scenario}/{case.name} ({k} of {len(cases)}): offline mapper, {len(table)} rows, mapped and "
+                     f"scored in {time.perf_counter() - t0:.1f} s")
     return reports
 
 
@@ -155,13 +164,16 @@ def _read_llm_table(path: Path, notes: list[str]) -> MappingTable:
 
 
 def llm_reports(eval_dir: Path, root: Path, scenario: str, names: Iterable[str] | None = None,
-                config: ScoringConfig | None = None) -> tuple[dict[str, dict[str, list[CaseReport]]], list[str]]:
+                config: ScoringConfig | None = None, progress: Callable[[str], None] | None = None
+                ) -> tuple[dict[str, dict[str, list[CaseReport]]], list[str]]:
     """Score the LLM tables of BLINKG's ``evaluation/`` folder with our scorer.
 
     Layout read: ``eval_dir/<scenario>_clean/<case>/<model folder>/*.md`` (cleaned tables) and
     ``eval_dir/<scenario>_no_clean/<case>/<model folder>/*.md`` (raw tables); each ``.md`` other
     than ``expected_table.md`` is one run. The gold table and ontology are the case's own from
     ``root`` (the benchmark folder), so LLM and offline tables meet the same gold.
+
+    ``progress`` is called with one line per case, model and setting as it is scored.
 
     Returns:
         ``({setting: {model: [CaseReport per case]}}, notes)``: setting ``post-processed`` for
@@ -170,7 +182,7 @@ def llm_reports(eval_dir: Path, root: Path, scenario: str, names: Iterable[str] 
     Raises:
         InputError: ``eval_dir`` holds neither folder for ``scenario``.
     """
-    cases = {c.name: c for c in _cases(root, scenario, names)}
+    cases = {c.name: c for c in gold_cases(root, scenario, names)}
     folders = {setting: eval_dir / f"{scenario}{suffix}" for suffix, setting in LLM_FOLDERS.items()
                if (eval_dir / f"{scenario}{suffix}").is_dir()}
     if not folders:
@@ -194,8 +206,12 @@ def llm_reports(eval_dir: Path, root: Path, scenario: str, names: Iterable[str] 
                         if f.name != "expected_table.md"]
                 if not runs:
                     continue
+                t0 = time.perf_counter()
                 report = score_case(runs, gold, ontology, case=case.name, scenario=scenario, config=config)
                 out.setdefault(setting, {}).setdefault(model_name(model_dir.name), []).append(report)
+                if progress is not None:
+                    progress(f"{scenario}/{case.name}: {model_name(model_dir.name)} ({setting}), {len(runs)} table(s) "
+                             f"scored in {time.perf_counter() - t0:.1f} s")
     return out, notes
 
 
@@ -213,6 +229,13 @@ def rescore(reports: Mapping[str, Mapping[str, list[CaseReport]]]) -> dict[str, 
                 "runs": sum(r.provenance.get("runs", 0) for r in case_reports),
                 "tasks": scenario_task_scores(case_reports, setting)}
     return out
+
+
+def rescored_cases(reports: Mapping[str, Mapping[str, list[CaseReport]]]) -> set[str]:
+    """The case names every rescored model has tables for, in every setting (the cases a like-for-like
+    comparison with the offline mapper may run over)."""
+    sets = [{r.case for r in case_reports} for models in reports.values() for case_reports in models.values()]
+    return set.intersection(*sets) if sets else set()
 
 
 def write_rescored(path: str | Path, rescored: Mapping[str, Mapping[str, Any]], source: str,

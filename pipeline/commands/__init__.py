@@ -1,7 +1,7 @@
 """The subcommands of ``kgc``, one module per group, and the argument checks they share.
 
 * :mod:`.run` - ``kgc run`` (every stage, reports);
-* :mod:`.build` - ``kgc map``, ``compile``, ``materialize`` (one stage each);
+* :mod:`.build` - ``kgc map``, ``compile``; :mod:`.materialize` - ``kgc materialize`` (one stage each);
 * :mod:`.check` - ``kgc validate``, ``score``;
 * :mod:`.data` - ``kgc data``, ``synth`` (``kgc text`` is in :mod:`pipeline.text.cli`).
 

@@ -1,51 +1,76 @@
-"""``kgc map``, ``kgc compile`` and ``kgc materialize``: one stage each, on the user's files."""
+"""``kgc map`` and ``kgc compile``: one stage each, on the user's files (``kgc materialize``:
+:mod:`pipeline.commands.materialize`)."""
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from rdflib import Graph
+import yaml
+from rdflib.namespace import RDF
 
 from pipeline.commands import output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
-from pipeline.compile.yarrrml import read_yarrrml, to_yarrrml
-from pipeline.errors import CompileError, InputError, on_user_file
+from pipeline.compile.legacy import to_legacy_rml
+from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
+from pipeline.compile.yarrrml import load_yarrrml, to_yarrrml
+from pipeline.fno import FN, UDF_FILE
+from pipeline.errors import CompileError, InputError
 from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
-from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
-from pipeline.materialize.materializer import materialize
-from pipeline.materialize.rml.normalize import document_base, normalize_rml
+from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
-from pipeline.rdffile import parse_error
 from pipeline.sources.checks import check_logical_sources
-from pipeline.sources.engine_copy import copies_folder, json_engine_copies
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
 from pipeline.table import read_table, write_table
 
-__all__ = ["PARSERS", "add_map_parser", "add_compile_parser", "add_materialize_parser"]
+__all__ = ["PARSERS", "add_map_parser", "add_compile_parser", "copies_beside"]
+
+class _Progress:
+    """One line per stage on standard error (``kgc map: mapper 'offline' (2.1 s)``), unless -q."""
+
+    def __init__(self, command: str, quiet: bool) -> None:
+        self.command, self.quiet = command, quiet
+        self.t0 = time.perf_counter()
+
+    def __call__(self, stage: str) -> None:
+        if not self.quiet:
+            print(f"{self.command}: {stage} ({time.perf_counter() - self.t0:.1f} s)", file=sys.stderr, flush=True)
+
 
 def _cmd_map(args: argparse.Namespace) -> int:
     output_file(args.output, "output")
-    if Path(args.output).suffix.lower() not in (".md", ".csv", ".json"):
+    out = Path(args.output)
+    if out.suffix.lower() not in (".md", ".csv", ".json"):
         # checked before the mapper runs, not after minutes of work
-        raise InputError(f"unknown mapping-table format {Path(args.output).suffix!r}; expected .md, .csv or .json",
+        raise InputError(f"unknown mapping-table format {out.suffix!r}; expected .md, .csv or .json",
                          path=args.output)
+    progress = _Progress("kgc map", args.quiet)
     case = load_manifest(args.manifest)
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
     require_llm_settings(args.mapper)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
+    out.parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
 
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
+        progress(f"reading {len(case.sources)} source(s)")
         sources = [load_source(s, Path(tmp)) for s in case.sources]
         require_readable(sources)
         gone = str(Path(tmp).resolve())
+        progress(f"reading the ontology ({len(case.ontologies)} file(s), {len(case.skos)} SKOS)")
         ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+        progress(f"mapping with the {args.mapper} mapper")
         result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
-    write_table(result.table, args.output)
+    write_table(result.table, out)
+    # the evidence of each row (matched labels, profiles, scores) is in the JSON form, as a run's table.json
+    evidence = out.with_suffix(".json") if out.suffix.lower() != ".json" else None
+    if evidence is not None:
+        write_table(result.table, evidence)
+    progress("written")
     mapped = [Finding(**f) for f in result.provenance.get("findings", [])]
     # what loading found (empty header cells, an XML file read as one record), as `run`'s audit has it;
     # not the repairs, whose copies were in the temporary folder, which is gone; the mapper repeats some
@@ -58,35 +83,104 @@ def _cmd_map(args: argparse.Namespace) -> int:
     for s in sources:  # records the mapper saw cut or padded to the header's width
         for f in csv_row_findings(s):
             print(f, file=sys.stderr)
-    print(f"{len(result.table)} rows written to {args.output}")
+    print(f"{len(result.table)} rows written to {args.output}" + (f" (evidence per row in {evidence})"
+                                                                 if evidence else ""))
+    return 0
+
+
+def copies_beside(output: Path) -> Path:
+    """The folder of the engine copies (repaired inputs) of a command writing ``output``: named after
+    it (``m.ttl`` -> ``m.inputs/``), so that no folder of the user's (an ``inputs/`` holding the
+    data itself) is written into; created only when a repair is needed."""
+    return output.parent / f"{output.stem}.inputs"
+
+
+def _manifest_document(path: Path) -> bool:
+    """Whether ``path`` reads as a manifest (``sources`` and ``ontologies`` at its top level)."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "sources" in doc and "ontologies" in doc
+
+
+def _compile_inputs(args: argparse.Namespace) -> tuple[str | None, str, str]:
+    """(manifest or None, table or YARRRML, output) from ``kgc compile``'s arguments:
+    ``MANIFEST TABLE OUTPUT``, ``MANIFEST TABLE -o OUTPUT``, ``YARRRML OUTPUT`` or ``YARRRML -o OUTPUT``."""
+    given = list(args.inputs) + ([args.output_opt] if args.output_opt else [])
+    if len(given) == 3:
+        return given[0], given[1], given[2]
+    if len(given) == 2 and Path(given[0]).suffix.lower() in YARRRML_SUFFIXES and not _manifest_document(Path(given[0])):
+        return None, given[0], given[1]  # the YARRRML reader names what is wrong in it
+    if len(given) == 2 and _manifest_document(Path(given[0])):
+        raise InputError(f"no output given: kgc compile {given[0]} {given[1]} OUTPUT (or -o OUTPUT)")
+    if len(given) == 2:
+        raise InputError(f"{given[0]} is no YARRRML mapping; compiling a mapping table needs MANIFEST TABLE OUTPUT")
+    raise InputError(f"kgc compile takes MANIFEST TABLE OUTPUT or YARRRML OUTPUT, got {len(given)} file name(s)")
+
+
+def _write_rml(rml, output: str, flavour: str) -> None:
+    """Write the RML: RML-Core as compiled, or legacy RML (:mod:`pipeline.compile.legacy`)."""
+    if flavour == "legacy":
+        to_legacy_rml(rml).serialize(output)
+        foreign = sorted({str(f) for f in rml.objects(None, RML.function) if str(f).startswith(str(FN))})
+        if foreign:
+            print(f"note: {output} calls kgc's own functions ({', '.join(f.rsplit('#', 1)[-1] for f in foreign)}); "
+                  f"other engines need them registered (they are in {UDF_FILE})", file=sys.stderr)
+    else:
+        rml.serialize(output, format="turtle")
+
+
+def _compile_yarrrml(args: argparse.Namespace, manifest: str | None, mapping: str, output: str,
+                     yarrrml_out: Path | None) -> int:
+    """``kgc compile`` of a YARRRML mapping: translated as it is (there is no table to audit), and
+    checked as ``kgc materialize`` checks it, so that what the engine cannot run fails here."""
+    case = load_manifest(manifest) if manifest else None
+    doc = load_yarrrml(mapping, prefixes=case.prefixes if case else None, base_iri=case.base_iri if case else None)
+    for note in doc.notes:
+        print(f"note: {mapping}: {note}", file=sys.stderr)
+    norm = normalize_rml(doc.graph, mapping_dir=Path(mapping).resolve().parent, base_iri=doc.base_iri,
+                         where=str(mapping))
+    unreadable = check_logical_sources(norm.graph)
+    if unreadable:
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+                                   for f in unreadable))
+    for f in norm.findings:  # what materialize will repair or resolve (relative IRIs without a base ...)
+        if f.severity != "info":
+            print(f, file=sys.stderr)
+    Path(output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
+    _write_rml(doc.graph, output, args.rml)
+    maps = len(set(doc.graph.subjects(RDF.type, RML.TriplesMap)))
+    print(f"{maps} TriplesMaps translated from YARRRML {mapping} to {output} (not audited: no table)")
+    if yarrrml_out:
+        yarrrml_out.write_text(to_yarrrml(doc.graph), encoding="utf-8")
+        print(f"YARRRML written to {yarrrml_out}")
     return 0
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    output_file(args.output, "output")
+    manifest, table_path, output = _compile_inputs(args)
+    output_file(output, "output")
     yarrrml_out = None if args.yarrrml is None else \
-        Path(args.yarrrml) if args.yarrrml else Path(args.output).with_suffix(".yarrrml.yml")
-    if Path(args.table).suffix.lower() in (".yml", ".yaml"):
-        # a YARRRML mapping: translated as it is (there is no table to audit)
-        load_manifest(args.manifest)
-        rml = read_yarrrml(args.table)
-        Path(args.output).resolve().parent.mkdir(parents=True, exist_ok=True)  # as for a table
-        rml.serialize(args.output, format="turtle")
-        maps = len(set(rml.subjects(None, RML.TriplesMap)))
-        print(f"{maps} TriplesMaps translated from YARRRML {args.table} to {args.output} (not audited: no table)")
-        if yarrrml_out:
-            yarrrml_out.write_text(to_yarrrml(rml), encoding="utf-8")
-        return 0
-    case = load_manifest(args.manifest)
+        Path(args.yarrrml) if args.yarrrml else Path(output).with_suffix(".yarrrml.yml")
+    if manifest is None or Path(table_path).suffix.lower() in YARRRML_SUFFIXES:
+        return _compile_yarrrml(args, manifest, table_path, output, yarrrml_out)
+    case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    work = Path(args.output).resolve().parent
-    work.mkdir(parents=True, exist_ok=True)
-    sources = [load_source(s, copies_folder(work)) for s in case.sources]
-    require_readable(sources)
-    table = read_table(args.table)
+    work = Path(output).resolve().parent
+    table = read_table(table_path)  # before anything is written: an unreadable table writes nothing
+    copies = copies_beside(Path(output))
+    fresh = not copies.exists()
+    try:
+        sources = [load_source(s, copies) for s in case.sources]
+        require_readable(sources)
+    except InputError:
+        if fresh:  # bad input writes nothing, not even the repaired copies of the other sources
+            shutil.rmtree(copies, ignore_errors=True)
+        raise
     for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
         line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
-        print(f"note: {args.table}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
+        print(f"note: {table_path}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
     compiled = compile_table(table, ontology, case, sources)
     source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
     for f in [*source_findings, *compiled.findings]:
@@ -94,89 +188,26 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     try:
         require_triples_maps(compiled, source_findings)
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
-        raise InputError(str(exc), path=args.table) from exc
-    compiled.rml.serialize(args.output, format="turtle")
+        raise InputError(str(exc), path=table_path) from exc
+    work.mkdir(parents=True, exist_ok=True)
+    _write_rml(compiled.rml, output, args.rml)
     left_out = len(table) - len(compiled.plan.compiled_lines)
     rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
         (f"; {left_out} left out, see the errors above" if left_out else "")
-    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {args.output}")
+    print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {output}"
+          + (" (legacy RML)" if args.rml == "legacy" else ""))
     if yarrrml_out:
         yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")
         print(f"YARRRML written to {yarrrml_out}")
     return 1 if left_out else 0  # the RML is written, but rows of the table are not in it: something was lost
 
 
-def _cmd_materialize(args: argparse.Namespace) -> int:
-    rml_path = Path(args.rml)
-    output_file(args.output, "output")
-    try:
-        text = rml_path.read_text(encoding="utf-8")
-        rml = Graph().parse(data=text, format="turtle", publicID=rml_path.absolute().as_uri())
-    except FileNotFoundError as exc:
-        raise InputError("RML file not found", path=rml_path.absolute()) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text file: {exc}", path=rml_path) from exc
-    except Exception as exc:  # rdflib raises parser-specific types
-        line, why = parse_error(exc)
-        raise InputError(f"not an RML mapping in Turtle: {why}", path=rml_path, line=line) from exc
-    base = document_base(text) or args.base_iri
-    if base is None and args.manifest:
-        base = load_manifest(args.manifest).base_iri
-    output = Path(args.output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
-    if not norm.triples_maps:
-        raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
-    unreadable = check_logical_sources(norm.graph)
-    if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
-        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
-                                   for f in unreadable))
-    engine = output.with_suffix(".morph-kgc.ttl")
-    for f in json_engine_copies(norm.graph, rml_path.resolve().parent, copies_folder(output.parent)):
-        print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
-    norm.graph.serialize(engine, format="turtle")
-    fmt = args.format or {".nq": "nq", ".trig": "trig"}.get(output.suffix, "nt")
-    if fmt == "nt" and norm.graph_maps:
-        output = output.with_suffix(".nq")
-        fmt = "nq"
-        print(f"note: the mapping has graph maps: N-Quads written to {output} (N-Triples cannot hold named graphs)",
-              file=sys.stderr)
-    if args.distributed:
-        if fmt == "trig":
-            raise InputError("--distributed writes N-Triples or N-Quads (.nt, .nq), not TriG", path=output)
-        try:
-            dist = materialize_distributed(engine, output, workers=args.workers, scheduler=args.scheduler,
-                                           block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=fmt,
-                                           where=str(rml_path), locate=lambda predicate: (str(rml_path), None))
-        except InputError as exc:
-            raise on_user_file(exc, rml_path) from exc
-        for f in [*norm.findings, *dist.findings]:
-            print(f, file=sys.stderr)
-        merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
-                  if dist.merged is not None else "")
-        print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
-              f"source blocks, {dist.buckets} join buckets, tasks {dist.tasks} on {dist.workers} Dask workers)")
-        return 1 if dist.dropped else 0
-    if args.processes < 1:
-        raise InputError(f"--processes must be at least 1, got {args.processes}")
-    try:
-        # findings name the RML the user gave, not the engine copy beside the output
-        result = materialize(engine, processes=args.processes, output=output, fmt=fmt,
-                             locate=lambda predicate: (str(rml_path), None), overlap=True,
-                             columnar=not args.engine_only)
-    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
-        raise on_user_file(exc, rml_path) from exc
-    for f in [*norm.findings, *result.findings]:
-        print(f, file=sys.stderr)
-    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
-          f"written to {output}")
-    return 1 if result.dropped else 0
-
-
 def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Register ``kgc map`` on the CLI's subparsers."""
     m = sub.add_parser("map", parents=[common], help="propose a mapping table for a case",
-                       description="Write the mapper's table (.md/.csv/.json by suffix) for editing. "
+                       description="Write the mapper's table (.md/.csv/.json by suffix) for editing, and beside a "
+                                   ".md or .csv table the same table as .json with each row's evidence; a line per "
+                                   "stage on stderr (not with -q). "
                                    "Example: kgc map case.yaml table.md --mapper replay")
     m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
     m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
@@ -188,55 +219,28 @@ def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
 def add_compile_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Register ``kgc compile`` on the CLI's subparsers."""
     c = sub.add_parser("compile", parents=[common], help="compile a mapping table (or YARRRML) into RML",
+                       usage="kgc compile [-h] [-v] [-q] [--yarrrml [FILE]] [--rml {core,legacy}] "
+                             "{MANIFEST TABLE | YARRRML} [OUTPUT] [-o OUTPUT]",
                        description="Audit the table against ontology and data, print findings, write the RML "
-                                   "(RML-Core + RML-FNML, http://w3id.org/rml/; source paths absolute). A .yml/.yaml "
-                                   "mapping is read as YARRRML (the subset kgc writes; relative source paths are "
-                                   "relative to the YARRRML file) and translated without audit. "
-                                   "Example: kgc compile case.yaml table.md mapping.rml.ttl --yarrrml")
-    c.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
-    c.add_argument("table", help="mapping table (.md, .csv or .json), or a YARRRML mapping (.yml, .yaml)")
-    c.add_argument("output", help="RML file to write (Turtle; source paths absolute)")
+                                   "(RML-Core + RML-FNML, http://w3id.org/rml/; source paths absolute; rml:baseIRI "
+                                   "the manifest's base_iri). A YARRRML mapping (.yarrrml, or a .yml/.yaml file with "
+                                   "'mappings') is translated without audit, with or without a manifest, and checked "
+                                   "as kgc materialize checks it. Examples: kgc compile case.yaml table.md "
+                                   "mapping.rml.ttl --yarrrml; kgc compile mapping.yarrrml -o mapping.rml.ttl; "
+                                   "kgc compile case.yaml table.md m.ttl --rml legacy (for RMLMapper, SDM-RDFizer, "
+                                   "RocketRML)")
+    c.add_argument("inputs", nargs="+", metavar="FILE",
+                   help="MANIFEST TABLE OUTPUT (a table: .md, .csv or .json), or YARRRML OUTPUT; a manifest before "
+                        "a YARRRML file gives its base_iri and prefixes")
+    c.add_argument("-o", "--output", dest="output_opt", metavar="OUTPUT",
+                   help="RML file to write (Turtle), instead of the last positional argument")
     c.add_argument("--yarrrml", nargs="?", const="", default=None, metavar="FILE",
                    help="also write the mapping as YARRRML (default file: the output with its last suffix replaced: m.ttl -> m.yarrrml.yml)")
+    c.add_argument("--rml", choices=["core", "legacy"], default="core",
+                   help="core: RML-Core + RML-FNML (default; Morph-KGC, kgc materialize); legacy: rr: + the RML of "
+                        "semweb.mmlab.be + old FNML, with @base (RMLMapper, SDM-RDFizer, RocketRML)")
     c.set_defaults(func=_cmd_compile)
 
 
-def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Register ``kgc materialize`` on the CLI's subparsers."""
-    t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
-                       description="Normalise the RML (R2RML, legacy RML or RML-Core; RML-IO sources, base IRI), "
-                                   "materialize with Morph-KGC, drop and report invalid triples, write N-Triples, "
-                                   "or N-Quads when the mapping has graph maps (said on stderr), and the engine copy "
-                                   "<output>.morph-kgc.ttl beside it. Exit 1 when triples were dropped, 2 when the "
-                                   "mapping is invalid (the message names the TriplesMap and term map). "
-                                   "Example: kgc materialize mapping.rml.ttl kg.nt --manifest case.yaml")
-    t.add_argument("rml", help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl")
-    t.add_argument("output", help="output file (.nt, .nq or .trig; the folder is created)")
-    t.add_argument("--manifest", help="the case: its base_iri resolves relative IRI templates when the RML "
-                                      "has no @base or rml:baseIRI")
-    t.add_argument("--base-iri", help="base IRI for relative IRI templates when the RML declares none (no @base, "
-                                       "no rml:baseIRI); before the manifest's base_iri")
-    t.add_argument("--format", choices=["nt", "nq", "trig"], help="output syntax (default: by the output suffix)")
-    t.add_argument("--distributed", action="store_true",
-                   help="run on Dask workers: the sources in blocks read by the workers, joins partitioned by their key, "
-                        "sorted parts plus a manifest in <output>.parts/, merged into the output")
-    t.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (with --distributed; "
-                                                          "default: %(default)s)")
-    t.add_argument("--scheduler", "--master", dest="scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler, e.g. tcp://host:8786, instead of a local cluster (with --distributed; "
-                        "sources and the output folder on storage every worker reads)")
-    t.add_argument("--block-size", default=f"{BLOCK_SIZE >> 20}M",
-                   help="bytes of source per task, e.g. 8M, 64MiB (with --distributed; default: %(default)s)")
-    t.add_argument("--no-merge", action="store_true",
-                   help="keep the sorted parts and their manifest as the output, without the merged file (with --distributed)")
-    t.add_argument("--processes", type=int, default=1,
-                   help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
-                        "its worker (default: %(default)s)")
-    t.add_argument("--engine-only", action="store_true",
-                   help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
-                        "kgc runs column by column (same output, more CPU; for comparison)")
-    t.set_defaults(func=_cmd_materialize)
-
-
 #: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
-PARSERS = {"map": add_map_parser, "compile": add_compile_parser, "materialize": add_materialize_parser}
+PARSERS = {"map": add_map_parser, "compile": add_compile_parser}

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from pipeline.commands import output_file
@@ -24,15 +26,19 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
         load_graph(f, "SHACL shapes")
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
-    sources = [load_source(s, work / "inputs") for s in case.sources]
+    sources = [load_source(s, work / "inputs") for s in case.sources]  # work: a temporary folder
     require_readable(sources)  # as `run` does: an unreadable source is bad input, not a score of nothing
     return case, ontology, sources
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    output_file(args.out, "--out")
-    Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
-    case, ontology, _ = _case_context(args.manifest, Path(args.out).resolve().parent, with_sources=False)
+    if args.out:
+        output_file(args.out, "--out")
+    case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
+    for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
+        load_graph(f, "SHACL shapes")
+    if args.shapes:
+        case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
@@ -40,13 +46,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
         raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
                          ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3", path=args.kg)
-    result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
-                              work=Path(args.out).resolve().parent)
+    if args.out:  # the N-Triples copy SV2's line numbers refer to goes beside the results
+        Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="kgc-validate-") as tmp:  # without -o: nothing in the user's folder
+        result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
+                                  work=Path(args.out).resolve().parent if args.out else Path(tmp))
     if (result["SV2"].get("details") or {}).get("note"):
         print(f"note: {result['SV2']['details']['note']}")
     if (result["SV2"].get("details") or {}).get("n_triples") == 0:  # valid, but rarely what was meant
         print(f"warning: {args.kg} holds no triple: every check passes vacuously", file=sys.stderr)
-    Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     for name, r in result.items():
         cov = (r.get("details") or {}).get("coverage") or {}
         scope = "" if cov.get("mode") in (None, "full") else \
@@ -61,20 +71,31 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             print(f"  first: {where}{first.get('message')}")
         elif r.get("status") == "not_run":
             print(f"  not run: {(r.get('details') or {}).get('reason', 'no reason recorded')}")
-    print(f"diagnostics written to {args.out}")
+    if args.out:
+        print(f"diagnostics written to {args.out}")
     return 0 if validation_passed(result) else 1
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="kgc-score-") as tmp:  # the sources' engine copies
+        return _score(args, Path(tmp))
+
+
+def _score(args: argparse.Namespace, copies: Path) -> int:
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    case, ontology, sources = _case_context(args.manifest, out)
+    if not args.table and not args.kg:
+        raise InputError("nothing to score: give --table (a mapping table) and/or --kg (a KG)")
     for given, name in ((args.table, "--table"), (args.kg, "--kg")):  # before the gold is looked at
         if given and not Path(given).is_file():
             raise InputError(f"{name}: file not found", path=given)
-    if case.gold_table is None and case.gold_graph is None:
+    case = load_manifest(args.manifest)
+    if case.gold_table is None and case.gold_graph is None:  # before anything is read or written
         raise InputError("the manifest names no gold table or gold graph to score against", path=case.manifest,
                          key="gold")
+    if out.is_file():
+        raise InputError("--out is a file; expected a folder for the scores", path=out)
+    _, ontology, sources = _case_context(args.manifest, copies)
+    out.mkdir(parents=True, exist_ok=True)
     if args.table:
         if case.gold_table is None:
             print("mapping level: n/a (no gold table)")
@@ -121,8 +142,10 @@ def add_validate_parser(sub: argparse._SubParsersAction, common: argparse.Argume
     v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
     v.add_argument("kg", help="the KG to check: N-Triples, or Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3 by "
                               "extension (checked on an N-Triples copy beside --out)")
-    v.add_argument("--out", default="validation.json",
-                   help="JSON file for the results with every finding and its position (default: %(default)s)")
+    v.add_argument("-o", "--output", "--out", dest="out", default=None, metavar="FILE",
+                   help="JSON file for the results with every finding and its position (default: none written)")
+    v.add_argument("-s", "--shapes", action="append", metavar="FILE",
+                   help="SHACL shapes to validate against besides the case's (as pySHACL's -s; repeatable)")
     v.add_argument("--full", action="store_true",
                    help="CS2 and SHACL on the whole KG whatever its size (owlrl: ~1.6 ms a triple)")
     v.set_defaults(func=_cmd_validate)
@@ -138,7 +161,7 @@ def add_score_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     s.add_argument("manifest", help="the case manifest (.yaml) naming the gold table and/or gold graph")
     s.add_argument("--table", help="mapping table to score")
     s.add_argument("--kg", help="KG to score (.nt .ttl .nq .trig .rdf .jsonld, syntax by extension)")
-    s.add_argument("--out", default="scores",
+    s.add_argument("-o", "--out", default="scores",
                    help="folder for mapping.mapping-scores.json, graph_scores.json and the gold KG "
                         "(default: %(default)s)")
     s.set_defaults(func=_cmd_score)

@@ -59,7 +59,7 @@ def add_data_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
                        description="Write one manifest per BLINKG case (paths point into the benchmark folder). "
                                    "Example: kgc data --out data/manifests/blinkg")
     d.add_argument("--blinkg", help="benchmark folder (default: $BLINKG_DIR or ../shared/benchmarks/blinkg)")
-    d.add_argument("--out", default="data/manifests/blinkg",
+    d.add_argument("-o", "--out", default="data/manifests/blinkg",
                    help="folder for the manifests, one sub-folder per scenario (default: %(default)s)")
     d.add_argument("--formats", nargs="+", default=["csv"], choices=["csv", "json", "xml"],
                    help="scenario-1 input formats to generate cases for")
@@ -76,7 +76,7 @@ def add_synth_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     y.add_argument("--seed", type=int, required=True, help="integer seed (picks domain, formats and values)")
     y.add_argument("--level", required=True, choices=list(SYNTH_LEVELS),
                    help="schema distance of the column names")
-    y.add_argument("--out", required=True,
+    y.add_argument("-o", "--out", required=True,
                    help="scenario folder (created); a folder that is not empty is refused (exit 2) unless --force")
     y.add_argument("--force", action="store_true",
                    help="write into a non-empty --out folder: the scenario's files are overwritten, other files "

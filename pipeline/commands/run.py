@@ -117,16 +117,19 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                                    "validation, 1 when a case failed or a KG fails SV2/CS2/SHACL, 2 on bad input. "
                                    "Example: kgc run data/manifests/blinkg/scenario3 --mapper replay")
     r.add_argument("manifests", nargs="+", help="manifest files or folders of them")
-    r.add_argument("--out", default="out",
+    r.add_argument("-o", "--out", default="out",
                    help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
-                        "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced)")
+                        "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced when the "
+                        "new run ends)")
     r.add_argument("--mapper", default=DEFAULT_MAPPER,
                    help=f"one of: {', '.join(known_mappers())} (default: %(default)s). llm reads LLM_MODEL, "
                         "LLM_API_BASE, LLM_API_KEY, LLM_RUNS (runs per case, kept in runs/<i>/, scores "
-                        "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's input window in tokens; "
-                        "a prompt is split only when it exceeds it; default: litellm's figure, else not split), "
-                        "LLM_MAX_TOKENS (default: sized from the case), LLM_TIMEOUT, LLM_MAX_RETRIES, "
-                        "LLM_TEMPERATURE, LLM_SHOTS, LLM_CACHE_DIR from the environment")
+                        "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's context window in tokens, "
+                        "prompt plus answer; default: what the server reports, else litellm's figure), "
+                        "LLM_MAX_TOKENS (default: sized from the case, capped by the window), LLM_ONTOLOGY "
+                        "(auto|all|retrieved), LLM_TIMEOUT (longest silence, s), LLM_MAX_RETRIES, "
+                        "LLM_TEMPERATURE, LLM_SHOTS, KGC_CACHE_DIR from the environment. Ctrl-C keeps the "
+                        "interrupted run in <case>.interrupted/ and the earlier run in place (exit 130)")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")

@@ -49,7 +49,7 @@ def compile_table(table: MappingTable, ontology: Ontology, case: Case, sources: 
     """
     audit = audit_table(table, ontology, case, sources)
     plan = plan_mapping(audit, ontology, case, table.source or "<table>", sources)
-    return CompileResult(audit, plan, emit_rml(plan))
+    return CompileResult(audit, plan, emit_rml(plan, case.base_iri))
 
 
 def require_triples_maps(result: CompileResult, earlier: list | tuple = ()) -> None:

@@ -5,11 +5,15 @@ The document uses the current RML vocabulary (``http://w3id.org/rml/``):
 ``rml:iterator``, ``rml:subjectMap``, ``rml:predicateObjectMap``,
 ``rml:parentTriplesMap`` + ``rml:joinCondition``, and function calls as
 ``rml:functionExecution`` / ``rml:input`` / ``rml:parameter`` /
-``rml:inputValueMap``. Everything is built as RDF terms with rdflib and
-serialised, never pasted as text, so hostile values cannot break the Turtle.
+``rml:inputValueMap``. Every TriplesMap carries the case's base IRI (``rml:baseIRI``), against
+which other engines resolve the relative IRIs a reference-valued IRI term makes
+(``env@example.org``), and reads its source by an absolute path, so the document runs from any
+folder. Everything is built as RDF terms with rdflib and serialised, never pasted as text, so
+hostile values cannot break the Turtle.
 """
 from __future__ import annotations
 
+import os
 from itertools import count
 
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
@@ -27,8 +31,16 @@ MAPPING_NS = Namespace("https://w3id.org/kgc-pipeline/mapping#")
 _FORMULATION = {"csv": RML.CSV, "json": RML.JSONPath, "xml": RML.XPath}
 
 
+def _absolute(path: str) -> str:
+    """``path`` made absolute against the working directory, its spelling kept otherwise (a join
+    twin's ``dir/./file`` must stay a different string for the engine, see
+    :func:`pipeline.compile.relations.join_twin`)."""
+    return path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+
+
 class _Emitter:
-    def __init__(self) -> None:
+    def __init__(self, base_iri: str | None = None) -> None:
+        self.base_iri = base_iri
         self.g = Graph()
         self.g.bind("rml", RML)
         self.g.bind("fn", FN)
@@ -79,10 +91,12 @@ class _Emitter:
         ls = BNode()
         g.add((node, RML.logicalSource, ls))
         g.add((ls, RDF.type, RML.LogicalSource))
-        g.add((ls, RML.source, Literal(tm.source_path or str(tm.source.path))))
+        g.add((ls, RML.source, Literal(_absolute(tm.source_path or str(tm.source.path)))))
         g.add((ls, RML.referenceFormulation, _FORMULATION[tm.source.source.format]))
         if tm.iterator:
             g.add((ls, RML.iterator, Literal(tm.iterator)))
+        if self.base_iri:
+            g.add((node, RML.baseIRI, URIRef(self.base_iri)))
         sm = BNode()
         g.add((node, RML.subjectMap, sm))
         self.term_map(sm, tm.subject)
@@ -109,13 +123,16 @@ class _Emitter:
         return om
 
 
-def emit_rml(plan: Plan) -> Graph:
+def emit_rml(plan: Plan, base_iri: str | None = None) -> Graph:
     """Build the RML mapping graph of a :class:`~pipeline.compile.model.Plan`.
 
+    Args:
+        plan: the TriplesMaps. base_iri: the case's base IRI, written as each TriplesMap's
+            ``rml:baseIRI`` (``None``: none written).
     Returns:
         An rdflib :class:`Graph`; serialise it with ``graph.serialize(format="turtle")``.
     """
-    em = _Emitter()
+    em = _Emitter(base_iri)
     for tm in plan.triples_maps:
         em.triples_map(tm)
     return em.g

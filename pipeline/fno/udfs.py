@@ -198,3 +198,58 @@ def normalize_decimal_comma(value):
         return None
     return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
 
+
+
+# IDLab's condition functions (FnOio/idlab-functions-java, functions_idlab.ttl), the functions
+# YARRRML conditions compile to (yarrrml-parser writes `condition` as trueCondition(strBoolean =
+# <condition>, str = <value>)). Registered under the current namespace and the one RMLMapper and
+# YARRRML documents used before it (http://example.com/idlab/function/), with the parameters the
+# FnO description names (GREL's valueParameter/valueParameter2 for equal and notEqual).
+_IDLAB = "https://w3id.org/imec/idlab/function#"
+_IDLAB_OLD = "http://example.com/idlab/function/"
+_GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
+
+
+def _true(value):
+    """A condition's result: the boolean an inner function returned, or the text ``true``."""
+    return value is True or (isinstance(value, str) and value == "true")
+
+
+@udf(fun_id=_IDLAB + "trueCondition", strBoolean=_IDLAB + "strBoolean", value=_IDLAB + "str")
+@udf(fun_id=_IDLAB_OLD + "trueCondition", strBoolean=_IDLAB_OLD + "strBoolean", value=_IDLAB_OLD + "str")
+def true_condition(strBoolean, value):  # noqa: N803 - the FnO parameter's name
+    """``value`` where the condition ``strBoolean`` is true, else None (no value, no triple)."""
+    return value if _true(strBoolean) else None
+
+
+@udf(fun_id=_IDLAB + "equal", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
+@udf(fun_id=_IDLAB_OLD + "equal", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
+def idlab_equal(a, b):
+    """Whether the two values are the same text (Java's ``String.equals``; a missing value equals nothing)."""
+    return a is not None and b is not None and str(a) == str(b)
+
+
+@udf(fun_id=_IDLAB + "notEqual", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
+@udf(fun_id=_IDLAB_OLD + "notEqual", a=_GREL + "valueParameter", b=_GREL + "valueParameter2")
+def idlab_not_equal(a, b):
+    """Whether the two values differ (a missing value differs from everything)."""
+    return not idlab_equal(a, b)
+
+
+@udf(fun_id=_IDLAB + "stringContainsOtherString", text=_IDLAB + "str", other=_IDLAB + "otherStr",
+     delimiter=_IDLAB + "delimiter")
+@udf(fun_id=_IDLAB_OLD + "stringContainsOtherString", text=_IDLAB_OLD + "str", other=_IDLAB_OLD + "otherStr",
+     delimiter=_IDLAB_OLD + "delimiter")
+def string_contains_other_string(text, other, delimiter):
+    """Whether ``other`` is one of the parts of ``text`` split at ``delimiter`` (a regular expression,
+    as Java's ``String.split``)."""
+    if text is None or other is None or delimiter is None:
+        return False
+    return str(other) in _re.split(str(delimiter), str(text))
+
+
+@udf(fun_id=_IDLAB + "isNull", text=_IDLAB + "str")
+@udf(fun_id=_IDLAB_OLD + "isNull", text=_IDLAB_OLD + "str")
+def is_null(text):
+    """Whether the value is missing (None or an empty cell)."""
+    return text is None or text == ""

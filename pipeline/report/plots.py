@@ -12,7 +12,28 @@ from __future__ import annotations
 import io
 from typing import Any, Mapping
 
+from pyparsing import ParserElement
+
 __all__ = ["plot_f1_png", "plot_tasks_png"]
+
+
+def _pyplot():
+    """``matplotlib.pyplot`` on the Agg backend, with pyparsing's packrat cache left as it was.
+
+    Importing pyplot turns the cache on for the whole process (matplotlib's mathtext parser calls
+    ``ParserElement.enable_packrat()``). With it, rdflib's SPARQL parser, which Morph-KGC runs
+    about 90 times per mapping, takes about twice the CPU, so every engine run after the first
+    report of a ``kgc run`` over several scenarios would pay for the plots.
+    """
+    enabled = ParserElement._packratEnabled
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if ParserElement._packratEnabled and not enabled:
+        ParserElement.disable_memoization()
+    return plt
 
 
 def plot_f1_png(report: Mapping[str, Any]) -> bytes:
@@ -21,10 +42,7 @@ def plot_f1_png(report: Mapping[str, Any]) -> bytes:
     Cases whose graph F1 is ``None`` are left out; a missing mapping F1 is drawn at x = 0
     with a hollow marker. Axes span [0, 1]; the diagonal is dashed.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 5), dpi=100)
     try:
@@ -63,10 +81,7 @@ def plot_f1_png(report: Mapping[str, Any]) -> bytes:
 
 def plot_tasks_png(report: Mapping[str, Any]) -> bytes | None:
     """PNG bytes of a bar chart: F1 per BLINKG task (post-processed), one bar per case, ``None`` without data."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     tasks = [t for t in report["tasks"]
              if any(((r.get("task_prf") or {}).get("post-processed") or {}).get(t, {}).get("f1") is not None

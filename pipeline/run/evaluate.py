@@ -17,7 +17,6 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
 import shutil
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -27,6 +26,7 @@ from typing import Any, Sequence
 from rdflib import Graph
 
 from pipeline import __version__
+from pipeline.cache import root as cache_root
 from pipeline.compile import compile_table
 from pipeline.errors import InputError, on_user_file
 from pipeline.findings import Finding
@@ -182,11 +182,11 @@ _GOLD_DIR = "<gold>"  # stands for the run's gold/ folder in cached findings
 def _gold_cache_dir(case: Case) -> Path | None:
     """Cache folder of a case's gold KG, keyed by the bytes of its gold table, sources, ontologies
     and SKOS files, by the pipeline's code files (size, mtime) and by the pipeline and engine
-    versions (``$PIPELINE_GOLD_CACHE``, default
-    ``~/.cache/kgc/gold``; ``0`` turns it off). The gold KG depends on nothing else, so a
-    warm run reuses it instead of compiling and running the engine again."""
-    setting = os.environ.get("PIPELINE_GOLD_CACHE", "")
-    if setting == "0":
+    versions: ``gold/<hash>`` under the one cache root (:func:`pipeline.cache.root`; ``None`` when
+    disk caching is off). The gold KG depends on nothing else, so a warm run reuses it instead
+    of compiling and running the engine again."""
+    top = cache_root()
+    if top is None:
         return None
     h = hashlib.sha256(f"{__version__}|{version('morph-kgc')}|{case.base_iri}|{sorted(case.prefixes.items())}".encode())
     for code in sorted(Path(__file__).resolve().parents[1].rglob("*.py")):  # the pipeline's own code, as installed or edited
@@ -197,8 +197,7 @@ def _gold_cache_dir(case: Case) -> Path | None:
             h.update(str(path).encode() + b"\0" + Path(path).read_bytes())
     except OSError:
         return None
-    root = Path(setting) if setting else Path.home() / ".cache" / "kgc" / "gold"
-    return root / h.hexdigest()[:32]
+    return top / "gold" / h.hexdigest()[:32]
 
 
 def skipped(name: str, reason: str) -> dict[str, Any]:

@@ -15,6 +15,15 @@ Output folder ``<out>/<scenario>/<case>/``:
 A failing stage never loses the artifacts of the stages before it: the error
 goes into ``run.json`` (``status: failed``, ``failed_stage``) and the report.
 
+A new run of a case replaces the case's earlier folder only when it ends: the earlier folder is
+moved aside to ``<case>.previous/`` while the run writes a fresh ``<case>/`` (the artifacts name
+their own absolute paths, so they are written where they stay), and is deleted when the run ends.
+A run stopped by Ctrl-C (:class:`RunInterrupted`) writes its ``run.json`` (``status:
+interrupted``) and audit, is moved to ``<case>.interrupted/`` with its stages and LLM transcripts
+so far, and the earlier run comes back to ``<case>/``. A run that was killed outright leaves
+``<case>.previous/`` behind; the next run of the case keeps the killed run's folder as
+``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run.
+
 The model and artifact writing are in :mod:`pipeline.run.case`, the stages in :mod:`pipeline.run.stages`;
 this module runs the stages in order (once per mapper run with ``LLM_RUNS`` > 1).
 """
@@ -36,18 +45,75 @@ from pipeline.run.stages import (STAGES, State, compare_graphs, gold_diff, graph
                                  use_result)
 from pipeline.table import read_table
 
-__all__ = ["RunConfig", "CaseRun", "run_case", "versions", "graph_counts", "compare_graphs", "gold_diff"]
+__all__ = ["RunConfig", "CaseRun", "RunInterrupted", "run_case", "versions", "graph_counts", "compare_graphs",
+           "gold_diff"]
 
 LOGGER = logging.getLogger(__name__)
 
 
-def _stages(run: CaseRun, state: State, config: RunConfig, stages, progress) -> bool:
-    """Run ``stages`` in order until one fails; returns ``True`` when all succeeded."""
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a case run; the message says where this run's files and the earlier run are.
+
+    Attributes:
+        run: the interrupted :class:`CaseRun` (its ``folder`` is the ``.interrupted`` one).
+    """
+
+    def __init__(self, message: str, run: CaseRun) -> None:
+        super().__init__(message)
+        self.run = run
+
+
+def _aside(folder: Path, suffix: str) -> Path:
+    return folder.with_name(folder.name + suffix)
+
+
+def _replace(src: Path, dst: Path) -> None:
+    """Move folder ``src`` to ``dst``, replacing whatever ``dst`` held."""
+    if dst.exists():
+        shutil.rmtree(dst)
+    src.rename(dst)
+
+
+def _begin(folder: Path) -> Path | None:
+    """Make ``folder`` fresh for a new run; returns where the earlier run waits (``None``: no earlier run)."""
+    previous, interrupted = _aside(folder, ".previous"), _aside(folder, ".interrupted")
+    if previous.is_dir():  # the last run never ended (killed): its folder is kept, the one before it waits
+        if folder.is_dir():
+            _replace(folder, interrupted)
+    elif folder.is_dir():
+        folder.rename(previous)
+    folder.mkdir(parents=True, exist_ok=True)
+    return previous if previous.is_dir() else None
+
+
+def _interrupted(run: CaseRun, previous: Path | None, stage: str) -> RunInterrupted:
+    """Close an interrupted run: its run.json and audit, its folder moved aside, the earlier run back."""
+    folder = run.folder
+    run.status, run.failed_stage, run.error, run.error_kind = "interrupted", stage, "interrupted (Ctrl-C)", "interrupted"
+    try:
+        finish(run)
+    except Exception:  # the interrupt came while writing: the files of the stages so far are what is kept
+        LOGGER.exception("%s/%s: run.json of the interrupted run not written", run.case.scenario, run.case.name)
+    kept = _aside(folder, ".interrupted")
+    _replace(folder, kept)
+    back = ""
+    if previous is not None:
+        previous.rename(folder)
+        back = f"; the earlier run is back in {folder}"
+    return RunInterrupted(f"{run.case.scenario}/{run.case.name} interrupted at {stage}: this run's stages and LLM "
+                          f"transcripts so far are in {kept}{back}", run)
+
+
+def _stages(run: CaseRun, state: State, config: RunConfig, stages, progress, where: dict | None = None) -> bool:
+    """Run ``stages`` in order until one fails; returns ``True`` when all succeeded. ``where["stage"]``
+    names the stage running (for a Ctrl-C)."""
     for name, stage in stages:
         if name in ("validate", "score") and not config.evaluate:
             continue
         if progress is not None:
             progress(name)
+        if where is not None:
+            where["stage"] = name
         t0 = time.perf_counter()
         n_findings = len(run.findings)
         try:
@@ -101,7 +167,7 @@ def _values_over_runs(dicts: list[dict[str, Any]]) -> tuple[dict[str, Any], dict
     return means, ranges
 
 
-def _run_many(run: CaseRun, state: State, config: RunConfig, progress) -> None:
+def _run_many(run: CaseRun, state: State, config: RunConfig, progress, where: dict | None = None) -> None:
     """LLM_RUNS > 1: compile, materialize, validate and score each run in ``runs/<i>/``; the case's
     scores are the macro average over runs (BLINKG), with min and max."""
     children: list[CaseRun] = []
@@ -110,12 +176,12 @@ def _run_many(run: CaseRun, state: State, config: RunConfig, progress) -> None:
         child.folder.mkdir(parents=True, exist_ok=True)
         sub = State(ontology=state.ontology, sources=state.sources)
         use_result(child, sub, result)
-        _stages(child, sub, config, STAGES[2:], progress)
+        _stages(child, sub, config, STAGES[2:], progress, where)
         _after_failure(child, sub, config)
         finish(child)
         children.append(child)
         state.results[i] = (result, sub)
-    run.findings.extend(dataclasses.replace(f, message=f"run {i}: {f.message}")
+    run.findings.extend(f if f.message.startswith(f"run {i}:") else dataclasses.replace(f, message=f"run {i}: {f.message}")
                         for i, c in enumerate(children) for f in c.findings)
     for i, c in enumerate(children):
         for name, seconds in c.timings.items():
@@ -123,7 +189,10 @@ def _run_many(run: CaseRun, state: State, config: RunConfig, progress) -> None:
     failed = [(i, c) for i, c in enumerate(children) if c.status != "ok"]
     if failed:
         i, c = failed[0]
-        run.status, run.failed_stage, run.error, run.error_kind = "failed", f"{c.failed_stage} (run {i})", \
+        which = f"all {len(children)} runs" if len(failed) == len(children) else \
+            f"run{'s' if len(failed) > 1 else ''} {', '.join(str(k) for k, _ in failed)} of {len(children)}"
+        stages = list(dict.fromkeys(str(x.failed_stage) for _, x in failed))
+        run.status, run.failed_stage, run.error, run.error_kind = "failed", f"{' / '.join(stages)} ({which})", \
             c.error, c.error_kind
     run.counts = {"runs": len(children), "runs_ok": len(children) - len(failed)}
     run.extra["runs"] = [{"run": i, "folder": f"runs/{i}", "status": c.status, "failed_stage": c.failed_stage,
@@ -165,20 +234,27 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
     Returns:
         The :class:`CaseRun`; a failing stage sets ``status="failed"`` (and ``failed_stage``)
         instead of raising, and the artifacts of the stages before it stay on disk.
+    Raises:
+        RunInterrupted: Ctrl-C; this run's folder is kept as ``<case>.interrupted/`` and the earlier
+            run is back in place (see the module docstring).
     """
     folder = config.out_dir / case.scenario / case.name
-    if folder.is_dir():  # artifacts of an earlier run must not pass for this one's
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    previous = _begin(folder)  # the earlier run waits aside until this one ends
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
                                         "processes": config.processes, "out_dir": str(config.out_dir),
                                         "evaluate": config.evaluate})
     state = State()
-    if _stages(run, state, config, STAGES[:2], progress):
-        if len(state.results) > 1:
-            _run_many(run, state, config, progress)
-        else:
-            _stages(run, state, config, STAGES[2:], progress)
-            _after_failure(run, state, config)
+    where = {"stage": "start"}
+    try:
+        if _stages(run, state, config, STAGES[:2], progress, where):
+            if len(state.results) > 1:
+                _run_many(run, state, config, progress, where)
+            else:
+                _stages(run, state, config, STAGES[2:], progress, where)
+                _after_failure(run, state, config)
+    except KeyboardInterrupt:
+        raise _interrupted(run, previous, where["stage"]) from None
     finish(run)
+    if previous is not None:
+        shutil.rmtree(previous, ignore_errors=True)
     return run

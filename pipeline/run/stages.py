@@ -136,7 +136,7 @@ def _map(run: CaseRun, st: State, config: RunConfig) -> None:
     inputs = MapInput(run.case, st.ontology, tuple(st.sources))  # what the load stage loaded
     try:
         results = many(inputs, **config.mapper_options) if many else [mapper.map(inputs, **config.mapper_options)]
-    except PipelineError as exc:  # keep what the mapper recorded before it failed
+    except (PipelineError, KeyboardInterrupt) as exc:  # keep what the mapper recorded before it failed or Ctrl-C
         run.provenance = getattr(exc, "provenance", None) or run.provenance
         _write_transcripts(run, getattr(exc, "transcripts", []))
         raise

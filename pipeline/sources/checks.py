@@ -3,13 +3,15 @@ mapper or engine reads it, with the file, the line and what was expected.
 
 Used by :func:`pipeline.sources.load.load_source` (``kgc run``, ``map``, ``compile``, ``score``,
 ``validate``) and by ``kgc materialize`` for the logical sources of an RML document.
-A CSV quote that never closes, an XML entity the engine cannot expand (external entities are
-never resolved: XXE), a JSON document without records, text that is not UTF-8: each is one
-``error`` finding of stage ``source``; :func:`require_readable` turns them into an
-:class:`~pipeline.errors.InputError` (exit 2).
+A CSV quote that never closes, a NUL byte in a CSV file (the engine's CSV reader cuts the value
+there), an XML entity the engine cannot expand (external entities are never resolved: XXE), a
+JSON document without records, JSON or XML nested deeper than :data:`MAX_DEPTH` levels, text
+that is not UTF-8: each is one ``error`` finding of stage ``source``; :func:`require_readable`
+turns them into an :class:`~pipeline.errors.InputError` (exit 2).
 """
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
@@ -23,12 +25,23 @@ from pipeline.manifest import Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "unclosed_quote", "json_top_level", "parse_xml", "unresolved_entity", "read_error",
-           "require_readable", "check_logical_sources", "xml_encoding"]
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
+           "xml_too_deep", "parse_xml", "unresolved_entity", "read_error", "require_readable",
+           "check_logical_sources", "xml_encoding"]
 
 
 #: ``Finding.column`` of the warning that a source has no records (see :func:`require_readable`).
 NO_RECORDS = "records"
+
+#: Deepest nesting of JSON arrays/objects and XML elements kgc reads. Python's JSON decoder and
+#: encoder (kgc's and the engine's) recurse once per level and stop at the interpreter's recursion
+#: limit (1,000 frames, shared with the caller's stack), kgc's record walks recurse once per level
+#: too, and libxml2 stops at 2,048 levels even with its huge-document option. 512 leaves every
+#: reader room; real records are rarely nested beyond a few dozen levels.
+MAX_DEPTH = 512
+
+_DEPTH_EXPECTED = (f"at most {MAX_DEPTH} nested levels; flatten the structure or split the file "
+                   "(kgc's readers and the engine's recurse once per level)")
 
 
 def unclosed_quote(path: Path, delimiter: str) -> tuple[int, int] | None:
@@ -55,6 +68,129 @@ def unclosed_quote(path: Path, delimiter: str) -> tuple[int, int] | None:
                 at_start = not in_quotes and ch in (delimiter, "\n", "\r")
                 i += 1
     return opened if in_quotes else None
+
+
+def csv_nul_byte(path: Path, delimiter: str = ",") -> Finding | None:
+    """The error for a NUL byte (U+0000) in a CSV file, else ``None``.
+
+    The engine's CSV reader (the pandas C parser inside Morph-KGC) ends a value at a NUL byte, so
+    ``An\\0n`` would become ``An`` without a word; no CSV value can hold one. A file where NUL bytes
+    alternate with text is UTF-16 without a byte-order mark, and the message says so.
+
+    Returns:
+        An ``error`` finding of stage ``source`` with the record's line, the column's name and the
+        character position of the first NUL in its line.
+    """
+    size = nuls = 0
+    first = None
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 24), b""):
+            at = chunk.find(b"\0")
+            if at >= 0:
+                if first is None:
+                    first = size + at
+                nuls += chunk.count(b"\0")
+            size += len(chunk)
+    if first is None:
+        return None
+    if nuls * 4 >= size:  # one byte in four or more: text in a two-byte encoding
+        return Finding("source", str(path), f"the file holds {nuls:,} NUL bytes in {size:,}: it looks like UTF-16 "
+                       "without a byte-order mark, not UTF-8", line=1,
+                       expected="UTF-8 text; convert it with iconv -f utf-16le -t utf-8 (or utf-16be)")
+    with path.open("rb") as fh:
+        head = fh.read(first)
+    line = head.count(b"\n") + 1
+    text = head[head.rfind(b"\n") + 1:].decode("utf-8", errors="replace")
+    column, name = len(text) + 1, None
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        header = next(reader, [])
+        start = reader.line_num + 1
+        for row in reader:  # the record and column holding it (a quoted value may span lines)
+            hit = next((i for i, cell in enumerate(row) if "\0" in cell), None)
+            if hit is not None:
+                line = start
+                name = header[hit] if hit < len(header) else f"cell {hit + 1}"
+                break
+            start = reader.line_num + 1
+        else:
+            if any("\0" in cell for cell in header):
+                line, name = 1, "header"
+    where = f" in column {name!r}" if name else ""
+    return Finding("source", str(path), f"a NUL byte (U+0000){where} at line {line}, character {column}: the "
+                   "engine's CSV reader would cut the value there", line=line, column=name,
+                   expected="no NUL bytes in a CSV file; remove them (tr -d '\\000' < in.csv > out.csv) or "
+                   "write the value another way")
+
+
+def _deep_position(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column) of the first ``[`` or ``{`` that opens level ``limit + 1`` of a JSON text,
+    outside strings; ``None`` when no level is that deep. Iterative: any depth is scanned."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        tok = m.group()
+        if tok == "[" or tok == "{":
+            depth += 1
+            if depth > limit:
+                line = text.count("\n", 0, m.start()) + 1
+                return line, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        elif tok == "]" or tok == "}":
+            depth -= 1
+    return None
+
+
+def _json_depth_exceeds(data, limit: int) -> bool:
+    """Whether the parsed JSON ``data`` nests arrays/objects deeper than ``limit`` (iterative)."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def json_too_deep(path: Path, text: str, data=None) -> Finding | None:
+    """The error for JSON nested deeper than :data:`MAX_DEPTH` levels, else ``None``.
+
+    Args:
+        path: the file (for the finding). text: its text.
+        data: the parsed document; ``None`` when parsing stopped at the recursion limit.
+    Returns:
+        An ``error`` finding of stage ``source`` naming the line and column where the nesting
+        passes the limit.
+    """
+    if data is not None and not (isinstance(data, (dict, list)) and _json_depth_exceeds(data, MAX_DEPTH)):
+        return None
+    where = _deep_position(text, MAX_DEPTH)
+    line, column = where if where else (1, 1)
+    return Finding("source", str(path), f"JSON nested too deeply: more than {MAX_DEPTH} levels of arrays/objects "
+                   f"(level {MAX_DEPTH + 1} opens at line {line}, column {column})", line=line,
+                   column="nesting", expected=_DEPTH_EXPECTED)
+
+
+def xml_too_deep(path: Path, tree: etree._ElementTree | None = None, message: str = "") -> Finding | None:
+    """The error for XML nested deeper than :data:`MAX_DEPTH` elements, else ``None``.
+
+    Args:
+        path: the file. tree: the parsed document (``None``: the parser stopped, ``message`` says why).
+    Returns:
+        An ``error`` finding of stage ``source`` with the line of the first element that is too deep.
+    """
+    if tree is not None:
+        # the elements at depth MAX_DEPTH + 1, level by level in libxml2: shallow documents end early
+        hits = tree.xpath("/*" * (MAX_DEPTH + 1))
+        if not hits:
+            return None
+        line = hits[0].sourceline
+    elif "Excessive depth" in message:
+        line = None
+    else:
+        return None
+    at = f" (the element at line {line} is at level {MAX_DEPTH + 1})" if line else ""
+    return Finding("source", str(path), f"XML nested too deeply: more than {MAX_DEPTH} levels of elements{at}",
+                   line=line, column="nesting", expected=_DEPTH_EXPECTED)
 
 
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
@@ -196,8 +332,16 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
                 return Finding("source", str(path), f"unclosed quote: the quoted field opened at line {opened[0]}, "
                                f"column {opened[1]} runs to the end of the file", line=opened[0],
                                expected='a closing "; a quote inside a quoted field is written ""')
+            return csv_nul_byte(path)
         elif fmt == "json":
-            data = json.loads(path.read_text(encoding="utf-8-sig"))
+            text = path.read_text(encoding="utf-8-sig")
+            try:
+                data = json.loads(text)
+            except RecursionError:
+                return json_too_deep(path, text)
+            deep = json_too_deep(path, text, data)
+            if deep is not None:
+                return deep
             if not isinstance(data, (dict, list)):
                 return Finding("source", str(path), f"the top level is {_JSON_KINDS.get(type(data), 'a scalar')}",
                                line=1, expected="an object or an array of objects, the records")
@@ -209,10 +353,15 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
                                expected=f"UTF-8: convert it with iconv -f {declared} -t utf-8 and declare "
                                "encoding=\"UTF-8\"; kgc run and kgc map read a converted copy themselves")
             try:
-                entity = unresolved_entity(parse_xml(path))
+                tree = parse_xml(path)
             except etree.XMLSyntaxError as exc:
-                return Finding("source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno,
-                               expected="well-formed XML")
+                return xml_too_deep(path, None, exc.msg) or Finding(
+                    "source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno,
+                    expected="well-formed XML")
+            deep = xml_too_deep(path, tree)
+            if deep is not None:
+                return deep
+            entity = unresolved_entity(tree)
             if entity is not None:
                 return Finding("source", str(path), entity[1], line=entity[0],
                                expected="entities declared in the document itself, no SYSTEM or PUBLIC entity, "
@@ -237,9 +386,9 @@ def check_logical_sources(rml) -> list[Finding]:
     seen: set[str] = set()
     for ls, src in rml.subject_objects(URIRef(ns + "source")):
         path = Path(str(src))
-        if not isinstance(src, Literal) or str(src) in seen or not path.is_file():
+        if not isinstance(src, Literal) or not path.is_file() or str(path.resolve()) in seen:
             continue
-        seen.add(str(src))
+        seen.add(str(path.resolve()))  # one file named two ways (relative, absolute) is checked once
         formulation = rml.value(ls, URIRef(ns + "referenceFormulation"))
         fmt = _FORMULATIONS.get(str(formulation).rsplit("/", 1)[-1].rsplit("#", 1)[-1]) if formulation else None
         fmt = fmt or {".csv": "csv", ".tsv": "csv", ".json": "json", ".xml": "xml"}.get(path.suffix.lower())

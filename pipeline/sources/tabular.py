@@ -9,7 +9,7 @@ import csv
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import NO_RECORDS, unclosed_quote
+from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, unclosed_quote
 from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.sources.engine_copy import EngineCopy, csv_copy
 from pipeline.sources.model import SourceData
@@ -52,7 +52,10 @@ def _read_csv(src: Source) -> SourceData:
     with src.path.open("rb") as fh:
         data.bom = fh.read(3) == b"\xef\xbb\xbf"
     opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
-    if not refs:
+    nul = csv_nul_byte(src.path, delimiter)
+    if nul is not None:  # the engine would cut the value at the NUL byte: nothing else is worth saying first
+        data.findings.append(nul)
+    elif not refs:
         data.findings.append(Finding("source", str(src.path), "empty CSV file", line=1,
                                      expected="a header line with column names"))
     elif opened:

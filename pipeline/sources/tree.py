@@ -16,7 +16,8 @@ from lxml import etree
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import json_top_level, parse_xml, unresolved_entity, xml_encoding
+from pipeline.sources.checks import json_too_deep, json_top_level, parse_xml, unresolved_entity, xml_encoding, \
+    xml_too_deep
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
@@ -93,7 +94,15 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     """Read a JSON source into flattened records (dotted keys relative to the iterator); ``copy`` is
     written for ``null`` members and a byte-order mark. Raises ``OSError``/``json.JSONDecodeError``
     (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
-    data = json.loads(src.path.read_text(encoding="utf-8-sig"))
+    text = src.path.read_text(encoding="utf-8-sig")
+    try:
+        data = json.loads(text)
+    except RecursionError:  # nested beyond the decoder's recursion limit: say where, as for any other limit
+        data = None
+    deep = json_too_deep(src.path, text, data)
+    if deep is not None:
+        return SourceData(src, src.path, src.iterator, findings=[deep])
+    del text
     top = json_top_level(src, data)
     if top is not None:
         return SourceData(src, src.path, src.iterator, findings=[top])
@@ -204,8 +213,12 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
     try:
         tree = parse_xml(copy.path)
     except etree.XMLSyntaxError as exc:
-        findings.append(Finding("source", str(src.path), f"XML is not well-formed: {exc.msg}",
-                                line=exc.lineno, expected="well-formed XML"))
+        findings.append(xml_too_deep(src.path, None, exc.msg) or Finding(
+            "source", str(src.path), f"XML is not well-formed: {exc.msg}", line=exc.lineno, expected="well-formed XML"))
+        return SourceData(src, copy.path, src.iterator, findings=findings)
+    deep = xml_too_deep(src.path, tree)
+    if deep is not None:  # the record walks below recurse once per level
+        findings.append(deep)
         return SourceData(src, copy.path, src.iterator, findings=findings)
     entity = unresolved_entity(tree)
     if entity is not None:

@@ -73,6 +73,8 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TableParseError(f"invalid JSON: {exc.msg}", path=source, line=exc.lineno) from exc
+    except RecursionError as exc:  # a table is a list of flat rows: nesting this deep is no table
+        raise TableParseError("invalid JSON: arrays/objects nested too deeply to read", path=source) from exc
     rows = data.get("rows") if isinstance(data, dict) else data
     if not isinstance(rows, list):
         raise TableParseError('expected an object {"rows": [...]} or a list of rows', path=source)

@@ -29,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import InputError, PipelineError
-from pipeline.text.data import Sentence, TextCase, benchmark_dir, load_sentences, ontology_names
+from pipeline.text.data import Sentence, load_sentences
 from pipeline.text.error_analysis import CLASSES, write_errors
 from pipeline.text.harness import BASELINES, load_training, macro, published_baseline, rescore_baseline, run_case
+from pipeline.text.manifest import TextCase, benchmark_dir, ontology_names
+from pipeline.text.offline import OfflineExtractor, setting_names
 
 __all__ = ["run_benchmark", "format_table", "main", "dev_split", "parse_settings", "PROTOCOLS"]
 
@@ -86,7 +88,6 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         ``{"protocol", "rows": {name: {"ours": scores, "validation": {...}, "<baseline>": scores,
         "<baseline> published": {...}}}, "macro": {...}, "elapsed_s"}``.
     """
-    from pipeline.text.offline import OfflineExtractor
     t0 = time.perf_counter()
     names = ontology_names(bench)
     training = load_training(bench, names)
@@ -94,8 +95,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
     if protocol == "dev":
         for n, (onto, sents) in list(training.items()):
             training[n], held[n] = (onto, dev_split(sents)[0]), dev_split(sents)[1]
-    cache = out / ".cache"
-    shared = OfflineExtractor(cache_dir=cache, **(settings or {})).fit(training) if protocol in ("standard", "dev") else None
+    shared = OfflineExtractor(**(settings or {})).fit(training) if protocol in ("standard", "dev") else None
     published = {b: published_baseline(bench, b) for b in BASELINES}
     rows: dict[str, Any] = {}
     ex = shared
@@ -107,7 +107,7 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         else:
             case = _case(bench, name, onto)
         if protocol == "loo":
-            ex = OfflineExtractor(cache_dir=cache, **(settings or {})).fit({n: v for n, v in training.items() if n != name})
+            ex = OfflineExtractor(**(settings or {})).fit({n: v for n, v in training.items() if n != name})
         res = run_case(case, out / name, extractor=ex, protocol=protocol, validate=validate)
         row = {"ours": res["scores"], "validation": {k: v.get("value") for k, v in (res["validation"] or {}).items()},
                "kg_triples": res["kg_triples"], "dropped": res["dropped"]}
@@ -203,7 +203,6 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
             :class:`.offline.OfflineExtractor` (the message lists them), or a value it rejects
             (``missing=-1``, ``decoder=beam``: the message names the setting and what it expected).
     """
-    from pipeline.text.offline import OfflineExtractor, setting_names
     allowed = setting_names()
     settings: dict[str, Any] = {}
     for item in items:

@@ -13,15 +13,22 @@ dashes; ties go to the most frequent spelling, then to the first in code-point o
 
 Only values the extractor wrote in the same run are compared; spellings that differ in anything
 else (words, letters) are different names and stay apart.
+
+Two more rewrites read the run as a whole: :func:`completed_names` writes a name the extractor
+cut short as the longer name the run writes (``Arròs`` -> ``Arròs negre``), and
+:func:`written_disambiguations` writes a plain name as the disambiguated name some sentence of
+the run writes out (``Stuart Parker`` -> ``Stuart Parker (footballer)``).
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
 
+from pipeline.text.features import variant_kind
 from pipeline.text.normalize import fold_accents, key
 
-__all__ = ["canonical_spellings", "completed_names", "rename_names", "spelling_key", "specificity"]
+__all__ = ["canonical_spellings", "completed_names", "written_disambiguations", "rename_names", "spelling_key",
+           "specificity"]
 
 _DASHES = re.compile(r"[-‐‑‒–—]")
 
@@ -147,3 +154,25 @@ def completed_names(results: list[list[dict[str, str]]], sentences: list[str]) -
             kept.append(t)
         out.append(kept)
     return out
+
+
+def written_disambiguations(results: list[list[dict[str, str]]], mentions: list[list],
+                            rate: dict[str, float]) -> list[list[dict[str, str]]]:
+    """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with a plain name written as
+    the disambiguated name some sentence of the same run writes out (``Stuart Parker`` ->
+    ``Stuart Parker (footballer)``): sentences about one entity spell its name more or less
+    fully, and its DBpedia name is the full one. Only kinds of written-out disambiguation
+    (``DISPAREN``/``DISPARCAP`` variants among ``mentions``, each sentence's
+    :func:`.mentions.find_mentions`) whose learned ``rate`` (:func:`.features.variant_rates`) is
+    above one half; a name written with two different disambiguations keeps its plain form.
+
+    Returns:
+        New lists of new dicts, same shape and order; the input is not changed.
+    """
+    forms: dict[str, set[str]] = {}
+    for ms in mentions:
+        for m in ms:
+            if m.shape.startswith("DISPAR") and rate.get(variant_kind(m), 0.0) > 0.5:
+                forms.setdefault(key(m.value.rsplit(" (", 1)[0]), set()).add(m.value)
+    full = {k: next(iter(v)) for k, v in forms.items() if len(v) == 1}
+    return rename_names(results, lambda v: full.get(key(v), v))

@@ -5,6 +5,8 @@ import argparse
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.text.harness import run_case
+from pipeline.text.manifest import benchmark_dir, load_case, text2kgbench_manifests
 
 __all__ = ["PARSERS", "add_parser", "command"]
 
@@ -35,9 +37,6 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def command(args: argparse.Namespace) -> int:
     """Run ``kgc text``; library errors propagate to the CLI, which maps them to exit 2."""
-    from pipeline.text.data import benchmark_dir, load_case, text2kgbench_manifests
-    from pipeline.text.harness import run_case
-
     if args.text2kgbench is not None:
         bench = Path(args.text2kgbench) if args.text2kgbench else benchmark_dir()
         paths = text2kgbench_manifests(bench, Path(args.manifests_out))

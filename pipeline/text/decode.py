@@ -116,11 +116,8 @@ def f1_decode(scored: list[PairScore], missing: float = 1.0, subject_power: floa
     2012, "Optimizing F-measures: a tale of two approaches", ICML): sentences with confident
     pairs keep fewer doubtful ones, sentences with weak pairs keep more. The estimate is a
     plug-in one (the expected F1 of a ratio approximated by the ratio of expectations).
-    ``missing`` 1.0 was chosen on the dev protocol (0.5/1.0/1.5/2.0: see :class:`.offline.OfflineExtractor`).
     Overlapping object spans keep their best-ranked pair before ``k`` is chosen, as the
-    threshold decoder's triples do (so a top-ranked pair of low ``q`` may leave its object out;
-    keeping the most probable of the overlapping pairs instead lowered dev 0.4639 / 0.4679 to
-    0.4616 / 0.4648 on two fits).
+    threshold decoder's triples do (so a top-ranked pair of low ``q`` may leave its object out).
     Exactly ``k`` candidates are kept (equal ``q``: the better ranked); a ``q`` that is not a
     number counts as 0. With no candidate (no relation allowed), the most likely pair with its
     SVM-only relation, as :func:`threshold_decode`.

@@ -11,7 +11,7 @@
 ``provenance.json``    extractor, model, settings, prompt hashes, tokens, cost, versions
 =====================  ============================================================
 
-:func:`benchmark` runs every Text2KGBench ontology and rescores the published baselines.
+:func:`.bench.run_benchmark` runs every Text2KGBench ontology and rescores the published baselines.
 """
 from __future__ import annotations
 
@@ -24,10 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import InputError
-from pipeline.text.data import Sentence, TextCase, TextOntology, load_ontology, load_sentences
+from pipeline.llm import LLMError, LLMSettings
+from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
+from pipeline.text.llm import LLMExtractor
+from pipeline.text.manifest import TextCase
 from pipeline.text.metrics import Output, macro, score_ontology
+from pipeline.text.offline import OfflineExtractor
 from pipeline.text.rdf import kg_graph, ontology_graph
 from pipeline.text.schema import validate_triples
+from pipeline.validation.consistency import owlrl_consistency
+from pipeline.validation.result import Result
+from pipeline.validation.shacl import validate_shacl
+from pipeline.validation.syntax import check_ntriples
 
 __all__ = ["EXTRACTORS", "BASELINES", "run_case", "validate_kg", "rescore_baseline", "published_baseline",
            "load_training", "macro"]
@@ -51,10 +59,6 @@ def validate_kg(kg_path: Path, kg: Any, onto_graph: Any) -> dict[str, Any]:
     """SV2 (strict N-Triples), CS2 (OWL 2 RL, owlrl) and SHACL (shapes derived from the ontology)
     of a written KG, as :func:`pipeline.run.evaluate.graph_validation` runs them for mapped KGs.
     An empty KG is not validated: each check is reported not applicable."""
-    from pipeline.validation.consistency import owlrl_consistency
-    from pipeline.validation.result import Result
-    from pipeline.validation.shacl import validate_shacl
-    from pipeline.validation.syntax import check_ntriples
     if len(kg) == 0:
         return {n: Result.not_applicable(n, "empty KG: nothing to validate").to_dict()
                 for n in ("SV2", "CS2-owlrl", "SHACL")}
@@ -74,7 +78,7 @@ def _training(case: TextCase, protocol: str, extra: dict[str, tuple[TextOntology
 
 def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "offline", protocol: str = "standard",
              extra_training: dict[str, tuple[TextOntology, list[Sentence]]] | None = None,
-             validate: bool = True, llm_settings: Any = None) -> dict[str, Any]:
+             validate: bool = True, llm_settings: LLMSettings | None = None) -> dict[str, Any]:
     """Extract, write the KG, validate and score one text case.
 
     Args:
@@ -102,15 +106,12 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     train = _training(case, protocol, extra_training)
     if extractor is None:
         if kind == "offline":
-            from pipeline.text.offline import OfflineExtractor
             if not train:
                 raise InputError("the offline extractor needs training sentences ('train' in the manifest)",
                                  path=case.path, key="train")
-            extractor = OfflineExtractor(cache_dir=out.parent / ".cache", **case.offline).fit(train)
+            extractor = OfflineExtractor(**case.offline).fit(train)
         else:
-            from pipeline.text.llm import LLMExtractor
-            extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings,
-                                     cache_dir=out.parent / ".cache")
+            extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
     start = time.perf_counter()
     raw = extractor.extract(texts, case.ontology)
     per_sentence = (time.perf_counter() - start) / max(len(texts), 1)
@@ -164,7 +165,6 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             "versions": _versions()}
     (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str), encoding="utf-8")
     if fatal:
-        from pipeline.llm import LLMError
         sent = sum(1 for r in results if not str(r.get("error") or "").startswith("not sent"))
         raise LLMError(f"{case.name}: {fatal} ({sent} of {len(results)} sentence(s) sent; outputs, KG and "
                        f"provenance so far in {out})", provenance=prov)

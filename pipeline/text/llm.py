@@ -6,23 +6,39 @@ range, the normalization rules of :mod:`.normalize`, the ``k`` nearest training 
 the sentence. The answer must follow :data:`.schema.RESPONSE_SCHEMA` (sent as
 ``response_format``); it is parsed and validated by :func:`.schema.parse_output`.
 
-Requests go through :func:`pipeline.llm.complete` (cache, retries, timeout, cost)
-with :class:`~pipeline.llm.LLMSettings` read from the ``LLM_*`` variables.
+Requests go through :func:`pipeline.llm.complete` (streamed; cache, retries, timeout on silence,
+cost) with :class:`~pipeline.llm.LLMSettings` read from the ``LLM_*`` variables. ``max_tokens`` is
+sized from the worked examples (:func:`answer_tokens`) unless ``LLM_MAX_TOKENS`` is set, and capped
+so that prompt and answer fit the model's context window when it is known. Each result keeps the
+answer text and its finish reason; a truncated or invalid answer is a warning, and when no sentence
+gave a valid answer the extractor reports it as :attr:`LLMExtractor.fatal`, which the harness raises
+once the outputs are written (``kgc text`` exits 1).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+import logging
 from typing import Any
 
 import numpy as np
 
+from pipeline import embeddings
+from pipeline.llm import FATAL_KINDS, LLMSettings, complete, context_window, token_counter
 from pipeline.text.data import Sentence, TextOntology
 from pipeline.text.normalize import normalize_value
 from pipeline.text.schema import RESPONSE_SCHEMA, parse_output
+from pipeline.text.vectors import sentence_vectors
 
-__all__ = ["LLMExtractor", "build_messages"]
+__all__ = ["LLMExtractor", "build_messages", "answer_tokens", "TOKENS_PER_TRIPLE"]
+
+log = logging.getLogger(__name__)
+
+#: Answer tokens per expected triple: one ``{"sub", "rel", "obj", "subType", "objType"}`` object with
+#: entity names of a few words takes 35-50 tokens; 60 leaves room for longer names.
+TOKENS_PER_TRIPLE = 60
+#: Tokens kept free between prompt plus answer and the window.
+_SAFETY = 64
 
 _SYSTEM = ("You extract knowledge-graph triples from a sentence, following an ontology. Use only the "
            "ontology's relations, with the subject's class as subType (the relation's domain or a "
@@ -53,6 +69,13 @@ def build_messages(sentence: str, onto: TextOntology, examples: list[Sentence]) 
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": "\n\n".join(user)}]
 
 
+def answer_tokens(examples: list[Sentence]) -> int:
+    """``max_tokens`` for one sentence: room for twice the triples of its largest worked example (at
+    least 4), :data:`TOKENS_PER_TRIPLE` each, plus 64 for the envelope."""
+    most = max((len(ex.triples) for ex in examples), default=0)
+    return TOKENS_PER_TRIPLE * max(4, 2 * most) + 64
+
+
 class LLMExtractor:
     """Extract with an LLM through litellm (see the module docstring).
 
@@ -65,12 +88,11 @@ class LLMExtractor:
 
     name = "llm"
 
-    def __init__(self, training: list[Sentence], k: int = 3, settings: Any = None,
-                 use_embeddings: bool = True, cache_dir: str | Path | None = None) -> None:
-        from pipeline.llm import LLMSettings
+    def __init__(self, training: list[Sentence], k: int = 3, settings: LLMSettings | None = None,
+                 use_embeddings: bool = True) -> None:
         self.settings = settings or LLMSettings.from_env()
         self.training, self.k = training, k
-        self.use_embeddings, self.cache_dir = use_embeddings, Path(cache_dir) if cache_dir else None
+        self.use_embeddings = use_embeddings
         self.records: list[dict[str, Any]] = []
         #: the first error no later request can avoid (server unreachable, key refused, unknown model)
         self.fatal: str | None = None
@@ -78,11 +100,9 @@ class LLMExtractor:
     def _neighbours(self, sentences: list[str]) -> list[list[Sentence]]:
         if not self.training or self.k <= 0:
             return [[] for _ in sentences]
-        from pipeline import embeddings
         texts = [s.text for s in self.training]
         if self.use_embeddings and embeddings.available():
-            from pipeline.text.offline import _cached_embed
-            tv, sv = _cached_embed(texts, self.cache_dir), _cached_embed(sentences, self.cache_dir)
+            tv, sv = sentence_vectors(texts), sentence_vectors(sentences)
         else:
             from sklearn.feature_extraction.text import TfidfVectorizer
             tf = TfidfVectorizer(sublinear_tf=True).fit(texts)
@@ -92,33 +112,55 @@ class LLMExtractor:
 
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[dict[str, Any]]:
         """One result per sentence: ``{"triples", "valid", "errors", "latency_s", "cost_usd",
-        "prompt_tokens", "completion_tokens", "prompt_hash", "cached", "error"}``.
+        "prompt_tokens", "completion_tokens", "prompt_hash", "cached", "error", "answer",
+        "finish_reason", "max_tokens"}``.
 
         After an error no later request can avoid (``FATAL_KINDS`` of the LLM client: server
         unreachable, key refused, unknown model, window exceeded) the other sentences are not sent:
         their result carries ``error`` "not sent: ..." and :attr:`fatal` holds the message, which
-        the harness raises as :class:`~pipeline.llm.LLMError` once the outputs so
-        far are written (as the LLM mapper does)."""
-        from pipeline.llm import FATAL_KINDS, complete
+        the harness raises as :class:`~pipeline.llm.LLMError` once the outputs so far are written
+        (as the LLM mapper does). When every sentence was answered but none validly, :attr:`fatal`
+        says so too (how many answers were cut at ``max_tokens`` or invalid)."""
         out: list[dict[str, Any]] = []
-        for sent, examples in zip(sentences, self._neighbours(sentences)):
+        window = context_window(self.settings).tokens
+        count = token_counter(self.settings) if window else None
+        cut = invalid = 0
+        for i, (sent, examples) in enumerate(zip(sentences, self._neighbours(sentences))):
             messages = build_messages(sent, ontology, examples)
             prompt_hash = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
             if self.fatal is not None:
                 out.append({"triples": [], "valid": False, "errors": [f"not sent: {self.fatal}"], "latency_s": 0.0,
                             "cost_usd": 0.0, "prompt_tokens": None, "completion_tokens": None,
-                            "prompt_hash": prompt_hash, "cached": False, "error": f"not sent: {self.fatal}"})
+                            "prompt_hash": prompt_hash, "cached": False, "error": f"not sent: {self.fatal}",
+                            "answer": None, "finish_reason": None, "max_tokens": None})
                 continue
-            rec = complete(self.settings, messages, response_format={
-                "type": "json_schema", "json_schema": {"name": "triples", "schema": RESPONSE_SCHEMA, "strict": True}})
-            triples, errors = parse_output(rec.text) if not getattr(rec, "error", None) else ([], [rec.error])
+            limit = self.settings.max_tokens or answer_tokens(examples)
+            if window and count is not None:
+                limit = max(1, min(limit, window - count(messages) - _SAFETY))
+            rec = complete(self.settings, messages, max_tokens=limit, label=f"sentence {i + 1}/{len(sentences)}",
+                           response_format={"type": "json_schema", "json_schema": {
+                               "name": "triples", "schema": RESPONSE_SCHEMA, "strict": True}})
+            triples, errors = parse_output(rec.text) if rec.text or not rec.error else ([], [rec.error])
+            if rec.finish_reason == "length" and errors:  # cut inside the JSON (a complete one that ends at
+                cut += 1                                   # the limit is an answer: grammar-constrained servers)
+                errors = [f"the answer was cut at max_tokens={limit} (finish_reason=length); raise LLM_MAX_TOKENS",
+                          *errors]
+            elif rec.finish_reason in ("timeout", "error") and rec.error:
+                errors = [rec.error, *errors]
+            if errors and rec.error_kind not in FATAL_KINDS:
+                invalid += 1
+                log.warning("sentence %d of %d: %s", i + 1, len(sentences), "; ".join(errors[:2]))
             out.append({"triples": triples, "valid": not errors, "errors": errors,
-                        "latency_s": float(getattr(rec, "latency_s", 0.0) or 0.0),
-                        "cost_usd": float(getattr(rec, "cost_usd", 0.0) or 0.0),
-                        "prompt_tokens": getattr(rec, "prompt_tokens", None),
-                        "completion_tokens": getattr(rec, "completion_tokens", None),
-                        "prompt_hash": prompt_hash, "cached": bool(getattr(rec, "cached", False)),
-                        "error": getattr(rec, "error", None)})
-            if getattr(rec, "error_kind", None) in FATAL_KINDS:
+                        "latency_s": float(rec.latency_s or 0.0), "cost_usd": float(rec.cost_usd or 0.0),
+                        "prompt_tokens": rec.prompt_tokens, "completion_tokens": rec.completion_tokens,
+                        "prompt_hash": prompt_hash, "cached": bool(rec.cached), "error": rec.error,
+                        "answer": rec.text, "finish_reason": rec.finish_reason, "max_tokens": limit})
+            if rec.error_kind in FATAL_KINDS:
                 self.fatal = rec.error or "request failed"
+        if self.fatal is None and out and not any(r["valid"] for r in out):
+            self.fatal = (f"no sentence gave a valid answer ({invalid} of {len(out)} invalid"
+                          + (f", {cut} cut at max_tokens: raise LLM_MAX_TOKENS" if cut else "") + ")")
+        elif invalid:
+            log.warning("%d of %d answers invalid%s (kept in outputs.jsonl with their text and finish reason)",
+                        invalid, len(out), f", {cut} cut at max_tokens" if cut else "")
         return out

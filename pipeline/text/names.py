@@ -28,7 +28,7 @@ import re
 
 from pipeline.text.normalize import clean_name, key
 
-__all__ = ["Disambiguator", "article_and_tail_variants", "written_disambiguations"]
+__all__ = ["Disambiguator", "article_and_tail_variants"]
 
 #: Lower-case words before a name that are not a type ("the famous X", "the late X").
 _NOT_HEADS = {"and", "the", "was", "were", "has", "had", "have", "for", "from", "with", "which", "who", "that",
@@ -204,27 +204,3 @@ def article_and_tail_variants(sentence: str, toks: list[tuple[int, int, str]], f
                 add(m.start, m.end, clean_name(sentence[m.start:end]), "DISLOW")
             elif t[2].capitalize() in tails:  # "Madrid-Barajas airport" -> "Madrid-Barajas Airport"
                 add(m.start, m.end, clean_name(sentence[m.start:t[0]] + t[2].capitalize()), "DISLOW")
-
-
-def written_disambiguations(results: list[list[dict[str, str]]], mentions: list[list],
-                            rate: dict[str, float]) -> list[list[dict[str, str]]]:
-    """``results`` (per sentence, triples ``{sub, rel, obj, ...}``) with a plain name written as
-    the disambiguated name some sentence of the same run writes out (``Stuart Parker`` ->
-    ``Stuart Parker (footballer)``): sentences about one entity spell its name more or less
-    fully, and its DBpedia name is the full one. Only kinds of written-out disambiguation
-    (``DISPAREN``/``DISPARCAP`` variants among ``mentions``, each sentence's
-    :func:`.mentions.find_mentions`) whose learned ``rate`` (:func:`.features.variant_rates`) is
-    above one half; a name written with two different disambiguations keeps its plain form.
-
-    Returns:
-        New lists of new dicts, same shape and order; the input is not changed.
-    """
-    from pipeline.text.canonical import rename_names
-    from pipeline.text.features import variant_kind
-    forms: dict[str, set[str]] = {}
-    for ms in mentions:
-        for m in ms:
-            if m.shape.startswith("DISPAR") and rate.get(variant_kind(m), 0.0) > 0.5:
-                forms.setdefault(key(m.value.rsplit(" (", 1)[0]), set()).add(m.value)
-    full = {k: next(iter(v)) for k, v in forms.items() if len(v) == 1}
-    return rename_names(results, lambda v: full.get(key(v), v))

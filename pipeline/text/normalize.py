@@ -21,6 +21,7 @@ and to every system's output:
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from datetime import date
@@ -211,7 +212,6 @@ class LiteralForms:
 
     def relation(self, rel):
         """``rel`` (a :class:`.data.Relation`) with its effective range (:meth:`effective_range`)."""
-        import dataclasses
         return dataclasses.replace(rel, range=self.ranges[rel.name]) if rel.name in self.ranges else rel
 
     def restore(self, triples: list[dict[str, str]], ontology, sentence: str = "") -> list[dict[str, str]]:

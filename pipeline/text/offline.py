@@ -39,7 +39,7 @@ Built from the ontology, the training split and the packaged sentence embeddings
    known suffix found elsewhere in the sentence (``DISANY``) only for the sentence's topic (the
    subject span of the most chosen pairs); one subject span keeps one name;
    a name some sentence of the run writes out with its disambiguation (``Stuart Parker
-   (footballer)``) is written so in every sentence (:func:`.names.written_disambiguations`);
+   (footballer)``) is written so in every sentence (:func:`.canonical.written_disambiguations`);
 7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
    that triple's relation and is ranked before every other pair.
 
@@ -49,26 +49,29 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
+import inspect
 import logging
+import math
 import re
 import time
-from pathlib import Path
 
 import numpy as np
 
+from pipeline import embeddings
+from pipeline.errors import InputError
+from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
 from pipeline.text.data import Relation, Sentence, TextOntology
-from pipeline.text.canonical import canonical_spellings, completed_names
 from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
-                       label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
-                       variant_rates, words)
+                                    label_stems, of_argument, plain_mentions, sentence_pairs, stems, subject_features,
+                                    variant_rates, words)
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
-from pipeline.text.names import written_disambiguations
 from pipeline.text.normalize import LiteralForms, key, normalize_value
 from pipeline.text.stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
-from pipeline.text.vector_cache import cached_vectors
+from pipeline.text.tagger import MODELS, SequenceTagger, add_tag_features, combine
+from pipeline.text.vectors import sentence_vectors
 from pipeline.text.windows import MAX_CHARS, text_windows
 
 __all__ = ["OfflineExtractor", "compatible", "setting_names"]
@@ -76,22 +79,14 @@ __all__ = ["OfflineExtractor", "compatible", "setting_names"]
 log = logging.getLogger(__name__)
 
 STACK_MIN_SENTENCES = 200  # fewer training sentences: no stacker (see OfflineExtractor.fit)
+
+
 def _csr32(m):
     """liblinear accepts 32-bit sparse indices only (DictVectorizer may give 64-bit ones)."""
     m = m.tocsr()
     m.indices = m.indices.astype(np.int32)
     m.indptr = m.indptr.astype(np.int32)
     return m
-
-
-def _cached_embed(texts: list[str], cache_dir: Path | None) -> np.ndarray:
-    """MiniLM vectors of ``texts``; with ``cache_dir``, vectors computed once are kept in
-    ``minilm-vectors.npz`` there (:mod:`.vector_cache`) - embedding the benchmark's
-    5,000 sentences costs minutes on a busy 2-core machine."""
-    from pipeline import embeddings
-    if cache_dir is None:
-        return embeddings.embed(texts)
-    return np.stack(cached_vectors(texts, cache_dir / "minilm-vectors.npz", embeddings.embed))
 
 
 #: Zero-width and other invisible format characters a text may carry (copied from web pages).
@@ -118,9 +113,6 @@ def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
         InputError: the first setting of the wrong type or out of range, with its name, value
             and what was expected.
     """
-    import math
-
-    from pipeline.errors import InputError
     for name, v in numbers.items():
         lo, hi, whole, nullable = _SETTING_RANGES[name]
         if v is None and nullable:
@@ -138,14 +130,16 @@ def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
 
 def setting_names() -> list[str]:
     """The extractor's settings a manifest (``offline:``) or ``--set`` may give: the parameters of
-    :class:`OfflineExtractor` but ``cache_dir``, sorted (read from its signature, so a new setting
-    is accepted everywhere the day it exists)."""
-    import inspect
-    return sorted(set(inspect.signature(OfflineExtractor).parameters) - {"cache_dir"})
+    :class:`OfflineExtractor`, sorted (read from its signature, so a new setting is accepted
+    everywhere the day it exists)."""
+    return sorted(inspect.signature(OfflineExtractor).parameters)
 
 
 class OfflineExtractor:
     """Pair classifier over candidate mentions (see the module docstring).
+
+    The defaults were chosen on the dev protocol (:mod:`.bench`: fitted on 80% of each
+    ontology's training sentences, scored on the held-out 20%), never on the test split.
 
     Args:
         k: nearest training sentences whose relations become features.
@@ -153,19 +147,14 @@ class OfflineExtractor:
             that maximise its expected F1 (:func:`.decode.f1_decode`: a threshold per sentence,
             about half the F1 its pairs can reach); ``threshold``: every pair whose probability
             reaches ``threshold`` (:func:`.decode.threshold_decode`; the default when
-            ``threshold`` is given; a ``threshold`` with ``f1`` is an error). Dev protocol, with
-            the bagged stacker, on two fits (training order as read and reversed): threshold 0.2
-            0.4520 / 0.4585, f1 0.4625 / 0.4668.
+            ``threshold`` is given; a ``threshold`` with ``f1`` is an error).
         missing: the ``f1`` decoder's expected number of a sentence's gold triples that no
             candidate pair states (added to the candidates' expected number; default 1.0; an
-            error with ``decoder: threshold``); dev (the two fits above): 0.5 0.4588 / 0.4645, 1.0 0.4625 / 0.4668, 1.5 0.4619 / 0.4657, 2.0 0.4598 / 0.4634.
+            error with ``decoder: threshold``).
         threshold: the ``threshold`` decoder's minimum probability that a pair holds a relation
-            (default 0.2, the pair probability's or the stacked one's; chosen on the dev protocol:
-            with the stacker and zero-shot relations, macro 0.4416 at 0.15, 0.4459 at 0.175,
-            0.4482 at 0.2, 0.4483 at 0.225, 0.4476 at 0.25, 0.4437 at 0.3 and 0.4402 at 0.35).
+            (default 0.2, the pair probability's or the stacked one's).
         use_embeddings: use the packaged MiniLM embeddings for the nearest sentences (else
             TF-IDF cosine; :attr:`similarity` says which was used).
-        cache_dir: folder of the sentence-vector cache (``None``: no disk cache).
         label_weight: weight of the overlap between the pair's context words and the relation
             name's words (stemmed), added to the relation's score.
         subject_weight: exponent of the subject model's probability (is this name the subject of
@@ -180,20 +169,17 @@ class OfflineExtractor:
         model: ``pair`` (default: this pair classifier), ``tagger`` (the sequence tagger of
             :mod:`.tagger` alone), ``union`` (both; :func:`.tagger.merge` adds the tagger's
             triples whose object no pair triple took) or ``features`` (the tagger's tags become
-            pair features, :func:`.tagger.add_tag_features`; cross-fitted on the training split).
-            Chosen on the dev protocol with the other settings as they are: ``pair`` 0.3042,
-            ``features`` 0.3039 macro triple F1, at four times the CPU time; ``tagger`` and
-            ``union`` lower (README, "Text to KG").
+            pair features, :func:`.tagger.add_tag_features`; cross-fitted on the training split;
+            about four times the CPU time of ``pair``).
         stack: re-score each pair in its sentence's context (:mod:`.stacking`: a gradient-boosted
             model over the pair's rank among the subjects of its object, the topic, the other
-            likely objects ..., trained on cross-fitted pair scores of the training sentences);
-            dev macro triple F1 0.304 -> 0.346 (one round, pair labels: 0.331). Needs :data:`STACK_MIN_SENTENCES` training
-            sentences (else off).
+            likely objects ..., trained on cross-fitted pair scores of the training sentences).
+            Needs :data:`STACK_MIN_SENTENCES` training sentences (else off).
         literal_forms: relations whose training objects are numbers or dates although the declared
             range is a class (or dates in a number range, units the number rule keeps) take number
             or date mentions in the training objects' lexical form (:class:`.normalize.LiteralForms`).
             Such triples are what the gold states, but the adherence metric counts a literal object
-            of a class range as non-adherent (the test gold itself: celestialbody 0.70).
+            of a class range as non-adherent.
         canonical: write each name in its most specific spelling among the run's sentences
             (accents, dashes: :func:`.canonical.canonical_spellings`), and a name cut short as
             the longer name the run writes (:func:`.canonical.completed_names`).
@@ -206,12 +192,7 @@ class OfflineExtractor:
             relations are never chosen. The ontology's relation names are then what the
             extractor knows of a relation (ontology-guided zero-shot): 12% of the
             test triples have a relation their ontology's training split lacks (5%: every
-            training split), most relations of a left-out ontology do. Chosen on the dev protocol
-            and a dev leave-one-ontology-out (fit on the other 18 ontologies' dev parts, scored on
-            five held-out parts, applied to extractors fitted without it: macro 0.069 -> 0.116 at
-            0.5, 0.125 at 1.0, 0.110 at 0.0; plain dev 0.4370 -> 0.4349 at 0.5, 0.4322 at 1.0;
-            fitted with it at 0.5, the stacker learning from zero-shot pairs too: dev 0.4437;
-            with :func:`.features.of_argument` and threshold 0.2: 0.4525).
+            training split), most relations of a left-out ontology do.
         relation_candidates: relations scored per pair when a stacker is fitted (a whole number
             >= 1, default 2; without a stacker one): the pair's allowed relations ranked by the
             SVM score plus the label-word bonus (a zero-shot relation at ``zero_shot``; trained
@@ -219,20 +200,13 @@ class OfflineExtractor:
             the next ones each a row the stacker weighs against the others by the share of its
             name's words around the pair (:attr:`.decode.PairScore.label`: the SVM sees the
             context words, not whether they name the relation); a training fact's pair keeps one
-            row; the decoders keep one relation per object. Dev protocol, two fits (training
-            order as read and reversed): the model before this setting 0.4598 / 0.4679; 2
-            0.4698 / 0.4767 (the same fits decoded with 1: 0.4646 / 0.4706); 3 0.4663 / 0.4753;
-            2 without the label shares 0.4625 / 0.4694.
+            row; the decoders keep one relation per object.
         corpus: the sentences of one :meth:`extract` call are one corpus: the stacker sees what
             the other sentences give the same names (:mod:`.corpus`: a pair stated in several
             sentences, a name that is the subject elsewhere). ``False``: each sentence is scored
             alone (which pairs it keeps does not depend on the other sentences; how their names
             are written still does, with ``canonical`` - spellings and names cut short - and the
-            written-out disambiguations). Dev protocol, two fits:
-            0.4698 / 0.4767 before corpus evidence; with it 0.5286 / 0.5239; the same fits with
-            each sentence extracted alone 0.4260 / 0.4288 (0.4318 before, one fit; trained on
-            whole corpora only, 0.4052: see :func:`.corpus.training_groups`); with three
-            stacking rounds 0.4307 (one fit).
+            written-out disambiguations).
 
     Raises:
         InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1`` or a
@@ -243,13 +217,11 @@ class OfflineExtractor:
     name = "offline"
 
     def __init__(self, k: int = 5, threshold: float | None = None, use_embeddings: bool = True,
-                 cache_dir: str | Path | None = None, min_df: int = 5, label_weight: float = 0.5,
+                 min_df: int = 5, label_weight: float = 0.5,
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
                  model: str = "pair", stack: bool = True, literal_forms: bool = True,
                  canonical: bool = True, zero_shot: float | None = 0.5, decoder: str | None = None,
                  missing: float | None = None, relation_candidates: int = 2, corpus: bool = True) -> None:
-        from pipeline.text.tagger import MODELS
-        from pipeline.errors import InputError
         if model not in MODELS:
             raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
         # a threshold asked for is a threshold applied: it chooses the threshold decoder
@@ -288,7 +260,6 @@ class OfflineExtractor:
         # None: the dev protocol's choice, 0.2 (set after fit: a pickled extractor keeps the one it had)
         self.given_threshold = threshold
         self.k, self.threshold, self.use_embeddings, self.min_df = int(k), threshold, use_embeddings, int(min_df)
-        self.cache_dir = Path(cache_dir) if cache_dir else None
         self._tfidf = None
         self.lexicon: Lexicon | None = None
         self.known_rels: dict[str, set[str]] = {}
@@ -298,12 +269,11 @@ class OfflineExtractor:
 
     # -- nearest training sentences --------------------------------------------------------
     def _vectors(self, texts: list[str], fit: bool = False) -> np.ndarray:
-        """L2-normalised sentence vectors: MiniLM embeddings (cached on disk in ``cache_dir``),
+        """L2-normalised sentence vectors: MiniLM embeddings (:func:`.vectors.sentence_vectors`),
         else TF-IDF over the training sentences."""
-        from pipeline import embeddings
         if self.use_embeddings and embeddings.available():
             self.similarity = embeddings.MODEL_NAME
-            return _cached_embed(texts, self.cache_dir)
+            return sentence_vectors(texts)
         from sklearn.feature_extraction.text import TfidfVectorizer
         self.similarity = "tf-idf"
         if fit or self._tfidf is None:
@@ -315,7 +285,7 @@ class OfflineExtractor:
         ``exclude``: the rows of ``vecs`` are the training sentences themselves, each takes its
         neighbours from the other cross-fitting fold only - WebNLG states one fact set in several
         sentences, and a paraphrase of the same facts as neighbour would give a training pair the
-        gold relations a new sentence's neighbours never give: dev macro 0.4129 -> 0.4166)."""
+        gold relations a new sentence's neighbours never give)."""
         out = []
         owners = np.array([o for o, _ in self.train_sents])
         folds = np.array([s.fold for _, s in self.train_sents])
@@ -331,7 +301,6 @@ class OfflineExtractor:
             out.append({t["rel"] for j in best for t in self.train_sents[j][1].triples})
         return out
 
-    # -- features --------------------------------------------------------------------------
     # -- training --------------------------------------------------------------------------
     def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
         """Learn from ``{ontology name: (ontology, training sentences with triples)}``."""
@@ -340,13 +309,10 @@ class OfflineExtractor:
         from sklearn.svm import LinearSVC
 
         t0 = time.perf_counter()
-        from pipeline import embeddings
         if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
-            from pipeline.errors import InputError
             raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
-        if self.model in ("tagger", "union"):  # the sequence tagger (issue 14): alone, or merged with the pairs
-            from pipeline.text.tagger import SequenceTagger
-            self.tagger = SequenceTagger(cache_dir=self.cache_dir).fit(training)
+        if self.model in ("tagger", "union"):  # the sequence tagger: alone, or merged with the pairs
+            self.tagger = SequenceTagger().fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
         # literal relations whose declared range misleads (off: an empty LiteralForms changes nothing)
         self.literals = LiteralForms.learn(training) if self.literal_forms else LiteralForms()
@@ -377,8 +343,7 @@ class OfflineExtractor:
         variant_counts: dict[str, list[int]] = {}
         train_tags = [None] * len(self.train_sents)
         if self.model == "features":  # the tagger's view of each training sentence, cross-fitted
-            from pipeline.text.tagger import SequenceTagger, add_tag_features
-            self.tagger = SequenceTagger(cache_dir=self.cache_dir)
+            self.tagger = SequenceTagger()
             train_tags = self.tagger.fit_crossed(training, folds)
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
             ranges = ranges_of[name]
@@ -472,7 +437,6 @@ class OfflineExtractor:
         all_ms = find_mentions(sent, self.lexicon) if mentions is None else mentions
         pairs = sentence_pairs(sent, nb, self.lexicon, self.known_rels, self.types, all_ms)
         if tagged is not None:
-            from pipeline.text.tagger import add_tag_features
             add_tag_features(sent, tagged, pairs, self.tagger.relations)
         if not pairs:
             return []
@@ -595,7 +559,6 @@ class OfflineExtractor:
                 i += len(ws)
             return out
         if self.tagger is not None and self.model in ("tagger", "union"):
-            from pipeline.text.tagger import combine
             return combine(self, sentences, ontology)
         tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 __all__ = ["TRIPLES_SCHEMA", "RESPONSE_SCHEMA", "parse_output", "validate_triples"]
 
 _FIELD = {"type": "string", "minLength": 1}
@@ -27,7 +29,6 @@ RESPONSE_SCHEMA: dict[str, Any] = {
 
 def validate_triples(value: Any) -> list[str]:
     """Schema errors of a parsed output (``[]``: valid), each ``"<json path>: <message>"``."""
-    from jsonschema import Draft202012Validator
     v = Draft202012Validator(TRIPLES_SCHEMA)
     return [f"{e.json_path}: {e.message}" for e in sorted(v.iter_errors(value), key=lambda e: list(e.path))]
 

@@ -8,7 +8,7 @@ off the tags by pairing role-1 and role-2 spans of one relation.
 Here:
 
 * **token representation**: contextual vectors of the frozen packaged all-MiniLM-L6-v2
-  (:mod:`.tokens`) plus dense word features (capitalisation, digits, punctuation, position, the
+  (:func:`.vectors.token_vectors`) plus dense word features (capitalisation, digits, punctuation, position, the
   candidate-mention shape of :func:`.mentions.find_mentions` the token is in - a gazetteer of the
   training names included - with its B/I/E/S position); the gazetteer of a training sentence comes
   from the other half of the training data (cross-fitting, as in :mod:`.offline`);
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -46,7 +45,7 @@ from pipeline.text.features import compatible
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, tokens
 from pipeline.text.normalize import clean_name, key, normalize_value
 from pipeline.text.tagging_scheme import SHAPES, N_WORD, align, decode, spans_of, topic_share, word_features
-from pipeline.text.tokens import DIMENSION, token_vectors
+from pipeline.text.vectors import DIMENSION, token_vectors
 
 __all__ = ["SequenceTagger", "decode", "spans_of", "topic_share", "align", "merge", "combine", "MODELS",
            "add_tag_features"]
@@ -60,20 +59,18 @@ class SequenceTagger:
     """The tagging extractor (see the module docstring).
 
     Args:
-        cache_dir: folder of the token-vector cache. hidden: LSTM width per direction.
+        hidden: LSTM width per direction.
         epochs, lr, seed: training (Adam, cross-entropy over the ontology's joint tags).
     """
 
-    def __init__(self, cache_dir: str | Path | None = None, hidden: int = 64, epochs: int = 8,
-                 lr: float = 2e-3, seed: int = 0) -> None:
-        self.cache_dir = Path(cache_dir) if cache_dir else None
+    def __init__(self, hidden: int = 64, epochs: int = 8, lr: float = 2e-3, seed: int = 0) -> None:
         self.hidden, self.epochs, self.lr, self.seed = hidden, epochs, lr, seed
         self.relations: list[str] = []
         self.aligned = 0.0
         self.lexicon: Lexicon | None = None
 
     def _inputs(self, texts: list[str], lexicons: list[Lexicon]) -> list[np.ndarray]:
-        vecs = token_vectors(texts, self.cache_dir)
+        vecs = token_vectors(texts)
         out = []
         for text, v, lex in zip(texts, vecs, lexicons):
             toks = tokens(text)
@@ -142,7 +139,7 @@ class SequenceTagger:
         pos = {(n, i): j for j, (n, i) in enumerate(order)}
         for k in (0, 1):
             part = {n: (o, [s for i, s in enumerate(ss) if folds[pos[(n, i)]] != k]) for n, (o, ss) in training.items()}
-            other = SequenceTagger(self.cache_dir, self.hidden, self.epochs, self.lr, self.seed).fit(part)
+            other = SequenceTagger(self.hidden, self.epochs, self.lr, self.seed).fit(part)
             for n, (o, ss) in sorted(training.items()):
                 idx = [i for i in range(len(ss)) if folds[pos[(n, i)]] == k]
                 for i, t in zip(idx, other.tag([ss[i].text for i in idx], o)):

@@ -7,12 +7,14 @@ array inside the document's own envelope, the whole XML fragment), then the
 ontology and the SKOS vocabularies. Templates live in ``prompts/*.j2``;
 worked examples for one- and few-shot prompts in ``prompts/examples.json``.
 
-Context budget: only when a prompt exceeds the model's input window,
-:func:`ontology_groups` splits the ontology into disjoint groups (a class with
-the properties whose domain is that class, BLINKG's per-entity sub-ontologies
-of scenario 2), :func:`skos_chunks` the SKOS vocabularies into one chunk per
-concept scheme, and :func:`build_prompts` packs them greedily into parts that
-fit; the mapper runs each part and merges the tables.
+Context budget: only when a prompt exceeds the budget its window leaves,
+the source samples shrink (fewer records, shorter XML), :func:`ontology_groups`
+splits the ontology into disjoint groups (a class with the properties whose
+domain is that class, BLINKG's per-entity sub-ontologies of scenario 2),
+:func:`skos_chunks` the SKOS vocabularies into one chunk per concept scheme, and
+:func:`build_prompts` packs them greedily into parts that fit; the mapper runs
+each part and merges the tables. The ontology sent may be the part retrieved for
+the data (:mod:`.retrieve`) rather than the whole files.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from pipeline.manifest import Case, Source
 from pipeline.ontology import Ontology
 from pipeline.table import COLUMNS, MappingRow, MappingTable, json_schema, to_markdown
 
-__all__ = ["PromptPart", "source_sample", "ontology_groups", "skos_chunks", "subgraph_turtle", "render_prompt", "build_prompts"]
+__all__ = ["PromptPart", "SAMPLE_STEPS", "source_sample", "ontology_groups", "skos_chunks", "subgraph_turtle", "render_prompt",
+           "build_prompts"]
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +50,16 @@ class PromptPart:
         messages: chat messages (system, user).
         part: ``None`` for the whole case, else a description of the ontology group(s).
         terms: IRIs of the ontology terms covered (empty: all).
-        tokens: estimated prompt tokens.
+        tokens: prompt tokens (the counter's, margin included).
+        sent: prefixed names of the ontology terms (and SKOS schemes) the prompt sends; ``("all",)``
+            for the whole ontology files.
     """
 
     messages: list[dict[str, str]]
     part: str | None
     terms: frozenset[URIRef]
     tokens: int
+    sent: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -208,7 +214,7 @@ def _examples(shots: int, structured: bool) -> list[dict[str, object]]:
 
 
 def render_prompt(case: Case, ontology_text: str, skos_text: str, *, structured: bool = True, shots: int = 0,
-                  part: str | None = None, rows: int = 8) -> list[dict[str, str]]:
+                  part: str | None = None, rows: int = 8, max_chars: int = 60_000) -> list[dict[str, str]]:
     """Render the chat messages for one prompt.
 
     Args:
@@ -218,12 +224,13 @@ def render_prompt(case: Case, ontology_text: str, skos_text: str, *, structured:
         shots: number of worked examples (0 zero-shot, 1 one-shot, 3 few-shot).
         part: description of the ontology part when the case was split.
         rows: sample size per CSV/JSON source.
+        max_chars: XML sources longer than this are cut at a record boundary.
     Returns:
         ``[{"role": "system", ...}, {"role": "user", ...}]``.
     """
     env = _env()
     user = env.get_template("task.j2").render(
-        sources=[source_sample(s, rows=rows) for s in case.sources], ontology=ontology_text, skos=skos_text,
+        sources=[source_sample(s, rows=rows, max_chars=max_chars) for s in case.sources], ontology=ontology_text, skos=skos_text,
         base_iri=case.base_iri, structured=structured, columns=COLUMNS, examples=_examples(shots, structured),
         part=part, schema=json.dumps(json_schema(), indent=1),
         functions=[(name, FUNCTIONS[key].description) for name, key in TABLE_FUNCTIONS])
@@ -235,42 +242,74 @@ def _skos_text(case: Case) -> str:
     return "\n\n".join(Path(p).read_text(encoding="utf-8").strip() for p in case.skos)
 
 
+#: Sample sizes tried, largest first, when the sources alone take more than half of a part's budget:
+#: (records per CSV/JSON source, characters of an XML source).
+SAMPLE_STEPS = ((8, 60_000), (5, 24_000), (3, 12_000), (2, 6_000), (1, 3_000))
+
+
+def _sample_size(case: Case, budget: int | None, count: Callable[[list[dict[str, str]]], int], structured: bool,
+                 shots: int, rows: int) -> tuple[int, int, int]:
+    """``(rows, xml_chars, tokens)``: the largest sample whose prompt without ontology takes at most
+    half of ``budget`` (the smallest sample when none does)."""
+    steps = [(min(r, rows), c) for r, c in SAMPLE_STEPS]
+    for r, c in steps:
+        tokens = count(render_prompt(case, "", "", structured=structured, shots=shots, rows=r, max_chars=c))
+        if budget is None or tokens <= budget // 2:
+            return r, c, tokens
+    return steps[-1][0], steps[-1][1], tokens
+
+
 def build_prompts(case: Case, ontology: Ontology, *, budget: int | None,
                   count: Callable[[list[dict[str, str]]], int],
-                  structured: bool = True, shots: int = 0, rows: int = 8) -> list[PromptPart]:
+                  structured: bool = True, shots: int = 0, rows: int = 8,
+                  terms: frozenset[URIRef] | None = None) -> list[PromptPart]:
     """Build one prompt for the case, or several when it exceeds ``budget`` tokens.
 
-    The whole ontology and SKOS files are used when they fit (or when ``budget`` is
-    ``None``: the model's window is unknown). Otherwise the ontology groups of
-    :func:`ontology_groups` and the SKOS schemes of :func:`skos_chunks` - disjoint, so
-    nothing is sent twice but the task and the source samples every part needs - are
-    packed greedily (in order) into parts whose prompt fits. A single unit that does not
-    fit still gets its own part (and a warning): it cannot be split further.
+    The ontology sent is the whole of its files, or - with ``terms`` - the descriptions of those
+    terms only (:func:`subgraph_turtle`; see :mod:`.retrieve`). When it fits (or ``budget`` is
+    ``None``: the window is unknown) one prompt is built. Otherwise the source samples shrink until
+    the prompt without ontology takes at most half of the budget (:data:`SAMPLE_STEPS`), and the
+    ontology groups of :func:`ontology_groups` and the SKOS schemes of :func:`skos_chunks` -
+    disjoint, so nothing is sent twice but the task and the source samples every part needs - are
+    packed greedily (in order) into parts whose prompt fits. A single unit that does not fit still
+    gets its own part: the caller checks each part against the window before any request.
 
     Args:
         case, ontology: the case and its loaded ontology (without SKOS).
-        budget: input-token budget (model window minus the completion allowance), ``None``: no limit.
+        budget: input-token budget of a part (window minus the answer's reserve), ``None``: no limit.
         count: token counter for a message list.
+        terms: the ontology terms to send (``None``: all).
     Returns:
-        The prompt parts, at least one.
+        The prompt parts, at least one; each names the ontology terms it sends.
     """
     skos = _skos_text(case)
-    whole = "\n\n".join(Path(p).read_text(encoding="utf-8").strip() for p in case.ontologies)
+    if terms is None:
+        whole = "\n\n".join(Path(p).read_text(encoding="utf-8").strip() for p in case.ontologies)
+        sent = ("all",)
+    else:
+        whole = subgraph_turtle(ontology, terms)
+        sent = tuple(sorted(ontology.compact(t) for t in terms))
     msgs = render_prompt(case, whole, skos, structured=structured, shots=shots, rows=rows)
     tokens = count(msgs)
     if budget is None or tokens <= budget:
-        return [PromptPart(msgs, None, frozenset(), tokens)]
-    log.info("prompt of %d tokens exceeds the budget of %d; splitting ontology and SKOS", tokens, budget)
-    units: list[tuple[str, frozenset[URIRef], str]] = [(label, terms, "") for label, terms in ontology_groups(ontology)]
+        return [PromptPart(msgs, None, frozenset(terms or ()), tokens, sent)]
+    n_rows, chars, base = _sample_size(case, budget, count, structured, shots, rows)
+    log.info("prompt of %d tokens exceeds the budget of %d; splitting ontology and SKOS (samples: %d records, "
+             "%d XML characters; %d tokens without ontology)", tokens, budget, n_rows, chars, base)
+    groups = ontology_groups(ontology)
+    if terms is not None:
+        groups = [(label, t & terms) for label, t in groups if t & terms]
+    units: list[tuple[str, frozenset[URIRef], str]] = [(label, t, "") for label, t in groups]
     units += [(label, frozenset(), text) for label, text in (skos_chunks(case) if case.skos else [])]
 
     def render(group: list[tuple[str, frozenset[URIRef], str]]) -> PromptPart:
-        terms = frozenset().union(*(t for _, t, _ in group))
+        part_terms = frozenset().union(*(t for _, t, _ in group))
         label = ", ".join(g for g, _, _ in group)
-        onto = subgraph_turtle(ontology, terms) if terms else "# (this part holds SKOS vocabularies only)"
+        onto = subgraph_turtle(ontology, part_terms) if part_terms else "# (this part holds SKOS vocabularies only)"
         m = render_prompt(case, onto, "\n\n".join(t for _, _, t in group if t), structured=structured,
-                          shots=shots, part=label, rows=rows)
-        return PromptPart(m, label, terms, count(m))
+                          shots=shots, part=label, rows=n_rows, max_chars=chars)
+        names = tuple(sorted(ontology.compact(t) for t in part_terms)) + tuple(g for g, t, x in group if x)
+        return PromptPart(m, label, part_terms, count(m), names)
 
     parts: list[PromptPart] = []
     current: list[tuple[str, frozenset[URIRef], str]] = []
@@ -286,7 +325,4 @@ def build_prompts(case: Case, ontology: Ontology, *, budget: int | None,
         last = render(current)
     if last is not None:
         parts.append(last)
-    for p in parts:
-        if p.tokens > budget:
-            log.warning("prompt part %r has %d tokens, over the budget of %d", p.part, p.tokens, budget)
     return parts

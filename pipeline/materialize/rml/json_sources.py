@@ -72,8 +72,8 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
             try:
                 data = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit else None
                 cache[key] = [] if data is None else JSONPath(str(g.value(ls, RML.iterator) or "$")).parse(data)
-            except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError):
-                cache[key] = []  # the engine reports an unreadable source itself
+            except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError):
+                cache[key] = []  # an unreadable or too deeply nested source is reported by the load-time checks
         records = cache[key]
         for pom in g.objects(tm, RML.predicateObjectMap):
             for om in g.objects(pom, RML.objectMap):

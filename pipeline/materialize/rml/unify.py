@@ -3,7 +3,8 @@
 1. ``unify``: R2RML (``rr:``) and legacy RML (``http://semweb.mmlab.be/ns/rml#``, ``ql:``)
    terms become RML-Core terms (``http://w3id.org/rml/``); constant shortcuts with a datatype or
    language tag become constant object maps and join child/parent maps become ``rml:child`` /
-   ``rml:parent``, which is what Morph-KGC 2.10 reads (:func:`unify`).
+   ``rml:parent``, which is what Morph-KGC 2.10 reads; old FNML (``fnml:functionValue``) becomes
+   RML-FNML (:func:`unify`).
 2. ``sources``: RML-IO source descriptions and relative file names become absolute paths
    (:func:`resolve_sources`).
 """
@@ -12,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
 from pipeline.materialize.rml.check import node_name, triples_maps
-from pipeline.materialize.rml.vocabulary import LEGACY, QL, RML, RR
+from pipeline.materialize.rml.vocabulary import FNML, LEGACY, QL, RML, RR
 
 __all__ = ["unify", "resolve_sources"]
 
@@ -74,6 +76,7 @@ def unify(g: Graph, where: str) -> Graph:
                 out.add((om, RML.language, Literal(lit.language)))
             elif lit.datatype is not None and out.value(om, RML.datatype) is None:
                 out.add((om, RML.datatype, lit.datatype))
+    _legacy_functions(out, where)
     for short, long in ((RML.child, RML.childMap), (RML.parent, RML.parentMap)):
         # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent
         for cond, m in list(out.subject_objects(long)):
@@ -88,6 +91,50 @@ def unify(g: Graph, where: str) -> Graph:
             out.remove((cond, long, m))
             out.add((cond, short, ref))
     return out
+
+
+_FNO_EXECUTES = URIRef("https://w3id.org/function/ontology#executes")
+
+
+def _legacy_functions(g: Graph, where: str) -> None:
+    """Old FNML, in place: ``fnml:functionValue`` (a nested predicate-object map whose
+    ``fno:executes`` names the function and whose other predicates are its parameters, what
+    yarrrml-parser and RMLMapper write) becomes an RML-FNML ``rml:functionExecution``, which the
+    engine (Morph-KGC 2.10) runs; it does not read the old form.
+
+    Raises:
+        RMLError: a function value without ``fno:executes``.
+    """
+    value = URIRef(FNML + "functionValue")
+    for term_map, fv in list(g.subject_objects(value)):
+        ex = BNode()
+        fn = None
+        for pom in list(g.objects(fv, RML.predicateObjectMap)):
+            pred = g.value(pom, RML.predicate)
+            if pred is None and g.value(pom, RML.predicateMap) is not None:
+                pred = g.value(g.value(pom, RML.predicateMap), RML.constant)
+            om = g.value(pom, RML.objectMap)
+            if pred == _FNO_EXECUTES:
+                fn = g.value(om, RML.constant) if om is not None else g.value(pom, RML.object)
+                g.remove((om, None, None))
+            elif pred is not None and om is not None:
+                inp = BNode()
+                g.add((ex, RML.input, inp))
+                g.add((inp, RDF.type, RML.Input))
+                g.add((inp, RML.parameter, pred))
+                g.add((inp, RML.inputValueMap, om))
+                g.remove((om, RDF.type, None))
+            if g.value(pom, RML.predicateMap) is not None:
+                g.remove((g.value(pom, RML.predicateMap), None, None))
+            g.remove((pom, None, None))
+        if fn is None:
+            raise RMLError(f"the function value {node_name(fv)} names no function (no fno:executes)", path=where)
+        g.remove((fv, None, None))
+        g.remove((term_map, value, fv))
+        g.remove((term_map, RDF.type, URIRef(FNML + "FunctionTermMap")))
+        g.add((term_map, RML.functionExecution, ex))
+        g.add((ex, RDF.type, RML.FunctionExecution))
+        g.add((ex, RML.function, URIRef(str(fn))))
 
 
 def resolve_sources(g: Graph, mapping_dir: Path, where: str) -> None:

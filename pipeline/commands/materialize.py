@@ -1,0 +1,290 @@
+"""``kgc materialize``: any RML (or a Morph-KGC configuration) -> the KG, in the syntax of the output's
+extension, to a file or to standard output."""
+from __future__ import annotations
+
+import argparse
+import configparser
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pyoxigraph
+from rdflib import Graph, Literal, URIRef
+
+from pipeline.commands import output_file
+from pipeline.commands.build import copies_beside
+from pipeline.compile import RML
+from pipeline.errors import InputError, on_user_file
+from pipeline.manifest import load_manifest
+from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
+from pipeline.materialize.materializer import materialize
+from pipeline.materialize.rml.normalize import document_base, normalize_rml
+from pipeline.rdffile import parse_error
+from pipeline.sources.checks import check_logical_sources
+from pipeline.sources.engine_copy import json_engine_copies
+
+__all__ = ["PARSERS", "add_materialize_parser", "TURTLE_IN_MEMORY"]
+
+#: Output syntaxes of ``kgc materialize``, by ``--format`` and by the output's suffix.
+_SYNTAXES = {"nt": ".nt", "nq": ".nq", "trig": ".trig", "ttl": ".ttl"}
+_BY_SUFFIX = {".nt": "nt", ".ntriples": "nt", ".nq": "nq", ".nquads": "nq", ".trig": "trig", ".ttl": "ttl",
+              ".turtle": "ttl"}
+
+
+def _output_syntax(output: str, given: str | None) -> str:
+    """The syntax to write: ``--format``, else by the output's suffix (``-``: N-Triples).
+
+    Raises:
+        InputError: a suffix no syntax is known by (``kg.txt``), before any work.
+    """
+    if given:
+        return "ttl" if given == "turtle" else given
+    if output == "-":
+        return "nt"
+    syntax = _BY_SUFFIX.get(Path(output).suffix.lower())
+    if syntax is None:
+        raise InputError(f"unknown RDF syntax for the output's extension {Path(output).suffix or '(none)'!r}; "
+                         "expected .nt, .nq, .trig or .ttl, or give --format", path=output)
+    return syntax
+
+
+def _read_rml(path: Path) -> tuple[Graph, str]:
+    """An RML document (Turtle) and its text.
+
+    Raises:
+        InputError: missing, not UTF-8, or not Turtle (the message names the line).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+        return Graph().parse(data=text, format="turtle", publicID=path.absolute().as_uri()), text
+    except FileNotFoundError as exc:
+        raise InputError("RML file not found", path=path.absolute()) from exc
+    except IsADirectoryError as exc:
+        raise InputError("is a folder; expected an RML file (Turtle) or a Morph-KGC configuration (.ini)",
+                         path=path) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 text file: {exc}", path=path) from exc
+    except Exception as exc:  # rdflib raises parser-specific types
+        line, why = parse_error(exc)
+        raise InputError(f"not an RML mapping in Turtle: {why}", path=path, line=line) from exc
+
+
+def _absolute_sources(g: Graph, folder: Path) -> None:
+    """Relative file names of ``g``'s logical sources made absolute against ``folder`` where the file
+    is there (several mappings of one configuration, each relative to its own folder)."""
+    for pred in (RML.source, URIRef("http://semweb.mmlab.be/ns/rml#source")):
+        for ls, src in list(g.subject_objects(pred)):
+            if isinstance(src, Literal) and "://" not in str(src) and not Path(str(src)).is_absolute() \
+                    and (folder / str(src)).is_file():
+                g.set((ls, pred, Literal(str((folder / str(src)).resolve()))))
+
+
+def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
+    """The mapping files, output file and output syntax of a Morph-KGC configuration (INI).
+
+    Relative paths are taken from the working directory, as Morph-KGC takes them, else from the
+    configuration's folder. Raises:
+        InputError: not INI, no data source with ``mappings``, a database source, a missing file.
+    """
+    config = configparser.ConfigParser()
+    try:
+        config.read_string(path.read_text(encoding="utf-8"), source=str(path))
+    except (configparser.Error, UnicodeDecodeError) as exc:
+        raise InputError(f"not a Morph-KGC configuration (INI): {str(exc).splitlines()[0]}",
+                         path=path, line=getattr(exc, "lineno", None)) from exc
+    mappings: list[Path] = []
+    for section in config.sections():
+        if section.upper() == "CONFIGURATION":
+            continue
+        if config[section].get("db_url"):
+            raise InputError(f"[{section}]: database sources (db_url) are not supported; kgc reads CSV, JSON and "
+                             "XML files", path=path)
+        for name in filter(None, (n.strip() for n in config[section].get("mappings", "").split(","))):
+            here = Path(name) if Path(name).is_absolute() else Path.cwd() / name
+            there = path.resolve().parent / name
+            mappings.append(here if here.exists() or Path(name).is_absolute() else there)
+    if not mappings:
+        raise InputError("no data source section with 'mappings' (expected e.g. [DataSource1] mappings: m.ttl)",
+                         path=path)
+    conf = config["CONFIGURATION"] if config.has_section("CONFIGURATION") else {}
+    fmt = {"N-TRIPLES": "nt", "N-QUADS": "nq"}.get(str(conf.get("output_format", "")).upper())
+    out = conf.get("output_file")
+    if out and not Path(out).is_absolute():
+        out = str(Path.cwd() / out)
+    return mappings, out, fmt
+
+
+#: Above this many statements Turtle is written by pyoxigraph, streaming, one statement a line;
+#: below it by rdflib, with the mapping's prefixes and one block per subject (rdflib holds the
+#: graph in memory, about 1.5 KB a triple).
+TURTLE_IN_MEMORY = 500_000
+
+
+def _copy_out(src: Path, dst: Path | None, syntax: str, statements: int = 0,
+              prefixes: tuple[tuple[str, str], ...] = ()) -> None:
+    """Write the engine's output ``src`` (N-Triples for Turtle) to ``dst`` (``None``: standard output)."""
+    if syntax == "ttl":
+        turtle = src.with_suffix(".ttl.tmp")
+        if statements <= TURTLE_IN_MEMORY:
+            g = Graph()
+            for prefix, ns in prefixes:
+                g.bind(prefix, ns)
+            g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
+        else:
+            with open(turtle, "wb") as out:
+                pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")
+        src.unlink()
+        src = turtle
+    if dst is None:
+        with open(src, "rb") as fh:
+            shutil.copyfileobj(fh, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    elif src != dst:
+        shutil.move(str(src), str(dst))
+
+
+#: Namespaces of a mapping that are no vocabulary of its KG.
+_MAPPING_NAMESPACES = ("http://w3id.org/rml/", "http://www.w3.org/ns/r2rml#", "http://semweb.mmlab.be/",
+                       "https://w3id.org/kgc-pipeline/", "https://w3id.org/function/", "http://mapping.example.com/")
+
+
+def _cmd_materialize(args: argparse.Namespace) -> int:
+    given = args.mapping_opt or args.rml
+    if given is None:
+        raise InputError("no mapping given: kgc materialize RML OUTPUT (or -m RML -o OUTPUT)")
+    source = Path(given)
+    ini_output = ini_format = None
+    if source.suffix.lower() in (".ini", ".cfg"):
+        files, ini_output, ini_format = _morph_kgc_config(source)
+    else:
+        files = [source]
+    target = args.output_opt or args.output or ini_output
+    if target is None:
+        raise InputError("no output given: kgc materialize RML OUTPUT (or -o OUTPUT; '-' for standard output)")
+    if target != "-":
+        output_file(target, "output")
+    syntax = _output_syntax(target, args.format or ini_format)
+    if args.processes < 1:
+        raise InputError(f"--processes must be at least 1, got {args.processes}")
+    if args.distributed and (target == "-" or syntax in ("ttl", "trig")):
+        raise InputError("--distributed writes N-Triples or N-Quads parts beside a file: give an .nt or .nq output")
+    rml, text = _read_rml(files[0])
+    for more in files[1:]:
+        graph, _ = _read_rml(more)
+        _absolute_sources(graph, more.resolve().parent)
+        rml += graph
+    rml_path = files[0]
+    base = document_base(text) or args.base_iri
+    if base is None and args.manifest:
+        base = load_manifest(args.manifest).base_iri
+    norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path))
+    if not norm.triples_maps:
+        raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+    unreadable = check_logical_sources(norm.graph)
+    if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+                                   for f in unreadable))
+    with tempfile.TemporaryDirectory(prefix="kgc-materialize-") as tmp:
+        # standard output: the engine copies and the KG file live in a folder that is removed after
+        output = Path(tmp) / f"kg{_SYNTAXES[syntax]}" if target == "-" else Path(target)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp))
+
+
+def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path, syntax: str, to_stdout: bool,
+                    tmp: Path) -> int:
+    """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
+    say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
+    engine = output.with_suffix(".morph-kgc.ttl")
+    for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
+        print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
+    norm.graph.serialize(engine, format="turtle")
+    if norm.graph_maps and syntax in ("nt", "ttl"):
+        wanted, syntax = syntax, "nq" if syntax == "nt" else "trig"
+        if not to_stdout:
+            output = output.with_suffix(_SYNTAXES[syntax])
+        print(f"note: the mapping has graph maps: {'N-Quads' if syntax == 'nq' else 'TriG'} written to "
+              f"{'standard output' if to_stdout else output} ({'N-Triples' if wanted == 'nt' else 'Turtle'} "
+              "cannot hold named graphs)", file=sys.stderr)
+    if args.distributed:
+        try:
+            dist = materialize_distributed(engine, output, workers=args.workers, scheduler=args.scheduler,
+                                           block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
+                                           where=str(rml_path), locate=lambda predicate: (str(rml_path), None))
+        except InputError as exc:
+            raise on_user_file(exc, rml_path) from exc
+        for f in [*norm.findings, *dist.findings]:
+            print(f, file=sys.stderr)
+        merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
+                  if dist.merged is not None else "")
+        print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
+              f"source blocks, {dist.buckets} join buckets, tasks {dist.tasks} on {dist.workers} Dask workers)", file=say)
+        return 1 if dist.dropped else 0
+    written = output.with_suffix(".nt.tmp") if syntax == "ttl" else output
+    try:
+        # findings name the RML the user gave, not the engine copy beside the output
+        result = materialize(engine, processes=args.processes, output=written, fmt="nt" if syntax == "ttl" else syntax,
+                             locate=lambda predicate: (str(rml_path), None), overlap=True,
+                             columnar=not args.engine_only)
+    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
+        raise on_user_file(exc, rml_path) from exc
+    for f in [*norm.findings, *result.findings]:
+        print(f, file=sys.stderr)
+    prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
+                     if p and not str(ns).startswith(_MAPPING_NAMESPACES))
+    _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
+    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
+          f"written to {'standard output' if to_stdout else output}", file=say)
+    return 1 if result.dropped else 0
+
+
+def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Register ``kgc materialize`` on the CLI's subparsers."""
+    t = sub.add_parser("materialize", parents=[common], help="run Morph-KGC on an RML file",
+                       description="Normalise the RML (R2RML, legacy RML or RML-Core, old FNML; RML-IO sources, base "
+                                   "IRI), materialize with Morph-KGC, drop and report invalid triples, write the KG "
+                                   "in the syntax of the output's extension (.nt, .nq, .trig, .ttl; '-' is standard "
+                                   "output, N-Triples), N-Quads or TriG when the mapping has graph maps (said on "
+                                   "stderr), and the engine copy <output>.morph-kgc.ttl beside it. The mapping may be "
+                                   "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
+                                   "Exit 1 when triples were dropped, 2 when the mapping is invalid (the message "
+                                   "names the TriplesMap and term map). Examples: kgc materialize mapping.rml.ttl "
+                                   "kg.nt --manifest case.yaml; kgc materialize -m mapping.rml.ttl -o kg.ttl; "
+                                   "kgc materialize morph-kgc.ini; kgc materialize m.ttl - | head")
+    t.add_argument("rml", nargs="?", metavar="RML",
+                   help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl, or a "
+                        "Morph-KGC configuration (.ini)")
+    t.add_argument("output", nargs="?", metavar="OUTPUT",
+                   help="output file (.nt, .nq, .trig or .ttl; the folder is created), or '-' for standard output")
+    t.add_argument("-m", "--mapping", dest="mapping_opt", metavar="RML", help="the mapping, as RMLMapper's -m")
+    t.add_argument("-o", "--output", dest="output_opt", metavar="OUTPUT", help="the output, as RMLMapper's -o")
+    t.add_argument("--manifest", help="the case: its base_iri resolves relative IRI templates when the RML "
+                                      "has no @base or rml:baseIRI")
+    t.add_argument("--base-iri", help="base IRI for relative IRI templates when the RML declares none (no @base, "
+                                       "no rml:baseIRI); before the manifest's base_iri")
+    t.add_argument("--format", choices=["nt", "nq", "trig", "ttl", "turtle"],
+                   help="output syntax (default: by the output's extension; N-Triples for '-')")
+    t.add_argument("--distributed", action="store_true",
+                   help="run on Dask workers: the sources in blocks read by the workers, joins partitioned by their key, "
+                        "sorted parts plus a manifest in <output>.parts/, merged into the output")
+    t.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (with --distributed; "
+                                                          "default: %(default)s)")
+    t.add_argument("--scheduler", "--master", dest="scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://host:8786, instead of a local cluster (with --distributed; "
+                        "sources and the output folder on storage every worker reads)")
+    t.add_argument("--block-size", default=f"{BLOCK_SIZE >> 20}M",
+                   help="bytes of source per task, e.g. 8M, 64MiB (with --distributed; default: %(default)s)")
+    t.add_argument("--no-merge", action="store_true",
+                   help="keep the sorted parts and their manifest as the output, without the merged file (with --distributed)")
+    t.add_argument("--processes", type=int, default=1,
+                   help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
+                        "its worker (default: %(default)s)")
+    t.add_argument("--engine-only", action="store_true",
+                   help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
+                        "kgc runs column by column (same output, more CPU; for comparison)")
+    t.set_defaults(func=_cmd_materialize)
+
+
+#: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).
+PARSERS = {"materialize": add_materialize_parser}

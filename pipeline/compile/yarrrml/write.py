@@ -1,0 +1,182 @@
+"""RML -> YARRRML: the RML kgc compiles (RML-Core + RML-FNML) written as YARRRML.
+
+The kept library for this, yatter (2.0.4, the latest on PyPI), translates only the legacy RML
+vocabulary (``http://semweb.mmlab.be/ns/rml#``, R2RML's ``rr:`` and the old ``fnml:functionValue``),
+not the ``http://w3id.org/rml/`` vocabulary kgc writes, so this module writes it, in the
+specification's long forms that :mod:`.read` and yarrrml-parser both read:
+
+* ``base``: the TriplesMaps' ``rml:baseIRI`` (relative IRIs resolve against it);
+* ``sources: [{access, referenceFormulation: csv|jsonpath|xpath, iterator}]``;
+* ``s`` / ``o``: ``$(reference)``, templates ``http://ex.org/$(id)`` (RML ``{id}``), constants,
+  with ``type``, ``datatype``, ``language``; a language or datatype map is written
+  ``language: $(lang)`` / ``datatype: $(dt)``;
+* classes as ``[a, ex:Class]``;
+* functions ``{function, parameters: [{parameter, value}]}``, nested functions as values;
+* references to other mappings ``{mapping, condition: {function: equal, parameters: [[str1,
+  $(child), s], [str2, $(parent), o]]}}``;
+* graph maps as ``graphs``.
+
+A literal ``$(`` in a constant is written ``\\$(``; parentheses inside a reference are escaped
+(``$(replace\\(x,'a','b'\\))``), since yarrrml-parser ends a reference at the first ``)``.
+"""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+import yaml
+from rdflib import Graph
+from rdflib.namespace import RDF
+
+from pipeline.compile.rml import MAPPING_NS, RML
+from pipeline.compile.yarrrml.syntax import escape_reference
+from pipeline.errors import InputError
+
+__all__ = ["to_yarrrml"]
+
+_FORMULATION = {RML.CSV: "csv", RML.JSONPath: "jsonpath", RML.XPath: "xpath"}
+
+
+def _template_to_yarrrml(template: str) -> str:
+    """RML template ``a{x}b`` (``\\{`` escapes a brace) -> YARRRML ``a$(x)b``."""
+    out, i = [], 0
+    while i < len(template):
+        ch = template[i]
+        if ch == "\\" and i + 1 < len(template) and template[i + 1] in "{}":
+            out.append(template[i + 1])
+            i += 2
+        elif ch == "{":
+            end = i + 1
+            while end < len(template) and template[end] != "}":
+                end += 2 if template[end] == "\\" else 1
+            ref = template[i + 1:end].replace("\\{", "{").replace("\\}", "}")
+            out.append(f"$({escape_reference(ref)})")
+            i = end + 1
+        elif template.startswith("$(", i):  # a literal '$(' would read as a reference
+            out.append("\\$(")
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class _Writer:
+    def __init__(self, g: Graph) -> None:
+        self.g = g
+        self.prefixes = {p: str(ns) for p, ns in g.namespaces() if p and str(ns) != str(MAPPING_NS)}
+        self.used: set[str] = set()
+
+    def name(self, iri: Any) -> str:
+        text = str(iri)
+        for prefix, ns in sorted(self.prefixes.items(), key=lambda x: -len(x[1])):
+            if text.startswith(ns) and text[len(ns):] and all(c.isalnum() or c in "_-." for c in text[len(ns):]):
+                self.used.add(prefix)
+                return f"{prefix}:{text[len(ns):]}"
+        return text
+
+    def tm_name(self, tm: Any) -> str:
+        return unquote(str(tm)[len(str(MAPPING_NS)):]) if str(tm).startswith(str(MAPPING_NS)) else str(tm)
+
+    def value(self, node: Any) -> Any:
+        """A term map / input value map -> YARRRML value (string or function dict)."""
+        g = self.g
+        ex = g.value(node, RML.functionExecution)
+        if ex is not None:
+            params = []
+            for inp in sorted(g.objects(ex, RML.input), key=lambda n: str(g.value(n, RML.parameter))):
+                params.append({"parameter": self.name(g.value(inp, RML.parameter)),
+                               "value": self.value(g.value(inp, RML.inputValueMap))})
+            return {"function": self.name(g.value(ex, RML.function)), "parameters": params}
+        for pred, show in ((RML.reference, lambda v: f"$({escape_reference(v)})"),
+                           (RML.template, _template_to_yarrrml),
+                           (RML.constant, lambda v: str(v).replace("$(", "\\$("))):
+            v = g.value(node, pred)
+            if v is not None:
+                return show(str(v))
+        raise InputError(f"term map {node} has no reference, template, constant or function: not in the subset")
+
+    def term(self, node: Any, default_type: str) -> Any:
+        g = self.g
+        val = self.value(node)
+        out: dict[str, Any] = dict(val) if isinstance(val, dict) else {"value": val}
+        tt = g.value(node, RML.termType)
+        kind = "iri" if tt == RML.IRI else "literal" if tt == RML.Literal else "blank" if tt == RML.BlankNode \
+            else default_type
+        out["type"] = kind
+        if (dt := g.value(node, RML.datatype)) is not None:
+            out["datatype"] = self.name(dt)
+        elif (dm := g.value(node, RML.datatypeMap)) is not None:
+            out["datatype"] = self.value(dm)
+        if (lang := g.value(node, RML.language)) is not None:
+            out["language"] = str(lang)
+        elif (lm := g.value(node, RML.languageMap)) is not None:  # a tag per record
+            out["language"] = self.value(lm)
+        return out
+
+    def graphs(self, owner: Any) -> list[Any]:
+        out = []
+        for gm in sorted(self.g.objects(owner, RML.graphMap), key=str):
+            out.append(self.value(gm))
+        for const in sorted(self.g.objects(owner, RML.graph), key=str):
+            out.append(str(const))
+        return [self.name(v) if isinstance(v, str) and "$(" not in v else v for v in out]
+
+    def mapping(self, tm: Any) -> dict[str, Any]:
+        g = self.g
+        ls = g.value(tm, RML.logicalSource)
+        source = {"access": str(g.value(ls, RML.source)),
+                  "referenceFormulation": _FORMULATION[g.value(ls, RML.referenceFormulation)]}
+        if (it := g.value(ls, RML.iterator)) is not None:
+            source["iterator"] = str(it)
+        sm = g.value(tm, RML.subjectMap)
+        subject = self.term(sm, "iri")
+        po: list[Any] = [["a", self.name(c)] for c in sorted(g.objects(sm, RML["class"]))]
+        for pom in sorted(g.objects(tm, RML.predicateObjectMap), key=lambda n: str(g.value(n, RML.predicate))):
+            objects = []
+            for om in g.objects(pom, RML.objectMap):
+                parent = g.value(om, RML.parentTriplesMap)
+                if parent is None:
+                    objects.append(self.term(om, "literal"))
+                    continue
+                ref: dict[str, Any] = {"mapping": self.tm_name(parent)}
+                conds = [{"function": "equal",
+                          "parameters": [["str1", f"$({escape_reference(str(g.value(jc, RML.child)))})", "s"],
+                                         ["str2", f"$({escape_reference(str(g.value(jc, RML.parent)))})", "o"]]}
+                         for jc in g.objects(om, RML.joinCondition)]
+                if conds:
+                    ref["condition"] = conds if len(conds) > 1 else conds[0]
+                objects.append(ref)
+            objects.sort(key=str)
+            entry: dict[str, Any] = {"p": self.name(g.value(pom, RML.predicate)),
+                                     "o": objects if len(objects) > 1 else objects[0]}
+            if graphs := self.graphs(pom):
+                entry["graphs"] = graphs
+            po.append(entry)
+        out: dict[str, Any] = {"sources": [source], "s": subject}
+        if graphs := self.graphs(sm):
+            out["graphs"] = graphs
+        out["po"] = po
+        return out
+
+
+def to_yarrrml(rml: Graph) -> str:
+    """The RML document ``rml`` (current vocabulary, what :mod:`pipeline.compile.rml` emits) as YARRRML text.
+
+    Returns:
+        The document: ``base`` (when the TriplesMaps share an ``rml:baseIRI``), the prefixes it
+        uses, and one mapping per TriplesMap.
+    Raises:
+        InputError: a term map with no value (not RML kgc writes).
+    """
+    w = _Writer(rml)
+    maps = {w.tm_name(tm): w.mapping(tm) for tm in sorted(rml.subjects(RDF.type, RML.TriplesMap))
+            if rml.value(tm, RML.logicalSource) is not None and rml.value(tm, RML.subjectMap) is not None}
+    used = {p: ns for p, ns in sorted(w.prefixes.items()) if p in w.used}
+    doc: dict[str, Any] = {}
+    bases = {str(b) for b in rml.objects(None, RML.baseIRI)}
+    if len(bases) == 1:
+        doc["base"] = bases.pop()
+    doc["prefixes"] = used
+    doc["mappings"] = maps
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)

@@ -1,0 +1,136 @@
+"""What a failed LLM request means, in words that say which setting to change.
+
+litellm maps provider errors onto openai's exception classes, but a local server's refusal of a
+prompt longer than its context window usually arrives as a plain HTTP 400 (``BadRequestError``)
+whose text only the server's wording identifies. :func:`context_overflow` recognises the wording
+of common servers and reads the token counts it gives:
+
+==========  ===================================================================================
+llama.cpp   ``request (3026 tokens) exceeds the available context size (2048 tokens), try
+            increasing it`` (error type ``exceed_context_size_error``)
+vLLM        ``This model's maximum context length is 4096 tokens. However, you requested 5000
+            tokens ...``; ``... your request has 3500 input tokens``; ``The prompt (total length
+            5000) is too long to fit into the model (context length 4096)``
+Ollama      ``the input length exceeds the context length``; ``prompt too long; exceeded max
+            context length by 12 tokens``
+LM Studio   ``Trying to keep the first 5000 tokens when context the overflows. However, the model
+            is loaded with context length of only 4096 tokens``
+TGI         ```inputs` tokens + `max_new_tokens` must be <= 4096``
+OpenAI      ``This model's maximum context length is 128000 tokens`` (litellm's
+            ``ContextWindowExceededError``)
+==========  ===================================================================================
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.llm.settings import LLMSettings
+
+__all__ = ["FATAL_KINDS", "Overflow", "context_overflow", "describe_error", "refuses_structured_output",
+           "SERVER_CONTEXT_SETTINGS"]
+
+#: error kinds after which no further request of the case can succeed (configuration problems)
+FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window"})
+
+#: where each common local server sets its context window (named in the advice)
+SERVER_CONTEXT_SETTINGS = ("llama.cpp: --ctx-size; vLLM: --max-model-len; Ollama: num_ctx; "
+                           "LM Studio: the model's context length")
+
+_OVERFLOW = re.compile(
+    r"exceeds? the available context size|exceed_context_size_error|maximum context length|"
+    r"context length of only|too long to fit into the model|exceeds the context length|"
+    r"exceeded max context length|context window|context_length_exceeded|is too long and exceeds limit|"
+    r"tokens \+ `?max_new_tokens`? must be <=|greater than the context length|maximum model length", re.I)
+_NUMBERS = (  # (pattern, group of the prompt's tokens or None, group of the window or None)
+    (re.compile(r"request \((\d+) tokens\) exceeds the available context size \((\d+) tokens\)", re.I), 1, 2),
+    (re.compile(r"maximum context length is (\d+) tokens?\D+?(?:requested|resulted in|has) (\d+)", re.I), 2, 1),
+    (re.compile(r"maximum context length is (\d+)", re.I), None, 1),
+    (re.compile(r"total length (\d+)\) is too long to fit into the model \(context length (\d+)\)", re.I), 1, 2),
+    (re.compile(r"prompt \((\d+) tokens\) is too long and exceeds limit of (\d+)", re.I), 1, 2),
+    (re.compile(r"keep the first (\d+) tokens.*?context length of only (\d+) tokens", re.I | re.S), 1, 2),
+    (re.compile(r"must be <= (\d+)\. Given: (\d+)", re.I), 2, 1),
+)
+_STRUCTURED = re.compile(r"response_format|json_schema|json schema|grammar|structured output|guided_json", re.I)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A context-window refusal: the token counts the server gave (``None`` when it gave none)."""
+
+    prompt_tokens: int | None = None
+    window: int | None = None
+
+
+def context_overflow(text: str, exc_name: str = "") -> Overflow | None:
+    """The refusal in ``text`` (an error message) when it says the request exceeds the context
+    window, with the server's counts; ``None`` for any other error."""
+    if "ContextWindow" not in exc_name and not _OVERFLOW.search(text or ""):
+        return None
+    for pattern, prompt, window in _NUMBERS:
+        m = pattern.search(text)
+        if m:
+            return Overflow(int(m.group(prompt)) if prompt else None, int(m.group(window)) if window else None)
+    return Overflow()
+
+
+def refuses_structured_output(text: str) -> bool:
+    """Whether a refusal names the structured-output request (``response_format``, a JSON Schema, a
+    grammar): only then is asking again for a Markdown answer worth a second request."""
+    return bool(_STRUCTURED.search(text or ""))
+
+
+def _overflow_message(over: Overflow, settings: LLMSettings, detail: str) -> str:
+    counts = []
+    if over.prompt_tokens:
+        counts.append(f"the server counted {over.prompt_tokens} tokens")
+    if over.window:
+        counts.append(f"its window is {over.window} tokens")
+    said = f" ({'; '.join(counts)})" if counts else f" ({detail})"
+    if over.window and settings.context_window != over.window:
+        fix = (f"set LLM_CONTEXT_WINDOW={over.window} so that kgc sizes the prompt parts and max_tokens to fit, "
+               f"or start the server with a larger context ({SERVER_CONTEXT_SETTINGS})")
+    elif settings.context_window:
+        fix = (f"LLM_CONTEXT_WINDOW={settings.context_window} is more than the server holds, or kgc's token "
+               f"estimate was low: set LLM_CONTEXT_WINDOW to the server's window or lower, or start the server "
+               f"with a larger context ({SERVER_CONTEXT_SETTINGS})")
+    else:
+        fix = (f"set LLM_CONTEXT_WINDOW to the server's context window so that kgc splits the prompt and sizes "
+               f"max_tokens to fit, or start the server with a larger context ({SERVER_CONTEXT_SETTINGS})")
+    return f"the request does not fit the model's context window{said}: {fix}"
+
+
+def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]:
+    """``(kind, message)`` for a failed request, in words that say what to do.
+
+    Kinds: ``timeout``, ``connection``, ``auth``, ``not_found``, ``rate_limit``, ``context_window``,
+    ``bad_request``, ``other``. A context-window refusal is tested first (servers send it as a
+    plain 400); a timeout is tested before a connection error because ``openai.APITimeoutError``
+    is a kind of ``APIConnectionError``.
+    """
+    name = type(exc).__name__
+    text = str(exc)
+    where = settings.api_base or f"the provider of {settings.model}"
+    detail = text.split("\n")[0][:300]
+    over = context_overflow(text, name)
+    if over is not None:
+        return "context_window", _overflow_message(over, settings, detail)
+    if "Timeout" in name or "ReadTimeout" in text:
+        return "timeout", (f"{where} sent nothing for LLM_TIMEOUT={settings.timeout:g} s (no answer had started; "
+                           "not sent again): the server is busy or stuck, or reads a long prompt slowly; "
+                           "raise LLM_TIMEOUT")
+    if "Authentication" in name or "PermissionDenied" in name:
+        return "auth", f"{where} refused the request ({name}): set LLM_API_KEY or the provider's key variable"
+    if "NotFound" in name:
+        return "not_found", f"{where} does not know model {settings.model!r} ({detail}); check LLM_MODEL"
+    if "APIConnection" in name or "ServiceUnavailable" in name or "InternalServer" in name:
+        return "connection", f"cannot reach the LLM server at {where} ({name}); is it running? check LLM_API_BASE"
+    if "RateLimit" in name:
+        return "rate_limit", f"{where} kept refusing with rate limits after {settings.max_retries} retries ({detail})"
+    if "LLM Provider NOT provided" in text:  # litellm's BadRequest before any request is sent
+        return "not_found", (f"litellm cannot tell the provider of model {settings.model!r}: prefix it with one "
+                             "(openai/<model> for an OpenAI-compatible server at LLM_API_BASE, ollama/<model>, "
+                             "anthropic/<model> ...; https://docs.litellm.ai/docs/providers); check LLM_MODEL")
+    if "BadRequest" in name:
+        return "bad_request", f"{where} rejected the request (BadRequest: {detail})"
+    return "other", f"{name}: {detail}"

@@ -1,0 +1,143 @@
+"""The text manifest kind (``kind: text``): one text case, and Text2KGBench's manifests.
+
+A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
+
+    kind: text
+    name: 1_university
+    ontology: ontologies/1_university_ontology.json   # concepts, relations with domain/range
+    sentences: test/ont_1_university_test.jsonl        # {"id", "sent"} per line
+    gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
+    train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
+    base_iri: http://example.org/kg/                   # optional
+    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations
+    offline: {threshold: 0.3}                          # optional OfflineExtractor settings
+
+The files are read by :mod:`.data` (``ontology_iri``: see :func:`.data.load_ontology`); the
+``offline`` settings are checked as :class:`.offline.OfflineExtractor` checks them, when the
+manifest is loaded.
+
+:func:`text2kgbench_manifests` writes one manifest per ontology of the Text2KGBench
+DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), never copied.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.errors import InputError, ManifestError
+from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
+from pipeline.text.offline import OfflineExtractor, setting_names
+
+__all__ = ["TextCase", "load_case", "benchmark_dir", "text2kgbench_manifests", "ontology_names"]
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class TextCase:
+    """A loaded text manifest."""
+
+    name: str
+    path: Path
+    ontology: TextOntology
+    sentences: list[Sentence]
+    gold: dict[str, Sentence] | None
+    train: list[Sentence]
+    base_iri: str = "http://example.org/kg/"
+    offline: dict[str, Any] = field(default_factory=dict)
+
+
+def load_case(path: str | Path) -> TextCase:
+    """Load a ``kind: text`` manifest (see the module docstring).
+
+    Raises:
+        ManifestError: not a mapping, wrong kind, a required key missing, or an 'offline' setting unknown or of the wrong type.
+        InputError: a referenced file cannot be read, or the sentences file holds no sentence.
+    """
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ManifestError(f"cannot read the manifest: {exc}", path=path) from exc
+    if not isinstance(doc, dict) or doc.get("kind") != "text":
+        raise ManifestError("expected a mapping with 'kind: text'", path=path)
+    for k in ("ontology", "sentences"):
+        if not doc.get(k):
+            raise ManifestError(f"missing required key '{k}'", path=path, key=k)
+    base = path.parent
+
+    def rel(p: str) -> Path:
+        return (base / os.path.expandvars(p)).resolve()
+
+    gold = None
+    if doc.get("gold"):
+        gold = {s.id: s for s in load_sentences(rel(doc["gold"]))}
+    train_files = doc.get("train") or []
+    train_files = [train_files] if isinstance(train_files, str) else train_files
+    if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
+        raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
+    train = [s for p in train_files for s in load_sentences(rel(p))]
+    offline = doc.get("offline") or {}
+    # the settings of OfflineExtractor (README "Text to KG", Options)
+    allowed = setting_names()
+    if not isinstance(offline, dict):
+        raise ManifestError(f"'offline' must be a mapping with keys among {allowed}", path=path, key="offline")
+    if set(offline) - set(allowed):
+        raise ManifestError(f"'offline': unknown setting {sorted(set(offline) - set(allowed), key=str)[0]!r}; expected "
+                            f"one of {allowed}", path=path, key="offline")
+    try:  # the values too, before the sentences are read and long before any fit
+        OfflineExtractor(**offline)
+    except InputError as exc:
+        raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
+    ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
+    sentences = load_sentences(rel(doc["sentences"]))
+    if not sentences:
+        raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
+    return TextCase(str(doc.get("name") or path.stem), path, ontology, sentences, gold, train,
+                    str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
+
+
+def benchmark_dir() -> Path:
+    """``TEXT2KGBENCH_DIR``, else ``../shared/benchmarks/text2kgbench`` next to the project root."""
+    return Path(os.environ.get("TEXT2KGBENCH_DIR") or _ROOT.parent / "shared" / "benchmarks" / "text2kgbench")
+
+
+def ontology_names(bench: Path) -> list[str]:
+    """The benchmark's ontology names (``1_university`` ...), in their numeric order.
+
+    Raises:
+        InputError: ``bench`` has no ``ontologies/*_ontology.json``.
+    """
+    names = [p.name[:-len("_ontology.json")] for p in (bench / "ontologies").glob("*_ontology.json")]
+    if not names:
+        raise InputError("no ontologies/*_ontology.json: not a Text2KGBench DBpedia-WebNLG folder "
+                         "(set TEXT2KGBENCH_DIR)", path=bench)
+    return sorted(names, key=lambda n: int(re.match(r"\d+", n).group()) if re.match(r"\d+", n) else 0)
+
+
+def text2kgbench_manifests(bench: str | Path, out: str | Path) -> list[Path]:
+    """Write one ``kind: text`` manifest per ontology of the benchmark into ``out``.
+
+    The manifests point at the benchmark's files by absolute path (it is read in place).
+    Returns the written paths.
+    """
+    bench, out = Path(bench).resolve(), Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in ontology_names(bench):
+        doc: dict[str, Any] = {
+            "kind": "text", "name": name,
+            "ontology": str(bench / "ontologies" / f"{name}_ontology.json"),
+            "sentences": str(bench / "test" / f"ont_{name}_test.jsonl"),
+            "gold": str(bench / "ground_truth" / f"ont_{name}_ground_truth.jsonl"),
+            "train": [str(bench / "train" / f"ont_{name}_train.jsonl")],
+            "base_iri": f"http://example.org/text2kgbench/{name}/"}
+        p = out / f"{name}.yaml"
+        p.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        paths.append(p)
+    return paths

@@ -1,0 +1,142 @@
+"""The command line people know from the other RML and SHACL tools: `-` is standard output, the
+output's extension is its syntax (Turtle too, a wrong one refused before any work), `-m`/`-o` as in
+RMLMapper, `-s` as in pySHACL, a Morph-KGC configuration as the mapping; and nothing is written
+where the user did not ask (no ./validation.json, no ./inputs/, no ./scores/ on bad input; a
+user's own `inputs/` folder is never written into)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+from pipeline.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "data" / "example" / "example.yaml"
+TABLE = ROOT / "mappings" / "example_table.md"
+
+
+@pytest.fixture()
+def rml(tmp_path, monkeypatch) -> Path:
+    """The example compiled, in an otherwise empty working folder."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["compile", str(EXAMPLE), str(TABLE), "m.ttl", "-q"]) == 0
+    return tmp_path / "m.ttl"
+
+
+def test_dash_is_standard_output_and_nothing_else_is_written(rml, tmp_path, capfd):
+    assert main(["materialize", "m.ttl", "-", "-q"]) == 0
+    out, err = capfd.readouterr()
+    assert len(Graph().parse(data=out, format="nt")) == 16
+    assert "16 statements (0 in named graphs) written to standard output" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.ttl"]  # no file named '-', no engine copy
+
+
+def test_the_extension_is_the_syntax(rml, tmp_path, capsys):
+    assert main(["materialize", "m.ttl", "kg.ttl", "-q"]) == 0
+    text = (tmp_path / "kg.ttl").read_text(encoding="utf-8")
+    assert "@prefix" in text and " ;\n" in text  # Turtle, not N-Triples under a .ttl name
+    assert len(Graph().parse(tmp_path / "kg.ttl", format="turtle")) == 16
+    capsys.readouterr()
+    assert main(["materialize", "m.ttl", "other.txt", "-q"]) == 2
+    assert "unknown RDF syntax for the output's extension '.txt'; expected .nt, .nq, .trig or .ttl" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "other.txt").exists() and not (tmp_path / "other.morph-kgc.ttl").exists()
+    assert main(["materialize", "m.ttl", "kg.data", "--format", "nq", "-q"]) == 0
+    assert len(Graph().parse(tmp_path / "kg.data", format="nquads")) == 16
+
+
+def test_rmlmapper_options_and_a_morph_kgc_configuration(rml, tmp_path):
+    assert main(["materialize", "-m", "m.ttl", "-o", "a/kg.nt", "-q"]) == 0
+    assert len(Graph().parse(tmp_path / "a" / "kg.nt", format="nt")) == 16
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "morph.ini").write_text(
+        "[CONFIGURATION]\noutput_file: b.nq\noutput_format: N-QUADS\n\n[DataSource1]\nmappings: m.ttl\n",
+        encoding="utf-8")
+    assert main(["materialize", "conf/morph.ini", "-q"]) == 0  # paths relative to the working folder
+    assert len(Graph().parse(tmp_path / "b.nq", format="nquads")) == 16
+    # the configuration kgc run writes beside a run runs as it is
+    assert main(["run", str(EXAMPLE), "--mapper", "replay", "--out", "out", "--no-evaluate", "-q"]) == 0
+    case = tmp_path / "out" / "example" / "people"
+    os.chdir(case)  # the RML's source paths are absolute: it runs from its own folder too
+    assert main(["materialize", "morph-kgc.ini", str(tmp_path / "c.nt"), "-q"]) == 0
+    assert set(Graph().parse(tmp_path / "c.nt", format="nt")) == set(Graph().parse(case / "kg.nt", format="nt"))
+
+
+def test_repaired_copies_never_go_into_the_users_inputs_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "inputs").mkdir()
+    data = "id;name\n1;Ann\n2;Bo\n"  # a ';' separated CSV: the engine reads a comma-separated copy
+    (tmp_path / "inputs" / "p.csv").write_text(data, encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                                       "<http://e.org/Person> a owl:Class .\n<http://e.org/name> a owl:DatatypeProperty .\n",
+                                       encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [inputs/p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |\n"
+                                   "|---|---|---|---|---|\n| name | p.csv | http://e.org/name | http://e.org/Person | "
+                                   "http://e.org/p/{id} |\n", encoding="utf-8")
+    assert main(["compile", "case.yaml", "t.md", "m.ttl", "-q"]) == 0
+    assert (tmp_path / "inputs" / "p.csv").read_text(encoding="utf-8") == data  # the user's file as it was
+    assert (tmp_path / "m.inputs" / "p.csv").read_text(encoding="utf-8").startswith("id,name")
+    sources = {str(o) for o in Graph().parse(tmp_path / "m.ttl").objects() if str(o).endswith("p.csv")}
+    assert sources == {str(tmp_path / "m.inputs" / "p.csv")}
+    assert main(["materialize", "m.ttl", "kg.nt", "-q"]) == 0
+    assert len(Graph().parse(tmp_path / "kg.nt", format="nt")) == 4
+
+
+def test_validate_writes_only_what_is_asked_and_reads_shapes_as_pyshacl_does(rml, tmp_path, capsys):
+    assert main(["materialize", "m.ttl", "kg.nt", "-q"]) == 0
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["validate", str(EXAMPLE), "kg.nt", "-q"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no ./validation.json
+    (tmp_path / "s.ttl").write_text("""@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/ontology#> .
+<http://e.org/shape> a sh:NodeShape ; sh:targetClass ex:Person ;
+  sh:property [ sh:path ex:email ; sh:minCount 1 ] .
+""", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", str(EXAMPLE), "kg.nt", "-s", "s.ttl", "-o", "v/result.json", "-q"]) == 1
+    result = json.loads((tmp_path / "v" / "result.json").read_text(encoding="utf-8"))
+    assert result["SHACL"]["value"] is False and len(result["SHACL"]["findings"]) == 3  # three people, no email
+    assert "SHACL: False" in capsys.readouterr().out
+
+
+def test_score_on_bad_input_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kg.nt").write_text("<http://e.org/a> <http://e.org/p> <http://e.org/b> .\n", encoding="utf-8")
+    nogold = tmp_path / "case.yaml"
+    nogold.write_text(f"sources: [{ROOT / 'data/example/people.csv'}]\nontologies: [{ROOT / 'ontologies/example.ttl'}]\n",
+                      encoding="utf-8")
+    assert main(["score", str(nogold), "--kg", "kg.nt", "-q"]) == 2
+    assert main(["score", str(EXAMPLE), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "names no gold table or gold graph" in err and "nothing to score: give --table" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case.yaml", "kg.nt"]  # no ./scores/inputs/
+
+
+def test_a_manifest_may_name_a_folder_of_competency_questions(tmp_path, capsys):
+    from pipeline.manifest import load_manifest
+    (tmp_path / "cq" / "sub").mkdir(parents=True)
+    (tmp_path / "cq" / "sub" / "q1.rq").write_text("# CQ: who?\nSELECT ?s WHERE { ?s ?p ?o }\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    base = f"sources: [{ROOT / 'data/example/people.csv'}]\nontologies: [{ROOT / 'ontologies/example.ttl'}]\n"
+    (tmp_path / "case.yaml").write_text(base + "competency_questions: [cq/]\n", encoding="utf-8")
+    assert load_manifest(tmp_path / "case.yaml").competency_questions == ((tmp_path / "cq").resolve(),)
+    (tmp_path / "bad.yaml").write_text(base + "competency_questions: [empty/]\n", encoding="utf-8")
+    assert main(["score", str(tmp_path / "bad.yaml"), "--kg", str(tmp_path / "bad.yaml"), "-q"]) == 2
+    assert f"bad.yaml:3: competency_questions: the folder {(tmp_path / 'empty').resolve()} holds no .rq file" in \
+        capsys.readouterr().err
+
+
+def test_map_says_each_stage_and_writes_the_evidence_beside_the_table(tmp_path, capsys):
+    out = tmp_path / "t.md"
+    assert main(["map", str(EXAMPLE), str(out), "--mapper", "replay", "--table", str(TABLE)]) == 0
+    err = capsys.readouterr().err
+    assert [line.split(" (")[0] for line in err.splitlines() if line.startswith("kgc map:")] == [
+        "kgc map: reading 2 source(s)", "kgc map: reading the ontology", "kgc map: mapping with the replay mapper",
+        "kgc map: written"]
+    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert out.is_file() and len(rows["rows"] if isinstance(rows, dict) else rows) == 4

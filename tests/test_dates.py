@@ -1,0 +1,159 @@
+"""Dates, date-times and clock times: the offline mapper's proposals, the date order decided from
+the values or the table, and the FnO functions that normalise them."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from rdflib import URIRef
+
+from pipeline.cli import main
+from pipeline.compile import compile_table
+from pipeline.manifest import load_manifest
+from pipeline.ontology import load_ontology
+from pipeline.sources.load import load_source
+from pipeline.table import read_table
+
+from helpers import CASES, findings_in, kgc_run, materialize_compiled, table_rows
+
+
+O = "http://example.org/o#"
+
+
+def test_dates_are_no_date_times_stamps_need_a_zone_and_missing_markers_keep_a_decimal_comma_column(tmp_path):
+    out = kgc_run(tmp_path, "sensor-datetime-missing")  # exit 0: no literal is dropped
+    rows = {r[0]: r for r in table_rows(out / "table.md") if r[0]}
+    assert "installed" not in rows and "phenomenon_time" not in rows
+    assert rows["value"][2] == "iot:hasSimpleResult"
+    table = (out / "table.md").read_text(encoding="utf-8")
+    assert "| value | observations.csv | iot:hasSimpleResult | iot:Observation |  | "\
+           "http://example.org/data/observation/{obs_id} |  | xsd:decimal |  | toDecimal() |" in table
+    audit = (out / "audit.md").read_text(encoding="utf-8")
+    assert re.search(r"column 'installed' of sensors\.csv is not mapped; best candidates: iot:installationDate "
+                     r"\(similarity 0\.\d\d, but the values do not fit its range \(only 0 of 3 do; more than half must\)\)",
+                     audit)
+    assert re.search(r"column 'phenomenon_time' of observations\.csv is not mapped; best candidates: iot:phenomenonTime "
+                     r"\(similarity 0\.\d\d, but the values do not fit its range \(only 1 of 6 do;", audit)
+    assert ("column 'value' of observations.csv (iot:hasSimpleResult, toDecimal()): 2 cell(s) say no value "
+            "('NA', '-'): they give no triple") in audit
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    o, d = "http://example.org/data/observation/", "http://www.w3.org/2001/XMLSchema#decimal"
+    assert sorted(t for t in kg if "#hasSimpleResult>" in t) == [
+        f'<{o}O-{n}> <http://example.org/iot#hasSimpleResult> "{v}"^^<{d}> .'
+        for n, v in (("1001", "7.25"), ("1002", "8.10"), ("1003", "71.5"), ("1005", "1013.2"))]
+
+
+def test_database_date_times_get_to_date_time_and_keep_their_zone(tmp_path):
+    from pipeline.fno.udfs import normalize_datetime
+
+    assert [normalize_datetime(v) for v in ("2024-03-01 10:00:00+01", "2024-03-01 10:00 +0100", "2024-03-01T10:00",
+                                           "2024-03-01 10:00:00.25Z", "01/03/2024 10:00", "2024-02-30 10:00",
+                                           "2024-03-01 24:00", "2024-03-01 10:00+15")] == [
+        "2024-03-01T10:00:00+01:00", "2024-03-01T10:00:00+01:00", "2024-03-01T10:00:00", "2024-03-01T10:00:00.25Z",
+        None, None, None, None]
+    out = kgc_run(tmp_path, "csv-datetime-space")  # exit 0: no literal is dropped
+    rows = {r[0]: r for r in table_rows(out / "table.md")}
+    table = (out / "table.md").read_text(encoding="utf-8")
+    for ref, dt in (("phenomenon_time", "xsd:dateTimeStamp"), ("result_time", "xsd:dateTime")):
+        assert rows[ref][2] == f"iot:{'phenomenonTime' if ref == 'phenomenon_time' else 'resultTime'}"
+        assert f"| {ref} | observations.csv | {rows[ref][2]} | iot:Observation |  | "\
+               f"http://example.org/data/observation/{{obs_id}} |  | {dt} |  | toDateTime() |" in table
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    x, o = "http://www.w3.org/2001/XMLSchema#", "http://example.org/data/observation/"
+    assert sorted(t for t in kg if "#phenomenonTime>" in t) == [
+        f'<{o}O-{i}> <http://example.org/iot#phenomenonTime> "{v}"^^<{x}dateTimeStamp> .' for i, v in
+        ((1, "2024-03-01T10:00:00+01:00"), (2, "2024-03-01T11:00:00+01:00"), (3, "2024-03-01T12:00:00Z"))]
+    assert f'<{o}O-3> <http://example.org/iot#resultTime> "2024-03-01T12:05:30"^^<{x}dateTime> .' in kg
+
+
+def test_normalize_time_gives_xsd_time_lexical_forms_or_none():
+    from pipeline.fno import function_for_name, udfs
+
+    assert function_for_name("toTime()") == "normalizeTime"
+    got = {v: udfs.normalize_time(v) for v in ("20:00", "8:05", "20:00:00", "23:59:59.5Z", "07:30+02:00",
+                                               "24:00", "12:60", "8pm", "", None)}
+    assert got == {"20:00": "20:00:00", "8:05": "08:05:00", "20:00:00": "20:00:00", "23:59:59.5Z": "23:59:59.5Z",
+                   "07:30+02:00": "07:30:00+02:00", "24:00": None, "12:60": None, "8pm": None, "": None, None: None}
+
+
+def test_clock_times_get_seconds_and_01_booleans_are_no_misfits(tmp_path, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-clock-times-and-01-booleans", work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "custom" / "ev2"
+    table = (folder / "table.md").read_text(encoding="utf-8")
+    assert "| start_time | events.csv | ev:startTime | ev:Event |  | http://example.org/data/event/{event_code} |  "\
+           "| xsd:time |  | toTime() | time normalised to xsd:time (hh:mm:ss) |" in table
+    kg = (folder / "kg.nt").read_text(encoding="utf-8").splitlines()
+    times = sorted(line for line in kg if "#startTime>" in line)
+    assert [t.split("> ", 2)[2] for t in times] == [
+        '"20:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"18:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .',
+        '"17:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"19:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .']
+    audit = (folder / "audit.md").read_text(encoding="utf-8")
+    assert "outdoor" not in audit and "dropped" not in audit
+
+
+def test_dates_with_month_names_are_dates(tmp_path):
+    from pipeline.fno import udfs
+
+    assert [udfs.normalize_date(v, "YMD") for v in ("29 April 2003", "April 29, 2003", "29-Apr-2003",
+                                                     "29 de abril de 2003", "31 February 2003", "May 2003")] ==\
+        ["2003-04-29", "2003-04-29", "2003-04-29", "2003-04-29", None, None]
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-month-name-dates", work)
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "custom" / "books"
+    assert "| Publication Date | books.csv | lib:publicationDate | lib:Book |  | "\
+           "http://example.org/library/book/{ISBN-13} |  | xsd:date |  | toDate() |"\
+           in (folder / "table.md").read_text(encoding="utf-8")
+    dates = sorted(line.split("> ", 2)[2] for line in (folder / "kg.nt").read_text(encoding="utf-8").splitlines()
+                   if "#publicationDate>" in line)
+    assert dates == ['"1971-01-05"^^<http://www.w3.org/2001/XMLSchema#date> .',
+                     '"2003-04-29"^^<http://www.w3.org/2001/XMLSchema#date> .',
+                     '"2007-03-01"^^<http://www.w3.org/2001/XMLSchema#date> .']
+
+
+@pytest.mark.parametrize("values, output, expected, status", [
+    (["03/04/2024", "12/11/2024", "2024-05-06"], "date as xsd:date", {"e1": None, "e2": None, "e3": "2024-05-06"},
+     "cannot be told"),
+    (["03/04/2024", "12/11/2024", "20240506"], "MM/DD/YYYY", {"e1": "2024-03-04", "e2": "2024-12-11",
+                                                              "e3": "2024-05-06"}, None),
+    (["13/04/2024", "04/13/2024", "2024-05-06"], "", {"e1": None, "e2": None, "e3": "2024-05-06"},
+     "some values are day-first and others month-first"),
+])
+def test_date_order_ambiguous_stated_or_conflicting(tmp_path, values, output, expected, status):
+    from dataclasses import replace
+
+    from pipeline.manifest import Source
+
+    csv = tmp_path / "events.csv"
+    csv.write_text("id,date\n" + "".join(f"e{i},{v}\n" for i, v in enumerate(values, 1)), encoding="utf-8")
+    table = tmp_path / "t.md"
+    table.write_text("| Data Reference | Ontology Property | Entity Class | Subject Generation | Datatype | Function Name "
+                     f"| Function Output |\n|---|---|---|---|---|---|---|\n| date | ex:date | ex:Event | "
+                     f"http://example.org/e/{{id}} | xsd:date | toDate | {output} |\n", encoding="utf-8")
+    case = load_manifest(CASES / "date-month-first-swapped" / "case.yaml")
+    case = replace(case, sources=(Source(csv, "csv", None, "events.csv"),))
+    ontology = load_ontology(list(case.ontologies), case.prefixes)
+    sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
+    compiled = compile_table(read_table(table), ontology, case, sources)
+    kg = materialize_compiled(compiled, sources, tmp_path)
+    got = {str(s).rsplit("/", 1)[1]: str(o) for s, o in kg.subject_objects(URIRef(O + "date"))}
+    assert got == {k: v for k, v in expected.items() if v}
+    warnings = [f.message for f in findings_in(compiled, "function_name") if f.severity == "warning"]
+    assert (status is None and not warnings) or any(status in w for w in warnings)
+
+
+def test_decide_date_order_from_values_or_the_table():
+    from pipeline.fno.dates import decide_date_order, stated_date_order
+
+    day_first = decide_date_order(["30/01/2024", "31/02/2024"])
+    assert (day_first.order, day_first.evidence, day_first.invalid) == ("DMY", ["30/01/2024"], ["31/02/2024"])
+    amb = decide_date_order(["03/04/2024", "31/02/2024", "2024-01-01", "20240101"])
+    assert (amb.status, amb.order, amb.evidence) == ("ambiguous", "YMD", ["03/04/2024"])
+    assert decide_date_order(["2024-01-01", "20240101"]).status == "year-first"
+    stated = decide_date_order(["03/04/2024", "13/01/2024"], stated_date_order("toDate", "MM/DD/YYYY"))
+    assert (stated.order, stated.invalid) == ("MDY", ["13/01/2024"])
+    assert [stated_date_order(c) for c in ("dd.mm.yyyy", "m/d/yy", "date as xsd:date", "YYYY-MM-DD")] ==\
+        ["DMY", "MDY", None, None]

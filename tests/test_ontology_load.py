@@ -1,0 +1,61 @@
+"""Loading ontologies: syntax errors in one line naming the file and line, an ontology that declares
+nothing, classes implied by rdfs:domain."""
+from __future__ import annotations
+
+import pytest
+from rdflib import URIRef
+
+from pipeline.compile import compile_table
+from pipeline.errors import OntologyError
+from pipeline.ontology import load_ontology
+from pipeline.sources.load import load_source
+
+from helpers import FUNCTIONAL, case_manifest, cells, map_lexically
+
+
+def test_ontology_in_functional_syntax_is_one_line_with_hint(tmp_path):
+    f = tmp_path / "onto.ttl"
+    f.write_text(FUNCTIONAL, encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([f])
+    assert str(err.value) == (f"{f}:1: cannot parse ontology as turtle: expected qname after @prefix; the file is in "
+                              "OWL functional syntax, which is not read: save it as Turtle or RDF/XML")
+    assert err.value.line == 1
+
+
+def test_ontology_unknown_extension_reports_the_turtle_error(tmp_path):
+    f = tmp_path / "onto.owx"
+    f.write_text(FUNCTIONAL, encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([f])
+    assert str(err.value).startswith(f"{f}:1: cannot parse ontology (extension '.owx' unknown, read as turtle): "
+                                     "expected qname after @prefix; the file is in OWL functional syntax")
+    assert "\n" not in str(err.value) and "BufferedReader" not in str(err.value)
+
+
+def test_turtle_syntax_error_names_its_line(tmp_path):
+    f = tmp_path / "onto.ttl"
+    f.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e\n ex:f ex:g .\n", encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([f])
+    assert str(err.value) == f"{f}:4: cannot parse ontology as turtle: expected '.' or '}}' or ']' at end of statement"
+
+
+def test_an_ontology_without_classes_or_properties_fails_at_load(tmp_path):
+    f = tmp_path / "empty.ttl"
+    f.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n", encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([f])
+    assert str(err.value) == (f"{f}: no class or property is declared (1 triples read): expected an ontology with "
+                              "owl:Class/rdfs:Class and property declarations")
+
+
+def test_rdfs_domain_class_is_a_class_for_mapper_and_audit(tmp_path):
+    case = case_manifest("rdfs-domain-class")
+    ont = load_ontology(case.ontologies, case.prefixes)
+    media = URIRef("http://example.org/media#MediaResource")
+    assert media in ont.classes and media in ont.implied_classes()
+    result, rows = map_lexically("rdfs-domain-class")
+    compiled = compile_table(result.table, ont, case, [load_source(s, tmp_path) for s in case.sources])
+    assert not compiled.audit.dropped
+    assert ("mime_type", "ex:MediaResource") in cells(compiled.audit.kept, "data_reference", "entity_class")

@@ -1,0 +1,44 @@
+"""A run that fails at a stage records it (run.json, audit.json) and keeps what the earlier stages
+gave."""
+from __future__ import annotations
+
+from pipeline.cli import main
+from pipeline.manifest import load_manifest
+
+from helpers import CASES, FUNCTIONAL
+
+
+def test_run_with_an_unparsable_ontology_records_the_failure_in_the_audit(tmp_path, capsys):
+    import json
+    (tmp_path / "onto.ttl").write_text(FUNCTIONAL, encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: o\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--out", str(tmp_path / "out")]) == 2
+    folder = tmp_path / "out" / "custom" / "o"
+    assert json.loads((folder / "audit.json").read_text()) == [{
+        "stage": "load", "file": "onto.ttl", "line": 1, "column": None, "value": None, "expected": None,
+        "candidate": None, "severity": "error",
+        "message": "cannot parse ontology as turtle: expected qname after @prefix; the file is in OWL functional "
+                   "syntax, which is not read: save it as Turtle or RDF/XML"}]
+    run = json.loads((folder / "run.json").read_text())
+    assert (run["status"], run["failed_stage"], run["error_kind"], run["findings"]["errors"]) == (
+        "failed", "load", "input", 1)
+
+
+def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    import pipeline.run.runner as run_module
+    import pipeline.run.stages as stages
+    from pipeline.errors import MaterializeError
+
+    def fail(*args, **kwargs):
+        raise MaterializeError("engine stopped")
+
+    monkeypatch.setattr(stages, "materialize_with_events", fail)  # the engine run of the materialize stage
+    table = CASES / "function-with-xpath-template-crash" / "table.md"
+    case = replace(load_manifest(CASES / "function-with-xpath-template-crash" / "case.yaml"), gold_table=table)
+    run = run_module.run_case(case, run_module.RunConfig(out_dir=tmp_path, mapper="replay",
+                                                         mapper_options={"table": str(table)}))
+    assert (run.status, run.failed_stage) == ("failed", "materialize")
+    assert run.extra["mapping_scores"]["f1"] == 1.0

@@ -1,0 +1,42 @@
+"""CSV sources: records wider or narrower than the header, blank spreadsheet lines."""
+from __future__ import annotations
+
+import json
+import shutil
+
+from pipeline.cli import main
+
+from helpers import CASES, books_case, table_rows
+
+
+def test_a_blank_spreadsheet_line_is_no_record_lacking_its_identifier(tmp_path, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "csv-excel-blank-record", work)
+    assert main(["-q", "map", str(work / "case.yaml"), str(tmp_path / "t.md")]) == 0
+    err = capsys.readouterr().err
+    assert "have no 'Product ID'" not in err
+    assert "header cell(s) in column(s) 5, 6 are empty" in err
+    rows = {r[0]: r for r in table_rows(tmp_path / "t.md")}
+    assert sorted(rows) == ["Date added", "Name", "Price (EUR)", "Product ID"]
+    assert rows["Product ID"][2:5] == ("s:sku", "s:Product", "http://example.org/data/product/{Product ID}")
+
+
+def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, capsys):
+    # cells beyond the header reach no column: the records holding them are named with their lines and widths
+    books_case(tmp_path, "| title | books.csv | ex:title | ex:Book | http://example.org/b/{id} | xsd:string |\n")
+    (tmp_path / "books.csv").write_text('id,title,price\n1,"Du\nne",1.5,x,y\n2\n\n3,Emma,2\n4,Lolita,3,z\n',
+                                        encoding="utf-8")
+    out = tmp_path / "o"
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(out)]) == 0
+    audit = json.loads((out / "s" / "b" / "audit.json").read_text(encoding="utf-8"))
+    rows = [(f["severity"], f["line"], f["message"]) for f in audit if f["column"] == "record"]
+    assert rows == [
+        ("warning", 2, "2 record(s) have more cells than the header; the extra cells are dropped (no column name "
+                       "addresses them): line 2 (5 cells), line 7 (4 cells)"),
+        ("info", 4, "1 record(s) have fewer cells than the header; the missing cells are read as empty: line 4 (1 cells)")]
+    capsys.readouterr()
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"warning: {tmp_path / 'books.csv'}:2 [record]: 2 record(s) have more cells than the header; the extra cells "
+        "are dropped (no column name addresses them): line 2 (5 cells), line 7 (4 cells)")

@@ -1,0 +1,70 @@
+"""XML sources: iterators, default namespaces bound to a prefix, a catalogue read as one record."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from rdflib import Graph, URIRef
+
+from pipeline.run.runner import RunConfig, run_case
+from pipeline.sources.load import load_source
+from pipeline.sources.namespaces import bind_default_prefix
+
+from helpers import CASES, case_manifest
+
+
+def test_bind_default_prefix_rewrites_element_names_only():
+    assert bind_default_prefix("/catalog/item[code='A1']/title", "d") == "/d:catalog/d:item[d:code='A1']/d:title"
+    assert bind_default_prefix("item/@code", "d") == "d:item/@code"
+    assert bind_default_prefix("count(child::item) and n:x", "d") == "count(child::d:item) and n:x"
+
+
+def test_xml_iterator_matching_nothing_is_a_finding(tmp_path):
+    case = case_manifest("xml-default-namespace-mapper")
+    src = dataclasses.replace(case.sources[0], iterator="/Nothing/Here")
+    data = load_source(src, tmp_path)
+    found = [f for f in data.findings if f.column == "iterator"]
+    assert data.records == [] and len(found) == 1
+    assert "selects no record" in found[0].message and "urn:example:notice" in found[0].message
+    assert found[0].file.endswith("notice.xml") and found[0].candidate == "/d:Notice"
+
+
+def test_unprefixed_manifest_iterator_is_bound(tmp_path):
+    case = case_manifest("xml-default-namespace-table")
+    data = load_source(dataclasses.replace(case.sources[0], iterator="/catalog/item"), tmp_path)
+    assert (data.iterator, len(data.records)) == ("/d:catalog/d:item", 2)
+    assert any(f.column == "iterator" and f.candidate == "/d:catalog/d:item" for f in data.findings)
+
+
+def test_xml_default_namespace_table_unprefixed_paths_compile_and_run(tmp_path):
+    case = case_manifest("xml-default-namespace-table")
+    run = run_case(case, RunConfig(out_dir=tmp_path, mapper="replay",
+                                   mapper_options={"table": str(CASES / "xml-default-namespace-table" / "table.md")},
+                                   evaluate=False))
+    assert run.status == "ok"
+    kg = Graph().parse(run.folder / "kg.nt", format="nt")
+    titles = {(str(s), str(o)) for s, o in kg.subject_objects(URIRef("http://example.org/o#title"))}
+    assert titles == {("http://example.org/item/A1", "Lamp"), ("http://example.org/item/B2", "Desk")}
+    info = [f for f in run.findings if f.stage == "audit" and f.severity == "info"]
+    assert {f.candidate for f in info} == {"d:title", "d:code"}
+    cov = json.loads((run.folder / "run.json").read_text())["coverage"]["items.xml"]
+    assert (cov["columns"], cov["columns_mapped"], cov["records"], cov["records_with_subject"]) == (2, 2, 2, 2)
+
+
+def test_a_catalogue_read_as_one_record_names_its_repeating_elements_and_the_way_out(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.sources.load import load_source
+
+    xml = CASES / "xml-named-sources" / "courses.xml"
+    data = load_source(Source(path=xml, format="xml"), tmp_path)
+    assert data.iterator == "/uni:catalogue" and len(data.records) == 1
+    found = [f for f in data.findings if f.column == "iterator"]
+    # a root whose children hold no text of their own only groups collections: a warning
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert found[0].candidate == "/uni:catalogue/uni:teachers/uni:teacher"
+    assert ("holding repeating elements /uni:catalogue/uni:teachers/uni:teacher (2), /uni:catalogue/uni:department "
+            "(2), /uni:catalogue/uni:department/uni:course (2), /uni:catalogue/uni:department/uni:course/uni:session "
+            "(2):") in found[0].message
+    # a given iterator is the engineer's choice: nothing to say
+    given = load_source(Source(path=xml, format="xml", iterator="/uni:catalogue/uni:department"), tmp_path)
+    assert not [f for f in given.findings if f.column == "iterator"]
