@@ -6,9 +6,11 @@ rdflib and running some twenty SPARQL queries and updates over it: about a fifth
 CPU time on a million statements, and the same on every run of an unchanged mapping (the usual
 case: new data, same mapping). The table depends on nothing but the mapping document and the
 engine configuration, so it is stored once per distinct (engine version, configuration, mapping
-bytes), under ``$PIPELINE_RULES_CACHE`` (default ``~/.cache/kgc/rules``; ``0`` turns the cache
-off), one pickle file per entry, written atomically; at most :data:`MAX_ENTRIES` entries are kept
-(the least recently used go first). An entry that cannot be read is parsed again and rewritten.
+bytes), in the folder ``rules`` under the pipeline's one cache root (:func:`pipeline.cache.root`:
+``$KGC_CACHE_DIR``, default ``~/.cache/kgc``; ``0`` turns it off), one pickle file per entry
+(the table is pandas frames, which the text-only namespaces of :mod:`pipeline.cache` do not hold),
+written atomically; at most :data:`MAX_ENTRIES` entries are kept (the least recently used go
+first). An entry that cannot be read is parsed again and rewritten.
 """
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CACHE_ENV", "MAX_ENTRIES", "cache_folder", "rule_key", "load", "store"]
+from pipeline.cache import root
 
-CACHE_ENV = "PIPELINE_RULES_CACHE"
+__all__ = ["MAX_ENTRIES", "cache_folder", "rule_key", "load", "store"]
+
 #: Entries kept (one per distinct mapping; each some tens of kB).
 MAX_ENTRIES = 256
 #: Bumped when what is stored changes shape.
@@ -29,11 +32,9 @@ _FORMAT = "1"
 
 
 def cache_folder() -> Path | None:
-    """The cache folder (``None``: ``$PIPELINE_RULES_CACHE`` is ``0``)."""
-    setting = os.environ.get(CACHE_ENV, "")
-    if setting == "0":
-        return None
-    return Path(setting) if setting else Path.home() / ".cache" / "kgc" / "rules"
+    """The cache folder (``None``: disk caching is off, ``KGC_CACHE_DIR=0``)."""
+    top = root()
+    return None if top is None else top / "rules"
 
 
 def rule_key(mapping: bytes, config: str, engine_version: str) -> str:
