@@ -159,7 +159,8 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repeat: int,
-                distributed: bool, workers: int, processes: int, baseline: Path | None) -> dict[str, Any]:
+                distributed: bool, workers: int, processes: int, baseline: Path | None,
+                skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     work = root / label
     manifest = generate(blinkg, k, work / "data", seed)
     bin_dir = Path(sys.executable).parent
@@ -197,9 +198,11 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
                                           "--manifest", str(manifest), "--distributed", "--workers", str(workers)]
                     if tag == "" else [kgc, "-q", "materialize", str(rml), str(work / "base-dist.nt"), "--manifest",
                                        str(manifest), "--distributed", "--partitions", str(workers)], path)
-            add(tag + "validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out",
-                                   str(work / f"{tag.rstrip(':') or 'ours'}-validation.json")], path)
-    add("map", [kgc, "-q", "map", str(manifest), str(work / "table.json")])
+            if "validate" not in skip:
+                add(tag + "validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out",
+                                       str(work / f"{tag.rstrip(':') or 'ours'}-validation.json")], path)
+    if "map" not in skip:
+        add("map", [kgc, "-q", "map", str(manifest), str(work / "table.json")])
     kg = work / "ours.nt"
     dropped = sum(int(m) for m in _DROPPED.findall((work / "materialize.log").read_text(encoding="utf-8")))
     n_engine, n_ours = _count_lines(eng), _count_lines(kg)
@@ -223,7 +226,8 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
         key = "ours" if not tag else "base"
         row[f"cpu_{key}_engine"] = _ratio(comp["cpu_s"] + mat["cpu_s"], eng_cpu)
         row[f"mem_{key}_engine"] = _ratio(max(comp["mem_mb"] or 0, mat["mem_mb"] or 0), eng_mem)
-        row[f"cpu_validate_{key}"] = _ratio(med[tag + "validate"]["cpu_s"], mat["cpu_s"])
+        row[f"cpu_validate_{key}"] = _ratio(med[tag + "validate"]["cpu_s"], mat["cpu_s"]) if "validate" not in skip \
+            else None
         if distributed:
             row[f"cpu_distributed_{key}"] = _ratio(med[tag + "distributed"]["cpu_s"], mat["cpu_s"])
     for f in (eng, work / "dist.nt", work / "base-dist.nt", work / "base.nt"):  # big files: keep ours.nt only
@@ -243,7 +247,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> str:
-    names = [n for n in rows[0]["stages"] if n != "map"] + ["map"]
+    names = [n for n in rows[0]["stages"] if n != "map"] + (["map"] if "map" in rows[0]["stages"] else [])
     head = ["size", "triples engine / ours (dropped)"] + [f"{n}: CPU s (MB summed)" for n in names]
     head += ["(compile+mat) / engine: CPU (memory)", "validate / mat CPU", "distributed / mat CPU (MB per worker)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -321,7 +325,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline", default=os.environ.get("BENCH_SCALE_BASELINE") or None,
                    help="another kgc checkout (its folder holding pipeline/) run interleaved as 'base:' stages, "
                         "for before/after figures in one run")
+    p.add_argument("--skip", default="", help="stages left out, comma-separated: validate, map (e.g. at 10M, where "
+                                             "they cost more than the rest together)")
     args = p.parse_args(argv)
+    skip = frozenset(s.strip() for s in args.skip.split(",") if s.strip())
+    if skip - {"validate", "map"}:
+        print(f"--skip: unknown stage(s) {sorted(skip - {'validate', 'map'})}; expected validate, map", file=sys.stderr)
+        return 2
     blinkg = Path(args.blinkg).resolve()
     if not (blinkg / "scenarios" / "scenario2" / "complete").is_dir():
         print(f"BLINKG scenario 2 not found under {blinkg} (set BLINKG_DIR)", file=sys.stderr)
@@ -354,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     for label in labels:
         print(f"size {label}:", flush=True)
         rows.append(_bench_size(label, SIZES[label] / TRIPLES_PER_COPY, blinkg, root, args.seed, args.repeat,
-                                distributed, args.workers, args.processes, baseline))
+                                distributed, args.workers, args.processes, baseline, skip))
     xs = [r["engine_triples"] for r in rows]
     slopes = {n: slope(xs, [r["stages"][n]["cpu_s"] for r in rows]) for n in rows[0]["stages"]}
     result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "processes": args.processes,
