@@ -90,7 +90,7 @@ bench-unseen: install  ## a mapper (MAPPER=offline) on generated unseen scenario
 
 # BENCH_SCALE_SIZES=10k,100k,1M (default); BENCH_SCALE_10M=1 adds 10M triples (~1.5 GB of RAM per stage, ~10 min);
 # BENCH_SCALE_PROCESSES=N engine processes on both sides (default 1)
-bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples: time, peak RSS, ratios, slopes
+bench-scale: data  ## our stages next to Morph-KGC alone at 10k/100k/1M triples: CPU s and memory summed over processes, medians of 3 interleaved runs (BENCH_SCALE_REPEAT, BENCH_SCALE_SIZES, BENCH_SCALE_BASELINE)
 	$(BIN)/python -m pipeline.bench.scale --blinkg $(BLINKG_DIR) --out $(OUT)/bench-scale
 
 text2kg-dev: install  ## the same on held-out training sentences (dev protocol: make choices here, never on test) + error classes

@@ -39,9 +39,9 @@ def test_worker_gives_the_bytes_and_findings_of_the_inline_guard(tmp_path, monke
     sent = []
     send = overlap_module.GuardWorker.send
     monkeypatch.setattr(overlap_module.GuardWorker, "send", lambda self, *a: (sent.append(a[1]), send(self, *a)))
-    inline = materialize(engine, output=tmp_path / "inline.nq", fmt="nq")
+    inline = materialize(engine, output=tmp_path / "inline.nq", fmt="nq", columnar=False)
     assert sent == []  # off by default
-    worker = materialize(engine, output=tmp_path / "worker.nq", fmt="nq", overlap=True)
+    worker = materialize(engine, output=tmp_path / "worker.nq", fmt="nq", overlap=True, columnar=False)
     assert sorted(sent) == [f"#TM{i}" for i in range(10)]  # every engine rule of the case went to the worker
     assert (tmp_path / "worker.nq").read_bytes() == (tmp_path / "inline.nq").read_bytes() \
         == (CASE / "expected.nq").read_bytes()
@@ -60,10 +60,10 @@ def test_the_command_line_guards_in_the_worker(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(overlap_module.GuardWorker, "send", lambda self, *a: (sent.append(a[1]), send(self, *a)))
     from pipeline.cli import main
 
-    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "again.nq")]) == 1  # statements dropped
+    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "again.nq"), "--engine-only"]) == 1  # dropped
     assert len(sent) == 10 and engine.exists()
     assert (tmp_path / "again.nq").read_bytes() == (CASE / "expected.nq").read_bytes()
-    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "p2.nq"), "--processes", "2"]) == 1
+    assert main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "p2.nq"), "--processes", "2", "--engine-only"]) == 1
     assert len(sent) == 10  # a pool of engine processes guards in its workers, not in a guard worker
 
 
@@ -75,7 +75,7 @@ def test_a_guard_failure_in_the_worker_names_the_triples_map(tmp_path, monkeypat
 
     monkeypatch.setattr(overlap_module.Guard, "frame", broken)  # the worker is forked: it inherits this
     with pytest.raises(MaterializeError, match=r"output guard failed on the statements of \S+TM\S*: ValueError: boom"):
-        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True)
+        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True, columnar=False)
     assert not list(tmp_path.glob(".kgc-runs-*"))
 
 
@@ -93,9 +93,9 @@ def test_an_engine_failure_stops_the_worker(tmp_path, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("engine down")
 
-    monkeypatch.setattr(materialize_module, "engine_groups", fail)
+    monkeypatch.setattr(materialize_module, "group_frames", fail)  # the engine fails on its first rule
     with pytest.raises(Exception, match="engine down"):
-        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True)
+        materialize(engine, output=tmp_path / "kg.nq", fmt="nq", overlap=True, columnar=False)
     assert len(pids) == 1
     with pytest.raises(ChildProcessError):  # already waited for: no worker left behind
         os.waitpid(pids[0], os.WNOHANG)

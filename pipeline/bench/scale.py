@@ -41,9 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.fno import UDF_FILE
+from pipeline.bench.proctree import measure
 from pipeline.materialize.output import count_lines
 
-__all__ = ["generate", "run_stage", "slope", "main"]
+__all__ = ["generate", "run_stage", "dask_workers", "slope", "main"]
 
 #: Engine triples of one copy of scenario 2 'complete' with its gold table (measured).
 TRIPLES_PER_COPY = 32_156
@@ -96,20 +97,26 @@ def generate(blinkg: Path, k: float, out: Path, seed: int = 0) -> Path:
     return manifest
 
 
-def run_stage(cmd: list[str], log: Path, cwd: Path | None = None) -> dict[str, Any]:
-    """Run one command as a child process; its wall seconds, CPU seconds (user + system: less
-    sensitive than wall time to other jobs on a shared machine), peak RSS (MB) and exit code.
+def run_stage(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run one command and measure its whole process tree (:func:`pipeline.bench.proctree.measure`).
 
-    The peak RSS is ``ru_maxrss`` of :func:`os.wait4` on that child (Linux: KiB; it covers the
-    child and the grandchildren it waited for). stdout and stderr go to ``log``.
+    Returns:
+        ``{"rc", "s" (wall), "cpu_s", "mem_mb" (peak of the RSS summed over the tree), "rss_mb"
+        (peak of the largest process), "worker_mb" (peak of the largest Dask worker's subtree,
+        ``None`` when there was none), "processes"}``.
     """
-    t0 = time.perf_counter()
-    with open(log, "w", encoding="utf-8") as fh:
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=cwd)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"s": round(time.perf_counter() - t0, 2), "rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "rc": proc.returncode}
+    u = measure(cmd, log, cwd=cwd, env=env)
+    return {"rc": u.rc, "s": u.wall_s, "cpu_s": u.cpu_s, "mem_mb": u.peak_sum_mb, "rss_mb": u.peak_process_mb,
+            "worker_mb": max((p["peak_mb"] for p in dask_workers(u.processes)), default=None),
+            "processes": len(u.processes) + 1}
+
+
+def dask_workers(processes: list[dict]) -> list[dict]:
+    """The Dask worker processes among a command's (:attr:`pipeline.bench.proctree.Usage.processes`):
+    spawned ones (``spawn_main``), or those forked by a forkserver (whose parent is the server)."""
+    cmd = {p["pid"]: p["cmd"] for p in processes}
+    return [p for p in processes if "spawn_main" in p["cmd"]
+            or ("forkserver" in p["cmd"] and "forkserver" in cmd.get(p["parent"], ""))]
 
 
 def slope(xs: list[float], ys: list[float]) -> float | None:
@@ -138,85 +145,136 @@ def _engine_config(rml: Path, out_nt: Path, work: Path, processes: int) -> Path:
     return path
 
 
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the repeats of one stage (``None`` where a figure is missing)."""
+    out: dict[str, Any] = {"rc": runs[-1]["rc"], "runs": len(runs)}
+    for key in ("s", "cpu_s", "mem_mb", "rss_mb", "worker_mb"):
+        values = [r[key] for r in runs if r.get(key) is not None]
+        out[key] = round(statistics.median(values), 2) if values else None
+    return out
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a is not None and b else None
+
+
 def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repeat: int,
-                distributed: bool, partitions: int, processes: int) -> dict[str, Any]:
+                distributed: bool, workers: int, processes: int, baseline: Path | None,
+                skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     work = root / label
     manifest = generate(blinkg, k, work / "data", seed)
     bin_dir = Path(sys.executable).parent
     kgc = str(bin_dir / "kgc")
     gold_table = blinkg / "scenarios" / "scenario2" / "complete" / "expected_table.md"
-    rml, kg, eng = work / "mapping.rml.ttl", work / "kg.nt", work / "engine.nt"
     stages: dict[str, list[dict[str, Any]]] = {}
+    sides = {"": None} if baseline is None else {"": None, "base:": baseline}
 
-    def add(name: str, cmd: list[str]) -> dict[str, Any]:
-        r = run_stage(cmd, work / f"{name}.log")
+    def add(name: str, cmd: list[str], pythonpath: Path | None = None) -> dict[str, Any]:
+        env = None
+        if pythonpath is not None:
+            env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+        r = run_stage(cmd, work / f"{name.replace(':', '-')}.log", env=env)
         stages.setdefault(name, []).append(r)
-        print(f"  {label} {name}: {r['s']} s, {r['rss_mb']} MB, exit {r['rc']}", flush=True)
+        print(f"  {label} {name}: {r['cpu_s']} s CPU, {r['mem_mb']} MB summed ({r['rss_mb']} MB largest process"
+              + (f", {r['worker_mb']} MB largest worker" if r.get("worker_mb") else "") + f"), {r['s']} s wall, "
+              f"exit {r['rc']}", flush=True)
         return r
 
+    eng = work / "engine.nt"
     for _ in range(repeat):
-        add("compile", [kgc, "-q", "compile", str(manifest), str(gold_table), str(rml)])
-        cfg = _engine_config(rml, eng, work, processes)
-        add("engine", [sys.executable, "-m", "morph_kgc", str(cfg)])
-        add("materialize", [kgc, "-q", "materialize", str(rml), str(kg), "--manifest", str(manifest),
-                            "--processes", str(processes)])
-        if distributed:
-            add("distributed", [kgc, "-q", "materialize", str(rml), str(work / "kg-distributed.nt"), "--manifest",
-                                str(manifest), "--distributed", "--partitions", str(partitions)])
-    add("map", [kgc, "-q", "map", str(manifest), str(work / "table.json")])
-    add("validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out", str(work / "validation.json")])
+        # interleaved: engine, ours (and the baseline), engine, ours ...: drifts of a shared machine hit both
+        for tag, path in sides.items():
+            rml, kg = work / f"{tag.rstrip(':') or 'ours'}.rml.ttl", work / f"{tag.rstrip(':') or 'ours'}.nt"
+            if tag == "":
+                cfg = _engine_config(rml, eng, work, processes)
+            add(tag + "compile", [kgc, "-q", "compile", str(manifest), str(gold_table), str(rml)], path)
+            if tag == "":
+                eng.unlink(missing_ok=True)
+                add("engine", [sys.executable, "-m", "morph_kgc", str(cfg)])
+            add(tag + "materialize", [kgc, "-q", "materialize", str(rml), str(kg), "--manifest", str(manifest),
+                                      "--processes", str(processes)], path)
+            if distributed:
+                add(tag + "distributed", [kgc, "-q", "materialize", str(rml), str(work / f"{tag.rstrip(':')}dist.nt"),
+                                          "--manifest", str(manifest), "--distributed", "--workers", str(workers)]
+                    if tag == "" else [kgc, "-q", "materialize", str(rml), str(work / "base-dist.nt"), "--manifest",
+                                       str(manifest), "--distributed", "--partitions", str(workers)], path)
+            if "validate" not in skip:
+                add(tag + "validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out",
+                                       str(work / f"{tag.rstrip(':') or 'ours'}-validation.json")], path)
+    if "map" not in skip:
+        add("map", [kgc, "-q", "map", str(manifest), str(work / "table.json")])
+    kg = work / "ours.nt"
     dropped = sum(int(m) for m in _DROPPED.findall((work / "materialize.log").read_text(encoding="utf-8")))
     n_engine, n_ours = _count_lines(eng), _count_lines(kg)
-    med = {name: {"s": statistics.median(r["s"] for r in runs), "rss_mb": max(r["rss_mb"] for r in runs),
-                  "cpu_s": statistics.median(r["cpu_s"] for r in runs), "rc": runs[-1]["rc"]}
-           for name, runs in stages.items()}
+    med = {name: _median(runs) for name, runs in stages.items()}
     validation = {}
-    if (work / "validation.json").exists():
-        for name, r in json.loads((work / "validation.json").read_text(encoding="utf-8")).items():
+    if (work / "ours-validation.json").exists():
+        for name, r in json.loads((work / "ours-validation.json").read_text(encoding="utf-8")).items():
             validation[name] = {"value": r.get("value"), "status": r.get("status"), "elapsed_s": r.get("elapsed_s"),
                                 "coverage": (r.get("details") or {}).get("coverage")}
     row: dict[str, Any] = {"size": label, "copies": round(k, 3), "engine_triples": n_engine, "our_triples": n_ours,
                            "dropped_by_guards": dropped, "unexplained": n_engine - n_ours - dropped,
                            "stages": med, "validation": validation}
-    if distributed and (work / "kg-distributed.nt").exists():
-        row["distributed_identical"] = (work / "kg-distributed.nt").read_bytes() == kg.read_bytes()
-    eng_s = med["engine"]["s"]
-    ours = med["compile"]["s"] + med["materialize"]["s"]
-    row["ratio_ours_engine"] = round(ours / eng_s, 2) if eng_s else None
-    # CPU seconds (user + system, the sort child included): what other jobs on a shared machine disturb least
-    eng_cpu = med["engine"]["cpu_s"]
-    ours_cpu = med["compile"]["cpu_s"] + med["materialize"]["cpu_s"]
-    row["ratio_ours_engine_cpu"] = round(ours_cpu / eng_cpu, 2) if eng_cpu else None
-    row["ratio_rss"] = round(max(med["compile"]["rss_mb"], med["materialize"]["rss_mb"]) / med["engine"]["rss_mb"], 2)
-    row["ratio_validate_materialize"] = round(med["validate"]["s"] / med["materialize"]["s"], 2)
-    for f in (eng, work / "kg-distributed.nt"):  # big files: keep kg.nt only for inspection
+    for tag in sides:
+        if tag and (work / f"{tag.rstrip(':')}.nt").exists():
+            row["baseline_identical"] = (work / "base.nt").read_bytes() == kg.read_bytes()
+    if distributed and (work / "dist.nt").exists():
+        row["distributed_identical"] = _same_file(work / "dist.nt", kg)
+    eng_cpu, eng_mem = med["engine"]["cpu_s"], med["engine"]["mem_mb"]
+    for tag in sides:
+        comp, mat = med[tag + "compile"], med[tag + "materialize"]
+        key = "ours" if not tag else "base"
+        row[f"cpu_{key}_engine"] = _ratio(comp["cpu_s"] + mat["cpu_s"], eng_cpu)
+        row[f"mem_{key}_engine"] = _ratio(max(comp["mem_mb"] or 0, mat["mem_mb"] or 0), eng_mem)
+        row[f"cpu_validate_{key}"] = _ratio(med[tag + "validate"]["cpu_s"], mat["cpu_s"]) if "validate" not in skip \
+            else None
+        if distributed:
+            row[f"cpu_distributed_{key}"] = _ratio(med[tag + "distributed"]["cpu_s"], mat["cpu_s"])
+    for f in (eng, work / "dist.nt", work / "base-dist.nt", work / "base.nt"):  # big files: keep ours.nt only
         if f.exists() and f.stat().st_size > 50_000_000:
             f.unlink()
     return row
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 20), fb.read(1 << 20)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
 def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> str:
-    names = [n for n in ("engine", "compile", "materialize", "distributed", "map", "validate")
-             if n in rows[0]["stages"]]
-    head = ["size", "triples engine / ours (dropped)"] + [f"{n} s (MB)" for n in names]
-    head += ["(compile+mat) / engine: wall (CPU)", "RSS ours / engine", "validate / mat"]
+    names = [n for n in rows[0]["stages"] if n != "map"] + (["map"] if "map" in rows[0]["stages"] else [])
+    head = ["size", "triples engine / ours (dropped)"] + [f"{n}: CPU s (MB summed)" for n in names]
+    head += ["(compile+mat) / engine: CPU (memory)", "validate / mat CPU", "distributed / mat CPU (MB per worker)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [r["size"], f"{r['engine_triples']:,} / {r['our_triples']:,} ({r['dropped_by_guards']:,}"
                  + (f", {r['unexplained']:+,} unexplained" if r["unexplained"] else "") + ")"]
-        cells += [f"{r['stages'][n]['s']} ({r['stages'][n]['rss_mb']:.0f})" for n in names]
-        cells += [f"{r['ratio_ours_engine']}x ({r.get('ratio_ours_engine_cpu')}x)", f"{r['ratio_rss']}x",
-                  f"{r['ratio_validate_materialize']}x"]
+        cells += [f"{r['stages'][n]['cpu_s']} ({r['stages'][n]['mem_mb']:.0f})" if r["stages"][n]["mem_mb"] is not None
+                  else f"{r['stages'][n]['cpu_s']}" for n in names]
+        base = f" [before: {r['cpu_base_engine']}x ({r['mem_base_engine']}x)]" if "cpu_base_engine" in r else ""
+        cells += [f"{r['cpu_ours_engine']}x ({r['mem_ours_engine']}x){base}", f"{r['cpu_validate_ours']}x"]
+        dist = r["stages"].get("distributed")
+        cells.append(f"{r.get('cpu_distributed_ours')}x ({dist['worker_mb']})" if dist else "")
         out.append("| " + " | ".join(cells) + " |")
-    out.append("| log-log slope | | " + " | ".join(str(slopes.get(n)) for n in names) + " | | | |")
+    out.append("| log-log slope of CPU s | | " + " | ".join(str(slopes.get(n)) for n in names) + " | | | |")
     return "\n".join(out) + "\n"
 
 
-def bench_map_rows(rows: int, blinkg: Path, root: Path, seed: int) -> dict[str, Any]:
+def bench_map_rows(rows: int, blinkg: Path, root: Path, seed: int, repeat: int = 1,
+                   baseline: Path | None = None) -> dict[str, Any]:
     """``kgc map`` on a workload whose largest source (``stop_times.csv``) has ``rows`` records.
 
+    Args:
+        rows: records of the largest source. repeat: runs (medians). baseline: a kgc checkout run
+            too, interleaved (``PYTHONPATH``).
     Returns:
-        ``{"rows": {file: records}, "s", "rss_mb", "rc", "table_rows"}``.
+        ``{"rows": {file: records}, "rc", "s", "cpu_s", "mem_mb", "rss_mb", "runs", "table_rows"}``
+        (medians; ``"baseline"``: the same for the baseline checkout).
     """
     work = root / f"map-{rows}"
     src = blinkg / "scenarios" / "scenario2" / "complete" / "stop_times.csv"
@@ -224,12 +282,27 @@ def bench_map_rows(rows: int, blinkg: Path, root: Path, seed: int) -> dict[str, 
     manifest = generate(blinkg, rows / per_copy, work / "data", seed)
     counts = {p.name: _count_lines(p) - 1 for p in sorted((work / "data").glob("*.csv"))}
     out = work / "table.json"
-    r = run_stage([str(Path(sys.executable).parent / "kgc"), "-q", "map", str(manifest), str(out)], work / "map.log")
-    r["rows"] = counts
-    r["table_rows"] = len(json.loads(out.read_text(encoding="utf-8"))["rows"]) if out.exists() else None
+    kgc = str(Path(sys.executable).parent / "kgc")
+    runs: dict[str, list] = {"": [], "base": []}
+    for _ in range(repeat):
+        for tag, path in (("", None), ("base", baseline)):
+            if tag and path is None:
+                continue
+            env = {**os.environ, "PYTHONPATH": str(path)} if path is not None else None
+            r = run_stage([kgc, "-q", "map", str(manifest), str(work / f"{tag or 'ours'}-table.json")],
+                          work / f"map{tag}.log", env=env)
+            print(f"  map {rows:,}{' (baseline)' if tag else ''}: {r['cpu_s']} s CPU, {r['mem_mb']} MB summed, "
+                  f"{r['s']} s wall, exit {r['rc']}", flush=True)
+            runs[tag].append(r)
+    result = _median(runs[""])
+    if runs["base"]:
+        result["baseline"] = _median(runs["base"])
+    out = work / "ours-table.json"
+    result["rows"] = counts
+    result["table_rows"] = len(json.loads(out.read_text(encoding="utf-8"))["rows"]) if out.exists() else None
     for p in (work / "data").glob("*.csv"):  # ~170 MB of generated CSV: not kept
         p.unlink()
-    return r
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,15 +313,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", default=os.environ.get("BENCH_SCALE_SIZES", "10k,100k,1M"),
                    help="comma-separated: 10k, 100k, 1M, 10M (10M also with BENCH_SCALE_10M=1)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--repeat", type=int, default=1, help="runs of engine/compile/materialize per size (median)")
-    p.add_argument("--partitions", type=int, default=2, help="partitions of the distributed run")
+    p.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_SCALE_REPEAT", "3")),
+                   help="interleaved runs of every stage per size; the figures are medians (default: %(default)s)")
+    p.add_argument("--workers", type=int, default=2, help="Dask workers of the distributed run (local cluster)")
     p.add_argument("--no-distributed", dest="distributed", action="store_false")
     p.add_argument("--processes", type=int, default=int(os.environ.get("BENCH_SCALE_PROCESSES", "1")),
                    help="worker processes of the engine alone (number_of_processes) and of `kgc materialize "
                         "--processes`: the same on both sides (Morph-KGC's own default is 2 x CPUs)")
     p.add_argument("--map-rows", type=int, default=int(os.environ.get("BENCH_SCALE_MAP_ROWS", "1000000")),
                    help="records of the largest source in the extra `kgc map` run (0: skip it)")
+    p.add_argument("--baseline", default=os.environ.get("BENCH_SCALE_BASELINE") or None,
+                   help="another kgc checkout (its folder holding pipeline/) run interleaved as 'base:' stages, "
+                        "for before/after figures in one run")
+    p.add_argument("--skip", default="", help="stages left out, comma-separated: validate, map (e.g. at 10M, where "
+                                             "they cost more than the rest together)")
     args = p.parse_args(argv)
+    skip = frozenset(s.strip() for s in args.skip.split(",") if s.strip())
+    if skip - {"validate", "map"}:
+        print(f"--skip: unknown stage(s) {sorted(skip - {'validate', 'map'})}; expected validate, map", file=sys.stderr)
+        return 2
     blinkg = Path(args.blinkg).resolve()
     if not (blinkg / "scenarios" / "scenario2" / "complete").is_dir():
         print(f"BLINKG scenario 2 not found under {blinkg} (set BLINKG_DIR)", file=sys.stderr)
@@ -259,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     bad = [s for s in labels if s not in SIZES]
     if bad:
         print(f"unknown size(s) {bad}; expected some of {list(SIZES)}", file=sys.stderr)
+        return 2
+    baseline = Path(args.baseline).resolve() if args.baseline else None
+    if baseline is not None and not (baseline / "pipeline" / "__init__.py").is_file():
+        print(f"--baseline {baseline}: no pipeline/ package there", file=sys.stderr)
         return 2
     distributed = args.distributed
     if distributed:
@@ -271,42 +358,58 @@ def main(argv: list[str] | None = None) -> int:
     # an installed package has its bytecode compiled (pip does that, and the engine's package has
     # it); an editable checkout run with PYTHONDONTWRITEBYTECODE=1 would compile every one of our
     # modules again in every timed process (about 0.05 s of CPU each)
-
-    compileall.compile_dir(str(Path(__file__).resolve().parents[1]), quiet=1)
+    for folder in (Path(__file__).resolve().parents[1], *([baseline / "pipeline"] if baseline else [])):
+        compileall.compile_dir(str(folder), quiet=1)
     rows = []
     for label in labels:
         print(f"size {label}:", flush=True)
         rows.append(_bench_size(label, SIZES[label] / TRIPLES_PER_COPY, blinkg, root, args.seed, args.repeat,
-                                distributed, args.partitions, args.processes))
+                                distributed, args.workers, args.processes, baseline, skip))
     xs = [r["engine_triples"] for r in rows]
-    slopes = {n: slope(xs, [r["stages"][n]["s"] for r in rows]) for n in rows[0]["stages"]}
+    slopes = {n: slope(xs, [r["stages"][n]["cpu_s"] for r in rows]) for n in rows[0]["stages"]}
     result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "processes": args.processes,
-              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seed": args.seed, "sizes": rows,
-              "slopes": slopes}
+              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seed": args.seed, "repeat": args.repeat,
+              "commit": _commit(), "baseline": str(baseline) if baseline else None, "sizes": rows, "slopes": slopes}
     if args.map_rows > 0:
         print(f"kgc map, largest source {args.map_rows:,} records:", flush=True)
-        result["map_rows"] = bench_map_rows(args.map_rows, blinkg, root, args.seed)
+        result["map_rows"] = bench_map_rows(args.map_rows, blinkg, root, args.seed, args.repeat, baseline)
     (root / "scale.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     md = _markdown(rows, slopes)
-    (root / "scale.md").write_text(md, encoding="utf-8")
     print()
     print(md)
+    notes = []
     for r in rows:
         if "distributed_identical" in r:
-            print(f"  {r['size']} distributed output identical to the single-process output: "
-                  f"{'yes' if r['distributed_identical'] else 'NO'}")
+            notes.append(f"{r['size']}: distributed output identical to the single-process output: "
+                         f"{'yes' if r['distributed_identical'] else 'NO'}")
+        if "baseline_identical" in r:
+            notes.append(f"{r['size']}: baseline output identical to ours: {'yes' if r['baseline_identical'] else 'NO'}")
         for name, v in r["validation"].items():
-            cov = v.get("coverage")
-            print(f"  {r['size']} {name}: {v['value']} ({v['status']}, {v['elapsed_s']} s)"
-                  + (f" coverage: {cov}" if cov else ""))
+            notes.append(f"{r['size']} {name}: {v['value']} ({v['status']}, {v['elapsed_s']} s)"
+                         + (f" coverage: {v['coverage']}" if v.get("coverage") else ""))
     if "map_rows" in result:
         m = result["map_rows"]
         line = (f"kgc map on {sum(m['rows'].values()):,} records (largest source {max(m['rows'].values()):,}): "
-                f"{m['s']} s wall, {m['cpu_s']} s CPU, {m['rss_mb']:.0f} MB, exit {m['rc']}, {m['table_rows']} table rows")
-        print(line)
-        (root / "scale.md").write_text(md + "\n" + line + "\n", encoding="utf-8")
+                f"{m['cpu_s']} s CPU, {m['mem_mb']} MB summed ({m['rss_mb']} MB largest process), exit {m['rc']}, "
+                f"{m['table_rows']} table rows")
+        if "baseline" in m:
+            line += f"; baseline {m['baseline']['cpu_s']} s CPU, {m['baseline']['mem_mb']} MB"
+        notes.append(line)
+    for n in notes:
+        print(n)
+    (root / "scale.md").write_text(md + "\n" + "\n".join(notes) + "\n", encoding="utf-8")
     print(f"written: {root / 'scale.json'}, {root / 'scale.md'}")
     return 0
+
+
+def _commit() -> str | None:
+    """The checkout's commit (``None`` outside git)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False,
+                              cwd=Path(__file__).resolve().parent)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
-from pipeline.materialize.distributed import materialize_distributed
+from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import parse_error
@@ -167,7 +167,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     syntax = _output_syntax(target, args.format or ini_format)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
-    if args.distributed and (target == "-" or syntax == "ttl"):
+    if args.distributed and (target == "-" or syntax in ("ttl", "trig")):
         raise InputError("--distributed writes N-Triples or N-Quads parts beside a file: give an .nt or .nq output")
     rml, text = _read_rml(files[0])
     for more in files[1:]:
@@ -206,13 +206,6 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
-    if args.distributed:
-        dist = materialize_distributed(norm.graph, output, args.partitions, args.master, where=str(engine))
-        for f in [*norm.findings, *dist.findings]:
-            print(f, file=sys.stderr)
-        print(f"{dist.triples} triples written to {output} ({dist.partitions} partitions on {dist.workers} "
-              f"Dask workers, {dist.broadcast} join parents broadcast; parts in {output}.parts/)", file=say)
-        return 1 if dist.dropped else 0
     if norm.graph_maps and syntax in ("nt", "ttl"):
         wanted, syntax = syntax, "nq" if syntax == "nt" else "trig"
         if not to_stdout:
@@ -220,12 +213,26 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         print(f"note: the mapping has graph maps: {'N-Quads' if syntax == 'nq' else 'TriG'} written to "
               f"{'standard output' if to_stdout else output} ({'N-Triples' if wanted == 'nt' else 'Turtle'} "
               "cannot hold named graphs)", file=sys.stderr)
+    if args.distributed:
+        try:
+            dist = materialize_distributed(engine, output, workers=args.workers, scheduler=args.scheduler,
+                                           block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
+                                           where=str(rml_path), locate=lambda predicate: (str(rml_path), None))
+        except InputError as exc:
+            raise on_user_file(exc, rml_path) from exc
+        for f in [*norm.findings, *dist.findings]:
+            print(f, file=sys.stderr)
+        merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
+                  if dist.merged is not None else "")
+        print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
+              f"source blocks, {dist.buckets} join buckets, tasks {dist.tasks} on {dist.workers} Dask workers)", file=say)
+        return 1 if dist.dropped else 0
     written = output.with_suffix(".nt.tmp") if syntax == "ttl" else output
     try:
         # findings name the RML the user gave, not the engine copy beside the output
         done = materialize_document(norm, engine, written, "nt" if syntax == "ttl" else syntax,
                                     processes=args.processes, locate=lambda predicate: (str(rml_path), None),
-                                    overlap=True)
+                                    overlap=True, columnar=not args.engine_only)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     result = done.result
@@ -271,12 +278,23 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
     t.add_argument("--format", choices=["nt", "nq", "trig", "ttl", "turtle"],
                    help="output syntax (default: by the output's extension; N-Triples for '-')")
     t.add_argument("--distributed", action="store_true",
-                   help="partition the sources and run Morph-KGC on Dask workers (join parents broadcast)")
-    t.add_argument("--partitions", type=int, default=2, help="partitions of the sources (with --distributed)")
+                   help="run on Dask workers: the sources in blocks read by the workers, joins partitioned by their key, "
+                        "sorted parts plus a manifest in <output>.parts/, merged into the output")
+    t.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (with --distributed; "
+                                                          "default: %(default)s)")
+    t.add_argument("--scheduler", "--master", dest="scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://host:8786, instead of a local cluster (with --distributed; "
+                        "sources and the output folder on storage every worker reads)")
+    t.add_argument("--block-size", default=f"{BLOCK_SIZE >> 20}M",
+                   help="bytes of source per task, e.g. 8M, 64MiB (with --distributed; default: %(default)s)")
+    t.add_argument("--no-merge", action="store_true",
+                   help="keep the sorted parts and their manifest as the output, without the merged file (with --distributed)")
     t.add_argument("--processes", type=int, default=1,
                    help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
                         "its worker (default: %(default)s)")
-    t.add_argument("--master", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    t.add_argument("--engine-only", action="store_true",
+                   help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
+                        "kgc runs column by column (same output, more CPU; for comparison)")
     t.set_defaults(func=_cmd_materialize)
 
 

@@ -65,12 +65,12 @@ def _variant(g: Graph, asserted: set[str]) -> Graph:
 
 
 def _run(graph: Graph, engine_file: Path, output: Path, fmt: str | None, extra: list[str] | None, processes: int,
-         locate, overlap: bool) -> MaterializeResult:
+         locate, overlap: bool, columnar: bool = True) -> MaterializeResult:
     """The engine on ``engine_file`` (the serialization of ``graph``) plus ``extra``; without an
     asserted TriplesMap (all computed beside the engine) only ``extra``, guarded the same way."""
     if any((tm, RDF.type, RML.NonAssertedTriplesMap) not in graph for tm in triples_maps(graph)):
         return materialize(engine_file, processes=processes, output=output, fmt=fmt, locate=locate,
-                           overlap=overlap, extra=extra)
+                           overlap=overlap, extra=extra, columnar=columnar)
     result = guard_triples(extra or [], str(engine_file), locate)
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     result.write(output, fmt)
@@ -81,14 +81,14 @@ def _run(graph: Graph, engine_file: Path, output: Path, fmt: str | None, extra: 
 
 def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt: str | None = None,
                          processes: int = 1, locate: Callable[[str], tuple[str, int | None]] | None = None,
-                         overlap: bool = False) -> DocumentResult:
+                         overlap: bool = False, columnar: bool = True) -> DocumentResult:
     """Materialize a normalised RML document (engine copy already written to ``engine_file``).
 
     Args:
         norm: the normalised document (its gather maps and logical targets, if any).
         engine_file: the engine copy of ``norm.graph``.
         output: the default target; fmt: its syntax (``nt``, ``nq``, ``trig``).
-        processes, locate, overlap: as for :func:`~pipeline.materialize.materializer.materialize`.
+        processes, locate, overlap, columnar: as for :func:`~pipeline.materialize.materializer.materialize`.
     Returns:
         A :class:`DocumentResult`.
     Raises:
@@ -98,7 +98,7 @@ def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt:
     plan = norm.targets
     if plan is None:
         extra = gather_statements(norm.gathers) if norm.gathers is not None else None
-        return DocumentResult(_run(norm.graph, engine_file, output, fmt, extra, processes, locate, overlap))
+        return DocumentResult(_run(norm.graph, engine_file, output, fmt, extra, processes, locate, overlap, columnar))
     written: list[tuple[LogicalTarget, Path, int]] = []
     findings: list = []
     default: MaterializeResult | None = None
@@ -120,7 +120,7 @@ def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt:
                 extra = gather_statements(GatherPlan(norm.gathers.graph, rules, norm.gathers.where)) if rules else None
             quads = Path(tmp) / f"target{i}.nq"
             try:
-                r = _run(graph, variant, quads, "nq", extra, processes, locate, overlap)
+                r = _run(graph, variant, quads, "nq", extra, processes, locate, overlap, columnar)
             finally:
                 variant.unlink(missing_ok=True)
             dropped += r.dropped

@@ -68,10 +68,11 @@ from pipeline.fno import UDF_FILE, udfs
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
 from pipeline.materialize.readers import CsvReads, ElementPath, read_json
 from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
+from pipeline.materialize.rule_cache import load, rule_key, store
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
            "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
-           "engine_groups", "group_frames", "trusted_template"]
+           "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template", "trusted_term"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
@@ -412,8 +413,39 @@ def _check_version() -> None:
         raise RuntimeError(f"Morph-KGC {ENGINE_VERSION} expected, {__version__} installed (see pyproject.toml)")
 
 
+def engine_rules(mapping_file: str | Path, processes: int = 1) -> tuple[Any, Any, Any]:
+    """Morph-KGC's rule table for one mapping file, as its command line makes it (``morph_kgc.__main__``),
+    parsed once per distinct mapping and then read from :mod:`pipeline.materialize.rule_cache`.
+
+    Args:
+        mapping_file: an engine-ready RML file. processes: recorded in the engine configuration.
+    Returns:
+        ``(rml_df, fnml_df, config)``: the rules (every TriplesMap's, with their mapping
+        partition), the function executions and the engine configuration.
+    Raises:
+        whatever the engine raises on the mapping (callers explain it).
+    """
+    from morph_kgc.args_parser import load_config_from_argument
+    from morph_kgc.mapping.mapping_parser import retrieve_mappings
+
+    _check_version()
+    ini = engine_config(mapping_file, processes, output_format="N-QUADS")
+    config = load_config_from_argument(ini)
+    # the table depends on the document, not on where it lies
+    key = rule_key(Path(mapping_file).read_bytes(), ini.replace(str(Path(mapping_file).resolve()), ""), ENGINE_VERSION)
+    cached = load(key)
+    if cached is not None:
+        rml_df, fnml_df, http_api = cached
+    else:
+        rml_df, fnml_df, http_api_df = retrieve_mappings(config)
+        http_api = http_api_df.to_csv()
+        store(key, (rml_df, fnml_df, http_api))
+    config.set("CONFIGURATION", "http_api_df", http_api)
+    return rml_df, fnml_df, config
+
+
 def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, Any, Any, Any]:
-    """Morph-KGC's plan for one mapping file, as its command line makes it (``morph_kgc.__main__``).
+    """Morph-KGC's plan for one mapping file (:func:`engine_rules`) grouped as its command line runs it.
 
     Args:
         mapping_file: an engine-ready RML file. processes: recorded in the engine configuration.
@@ -424,17 +456,17 @@ def engine_groups(mapping_file: str | Path, processes: int = 1) -> tuple[list, A
     Raises:
         whatever the engine raises on the mapping (callers explain it).
     """
-    from morph_kgc.args_parser import load_config_from_argument
-    from morph_kgc.constants import RML_TRIPLES_MAP_CLASS
-    from morph_kgc.mapping.mapping_parser import retrieve_mappings
-
-    _check_version()
     EMPTY_VALUES.clear()
-    config = load_config_from_argument(engine_config(mapping_file, processes, output_format="N-QUADS"))
-    rml_df, fnml_df, http_api_df = retrieve_mappings(config)
-    config.set("CONFIGURATION", "http_api_df", http_api_df.to_csv())
+    rml_df, fnml_df, config = engine_rules(mapping_file, processes)
+    return asserted_groups(rml_df), rml_df, fnml_df, config
+
+
+def asserted_groups(rml_df: Any) -> list:
+    """The asserted rules of a rule table, one DataFrame per Morph-KGC mapping partition."""
+    from morph_kgc.constants import RML_TRIPLES_MAP_CLASS
+
     asserted = rml_df.loc[rml_df["triples_map_type"] == RML_TRIPLES_MAP_CLASS]
-    return [group for _, group in asserted.groupby(by="mapping_partition")], rml_df, fnml_df, config
+    return [group for _, group in asserted.groupby(by="mapping_partition")]
 
 
 def trusted_template(template: str) -> bool:
@@ -469,7 +501,7 @@ def trusted_template(template: str) -> bool:
     return re.fullmatch(FAST_IRI_TOKEN, f"<{iri}>") is not None and BAD_PERCENT.search(iri) is None
 
 
-def _trusted(rule: Any, position: str, config: Any) -> bool:
+def trusted_term(rule: Any, position: str, config: Any) -> bool:
     """Whether the rule's ``position`` (``subject``/``object``) column was built by
     ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
     :func:`trusted_template` accepts (read after the engine ran the rule: for a
@@ -538,7 +570,7 @@ def group_frames(group: Any, rml_df: Any, fnml_df: Any, config: Any,
                 raise RuntimeError(f"Morph-KGC rule {rule['triples_map_id']}: no term columns")  # not with 2.10
             yield str(rule["triples_map_id"]), [*columns, graph if graph is not None else [""] * len(df)], \
                 data["triple"].to_numpy(dtype=object) if statements else None, \
-                (_trusted(rule, "subject", config), False, _trusted(rule, "object", config), False)
+                (trusted_term(rule, "subject", config), False, trusted_term(rule, "object", config), False)
             del data, df, graph, columns
             last.clear()
     finally:

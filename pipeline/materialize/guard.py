@@ -380,6 +380,14 @@ class Guard:
                     new.discard(st)
                     entry[1].append(st.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
 
+    def merge(self, other: "Guard") -> None:
+        """Add ``other``'s counts to this guard's (examples: the first three of both)."""
+        for key, (count, examples) in other.dropped.items():
+            entry = self.dropped.setdefault(key, [0, []])
+            entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
+        self.repaired |= other.repaired
+
     def end_group(self) -> None:
         """Forget the dropped statements of a mapping group: Morph-KGC's mapping partitions
         produce disjoint statements, so a later group cannot repeat them."""
@@ -392,7 +400,10 @@ class Guard:
         Args:
             columns: subject, predicate, object, graph term texts (equal-length arrays or Series;
                 graph ``""`` for the default graph). A column may be given as one ``str``: that
-                term on every row (a constant term map; at least one column is an array).
+                term on every row (a constant term map; at least one column is not), or as a pair
+                ``(codes, terms)``: per row the index of its term in ``terms``, an array of
+                distinct terms (what :mod:`pipeline.materialize.columnar` builds: no term is
+                hashed again).
             runs: where kept lines go.
             triple: the engine's own statement text per row (``"s p o g"``, ``"s p o "`` in the
                 default graph), reused when no kept term was rewritten (saves building the lines).
@@ -404,8 +415,8 @@ class Guard:
         """
         import pandas as pd
 
-        columns = [c if isinstance(c, str) else np.asarray(c, dtype=object) for c in columns]
-        n = row_count(columns)
+        columns = [c if isinstance(c, (str, tuple)) else np.asarray(c, dtype=object) for c in columns]
+        n = next(len(c[0]) if isinstance(c, tuple) else len(c) for c in columns if not isinstance(c, str))
         if n == 0:
             return
         changed = triple is None
@@ -413,7 +424,10 @@ class Guard:
         causes: list[str] = []
         canon: list = []  # per position: (codes, texts), (None, array) when trusted, (None, str) when constant
         for position, col in enumerate(columns):
-            if isinstance(col, str) or is_constant(col):  # a constant term map: one term, no hashing of every row
+            if isinstance(col, tuple) and len(col[1]) == 1:  # coded, one term: a constant
+                col = col[1][0]
+            if isinstance(col, str) or (not isinstance(col, tuple) and is_constant(col)):
+                # a constant term map: one term, no hashing of every row
                 term = col if isinstance(col, str) else col[0]
                 texts, reasons, rewritten = self._screen(np.array([term], dtype=object), position)
                 changed |= rewritten
@@ -421,27 +435,43 @@ class Guard:
                     why[why == 0] = 1 + _index(causes, reasons[0])
                 canon.append((None, texts[0]))
                 continue
-            if trusted[position] and (text_only or not pd.isna(col).any()):
-                canon.append((None, col))
-                continue
-            codes, uniques = pd.factorize(col)
+            if isinstance(col, tuple):
+                codes, uniques = col
+                if trusted[position] and _all_text(uniques):
+                    canon.append((codes, uniques.tolist()))
+                    continue
+            else:
+                if trusted[position] and (text_only or not pd.isna(col).any()):
+                    canon.append((None, col))
+                    continue
+                codes, uniques = pd.factorize(col)
             texts, reasons, rewritten = self._screen(uniques, position)
             changed |= rewritten
             failed = np.zeros(len(texts) + 1, dtype=np.int16)
             failed[-1] = 1 + _index(causes, NOT_NT)  # code -1: a missing value (not from the engine's text)
             for i, reason in reasons.items():
                 failed[i] = 1 + _index(causes, reason)
-            rows = failed[codes]
-            why = np.where(why == 0, rows, why)
+            if reasons or (codes < 0).any():
+                rows = failed[codes]
+                why = np.where(why == 0, rows, why)
             canon.append((codes, texts))
         bad = why > 0
         if bad.any():
-            self._drops(columns, triple, bad, why, causes)
+            # the dropped rows only: their statements are counted and quoted as examples
+            sub = [c if isinstance(c, str) else _texts(c, bad) for c in columns]
+            self._drops(sub, None if triple is None else np.asarray(triple, dtype=object)[bad],
+                        np.ones(int(np.count_nonzero(bad)), dtype=bool), why[bad], causes)
             if bad.all():
                 return
         keep = ~bad if bad.any() else slice(None)
         kept = n - int(np.count_nonzero(bad))
-        named = np.full(kept, columns[3] != "") if isinstance(columns[3], str) else columns[3][keep] != ""
+        graph = columns[3]
+        if isinstance(graph, str):
+            named = np.full(kept, graph != "")
+        elif isinstance(graph, tuple):
+            named = (np.asarray(graph[1], dtype=object) != "")[graph[0][keep]]
+        else:
+            named = graph[keep] != ""
         if not changed:
             lines = np.asarray(triple, dtype=object)[keep]
             if named.any():
@@ -451,7 +481,7 @@ class Guard:
                 runs.add(lines, named=False, suffix=".")
             return
         s, p, o, g = (texts if codes is None and isinstance(texts, str) else texts[keep] if codes is None
-                      else np.array(texts + [None], dtype=object)[codes][keep] for codes, texts in canon)
+                      else np.array(texts + [None], dtype=object)[codes[keep]] for codes, texts in canon)
         if isinstance(s, str) and isinstance(p, str) and isinstance(o, str):  # so that the lines are an array
             s = np.full(kept, s, dtype=object)
         if runs.stream:  # lines joined in C, slice by slice, instead of a new string per row and part
@@ -466,6 +496,22 @@ class Guard:
             body = body[~named]
         if len(body):
             runs.add(body + " .", named=False)
+
+
+def _all_text(values) -> bool:
+    """Whether every value of an object array is a ``str`` (one join in C)."""
+    try:
+        "".join(values.tolist())
+    except TypeError:
+        return False
+    return True
+
+
+def _texts(col, rows):
+    """The term texts of the selected ``rows`` of a column given as :meth:`Guard.frame` takes it."""
+    if isinstance(col, tuple):
+        return np.asarray(col[1], dtype=object)[col[0][rows]]
+    return col[rows]
 
 
 def _index(items: list[str], item: str) -> int:

@@ -50,6 +50,7 @@ from rdflib.namespace import RDF
 
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
+from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
@@ -57,7 +58,7 @@ from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.rml.check import term_maps
 from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples"]
+__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
     return ini
 
 
-def _findings(guard: Guard, where: str,
+def findings_of(guard: Guard, where: str,
               locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
     out = []
     for (reason, predicate), (count, examples) in guard.dropped.items():
@@ -201,7 +202,7 @@ def _collect(runs: Runs, work: Path, guard: Guard, where: str, locate, keep: Pat
              fmt: str = "nt") -> MaterializeResult:
     """Merge the runs; read them into the result (``keep`` None) or write the file ``keep``."""
     default, named = work / "default.nt", work / "named.nq"
-    result = MaterializeResult(findings=_findings(guard, where, locate),
+    result = MaterializeResult(findings=findings_of(guard, where, locate),
                                dropped=sum(c for c, _ in guard.dropped.values()))
     result.n_triples = runs.finish(False, default)
     result.n_quads = runs.finish(True, named)
@@ -306,7 +307,7 @@ def _term_map_hint(g: Graph, tm, message: str) -> str:
 def materialize(mapping_file: Path, processes: int = 1,
                 locate: Callable[[str], tuple[str, int | None]] | None = None,
                 output: Path | None = None, fmt: str | None = None, overlap: bool = False,
-                extra: list[str] | None = None) -> MaterializeResult:
+                extra: list[str] | None = None, columnar: bool = True) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.
 
     Args:
@@ -326,6 +327,9 @@ def materialize(mapping_file: Path, processes: int = 1,
         extra: statements computed beside the engine (``"s p o [g]"`` in the engine's term text,
             e.g. RML-CC collections, :mod:`pipeline.materialize.gather`), guarded and written with
             the engine's.
+        columnar: run the rules over CSV/TSV sources with :mod:`pipeline.materialize.columnar`
+            (same statements and findings, a fraction of the CPU); ``False``: every rule by the
+            engine's own per-row path.
     Returns:
         The guarded statements (or counts) and findings; a warning names the TriplesMaps when the
         mapping yields no statement at all, an ``info`` per source reference whose empty or missing
@@ -343,7 +347,7 @@ def materialize(mapping_file: Path, processes: int = 1,
         work = Path(tmp)
         try:
             with engine_run():
-                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap)
+                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap, columnar)
         except SystemExit as exc:  # Morph-KGC exits on some mapping errors
             raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
         except MaterializeError:
@@ -378,7 +382,7 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
-def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
+def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
                worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
     """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
     worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
@@ -403,29 +407,33 @@ def _run_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = N
 
 
 def _run_groups(mapping_file: Path, processes: int, work: Path,
-                overlap: bool = False) -> tuple[Guard, Runs, int, dict]:
-    """All mapping groups (in a pool of ``processes`` when above 1, or with the guard in a
+                overlap: bool = False, columnar: bool = True) -> tuple[Guard, Runs, int, dict]:
+    """All mapping groups: those :mod:`pipeline.materialize.columnar` runs, then the others by the
+    engine (in a pool of ``processes`` when above 1, or with the guard in a
     :class:`~pipeline.materialize.guard_worker.GuardWorker` with ``overlap``); the guards' counts summed."""
-    # forked before the engine loads anything: one cheap fork
-    worker = GuardWorker(work) if overlap and processes == 1 and overlap_available() \
-        and sort_command() is not None else None
-    runs = Runs(work, stream=worker is None)
+    runs = Runs(work, stream=True)
+    worker = None
     try:
         groups, rml_df, fnml_df, config = engine_groups(mapping_file, processes)
+        outs, groups = _run_columnar(groups, rml_df, fnml_df, config, runs) if columnar else ([], groups)
+        # the guard beside the engine: forked now, before the engine's rules build their frames
+        if groups and overlap and processes == 1 and overlap_available() and sort_command() is not None:
+            worker = GuardWorker(work)
         # workers must inherit the engine corrections: fork only (Morph-KGC parallelises on Linux only too)
         if worker is None and processes > 1 and len(groups) > 1 and "fork" in mp.get_all_start_methods():
             with mp.get_context("fork").Pool(processes) as pool:  # workers inherit the engine corrections
-                outs = pool.starmap(_run_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
-                                                    repeat(work)))
-            runs = Runs(work)
+                outs += pool.starmap(run_engine_group, zip(groups, repeat(rml_df), repeat(fnml_df), repeat(config),
+                                                     repeat(work)))
         else:
-            outs = [_run_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
-                    for i, g in enumerate(groups)]
-        if worker is not None:
-            guards, files = worker.finish()
-            worker = None
-            outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(outs)]
-            runs.files = files
+            engine_outs = [run_engine_group(g, rml_df, fnml_df, config, work, runs, None if worker is None else (worker, i))
+                           for i, g in enumerate(groups)]
+            if worker is not None:
+                guards, files = worker.finish()
+                worker = None
+                engine_outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(engine_outs)]
+                for named in (False, True):
+                    runs.files[named] += files[named]
+            outs += engine_outs
     except BaseException:
         if worker is not None:
             worker.abort()
@@ -433,11 +441,7 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
         raise
     guard, rows, empty = Guard(), 0, {}
     for g, r, n, e in outs:
-        for key, (count, examples) in g.dropped.items():
-            entry = guard.dropped.setdefault(key, [0, []])
-            entry[0] += count
-            entry[1].extend(examples[:3 - len(entry[1])])
-        guard.repaired |= g.repaired
+        guard.merge(g)
         if r is not runs:
             runs.files[False] += r.files[False]
             runs.files[True] += r.files[True]
@@ -445,3 +449,61 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
         for k, v in e.items():  # several rules read the same source: the count is per record
             empty[k] = max(empty.get(k, 0), v)
     return guard, runs, rows, empty
+
+
+def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[list, list]:
+    """Run the mapping groups :mod:`pipeline.materialize.columnar` can run, file by file, each
+    rule's statements guarded into ``runs``; one guard per mapping group, as on the engine path.
+
+    Returns:
+        ``(outs, rest)``: ``(guard, runs, rows, empty values)`` per group run here, and the
+        groups left to the engine (those with a rule it cannot run, or whose file it could not
+        read as the engine does; what was written for them is part of the engine's output).
+    """
+    rules, rest = plan_rules(groups, rml_df, fnml_df, config)
+    if not rules:
+        return [], rest
+    by_partition = {str(g.iloc[0]["mapping_partition"]): g for g in groups}
+    guards: dict[str, Guard] = {}
+    rows: dict[str, int] = {}
+    left: dict[str, int] = {}  # rules of a partition still to run: its guard forgets its drops after the last
+    files: dict[tuple[str, str], list] = {}
+    for rule in rules:
+        files.setdefault((rule.path, rule.source_type), []).append(rule)
+        left[rule.partition] = left.get(rule.partition, 0) + 1
+    needs: dict[tuple, int] = {}  # rules still to run per parent side of a join
+    for rule in rules:
+        if rule.join is not None:
+            needs[id_of(rule.join)] = needs.get(id_of(rule.join), 0) + 1
+    failed: set[str] = set()
+    joins = Joins()
+
+    def emit(rule, columns, n) -> None:
+        guard = guards.setdefault(rule.partition, Guard())
+        rows[rule.partition] = rows.get(rule.partition, 0) + n
+        try:
+            guard.frame(columns, runs, None, rule.trusted)
+        except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
+            raise MaterializeError(f"output guard failed on the statements of {rule.triples_map}: "
+                                   f"{type(exc).__name__}: {exc}") from exc
+
+    with engine_run():
+        for (path, source_type), file_rules in files.items():
+            todo = [r for r in file_rules if r.partition not in failed]
+            if todo:
+                try:
+                    run_file(path, source_type, todo, joins, emit)
+                except Unsupported as exc:
+                    LOGGER.info("the engine runs the rules of %s: %s", path, exc)
+                    failed.update(r.partition for r in todo)
+            for rule in file_rules:
+                left[rule.partition] -= 1
+                if not left[rule.partition] and rule.partition in guards:
+                    guards[rule.partition].end_group()
+                if rule.join is not None:
+                    needs[id_of(rule.join)] -= 1
+                    if not needs[id_of(rule.join)]:
+                        joins.drop(rule.join)
+    outs = [(guards.get(p, Guard()), runs, rows.get(p, 0), {}) for p in dict.fromkeys(r.partition for r in rules)
+            if p not in failed]
+    return outs, rest + [by_partition[p] for p in sorted(failed)]

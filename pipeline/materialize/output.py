@@ -96,14 +96,21 @@ class Runs:
     def finish(self, named: bool, out: Path) -> int:
         """Write the sorted, duplicate-free lines of one graph kind to ``out``; returns their number.
 
+        The lines of the ``sort`` process and the run files (of pool workers, of a guard worker)
+        are merged.
+
         Raises:
             MaterializeError: the ``sort`` process failed (e.g. no space left for its spill files).
         """
         out = Path(out)
         if named in self.procs:
-            self._end(named, out)
-            return count_lines(out)
-        if self.stream or not self.files[named]:
+            if not self.files[named]:
+                self._end(named, out)
+                return count_lines(out)
+            path = self.folder / f"run-{os.getpid()}-{next(_RUN_IDS):06d}.n{'q' if named else 't'}"
+            self._end(named, path)
+            self.files[named].append(path)
+        if not self.files[named]:
             out.write_bytes(b"")
             return 0
         return merge_sorted(self.files[named], out, self.sort)
