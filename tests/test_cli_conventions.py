@@ -140,3 +140,12 @@ def test_map_says_each_stage_and_writes_the_evidence_beside_the_table(tmp_path, 
         "kgc map: written"]
     rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
     assert out.is_file() and len(rows["rows"] if isinstance(rows, dict) else rows) == 4
+
+
+def test_run_off_a_terminal_writes_summary_lines_and_no_progress_bar(tmp_path, capfd):
+    # a log or CI output (stderr not a terminal): one summary line per case, no carriage returns
+    assert main(["run", str(EXAMPLE), "--mapper", "replay", "--table", str(TABLE), "--out", str(tmp_path / "o"),
+                 "--no-evaluate"]) == 0
+    out, err = capfd.readouterr()
+    assert "\r" not in err and "case/s" not in err
+    assert len([line for line in out.splitlines() if line.startswith("example/")]) == 1

@@ -88,7 +88,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
                        turtle=args.turtle, evaluate=args.evaluate)
     runs = []
     mapping_reports: dict[str, list] = {}
-    bar = tqdm(cases, desc="cases", unit="case", disable=args.quiet, file=sys.stderr)
+    # a bar on a terminal only (tqdm's disable=None): in a log or CI output its carriage returns are
+    # noise, and each case's summary line says the same
+    bar = tqdm(cases, desc="cases", unit="case", disable=True if args.quiet else None, file=sys.stderr)
     for case in bar:
         result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
         runs.append(result)
