@@ -96,9 +96,11 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
         raise InputError(str(exc), path=args.table) from exc
     compiled.rml.serialize(args.output, format="turtle")
-    left_out = len(table) - len(compiled.plan.compiled_lines)
+    review = len(compiled.audit.review)  # marked rows are shown for a person's check, not lost
+    left_out = len(table) - len(compiled.plan.compiled_lines) - review
     rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
-        (f"; {left_out} left out, see the errors above" if left_out else "")
+        (f"; {left_out} left out, see the errors above" if left_out else "") + \
+        (f"; {review} marked for review, not compiled" if review else "")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {args.output}")
     if yarrrml_out:
         yarrrml_out.write_text(to_yarrrml(compiled.rml), encoding="utf-8")

@@ -146,7 +146,8 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
 
     Args:
         folder: ``<out>/<scenario>/<case>``. report_dir: where the report is written (links are relative to it).
-        top: findings kept (errors first, then warnings; the gold table's own defects last).
+        top: findings kept (rows marked for review first, then errors, then warnings; the gold table's own
+            defects last).
     Returns:
         A case dict (module docstring); missing files leave their keys empty.
     """
@@ -166,7 +167,8 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 8) -> dict
     for r in run.get("runs", []):
         files[f"run {r['run']}"] = r["folder"]
     findings = sorted(_read(folder / "audit.json") or [],
-                      key=lambda f: (f.get("stage") == "gold", _SEVERITY.get(f.get("severity"), 3)))
+                      key=lambda f: (f.get("stage") == "gold", f.get("column") != "review",
+                                     _SEVERITY.get(f.get("severity"), 3)))  # rows marked for review first
     # with several runs, the gold diff and the CQ answers shown are those of run 0
     detail = folder / run["runs"][0]["folder"] if run.get("runs") else folder
     scores = _read(detail / "graph_scores.json") or {}
