@@ -123,3 +123,23 @@ def test_confidence_is_read_off_the_calibration_and_low_rows_are_marked(tmp_path
     assert [r.confidence for r in rows] == [0.9, 0.3, None, 0.4]
     assert rows[1].review == "confidence 0.30 < 0.50 (name evidence): check the property, class and values"
     assert basis_of(rows[0]) == ("name", 0.99) and rows[0].evidence[0] == "x"
+
+
+def test_a_row_combining_two_repeated_xml_elements_is_marked_and_a_json_array_is_not(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.rows import mark_cross_products
+    from pipeline.sources.load import load_source
+    (tmp_path / "lines.xml").write_text(
+        "<Country><Code>IT</Code><Point><Name>Roma</Name><Id>1</Id></Point><Point><Name>Pisa</Name><Id>2</Id></Point>"
+        "</Country>", encoding="utf-8")
+    (tmp_path / "lines.json").write_text(json.dumps([{"code": "IT", "points": [{"name": "Roma", "id": "1"},
+                                                                               {"name": "Pisa", "id": "2"}]}]),
+                                         encoding="utf-8")
+    xml = load_source(Source(tmp_path / "lines.xml", "xml", "/Country", "lines.xml"), tmp_path / "copies")
+    js = load_source(Source(tmp_path / "lines.json", "json", "$[*]", "lines.json"), tmp_path / "copies")
+    rows = [MappingRow(data_reference="Point/Name", source_file="lines.xml", subject_template="p/{Point/Id}"),
+            MappingRow(data_reference="Code", source_file="lines.xml", subject_template="p/{Point/Id}"),
+            MappingRow(data_reference="points.name", source_file="lines.json", subject_template="p/{points.id}")]
+    mark_cross_products(rows, {"lines.xml": xml, "lines.json": js})
+    assert rows[0].review.startswith("Point/Id, Point/Name each repeat within one record of lines.xml")
+    assert (rows[1].review, rows[2].review) == (None, None)  # one repeated reference; a JSON array read per object

@@ -85,7 +85,9 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     for cls in classes:
         name_fit = max((matcher.score(n, cls) for n in names), default=0.0)
-        weights = index.weights(cls)
+        # a property of another vocabulary is usable on the class, but no evidence of it: counted, every
+        # class of a small vocabulary (org:Organization) would take the main vocabulary's properties
+        weights = index.weights(cls, foreign=False)
         fits[cls] = (name_fit, weights)
         prop_fit = 0.0
         if sims is not None and weights.any():
@@ -129,15 +131,18 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
     name_fit, weights = fits[cls]
     best = (sims * weights).argmax(axis=1)
     scores = (sims * weights).max(axis=1)
-    out, depth = cls, len(ontology.superclasses(cls))
-    for sup in ontology.superclasses(cls) - {cls}:
-        if sup not in fits:
+    depth = len(ontology.superclasses(cls))
+    # most general first; of equivalent classes (schema:Event, dcmitype:Event) the one the vocabularies
+    # describe most, then by IRI: the choice never depends on set order
+    for sup in sorted(ontology.superclasses(cls) - {cls}, key=lambda c: (
+            len(ontology.superclasses(c)), -len(list(ontology.graph.predicate_objects(c))), str(c))):
+        if sup not in fits or len(ontology.superclasses(sup)) >= depth:
             continue
         sup_name, sup_weights = fits[sup]
         own = any(sup_weights[j] == 0 and v >= SUBCLASS_EVIDENCE for j, v in zip(best, scores))
-        if not own and name_fit < sup_name + SUBCLASS_NAME_LEAD and len(ontology.superclasses(sup)) < depth:
-            out, depth = sup, len(ontology.superclasses(sup))
-    return out
+        if not own and name_fit < sup_name + SUBCLASS_NAME_LEAD:
+            return sup
+    return cls
 
 
 def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:

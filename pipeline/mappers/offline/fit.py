@@ -183,13 +183,14 @@ class DomainIndex:
                 self.domains[i] = doms
                 self.by_namespaces.setdefault(frozenset(namespace(d) for d in doms), []).append(i)
 
-    def weights(self, cls: URIRef) -> np.ndarray:
-        """``domain_fits`` of every property for ``cls`` as an array (shape ``(len(props),)``)."""
+    def weights(self, cls: URIRef, foreign: bool = True) -> np.ndarray:
+        """``domain_fits`` of every property for ``cls`` as an array (shape ``(len(props),)``); with
+        ``foreign=False`` a property of another vocabulary's domain counts 0 (see :func:`domain_fits`)."""
         out = np.zeros(self.n)
         out[self.free] = 0.8
         sup = self.ontology.superclasses(cls)
         own = {namespace(c) for c in sup}
-        for spaces, idx in self.by_namespaces.items():
+        for spaces, idx in (self.by_namespaces.items() if foreign else ()):
             if not spaces & own:
                 out[[i for i in idx if not _disjoint(self.ontology, self.domains[i], sup)]] = FOREIGN_DOMAIN
         for c in sup:

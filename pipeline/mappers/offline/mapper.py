@@ -38,7 +38,7 @@ from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
-from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows
+from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows, mark_cross_products
 from pipeline.mappers.offline.unmapped import entity_rows, misfit_findings, unmapped_findings
 from pipeline.mappers.offline.xmldoc import DocumentMapper, is_document
 
@@ -191,6 +191,7 @@ class OfflineMapper:
         for row in builder.rows:  # a decision screened on the sample says so (see pipeline.sources.columns)
             if row.source_file in sampled:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
+        mark_cross_products(builder.rows, data)
         calibrate_rows(builder.rows)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):

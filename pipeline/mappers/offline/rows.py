@@ -19,7 +19,7 @@ from rdflib.namespace import SKOS
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
-from pipeline.table import MappingRow
+from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import domain_fits, misfits
@@ -30,7 +30,7 @@ from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
-__all__ = ["RowBuilder", "subject_template", "drop_repeated_rows"]
+__all__ = ["mark_cross_products", "RowBuilder", "subject_template", "drop_repeated_rows"]
 
 
 def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str, ...]) -> str:
@@ -267,6 +267,40 @@ class RowBuilder:
                 subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
                 function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
                 evidence=[evidence_line("value map", 0.5 * vm.coverage + 0.5 * score), vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+
+
+def _repeats(data: Any, reference: str, memo: dict[tuple[int, str], bool]) -> bool:
+    """``reference`` holds several values in some record of ``data`` (a repeated element)."""
+    key = (id(data), reference)
+    if key not in memo:
+        memo[key] = any(len(r.get(reference, ())) > 1 for r in data.records)
+    return memo[key]
+
+
+def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
+    """Mark for review each row of an XML source whose references include two that repeat within one record.
+
+    An XPath reference that selects several nodes gives one term per node, and an RML engine
+    combines the terms of two such references in every pairing (RML: a term map gives one term per
+    value of its reference; a triple is made for each combination of subject and object): a
+    document holding 25 operational points read as one record gives each point the names of all of
+    them. The reading is wrong whatever the names say; the file needs an iterator at the repeated
+    element (the file listed once per kind of record), which the row's review mark says. JSON
+    sources are left alone: their nested arrays are read one object at a time
+    (:mod:`.nested`)."""
+    memo: dict[tuple[int, str], bool] = {}
+    for row in rows:
+        src = data.get(row.source_file or "")
+        if src is None or src.source.format != "xml":
+            continue
+        refs = set(re.findall(r"\{([^{}]+)\}", row.subject_template or ""))
+        refs |= set(parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else []))
+        multi = sorted(r for r in refs if _repeats(src, r, memo))
+        if len(multi) > 1:
+            why = (f"{', '.join(multi)} each repeat within one record of {row.source_file}: their values would be "
+                   "combined as a cross product; read the repeated element as records of their own (list the file "
+                   "in the manifest once more with an iterator at it)")
+            row.review = f"{row.review}; {why}" if row.review else why
 
 
 def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:
