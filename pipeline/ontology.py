@@ -1,9 +1,16 @@
 """Ontology and SKOS access: prefixes, terms, domains/ranges, labels, closest terms.
 
-Loads OWL/RDFS ontologies and SKOS vocabularies with rdflib from local files
-only (never over the network) and answers the questions the compiler, the
-audit and the mappers ask: does this term exist and of what kind, which
-prefix resolves ``epo:``, which class/property is the closest valid one.
+Loads OWL/RDFS ontologies and SKOS vocabularies from local files only (never over the network)
+and answers the questions the compiler, the audit and the mappers ask: does this term exist and of
+what kind, which prefix resolves ``epo:``, which class/property is the closest valid one.
+
+Loading is linear in the size of the files: Turtle, N-Triples, N-Quads, TriG and RDF/XML are
+parsed by pyoxigraph (Rust) straight into one rdflib graph (rdflib's own parsers, about five times
+slower, read the other syntaxes and whatever pyoxigraph rejects, and give the error message when a
+file does not parse). The syntax is the content's when the extension says otherwise (a ``.owl``
+file holding Turtle). ``owl:imports`` are resolved from the files given and from an OASIS XML
+catalog beside them (``catalog-v001.xml``, as Protégé writes it); an import found in neither is a
+note naming it, never a download. Domains, ranges and class hierarchies are computed once per term.
 """
 from __future__ import annotations
 
@@ -11,17 +18,20 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
+import pyoxigraph
+from lxml import etree
 from rapidfuzz import fuzz, process
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
-from pipeline.rdffile import parse_error, rdf_format, syntax_hint
+from pipeline.rdffile import SYNTAX_NAMES, parse_error, rdf_format, syntax_hint
 
-__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring"]
+__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
+           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "sniff_syntax"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -54,6 +64,35 @@ _XSD_TYPES = {
     "NMTOKEN",
 }
 
+#: Classes every resource belongs to (RDF 1.1 Semantics 9.2: everything is an ``rdfs:Resource``; OWL 2
+#: Direct Semantics: every individual is an ``owl:Thing``). A domain or range of one of them restricts
+#: nothing: such a property is usable for any class.
+UNIVERSAL_CLASSES = frozenset({OWL.Thing, RDFS.Resource})
+
+#: Properties RDFS itself defines (RDF Schema 1.1, sections 5.4 and 6; its axiomatic triples give
+#: ``rdfs:label`` and ``rdfs:comment`` the range ``rdfs:Literal`` and the domain ``rdfs:Resource``): a
+#: term of every vocabulary, declared in a file or not.
+BUILTIN_PROPERTIES = frozenset({RDFS.label, RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy})
+
+#: Properties whose value is what people call a resource, in the order a mapper prefers them when the
+#: vocabularies have no name property of their own for a class: RDFS's own (always available), then
+#: SKOS's preferred label, DCMI's titles, FOAF's and schema.org's names (when a given file declares them).
+LABEL_PROPERTIES = (RDFS.label, SKOS.prefLabel, URIRef("http://purl.org/dc/terms/title"),
+                    URIRef("http://purl.org/dc/elements/1.1/title"), URIRef("http://xmlns.com/foaf/0.1/name"),
+                    URIRef("http://schema.org/name"))
+
+#: schema.org says where a property is expected with its own terms, not RDFS's
+#: (https://schema.org/docs/datamodel.html): ``domainIncludes``/``rangeIncludes`` list the classes
+#: (a union, without RDFS's inference).
+_SCHEMA = ("http://schema.org/", "https://schema.org/")
+_DOMAIN_INCLUDES = frozenset(URIRef(ns + "domainIncludes") for ns in _SCHEMA)
+_RANGE_INCLUDES = frozenset(URIRef(ns + "rangeIncludes") for ns in _SCHEMA)
+#: schema.org's DataTypes (https://schema.org/DataType) and the XSD datatype of their values.
+_SCHEMA_DATATYPES = {"Text": XSD.string, "URL": XSD.anyURI, "Date": XSD.date, "DateTime": XSD.dateTime,
+                     "Time": XSD.time, "Number": XSD.decimal, "Integer": XSD.integer, "Float": XSD.double,
+                     "Boolean": XSD.boolean, "CssSelectorType": XSD.string, "PronounceableText": XSD.string,
+                     "XPathType": XSD.string}
+
 
 def is_xsd_datatype(iri: URIRef | str) -> bool:
     """True for XSD built-in datatypes, ``rdfs:Literal`` and ``rdf:langString``/``rdf:HTML``."""
@@ -77,17 +116,29 @@ def _local_name(iri: str) -> str:
     return re.split(r"[#/:]", iri.rstrip("/#"))[-1]
 
 
+def _schema_local(iri: str) -> str | None:
+    """The local name of a schema.org term (either scheme), else ``None``."""
+    for ns in _SCHEMA:
+        if iri.startswith(ns):
+            return iri[len(ns):]
+    return None
+
+
 @dataclass
 class Ontology:
     """An ontology plus SKOS vocabularies loaded into one rdflib graph.
 
     Attributes:
-        graph: all triples of the ontology and SKOS files.
+        graph: all triples of the ontology and SKOS files (and of the imports resolved locally).
         prefixes: prefix -> namespace, from the files' declarations, then the
             manifest's extra prefixes, then :data:`WELL_KNOWN_PREFIXES`.
         prefix_origin: prefix -> ``"declared"``, ``"manifest"`` or ``"well-known"``.
-        files: the files loaded, in order.
-        notes: repairs made while loading (undeclared well-known prefixes).
+        files: the files loaded, in order (imports found through a catalog included).
+        notes: what loading repaired or could not do, each ``"<file>: <what>"`` (undeclared well-known
+            prefixes, a syntax other than the extension's, imports not resolved).
+
+    The graph is read once: domains, ranges, hierarchies and labels are computed once per term and
+    kept, so the graph must not be changed after loading.
     """
 
     graph: Graph
@@ -95,6 +146,13 @@ class Ontology:
     prefix_origin: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _cached(self, kind: str, key: Any, compute) -> Any:
+        k = (kind, key)
+        if k not in self._memo:
+            self._memo[k] = compute()
+        return self._memo[k]
 
     # -- prefixed names -------------------------------------------------
     def expand(self, term: str | None) -> URIRef | None:
@@ -117,6 +175,9 @@ class Ontology:
     def compact(self, iri: URIRef | str) -> str:
         """Return ``prefix:local`` for ``iri`` when a known prefix covers it, else the IRI."""
         s = str(iri)
+        return self._cached("compact", s, lambda: self._compact(s))
+
+    def _compact(self, s: str) -> str:
         best: str | None = None
         for p, ns in sorted(self.prefixes.items()):
             if p and s.startswith(ns) and (best is None or len(ns) > len(self.prefixes[best])):
@@ -132,7 +193,8 @@ class Ontology:
     def classes(self) -> frozenset[URIRef]:
         """Named classes: ``owl:Class``/``rdfs:Class`` subjects, ``rdfs:subClassOf`` ends and the classes
         that RDFS semantics implies, except datatypes (a user datatype written ``rdfs:subClassOf
-        xsd:float`` is no class).
+        xsd:float`` is no class, nor is a schema.org DataType such as ``schema:Text``) and the universal
+        classes ``owl:Thing`` and ``rdfs:Resource``.
 
         RDFS entailment rules rdfs2/rdfs3 (RDF 1.1 Semantics, section 9.2.1) make every value of
         ``rdfs:domain`` a class, and every value of ``rdfs:range`` of a property that is not an
@@ -148,7 +210,7 @@ class Ontology:
         for p, r in self.graph.subject_objects(RDFS.range):
             if p not in data:
                 out |= self._class_expr(r)
-        return frozenset(c for c in out if isinstance(c, URIRef) and c != OWL.Thing and c != RDFS.Resource
+        return frozenset(c for c in out if isinstance(c, URIRef) and c not in UNIVERSAL_CLASSES
                          and not self.is_datatype(c))
 
     def implied_classes(self) -> frozenset[URIRef]:
@@ -157,9 +219,27 @@ class Ontology:
         declared |= {x for pair in self.graph.subject_objects(RDFS.subClassOf) for x in pair}
         return frozenset(self.classes - declared)
 
+    @cached_property
+    def _schema_datatypes(self) -> frozenset[URIRef]:
+        """schema.org DataTypes the files declare (typed ``schema:DataType``, and their subclasses)."""
+        roots = {s for ns in _SCHEMA for s in self.graph.subjects(RDF.type, URIRef(ns + "DataType"))
+                 if isinstance(s, URIRef)}
+        out, todo = set(roots), list(roots)
+        while todo:
+            for s in self.graph.subjects(RDFS.subClassOf, todo.pop()):
+                if isinstance(s, URIRef) and s not in out:
+                    out.add(s)
+                    todo.append(s)
+        return frozenset(out)
+
     def is_datatype(self, iri: URIRef | str) -> bool:
-        """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString`` and ``rdfs:Datatype`` subjects."""
-        return is_xsd_datatype(iri) or (URIRef(str(iri)), RDF.type, RDFS.Datatype) in self.graph
+        """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString``, ``rdfs:Datatype`` subjects and
+        schema.org DataTypes (``schema:Text``, ``schema:Date`` ...)."""
+        if is_xsd_datatype(iri):
+            return True
+        ref = URIRef(str(iri))
+        return (ref, RDF.type, RDFS.Datatype) in self.graph or ref in self._schema_datatypes \
+            or (_schema_local(str(iri)) in _SCHEMA_DATATYPES)
 
     @cached_property
     def object_properties(self) -> frozenset[URIRef]:
@@ -173,7 +253,8 @@ class Ontology:
 
     @cached_property
     def properties(self) -> frozenset[URIRef]:
-        """Every property: object, datatype, annotation and ``rdf:Property`` subjects."""
+        """Every property the files declare: object, datatype, annotation and ``rdf:Property`` subjects
+        (the RDFS built-ins of :data:`BUILTIN_PROPERTIES` are known to :meth:`kind` without it)."""
         out = set(self.object_properties | self.datatype_properties)
         for t in (RDF.Property, OWL.AnnotationProperty, OWL.FunctionalProperty):
             out.update(p for p in self.graph.subjects(RDF.type, t) if isinstance(p, URIRef))
@@ -187,14 +268,21 @@ class Ontology:
         out.update(self.graph.subjects(SKOS.inScheme, None))
         return frozenset(c for c in out if isinstance(c, URIRef))
 
+    @cached_property
+    def sorted_terms(self) -> tuple[list[URIRef], list[URIRef]]:
+        """``(properties, classes)`` sorted, computed once: the pools closest-term suggestions draw from."""
+        return sorted(self.properties | BUILTIN_PROPERTIES), sorted(self.classes)
+
     def kind(self, iri: URIRef) -> str | None:
         """Return ``"class"``, ``"object_property"``, ``"datatype_property"``,
-        ``"property"``, ``"concept"``, ``"datatype"`` or ``None`` (unknown term)."""
+        ``"property"``, ``"concept"``, ``"datatype"`` or ``None`` (unknown term).
+
+        The RDFS built-ins (``rdfs:label``, ``rdfs:comment`` ...) are properties of every vocabulary."""
         if iri in self.object_properties:
             return "object_property"
         if iri in self.datatype_properties:
             return "datatype_property"
-        if iri in self.properties:
+        if iri in self.properties or iri in BUILTIN_PROPERTIES:
             return "property"
         if iri in self.classes:
             return "class"
@@ -219,20 +307,39 @@ class Ontology:
         return set()
 
     def domains(self, prop: URIRef) -> set[URIRef]:
-        """Named classes of ``rdfs:domain`` (unions flattened), inherited from super-properties."""
-        out: set[URIRef] = set()
-        for p in self.superproperties(prop):
-            for d in self.graph.objects(p, RDFS.domain):
-                out |= self._class_expr(d)
-        return out
+        """Named classes a property is used on: ``rdfs:domain`` (unions flattened) and schema.org's
+        ``domainIncludes``, inherited from super-properties; a universal class (``owl:Thing``,
+        ``rdfs:Resource``) restricts nothing and is left out, so that such a property has no domain.
+        Returns a new set."""
+        return set(self._cached("domains", prop, lambda: frozenset(
+            c for p in self.superproperties(prop) for pred in (RDFS.domain, *_DOMAIN_INCLUDES)
+            for d in self.graph.objects(p, pred) for c in self._class_expr(d) if c not in UNIVERSAL_CLASSES)))
 
     def ranges(self, prop: URIRef) -> set[URIRef]:
-        """Named classes or datatypes of ``rdfs:range`` (unions flattened), inherited."""
-        out: set[URIRef] = set()
-        for p in self.superproperties(prop):
-            for r in self.graph.objects(p, RDFS.range):
-                out |= self._class_expr(r)
-        return out
+        """Named classes or datatypes of ``rdfs:range`` (unions flattened) and of schema.org's
+        ``rangeIncludes`` (its DataTypes read as their XSD datatype: ``schema:Text`` -> ``xsd:string``),
+        inherited; ``rdfs:Literal`` for the RDFS built-ins ``rdfs:label``/``rdfs:comment`` when no file
+        says otherwise. A universal class is left out. Returns a new set."""
+        def compute() -> frozenset[URIRef]:
+            out: set[URIRef] = set()
+            for p in self.superproperties(prop):
+                for r in self.graph.objects(p, RDFS.range):
+                    out |= self._class_expr(r)
+                for pred in _RANGE_INCLUDES:
+                    for r in self.graph.objects(p, pred):
+                        out |= {self._schema_datatype(c) for c in self._class_expr(r)}
+            if not out and prop in (RDFS.label, RDFS.comment):
+                out.add(RDFS.Literal)
+            return frozenset(out - UNIVERSAL_CLASSES)
+        return set(self._cached("ranges", prop, compute))
+
+    def _schema_datatype(self, cls: URIRef) -> URIRef:
+        """A schema.org DataType as its XSD datatype (``rdfs:Literal`` for one the table does not know);
+        any other class unchanged."""
+        local = _schema_local(str(cls))
+        if local in _SCHEMA_DATATYPES:
+            return _SCHEMA_DATATYPES[local]
+        return RDFS.Literal if cls in self._schema_datatypes else cls
 
     def datatype_ranges(self, prop: URIRef) -> set[URIRef]:
         """Ranges of ``prop`` that are datatypes: XSD/RDF built-ins and ``rdfs:Datatype`` subjects,
@@ -243,31 +350,51 @@ class Ontology:
         return {r for r in self.ranges(prop) if self.is_datatype(r) or (data and r not in self.classes)}
 
     def superclasses(self, cls: URIRef) -> set[URIRef]:
-        """Reflexive-transitive ``rdfs:subClassOf`` closure of ``cls`` (named classes only)."""
-        return {c for c in self.graph.transitive_objects(cls, RDFS.subClassOf) if isinstance(c, URIRef)}
+        """Reflexive-transitive closure of ``cls`` over ``rdfs:subClassOf`` and ``owl:equivalentClass``
+        (either direction: OWL 2 equivalent classes are subclasses of each other), named classes only.
+        Returns a new set."""
+        return set(self._cached("superclasses", cls, lambda: self._closure(cls, RDFS.subClassOf,
+                                                                           OWL.equivalentClass)))
 
     def superproperties(self, prop: URIRef) -> set[URIRef]:
-        """Reflexive-transitive ``rdfs:subPropertyOf`` closure of ``prop``."""
-        return {p for p in self.graph.transitive_objects(prop, RDFS.subPropertyOf) if isinstance(p, URIRef)}
+        """Reflexive-transitive closure of ``prop`` over ``rdfs:subPropertyOf`` and
+        ``owl:equivalentProperty`` (either direction). Returns a new set."""
+        return set(self._cached("superproperties", prop, lambda: self._closure(prop, RDFS.subPropertyOf,
+                                                                               OWL.equivalentProperty)))
+
+    def _closure(self, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
+        out, todo = {start}, [start]
+        while todo:
+            x = todo.pop()
+            nxt = [*self.graph.objects(x, up), *self.graph.objects(x, same), *self.graph.subjects(same, x)]
+            for y in nxt:
+                if isinstance(y, URIRef) and y not in out:
+                    out.add(y)
+                    todo.append(y)
+        return frozenset(out)
 
     def labels(self, iri: URIRef) -> list[str]:
-        """``rdfs:label``, ``skos:prefLabel``/``altLabel`` texts of ``iri`` (English first)."""
-        found: list[tuple[int, str]] = []
-        for pred in (RDFS.label, SKOS.prefLabel, SKOS.altLabel):
-            for lit in self.graph.objects(iri, pred):
-                if isinstance(lit, Literal):
-                    found.append((0 if lit.language in (None, "en") else 1, str(lit)))
-        return [t for _, t in sorted(found)]
+        """``rdfs:label``, ``skos:prefLabel``/``altLabel`` texts of ``iri`` (English first). Returns a new list."""
+        def compute() -> tuple[str, ...]:
+            found: list[tuple[int, str]] = []
+            for pred in (RDFS.label, SKOS.prefLabel, SKOS.altLabel):
+                for lit in self.graph.objects(iri, pred):
+                    if isinstance(lit, Literal):
+                        found.append((0 if lit.language in (None, "en") else 1, str(lit)))
+            return tuple(t for _, t in sorted(found))
+        return list(self._cached("labels", iri, compute))
 
     def comment(self, iri: URIRef) -> str:
         """The ``rdfs:comment`` (else ``skos:definition``) of ``iri``, English or untagged first,
         then by text, so the choice does not depend on rdflib's hash order ('' when none)."""
-        for pred in (RDFS.comment, SKOS.definition):
-            found = sorted((0 if getattr(lit, "language", None) in (None, "en") else 1, str(lit))
-                           for lit in self.graph.objects(iri, pred))
-            if found:
-                return found[0][1]
-        return ""
+        def compute() -> str:
+            for pred in (RDFS.comment, SKOS.definition):
+                found = sorted((0 if getattr(lit, "language", None) in (None, "en") else 1, str(lit))
+                               for lit in self.graph.objects(iri, pred))
+                if found:
+                    return found[0][1]
+            return ""
+        return self._cached("comment", iri, compute)
 
     def verbalise(self, iri: URIRef) -> str:
         """Label and comment of a term as one text (local name when it has no label)."""
@@ -297,8 +424,200 @@ class Ontology:
         return cands[best[2]], best[1] / 100
 
 
+# -- loading ---------------------------------------------------------------------------------------
+
+#: the syntaxes pyoxigraph 0.3 parses, by rdflib parser name -> MIME type
+_OXIGRAPH = {"nt": "application/n-triples", "turtle": "text/turtle", "nquads": "application/n-quads",
+             "trig": "application/trig", "xml": "application/rdf+xml"}
+#: rdflib parser names of the Turtle family: N-Triples is Turtle, N-Quads is TriG, N3 extends Turtle
+_TURTLE_FAMILY = {"turtle", "nt", "n3", "trig", "nquads"}
+_TTL_PREFIX = re.compile(r"(?:^|[\s.])(?:@prefix|PREFIX)\s+([A-Za-z][\w.\-]*)?:\s*<([^>\s]*)>", re.M)
+_XML_PREFIX = re.compile(r"\bxmlns:([A-Za-z_][\w.\-]*)\s*=\s*[\"']([^\"']*)[\"']")
+_CATALOG_NS = "urn:oasis:names:tc:entity:xmlns:xml:catalog"
+
+
+def sniff_syntax(head: str) -> str | None:
+    """The RDF syntax a file's first characters show (rdflib parser name), ``None`` when they do not tell.
+
+    RDF/XML: an XML document whose root element is ``rdf:RDF`` (RDF 1.1 XML Syntax, 2.6); Turtle: a
+    ``@prefix``/``@base``/``PREFIX``/``BASE`` directive or a first statement opening with an IRI
+    (N-Triples is Turtle); JSON-LD: a JSON object or array. OWL/XML, OWL functional and Manchester
+    syntax give ``None`` (see :func:`pipeline.rdffile.syntax_hint`).
+
+    Args:
+        head: the file's first few thousand characters.
+    """
+    text = head.lstrip("\ufeff \t\r\n")
+    while text.startswith("#"):  # Turtle comment lines
+        text = text.split("\n", 1)[1].lstrip() if "\n" in text else ""
+    if text.startswith("<?xml") or text.startswith("<!") or re.match(r"<[A-Za-z_][\w.\-]*:?[\w.\-]*[\s>]", text):
+        body = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(\[.*?\])?\s*>", "", text, flags=re.S).lstrip()
+        root = re.match(r"<([\w.\-]+:)?([\w.\-]+)", body)
+        if root and root.group(2) == "RDF":
+            return "xml"
+        if root or text.startswith(("<?xml", "<!")):
+            return None
+    if text[:1] in "{[":
+        return "json-ld"
+    if re.match(r"(@prefix|@base)\b", text) or re.match(r"(PREFIX|BASE)\s", text, re.I):
+        return "turtle"
+    if re.match(r"<[^<>\s\"]*>\s*(<|[A-Za-z_][\w.\-]*:|a\s)", text):
+        return "turtle"
+    return None
+
+
+@dataclass
+class _File:
+    """One file as read: its triples (rdflib terms), the prefixes it declares, its syntax."""
+
+    path: str
+    triples: list[tuple[Any, Any, Any]]
+    prefixes: dict[str, str]
+
+
+class _Terms:
+    """pyoxigraph terms -> rdflib terms, one :class:`URIRef` per IRI; blank nodes kept apart per file."""
+
+    def __init__(self) -> None:
+        self.iris: dict[str, URIRef] = {}
+
+    def convert(self, term: Any, bnodes: str) -> Any:
+        kind = type(term)
+        if kind is pyoxigraph.NamedNode:
+            iri = self.iris.get(term.value)
+            if iri is None:
+                iri = self.iris[term.value] = URIRef(term.value)
+            return iri
+        if kind is pyoxigraph.Literal:
+            if term.language:
+                return Literal(term.value, lang=term.language)
+            dt = term.datatype.value
+            # rdflib's parsers write a simple literal without a datatype (RDF 1.1: it is xsd:string)
+            return Literal(term.value) if dt == str(XSD.string) else Literal(term.value, datatype=self.convert(
+                term.datatype, bnodes))
+        if kind is pyoxigraph.BlankNode:
+            return BNode(bnodes + term.value)
+        return None  # an RDF-star quoted triple: no ontology statement
+
+
+def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File:
+    """Parse one file (see :func:`load_ontology`). Raises :class:`OntologyError`."""
+    p = Path(path)
+    if not p.is_file():
+        raise OntologyError("ontology file not found", path=path)
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4000)
+    except OSError as exc:
+        raise OntologyError(f"cannot read ontology: {exc}", path=path) from exc
+    by_extension = rdf_format(p)
+    sniffed = sniff_syntax(head)
+    fmt = by_extension
+    if sniffed is not None and not (sniffed == by_extension or {sniffed, by_extension} <= _TURTLE_FAMILY):
+        if by_extension is not None:
+            notes.append(f"{path}: the file holds {SYNTAX_NAMES[sniffed]}, not the {SYNTAX_NAMES[by_extension]} its "
+                         f"extension {p.suffix!r} names; read as {SYNTAX_NAMES[sniffed]}")
+        fmt = sniffed
+    if fmt in _OXIGRAPH:
+        try:
+            bnodes = f"f{number}b"
+            triples = []
+            for st in pyoxigraph.parse(str(p), _OXIGRAPH[fmt], base_iri=p.resolve().as_uri()):
+                t = (terms.convert(st.subject, bnodes), terms.convert(st.predicate, bnodes),
+                     terms.convert(st.object, bnodes))
+                if None not in t:
+                    triples.append(t)
+            text = p.read_text(encoding="utf-8", errors="replace")
+            pattern = _XML_PREFIX if fmt == "xml" else _TTL_PREFIX
+            prefixes: dict[str, str] = {}
+            for m in pattern.finditer(text):
+                if re.match(r"[a-zA-Z][\w+.\-]*:", m.group(2)):
+                    prefixes.setdefault(m.group(1) or "", m.group(2))
+            return _File(path, triples, prefixes)
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            pass  # rdflib reads what pyoxigraph's strict parsers reject, or says why it cannot
+    g = Graph(bind_namespaces="none")
+    try:
+        _parse_with_prefix_repair(g, path, notes, fmt)
+    except FileNotFoundError as exc:
+        raise OntologyError("ontology file not found", path=path) from exc
+    except Exception as exc:  # rdflib raises many parser-specific types
+        line, why = parse_error(exc)
+        read_as = f"as {fmt}" if fmt else f"(extension {p.suffix or '(none)'!r} unknown, read as turtle)"
+        raise OntologyError(f"cannot parse ontology {read_as}: {why}{syntax_hint(path)}", path=path,
+                            line=line) from exc
+    return _File(path, list(g), {str(k): str(v) for k, v in g.namespaces()})
+
+
+def _catalog(folders: Iterable[Path]) -> dict[str, Path]:
+    """Import IRI -> local file, from the OASIS XML catalogs (``catalog-v001.xml``) in ``folders``."""
+    out: dict[str, Path] = {}
+    for folder in dict.fromkeys(folders):
+        cat = folder / "catalog-v001.xml"
+        if not cat.is_file():
+            continue
+        try:
+            root = etree.parse(str(cat)).getroot()
+        except etree.XMLSyntaxError:
+            continue
+        for el in root.iter(f"{{{_CATALOG_NS}}}uri", "uri"):
+            name, uri = el.get("name"), el.get("uri")
+            if name and uri and not re.match(r"[a-zA-Z][\w+.\-]*:", uri):
+                out.setdefault(name.rstrip("/#"), (folder / uri).resolve())
+    return out
+
+
+def _ontology_iris(triples: list[tuple[Any, Any, Any]]) -> tuple[set[str], list[str]]:
+    """``(IRIs naming the ontologies of a file (owl:Ontology subjects and their versionIRI), its imports)``."""
+    named: set[str] = set()
+    imports: list[str] = []
+    for s, p, o in triples:
+        if p == RDF.type and o == OWL.Ontology and isinstance(s, URIRef):
+            named.add(str(s).rstrip("/#"))
+        elif p == OWL.versionIRI:
+            named.add(str(o).rstrip("/#"))
+        elif p == OWL.imports and isinstance(o, URIRef):
+            imports.append(str(o))
+    return named, imports
+
+
+def _unify_schema_org(files: list[_File], notes: list[str]) -> None:
+    """Read schema.org terms in the scheme the given schema.org vocabulary declares them in.
+
+    schema.org treats ``http://schema.org/X`` and ``https://schema.org/X`` as the same term
+    (https://schema.org/docs/faq.html#19); vocabularies written against one refer to the other.
+    When the files declare schema.org terms in one scheme (rdfs:Class / rdf:Property subjects), the
+    IRIs of the other scheme are rewritten to it, with a note."""
+    declared = {ns: 0 for ns in _SCHEMA}
+    for f in files:
+        for s, p, o in f.triples:
+            if p == RDF.type and o in (RDFS.Class, RDF.Property) and isinstance(s, URIRef):
+                for ns in _SCHEMA:
+                    if str(s).startswith(ns):
+                        declared[ns] += 1
+    if not any(declared.values()):
+        return
+    keep = max(_SCHEMA, key=lambda ns: declared[ns])
+    other = next(ns for ns in _SCHEMA if ns != keep)
+
+    def fix(t: Any) -> Any:
+        return URIRef(keep + str(t)[len(other):]) if isinstance(t, URIRef) and str(t).startswith(other) else t
+
+    for f in files:
+        if any(isinstance(t, URIRef) and str(t).startswith(other) for tr in f.triples for t in tr):
+            f.triples = [(fix(s), fix(p), fix(o)) for s, p, o in f.triples]
+            notes.append(f"{f.path}: schema.org terms written <{other}...> read as <{keep}...>, the scheme of the "
+                         "given schema.org vocabulary (schema.org treats both as one term)")
+
+
 def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | None = None) -> Ontology:
-    """Load ontology and SKOS files (Turtle, RDF/XML, N-Triples ...; format guessed by suffix).
+    """Load ontology and SKOS files, with the imports they name that are available locally.
+
+    The syntax is the extension's (Turtle, RDF/XML, N-Triples, N-Quads, TriG, N3, JSON-LD), or the
+    content's when that shows another (:func:`sniff_syntax`; a note says so). An ``owl:imports`` is
+    resolved when the imported ontology's IRI (or version IRI) is that of a given file, or an OASIS
+    XML catalog ``catalog-v001.xml`` in the folder of a given file maps it to a local file (loaded
+    too, with its own imports); otherwise a note names it: nothing is fetched from the network.
 
     Args:
         files: local files; nothing is fetched from the network.
@@ -310,25 +629,51 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         OntologyError: a file is missing or cannot be parsed (names the file and line), or the files
             declare no class and no property.
     """
-    graph = Graph(bind_namespaces="none")
-    declared: dict[str, str] = {}
     paths = [str(f) for f in files]
     notes: list[str] = []
-    for f in paths:
-        g = Graph(bind_namespaces="none")
-        try:
-            _parse_with_prefix_repair(g, f, notes)
-        except FileNotFoundError as exc:
-            raise OntologyError("ontology file not found", path=f) from exc
-        except Exception as exc:  # rdflib raises many parser-specific types
-            line, why = parse_error(exc)
-            fmt = rdf_format(f)
-            read_as = f"as {fmt}" if fmt else f"(extension {Path(f).suffix or '(none)'!r} unknown, read as turtle)"
-            raise OntologyError(f"cannot parse ontology {read_as}: {why}{syntax_hint(f)}", path=f,
-                                line=line) from exc
-        for p, ns in g.namespaces():
-            declared.setdefault(str(p), str(ns))
-        graph += g
+    terms = _Terms()
+    read = [_read_file(f, i, terms, notes) for i, f in enumerate(paths)]
+    named: dict[str, str] = {}
+    wanted: list[tuple[str, str]] = []
+    for f in read:
+        own, imports = _ontology_iris(f.triples)
+        named.update({iri: f.path for iri in own})
+        wanted += [(iri, f.path) for iri in imports]
+    catalog = _catalog(Path(p).resolve().parent for p in paths)
+    loaded = {str(Path(p).resolve()) for p in paths}
+    missing: dict[str, str] = {}
+    while wanted:
+        iri, by = wanted.pop(0)
+        key = iri.rstrip("/#")
+        if key in named:
+            continue
+        local = catalog.get(key)
+        if local is None or not local.is_file():
+            missing.setdefault(iri, by)
+            continue
+        if str(local) in loaded:
+            named[key] = str(local)
+            continue
+        f = _read_file(str(local), len(read), terms, notes)
+        read.append(f)
+        loaded.add(str(local))
+        paths.append(str(local))
+        own, imports = _ontology_iris(f.triples)
+        named.update({i: f.path for i in own | {key}})
+        wanted += [(i, f.path) for i in imports]
+    for iri, by in missing.items():
+        if iri.rstrip("/#") not in named:
+            notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and no "
+                         "catalog-v001.xml beside the files maps it, so its terms are not loaded (nothing is "
+                         "fetched from the network); add its file to the manifest's ontologies to use them")
+    _unify_schema_org(read, notes)
+    graph = Graph(bind_namespaces="none")
+    for f in read:
+        graph.addN((s, p, o, graph) for s, p, o in f.triples)
+    declared: dict[str, str] = {}
+    for f in read:
+        for p, ns in f.prefixes.items():
+            declared.setdefault(p, ns)
     prefixes: dict[str, str] = {}
     origin: dict[str, str] = {}
     for source, mapping in (("well-known", WELL_KNOWN_PREFIXES), ("manifest", extra_prefixes or {}),
@@ -346,15 +691,16 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     return onto
 
 
-def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str]) -> None:
-    """Parse ``path``; a Turtle file using a well-known prefix it never declares (BLINKG's
-    ``dc:`` in the GTFS SKOS files) is parsed again with that declaration added, and noted."""
+def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str], fmt: str | None = None) -> None:
+    """Parse ``path`` with rdflib (``fmt``: rdflib's parser name, ``None``: by extension); a Turtle file
+    using a well-known prefix it never declares (BLINKG's ``dc:`` in the GTFS SKOS files) is parsed
+    again with that declaration added, and noted."""
     added: list[str] = []
     text: str | None = None
     while True:
         try:
             if text is None:
-                g.parse(path)
+                g.parse(path, format=fmt) if fmt else g.parse(path)
             else:
                 g.parse(data=text, format="turtle", publicID=Path(path).resolve().as_uri())
             break

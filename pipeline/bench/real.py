@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m pipeline.bench.real [--corpus DIR ...] [--out DIR] [--case NAME] [--timeout S]
+    python -m pipeline.bench.real [--corpus DIR ...] [--out DIR] [--case NAME] [--timeout S] [--calibrate]
 
 The corpus is every folder with a ``case.yaml`` (a kgc manifest whose ``gold.graph`` is the KG the
 hand-written mapping produces) under ``$REAL_MAPPINGS_DIR`` (default
@@ -17,9 +17,18 @@ without evaluation. The KG is compared with the reference by
 (predicate, value) pairs, precision and recall, against the whole reference and against its
 *reachable* part (statements whose terms the case's vocabularies declare); entities per class
 against the reference; the sources that contributed (a record of theirs got a subject). The
-table's rows marked ``review`` (when the mapper marks any) are counted apart: their share, and
-the precision of the rows not marked, a row being right when at least half of the
-(predicate, value) pairs its property gives on its class's entities are in the reference.
+table's rows marked ``review`` are counted apart: their share, and the precision of the rows not
+marked, a row being right when at least half of the (predicate, value) pairs its property gives
+on its class's entities are in the reference. Rows are judged on a second KG built from the table
+with every review mark cleared (a marked row is not in the first KG), so that every row, marked or
+not, is judged the same way; rows sharing a property and a class are judged each on a KG without
+the others.
+
+``--calibrate`` fits the offline mapper's confidence calibration on the judged rows (isotonic
+regression of "right" on the raw score, per basis of evidence:
+:mod:`pipeline.mappers.offline.confidence`), prints the knots to ship, and reports, leave one case
+out (each case judged with a calibration fitted on the other cases), the precision of the rows
+left unmarked at each threshold.
 
 A benchmark, not a test: nothing is asserted; the goals are in docs/benchmarks/real.md.
 """
@@ -41,11 +50,13 @@ from rdflib.namespace import RDF
 
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
+from pipeline.mappers.offline.confidence import basis_of, calibrated
 from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.scoring.graph.pairs import compare_graphs, declared_terms, graph_pairs
+from pipeline.table import MappingRow
 
-__all__ = ["corpus_cases", "bench_case", "main"]
+__all__ = ["corpus_cases", "bench_case", "fit_calibration", "calibration_report", "render", "main"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 #: Where the shared corpus is read from when ``$REAL_MAPPINGS_DIR`` is not set.
@@ -96,36 +107,64 @@ def _measured(argv: list[str], timeout: float) -> dict[str, Any]:
     return result
 
 
-def _row_precision(table_json: Path, kg: Graph, ref_pairs: Counter, vocabulary: set[str],
-                   ontology: Ontology) -> dict[str, Any]:
-    """Rows marked for review and the precision of the others (see the module docstring)."""
-    if not table_json.is_file():
-        return {"rows": 0}
-    rows = json.loads(table_json.read_text(encoding="utf-8")).get("rows", [])
+def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocabulary: set[str],
+                ontology: Ontology) -> list[dict[str, Any]]:
+    """Per row: its basis and raw score (:func:`pipeline.mappers.offline.confidence.basis_of`), its
+    confidence, whether it is marked, and whether it is right (``None``: its property gave no pair)."""
     types: dict[Any, set[str]] = {}
     for s, o in kg.subject_objects(RDF.type):
         types.setdefault(s, set()).add(str(o))
-    right = judged = review = 0
-    for row in rows:
-        if row.get("review"):
-            review += 1
-            continue
-        prop = str(ontology.expand(row.get("ontology_property")) or "")
-        cls = str(ontology.expand(row.get("entity_class")) or "")
+    by_prop: dict[str, list[tuple[Any, Any, Any]]] = {}
+    for s, p, o in kg:
+        by_prop.setdefault(str(p), []).append((s, p, o))
+    out = []
+    for data in rows:
+        row = MappingRow.from_dict(data)
+        found = basis_of(row)
+        prop = str(ontology.expand(row.ontology_property) or "")
+        cls = str(ontology.expand(row.entity_class) or "")
         sub = Graph()
-        for s, p, o in kg:
-            if str(p) == prop and (not cls or cls in types.get(s, ())):
+        for s, p, o in by_prop.get(prop, []):
+            if not cls or cls in types.get(s, ()):
                 sub.add((s, p, o))
-        for s in set(sub.subjects()):  # the object's types, for "entity of" values
-            for o in types.get(s, ()):
-                sub.add((s, RDF.type, URIRef(o)))
+        for s in set(sub.subjects()) | {o for o in sub.objects() if o in types}:  # types, for "entity of" values
+            for t in types.get(s, ()):
+                sub.add((s, RDF.type, URIRef(t)))
         pairs = Counter({k: v for k, v in graph_pairs(sub, vocabulary).items() if k[0] == prop})
-        if not pairs:
-            continue
-        judged += 1
-        right += sum((pairs & ref_pairs).values()) >= 0.5 * sum(pairs.values())
-    return {"rows": len(rows), "review": review, "judged": judged,
-            "unmarked_precision": right / judged if judged else None}
+        right = None
+        if pairs:
+            right = sum((pairs & ref_pairs).values()) >= 0.5 * sum(pairs.values())
+        out.append({"line": row.line, "property": row.ontology_property, "class": row.entity_class,
+                    "reference": row.data_reference, "basis": found[0] if found else None,
+                    "raw": found[1] if found else None, "confidence": row.confidence,
+                    "review": bool(row.review), "right": right})
+    return out
+
+
+def _row_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rows, rows marked, rows judged, precision of the unmarked and of the marked rows."""
+    unmarked = [r["right"] for r in judged if not r["review"] and r["right"] is not None]
+    marked = [r["right"] for r in judged if r["review"] and r["right"] is not None]
+    return {"rows": len(judged), "review": sum(r["review"] for r in judged), "judged": len(unmarked) + len(marked),
+            "unmarked_precision": sum(unmarked) / len(unmarked) if unmarked else None,
+            "marked_precision": sum(marked) / len(marked) if marked else None}
+
+
+def _replay(manifest: Path, table: Path, folder: Path, timeout: float) -> tuple[subprocess.CompletedProcess, Path]:
+    """``kgc run --mapper replay`` of ``table`` without evaluation into ``folder``; returns the process
+    and the case folder."""
+    run = subprocess.run([sys.executable, "-m", "pipeline.cli", "-q", "run", str(manifest), "--mapper", "replay",
+                          "--table", str(table), "--out", str(folder), "--no-evaluate"],
+                         capture_output=True, text=True, timeout=timeout)
+    case = load_manifest(manifest)
+    return run, folder / case.scenario / case.name
+
+
+def _read_kg(path: Path) -> Graph:
+    kg = Graph()
+    if path.is_file():
+        kg.parse(path, format="nt")
+    return kg
 
 
 def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, Any]:
@@ -141,14 +180,9 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
         res["status"] = "map timed out" if mapped.get("timeout") else f"map exit {mapped.get('rc')}"
         res["detail"] = (mapped.get("stderr") or mapped.get("error") or "")[-300:]
         return res
-    run = subprocess.run([sys.executable, "-m", "pipeline.cli", "-q", "run", str(manifest), "--mapper", "replay",
-                          "--table", str(table), "--out", str(folder / "run"), "--no-evaluate"],
-                         capture_output=True, text=True, timeout=timeout)
-    case_dir = folder / "run" / case.scenario / case.name
+    run, case_dir = _replay(manifest, table, folder / "run", timeout)
     kg_path = case_dir / "kg.nt"
-    kg = Graph()
-    if kg_path.is_file():
-        kg.parse(kg_path, format="nt")
+    kg = _read_kg(kg_path)
     res["status"] = "ok" if run.returncode in (0, 1) and kg_path.is_file() else f"run exit {run.returncode}"
     run_json = case_dir / "run.json"
     coverage = json.loads(run_json.read_text(encoding="utf-8")).get("coverage", {}) if run_json.is_file() else {}
@@ -158,8 +192,84 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
     vocabulary = declared_terms([ontology.graph])
     res["all"] = compare_graphs(kg, reference, vocabulary).to_dict()
     res["reachable"] = compare_graphs(kg, reference, vocabulary, reachable=True).to_dict()
-    res["rows"] = _row_precision(table, kg, graph_pairs(reference, vocabulary), vocabulary, ontology)
+    rows = json.loads(table.read_text(encoding="utf-8")).get("rows", []) if table.is_file() else []
+    judge_kg = kg
+    if any(r.get("review") for r in rows):  # every row judged: a KG with the marks cleared
+        accepted = folder / "table.accepted.json"
+        accepted.write_text(json.dumps({"rows": [{**r, "review": None} for r in rows]}, indent=1), encoding="utf-8")
+        _, all_dir = _replay(manifest, accepted, folder / "run-accepted", timeout)
+        judge_kg = _read_kg(all_dir / "kg.nt")
+    ref_pairs = graph_pairs(reference, vocabulary)
+    judged = _judge_rows(rows, judge_kg, ref_pairs, vocabulary, ontology)
+    # rows sharing a property and class (two columns mapped to gtfs:route) write pairs that cannot be told
+    # apart in one KG: each is judged on a KG without the others
+    groups: dict[tuple, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault((r.get("ontology_property"), r.get("entity_class")), []).append(i)
+    for members in (m for m in groups.values() if len(m) > 1):
+        for i in members:
+            alone = folder / f"table.row{i}.json"
+            keep = [{**r, "review": None} for j, r in enumerate(rows) if j == i or j not in members]
+            alone.write_text(json.dumps({"rows": keep}, indent=1), encoding="utf-8")
+            _, alone_dir = _replay(manifest, alone, folder / f"run-row{i}", timeout)
+            judged[i]["right"] = _judge_rows([rows[i]], _read_kg(alone_dir / "kg.nt"), ref_pairs, vocabulary,
+                                             ontology)[0]["right"]
+    res["row_judgements"] = judged
+    res["rows"] = _row_summary(judged)
     return res
+
+
+def _pav(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Isotonic (non-decreasing) regression by pool-adjacent-violators of ``(x, y)`` points (Barlow et
+    al., Statistical Inference under Order Restrictions, 1972), each block's rate smoothed by Laplace's
+    rule of succession, ``(right + 1) / (rows + 2)`` (a block of one right row says 0.67, not 1.0),
+    pooled again where smoothing broke the order. Returns the knots ``(mean x, rate)`` of the blocks."""
+    def pool(blocks: list[list[float]], rate) -> list[list[float]]:
+        out: list[list[float]] = []  # [sum x, sum y, n]
+        for b in blocks:
+            out.append(list(b))
+            while len(out) > 1 and rate(out[-2]) >= rate(out[-1]):
+                last = out.pop()
+                out[-1] = [out[-1][0] + last[0], out[-1][1] + last[1], out[-1][2] + last[2]]
+        return out
+
+    blocks = pool([[x, y, 1.0] for x, y in sorted(points)], lambda b: b[1] / b[2])
+    blocks = pool(blocks, lambda b: (b[1] + 1) / (b[2] + 2))
+    return [(round(sx / n, 3), round((sy + 1) / (n + 2), 3)) for sx, sy, n in blocks]
+
+
+def fit_calibration(judged: list[dict[str, Any]]) -> dict[str, list[tuple[float, float]]]:
+    """basis -> isotonic knots of "right" on the raw score over the judged rows of that basis."""
+    by_basis: dict[str, list[tuple[float, float]]] = {}
+    for r in judged:
+        if r.get("basis") and r.get("raw") is not None and r.get("right") is not None:
+            by_basis.setdefault(r["basis"], []).append((r["raw"], 1.0 if r["right"] else 0.0))
+    return {b: _pav(pts) for b, pts in sorted(by_basis.items())}
+
+
+def calibration_report(results: list[dict[str, Any]], thresholds: tuple[float, ...] = (
+        0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)) -> tuple[dict[str, list[tuple[float, float]]], str]:
+    """The calibration fitted on every case, and a Markdown table of the leave-one-case-out precision
+    and share of rows kept (unmarked) at each threshold."""
+    judged = {r["case"]: [j for j in r.get("row_judgements", []) if j.get("right") is not None] for r in results}
+    full = fit_calibration([j for rows in judged.values() for j in rows])
+    lines = ["| threshold | rows kept (LOCO) | precision of kept rows (LOCO) | rows kept (in-sample) "
+             "| precision (in-sample) |", "|---|---|---|---|---|"]
+    total = sum(len(v) for v in judged.values())
+    for t in thresholds:
+        loco, insample = [], []
+        for case, rows in judged.items():
+            table = fit_calibration([j for c, rs in judged.items() if c != case for j in rs])
+            for j in rows:
+                if j.get("basis") is None:
+                    continue
+                if calibrated(j["basis"], j["raw"], table) >= t:
+                    loco.append(j["right"])
+                if calibrated(j["basis"], j["raw"], full) >= t:
+                    insample.append(j["right"])
+        lines.append(f"| {t:.2f} | {len(loco)} of {total} | {_f(sum(loco) / len(loco) if loco else None)} | "
+                     f"{len(insample)} of {total} | {_f(sum(insample) / len(insample) if insample else None)} |")
+    return full, "\n".join(lines)
 
 
 def _f(v: Any) -> str:
@@ -195,13 +305,19 @@ def render(results: list[dict[str, Any]]) -> str:
     def mean(key: str, part: str = "reachable") -> str:
         return _f(_mean([r.get(part, {}).get(key) for r in results]))
 
+    judged = [j for r in results for j in r.get("row_judgements", []) if j.get("right") is not None]
+    kept = [j["right"] for j in judged if not j["review"]]
+    rows = [j for r in results for j in r.get("row_judgements", [])]
     lines += ["", "Means over the cases (reachable reference unless said):", "",
               "| class P / R | predicate P / R | pair P / R (all) | pair P / R (reachable) | entities within 20% "
-              "| unmarked row precision | every source contributes |", "|---|---|---|---|---|---|---|",
+              "| unmarked row precision (case mean; all rows) | rows marked for review | every source contributes |",
+              "|---|---|---|---|---|---|---|---|",
               f"| {mean('class_precision')} / {mean('class_recall')} | {mean('predicate_precision')} / "
               f"{mean('predicate_recall')} | {mean('pair_precision', 'all')} / {mean('pair_recall', 'all')} | "
               f"{mean('pair_precision')} / {mean('pair_recall')} | {mean('entities_within')} | "
-              f"{_f(_mean([r.get('rows', {}).get('unmarked_precision') for r in results]))} | "
+              f"{_f(_mean([r.get('rows', {}).get('unmarked_precision') for r in results]))}; "
+              f"{_f(sum(kept) / len(kept) if kept else None)} ({len(kept)} rows) | "
+              f"{sum(j['review'] for j in rows)} of {len(rows)} | "
               f"{sum(1 for r in results if r.get('sources') and r['sources'][0] == r['sources'][1])} of "
               f"{len(results)} cases |"]
     return "\n".join(lines)
@@ -215,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
     ap.add_argument("--case", action="append", help="only this case (folder name; repeatable)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per stage and case (default: %(default)s)")
+    ap.add_argument("--calibrate", action="store_true", help="also fit the offline mapper's confidence calibration "
+                    "on the judged rows and report its leave-one-case-out precision")
+    ap.add_argument("--from-json", type=Path, help="report (and calibrate) from a bench-real.json of an earlier run")
     args = ap.parse_args(argv)
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)  # ill-typed literals: SV2 reports them, not this
     try:
@@ -226,13 +345,22 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in cases if c.parent.name in args.case]
     with tempfile.TemporaryDirectory(prefix="bench-real-") as tmp:
         out = args.out or Path(tmp)
-        results = []
-        for manifest in cases:
-            print(f"{manifest.parent.name} ...", file=sys.stderr, flush=True)
-            results.append(bench_case(manifest, out, args.timeout))
-        (out / "bench-real.json").write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+        if args.from_json:
+            results = json.loads(args.from_json.read_text(encoding="utf-8"))
+        else:
+            results = []
+            for manifest in cases:
+                print(f"{manifest.parent.name} ...", file=sys.stderr, flush=True)
+                results.append(bench_case(manifest, out, args.timeout))
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "bench-real.json").write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
         print(render(results))
-        if args.out:
+        if args.calibrate:
+            knots, table = calibration_report(results)
+            print("\nConfidence calibration (isotonic, per basis; rows judged on the KG with every mark cleared):\n")
+            print(table)
+            print("\nCALIBRATION = " + json.dumps({b: [list(k) for k in v] for b, v in knots.items()}))
+        if args.out and not args.from_json:
             print(f"\nper-case figures: {out / 'bench-real.json'}")
     return 0
 

@@ -191,9 +191,11 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         raise InputError(str(exc), path=table_path) from exc
     work.mkdir(parents=True, exist_ok=True)
     _write_rml(compiled.rml, output, args.rml)
-    left_out = len(table) - len(compiled.plan.compiled_lines)
+    review = len(compiled.audit.review)  # marked rows are shown for a person's check, not lost
+    left_out = len(table) - len(compiled.plan.compiled_lines) - review
     rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
-        (f"; {left_out} left out, see the errors above" if left_out else "")
+        (f"; {left_out} left out, see the errors above" if left_out else "") + \
+        (f"; {review} marked for review, not compiled" if review else "")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {output}"
           + (" (legacy RML)" if args.rml == "legacy" else ""))
     if yarrrml_out:

@@ -37,19 +37,18 @@ def _manifests(paths: list[str]) -> list[Path]:
 def _run_exit_code(runs: list) -> int:
     """2 when a case failed on bad input, 1 when a case failed otherwise, the guards dropped
     triples of its KG (as ``kgc materialize`` exits 1 then: data was lost), a replayed table
-    had rows the compiler left out (as ``kgc compile`` exits 1 then: that table is the user's
-    input; rows an offline or LLM mapper proposed and the audit rejected are that mapper's
-    errors, scored and listed in audit.md, not lost input), or its KG fails validation (SV2,
-    CS2, SHACL) or was not validated (a check did not run or finish; see
-    :func:`pipeline.run.evaluate.validation_passed`), else 0."""
+    had rows the compiler left out for errors (as ``kgc compile`` exits 1 then: that table is the
+    user's input; rows an offline or LLM mapper proposed and the audit rejected are that mapper's
+    errors, scored and listed in audit.md, not lost input; rows marked for review are shown, not
+    lost), or its KG fails validation (SV2, CS2, SHACL) or was not validated (a check did not run
+    or finish; see :func:`pipeline.run.evaluate.validation_passed`), else 0."""
     if any(r.status != "ok" and r.error_kind == "input" for r in runs):
         return 2
     if any(r.status != "ok" for r in runs):
         return 1
     if any(r.counts.get("triples_dropped_by_guards") for r in runs):
         return 1
-    if any(r.config.get("mapper") == "replay" and r.counts.get("rows_compiled", 0) < r.counts.get("rows", 0)
-           for r in runs):
+    if any(r.config.get("mapper") == "replay" and r.counts.get("rows_dropped", 0) > 0 for r in runs):
         return 1
     invalid = [r for r in runs if not validation_passed(r.extra.get("graph_validation", {}))]
     return 1 if invalid else 0

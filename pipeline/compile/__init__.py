@@ -65,5 +65,8 @@ def require_triples_maps(result: CompileResult, earlier: list | tuple = ()) -> N
     if result.plan.triples_maps:
         return
     errors = [f for f in [*earlier, *result.findings] if f.severity == "error"]
-    causes = "; ".join(str(f) for f in errors[:3]) or "the table has no rows"
+    review = len(result.audit.review)  # rows shown for a person's check are no cause of failure, but say why
+    causes = "; ".join(str(f) for f in errors[:3]) or (
+        f"every row of the table ({review}) is marked for review: clear the Review cell of the rows to accept "
+        "(they are listed first in audit.md)" if review else "the table has no rows")
     raise CompileError(f"no row of the table compiled, so there is nothing to materialize. First causes: {causes}")

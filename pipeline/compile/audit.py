@@ -32,7 +32,8 @@ from pipeline.table.cells import IRI_MARKERS
 from pipeline.table.template import TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference"]
+__all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
+           "review_finding"]
 
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
@@ -43,20 +44,23 @@ class AuditResult:
     """Outcome of :func:`audit_table`.
 
     Attributes:
-        kept: rows with no error (in table order).
+        kept: rows with no error and no review mark (in table order): the rows to compile.
         dropped: rows left out, each with at least one error finding.
+        review: rows marked for review (:attr:`~pipeline.table.MappingRow.review`): audited like the
+            others, never compiled; each has a ``review`` finding, which ``audit.md`` lists first.
         findings: every finding (errors, warnings, info) in row order.
         row_sources: ``id(row)`` -> the :class:`SourceData` the row reads from.
     """
 
     kept: list[MappingRow] = field(default_factory=list)
     dropped: list[MappingRow] = field(default_factory=list)
+    review: list[MappingRow] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     row_sources: dict[int, SourceData] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready summary: counts and findings."""
-        return {"rows_kept": len(self.kept), "rows_dropped": len(self.dropped),
+        return {"rows_kept": len(self.kept), "rows_dropped": len(self.dropped), "rows_review": len(self.review),
                 "dropped_lines": [r.line for r in self.dropped],
                 "errors": sum(f.severity == "error" for f in self.findings),
                 "warnings": sum(f.severity == "warning" for f in self.findings),
@@ -218,8 +222,7 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
 def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
                case: Case) -> list[Finding]:
     a = _RowAudit(row, table, ontology)
-    props = sorted(ontology.properties)
-    classes = sorted(ontology.classes)
+    props, classes = ontology.sorted_terms  # sorted once per ontology, not once per row
     if not row.ontology_property:
         a.add("ontology_property", "row has no ontology property", "a property of the ontology")
     else:
@@ -442,11 +445,24 @@ def audit_table(table: MappingTable, ontology: Ontology, case: Case, sources: li
     for row in table.rows:
         src = resolve_source(row, sources, case)
         findings = _audit_row(row, table, ontology, src, case)
+        if row.review:  # a person decides: the row is shown, not asserted (see MappingRow.review)
+            findings.insert(0, review_finding(row, table.source or "<table>"))
         result.findings.extend(findings)
         if src is not None:
             result.row_sources[id(row)] = src
         if any(f.severity == "error" for f in findings):
             result.dropped.append(row)
+        elif row.review:
+            result.review.append(row)
         else:
             result.kept.append(row)
     return result
+
+
+def review_finding(row: MappingRow, file: str) -> Finding:
+    """The finding of a row marked for review: what the row proposes, why it is marked, how to accept it."""
+    what = " ".join(x for x in (row.data_reference or "", "->", row.ontology_property or "?", "of",
+                                row.entity_class or "?") if x)
+    return Finding("audit", file, f"marked for review, not asserted in the KG: {what}; {row.review} "
+                   "(clear the Review cell to accept the row, or delete the row)", row.line, "review", row.review,
+                   "a person's check of the row", None, "warning")

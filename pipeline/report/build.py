@@ -170,7 +170,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dic
 
     Args:
         folder: ``<out>/<scenario>/<case>``. report_dir: where the report is written (links are relative to it).
-        top: finding groups kept (errors first; the gold's own findings apart).
+        top: finding groups kept (rows marked for review first, then errors; the gold's own findings apart).
     Returns:
         A case dict (module docstring); missing files leave their keys empty.
     """

@@ -31,7 +31,8 @@ def _kind(f: Mapping[str, Any]) -> tuple:
 
 def group_findings(findings: Iterable[Mapping[str, Any]], top: int | None = None,
                    values: int = 12) -> list[dict[str, Any]]:
-    """Findings grouped by kind (module docstring), errors first, then the largest groups.
+    """Findings grouped by kind (module docstring): rows marked for review first, then errors, then the
+    largest groups.
 
     Args:
         findings: ``Finding.to_dict()`` dicts. top: groups kept (``None``: all).
@@ -53,5 +54,6 @@ def group_findings(findings: Iterable[Mapping[str, Any]], top: int | None = None
                     "message": first.get("message"), "candidate": first.get("candidate") if len(members) == 1 else None,
                     "count": len(members), "listed": vals[:values] if len(members) > 1 else [],
                     "more_listed": max(0, len(vals) - values) if len(members) > 1 else 0})
-    out.sort(key=lambda g: (SEVERITY_ORDER.get(g["severity"], 9), -g["count"]))
+    # rows marked for review first (a person's decision is asked), then by severity, largest first
+    out.sort(key=lambda g: (g["column"] != "review", SEVERITY_ORDER.get(g["severity"], 9), -g["count"]))
     return out if top is None else out[:top]

@@ -90,6 +90,8 @@ class CaseRun:
             size = f"runs={c['runs_ok']}/{c['runs']} ok{spread}"
         else:
             size = f"triples={c.get('triples', 0)} rows={c.get('rows_compiled', 0)}/{c.get('rows', 0)}"
+            if c.get("rows_review"):  # rows the mapper was unsure of: shown in audit.md, not in the KG
+                size += f" review={c['rows_review']}"
             if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
                 size += f" triples-dropped={c['triples_dropped_by_guards']}"
         unmapped = sum(f.severity == "warning" and f.stage == "map" and f.column == "data_reference" for f in own)
@@ -137,10 +139,10 @@ def write_json(path: Path, data: Any) -> str:
 
 
 def audit_md(run: CaseRun) -> str:
-    """The run's findings as the Markdown table of ``audit.md``."""
+    """The run's findings as the Markdown table of ``audit.md``; rows marked for review come first."""
     lines = [f"# Audit of {run.case.scenario}/{run.case.name}", "",
              "| severity | stage | file:line | column | value | message | closest valid |", "|---|---|---|---|---|---|---|"]
-    for f in run.findings:
+    for f in sorted(run.findings, key=lambda f: f.column != "review"):
         where = Path(f.file).name + (f":{f.line}" if f.line else "")
         cells = [f.severity, f.stage, where, f.column or "", (f.value or "")[:120], f.message, f.candidate or ""]
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")

@@ -187,8 +187,11 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
                           "morph_kgc_ini": "morph-kgc.ini"})
     plan = st.compiled.plan
+    review = len(st.compiled.audit.review)  # marked rows are shown, not compiled: not counted as dropped
     run.counts.update({"rows": len(st.table), "rows_compiled": len(plan.compiled_lines),
-                       "rows_dropped": len(st.table) - len(plan.compiled_lines), "triples_maps": len(plan.triples_maps)})
+                       **({"rows_review": review} if review else {}),
+                       "rows_dropped": len(st.table) - len(plan.compiled_lines) - review,
+                       "triples_maps": len(plan.triples_maps)})
     run.extra["coverage"] = source_coverage(plan, st.sources)
     for s in st.sources:  # after the coverage pass has read the cells: no extra parse of a mapped CSV
         run.findings.extend(csv_row_findings(s))

@@ -54,12 +54,13 @@ def parse_csv(text: str, source: str = "<string>") -> MappingTable:
 
 
 def to_csv(table: MappingTable) -> str:
-    """Render a table as CSV with the :data:`COLUMNS` headers."""
+    """Render a table as CSV with the :data:`COLUMNS` headers (and Review when a row is marked)."""
+    columns = table.written_columns()
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS.values())
+    w.writerow(columns.values())
     for r in table.rows:
-        w.writerow(["" if getattr(r, f) is None else getattr(r, f) for f in COLUMNS])
+        w.writerow(["" if getattr(r, f) is None else getattr(r, f) for f in columns])
     return buf.getvalue()
 
 
@@ -86,7 +87,7 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
             row = MappingRow.from_dict(item)
         except (KeyError, TypeError) as exc:
             raise TableParseError(f"row {i}: {exc}", path=source, key=str(i)) from exc
-        for f in COLUMNS:
+        for f in (*COLUMNS, "review"):
             value = getattr(row, f)
             setattr(row, f, clean_cell(value) if isinstance(value, str) or value is None else clean_cell(str(value)))
         table.rows.append(row)

@@ -58,6 +58,7 @@ HEADER_ALIASES: dict[str, str] = {
     "function name": "function_name",
     "function": "function_name",
     "function output": "function_output",
+    "review": "review",
 }
 
 _SEP_CELL = re.compile(r"[:\-]*")
@@ -207,10 +208,12 @@ def _md_cell(value: str | None) -> str:
 
 
 def to_markdown(table: MappingTable) -> str:
-    """Render a table as a Markdown pipe table with all :data:`COLUMNS` headers."""
-    head = "| " + " | ".join(COLUMNS.values()) + " |"
-    sep = "|" + "|".join(["---"] * len(COLUMNS)) + "|"
-    rows = ["| " + " | ".join(_md_cell(getattr(r, f)) for f in COLUMNS) + " |" for r in table.rows]
+    """Render a table as a Markdown pipe table with all :data:`COLUMNS` headers (and the Review column
+    when a row is marked for review, see :meth:`MappingTable.written_columns`)."""
+    columns = table.written_columns()
+    head = "| " + " | ".join(columns.values()) + " |"
+    sep = "|" + "|".join(["---"] * len(columns)) + "|"
+    rows = ["| " + " | ".join(_md_cell(getattr(r, f)) for f in columns) + " |" for r in table.rows]
     return "\n".join([head, sep, *rows]) + "\n"
 
 

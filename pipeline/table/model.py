@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-__all__ = ["COLUMNS", "TASK_COLUMNS", "MappingRow", "MappingTable", "json_schema"]
+__all__ = ["COLUMNS", "TASK_COLUMNS", "REVIEW_COLUMN", "MappingRow", "MappingTable", "json_schema"]
 
 #: Field names in table order, with the header written by the writers.
 COLUMNS: dict[str, str] = {
@@ -36,6 +36,10 @@ COLUMNS: dict[str, str] = {
     "function_name": "Function Name",
     "function_output": "Function Output",
 }
+
+#: The column a mapper writes after the BLINKG columns when it marks rows for review (field, header).
+#: A marked row is kept in the table but not asserted in the KG; clearing its cell accepts it.
+REVIEW_COLUMN: tuple[str, str] = ("review", "Review")
 
 #: BLINKG task name -> field holding its prediction.
 TASK_COLUMNS: dict[str, str] = {
@@ -79,6 +83,10 @@ class MappingRow:
         line: 1-based line of the row in its file (0 when built in memory).
         confidence: mapper's confidence in [0, 1], ``None`` for hand tables.
         evidence: free-form mapper evidence (why this row was proposed).
+        review: why the row needs a person's check (the mapper's confidence was below its threshold),
+            ``None`` for a row to assert. A marked row stays in the table but the compiler leaves it out
+            of the KG and lists it first in ``audit.md``; removing the mark (an empty Review cell)
+            accepts it.
     """
 
     data_reference: str | None = None
@@ -95,6 +103,7 @@ class MappingRow:
     line: int = 0
     confidence: float | None = None
     evidence: list[str] = field(default_factory=list)
+    review: str | None = None
 
     def cells(self) -> dict[str, str | None]:
         """Return the table cells (the :data:`COLUMNS` fields) as a dict."""
@@ -142,6 +151,16 @@ class MappingTable:
         """JSON-ready form: ``{"source": str, "notes": [...], "rows": [row dict, ...]}``."""
         return {"source": self.source, "notes": list(self.notes),
                 "rows": [r.to_dict() for r in self.rows]}
+
+    @property
+    def marked(self) -> list[MappingRow]:
+        """The rows marked for review (:attr:`MappingRow.review`), in table order."""
+        return [r for r in self.rows if r.review]
+
+    def written_columns(self) -> dict[str, str]:
+        """The columns the Markdown and CSV writers write: :data:`COLUMNS`, and :data:`REVIEW_COLUMN` when a
+        row is marked (a table without marks keeps the BLINKG columns only)."""
+        return {**COLUMNS, **(dict([REVIEW_COLUMN]) if self.marked else {})}
 
 
 def json_schema() -> dict[str, Any]:

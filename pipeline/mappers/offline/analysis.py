@@ -64,13 +64,15 @@ class CompositeKey:
 
 @dataclass
 class Assignment:
-    """A reference mapped to a datatype property of a class."""
+    """A reference mapped to a datatype property of a class; ``basis``: the kind of evidence the
+    decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]."""
 
     reference: str
     prop: URIRef
     cls: URIRef
     score: float
     evidence: list[str] = field(default_factory=list)
+    basis: str = "name"
 
 
 @dataclass
@@ -93,6 +95,9 @@ class SourceInfo:
             reported as the mapper's findings.
         lang_col: the reference holding each record's language code (:func:`.language.language_column`):
             it qualifies the record's text values (their language tag), it is no property value.
+        typed: ``(reference, class)`` when a member of the records states their class
+            (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
+            reference is then no property value and is left out of ``refs``.
     """
 
     data: SourceData
@@ -113,3 +118,4 @@ class SourceInfo:
     nonkeys: dict[str, str] = field(default_factory=dict)
     lang_col: str | None = None
     key_notes: list[str] = field(default_factory=list)
+    typed: tuple[str, URIRef] | None = None

@@ -5,22 +5,68 @@ against a property's range) are in :mod:`.fit`.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
-from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, words
+from pipeline.mappers.offline.fit import DomainIndex, range_kinds, value_kind
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
-__all__ = ["choose_class"]
+__all__ = ["choose_class", "type_column", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
+
+
+#: Member names that state a record's class: JSON-LD's keyword (JSON-LD 1.1, section 4.3: "@type" sets
+#: the type of a node) and the plain words data sets use for it; a member counts only when every one of
+#: its values names a class of the vocabularies (:func:`type_column`).
+TYPE_MEMBERS = frozenset({"@type", "type", "rdf:type", "class"})
+
+
+def type_column(info: SourceInfo, ontology: Ontology) -> tuple[str, URIRef] | None:
+    """The reference whose values state the class of the records, with that class, else ``None``.
+
+    A member named as a type (:data:`TYPE_MEMBERS`: ``properties.@type``) whose values, as IRIs or as
+    prefixed names the vocabularies bind, all name one and the same class of the vocabularies
+    (``http://schema.org/ParkingFacility``). Data evidence that outranks any name similarity: the
+    data says what its records are. Values naming no class (GeoJSON's ``"type": "Feature"``) or
+    several classes decide nothing."""
+    for r in info.refs:
+        if re.split(r"[/.]", r)[-1] not in TYPE_MEMBERS:
+            continue
+        found = {ontology.expand(v.strip()) for v in set(info.data.values(r)) if v and v.strip()}
+        if len(found) == 1 and (cls := next(iter(found))) is not None and cls in ontology.classes:
+            return r, cls
+    return None
+
+
+#: Words of file names that say a file holds data, not what the data is about (English and Spanish, the
+#: languages of the mapper's word lists): ``data.csv``, ``datos.csv``, ``export.json`` name no class.
+GENERIC_FILE_WORDS = frozenset({"data", "dataset", "datasets", "datos", "dato", "export", "exports", "dump", "file",
+                                "files", "fichero", "archivo", "table", "tabla", "records", "record", "registros",
+                                "output", "input", "sample", "samples", "list", "listado", "info", "all", "full",
+                                "latest", "new", "old", "final", "raw", "clean", "test", "example", "examples"})
 
 
 def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
-                 props: list[URIRef]) -> None:
-    """Set the primary class of a (non-link) source from its name and its references."""
-    names = [" ".join(words(info.stem))]
+                 props: list[URIRef], object_props: list[URIRef] = ()) -> None:
+    """Set the primary class of a (non-link) source: the class its records state (:attr:`SourceInfo.typed`),
+    else the best of name fit and property fit. The columns' names are matched with ``props`` (datatype
+    properties) and ``object_props`` (a column named for a relation of the class is evidence of it too);
+    code-named columns by the kinds of their values with the datatype properties only."""
+    data_props = set(props)
+    props = [*props, *(p for p in object_props if p not in data_props)]
+    if info.typed is not None:
+        ref, cls = info.typed
+        info.cls_score, info.cls = 1.0, cls
+        info.cls_evidence = f"every record states its class: {ref!r} is {ontology.compact(cls)}"
+        return
+    # a file name made of generic words (datos.csv) names no class: the columns decide alone
+    names = [n for n in [" ".join(w for w in words(info.stem, expand=False) if w not in GENERIC_FILE_WORDS
+                                   and not w.isdigit())] if n]
+    names = [" ".join(words(n)) for n in names]
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
     if it and it not in ("$", ""):
         names.append(" ".join(words(it)))
@@ -28,20 +74,75 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
     coded_kinds = [value_kind(info.data.values(r)) for r in coded]
+    # a column named after the records' own entity (stop_name, stop_lat in stops.csv) names a property
+    # of that entity by its other words: the shared word would favour a class of "stop ..." properties
+    texts = [own_words(r, info.stem) for r in refs]
+    # every (column, property) pair scored once; a class then takes the best of the properties usable
+    # on it: its own (domain fit 1.0) and those of no domain (0.8)
+    sims = np.array([[matcher.score(t, p) for p in props] for t in texts]) if texts and props else None
+    index = DomainIndex(ontology, props)
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
+    fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     for cls in classes:
-        name_fit = max(matcher.score(n, cls) for n in names)
-        fits = [p for p in props if domain_fits(ontology, p, cls) == 1.0]
+        name_fit = max((matcher.score(n, cls) for n in names), default=0.0)
+        # a property of another vocabulary is usable on the class, but no evidence of it: counted, every
+        # class of a small vocabulary (org:Organization) would take the main vocabulary's properties
+        weights = index.weights(cls, foreign=False)
+        fits[cls] = (name_fit, weights)
         prop_fit = 0.0
-        if refs and fits:
-            prop_fit = float(np.mean([max(matcher.score(" ".join(reference_words(r)), p) for p in fits) for r in refs]))
+        if sims is not None and weights.any():
+            prop_fit = float((sims * weights).max(axis=1).mean())
         if not refs and coded:
-            prop_fit = _kind_fit(ontology, fits, coded_kinds)
-        score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
+            prop_fit = _kind_fit(ontology, [p for p, w in zip(props, weights) if w == 1.0 and p in data_props],
+                                 coded_kinds)
+        if not names:
+            score = prop_fit
+        else:
+            score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
         if score > best[0]:
-            best = (score, cls, f"name fit {name_fit:.2f} ({names[0]!r}), property fit {prop_fit:.2f} "
-                                f"over {len(refs)} reference(s)")
+            named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
+                f"the file name {info.stem!r} names no class"
+            best = (score, cls, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
     info.cls_score, info.cls, info.cls_evidence = best
+    if info.cls is not None and sims is not None:
+        general = _most_general_fit(ontology, info.cls, fits, sims, [r for r in refs])
+        if general != info.cls:
+            info.cls_evidence += (f"; read as {ontology.compact(general)}: no column names a property of "
+                                  f"{ontology.compact(info.cls)} that {ontology.compact(general)} lacks, nor does "
+                                  "the file name prefer it")
+            info.cls = general
+
+
+#: Least similarity of a column to a property of a subclass, not of its superclass, for the column to
+#: say that its records belong to the subclass (:data:`.properties.SECONDARY_SCORE`'s level: a name match).
+SUBCLASS_EVIDENCE = 0.7
+#: Lead of a subclass's name fit over its superclass's for the file name to prefer it.
+SUBCLASS_NAME_LEAD = 0.05
+
+
+def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[float, np.ndarray]],
+                      sims: np.ndarray, refs: list[str]) -> URIRef:
+    """The most general superclass of ``cls`` that the data fits as well: a subclass holds every
+    property of its superclasses, so it scores at least as high on the columns, and by chance higher
+    (``fileFormat`` ~ ``videoFormat`` makes events ``schema:BroadcastEvent``). It is kept only when the
+    data names it: a column whose best property is usable on the subclass and not on the superclass,
+    with at least :data:`SUBCLASS_EVIDENCE`, or a file name fitting it better by
+    :data:`SUBCLASS_NAME_LEAD`. Occam's choice: claim no more than the data shows."""
+    name_fit, weights = fits[cls]
+    best = (sims * weights).argmax(axis=1)
+    scores = (sims * weights).max(axis=1)
+    depth = len(ontology.superclasses(cls))
+    # most general first; of equivalent classes (schema:Event, dcmitype:Event) the one the vocabularies
+    # describe most, then by IRI: the choice never depends on set order
+    for sup in sorted(ontology.superclasses(cls) - {cls}, key=lambda c: (
+            len(ontology.superclasses(c)), -len(list(ontology.graph.predicate_objects(c))), str(c))):
+        if sup not in fits or len(ontology.superclasses(sup)) >= depth:
+            continue
+        sup_name, sup_weights = fits[sup]
+        own = any(sup_weights[j] == 0 and v >= SUBCLASS_EVIDENCE for j, v in zip(best, scores))
+        if not own and name_fit < sup_name + SUBCLASS_NAME_LEAD:
+            return sup
+    return cls
 
 
 def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:

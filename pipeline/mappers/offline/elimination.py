@@ -60,7 +60,7 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
 
     def take(r: str, p: URIRef, why: str) -> None:
         a = Assignment(r, p, info.cls, ELIMINATION_SCORE, [why, f"domain of {ontology.compact(p)} is "
-                                                           f"{ontology.compact(info.cls)}"])
+                                                           f"{ontology.compact(info.cls)}"], "values")
         info.assignments.append(a)
         new.append(a)
         cols.remove(r)

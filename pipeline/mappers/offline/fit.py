@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+import numpy as np
 from rdflib import URIRef
+from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
 from pipeline.ontology import Ontology
@@ -29,7 +31,7 @@ from pipeline.mappers.offline.profile import (
     value_counts,
 )
 
-__all__ = ["value_fit", "misfits", "domain_fits", "value_kind", "range_kinds", "MOSTLY_FITS"]
+__all__ = ["value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -110,12 +112,90 @@ def misfits(values: list[str], datatypes: set[str]) -> tuple[dict[str, int], int
     return bad, n
 
 
+#: :func:`domain_fits` of a property whose domain is a class of another vocabulary than the class's own:
+#: the same as no domain (neither restricts the class, see :func:`domain_fits`).
+FOREIGN_DOMAIN = 0.8
+
+
+def namespace(iri: URIRef | str) -> str:
+    """The namespace of a term: its IRI up to the last ``#`` or ``/`` (``http://www.w3.org/2003/01/geo/wgs84_pos#``)."""
+    s = str(iri)
+    cut = max(s.rfind("#"), s.rfind("/"))
+    return s[:cut + 1] if cut >= 0 else s
+
+
+def _disjoint(ontology: Ontology, a: set[URIRef], b: set[URIRef]) -> bool:
+    g = ontology.graph
+    return any((x, OWL.disjointWith, y) in g or (y, OWL.disjointWith, x) in g for x in a for y in b)
+
+
 def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
-    """1.0 when a domain of ``prop`` is ``cls`` or a superclass, 0.8 without domain, else 0."""
+    """How well ``prop`` fits subjects of ``cls`` by its domain: 1.0 when a domain is ``cls`` or a
+    superclass; 0.8 without domain (none declared, or only ``owl:Thing``/``rdfs:Resource``: usable on
+    any class); :data:`FOREIGN_DOMAIN` when every domain is a class of another vocabulary than ``cls``
+    and its superclasses and none is declared disjoint with them; else 0.
+
+    The third case is RDFS semantics across vocabularies: ``rdfs:domain`` infers the subject's class
+    (RDF 1.1 Semantics, rdfs2), it forbids nothing, and a vocabulary's domain says how its own classes
+    are used, not that a class it never heard of may not have the property (``geo:lat``, domain
+    ``geo:SpatialThing``, on a ``gtfs:Stop``). Within one vocabulary the domain is a design decision,
+    and another class of it does not take the property."""
     doms = ontology.domains(prop)
     if not doms:
         return 0.8
-    return 1.0 if doms & ontology.superclasses(cls) else 0.0
+    sup = ontology.superclasses(cls)
+    if doms & sup:
+        return 1.0
+    return FOREIGN_DOMAIN if foreign_domain(ontology, prop, cls) else 0.0
+
+
+def foreign_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
+    """Every domain of ``prop`` is a class of another vocabulary (namespace) than ``cls`` and its
+    superclasses, none of them declared disjoint with them (the third case of :func:`domain_fits`)."""
+    doms = ontology.domains(prop)
+    sup = ontology.superclasses(cls)
+    return bool(doms) and not doms & sup and not {namespace(d) for d in doms} & {namespace(c) for c in sup} \
+        and not _disjoint(ontology, doms, sup)
+
+
+class DomainIndex:
+    """:func:`domain_fits` of many properties against many classes, by an index from each domain class to
+    its properties: a class looks up the properties of its superclasses instead of testing every
+    property (vocabularies of thousands of terms, such as schema.org, stay in seconds).
+
+    Args:
+        ontology: the vocabularies. props: the properties, in the order of :meth:`weights`.
+    """
+
+    def __init__(self, ontology: Ontology, props: list[URIRef]) -> None:
+        self.ontology, self.n = ontology, len(props)
+        self.by_domain: dict[URIRef, list[int]] = {}
+        self.free: list[int] = []
+        self.by_namespaces: dict[frozenset[str], list[int]] = {}
+        self.domains: dict[int, set[URIRef]] = {}
+        for i, p in enumerate(props):
+            doms = ontology.domains(p)
+            if not doms:
+                self.free.append(i)
+            for d in doms:
+                self.by_domain.setdefault(d, []).append(i)
+            if doms:
+                self.domains[i] = doms
+                self.by_namespaces.setdefault(frozenset(namespace(d) for d in doms), []).append(i)
+
+    def weights(self, cls: URIRef, foreign: bool = True) -> np.ndarray:
+        """``domain_fits`` of every property for ``cls`` as an array (shape ``(len(props),)``); with
+        ``foreign=False`` a property of another vocabulary's domain counts 0 (see :func:`domain_fits`)."""
+        out = np.zeros(self.n)
+        out[self.free] = 0.8
+        sup = self.ontology.superclasses(cls)
+        own = {namespace(c) for c in sup}
+        for spaces, idx in (self.by_namespaces.items() if foreign else ()):
+            if not spaces & own:
+                out[[i for i in idx if not _disjoint(self.ontology, self.domains[i], sup)]] = FOREIGN_DOMAIN
+        for c in sup:
+            out[self.by_domain.get(c, [])] = 1.0
+        return out
 
 
 _RANGE_KIND = {"integer": "integer", "int": "integer", "long": "integer", "short": "integer",

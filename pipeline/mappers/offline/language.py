@@ -51,7 +51,7 @@ from pipeline.validation.terms import check_langtag
 from pipeline.mappers.offline.names import words
 from pipeline.mappers.offline.profile import memoised
 
-__all__ = ["language_column", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
+__all__ = ["language_column", "own_language", "LANGUAGE_ATTRIBUTES", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
            "language_hint", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
@@ -104,6 +104,24 @@ def detect_language(values: Sequence[str]) -> tuple[str | None, float]:
 
 def _is_code(value: str) -> bool:
     return bool(_TAG.match(value)) and not check_langtag(value) and value.split("-")[0].lower() in ISO_639_1
+
+
+#: Attribute names that state the language of their element's text: XML's own (``xml:lang``, XML 1.0
+#: section 2.12) and those of common XML standards (UBL/eForms ``languageID``, ``lang``, ``locale`` ...).
+LANGUAGE_ATTRIBUTES = ("@xml:lang", "@languageID", "@lang", "@language", "@languageCode", "@locale")
+
+
+def own_language(data, refs: Sequence[str], reference: str) -> str | None:
+    """The attribute of the element ``reference`` reads that holds the language of its text
+    (``cbc:Description/@languageID``), when every value of it is a language code; else ``None``.
+
+    The attribute qualifies its own element: a record with a title in English and a description in
+    French has one language attribute per text, and each tags its own text."""
+    for name in LANGUAGE_ATTRIBUTES:
+        ref = f"{reference}/{name}"
+        if ref in refs and language_column(data, [ref]) is not None:
+            return ref
+    return None
 
 
 def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> tuple[str, str] | None:

@@ -18,29 +18,50 @@ import logging
 import time
 from typing import Any
 
+from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
 from pipeline import __version__
 from pipeline.findings import Finding
+from pipeline.ontology import Ontology
 from pipeline.table import MappingTable
 from pipeline.mappers.contract import MapInput, MapResult
 from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.classes import choose_class
+from pipeline.mappers.offline.classes import choose_class, type_column
+from pipeline.mappers.offline.confidence import calibrate_rows
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
 from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
+from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
-from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
-from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows
+from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows, mark_cross_products
 from pipeline.mappers.offline.unmapped import entity_rows, misfit_findings, unmapped_findings
 from pipeline.mappers.offline.xmldoc import DocumentMapper, is_document
 
 __all__ = ["OfflineMapper"]
 
 log = logging.getLogger(__name__)
+
+#: Namespaces whose properties are about vocabularies, never proposed for data.
+_META = (str(RDF), str(RDFS), str(OWL))
+
+
+def _representatives(ont: Ontology, props: list[URIRef]) -> list[URIRef]:
+    """One property per set of equivalent ones (``owl:equivalentProperty``: the same relation, OWL 2
+    section 9.2.2): the one the vocabularies describe most (most statements about it: its own domain,
+    range, labels), so that ``schema:url`` is proposed rather than a bare alias declared beside it."""
+    pool = set(props)
+    out = []
+    for p in props:
+        same = {q for q in ont.superproperties(p) if q in pool and p in ont.superproperties(q)}
+        best = max(sorted(same, key=str), key=lambda q: len(list(ont.graph.predicate_objects(q))))
+        if best == p:
+            out.append(p)
+    return out
 
 
 def _borrow(infos: list[SourceInfo]) -> None:
@@ -84,17 +105,26 @@ class OfflineMapper:
             refs = [r for r in data.references
                     if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
             info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
+            info.typed = type_column(info, ont)
+            if info.typed is not None:  # the records' class, no property value
+                info.refs = refs = [r for r in refs if r != info.typed[0]]
             found = language_column(data, refs)
             info.lang_col = found[0] if found else None
             infos.append(info)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
-        dprops = sorted(p for p in ont.properties if p not in ont.object_properties
+        # the terms of RDF, RDFS and OWL describe vocabularies (rdf:type, rdfs:subClassOf, owl:sameAs), not data
+        # nor is a term the vocabularies also declare a class (schema:Audience typed a datatype property by a
+        # vocabulary that meant schema:audience): a property named like a class would take its columns
+        props = _representatives(ont, [p for p in ont.properties if not str(p).startswith(_META)
+                                       and p not in ont.classes])
+        dprops = sorted(p for p in props if p not in ont.object_properties
                         and not (ont.ranges(p) & ont.classes) and (p, RDF.type, OWL.AnnotationProperty) not in ont.graph)
-        oprops = sorted(p for p in ont.properties if p in ont.object_properties or ont.ranges(p) & ont.classes
+        oprops = sorted(p for p in props if p in ont.object_properties or ont.ranges(p) & ont.classes
                         or SKOS.Concept in ont.ranges(p))
         matcher = NameMatcher(ont, use_embeddings)
         texts = [" ".join(reference_words(r, c)) for i in infos for r in i.refs for c in (0, 1)]
+        texts += [own_words(r, i.stem) for i in infos for r in i.refs]
         texts += [" ".join(words(i.stem)) for i in infos]
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
@@ -106,7 +136,7 @@ class OfflineMapper:
             if info.name in documents:
                 builder.rows += DocumentMapper(info, ont, matcher, case.base_iri, classes, dprops, oprops).run()
             elif not info.link:
-                choose_class(info, ont, matcher, classes, dprops)
+                choose_class(info, ont, matcher, classes, dprops, oprops)
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
@@ -119,6 +149,9 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents:
                 prefer_identifier_key(info, ont, matcher)
+        for info in infos:
+            if info.name not in documents and not info.link:
+                assign_labels(info, ont, matcher, dprops)
         for info in infos:
             if info.name not in documents:
                 assign_by_elimination(info, ont, matcher, dprops)
@@ -158,6 +191,8 @@ class OfflineMapper:
         for row in builder.rows:  # a decision screened on the sample says so (see pipeline.sources.columns)
             if row.source_file in sampled:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
+        mark_cross_products(builder.rows, data)
+        calibrate_rows(builder.rows)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i

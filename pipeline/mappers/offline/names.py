@@ -31,7 +31,7 @@ from rdflib import URIRef
 from pipeline import embeddings
 from pipeline.ontology import Ontology
 
-__all__ = ["words", "reference_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
+__all__ = ["words", "reference_words", "singular", "own_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
            "abbreviates", "abbreviation_score", "is_code_name", "SPANISH"]
 
 log = logging.getLogger(__name__)
@@ -200,9 +200,14 @@ def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
     if not query:
         return 0.0
     flat = query.replace(" ", "")
+    # a plural names the same thing (stops.csv holds stops: gtfs:Stop), word by word
+    singular = " ".join(_singular(w) for w in query.split())
     best = 0.0
     for n in names:
         s = (fuzz.token_set_ratio(query, n) + fuzz.ratio(flat, n.replace(" ", ""))) / 200
+        if singular != query:
+            s = max(s, (fuzz.token_set_ratio(singular, n) + fuzz.ratio(singular.replace(" ", ""), n.replace(" ", "")))
+                    / 200)
         best = max(best, s, abbreviation_score(query, n))
     q = {_singular(w) for w in query.split() if w not in _STOP}
     if q and comment:
@@ -211,8 +216,25 @@ def _lexical(query: str, names: Sequence[str], comment: set[str]) -> float:
 
 
 def _singular(word: str) -> str:
-    """English plural -> singular for word overlap (``members`` ~ ``member``; ``class`` kept)."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    """English plural -> singular for word overlap (``members`` ~ ``member``, ``categories`` ~
+    ``category``; ``class``, ``status``, ``analysis`` kept)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+def singular(word: str) -> str:
+    """The singular of an English plural noun (:func:`_singular`): how names of collections compare."""
+    return _singular(word)
+
+
+def own_words(reference: str, stem: str) -> str:
+    """The words of a reference without those of its records' entity (the file stem): ``stop_name`` in
+    ``stops.csv`` -> ``name``; the reference's words when nothing else is left (``stop_id`` in
+    ``stops.csv`` -> ``id``, ``stops`` in ``stops.csv`` -> ``stops``)."""
+    entity = {_singular(w) for w in words(stem)}
+    ws = reference_words(reference)
+    return " ".join([w for w in ws if _singular(w) not in entity] or ws)
 
 
 class NameMatcher:
@@ -232,6 +254,7 @@ class NameMatcher:
         self._names: dict[URIRef, list[str]] = {}
         self._comment: dict[URIRef, set[str]] = {}
         self._vec: dict[str, np.ndarray] = {}
+        self._scores: dict[tuple[str, URIRef], float] = {}
         self.note = ""
         ok = embeddings.available() if use_embeddings is None else use_embeddings
         if use_embeddings is None and not ok:
@@ -275,7 +298,13 @@ class NameMatcher:
         return None if a is None or b is None else max(0.0, float(np.dot(a, b)))
 
     def score(self, text: str, iri: URIRef) -> float:
-        """Similarity in [0, 1] of a space-joined word string and a term."""
+        """Similarity in [0, 1] of a space-joined word string and a term (computed once per pair)."""
+        key = (text, iri)
+        if key not in self._scores:
+            self._scores[key] = self._score(text, iri)
+        return self._scores[key]
+
+    def _score(self, text: str, iri: URIRef) -> float:
         names = self.names(iri)
         lex = _lexical(text, names, self._comment[iri])
         if self.mode == "lexical":

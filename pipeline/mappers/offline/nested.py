@@ -101,7 +101,7 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             free.remove(fits[0])
             info.assignments.append(Assignment(r, fits[0], cls, MIN_SCORE, [
                 f"{r!r} is the only {k} member of the object {obj!r} (an entity {ontology.compact(cls)}) and "
-                f"{ontology.compact(fits[0])} its only free property whose range admits a {k}"]))
+                f"{ontology.compact(fits[0])} its only free property whose range admits a {k}"], "values"))
 
 
 def ontology_identifier(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,

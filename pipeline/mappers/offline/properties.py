@@ -17,11 +17,12 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_fits, value_fit
+from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
-from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, words
-from pipeline.mappers.offline.nested import member_id, one_join_per_object, ontology_identifier, sibling_members, within_owner
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
+from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, sibling_members,
+                                              within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -54,8 +55,17 @@ def _is_name_property(matcher: NameMatcher, prop: URIRef) -> bool:
 
 
 def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> float:
+    """Name similarity of a reference to a property; with ``context`` (the words of the file stem, for the
+    records' own entity) also read in that context, and without the entity's own words (``agency_name``
+    in ``agency.csv`` is the agency's name: :func:`.names.own_words`)."""
     own = " ".join(reference_words(ref))
-    return max(matcher.score(own, prop), matcher.score(" ".join(context + reference_words(ref, 0)), prop) - 0.05)
+    best = max(matcher.score(own, prop), matcher.score(" ".join(context + reference_words(ref, 0)), prop) - 0.05)
+    if context:
+        entity = {singular(w) for w in context}
+        rest = [w for w in reference_words(ref) if singular(w) not in entity]
+        if rest and len(rest) < len(reference_words(ref)):
+            best = max(best, matcher.score(" ".join(rest), prop))
+    return best
 
 
 def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
@@ -71,26 +81,33 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
     candidates = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
-    mine = [p for p in datatype_props if domain_fits(ontology, p, info.cls) > 0]
+    fits = {p: domain_fits(ontology, p, info.cls) for p in datatype_props}
+    mine = [p for p in datatype_props if fits[p] > 0]
+    # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
+    # a flat column of the record; a nested object (address.street) is rather an entity of that class
+    foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}
     key = info.key[0] if len(info.key) == 1 else None
     # a nested reference named for another class's property (cat:supplier/cat:name ~ supplierName)
     # is that entity's value, not a weaker match of the record's own class (productName)
-    elsewhere = [p for p in datatype_props if p not in mine and ontology.domains(p)]
-    refs = [r for r in candidates if r == key or not _names_other_entity(matcher, ontology, info, r, mine, elsewhere)]
+    elsewhere = [p for p in datatype_props if (p not in mine or p in foreign) and ontology.domains(p)]
+    mine_nested = [p for p in mine if p not in foreign]
+    refs = [r for r in candidates if r == key or not _names_other_entity(matcher, ontology, info, r, mine_nested,
+                                                                        elsewhere)]
     if refs and mine:
         # the record key is the entity's identifier: it fits an identifier property best
         # (stop_id, not zone_id, is the gtfs:id of a stop)
         id_props = {p for p in mine if _is_identifier_property(matcher, p)}
         # an identifier of a named scheme (ORCID) is no match for the data set's own key (author_id)
-        foreign = {(r, p) for p in identifier_properties(ontology, matcher, info.cls, mine) for r in refs
-                   if names_another_scheme(matcher, r, p, info.cls, info.stem)}
+        barred = {(r, p) for p in identifier_properties(ontology, matcher, info.cls, mine) for r in refs
+                  if names_another_scheme(matcher, r, p, info.cls, info.stem)}
         # nor is a name: an identifier column (author_id) holds keys, not what people call the entity
-        foreign |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
-                    if id_like(r) and not name_like(r) and not is_code_name(r)}
+        barred |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
+                   if id_like(r) and not name_like(r) and not is_code_name(r)}
+        barred |= {(r, p) for p in foreign for r in refs if parent(r)}
         m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
-                       * domain_fits(ontology, p, info.cls)
+                       * fits[p]
                        * value_fit(ontology, p, info.data.values(r))
-                       * (0.0 if (r, p) in foreign else 1.0)
+                       * (0.0 if (r, p) in barred else 1.0)
                        for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
@@ -216,7 +233,8 @@ def identifier_entities(infos: list[SourceInfo], ontology: Ontology, matcher: Na
                 continue
             info.assignments.append(Assignment(r, props[0], cls, 0.8, [
                 f"identifier column {r!r} names class {ontology.compact(cls)}, which no source describes",
-                f"{ontology.compact(props[0])} is an identifier property whose domain covers {ontology.compact(cls)}"]))
+                f"{ontology.compact(props[0])} is an identifier property whose domain covers {ontology.compact(cls)}"],
+                "identifier"))
             info.keys[cls] = (r,)
             done.add(r)
 
@@ -278,4 +296,4 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
             f"{r!r} holds text values and {ontology.compact(linked[cls])} links {ontology.compact(cls)} to the "
             f"record's entities" + ("" if len(linked) == 1 else f"; name similarity {sim:.2f} to "
                                     f"{ontology.compact(cls)}"),
-            f"{ontology.compact(p)} is the name-like property of {ontology.compact(cls)} ({score:.2f})"]))
+            f"{ontology.compact(p)} is the name-like property of {ontology.compact(cls)} ({score:.2f})"], "linked"))

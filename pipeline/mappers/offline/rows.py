@@ -19,16 +19,18 @@ from rdflib.namespace import SKOS
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
-from pipeline.table import MappingRow
+from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.fit import domain_fits
-from pipeline.mappers.offline.language import choose_language, language_column, language_hint, vocabulary_language
-from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.confidence import evidence_line
+from pipeline.mappers.offline.fit import domain_fits, misfits
+from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, own_language,
+                                                vocabulary_language)
+from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
 from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
-__all__ = ["RowBuilder", "subject_template", "drop_repeated_rows"]
+__all__ = ["mark_cross_products", "RowBuilder", "subject_template", "drop_repeated_rows"]
 
 
 def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str, ...]) -> str:
@@ -60,6 +62,20 @@ class RowBuilder:
     def template(self, info: SourceInfo, cls: URIRef) -> str:
         return subject_template(self.case.base_iri, self.ont, cls, info.keys.get(cls) or info.key)
 
+    def basis(self, info: SourceInfo, a: Any) -> str:
+        """The basis of a datatype row (:mod:`.confidence`): a name match is ``exact name`` when the
+        column's words (without its entity's, see :func:`.names.own_words`) are one of the property's
+        names word for word, ``subject key`` when the column keys the entity's subject (its value is
+        already in the IRI); other bases as the assignment has them."""
+        if a.basis != "name":
+            return a.basis
+        if a.reference in (info.keys.get(a.cls) or info.key):
+            return "subject key"
+        mine = {" ".join(singular(w) for w in t.split()) for t in
+                (own_words(a.reference, info.stem), " ".join(reference_words(a.reference, 0)))}
+        theirs = {" ".join(singular(w) for w in n.split()) for n in self.matcher.names(a.prop)}
+        return "exact name" if mine & theirs else "name"
+
     def datatype_rows(self, info: SourceInfo) -> None:
         for a in info.assignments:
             if a.cls in info.borrowed:
@@ -69,15 +85,21 @@ class RowBuilder:
             if any(is_langstring(r) for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
-                dt, ev = self.ont.compact(sorted(ranges)[0]), f"datatype from rdfs:range of {self.c(a.prop)}"
+                # of several ranges (schema.org's Date or DateTime) the one the values fit, fewest misfits first
+                best = min(ranges, key=lambda r: (sum(misfits(values, {self.c(r)})[0].values()), str(r)))
+                dt, ev = self.ont.compact(best), f"datatype from rdfs:range of {self.c(a.prop)}" + (
+                    f" (of {', '.join(self.c(r) for r in ranges)}: the one the values fit)" if len(ranges) > 1 else "")
             else:
                 dt, ev = profile_datatype(values)
                 ev = f"datatype by profiling: {ev}"
             lang = None
             evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
-            if dt == "rdf:langString" or (language_hint(info.name) and dt in ("xsd:string", "rdfs:Literal")
+            own = own_language(info.data, info.refs, a.reference)
+            if dt == "rdf:langString" or ((language_hint(info.name) or own) and dt in ("xsd:string", "rdfs:Literal")
                                           and not ranges):
-                lang_col = language_column(info.data, info.refs, exclude=(*info.key, a.reference))
+                # the element's own language attribute (cbc:Description/@languageID) tags its text, not another's
+                lang_col = (own, f"the element's own attribute {own!r}") if own else \
+                    language_column(info.data, info.refs, exclude=(*info.key, a.reference))
                 lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
                                                     [r for r in info.refs if r not in info.key],
                                                     vocabulary_language(self.ont, a.prop) if ranges else None)
@@ -91,10 +113,17 @@ class RowBuilder:
                         expected="a language column, a language in the file name, text lingua is sure of, or "
                                  "free text of the same records lingua is sure of",
                         severity="warning"))
+            # an rdf:langString literal needs its tag (RDF 1.1 Concepts 3.3): without one the row would
+            # write ill-typed literals, so it is shown for review instead of asserted
+            untagged = dt == "rdf:langString" and not lang
             self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
-                                        language_tag=lang, confidence=round(min(1.0, a.score), 3), evidence=evidence))
+                                        language_tag=lang, confidence=round(min(1.0, a.score), 3),
+                                        evidence=[evidence_line(self.basis(info, a), a.score), *evidence],
+                                        review="no language tag could be determined for this rdf:langString value: "
+                                               "write one in the Language Tag cell (a tag such as en, or a language "
+                                               "column {col})" if untagged else None))
 
     def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
         for cls in sorted({a.cls for a in info.assignments} - info.borrowed):
@@ -113,7 +142,8 @@ class RowBuilder:
                             entity_class=self.c(cls), subject_template=self.template(info, cls),
                             datatype=self.c(sorted(r for r in self.ont.ranges(p) if is_xsd_datatype(r))[0])
                             if any(is_xsd_datatype(r) for r in self.ont.ranges(p)) else "xsd:string",
-                            confidence=0.6, evidence=[f"{self.c(p)} names what {a.reference!r} and "
+                            confidence=0.6, evidence=[evidence_line("name", 0.6),
+                                                      f"{self.c(p)} names what {a.reference!r} and "
                                                       f"{b.reference!r} share ({sorted(heads[0])}); no single "
                                                       "column matched it"]))
                         used.add(p)
@@ -145,7 +175,7 @@ class RowBuilder:
                         subject_template=self.template(t1, t1.cls),
                         join_condition=f"{s.stem}.{r1}=={t1.stem}.{f1.target_ref} and {s.stem}.{r2}=={t2.stem}.{f2.target_ref}",
                         confidence=round(0.5 + 0.5 * score, 3),
-                        evidence=[f"link file {s.name}: {r1!r} values in {t1.name}.{f1.target_ref}, {r2!r} values "
+                        evidence=[evidence_line("key", 0.5 + 0.5 * score), f"link file {s.name}: {r1!r} values in {t1.name}.{f1.target_ref}, {r2!r} values "
                                   f"in {t2.name}.{f2.target_ref}", f"{self.c(p)} has domain "
                                   f"{self.c(t1.cls)} and range {self.c(t2.cls)}"]))
                     break
@@ -163,7 +193,7 @@ class RowBuilder:
                     data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
                     related_entity_class=self.c(t.cls), subject_template=self.template(s, s.cls),
                     join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
-                    evidence=[f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
+                    evidence=[evidence_line("key", 0.5 + 0.5 * score), f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
                               f"(key of {t.name})", f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
                               f"{self.c(t.cls)}; name similarity {score:.2f}"]))
             for ck in s.cfks:
@@ -193,7 +223,7 @@ class RowBuilder:
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),
                         join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
-                        evidence=[f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                        evidence=[evidence_line("record", score), f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
 
     def composite_row(self, s: SourceInfo, t: SourceInfo, ck: Any, cls: URIRef, other: URIRef, best_prop: Any) -> None:
@@ -207,7 +237,7 @@ class RowBuilder:
             related_entity_class=self.c(other), subject_template=self.template(t, cls),
             join_condition=" and ".join(f"{t.stem}.{a}=={s.stem}.{b}" for a, b in zip(ck.target_refs, ck.refs)),
             confidence=round(0.5 + 0.4 * score, 3),
-            evidence=[f"composite foreign key: every ({', '.join(ck.refs)}) of {s.name} is a key of {t.name}, "
+            evidence=[evidence_line("key", 0.5 + 0.4 * score), f"composite foreign key: every ({', '.join(ck.refs)}) of {s.name} is a key of {t.name}, "
                       f"which describes {self.c(cls)}; {s.name} only refers to those entities",
                       f"{self.c(other)} comes from {s.name}; {self.c(p)} has domain {self.c(cls)} and "
                       f"range {self.c(other)}"]))
@@ -236,7 +266,41 @@ class RowBuilder:
                 entity_class=self.c(info.cls), related_entity_class="skos:Concept",
                 subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
                 function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
-                evidence=[vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+                evidence=[evidence_line("value map", 0.5 * vm.coverage + 0.5 * score), vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+
+
+def _repeats(data: Any, reference: str, memo: dict[tuple[int, str], bool]) -> bool:
+    """``reference`` holds several values in some record of ``data`` (a repeated element)."""
+    key = (id(data), reference)
+    if key not in memo:
+        memo[key] = any(len(r.get(reference, ())) > 1 for r in data.records)
+    return memo[key]
+
+
+def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
+    """Mark for review each row of an XML source whose references include two that repeat within one record.
+
+    An XPath reference that selects several nodes gives one term per node, and an RML engine
+    combines the terms of two such references in every pairing (RML: a term map gives one term per
+    value of its reference; a triple is made for each combination of subject and object): a
+    document holding 25 operational points read as one record gives each point the names of all of
+    them. The reading is wrong whatever the names say; the file needs an iterator at the repeated
+    element (the file listed once per kind of record), which the row's review mark says. JSON
+    sources are left alone: their nested arrays are read one object at a time
+    (:mod:`.nested`)."""
+    memo: dict[tuple[int, str], bool] = {}
+    for row in rows:
+        src = data.get(row.source_file or "")
+        if src is None or src.source.format != "xml":
+            continue
+        refs = set(re.findall(r"\{([^{}]+)\}", row.subject_template or ""))
+        refs |= set(parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else []))
+        multi = sorted(r for r in refs if _repeats(src, r, memo))
+        if len(multi) > 1:
+            why = (f"{', '.join(multi)} each repeat within one record of {row.source_file}: their values would be "
+                   "combined as a cross product; read the repeated element as records of their own (list the file "
+                   "in the manifest once more with an iterator at it)")
+            row.review = f"{row.review}; {why}" if row.review else why
 
 
 def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:

@@ -24,6 +24,7 @@ from pipeline.findings import Finding
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
 from pipeline.mappers.offline.language import language_names
@@ -114,7 +115,7 @@ def entity_rows(info: SourceInfo, ont: Ontology, matcher: NameMatcher, dprops: l
     return [MappingRow(data_reference=info.key[0], source_file=info.name, ontology_property=ont.compact(prop),
                        entity_class=ont.compact(info.cls), subject_template=template(info, info.cls),
                        datatype="xsd:string", confidence=round(0.5 * fit, 3),
-                       evidence=[f"no column matched a property; the source name fits {ont.compact(info.cls)} "
+                       evidence=[evidence_line("entity", 0.5 * fit), f"no column matched a property; the source name fits {ont.compact(info.cls)} "
                                  f"({fit:.2f})", f"{ont.compact(prop)} identifies it: {ids[prop]}",
                                  f"subject key: {info.key_evidence}"])], ""
 

@@ -59,6 +59,7 @@ from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.mappers.offline.codeclass import coded_subclass
+from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import value_fit
 from pipeline.mappers.offline.identity import id_like
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
@@ -368,7 +369,7 @@ class DocumentMapper:
                 data_reference=self.abs(ref), source_file=self.info.name, ontology_property=self.c(prop),
                 entity_class=self.c(cls), subject_template=self.template(cls), datatype=dt,
                 confidence=round(min(1.0, score), 3),
-                evidence=[f"{ref!r} ~ {self.c(prop)} similarity {score:.2f} ({self.m.mode})",
+                evidence=[evidence_line("document", score), f"{ref!r} ~ {self.c(prop)} similarity {score:.2f} ({self.m.mode})",
                           f"class {self.c(cls)}: {why}", dev, self._subject_ev(cls)]))
 
     # -- 3: value maps ------------------------------------------------------------
@@ -432,7 +433,7 @@ class DocumentMapper:
                 function_name=name[:1].lower() + name[1:] + "()",
                 function_output=" <br> ".join(f"{k}: <{v}>" for k, v in sorted(mapping.items())),
                 confidence=round(0.5 + 0.5 * bs, 3),
-                evidence=[f"label of {self.c(prop)} names concept scheme <{best}>", cev,
+                evidence=[evidence_line("value map", 0.5 + 0.5 * bs), f"label of {self.c(prop)} names concept scheme <{best}>", cev,
                           f"input {self.abs(ref)} (left to the compiler, which reads it through its listURI)",
                           f"class {self.c(cls)}: {why}", self._subject_ev(cls)]))
 
@@ -518,7 +519,8 @@ class DocumentMapper:
         self.rows.append(MappingRow(
                 source_file=self.info.name, ontology_property=self.c(prop), entity_class=self.c(dom),
                 related_entity_class=self.c(target), subject_template=self.template(dom), join_condition=self.join(),
-                confidence=0.6, evidence=[f"{self.c(dom)} and {self.c(target)} are described by the same record",
+                confidence=0.6, evidence=[evidence_line("document", 0.6),
+                                          f"{self.c(dom)} and {self.c(target)} are described by the same record",
                                           f"domain: {dwhy}", f"range: {rwhy}", self._subject_ev(dom)]))
 
     def run(self) -> list[MappingRow]:

@@ -1,0 +1,115 @@
+"""How sure the offline mapper is of each row, and which rows a person must check.
+
+Every row the mapper proposes rests on one kind of evidence (its *basis*) and a raw score in [0, 1]
+that the rule behind it computed (a name similarity, the share of values a value map covers ...):
+
+==============  ===============================================================================
+basis           what it rests on
+==============  ===============================================================================
+``exact name``  the column's words are one of the property's names (``startDate``, ``start date``)
+``name``        the column's name resembles the property (similarity of names and embeddings)
+``subject key`` a name match of the column that keys the entity's subject (its value is in the IRI)
+``values``      nothing but the kind of the values (a date column and the only date property
+                left): elimination, the only member of a kind in a nested object
+``linked``      a text column taken as the name of an entity linked to the record's class
+``identifier``  an identifier column naming a class no source describes
+``label``       a name column labelled with a common annotation property (``rdfs:label``)
+``key``         a foreign key (every value is a key of another source), a link file, a composite key
+``record``      two entities of one record related by an object property of their classes
+``value map``   codes of a column mapped to the concepts of a SKOS scheme
+``document``    a document-like XML record (one notice per file)
+``entity``      an entity with nothing but its identifier
+==============  ===============================================================================
+
+:func:`evidence_line` writes the basis and the raw score as a line of a row's evidence;
+:func:`calibrate_rows` turns them, for a basis with calibration knots, into the row's ``confidence``
+(and the line, last, says it), a probability of the row being right (isotonic regression of "the row is
+right" on the raw score per basis, fitted by ``python -m pipeline.bench.real --calibrate``, which also
+reports its leave-one-case-out precision), and marks the rows below :data:`REVIEW_THRESHOLD` for review
+(:attr:`pipeline.table.MappingRow.review`): the compiler does not assert them; a person accepts one by
+clearing the mark. :data:`CALIBRATION` ships no knots (see there): rows are marked today only for what
+only a person can give (:mod:`.rows`).
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from pipeline.table import MappingRow
+
+__all__ = ["BASES", "CALIBRATION", "REVIEW_THRESHOLD", "evidence_line", "basis_of", "calibrated", "calibrate_rows"]
+
+BASES = ("exact name", "name", "subject key", "values", "linked", "identifier", "label", "key", "record", "value map",
+         "document", "entity")
+
+#: basis -> isotonic calibration knots ``(raw score, probability right)``, increasing in both; read by
+#: linear interpolation, constant beyond the ends; fitted by ``python -m pipeline.bench.real --calibrate``.
+#: None is shipped: the fit on the real-mappings corpus (8 cases) puts every name match below 0.5, which
+#: would withhold the name matches that give BLINKG's 0.80-0.96 and the unseen generator's 0.95-0.998 task
+#: F1 (docs/benchmarks/real.md). A basis without knots keeps the confidence its rule gave.
+CALIBRATION: dict[str, list[tuple[float, float]]] = {}
+
+#: Rows whose calibrated confidence is below this are marked for review: assert a row when it is more
+#: likely right than wrong. Only a calibrated confidence (a probability) is compared with it.
+REVIEW_THRESHOLD = 0.5
+
+_LINE = re.compile(r"^confidence(?: [\d.]+ from|:) (.+?) evidence, raw (\d+(?:\.\d+)?)")
+
+
+def evidence_line(basis: str, raw: float) -> str:
+    """The evidence line of a row's basis and raw score (parsed back by :func:`basis_of`;
+    :func:`calibrate_rows` rewrites it with the confidence and moves it last).
+
+    Raises:
+        ValueError: ``basis`` is not one of :data:`BASES`.
+    """
+    if basis not in BASES:
+        raise ValueError(f"unknown basis {basis!r}; expected one of {BASES}")
+    return f"confidence: {basis} evidence, raw {min(max(raw, 0.0), 1.0):.3f}"
+
+
+def basis_of(row: MappingRow) -> tuple[str, float] | None:
+    """``(basis, raw score)`` from a row's evidence (:func:`evidence_line`), ``None`` when it has none."""
+    for line in row.evidence:
+        m = _LINE.match(line)
+        if m:
+            return m.group(1), float(m.group(2))
+    return None
+
+
+def calibrated(basis: str, raw: float, table: dict[str, list[tuple[float, float]]] | None = None) -> float:
+    """The probability that a row of ``basis`` with raw score ``raw`` is right (:data:`CALIBRATION`)."""
+    knots = (CALIBRATION if table is None else table).get(basis)
+    if not knots:
+        return raw
+    xs = [x for x, _ in knots]
+    i = bisect_right(xs, raw)
+    if i == 0:
+        return knots[0][1]
+    if i == len(knots):
+        return knots[-1][1]
+    (x0, y0), (x1, y1) = knots[i - 1], knots[i]
+    return y0 if x1 == x0 else y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
+def calibrate_rows(rows: list[MappingRow], threshold: float = REVIEW_THRESHOLD,
+                   table: dict[str, list[tuple[float, float]]] | None = None) -> None:
+    """Set the ``confidence`` of each row whose basis is calibrated and mark those below ``threshold``.
+
+    A row whose basis has knots in ``table`` (default :data:`CALIBRATION`) gets the calibrated
+    probability as its confidence, its evidence line rewritten (and moved last) to say it, and a review
+    mark when the probability is below ``threshold``, after any reason the row was already marked for (a
+    missing language tag). Other rows keep their confidence and are never marked for it: a raw score is
+    no probability, so a threshold on it would mean nothing."""
+    table = CALIBRATION if table is None else table
+    for row in rows:
+        found = basis_of(row)
+        if found is None or found[0] not in table:
+            continue
+        row.confidence = round(calibrated(*found, table), 3)
+        row.evidence = [e for e in row.evidence if not _LINE.match(e)] + [
+            f"confidence {row.confidence:.3f} from {found[0]} evidence, raw {found[1]:.3f} (calibrated)"]
+        if row.confidence < threshold:
+            why = (f"confidence {row.confidence:.2f} < {threshold:.2f} ({found[0]} evidence): check the property, "
+                   "class and values")
+            row.review = f"{row.review}; {why}" if row.review else why
