@@ -2,6 +2,7 @@
 and a Java failure is one line: not run when the JVM could not start, else the root cause."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import zipfile
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli import main
+from pipeline.validation import consistency
 from pipeline.validation.java import RIOT_JARS, java_failure, riot_classpath
 from pipeline.validation.syntax import riot_available, riot_check
 
@@ -91,3 +94,20 @@ def test_installed_riot_starts_and_reads_a_file(tmp_path):
     kg.write_text("<http://a/b> <http://a/c> <bad iri> .\n", encoding="utf-8")
     r = riot_check(kg)
     assert (r.value, r.status, r.details["N_err"]) == (False, "ok", 1)
+
+
+def test_without_java_hermit_is_listed_as_not_applicable_with_the_reason(tmp_path, monkeypatch, capsys):
+    # Java is optional: its absence is said on the check's line and in the verdict, never silent
+    example = Path(__file__).resolve().parent.parent / "data" / "example"
+    monkeypatch.chdir(tmp_path)
+    assert main(["compile", str(example / "example.yaml"), str(example.parent.parent / "mappings" / "example_table.md"),
+                 "m.ttl", "-q"]) == 0
+    assert main(["materialize", "m.ttl", "kg.nt", "-q"]) == 0
+    monkeypatch.setattr(consistency, "java", lambda: None)
+    capsys.readouterr()
+    assert main(["validate", str(example / "example.yaml"), "kg.nt", "-o", "v.json"]) == 0
+    out = capsys.readouterr().out
+    assert "CS2-hermit: n/a (no Java runtime found" in out
+    assert out.splitlines()[-2].startswith("KG valid: passes SV2, CS2-owlrl, SHACL; CS2-hermit n/a (no Java runtime")
+    hermit = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))["CS2-hermit"]
+    assert (hermit["status"], hermit["value"]) == ("not_applicable", None)

@@ -41,7 +41,7 @@ from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, l
 from pipeline.scoring.mapping import score_case, write_case_json
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable, read_table
-from pipeline.validation.consistency import hermit_available, hermit_consistency, start_owlrl
+from pipeline.validation.consistency import hermit_consistency, hermit_missing, start_owlrl
 from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
 from pipeline.validation.result import Result
 from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
@@ -245,10 +245,12 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
         timeout_s: wall-clock limit in seconds of each of owlrl, HermiT and SHACL.
     Returns:
-        ``{"SV2", "CS2-owlrl", ["CS2-hermit",] "SHACL"}`` -> ``Result.to_dict()``.
+        ``{"SV2", "CS2-owlrl", "CS2-hermit", "SHACL"}`` -> ``Result.to_dict()`` (``CS2-hermit`` not
+        applicable, with the reason, where Java or HermiT's jar is missing).
     """
     limit = FULL_LIMIT if full_limit is None else full_limit
-    names = ["CS2-owlrl", *(["CS2-hermit"] if hermit_available() else []), "SHACL"]
+    no_hermit = hermit_missing()  # Java is optional: then HermiT is listed as not applicable, with why
+    names = ["CS2-owlrl", "CS2-hermit", "SHACL"]
     read_as: dict[str, Any] = {}
     if Path(kg_path).suffix.lower() != ".nt":
         copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
@@ -306,7 +308,9 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     # owlrl and SHACL run in child processes, each bounded by timeout_s, while HermiT runs
     finish_owlrl = start_owlrl(data, scope.graph, timeout_s=timeout_s)
     finish_shacl = start_shacl(data, scope.graph, shapes, timeout_s=timeout_s)
-    done = {"CS2-hermit": hermit_consistency(data, scope.graph, timeout_s=timeout_s)} if "CS2-hermit" in names else {}
+    done = {"CS2-hermit": hermit_consistency(data, scope.graph, timeout_s=timeout_s) if no_hermit is None else
+            Result("CS2-hermit", None, status="not_applicable", details={"reason": no_hermit},
+                   findings=[Finding(severity="info", message=no_hermit, code="not-applicable")])}
     done["SHACL"] = finish_shacl()
     done["CS2-owlrl"] = finish_owlrl()
     if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:

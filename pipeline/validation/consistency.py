@@ -66,7 +66,8 @@ from pipeline.validation.java import hermit_classpath, java, java_failure
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
-__all__ = ["relevant_instance_data", "owlrl_consistency", "start_owlrl", "hermit_consistency", "hermit_available"]
+__all__ = ["relevant_instance_data", "owlrl_consistency", "start_owlrl", "hermit_consistency", "hermit_available",
+           "hermit_missing"]
 
 log = logging.getLogger(__name__)
 
@@ -331,7 +332,17 @@ def _subject_of(message: str) -> str:
 
 def hermit_available() -> bool:
     """True when a ``java`` executable and owlready2's bundled HermiT jar are present."""
-    return java() is not None and hermit_classpath() is not None
+    return hermit_missing() is None
+
+
+def hermit_missing() -> str | None:
+    """Why HermiT cannot run here, in one line (``None``: it can)."""
+    if java() is None:
+        return ("no Java runtime found (java on PATH or JAVA_HOME): HermiT's OWL 2 DL check needs Java 17; "
+                "owlrl's OWL 2 RL check ran")
+    if hermit_classpath() is None:
+        return "owlready2's HermiT jar is not installed: HermiT's OWL 2 DL check cannot run; owlrl's OWL 2 RL check ran"
+    return None
 
 
 _NOTHING = "http://www.w3.org/2002/07/owl#Nothing"

@@ -60,12 +60,14 @@ class Verdict:
         failing: checks whose value is ``False``.
         not_run: check -> one-line reason, for checks that applied and did not run or finish.
         passed: checks that ran and pass.
+        not_applicable: check -> why it cannot apply here (HermiT without Java); not counted, but said.
     """
 
     state: str
     failing: list[str] = field(default_factory=list)
     not_run: dict[str, str] = field(default_factory=dict)
     passed: list[str] = field(default_factory=list)
+    not_applicable: dict[str, str] = field(default_factory=dict)
 
     def sentence(self) -> str:
         """The verdict in one sentence (``KG valid: passes SV2, CS2-owlrl, SHACL`` ...)."""
@@ -80,12 +82,14 @@ class Verdict:
         parts += [f"{', '.join(names)} did not run ({why})" for why, names in by_reason.items()]
         if self.state == "valid":
             parts.append(f"passes {', '.join(self.passed)}")
+        # a check that cannot apply here (HermiT without Java) is said, so its absence is visible
+        parts += [f"{name} n/a ({why})" for name, why in self.not_applicable.items()]
         return f"KG {self.state}: " + "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``state``, ``failing``, ``not_run``, ``passed``, ``sentence``)."""
         return {"state": self.state, "failing": self.failing, "not_run": self.not_run, "passed": self.passed,
-                "sentence": self.sentence()}
+                "not_applicable": self.not_applicable, "sentence": self.sentence()}
 
 
 def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
@@ -103,5 +107,8 @@ def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
     not_run = {k: check_reason(v) for k, v in checks.items()
                if v.get("value") is None and v.get("status") != "not_applicable"}
     passed = [k for k, v in checks.items() if v.get("value") is True]
+    not_applicable = {k: check_reason(v) for k, v in checks.items()  # those that say why
+                      if v.get("value") is None and v.get("status") == "not_applicable"
+                      and ((v.get("details") or {}).get("reason") or v.get("reason"))}
     state = "invalid" if failing else "not validated" if not_run else "valid"
-    return Verdict(state, failing, not_run, passed)
+    return Verdict(state, failing, not_run, passed, not_applicable)
