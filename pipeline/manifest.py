@@ -242,6 +242,11 @@ def load_manifest(path: str | Path) -> Case:
             # every subject would be a relative or illegal IRI, dropped later with a misleading reason
             raise ManifestError(f"{key}: {str(iri)!r} is not an absolute IRI (expected e.g. 'http://example.org/')",
                                 path=path, line=_line_of(node, key.split(".")[0]), key=key)
+    for key in ("name", "scenario"):  # folder names under --out: never a path out of it
+        value = data.get(key)
+        if value not in (None, "") and (str(value).strip() in (".", "..") or re.search(r"[/\\\x00]", str(value))):
+            raise ManifestError(f"{key}: {str(value)!r} names a folder under --out; expected a plain name "
+                                "(no '/', '\\', '.' or '..')", path=path, line=_line_of(node, key), key=key)
     return Case(
         name=str(data.get("name") or path.stem),
         scenario=str(data.get("scenario") or "custom"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -138,7 +139,7 @@ def test_map_says_each_stage_and_writes_the_evidence_beside_the_table(tmp_path, 
     assert [line.split(" (")[0] for line in err.splitlines() if line.startswith("kgc map:")] == [
         "kgc map: reading 2 source(s)", "kgc map: reading the ontology", "kgc map: mapping with the replay mapper",
         "kgc map: written"]
-    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    rows = json.loads((tmp_path / "t.evidence.json").read_text(encoding="utf-8"))
     assert out.is_file() and len(rows["rows"] if isinstance(rows, dict) else rows) == 4
 
 
@@ -149,3 +150,50 @@ def test_run_off_a_terminal_writes_summary_lines_and_no_progress_bar(tmp_path, c
     out, err = capfd.readouterr()
     assert "\r" not in err and "case/s" not in err
     assert len([line for line in out.splitlines() if line.startswith("example/")]) == 1
+
+
+def test_an_output_that_is_an_input_is_refused_and_the_input_kept(tmp_path, monkeypatch, capsys):
+    # a new user's `kgc map case.yaml books.csv` replaced the library data by the mapping table
+    case = tmp_path / "data" / "example"  # the example's layout: ../../ontologies, ../../mappings
+    shutil.copytree(EXAMPLE.parent, case)
+    for folder in ("ontologies", "mappings"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copy(TABLE, case / "table.md")
+    monkeypatch.chdir(case)
+    kept = {p.name: p.read_bytes() for p in case.iterdir() if p.is_file()}
+    source = next(p.name for p in case.iterdir() if p.suffix == ".csv")
+    assert main(["compile", "example.yaml", "table.md", "m.ttl", "-q"]) == 0
+    kept["m.ttl"] = (case / "m.ttl").read_bytes()
+    capsys.readouterr()
+    for argv in (["map", "example.yaml", source], ["compile", "example.yaml", "table.md", "table.md"],
+                 ["compile", "example.yaml", "table.md", "example.yaml"], ["materialize", "m.ttl", "m.ttl"],
+                 ["materialize", "m.ttl", source, "--format", "nt"], ["validate", "example.yaml", "m.ttl", "-o", "m.ttl"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "a file this command reads; expected a new file name" in err and len(err.strip().splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in case.iterdir() if p.is_file() and p.name in kept} == kept
+
+
+def test_map_evidence_never_takes_a_data_files_name(tmp_path, monkeypatch):
+    # `kgc map orders.yaml orders.md` wrote its evidence over the source orders.json
+    (tmp_path / "orders.json").write_text('[{"id": "1", "name": "Kettle"}]', encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Product a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Product .\n", encoding="utf-8")
+    (tmp_path / "orders.yaml").write_text("sources: [{path: orders.json, iterator: '$[*]'}]\nontologies: [onto.ttl]\n",
+                                          encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["map", "orders.yaml", "orders.md", "-q"]) == 0
+    assert json.loads((tmp_path / "orders.json").read_text(encoding="utf-8")) == [{"id": "1", "name": "Kettle"}]
+    assert (tmp_path / "orders.md").is_file() and (tmp_path / "orders.evidence.json").is_file()
+
+
+def test_validate_of_a_kg_that_does_not_parse_says_so_and_not_that_checks_pass_vacuously(tmp_path, capsys):
+    (tmp_path / "kg.ttl").write_text("@prefix ex: <http://example.org/> .\nex:a ex:p ex:b .\n<oops\n", encoding="utf-8")
+    assert main(["validate", str(EXAMPLE), str(tmp_path / "kg.ttl")]) == 1
+    out, err = capsys.readouterr()
+    assert "SV2: fails (1 fatal)" in out and "vacuously" not in err
+    (tmp_path / "empty.nt").write_text("", encoding="utf-8")
+    assert main(["validate", str(EXAMPLE), str(tmp_path / "empty.nt")]) == 0
+    assert "holds no triple: every check passes vacuously" in capsys.readouterr().err

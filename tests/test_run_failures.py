@@ -42,3 +42,27 @@ def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
                                                          mapper_options={"table": str(table)}))
     assert (run.status, run.failed_stage) == ("failed", "materialize")
     assert run.extra["mapping_scores"]["f1"] == 1.0
+
+
+def test_a_rerun_on_bad_input_keeps_the_earlier_run_and_sets_the_failed_one_aside(tmp_path):
+    # a new user's edited table.md and KG were deleted when the ontology being edited no longer parsed
+    good = ("@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+            "ex:Person a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n")
+    (tmp_path / "onto.ttl").write_text(good, encoding="utf-8")
+    (tmp_path / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: o\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    argv = ["-q", "run", str(tmp_path / "case.yaml"), "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    folder = tmp_path / "out" / "custom" / "o"
+    with open(folder / "table.md", "a", encoding="utf-8") as fh:
+        fh.write("<!-- edited -->\n")
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    (tmp_path / "onto.ttl").write_text(FUNCTIONAL, encoding="utf-8")
+    assert main(argv) == 2
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+    failed = tmp_path / "out" / "custom" / "o.failed"
+    assert sorted(p.name for p in failed.iterdir()) == ["audit.json", "audit.md", "run.json"]
+    (tmp_path / "onto.ttl").write_text(good, encoding="utf-8")
+    assert main(argv) == 0  # a run that ends supersedes the failed one
+    assert not failed.exists() and "edited" not in (folder / "table.md").read_text(encoding="utf-8")

@@ -11,20 +11,39 @@ imported only when that subcommand runs.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
+from pipeline.manifest import Case
 
-__all__ = ["output_file", "require_llm_settings"]
+__all__ = ["output_file", "case_files", "require_llm_settings"]
 
 
-def output_file(path: str, what: str) -> Path:
-    """``path`` as an output file; a folder there is bad input, found before any work (else the
-    work is lost at the end, and ``kgc materialize`` wrote its engine copy beside the folder)."""
+def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) -> Path:
+    """``path`` as an output file, checked before any work (else the work is lost at the end).
+
+    Raises:
+        InputError: a folder there (``kgc materialize`` would also write its engine copy beside
+            it), or one of ``inputs``, the files the command reads: writing it would destroy them.
+    """
     if Path(path).is_dir():
         raise InputError(f"{what} is a folder; expected a file name", path=path)
+    if path != "-":
+        target = Path(path).resolve()
+        for f in inputs:
+            if f is not None and Path(f).resolve() == target:
+                raise InputError(f"{what} is {Path(f).name}, a file this command reads; expected a new file name "
+                                 "(kgc never writes over its inputs)", path=path)
     return Path(path)
+
+
+def case_files(case: Case) -> list[Path]:
+    """Every file a case reads: its manifest, sources, ontologies, SKOS files, shapes, gold table and
+    graph, competency questions."""
+    return [p for p in (case.manifest, *(s.path for s in case.sources), *case.ontologies, *case.skos, *case.shapes,
+                        case.gold_table, case.gold_graph, *case.competency_questions) if p is not None]
 
 
 def require_llm_settings(mapper: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from rdflib.namespace import RDF
 
-from pipeline.commands import output_file, require_llm_settings
+from pipeline.commands import case_files, output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
 from pipeline.compile.legacy import to_legacy_rml
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
@@ -51,6 +51,12 @@ def _cmd_map(args: argparse.Namespace) -> int:
                          path=args.output)
     progress = _Progress("kgc map", args.quiet)
     case = load_manifest(args.manifest)
+    # the evidence of each row (matched labels, profiles, scores) beside a .md/.csv table, as a run's
+    # table.json; named so that it never takes the name of a data file (orders.md -> orders.evidence.json)
+    evidence = out.with_name(f"{out.stem}.evidence.json") if out.suffix.lower() != ".json" else None
+    for written in (args.output, evidence):
+        if written is not None:
+            output_file(str(written), "output", [*case_files(case), args.table])
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
     require_llm_settings(args.mapper)
@@ -66,8 +72,6 @@ def _cmd_map(args: argparse.Namespace) -> int:
         progress(f"mapping with the {args.mapper} mapper")
         result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
     write_table(result.table, out)
-    # the evidence of each row (matched labels, profiles, scores) is in the JSON form, as a run's table.json
-    evidence = out.with_suffix(".json") if out.suffix.lower() != ".json" else None
     if evidence is not None:
         write_table(result.table, evidence)
     progress("written")
@@ -160,12 +164,17 @@ def _compile_yarrrml(args: argparse.Namespace, manifest: str | None, mapping: st
 
 def _cmd_compile(args: argparse.Namespace) -> int:
     manifest, table_path, output = _compile_inputs(args)
-    output_file(output, "output")
+    output_file(output, "output", [manifest, table_path])
     yarrrml_out = None if args.yarrrml is None else \
         Path(args.yarrrml) if args.yarrrml else Path(output).with_suffix(".yarrrml.yml")
+    if yarrrml_out is not None:
+        output_file(str(yarrrml_out), "--yarrrml", [manifest, table_path])
     if manifest is None or Path(table_path).suffix.lower() in YARRRML_SUFFIXES:
         return _compile_yarrrml(args, manifest, table_path, output, yarrrml_out)
     case = load_manifest(manifest)
+    for written in (output, yarrrml_out):
+        if written is not None:
+            output_file(str(written), "output", case_files(case))
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     work = Path(output).resolve().parent
     table = read_table(table_path)  # before anything is written: an unreadable table writes nothing

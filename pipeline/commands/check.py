@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.commands import output_file
+from pipeline.commands import case_files, output_file
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
@@ -35,10 +35,12 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
-        output_file(args.out, "--out")
+        output_file(args.out, "--out", [args.kg, args.manifest, *(args.shapes or ())])
     if args.timeout <= 0:
         raise InputError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
     case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
+    if args.out:
+        output_file(args.out, "--out", case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
         load_graph(f, "SHACL shapes")
     if args.shapes:
@@ -58,7 +60,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                                   timeout_s=args.timeout)
     if (result["SV2"].get("details") or {}).get("note"):
         print(f"note: {result['SV2']['details']['note']}")
-    if (result["SV2"].get("details") or {}).get("n_triples") == 0:  # valid, but rarely what was meant
+    if result["SV2"].get("value") is True and (result["SV2"].get("details") or {}).get("n_triples") == 0:
+        # valid, but rarely what was meant (a file that does not parse has no triple either: SV2 says so)
         print(f"warning: {args.kg} holds no triple: every check passes vacuously", file=sys.stderr)
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")

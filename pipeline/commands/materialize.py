@@ -163,7 +163,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     if target is None:
         raise InputError("no output given: kgc materialize RML OUTPUT (or -o OUTPUT; '-' for standard output)")
     if target != "-":
-        output_file(target, "output")
+        output_file(target, "output", [source, *files, args.manifest])
     syntax = _output_syntax(target, args.format or ini_format)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
@@ -186,6 +186,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                              copies=Path(tmp) if target == "-" else copies_beside(output))
         if not norm.triples_maps:
             raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
+        if target != "-":  # the data the mapping reads is never written over either
+            output_file(target, "output", [str(v) for v in norm.graph.objects(None, RML.source) if isinstance(v, Literal)])
         unreadable = check_logical_sources(norm.graph)
         if unreadable:  # as `run`'s load stage: named here, not as an engine error on the copy
             raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} "
