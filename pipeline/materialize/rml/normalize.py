@@ -17,7 +17,8 @@ compiled tables and for hand-written RML. A chain of small passes on the RDF gra
    no value, a parent TriplesMap on another logical source without join condition (R2RML
    section 8: such a referencing object map must have one), a missing source file.
    JSON sources: ``$.``-absolute references become relative, values take their natural
-   datatype, a reference to a key no record has is bad input.
+   datatype, a reference to a key no record has is bad input; so is, in an XML source, a
+   reference to an element or attribute no record has.
 4. ``base``: relative IRI templates are resolved against the base IRI (``rml:baseIRI`` of the
    TriplesMap, else the document's ``@base``, else the manifest's ``base_iri``), as R2RML
    section 11.2 and RML-Core prescribe, instead of leaving relative IRIs the guards drop.
@@ -31,7 +32,7 @@ compiled tables and for hand-written RML. A chain of small passes on the RDF gra
    differently (``dir/./file``), so the engine performs the real join (same file, same rows).
 
 Passes 1-2 are in :mod:`pipeline.materialize.rml.unify`, the checks in :mod:`pipeline.materialize.rml.check`, the JSON
-passes in :mod:`pipeline.materialize.rml.json_sources`; passes 4-6 and the driver (:func:`normalize_rml`) are here.
+passes in :mod:`pipeline.materialize.rml.json_sources` and :mod:`pipeline.materialize.rml.xml_sources`; passes 4-6 and the driver (:func:`normalize_rml`) are here.
 Which file the engine reads for a logical source is decided in :mod:`pipeline.sources.engine_copy`.
 """
 from __future__ import annotations
@@ -52,6 +53,7 @@ from pipeline.materialize.rml.check import check_functions, check_mapping, node_
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML
+from pipeline.materialize.rml.xml_sources import xml_references
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
 from pipeline.materialize.views.derive import derive_sources
@@ -230,6 +232,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     check_functions(g, maps, where)
     json_references(g, maps)
     json_datatypes(g, maps, natural, where)
+    xml_references(g, maps, where)
     findings += _rewrite_terms(g, maps, base_iri, where)
     findings += _self_joins(g, maps, where)
     asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]

@@ -12,6 +12,8 @@ evaluate on the source named by a key ``k<n>_<hint>``). A logical source is deri
   filters or descendants (``$.departments[*].name``); an XPath beyond ElementTree paths
   (``name/text()``, ``../@id``, functions) or namespaces declared with ``rml:namespace``;
   the results of a SPARQL query over an RDF file (``formats:SPARQL_Results_CSV``...);
+* a reference holds a brace (a key ``{Name}``, escaped ``\\{Name\\}`` in a template): the
+  engine's template parser does not read escaped braces and matches nothing;
 * a join condition compares template- or constant-valued expressions (RML-Core ``rml:childMap``
   / ``rml:parentMap``; the engine joins on references only): the expression becomes a key;
 * a template has term type ``rml:URI`` (its values URI-safe encoded, where the engine encodes
@@ -259,6 +261,8 @@ def needs_derivation(g: Graph, ls: Node, expressions: list[Expression]) -> str |
     for e in expressions:
         if e.reference is None:
             return "a join on a template or constant"
+        if "{" in e.reference or "}" in e.reference:
+            return f"reference {e.reference!r} with a brace"
         if src.formulation == "JSONPath" and not _json_ref_ok(e.reference):
             return f"JSONPath reference {e.reference!r}"
         if src.formulation == "XPath" and not _xml_ref_ok(e.reference):

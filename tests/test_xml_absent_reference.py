@@ -1,0 +1,56 @@
+"""An XML reference that selects nothing in any record is refused (exit 2, naming the TriplesMap
+and the reference), as a JSON key or CSV column no record has; one that some record has is read."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.bench.conformance import same_dataset
+from pipeline.cli import main
+
+XML = """<?xml version="1.0"?>
+<students><student id="1"><Name>Venus</Name></student><student><Name>Ann</Name><city>Gent</city></student></students>
+"""
+MAPPING = """@prefix rr: <http://www.w3.org/ns/r2rml#> .
+@prefix rml: <http://semweb.mmlab.be/ns/rml#> .
+@prefix ql: <http://semweb.mmlab.be/ns/ql#> .
+@prefix ex: <http://example.org/> .
+<http://example.org/Students> a rr:TriplesMap ;
+  rml:logicalSource [ rml:source "students.xml" ; rml:referenceFormulation ql:XPath ; rml:iterator "/students/student" ] ;
+  rr:subjectMap [ rr:template "http://example.org/s/{Name}" ] ;
+  rr:predicateObjectMap [ rr:predicate ex:p ; rr:objectMap [ rml:reference "REF" ] ] .
+"""
+
+
+def _run(tmp_path: Path, monkeypatch, ref: str, xml: str = XML, iterator: str = "/students/student") -> int:
+    (tmp_path / "students.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "m.ttl").write_text(MAPPING.replace("REF", ref).replace("/students/student", iterator), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return main(["materialize", "m.ttl", "kg.nt", "-q"])
+
+
+@pytest.mark.parametrize("ref", ["Names", "@ID", "address/city"])
+def test_reference_no_record_has_is_refused(tmp_path, monkeypatch, capsys, ref):
+    rc = _run(tmp_path, monkeypatch, ref)
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert (f"TriplesMap <http://example.org/Students>: the object map's reference '{ref}' selects nothing in any "
+            "record of students.xml (iterator /students/student)") in err
+    assert "Traceback" not in err and not (tmp_path / "kg.nt").exists()
+
+
+@pytest.mark.parametrize("ref,values", [("city", ["Ann", "Gent"]), ("@id", ["Venus", "1"])])
+def test_reference_one_record_has_is_read(tmp_path, monkeypatch, capsys, ref, values):
+    rc = _run(tmp_path, monkeypatch, ref)
+    assert rc == 0, capsys.readouterr().err
+    s, o = values
+    assert same_dataset((tmp_path / "kg.nt").read_text(encoding="utf-8"),
+                        f'<http://example.org/s/{s}> <http://example.org/p> "{o}" .\n') == (True, "")
+
+
+def test_default_namespace_is_not_checked(tmp_path, monkeypatch, capsys):
+    """Unprefixed XPath names select nothing in a default namespace: absence proves no typo there."""
+    xml = XML.replace("<students>", '<students xmlns="urn:x">')
+    _run(tmp_path, monkeypatch, "Names", xml, iterator="/*/*")
+    assert "selects nothing" not in capsys.readouterr().err
