@@ -197,3 +197,14 @@ def test_validate_of_a_kg_that_does_not_parse_says_so_and_not_that_checks_pass_v
     (tmp_path / "empty.nt").write_text("", encoding="utf-8")
     assert main(["validate", str(EXAMPLE), str(tmp_path / "empty.nt")]) == 0
     assert "holds no triple: every check passes vacuously" in capsys.readouterr().err
+
+
+def test_map_says_what_reading_the_ontology_guessed(tmp_path, capsys):
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "schema:Book a owl:Class . schema:name a owl:DatatypeProperty ; rdfs:domain schema:Book .\n", encoding="utf-8")
+    (tmp_path / "books.csv").write_text("id,name\n1,Dune\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [books.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    assert main(["map", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), "-q"]) == 0
+    assert f"warning: {tmp_path / 'onto.ttl'}: prefix 'schema:' used but not declared; read as <http://schema.org/>" \
+        in capsys.readouterr().err

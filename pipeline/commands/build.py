@@ -42,6 +42,14 @@ class _Progress:
             print(f"{self.command}: {stage} ({time.perf_counter() - self.t0:.1f} s)", file=sys.stderr, flush=True)
 
 
+def _say_ontology_notes(ontology) -> None:
+    """What reading the ontology guessed (an undeclared well-known prefix, a syntax other than the
+    extension's, an import not resolved), on stderr as `run`'s audit has it."""
+    for note in ontology.notes:
+        file, _, message = note.partition(": ")
+        print(Finding("ontology", file, message or note, severity="warning"), file=sys.stderr)
+
+
 def _cmd_map(args: argparse.Namespace) -> int:
     output_file(args.output, "output")
     out = Path(args.output)
@@ -69,6 +77,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
         gone = str(Path(tmp).resolve())
         progress(f"reading the ontology ({len(case.ontologies)} file(s), {len(case.skos)} SKOS)")
         ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+        _say_ontology_notes(ontology)
         progress(f"mapping with the {args.mapper} mapper")
         result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
     write_table(result.table, out)
@@ -176,6 +185,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         if written is not None:
             output_file(str(written), "output", case_files(case))
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    _say_ontology_notes(ontology)
     work = Path(output).resolve().parent
     table = read_table(table_path)  # before anything is written: an unreadable table writes nothing
     copies = copies_beside(Path(output))
