@@ -299,8 +299,8 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
 def require_readable(sources: list[SourceData]) -> None:
     """Stop on sources that cannot be mapped (bad input), before any mapper or engine reads them.
 
-    A source without records (a CSV with only its header, an empty JSON array or object) is a
-    warning when the case has other sources with records (an empty table is legitimate: none of
+    A source without records (a CSV with only its header, an empty JSON array or object, an
+    iterator that selects nothing) is a warning when the case has other sources with records (an empty table is legitimate: none of
     its data reaches the KG, and the report says so); when *every* source is empty there is
     nothing to map, and that is bad input.
 
@@ -309,12 +309,14 @@ def require_readable(sources: list[SourceData]) -> None:
             e.g. ``people.csv:2: unclosed quote: ... (expected: a closing ")``.
     """
     bad = [f for s in sources for f in s.findings if f.stage == "source" and f.severity == "error"]
-    empty = [f for s in sources for f in s.findings if f.stage == "source" and f.column == NO_RECORDS]
-    if sources and len(empty) == len(sources):
+    # no records: an empty file, or an iterator that selects nothing (a namespace prefix forgotten)
+    empty = [f for s in sources for f in s.findings if f.stage == "source" and NO_RECORDS in (f.column, f.code)]
+    if sources and len({f.file for f in empty}) == len(sources):
         bad += empty
     if bad:
         more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
-        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected})"
+        raise InputError("; ".join(f"{f.file}{f':{f.line}' if f.line else ''}: {f.message} (expected: {f.expected}"
+                                   + (f"; closest valid: {f.candidate}" if f.candidate else "") + ")"
                                    for f in bad[:3]) + more)
 
 

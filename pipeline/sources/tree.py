@@ -16,8 +16,8 @@ from lxml import etree
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import json_too_deep, json_top_level, parse_xml, unresolved_entity, xml_encoding, \
-    xml_too_deep
+from pipeline.sources.checks import NO_RECORDS, json_too_deep, json_top_level, parse_xml, unresolved_entity, \
+    xml_encoding, xml_too_deep
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
@@ -134,7 +134,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     if not recs:
         out.findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record",
                                     column="iterator", value=iterator, expected="a JSONPath selecting the records",
-                                    severity="warning"))
+                                    severity="warning", code=NO_RECORDS))
     return out
 
 
@@ -257,7 +257,7 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
         ns = f"; the document's elements are in the default namespace <{next(iter(defaults))}>" if defaults else ""
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
                                 column="iterator", value=iterator, expected="an XPath selecting the records",
-                                candidate=_xml_iterator(root, defaults), severity="warning"))
+                                candidate=_xml_iterator(root, defaults), severity="warning", code=NO_RECORDS))
     if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
         shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
         first = repeats[0][0]
