@@ -208,3 +208,14 @@ def test_map_says_what_reading_the_ontology_guessed(tmp_path, capsys):
     assert main(["map", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), "-q"]) == 0
     assert f"warning: {tmp_path / 'onto.ttl'}: prefix 'schema:' used but not declared; read as <http://schema.org/>" \
         in capsys.readouterr().err
+
+
+def test_paths_that_cannot_be_written_or_read_are_named_for_what_they_are(rml, tmp_path, capsys):
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "data.csv").write_text("a\n1\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", str(EXAMPLE), "adir"]) == 2
+    assert capsys.readouterr().err.strip() == "error: adir: is a folder; expected a KG file"
+    assert main(["materialize", "m.ttl", "data.csv/kg.nt"]) == 2
+    assert capsys.readouterr().err.strip() == (f"error: data.csv/kg.nt: output: cannot be created: {tmp_path / 'data.csv'} "
+                                               "is a file, not a folder")

@@ -26,10 +26,13 @@ def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) 
 
     Raises:
         InputError: a folder there (``kgc materialize`` would also write its engine copy beside
-            it), or one of ``inputs``, the files the command reads: writing it would destroy them.
+            it), a file where a folder of the path should be, or one of ``inputs``, the files the command reads: writing it would destroy them.
     """
     if Path(path).is_dir():
         raise InputError(f"{what} is a folder; expected a file name", path=path)
+    blocking = next((a for a in Path(path).absolute().parents if a.exists() and not a.is_dir()), None)
+    if blocking is not None:  # else the folder's creation fails later with the bare "File exists"
+        raise InputError(f"{what}: cannot be created: {blocking} is a file, not a folder", path=path)
     if path != "-":
         target = Path(path).resolve()
         for f in inputs:

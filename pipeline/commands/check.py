@@ -45,6 +45,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         load_graph(f, "SHACL shapes")
     if args.shapes:
         case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
+    if Path(args.kg).is_dir():
+        raise InputError("is a folder; expected a KG file", path=args.kg)
     if not Path(args.kg).is_file():
         raise InputError("KG file not found", path=Path(args.kg).absolute())
     # SV2 reads the file first; an unparsable KG leaves the reasoners and SHACL not run (never a pass)
