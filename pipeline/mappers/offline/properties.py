@@ -243,7 +243,8 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
                      datatype_props: list[URIRef], elsewhere: set[URIRef] = frozenset()) -> None:
     """Open entities of classes linked to the record's classes from leftover text columns.
 
-    A column left unassigned whose values are text (not numbers, not identifiers) is an
+    A column left unassigned whose values are text (words: some value has a letter; not numbers in
+    any notation such as a decimal comma ``9,99``, dates or codes of digits; not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
@@ -265,6 +266,7 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         # a code name gives no sign of another entity
         if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or id_like(r) \
                 or is_numeric(values) or not any(v.strip() for v in values) \
+                or not any(ch.isalpha() for v in values for ch in v) \
                 or ("/@" in r and r.rsplit("/@", 1)[0] in done):
             continue
         linked: dict[URIRef, URIRef] = {}
