@@ -36,6 +36,8 @@ class PlanContext:
         tms: TriplesMaps by ``(id(source), subject template)``, in the order they were made.
         twins: the join parents made for self-joins, by the id of the TriplesMap they copy
             (:func:`pipeline.compile.relations.join_twin`).
+        elements: the TriplesMaps iterating at a repeated element of another one's records, by
+            ``(owner id, iterator)`` (:mod:`pipeline.compile.elements`).
     """
 
     rows: list[MappingRow]
@@ -47,6 +49,7 @@ class PlanContext:
     plan: Plan = field(default_factory=Plan, init=False)
     tms: dict[tuple[int, str], TriplesMapPlan] = field(default_factory=dict, init=False)
     twins: dict[str, TriplesMapPlan] = field(default_factory=dict, init=False)
+    elements: dict[tuple[str, str], TriplesMapPlan] = field(default_factory=dict, init=False)
     _iterators: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
 
     def find(self, row: MappingRow, column: str, message: str, expected: str | None = None,

@@ -44,7 +44,13 @@ def _object_refs(obj: ObjectSpec) -> list[str]:
 def _absolute(src: SourceData, iterator: str | None, ref: str) -> str:
     if src.source.format != "xml" or ref.startswith("/") or not iterator:
         return ref
-    return f"{iterator.rstrip('/')}/{ref}"
+    steps = iterator.rstrip("/").split("/")
+    for step in ref.split("/"):  # '.' and '..' of a TriplesMap iterating at an element (compile.elements)
+        if step == "..":
+            steps = steps[:-1]
+        elif step != ".":
+            steps.append(step)
+    return "/".join(steps)
 
 
 def _count_with_values(src: SourceData, refs: list[str]) -> int:
@@ -60,6 +66,8 @@ def _count_with_values(src: SourceData, refs: list[str]) -> int:
 def _records_with_subject(src: SourceData, tms: list[TriplesMapPlan]) -> int:
     best = 0
     for tm in tms:
+        if tm.owner:  # iterates at elements inside another TriplesMap's records: its subjects are the owner's
+            continue
         refs = term_references(tm.subject)
         if src.source.format == "xml" and src._tree is not None and tm.iterator:
             try:

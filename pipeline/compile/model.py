@@ -63,7 +63,9 @@ class TriplesMapPlan:
     """A TriplesMap: logical source, subject map with classes, predicate-object maps.
 
     ``source_path`` overrides how the logical source's path is written (an equivalent spelling
-    of the same file, see :func:`pipeline.compile.relations.join_twin`).
+    of the same file, see :func:`pipeline.compile.relations.join_twin`). ``owner``: for a TriplesMap
+    iterating at a repeated element of another one's records (:mod:`pipeline.compile.elements`),
+    the id of that TriplesMap, whose subjects it shares.
     """
 
     id: str
@@ -75,6 +77,7 @@ class TriplesMapPlan:
     poms: list[PredicateObject] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     source_path: str | None = None
+    owner: str | None = None
 
 
 @dataclass

@@ -6,8 +6,11 @@
    subject maps and classes (:mod:`.subjects`); a link-file row waits for the second pass;
 2. predicate-object maps: one per row, a literal or a value map (code -> SKOS concept, through
    an FnO function) in :mod:`.objects`, or a relation to another TriplesMap, through a join or a
-   link file, in :mod:`.relations`;
-3. the TriplesMaps that assert something, then the join parents of self-joins;
+   link file, in :mod:`.relations`; an XML literal whose value and language tag (or concatenated
+   parts) are read from one element goes to a TriplesMap iterating at that element
+   (:mod:`.elements`), so that they stay paired;
+3. the TriplesMaps that assert something, those iterating at elements, then the join parents of
+   self-joins;
 4. a warning for each XML TriplesMap whose references combine as a cross product.
 
 Anything a pass cannot resolve becomes a finding and the row is left out.
@@ -19,6 +22,7 @@ from rdflib.namespace import SKOS
 
 from pipeline.compile.audit import AuditResult
 from pipeline.compile.context import PlanContext
+from pipeline.compile.elements import pair_per_element, per_iteration_count
 from pipeline.compile.model import ObjectSpec, Plan, PredicateObject, TriplesMapPlan, term_references
 from pipeline.compile.objects import literal_object, value_map_object
 from pipeline.compile.relations import link_file, relation_objects
@@ -50,10 +54,24 @@ def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file:
     for row, tm in pending:
         ok = _predicate_object(ctx, row, tm)
         (ctx.plan.compiled_lines if ok else ctx.plan.dropped_lines).append(row.line)
-    ctx.plan.triples_maps = [t for t in ctx.tms.values() if t.poms or t.classes] + list(ctx.twins.values())
+    ctx.plan.triples_maps = [t for t in ctx.tms.values() if _asserts(ctx, t, pending)] + \
+        list(ctx.elements.values()) + list(ctx.twins.values())
     for tm in ctx.plan.triples_maps:
         _warn_cross_product(ctx, tm)
     return ctx.plan
+
+
+def _asserts(ctx: PlanContext, tm: TriplesMapPlan, pending: list[tuple[MappingRow, TriplesMapPlan | None]]) -> bool:
+    """Pass 3: whether ``tm`` is written: it has predicate-object maps, is the parent of a relation, or
+    types its subjects for a row that compiled (the classes of rows left out are not asserted: a
+    table none of whose rows compiles writes nothing)."""
+    if tm.poms:
+        return True
+    if any(o.parent == tm.id for t in ctx.tms.values() for p in t.poms for o in p.objects):
+        return True
+    rows = [row.line for row, t in pending if t is tm]
+    compiled = set(ctx.plan.compiled_lines)
+    return bool(tm.classes) and (not rows or any(line in compiled for line in rows))
 
 
 def _subjects(ctx: PlanContext) -> list[tuple[MappingRow, TriplesMapPlan | None]]:
@@ -96,6 +114,11 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
         if row.join_condition:
             ctx.find(row, "join_condition", "join condition on a literal-valued row is ignored", severity="info")
         term = literal_object(ctx, row, tm.source)
+        if term is not None:
+            paired = pair_per_element(ctx, row, tm, term)
+            if paired is None:
+                return False
+            tm, term = paired
         objects = [ObjectSpec(term=term)] if term else None
     else:
         ctx.find(row, "data_reference", "row has neither a data reference nor a related entity class",
@@ -118,7 +141,7 @@ def _warn_cross_product(ctx: PlanContext, tm: TriplesMapPlan) -> None:
         for obj in pom.objects:
             if obj.term is not None:
                 refs.update(term_references(obj.term))
-    multi = sorted(r for r in refs if tm.source.max_per_record(r) > 1)
+    multi = sorted(r for r in refs if per_iteration_count(tm, r) > 1)
     if len(multi) > 1:
         ctx.plan.findings.append(Finding(
             "compile", ctx.file, f"TriplesMap {tm.id}: references {', '.join(multi)} each have several values "

@@ -125,17 +125,19 @@ class SourceData:
         except etree.XPathError:
             return False
 
-    def max_per_record(self, reference: str) -> int:
+    def max_per_record(self, reference: str, iterator: str | None = None) -> int:
         """Largest number of values ``reference`` (relative to the iterator) selects in one record.
 
         XML only (0 otherwise or for an invalid expression); used to spot references that an
-        engine would combine as a cross product.
+        engine would combine as a cross product. ``iterator``: another iterator than the source's
+        (a TriplesMap iterating at a repeated element inside the record).
         """
-        if self._tree is None or not self.iterator:
+        iterator = iterator or self.iterator
+        if self._tree is None or not iterator:
             return 0
         reference = self.bind(reference)
         try:
-            records = self._tree.xpath(self.iterator, namespaces=self.namespaces)
+            records = self._tree.xpath(iterator, namespaces=self.namespaces)
             return max((len(r.xpath(reference, namespaces=self.namespaces)) for r in records), default=0)
         except etree.XPathError:
             return 0
