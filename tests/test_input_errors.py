@@ -138,7 +138,8 @@ def test_engine_error_names_the_users_mapping_not_the_engine_copy(tmp_path, caps
 """, encoding="utf-8")
     assert main(["-q", "materialize", str(rml), str(tmp_path / "out" / "kg.nt")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"error: {rml}: ") and "columns expected but not found: ['nope']" in err
+    assert err.startswith(f"error: {rml}: ") and "object map rml:reference 'nope': 'nope' is not a column of " \
+        "stray-quote.csv (its columns: id, name)" in err
     assert err.endswith(f"(the engine ran the copy {tmp_path / 'out' / 'kg.morph-kgc.ttl'})")
 
 

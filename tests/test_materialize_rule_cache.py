@@ -11,7 +11,7 @@ from pipeline.materialize.materializer import materialize
 
 MAPPING = """@prefix rml: <http://w3id.org/rml/> .
 @prefix ex: <http://example.org/o#> .
-<#P> a rml:TriplesMap ;
+<http://example.org/m#P> a rml:TriplesMap ;
   rml:logicalSource [ rml:source "{csv}" ; rml:referenceFormulation rml:CSV ] ;
   rml:subjectMap [ rml:template "http://example.org/p/{{id}}" ; rml:class ex:Person ] ;
   rml:predicateObjectMap [ rml:predicate ex:name ; rml:objectMap [ rml:reference "name" ] ] .

@@ -67,10 +67,12 @@ from pipeline.findings import Finding
 from pipeline.materialize.blocks import Block, nominal_ranges, read_block, scan_block, split_file
 from pipeline.materialize.columnar import (Unsupported, child_pairs, chunk_of, join_id, join_statements, parent_pairs,
                                            plan_rules, rule_statements, ParentIndex)
-from pipeline.materialize.engine import EMPTY_VALUES, asserted_groups, engine_config, engine_rules, engine_run
+from pipeline.materialize.engine import (ENGINE_VERSION, EMPTY_VALUES, asserted_groups, engine_config, engine_rules,
+                                         engine_run)
 from pipeline.materialize.guard import Guard
 from pipeline.materialize.materializer import findings_of, run_engine_group
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
+from pipeline.materialize.rule_cache import rule_key
 
 __all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "parse_size"]
 
@@ -376,9 +378,11 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
     rml_df, fnml_df, config = engine_rules(mapping_file)
     groups = asserted_groups(rml_df)
     rules, rest = plan_rules(groups, rml_df, fnml_df, config)
-    token = f"{mapping_file.stat().st_mtime_ns}-{id(rml_df)}-{os.getpid()}"
-    payload = _Payload(token, rml_df, fnml_df, engine_config(mapping_file, 1, output_format="N-QUADS"),
-                       config.get("CONFIGURATION", "http_api_df"))
+    ini = engine_config(mapping_file, 1, output_format="N-QUADS")
+    # the workers' plan depends on the rule table, i.e. on the document, its location and the
+    # configuration: the token is their digest (a file's mtime does not change within a clock tick)
+    token = rule_key(Path(mapping_file).read_bytes(), ini, ENGINE_VERSION, str(Path(mapping_file).resolve()))
+    payload = _Payload(token, rml_df, fnml_df, ini, config.get("CONFIGURATION", "http_api_df"))
     files = {}
     for rule in rules:
         files.setdefault(rule.path, rule.source_type)

@@ -432,7 +432,8 @@ def engine_rules(mapping_file: str | Path, processes: int = 1) -> tuple[Any, Any
     ini = engine_config(mapping_file, processes, output_format="N-QUADS")
     config = load_config_from_argument(ini)
     # the table depends on the document, not on where it lies
-    key = rule_key(Path(mapping_file).read_bytes(), ini.replace(str(Path(mapping_file).resolve()), ""), ENGINE_VERSION)
+    key = rule_key(Path(mapping_file).read_bytes(), ini.replace(str(Path(mapping_file).resolve()), ""), ENGINE_VERSION,
+                   str(Path(mapping_file).resolve()))
     cached = load(key)
     if cached is not None:
         rml_df, fnml_df, http_api = cached

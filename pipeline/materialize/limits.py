@@ -7,10 +7,10 @@ reference (file and function named in its docstring).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
-from functools import lru_cache
 from pathlib import Path
 
 from jsonpath_ng.ext import parse
@@ -56,17 +56,29 @@ def json_reference_issue(ref: str, path: Path, iterator: str | None) -> str | No
     notation (``$['tags.code']``) is cut at the same ``.``. Keys with spaces, and nested keys
     (``n.x`` for ``{"n": {"x": ..}}``), are read.
     """
-    if "." not in ref or ref.split(".")[0] in _json_top_keys(str(path), Path(path).stat().st_mtime_ns, iterator):
+    if "." not in ref:
+        return None
+    raw = Path(path).read_bytes()  # the content is the key: a copy rewritten in one clock tick keeps its mtime
+    if ref.split(".")[0] in _json_top_keys(hashlib.sha256(raw).hexdigest(), iterator, raw):
         return None
     return (f"names a JSON key that contains '.', and {ENGINE_CANNOT}: Morph-KGC 2.10 reads every '.' of a "
             "reference as a step into a nested object (morph-kgc#138), so it would write nothing for it")
 
 
-@lru_cache(maxsize=32)
-def _json_top_keys(path: str, mtime_ns: int, iterator: str | None) -> frozenset[str]:  # noqa: ARG001 - cache key
-    """Keys of the records a JSON iterator selects: the first step of a reference must be one of
-    them for Morph-KGC 2.10, which projects each record on ``reference.split('.')[0]`` before it
-    flattens nested objects (``data_source/data_file.py``, ``_read_json``)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    records = [m.value for m in parse(iterator or "$").find(data)]
-    return frozenset(k for r in records if isinstance(r, dict) for k in r)
+#: (SHA-256 of a JSON file's bytes, iterator) -> the keys of its records; the last few files read.
+_TOP_KEYS: dict[tuple[str, str | None], frozenset[str]] = {}
+
+
+def _json_top_keys(digest: str, iterator: str | None, raw: bytes) -> frozenset[str]:
+    """Keys of the records a JSON iterator selects in the document ``raw`` (``digest``: its
+    SHA-256, the cache key): the first step of a reference must be one of them for Morph-KGC 2.10,
+    which projects each record on ``reference.split('.')[0]`` before it flattens nested objects
+    (``data_source/data_file.py``, ``_read_json``)."""
+    key = (digest, iterator)
+    if key not in _TOP_KEYS:
+        data = json.loads(raw.decode("utf-8"))
+        records = [m.value for m in parse(iterator or "$").find(data)]
+        if len(_TOP_KEYS) >= 32:
+            _TOP_KEYS.pop(next(iter(_TOP_KEYS)))
+        _TOP_KEYS[key] = frozenset(k for r in records if isinstance(r, dict) for k in r)
+    return _TOP_KEYS[key]

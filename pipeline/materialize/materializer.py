@@ -55,7 +55,7 @@ from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_grou
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
-from pipeline.materialize.rml.check import term_maps
+from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group"]
@@ -229,7 +229,8 @@ def _explain(mapping_file: Path, exc: BaseException, processes: int) -> RMLError
         g = Graph().parse(mapping_file, format="turtle")
     except Exception:  # the engine copy is ours; if even it does not parse, say what the engine said
         return RMLError(f"Morph-KGC failed: {cause}", path=mapping_file)
-    maps = sorted(g.subjects(RDF.type, RML.TriplesMap), key=str)
+    # every TriplesMap, typed or not (R2RML/RML infer the type from the logical source and subject map)
+    maps = [tm for tm in triples_maps(g) if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]
     culprit = None
     if len(maps) > 1:
         for tm in maps:
@@ -273,32 +274,59 @@ _USECOLS = re.compile(r"columns expected but not found: (\[.*?\])")
 
 
 def _absent_columns(g: Graph, tm, message: str) -> tuple[str, list[str], list[str]] | None:
-    """``(file name, header, names)`` when the engine failed because the CSV source of ``tm`` lacks
-    the columns ``names`` (pandas' usecols error lists every column the rule reads; the header
-    tells the absent ones apart), else None."""
+    """``(file name, header, names)`` when the engine failed because a CSV source that ``tm`` reads
+    (its own, or a parent TriplesMap's through a join) lacks the columns ``names`` (pandas' usecols
+    error lists the columns it did not find; the header tells which file lacks them), else None."""
     m = _USECOLS.search(message)
-    ls = g.value(tm, RML.logicalSource)
-    src = g.value(ls, RML.source) if ls is not None else None
-    if m is None or src is None or not Path(str(src)).is_file():
+    if m is None:
         return None
     try:
         listed = [str(n) for n in ast.literal_eval(m.group(1))]
-        with open(str(src), encoding="utf-8-sig", newline="") as fh:
-            header = next(csv.reader(fh), [])
-    except (ValueError, SyntaxError, OSError, UnicodeDecodeError, csv.Error):
+    except (ValueError, SyntaxError):
         return None
-    names = [n for n in listed if n not in header]
-    return (Path(str(src)).name, header, names) if names else None
+    parents = [(node, parent) for _, node in term_maps(g, tm) for parent in g.objects(node, RML.parentTriplesMap)]
+    # a join's rml:parent names a column of the parent's source: that file first when it is listed
+    joined = [parent for node, parent in parents
+              if any(str(g.value(jc, RML.parent)) in listed for jc in g.objects(node, RML.joinCondition))]
+    owners = joined + [tm] + [parent for _, parent in parents]
+    found = []
+    for owner in dict.fromkeys(owners):
+        ls = g.value(owner, RML.logicalSource)
+        src = g.value(ls, RML.source) if ls is not None else None
+        if src is None or not Path(str(src)).is_file():
+            continue
+        try:
+            with open(str(src), encoding="utf-8-sig", newline="") as fh:
+                header = next(csv.reader(fh), [])
+        except (OSError, UnicodeDecodeError, csv.Error):
+            continue
+        names = [n for n in listed if n not in header]
+        if names:
+            found.append((len(names) == len(listed), Path(str(src)).name, header, names))
+    # the file that lacks every listed column is the one pandas read
+    best = next((f for f in found if f[0]), found[0] if found else None)
+    return best[1:] if best else None
 
 
 def _term_map_hint(g: Graph, tm, message: str) -> str:
+    """The term map of ``tm`` (or its language map, or a join condition of it) whose reference or
+    template the engine's ``message`` names, as ``"object map rml:reference 'x'"``; ``""`` if none."""
+    candidates = []
     for role, node in term_maps(g, tm):
-        for p in (RML.reference, RML.template):
+        candidates += [(role, node, p) for p in (RML.reference, RML.template)]
+        candidates += [(f"{role}'s language map", lm, p) for lm in g.objects(node, RML.languageMap)
+                       for p in (RML.reference, RML.template)]
+        candidates += [(f"{role}'s join condition", jc, p) for jc in g.objects(node, RML.joinCondition)
+                       for p in (RML.child, RML.parent)]
+    for quoted in (True, False):  # a quoted name ('name') first: 'name' also occurs in 'fullname'
+        for role, node, p in candidates:
             value = g.value(node, p)
-            if value is not None and len(str(value)) > 1 and (str(value) in message or
-                                                               any(part and part in message for part in
-                                                                   re.findall(r"\{([^{}]+)\}", str(value)))):
+            if value is None or len(str(value)) <= 1:
+                continue
+            parts = [str(value)] + (re.findall(r"\{([^{}]+)\}", str(value)) if p == RML.template else [])
+            if any(part and (f"'{part}'" if quoted else part) in message for part in parts):
                 return f"{role} {p.n3(g.namespace_manager)} {str(value)!r}"
+    for role, node in term_maps(g, tm):
         if g.value(node, RML.functionExecution) is not None and "reference_results" in message:
             return f"{role} with a function execution (the engine cannot combine it with this template or path)"
     return ""

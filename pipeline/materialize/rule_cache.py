@@ -6,7 +6,8 @@ rdflib and running some twenty SPARQL queries and updates over it: about a fifth
 CPU time on a million statements, and the same on every run of an unchanged mapping (the usual
 case: new data, same mapping). The table depends on nothing but the mapping document and the
 engine configuration, so it is stored once per distinct (engine version, configuration, mapping
-bytes), in the folder ``rules`` under the pipeline's one cache root (:func:`pipeline.cache.root`:
+bytes; and the file's location when the document has relative IRIs, which resolve against it),
+in the folder ``rules`` under the pipeline's one cache root (:func:`pipeline.cache.root`:
 ``$KGC_CACHE_DIR``, default ``~/.cache/kgc``; ``0`` turns it off), one pickle file per entry
 (the table is pandas frames, which the text-only namespaces of :mod:`pipeline.cache` do not hold),
 written atomically; at most :data:`MAX_ENTRIES` entries are kept (the least recently used go
@@ -17,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -37,10 +39,18 @@ def cache_folder() -> Path | None:
     return None if top is None else top / "rules"
 
 
-def rule_key(mapping: bytes, config: str, engine_version: str) -> str:
-    """The entry's name: SHA-256 of the format, engine version, configuration text and mapping bytes."""
+#: A relative IRI reference in Turtle (``<#P>``, ``<Person>``): no scheme before the first ``:``.
+_RELATIVE_IRI = re.compile(rb"<(?![A-Za-z][A-Za-z0-9+.\-]*:)[^<>\s\"{}|^`\\]*>")
+
+
+def rule_key(mapping: bytes, config: str, engine_version: str, location: str = "") -> str:
+    """The entry's name: SHA-256 of the format, engine version, configuration text and mapping bytes,
+    and of the mapping file's location (``location``, its absolute path) when the document holds a
+    relative IRI: the engine resolves it against the file (``<#P>`` -> ``file:///dir/m.ttl#P``),
+    so the same bytes elsewhere make another table."""
     h = hashlib.sha256()
-    for part in (_FORMAT.encode(), engine_version.encode(), config.encode("utf-8"), mapping):
+    where = location.encode("utf-8") if _RELATIVE_IRI.search(mapping) else b""
+    for part in (_FORMAT.encode(), engine_version.encode(), config.encode("utf-8"), mapping, where):
         h.update(len(part).to_bytes(8, "big"))
         h.update(part)
     return h.hexdigest()

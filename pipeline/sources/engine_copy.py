@@ -21,9 +21,11 @@ and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compil
 2. **Normalisation** (:func:`pipeline.materialize.rml.normalize.normalize_rml`): a relative
    ``rml:source`` of a hand-written mapping becomes the absolute name of the same file.
 
-3. **Mapping** (:func:`json_engine_copies`, once the mapping is known): a JSON source gets
-   ``<folder>/<stem>.engine.json``, cut to the keys the mapping reads, when the engine would
-   otherwise lose records, and the engine copy of the mapping reads it.
+3. **Mapping** (:func:`json_engine_copies`, once the mapping is known): each iterator over a
+   JSON source gets ``<folder>/<stem>.engine.json`` (``<stem>.<iterator hash>.engine.json`` when
+   the file is read with several iterators), its records cut to the keys the TriplesMaps with
+   that iterator read, when the engine would otherwise lose records; the engine copy of the
+   mapping reads it.
 
 The folder of the copies is ``inputs/`` in a run folder or beside the file ``kgc compile`` or
 ``kgc materialize`` writes (:func:`copies_folder`); without one, ``.repaired`` beside the input.
@@ -44,7 +46,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from jsonpath_ng.ext import parse as jp_parse
+from jsonpath import JSONPath
 from lxml import etree
 from rdflib import Literal, URIRef
 
@@ -305,18 +307,138 @@ def bind_default_namespaces(copy: EngineCopy, root: etree._Element) -> tuple[dic
                       for p, uri in new.items()]
 
 
-def _prune(obj: Any, paths: list[list[str]]) -> Any:
-    """Keep only the members of ``obj`` on one of ``paths`` (key lists), dropping nulls."""
-    if isinstance(obj, list):
-        return [_prune(x, paths) for x in obj if x is not None]
-    if not isinstance(obj, dict) or not paths or any(not p for p in paths):
+#: A path step that keeps the node it reaches but none of its members (the route to a record).
+_NODE = None
+
+
+def _prune(obj: Any, paths: list[tuple]) -> Any:
+    """``obj`` cut to the members on one of ``paths``, without ``null`` members or items.
+
+    Args:
+        obj: a parsed JSON value (not modified).
+        paths: steps from ``obj``: a key (``str``; ``"*"``: every key), a list index (``int``:
+            that item only) or :data:`_NODE` (keep the node, none of its members). A key step
+            reaching a list applies to every item (RML references cross arrays); an empty path
+            keeps the whole value as it is.
+    Returns:
+        A new value (``obj`` itself when a path keeps it whole, or when it is a scalar).
+    """
+    if any(not p for p in paths):
         return obj
+    if isinstance(obj, list):
+        through = [p for p in paths if not isinstance(p[0], int)]
+        by_index: dict[int, list[tuple]] = {}
+        for p in paths:
+            if isinstance(p[0], int):
+                by_index.setdefault(p[0], []).append(p[1:])
+        return [_prune(x, through + by_index.get(i, [])) for i, x in enumerate(obj) if x is not None]
+    if not isinstance(obj, dict):
+        return obj
+    by_key: dict[str, list[tuple]] = {}
+    for p in paths:
+        if isinstance(p[0], str):
+            by_key.setdefault(p[0], []).append(p[1:])
+    every = by_key.get("*", [])
     out = {}
     for k, v in obj.items():
-        sub = [p[1:] for p in paths if p[0] == k]
+        sub = by_key.get(k, []) + every if k != "*" else by_key.get(k, [])
         if sub and v is not None:
             out[k] = _prune(v, sub)
     return out
+
+
+_REF_STEP = re.compile(r"""\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[[^\]]*\]|\.?([^.\[\]]+)""")
+_FILTER_KEY = re.compile(r"""@\.([^.\s\[\]()=!<>&|]+)|@\[\s*['"]([^'"]+)['"]\s*\]""")
+
+
+def _ref_steps(ref: str) -> tuple[str, ...]:
+    """The keys a JSONPath reference reads from its record (``items[*].name`` -> ``items``, ``name``;
+    a step into an array reads every item). ``()`` (keep the record whole) for the record itself
+    (``$``, ``@``) and for paths whose keys cannot be listed (filters, ``..``)."""
+    text = re.sub(r"^[$@]", "", ref.strip())
+    if "[?" in text or ".." in text:
+        return ()
+    steps = []
+    for m in _REF_STEP.finditer(text):
+        key = next((g for g in m.groups() if g is not None), None)
+        if key is not None:  # an index, slice or wildcard in brackets: every item is read
+            steps.append(key)
+    return tuple(steps)
+
+
+def _record_paths(data: Any, iterator: str) -> list[tuple] | None:
+    """The location of each record the engine's JSONPath library (jsonpath-python, which
+    Morph-KGC 2.10 evaluates iterators with) selects: keys and list indices from the root;
+    ``None`` when a location cannot be followed back in ``data``."""
+    if iterator.strip() == "$":
+        return [()]
+    out = []
+    for text in JSONPath(iterator).parse(data, result_type="PATH"):
+        node, steps = data, []
+        for step in text.split(";")[1:]:
+            if isinstance(node, list) and step.isdigit() and int(step) < len(node):
+                steps.append(int(step))
+                node = node[int(step)]
+            elif isinstance(node, dict) and step in node:
+                steps.append(step)
+                node = node[step]
+            else:  # a key holding ';' is ambiguous in the library's location text
+                return None
+        out.append(tuple(steps))
+    return out
+
+
+def _at(data: Any, location: tuple) -> Any:
+    for step in location:
+        data = data[step]
+    return data
+
+
+def _rebuilt(node: Any, changes: list[tuple[tuple, Any]], depth: int = 0) -> Any:
+    """``node`` with the value at each location of ``changes`` (``(location, value)``, locations
+    from the root, their first ``depth`` steps leading to ``node``) replaced; the lists and objects
+    on the way are copied, ``node`` itself is not modified."""
+    for location, value in changes:
+        if len(location) == depth:
+            return value
+    by_step: dict[Any, list] = {}
+    for location, value in changes:
+        by_step.setdefault(location[depth], []).append((location, value))
+    out = list(node) if isinstance(node, list) else dict(node)
+    for step, below in by_step.items():
+        out[step] = _rebuilt(node[step], below, depth + 1)
+    return out
+
+
+def _pruned_for(data: Any, iterator: str, refs: set[str]) -> Any:
+    """A copy of ``data`` whose records under ``iterator`` keep only the keys ``refs`` read, plus
+    those the iterator's own filters test (``[?(@.type == "a")]``), without nulls; everything
+    above the records is kept, so every filter of the iterator selects the same records.
+
+    Returns:
+        The pruned document, or ``data`` itself when the records cannot be located or the pruned
+        document would not give the engine the same records (the engine then reads the input).
+    """
+    try:
+        located = _record_paths(data, iterator)
+    except Exception:  # noqa: BLE001 - an iterator the library cannot evaluate: the engine reports it
+        return data
+    if not located:
+        return data
+    reads = {_ref_steps(r) for r in refs}
+    reads |= {(a or b,) for a, b in _FILTER_KEY.findall(iterator)}
+    reads.add((_NODE,))
+    records = set(located)
+    groups: dict[tuple, list[tuple]] = {}  # outermost record -> paths from it (records may nest: `..`)
+    for loc in located:
+        top = next(loc[:k] for k in range(len(loc) + 1) if loc[:k] in records)
+        groups.setdefault(top, []).extend(loc[len(top):] + r for r in reads)
+    out = _rebuilt(data, [(top, _prune(_at(data, top), paths)) for top, paths in groups.items()])
+    try:
+        same = _record_paths(out, iterator) == located
+    except Exception:  # noqa: BLE001
+        same = False
+    return out if same else data
 
 
 #: predicates whose objects are no term maps of the TriplesMap (other TriplesMaps, sources, terms)
@@ -324,17 +446,39 @@ _NOT_TERM_MAPS = frozenset({"parentTriplesMap", "logicalSource", "predicate", "c
                             "termType", "type", "language", "graph", "function", "parameter"})
 
 
-def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
-    """JSON source path -> (iterator, every reference a TriplesMap on it reads)."""
-    out: dict[str, tuple[str | None, set[str]]] = {}
+class _Reads:
+    """What the TriplesMaps over one JSON file with one iterator read: the references, and the
+    logical sources (node, source predicate) that name the file with that iterator."""
+
+    def __init__(self) -> None:
+        self.refs: set[str] = set()
+        self.sources: set[tuple] = set()
+
+
+def _mapping_references(rml) -> dict[str, dict[str, _Reads]]:
+    """JSON source path -> iterator (``$`` when none) -> what the TriplesMaps on it read.
+
+    Each iterator of a file is kept apart: the records of ``$.orders[*]`` and of
+    ``$.orders[*].items[*]`` are different objects, and a reference is read from its own
+    TriplesMap's records (the parent references of a join from the parent's).
+    """
+    out: dict[str, dict[str, _Reads]] = {}
     for ns in ("http://w3id.org/rml/", "http://semweb.mmlab.be/ns/rml#"):
         src_p, it_p, ls_p = URIRef(ns + "source"), URIRef(ns + "iterator"), URIRef(ns + "logicalSource")
-        for tm, ls in rml.subject_objects(ls_p):
+
+        def reads_of(ls) -> _Reads | None:
             src = rml.value(ls, src_p)
-            if src is None or not str(src).lower().endswith(".json"):
-                continue
+            if src is None or not isinstance(src, Literal) or not str(src).lower().endswith(".json"):
+                return None
             it = rml.value(ls, it_p)
-            refs = out.setdefault(str(src), (str(it) if it is not None else None, set()))[1]
+            reads = out.setdefault(str(src), {}).setdefault(str(it) if it is not None else "$", _Reads())
+            reads.sources.add((ls, src_p))
+            return reads
+
+        for tm, ls in rml.subject_objects(ls_p):
+            reads = reads_of(ls)
+            if reads is None:
+                continue
             todo, seen = [tm], set()
             while todo:  # every term map below the TriplesMap, not into parent TriplesMaps
                 node = todo.pop()
@@ -344,19 +488,19 @@ def _mapping_references(rml) -> dict[str, tuple[str | None, set[str]]]:
                 for p, o in rml.predicate_objects(node):
                     name = str(p).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
                     if name in ("reference", "child"):
-                        refs.add(str(o))
+                        reads.refs.add(str(o))
                     elif name == "template":
-                        refs.update(re.findall(r"(?<!\\)\{((?:\\.|[^{}])+)\}", str(o)))
+                        reads.refs.update(re.findall(r"(?<!\\)\{((?:\\.|[^{}])+)\}", str(o)))
                     elif name not in _NOT_TERM_MAPS and not isinstance(o, Literal):
                         todo.append(o)  # term maps may be named (an IRI RefObjectMap), not only blank nodes
         for om, parent in rml.subject_objects(URIRef(ns + "parentTriplesMap")):
             ls = rml.value(parent, ls_p)
-            src = rml.value(ls, src_p) if ls is not None else None
-            if src is not None and str(src) in out:
+            reads = reads_of(ls) if ls is not None else None
+            if reads is not None:
                 for jc in rml.objects(om, URIRef(ns + "joinCondition")):
                     pref = rml.value(jc, URIRef(ns + "parent"))
                     if pref is not None:
-                        out[str(src)][1].add(str(pref))
+                        reads.refs.add(str(pref))
     return out
 
 
@@ -369,42 +513,43 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
     per record, only the keys the mapping's references read, without nulls; a record that lacks a
     referenced key still loses that TriplesMap's triples (no value: no triple, as in RML).
 
+    Each iterator over a file gets its own copy, cut to the references of the TriplesMaps with
+    that iterator (``<stem>.engine.json`` for a file read with one iterator,
+    ``<stem>.<hash of the iterator>.engine.json`` for several), so that no iterator's records
+    lose a key its own references read, whatever the order the mapping lists them in.
+
     Args:
         rml: an rdflib graph of an RML mapping (``rml:`` or legacy RML vocabulary).
         base: folder relative source paths are resolved against first (then the working folder).
-        folder: folder for the copies (``<stem>.engine.json``, see :func:`copies_folder`).
+        folder: folder for the copies (see :func:`copies_folder`).
     Returns:
         One finding per copy that differs from its input; remote or missing sources are left alone.
     """
     findings: list[Finding] = []
-    for src, (iterator, refs) in _mapping_references(rml).items():
+    for src, iterators in sorted(_mapping_references(rml).items()):
         path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
-        if path is None or not refs or path.name.endswith(DERIVED_SUFFIX):
+        if path is None or path.name.endswith(DERIVED_SUFFIX):
             continue  # a derived source is written for the engine already
         try:
             raw = path.read_bytes()
             data = json.loads(raw.decode("utf-8-sig"))
-            records = [m for m in jp_parse(iterator or "$").find(data)]
-        except Exception:  # unreadable JSON or iterator: the engine reports it itself
+        except Exception:  # unreadable JSON: the engine reports it itself
             continue
         bom = raw.startswith(b"\xef\xbb\xbf")  # the engine's json.load refuses a byte-order mark
-        paths = [[re.sub(r"\[[^\]]*\]", "", step) for step in r.lstrip("$.").split(".")] for r in refs]
-        before = json.dumps(data, sort_keys=True)
-        for m in records:
-            pruned = _prune(m.value, paths)
-            if isinstance(m.value, dict):
-                m.value.clear()
-                m.value.update(pruned)
-        if json.dumps(data, sort_keys=True) == before and not bom:
-            continue
-        copy = EngineCopy(path, folder, name=f"{path.stem}.engine.json")
-        target = copy.write(json.dumps(data, ensure_ascii=False, indent=1)).resolve()
-        for pred in rml.predicates(None, Literal(src)):
-            for ls in list(rml.subjects(pred, Literal(src))):
+        for iterator, reads in sorted(iterators.items()):
+            pruned = _pruned_for(data, iterator, reads.refs) if reads.refs else data
+            if not bom and (pruned is data or pruned == data):
+                continue
+            digest = "" if len(iterators) == 1 else "." + hashlib.sha1(iterator.encode("utf-8")).hexdigest()[:8]
+            copy = EngineCopy(path, folder, name=f"{path.stem}{digest}.engine.json")
+            target = copy.write(json.dumps(pruned, ensure_ascii=False, indent=1)).resolve()
+            for ls, pred in reads.sources:
                 rml.set((ls, pred, Literal(str(target))))
-        findings.append(Finding(
-            "json-repair", str(path), f"the engine reads {target}: only the keys the mapping references, "
-            f"without nulls (Morph-KGC 2.10 drops every value of a record that has a null or missing member)"
-            + (", without the byte-order mark (which the engine's JSON reader refuses)" if bom else ""),
-            column="source", value=src, expected="records the engine reads whole", severity="info"))
+            findings.append(Finding(
+                "json-repair", str(path), f"the engine reads {target}"
+                + (f" for the iterator {iterator}" if len(iterators) > 1 else "")
+                + ": only the keys the mapping references, without nulls (Morph-KGC 2.10 drops every value of a "
+                "record that has a null or missing member)"
+                + (", without the byte-order mark (which the engine's JSON reader refuses)" if bom else ""),
+                column="source", value=src, expected="records the engine reads whole", severity="info"))
     return findings
