@@ -219,3 +219,19 @@ def test_paths_that_cannot_be_written_or_read_are_named_for_what_they_are(rml, t
     assert main(["materialize", "m.ttl", "data.csv/kg.nt"]) == 2
     assert capsys.readouterr().err.strip() == (f"error: data.csv/kg.nt: output: cannot be created: {tmp_path / 'data.csv'} "
                                                "is a file, not a folder")
+
+
+def test_run_writes_its_derived_sources_in_its_own_folder_only(tmp_path, monkeypatch):
+    # a value paired with its own XML attribute is read through a derived source: it goes with the
+    # run's copies, never into the working directory or beside the user's data (was ./.repaired/)
+    case = tmp_path / "case"
+    shutil.copytree(ROOT / "tests" / "cases" / "xml-lang-cross-product", case)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    before = sorted(p.name for p in case.iterdir())
+    assert main(["-q", "run", str(case / "case.yaml"), "--mapper", "replay", "--table", str(case / "table.md"),
+                 "--out", "out"]) == 0
+    assert sorted(p.name for p in work.iterdir()) == ["out"]
+    assert sorted(p.name for p in case.iterdir()) == before
+    assert list((work / "out").rglob("*.kgc-derived.*"))  # the derived source exists, in the run's folder

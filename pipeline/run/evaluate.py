@@ -39,6 +39,7 @@ from pipeline.rdffile import load_graph, ntriples_copy
 from pipeline.scoring.gold_graph import gold_vocabulary_findings
 from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
 from pipeline.scoring.mapping import score_case, write_case_json
+from pipeline.sources.engine_copy import copies_folder
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable, read_table
 from pipeline.validation.consistency import hermit_consistency, hermit_missing, start_owlrl
@@ -157,8 +158,8 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
                       meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
-    normalize_rml(compiled.rml, base_iri=case.base_iri).graph.serialize(gold_dir / "mapping.morph-kgc.ttl",
-                                                                         format="turtle")
+    normalize_rml(compiled.rml, base_iri=case.base_iri, copies=copies_folder(gold_dir)).graph.serialize(
+        gold_dir / "mapping.morph-kgc.ttl", format="turtle")
     try:
         mat = materialize(gold_dir / "mapping.morph-kgc.ttl", processes=processes)
     except InputError as exc:  # the engine ran our copy of the gold table's mapping: name the table

@@ -179,8 +179,11 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     earlier = list(run.findings)
     run.findings.extend(st.compiled.findings)
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
+    # derived sources (views, array references) go with the run's other copies, never into the
+    # working directory
     st.engine = engine = normalize_rml(st.compiled.rml, base_iri=run.case.base_iri,
-                                       where=str(run.folder / "mapping.rml.ttl")).graph
+                                       where=str(run.folder / "mapping.rml.ttl"),
+                                       copies=copies_folder(run.folder)).graph
     run.findings.extend(json_engine_copies(engine, run.folder, copies_folder(run.folder)))  # JSON the engine reads whole
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
