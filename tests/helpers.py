@@ -207,3 +207,14 @@ def materialize_compiled(compiled, sources, tmp_path: Path) -> Graph:
 def findings_in(compiled, column: str) -> list:
     """The findings of a compile result on table column ``column``."""
     return [f for f in compiled.findings if f.column == column]
+
+
+def materialize_mapping(folder: Path, mapping: str, files: dict[str, str], monkeypatch, capsys) -> tuple[int, str, str]:
+    """``kgc materialize mapping.ttl out/kg.nq`` in ``folder`` holding ``files`` (name -> text) and
+    the mapping (Turtle text): ``(exit code, stderr, the N-Quads written or "")``."""
+    for name, text in {**files, "mapping.ttl": mapping}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    out = folder / "out" / "kg.nq"
+    rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
+    return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""

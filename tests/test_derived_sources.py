@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.bench.conformance import same_dataset
-from pipeline.cli import main
+
+from helpers import materialize_mapping
 
 PREFIXES = """@prefix rml: <http://w3id.org/rml/> .
 @prefix ex: <http://example.org/> .
@@ -22,13 +23,8 @@ def _source(path: str, iterator: str) -> str:
 
 
 def _run(tmp_path: Path, mapping: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    (tmp_path / "students.json").write_text(STUDENTS, encoding="utf-8")
-    (tmp_path / "sports.json").write_text(SPORTS, encoding="utf-8")
-    (tmp_path / "mapping.ttl").write_text(PREFIXES + mapping, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out" / "kg.nq"
-    rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
-    return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""
+    return materialize_mapping(tmp_path, PREFIXES + mapping, {"students.json": STUDENTS, "sports.json": SPORTS},
+                               monkeypatch, capsys)
 
 
 def test_join_on_template_and_constant_valued_child_and_parent_maps(tmp_path, monkeypatch, capsys):

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.bench.conformance import same_dataset
-from pipeline.cli import main
 from pipeline.fno import udfs
+
+from helpers import materialize_mapping
 
 IDLAB = "https://w3id.org/imec/idlab/function#"
 
@@ -24,6 +25,7 @@ IDLAB = "https://w3id.org/imec/idlab/function#"
     ("toUpperCaseURL", ("http://ex.org/a",), "HTTP://EX.ORG/A"), ("concat", ("a", "b", "-"), "a-b"),
     ("getMIMEType", ("report.PDF",), "application/pdf"), ("alwaysReturnsABC", (), "ABC"),
 ])
+
 def test_idlab_functions(function, args, expected):
     impl, params = udfs.REGISTRY[IDLAB + function]
     assert impl(*args) == expected
@@ -52,15 +54,9 @@ PREFIXES = """@prefix rml: <http://w3id.org/rml/> .
 
 
 def _run(tmp_path: Path, body: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    (tmp_path / "s.csv").write_text("id,name,class,url\n1,Venus Williams,A,www.ex.org\n2,Serena,B,ex.org\n",
-                                    encoding="utf-8")
-    (tmp_path / "mapping.ttl").write_text(PREFIXES + """
+    return materialize_mapping(tmp_path, PREFIXES + """
 <#TM> rml:logicalSource [ rml:source [ a rml:RelativePathSource ; rml:path "s.csv" ] ; rml:referenceFormulation rml:CSV ] ;
-""" + body, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out" / "kg.nq"
-    rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
-    return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""
+""" + body, {"s.csv": "id,name,class,url\n1,Venus Williams,A,www.ex.org\n2,Serena,B,ex.org\n"}, monkeypatch, capsys)
 
 
 def test_condition_typed_output_and_empty_output(tmp_path, monkeypatch, capsys):

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.bench.conformance import same_dataset
-from pipeline.cli import main
 from pipeline.materialize.views.records import Source
 from pipeline.materialize.views.view import (Expression, ExpressionField, IterableField, LogicalView, ViewError,
                                              ViewJoin)
+
+from helpers import materialize_mapping
 
 PEOPLE = ('{"people": [{"name": "alice", "items": [{"type": "sword", "weight": 1500}, {"type": "shield", '
           '"weight": 2500}]}, {"name": "bob", "items": [{"type": "flower", "weight": 15}]}, {"name": "carol"}]}')
@@ -38,6 +39,7 @@ def test_view_api_nested_iteration_with_index_keys(tmp_path):
         # no items: the iteration is kept, its item keys are null
         {"#": "2", "name": "carol", "name.#": "0", "item.#": None, "item.type": None, "item.type.#": None,
          "item.weight": None, "item.weight.#": None}]
+
     # natural datatypes: JSON numbers and index keys are xsd:integer, strings have none
     assert rows[0]["item.weight"].datatype == rows[0]["#"].datatype == "http://www.w3.org/2001/XMLSchema#integer"
     assert rows[0]["name"].datatype is None
@@ -93,13 +95,8 @@ JSON_SOURCE = """:jsonSource a rml:LogicalSource ; rml:source [ a rml:RelativePa
 
 
 def _run(tmp_path: Path, mapping: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    (tmp_path / "people.json").write_text(PEOPLE, encoding="utf-8")
-    (tmp_path / "births.csv").write_text(BIRTHS, encoding="utf-8")
-    (tmp_path / "mapping.ttl").write_text(PREFIXES + JSON_SOURCE + mapping, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out" / "kg.nq"
-    rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
-    return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""
+    return materialize_mapping(tmp_path, PREFIXES + JSON_SOURCE + mapping, {"people.json": PEOPLE, "births.csv": BIRTHS},
+                               monkeypatch, capsys)
 
 
 def test_materialize_a_view_with_nested_fields_index_and_a_join(tmp_path, monkeypatch, capsys):

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.bench.conformance import same_dataset
-from pipeline.cli import main
 from pipeline.materialize.guard import Guard
+
+from helpers import materialize_mapping
 
 PREFIXES = """@prefix rml: <http://w3id.org/rml/> .
 @prefix ex: <http://example/> .
@@ -24,13 +25,8 @@ def _source(path: str) -> str:
 
 
 def _run(tmp_path: Path, mapping: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    (tmp_path / "d1.csv").write_text("s,o,a,k\ns1,o1,a1,1\n", encoding="utf-8")
-    (tmp_path / "d2.csv").write_text("z,k\nz1,1\nz2,2\n", encoding="utf-8")
-    (tmp_path / "mapping.ttl").write_text(PREFIXES + mapping, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out" / "kg.nq"
-    rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
-    return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""
+    return materialize_mapping(tmp_path, PREFIXES + mapping,
+                               {"d1.csv": "s,o,a,k\ns1,o1,a1,1\n", "d2.csv": "z,k\nz1,1\nz2,2\n"}, monkeypatch, capsys)
 
 
 def test_quoted_triples_asserted_non_asserted_nested_and_joined(tmp_path, monkeypatch, capsys):
