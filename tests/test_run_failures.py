@@ -66,3 +66,21 @@ def test_a_rerun_on_bad_input_keeps_the_earlier_run_and_sets_the_failed_one_asid
     (tmp_path / "onto.ttl").write_text(good, encoding="utf-8")
     assert main(argv) == 0  # a run that ends supersedes the failed one
     assert not failed.exists() and "edited" not in (folder / "table.md").read_text(encoding="utf-8")
+
+
+def test_a_run_whose_guards_dropped_triples_says_lossy_and_exits_1(tmp_path, capsys):
+    # a new user's table mapped author ids A1..A4 as xsd:language: 4 triples dropped, yet the line said "KG valid"
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "ex:Book a owl:Class . ex:lang a owl:DatatypeProperty ; rdfs:domain ex:Book ; rdfs:range xsd:language .\n",
+        encoding="utf-8")
+    (tmp_path / "b.csv").write_text("id,author\n1,A_1\n2,en\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |"
+                                   " Datatype |\n|---|---|---|---|---|---|\n| author | b.csv | ex:lang | ex:Book | "
+                                   "http://example.org/b/{id} | xsd:language |\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: b\nsources: [b.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
+                 "--out", str(tmp_path / "out")]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("custom/b: ok (KG valid, lossy)") and "triples-dropped=1" in line

@@ -68,7 +68,8 @@ class CaseRun:
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
         verdict = kg_verdict(self.extra.get("graph_validation"))
         if self.status == "ok" and verdict.state == "valid":
-            status += " (KG valid)"
+            # valid, but the guards dropped triples of it: the report's "lossy", not a clean "valid"
+            status += " (KG valid, lossy)" if c.get("triples_dropped_by_guards") else " (KG valid)"
         elif self.status == "ok" and verdict.state != "not checked":  # the run worked; the KG it wrote is not valid
             status += " (KG " + "; ".join(([f"fails {', '.join(verdict.failing)}"] if verdict.failing else [])
                                           + [f"not validated: {k} did not run: {_short(why)}"
