@@ -85,6 +85,9 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
             doms = ", ".join(sorted(ont.compact(d) for d in ont.domains(p)))
             why = f"similarity {score:.2f}; its domain {doms} is not the source's class {ont.compact(info.cls)}"
+        elif ref == info.lang_col:  # the column was held as the records' language, and no text row took it
+            why = (f"similarity {score:.2f}; not assigned: its values are language codes, held for the language "
+                   "tags of text columns, and no mapped property takes a language-tagged string")
         else:
             why = f"similarity {score:.2f}; another column matched better"
         out.append(f"{c} ({why})")
