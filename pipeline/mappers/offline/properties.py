@@ -12,7 +12,7 @@ from typing import Iterable
 
 import numpy as np
 from rdflib import URIRef
-from rdflib.namespace import OWL, RDFS, SKOS
+from rdflib.namespace import OWL, RDFS, SKOS, XSD
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
@@ -79,10 +79,14 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     if info.cls is None:
         return
     # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
-    candidates = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
     context = words(info.stem)
     fits = {p: domain_fits(ontology, p, info.cls) for p in datatype_props}
     mine = [p for p in datatype_props if fits[p] > 0]
+    # the records' language column tags the text columns; it is also the value of a property of the
+    # class whose range is xsd:language (dcterms:language), which states the language itself
+    speaks = any(XSD.language in ontology.ranges(p) for p in mine)
+    candidates = [r for r in info.refs if r not in info.fks and (r != info.lang_col or speaks)
+                  and not is_code_name(r)]
     # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
     # a flat column of the record; a nested object (address.street) is rather an entity of that class
     foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}
