@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import yaml
 
+from pipeline.table.cells import split_arguments
+
 __all__ = ["Node", "Seq", "load_document", "line_of", "split_value", "is_function_shortcut", "function_shortcut",
            "escape_reference"]
 
@@ -147,30 +149,13 @@ def function_shortcut(text: str) -> tuple[str, list[tuple[str, str]]]:
     quotes around a value are dropped. Commas inside ``$( )`` or quotes do not split.
 
     Raises:
-        ValueError: a parameter without ``=``.
+        ValueError: a parameter without ``=``, a quoted string never closed.
     """
     name = text[:text.find("(")].strip()
     inner = text[text.find("(") + 1:text.rfind(")")]
     prefix = name.split(":", 1)[0] if ":" in name else ""
-    args, buf, depth, quote = [], [], 0, ""
-    for ch in inner:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append("".join(buf))
-            buf = []
-            continue
-        buf.append(ch)
-    if "".join(buf).strip():
-        args.append("".join(buf))
     params = []
-    for arg in args:
+    for arg in split_arguments(inner):  # the table's function cells split the same way
         if "=" not in arg:
             raise ValueError(f"parameter {arg.strip()!r} of {text!r} has no '= value'")
         param, value = (s.strip() for s in arg.split("=", 1))
