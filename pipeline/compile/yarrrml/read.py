@@ -445,12 +445,8 @@ class _Reader:
         pom = BNode()
         g.add((tm, RML.predicateObjectMap, pom))
         for p in predicates:
-            if "$(" in p:
-                pm = BNode()
-                g.add((pom, RML.predicateMap, pm))
-                self.expression(pm, p, True, f"{where}, predicate", container, "predicates")
-            else:
-                g.add((pom, RML.predicate, URIRef(p)))
+            self.constant_or_map(pom, p, RML.predicate, URIRef, RML.predicateMap, True, f"{where}, predicate",
+                                 container, "predicates")
         for graph in _listed(spec.get("graphs")):
             self.graph_map(pom, graph, f"{where}, graph", container)
         for j, obj in enumerate(objects):
@@ -518,20 +514,25 @@ class _Reader:
             self.fail(f"{where}: a datatype or language tag on a {kind} object", container, "objects")
         if datatype is not None:
             dt = self.iri(str(datatype), f"{where}, datatype", container, "datatype")
-            if "$(" in dt:
-                dm = BNode()
-                g.add((om, RML.datatypeMap, dm))
-                self.expression(dm, dt, True, f"{where}, datatype", container, "datatype")
-            else:
-                g.add((om, RML.datatype, URIRef(dt)))
+            self.constant_or_map(om, dt, RML.datatype, URIRef, RML.datatypeMap, True, f"{where}, datatype",
+                                 container, "datatype")
         if language is not None:
             lang = str(language)
-            if "$(" in lang:  # a tag per record: a language map (yarrrml-parser#107)
-                lm = BNode()
-                g.add((om, RML.languageMap, lm))
-                self.expression(lm, lang, False, f"{where}, language", container, "language")
-            else:
-                g.add((om, RML.language, Literal(lang)))
+            # a tag per record: a language map (yarrrml-parser#107)
+            self.constant_or_map(om, lang, RML.language, Literal, RML.languageMap, False, f"{where}, language",
+                                 container, "language")
+
+    def constant_or_map(self, owner: BNode, value: str, constant_predicate: URIRef, term: type,
+                        map_predicate: URIRef, iri: bool, where: str, container: Any, key: str) -> None:
+        """``owner constant_predicate term(value)`` for a fixed value (``term``: URIRef or Literal); for
+        one with ``$(...)`` a term map (``map_predicate``) whose expression is ``value`` (an IRI template
+        when ``iri``)."""
+        if "$(" not in value:
+            self.g.add((owner, constant_predicate, term(value)))
+            return
+        node = BNode()
+        self.g.add((owner, map_predicate, node))
+        self.expression(node, value, iri, where, container, key)
 
     def joins(self, pom: BNode, spec: dict[str, Any], where: str, container: Any) -> None:
         g = self.g
