@@ -125,19 +125,19 @@ def books_case(tmp_path, rows: str) -> None:
     (tmp_path / "t.md").write_text(_BOOKS_HEAD + rows, encoding="utf-8")
 
 
-def people_case(tmp_path, extra: str = "") -> None:
-    """A people case in ``tmp_path``: onto.ttl, p.csv, a one-row table t.md that is also the gold table,
-    and case.yaml (``extra`` appended to it)."""
+def people_case(tmp_path, extra: str = "", csv: str = "pid,name\n1,Ann\n", name: str = "c", gold: bool = True) -> None:
+    """A people case in ``tmp_path``: onto.ttl, p.csv (``csv``), a one-row table t.md that is also the
+    gold table (unless not ``gold``), and case.yaml (case ``name``; ``extra`` appended to it)."""
     (tmp_path / "onto.ttl").write_text(
         "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
         "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
         "ex:Person a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n", encoding="utf-8")
-    (tmp_path / "p.csv").write_text("pid,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text(csv, encoding="utf-8")
     (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |"
                                    "\n|---|---|---|---|---|\n| name | p.csv | ex:name | ex:Person | "
                                    "http://example.org/p/{pid} |\n", encoding="utf-8")
-    (tmp_path / "case.yaml").write_text(f"name: c\nsources: [p.csv]\nontologies: [onto.ttl]\ngold: {{table: t.md}}\n"
-                                        f"{extra}", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"name: {name}\nsources: [p.csv]\nontologies: [onto.ttl]\n"
+                                        + ("gold: {table: t.md}\n" if gold else "") + extra, encoding="utf-8")
 
 
 #: A shop ontology whose labels the column names of SHOP_PRODUCTS and SHOP_MAKERS do not spell.

@@ -14,6 +14,8 @@ from pipeline.report.kg_summary import kg_summary
 from pipeline.report.review import rows_to_check
 from pipeline.report.trust import case_verdict, combined_cs2
 
+from helpers import people_case
+
 OK = {"value": True, "status": "ok"}
 HERMIT_DOWN = {"value": None, "status": "failed", "details": {"reason": "HermiT failed: java.net.UnknownHostException: "
                                                                         "www.w3.org"}}
@@ -109,15 +111,7 @@ def test_rows_to_check(tmp_path):
 
 def test_report_of_a_run_without_gold(tmp_path):
     """A case with no gold: the report still says what the KG holds and whether it is valid."""
-    (tmp_path / "onto.ttl").write_text(
-        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
-        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-        "ex:Person a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n", encoding="utf-8")
-    (tmp_path / "p.csv").write_text("pid,name,city\n1,Ann,Rome\n2,Bo,Oslo\n", encoding="utf-8")
-    (tmp_path / "t.md").write_text("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |"
-                                   "\n|---|---|---|---|---|\n| name | p.csv | ex:name | ex:Person | "
-                                   "http://example.org/p/{pid} |\n", encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: nogold\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    people_case(tmp_path, csv="pid,name,city\n1,Ann,Rome\n2,Bo,Oslo\n", name="nogold", gold=False)
     out = tmp_path / "o"
     assert main(["-q", "run", str(tmp_path / "case.yaml"), "--mapper", "replay", "--table", str(tmp_path / "t.md"),
                  "--out", str(out)]) == 0

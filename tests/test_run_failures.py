@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.cli import main
 from pipeline.manifest import load_manifest
 
-from helpers import CASES, FUNCTIONAL
+from helpers import CASES, FUNCTIONAL, people_case
 
 
 def test_run_with_an_unparsable_ontology_records_the_failure_in_the_audit(tmp_path, capsys):
@@ -46,12 +46,8 @@ def test_a_materialize_failure_keeps_the_mapping_scores(tmp_path, monkeypatch):
 
 def test_a_rerun_on_bad_input_keeps_the_earlier_run_and_sets_the_failed_one_aside(tmp_path):
     # a new user's edited table.md and KG were deleted when the ontology being edited no longer parsed
-    good = ("@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
-            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-            "ex:Person a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Person .\n")
-    (tmp_path / "onto.ttl").write_text(good, encoding="utf-8")
-    (tmp_path / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: o\nsources: [p.csv]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    people_case(tmp_path, name="o", gold=False)
+    good = (tmp_path / "onto.ttl").read_text(encoding="utf-8")
     argv = ["-q", "run", str(tmp_path / "case.yaml"), "--out", str(tmp_path / "out")]
     assert main(argv) == 0
     folder = tmp_path / "out" / "custom" / "o"
