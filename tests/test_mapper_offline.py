@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline import embeddings
 from pipeline.bench.blinkg import DEFAULT_BLINKG_DIR, blinkg_cases
 from pipeline.mappers import get_mapper, load_inputs, map_case
+from pipeline.run.runner import RunConfig, run_case
 
 ROOT = DEFAULT_BLINKG_DIR
 pytestmark = pytest.mark.skipif(not (ROOT / "scenarios").is_dir(), reason="BLINKG benchmark folder not present")
@@ -135,12 +137,23 @@ def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
 
 @pytest.mark.slow
 def test_scenario3_offline_end_to_end(tmp_path):
-    from pipeline.run.runner import RunConfig, run_case
     run = run_case(_case("scenario3", "1"), RunConfig(out_dir=tmp_path, mapper="offline",
                                                       mapper_options={"use_embeddings": False}))
     assert run.status == "ok", run.summary()
     assert run.counts["rows_compiled"] > 0
     assert run.counts["triples"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not embeddings.available(), reason="the packaged MiniLM is not installed")
+def test_scenario3_case1_scores_of_the_main_job(tmp_path):
+    # `make scenario3` (offline mapper with its defaults): the figures docs/benchmarks/blinkg.md and the
+    # report print for case 1, mapping-level task F1 and graph-level SA2 property F1 (partial gold)
+    run = run_case(_case("scenario3", "1"), RunConfig(out_dir=tmp_path, mapper="offline"))
+    assert run.status == "ok", run.summary()
+    assert round(run.extra["mapping_scores"]["f1"], 3) == 0.932
+    assert round(run.extra["graph_scores"]["SA2-prop-exact"], 3) == 0.706
+    assert run.counts["triples"] == 18
 
 
 # -- scenario 3: document-like XML (CODICE notices -> eProcurement Ontology) ------------------------
