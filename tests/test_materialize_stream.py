@@ -43,7 +43,9 @@ def test_cli_output_is_byte_identical_to_the_guard_before_streaming(tmp_path, mo
     assert (tmp_path / "kg.nq").read_bytes() == (CASE / "expected.nq").read_bytes()
     assert "46 statements (10 in named graphs)" in err.out
     dropped = sorted(re.search(r"\d+ triple\(s\) dropped: .*", line).group(0) for line in err.err.splitlines()
-                     if "dropped" in line)
+                     if "triple(s) dropped" in line)
+    # each drop is followed by its first statement, so the record can be found
+    assert sum(line.startswith("  first dropped: <") for line in err.err.splitlines()) == 4
     assert dropped == ["1 triple(s) dropped: not a valid N-Triples statement",
                        "1 triple(s) dropped: relative or illegal IRI",
                        "2 triple(s) dropped: xsd:integer value that is no integer",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import re
 import shutil
 import sys
 import tempfile
@@ -149,6 +150,44 @@ _MAPPING_NAMESPACES = ("http://w3id.org/rml/", "http://www.w3.org/ns/r2rml#", "h
                        "https://w3id.org/kgc-pipeline/", "https://w3id.org/function/", "http://mapping.example.com/")
 
 
+def _predicate_locator(files: list[Path], graph: Graph):
+    """A ``locate`` for the guard's findings on a user's RML: predicate IRI -> ``(file, line,
+    "rml:predicate")`` of the first line of ``files`` that writes the predicate (as ``<IRI>`` or as
+    a prefixed name of ``graph``'s prefixes) after a ``predicate`` key; ``(files[0], None)`` when no
+    line does (a predicate map's template, a mapping translated from another syntax).
+
+    Args:
+        files: the RML documents the user gave, in order.
+        graph: the parsed mapping (its namespace bindings give the prefixed names).
+    Returns:
+        The callable ``locate(predicate) -> tuple``.
+    """
+    texts = [(f, f.read_text(encoding="utf-8").splitlines()) for f in files]
+    prefixes = [(p, str(ns)) for p, ns in graph.namespaces() if p]
+
+    def locate(predicate: str) -> tuple:
+        written = [f"<{predicate}>"] + [f"{p}:{predicate[len(ns):]}" for p, ns in prefixes
+                                          if predicate.startswith(ns) and predicate[len(ns):]]
+        for f, lines in texts:
+            for n, line in enumerate(lines, 1):
+                at = line.find("predicate")
+                if at >= 0 and any(re.search(re.escape(w) + r"(?![\w.:-]*[\w:-])", line[at:]) for w in written):
+                    return str(f), n, "rml:predicate"
+        return str(files[0]), None
+
+    return locate
+
+
+def _say_finding(finding) -> None:
+    """Print ``finding`` on standard error; for statements the guard dropped, the first of them on
+    the next line, so a user can find the record (its subject) and the value."""
+    file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
+    print(finding, file=file)
+    if finding.stage == "materialize" and finding.value and "dropped" in finding.message:
+        first = finding.value.split(" | ")[0]
+        print(f"  first dropped: {first[:300]}{' ...' if len(first) > 300 else ''}", file=file)
+
+
 def _cmd_materialize(args: argparse.Namespace) -> int:
     given = args.mapping_opt or args.rml
     if given is None:
@@ -197,11 +236,12 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                              + ("RML-CC gather maps" if norm.gathers is not None else "RML-IO logical targets")
                              + ", which kgc computes beside the engine; run without --distributed", path=rml_path)
         output.parent.mkdir(parents=True, exist_ok=True)
-        return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp))
+        return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp),
+                               _predicate_locator(files, rml))
 
 
 def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path, syntax: str, to_stdout: bool,
-                    tmp: Path) -> int:
+                    tmp: Path, locate) -> int:
     """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
     say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
     engine = output.with_suffix(".morph-kgc.ttl")
@@ -219,11 +259,11 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         try:
             dist = materialize_distributed(engine, output, workers=args.workers, scheduler=args.scheduler,
                                            block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
-                                           where=str(rml_path), locate=lambda predicate: (str(rml_path), None))
+                                           where=str(rml_path), locate=locate)
         except InputError as exc:
             raise on_user_file(exc, rml_path) from exc
         for f in [*norm.findings, *dist.findings]:
-            print(f, file=sys.stderr)
+            _say_finding(f)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
@@ -233,13 +273,13 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     try:
         # findings name the RML the user gave, not the engine copy beside the output
         done = materialize_document(norm, engine, written, "nt" if syntax == "ttl" else syntax,
-                                    processes=args.processes, locate=lambda predicate: (str(rml_path), None),
+                                    processes=args.processes, locate=locate,
                                     overlap=True, columnar=not args.engine_only)
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        print(f, file=sys.stderr)
+        _say_finding(f)
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
     _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)

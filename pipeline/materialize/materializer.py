@@ -135,12 +135,26 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
 
 
 def findings_of(guard: Guard, where: str,
-              locate: Callable[[str], tuple[str, int | None]] | None) -> list[Finding]:
+                locate: Callable[[str], tuple] | None) -> list[Finding]:
+    """One finding per (reason, predicate) the guard dropped statements for, and one for the literals
+    it repaired.
+
+    Args:
+        guard: the guard after the run.
+        where: the file findings name when ``locate`` cannot say better.
+        locate: predicate IRI -> ``(file, line)`` of the table row that maps it (the finding's column
+            is then ``ontology_property``) or ``(file, line, column)`` for another kind of mapping
+            file (an RML document: its ``rml:predicate``).
+    Returns:
+        The findings; a drop's ``value`` holds up to 3 of its statements, ``" | "``-separated.
+    """
     out = []
     for (reason, predicate), (count, examples) in guard.dropped.items():
-        file, line = locate(predicate) if locate and predicate else (where, None)
+        loc = locate(predicate) if locate and predicate else (where, None)
+        file, line = loc[0], loc[1]
+        column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
         out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
-                           column="ontology_property" if line else None, value=" | ".join(examples),
+                           column=column, value=" | ".join(examples),
                            expected="a valid RDF triple", severity="error"))
     if guard.repaired:
         out.append(Finding(
