@@ -140,6 +140,13 @@ def test_a_row_combining_two_repeated_xml_elements_is_marked_and_a_json_array_is
     rows = [MappingRow(data_reference="Point/Name", source_file="lines.xml", subject_template="p/{Point/Id}"),
             MappingRow(data_reference="Code", source_file="lines.xml", subject_template="p/{Point/Id}"),
             MappingRow(data_reference="points.name", source_file="lines.json", subject_template="p/{points.id}")]
-    mark_cross_products(rows, {"lines.xml": xml, "lines.json": js})
+    (tmp_path / "fees.xml").write_text(
+        '<Country><Code>IT</Code><Fee currency="EUR">5</Fee><Fee currency="USD">6</Fee><Tag>a</Tag><Tag>b</Tag></Country>', encoding="utf-8")
+    fees = load_source(Source(tmp_path / "fees.xml", "xml", "/Country", "fees.xml"), tmp_path / "copies")
+    rows += [MappingRow(data_reference="concat(Fee,Fee/@currency)", source_file="fees.xml", subject_template="c/{Code}"),
+             MappingRow(data_reference="concat(Fee,Tag)", source_file="fees.xml", subject_template="c/{Code}")]
+    mark_cross_products(rows, {"lines.xml": xml, "lines.json": js, "fees.xml": fees})
     assert rows[0].review.startswith("Point/Id, Point/Name each repeat within one record of lines.xml")
     assert (rows[1].review, rows[2].review) == (None, None)  # one repeated reference; a JSON array read per object
+    assert rows[3].review is None  # a fee and its own currency attribute: the compiler pairs them per element
+    assert rows[4].review.startswith("Fee, Tag each repeat")  # two elements: no pairing

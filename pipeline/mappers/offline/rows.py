@@ -277,6 +277,21 @@ def _repeats(data: Any, reference: str, memo: dict[tuple[int, str], bool]) -> bo
     return memo[key]
 
 
+def _one_element(refs: list[str]) -> bool:
+    """The XPath references share an element below the iterator (``cat:fee`` and
+    ``cat:fee/@currency``; ``Point/Name`` and ``Point/Id``), where the compiler reads them together
+    (:func:`pipeline.compile.elements.pair_per_element`); plain relative steps only."""
+    paths = []
+    for ref in refs:
+        steps = ref.split("/")
+        if steps[-1].startswith("@") or steps[-1] in ("text()", "."):
+            steps = steps[:-1]
+        if not steps or any(not s or s.startswith("@") or s in ("..", ".") or "(" in s for s in steps):
+            return False
+        paths.append(steps)
+    return len({p[0] for p in paths}) == 1
+
+
 def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
     """Mark for review each row of an XML source whose references include two that repeat within one record.
 
@@ -293,10 +308,14 @@ def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
         src = data.get(row.source_file or "")
         if src is None or src.source.format != "xml":
             continue
-        refs = set(re.findall(r"\{([^{}]+)\}", row.subject_template or ""))
-        refs |= set(parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else []))
-        multi = sorted(r for r in refs if _repeats(src, r, memo))
-        if len(multi) > 1:
+        subject = set(re.findall(r"\{([^{}]+)\}", row.subject_template or ""))
+        value = set(parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else []))
+        multi = sorted(r for r in subject | value if _repeats(src, r, memo))
+        repeated_values = [r for r in value - subject if r in multi]
+        # a value and what qualifies it, read from one element (price and price/@currency), are paired
+        # per element by the compiler (pipeline.compile.elements): together they count as one
+        paired = len(repeated_values) > 1 and _one_element(repeated_values)
+        if len(multi) - (len(repeated_values) - 1 if paired else 0) > 1:
             why = (f"{', '.join(multi)} each repeat within one record of {row.source_file}: their values would be "
                    "combined as a cross product; read the repeated element as records of their own (list the file "
                    "in the manifest once more with an iterator at it)")
