@@ -277,14 +277,16 @@ class Ontology:
         """Return ``"class"``, ``"object_property"``, ``"datatype_property"``,
         ``"property"``, ``"concept"``, ``"datatype"`` or ``None`` (unknown term).
 
-        The RDFS built-ins (``rdfs:label``, ``rdfs:comment`` ...) are properties of every vocabulary."""
+        The RDFS built-ins (``rdfs:label``, ``rdfs:comment`` ...) are properties of every vocabulary, and
+        ``owl:Thing`` and ``rdfs:Resource`` (:data:`UNIVERSAL_CLASSES`, the class of every individual
+        and of every resource) classes of every vocabulary, though never among :attr:`classes`."""
         if iri in self.object_properties:
             return "object_property"
         if iri in self.datatype_properties:
             return "datatype_property"
         if iri in self.properties or iri in BUILTIN_PROPERTIES:
             return "property"
-        if iri in self.classes:
+        if iri in self.classes or iri in UNIVERSAL_CLASSES:
             return "class"
         if iri in self.concepts:
             return "concept"

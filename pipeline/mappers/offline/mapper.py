@@ -113,6 +113,9 @@ class OfflineMapper:
             infos.append(info)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
+        # a vocabulary of properties alone (Dublin Core elements) declares no class: every individual is an
+        # owl:Thing (OWL 2 Direct Semantics), the one class its entities can be typed with
+        classes = classes or [OWL.Thing]
         # the terms of RDF, RDFS and OWL describe vocabularies (rdf:type, rdfs:subClassOf, owl:sameAs), not data
         # nor is a term the vocabularies also declare a class (schema:Audience typed a datatype property by a
         # vocabulary that meant schema:audience): a property named like a class would take its columns

@@ -88,8 +88,12 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         elif ref == info.lang_col:  # the column was held as the records' language, and no text row took it
             why = (f"similarity {score:.2f}; not assigned: its values are language codes, held for the language "
                    "tags of text columns, and no mapped property takes a language-tagged string")
+        elif (other := next((a.reference for a in info.assignments if a.prop == p and a.reference != ref), None)):
+            why = f"similarity {score:.2f}; {other!r} matched it better"
+        elif not any(r.source_file == info.name for r in rows):
+            why = f"similarity {score:.2f}; no entity was made for the source's records"
         else:
-            why = f"similarity {score:.2f}; another column matched better"
+            why = f"similarity {score:.2f}; not assigned: a better-scoring column or property won"
         out.append(f"{c} ({why})")
     return out
 
