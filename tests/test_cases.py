@@ -39,6 +39,7 @@ the copy, ``{case}`` the copy itself. Nothing else is substituted (IRI templates
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 from pathlib import Path
@@ -178,6 +179,22 @@ def check_file(spec: dict, case: Path) -> None:
                                                        f"expected {expected!r}"
 
 
+def _main_with_log(argv: list[str]) -> tuple[int, str]:
+    """``main(argv)`` and the lines it logged at WARNING or above, in the CLI's format: under pytest the
+    root logger already has pytest's handler, so the CLI's ``logging.basicConfig`` adds none and the
+    lines never reach the captured standard error."""
+    lines: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: lines.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        rc = main(argv)
+    finally:
+        root.removeHandler(handler)
+    return rc, "".join(line + "\n" for line in lines)
+
+
 def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
     """Run and check one case folder; returns the number of steps run.
 
@@ -197,8 +214,9 @@ def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
         assert "run" in step and "exit" in step, f"{folder.name} step {i}: 'run' and 'exit' are required"
         step = places(step)
         capsys.readouterr()
-        rc = main([str(a) for a in step["run"]])
+        rc, logged = _main_with_log([str(a) for a in step["run"]])
         stdout, stderr = capsys.readouterr()
+        stderr = logged + stderr  # what a user's terminal shows: kgc's log lines go to standard error too
         where = f"{folder.name} step {i} (kgc {' '.join(map(str, step['run']))})"
         assert rc == step["exit"], f"{where}: exit {rc}, expected {step['exit']}\nstdout:\n{stdout}\nstderr:\n{stderr}"
         check_text(f"{where} stdout", stdout, step, "stdout")

@@ -36,7 +36,7 @@ def test_qids_become_concept_labels_and_relations_keep_their_labels(caplog):
     # a range nobody declared is open; a QID no concept has stays the class's name, said
     assert onto.relations["publication date"].open_range
     assert onto.relations["distributed by"].range == "Q1762059"
-    assert "'distributed by': range Q1762059 is no concept of the ontology" in caplog.text
+    assert "'distributed by': range 'Q1762059' is no concept of the ontology" in caplog.text
     assert list(onto.relations).count("director") == 1  # listed twice, identical: kept once, silently
     for spelling in ("country of origin", "country_of_origin", "Country Of Origin", "P495", " country of origin "):
         assert onto.resolve(spelling) == "country of origin"

@@ -27,6 +27,7 @@ one's own ontology need not wear the benchmark's namespace.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import logging
@@ -35,10 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.sources.checks import read_error
 from pipeline.text.normalize import DATATYPES, key
 
 __all__ = ["Relation", "TextOntology", "Sentence", "load_ontology", "load_sentences", "relation_key", "triple_layout",
-           "resolve_relations"]
+           "resolve_relations", "unknown_relations"]
 
 log = logging.getLogger(__name__)
 
@@ -183,9 +185,12 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
         ref = str(ref or "").strip()
         if ref in labels:
             return labels[ref]
-        if ref and ref not in concepts and re.fullmatch(r"Q\d+", ref):
-            log.warning("%s: relations[%d] %r: %s %s is no concept of the ontology; kept as a class named %s",
-                        path, i, rel, what, ref, ref)
+        if ref and ref not in concepts and ref not in DATATYPES:
+            # hand-written ontologies name classes they do not list (DBpedia-WebNLG's ranges Person, Place):
+            # kept, and said, so that a typo (Persn for Person) is seen before it types the KG
+            close = difflib.get_close_matches(ref, concepts, 1, 0.8)
+            log.warning("%s: relations[%d] %r: %s %r is no concept of the ontology%s; kept as a class named %s",
+                        path, i, rel, what, ref, f" (closest concept: {close[0]!r})" if close else "", ref)
         return ref
     rels: dict[str, Relation] = {}
     for i, r in enumerate(entries("relations", "an object with 'pid' or 'label' (and 'domain', 'range')",
@@ -208,6 +213,14 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
             labels.get(str(link["super"]), str(link["super"])))
     oid = str(doc.get("id") or path.stem)
     ns = str(iri or doc.get("iri") or f"https://cenguix.github.io/Text2KGBench/{oid}/")
+    if ns.endswith("#"):  # one namespace for classes and relations (pipeline.text.rdf): no name may be both
+        local = lambda name: re.sub(r"\s+", "_", name.strip())  # noqa: E731 - as pipeline.text.rdf names terms
+        both = {local(concept_ids.get(c, c)) for c in concepts} & {local(r.id or r.name) for r in rels.values()}
+        if both:
+            raise InputError(f"the namespace {ns!r} ends in '#', so classes and relations share it, and "
+                             f"{sorted(both)[0]!r} names both a concept and a relation (expected: a namespace "
+                             "ending in '/', which keeps them apart as concepts# and relations#)", path=path,
+                             key="ontology_iri")
     return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/", concept_ids)
 
 
@@ -243,8 +256,10 @@ def load_sentences(path: str | Path) -> list[Sentence]:
     out: list[Sentence] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read sentences: {exc}", path=path) from exc
+    except (OSError, UnicodeDecodeError) as exc:  # the sources' wording: line, column, bytes and the fix
+        found = read_error(path, "JSON Lines", exc)
+        raise InputError(f"cannot read sentences: {found.message} (expected: {found.expected})", path=path,
+                         line=found.line) from exc
     first_line: dict[str, int] = {}
     by_text: dict[str, Sentence] = {}  # per-triple layout: the sentence of each text
     layout: tuple[bool, int] | None = None
@@ -310,6 +325,16 @@ def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source:
                    else Sentence(s.id, s.text, triples))
     if unknown:
         log.warning("%s: %d training triple(s) left out, their relation is not in ontology %s: %s", source or "training",
-                    sum(unknown.values()), ontology.name,
-                    ", ".join(f"{r!r} ({n})" for r, n in sorted(unknown.items(), key=lambda x: -x[1])[:8]))
+                    sum(unknown.values()), ontology.name, unknown_relations(ontology, unknown))
     return out
+
+
+def unknown_relations(ontology: TextOntology, unknown: dict[str, int]) -> str:
+    """``unknown`` (relation name as written -> triples) as one line: the 8 most frequent, each with
+    its count and the closest relation of ``ontology`` when one is close (a typo, an old name)."""
+    names = list(ontology.relations)
+
+    def one(rel: str, n: int) -> str:
+        close = difflib.get_close_matches(rel, names, 1, 0.6)
+        return f"{rel!r} ({n}{', closest: ' + repr(close[0]) if close else ''})"
+    return ", ".join(one(r, n) for r, n in sorted(unknown.items(), key=lambda x: -x[1])[:8])

@@ -21,6 +21,7 @@ DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), ne
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -30,12 +31,14 @@ from typing import Any
 import yaml
 
 from pipeline.errors import InputError, ManifestError
-from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences, resolve_relations
+from pipeline.text.data import (Sentence, TextOntology, load_ontology, load_sentences, resolve_relations,
+                                unknown_relations)
 from pipeline.text.offline import OfflineExtractor, setting_names
 
 __all__ = ["TextCase", "load_case", "benchmark_dir", "tekgen_dir", "text2kgbench_manifests", "ontology_names"]
 
 _ROOT = Path(__file__).resolve().parents[2]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -94,6 +97,16 @@ def load_case(path: str | Path) -> TextCase:
     except InputError as exc:
         raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
     ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
+    if gold is not None:  # a gold relation the ontology lacks can never be extracted: said, counted as missed
+        unknown: dict[str, int] = {}
+        for s in gold.values():
+            for t in s.triples:
+                if ontology.resolve(t["rel"]) is None:
+                    unknown[t["rel"]] = unknown.get(t["rel"], 0) + 1
+        if unknown:
+            log.warning("%s: %d gold triple(s) name a relation that is not in ontology %s, so no extraction can "
+                        "match them (scored as missed): %s", rel(doc["gold"]), sum(unknown.values()), ontology.name,
+                        unknown_relations(ontology, unknown))
     # an ontology without relations (said when it is read) has nothing to learn
     train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
     sentences = load_sentences(rel(doc["sentences"]))

@@ -1,7 +1,8 @@
 """Extracted triples -> RDF: the ontology as OWL, the KG as N-Triples.
 
 * :func:`ontology_graph` - the JSON ontology as OWL in Text2KGBench's namespaces
-  (``<iri>concepts#C`` classes, ``<iri>relations#r`` properties). The published OWL files declare
+  (``<iri>concepts#C`` classes, ``<iri>relations#r`` properties; a namespace ending in ``#`` holds
+  both, ``<iri>C`` and ``<iri>r``). The published OWL files declare
   every relation an ``owl:ObjectProperty``, also those whose range is ``number``, ``string`` or
   ``Date``; here those are ``owl:DatatypeProperty`` with the XSD range of
   :data:`.normalize.DATATYPES` (``Date``: the union of ``xsd:date`` and ``xsd:gYear``, since
@@ -33,6 +34,10 @@ __all__ = ["ontology_graph", "kg_graph", "entity_iri", "typed_literal"]
 
 
 def _ns(onto: TextOntology) -> tuple[Namespace, Namespace]:
+    """Namespaces of classes and relations: a namespace ending in ``#`` holds both (a user's
+    ``ontology_iri``); one ending in ``/`` gets Text2KGBench's ``concepts#`` and ``relations#``."""
+    if onto.iri.endswith("#"):
+        return Namespace(onto.iri), Namespace(onto.iri)
     return Namespace(onto.iri + "concepts#"), Namespace(onto.iri + "relations#")
 
 
@@ -57,7 +62,7 @@ def ontology_graph(onto: TextOntology) -> Graph:
     g = Graph()
     g.bind("c", c)
     g.bind("r", r)
-    g.add((URIRef(onto.iri.rstrip("/")), RDF.type, OWL.Ontology))
+    g.add((URIRef(onto.iri.rstrip("/#")), RDF.type, OWL.Ontology))
     classes = set(onto.concepts) | {x.domain for x in onto.relations.values()} | \
         {x.range for x in onto.relations.values() if not x.is_datatype}
     for name in sorted(n for n in classes if n):
