@@ -142,7 +142,7 @@ class Sentence:
         return int(hashlib.sha1(self.subject_group.encode()).hexdigest(), 16) % 2
 
 
-def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
+def load_ontology(path: str | Path, iri: str | None = None, own: bool = True) -> TextOntology:
     """Read a Text2KGBench JSON ontology (``concepts``, ``relations`` with ``domain``/``range``;
     optional ``subclasses``: ``[{"sub": C, "super": D}]``; optional ``iri``: the namespace).
 
@@ -154,6 +154,9 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
     Args:
         path: the JSON file. iri: namespace of its terms (overrides the file's ``iri``; default
             Text2KGBench's ``https://cenguix.github.io/Text2KGBench/<id>/``).
+        own: the user's ontology (its undeclared classes are warnings); ``False`` for an ontology
+            read only as training data (the benchmark's, in the zero-shot setting: logged at debug
+            level, they are nothing the user can fix).
 
     Raises:
         InputError: the file is missing, not JSON, lacks ``concepts``/``relations``, or an entry
@@ -189,8 +192,9 @@ def load_ontology(path: str | Path, iri: str | None = None) -> TextOntology:
             # hand-written ontologies name classes they do not list (DBpedia-WebNLG's ranges Person, Place):
             # kept, and said, so that a typo (Persn for Person) is seen before it types the KG
             close = difflib.get_close_matches(ref, concepts, 1, 0.8)
-            log.warning("%s: relations[%d] %r: %s %r is no concept of the ontology%s; kept as a class named %s",
-                        path, i, rel, what, ref, f" (closest concept: {close[0]!r})" if close else "", ref)
+            log.log(logging.WARNING if own else logging.DEBUG,
+                    "%s: relations[%d] %r: %s %r is no concept of the ontology%s; kept as a class named %s",
+                    path, i, rel, what, ref, f" (closest concept: {close[0]!r})" if close else "", ref)
         return ref
     rels: dict[str, Relation] = {}
     for i, r in enumerate(entries("relations", "an object with 'pid' or 'label' (and 'domain', 'range')",

@@ -283,6 +283,6 @@ def published_baseline(bench: Path, model_dir: str) -> dict[str, dict[str, float
 
 def load_training(bench: Path, names: list[str]) -> dict[str, tuple[TextOntology, list[Sentence]]]:
     """Training splits of the benchmark's ontologies, ``{name: (ontology, sentences)}``."""
-    return {n: (load_ontology(bench / "ontologies" / f"{n}_ontology.json"),
+    return {n: (load_ontology(bench / "ontologies" / f"{n}_ontology.json", own=False),
                 load_sentences(bench / "train" / f"ont_{n}_train.jsonl")) for n in names}
 
