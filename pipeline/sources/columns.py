@@ -133,6 +133,8 @@ class ColumnRecords(Sequence):
             if step > 1:
                 counts = [Counter() for _ in range(self._width)]
                 self._parse(cols, step, counts)
+                for c in counts:  # an empty cell is no value: profiling counts values
+                    c.pop("", None)
                 self._counts = [counts[i] for i in self._index]
             else:
                 self._parse(cols)
@@ -265,8 +267,9 @@ class ColumnRecords(Sequence):
         return self.step > 1
 
     def value_counts(self, name: str) -> Counter | None:
-        """Occurrences of each cell of ``name`` over *all* records (``""``: empty cells) when only
-        the sample is held; ``None`` otherwise (the column itself is then whole) or for no such column."""
+        """Occurrences of each non-empty cell of ``name`` over *all* records when only the sample is
+        held (shared: do not modify); ``None`` otherwise (the column itself is then whole) or for no
+        such column. Empty cells: ``total`` minus the counts' sum."""
         self._load()
         if self._counts is None or name not in self._names:
             return None

@@ -5,7 +5,6 @@ Built by the readers in :mod:`pipeline.sources.tabular` and :mod:`pipeline.sourc
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,8 +85,6 @@ class SourceData:
             if isinstance(self.records, ColumnRecords):
                 col = self.records.column(reference)
                 counts = self.records.value_counts(reference)  # all records' counts, when col is a sample
-                if counts is not None:
-                    counts = Counter({v: c for v, c in counts.items() if v})
                 cache[reference] = Values((v for v in col if v), counts=counts) if col is not None else Values()
             else:
                 cache[reference] = Values(v for r in self.records for v in r.get(reference, []))

@@ -208,7 +208,7 @@ def _is_key_columns(records: DistinctRecords, refs: Sequence[str]) -> bool:
         return False
     whole = records.base.value_counts(refs[0]) if len(refs) == 1 else None
     if whole is not None:  # a sampled file: one column is a key when no cell is empty or repeated in any record
-        return "" not in whole and all(c == 1 for c in whole.values())
+        return len(whole) == records.base.total and all(c == 1 for c in whole.values())
     idx = sample_indices(n)
     if len(idx) < n:
         keys = [tuple(c[i] for c in cols) for i in idx]
