@@ -46,10 +46,7 @@ def test_subject_sample_covers_every_class_and_predicate_and_says_how_much(tmp_p
     assert len(graph) == 24 + cov["object_type_triples"] and cov["object_type_triples"] > 0
 
 
-@pytest.mark.parametrize("sv2_in_child", [False, True])
-def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path, monkeypatch, sv2_in_child):
-    if sv2_in_child:  # the path of files from PARALLEL_BYTES on: SV2 in a child beside the other checks
-        monkeypatch.setattr("pipeline.validation.parallel.PARALLEL_BYTES", 0)
+def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path):
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     kg = tmp_path / "kg.nt"
@@ -65,15 +62,13 @@ def test_graph_validation_runs_heavy_checks_on_a_sample_above_the_limit(tmp_path
     assert list(sampled)[0] == "SV2"
 
 
-@pytest.mark.parametrize("sv2_in_child", [False, True])
-def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path, monkeypatch, sv2_in_child):
-    if sv2_in_child:
-        monkeypatch.setattr("pipeline.validation.parallel.PARALLEL_BYTES", 0)
+@pytest.mark.parametrize("full_limit", [None, 0])  # 0: SV2's pass draws the sample too
+def test_an_unreadable_kg_leaves_the_heavy_checks_not_run(tmp_path, full_limit):
     case = load_manifest(ROOT / "data" / "example" / "example.yaml")
     onto = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     kg = tmp_path / "kg.nt"
     kg.write_text(f'"lit" <{EX}p> <{EX}o> .\n', encoding="utf-8")
-    result = graph_validation(kg, None, onto, case)
+    result = graph_validation(kg, None, onto, case, full_limit=full_limit)
     assert result["CS2-owlrl"]["status"] == "not_run" and result["SHACL"]["status"] == "not_run"
     assert result["SHACL"]["details"]["reason"] == "the KG does not parse (see SV2)"
     assert result["SV2"]["details"]["N_fatal"] == 1
@@ -90,15 +85,27 @@ def test_report_shows_a_check_that_did_not_run_as_not_run():
     assert console_table(report).splitlines()[-1].split() == ["s", "c", "n/a", "n/a", "yes", "not", "run", "n/a"]
 
 
-def test_second_pass_reads_only_candidate_lines_and_draws_the_same_sample(tmp_path, monkeypatch):
-    from pipeline.validation import sample as sample_module
+def test_svs_pass_draws_the_sample_subject_sample_draws(tmp_path):
+    from pipeline.validation.sample import SubjectSample
+    from pipeline.validation.syntax import check_ntriples
 
     path = _kg(tmp_path / "kg.nt", 100)
-    with open(path, "a", encoding="utf-8") as fh:  # lines the statement pattern skips or reads oddly
-        fh.write(f'<{EX}s001>\t<{EX}name> "tab" .\n"lit subject" <{EX}name> "x" .\n<{EX}s002> <{EX}note> "a b c" .\n')
-    drawn = subject_sample(path, target_triples=30, min_per_stratum=2)
-    every = sample_module._statements
-    monkeypatch.setattr(sample_module, "_statements", lambda p, keep=None: every(p))  # every line parsed
-    full = subject_sample(path, target_triples=30, min_per_stratum=2)
-    assert sorted(drawn[0]) == sorted(full[0]) and drawn[1] == full[1]
-    assert (drawn[1]["triples"], drawn[1]["subjects"], drawn[1]["object_type_triples"]) == ([28, 303], [9, 101], 7)
+    alone = subject_sample(path, target_triples=30, min_per_stratum=2)
+    sample = SubjectSample(300, target_triples=30, min_per_stratum=2)
+    assert check_ntriples(path, on_triple=sample.add).value is True
+    graph, cov = sample.result(300, path)
+    assert sorted(graph) == sorted(alone[0]) and cov == alone[1] and sample.grouped
+
+
+def test_a_subject_whose_triples_are_apart_gets_its_whole_description(tmp_path):
+    path = _kg(tmp_path / "kg.nt", 100)
+    common = f"<{EX}s050> <{TYPE}> <{EX}Common> ."  # s050: not drawn by the hash at this rate
+    other = f"<{EX}s050> <{TYPE}> <{EX}Other> ."  # its only class now, sampled as a stratum
+    lines = [other if ln == common else ln for ln in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    apart = tmp_path / "apart.nt"  # its rdf:type after every other line: s050 is seen twice
+    apart.write_text("\n".join([ln for ln in lines if ln != other] + [other]) + "\n", encoding="utf-8")
+    grouped, _ = subject_sample(path, target_triples=30, min_per_stratum=2)
+    graph, cov = subject_sample(apart, target_triples=30, min_per_stratum=2)
+    assert sorted(graph) == sorted(grouped)
+    assert len([t for t in graph if str(t[0]) == f"{EX}s050"]) == 3 and cov["classes"] == [3, 3]

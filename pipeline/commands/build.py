@@ -72,7 +72,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
         progress(f"reading {len(case.sources)} source(s)")
-        sources = [load_source(s, Path(tmp)) for s in case.sources]
+        # the mapper needs value statistics: a large CSV is read as its sample plus value counts
+        sources = [load_source(s, Path(tmp), profile=True) for s in case.sources]
         require_readable(sources)
         gone = str(Path(tmp).resolve())
         progress(f"reading the ontology ({len(case.ontologies)} file(s), {len(case.skos)} SKOS)")

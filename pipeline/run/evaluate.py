@@ -43,9 +43,8 @@ from pipeline.sources.engine_copy import copies_folder
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable, read_table
 from pipeline.validation.consistency import hermit_consistency, hermit_missing, start_owlrl
-from pipeline.validation.parallel import PARALLEL_BYTES, start_sv2
 from pipeline.validation.result import Result
-from pipeline.validation.sample import FULL_LIMIT, count_triples, subject_sample
+from pipeline.validation.sample import FULL_LIMIT, SubjectSample, count_triples
 from pipeline.validation.module import kg_signature, ontology_module, unresolved_imports
 from pipeline.validation.shacl import start_shacl
 from pipeline.validation.verdict import NOT_RUN, kg_verdict
@@ -218,12 +217,11 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                      timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, Any]:
     """SV2, CS2 (owlrl; HermiT too where Java is available) and SHACL results of a written KG.
 
-    Nothing is skipped for size: SV2 always reads the whole file (from
-    :data:`~pipeline.validation.parallel.PARALLEL_BYTES` on, in a child process while the other
-    checks run; its verdict still gates theirs); up to ``full_limit`` triples
-    (default :data:`pipeline.validation.sample.FULL_LIMIT`) CS2 and SHACL run on the whole KG,
-    above it on a stratified subject sample (:func:`pipeline.validation.sample.subject_sample`),
-    and each result's ``details["coverage"]`` says which and how much it covered. When the KG
+    Nothing is skipped for size: SV2 always reads the whole file, first (its verdict gates the
+    other checks); up to ``full_limit`` triples (default :data:`pipeline.validation.sample.FULL_LIMIT`)
+    CS2 and SHACL run on the whole KG, above it on a stratified subject sample drawn from the
+    triples SV2's pass reads (:class:`pipeline.validation.sample.SubjectSample`: the file is parsed
+    once), and each result's ``details["coverage"]`` says which and how much it covered. When the KG
     does not parse (SV2 fatal), CS2 and SHACL are ``not_run`` with the reason.
 
     CS2 and SHACL validate the KG against the module of the ontology its terms reach
@@ -279,24 +277,20 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             return {**result, **{n: skipped(n, reason) for n in names}}
         return None
 
-    # a large KG: SV2 reads it in a child while the sample is drawn and reasoned on (same gate after)
-    wait_sv2 = start_sv2(kg_path) if Path(kg_path).stat().st_size >= PARALLEL_BYTES else None
-    if wait_sv2 is None:
-        stop = gate(check_ntriples(kg_path))
-        if stop is not None:
-            return stop
-        n_triples = result["SV2"]["details"]["n_triples"]
-    else:
-        n_triples = count_triples(kg_path)
+    # above the limit, the sample is drawn from the triples SV2's one pass of the parser reads
+    n_lines = count_triples(kg_path)
+    sample = SubjectSample(n_lines) if n_lines > limit else None
+    stop = gate(check_ntriples(kg_path, on_triple=sample.add if sample is not None else None))
+    if stop is not None:
+        return stop
+    n_triples = result["SV2"]["details"]["n_triples"]
     try:
         if n_triples <= limit:
             data = kg if kg is not None else _parse_nt(Path(kg_path))
             coverage: dict[str, Any] = {"mode": "full", "triples": [len(data), len(data)]}
         else:
-            data, coverage = subject_sample(kg_path, n_triples=n_triples)
+            data, coverage = sample.result(n_triples, kg_path)
     except Exception:  # noqa: BLE001 - rdflib rejects a term SV2 reports as an error (parser-specific types)
-        if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
-            return stop
         reason = "rdflib cannot read the KG (an illegal term; see SV2)"
         return {**result, **{n: skipped(n, reason) for n in names}}
     shapes = [*case.shapes]
@@ -314,8 +308,6 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                    findings=[Finding(severity="info", message=no_hermit, code="not-applicable")])}
     done["SHACL"] = finish_shacl()
     done["CS2-owlrl"] = finish_owlrl()
-    if wait_sv2 is not None and (stop := gate(wait_sv2())) is not None:
-        return stop  # the file does not parse after all: what the sample showed is not reported
     for name in names:  # Java and owlready2's HermiT jar; otherwise only the OWL 2 RL check runs
         r = done[name].to_dict()
         r["details"] = {**r["details"], "coverage": coverage, "ontology_module": scope.details()}

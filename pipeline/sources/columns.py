@@ -12,6 +12,13 @@ deterministically as every ``ceil(n / SAMPLE_RECORDS)``-th record from the first
 (a systematic sample over the whole file, not its head, the same on every run). A
 source of at most :data:`SAMPLE_RECORDS` records is its own sample, so every decision
 on it is exact.
+
+Profile-and-sample (:data:`PROFILE_RECORDS`): for the mapper (``kgc map``), a CSV file of more records
+than that is read once as a stream and kept as its systematic sample only (every ``step``-th
+record, ``step = ceil(n / SAMPLE_RECORDS)``, from the first), with every column's value counts over
+*all* records beside it (:meth:`ColumnRecords.value_counts`): what profiling needs (distinct values,
+datatypes, inclusion dependencies, single-column keys) is exact, what reads records (several-column
+keys, per-record patterns) sees the sample, and memory follows the distinct values, not the cells.
 """
 from __future__ import annotations
 
@@ -19,13 +26,17 @@ import codecs
 import csv
 import gc
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["SAMPLE_RECORDS", "ColumnRecords", "DistinctRecords", "Values", "sample_indices", "check_utf8"]
+__all__ = ["SAMPLE_RECORDS", "PROFILE_RECORDS", "ColumnRecords", "DistinctRecords", "Values", "sample_indices", "check_utf8"]
 
 #: Records in the sample a profiling decision is taken on (keys, datatypes, inclusion).
 SAMPLE_RECORDS = 10_000
+#: Above this many records (estimated from the file's line breaks), a CSV loaded for profiling keeps
+#: its sample and its value counts, not its cells (module docstring).
+PROFILE_RECORDS = 100_000
 _CHUNK_ROWS = 65_536  # rows parsed before transposing: bounds the row-wise copy in memory
 
 
@@ -66,13 +77,18 @@ def check_utf8(path: Path, encoding: str = "utf-8-sig") -> int:
 class Values(list):
     """A column's values: a plain ``list`` that also carries ``memo``, a dict shared by every
     copy of the same column, where profiling keeps what it computed once (distinct values,
-    datatype). Entries are keyed with the list's length, so a modified copy is not mistaken."""
+    datatype). Entries are keyed with the list's length, so a modified copy is not mistaken.
 
-    __slots__ = ("memo",)
+    ``counts``: when the list is a sample of the column (profile-and-sample, module docstring), the
+    occurrences of each non-empty value over all records, which profiling reads instead of the
+    list; ``None`` when the list is the whole column."""
 
-    def __init__(self, items=(), memo: dict | None = None):
+    __slots__ = ("memo", "counts")
+
+    def __init__(self, items=(), memo: dict | None = None, counts: Counter | None = None):
         super().__init__(items)
         self.memo = memo if memo is not None else {}
+        self.counts = counts
 
 
 class ColumnRecords(Sequence):
@@ -85,9 +101,12 @@ class ColumnRecords(Sequence):
     Args:
         path: the CSV file (UTF-8, an optional BOM). delimiter: its separator.
         names: the header's field names (repeats allowed).
+        profile: keep only the sample and the value counts of a file above :data:`PROFILE_RECORDS`
+            records (module docstring); then the sequence is the sample (``len`` its records) and
+            :attr:`total` the file's records.
     """
 
-    def __init__(self, path: Path, delimiter: str, names: list[str]):
+    def __init__(self, path: Path, delimiter: str, names: list[str], profile: bool = False):
         self._path, self._delimiter = path, delimiter
         last = {name: i for i, name in enumerate(names)}  # DictReader: the last cell of a repeated name wins
         self._names = list(dict.fromkeys(names))
@@ -97,6 +116,10 @@ class ColumnRecords(Sequence):
         self._n = 0
         self._long: list[int] = []  # indices of records with more cells than the header (extra cells dropped)
         self._short: list[int] = []  # ... with fewer (missing cells read as empty)
+        self._profile = profile
+        self._counts: list[Counter] | None = None  # per column, over all records (profile-and-sample only)
+        self.step = 1  # the sample's step: 1 when every record is kept
+        self.total = 0  # records of the file (once read)
 
     def _load(self) -> list[list[str]]:
         if self._cols is not None:
@@ -106,7 +129,16 @@ class ColumnRecords(Sequence):
         collect = gc.isenabled()
         gc.disable()  # millions of fresh row lists would trigger full collections over and over
         try:
-            self._parse(cols)
+            step = self._sample_step() if self._profile else 1
+            if step > 1:
+                counts = [Counter() for _ in range(self._width)]
+                self._parse(cols, step, counts)
+                for c in counts:  # an empty cell is no value: profiling counts values
+                    c.pop("", None)
+                self._counts = [counts[i] for i in self._index]
+            else:
+                self._parse(cols)
+            self.step = step
         finally:
             csv.field_size_limit(limit)
             if collect:
@@ -114,8 +146,17 @@ class ColumnRecords(Sequence):
         self._cols = [cols[i] for i in self._index]
         return self._cols
 
-    def _parse(self, cols: list[list[str]]) -> None:
-        n, w = 0, self._width
+    def _sample_step(self) -> int:
+        """``ceil(records / SAMPLE_RECORDS)`` when the file's line breaks say it holds more than
+        :data:`PROFILE_RECORDS` records (quoted line breaks make that an upper bound), else 1."""
+        with open(self._path, "rb") as fh:
+            lines = sum(buf.count(b"\n") for buf in iter(lambda: fh.read(1 << 24), b""))
+        return -(-(lines - 1) // SAMPLE_RECORDS) if lines - 1 > PROFILE_RECORDS else 1
+
+    def _parse(self, cols: list[list[str]], step: int = 1, counts: list[Counter] | None = None) -> None:
+        """Read every record into ``cols``; with ``counts``, only every ``step``-th record (from the
+        first) goes into ``cols`` and every cell is counted in its column's ``Counter``."""
+        n, w = 0, self._width  # n: records read so far (all of them, sampled or not)
         with open(self._path, encoding="utf-8-sig", newline="") as fh:
             reader = csv.reader(fh, delimiter=self._delimiter)
             next(reader, None)
@@ -125,11 +166,18 @@ class ColumnRecords(Sequence):
                     self._long += [n + i for i, r in enumerate(chunk) if len(r) > w]
                     self._short += [n + i for i, r in enumerate(chunk) if len(r) < w]
                     chunk = [r if len(r) == w else (r + [""] * (w - len(r)))[:w] for r in chunk]
+                kept = chunk
+                if counts is not None:
+                    if w:
+                        for j, cells in enumerate(zip(*chunk)):
+                            counts[j].update(cells)
+                    kept = chunk[(-n) % step::step]
                 n += len(chunk)
                 if w:
-                    for j, cells in enumerate(zip(*chunk)):
+                    for j, cells in enumerate(zip(*kept)):
                         cols[j].extend(cells)
-        self._n = n
+                self._n += len(kept)
+        self.total = n
 
     def ragged(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """Records whose cell count differs from the header's (parses the file if not yet done).
@@ -189,7 +237,7 @@ class ColumnRecords(Sequence):
         the rest of the file; ``None`` for no such column."""
         if name not in self._names:
             return None
-        if self._cols is not None:
+        if self._cols is not None and self.step == 1:
             return self.column(name)[:k]
         i = self._index[self._names.index(name)]
         out: list[str] = []
@@ -211,6 +259,21 @@ class ColumnRecords(Sequence):
     def parsed(self) -> bool:
         """True once the cells have been read."""
         return self._cols is not None
+
+    @property
+    def sampled(self) -> bool:
+        """True when only the sample of the records is held (profile-and-sample, module docstring)."""
+        self._load()
+        return self.step > 1
+
+    def value_counts(self, name: str) -> Counter | None:
+        """Occurrences of each non-empty cell of ``name`` over *all* records when only the sample is
+        held (shared: do not modify); ``None`` otherwise (the column itself is then whole) or for no
+        such column. Empty cells: ``total`` minus the counts' sum."""
+        self._load()
+        if self._counts is None or name not in self._names:
+            return None
+        return self._counts[self._names.index(name)]
 
     def distinct(self) -> DistinctRecords:
         """The distinct records (computed once)."""

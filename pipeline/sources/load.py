@@ -6,7 +6,8 @@ audit, the compiler and the mappers need: which references exist (CSV
 columns, JSON keys as dotted paths relative to the iterator, XML element and
 attribute paths relative to the iterator), their values per record, and the
 record iterator (detected when the manifest does not give one). CSV cells are read
-on first use, into columns (:mod:`pipeline.sources.columns`); loading reads the header only.
+on first use, into columns (:mod:`pipeline.sources.columns`); loading reads the header only. Loaded
+for profiling (``kgc map``), a large CSV is held as a sample plus value counts.
 
 The file the engine reads is the input itself or its engine copy (:mod:`pipeline.sources.engine_copy`:
 what is repaired, where the copy goes; inputs are never modified): ``SourceData.path``.
@@ -31,13 +32,16 @@ from pipeline.sources.tree import load_json, load_xml
 __all__ = ["SourceData", "load_source", "require_readable", "csv_row_findings"]
 
 
-def load_source(source: Source, copies: Path | None = None) -> SourceData:
+def load_source(source: Source, copies: Path | None = None, profile: bool = False) -> SourceData:
     """Read one source and profile it.
 
     Args:
         source: the manifest entry.
         copies: the folder of the engine copies (a run's ``inputs/``, see
             :func:`~pipeline.sources.engine_copy.copies_folder`); ``None``: ``.repaired`` beside the input.
+        profile: for profiling only (``kgc map``): a CSV file above
+            :data:`~pipeline.sources.columns.PROFILE_RECORDS` records is held as its systematic sample
+            and each column's value counts, not its cells (:mod:`pipeline.sources.columns`).
     Returns:
         The :class:`SourceData`, its ``path`` the file the engine reads; unreadable content becomes
         findings, not exceptions. A finding of stage ``source`` and severity ``error`` means the
@@ -47,7 +51,7 @@ def load_source(source: Source, copies: Path | None = None) -> SourceData:
     copy = EngineCopy(source.path, copies)
     try:
         if source.format == "csv":
-            return load_csv(source, copy)
+            return load_csv(source, copy, profile)
         if source.format == "json":
             return load_json(source, copy)
         return load_xml(source, copy)

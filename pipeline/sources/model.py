@@ -76,13 +76,16 @@ class SourceData:
         Returns:
             A :class:`~pipeline.sources.columns.Values` (a ``list``) computed once per reference and
             shared by every call: read it, do not modify it. Its ``memo`` keeps what profiling
-            computed on the column (distinct values, datatype), so a second test costs nothing.
+            computed on the column (distinct values, datatype), so a second test costs nothing. Of
+            a CSV held as its sample (profile-and-sample, :mod:`pipeline.sources.columns`), the
+            sample's values, with ``counts`` over all records.
         """
         cache = self.__dict__.setdefault("_values", {})
         if reference not in cache:
             if isinstance(self.records, ColumnRecords):
                 col = self.records.column(reference)
-                cache[reference] = Values(v for v in col if v) if col is not None else Values()
+                counts = self.records.value_counts(reference)  # all records' counts, when col is a sample
+                cache[reference] = Values((v for v in col if v), counts=counts) if col is not None else Values()
             else:
                 cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
         return cache[reference]
@@ -99,6 +102,12 @@ class SourceData:
         with more than :data:`~pipeline.sources.columns.SAMPLE_RECORDS` records), else ``None``."""
         if not isinstance(self.records, ColumnRecords) or not self.records.parsed:
             return None
+        if self.records.sampled:
+            r = self.records
+            return (f"{r.total:,} records, read as a systematic sample of {len(r):,} (records 0, {r.step}, "
+                    f"{2 * r.step}, ...) plus each column's value counts over all records: datatypes, inclusion "
+                    f"dependencies and one-column keys from all records; keys of several columns and per-record "
+                    f"patterns from the sample")
         n = len(self.records)
         idx = sample_indices(n)
         if len(idx) >= n:

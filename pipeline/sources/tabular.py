@@ -17,13 +17,14 @@ from pipeline.sources.model import SourceData
 __all__ = ["load_csv", "csv_row_findings"]
 
 
-def load_csv(src: Source, copy: EngineCopy) -> SourceData:
+def load_csv(src: Source, copy: EngineCopy, profile: bool = False) -> SourceData:
     """Read a CSV source (header now, cells on first use); ``copy`` is written when the file is not
-    comma-separated BOM-less UTF-8. Raises ``OSError``/``csv.Error`` (:func:`~pipeline.sources.load.load_source`
-    turns them into findings)."""
+    comma-separated BOM-less UTF-8; ``profile``: a large file is held as its sample and value counts
+    (:class:`~pipeline.sources.columns.ColumnRecords`). Raises ``OSError``/``csv.Error``
+    (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
     limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
     try:
-        data = _read_csv(src)
+        data = _read_csv(src, profile)
         if data.delimiter != "," or data.bom:
             data.findings.append(csv_copy(copy, data.delimiter, data.bom))
             data.path = copy.path
@@ -32,7 +33,7 @@ def load_csv(src: Source, copy: EngineCopy) -> SourceData:
         csv.field_size_limit(limit)
 
 
-def _read_csv(src: Source) -> SourceData:
+def _read_csv(src: Source, profile: bool = False) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
     quotes = check_utf8(src.path)  # an undecodable file is a finding at load, though its cells are read later
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
@@ -46,7 +47,7 @@ def _read_csv(src: Source) -> SourceData:
         reader = csv.reader(fh, delimiter=delimiter)
         refs = next(reader, [])
         has_record = any(row for row in reader)
-    records = ColumnRecords(src.path, delimiter, refs)
+    records = ColumnRecords(src.path, delimiter, refs, profile=profile)
     data = SourceData(src, src.path, None, refs, records)
     data.delimiter = delimiter
     with src.path.open("rb") as fh:

@@ -10,9 +10,9 @@
   none of the files holds.
 * :mod:`.java` - HermiT's and RIOT's classpaths from the jars named; a Java failure in one line.
 * :func:`.verdict.kg_verdict` - the KG's verdict (valid, invalid, not validated) from the checks.
-* :func:`.sample.subject_sample` - the bounded, stratified sample CS2 and SHACL run on above
-  :data:`.sample.FULL_LIMIT` triples (each result then says what it covered).
-* :mod:`.parallel` - SV2 in a child process beside the other checks.
+* :class:`.sample.SubjectSample` - the bounded, stratified sample CS2 and SHACL run on above
+  :data:`.sample.FULL_LIMIT` triples, drawn during SV2's pass (each result then says what it covered).
+* :mod:`.parallel` - owlrl and SHACL in child processes bounded in time.
 * :mod:`.terms` - the IRI, language-tag and literal checks SV2 applies to each term; the
   manifest, the audit, the mappers and the materializer's guard apply them too.
 

@@ -1,42 +1,14 @@
-"""Checks in forked child processes: :func:`start_child`, and SV2 beside the other checks.
+"""Checks in forked child processes: :func:`start_child`.
 
-SV2 in a child process, so that a large KG's sample, owlrl, HermiT and SHACL need not wait for it.
-
-SV2 reads the whole file (about 4-5 s per million triples); the other checks work on a sample
-whose construction and reasoning take longer still. Run one after the other they add up; on
-two cores SV2 can run beside them. The gate stays the same: when SV2 finds the file does not
-parse, whatever the other checks found is discarded and they are reported not run
-(:func:`pipeline.run.evaluate.graph_validation`).
+owlrl and SHACL run each in a child process bounded in time (wall clock), beside HermiT's JVM:
+a check that does not finish is killed and reported ``timeout``, never a pass and never a hang.
 """
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
-from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.findings import Finding
-from pipeline.validation.result import Result
-from pipeline.validation.syntax import check_ntriples
-
-__all__ = ["start_child", "start_sv2", "PARALLEL_BYTES"]
-
-#: KG files from this size (bytes; about 20,000 N-Triples lines) get SV2 in a child process.
-PARALLEL_BYTES = 2 << 20
-#: Niceness added to the SV2 child (Linux CFS: weight about a third of a nice-0 process).
-SV2_NICE = 5
-
-
-def _sv2_child(path: str, conn: Any) -> None:
-    try:
-        # off the critical path (owlrl on the sample is longer): lower priority so the reasoner
-        # keeps a core of a 2-core machine to itself; SV2 takes the cycles the others leave
-        os.nice(SV2_NICE)
-        conn.send(("ok", check_ntriples(path)))
-    except BaseException as exc:  # noqa: BLE001 - reported by the parent as a failed check
-        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+__all__ = ["start_child"]
 
 
 def start_child(target: Callable[..., None], *args: Any) -> Callable[[float | None], tuple[str, Any]]:
@@ -69,23 +41,3 @@ def start_child(target: Callable[..., None], *args: Any) -> Callable[[float | No
             parent.close()
 
     return wait
-
-
-def start_sv2(path: str | Path) -> Callable[[], Result]:
-    """Fork a child that runs :func:`pipeline.validation.syntax.check_ntriples` on ``path``.
-
-    Call before any thread is started (the child is forked). Returns a function that waits for
-    the child and gives its :class:`Result` (status ``failed`` with the reason when the child
-    died or raised), the same value a direct call would give.
-    """
-    wait = start_child(_sv2_child, str(path))
-
-    def finish() -> Result:
-        got, answer = wait(None)
-        if got == "ok" and answer[0] == "ok":
-            return answer[1]
-        reason = answer[1] if got == "ok" else f"the SV2 process {answer}"
-        return Result("SV2", None, status="failed",
-                      findings=[Finding(severity="error", message=reason, location=str(path), code="sv2-failed")])
-
-    return finish

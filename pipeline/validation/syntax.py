@@ -26,13 +26,13 @@ offending term (the ``<`` of an IRI, the opening ``"`` of a literal, the
 """
 from __future__ import annotations
 
-import collections
 import io
 import logging
 import re
 import subprocess
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pyoxigraph
 
@@ -41,7 +41,7 @@ from pipeline.validation.java import java, java_failure, riot_classpath
 from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
 
-__all__ = ["check_ntriples", "riot_available", "riot_check", "STATEMENT"]
+__all__ = ["check_ntriples", "riot_available", "riot_check"]
 
 log = logging.getLogger(__name__)
 
@@ -184,37 +184,43 @@ def _check_line(text: str, lineno: int, strict: bool, out: list[Finding]) -> boo
     return True
 
 
-_TERM = r'(<[^<>"\s]*>|_:[^\s<>"]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?:\^\^<[^<>"\s]*>|@[A-Za-z0-9\-]+)?)'
-_BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#.*)?$", re.M)
-#: One canonical statement per line (what Morph-KGC and ``kgc materialize`` write).
-STATEMENT = re.compile(rf"^{_TERM} {_TERM} {_TERM} \.$", re.M)
+_BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#.*)?$")
 _OXI_LINE = re.compile(r"on line (\d+)")
 _CHUNK_BYTES = 32 << 20
 _MAX_RESTARTS = 50  # parse errors in one chunk before its remaining lines go to the line checker
 _MAX_NEEDLES = 5000  # distinct faulty terms located by one pattern; beyond, every line is rechecked
 
 
-def _iri_issues(raw: str) -> list:
-    return check_iri(_unescape(raw[1:-1], 0, False) if "\\" in raw else raw[1:-1])
+def _term_issues(term: Any) -> list:
+    """The :mod:`.terms` issues of one distinct pyoxigraph term (an IRI, or a literal with its datatype)."""
+    if isinstance(term, pyoxigraph.NamedNode):
+        return check_iri(term.value)
+    if isinstance(term, pyoxigraph.Literal):
+        lang = term.language
+        dt = None if lang else term.datatype.value
+        return (check_iri(dt) if dt is not None else []) + check_literal(term.value, dt, lang)
+    return []  # a blank node: pyoxigraph checked its label
 
 
-def _literal_issues(raw: str) -> list:
-    lex, dt, lang, *_ = _Line(raw).literal()
-    issues = check_iri(dt) if dt is not None else []
-    return issues + check_literal(lex, dt, lang)
+def _needle(term: Any) -> str | None:
+    """Text every line holding ``term`` contains, unless it was written with an escape (such lines are
+    rechecked whatever they hold, :func:`_recheck`): the IRI in brackets, a literal's quoted lexical
+    form. ``None`` when the serialization itself escapes a character (then no text is certain)."""
+    text = str(term) if isinstance(term, pyoxigraph.NamedNode) else str(pyoxigraph.Literal(term.value))
+    return None if "\\" in text else text
 
 
 class _Scan:
     """Counts and findings of one file; lines go either through the bulk path or the line checker."""
 
-    def __init__(self, strict: bool, max_findings: int) -> None:
-        self.strict, self.max_findings = strict, max_findings
+    def __init__(self, strict: bool, max_findings: int, on_triple: Callable[[Any, Any, Any], None] | None) -> None:
+        self.strict, self.max_findings, self.on_triple = strict, max_findings, on_triple
         self.findings: list[Finding] = []
         self.counts = {"warning": 0, "error": 0, "fatal": 0}
         self.n_triples = 0
         self.by_line: set[int] = set()
-        self.iris: set[str] = set()
-        self.literals: set[str] = set()
+        self.nodes: set[Any] = set()  # distinct subjects and predicates (pyoxigraph terms)
+        self.objects: set[Any] = set()
 
     def line(self, text: str, lineno: int) -> None:
         """The exact line checker (:func:`_check_line`) for one line."""
@@ -226,54 +232,76 @@ class _Scan:
             if len(self.findings) < self.max_findings:
                 self.findings.append(f)
 
-    def chunk(self, lines: list[str], first: int, data: bytes) -> None:
-        """Parse ``lines`` (numbered from ``first``) with pyoxigraph; rejected lines go to :meth:`line`,
-        the rest have their distinct terms collected for the bulk term checks. ``data``: the
-        chunk's bytes as read."""
+    def _parse(self, data: bytes) -> int:
+        """Parse ``data`` with pyoxigraph, collecting distinct terms (and passing each triple to
+        ``on_triple``) until the end or the first error, which propagates; returns the triples read."""
+        nodes, objects, observe = self.nodes, self.objects, self.on_triple
+        n = 0
+        try:
+            if observe is None:
+                for s, p, o in pyoxigraph.parse(io.BytesIO(data), "application/n-triples"):
+                    nodes.add(s)
+                    nodes.add(p)
+                    objects.add(o)
+                    n += 1
+            else:
+                for s, p, o in pyoxigraph.parse(io.BytesIO(data), "application/n-triples"):
+                    nodes.add(s)
+                    nodes.add(p)
+                    objects.add(o)
+                    n += 1
+                    observe(s, p, o)
+        except SyntaxError as exc:
+            exc.n_read = n
+            raise
+        return n
+
+    def chunk(self, data: bytes, first: int) -> None:
+        """Parse ``data`` (whole lines, numbered from ``first``) with pyoxigraph; rejected lines go to
+        :meth:`line`, the triples of the others are counted and their distinct terms collected for
+        the bulk term checks. The lines are split only when pyoxigraph rejects one."""
+        text = data.decode("utf-8")  # a file that is no UTF-8 is unreadable, not a syntax error
+        lines: list[str] = []
         bad: list[int] = []
-        start = 0
-        while start < len(lines):
-            if len(bad) >= _MAX_RESTARTS:
-                bad.extend(range(start, len(lines)))
-                break
-            if start:
-                data = ("\n".join(lines[start:]) + "\n").encode("utf-8")
+        start = 0  # the first line of ``data``
+        while True:
             try:
-                collections.deque(pyoxigraph.parse(io.BytesIO(data), "application/n-triples"), maxlen=0)
+                self.n_triples += self._parse(data)
                 break
             except SyntaxError as exc:
+                if not lines:
+                    lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+                    if "\r" in text:
+                        lines = [ln.rstrip("\r") for ln in lines]
+                    if first == 1:
+                        lines[0] = lines[0].lstrip("\ufeff")
                 m = _OXI_LINE.search(str(exc))
                 if not m:  # no position: let the line checker judge the rest
                     bad.extend(range(start, len(lines)))
                     break
-                bad.append(start + int(m.group(1)) - 1)
-                start = bad[-1] + 1
+                at = start + int(m.group(1)) - 1
+                # a statement pyoxigraph read on the rejected line itself ("<a> <b> <c> . <d> ...") is
+                # the line checker's to count: the statements before it are those of the lines before
+                before = sum(1 for ln in lines[start:at] if not _BLANK_OR_COMMENT.fullmatch(ln))
+                self.n_triples += min(exc.n_read, before)
+                bad.append(at)
+                start = at + 1
+                if start >= len(lines):
+                    break
+                if len(bad) >= _MAX_RESTARTS:
+                    bad.extend(range(start, len(lines)))
+                    break
+                data = ("\n".join(lines[start:]) + "\n").encode("utf-8")
         for i in bad:
             self.line(lines[i], first + i)
-        skip = set(bad)
-        good = [ln for i, ln in enumerate(lines) if i not in skip] if skip else lines
-        text = "\n".join(good)
-        found = STATEMENT.findall(text)
-        if len(found) != len(good) - len(_BLANK_OR_COMMENT.findall(text)):
-            # comments after a statement, tabs or other legal but unusual layout: line by line
-            found = []
-            for i, ln in enumerate(lines):
-                if i in skip:
-                    continue
-                m = STATEMENT.match(ln)
-                if m:
-                    found.append(m.groups())
-                else:
-                    self.line(ln, first + i)
-        self.n_triples += len(found)
-        if found:
-            subjects, predicates, objects = zip(*found)
-            self.iris.update(subjects, predicates)
-            for o in set(objects):
-                (self.literals if o[0] == '"' else self.iris).add(o)
+
+    def faulty(self) -> set[Any]:
+        """The distinct terms read by pyoxigraph that :mod:`.terms` finds an issue in."""
+        return {t for t in self.nodes if _term_issues(t)} | {t for t in self.objects if _term_issues(t)}
 
 
-def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int = 10_000) -> Result:
+def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int = 10_000,
+                   on_triple: Callable[[Any, Any, Any], None] | None = None) -> Result:
     """SV2: check an N-Triples file strictly.
 
     One pass of pyoxigraph's (Rust) N-Triples parser checks the syntax and RFC 3987 IRIs
@@ -286,6 +314,10 @@ def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int =
         path: an N-Triples file (UTF-8).
         strict: ill-typed literals are errors (``True``) or warnings (``False``).
         max_findings: keep at most this many findings (counts stay exact).
+        on_triple: called with ``(subject, predicate, object)`` (pyoxigraph terms) for every triple
+            pyoxigraph reads, in file order, so that one pass of the parser serves another reader
+            too (the subject sample, :class:`pipeline.validation.sample.SubjectSample`); not for the
+            lines pyoxigraph rejects (the line checker's).
     Returns:
         ``Result(name="SV2", value=strict_valid)`` with ``details`` =
         ``{"N_warn", "N_err", "N_fatal", "n_lines", "n_triples", "strict_valid", "strict"}``
@@ -293,23 +325,19 @@ def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int =
         message, offending term). An unreadable file gives ``status="failed"``.
     """
     t0 = time.perf_counter()
-    scan = _Scan(strict, max_findings)
+    scan = _Scan(strict, max_findings, on_triple)
     n_lines = 0
     try:
         with open(path, "rb") as fh:
             while True:
-                data = b"".join(fh.readlines(_CHUNK_BYTES))
+                data = fh.read(_CHUNK_BYTES)
                 if not data:
                     break
-                text = data.decode("utf-8")
-                lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
-                if "\r" in text:
-                    lines = [ln.rstrip("\r") for ln in lines]
-                if n_lines == 0:
-                    lines[0] = lines[0].lstrip("\ufeff")
-                scan.chunk(lines, n_lines + 1, data)
-                n_lines += len(lines)
-        faulty = {t for t in scan.iris if _iri_issues(t)} | {t for t in scan.literals if _literal_issues(t)}
+                if not data.endswith(b"\n"):
+                    data += fh.readline()  # whole lines: a chunk ends where a line does
+                scan.chunk(data, n_lines + 1)
+                n_lines += data.count(b"\n") + (not data.endswith(b"\n"))
+        faulty = scan.faulty()
         if faulty:
             _recheck(path, faulty, scan)
     except (OSError, UnicodeDecodeError) as exc:
@@ -327,10 +355,13 @@ def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int =
     return Result("SV2", valid, findings=scan.findings, details=details, elapsed_s=time.perf_counter() - t0)
 
 
-def _recheck(path: str | Path, faulty: set[str], scan: _Scan) -> None:
-    """Run the line checker on the lines (accepted by pyoxigraph) that hold a faulty term."""
-    needle = re.compile("|".join(map(re.escape, sorted(faulty, key=len, reverse=True)))) \
-        if len(faulty) <= _MAX_NEEDLES else None
+def _recheck(path: str | Path, faulty: set[Any], scan: _Scan) -> None:
+    """Run the line checker on the lines (accepted by pyoxigraph) that hold a faulty term: those
+    holding its text (:func:`_needle`), and every line with an escape (a term may be written there
+    in another form); every line when a term has no certain text or there are too many terms."""
+    texts = [_needle(t) for t in faulty]
+    needle = re.compile("|".join(map(re.escape, sorted(set(texts), key=len, reverse=True))) + r"|\\") \
+        if len(texts) <= _MAX_NEEDLES and None not in texts else None
     done = set(scan.by_line)  # lines pyoxigraph rejected were checked already
     n_triples = scan.n_triples
     with open(path, encoding="utf-8", newline="") as fh:

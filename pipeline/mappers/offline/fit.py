@@ -27,6 +27,7 @@ from pipeline.mappers.offline.profile import (
     XSD_TIME,
     decimal_comma_column,
     distinct_values,
+    memoised,
     profile_datatype,
     value_counts,
 )
@@ -74,8 +75,9 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 1.0
     if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v) for v in distinct_values(values)):
         return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
-    if "xsd:date" in narrow and sum(n for v, n in value_counts(values).items()
-                                    if udfs.normalize_date(v)) >= 0.8 * len(values):
+    if "xsd:date" in narrow and memoised(values, "dates", lambda: sum(
+            n for v, n in value_counts(values).items() if udfs.normalize_date(v))) \
+            >= 0.8 * sum(value_counts(values).values()):
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
@@ -102,14 +104,17 @@ def misfits(values: list[str], datatypes: set[str]) -> tuple[dict[str, int], int
     (``xsd:decimal`` accepts ``12.50`` and ``7``, not ``1e3`` nor ``abc``), as the guard's XSD
     check would accept it. Returns ``({value: count}, n_nonblank)``.
     """
-    accept = set().union(*(_NARROW[d] for d in datatypes if d in _NARROW)) if datatypes else set()
-    counts = value_counts(values)
-    n = sum(c for v, c in counts.items() if v and v.strip())
-    if not accept:
-        return {}, n
-    pats = [_PROFILED[d] for d in accept]
-    bad = {v: c for v, c in counts.items() if v and v.strip() and not any(p.match(v.strip()) for p in pats)}
-    return bad, n
+    accept = frozenset().union(*(_NARROW[d] for d in datatypes if d in _NARROW)) if datatypes else frozenset()
+
+    def compute() -> tuple[dict[str, int], int]:  # once per column and accepted set (every candidate property asks)
+        counts = value_counts(values)
+        n = sum(c for v, c in counts.items() if v and v.strip())
+        if not accept:
+            return {}, n
+        pats = [_PROFILED[d] for d in sorted(accept)]
+        return {v: c for v, c in counts.items() if v and v.strip() and not any(p.match(v.strip()) for p in pats)}, n
+    bad, n = memoised(values, ("misfits", accept), compute)
+    return dict(bad), n
 
 
 #: :func:`domain_fits` of a property whose domain is a class of another vocabulary than the class's own:

@@ -8,6 +8,12 @@
   it (exact duplicate records describe the same entity, as in BLINKG 1D/1G). On a
   CSV source a candidate is first tested on the documented sample of
   :func:`pipeline.sources.columns.sample_indices` (which can only reject), then on every record.
+  A CSV held as its sample (profile-and-sample, :mod:`pipeline.sources.columns`): one column is a
+  key when its value counts over all records show no empty and no repeated cell (exact duplicate
+  records are then not set apart); several columns are tested on the sample.
+* The statistics of a sampled column (distinct values, non-empty count, value counts) come from its
+  counts over all records (:class:`~pipeline.sources.columns.Values` ``counts``), so datatypes and
+  inclusion dependencies stay exact.
 * Lexical tests (datatype, numbers, inclusion) run once per distinct value and are
   kept in the column's memo (:class:`pipeline.sources.columns.Values`): exact, at the cost of
   the distinct values, not of the records.
@@ -82,16 +88,31 @@ def memoised(values: Sequence[str], name: str, compute: Callable[[], _T]) -> _T:
     return memo[key]
 
 
+def _whole(values: Sequence[str]) -> Counter | None:
+    """The occurrences of each value over all records when ``values`` is a sample of the column
+    (:class:`~pipeline.sources.columns.Values` ``counts``, profile-and-sample), else ``None``."""
+    return getattr(values, "counts", None)
+
+
+def _distinct_raw(values: Sequence[str]) -> set[str] | Counter:
+    """The distinct raw values, over all records."""
+    whole = _whole(values)
+    return whole if whole is not None else set(values)
+
+
 def _stripped(values: Sequence[str]) -> frozenset[str]:
     """Distinct non-empty values, white space stripped (each distinct value stripped once)."""
     def compute() -> frozenset[str]:
-        out = {v.strip() for v in set(values) if v}
+        out = {v.strip() for v in _distinct_raw(values) if v}
         out.discard("")
         return frozenset(out)
     return memoised(values, "stripped", compute)
 
 
 def _count_nonblank(values: Sequence[str]) -> int:
+    whole = _whole(values)
+    if whole is not None:
+        return sum(c for v, c in whole.items() if v and v.strip())
     blank = [v for v in set(values) if not v or not v.strip()]
     return len(values) - sum(values.count(b) for b in blank) if blank else len(values)
 
@@ -108,7 +129,7 @@ def nonblank_count(values: Sequence[str]) -> int:
 
 def value_counts(values: Sequence[str]) -> Counter:
     """Occurrences of each raw value (a test per distinct value, weighted, replaces one per value)."""
-    return memoised(values, "counts", lambda: Counter(values))
+    return memoised(values, "counts", lambda: _whole(values) or Counter(values))
 
 
 def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
@@ -139,7 +160,7 @@ def profile_datatype(values: Sequence[str]) -> tuple[str, str]:
 def is_numeric(values: Sequence[str]) -> bool:
     """True when every non-empty value is an integer, decimal or double (and there is one)."""
     def compute() -> bool:
-        distinct = {v.strip() for v in set(values) if v}
+        distinct = {v.strip() for v in _distinct_raw(values) if v}
         return bool(distinct) and all(DATATYPE_PATTERNS[3][1].match(v) for v in distinct)
     return memoised(values, "numeric", compute)
 
@@ -185,6 +206,9 @@ def _is_key_columns(records: DistinctRecords, refs: Sequence[str]) -> bool:
     n = len(records)
     if not n or any(c is None for c in cols):
         return False
+    whole = records.base.value_counts(refs[0]) if len(refs) == 1 else None
+    if whole is not None:  # a sampled file: one column is a key when no cell is empty or repeated in any record
+        return len(whole) == records.base.total and all(c == 1 for c in whole.values())
     idx = sample_indices(n)
     if len(idx) < n:
         keys = [tuple(c[i] for c in cols) for i in idx]
