@@ -41,8 +41,9 @@ def test_materialize_drop_findings_name_the_users_rml(tmp_path, capsys):
     (tmp_path / "m.rml.ttl").write_text(rml, encoding="utf-8")
     assert main(["-q", "materialize", str(tmp_path / "m.rml.ttl"), str(tmp_path / "kg.nt")]) == 1
     err = capsys.readouterr().err
-    dropped = [line for line in err.splitlines() if "dropped" in line]
+    dropped = [line for line in err.splitlines() if "triple(s) dropped" in line]
     assert dropped and all(line.startswith(f"error: {tmp_path / 'm.rml.ttl'}") for line in dropped), err
+    assert '  first dropped: <http://example.org/book/97800-x> <http://example.org/isbn> "97800-x"^^' in err
 
 
 LANG_XML = """<?xml version="1.0" encoding="UTF-8"?>
