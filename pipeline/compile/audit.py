@@ -29,6 +29,7 @@ from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
+from pipeline.compile.parts import is_position
 from pipeline.table.template import TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
@@ -368,7 +369,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
                   "(it reads references as ElementTree paths); name the elements with a namespace prefix",
                   "a path of prefixed element names", named)
             return
-    if not src.has_reference(ref):
+    if not src.has_reference(ref) and not is_position(src, ref):
         hint = ""
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
             uri, prefix = next(iter(src.default_prefixes.items()))
