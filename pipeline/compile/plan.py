@@ -25,6 +25,7 @@ from pipeline.compile.context import PlanContext
 from pipeline.compile.elements import pair_per_element, per_iteration_count
 from pipeline.compile.model import ObjectSpec, Plan, PredicateObject, TriplesMapPlan, term_references
 from pipeline.compile.nesting import part_of, per_occurrence
+from pipeline.compile.parts import is_position
 from pipeline.compile.objects import literal_object, value_map_object
 from pipeline.compile.relations import link_file, relation_objects
 from pipeline.compile.subjects import classes_of, triples_map
@@ -82,7 +83,8 @@ def _subjects(ctx: PlanContext) -> list[tuple[MappingRow, TriplesMapPlan | None]
     pending: list[tuple[MappingRow, TriplesMapPlan | None]] = []
     for row in ctx.rows:
         tvars = [r for seg in ctx.segments(row.subject_template) for r in seg.references()]
-        if row.related_entity_class and not all(ctx.source_of(row).has_reference(v) for v in tvars):
+        src = ctx.source_of(row)
+        if row.related_entity_class and not all(src.has_reference(v) or is_position(src, v) for v in tvars):
             pending.append((row, None))
             continue
         tm = triples_map(ctx, row, row.subject_template, ctx.source_of(row), classes_of(ctx, row))
