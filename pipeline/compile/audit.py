@@ -355,6 +355,8 @@ def _is_relation(row: MappingRow) -> bool:
 
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
     """One reference (data reference or template variable): well-formed XPath for XML, then present."""
+    if is_position(src, ref):  # <part>.# / <part>/#: an occurrence's position (compile.parts)
+        return
     is_xml = src.source.format == "xml"
     options = _absolute(src) if is_xml else src.references
     if is_xml:
@@ -369,7 +371,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
                   "(it reads references as ElementTree paths); name the elements with a namespace prefix",
                   "a path of prefixed element names", named)
             return
-    if not src.has_reference(ref) and not is_position(src, ref):
+    if not src.has_reference(ref):
         hint = ""
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
             uri, prefix = next(iter(src.default_prefixes.items()))
