@@ -137,10 +137,23 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
     if listed and info.key and not set(info.key) & set(own):
         parts = {repeating_part(info.data, info.data.iterator, r) for r in own}
-        if len(parts) == 1 and None not in parts:
+        # only when the members lie in the part itself (authors.name in authors): members deeper in it
+        # (SectionOfLine/SOLTrack/SOLTunnel/...) describe something inside each occurrence, which may
+        # be absent or repeat, so the occurrence's position does not identify it
+        if len(parts) == 1 and None not in parts and all(_object_of(r) == next(iter(parts)) for r in own):
             return tuple(info.key) + (f"{parts.pop()}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
+
+
+def _object_of(ref: str) -> str:
+    """The object (JSON) or element (XML) ``ref`` reads a value of: ``authors`` for ``authors.name``,
+    ``lib:author`` for ``lib:author/lib:name`` and ``lib:author/@id`` (a leaf element's text or an
+    attribute belong to the element that holds them)."""
+    if "/" not in ref:
+        return parent(ref)
+    steps = ref.split("/")
+    return "/".join(steps[:-1]) if len(steps) > 1 else ""
 
 
 def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
