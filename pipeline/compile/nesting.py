@@ -24,6 +24,7 @@ import re
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, ViewPlan, term_references
 from pipeline.compile.parts import POSITION, member_of, repeating_part
+from pipeline.compile.parts import part_iterator as part_iterator_of
 from pipeline.sources.load import SourceData
 
 __all__ = ["view_for", "part_of", "per_occurrence", "bind"]
@@ -46,14 +47,8 @@ def view_for(ctx: PlanContext, src: SourceData, iterator: str | None, part: str)
     key = (id(src), iterator, part)
     view = ctx.views.get(key)
     if view is None:
-        if src.source.format == "json":
-            name = _name(part.split(".")[-1])
-            part_iterator = "$." + ".".join(f"[{_quoted(s)}]" if not re.fullmatch(r"[A-Za-z_]\w*", s) else s
-                                             for s in part.split(".")) + "[*]"
-            part_iterator = part_iterator.replace(".[", "[")
-        else:
-            name = _name(part.split("/")[-1].split(":")[-1])
-            part_iterator = part
+        last = part.split(".")[-1] if src.source.format == "json" else part.split("/")[-1].split(":")[-1]
+        name, part_iterator = _name(last), part_iterator_of(src, iterator, part)
         slug = re.sub(r"\W+", "_", f"{src.source.stem}_{name}").strip("_")
         view = ViewPlan(f"view{len(ctx.views) + 1}_{slug}"[:100], src, iterator, part, name, part_iterator)
         ctx.views[key] = view
@@ -127,10 +122,6 @@ def _unique(name: str, taken: set[str]) -> str:
     while out in taken:
         out, n = f"{name}_{n}", n + 1
     return out
-
-
-def _quoted(step: str) -> str:
-    return "'" + step.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _escape(text: str) -> str:

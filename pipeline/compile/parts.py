@@ -16,10 +16,12 @@ import re
 from functools import lru_cache
 
 from jsonpath_ng import parse as jp_parse
+from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "xml_steps", "repeating_part", "member_of", "is_position", "part_separator"]
+__all__ = ["POSITION", "json_steps", "xml_steps", "element_path", "repeating_part", "part_iterator", "member_of",
+           "is_position", "part_separator", "every_occurrence_holds"]
 
 #: The last step of a reference to an occurrence's position in its record.
 POSITION = "#"
@@ -67,51 +69,117 @@ def _json_records(path: str, mtime: float, iterator: str | None) -> tuple:
     return tuple(m.value for m in jp_parse(iterator or "$").find(data))
 
 
-def _json_is_list_of_objects(src: SourceData, iterator: str | None, steps: list[str]) -> bool:
-    """Whether the member path ``steps`` holds an array of objects in some record of ``src``."""
+def _json_nodes(src: SourceData, iterator: str | None, steps: list[str]) -> list[list]:
+    """Per record of ``src``, the values at the member path ``steps`` (arrays on the way flattened)."""
     try:
         records = _json_records(str(src.path), src.path.stat().st_mtime, iterator)
     except (OSError, ValueError, RecursionError):
-        return False
+        return []
+    out = []
     for rec in records:
         nodes = [rec]
-        for s in steps:
+        for i, s in enumerate(steps):
             nxt = []
             for n in nodes:
                 v = n.get(s) if isinstance(n, dict) else None
-                if isinstance(v, list) and s != steps[-1]:
+                if isinstance(v, list) and i < len(steps) - 1:
                     nxt.extend(v)
-                else:
+                elif v is not None:
                     nxt.append(v)
             nodes = nxt
-        if any(isinstance(n, list) and any(isinstance(x, dict) for x in n) for n in nodes):
-            return True
-    return False
+        out.append(nodes)
+    return out
+
+
+def _json_is_list_of_objects(src: SourceData, iterator: str | None, steps: list[str]) -> bool:
+    """Whether the member path ``steps`` holds an array of objects in some record of ``src``."""
+    return any(isinstance(n, list) and any(isinstance(x, dict) for x in n)
+               for nodes in _json_nodes(src, iterator, steps) for n in nodes)
+
+
+def _chain(src: SourceData, iterator: str | None, ref: str) -> list[str]:
+    """The repeating parts ``ref`` lies in, outermost first (each a path relative to the record)."""
+    if src.source.format == "json":
+        steps = json_steps(ref)
+        return [".".join(steps[:i]) for i in range(1, len(steps)) if _json_is_list_of_objects(src, iterator, steps[:i])]
+    if src.source.format == "xml":
+        steps = element_path(ref) or []
+        out, base = [], (iterator or "").rstrip("/")
+        for i in range(1, len(steps) + 1):
+            # an element repeats when it occurs twice in one occurrence of the element above it
+            if src.max_per_record(steps[i - 1], "/".join([base, *steps[:i - 1]])) > 1:
+                out.append("/".join(steps[:i]))
+        return out
+    return []
 
 
 def repeating_part(src: SourceData, iterator: str | None, ref: str) -> str | None:
-    """The outermost repeating part ``ref`` lies in (see the module docstring), or ``None``.
+    """The innermost repeating part ``ref`` lies in (see the module docstring), or ``None``.
 
     JSON: a member path whose value is an array of objects in some record, with ``ref`` naming a
-    member below it. XML: an element path below the record that occurs at least twice in some
-    record (the data decide: an element that never repeats has one occurrence per record).
+    member below it. XML: an element path below the record that occurs at least twice in one
+    occurrence of the element above it (the data decide: an element that never repeats has one
+    occurrence per record). A part inside another part (a track of each operational point) is
+    iterated over all its occurrences in the record, so its position numbers them in the record.
 
     Args:
         src: the loaded source. iterator: the iterator of the records (the TriplesMap's).
         ref: a reference relative to the record.
     """
+    chain = _chain(src, iterator, ref)
+    return chain[-1] if chain else None
+
+
+def part_iterator(src: SourceData, iterator: str | None, part: str) -> str:
+    """The iterator of ``part``'s occurrences relative to a record: the part's path for XML
+    (``OperationalPoint/OPTrack``), a JSONPath with ``[*]`` after each array on the way for JSON
+    (``$.sections[*].tracks[*]``)."""
+    if src.source.format != "json":
+        return part
+    steps, out = json_steps(part), "$"
+    for i, step in enumerate(steps):
+        out += f".{step}" if re.fullmatch(r"[A-Za-z_]\w*", step) else "['" + step.replace("'", "\\'") + "']"
+        if _json_is_list_of_objects(src, iterator, steps[:i + 1]):
+            out += "[*]"
+    return out.replace(".['", "['")
+
+
+def every_occurrence_holds(src: SourceData, iterator: str | None, part: str, refs: list[str]) -> bool:
+    """Whether every occurrence of ``part`` holds a value of at least one of ``refs`` (references
+    relative to the record, in the part): then each occurrence is one thing those references describe."""
+    members = [m for r in refs if (m := member_of(src, part, r)) not in (None, POSITION)]
+    if not members:
+        return False
     if src.source.format == "json":
-        steps = json_steps(ref)
-        for i in range(1, len(steps)):
-            if _json_is_list_of_objects(src, iterator, steps[:i]):
-                return ".".join(steps[:i])
-        return None
-    if src.source.format == "xml":
-        steps = element_path(ref)
-        for i in range(1, len(steps or []) + 1):
-            if src.max_per_record("/".join(steps[:i]), iterator) > 1:
-                return "/".join(steps[:i])
-    return None
+        for nodes in _json_nodes(src, iterator, json_steps(part)):
+            for items in nodes:
+                for item in (items if isinstance(items, list) else [items]):
+                    if not any(_json_nodes_of(item, json_steps(m)) for m in members):
+                        return False
+        return True
+    tree = getattr(src, "_tree", None)
+    if tree is None:
+        return False
+    try:
+        occurrences = tree.xpath("/".join([(iterator or "").rstrip("/"), part]), namespaces=src.namespaces)
+        return all(any(_has_text(o.xpath(m, namespaces=src.namespaces)) for m in members) for o in occurrences)
+    except etree.XPathError:
+        return False
+
+
+def _json_nodes_of(node, steps: list[str]) -> list:
+    nodes = [node]
+    for s in steps:
+        nodes = [x for n in nodes for v in ([n.get(s)] if isinstance(n, dict) else [])
+                 for x in (v if isinstance(v, list) else [v]) if x not in (None, "")]
+    return nodes
+
+
+def _has_text(hits) -> bool:
+    if not isinstance(hits, list):
+        return bool(str(hits).strip())
+    return any((h.text if isinstance(h, etree._Element) else str(h) or "").strip() if h is not None else False
+               for h in hits)
 
 
 def member_of(src: SourceData, part: str, ref: str) -> str | None:
