@@ -18,8 +18,9 @@ specification's long forms that :mod:`.read` and yarrrml-parser both read:
 
 A TriplesMap over a logical view of a repeated XML element (:mod:`pipeline.compile.nesting`; YARRRML
 has no logical views) is written as a mapping iterating that element, the record's fields read
-upwards (``../@id``) and the position as ``count(preceding-sibling::<element>)``; a view over a JSON
-array cannot be written (JSONPath has no parent step): an :class:`InputError` says so.
+upwards (``../@id``) and the position as ``count(preceding-sibling::<element>)`` (an element directly below
+the record; the position of a more deeply nested one is refused); a view over a JSON array cannot
+be written (JSONPath has no parent step): an :class:`InputError` says so.
 
 A literal ``$(`` in a constant is written ``\\$(``; parentheses inside a reference are escaped
 (``$(replace\\(x,'a','b'\\))``), since yarrrml-parser ends a reference at the first ``)``.
@@ -153,7 +154,13 @@ class _Writer:
                        for f in g.objects(view, RML.field) if f != it}
         self.rename.update({f"{name}.{g.value(f, RML.fieldName)}": str(g.value(f, RML.reference))
                             for f in g.objects(it, RML.field)})
-        self.rename[f"{name}.#"] = f"count(preceding-sibling::{part.split('/')[-1].split('[')[0]})"
+        steps = re.split(r"/(?![^\[]*\])", part)
+        if len(steps) == 1:
+            self.rename[f"{name}.#"] = f"count(preceding-sibling::{steps[0].split('[')[0]})"
+        elif any(f"{name}.#" in str(v) for p in (RML.template, RML.reference) for v in g.objects(None, p)):
+            # the view numbers the occurrences over the record; preceding-sibling counts within the parent
+            raise InputError(f"TriplesMap {self.tm_name(tm)} keys the occurrences of the nested element {part} by "
+                             "their position in the record, which YARRRML cannot express; use the RML document")
         base = str(g.value(ls, RML.iterator) or "").rstrip("/")
         return ls, f"{base}/{part}"
 
