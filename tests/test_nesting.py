@@ -105,3 +105,25 @@ def test_yarrrml_of_an_xml_view_reads_back_to_the_same_graph(tmp_path, monkeypat
     assert main(["-q", "materialize", str(tmp_path / "back.ttl"), str(tmp_path / "back.nt")]) == 0
     expected = Graph().parse(work / "expected.nt")
     assert set(Graph().parse(tmp_path / "back.nt")) == set(expected)
+
+
+def test_a_part_inside_a_part_is_iterated_at_the_inner_level_and_numbered_over_the_record(tmp_path, capsys):
+    (tmp_path / "lines.json").write_text(
+        '{"lines": [{"code": "L1", "sections": [{"tracks": [{"name": "I"}, {"name": "II"}]}, {"tracks": [{"name": "I"}]}]},'
+        ' {"code": "L2", "sections": [{"tracks": []}]}]}', encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Track a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Track .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [lines.json]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|---|\n"
+        "| sections.tracks.name | lines.json | ex:name | ex:Track | http://example.org/track/{code}_{sections.tracks.#} |\n",
+        encoding="utf-8")
+    assert main(["-q", "compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    assert 'rml:iterator "$.sections[*].tracks[*]"' in (tmp_path / "m.ttl").read_text(encoding="utf-8")
+    names = {(str(s).rsplit("/", 1)[-1], str(o)) for s, o in Graph().parse(tmp_path / "kg.nt").subject_objects(
+        Namespace("http://example.org/")["name"])}
+    # three tracks of line L1, two of them named "I" in different sections: three subjects
+    assert names == {("L1_0", "I"), ("L1_1", "II"), ("L1_2", "I")}
