@@ -19,7 +19,7 @@ from __future__ import annotations
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Term, TriplesMapPlan, term_references
 from pipeline.compile.nesting import part_of, per_occurrence
-from pipeline.compile.parts import element_path, member_of
+from pipeline.compile.parts import element_path, is_position, member_of
 from pipeline.table import MappingRow
 
 __all__ = ["pair_per_element", "per_iteration_count"]
@@ -71,6 +71,9 @@ def pair_per_element(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,
         return tm, term
     refs = list(dict.fromkeys(term_references(term) + ([term.language_ref] if term.language_ref else [])))
     part = _common_element(refs) if fmt == "xml" else (part_of(tm.source, tm.iterator, refs) if len(refs) >= 2 else None)
+    positions = [r for r in refs if is_position(tm.source, r, tm.iterator)]
+    if positions:  # an occurrence's position exists only where the part is iterated
+        part = part_of(tm.source, tm.iterator, positions)
     if part and tm.view is None:  # a TriplesMap that already iterates a part reads it per occurrence
         tm = per_occurrence(ctx, tm, part)
         shown = part.split("/")[-1] if fmt == "xml" else part
