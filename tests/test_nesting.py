@@ -127,3 +127,16 @@ def test_a_part_inside_a_part_is_iterated_at_the_inner_level_and_numbered_over_t
         Namespace("http://example.org/")["name"])}
     # three tracks of line L1, two of them named "I" in different sections: three subjects
     assert names == {("L1_0", "I"), ("L1_1", "II"), ("L1_2", "I")}
+
+
+def test_a_literal_of_the_position_is_read_per_occurrence(tmp_path):
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    (work / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Datatype |\n"
+        "|---|---|---|---|---|---|\n"
+        "| authors.# | books.json | ex:title | ex:Book | http://example.org/book/{isbn} | xsd:string |\n", encoding="utf-8")
+    assert main(["-q", "compile", str(work / "case.yaml"), str(work / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    pairs = {(str(s).rsplit("/", 1)[-1], str(o)) for s, o in Graph().parse(tmp_path / "kg.nt").subject_objects(
+        Namespace("http://example.org/")["title"])}
+    assert pairs == {("111", "0"), ("111", "1"), ("111", "2"), ("222", "0")}
