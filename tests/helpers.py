@@ -199,7 +199,7 @@ def compile_case(name: str, tmp_path: Path, table: str = "table.md"):
 def materialize_compiled(compiled, sources, tmp_path: Path) -> Graph:
     """The KG Morph-KGC makes from a compiled table's RML (normalised as ``kgc materialize`` does)."""
     engine = tmp_path / "mapping.morph-kgc.ttl"
-    normalize_rml(compiled.rml).graph.serialize(engine, format="turtle")
+    normalize_rml(compiled.rml, copies=tmp_path / "copies").graph.serialize(engine, format="turtle")
     result = materialize(engine)
     return Graph().parse(data="\n".join(result.triples), format="nt")
 

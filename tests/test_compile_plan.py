@@ -85,7 +85,7 @@ def test_link_file_row_uses_the_triples_map_of_the_joined_source(tmp_path):
     ontology = load_ontology(list(case.ontologies), case.prefixes)
     sources = [load_source(s, tmp_path / "inputs") for s in case.sources]
     compiled = compile_table(read_table(tmp_path / "t.md"), ontology, case, sources)
-    normalize_rml(compiled.rml).graph.serialize(tmp_path / "m.ttl", format="turtle")
+    normalize_rml(compiled.rml, copies=tmp_path / "copies").graph.serialize(tmp_path / "m.ttl", format="turtle")
     kg = Graph().parse(data="\n".join(materialize(tmp_path / "m.ttl").triples), format="nt")
     ex = "http://example.org/"
     assert set(kg.subject_objects(URIRef("http://example.org/ont#madeBy"))) == {

@@ -22,22 +22,23 @@ def test_nested_entity_is_keyed_by_its_inverse_functional_identifier_and_keeps_i
     assert persons == [f"<http://example.org/data/person/P-{i}>" for i in (1, 2, 3)]
     assert ('<http://example.org/data/postalAddress/Hauptstr.%205_Berlin_10115> '
             '<http://example.org/org#postalCode> "10115" .') in kg
-    # posts in an organisation's member list are keyed within it: the CEOs of ORG-1 and ORG-2 are two
-    membership = "http://example.org/data/membership/{id}_{members.role}_{members.since}"
+    # posts in an organisation's member list are keyed within it, by position: the CEOs of ORG-1 and
+    # ORG-2 are two, and two equal posts of one organisation would be two as well
+    membership = "http://example.org/data/membership/{id}_{members.#}"
     assert rows["members.role"] == ("org:roleName", "org:Membership", membership)
     assert rows["members.since"] == ("org:startDate", "org:Membership", membership)
     m, o = "<http://example.org/data/membership/", "<http://example.org/data/organization/"
     assert sorted(t for t in kg if "#organization>" in t) == [
-        f"{m}ORG-1_CEO_2015-01-01> <http://example.org/org#organization> {o}ORG-1> .",
-        f"{m}ORG-1_CTO_2019-06-15> <http://example.org/org#organization> {o}ORG-1> .",
-        f"{m}ORG-2_CEO_2010-03-01> <http://example.org/org#organization> {o}ORG-2> .",
+        f"{m}ORG-1_0> <http://example.org/org#organization> {o}ORG-1> .",
+        f"{m}ORG-1_1> <http://example.org/org#organization> {o}ORG-1> .",
+        f"{m}ORG-2_0> <http://example.org/org#organization> {o}ORG-2> .",
     ]
     # the person object inside each post is that post's member (both nested entities of one record)
     p = "<http://example.org/data/person/"
     assert sorted(t for t in kg if "#member>" in t) == [
-        f"{m}ORG-1_CEO_2015-01-01> <http://example.org/org#member> {p}P-1> .",
-        f"{m}ORG-1_CTO_2019-06-15> <http://example.org/org#member> {p}P-2> .",
-        f"{m}ORG-2_CEO_2010-03-01> <http://example.org/org#member> {p}P-3> .",
+        f"{m}ORG-1_0> <http://example.org/org#member> {p}P-1> .",
+        f"{m}ORG-1_1> <http://example.org/org#member> {p}P-2> .",
+        f"{m}ORG-2_0> <http://example.org/org#member> {p}P-3> .",
     ]
 
 

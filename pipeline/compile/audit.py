@@ -29,6 +29,7 @@ from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
+from pipeline.compile.parts import is_position
 from pipeline.table.template import TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
@@ -354,6 +355,8 @@ def _is_relation(row: MappingRow) -> bool:
 
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
     """One reference (data reference or template variable): well-formed XPath for XML, then present."""
+    if is_position(src, ref):  # <part>.# / <part>/#: an occurrence's position (compile.parts)
+        return
     is_xml = src.source.format == "xml"
     options = _absolute(src) if is_xml else src.references
     if is_xml:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.compile.audit import AuditResult
-from pipeline.compile.model import Plan, TriplesMapPlan
+from pipeline.compile.model import Plan, TriplesMapPlan, ViewPlan
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
@@ -36,8 +36,9 @@ class PlanContext:
         tms: TriplesMaps by ``(id(source), subject template)``, in the order they were made.
         twins: the join parents made for self-joins, by the id of the TriplesMap they copy
             (:func:`pipeline.compile.relations.join_twin`).
-        elements: the TriplesMaps iterating at a repeated element of another one's records, by
-            ``(owner id, iterator)`` (:mod:`pipeline.compile.elements`).
+        elements: the TriplesMaps reading a repeating part of another one's records, by
+            ``(owner id, part)`` (:mod:`pipeline.compile.nesting`).
+        views: the logical views iterating a repeating part, by ``(id(source), iterator, part)``.
     """
 
     rows: list[MappingRow]
@@ -50,6 +51,7 @@ class PlanContext:
     tms: dict[tuple[int, str], TriplesMapPlan] = field(default_factory=dict, init=False)
     twins: dict[str, TriplesMapPlan] = field(default_factory=dict, init=False)
     elements: dict[tuple[str, str], TriplesMapPlan] = field(default_factory=dict, init=False)
+    views: dict[tuple[int, str | None, str], ViewPlan] = field(default_factory=dict, init=False)
     _iterators: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
 
     def find(self, row: MappingRow, column: str, message: str, expected: str | None = None,

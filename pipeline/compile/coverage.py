@@ -15,6 +15,7 @@ from typing import Any
 from lxml import etree
 
 from pipeline.sources.columns import ColumnRecords
+from pipeline.compile.parts import is_position
 from pipeline.compile.model import ObjectSpec, Plan, Term, TriplesMapPlan
 from pipeline.sources.load import SourceData
 
@@ -68,7 +69,8 @@ def _records_with_subject(src: SourceData, tms: list[TriplesMapPlan]) -> int:
     for tm in tms:
         if tm.owner:  # iterates at elements inside another TriplesMap's records: its subjects are the owner's
             continue
-        refs = term_references(tm.subject)
+        # an occurrence's position (<part>.#) is no value of the record: the part's members are
+        refs = [r for r in term_references(tm.subject) if not is_position(src, r, tm.iterator)]
         if src.source.format == "xml" and src._tree is not None and tm.iterator:
             try:
                 elements = src._tree.xpath(tm.iterator, namespaces=src.namespaces)

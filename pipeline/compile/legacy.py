@@ -16,7 +16,8 @@ SDM-RDFizer reads kgc's RML-Core and writes no triple, RocketRML refuses ``rml:I
   these engines resolve relative IRIs against;
 * a subject map's term type only when it is a blank node (an IRI is the default).
 
-A datatype map (``rml:datatypeMap``) has no legacy form and is refused.
+A datatype map (``rml:datatypeMap``) and a logical view (``rml:LogicalView``, RML-LV: the
+compiler's nested iteration, :mod:`pipeline.compile.nesting`) have no legacy form and are refused.
 """
 from __future__ import annotations
 
@@ -74,8 +75,12 @@ def to_legacy_rml(rml: Graph) -> LegacyRML:
     in legacy RML (see the module docstring).
 
     Raises:
-        InputError: a datatype map (no legacy form), or ``rml:baseIRI`` values that differ.
+        InputError: a datatype map or a logical view (no legacy form), or ``rml:baseIRI`` values that differ.
     """
+    views = sorted(str(v).split("#")[-1] for v in rml.subjects(RDF.type, RML.LogicalView))
+    if views:
+        raise InputError(f"a logical view ({', '.join(views)}: a repeating part of the records read once per "
+                         "occurrence) has no legacy RML form; write RML-Core (--rml core), which RML-LV engines run")
     if any(True for _ in rml.subject_objects(RML.datatypeMap)):
         raise InputError("a datatype map (rml:datatypeMap) has no legacy RML form; write the datatype as a constant")
     bases = {str(b) for b in rml.objects(None, RML.baseIRI)}

@@ -10,7 +10,7 @@ from rdflib import URIRef
 from pipeline.findings import Finding
 from pipeline.sources.load import SourceData
 
-__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "TriplesMapPlan", "Plan", "term_references"]
+__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "ViewPlan", "TriplesMapPlan", "Plan", "term_references"]
 
 
 @dataclass
@@ -59,13 +59,39 @@ class PredicateObject:
 
 
 @dataclass
+class ViewPlan:
+    """An RML-LV logical view on a logical source that iterates one repeating part of its records
+    (:mod:`pipeline.compile.nesting`).
+
+    Attributes:
+        id: the view's name in the mapping. source / iterator: the owner's logical source.
+        part: the part's path relative to a record, as the table names it (``authors``, ``dc:title``).
+        name: the iterable field's name (``authors``, ``title``).
+        part_iterator: the iterable field's iterator, relative to a record (``$.authors[*]``, ``dc:title``).
+        fields: record-level reference -> expression field name.
+        members: reference relative to one occurrence (``name``, ``.``, ``@xml:lang``) -> the name
+            of the expression field nested in the iterable field.
+    """
+
+    id: str
+    source: SourceData
+    iterator: str | None
+    part: str
+    name: str
+    part_iterator: str
+    fields: dict[str, str] = field(default_factory=dict)
+    members: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class TriplesMapPlan:
     """A TriplesMap: logical source, subject map with classes, predicate-object maps.
 
     ``source_path`` overrides how the logical source's path is written (an equivalent spelling
     of the same file, see :func:`pipeline.compile.relations.join_twin`). ``owner``: for a TriplesMap
-    iterating at a repeated element of another one's records (:mod:`pipeline.compile.elements`),
-    the id of that TriplesMap, whose subjects it shares.
+    reading a repeating part of another one's records (:mod:`pipeline.compile.nesting`), the id of
+    that TriplesMap, whose subjects it shares. ``view``: the logical view the TriplesMap iterates
+    (its terms stay written in the records' references; the emitter binds them to the view's fields).
     """
 
     id: str
@@ -78,6 +104,7 @@ class TriplesMapPlan:
     lines: list[int] = field(default_factory=list)
     source_path: str | None = None
     owner: str | None = None
+    view: ViewPlan | None = None
 
 
 @dataclass

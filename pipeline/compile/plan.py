@@ -24,6 +24,8 @@ from pipeline.compile.audit import AuditResult
 from pipeline.compile.context import PlanContext
 from pipeline.compile.elements import pair_per_element, per_iteration_count
 from pipeline.compile.model import ObjectSpec, Plan, PredicateObject, TriplesMapPlan, term_references
+from pipeline.compile.nesting import part_of, per_occurrence
+from pipeline.compile.parts import is_position
 from pipeline.compile.objects import literal_object, value_map_object
 from pipeline.compile.relations import link_file, relation_objects
 from pipeline.compile.subjects import classes_of, triples_map
@@ -81,7 +83,8 @@ def _subjects(ctx: PlanContext) -> list[tuple[MappingRow, TriplesMapPlan | None]
     pending: list[tuple[MappingRow, TriplesMapPlan | None]] = []
     for row in ctx.rows:
         tvars = [r for seg in ctx.segments(row.subject_template) for r in seg.references()]
-        if row.related_entity_class and not all(ctx.source_of(row).has_reference(v) for v in tvars):
+        src = ctx.source_of(row)
+        if row.related_entity_class and not all(src.has_reference(v) or is_position(src, v) for v in tvars):
             pending.append((row, None))
             continue
         tm = triples_map(ctx, row, row.subject_template, ctx.source_of(row), classes_of(ctx, row))
@@ -107,6 +110,7 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
         ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept
     if is_relation:
         objects = relation_objects(ctx, row, tm)
+        tm = _per_occurrence_relation(ctx, row, tm, objects or [])
     elif has_map:
         term = value_map_object(ctx, row, tm.source)
         objects = [ObjectSpec(term=term)] if term else None
@@ -129,6 +133,24 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
     tm.poms.append(PredicateObject(pred, objects, row.line))
     tm.lines.append(row.line)
     return True
+
+
+def _per_occurrence_relation(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,
+                             objects: list[ObjectSpec]) -> TriplesMapPlan:
+    """The TriplesMap a relation row's objects are read on: ``tm``, or, when an object's IRI reads a
+    repeating part of ``tm``'s records that ``tm`` does not iterate (a book's authors), the
+    TriplesMap with ``tm``'s subjects that iterates that part, so that each record links to its own
+    occurrences (the nesting, not a join on content)."""
+    if tm.view is not None:
+        return tm
+    refs = [r for o in objects if o.term is not None for r in term_references(o.term)]
+    part = part_of(tm.source, tm.iterator, refs)
+    if part is None:
+        return tm
+    out = per_occurrence(ctx, tm, part)
+    ctx.find(row, "related_entity_class", f"each record links to the {row.related_entity_class} of its own "
+             f"occurrences of {part} (TriplesMap {out.id}, logical view {out.view.id})", severity="info")
+    return out
 
 
 def _warn_cross_product(ctx: PlanContext, tm: TriplesMapPlan) -> None:

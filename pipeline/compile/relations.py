@@ -13,6 +13,7 @@ import re
 from rdflib import URIRef
 
 from pipeline.compile.context import PlanContext
+from pipeline.compile.parts import is_position
 from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
 from pipeline.compile.subjects import classes_of, subject_term, triples_map
 from pipeline.sources.columns import ColumnRecords
@@ -177,7 +178,7 @@ def link_file(ctx: PlanContext, row: MappingRow) -> bool:
     if not alts or not row.related_entity_class:
         return False
     tvars = [r for s in ctx.segments(row.subject_template) for r in s.references()]
-    if all(link.has_reference(v) for v in tvars):
+    if all(link.has_reference(v) or is_position(link, v) for v in tvars):
         return False
     rename: dict[str, dict[str, str]] = {}
     for p in alts[0]:

@@ -10,17 +10,25 @@ which other engines resolve the relative IRIs a reference-valued IRI term makes
 (``env@example.org``), and reads its source by an absolute path, so the document runs from any
 folder. Everything is built as RDF terms with rdflib and serialised, never pasted as text, so
 hostile values cannot break the Turtle.
+
+A TriplesMap that reads a repeating part of its records once per occurrence
+(:mod:`pipeline.compile.nesting`) reads an ``rml:LogicalView`` (RML-LV) instead: ``rml:viewOn`` the
+owner's logical source, an ``rml:ExpressionField`` per record-level reference, an
+``rml:IterableField`` at the part with an ``rml:ExpressionField`` per member; its term maps
+reference the fields (``isbn``, ``authors.name``, ``authors.#``).
 """
 from __future__ import annotations
 
 import os
+import re
 from itertools import count
 
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.fno import FN, FUNCTIONS, GREL
-from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan
+from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan, ViewPlan
+from pipeline.compile.nesting import bind
 
 __all__ = ["RML", "emit_rml", "MAPPING_NS"]
 
@@ -47,6 +55,8 @@ class _Emitter:
         self.g.bind("grel", GREL)
         self.g.bind("map", MAPPING_NS)
         self.ids = count(1)
+        self.tms: dict[str, TriplesMapPlan] = {}
+        self.views: dict[str, ViewPlan] = {}
 
     def term_map(self, node: BNode, term: Term) -> None:
         if term.kind == "template":
@@ -84,22 +94,33 @@ class _Emitter:
                 self.g.add((value, RML.constant, Literal(arg)))
         return ex
 
+    def logical_source(self, tm: TriplesMapPlan | ViewPlan, path: str | None = None) -> BNode:
+        g, ls = self.g, BNode()
+        g.add((ls, RDF.type, RML.LogicalSource))
+        g.add((ls, RML.source, Literal(_absolute(path or str(tm.source.path)))))
+        g.add((ls, RML.referenceFormulation, _FORMULATION[tm.source.source.format]))
+        if tm.iterator:
+            g.add((ls, RML.iterator, Literal(tm.iterator)))
+        return ls
+
+    def bound(self, tm: TriplesMapPlan, term: Term) -> Term:
+        """``term`` as ``tm``'s logical source or view reads it."""
+        return bind(tm.view, term) if tm.view is not None else term
+
     def triples_map(self, tm: TriplesMapPlan) -> None:
         node = MAPPING_NS[tm.id]
         g = self.g
         g.add((node, RDF.type, RML.TriplesMap))
-        ls = BNode()
-        g.add((node, RML.logicalSource, ls))
-        g.add((ls, RDF.type, RML.LogicalSource))
-        g.add((ls, RML.source, Literal(_absolute(tm.source_path or str(tm.source.path)))))
-        g.add((ls, RML.referenceFormulation, _FORMULATION[tm.source.source.format]))
-        if tm.iterator:
-            g.add((ls, RML.iterator, Literal(tm.iterator)))
+        if tm.view is not None:
+            self.views[tm.view.id] = tm.view
+            g.add((node, RML.logicalSource, MAPPING_NS[tm.view.id]))
+        else:
+            g.add((node, RML.logicalSource, self.logical_source(tm, tm.source_path)))
         if self.base_iri:
             g.add((node, RML.baseIRI, URIRef(self.base_iri)))
         sm = BNode()
         g.add((node, RML.subjectMap, sm))
-        self.term_map(sm, tm.subject)
+        self.term_map(sm, self.bound(tm, tm.subject))
         for c in tm.classes:
             g.add((sm, RML["class"], c))
         for pom in tm.poms:
@@ -107,20 +128,46 @@ class _Emitter:
             g.add((node, RML.predicateObjectMap, pn))
             g.add((pn, RML.predicate, pom.predicate))
             for obj in pom.objects:
-                g.add((pn, RML.objectMap, self.object_map(obj)))
+                g.add((pn, RML.objectMap, self.object_map(tm, obj)))
 
-    def object_map(self, obj: ObjectSpec) -> BNode:
+    def object_map(self, tm: TriplesMapPlan, obj: ObjectSpec) -> BNode:
         om = BNode()
         if obj.parent:
             self.g.add((om, RML.parentTriplesMap, MAPPING_NS[obj.parent]))
-            for child, parent in obj.joins:
+            parent = self.tms.get(obj.parent)
+            for child, ref in obj.joins:
                 jc = BNode()
                 self.g.add((om, RML.joinCondition, jc))
-                self.g.add((jc, RML.child, Literal(child)))
-                self.g.add((jc, RML.parent, Literal(parent)))
+                self.g.add((jc, RML.child, Literal(self.bound(tm, Term("reference", child)).value)))
+                if parent is not None:
+                    ref = self.bound(parent, Term("reference", ref)).value
+                self.g.add((jc, RML.parent, Literal(ref)))
         else:
-            self.term_map(om, obj.term)
+            self.term_map(om, self.bound(tm, obj.term))
         return om
+
+    def view(self, view: ViewPlan) -> None:
+        """The ``rml:LogicalView`` of ``view``, with the fields its TriplesMaps read."""
+        g, node = self.g, MAPPING_NS[view.id]
+        g.add((node, RDF.type, RML.LogicalView))
+        g.add((node, RML.viewOn, self.logical_source(view)))
+        fmt = view.source.source.format
+        for ref, name in view.fields.items():
+            g.add((node, RML.field, self.field(name, ref, fmt)))
+        it = BNode()
+        g.add((node, RML.field, it))
+        g.add((it, RDF.type, RML.IterableField))
+        g.add((it, RML.fieldName, Literal(view.name)))
+        g.add((it, RML.iterator, Literal(view.part_iterator)))
+        for ref, name in view.members.items():
+            g.add((it, RML.field, self.field(name, ref, fmt)))
+
+    def field(self, name: str, ref: str, fmt: str) -> BNode:
+        f = BNode()
+        self.g.add((f, RDF.type, RML.ExpressionField))
+        self.g.add((f, RML.fieldName, Literal(name)))
+        self.g.add((f, RML.reference, Literal(_json_path(ref) if fmt == "json" else ref)))
+        return f
 
 
 def emit_rml(plan: Plan, base_iri: str | None = None) -> Graph:
@@ -133,6 +180,19 @@ def emit_rml(plan: Plan, base_iri: str | None = None) -> Graph:
         An rdflib :class:`Graph`; serialise it with ``graph.serialize(format="turtle")``.
     """
     em = _Emitter(base_iri)
+    em.tms = {tm.id: tm for tm in plan.triples_maps}
     for tm in plan.triples_maps:
         em.triples_map(tm)
+    for view in em.views.values():  # after the TriplesMaps, which add the fields they read
+        em.view(view)
     return em.g
+
+
+def _json_path(ref: str) -> str:
+    """A JSON reference relative to a record as an RML-LV JSONPath (``name`` -> ``$.name``; a member
+    name that is no identifier quoted: ``$['book title']``)."""
+    if ref.startswith("$"):
+        return ref
+    steps = ref.replace("[*]", "").split(".")
+    return "$" + "".join(f".{s}" if re.fullmatch(r"[A-Za-z_]\w*", s) else "['" + s.replace("'", "\\'") + "']"
+                         for s in steps)

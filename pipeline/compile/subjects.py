@@ -12,7 +12,8 @@ import re
 from rdflib import URIRef
 
 from pipeline.compile.context import PlanContext
-from pipeline.compile.model import Call, Term, TriplesMapPlan
+from pipeline.compile.model import Call, Term, TriplesMapPlan, term_references
+from pipeline.compile.nesting import part_of, view_for
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, split_class_alternatives
 from pipeline.table.template import Segment
@@ -86,7 +87,9 @@ def segments_term(ctx: PlanContext, segs: list[Segment], src: SourceData, row: M
 def triples_map(ctx: PlanContext, row: MappingRow, template: str, src: SourceData,
                 classes: list[URIRef]) -> TriplesMapPlan | None:
     """The TriplesMap of ``template`` on ``src``, made on first use (ids ``TM<n>_<slug>`` in order of
-    making), with ``classes`` added to its subject map; ``None`` when its subject map cannot be built."""
+    making), with ``classes`` added to its subject map; ``None`` when its subject map cannot be built.
+    A template that reads a repeating part of the records (``{isbn}_{authors.#}``) makes one subject
+    per occurrence: the TriplesMap iterates a logical view on the part (:mod:`.nesting`)."""
     key = (id(src), template)
     tm = ctx.tms.get(key)
     if tm is None:
@@ -96,6 +99,9 @@ def triples_map(ctx: PlanContext, row: MappingRow, template: str, src: SourceDat
         slug = re.sub(r"\W+", "_", f"{src.source.stem}_{_template_slug(template)}").strip("_")
         tm_id = f"TM{len(ctx.tms) + 1}_{slug}"[:80]
         tm = TriplesMapPlan(tm_id, src, ctx.iterator(src), subject, template)
+        part = part_of(src, tm.iterator, term_references(subject))
+        if part is not None:  # one subject per occurrence of a repeating part: iterate it (.nesting)
+            tm.view = view_for(ctx, src, tm.iterator, part)
         ctx.tms[key] = tm
     for c in classes:
         if c not in tm.classes:

@@ -16,6 +16,12 @@ specification's long forms that :mod:`.read` and yarrrml-parser both read:
   $(child), s], [str2, $(parent), o]]}}``;
 * graph maps as ``graphs``.
 
+A TriplesMap over a logical view of a repeated XML element (:mod:`pipeline.compile.nesting`; YARRRML
+has no logical views) is written as a mapping iterating that element, the record's fields read
+upwards (``../@id``) and the position as ``count(preceding-sibling::<element>)`` (an element directly below
+the record; the position of a more deeply nested one is refused); a view over a JSON array cannot
+be written (JSONPath has no parent step): an :class:`InputError` says so.
+
 A literal ``$(`` in a constant is written ``\\$(``; parentheses inside a reference are escaped
 (``$(replace\\(x,'a','b'\\))``), since yarrrml-parser ends a reference at the first ``)``.
 """
@@ -23,6 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 from urllib.parse import unquote
+
+import re
 
 import yaml
 from rdflib import Graph
@@ -66,6 +74,8 @@ class _Writer:
         self.g = g
         self.prefixes = {p: str(ns) for p, ns in g.namespaces() if p and str(ns) != str(MAPPING_NS)}
         self.used: set[str] = set()
+        #: view key -> the expression it stands for, in the mapping being written
+        self.rename: dict[str, str] = {}
 
     def name(self, iri: Any) -> str:
         text = str(iri)
@@ -88,8 +98,8 @@ class _Writer:
                 params.append({"parameter": self.name(g.value(inp, RML.parameter)),
                                "value": self.value(g.value(inp, RML.inputValueMap))})
             return {"function": self.name(g.value(ex, RML.function)), "parameters": params}
-        for pred, show in ((RML.reference, lambda v: f"$({escape_reference(v)})"),
-                           (RML.template, _template_to_yarrrml),
+        for pred, show in ((RML.reference, lambda v: f"$({escape_reference(self.rename.get(v, v))})"),
+                           (RML.template, lambda v: _template_to_yarrrml(self.renamed(v))),
                            (RML.constant, lambda v: str(v).replace("$(", "\\$("))):
             v = g.value(node, pred)
             if v is not None:
@@ -122,12 +132,49 @@ class _Writer:
             out.append(str(const))
         return [self.name(v) if isinstance(v, str) and "$(" not in v else v for v in out]
 
+    def renamed(self, template: str) -> str:
+        if not self.rename:
+            return template
+        return re.sub(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}", lambda m: "{" + self.rename.get(m.group(1), m.group(1))
+                      .replace("{", "\\{").replace("}", "\\}") + "}", template)
+
+    def view_source(self, tm: Any, view: Any) -> tuple[Any, str | None]:
+        """The logical source under a view of one repeated XML element and the iterator at that element;
+        fills :attr:`rename` with what each of the view's keys reads from the element."""
+        g = self.g
+        ls = g.value(view, RML.viewOn)
+        iterables = [f for f in g.objects(view, RML.field) if (f, RDF.type, RML.IterableField) in g]
+        if ls is None or g.value(ls, RML.referenceFormulation) != RML.XPath or len(iterables) != 1:
+            raise InputError(f"TriplesMap {self.tm_name(tm)} reads a logical view over nested JSON or other data, "
+                             "which YARRRML cannot express (JSONPath has no parent step); use the RML document")
+        it, part = iterables[0], str(g.value(iterables[0], RML.iterator))
+        name = str(g.value(it, RML.fieldName))
+        up = "../" * len(re.split(r"/(?![^\[]*\])", part))
+        self.rename = {str(g.value(f, RML.fieldName)): up + str(g.value(f, RML.reference))
+                       for f in g.objects(view, RML.field) if f != it}
+        self.rename.update({f"{name}.{g.value(f, RML.fieldName)}": str(g.value(f, RML.reference))
+                            for f in g.objects(it, RML.field)})
+        steps = re.split(r"/(?![^\[]*\])", part)
+        if len(steps) == 1:
+            self.rename[f"{name}.#"] = f"count(preceding-sibling::{steps[0].split('[')[0]})"
+        elif any(f"{name}.#" in str(v) for p in (RML.template, RML.reference) for v in g.objects(None, p)):
+            # the view numbers the occurrences over the record; preceding-sibling counts within the parent
+            raise InputError(f"TriplesMap {self.tm_name(tm)} keys the occurrences of the nested element {part} by "
+                             "their position in the record, which YARRRML cannot express; use the RML document")
+        base = str(g.value(ls, RML.iterator) or "").rstrip("/")
+        return ls, f"{base}/{part}"
+
     def mapping(self, tm: Any) -> dict[str, Any]:
         g = self.g
         ls = g.value(tm, RML.logicalSource)
+        self.rename, iterator = {}, None
+        if g.value(ls, RML.viewOn) is not None:
+            ls, iterator = self.view_source(tm, ls)
         source = {"access": str(g.value(ls, RML.source)),
                   "referenceFormulation": _FORMULATION[g.value(ls, RML.referenceFormulation)]}
-        if (it := g.value(ls, RML.iterator)) is not None:
+        if iterator is not None:
+            source["iterator"] = iterator
+        elif (it := g.value(ls, RML.iterator)) is not None:
             source["iterator"] = str(it)
         sm = g.value(tm, RML.subjectMap)
         subject = self.term(sm, "iri")
@@ -141,9 +188,9 @@ class _Writer:
                     continue
                 ref: dict[str, Any] = {"mapping": self.tm_name(parent)}
                 conds = [{"function": "equal",
-                          "parameters": [["str1", f"$({escape_reference(str(g.value(jc, RML.child)))})", "s"],
+                          "parameters": [["str1", f"$({escape_reference(self.rename.get(c, c))})", "s"],
                                          ["str2", f"$({escape_reference(str(g.value(jc, RML.parent)))})", "o"]]}
-                         for jc in g.objects(om, RML.joinCondition)]
+                         for jc in g.objects(om, RML.joinCondition) if (c := str(g.value(jc, RML.child)))]
                 if conds:
                     ref["condition"] = conds if len(conds) > 1 else conds[0]
                 objects.append(ref)

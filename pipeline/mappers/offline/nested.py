@@ -13,6 +13,7 @@ from typing import Callable
 
 from rdflib import URIRef
 
+from pipeline.compile.parts import POSITION, every_occurrence_holds, part_separator, repeating_part
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
@@ -122,16 +123,40 @@ def ontology_identifier(info: SourceInfo, ontology: Ontology, matcher: NameMatch
 
 
 def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
-    """The key of an entity with no identifier of its own: its values, preceded by the record's key
-    when the entity is one of a list in the record (``{id}_{members.role}``).
+    """The key of an entity with no identifier of its own: its owner's key plus its position in the
+    owner when it is one of a repeating part of the record (``{id}_{members.#}``), else its values.
 
     An object in a list of its owner (a post in an organisation's ``members``) has no identity
     outside the owner, as a weak entity: its own values alone (``membership/CEO``) would merge the
-    CEOs of every organisation into one. A single nested object (an address) keeps its values."""
+    CEOs of every organisation into one. Its values with the owner's key would still merge two equal
+    occurrences of one record (two authors with the same name) and lose an occurrence with an empty
+    member (a template with no value makes no IRI); the position (RML-LV's index ``<part>.#``, read
+    per occurrence by the compiler's logical view) tells every occurrence apart, when the members are
+    the (innermost) repeating part's own values and every occurrence holds some. Otherwise (a list
+    the data do not show as a repeating part, members some occurrences lack) the owner's key plus
+    the values; a single nested object (an address) keeps its values."""
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
     if listed and info.key and not set(info.key) & set(own):
+        parts = {repeating_part(info.data, info.data.iterator, r) for r in own}
+        # only when the members are the part's own values (authors.name in authors; lib:author/@id) and
+        # every occurrence holds some (each author has a name or a birth year): members deeper in it
+        # or that some occurrences lack (a tunnel in some sections of a line) describe something
+        # inside an occurrence, which may be absent or repeat, and which its position does not name
+        if len(parts) == 1 and None not in parts and all(_object_of(r) == next(iter(parts)) for r in own) and \
+                every_occurrence_holds(info.data, info.data.iterator, next(iter(parts)), list(own)):
+            return tuple(info.key) + (f"{parts.pop()}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
+
+
+def _object_of(ref: str) -> str:
+    """The object (JSON) or element (XML) whose own value ``ref`` reads: ``authors`` for
+    ``authors.name``; ``lib:author`` for ``lib:author/lib:name`` (a child's text) and ``lib:author/@id``
+    (an attribute); ``lib:author/lib:name`` for ``lib:author/lib:name/@lang``."""
+    if "/" not in ref:
+        return parent(ref)
+    steps = ref.split("/")
+    return "/".join(steps[:-1])
 
 
 def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:

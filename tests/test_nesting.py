@@ -1,0 +1,142 @@
+"""Nested iteration through RML-LV logical views (pipeline/compile/nesting.py, parts.py): the compiled
+RML holds a standard rml:LogicalView (read with rdflib), the offline mapper keys an entity of a
+repeating part by its owner's key plus its position, and what YARRRML cannot express is refused.
+The golden folders tests/cases/nested-json-array-per-occurrence and nested-xml-repeated-element
+hold the exact triples."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from rdflib import Graph, Literal, Namespace
+from rdflib.namespace import RDF
+
+from pipeline.cli import main
+from pipeline.compile.parts import is_position, member_of, repeating_part
+from pipeline.manifest import load_manifest
+from pipeline.sources.load import load_source
+
+RML = Namespace("http://w3id.org/rml/")
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    work = tmp_path / name
+    shutil.copytree(CASES / name, work)
+    return work
+
+
+def test_compiled_rml_has_a_logical_view_on_the_owner_source_with_an_iterable_field(tmp_path):
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    out = tmp_path / "m.ttl"
+    assert main(["-q", "compile", str(work / "case.yaml"), str(work / "table.md"), str(out)]) == 0
+    g = Graph().parse(out)
+    views = sorted(g.subjects(RDF.type, RML.LogicalView), key=str)
+    assert len(views) == 2
+    authors = next(v for v in views if str(v).endswith("authors"))
+    source = g.value(authors, RML.viewOn)
+    assert (g.value(source, RML.iterator), g.value(source, RML.referenceFormulation)) == \
+        (Literal("$.books[*]"), RML.JSONPath)
+    fields = {str(g.value(f, RML.fieldName)): f for f in g.objects(authors, RML.field)}
+    assert (fields["isbn"], RDF.type, RML.ExpressionField) in g
+    assert g.value(fields["isbn"], RML.reference) == Literal("$.isbn")
+    assert (fields["authors"], RDF.type, RML.IterableField) in g
+    assert g.value(fields["authors"], RML.iterator) == Literal("$.authors[*]")
+    members = {str(g.value(f, RML.fieldName)): str(g.value(f, RML.reference)) for f in g.objects(fields["authors"],
+                                                                                                    RML.field)}
+    assert members == {"name": "$.name", "born": "$.born"}
+    # two TriplesMaps read the view: the persons, and the books' ex:author per occurrence
+    assert len(set(g.subjects(RML.logicalSource, authors))) == 2
+
+
+def test_parts_of_json_and_xml_records(tmp_path):
+    work = _copy(tmp_path, "nested-xml-repeated-element")
+    xml = load_source(load_manifest(work / "case.yaml").sources[0])
+    assert repeating_part(xml, xml.iterator, "lib:author/lib:name") == "lib:author"
+    assert repeating_part(xml, xml.iterator, "@isbn") is None
+    assert member_of(xml, "lib:title", "lib:title/@xml:lang") == "@xml:lang"
+    assert member_of(xml, "lib:title", "lib:title") == "."
+    assert is_position(xml, "lib:author/#") and not is_position(xml, "lib:book/#")
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    js = load_source(load_manifest(work / "case.yaml").sources[0])
+    assert repeating_part(js, js.iterator, "authors.name") == "authors"
+    assert repeating_part(js, js.iterator, "authors[*].name") == "authors"
+    assert repeating_part(js, js.iterator, "title") is None
+    assert is_position(js, "authors.#") and not is_position(js, "title.#")
+
+
+def test_offline_mapper_keys_an_unidentified_occurrence_by_its_owner_and_position(tmp_path):
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    (work / "table.md").unlink()
+    table = tmp_path / "t.md"
+    assert main(["-q", "map", str(work / "case.yaml"), str(table)]) == 0
+    text = table.read_text(encoding="utf-8")
+    assert "http://example.org/person/{isbn}_{authors.#}" in text
+    assert "{authors.name}_{authors.born}" not in text
+    out = tmp_path / "out"
+    assert main(["-q", "run", str(work / "case.yaml"), "--mapper", "replay", "--table", str(table), "--out", str(out),
+                 "--no-evaluate"]) == 0
+    kg = Graph().parse(next(out.glob("*/*/kg.nt")))
+    persons = {s for s in kg.subjects(RDF.type, Namespace("http://example.org/")["Person"])}
+    # two equal authors of book 111 stay two, the one without a birth year keeps its subject
+    assert sorted(str(p) for p in persons) == [f"http://example.org/person/{k}" for k in
+                                               ("111_0", "111_1", "111_2", "222_0")]
+
+
+def test_yarrrml_of_a_json_view_is_refused_and_the_rml_is_kept(tmp_path, capsys):
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    code = main(["compile", str(work / "case.yaml"), str(work / "table.md"), str(tmp_path / "m.ttl"),
+                 "--yarrrml", str(tmp_path / "m.yml")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "YARRRML cannot express" in err and "Traceback" not in err
+    assert (tmp_path / "m.ttl").exists()
+
+
+@pytest.mark.parametrize("case", ["nested-xml-repeated-element"])
+def test_yarrrml_of_an_xml_view_reads_back_to_the_same_graph(tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    work = _copy(tmp_path, case)
+    rml, yml = tmp_path / "m.ttl", tmp_path / "m.yml"
+    assert main(["-q", "compile", str(work / "case.yaml"), str(work / "table.md"), str(rml), "--yarrrml", str(yml)]) == 0
+    assert "$(count\\(preceding-sibling::lib:author\\))" in yml.read_text(encoding="utf-8")  # parentheses escaped
+    assert main(["-q", "compile", str(work / "case.yaml"), str(yml), str(tmp_path / "back.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "back.ttl"), str(tmp_path / "back.nt")]) == 0
+    expected = Graph().parse(work / "expected.nt")
+    assert set(Graph().parse(tmp_path / "back.nt")) == set(expected)
+
+
+def test_a_part_inside_a_part_is_iterated_at_the_inner_level_and_numbered_over_the_record(tmp_path, capsys):
+    (tmp_path / "lines.json").write_text(
+        '{"lines": [{"code": "L1", "sections": [{"tracks": [{"name": "I"}, {"name": "II"}]}, {"tracks": [{"name": "I"}]}]},'
+        ' {"code": "L2", "sections": [{"tracks": []}]}]}', encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Track a owl:Class . ex:name a owl:DatatypeProperty ; rdfs:domain ex:Track .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [lines.json]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    (tmp_path / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation |\n|---|---|---|---|---|\n"
+        "| sections.tracks.name | lines.json | ex:name | ex:Track | http://example.org/track/{code}_{sections.tracks.#} |\n",
+        encoding="utf-8")
+    assert main(["-q", "compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    assert 'rml:iterator "$.sections[*].tracks[*]"' in (tmp_path / "m.ttl").read_text(encoding="utf-8")
+    names = {(str(s).rsplit("/", 1)[-1], str(o)) for s, o in Graph().parse(tmp_path / "kg.nt").subject_objects(
+        Namespace("http://example.org/")["name"])}
+    # three tracks of line L1, two of them named "I" in different sections: three subjects
+    assert names == {("L1_0", "I"), ("L1_1", "II"), ("L1_2", "I")}
+
+
+def test_a_literal_of_the_position_is_read_per_occurrence(tmp_path):
+    work = _copy(tmp_path, "nested-json-array-per-occurrence")
+    (work / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Datatype |\n"
+        "|---|---|---|---|---|---|\n"
+        "| authors.# | books.json | ex:title | ex:Book | http://example.org/book/{isbn} | xsd:string |\n", encoding="utf-8")
+    assert main(["-q", "compile", str(work / "case.yaml"), str(work / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    pairs = {(str(s).rsplit("/", 1)[-1], str(o)) for s, o in Graph().parse(tmp_path / "kg.nt").subject_objects(
+        Namespace("http://example.org/")["title"])}
+    assert pairs == {("111", "0"), ("111", "1"), ("111", "2"), ("222", "0")}
