@@ -361,10 +361,11 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
     settings = dict(_QUIET)
     methods = multiprocessing.get_all_start_methods()
     if sys.platform.startswith("linux") and "fork" in methods:
-        # workers forked from this process: they start with what it has imported and planned
-        # (no imports, no plan per worker), and with its memory allocator as it is: Dask sets
-        # MALLOC_TRIM_THRESHOLD_=64k for the processes it starts anew, which hands freed memory back
-        # to the system at once; measured at 10M triples, the tasks took 1.6x the CPU so
+        # workers forked from this process: they start with what it has imported and planned (no
+        # imports, no plan per worker). Measured at 10M triples, the same tasks took 1.6x the CPU
+        # seconds on workers started by a forkserver; the likely cause is the
+        # MALLOC_TRIM_THRESHOLD_=64k Dask sets for the processes it starts anew (freed memory handed
+        # back to the system at once), which a forked copy does not read
         settings["distributed.worker.multiprocessing-method"] = "fork"
     elif "forkserver" in methods:
         # workers forked from one server process that has imported what the tasks need: the imports
