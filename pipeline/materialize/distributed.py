@@ -75,7 +75,7 @@ from pipeline.materialize.materializer import findings_of, run_engine_group
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
 from pipeline.materialize.rule_cache import rule_key
 
-__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "parse_size"]
+__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "merge_command", "parse_size"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -540,6 +540,13 @@ def _merge(parts: list[Path], output: Path, fmt: str, work: Path) -> tuple[int, 
     return n_triples, n_quads
 
 
+def merge_command(sort: str, files: list[Path], out: Path, work: Path) -> list[str]:
+    """The ``sort -m -u`` command line that merges sorted part files into ``out`` (run it with
+    ``LC_ALL=C``); ``work``: its temporary files. A larger input buffer than sort's default: far
+    fewer reads over many parts."""
+    return [sort, "-m", "-u", "-S", "64M", "--batch-size", "64", "-T", str(work), "-o", str(out), *map(str, files)]
+
+
 def _merge_copy(files: list[Path], out: Path, work: Path) -> int:
     """``sort -m -u`` of sorted files into ``out`` without consuming them (``merge_sorted`` moves a single run)."""
     if not files:
@@ -547,10 +554,7 @@ def _merge_copy(files: list[Path], out: Path, work: Path) -> int:
         return 0
     sort = sort_command()
     if sort is not None:
-        # a larger input buffer than sort's default: far fewer reads over many parts
-        done = subprocess.run([sort, "-m", "-u", "-S", "64M", "--batch-size", "64", "-T", str(work), "-o", str(out),
-                               *map(str, files)],
-                              env={**os.environ, "LC_ALL": "C"})
+        done = subprocess.run(merge_command(sort, files, out, work), env={**os.environ, "LC_ALL": "C"})
         if done.returncode != 0:
             raise MaterializeError(f"sort -m exited with {done.returncode} while merging the parts")
         return count_lines(out)
