@@ -7,9 +7,11 @@ JVM-Python serialization and no Spark runtime to install, and a ``LocalCluster``
 machine) and a scheduler address (``--scheduler tcp://host:8786``, a cluster) are the same code.
 
 The driver parses nothing but the mapping: the engine's rule table (parsed once,
-:func:`pipeline.materialize.engine.engine_rules`) is sent to every worker once
-(``Client.scatter``), and each worker plans the same rules from it
-(:func:`pipeline.materialize.columnar.plan_rules`). The job is then four kinds of tasks:
+:func:`pipeline.materialize.engine.engine_rules`) is planned once
+(:func:`pipeline.materialize.columnar.plan_rules`) and sent to every worker once
+(``Client.scatter``); a worker of a cluster plans the same rules from it once, and the workers of a
+local cluster, forked from the driver on Linux (:func:`start_method`), start with the driver's
+plan. The job is then four kinds of tasks:
 
 1. **scan** (per block of each CSV/TSV file): count the block's quotes, so that each block knows
    whether it starts inside a quoted field (:mod:`pipeline.materialize.blocks`). The driver cuts
@@ -75,7 +77,7 @@ from pipeline.materialize.materializer import findings_of, run_engine_group
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
 from pipeline.materialize.rule_cache import rule_key
 
-__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "merge_command", "parse_size"]
+__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "merge_command", "parse_size", "start_method"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -348,6 +350,24 @@ def _engine(payload: _Payload, partition: str, parts: str, task: int) -> dict[st
                 "empty": [[k[0], k[1], v] for k, v in empty.items()], "failed": []}
 
 
+def start_method() -> str:
+    """How a local cluster starts its worker processes (``multiprocessing`` start method).
+
+    ``fork`` on Linux: the workers are copies of this process and start with what it has imported
+    and planned (no imports, no plan per worker). Measured at 10M triples, the same tasks took 1.6x
+    the CPU seconds on workers started by a forkserver; the likely cause is the
+    ``MALLOC_TRIM_THRESHOLD_=64k`` Dask sets for the processes it starts anew (freed memory handed
+    back to the system at once), which a forked copy does not read. Elsewhere ``forkserver`` where
+    there is one: one server process imports what the tasks need (:data:`_PRELOAD`) and the
+    workers are forked from it, so the imports are paid once, not once per worker as with
+    ``spawn`` (Dask's default, the last resort).
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
 def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
     """A Dask client on ``scheduler``, or on a local cluster of ``workers`` single-threaded processes."""
     try:
@@ -359,21 +379,12 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
     if scheduler:
         return Client(scheduler), None
     settings = dict(_QUIET)
-    methods = multiprocessing.get_all_start_methods()
-    if sys.platform.startswith("linux") and "fork" in methods:
-        # workers forked from this process: they start with what it has imported and planned (no
-        # imports, no plan per worker). Measured at 10M triples, the same tasks took 1.6x the CPU
-        # seconds on workers started by a forkserver; the likely cause is the
-        # MALLOC_TRIM_THRESHOLD_=64k Dask sets for the processes it starts anew (freed memory handed
-        # back to the system at once), which a forked copy does not read
-        settings["distributed.worker.multiprocessing-method"] = "fork"
-    elif "forkserver" in methods:
-        # workers forked from one server process that has imported what the tasks need: the imports
-        # are paid once, not once per worker (Dask's default, spawn, starts each from scratch)
+    method = start_method()
+    settings["distributed.worker.multiprocessing-method"] = method
+    if method == "forkserver":
         import dask
         from distributed.utils import get_mp_context
 
-        settings["distributed.worker.multiprocessing-method"] = "forkserver"
         with dask.config.set(settings):
             get_mp_context().set_forkserver_preload(list(_PRELOAD))
     import dask
