@@ -106,3 +106,22 @@ def test_measure_reports_a_child_s_own_peak_apart_from_its_subtree(tmp_path):
     assert usage["rc"] == 0 and usage["root_cmd"].startswith(sys.executable)
     child = next(p for p in usage["processes"] if p["cmd"] == usage["root_cmd"])
     assert child["own_mb"] >= 80 and child["peak_mb"] >= child["own_mb"]
+
+
+def test_full_blocks_with_a_short_last_one_read_as_the_whole_file(tmp_path):
+    import pandas as pd
+
+    from pipeline.materialize.blocks import nominal_ranges, read_block, scan_block, split_file
+
+    path = tmp_path / "s.csv"
+    rows = ["id,name"] + [f's{i},"Stop {i},\n{i % 4}"' if i % 5 == 0 else f"s{i},Stop {i}" for i in range(40)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    size = path.stat().st_size
+    whole = pd.read_table(path, sep=",", index_col=False, dtype=str, keep_default_na=False, na_filter=False)
+    assert nominal_ranges(10, 4) == [(0, 4), (4, 8), (8, 10)] and nominal_ranges(0, 4) == [(0, 0)]
+    for block in (1, 3, 7, 16, 61, size - 1, size, size + 5):  # last blocks of 1 byte up to a whole block
+        ranges = nominal_ranges(size, block)
+        assert all(b - a == block for a, b in ranges[:-1]) and ranges[-1][1] == size
+        blocks = split_file(str(path), ranges, [scan_block(str(path), a, b, ",") for a, b in ranges])
+        parts = pd.concat([read_block(b, "CSV", ["id", "name"]) for b in blocks], ignore_index=True)
+        assert parts.equals(whole), block
