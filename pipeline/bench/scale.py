@@ -113,7 +113,8 @@ def run_stage(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str,
         both ``None`` when there was no worker, "workers", "processes"}``.
     """
     u = measure(cmd, log, cwd=cwd, env=env)
-    workers = dask_workers(u.processes, u.root_cmd)
+    # a command's forked guard worker has its command line too: Dask workers only in a distributed run
+    workers = dask_workers(u.processes, u.root_cmd if "--distributed" in cmd else "")
     return {"rc": u.rc, "s": u.wall_s, "cpu_s": u.cpu_s, "mem_mb": u.peak_sum_mb, "rss_mb": u.peak_process_mb,
             "worker_mb": max((p["own_mb"] for p in workers), default=None),
             "worker_tree_mb": max((p["peak_mb"] for p in workers), default=None),
