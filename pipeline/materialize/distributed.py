@@ -354,7 +354,7 @@ def start_method() -> str:
     """How a local cluster starts its worker processes (``multiprocessing`` start method).
 
     ``fork`` on Linux: the workers are copies of this process and start with what it has imported
-    and planned (no imports, no plan per worker). Measured at 10M triples, the same tasks took 1.6x
+    and planned (no imports, no plan per worker). Measured at 10M triples, the same tasks took 1.5x
     the CPU seconds on workers started by a forkserver; the likely cause is the
     ``MALLOC_TRIM_THRESHOLD_=64k`` Dask sets for the processes it starts anew (freed memory handed
     back to the system at once), which a forked copy does not read. Elsewhere ``forkserver`` where
