@@ -252,7 +252,7 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
             row[f"cpu_distributed_{key}"] = _ratio(dist, mat["cpu_s"])
             if tag + "merge" in med:  # the parts merged into one file, as --distributed without --no-merge
                 row[f"cpu_distributed_merged_{key}"] = _ratio(dist + med[tag + "merge"]["cpu_s"], mat["cpu_s"])
-    for f in (eng, work / "dist.nt", work / "base-dist.nt", work / "base.nt"):  # big files: keep ours.nt only
+    for f in (eng, work / "dist.nt", work / "basedist.nt", work / "base.nt"):  # big files: keep ours.nt only
         if f.exists() and f.stat().st_size > 50_000_000:
             f.unlink()
             shutil.rmtree(f"{f}.parts", ignore_errors=True)
