@@ -48,9 +48,13 @@ class Usage:
         peak_root_mb: peak RSS of the command's own process.
         peak_process_mb: peak RSS of the largest single process.
         processes: every other process seen in the tree, ``{"pid", "parent", "cmd", "peak_mb",
-            "cpu_s"}``: the peak of the RSS summed over it and its descendants, and its CPU seconds
-            (its own and its waited-for children's) as last seen, a lower bound (the interval before
-            it ended is not in it).
+            "own_mb", "cpu_s"}``: the peak of the RSS summed over it and its descendants, the peak
+            of its own RSS, and its CPU seconds (its own and its waited-for children's) as last
+            seen, a lower bound (the interval before it ended is not in it). A child caught between
+            its ``fork``/``vfork`` and its ``exec`` shows its parent's RSS, so a subtree's peak can
+            count a process twice; ``own_mb`` cannot.
+        root_cmd: the command line of the root process as ``/proc`` shows it (a process forked from
+            the root without ``exec`` shows the same).
     """
 
     rc: int
@@ -60,6 +64,7 @@ class Usage:
     peak_root_mb: float
     peak_process_mb: float
     processes: list[dict] = field(default_factory=list)
+    root_cmd: str = ""
 
 
 def become_subreaper() -> bool:
@@ -115,6 +120,7 @@ class _Sampler(threading.Thread):
         self.parent: dict[int, int] = {}
         self.cmd: dict[int, str] = {}
         self.subtree_peak: dict[int, int] = {}
+        self.own_peak: dict[int, int] = {}
         self.cpu: dict[int, float] = {}
         self.available = os.path.isdir("/proc")
 
@@ -144,6 +150,7 @@ class _Sampler(threading.Thread):
                 self.cmd[pid] = _cmdline(pid) or name
                 self.parent[pid] = ppid
             self.subtree_peak[pid] = max(self.subtree_peak.get(pid, 0), subtree[pid])
+            self.own_peak[pid] = max(self.own_peak.get(pid, 0), rss)
             self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu)
         self.peak_root = max(self.peak_root, table[self.root][1])
         self.peak_sum = max(self.peak_sum, subtree[self.root])
@@ -198,6 +205,8 @@ def measure(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str, s
                  peak_root_mb=round(root_peak / mb, 1),
                  peak_process_mb=round(max(sampler.peak_process, root_peak) / mb, 1),
                  processes=[{"pid": pid, "parent": sampler.parent[pid], "cmd": sampler.cmd[pid],
-                             "peak_mb": round(sampler.subtree_peak[pid] / mb, 1), "cpu_s": round(sampler.cpu[pid], 2)}
-                            for pid in sorted(sampler.cmd) if pid != proc.pid])
+                             "peak_mb": round(sampler.subtree_peak[pid] / mb, 1),
+                             "own_mb": round(sampler.own_peak[pid] / mb, 1), "cpu_s": round(sampler.cpu[pid], 2)}
+                            for pid in sorted(sampler.cmd) if pid != proc.pid],
+                 root_cmd=sampler.cmd.get(proc.pid, ""))
 

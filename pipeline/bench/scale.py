@@ -12,7 +12,10 @@ each command as its own process, wall time and peak RSS from ``os.wait4``:
 
 * ``engine``: ``python -m morph_kgc`` on the compiled RML, writing N-Triples;
 * ``compile``, ``materialize`` (guards included), ``validate``: the ``kgc`` commands;
-* ``distributed``: ``kgc materialize --distributed`` (Dask, local cluster) when installed;
+* ``distributed``: ``kgc materialize --distributed --no-merge`` (Dask, local cluster) when
+  installed: its sorted parts and manifest; then ``merge``: the ``sort -m -u`` that
+  ``--distributed`` without ``--no-merge`` runs (:func:`pipeline.materialize.distributed.merge_command`),
+  measured on its own, into the file compared with the single-process output;
 * ``map``: ``kgc map`` (the offline mapper) on the same sources; and once more on its own
   workload whose largest source (``stop_times.csv``) has ``--map-rows`` records (default
   1,000,000; about 2M records in all nine files), time and peak RSS.
@@ -33,6 +36,7 @@ import math
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,7 +46,8 @@ from typing import Any
 
 from pipeline.fno import UDF_FILE
 from pipeline.bench.proctree import measure
-from pipeline.materialize.output import count_lines
+from pipeline.materialize.distributed import merge_command
+from pipeline.materialize.output import count_lines, sort_command
 
 __all__ = ["generate", "run_stage", "dask_workers", "slope", "main"]
 
@@ -102,21 +107,30 @@ def run_stage(cmd: list[str], log: Path, cwd: Path | None = None, env: dict[str,
 
     Returns:
         ``{"rc", "s" (wall), "cpu_s", "mem_mb" (peak of the RSS summed over the tree), "rss_mb"
-        (peak of the largest process), "worker_mb" (peak of the largest Dask worker's subtree,
-        ``None`` when there was none), "processes"}``.
+        (peak of the largest process), "worker_mb" (peak RSS of the largest Dask worker process
+        itself), "worker_tree_mb" (peak of the largest worker's subtree: with its ``sort``
+        processes, and with a child caught between fork and exec counted at its parent's size),
+        both ``None`` when there was no worker, "workers", "processes"}``.
     """
     u = measure(cmd, log, cwd=cwd, env=env)
+    # a command's forked guard worker has its command line too: Dask workers only in a distributed run
+    workers = dask_workers(u.processes, u.root_cmd if "--distributed" in cmd else "")
     return {"rc": u.rc, "s": u.wall_s, "cpu_s": u.cpu_s, "mem_mb": u.peak_sum_mb, "rss_mb": u.peak_process_mb,
-            "worker_mb": max((p["peak_mb"] for p in dask_workers(u.processes)), default=None),
+            "worker_mb": max((p["own_mb"] for p in workers), default=None),
+            "worker_tree_mb": max((p["peak_mb"] for p in workers), default=None),
+            "workers": [{"own_mb": p["own_mb"], "tree_mb": p["peak_mb"], "cpu_s": p["cpu_s"]} for p in workers],
             "processes": len(u.processes) + 1}
 
 
-def dask_workers(processes: list[dict]) -> list[dict]:
+def dask_workers(processes: list[dict], root_cmd: str = "") -> list[dict]:
     """The Dask worker processes among a command's (:attr:`pipeline.bench.proctree.Usage.processes`):
-    spawned ones (``spawn_main``), or those forked by a forkserver (whose parent is the server)."""
+    spawned ones (``spawn_main``), those forked by a forkserver (whose parent is the server), and
+    those forked from the command itself (``root_cmd``: children of the root with its command line;
+    their own children caught before ``exec`` are not workers)."""
     cmd = {p["pid"]: p["cmd"] for p in processes}
     return [p for p in processes if "spawn_main" in p["cmd"]
-            or ("forkserver" in p["cmd"] and "forkserver" in cmd.get(p["parent"], ""))]
+            or ("forkserver" in p["cmd"] and "forkserver" in cmd.get(p["parent"], ""))
+            or (root_cmd and p["cmd"] == root_cmd and p["parent"] not in cmd)]
 
 
 def slope(xs: list[float], ys: list[float]) -> float | None:
@@ -148,7 +162,7 @@ def _engine_config(rml: Path, out_nt: Path, work: Path, processes: int) -> Path:
 def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians over the repeats of one stage (``None`` where a figure is missing)."""
     out: dict[str, Any] = {"rc": runs[-1]["rc"], "runs": len(runs)}
-    for key in ("s", "cpu_s", "mem_mb", "rss_mb", "worker_mb"):
+    for key in ("s", "cpu_s", "mem_mb", "rss_mb", "worker_mb", "worker_tree_mb"):
         values = [r[key] for r in runs if r.get(key) is not None]
         out[key] = round(statistics.median(values), 2) if values else None
     return out
@@ -160,7 +174,7 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repeat: int,
                 distributed: bool, workers: int, processes: int, baseline: Path | None,
-                skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+                skip: frozenset[str] = frozenset(), block_size: str | None = None) -> dict[str, Any]:
     work = root / label
     manifest = generate(blinkg, k, work / "data", seed)
     bin_dir = Path(sys.executable).parent
@@ -169,14 +183,17 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
     stages: dict[str, list[dict[str, Any]]] = {}
     sides = {"": None} if baseline is None else {"": None, "base:": baseline}
 
-    def add(name: str, cmd: list[str], pythonpath: Path | None = None) -> dict[str, Any]:
+    def add(name: str, cmd: list[str], pythonpath: Path | None = None,
+            extra_env: dict[str, str] | None = None) -> dict[str, Any]:
         env = None
-        if pythonpath is not None:
-            env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+        if pythonpath is not None or extra_env:
+            env = {**os.environ, **({"PYTHONPATH": str(pythonpath)} if pythonpath is not None else {}),
+                   **(extra_env or {})}
         r = run_stage(cmd, work / f"{name.replace(':', '-')}.log", env=env)
         stages.setdefault(name, []).append(r)
         print(f"  {label} {name}: {r['cpu_s']} s CPU, {r['mem_mb']} MB summed ({r['rss_mb']} MB largest process"
-              + (f", {r['worker_mb']} MB largest worker" if r.get("worker_mb") else "") + f"), {r['s']} s wall, "
+              + (f", {r['worker_mb']} MB largest worker ({r['worker_tree_mb']} MB with its children)"
+                 if r.get("worker_mb") else "") + f"), {r['s']} s wall, "
               f"exit {r['rc']}", flush=True)
         return r
 
@@ -194,10 +211,7 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
             add(tag + "materialize", [kgc, "-q", "materialize", str(rml), str(kg), "--manifest", str(manifest),
                                       "--processes", str(processes)], path)
             if distributed:
-                add(tag + "distributed", [kgc, "-q", "materialize", str(rml), str(work / f"{tag.rstrip(':')}dist.nt"),
-                                          "--manifest", str(manifest), "--distributed", "--workers", str(workers)]
-                    if tag == "" else [kgc, "-q", "materialize", str(rml), str(work / "base-dist.nt"), "--manifest",
-                                       str(manifest), "--distributed", "--partitions", str(workers)], path)
+                _distributed(add, tag, path, kgc, rml, work, manifest, workers, block_size)
             if "validate" not in skip:
                 add(tag + "validate", [kgc, "-q", "validate", str(manifest), str(kg), "--out",
                                        str(work / f"{tag.rstrip(':') or 'ours'}-validation.json")], path)
@@ -220,6 +234,11 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
             row["baseline_identical"] = (work / "base.nt").read_bytes() == kg.read_bytes()
     if distributed and (work / "dist.nt").exists():
         row["distributed_identical"] = _same_file(work / "dist.nt", kg)
+    if distributed:
+        parts = json.loads((work / "dist.nt.parts" / "manifest.json").read_text(encoding="utf-8"))
+        row["distributed_run"] = {k: parts.get(k) for k in ("blocks", "buckets", "block_size", "tasks", "task_cpu_s")}
+        row["distributed_workers"] = {name: [r["workers"] for r in runs] for name, runs in stages.items()
+                                      if name.endswith("distributed")}
     eng_cpu, eng_mem = med["engine"]["cpu_s"], med["engine"]["mem_mb"]
     for tag in sides:
         comp, mat = med[tag + "compile"], med[tag + "materialize"]
@@ -229,12 +248,37 @@ def _bench_size(label: str, k: float, blinkg: Path, root: Path, seed: int, repea
         row[f"cpu_validate_{key}"] = _ratio(med[tag + "validate"]["cpu_s"], mat["cpu_s"]) if "validate" not in skip \
             else None
         if distributed:
-            row[f"cpu_distributed_{key}"] = _ratio(med[tag + "distributed"]["cpu_s"], mat["cpu_s"])
-    for f in (eng, work / "dist.nt", work / "base-dist.nt", work / "base.nt"):  # big files: keep ours.nt only
+            dist = med[tag + "distributed"]["cpu_s"]
+            row[f"cpu_distributed_{key}"] = _ratio(dist, mat["cpu_s"])
+            if tag + "merge" in med:  # the parts merged into one file, as --distributed without --no-merge
+                row[f"cpu_distributed_merged_{key}"] = _ratio(dist + med[tag + "merge"]["cpu_s"], mat["cpu_s"])
+    for f in (eng, work / "dist.nt", work / "basedist.nt", work / "base.nt"):  # big files: keep ours.nt only
         if f.exists() and f.stat().st_size > 50_000_000:
             f.unlink()
+            shutil.rmtree(f"{f}.parts", ignore_errors=True)
     return row
 
+
+def _distributed(add, tag: str, path: Path | None, kgc: str, rml: Path, work: Path, manifest: Path, workers: int,
+                 block_size: str | None) -> None:
+    """The distributed stages of one side: ``kgc materialize --distributed --no-merge`` (parts and
+    manifest), then ``merge``: the parts merged by the command ``--distributed`` runs without
+    ``--no-merge``, measured on its own. A baseline checkout whose command has no ``--no-merge`` runs
+    its ``--distributed`` with its own merge (and ``--partitions``), in one stage."""
+    out = work / f"{tag.rstrip(':')}dist.nt"
+    cmd = [kgc, "-q", "materialize", str(rml), str(out), "--manifest", str(manifest), "--distributed"]
+    source = ((path or Path(__file__).resolve().parents[2]) / "pipeline" / "commands" / "materialize.py")
+    if "--no-merge" not in source.read_text(encoding="utf-8"):
+        add(tag + "distributed", cmd + ["--partitions", str(workers)], path)
+        return
+    add(tag + "distributed", cmd + ["--workers", str(workers), "--no-merge"]
+        + (["--block-size", block_size] if block_size else []), path)
+    parts = Path(f"{out}.parts")
+    sort = sort_command()
+    if sort is None:
+        return
+    files = sorted(parts.glob("part-*.nt"))
+    add(tag + "merge", merge_command(sort, files, out, parts), None, {"LC_ALL": "C"})
 
 def _same_file(a: Path, b: Path) -> bool:
     with open(a, "rb") as fa, open(b, "rb") as fb:
@@ -249,7 +293,8 @@ def _same_file(a: Path, b: Path) -> bool:
 def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> str:
     names = [n for n in rows[0]["stages"] if n != "map"] + (["map"] if "map" in rows[0]["stages"] else [])
     head = ["size", "triples engine / ours (dropped)"] + [f"{n}: CPU s (MB summed)" for n in names]
-    head += ["(compile+mat) / engine: CPU (memory)", "validate / mat CPU", "distributed / mat CPU (MB per worker)"]
+    head += ["(compile+mat) / engine: CPU (memory)", "validate / mat CPU",
+             "distributed / mat CPU: parts, merged (MB largest worker)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [r["size"], f"{r['engine_triples']:,} / {r['our_triples']:,} ({r['dropped_by_guards']:,}"
@@ -259,7 +304,10 @@ def _markdown(rows: list[dict[str, Any]], slopes: dict[str, float | None]) -> st
         base = f" [before: {r['cpu_base_engine']}x ({r['mem_base_engine']}x)]" if "cpu_base_engine" in r else ""
         cells += [f"{r['cpu_ours_engine']}x ({r['mem_ours_engine']}x){base}", f"{r['cpu_validate_ours']}x"]
         dist = r["stages"].get("distributed")
-        cells.append(f"{r.get('cpu_distributed_ours')}x ({dist['worker_mb']})" if dist else "")
+        before = (f" [before: {r.get('cpu_distributed_base')}x, {r.get('cpu_distributed_merged_base')}x "
+                  f"({r['stages']['base:distributed']['worker_mb']})]" if "base:distributed" in r["stages"] else "")
+        cells.append(f"{r.get('cpu_distributed_ours')}x, {r.get('cpu_distributed_merged_ours')}x ({dist['worker_mb']})"
+                     + before if dist else "")
         out.append("| " + " | ".join(cells) + " |")
     out.append("| log-log slope of CPU s | | " + " | ".join(str(slopes.get(n)) for n in names) + " | | | |")
     return "\n".join(out) + "\n"
@@ -317,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="interleaved runs of every stage per size; the figures are medians (default: %(default)s)")
     p.add_argument("--workers", type=int, default=2, help="Dask workers of the distributed run (local cluster)")
     p.add_argument("--no-distributed", dest="distributed", action="store_false")
+    p.add_argument("--block-size", default=None,
+                   help="source bytes per map task of the distributed run, e.g. 4M (default: kgc's own)")
     p.add_argument("--processes", type=int, default=int(os.environ.get("BENCH_SCALE_PROCESSES", "1")),
                    help="worker processes of the engine alone (number_of_processes) and of `kgc materialize "
                         "--processes`: the same on both sides (Morph-KGC's own default is 2 x CPUs)")
@@ -364,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     for label in labels:
         print(f"size {label}:", flush=True)
         rows.append(_bench_size(label, SIZES[label] / TRIPLES_PER_COPY, blinkg, root, args.seed, args.repeat,
-                                distributed, args.workers, args.processes, baseline, skip))
+                                distributed, args.workers, args.processes, baseline, skip, args.block_size))
     xs = [r["engine_triples"] for r in rows]
     slopes = {n: slope(xs, [r["stages"][n]["cpu_s"] for r in rows]) for n in rows[0]["stages"]}
     result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "processes": args.processes,

@@ -7,9 +7,11 @@ JVM-Python serialization and no Spark runtime to install, and a ``LocalCluster``
 machine) and a scheduler address (``--scheduler tcp://host:8786``, a cluster) are the same code.
 
 The driver parses nothing but the mapping: the engine's rule table (parsed once,
-:func:`pipeline.materialize.engine.engine_rules`) is sent to every worker once
-(``Client.scatter``), and each worker plans the same rules from it
-(:func:`pipeline.materialize.columnar.plan_rules`). The job is then four kinds of tasks:
+:func:`pipeline.materialize.engine.engine_rules`) is planned once
+(:func:`pipeline.materialize.columnar.plan_rules`) and sent to every worker once
+(``Client.scatter``); a worker of a cluster plans the same rules from it once, and the workers of a
+local cluster, forked from the driver on Linux (:func:`start_method`), start with the driver's
+plan. The job is then four kinds of tasks:
 
 1. **scan** (per block of each CSV/TSV file): count the block's quotes, so that each block knows
    whether it starts inside a quoted field (:mod:`pipeline.materialize.blocks`). The driver cuts
@@ -53,6 +55,7 @@ import pickle
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -74,7 +77,7 @@ from pipeline.materialize.materializer import findings_of, run_engine_group
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
 from pipeline.materialize.rule_cache import rule_key
 
-__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "parse_size"]
+__all__ = ["BLOCK_SIZE", "DistributedResult", "materialize_distributed", "merge_command", "parse_size", "start_method"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -147,18 +150,38 @@ class _Payload:
     http_api: str
 
 
-def _state(payload: _Payload) -> tuple:
-    """``(rml_df, fnml_df, config, rules, engine groups)`` in this worker (planned once per payload)."""
-    if payload.token not in _STATE:
-        from morph_kgc.args_parser import load_config_from_argument
+def _plan(payload: _Payload) -> tuple:
+    """``(rml_df, fnml_df, config, rules, engine groups, groups the columnar path cannot run)``
+    of a payload, as every worker uses it."""
+    from morph_kgc.args_parser import load_config_from_argument
 
-        config = load_config_from_argument(payload.ini)
-        config.set("CONFIGURATION", "http_api_df", payload.http_api)
-        groups = asserted_groups(payload.rml_df)
-        rules, rest = plan_rules(groups, payload.rml_df, payload.fnml_df, config)
+    config = load_config_from_argument(payload.ini)
+    config.set("CONFIGURATION", "http_api_df", payload.http_api)
+    groups = asserted_groups(payload.rml_df)
+    rules, rest = plan_rules(groups, payload.rml_df, payload.fnml_df, config)
+    return payload.rml_df, payload.fnml_df, config, rules, groups, rest
+
+
+def _state(payload: _Payload) -> tuple:
+    """:func:`_plan` of the payload in this process (planned once per payload; a worker forked
+    from the driver finds the driver's)."""
+    if payload.token not in _STATE:
         _STATE.clear()
-        _STATE[payload.token] = (payload.rml_df, payload.fnml_df, config, rules, groups)
+        _STATE[payload.token] = _plan(payload)
     return _STATE[payload.token]
+
+
+class _Clock:
+    """Adds the task thread's CPU seconds since the last call to ``into[phase]`` (the manifest's
+    ``cpu_s``: where the workers' time goes)."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into, self.last = into, time.thread_time()
+
+    def __call__(self, phase: str) -> None:
+        now = time.thread_time()
+        self.into[phase] = self.into.get(phase, 0.0) + now - self.last
+        self.last = now
 
 
 def _part(runs: Runs, parts: Path, name: str) -> dict[str, Any]:
@@ -205,16 +228,18 @@ def _buckets_of(keys: Any, buckets: int) -> Any:
 
 def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets: int, task: int) -> dict[str, Any]:
     """A block: its rules without a join guarded into a part file; the join sides into a shuffle file."""
-    rml_df, fnml_df, config, rules, _ = _state(payload)
+    rml_df, fnml_df, config, rules, _, _ = _state(payload)
     local = [(i, r) for i, r in enumerate(rules) if r.path == block.path and r.join is None]
     children = [(i, r) for i, r in enumerate(rules) if r.path == block.path and r.join is not None]
     sides = {join_id(r.join): r.join for r in rules if r.join is not None and r.join.path == block.path}
     columns = list(dict.fromkeys([*(c for _, r in local + children for c in r.refs),
                                   *(c for j in sides.values() for c in (*j.parent_keys, *j.term.refs))]))
-    out: dict[str, Any] = {"parts": {}, "failed": [], "rows": 0, "shuffle": None, "guard": None}
+    out: dict[str, Any] = {"parts": {}, "failed": [], "rows": 0, "shuffle": None, "guard": None, "cpu": {}}
+    clock = _Clock(out["cpu"])
     with _ENGINE_LOCK, engine_run(), tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:
         try:
             chunk = chunk_of(read_block(block, source_type, columns))
+            clock("map read")
         except (Unsupported, ValueError, UnicodeDecodeError) as exc:
             LOGGER.info("the engine runs the rules of %s: %s", block.path, exc)
             out["failed"] = sorted({r.partition for _, r in local + children})
@@ -227,9 +252,11 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
             except Unsupported:
                 failed.add(rule.partition)
                 continue
+            clock("map rules")
             if n:
                 out["rows"] += n
                 guard.frame(cols, runs, None, rule.trusted)
+            clock("map guard")
         sections: list[dict] = [{} for _ in range(buckets)]
         for i, rule in children:
             try:
@@ -251,6 +278,7 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
             for k in np.unique(b):
                 sel = b == k
                 sections[k][("p", side_id)] = (keys[sel], terms[sel])
+        clock("map join sides")
         if any(sections):
             path = Path(parts) / "shuffle" / f"m{task:06d}.pkl"
             offsets = []
@@ -261,7 +289,9 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
                         pickle.dump(section, fh, protocol=pickle.HIGHEST_PROTOCOL)
                     offsets.append((start, fh.tell() - start))
             out["shuffle"] = (str(path), offsets)
+        clock("map shuffle write")
         out["parts"] = _part(runs, Path(parts), f"part-m{task:06d}")
+        clock("map part")
         out["guard"] = _guard_out(guard)
         out["failed"] = sorted(failed)
     return out
@@ -269,7 +299,9 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
 
 def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], parts: str, task: int) -> dict[str, Any]:
     """A bucket of join keys: each join's child rows with the parent pairs of the same keys."""
-    rml_df, fnml_df, config, rules, _ = _state(payload)
+    rml_df, fnml_df, config, rules, _, _ = _state(payload)
+    cpu: dict[str, float] = {}
+    clock = _Clock(cpu)
     child: dict[int, list] = {}
     parent: dict[tuple, list] = {}
     for path, start, length in inputs:
@@ -280,7 +312,8 @@ def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], 
             section = pickle.loads(fh.read(length))  # noqa: S301 - written by this job's map tasks
         for (kind, key), value in section.items():
             (child.setdefault(key, []) if kind == "c" else parent.setdefault(key, [])).append(value)
-    out: dict[str, Any] = {"parts": {}, "rows": 0, "guard": None, "failed": []}
+    clock("reduce shuffle read")
+    out: dict[str, Any] = {"parts": {}, "rows": 0, "guard": None, "failed": [], "cpu": cpu}
     with _ENGINE_LOCK, tempfile.TemporaryDirectory(prefix="kgc-reduce-") as tmp:
         guard, runs = Guard(), Runs(Path(tmp), stream=True)
         sides: dict[tuple, ParentIndex] = {}
@@ -295,23 +328,44 @@ def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], 
             keys = np.concatenate([c[1] for c in child[i]])
             terms = [_concat([c[0][j] for c in child[i]], [len(c[1]) for c in child[i]]) for j in range(3)]
             cols, n = join_statements(terms, keys, sides[side_id])
+            clock("reduce join")
             if n:
                 out["rows"] += n
                 guard.frame(cols, runs, None, rule.trusted)
+            clock("reduce guard")
         out["parts"] = _part(runs, Path(parts), f"part-r{task:06d}")
+        clock("reduce part")
         out["guard"] = _guard_out(guard)
     return out
 
 
 def _engine(payload: _Payload, partition: str, parts: str, task: int) -> dict[str, Any]:
     """One Morph-KGC mapping partition run by the engine, as in one process."""
-    rml_df, fnml_df, config, _, groups = _state(payload)
+    rml_df, fnml_df, config, _, groups, _ = _state(payload)
     group = next(g for g in groups if str(g.iloc[0]["mapping_partition"]) == partition)
     with _ENGINE_LOCK, engine_run(), tempfile.TemporaryDirectory(prefix="kgc-engine-") as tmp:
         EMPTY_VALUES.clear()
         guard, runs, rows, empty = run_engine_group(group, rml_df, fnml_df, config, Path(tmp))
         return {"parts": _part(runs, Path(parts), f"part-e{task:06d}"), "rows": rows, "guard": _guard_out(guard),
                 "empty": [[k[0], k[1], v] for k, v in empty.items()], "failed": []}
+
+
+def start_method() -> str:
+    """How a local cluster starts its worker processes (``multiprocessing`` start method).
+
+    ``fork`` on Linux: the workers are copies of this process and start with what it has imported
+    and planned (no imports, no plan per worker). Measured at 10M triples, the same tasks took 1.5x
+    the CPU seconds on workers started by a forkserver; the likely cause is the
+    ``MALLOC_TRIM_THRESHOLD_=64k`` Dask sets for the processes it starts anew (freed memory handed
+    back to the system at once), which a forked copy does not read. Elsewhere ``forkserver`` where
+    there is one: one server process imports what the tasks need (:data:`_PRELOAD`) and the
+    workers are forked from it, so the imports are paid once, not once per worker as with
+    ``spawn`` (Dask's default, the last resort).
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
@@ -325,13 +379,12 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
     if scheduler:
         return Client(scheduler), None
     settings = dict(_QUIET)
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        # workers forked from one server process that has imported what the tasks need: the imports
-        # are paid once, not once per worker (Dask's default, spawn, starts each from scratch)
+    method = start_method()
+    settings["distributed.worker.multiprocessing-method"] = method
+    if method == "forkserver":
         import dask
         from distributed.utils import get_mp_context
 
-        settings["distributed.worker.multiprocessing-method"] = "forkserver"
         with dask.config.set(settings):
             get_mp_context().set_forkserver_preload(list(_PRELOAD))
     import dask
@@ -376,13 +429,15 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
     result = DistributedResult(output if merge else None, parts / "manifest.json")
     t0 = time.perf_counter()
     rml_df, fnml_df, config = engine_rules(mapping_file)
-    groups = asserted_groups(rml_df)
-    rules, rest = plan_rules(groups, rml_df, fnml_df, config)
     ini = engine_config(mapping_file, 1, output_format="N-QUADS")
     # the workers' plan depends on the rule table, i.e. on the document, its location and the
     # configuration: the token is their digest (a file's mtime does not change within a clock tick)
     token = rule_key(Path(mapping_file).read_bytes(), ini, ENGINE_VERSION, str(Path(mapping_file).resolve()))
     payload = _Payload(token, rml_df, fnml_df, ini, config.get("CONFIGURATION", "http_api_df"))
+    # local workers forked from this process find the plan made (remote ones make it from the payload)
+    _STATE.clear()
+    _STATE[token] = _plan(payload)
+    rules, rest = _STATE[token][3], _STATE[token][5]
     files = {}
     for rule in rules:
         files.setdefault(rule.path, rule.source_type)
@@ -434,8 +489,11 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
     t0 = time.perf_counter()
     guard, empty = Guard(), {}
     part_counts: dict[str, int] = {}
+    cpu: dict[str, float] = {}
     for o in outs:
         part_counts.update(o["parts"])
+        for k, v in o.get("cpu", {}).items():
+            cpu[k] = cpu.get(k, 0.0) + v
         if o.get("guard"):
             guard.merge(Guard(dropped={tuple(k): v for k, v in o["guard"]["dropped"].items()},
                               repaired=set(o["guard"]["repaired"])))
@@ -458,7 +516,8 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
                 "mapping": str(where or mapping_file), "tasks": result.tasks, "blocks": result.blocks,
                 "buckets": result.buckets, "block_size": block_size, "workers": result.workers,
                 "dropped": result.dropped, "findings": [f.to_dict() for f in result.findings],
-                "timings_s": {k: round(v, 3) for k, v in result.timings.items()}}
+                "timings_s": {k: round(v, 3) for k, v in result.timings.items()},
+                "task_cpu_s": {k: round(v, 3) for k, v in sorted(cpu.items())}}
     result.manifest.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     LOGGER.info("distributed: %d blocks, %d buckets, tasks %s on %d workers, %s", result.blocks, n_buckets,
                 result.tasks, result.workers, {k: round(v, 2) for k, v in result.timings.items()})
@@ -492,6 +551,13 @@ def _merge(parts: list[Path], output: Path, fmt: str, work: Path) -> tuple[int, 
     return n_triples, n_quads
 
 
+def merge_command(sort: str, files: list[Path], out: Path, work: Path) -> list[str]:
+    """The ``sort -m -u`` command line that merges sorted part files into ``out`` (run it with
+    ``LC_ALL=C``); ``work``: its temporary files. A larger input buffer than sort's default: far
+    fewer reads over many parts."""
+    return [sort, "-m", "-u", "-S", "64M", "--batch-size", "64", "-T", str(work), "-o", str(out), *map(str, files)]
+
+
 def _merge_copy(files: list[Path], out: Path, work: Path) -> int:
     """``sort -m -u`` of sorted files into ``out`` without consuming them (``merge_sorted`` moves a single run)."""
     if not files:
@@ -499,10 +565,7 @@ def _merge_copy(files: list[Path], out: Path, work: Path) -> int:
         return 0
     sort = sort_command()
     if sort is not None:
-        # a larger input buffer than sort's default: far fewer reads over many parts
-        done = subprocess.run([sort, "-m", "-u", "-S", "64M", "--batch-size", "64", "-T", str(work), "-o", str(out),
-                               *map(str, files)],
-                              env={**os.environ, "LC_ALL": "C"})
+        done = subprocess.run(merge_command(sort, files, out, work), env={**os.environ, "LC_ALL": "C"})
         if done.returncode != 0:
             raise MaterializeError(f"sort -m exited with {done.returncode} while merging the parts")
         return count_lines(out)
