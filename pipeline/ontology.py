@@ -538,6 +538,11 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
             return _File(path, triples, prefixes)
         except (SyntaxError, ValueError, UnicodeDecodeError):
             pass  # rdflib reads what pyoxigraph's strict parsers reject, or says why it cannot
+        except OSError as exc:
+            if exc.errno is not None or exc.filename:
+                raise OntologyError(f"cannot read ontology: {exc.strerror or exc}", path=path) from exc
+            # pyoxigraph 0.3 reports RDF/XML that is not well-formed as an OSError without the
+            # line; rdflib's parser gives the line
     g = Graph(bind_namespaces="none")
     try:
         _parse_with_prefix_repair(g, path, notes, fmt)
@@ -713,7 +718,8 @@ def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str], fmt: str | 
             added.append(m.group(1))
             if text is None:
                 text = Path(path).read_text(encoding="utf-8")
-            text = f"@prefix {m.group(1)}: <{WELL_KNOWN_PREFIXES[m.group(1)]}> .\n" + text
+            # on the first line, so that the parser's line numbers stay the file's
+            text = f"@prefix {m.group(1)}: <{WELL_KNOWN_PREFIXES[m.group(1)]}> . " + text
             g.remove((None, None, None))
     for p in added:
         notes.append(f"{path}: prefix '{p}:' used but not declared; read as <{WELL_KNOWN_PREFIXES[p]}>")

@@ -16,6 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+import pycountry
 from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
@@ -33,7 +34,7 @@ from pipeline.table.template import TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
-           "review_finding"]
+           "review_finding", "is_language_tag", "closest_language_tag"]
 
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
@@ -317,15 +318,40 @@ def language_reference(cell: str | None, src: SourceData | None) -> str | None:
     return text if text and src is not None and src.has_reference(text) else None
 
 
+#: A primary language subtag of 2-3 letters (ISO 639), or x-/i- (private use, grandfathered). BCP 47's
+#: grammar also admits 5-8 letters (RFC 5646 2.2.1, "registered" languages), but none is registered and the
+#: materializer refuses them (a misread language name such as 'english' would kill the whole run there).
+_PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
+
+
+def is_language_tag(tag: str) -> bool:
+    """Whether ``tag`` is a BCP 47 tag (RFC 5646 2.1) with a 2-3 letter primary language subtag."""
+    return not check_langtag(tag) and bool(_PRIMARY_LANGUAGE.match(tag))
+
+
+def closest_language_tag(text: str) -> str | None:
+    """The tag a cell that is no tag meant: ``en`` for ``english``/``eng``, ``en-US`` for ``en_US``; ``None``
+    when nothing fits (ISO 639 names and codes from pycountry)."""
+    cleaned = text.strip().replace("_", "-")
+    if cleaned != text and is_language_tag(cleaned):
+        return cleaned
+    try:
+        lang = pycountry.languages.lookup(cleaned.split("-")[0])
+    except LookupError:
+        return None
+    return getattr(lang, "alpha_2", None) or lang.alpha_3
+
+
 def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
     """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
     if not row.language_tag:
         return
     ref = language_reference(row.language_tag, src)
     if ref is None:
-        if check_langtag(row.language_tag):
-            a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47 and no column/path of the "
-                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
+        if not is_language_tag(row.language_tag):
+            a.add("language_tag", f"language tag {row.language_tag!r} is no BCP 47 tag and no column/path of the "
+                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record",
+                  closest_language_tag(row.language_tag))
         return
     if src is not None and not src.has_reference(ref):
         a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",

@@ -19,7 +19,7 @@ from pathlib import Path
 from lxml import etree
 from rdflib import Literal, URIRef
 
-from pipeline.errors import InputError
+from pipeline.errors import InputError, json_syntax_error
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.columns import check_utf8
@@ -156,7 +156,8 @@ def json_too_deep(path: Path, text: str, data=None) -> Finding | None:
 
     Args:
         path: the file (for the finding). text: its text.
-        data: the parsed document; ``None`` when parsing stopped at the recursion limit.
+        data: the parsed document; ``None`` when parsing stopped at the recursion limit (or the
+            document is ``null``: the text is scanned then).
     Returns:
         An ``error`` finding of stage ``source`` naming the line and column where the nesting
         passes the limit.
@@ -164,7 +165,12 @@ def json_too_deep(path: Path, text: str, data=None) -> Finding | None:
     if data is not None and not (isinstance(data, (dict, list)) and _json_depth_exceeds(data, MAX_DEPTH)):
         return None
     where = _deep_position(text, MAX_DEPTH)
-    line, column = where if where else (1, 1)
+    if where is None:
+        if data is None and text.strip() != "null":
+            where = (1, 1)  # the decoder gave up below MAX_DEPTH levels (a lower recursion limit)
+        else:
+            return None
+    line, column = where
     return Finding("source", str(path), f"JSON nested too deeply: more than {MAX_DEPTH} levels of arrays/objects "
                    f"(level {MAX_DEPTH + 1} opens at line {line}, column {column})", line=line,
                    column="nesting", expected=_DEPTH_EXPECTED)
@@ -289,8 +295,7 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
             why = f"not UTF-8: the file is UTF-16 (byte-order mark {head.hex(' ')})"
             expected = "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
     elif isinstance(exc, json.JSONDecodeError):
-        why = f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        expected = "a JSON document"
+        line, why, expected = json_syntax_error(exc, exc.doc)
     elif isinstance(exc, OSError):
         why = f"cannot read the file: {exc.strerror or exc}"
     return Finding("source", str(path), why, line=line, expected=expected)

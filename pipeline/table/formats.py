@@ -12,7 +12,7 @@ import io
 import json
 from pathlib import Path
 
-from pipeline.errors import TableParseError
+from pipeline.errors import TableParseError, json_syntax_error
 from pipeline.table.cells import clean_cell
 from pipeline.table.markdown import header_field, parse_markdown, to_markdown
 from pipeline.table.model import COLUMNS, MappingRow, MappingTable
@@ -73,7 +73,8 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise TableParseError(f"invalid JSON: {exc.msg}", path=source, line=exc.lineno) from exc
+        line, why, expected = json_syntax_error(exc, text)
+        raise TableParseError(f"{why} (expected: {expected})", path=source, line=line) from exc
     except RecursionError as exc:  # a table is a list of flat rows: nesting this deep is no table
         raise TableParseError("invalid JSON: arrays/objects nested too deeply to read", path=source) from exc
     rows = data.get("rows") if isinstance(data, dict) else data
