@@ -25,7 +25,7 @@ from pipeline.manifest import Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
            "xml_too_deep", "parse_xml", "unresolved_entity", "read_error", "require_readable",
            "check_logical_sources", "xml_encoding"]
 
@@ -220,6 +220,17 @@ def json_top_level(src: Source, data) -> Finding | None:
     return Finding("source", str(src.path), f"{why}; nothing to map", line=1,
                    column=NO_RECORDS if empty else None, severity="warning" if empty else "error",
                    expected="an object or an array of objects, the records")
+
+
+def xml_no_records(path: Path, root: etree._Element) -> Finding | None:
+    """The "no records" warning for an XML document whose root element holds nothing: no child
+    element, no attribute, no text (``<orders/>``, the export of an empty day), else ``None``.
+    :func:`require_readable` makes it an error when no source of the case has records."""
+    if len(root) or root.attrib or (root.text or "").strip():
+        return None
+    return Finding("source", str(path), f"no records (the root element <{etree.QName(root).localname}> has no child "
+                   "elements); nothing to map", line=root.sourceline, column=NO_RECORDS,
+                   expected="records: elements inside the root element", severity="warning")
 
 
 def parse_xml(path: Path) -> etree._ElementTree:
