@@ -18,6 +18,7 @@ from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph
                                    validation_passed)
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import MappingTable, read_table
+from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
 __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
@@ -25,8 +26,9 @@ __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    for f in case.shapes:  # as `run` does: unparsable shapes are bad input
-        load_graph(f, "SHACL shapes")
+    for f in case.shapes:  # as `run` does: unparsable shapes, or a term SHACL does not define, are bad input
+        for finding in check_shapes(f):
+            print(finding, file=sys.stderr)
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
     sources = [load_source(s, work / "inputs") for s in case.sources]  # work: a temporary folder
@@ -43,7 +45,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         output_file(args.out, "--out", case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
-        load_graph(f, "SHACL shapes")
+        for finding in check_shapes(f):
+            print(finding, file=sys.stderr)
     if args.shapes:
         case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
     if Path(args.kg).is_dir():
