@@ -23,10 +23,11 @@ from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
+from pipeline.compile.yarrrml.prefixes import SCHEMES
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
+from pipeline.ontology import WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
@@ -283,6 +284,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
             and not row.related_entity_class:
         _outside_range(a, row, prop_iri)
+    _audit_template_prefix(a, row)
     _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
@@ -316,6 +318,25 @@ def language_reference(cell: str | None, src: SourceData | None) -> str | None:
     if m:
         return m.group(1)
     return text if text and src is not None and src.has_reference(text) else None
+
+
+_TEMPLATE_PREFIX = re.compile(r"^([A-Za-z][\w.\-]*):(?!//)")
+
+
+def _audit_template_prefix(a: _RowAudit, row: MappingRow) -> None:
+    """A subject template written with a prefix (``ex:person/{id}``) whose prefix is declared nowhere
+    would become an IRI of that "scheme" (``<bk:book/1>``) for every entity: an error, as for a
+    property or class cell with an unknown prefix. IRI schemes without ``//`` (``urn:``, ``mailto:``
+    ...) are no prefixes."""
+    m = _TEMPLATE_PREFIX.match((row.subject_template or "").strip())
+    if not m or m.group(1) in a.ontology.prefixes or m.group(1).lower() in SCHEMES:
+        return
+    # the candidates are the case's own prefixes (manifest, ontology), not the well-known ones
+    own = sorted(p for p, ns in a.ontology.prefixes.items() if p and WELL_KNOWN_PREFIXES.get(p) != ns)
+    best = process.extractOne(m.group(1), own, scorer=fuzz.ratio) if own else None
+    a.add("subject_template", f"subject template {row.subject_template!r}: unknown prefix {m.group(1)!r}",
+          "a prefix declared in the manifest ('prefixes:') or the ontology, or a full IRI",
+          best[0] if best else None)
 
 
 #: A primary language subtag of 2-3 letters (ISO 639), or x-/i- (private use, grandfathered). BCP 47's
