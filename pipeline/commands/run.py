@@ -25,17 +25,21 @@ def _manifests(paths: list[str]) -> list[Path]:
     """The table-case manifests named or found in folders; a text manifest found in a folder is skipped
     with a note (``kgc text`` runs it), one named on the command line is refused by :func:`load_manifest`."""
     out: list[Path] = []
+    skipped = 0
     for p in map(Path, paths):
         if p.is_dir():
             for m in sorted(p.rglob("*.yaml")):
                 if _is_text(m):
                     print(f"note: {m}: a text manifest (kind: text), skipped: run it with kgc text", file=sys.stderr)
+                    skipped += 1
                 else:
                     out.append(m)
         elif p.exists():
             out.append(p)
         else:
             raise InputError("manifest or folder not found", path=p)
+    if not out and skipped:
+        raise InputError(f"no table-case manifest in {', '.join(paths)}: only text manifests (run them with kgc text)")
     if not out:
         raise InputError(f"no manifest (*.yaml) found in {', '.join(paths)}")
     return out
