@@ -169,7 +169,9 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
     _, ontology, sources = _case_context(args.manifest, copies)
     # every input is read before the output folder is made: bad input writes nothing
     table = read_table(args.table) if args.table else None
-    gold_table = read_table(case.gold_table) if args.table and case.gold_table is not None else None
+    # the gold table is scored against (--table) or compiled into the gold KG (--kg without a gold graph)
+    gold_table = read_table(case.gold_table) if case.gold_table is not None and (args.table or case.gold_graph is None) \
+        else None
     kg = load_graph(args.kg, "--kg") if args.kg else None
     if args.kg and case.gold_graph is not None:
         load_graph(case.gold_graph, "gold graph")
@@ -200,6 +202,9 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
         for f in gold.findings:
             if str(f) not in said:
                 print(f, file=sys.stderr)
+        if gold.rows_dropped:
+            print(f"graph level: against a partial gold ({gold.rows_dropped} gold-table row(s) did not compile, "
+                  "see above)")
         scores = graph_scores(kg, gold.graph, ontology, case, None,
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
