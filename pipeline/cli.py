@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from pipeline import __version__
 from pipeline.errors import InputError, PipelineError
@@ -82,6 +83,21 @@ def _terminated(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt("terminated (SIGTERM)")
 
 
+def _os_error(exc: OSError, args: argparse.Namespace) -> str:
+    """The one line for an ``OSError``: the file and the reason; when a folder could not be made because
+    a file stands where a folder of its path should be (``--out results`` with ``results`` a file),
+    that file, the option that named it, and what was expected."""
+    if exc.filename and isinstance(exc, (NotADirectoryError, FileExistsError)):
+        target = Path(exc.filename)
+        blocking = next((a for a in (target, *target.parents) if a.exists() and not a.is_dir()), None)
+        if blocking is not None:
+            out = getattr(args, "out", None)
+            named = "--out" if out and Path(out).absolute() == blocking.absolute() else "a folder of the output path"
+            return f"{blocking}: {named} is a file; expected a folder (or a name that does not exist yet)"
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -106,8 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 0
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"error: {_os_error(exc, args)}", file=sys.stderr)
         return 2
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)

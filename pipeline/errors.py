@@ -15,6 +15,7 @@ __all__ = [
     "MaterializeError",
     "RMLError",
     "on_user_file",
+    "json_syntax_error",
 ]
 
 
@@ -95,3 +96,45 @@ def on_user_file(exc: InputError, path: object) -> InputError:
     out = type(exc)(f"{message}{copy}", path=path, key=exc.key)
     out.__cause__ = exc.__cause__
     return out
+
+
+#: ``json.JSONDecodeError.msg`` (its start) -> what the reader expected there
+_JSON_EXPECTED = {
+    "Expecting value": "a value: an object, an array, a string, a number, true, false or null",
+    "Expecting ',' delimiter": "',' between two elements, or the closing ']' or '}'",
+    "Expecting ':' delimiter": "':' after the member name",
+    "Expecting property name enclosed in double quotes": 'a member name in double quotes ("name")',
+    "Extra data": "one JSON document per file, nothing after it",
+    "Unterminated string": 'the closing " of the string',
+    "Invalid control character": "control characters escaped inside strings (\\n, \\t)",
+    "Invalid \\escape": "an escape of JSON (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+}
+
+
+def json_syntax_error(exc, text: str) -> tuple[int, str, str]:
+    """What a JSON syntax error means for the person who wrote the file, on one line.
+
+    Python's decoder says where it stopped, which after a trailing comma (``},`` before ``]``,
+    the commonest hand-editing slip) is the next line and "Expecting value"; the comma's own
+    line and "trailing comma" are what the user needs. Used for JSON sources and JSON mapping
+    tables alike.
+
+    Args:
+        exc: the ``json.JSONDecodeError`` (``pos`` a character offset into ``text``).
+        text: the text that was decoded.
+    Returns:
+        ``(line, reason, expected)``: the 1-based line to show, the reason (with the column),
+        and what was expected there.
+    """
+    pos = exc.pos
+    if not text.strip():
+        return 1, "the file is empty", "a JSON document"
+    before = text[:pos].rstrip()
+    close = text[pos:pos + 1]
+    if before.endswith(",") and close in ("]", "}") and exc.msg.startswith(("Expecting value", "Expecting property")):
+        comma = len(before) - 1
+        line = text.count("\n", 0, comma) + 1
+        what = "another value or ']'" if close == "]" else "another member or '}'"
+        return line, "trailing comma after the last element", what
+    expected = next((v for k, v in _JSON_EXPECTED.items() if exc.msg.startswith(k)), "a JSON document")
+    return exc.lineno, f"not valid JSON: {exc.msg} (column {exc.colno})", expected

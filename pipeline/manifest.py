@@ -36,7 +36,7 @@ from pipeline.errors import ManifestError
 from pipeline.rdffile import RDF_FORMATS, rdf_format
 from pipeline.validation.terms import check_iri
 
-__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest"]
+__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest"]
 
 #: Supported source formats and the file suffixes that imply them.
 FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json",), "xml": (".xml",)}
@@ -177,6 +177,11 @@ def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int
                         key="format")
 
 
+def is_text_manifest(data: Any) -> bool:
+    """Whether parsed manifest ``data`` describes a text case (``kind: text``, read by ``kgc text``)."""
+    return isinstance(data, dict) and str(data.get("kind", "")).strip().lower() == "text"
+
+
 def load_manifest(path: str | Path) -> Case:
     """Read and validate a manifest file.
 
@@ -201,6 +206,8 @@ def load_manifest(path: str | Path) -> Case:
         raise ManifestError("invalid YAML: collections nested too deeply to read", path=path) from exc
     if not isinstance(data, dict):
         raise ManifestError("expected a mapping of keys (sources, ontologies, ...) at the top level", path=path)
+    if is_text_manifest(data):
+        raise ManifestError("a text manifest (kind: text): run it with kgc text", path=path, key="kind")
     _unknown(set(data), _TOP_KEYS, "the manifest", path, node)
     for req in ("sources", "ontologies"):
         if not data.get(req):

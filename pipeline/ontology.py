@@ -28,7 +28,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
-from pipeline.rdffile import SYNTAX_NAMES, parse_error, rdf_format, syntax_hint
+from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "sniff_syntax"]
@@ -520,6 +520,7 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
             notes.append(f"{path}: the file holds {SYNTAX_NAMES[sniffed]}, not the {SYNTAX_NAMES[by_extension]} its "
                          f"extension {p.suffix!r} names; read as {SYNTAX_NAMES[sniffed]}")
         fmt = sniffed
+    strict = ""
     if fmt in _OXIGRAPH:
         try:
             bnodes = f"f{number}b"
@@ -538,16 +539,22 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
             return _File(path, triples, prefixes)
         except (SyntaxError, ValueError, UnicodeDecodeError):
             pass  # rdflib reads what pyoxigraph's strict parsers reject, or says why it cannot
+        except OSError as exc:
+            if exc.errno is not None or exc.filename:
+                raise OntologyError(f"cannot read ontology: {exc.strerror or exc}", path=path) from exc
+            # pyoxigraph 0.3 reports RDF/XML that is not well-formed as an OSError without the
+            # line; rdflib's parser gives the line, pyoxigraph's message what was expected
+            strict = " ".join(str(exc).split())
     g = Graph(bind_namespaces="none")
     try:
         _parse_with_prefix_repair(g, path, notes, fmt)
     except FileNotFoundError as exc:
         raise OntologyError("ontology file not found", path=path) from exc
     except Exception as exc:  # rdflib raises many parser-specific types
-        line, why = parse_error(exc)
-        read_as = f"as {fmt}" if fmt else f"(extension {p.suffix or '(none)'!r} unknown, read as turtle)"
-        raise OntologyError(f"cannot parse ontology {read_as}: {why}{syntax_hint(path)}", path=path,
-                            line=line) from exc
+        line, why = locate_parse_error(path, fmt, exc)
+        why += f" ({strict})" if strict and strict not in why else ""
+        read_as = f"as {SYNTAX_NAMES[fmt]}" if fmt else f"(extension {p.suffix or '(none)'!r} unknown, read as Turtle)"
+        raise OntologyError(f"cannot parse ontology {read_as}: {why}", path=path, line=line) from exc
     return _File(path, list(g), {str(k): str(v) for k, v in g.namespaces()})
 
 
@@ -713,7 +720,8 @@ def _parse_with_prefix_repair(g: Graph, path: str, notes: list[str], fmt: str | 
             added.append(m.group(1))
             if text is None:
                 text = Path(path).read_text(encoding="utf-8")
-            text = f"@prefix {m.group(1)}: <{WELL_KNOWN_PREFIXES[m.group(1)]}> .\n" + text
+            # on the first line, so that the parser's line numbers stay the file's
+            text = f"@prefix {m.group(1)}: <{WELL_KNOWN_PREFIXES[m.group(1)]}> . " + text
             g.remove((None, None, None))
     for p in added:
         notes.append(f"{path}: prefix '{p}:' used but not declared; read as <{WELL_KNOWN_PREFIXES[p]}>")

@@ -17,7 +17,8 @@ from rdflib import Dataset, Graph
 
 from pipeline.errors import InputError
 
-__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES"]
+__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES",
+           "locate_parse_error"]
 
 #: file extension -> rdflib parser name
 RDF_FORMATS: dict[str, str] = {
@@ -61,8 +62,67 @@ def load_graph(path: str | Path, what: str = "RDF file") -> Graph:
             return g
         return Graph().parse(path, format=fmt)
     except Exception as exc:  # rdflib raises parser-specific types
-        line, why = parse_error(exc)
-        raise InputError(f"{what}: not valid {fmt}: {why}{syntax_hint(path)}", path=path, line=line) from exc
+        line, why = locate_parse_error(path, fmt, exc)
+        raise InputError(f"{what}: not valid {SYNTAX_NAMES[fmt]}: {why}", path=path, line=line) from exc
+
+
+def locate_parse_error(path: str | Path, fmt: str | None, exc: BaseException) -> tuple[int | None, str]:
+    """The line and reason of a syntax error in an RDF file, for every syntax: the one path by which
+    ontologies, gold graphs, shapes and KGs say where a file is broken.
+
+    rdflib's N-Triples/N-Quads parsers report no line (and quote only the tail of the line); pyoxigraph's
+    strict parsers do, so the file is read again by pyoxigraph for the line when rdflib gave none.
+
+    Args:
+        path: the file. fmt: the rdflib parser name it was read with (``None``: Turtle was tried).
+        exc: what the parser raised.
+    Returns:
+        ``(line, reason)``: the 1-based line (``None`` when no parser tells), the reason on one line,
+        with the column when known and a hint for OWL syntaxes rdflib cannot read.
+    """
+    line, why = parse_error(exc)
+    if line is None and fmt in _OXIGRAPH:
+        found = _oxigraph_error(Path(path), fmt)
+        if found is not None:
+            line, why = found
+    return line, f"{why}{syntax_hint(path)}"
+
+
+def _oxigraph_error(path: Path, fmt: str) -> tuple[int | None, str] | None:
+    """``(line, reason)`` of pyoxigraph's parser on ``path``, ``None`` when it reads the file."""
+    try:
+        for _ in pyoxigraph.parse(str(path), _OXIGRAPH[fmt]):
+            pass
+    except SyntaxError as exc:
+        return _oxigraph_reason(path, " ".join(str(exc).split()))
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _oxigraph_reason(path: Path, text: str) -> tuple[int | None, str]:
+    """pyoxigraph's ``... on line L at position P`` as ``(L, reason (column P))``; a line break met inside
+    a string literal is said as an unterminated literal."""
+    m = re.search(r" on line (\d+) at position (\d+)$", text)
+    if not m:
+        return None, text[:300]
+    line, pos = int(m.group(1)), int(m.group(2))
+    why = f"{text[:m.start()]} (column {pos})"
+    if text.startswith("unexpected character '\\n'") or text.startswith("unexpected character '\n'"):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                for number, content in enumerate(fh, 1):
+                    if number == line:
+                        break
+                else:
+                    content = ""
+        except OSError:
+            content = ""
+        quotes = [q.start() for q in re.finditer(r'(?<!\\)"', content[:pos])]
+        if len(quotes) % 2:
+            why = (f"unterminated string literal opened at column {quotes[-1] + 1} (expected: its closing \" on the "
+                   "same line; a line break inside a literal is written \\n)")
+    return line, why[:300]
 
 
 def parse_error(exc: BaseException) -> tuple[int | None, str]:
@@ -148,8 +208,6 @@ def ntriples_copy(path: str | Path, target: str | Path) -> str:
     except (SyntaxError, OSError) as exc:
         if isinstance(exc, OSError) and getattr(exc, "filename", None):
             raise  # the file itself cannot be read: the CLI names it
-        text = " ".join(str(exc).split())
-        m = re.search(r" on line (\d+) at position (\d+)$", text)
-        line, why = (int(m.group(1)), f"{text[:m.start()]} (column {m.group(2)})") if m else (None, text)
-        raise InputError(f"not valid {name}: {why[:300]}", path=path, line=line) from exc
+        line, why = _oxigraph_reason(path, " ".join(str(exc).split()))
+        raise InputError(f"not valid {name}: {why}", path=path, line=line) from exc
     return name

@@ -36,7 +36,7 @@ def test_gold_graph_rdfxml_error_names_line(tmp_path):
                  encoding="utf-8")
     with pytest.raises(InputError) as err:
         load_graph(f, "gold graph")
-    assert str(err.value) == f"{f}:4: gold graph: not valid xml: no element found (column 0)"
+    assert str(err.value) == f"{f}:4: gold graph: not valid RDF/XML: no element found (column 0)"
 
 
 def test_an_output_that_is_a_folder_or_a_missing_score_input_is_bad_input(tmp_path, capsys):
@@ -68,7 +68,7 @@ def test_unparsable_shapes_file_is_bad_input_for_run_and_validate(tmp_path, caps
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"),
                  "--out", str(tmp_path / "v.json")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == f'error: {tmp_path / "shapes.ttl"}:2: SHACL shapes: not valid turtle: Prefix "ex:" not bound'
+    assert err[-1] == f'error: {tmp_path / "shapes.ttl"}:2: SHACL shapes: not valid Turtle: Prefix "ex:" not bound'
 
 
 def test_run_rejects_zero_processes(tmp_path, capsys):

@@ -95,7 +95,7 @@ def test_xml_repair_declares_known_and_reports_unknown_prefixes(tmp_path):
     findings = declare_prefixes(copy)
     path = copy.path
     assert path == tmp_path / "out" / "in.xml" and src.read_text() == original
-    assert [(f.value, f.severity) for f in findings] == [("cbc", "warning"), ("foo", "error")]
+    assert [(f.value, f.severity) for f in findings] == [("cbc", "warning"), ("foo", "warning")]
     assert path.read_text().startswith('<entry xmlns:cbc="urn:dgpe:names:draft:codice:schema:xsd:CommonBasicComponents-2"'
                                        ' xmlns:foo="urn:undeclared:foo">')
 

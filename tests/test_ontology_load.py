@@ -18,7 +18,7 @@ def test_ontology_in_functional_syntax_is_one_line_with_hint(tmp_path):
     f.write_text(FUNCTIONAL, encoding="utf-8")
     with pytest.raises(OntologyError) as err:
         load_ontology([f])
-    assert str(err.value) == (f"{f}:1: cannot parse ontology as turtle: expected qname after @prefix; the file is in "
+    assert str(err.value) == (f"{f}:1: cannot parse ontology as Turtle: expected qname after @prefix; the file is in "
                               "OWL functional syntax, which is not read: save it as Turtle or RDF/XML")
     assert err.value.line == 1
 
@@ -28,7 +28,7 @@ def test_ontology_unknown_extension_reports_the_turtle_error(tmp_path):
     f.write_text(FUNCTIONAL, encoding="utf-8")
     with pytest.raises(OntologyError) as err:
         load_ontology([f])
-    assert str(err.value).startswith(f"{f}:1: cannot parse ontology (extension '.owx' unknown, read as turtle): "
+    assert str(err.value).startswith(f"{f}:1: cannot parse ontology (extension '.owx' unknown, read as Turtle): "
                                      "expected qname after @prefix; the file is in OWL functional syntax")
     assert "\n" not in str(err.value) and "BufferedReader" not in str(err.value)
 
@@ -38,7 +38,7 @@ def test_turtle_syntax_error_names_its_line(tmp_path):
     f.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e\n ex:f ex:g .\n", encoding="utf-8")
     with pytest.raises(OntologyError) as err:
         load_ontology([f])
-    assert str(err.value) == f"{f}:4: cannot parse ontology as turtle: expected '.' or '}}' or ']' at end of statement"
+    assert str(err.value) == f"{f}:4: cannot parse ontology as Turtle: expected '.' or '}}' or ']' at end of statement"
 
 
 def test_an_ontology_without_classes_or_properties_fails_at_load(tmp_path):

@@ -18,7 +18,7 @@ def test_run_with_an_unparsable_ontology_records_the_failure_in_the_audit(tmp_pa
     assert json.loads((folder / "audit.json").read_text()) == [{
         "stage": "load", "file": "onto.ttl", "line": 1, "column": None, "value": None, "expected": None,
         "candidate": None, "severity": "error",
-        "message": "cannot parse ontology as turtle: expected qname after @prefix; the file is in OWL functional "
+        "message": "cannot parse ontology as Turtle: expected qname after @prefix; the file is in OWL functional "
                    "syntax, which is not read: save it as Turtle or RDF/XML"}]
     run = json.loads((folder / "run.json").read_text())
     assert (run["status"], run["failed_stage"], run["error_kind"], run["findings"]["errors"]) == (

@@ -10,13 +10,15 @@ from pathlib import Path
 
 from pipeline.commands import case_files, output_file
 from pipeline.errors import InputError
-from pipeline.manifest import load_manifest
-from pipeline.ontology import load_ontology
+from pipeline.compile.audit import AuditResult, audit_table
+from pipeline.manifest import Case, load_manifest
+from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph, rdf_format
 from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph_validation, mapping_scores,
                                    validation_passed)
 from pipeline.sources.load import load_source, require_readable
-from pipeline.table import read_table
+from pipeline.table import MappingTable, read_table
+from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
 __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
@@ -24,8 +26,9 @@ __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    for f in case.shapes:  # as `run` does: unparsable shapes are bad input
-        load_graph(f, "SHACL shapes")
+    for f in case.shapes:  # as `run` does: unparsable shapes, or a term SHACL does not define, are bad input
+        for finding in check_shapes(f):
+            print(finding, file=sys.stderr)
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
     sources = [load_source(s, work / "inputs") for s in case.sources]  # work: a temporary folder
@@ -42,7 +45,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         output_file(args.out, "--out", case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
-        load_graph(f, "SHACL shapes")
+        for finding in check_shapes(f):
+            print(finding, file=sys.stderr)
     if args.shapes:
         case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
     if Path(args.kg).is_dir():
@@ -134,6 +138,16 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
     return out
 
 
+def _gold_audit(gold: MappingTable, ontology: Ontology, case: Case, sources: list) -> AuditResult:
+    """The table audit of a gold table, its findings labelled as the gold's (``stage="gold"``,
+    "gold table: ..."), as a run reports them: a gold row with an error is scored as written, but
+    the score is against a partial gold."""
+    audit = audit_table(gold, ontology, case, sources)
+    audit.findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
+                      for f in audit.findings if f.severity in ("error", "warning")]
+    return audit
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="kgc-score-") as tmp:  # the sources' engine copies
         return _score(args, Path(tmp))
@@ -153,21 +167,45 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
     if out.is_file():
         raise InputError("--out is a file; expected a folder for the scores", path=out)
     _, ontology, sources = _case_context(args.manifest, copies)
+    # every input is read before the output folder is made: bad input writes nothing
+    table = read_table(args.table) if args.table else None
+    # the gold table is scored against (--table) or compiled into the gold KG (--kg without a gold graph)
+    gold_table = read_table(case.gold_table) if case.gold_table is not None and (args.table or case.gold_graph is None) \
+        else None
+    kg = load_graph(args.kg, "--kg") if args.kg else None
+    if args.kg and case.gold_graph is not None:
+        load_graph(case.gold_graph, "gold graph")
     out.mkdir(parents=True, exist_ok=True)
-    if args.table:
-        if case.gold_table is None:
+    said: set[str] = set()  # the gold table's findings, once when both levels are scored
+    if table is not None:
+        if gold_table is None:
             print("mapping level: n/a (no gold table)")
         else:
-            summary, _ = mapping_scores(read_table(args.table), read_table(case.gold_table), ontology, case, sources,
-                                        out)
+            audit = _gold_audit(gold_table, ontology, case, sources)
+            for f in audit.findings:
+                said.add(str(f))
+                print(f, file=sys.stderr)
+            summary, _ = mapping_scores(table, gold_table, ontology, case, sources, out)
+            partial = f" against a partial gold ({len(audit.dropped)} of {len(gold_table)} gold-table row(s) have " \
+                      "errors, see above)" if audit.dropped else ""
+            if audit.findings:  # the gold's own defects go with the scores, as a run's audit.md lists them
+                scores_file = out / "mapping.mapping-scores.json"
+                data = json.loads(scores_file.read_text(encoding="utf-8"))
+                data["gold_audit"] = {"rows_dropped": len(audit.dropped), "dropped_lines": [r.line for r in audit.dropped],
+                                      "findings": [f.to_dict() for f in audit.findings]}
+                scores_file.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
             f1 = summary["f1"]
-            print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'} "
+            print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'}{partial} "
                   f"(details: {out / 'mapping.mapping-scores.json'})")
-    if args.kg:
+    if kg is not None:
         gold = gold_kg(case, ontology, sources, out)
         for f in gold.findings:
-            print(f, file=sys.stderr)
-        scores = graph_scores(load_graph(args.kg, "--kg"), gold.graph, ontology, case, None,
+            if str(f) not in said:
+                print(f, file=sys.stderr)
+        if gold.rows_dropped:
+            print(f"graph level: against a partial gold ({gold.rows_dropped} gold-table row(s) did not compile, "
+                  "see above)")
+        scores = graph_scores(kg, gold.graph, ontology, case, None,
                               gold_templates=gold.templates)
         (out / "graph_scores.json").write_text(json.dumps(scores, indent=2, default=str) + "\n", encoding="utf-8")
         for name, r in scores.items():

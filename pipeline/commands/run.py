@@ -6,12 +6,13 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import yaml
 from tqdm import tqdm
 
 from pipeline.commands import require_llm_settings
 from pipeline.errors import InputError
 from pipeline.llm import LLMSettings
-from pipeline.manifest import load_manifest
+from pipeline.manifest import is_text_manifest, load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from pipeline.report import case_entry, write_report
 from pipeline.run.evaluate import validation_passed
@@ -21,17 +22,35 @@ from pipeline.scoring.mapping import write_scenario_markdown
 __all__ = ["PARSERS", "add_run_parser"]
 
 def _manifests(paths: list[str]) -> list[Path]:
+    """The table-case manifests named or found in folders; a text manifest found in a folder is skipped
+    with a note (``kgc text`` runs it), one named on the command line is refused by :func:`load_manifest`."""
     out: list[Path] = []
+    skipped = 0
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(p.rglob("*.yaml")))
+            for m in sorted(p.rglob("*.yaml")):
+                if _is_text(m):
+                    print(f"note: {m}: a text manifest (kind: text), skipped: run it with kgc text", file=sys.stderr)
+                    skipped += 1
+                else:
+                    out.append(m)
         elif p.exists():
             out.append(p)
         else:
             raise InputError("manifest or folder not found", path=p)
+    if not out and skipped:
+        raise InputError(f"no table-case manifest in {', '.join(paths)}: only text manifests (run them with kgc text)")
     if not out:
         raise InputError(f"no manifest (*.yaml) found in {', '.join(paths)}")
     return out
+
+
+def _is_text(path: Path) -> bool:
+    """Whether the YAML file at ``path`` is a text manifest (unreadable YAML is left to load_manifest)."""
+    try:
+        return is_text_manifest(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return False
 
 
 def _run_exit_code(runs: list) -> int:

@@ -16,16 +16,18 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+import pycountry
 from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
+from pipeline.compile.yarrrml.prefixes import SCHEMES
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
+from pipeline.ontology import WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
@@ -34,7 +36,7 @@ from pipeline.table.template import TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
-           "review_finding"]
+           "review_finding", "is_language_tag", "closest_language_tag"]
 
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
@@ -283,6 +285,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
             and not row.related_entity_class:
         _outside_range(a, row, prop_iri)
+    _audit_template_prefix(a, row)
     _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
@@ -318,15 +321,59 @@ def language_reference(cell: str | None, src: SourceData | None) -> str | None:
     return text if text and src is not None and src.has_reference(text) else None
 
 
+_TEMPLATE_PREFIX = re.compile(r"^([A-Za-z][\w.\-]*):(?!//)")
+
+
+def _audit_template_prefix(a: _RowAudit, row: MappingRow) -> None:
+    """A subject template written with a prefix (``ex:person/{id}``) whose prefix is declared nowhere
+    would become an IRI of that "scheme" (``<bk:book/1>``) for every entity: an error, as for a
+    property or class cell with an unknown prefix. IRI schemes without ``//`` (``urn:``, ``mailto:``
+    ...) are no prefixes."""
+    m = _TEMPLATE_PREFIX.match((row.subject_template or "").strip())
+    if not m or m.group(1) in a.ontology.prefixes or m.group(1).lower() in SCHEMES:
+        return
+    # the candidates are the case's own prefixes (manifest, ontology), not the well-known ones
+    own = sorted(p for p, ns in a.ontology.prefixes.items() if p and WELL_KNOWN_PREFIXES.get(p) != ns)
+    best = process.extractOne(m.group(1), own, scorer=fuzz.ratio) if own else None
+    a.add("subject_template", f"subject template {row.subject_template!r}: unknown prefix {m.group(1)!r}",
+          "a prefix declared in the manifest ('prefixes:') or the ontology, or a full IRI",
+          best[0] if best else None)
+
+
+#: A primary language subtag of 2-3 letters (ISO 639), or x-/i- (private use, grandfathered). BCP 47's
+#: grammar also admits 5-8 letters (RFC 5646 2.2.1, "registered" languages), but none is registered and the
+#: materializer refuses them (a misread language name such as 'english' would kill the whole run there).
+_PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
+
+
+def is_language_tag(tag: str) -> bool:
+    """Whether ``tag`` is a BCP 47 tag (RFC 5646 2.1) with a 2-3 letter primary language subtag."""
+    return not check_langtag(tag) and bool(_PRIMARY_LANGUAGE.match(tag))
+
+
+def closest_language_tag(text: str) -> str | None:
+    """The tag a cell that is no tag meant: ``en`` for ``english``/``eng``, ``en-US`` for ``en_US``; ``None``
+    when nothing fits (ISO 639 names and codes from pycountry)."""
+    cleaned = text.strip().replace("_", "-")
+    if cleaned != text and is_language_tag(cleaned):
+        return cleaned
+    try:
+        lang = pycountry.languages.lookup(cleaned.split("-")[0])
+    except LookupError:
+        return None
+    return getattr(lang, "alpha_2", None) or lang.alpha_3
+
+
 def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
     """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
     if not row.language_tag:
         return
     ref = language_reference(row.language_tag, src)
     if ref is None:
-        if check_langtag(row.language_tag):
-            a.add("language_tag", f"language tag {row.language_tag!r} is not BCP 47 and no column/path of the "
-                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record")
+        if not is_language_tag(row.language_tag):
+            a.add("language_tag", f"language tag {row.language_tag!r} is no BCP 47 tag and no column/path of the "
+                  "source", "a BCP 47 tag such as 'en', or {column} for a tag per record",
+                  closest_language_tag(row.language_tag))
         return
     if src is not None and not src.has_reference(ref):
         a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",

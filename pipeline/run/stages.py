@@ -25,6 +25,7 @@ from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
+from pipeline.validation.shacl import check_shapes
 from pipeline.run.case import CaseRun, RunConfig, write_json
 from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
                                    mapping_scores, subject_templates)
@@ -103,7 +104,7 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
     case, folder = run.case, run.folder
     st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # a shapes file that does not parse is bad input, not a SHACL check left unrun
-        load_graph(f, "SHACL shapes")
+        run.findings.extend(check_shapes(f))
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
     st.sources = [load_source(s, copies_folder(folder)) for s in case.sources]

@@ -19,13 +19,13 @@ from pathlib import Path
 from lxml import etree
 from rdflib import Literal, URIRef
 
-from pipeline.errors import InputError
+from pipeline.errors import InputError, json_syntax_error
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
            "xml_too_deep", "parse_xml", "unresolved_entity", "read_error", "require_readable",
            "check_logical_sources", "xml_encoding"]
 
@@ -156,7 +156,8 @@ def json_too_deep(path: Path, text: str, data=None) -> Finding | None:
 
     Args:
         path: the file (for the finding). text: its text.
-        data: the parsed document; ``None`` when parsing stopped at the recursion limit.
+        data: the parsed document; ``None`` when parsing stopped at the recursion limit (or the
+            document is ``null``: the text is scanned then).
     Returns:
         An ``error`` finding of stage ``source`` naming the line and column where the nesting
         passes the limit.
@@ -164,7 +165,12 @@ def json_too_deep(path: Path, text: str, data=None) -> Finding | None:
     if data is not None and not (isinstance(data, (dict, list)) and _json_depth_exceeds(data, MAX_DEPTH)):
         return None
     where = _deep_position(text, MAX_DEPTH)
-    line, column = where if where else (1, 1)
+    if where is None:
+        if data is None and text.strip() != "null":
+            where = (1, 1)  # the decoder gave up below MAX_DEPTH levels (a lower recursion limit)
+        else:
+            return None
+    line, column = where
     return Finding("source", str(path), f"JSON nested too deeply: more than {MAX_DEPTH} levels of arrays/objects "
                    f"(level {MAX_DEPTH + 1} opens at line {line}, column {column})", line=line,
                    column="nesting", expected=_DEPTH_EXPECTED)
@@ -214,6 +220,17 @@ def json_top_level(src: Source, data) -> Finding | None:
     return Finding("source", str(src.path), f"{why}; nothing to map", line=1,
                    column=NO_RECORDS if empty else None, severity="warning" if empty else "error",
                    expected="an object or an array of objects, the records")
+
+
+def xml_no_records(path: Path, root: etree._Element) -> Finding | None:
+    """The "no records" warning for an XML document whose root element holds nothing: no child
+    element, no attribute, no text (``<orders/>``, the export of an empty day), else ``None``.
+    :func:`require_readable` makes it an error when no source of the case has records."""
+    if len(root) or root.attrib or (root.text or "").strip():
+        return None
+    return Finding("source", str(path), f"no records (the root element <{etree.QName(root).localname}> has no child "
+                   "elements); nothing to map", line=root.sourceline, column=NO_RECORDS,
+                   expected="records: elements inside the root element", severity="warning")
 
 
 def parse_xml(path: Path) -> etree._ElementTree:
@@ -289,8 +306,7 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
             why = f"not UTF-8: the file is UTF-16 (byte-order mark {head.hex(' ')})"
             expected = "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
     elif isinstance(exc, json.JSONDecodeError):
-        why = f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        expected = "a JSON document"
+        line, why, expected = json_syntax_error(exc, exc.doc)
     elif isinstance(exc, OSError):
         why = f"cannot read the file: {exc.strerror or exc}"
     return Finding("source", str(path), why, line=line, expected=expected)

@@ -255,9 +255,9 @@ def declare_prefixes(copy: EngineCopy) -> list[Finding]:
     Args:
         copy: the source's engine copy (read from its current file; written when a prefix is missing).
     Returns:
-        One finding per declared prefix (a ``warning`` for one of :data:`KNOWN_XML_NAMESPACES`);
-        an unknown prefix is declared as ``urn:undeclared:<prefix>`` so the document parses,
-        and reported as an ``error``.
+        One ``warning`` per declared prefix: one of :data:`KNOWN_XML_NAMESPACES` gets its namespace,
+        an unknown prefix ``urn:undeclared:<prefix>`` so the document parses. Both are repairs kgc
+        makes (the run goes on with them), so neither is an error.
     """
     path = copy.path
     text = path.read_text(encoding="utf-8")
@@ -276,7 +276,8 @@ def declare_prefixes(copy: EngineCopy) -> list[Finding]:
             ns = f"urn:undeclared:{p}"
             findings.append(Finding("xml-repair", str(path), f"undeclared namespace prefix {p!r} is no known "
                                     f"namespace; declared as <{ns}> so the file parses",
-                                    column="namespace", value=p, expected="a declared prefix", severity="error"))
+                                    column="namespace", value=p, expected=f"a declaration xmlns:{p}=\"...\" on the "
+                                    "root element", severity="warning"))
         decls[p] = ns
     repaired = declare_on_root(text, decls)
     if repaired is not None:

@@ -17,7 +17,7 @@ from lxml import etree
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, json_too_deep, json_top_level, parse_xml, unresolved_entity, \
-    xml_encoding, xml_too_deep
+    xml_encoding, xml_no_records, xml_too_deep
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
@@ -227,6 +227,10 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
                                 "no external DTD; replace the reference by its text"))
         return SourceData(src, copy.path, src.iterator, findings=findings)
     root = tree.getroot()
+    empty = xml_no_records(src.path, root)
+    if empty is not None:
+        findings.append(empty)
+        return SourceData(src, copy.path, src.iterator, findings=findings)
     defaults, bound = bind_default_namespaces(copy, root)
     findings += bound
     namespaces = xml_namespaces(root)

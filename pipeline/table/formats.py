@@ -12,7 +12,7 @@ import io
 import json
 from pathlib import Path
 
-from pipeline.errors import TableParseError
+from pipeline.errors import TableParseError, json_syntax_error
 from pipeline.table.cells import clean_cell
 from pipeline.table.markdown import header_field, parse_markdown, to_markdown
 from pipeline.table.model import COLUMNS, MappingRow, MappingTable
@@ -24,18 +24,36 @@ __all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to
 REQUIRED_COLUMNS = ("ontology_property", "entity_class")
 
 
+#: Separators a spreadsheet writes a CSV with: ',' and, in comma-decimal locales, ';'; tab for "text".
+_DELIMITERS = (",", ";", "\t")
+
+
+def _delimiter(text: str) -> str:
+    """The separator under which the header line names the most mapping-table columns (',' on a tie):
+    the evidence is the header itself, as a ``;``-separated table re-saved by a spreadsheet shows."""
+    line = text.split("\n", 1)[0]
+    counts = {d: sum(1 for h in next(csv.reader([line], delimiter=d), []) if header_field(h)[0]) for d in _DELIMITERS}
+    return max(_DELIMITERS, key=lambda d: (counts[d], d == ","))
+
+
 def parse_csv(text: str, source: str = "<string>") -> MappingTable:
-    """Parse a CSV mapping table (first line: headers, any BLINKG header variant).
+    """Parse a CSV mapping table (first line: headers, any BLINKG header variant), separated by ',',
+    or by ';' or a tab when the header shows it (a table re-saved by a spreadsheet), with or without
+    a byte-order mark.
 
     Raises:
         TableParseError: no recognisable header.
     """
-    reader = csv.reader(io.StringIO(text))
+    text = text.lstrip("\ufeff")
+    delimiter = _delimiter(text)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         headers = next(reader)
     except StopIteration:
         raise TableParseError("empty CSV mapping table (expected a header line)", path=source, line=1) from None
     table = MappingTable(source=source)
+    if delimiter != ",":
+        table.notes.append(f"line 1: the table is separated by {delimiter!r}, not ','; read with {delimiter!r}")
     fields = []
     for h in headers:
         fld, note = header_field(h)
@@ -73,7 +91,8 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise TableParseError(f"invalid JSON: {exc.msg}", path=source, line=exc.lineno) from exc
+        line, why, expected = json_syntax_error(exc, text)
+        raise TableParseError(f"{why} (expected: {expected})", path=source, line=line) from exc
     except RecursionError as exc:  # a table is a list of flat rows: nesting this deep is no table
         raise TableParseError("invalid JSON: arrays/objects nested too deeply to read", path=source) from exc
     rows = data.get("rows") if isinstance(data, dict) else data

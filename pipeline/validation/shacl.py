@@ -47,6 +47,7 @@ names keep the common case readable.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import logging
 import re
@@ -60,12 +61,14 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
+from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.ontology import is_langstring, is_xsd_datatype
+from pipeline.rdffile import load_graph
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
-__all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl"]
+__all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl", "check_shapes"]
 
 log = logging.getLogger(__name__)
 
@@ -388,3 +391,62 @@ def start_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str | 
                       findings=[Finding(severity="error", message=reason, code=f"shacl-{status}")])
 
     return finish
+
+
+#: The local names of the SHACL vocabulary (rdflib's closed ``SH`` namespace, from the W3C SHACL
+#: vocabulary, with the names that are Python keywords: sh:and, sh:class, sh:in, sh:not, sh:or).
+SHACL_TERMS = frozenset({str(t)[len(str(SH)):] for t in dir(SH) if str(t).startswith(str(SH))}
+                        | {"and", "class", "in", "not", "or"})
+#: The parameters of SHACL Core's constraint components (SHACL 4) and SHACL-SPARQL's sh:sparql:
+#: a property shape with none of them checks nothing.
+_CONSTRAINTS = frozenset({
+    "class", "datatype", "nodeKind", "minCount", "maxCount", "minExclusive", "minInclusive", "maxExclusive",
+    "maxInclusive", "minLength", "maxLength", "pattern", "languageIn", "uniqueLang", "equals", "disjoint",
+    "lessThan", "lessThanOrEquals", "not", "and", "or", "xone", "node", "property", "qualifiedValueShape",
+    "qualifiedMinCount", "qualifiedMaxCount", "closed", "hasValue", "in", "sparql", "expression", "js"})
+
+
+def _line_of(text: str, local: str) -> int | None:
+    """The first line of ``text`` naming the SHACL term ``local`` (``sh:local`` or ``shacl#local``)."""
+    m = re.search(rf"(?:[:#]){re.escape(local)}(?![\w-])", text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def check_shapes(path: str | Path) -> list[Finding]:
+    """Read a hand-written shapes file and check its SHACL terms before any validation runs.
+
+    A term in the SHACL namespace that SHACL does not define (``sh:minCont``) is a constraint that
+    would silently never run, so the KG would "pass" it: that is bad input. A property shape
+    (one with ``sh:path``) without any constraint parameter checks nothing: a warning.
+
+    Args:
+        path: the shapes file (any RDF syntax :func:`pipeline.rdffile.load_graph` reads).
+    Returns:
+        ``warning`` findings of stage ``shacl``, one per property shape that checks nothing.
+    Raises:
+        InputError: the file does not parse, or names a SHACL term that does not exist (with the
+            line and the closest SHACL term).
+    """
+    g = load_graph(path, "SHACL shapes")
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    ns = str(SH)
+    for term in sorted({t for triple in g for t in triple if isinstance(t, URIRef) and str(t).startswith(ns)}):
+        local = str(term)[len(ns):]
+        if local not in SHACL_TERMS:
+            close = difflib.get_close_matches(local, sorted(SHACL_TERMS), n=1, cutoff=0.6)
+            raise InputError(f"SHACL shapes: sh:{local} is no SHACL term, so it would check nothing"
+                             + (f" (closest: sh:{close[0]})" if close else "")
+                             + " (expected: a term of the SHACL vocabulary, https://www.w3.org/TR/shacl/)",
+                             path=path, line=_line_of(text, local))
+    out = []
+    for shape in sorted(set(g.subjects(SH.path, None)), key=str):
+        used = {str(p)[len(ns):] for p in g.predicates(shape, None) if str(p).startswith(ns)}
+        if not used & _CONSTRAINTS:
+            where = shape if isinstance(shape, URIRef) else f"the property shape on {g.value(shape, SH.path)}"
+            out.append(Finding("shacl", str(path), f"{where} has no constraint (sh:minCount, sh:datatype, "
+                               "sh:class ...): it checks nothing", expected="at least one constraint parameter",
+                               severity="warning"))
+    return out
