@@ -51,6 +51,7 @@ from typing import Any
 
 from pipeline.text.data import TextOntology, relation_key
 from pipeline.text.normalize import DATATYPES, OPEN_RANGE_CLASS, date_value, key, normalize_value, number_value, value_type
+from pipeline.validation.result import prf as validation_prf
 
 __all__ = ["Output", "score_ontology", "macro", "prf", "hallucinations", "adheres", "text2kgbench_prf"]
 
@@ -70,11 +71,14 @@ class Output:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
-    """Micro precision ``tp/n_pred``, recall ``tp/n_gold`` and F1 (0 where undefined)."""
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
+def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float | None]:
+    """Micro precision ``tp/n_pred``, recall ``tp/n_gold`` and F1; ``None`` (not applicable) where
+    there is nothing to score: all three when neither gold nor prediction has an item of the
+    category (a TekGen ontology has no datatype property: its A and P are n/a, not 0), the
+    precision when nothing was predicted, the recall when the gold has none (then F1 is 0: every
+    prediction is spurious). The rules of :func:`pipeline.validation.result.prf`."""
+    p, r, f = validation_prf(tp, n_pred, n_gold)
+    return {"precision": p, "recall": r, "f1": f}
 
 
 def text2kgbench_prf(gold: list[dict[str, str]], pred: list[dict[str, str]]) -> tuple[float, float, float]:
