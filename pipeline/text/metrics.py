@@ -29,7 +29,8 @@ normalized first (:mod:`.normalize`, applied alike to gold and predictions).
   micro-F1): **Entities** = (entity name, class) pairs of the subjects and of the objects of
   object properties; **Attributes** = (subject, datatype property, literal value) triples;
   **Properties** = (subject, datatype property) pairs, i.e. the property was identified whatever
-  its value; **Relations** = (subject, object property, object) triples.
+  its value; **Relations** = (subject, object property, object) triples. A category with nothing
+  to score is ``None`` (n/a): see :func:`prf`.
 * **Ontological fidelity** - LettrIA's hallucination rate turned into a share: output triples
   whose relation, ``subType`` and ``objType`` are all terms of the ontology (a concept, a class
   named in a domain or range, or a range datatype). ``hallucination = 1 - fidelity``.
