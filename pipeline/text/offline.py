@@ -615,7 +615,9 @@ class OfflineExtractor:
         sentence alone. The :class:`.decode.PairScore` and :class:`.mentions.Mention` records are
         frozen, so sharing them between calls changes no result."""
         settings = {k: v for k, v in self.public_settings().items() if k != "corpus"}
-        key = (id(ontology), ontology.name, tuple(sentences), repr(sorted(settings.items())))
+        # the ontology by its name and relations too: an id is reused once its object is freed
+        key = (id(ontology), ontology.name, repr(sorted((n, r.domain, r.range) for n, r in rels.items())),
+               tuple(sentences), repr(sorted(settings.items())))
         if self._first is not None and self._first[0] == key:
             return self._first[1], self._first[2]
         tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
