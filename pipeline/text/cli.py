@@ -65,7 +65,7 @@ def command(args: argparse.Namespace) -> int:
         checks = ", ".join(f"{k} {'not run' if v.get('value') is None else ('pass' if v['value'] else 'FAIL')}"
                            for k, v in val.items()) or "validation not run"
         score = (f"triple F1 {s['triple']['f1']:.3f}, E/A/P/R F1 " +
-                 "/".join(f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
+                 "/".join("n/a" if s[c]["f1"] is None else f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
         how = {"trained": "trained on its own sentences", "zero-shot": "zero-shot: no training sentence of this "
                "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
             (f", {len(res['training_ontologies'])} training ontologies"

@@ -22,6 +22,7 @@ and to every system's output:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import unicodedata
 from datetime import date
@@ -143,10 +144,12 @@ def value_type(value: str) -> str:
     return OPEN_RANGE_CLASS
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def key(value: str) -> str:
     """Comparison key of a name: Text2KGBench's ``normalize_triple`` (spaces and underscores
     removed, lower case) after :func:`clean_name`, and abbreviation periods removed too
-    (``St._Louis`` = ``St Louis``, ``1._FC_Magdeburg`` = ``1 FC Magdeburg``)."""
+    (``St._Louis`` = ``St Louis``, ``1._FC_Magdeburg`` = ``1 FC Magdeburg``). Cached: a pure
+    function of the string, asked for every candidate pair's names in every stacking round."""
     return re.sub(r"(_|\s+|\.(?!\d))", "", clean_name(value)).lower()
 
 
@@ -340,6 +343,7 @@ _FOLD = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe",
                        "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "ð": "d", "þ": "th"})
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def fold_accents(text: str) -> str:
     """``text`` without accents (``Agremiação Bjørklund`` -> ``Agremiacao Bjorklund``): combining
     accents dropped, and the letters of :data:`_FOLD` written as English sentences write them."""

@@ -132,25 +132,37 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     names = len({span(c.a) for c in pairs})
     likely = sum(1 for v in as_obj.values() if v >= 0.2)
     name_spans = sorted({span(c.a) for c in pairs})
+    # per span and per pair, once per sentence rather than once per row (a long sentence has
+    # thousands of rows): ranks, each object's sorted probabilities, the clause role
+    topic_rank = {k: i for i, k in enumerate(topic_order)}
+    obj_rank = {k: i for i, k in enumerate(obj_order)}
+    pos = {k: i for i, k in enumerate(positions)}
+    obj_ps = {k: sorted(v, reverse=True) for k, v in by_obj.items()}
+    obj_sum = {k: sum(v) for k, v in obj_ps.items()}
+    roles: dict[tuple, str | None] = {}
     rows = []
     for c in scored:
-        ps_b = sorted(by_obj[span(c.b)], reverse=True)
+        sa, sb = span(c.a), span(c.b)
+        ps_b = obj_ps[sb]
         best = ps_b[0]
         rank = sum(1 for x in ps_b if x > c.p)
-        others = [x for x in ps_b if x != c.p]
+        other = next((x for x in ps_b if x != c.p), None)
         row = [c.p, _logit(c.p), c.ps, max(min(c.rel_score, 3.0), -3.0), c.cue, c.p / best if best else 0.0,
-               1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (others[0] if others else 0.0),
-               1.0 if topic_order[0] == span(c.a) else 0.0, min(topic_order.index(span(c.a)), 3),
-               as_obj.get(span(c.a), 0.0), as_sub.get(span(c.b), 0.0), min(names, 8), min(likely, 8),
-               min(obj_order.index(span(c.b)), 8), best, 1.0 if c.b.start < c.a.start else 0.0,
-               sum(ps_b), 1.0 if c.rel is not None else 0.0, ps_of.get(span(c.b), 0.0),
-               min(positions.index(span(c.a)), 8), min(positions.index(span(c.b)), 8),
-               min(abs(positions.index(span(c.b)) - positions.index(span(c.a))) - 1, 8),
-               sum(1 for x in by_sub_rel.get((span(c.a), c.rel), ()) if x > c.p),
-               sum(1 for x in by_obj_rel[span(c.b)] if x > c.rel_score),
+               1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (other if other is not None else 0.0),
+               1.0 if topic_order[0] == sa else 0.0, min(topic_rank[sa], 3),
+               as_obj.get(sa, 0.0), as_sub.get(sb, 0.0), min(names, 8), min(likely, 8),
+               min(obj_rank[sb], 8), best, 1.0 if c.b.start < c.a.start else 0.0,
+               obj_sum[sb], 1.0 if c.rel is not None else 0.0, ps_of.get(sb, 0.0),
+               min(pos[sa], 8), min(pos[sb], 8),
+               min(abs(pos[sb] - pos[sa]) - 1, 8),
+               sum(1 for x in by_sub_rel.get((sa, c.rel), ()) if x > c.p),
+               sum(1 for x in by_obj_rel[sb] if x > c.rel_score),
                min(c.alt, 3), max(c.rel_score - top_rel[_pair_key(c)], -3.0), c.label, c.label_other]
         row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
-        role = clause_role(c.sent, c.a, c.b, name_spans)
+        rk = (c.sent, c.a.start, sa, c.b.start)
+        if rk not in roles:
+            roles[rk] = clause_role(c.sent, c.a, c.b, name_spans)
+        role = roles[rk]
         row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
         row += corpus.row(index, c) if corpus is not None else list(NO_EVIDENCE)
         rows.append(row)
