@@ -1,5 +1,6 @@
 """`kgc validate` reads a KG in any RDF syntax by extension: N-Triples as before, the others
-through an N-Triples copy whose lines SV2 cites, with a note saying so."""
+through an N-Triples copy of the checker's own (deleted after), SV2's findings located in the
+user's file."""
 from __future__ import annotations
 
 import json
@@ -33,20 +34,21 @@ def _validate(tmp_path: Path, name: str, text: str, capsys) -> tuple[int, list[s
     ("kg.jsonld", JSONLD, "JSON-LD", "by rdflib, which checks no IRI or language tag: SV2 checks them")])
 def test_other_syntaxes_are_read_and_checked_on_an_ntriples_copy(tmp_path, capsys, name, text, syntax, reader):
     code, out, result = _validate(tmp_path, name, text, capsys)
-    copy = tmp_path / "v" / f"{name}.nt"
-    assert out[0] == f"note: {name} was read as {syntax} {reader}; SV2 line numbers refer to the N-Triples copy {copy}"
+    assert out[0] == (f"note: {name} was read as {syntax} {reader}; SV2 positions are those of each offending "
+                      f"term's first occurrence in {name}")
     assert (code, result["SV2"]["value"], result["SV2"]["details"]["read_as"]) == (0, True, syntax)
-    assert result["SV2"]["details"]["checked_copy"] == str(copy) and copy.is_file()
+    assert "checked_copy" not in result["SV2"]["details"]
+    assert sorted(p.name for p in (tmp_path / "v").iterdir()) == ["validation.json"]  # no copy left beside --out
 
 
-def test_turtle_literal_error_cites_the_copy_line(tmp_path, capsys):
+def test_turtle_literal_error_is_located_in_the_users_file(tmp_path, capsys):
     code, out, result = _validate(tmp_path, "kg.ttl", TTL.replace('"1990-04-12"', '"12/04/1990"'), capsys)
-    copy = tmp_path / "v" / "kg.ttl.nt"
-    line = next(i for i, t in enumerate(copy.read_text(encoding="utf-8").splitlines(), 1) if "12/04/1990" in t)
+    kg = tmp_path / "kg.ttl"
     first = result["SV2"]["findings"][0]
-    assert (code, result["SV2"]["value"], first["line"]) == (1, False, line)
-    assert f"  {copy}:{line}:{first['column']}: error: lexical form '12/04/1990' not valid for datatype xsd:date: " \
-           f"{first['term']}" in out
+    # line 5, column 16: where '"12/04/1990"^^xsd:date' is written in kg.ttl
+    assert (code, result["SV2"]["value"], first["location"], first["line"], first["column"]) == \
+        (1, False, str(kg), 5, 16)
+    assert f"  {kg}:5:16: error: lexical form '12/04/1990' not valid for datatype xsd:date: {first['term']}" in out
 
 
 def test_turtle_syntax_error_is_sv2_fatal_with_the_line(tmp_path, capsys):

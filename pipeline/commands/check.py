@@ -58,12 +58,12 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if rdf_format(args.kg) is None:  # before the checks: an extension no parser is chosen by
         raise InputError(f"unknown RDF syntax for extension {Path(args.kg).suffix or '(none)'!r}; expected .nt, "
                          ".ttl, .nq, .trig, .rdf/.owl/.xml, .jsonld/.json or .n3", path=args.kg)
-    if args.out:  # the N-Triples copy SV2's line numbers refer to goes beside the results
+    if args.out:
         Path(args.out).resolve().parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="kgc-validate-") as tmp:  # without -o: nothing in the user's folder
+    # the N-Triples copy of another syntax is the checker's: SV2 locates its findings in the user's file
+    with tempfile.TemporaryDirectory(prefix="kgc-validate-") as tmp:
         result = graph_validation(Path(args.kg), None, ontology, case, full_limit=sys.maxsize if args.full else None,
-                                  work=Path(args.out).resolve().parent if args.out else Path(tmp),
-                                  timeout_s=args.timeout)
+                                  work=Path(tmp), timeout_s=args.timeout)
     if (result["SV2"].get("details") or {}).get("note"):
         print(f"note: {result['SV2']['details']['note']}")
     if result["SV2"].get("value") is True and (result["SV2"].get("details") or {}).get("n_triples") == 0:
@@ -109,7 +109,6 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
     """Every error of a check, one per line, as ``riot --validate`` prints them (``file:line:col: error:
     message``; SV2's warnings too); a check's other warnings grouped by message with their count."""
     details = r.get("details") or {}
-    checked = details.get("checked_copy") or kg  # SV2 cites lines of the N-Triples copy of another syntax
     out, grouped = [], {}
     said = check_reason(r) if check_word(r) == "not run" else None  # already on the check's own line
     for f in r.get("findings") or []:
@@ -120,7 +119,7 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
             if f.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
                 where = f"{kg}:{f['line']}: " if f.get("line") else f"{kg}: "
             elif f.get("line"):
-                where = f"{checked}:{f['line']}:{f.get('column') or 1}: "
+                where = f"{kg}:{f['line']}:{f.get('column') or 1}: "
             else:
                 where = f"{f['location']}: " if f.get("location") else ""
             message = " ".join(str(f.get("message")).split())

@@ -23,7 +23,6 @@ from rapidfuzz import fuzz, process
 from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from pipeline.compile.yarrrml.prefixes import SCHEMES
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from pipeline.findings import Finding
 from pipeline.manifest import Case
@@ -32,7 +31,7 @@ from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.parts import is_position
-from pipeline.table.template import TemplateError, parse_template
+from pipeline.table.template import SCHEMES, TemplateError, parse_template
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",

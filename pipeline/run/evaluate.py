@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import re
 import shutil
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -262,16 +263,19 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
                            details={"N_warn": 0, "N_err": 0, "N_fatal": 1, "n_lines": None, "n_triples": 0,
                                     "strict_valid": False, "strict": True, "coverage": {"mode": "full"}})
             return {"SV2": fatal.to_dict(), **{n: skipped(n, "the KG does not parse (see SV2)") for n in names}}
-        read_as = {"read_as": syntax, "checked_copy": str(copy),
+        read_as = {"read_as": syntax,
                    "note": f"{Path(kg_path).name} was read as {syntax} " + (
                        "by rdflib, which checks no IRI or language tag: SV2 checks them" if syntax in ("N3", "JSON-LD")
                        else "by pyoxigraph, which checks its syntax, IRIs and language tags: SV2 adds the literal "
-                            "lexical forms") + f"; SV2 line numbers refer to the N-Triples copy {copy}"}
-        kg_path, kg = copy, None
+                            "lexical forms") + f"; SV2 positions are those of each offending term's first occurrence "
+                            f"in {Path(kg_path).name}"}
+        source, kg_path, kg = Path(kg_path), copy, None
     result: dict[str, Any] = {}
 
     def gate(sv2: Result) -> dict[str, Any] | None:  # records SV2; the final result when the KG does not parse
         result["SV2"] = {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}
+        if read_as:  # the copy is the checker's, not the user's: positions in the file the user gave
+            result["SV2"]["findings"] = [source_position(f, source) for f in result["SV2"]["findings"]]
         if sv2.status != "ok" or sv2.details.get("N_fatal"):
             reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
             return {**result, **{n: skipped(n, reason) for n in names}}
@@ -317,6 +321,40 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             r["n_findings"] += 1
         result[name] = r
     return result
+
+
+def source_position(finding: dict[str, Any], source: Path) -> dict[str, Any]:
+    """``finding`` (``Finding.to_dict()``) of SV2 on the N-Triples copy of ``source``, located in
+    ``source``: the line and column of the first occurrence of its term there (a literal by its
+    quoted lexical form, an IRI written whole or by the local name of a prefixed name); without
+    one, no line (a line of the copy, which is deleted, would mislead).
+
+    Args:
+        finding: the finding; its ``term`` in N-Triples form. source: the KG file the user gave.
+    Returns:
+        A new dict: ``location`` the file, ``line``/``column`` 1-based or ``None``.
+    """
+    term, out = str(finding.get("term") or ""), {**finding, "location": str(source), "line": None, "column": None}
+    if not finding.get("line") or not term:
+        return out
+    keys = []
+    if m := re.match(r'^"((?:[^"\\]|\\.)*)"', term):
+        keys = [f'"{m.group(1)}"', f"'{m.group(1)}'"]
+    elif m := re.match(r"^<([^>]*)>", term):
+        iri = m.group(1)
+        keys = [f"<{iri}>"] + ([":" + local] if (local := re.split(r"[#/]", iri)[-1]) else [])
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return out
+    for n, line in enumerate(lines, 1):
+        for key in keys:
+            at = line.find(key)
+            if at >= 0 and (not key.startswith(":") or not re.match(r"[\w.-]", line[at + len(key):at + len(key) + 1])):
+                if key.startswith(":"):  # the prefixed name starts at its prefix
+                    at = next(i for i in range(at, -2, -1) if i < 0 or not re.match(r"[\w.-]", line[i])) + 1
+                return {**out, "line": n, "column": at + 1}
+    return out
 
 
 def _imports_finding(missing: list[str]) -> dict[str, Any]:

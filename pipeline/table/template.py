@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 
 from pipeline.table.cells import split_arguments
 
-__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren"]
+__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren",
+           "SCHEMES"]
+
+#: IRI schemes whose IRIs have no ``//`` and are no prefixed names (RFC 8141, 6068, 4151, 2397 ...).
+SCHEMES = frozenset({"urn", "mailto", "tag", "data", "tel", "did", "geo", "file", "http", "https", "ftp"})
 
 #: Functions allowed inside ``$(...)`` and their argument count after the input.
 FUNCTIONS = {"replace": 2}

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.table.template import SCHEMES
+
 __all__ = ["RDFA_CONTEXT", "PREDEFINED", "SCHEMES", "UnknownPrefix", "expand_name"]
 
 #: The RDFa 1.1 initial context (W3C), the YARRRML specification's predefined prefixes.
@@ -48,8 +50,6 @@ RDFA_CONTEXT: dict[str, str] = {
 PREDEFINED: dict[str, str] = {**RDFA_CONTEXT, "grel": "http://users.ugent.be/~bjdmeest/function/grel.ttl#",
                               "idlab-fn": "https://w3id.org/imec/idlab/function#"}
 
-#: IRI schemes whose IRIs have no ``//`` and are no prefixed names (RFC 8141, 6068, 4151, 2397 ...).
-SCHEMES = frozenset({"urn", "mailto", "tag", "data", "tel", "did", "geo", "file", "http", "https", "ftp"})
 
 _NAME = re.compile(r"^([A-Za-z_][\w.-]*)?:(.*)$", re.S)
 
