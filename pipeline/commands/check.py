@@ -239,7 +239,7 @@ def add_validate_parser(sub: argparse._SubParsersAction, common: argparse.Argume
                                    "Example: kgc validate case.yaml kg.nt --out validation.json")
     v.add_argument("manifest", help="the case manifest (.yaml): ontology, SKOS and shapes")
     v.add_argument("kg", help="the KG to check: N-Triples, or Turtle, N-Quads, TriG, RDF/XML, JSON-LD, N3 by "
-                              "extension (checked on an N-Triples copy beside --out)")
+                              "extension (checked on a temporary N-Triples copy; positions are given in this file)")
     v.add_argument("-o", "--output", "--out", dest="out", default=None, metavar="FILE",
                    help="JSON file for the results with every finding and its position (default: none written)")
     v.add_argument("-s", "--shapes", action="append", metavar="FILE",
