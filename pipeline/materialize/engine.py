@@ -71,13 +71,18 @@ from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 from pipeline.materialize.rule_cache import load, rule_key, store
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
-           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
+           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES", "NO_VALUE",
            "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template", "trusted_term"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
 #: (filled by the last single-process :func:`run_engine`).
 EMPTY_VALUES: Counter = Counter()
+#: ``function execution id -> [rows, first rows]``: rows of a rule whose referenced values are all
+#: there (the engine left out those with a null before the call) and to which the function gave no
+#: value; the first three rows as ``{column: value}``. Drained per mapping group by the caller
+#: (:func:`pipeline.materialize.materializer.function_drops`).
+NO_VALUE: dict[str, list] = {}
 
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
     (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
@@ -308,7 +313,14 @@ def engine_run() -> Iterator[None]:
 
     def output_nulls(data, config, references, column=None):
         if column is not None:  # a function's output: only None is no value (RML-FNML: "" makes a triple)
-            return data.dropna(axis=0, how="any", subset=[column])
+            missing = data[column].isna()
+            if missing.any():  # counted here, where the engine drops the rows; said by the materialize stage
+                entry = NO_VALUE.setdefault(str(column), [0, []])
+                entry[0] += int(missing.sum())
+                if len(entry[1]) < 3:
+                    entry[1] += data.loc[missing].head(3 - len(entry[1])).to_dict("records")
+                return data[~missing]
+            return data
         return null_values_original(data, config, references, column)
 
     def preprocess(data, rml_rule, references, config):

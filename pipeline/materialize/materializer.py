@@ -51,14 +51,19 @@ from rdflib.namespace import RDF
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
-from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.fno import FILTERS
+from pipeline.materialize.engine import EMPTY_VALUES, NO_VALUE, engine_config, engine_groups, engine_run, group_frames, run_engine
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group"]
+__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
+           "function_drops", "NO_VALUE_REASON"]
+
+#: The start of the reason under which :func:`function_drops` counts values a function gave no value for.
+NO_VALUE_REASON = "no value from function"
 
 LOGGER = logging.getLogger(__name__)
 
@@ -153,6 +158,10 @@ def findings_of(guard: Guard, where: str,
         loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
+        if reason.startswith(NO_VALUE_REASON):
+            out.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
+                               value=" | ".join(examples), expected="a value the function reads", severity="error"))
+            continue
         out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
                            column=column, value=" | ".join(examples),
                            expected="a valid RDF triple", severity="error"))
@@ -163,6 +172,91 @@ def findings_of(guard: Guard, where: str,
             value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
             severity="warning"))
     return out
+
+
+def _executions_of(mapping_file: str | None) -> dict[str, str]:
+    """Function execution IRI -> ``<TriplesMap IRI>`` of the term map that calls it in the engine copy
+    (the engine's rule table names TriplesMaps ``#TM0``, ``#TM1``...); ``{}`` when unreadable."""
+    if not mapping_file:
+        return {}
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+        return {}
+    out = {}
+    for tm in triples_maps(g):
+        for _, node in term_maps(g, tm):
+            for execution in g.objects(node, RML.functionExecution):
+                if isinstance(execution, URIRef):
+                    out[str(execution)] = f"<{tm}>" if isinstance(tm, URIRef) else "[]"
+    return out
+
+
+def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = None) -> None:
+    """Move the engine's count of rows a function gave no value for (:data:`~pipeline.materialize.engine.NO_VALUE`)
+    into ``guard``, one entry per TriplesMap, term map and predicate, so that they are reported and
+    counted as dropped like the statements the guard drops (the run exits 1).
+
+    A row reaches a function only when the values it references are there (the engine leaves out
+    a record with a null reference first, counted apart as empty values), so a function without
+    value for it lost a value of the data: ``toDate('2024-02-30')``, a code missing from a value
+    map. Functions whose purpose is to give no value (:data:`pipeline.fno.FILTERS`) are not counted.
+    Rows are the engine's distinct tuples of referenced values per rule.
+
+    Args:
+        guard: the mapping group's guard (its ``dropped`` gains entries keyed
+            ``(reason, predicate IRI)``; the reason starts with :data:`NO_VALUE_REASON`).
+        rml_df, fnml_df: the engine's rule and function tables (:func:`~pipeline.materialize.engine.engine_rules`).
+        mapping_file: the engine copy, read (only when something was counted) for the TriplesMaps' names.
+    """
+    from morph_kgc.constants import RML_EXECUTION
+    from morph_kgc.utils import get_references_in_fnml_execution
+
+    counts = dict(NO_VALUE)
+    NO_VALUE.clear()
+    names = _executions_of(mapping_file) if counts else {}
+    for execution, (count, rows) in counts.items():
+        calls = fnml_df[fnml_df["function_execution"] == execution]
+        if calls.empty:
+            continue
+        function = str(calls.iloc[0]["function_map_value"])
+        if function in FILTERS:
+            continue
+        top = execution
+        for _ in range(32):  # a nested execution: the term map holds the outermost one
+            outer = fnml_df[(fnml_df["value_map_type"] == RML_EXECUTION) & (fnml_df["value_map_value"] == top)]
+            if outer.empty:
+                break
+            top = str(outer.iloc[0]["function_execution"])
+        refs = list(dict.fromkeys(get_references_in_fnml_execution(fnml_df, execution)))
+        name = re.split(r"[#/]", function.rstrip("#/"))[-1]
+        found = False
+        for role in ("object", "subject", "lang_datatype", "graph"):
+            column = f"{role}_map_value"
+            if column not in rml_df:
+                continue
+            rules = rml_df[rml_df[column] == top]
+            for _, rule in rules.drop_duplicates(subset=["triples_map_id", "predicate_map_value"]).iterrows():
+                found = True
+                predicate = str(rule["predicate_map_value"]) if role != "subject" else ""
+                source = Path(str(rule["logical_source_value"])).name
+                what = {"lang_datatype": "language or datatype map", "subject": "subject map"}.get(role, f"{role} map")
+                tm = names.get(top) or (f"<{rule['triples_map_id']}>" if not re.fullmatch(r"#TM\d+",
+                                                                                          str(rule["triples_map_id"]))
+                                        else "")
+                reason = (f"{NO_VALUE_REASON} {name}() for values of {', '.join(repr(r) for r in refs) or 'its inputs'} "
+                          f"that are there ({'TriplesMap ' + tm + ', ' if tm else ''}{what}, source {source}): "
+                          "no triple")
+                entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""),
+                                                 [0, []])
+                entry[0] += count
+                # the values only: the columnar path calls the function once per distinct value, without the record
+                for row in rows[:3 - len(entry[1])]:
+                    entry[1].append(", ".join(f"{r}={row.get(r)!r}" for r in refs if r in row))
+        if not found:
+            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {execution}): no term", ""),
+                                             [0, []])
+            entry[0] += count
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
@@ -424,12 +518,21 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
+def _mappings(config) -> str | None:
+    """The mapping file of an engine configuration (:func:`~pipeline.materialize.engine.engine_config`)."""
+    try:
+        return config.get("DataSource1", "mappings")
+    except Exception:  # noqa: BLE001 - a configuration of another shape: no names
+        return None
+
+
 def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
                worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
     """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
     worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
     guard ``worker`` (with this group's index) that guards it while the engine runs on."""
     guard, rows = Guard(), 0
+    NO_VALUE.clear()  # counts of another group or run (a forked worker inherits them)
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
     for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
@@ -445,6 +548,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
                 from exc
         del columns, triple
     guard.end_group()
+    function_drops(guard, rml_df, fnml_df, _mappings(config))
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
@@ -472,6 +576,9 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
             if worker is not None:
                 guards, files = worker.finish()
                 worker = None
+                for i, (g, _, _, _) in enumerate(engine_outs):  # g holds what the engine counted (no value)
+                    if i in guards:
+                        guards[i].merge(g)
                 engine_outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(engine_outs)]
                 for named in (False, True):
                     runs.files[named] += files[named]
@@ -505,6 +612,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
     rules, rest = plan_rules(groups, rml_df, fnml_df, config)
     if not rules:
         return [], rest
+    NO_VALUE.clear()
     by_partition = {str(g.iloc[0]["mapping_partition"]): g for g in groups}
     guards: dict[str, Guard] = {}
     rows: dict[str, int] = {}
@@ -548,4 +656,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
                         joins.drop(rule.join)
     outs = [(guards.get(p, Guard()), runs, rows.get(p, 0), {}) for p in dict.fromkeys(r.partition for r in rules)
             if p not in failed]
+    if outs:
+        function_drops(outs[0][0], rml_df, fnml_df, _mappings(config))
+    NO_VALUE.clear()
     return outs, rest + [by_partition[p] for p in sorted(failed)]
