@@ -78,10 +78,10 @@ ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
 #: (filled by the last single-process :func:`run_engine`).
 EMPTY_VALUES: Counter = Counter()
-#: ``function execution id -> [rows, first rows]``: rows of a rule whose referenced values are all
-#: there (the engine left out those with a null before the call) and to which the function gave no
-#: value; the first three rows as ``{column: value}``. Drained per mapping group by the caller
-#: (:func:`pipeline.materialize.materializer.function_drops`).
+#: ``function execution id -> [frames]``: the rows of a rule whose referenced values are all there
+#: (the engine left out those with a null before the call) and to which the function gave no value,
+#: as DataFrames with (at least) the referenced columns. Drained per mapping group by the caller
+#: (:func:`pipeline.materialize.materializer.function_drops`); the columnar path adds its rows too.
 NO_VALUE: dict[str, list] = {}
 
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
@@ -314,11 +314,8 @@ def engine_run() -> Iterator[None]:
     def output_nulls(data, config, references, column=None):
         if column is not None:  # a function's output: only None is no value (RML-FNML: "" makes a triple)
             missing = data[column].isna()
-            if missing.any():  # counted here, where the engine drops the rows; said by the materialize stage
-                entry = NO_VALUE.setdefault(str(column), [0, []])
-                entry[0] += int(missing.sum())
-                if len(entry[1]) < 3:
-                    entry[1] += data.loc[missing].head(3 - len(entry[1])).to_dict("records")
+            if missing.any():  # kept here, where the engine drops the rows; said by the materialize stage
+                NO_VALUE.setdefault(str(column), []).append(data.loc[missing])
                 return data[~missing]
             return data
         return null_values_original(data, config, references, column)

@@ -201,26 +201,27 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
     a record with a null reference first, counted apart as empty values), so a function without
     value for it lost a value of the data: ``toDate('2024-02-30')``, a code missing from a value
     map. Functions whose purpose is to give no value (:data:`pipeline.fno.FILTERS`) are not counted.
-    Rows are the engine's distinct tuples of referenced values per rule.
+    The count is of distinct tuples of the function's input values.
 
     Args:
         guard: the mapping group's guard (its ``dropped`` gains entries keyed
             ``(reason, predicate IRI)``; the reason starts with :data:`NO_VALUE_REASON`).
-        rml_df, fnml_df: the engine's rule and function tables (:func:`~pipeline.materialize.engine.engine_rules`).
+        rml_df: the engine's rules that ran (a mapping group, or the rules of a file the columnar path
+            ran): only theirs are named, so a group counts its own drops.
+        fnml_df: the engine's function table (:func:`~pipeline.materialize.engine.engine_rules`).
         mapping_file: the engine copy, read (only when something was counted) for the TriplesMaps' names.
     """
+    import pandas as pd
     from morph_kgc.constants import RML_EXECUTION
     from morph_kgc.utils import get_references_in_fnml_execution
 
-    counts = dict(NO_VALUE)
+    counts = {execution: frames for execution, frames in NO_VALUE.items() if frames}
     NO_VALUE.clear()
     names = _executions_of(mapping_file) if counts else {}
-    for execution, (count, rows) in counts.items():
+    tops: dict[str, list] = {}
+    for execution, frames in counts.items():
         calls = fnml_df[fnml_df["function_execution"] == execution]
-        if calls.empty:
-            continue
-        function = str(calls.iloc[0]["function_map_value"])
-        if function in FILTERS:
+        if calls.empty or str(calls.iloc[0]["function_map_value"]) in FILTERS:
             continue
         top = execution
         for _ in range(32):  # a nested execution: the term map holds the outermost one
@@ -228,16 +229,27 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             if outer.empty:
                 break
             top = str(outer.iloc[0]["function_execution"])
-        refs = list(dict.fromkeys(get_references_in_fnml_execution(fnml_df, execution)))
+        tops.setdefault(top, []).extend((str(calls.iloc[0]["function_map_value"]), f) for f in frames)
+    for top, found in tops.items():
+        function = found[0][0]
+        refs = list(dict.fromkeys(get_references_in_fnml_execution(fnml_df, top)))
+        frame = pd.concat([f for _, f in found], ignore_index=True)
+        present = [r for r in refs if r in frame.columns]
+        # distinct tuples of the function's inputs: the engine calls it once per distinct rule row,
+        # the columnar path once per distinct value, so this count is the same on both paths
+        distinct = frame[present].astype(str).drop_duplicates() if present else frame.head(1)
+        count = len(distinct)
+        examples = [", ".join(f"{r}={v!r}" for r, v in zip(present, row)) for row in distinct.head(3).itertuples(
+            index=False)]
         name = re.split(r"[#/]", function.rstrip("#/"))[-1]
-        found = False
+        located = False
         for role in ("object", "subject", "lang_datatype", "graph"):
             column = f"{role}_map_value"
             if column not in rml_df:
                 continue
             rules = rml_df[rml_df[column] == top]
             for _, rule in rules.drop_duplicates(subset=["triples_map_id", "predicate_map_value"]).iterrows():
-                found = True
+                located = True
                 predicate = str(rule["predicate_map_value"]) if role != "subject" else ""
                 source = Path(str(rule["logical_source_value"])).name
                 what = {"lang_datatype": "language or datatype map", "subject": "subject map"}.get(role, f"{role} map")
@@ -250,13 +262,11 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                 entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""),
                                                  [0, []])
                 entry[0] += count
-                # the values only: the columnar path calls the function once per distinct value, without the record
-                for row in rows[:3 - len(entry[1])]:
-                    entry[1].append(", ".join(f"{r}={row.get(r)!r}" for r in refs if r in row))
-        if not found:
-            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {execution}): no term", ""),
-                                             [0, []])
+                entry[1].extend(examples[:3 - len(entry[1])])
+        if not located:
+            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {top}): no triple", ""), [0, []])
             entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
@@ -548,7 +558,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
                 from exc
         del columns, triple
     guard.end_group()
-    function_drops(guard, rml_df, fnml_df, _mappings(config))
+    function_drops(guard, group, fnml_df, _mappings(config))
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
@@ -609,6 +619,8 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
         groups left to the engine (those with a rule it cannot run, or whose file it could not
         read as the engine does; what was written for them is part of the engine's output).
     """
+    import pandas as pd
+
     rules, rest = plan_rules(groups, rml_df, fnml_df, config)
     if not rules:
         return [], rest
@@ -627,6 +639,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             needs[id_of(rule.join)] = needs.get(id_of(rule.join), 0) + 1
     failed: set[str] = set()
     joins = Joins()
+    dropped = Guard()  # values functions gave no term for (function_drops), file by file
 
     def emit(rule, columns, n) -> None:
         guard = guards.setdefault(rule.partition, Guard())
@@ -643,9 +656,11 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             if todo:
                 try:
                     run_file(path, source_type, todo, joins, emit)
+                    function_drops(dropped, pd.DataFrame([r.row for r in todo]), fnml_df, _mappings(config))
                 except Unsupported as exc:
                     LOGGER.info("the engine runs the rules of %s: %s", path, exc)
                     failed.update(r.partition for r in todo)
+                    NO_VALUE.clear()  # the engine runs them again and counts for itself
             for rule in file_rules:
                 left[rule.partition] -= 1
                 if not left[rule.partition] and rule.partition in guards:
@@ -657,6 +672,6 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
     outs = [(guards.get(p, Guard()), runs, rows.get(p, 0), {}) for p in dict.fromkeys(r.partition for r in rules)
             if p not in failed]
     if outs:
-        function_drops(outs[0][0], rml_df, fnml_df, _mappings(config))
+        outs[0][0].merge(dropped)
     NO_VALUE.clear()
     return outs, rest + [by_partition[p] for p in sorted(failed)]
