@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, Iterator
 
 __all__ = ["CsvReads", "ElementPath", "read_json"]
@@ -92,12 +93,18 @@ class ElementPath:
 
 
 def _as_text(value: Any) -> Any:
-    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``), ``None`` kept,
-    dicts and lists walked."""
+    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``; a number Python
+    writes with an exponent in positional form: ``1e-07`` -> ``0.0000001``, ``1e+16`` ->
+    ``10000000000000000``), ``None`` kept, dicts and lists walked."""
     if isinstance(value, dict):
         return {k: _as_text(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_text(v) for v in value]
+    if isinstance(value, float):
+        text = repr(value)
+        # a JSON number is a decimal however it is written (RFC 8259 section 6): 1e-7 in positional
+        # form (0.0000001), the lexical form xsd:decimal and xsd:double both accept; inf/nan stay
+        return format(Decimal(text), "f") if "e" in text and value == value and abs(value) != float("inf") else text
     return value if value is None or isinstance(value, str) else str(value)
 
 
