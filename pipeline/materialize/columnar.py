@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.materialize.engine import NO_VALUE, trusted_term
+from pipeline.materialize.engine import NO_VALUE, note_join_misses, trusted_term
 
 __all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Join", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
            "ParentIndex", "read_chunks", "join_id", "key_text", "parent_pairs", "child_pairs", "join_statements",
@@ -642,7 +642,13 @@ def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins | None) -> tuple[l
         rows = rows[obj.codes[rows] >= 0]
         return _distinct(coded, rows, obj.codes[rows], obj.terms, rule.terms[3] is not None)
     side = joins.side(rule.join)
-    at, o_codes = side.match(key_text([chunk.columns[k][rows] for k in rule.join.child_keys]))
+    keys = key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
+    at, o_codes = side.match(keys)
+    matched = np.zeros(len(rows), dtype=bool)
+    matched[at] = True
+    if not matched.all():  # child records the join leaves without object, as the engine path keeps them
+        note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys),
+                         np.asarray(keys, dtype=object)[~matched], side.keys)
     return _distinct(coded, rows[at], o_codes, side.terms, rule.terms[3] is not None)
 
 

@@ -52,7 +52,7 @@ from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.fno import FILTERS
-from pipeline.materialize.engine import EMPTY_VALUES, NO_VALUE, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.materialize.engine import EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run, group_frames, run_engine
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
@@ -60,10 +60,12 @@ from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
-           "function_drops", "NO_VALUE_REASON"]
+           "function_drops", "join_drops", "NO_VALUE_REASON", "JOIN_REASON"]
 
 #: The start of the reason under which :func:`function_drops` counts values a function gave no value for.
 NO_VALUE_REASON = "no value from function"
+#: The start of the reason under which :func:`join_drops` counts child join keys no parent matched.
+JOIN_REASON = "no parent record for join key"
 
 LOGGER = logging.getLogger(__name__)
 
@@ -158,7 +160,7 @@ def findings_of(guard: Guard, where: str,
         loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
-        if reason.startswith(NO_VALUE_REASON):
+        if reason.startswith((NO_VALUE_REASON, JOIN_REASON)):
             out.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
                                value=" | ".join(examples), expected="a value the function reads", severity="error"))
             continue
@@ -267,6 +269,65 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {top}): no triple", ""), [0, []])
             entry[0] += count
             entry[1].extend(examples[:3 - len(entry[1])])
+
+
+def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, str]]:
+    """``(predicate IRI, child references) -> (<TriplesMap>, parent source file name)`` for the
+    referencing object maps with join conditions of the engine copy; ``{}`` when unreadable."""
+    if not mapping_file:
+        return {}
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+        return {}
+    out = {}
+    for tm in triples_maps(g):
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            predicates = [str(p) for pm in g.objects(pom, RML.predicateMap) for p in g.objects(pm, RML.constant)]
+            predicates += [str(p) for p in g.objects(pom, RML.predicate)]
+            for om in g.objects(pom, RML.objectMap):
+                parent = g.value(om, RML.parentTriplesMap)
+                if parent is None:
+                    continue
+                children = tuple(str(g.value(jc, RML.child)) for jc in g.objects(om, RML.joinCondition))
+                ls = g.value(parent, RML.logicalSource)
+                source = Path(str(g.value(ls, RML.source))).name if ls is not None else ""
+                for p in predicates:
+                    out[(p, tuple(sorted(children)))] = (f"<{tm}>" if isinstance(tm, URIRef) else "", source)
+    return out
+
+
+def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
+    """Move the child join keys no parent record matched (:data:`~pipeline.materialize.engine.JOIN_MISSES`)
+    into ``guard``, one entry per TriplesMap and predicate: a referencing object map gives no term for
+    a child record whose key no parent has, so the link is lost (a trailing space, another case, a
+    dangling identifier). Counted as dropped (the run exits 1), with up to three keys and their near
+    misses. The count is of distinct child keys.
+
+    Args:
+        guard: the mapping group's guard (its ``dropped`` gains entries keyed
+            ``(reason, predicate IRI)``; the reason starts with :data:`JOIN_REASON`).
+        mapping_file: the engine copy, read (only when something was counted) for the names.
+    """
+    import numpy as np
+
+    misses = dict(JOIN_MISSES)
+    JOIN_MISSES.clear()
+    names = _joins_of(mapping_file) if misses else {}
+    for (tm_id, predicate, child, parent), (arrays, examples) in misses.items():
+        count = len(np.unique(np.concatenate(arrays))) if arrays else 0
+        if not count:
+            continue
+        tm, source = names.get((predicate, tuple(sorted(child))), ("", ""))
+        tm = tm or ("" if re.fullmatch(r"#TM\d+", tm_id) else f"<{tm_id}>")
+        condition = ", ".join(f"{c} == {p}" for c, p in zip(child, parent))
+        reason = (f"{JOIN_REASON} ({condition}{' in ' + source if source else ''}; "
+                  f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map): no triple")
+        entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""), [0, []])
+        entry[0] += count
+        for key, hint in examples[:3 - len(entry[1])]:
+            shown = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split("\x00")))
+            entry[1].append(f"{shown} ({hint})" if hint else shown)
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
@@ -543,6 +604,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
     guard ``worker`` (with this group's index) that guards it while the engine runs on."""
     guard, rows = Guard(), 0
     NO_VALUE.clear()  # counts of another group or run (a forked worker inherits them)
+    JOIN_MISSES.clear()
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
     for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
@@ -559,6 +621,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
         del columns, triple
     guard.end_group()
     function_drops(guard, group, fnml_df, _mappings(config))
+    join_drops(guard, _mappings(config))
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
@@ -625,6 +688,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
     if not rules:
         return [], rest
     NO_VALUE.clear()
+    JOIN_MISSES.clear()
     by_partition = {str(g.iloc[0]["mapping_partition"]): g for g in groups}
     guards: dict[str, Guard] = {}
     rows: dict[str, int] = {}
@@ -657,10 +721,12 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
                 try:
                     run_file(path, source_type, todo, joins, emit)
                     function_drops(dropped, pd.DataFrame([r.row for r in todo]), fnml_df, _mappings(config))
+                    join_drops(dropped, _mappings(config))
                 except Unsupported as exc:
                     LOGGER.info("the engine runs the rules of %s: %s", path, exc)
                     failed.update(r.partition for r in todo)
                     NO_VALUE.clear()  # the engine runs them again and counts for itself
+                    JOIN_MISSES.clear()
             for rule in file_rules:
                 left[rule.partition] -= 1
                 if not left[rule.partition] and rule.partition in guards:
@@ -674,4 +740,5 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
     if outs:
         outs[0][0].merge(dropped)
     NO_VALUE.clear()
+    JOIN_MISSES.clear()
     return outs, rest + [by_partition[p] for p in sorted(failed)]
