@@ -43,6 +43,7 @@ import numpy as np
 import pyoxigraph
 
 from pipeline.materialize.output import Runs, row_count
+from pipeline.materialize.rml.check import PRIMARY_LANGUAGE
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
@@ -305,7 +306,8 @@ class Guard:
         """A literal from its lexical form and datatype IRI or language tag."""
         if lang is not None:
             lang = lang.lower()
-            return Verdict(None, "language tag that is not BCP 47") if _errors(check_langtag(lang)) \
+            return Verdict(None, "language tag that is not BCP 47") \
+                if _errors(check_langtag(lang)) or not PRIMARY_LANGUAGE.match(lang) \
                 else Verdict(f"{_quote(lex)}@{lang}")
         dt = _XSD_STRING if datatype is None else datatype
         if dt != _XSD_STRING and dt != ENGINE_INTEGER and not self._datatype_ok(dt):

@@ -4,7 +4,8 @@
   (:class:`ElementPath`), not ``KeyError``, which aborted the whole run; a prefixed attribute
   (``@xml:lang``, ``title/@xlink:href``) is read by its expanded name, which is how ElementTree
   keys it (``{http://www.w3.org/XML/1998/namespace}lang``): the engine asked for ``xml:lang``
-  and found no value in any record.
+  and found no value in any record. An element's value is its XPath string value (mixed content
+  read whole: ``<title>The <i>Night</i> Watch</title>`` is ``The Night Watch``).
 * JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
   null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
 * CSV/TSV: :class:`CsvReads` parses a file once per engine run, not once per mapping rule (not a
@@ -65,6 +66,15 @@ class _Element:
     @property
     def attrib(self) -> _AttribOrNone:
         return _AttribOrNone(self._element.attrib, self._namespaces)
+
+    @property
+    def text(self) -> str | None:
+        """The element's string value (XPath 1.0 section 5.2: the text of all its descendants), so
+        ``<title>The <i>Night</i> Watch</title>`` reads ``The Night Watch`` where ElementTree's
+        ``text`` stops at the first child element; ``None`` for an element without text."""
+        if len(self._element) == 0:
+            return self._element.text
+        return "".join(self._element.itertext())
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.attrib[key]

@@ -10,16 +10,17 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-from rdflib import Graph
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
-from pipeline.materialize.rml.check import node_name
+from pipeline.materialize.rml.check import node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
 
-__all__ = ["xml_references"]
+__all__ = ["xml_references", "xml_languages"]
 
 _NAME = r"[A-Za-z_][\w.\-]*"
 #: A reference checked here: a child path of element names ending in an element or an attribute
@@ -27,6 +28,52 @@ _NAME = r"[A-Za-z_][\w.\-]*"
 #: functions are left alone, and so are records in a default namespace: there the absence may be
 #: the document's namespaces or a computed value.
 _PLAIN = re.compile(rf"^(?:{_NAME}/)*@?{_NAME}$")
+
+
+#: A reference whose last step is the attribute ``xml:lang`` (``@xml:lang``, ``dc:title/@xml:lang``).
+_XML_LANG = re.compile(r"^(?P<path>.*/)?@xml:lang$")
+#: Its reading by XML 1.0 section 2.12: the nearest ``xml:lang`` on the element or an ancestor; an
+#: empty one (``xml:lang=""``) says there is no language, so it selects nothing.
+_INHERITED = "ancestor-or-self::*[@xml:lang][1]/@xml:lang[. != '']"
+_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
+                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
+
+
+def inherited_language(reference: str) -> str | None:
+    """The XPath that reads ``reference``'s ``xml:lang`` as XML inherits it, or ``None`` when the
+    reference is no ``xml:lang`` attribute (``dc:title/@xml:lang`` ->
+    ``dc:title/ancestor-or-self::*[@xml:lang][1]/@xml:lang[. != '']``)."""
+    m = _XML_LANG.match(reference.strip())
+    return None if m is None else (m.group("path") or "") + _INHERITED
+
+
+def xml_languages(g: Graph) -> None:
+    """Rewrite, in place, the references (and template placeholders) of XPath logical sources that read
+    ``xml:lang`` so that they read the language XML gives the element: the attribute is inherited
+    from the nearest ancestor that declares it and ``xml:lang=""`` means no language (XML 1.0
+    section 2.12). The rewritten XPath is evaluated by the derived-source pass
+    (:mod:`pipeline.materialize.views.derive`), which the engine's reader cannot do."""
+    seen: set[Node] = set()
+    for tm in triples_maps(g):
+        ls = g.value(tm, RML.logicalSource)
+        formulation = str(g.value(ls, RML.referenceFormulation)) if ls is not None else ""
+        if not formulation.endswith(("XPath", "XPathReferenceFormulation")):
+            continue
+        stack = [tm]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for p, o in list(g.predicate_objects(node)):
+                if p == RML.reference and isinstance(o, Literal) and inherited_language(str(o)):
+                    g.set((node, p, Literal(inherited_language(str(o)))))
+                elif p == RML.template and isinstance(o, Literal) and "xml:lang" in str(o):
+                    g.set((node, p, Literal(re.sub(r"(?<!\\)\{([^{}]*)\}",
+                                                   lambda m: "{" + (inherited_language(m.group(1)) or m.group(1)) + "}",
+                                                   str(o)))))
+                elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
+                    stack.append(o)
 
 
 def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
