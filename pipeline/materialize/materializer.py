@@ -153,20 +153,25 @@ def findings_of(guard: Guard, where: str,
             is then ``ontology_property``) or ``(file, line, column)`` for another kind of mapping
             file (an RML document: its ``rml:predicate``).
     Returns:
-        The findings; a drop's ``value`` holds up to 3 of its statements, ``" | "``-separated.
+        The findings; a drop's ``value`` holds up to 3 of its statements, ``" | "``-separated (values a
+        function or a join gave no term for: up to 3 values, after the statements' findings).
     """
-    out = []
+    out, values = [], []
     for (reason, predicate), (count, examples) in guard.dropped.items():
         loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
         if reason.startswith((NO_VALUE_REASON, JOIN_REASON)):
-            out.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
-                               value=" | ".join(examples), expected="a value the function reads", severity="error"))
+            values.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
+                                  value=" | ".join(examples), severity="error",
+                                  expected="a value the function reads" if reason.startswith(NO_VALUE_REASON)
+                                  else "a key of a parent record"))
             continue
         out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
                            column=column, value=" | ".join(examples),
                            expected="a valid RDF triple", severity="error"))
+    # the values' findings after the statements', in the order of the mapping (mapping groups run in any order)
+    out += sorted(values, key=lambda f: (str(f.file), f.line or 0, f.message))
     if guard.repaired:
         out.append(Finding(
             "materialize", where,
