@@ -44,15 +44,17 @@ from itertools import repeat
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pyoxigraph
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
-from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.fno import FILTERS
-from pipeline.materialize.engine import EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
+from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
+                                         group_frames, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
@@ -250,6 +252,7 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             index=False)]
         name = re.split(r"[#/]", function.rstrip("#/"))[-1]
         located = False
+        keys: set[tuple] = set()  # a subject map's drops once, however many rules share it
         for role in ("object", "subject", "lang_datatype", "graph"):
             column = f"{role}_map_value"
             if column not in rml_df:
@@ -266,8 +269,11 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                 reason = (f"{NO_VALUE_REASON} {name}() for values of {', '.join(repr(r) for r in refs) or 'its inputs'} "
                           f"that are there ({'TriplesMap ' + tm + ', ' if tm else ''}{what}, source {source}): "
                           "no triple")
-                entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""),
-                                                 [0, []])
+                key = (reason, predicate if predicate.startswith(("http", "urn")) else "")
+                if key in keys:
+                    continue
+                keys.add(key)
+                entry = guard.dropped.setdefault(key, [0, []])
                 entry[0] += count
                 entry[1].extend(examples[:3 - len(entry[1])])
         if not located:
@@ -314,8 +320,6 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
             ``(reason, predicate IRI)``; the reason starts with :data:`JOIN_REASON`).
         mapping_file: the engine copy, read (only when something was counted) for the names.
     """
-    import numpy as np
-
     misses = dict(JOIN_MISSES)
     JOIN_MISSES.clear()
     names = _joins_of(mapping_file) if misses else {}
