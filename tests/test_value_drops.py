@@ -71,3 +71,27 @@ def test_to_decimal_reads_decimal_commas_and_points():
     assert [udfs.normalize_decimal_comma(v) for v in ("3.5", "12.25", ".5", "-2.5", "8,99", "1.234,56", "1.250",
                                                       "7", "abc", "1,2,3", "")] == \
         ["3.5", "12.25", "0.5", "-2.5", "8.99", "1234.56", "1250", "7", None, None, None]
+
+
+XML_RML = """@prefix rr: <http://www.w3.org/ns/r2rml#> .
+@prefix rml: <http://semweb.mmlab.be/ns/rml#> .
+@prefix ql: <http://semweb.mmlab.be/ns/ql#> .
+<http://example.org/rml/Orders> a rr:TriplesMap ;
+  rml:logicalSource [ rml:source "o.xml" ; rml:referenceFormulation ql:XPath ; rml:iterator "/orders/order" ] ;
+  rr:subjectMap [ rr:template "http://example.org/order/{@id}" ] ;
+  rr:predicateObjectMap [ rr:predicate <http://example.org/by> ;
+                          rr:objectMap [ rr:template "http://example.org/customer/{customer/KEY}" ] ] .
+"""
+
+
+@pytest.mark.parametrize("key, code", [("ident", 2), ("id", 0)])
+def test_an_xml_template_naming_an_element_no_record_has_is_refused(tmp_path, monkeypatch, capsys, key, code):
+    (tmp_path / "o.xml").write_text('<orders><order id="o1"><customer><id>c1</id></customer></order></orders>',
+                                    encoding="utf-8")
+    (tmp_path / "m.ttl").write_text(XML_RML.replace("KEY", key), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["materialize", "m.ttl", "kg.nt"]) == code
+    err = capsys.readouterr().err
+    assert ("error: m.ttl: TriplesMap <http://example.org/rml/Orders>: the object map's template "
+            "'http://example.org/customer/{customer/ident}' names 'customer/ident', which selects nothing in any "
+            "record of o.xml (iterator /orders/order)" in err) == (code == 2)

@@ -15,7 +15,7 @@ from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
-from pipeline.materialize.rml.check import node_name, triples_maps
+from pipeline.materialize.rml.check import node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
@@ -77,7 +77,8 @@ def xml_languages(g: Graph) -> None:
 
 
 def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
-    """Refuse an object map's reference that selects nothing in every record of its XML source.
+    """Refuse an object map's reference, or a term map's template placeholder, that selects nothing in
+    every record of its XML source.
 
     Reads each XML source (files up to ``limit`` bytes) once per iterator; sources the engine does
     not read itself (derived sources, :mod:`pipeline.materialize.views.derive`) are skipped.
@@ -94,8 +95,12 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
         ls = g.value(tm, RML.logicalSource)
         if ls is None or g.value(ls, RML.source) is None or str(g.value(ls, RML.source)).endswith(DERIVED_SUFFIX):
             continue
-        refs = [str(ref) for pom in g.objects(tm, RML.predicateObjectMap) for om in g.objects(pom, RML.objectMap)
-                for ref in g.objects(om, RML.reference) if _PLAIN.match(str(ref))]
+        refs = [(str(ref), f"the object map's reference {str(ref)!r}") for pom in g.objects(tm, RML.predicateObjectMap)
+                for om in g.objects(pom, RML.objectMap) for ref in g.objects(om, RML.reference) if _PLAIN.match(str(ref))]
+        # a template's placeholder is a reference too (R2RML section 7.4): every record lacking it gives no term
+        refs += [(ref, f"the {role}'s template {str(template)!r} names {ref!r}, which")
+                 for role, node in term_maps(g, tm) for template in g.objects(node, RML.template)
+                 for ref in re.findall(r"(?<!\\)\{([^{}]*)\}", str(template)) if _PLAIN.match(ref)]
         if not refs:
             continue
         try:
@@ -115,9 +120,9 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
             except (OSError, InputError):
                 cache[key] = []  # an unreadable source is reported by the load-time checks
         records = cache[key]
-        for ref in refs:
+        for ref, what in refs:
             if records and not any(_selects(element, ref) for element in records):
-                raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {ref!r} selects nothing in "
+                raise RMLError(f"TriplesMap {node_name(tm)}: {what} selects nothing in "
                                f"any record of {src.path.name} (iterator {src.iterator})", path=where)
 
 
