@@ -646,9 +646,9 @@ def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins | None) -> tuple[l
     at, o_codes = side.match(keys)
     matched = np.zeros(len(rows), dtype=bool)
     matched[at] = True
-    if not matched.all():  # child records the join leaves without object, as the engine path keeps them
-        note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys),
-                         np.asarray(keys, dtype=object)[~matched], side.keys)
+    # child records the join leaves without object, as the engine path keeps them (none: the rule ran)
+    note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys),
+                     np.asarray(keys, dtype=object)[~matched], side.keys)
     return _distinct(coded, rows[at], o_codes, side.terms, rule.terms[3] is not None)
 
 

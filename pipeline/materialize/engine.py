@@ -83,10 +83,11 @@ EMPTY_VALUES: Counter = Counter()
 #: as DataFrames with (at least) the referenced columns. Drained per mapping group by the caller
 #: (:func:`pipeline.materialize.materializer.function_drops`); the columnar path adds its rows too.
 NO_VALUE: dict[str, list] = {}
-#: ``(engine TriplesMap id, predicate, child references, parent references) -> [key arrays, examples]``:
-#: the distinct join keys (values NUL-joined) of child rows no parent record matched, and up to three
-#: ``(key, hint)`` with a near miss (a parent key equal without surrounding white space, or ignoring
-#: case). Drained like :data:`NO_VALUE` (:func:`pipeline.materialize.materializer.join_drops`).
+#: ``(child source, subject map, predicate, child references, parent TriplesMap, parent references) ->
+#: [key arrays, examples]``: per join rule the join keys (values NUL-joined) of child rows no parent
+#: record matched (an empty array when all matched: the rule ran), and up to three ``(key, hint)``
+#: with a near miss (a parent key equal without surrounding white space, or ignoring case). Moved
+#: into the guard per mapping group, said at the end (:func:`pipeline.materialize.materializer.join_drops`).
 JOIN_MISSES: dict[tuple, list] = {}
 
 
@@ -111,7 +112,8 @@ def note_join_misses(rule: Any, child_refs: list, parent_refs: list, missing: An
         missing: the unmatched keys (an array of text, duplicates allowed). parent_keys: the parent's
             distinct keys (a ``pandas.Index``), for the near misses of the first examples.
     """
-    key = (str(rule["triples_map_id"]), str(rule["predicate_map_value"]), tuple(child_refs), tuple(parent_refs))
+    key = (str(rule["logical_source_value"]), str(rule["subject_map_value"]), str(rule["predicate_map_value"]),
+           tuple(child_refs), str(rule["object_map_value"]), tuple(parent_refs))
     entry = JOIN_MISSES.setdefault(key, [[], []])
     entry[0].append(np.asarray(missing, dtype=object))
     for k in dict.fromkeys(missing):
@@ -384,8 +386,8 @@ def engine_run() -> Iterator[None]:
                 parent_keys = pd.Index(pd.unique(keys(parent_data, parent)))
                 child_keys = keys(data, child)
                 missing = ~pd.Index(child_keys).isin(parent_keys)
-                if missing.any():  # child records this join leaves without object: said by the materialize stage
-                    note_join_misses(rml_rule, child, parent, child_keys[missing], parent_keys)
+                # child records this join leaves without object (none: the rule is noted as run)
+                note_join_misses(rml_rule, child, parent, child_keys[missing], parent_keys)
         return out
 
     def file_data(rml_rule, references):

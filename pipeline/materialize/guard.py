@@ -184,10 +184,14 @@ class Guard:
     Attributes:
         dropped: ``{(reason, predicate IRI): [count, [up to 3 example statements]]}``.
         repaired: literals written without the white space around them (distinct terms).
+        join_misses: child join keys no parent matched, per join rule, as
+            :data:`pipeline.materialize.engine.JOIN_MISSES` holds them (said once the run is over:
+            :func:`pipeline.materialize.materializer.join_drops`).
     """
 
     dropped: dict[tuple[str, str], list] = field(default_factory=dict)
     repaired: set[str] = field(default_factory=set)
+    join_misses: dict[tuple, list] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
     _datatypes: dict[str, bool] = field(default_factory=dict)
 
@@ -389,6 +393,16 @@ class Guard:
             entry[0] += count
             entry[1].extend(examples[:3 - len(entry[1])])
         self.repaired |= other.repaired
+        self.take_join_misses(other.join_misses)
+
+    def take_join_misses(self, misses: dict) -> None:
+        """Add the join misses ``misses`` (:data:`pipeline.materialize.engine.JOIN_MISSES`'s shape) and empty it."""
+        for key, (arrays, examples) in misses.items():
+            entry = self.join_misses.setdefault(key, [[], []])
+            entry[0].extend(arrays)
+            entry[1].extend(e for e in examples if len(entry[1]) < 3 and e not in entry[1])
+        if misses is not self.join_misses:
+            misses.clear()
 
     def end_group(self) -> None:
         """Forget the dropped statements of a mapping group: Morph-KGC's mapping partitions

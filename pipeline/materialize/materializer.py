@@ -282,17 +282,21 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             entry[1].extend(examples[:3 - len(entry[1])])
 
 
-def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, str]]:
-    """``(predicate IRI, child references) -> (<TriplesMap>, parent source file name)`` for the
-    referencing object maps with join conditions of the engine copy; ``{}`` when unreadable."""
+def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, set[str]]]:
+    """``(child source, subject template or reference, predicate IRI, sorted child references) ->
+    (<TriplesMap>, {parent source file names})`` for the referencing object maps with join conditions
+    of the engine copy (the engine's rule table names TriplesMaps ``#TM0``...); ``{}`` when unreadable."""
     if not mapping_file:
         return {}
     try:
         g = Graph().parse(mapping_file, format="turtle")
     except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
         return {}
-    out = {}
+    out: dict[tuple, tuple[str, set[str]]] = {}
     for tm in triples_maps(g):
+        ls, sm = g.value(tm, RML.logicalSource), g.value(tm, RML.subjectMap)
+        source = str(g.value(ls, RML.source)) if ls is not None else ""
+        subject = str(g.value(sm, RML.template) or g.value(sm, RML.reference) or "") if sm is not None else ""
         for pom in g.objects(tm, RML.predicateObjectMap):
             predicates = [str(p) for pm in g.objects(pom, RML.predicateMap) for p in g.objects(pm, RML.constant)]
             predicates += [str(p) for p in g.objects(pom, RML.predicate)]
@@ -300,43 +304,57 @@ def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, str]]:
                 parent = g.value(om, RML.parentTriplesMap)
                 if parent is None:
                     continue
-                children = tuple(str(g.value(jc, RML.child)) for jc in g.objects(om, RML.joinCondition))
-                ls = g.value(parent, RML.logicalSource)
-                source = Path(str(g.value(ls, RML.source))).name if ls is not None else ""
+                pls = g.value(parent, RML.logicalSource)
+                parent_source = Path(str(g.value(pls, RML.source))).name if pls is not None else ""
+                children = tuple(sorted(str(g.value(jc, RML.child)) for jc in g.objects(om, RML.joinCondition)))
                 for p in predicates:
-                    out[(p, tuple(sorted(children)))] = (f"<{tm}>" if isinstance(tm, URIRef) else "", source)
+                    name, parents = out.setdefault((source, subject, p, children),
+                                                   (f"<{tm}>" if isinstance(tm, URIRef) else "", set()))
+                    parents.add(parent_source)
     return out
 
 
 def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
-    """Move the child join keys no parent record matched (:data:`~pipeline.materialize.engine.JOIN_MISSES`)
-    into ``guard``, one entry per TriplesMap and predicate: a referencing object map gives no term for
-    a child record whose key no parent has, so the link is lost (a trailing space, another case, a
-    dangling identifier). Counted as dropped (the run exits 1), with up to three keys and their near
-    misses. The count is of distinct child keys.
+    """Count, in ``guard.dropped``, the child join keys no parent record matched (``guard.join_misses``,
+    gathered from :data:`~pipeline.materialize.engine.JOIN_MISSES` over the run): a referencing object
+    map gives no term for a child record whose key no parent has, so the link is lost (a trailing
+    space, another case, a dangling identifier). One entry per child term map and predicate, with
+    up to three keys and their near misses; the run exits 1.
+
+    A key is lost when none of the joins of the same child records and predicate matched it: a
+    mapping that joins to several parent TriplesMaps (one per source, as YARRRML writes a mapping
+    with several sources) loses a key only when no parent has it. The count is of distinct keys.
 
     Args:
-        guard: the mapping group's guard (its ``dropped`` gains entries keyed
-            ``(reason, predicate IRI)``; the reason starts with :data:`JOIN_REASON`).
-        mapping_file: the engine copy, read (only when something was counted) for the names.
+        guard: the run's guard, after every mapping group (its ``join_misses`` are emptied).
+        mapping_file: the engine copy, read (only when a key was lost) for the names.
     """
-    misses = dict(JOIN_MISSES)
-    JOIN_MISSES.clear()
-    names = _joins_of(mapping_file) if misses else {}
-    for (tm_id, predicate, child, parent), (arrays, examples) in misses.items():
-        count = len(np.unique(np.concatenate(arrays))) if arrays else 0
-        if not count:
+    groups: dict[tuple, list] = {}
+    for (source, subject, predicate, child, parent_tm, parent), entry in guard.join_misses.items():
+        groups.setdefault((source, subject, predicate, child), []).append((parent_tm, parent, entry))
+    guard.join_misses = {}
+    names: dict | None = None
+    for (source, subject, predicate, child), rules in groups.items():
+        lost = None
+        for _, _, (arrays, _) in rules:
+            keys = set(np.concatenate(arrays).tolist()) if arrays else set()
+            lost = keys if lost is None else lost & keys
+        if not lost:
             continue
-        tm, source = names.get((predicate, tuple(sorted(child))), ("", ""))
-        tm = tm or ("" if re.fullmatch(r"#TM\d+", tm_id) else f"<{tm_id}>")
-        condition = ", ".join(f"{c} == {p}" for c, p in zip(child, parent))
-        reason = (f"{JOIN_REASON} ({condition}{' in ' + source if source else ''}; "
+        names = _joins_of(mapping_file) if names is None else names
+        tm, parents = names.get((source, subject, predicate, tuple(sorted(child))), ("", set()))
+        parents = sorted(parents - {""})
+        condition = ", ".join(f"{c} == {p}" for c, p in zip(child, rules[0][1]))
+        reason = (f"{JOIN_REASON} ({condition}{' in ' + ', '.join(parents) if parents else ''}; "
                   f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map): no triple")
         entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""), [0, []])
-        entry[0] += count
-        for key, hint in examples[:3 - len(entry[1])]:
-            shown = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split("\x00")))
-            entry[1].append(f"{shown} ({hint})" if hint else shown)
+        entry[0] += len(lost)
+        shown = [(k, h) for _, _, (_, examples) in rules for k, h in examples if k in lost]
+        if not shown:
+            shown = [(k, "") for k in sorted(lost)[:3]]
+        for key, hint in list(dict.fromkeys(shown))[:3 - len(entry[1])]:
+            text = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split("\x00")))
+            entry[1].append(f"{text} ({hint})" if hint else text)
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
@@ -570,6 +588,7 @@ def materialize(mapping_file: Path, processes: int = 1,
             raise
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
+        join_drops(guard, str(mapping_file))  # over the whole run: a key one parent lacks may be another's
         if extra:
             columns: list[list[str]] = [[], [], [], []]
             for line in extra:
@@ -630,7 +649,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
         del columns, triple
     guard.end_group()
     function_drops(guard, group, fnml_df, _mappings(config))
-    join_drops(guard, _mappings(config))
+    guard.take_join_misses(JOIN_MISSES)
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
@@ -730,7 +749,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
                 try:
                     run_file(path, source_type, todo, joins, emit)
                     function_drops(dropped, pd.DataFrame([r.row for r in todo]), fnml_df, _mappings(config))
-                    join_drops(dropped, _mappings(config))
+                    dropped.take_join_misses(JOIN_MISSES)
                 except Unsupported as exc:
                     LOGGER.info("the engine runs the rules of %s: %s", path, exc)
                     failed.update(r.partition for r in todo)
