@@ -52,6 +52,7 @@ from rdflib.namespace import RDF
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
 from pipeline.fno import FILTERS
+from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
                                          group_frames, run_engine)
@@ -209,7 +210,8 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
     A row reaches a function only when the values it references are there (the engine leaves out
     a record with a null reference first, counted apart as empty values), so a function without
     value for it lost a value of the data: ``toDate('2024-02-30')``, a code missing from a value
-    map. Functions whose purpose is to give no value (:data:`pipeline.fno.FILTERS`) are not counted.
+    map. Functions whose purpose is to give no value (:data:`pipeline.fno.FILTERS`) are not counted,
+    nor inputs that say "no value" themselves (:data:`pipeline.fno.udfs.MISSING_VALUES`: ``NA``, ``-``).
     The count is of distinct tuples of the function's input values.
 
     Args:
@@ -247,7 +249,11 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
         # distinct tuples of the function's inputs: the engine calls it once per distinct rule row,
         # the columnar path once per distinct value, so this count is the same on both paths
         distinct = frame[present].astype(str).drop_duplicates() if present else frame.head(1)
+        if present:  # a cell that says "no value" (NA, -, null) has none to lose: the compiler says those apart
+            distinct = distinct[~distinct.apply(lambda c: c.str.strip().isin(MISSING_VALUES)).all(axis=1)]
         count = len(distinct)
+        if not count:
+            continue
         examples = [", ".join(f"{r}={v!r}" for r, v in zip(present, row)) for row in distinct.head(3).itertuples(
             index=False)]
         name = re.split(r"[#/]", function.rstrip("#/"))[-1]
