@@ -180,10 +180,13 @@ def _predicate_locator(files: list[Path], graph: Graph):
 
 def _say_finding(finding) -> None:
     """Print ``finding`` on standard error; for statements the guard dropped, the first of them on
-    the next line, so a user can find the record (its subject) and the value."""
+    the next line, so a user can find the record (its subject) and the value; for values a function
+    or a join gave no term for, the first (up to three) values."""
     file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
     print(finding, file=file)
-    if finding.stage == "materialize" and finding.value and "dropped" in finding.message:
+    if finding.stage == "materialize" and finding.value and "value(s) dropped" in finding.message:
+        print(f"  first dropped: {'; '.join(finding.value.split(' | '))[:600]}", file=file)  # the values, up to 3
+    elif finding.stage == "materialize" and finding.value and "dropped" in finding.message:
         first = finding.value.split(" | ")[0]
         print(f"  first dropped: {first[:300]}{' ...' if len(first) > 300 else ''}", file=file)
 
@@ -302,7 +305,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "stderr), each RML-IO logical target in its own file, and the engine copy "
                                    "<output>.morph-kgc.ttl beside it. The mapping may be "
                                    "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
-                                   "Exit 1 when triples were dropped, 2 when the mapping is invalid (the message "
+                                   "Exit 1 when triples or values were dropped (a value a function cannot read, a join key no "
+                                   "parent has), 2 when the mapping is invalid (the message "
                                    "names the TriplesMap and term map). Examples: kgc materialize mapping.rml.ttl "
                                    "kg.nt --manifest case.yaml; kgc materialize -m mapping.rml.ttl -o kg.ttl; "
                                    "kgc materialize morph-kgc.ini; kgc materialize m.ttl - | head")

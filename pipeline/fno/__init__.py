@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rdflib import Namespace, URIRef
 
-__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "TABLE_FUNCTIONS", "UDF_FILE", "function_for_name"]
+__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "TABLE_FUNCTIONS", "UDF_FILE", "FILTERS", "function_for_name"]
 
 FN = Namespace("https://w3id.org/kgc-pipeline/function#")
 GREL = Namespace("http://users.ugent.be/~bjdmeest/function/grel.ttl#")
@@ -48,6 +48,15 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "toTitlecase": FnoFunction(GREL.string_toTitlecase, (GREL.valueParameter,), "GREL title case"),
     "trim": FnoFunction(GREL.string_trim, (GREL.valueParameter,), "GREL trim: leading and trailing white space removed"),
 }
+
+_IDLAB = "https://w3id.org/imec/idlab/function#"
+_IDLAB_OLD = "http://example.com/idlab/function/"
+#: Functions whose purpose is to give no value for some inputs (a value that says "missing", a
+#: condition that does not hold): their no-value is the mapping's intent, not a value lost, so the
+#: materialize stage does not count it. Every other function that gives no value for a record
+#: whose referenced values are there drops that value, and is reported.
+FILTERS = frozenset({str(FN.skipMissing), _IDLAB + "decide", _IDLAB + "trueCondition", _IDLAB_OLD + "trueCondition",
+                     _IDLAB_OLD + "decide", "http://users.ugent.be/~bjdmeest/function/grel.ttl#controls_if"})
 
 #: The one-argument functions a mapping table names, as the offline mapper writes them, with their
 #: :data:`FUNCTIONS` key (the LLM mapper's prompt lists them; value maps are described there apart).

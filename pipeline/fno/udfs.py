@@ -193,20 +193,27 @@ def skip_missing(value):
 
 
 _DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
+_DECIMAL_POINT = _re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")
 
 
 @udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value")
 def normalize_decimal_comma(value):
     """A number written with a decimal comma (``8,99``, ``1.234,56``: point as thousands separator)
-    in xsd:decimal's lexical form (``8.99``, ``1234.56``); whole numbers stay (``12``). None for
-    anything else (``8.99`` in such a column is no number of that form): no value, no triple."""
+    in xsd:decimal's lexical form (``8.99``, ``1234.56``); whole numbers stay (``12``); a number
+    with a decimal point that cannot be a thousands separator (``3.5``, ``12.25``, ``.5``: not
+    three digits after it) is already a decimal and stays (``.5`` -> ``0.5``). None for anything
+    else (``abc``, ``1,2,3``): the materialize stage counts and reports such values."""
     if value is None:
         return None
-    m = _DECIMAL_COMMA.match(str(value).strip())
-    if not m:
-        return None
-    return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
-
+    text = str(value).strip()
+    m = _DECIMAL_COMMA.match(text)
+    if m:
+        return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
+    if _DECIMAL_POINT.match(text):
+        sign = text[0] if text[0] in "+-" else ""
+        body = text.lstrip("+-")
+        return sign + ("0" + body if body.startswith(".") else body + "0" if body.endswith(".") else body)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.materialize.engine import trusted_term
+from pipeline.materialize.engine import NO_VALUE, note_join_misses, trusted_term
 
 __all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Join", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
            "ParentIndex", "read_chunks", "join_id", "key_text", "parent_pairs", "child_pairs", "join_statements",
@@ -555,9 +555,33 @@ def _rows(rule: Rule, chunk: "_Chunk") -> tuple[Any, list]:
     coded = []
     for term in rule.terms[:2] + ((rule.terms[3],) if rule.terms[3] is not None else ()):
         c = chunk.term(term)
+        _no_value(term, chunk, ok, c.codes)
         ok &= c.codes >= 0
         coded.append(c)
     return np.flatnonzero(ok), coded
+
+
+def _execution(term: Term) -> str | None:
+    """The function execution that makes ``term`` (its language or datatype map's when the term
+    itself is no function), else ``None``."""
+    if term.key[1] == _EXECUTION:
+        return term.key[2]
+    if len(term.key) > 8 and term.key[7] == _EXECUTION:
+        return term.key[8]
+    return None
+
+
+def _no_value(term: Term, chunk: "_Chunk", present: Any, codes: Any) -> None:
+    """Keep the rows where every value the rule references is ``present`` but the function making
+    ``term`` gave no term (:data:`pipeline.materialize.engine.NO_VALUE`, as the engine path keeps them)."""
+    execution = _execution(term)
+    if execution is None or term.alias:
+        return
+    bad = present & (codes < 0)
+    if bad.any():
+        import pandas as pd
+
+        NO_VALUE.setdefault(execution, []).append(pd.DataFrame({r: chunk.columns[r][bad] for r in term.refs}))
 
 
 def first_rows(codes: list[tuple[Any, int]]) -> Any:
@@ -611,10 +635,20 @@ def rule_statements(rule: Rule, chunk: "_Chunk", joins: Joins | None) -> tuple[l
     rows, coded = _rows(rule, chunk)
     if rule.join is None:
         obj = chunk.term(rule.terms[2])
+        if len(rows) and _execution(rule.terms[2]) is not None:
+            present = np.zeros(chunk.n, dtype=bool)
+            present[rows] = True
+            _no_value(rule.terms[2], chunk, present, obj.codes)
         rows = rows[obj.codes[rows] >= 0]
         return _distinct(coded, rows, obj.codes[rows], obj.terms, rule.terms[3] is not None)
     side = joins.side(rule.join)
-    at, o_codes = side.match(key_text([chunk.columns[k][rows] for k in rule.join.child_keys]))
+    keys = key_text([chunk.columns[k][rows] for k in rule.join.child_keys])
+    at, o_codes = side.match(keys)
+    matched = np.zeros(len(rows), dtype=bool)
+    matched[at] = True
+    # child records the join leaves without object, as the engine path keeps them (none: the rule ran)
+    note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys),
+                     np.asarray(keys, dtype=object)[~matched], side.keys)
     return _distinct(coded, rows[at], o_codes, side.terms, rule.terms[3] is not None)
 
 

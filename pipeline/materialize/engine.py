@@ -71,13 +71,56 @@ from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 from pipeline.materialize.rule_cache import load, rule_key, store
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
-           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES",
+           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES", "NO_VALUE", "JOIN_MISSES", "note_join_misses",
            "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template", "trusted_term"]
 
 ENGINE_VERSION = "2.10.0"
 #: ``(source file, reference) -> records left out`` because the value is null in the source
 #: (filled by the last single-process :func:`run_engine`).
 EMPTY_VALUES: Counter = Counter()
+#: ``function execution id -> [frames]``: the rows of a rule whose referenced values are all there
+#: (the engine left out those with a null before the call) and to which the function gave no value,
+#: as DataFrames with (at least) the referenced columns. Drained per mapping group by the caller
+#: (:func:`pipeline.materialize.materializer.function_drops`); the columnar path adds its rows too.
+NO_VALUE: dict[str, list] = {}
+#: ``(child source, subject map, predicate, child references, parent TriplesMap, parent references) ->
+#: [key arrays, examples]``: per join rule the join keys (values NUL-joined) of child rows no parent
+#: record matched (an empty array when all matched: the rule ran), and up to three ``(key, hint)``
+#: with a near miss (a parent key equal without surrounding white space, or ignoring case). Moved
+#: into the guard per mapping group, said at the end (:func:`pipeline.materialize.materializer.join_drops`).
+JOIN_MISSES: dict[tuple, list] = {}
+
+
+def _near_miss(key: str, parent_keys: Any) -> str:
+    """How the child key ``key`` nearly matches one of ``parent_keys`` (a ``pandas.Index``), or ``""``."""
+    stripped = key.strip()
+    if stripped != key and stripped in parent_keys:
+        return f"matches {stripped!r} without its surrounding white space"
+    folded = key.casefold()
+    for parent in parent_keys[:1_000_000]:  # once per example (three per rule), only when a key is unmatched
+        if isinstance(parent, str) and parent.casefold() == folded:
+            return f"matches {parent!r} ignoring case"
+    return ""
+
+
+def note_join_misses(rule: Any, child_refs: list, parent_refs: list, missing: Any, parent_keys: Any) -> None:
+    """Keep the join keys ``missing`` (text, NUL-joined for several conditions) that no parent key
+    matched for the engine rule ``rule``, in :data:`JOIN_MISSES`.
+
+    Args:
+        rule: the engine's rule (a row of its rule table). child_refs, parent_refs: the join's references.
+        missing: the unmatched keys (an array of text, duplicates allowed). parent_keys: the parent's
+            distinct keys (a ``pandas.Index``), for the near misses of the first examples.
+    """
+    key = (str(rule["logical_source_value"]), str(rule["subject_map_value"]), str(rule["predicate_map_value"]),
+           tuple(child_refs), str(rule["object_map_value"]), tuple(parent_refs))
+    entry = JOIN_MISSES.setdefault(key, [[], []])
+    entry[0].append(np.asarray(missing, dtype=object))
+    for k in dict.fromkeys(missing):
+        if len(entry[1]) >= 3:
+            break
+        if all(k != e[0] for e in entry[1]):
+            entry[1].append((k, _near_miss(k, parent_keys) if isinstance(k, str) else ""))
 
 _UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
     (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))
@@ -276,6 +319,7 @@ def engine_run() -> Iterator[None]:
     data_original = materializer.get_file_data
     encode_original = materializer.encode_value
     preprocess_original = materializer._preprocess_data
+    merge_original = materializer._merge_data
 
     def template(results_df, template, expression_type, config, position, columns_alias="", termtype="", datatype=""):
         # the IRI-safe encoding and the literal escaping of a whole column at once, not a Python
@@ -308,7 +352,11 @@ def engine_run() -> Iterator[None]:
 
     def output_nulls(data, config, references, column=None):
         if column is not None:  # a function's output: only None is no value (RML-FNML: "" makes a triple)
-            return data.dropna(axis=0, how="any", subset=[column])
+            missing = data[column].isna()
+            if missing.any():  # kept here, where the engine drops the rows; said by the materialize stage
+                NO_VALUE.setdefault(str(column), []).append(data.loc[missing])
+                return data[~missing]
+            return data
         return null_values_original(data, config, references, column)
 
     def preprocess(data, rml_rule, references, config):
@@ -320,6 +368,27 @@ def engine_run() -> Iterator[None]:
         # the engine's steps without `data.map(str)`, which changes no cell of text (a Python call per cell)
         data = remove_null_values_from_dataframe(data, config, references)
         return data.convert_dtypes(convert_boolean=False).astype(str).drop_duplicates()
+
+    def merge(data, parent_data, rml_rule, join_condition):
+        out = merge_original(data, parent_data, rml_rule, join_condition)
+        if join_condition == "object_join_conditions" and len(data):
+            import pandas as pd
+            from morph_kgc.utils import get_references_in_join_condition
+
+            child, parent = get_references_in_join_condition(rml_rule, join_condition)
+            if all(c in data for c in child) and all(p in parent_data for p in parent):
+                def keys(frame, refs):
+                    text = frame[refs[0]].astype(str)
+                    for r in refs[1:]:
+                        text = text + "\x00" + frame[r].astype(str)
+                    return text.to_numpy(dtype=object)
+
+                parent_keys = pd.Index(pd.unique(keys(parent_data, parent)))
+                child_keys = keys(data, child)
+                missing = ~pd.Index(child_keys).isin(parent_keys)
+                # child records this join leaves without object (none: the rule is noted as run)
+                note_join_misses(rml_rule, child, parent, child_keys[missing], parent_keys)
+        return out
 
     def file_data(rml_rule, references):
         df = data_original(rml_rule, references)
@@ -342,6 +411,7 @@ def engine_run() -> Iterator[None]:
     materializer.get_file_data = file_data
     materializer.encode_value = iri_safe
     materializer._preprocess_data = preprocess
+    materializer._merge_data = merge
     data_file.elementpath = ElementPath(xpath_original)
     data_file._read_csv = CsvReads(csv_original)
     data_file._read_json = lambda rule, refs: (json_original(rule, refs) if str(rule["logical_source_value"])
@@ -359,6 +429,7 @@ def engine_run() -> Iterator[None]:
         materializer.get_file_data = data_original
         materializer.encode_value = encode_original
         materializer._preprocess_data = preprocess_original
+        materializer._merge_data = merge_original
 
 
 def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,

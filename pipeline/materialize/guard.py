@@ -43,6 +43,7 @@ import numpy as np
 import pyoxigraph
 
 from pipeline.materialize.output import Runs, row_count
+from pipeline.materialize.rml.check import PRIMARY_LANGUAGE
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
@@ -183,10 +184,14 @@ class Guard:
     Attributes:
         dropped: ``{(reason, predicate IRI): [count, [up to 3 example statements]]}``.
         repaired: literals written without the white space around them (distinct terms).
+        join_misses: child join keys no parent matched, per join rule, as
+            :data:`pipeline.materialize.engine.JOIN_MISSES` holds them (said once the run is over:
+            :func:`pipeline.materialize.materializer.join_drops`).
     """
 
     dropped: dict[tuple[str, str], list] = field(default_factory=dict)
     repaired: set[str] = field(default_factory=set)
+    join_misses: dict[tuple, list] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
     _datatypes: dict[str, bool] = field(default_factory=dict)
 
@@ -305,7 +310,8 @@ class Guard:
         """A literal from its lexical form and datatype IRI or language tag."""
         if lang is not None:
             lang = lang.lower()
-            return Verdict(None, "language tag that is not BCP 47") if _errors(check_langtag(lang)) \
+            return Verdict(None, "language tag that is not BCP 47") \
+                if _errors(check_langtag(lang)) or not PRIMARY_LANGUAGE.match(lang) \
                 else Verdict(f"{_quote(lex)}@{lang}")
         dt = _XSD_STRING if datatype is None else datatype
         if dt != _XSD_STRING and dt != ENGINE_INTEGER and not self._datatype_ok(dt):
@@ -387,6 +393,16 @@ class Guard:
             entry[0] += count
             entry[1].extend(examples[:3 - len(entry[1])])
         self.repaired |= other.repaired
+        self.take_join_misses(other.join_misses)
+
+    def take_join_misses(self, misses: dict) -> None:
+        """Add the join misses ``misses`` (:data:`pipeline.materialize.engine.JOIN_MISSES`'s shape) and empty it."""
+        for key, (arrays, examples) in misses.items():
+            entry = self.join_misses.setdefault(key, [[], []])
+            entry[0].extend(arrays)
+            entry[1].extend(e for e in examples if len(entry[1]) < 3 and e not in entry[1])
+        if misses is not self.join_misses:
+            misses.clear()
 
     def end_group(self) -> None:
         """Forget the dropped statements of a mapping group: Morph-KGC's mapping partitions

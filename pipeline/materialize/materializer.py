@@ -44,21 +44,31 @@ from itertools import repeat
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pyoxigraph
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
+from pipeline.fno import FILTERS
+from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
-from pipeline.materialize.engine import EMPTY_VALUES, engine_config, engine_groups, engine_run, group_frames, run_engine
+from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
+                                         group_frames, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group"]
+__all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
+           "function_drops", "join_drops", "NO_VALUE_REASON", "JOIN_REASON"]
+
+#: The start of the reason under which :func:`function_drops` counts values a function gave no value for.
+NO_VALUE_REASON = "no value from function"
+#: The start of the reason under which :func:`join_drops` counts child join keys no parent matched.
+JOIN_REASON = "no parent record for join key"
 
 LOGGER = logging.getLogger(__name__)
 
@@ -146,16 +156,25 @@ def findings_of(guard: Guard, where: str,
             is then ``ontology_property``) or ``(file, line, column)`` for another kind of mapping
             file (an RML document: its ``rml:predicate``).
     Returns:
-        The findings; a drop's ``value`` holds up to 3 of its statements, ``" | "``-separated.
+        The findings; a drop's ``value`` holds up to 3 of its statements, ``" | "``-separated (values a
+        function or a join gave no term for: up to 3 values, after the statements' findings).
     """
-    out = []
+    out, values = [], []
     for (reason, predicate), (count, examples) in guard.dropped.items():
         loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
+        if reason.startswith((NO_VALUE_REASON, JOIN_REASON)):
+            values.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
+                                  value=" | ".join(examples), severity="error",
+                                  expected="a value the function reads" if reason.startswith(NO_VALUE_REASON)
+                                  else "a key of a parent record"))
+            continue
         out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
                            column=column, value=" | ".join(examples),
                            expected="a valid RDF triple", severity="error"))
+    # the values' findings after the statements', in the order of the mapping (mapping groups run in any order)
+    out += sorted(values, key=lambda f: (str(f.file), f.line or 0, f.message))
     if guard.repaired:
         out.append(Finding(
             "materialize", where,
@@ -163,6 +182,185 @@ def findings_of(guard: Guard, where: str,
             value=min(guard.repaired)[:200], expected="a lexical form without surrounding white space",
             severity="warning"))
     return out
+
+
+def _executions_of(mapping_file: str | None) -> dict[str, str]:
+    """Function execution IRI -> ``<TriplesMap IRI>`` of the term map that calls it in the engine copy
+    (the engine's rule table names TriplesMaps ``#TM0``, ``#TM1``...); ``{}`` when unreadable."""
+    if not mapping_file:
+        return {}
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+        return {}
+    out = {}
+    for tm in triples_maps(g):
+        for _, node in term_maps(g, tm):
+            for execution in g.objects(node, RML.functionExecution):
+                if isinstance(execution, URIRef):
+                    out[str(execution)] = f"<{tm}>" if isinstance(tm, URIRef) else "[]"
+    return out
+
+
+def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = None) -> None:
+    """Move the engine's count of rows a function gave no value for (:data:`~pipeline.materialize.engine.NO_VALUE`)
+    into ``guard``, one entry per TriplesMap, term map and predicate, so that they are reported and
+    counted as dropped like the statements the guard drops (the run exits 1).
+
+    A row reaches a function only when the values it references are there (the engine leaves out
+    a record with a null reference first, counted apart as empty values), so a function without
+    value for it lost a value of the data: ``toDate('2024-02-30')``, a code missing from a value
+    map. Functions whose purpose is to give no value (:data:`pipeline.fno.FILTERS`) are not counted,
+    nor inputs that say "no value" themselves (:data:`pipeline.fno.udfs.MISSING_VALUES`: ``NA``, ``-``).
+    The count is of distinct tuples of the function's input values.
+
+    Args:
+        guard: the mapping group's guard (its ``dropped`` gains entries keyed
+            ``(reason, predicate IRI)``; the reason starts with :data:`NO_VALUE_REASON`).
+        rml_df: the engine's rules that ran (a mapping group, or the rules of a file the columnar path
+            ran): only theirs are named, so a group counts its own drops.
+        fnml_df: the engine's function table (:func:`~pipeline.materialize.engine.engine_rules`).
+        mapping_file: the engine copy, read (only when something was counted) for the TriplesMaps' names.
+    """
+    import pandas as pd
+    from morph_kgc.constants import RML_EXECUTION
+    from morph_kgc.utils import get_references_in_fnml_execution
+
+    counts = {execution: frames for execution, frames in NO_VALUE.items() if frames}
+    NO_VALUE.clear()
+    names = _executions_of(mapping_file) if counts else {}
+    tops: dict[str, list] = {}
+    for execution, frames in counts.items():
+        calls = fnml_df[fnml_df["function_execution"] == execution]
+        if calls.empty or str(calls.iloc[0]["function_map_value"]) in FILTERS:
+            continue
+        top = execution
+        for _ in range(32):  # a nested execution: the term map holds the outermost one
+            outer = fnml_df[(fnml_df["value_map_type"] == RML_EXECUTION) & (fnml_df["value_map_value"] == top)]
+            if outer.empty:
+                break
+            top = str(outer.iloc[0]["function_execution"])
+        tops.setdefault(top, []).extend((str(calls.iloc[0]["function_map_value"]), f) for f in frames)
+    for top, found in tops.items():
+        function = found[0][0]
+        refs = list(dict.fromkeys(get_references_in_fnml_execution(fnml_df, top)))
+        frame = pd.concat([f for _, f in found], ignore_index=True)
+        present = [r for r in refs if r in frame.columns]
+        # distinct tuples of the function's inputs: the engine calls it once per distinct rule row,
+        # the columnar path once per distinct value, so this count is the same on both paths
+        distinct = frame[present].astype(str).drop_duplicates() if present else frame.head(1)
+        if present:  # a cell that says "no value" (NA, -, null) has none to lose: the compiler says those apart
+            distinct = distinct[~distinct.apply(lambda c: c.str.strip().isin(MISSING_VALUES)).all(axis=1)]
+        count = len(distinct)
+        if not count:
+            continue
+        examples = [", ".join(f"{r}={v!r}" for r, v in zip(present, row)) for row in distinct.head(3).itertuples(
+            index=False)]
+        name = re.split(r"[#/]", function.rstrip("#/"))[-1]
+        located = False
+        keys: set[tuple] = set()  # a subject map's drops once, however many rules share it
+        for role in ("object", "subject", "lang_datatype", "graph"):
+            column = f"{role}_map_value"
+            if column not in rml_df:
+                continue
+            rules = rml_df[rml_df[column] == top]
+            for _, rule in rules.drop_duplicates(subset=["triples_map_id", "predicate_map_value"]).iterrows():
+                located = True
+                predicate = str(rule["predicate_map_value"]) if role != "subject" else ""
+                source = Path(str(rule["logical_source_value"])).name
+                what = {"lang_datatype": "language or datatype map", "subject": "subject map"}.get(role, f"{role} map")
+                tm = names.get(top) or (f"<{rule['triples_map_id']}>" if not re.fullmatch(r"#TM\d+",
+                                                                                          str(rule["triples_map_id"]))
+                                        else "")
+                reason = (f"{NO_VALUE_REASON} {name}() for values of {', '.join(repr(r) for r in refs) or 'its inputs'} "
+                          f"that are there ({'TriplesMap ' + tm + ', ' if tm else ''}{what}, source {source}): "
+                          "no triple")
+                key = (reason, predicate if predicate.startswith(("http", "urn")) else "")
+                if key in keys:
+                    continue
+                keys.add(key)
+                entry = guard.dropped.setdefault(key, [0, []])
+                entry[0] += count
+                entry[1].extend(examples[:3 - len(entry[1])])
+        if not located:
+            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {top}): no triple", ""), [0, []])
+            entry[0] += count
+            entry[1].extend(examples[:3 - len(entry[1])])
+
+
+def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, set[str]]]:
+    """``(child source, subject template or reference, predicate IRI, sorted child references) ->
+    (<TriplesMap>, {parent source file names})`` for the referencing object maps with join conditions
+    of the engine copy (the engine's rule table names TriplesMaps ``#TM0``...); ``{}`` when unreadable."""
+    if not mapping_file:
+        return {}
+    try:
+        g = Graph().parse(mapping_file, format="turtle")
+    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+        return {}
+    out: dict[tuple, tuple[str, set[str]]] = {}
+    for tm in triples_maps(g):
+        ls, sm = g.value(tm, RML.logicalSource), g.value(tm, RML.subjectMap)
+        source = str(g.value(ls, RML.source)) if ls is not None else ""
+        subject = str(g.value(sm, RML.template) or g.value(sm, RML.reference) or "") if sm is not None else ""
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            predicates = [str(p) for pm in g.objects(pom, RML.predicateMap) for p in g.objects(pm, RML.constant)]
+            predicates += [str(p) for p in g.objects(pom, RML.predicate)]
+            for om in g.objects(pom, RML.objectMap):
+                parent = g.value(om, RML.parentTriplesMap)
+                if parent is None:
+                    continue
+                pls = g.value(parent, RML.logicalSource)
+                parent_source = Path(str(g.value(pls, RML.source))).name if pls is not None else ""
+                children = tuple(sorted(str(g.value(jc, RML.child)) for jc in g.objects(om, RML.joinCondition)))
+                for p in predicates:
+                    name, parents = out.setdefault((source, subject, p, children),
+                                                   (f"<{tm}>" if isinstance(tm, URIRef) else "", set()))
+                    parents.add(parent_source)
+    return out
+
+
+def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
+    """Count, in ``guard.dropped``, the child join keys no parent record matched (``guard.join_misses``,
+    gathered from :data:`~pipeline.materialize.engine.JOIN_MISSES` over the run): a referencing object
+    map gives no term for a child record whose key no parent has, so the link is lost (a trailing
+    space, another case, a dangling identifier). One entry per child term map and predicate, with
+    up to three keys and their near misses; the run exits 1.
+
+    A key is lost when none of the joins of the same child records and predicate matched it: a
+    mapping that joins to several parent TriplesMaps (one per source, as YARRRML writes a mapping
+    with several sources) loses a key only when no parent has it. The count is of distinct keys.
+
+    Args:
+        guard: the run's guard, after every mapping group (its ``join_misses`` are emptied).
+        mapping_file: the engine copy, read (only when a key was lost) for the names.
+    """
+    groups: dict[tuple, list] = {}
+    for (source, subject, predicate, child, parent_tm, parent), entry in guard.join_misses.items():
+        groups.setdefault((source, subject, predicate, child), []).append((parent_tm, parent, entry))
+    guard.join_misses = {}
+    names: dict | None = None
+    for (source, subject, predicate, child), rules in groups.items():
+        lost = None
+        for _, _, (arrays, _) in rules:
+            keys = set(np.concatenate(arrays).tolist()) if arrays else set()
+            lost = keys if lost is None else lost & keys
+        if not lost:
+            continue
+        names = _joins_of(mapping_file) if names is None else names
+        tm, parents = names.get((source, subject, predicate, tuple(sorted(child))), ("", set()))
+        parents = sorted(parents - {""})
+        condition = ", ".join(f"{c} == {p}" for c, p in zip(child, rules[0][1]))
+        reason = (f"{JOIN_REASON} ({condition}{' in ' + ', '.join(parents) if parents else ''}; "
+                  f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map): no triple")
+        entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""), [0, []])
+        entry[0] += len(lost)
+        shown = [(k, h) for _, _, (_, examples) in rules for k, h in examples if k in lost]
+        if not shown:
+            shown = [(k, "") for k in sorted(lost)[:3]]
+        for key, hint in list(dict.fromkeys(shown))[:3 - len(entry[1])]:
+            text = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split("\x00")))
+            entry[1].append(f"{text} ({hint})" if hint else text)
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
@@ -396,6 +594,7 @@ def materialize(mapping_file: Path, processes: int = 1,
             raise
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
+        join_drops(guard, str(mapping_file))  # over the whole run: a key one parent lacks may be another's
         if extra:
             columns: list[list[str]] = [[], [], [], []]
             for line in extra:
@@ -424,12 +623,22 @@ def materialize(mapping_file: Path, processes: int = 1,
     return result
 
 
+def _mappings(config) -> str | None:
+    """The mapping file of an engine configuration (:func:`~pipeline.materialize.engine.engine_config`)."""
+    try:
+        return config.get("DataSource1", "mappings")
+    except Exception:  # noqa: BLE001 - a configuration of another shape: no names
+        return None
+
+
 def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | None = None,
                worker: tuple[GuardWorker, int] | None = None) -> tuple[Guard, Runs, int, dict]:
     """One mapping group: engine rule by rule, each guarded and sent to ``runs`` (default, in a pool
     worker: the group's own ``sort``, sealed into run files the parent merges), or handed to a
     guard ``worker`` (with this group's index) that guards it while the engine runs on."""
     guard, rows = Guard(), 0
+    NO_VALUE.clear()  # counts of another group or run (a forked worker inherits them)
+    JOIN_MISSES.clear()
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
     for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
@@ -445,6 +654,8 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
                 from exc
         del columns, triple
     guard.end_group()
+    function_drops(guard, group, fnml_df, _mappings(config))
+    guard.take_join_misses(JOIN_MISSES)
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
@@ -472,6 +683,9 @@ def _run_groups(mapping_file: Path, processes: int, work: Path,
             if worker is not None:
                 guards, files = worker.finish()
                 worker = None
+                for i, (g, _, _, _) in enumerate(engine_outs):  # g holds what the engine counted (no value)
+                    if i in guards:
+                        guards[i].merge(g)
                 engine_outs = [(guards.get(i, g), r, n, e) for i, (g, r, n, e) in enumerate(engine_outs)]
                 for named in (False, True):
                     runs.files[named] += files[named]
@@ -502,9 +716,13 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
         groups left to the engine (those with a rule it cannot run, or whose file it could not
         read as the engine does; what was written for them is part of the engine's output).
     """
+    import pandas as pd
+
     rules, rest = plan_rules(groups, rml_df, fnml_df, config)
     if not rules:
         return [], rest
+    NO_VALUE.clear()
+    JOIN_MISSES.clear()
     by_partition = {str(g.iloc[0]["mapping_partition"]): g for g in groups}
     guards: dict[str, Guard] = {}
     rows: dict[str, int] = {}
@@ -519,6 +737,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             needs[id_of(rule.join)] = needs.get(id_of(rule.join), 0) + 1
     failed: set[str] = set()
     joins = Joins()
+    dropped = Guard()  # values functions gave no term for (function_drops), file by file
 
     def emit(rule, columns, n) -> None:
         guard = guards.setdefault(rule.partition, Guard())
@@ -535,9 +754,13 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             if todo:
                 try:
                     run_file(path, source_type, todo, joins, emit)
+                    function_drops(dropped, pd.DataFrame([r.row for r in todo]), fnml_df, _mappings(config))
+                    dropped.take_join_misses(JOIN_MISSES)
                 except Unsupported as exc:
                     LOGGER.info("the engine runs the rules of %s: %s", path, exc)
                     failed.update(r.partition for r in todo)
+                    NO_VALUE.clear()  # the engine runs them again and counts for itself
+                    JOIN_MISSES.clear()
             for rule in file_rules:
                 left[rule.partition] -= 1
                 if not left[rule.partition] and rule.partition in guards:
@@ -548,4 +771,8 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
                         joins.drop(rule.join)
     outs = [(guards.get(p, Guard()), runs, rows.get(p, 0), {}) for p in dict.fromkeys(r.partition for r in rules)
             if p not in failed]
+    if outs:
+        outs[0][0].merge(dropped)
+    NO_VALUE.clear()
+    JOIN_MISSES.clear()
     return outs, rest + [by_partition[p] for p in sorted(failed)]

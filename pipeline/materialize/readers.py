@@ -4,7 +4,8 @@
   (:class:`ElementPath`), not ``KeyError``, which aborted the whole run; a prefixed attribute
   (``@xml:lang``, ``title/@xlink:href``) is read by its expanded name, which is how ElementTree
   keys it (``{http://www.w3.org/XML/1998/namespace}lang``): the engine asked for ``xml:lang``
-  and found no value in any record.
+  and found no value in any record. An element's value is its XPath string value (mixed content
+  read whole: ``<title>The <i>Night</i> Watch</title>`` is ``The Night Watch``).
 * JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
   null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
 * CSV/TSV: :class:`CsvReads` parses a file once per engine run, not once per mapping rule (not a
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, Iterator
 
 __all__ = ["CsvReads", "ElementPath", "read_json"]
@@ -65,6 +67,15 @@ class _Element:
     def attrib(self) -> _AttribOrNone:
         return _AttribOrNone(self._element.attrib, self._namespaces)
 
+    @property
+    def text(self) -> str | None:
+        """The element's string value (XPath 1.0 section 5.2: the text of all its descendants), so
+        ``<title>The <i>Night</i> Watch</title>`` reads ``The Night Watch`` where ElementTree's
+        ``text`` stops at the first child element; ``None`` for an element without text."""
+        if len(self._element) == 0:
+            return self._element.text
+        return "".join(self._element.itertext())
+
     def get(self, key: str, default: Any = None) -> Any:
         value = self.attrib[key]
         return default if value is None else value
@@ -92,12 +103,18 @@ class ElementPath:
 
 
 def _as_text(value: Any) -> Any:
-    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``), ``None`` kept,
-    dicts and lists walked."""
+    """JSON scalars as the engine writes them (``str``: ``686``, ``87.25``, ``True``; a number Python
+    writes with an exponent in positional form: ``1e-07`` -> ``0.0000001``, ``1e+16`` ->
+    ``10000000000000000``), ``None`` kept, dicts and lists walked."""
     if isinstance(value, dict):
         return {k: _as_text(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_text(v) for v in value]
+    if isinstance(value, float):
+        text = repr(value)
+        # a JSON number is a decimal however it is written (RFC 8259 section 6): 1e-7 in positional
+        # form (0.0000001), the lexical form xsd:decimal and xsd:double both accept; inf/nan stay
+        return format(Decimal(text), "f") if "e" in text and value == value and abs(value) != float("inf") else text
     return value if value is None or isinstance(value, str) else str(value)
 
 

@@ -193,6 +193,10 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
             text = (child.text or "").strip()
             if len(child) == 0:
                 out.setdefault(p, []).append(text)
+            elif text or any((c.tail or "").strip() for c in child):
+                # mixed content (<title>The <i>Night</i> Watch</title>): the element's string value, as the
+                # engine reads it (XPath 1.0 section 5.2), besides its children's columns
+                out.setdefault(p, []).append(" ".join("".join(child.itertext()).split()))
             for a, v in child.attrib.items():
                 out.setdefault(f"{p}/{_attribute(child, a)}", []).append(v)
             walk(child, p)

@@ -143,7 +143,10 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
 
 
 _PLACEHOLDERS = re.compile(r"\\[{}\\]|\{|\}")
-_PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
+#: A language tag whose primary language subtag names a language: 2 or 3 letters (ISO 639), or the
+#: private-use ``x-`` and grandfathered ``i-`` forms. RFC 5646 section 2.2.1 reserves 4 letters and
+#: keeps 5 to 8 for future registration; none is registered, so ``english`` names no language.
+PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
 
 
 def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> None:
@@ -184,7 +187,7 @@ def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> No
                        path=where)
     lang = g.value(node, RML.language)
     if lang is not None:
-        if check_langtag(str(lang)) or not _PRIMARY_LANGUAGE.match(str(lang)):
+        if check_langtag(str(lang)) or not PRIMARY_LANGUAGE.match(str(lang)):
             raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s language tag {str(lang)!r} is not a BCP 47 "
                            "language tag (e.g. en, en-GB; a primary language subtag has 2 or 3 letters)",
                            path=where)

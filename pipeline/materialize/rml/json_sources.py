@@ -16,7 +16,7 @@ from rdflib.namespace import RDF, XSD
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
-from pipeline.materialize.rml.check import node_name
+from pipeline.materialize.rml.check import node_name, term_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 
 __all__ = ["json_references", "json_datatypes"]
@@ -48,16 +48,42 @@ def _balanced(path: str) -> bool:
     return depth == 0 and quote is None
 
 
+def _absent(records: list, ref: str) -> bool:
+    """Whether the plain dotted key ``ref`` (``customer.id``) names a key of no record (a path that
+    meets something else than an object on the way, or a JSONPath expression, is not judged)."""
+    if not re.fullmatch(r"[\w\- ]+(\.[\w\- ]+)*", ref):
+        return False
+    for rec in records:
+        value = rec
+        for part in ref.split("."):
+            if not isinstance(value, dict):
+                return False
+            if part not in value:
+                break
+            value = value[part]
+        else:
+            return False
+    return True
+
+
 def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> None:
     """Reads each JSON source once (files up to ``limit`` bytes) for two things the engine does not do.
 
     * With ``natural`` (RML-Core documents; the legacy RML test cases expect plain strings), the
       natural mapping of JSON values: a reference-valued literal object map whose values are all
       JSON integers (booleans, floats) gets ``xsd:integer`` (``xsd:boolean``, ``xsd:double``).
-    * A reference to a key that no record of the source has is an error (R2RML section 6.3:
-      a reference must name a column of the logical source; the engine yields nothing silently).
+    * A reference, or a template's placeholder, naming a key that no record of the source has is
+      an error (R2RML section 6.3: a reference must name a column of the logical source; the engine
+      yields nothing silently).
+    * An iterator that matches no record of a file in which another TriplesMap's iterator does is
+      an error (the iterator is misspelt: the file is not empty).
+
+    Raises:
+        RMLError: one of these errors; the message names the TriplesMap.
     """
-    cache: dict[str, list] = {}
+    cache: dict[str, list | None] = {}
+    documents: dict[Path, object] = {}
+    read: list[tuple[Node, Node, Path, list]] = []
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
         if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath \
@@ -71,30 +97,54 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
         key = f"{path}|{iterator}"
         if key not in cache:
             try:
-                data = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit else None
-                cache[key] = [] if data is None else JSONPath(str(g.value(ls, RML.iterator) or "$")).parse(data)
+                if path not in documents:
+                    documents[path] = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit \
+                        else None
+                data = documents[path]
+                cache[key] = None if data is None else JSONPath(iterator).parse(data)
             except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError):
-                cache[key] = []  # an unreadable or too deeply nested source is reported by the load-time checks
-        records = cache[key]
+                cache[key] = None  # an unreadable or too deeply nested source is reported by the load-time checks
+        if cache[key] is not None:
+            read.append((tm, ls, path, cache[key]))
+    for tm, ls, path, records in read:
+        if records:
+            continue
+        # a file another TriplesMap's iterator finds records in: this iterator is misspelt, not the data empty
+        other = next(((o, ols, r) for o, ols, p, r in read if p == path and r), None)
+        if other is not None:
+            data = documents.get(path)
+            shape = (f"its top-level keys: {', '.join(map(str, list(data)[:10]))}" if isinstance(data, dict)
+                     else f"an array of {len(data)}" if isinstance(data, list) else "a single value")
+            raise RMLError(f"TriplesMap {node_name(tm)}: the JSONPath iterator {str(g.value(ls, RML.iterator))!r} "
+                           f"matches no record of {path.name} ({shape}), while the iterator "
+                           f"{str(g.value(other[1], RML.iterator))!r} of TriplesMap {node_name(other[0])} matches "
+                           f"{len(other[2])}", path=where)
+    for tm, ls, path, records in read:
+        if not records:
+            continue
+        for role, node in term_maps(g, tm):
+            template = g.value(node, RML.template)
+            if template is None:
+                continue
+            for ref in _JSON_PLACEHOLDER.findall(str(template)):
+                if _absent(records, ref):
+                    raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} names "
+                                   f"{ref!r}, no key of any record of {path.name} (iterator "
+                                   f"{g.value(ls, RML.iterator)}): it gives no term", path=where)
         for pom in g.objects(tm, RML.predicateObjectMap):
             for om in g.objects(pom, RML.objectMap):
                 ref = g.value(om, RML.reference)
-                if ref is None or not records:
+                if ref is None:
                     continue
-                kinds, found, opaque = set(), False, False
+                kinds = set()
                 for rec in records:
                     value = rec
                     for part in str(ref).split("."):
-                        if isinstance(value, dict):
-                            found_here = part in value
-                            value = value.get(part)
-                        else:
-                            opaque, value, found_here = True, None, False
-                    found = found or found_here
+                        value = value.get(part) if isinstance(value, dict) else None
                     for v in value if isinstance(value, list) else [value]:
                         if v is not None:
                             kinds.add(type(v))
-                if not found and not opaque and re.fullmatch(r"[\w\- ]+(\.[\w\- ]+)*", str(ref)):
+                if _absent(records, str(ref)):
                     raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
                                    f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)})", path=where)
                 if not natural or any(g.value(om, p) is not None for p in (

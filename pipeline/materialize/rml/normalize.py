@@ -53,7 +53,7 @@ from pipeline.materialize.rml.check import check_functions, check_mapping, node_
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML
-from pipeline.materialize.rml.xml_sources import xml_references
+from pipeline.materialize.rml.xml_sources import xml_languages, xml_references
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
 from pipeline.materialize.views.derive import derive_sources
@@ -226,6 +226,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     natural = not any(str(p).startswith(str(LEGACY)) for p in rml.predicates())
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     findings = resolve_sources(g, mapping_dir, where, copies)
+    xml_languages(g)  # inherited xml:lang: an XPath the derived-source pass evaluates
     findings += derive_sources(g, Path(copies) if copies is not None else mapping_dir / ".repaired", where, natural)
     g.remove((None, KGC.derive, None))
     maps = check_mapping(g, where)

@@ -10,16 +10,17 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-from rdflib import Graph
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
-from pipeline.materialize.rml.check import node_name
+from pipeline.materialize.rml.check import node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
 
-__all__ = ["xml_references"]
+__all__ = ["xml_references", "xml_languages"]
 
 _NAME = r"[A-Za-z_][\w.\-]*"
 #: A reference checked here: a child path of element names ending in an element or an attribute
@@ -29,8 +30,55 @@ _NAME = r"[A-Za-z_][\w.\-]*"
 _PLAIN = re.compile(rf"^(?:{_NAME}/)*@?{_NAME}$")
 
 
+#: A reference whose last step is the attribute ``xml:lang`` (``@xml:lang``, ``dc:title/@xml:lang``).
+_XML_LANG = re.compile(r"^(?P<path>.*/)?@xml:lang$")
+#: Its reading by XML 1.0 section 2.12: the nearest ``xml:lang`` on the element or an ancestor; an
+#: empty one (``xml:lang=""``) says there is no language, so it selects nothing.
+_INHERITED = "ancestor-or-self::*[@xml:lang][1]/@xml:lang[. != '']"
+_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
+                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
+
+
+def inherited_language(reference: str) -> str | None:
+    """The XPath that reads ``reference``'s ``xml:lang`` as XML inherits it, or ``None`` when the
+    reference is no ``xml:lang`` attribute (``dc:title/@xml:lang`` ->
+    ``dc:title/ancestor-or-self::*[@xml:lang][1]/@xml:lang[. != '']``)."""
+    m = _XML_LANG.match(reference.strip())
+    return None if m is None else (m.group("path") or "") + _INHERITED
+
+
+def xml_languages(g: Graph) -> None:
+    """Rewrite, in place, the references (and template placeholders) of XPath logical sources that read
+    ``xml:lang`` so that they read the language XML gives the element: the attribute is inherited
+    from the nearest ancestor that declares it and ``xml:lang=""`` means no language (XML 1.0
+    section 2.12). The rewritten XPath is evaluated by the derived-source pass
+    (:mod:`pipeline.materialize.views.derive`), which the engine's reader cannot do."""
+    seen: set[Node] = set()
+    for tm in triples_maps(g):
+        ls = g.value(tm, RML.logicalSource)
+        formulation = str(g.value(ls, RML.referenceFormulation)) if ls is not None else ""
+        if not formulation.endswith(("XPath", "XPathReferenceFormulation")):
+            continue
+        stack = [tm]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for p, o in list(g.predicate_objects(node)):
+                if p == RML.reference and isinstance(o, Literal) and inherited_language(str(o)):
+                    g.set((node, p, Literal(inherited_language(str(o)))))
+                elif p == RML.template and isinstance(o, Literal) and "xml:lang" in str(o):
+                    g.set((node, p, Literal(re.sub(r"(?<!\\)\{([^{}]*)\}",
+                                                   lambda m: "{" + (inherited_language(m.group(1)) or m.group(1)) + "}",
+                                                   str(o)))))
+                elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
+                    stack.append(o)
+
+
 def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
-    """Refuse an object map's reference that selects nothing in every record of its XML source.
+    """Refuse an object map's reference, or a term map's template placeholder, that selects nothing in
+    every record of its XML source.
 
     Reads each XML source (files up to ``limit`` bytes) once per iterator; sources the engine does
     not read itself (derived sources, :mod:`pipeline.materialize.views.derive`) are skipped.
@@ -47,8 +95,12 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
         ls = g.value(tm, RML.logicalSource)
         if ls is None or g.value(ls, RML.source) is None or str(g.value(ls, RML.source)).endswith(DERIVED_SUFFIX):
             continue
-        refs = [str(ref) for pom in g.objects(tm, RML.predicateObjectMap) for om in g.objects(pom, RML.objectMap)
-                for ref in g.objects(om, RML.reference) if _PLAIN.match(str(ref))]
+        refs = [(str(ref), f"the object map's reference {str(ref)!r}") for pom in g.objects(tm, RML.predicateObjectMap)
+                for om in g.objects(pom, RML.objectMap) for ref in g.objects(om, RML.reference) if _PLAIN.match(str(ref))]
+        # a template's placeholder is a reference too (R2RML section 7.4): every record lacking it gives no term
+        refs += [(ref, f"the {role}'s template {str(template)!r} names {ref!r}, which")
+                 for role, node in term_maps(g, tm) for template in g.objects(node, RML.template)
+                 for ref in re.findall(r"(?<!\\)\{([^{}]*)\}", str(template)) if _PLAIN.match(ref)]
         if not refs:
             continue
         try:
@@ -68,9 +120,9 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
             except (OSError, InputError):
                 cache[key] = []  # an unreadable source is reported by the load-time checks
         records = cache[key]
-        for ref in refs:
+        for ref, what in refs:
             if records and not any(_selects(element, ref) for element in records):
-                raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {ref!r} selects nothing in "
+                raise RMLError(f"TriplesMap {node_name(tm)}: {what} selects nothing in "
                                f"any record of {src.path.name} (iterator {src.iterator})", path=where)
 
 
