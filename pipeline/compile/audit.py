@@ -24,6 +24,7 @@ from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
+from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
@@ -363,6 +364,18 @@ def closest_language_tag(text: str) -> str | None:
     return getattr(lang, "alpha_2", None) or lang.alpha_3
 
 
+def _languages_per_record(src: SourceData | None, ref: str) -> list[list[str]]:
+    """The values of the language reference ``ref`` in each record of ``src``; an ``xml:lang``
+    attribute read as XML gives it to an element (XML 1.0 section 2.12: inherited from the nearest
+    ancestor, ``xml:lang=""`` none), as ``kgc materialize`` reads it
+    (:func:`pipeline.materialize.rml.xml_sources.inherited_language`)."""
+    if src is None:
+        return []
+    inherited = inherited_language(ref) if src.source.format == "xml" else None
+    read = src.per_record(inherited) if inherited is not None else None
+    return read if read is not None else [rec.get(ref, []) for rec in src.records]
+
+
 def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
     """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
     if not row.language_tag:
@@ -382,9 +395,10 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
         a.add("language_tag", f"language tag reference {ref!r}: {reason}",
               "a path of plain steps, ending in /@attribute at most")
         return
-    values = src.values(ref) if src is not None else []
-    bad = sorted({v for v in values if v.strip() and check_langtag(v.strip())})
-    empty = sum(1 for rec in (src.records if src is not None else []) if not any(v.strip() for v in rec.get(ref, [])))
+    per_record = _languages_per_record(src, ref)
+    values = [v for vs in per_record for v in vs]
+    bad = sorted({v for v in values if v.strip() and not is_language_tag(v.strip())})
+    empty = sum(1 for vs in per_record if not any(v.strip() for v in vs))
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
     # RML: a language map that yields no value generates no literal (the record's triple is left out)

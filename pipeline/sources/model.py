@@ -151,6 +151,18 @@ class SourceData:
         except etree.XPathError:
             return 0
 
+    def per_record(self, expr: str) -> list[list[str]] | None:
+        """The string values the XPath ``expr`` (relative to the iterator) selects in each record, in
+        record order; ``None`` when it cannot be evaluated (not XML, no tree, a malformed XPath)."""
+        if self._tree is None or not self.iterator:
+            return None
+        try:
+            path = self.bind(expr)
+            return [[str(v) for v in e.xpath(path, namespaces=self.namespaces)]
+                    for e in self._tree.xpath(self.iterator, namespaces=self.namespaces)]
+        except etree.XPathError:
+            return None
+
     def _select(self, expr: str) -> list:
         """Raw XPath result of ``expr`` (absolute, or relative to the first record)."""
         ctx = self._tree

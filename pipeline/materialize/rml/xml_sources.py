@@ -54,10 +54,12 @@ def xml_languages(g: Graph) -> None:
     section 2.12). The rewritten XPath is evaluated by the derived-source pass
     (:mod:`pipeline.materialize.views.derive`), which the engine's reader cannot do."""
     seen: set[Node] = set()
+    for view in set(g.subjects(RML.viewOn, None)):  # a logical view on XML: its fields read the data
+        if _xpath(g, _viewed_source(g, view)):
+            _view_languages(g, view, set())
     for tm in triples_maps(g):
         ls = g.value(tm, RML.logicalSource)
-        formulation = str(g.value(ls, RML.referenceFormulation)) if ls is not None else ""
-        if not formulation.endswith(("XPath", "XPathReferenceFormulation")):
+        if not _xpath(g, ls):
             continue
         stack = [tm]
         while stack:
@@ -74,6 +76,34 @@ def xml_languages(g: Graph) -> None:
                                                    str(o)))))
                 elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
                     stack.append(o)
+
+
+def _xpath(g: Graph, ls: Node | None) -> bool:
+    """Whether the logical source ``ls`` is read with XPath."""
+    formulation = str(g.value(ls, RML.referenceFormulation)) if ls is not None else ""
+    return formulation.endswith(("XPath", "XPathReferenceFormulation"))
+
+
+def _viewed_source(g: Graph, view: Node) -> Node | None:
+    """The logical source under a logical view (through views of views); ``None`` on a cycle."""
+    seen = set()
+    while (on := g.value(view, RML.viewOn)) is not None and view not in seen:
+        seen.add(view)
+        view = on
+    return None if view in seen else view
+
+
+def _view_languages(g: Graph, node: Node, seen: set[Node]) -> None:
+    """:func:`xml_languages` for the fields of a logical view on XML (nested fields too; a field that
+    states another reference formulation is left as it is)."""
+    for field in g.objects(node, RML.field):
+        if field in seen or (g.value(field, RML.referenceFormulation) is not None and not _xpath(g, field)):
+            continue
+        seen.add(field)
+        ref = g.value(field, RML.reference)
+        if isinstance(ref, Literal) and inherited_language(str(ref)):
+            g.set((field, RML.reference, Literal(inherited_language(str(ref)))))
+        _view_languages(g, field, seen)
 
 
 def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
