@@ -17,7 +17,7 @@ from rdflib import Dataset, Graph
 
 from pipeline.errors import InputError
 
-__all__ = ["RDF_FORMATS", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES",
+__all__ = ["RDF_FORMATS", "line_chunks", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES",
            "locate_parse_error"]
 
 #: file extension -> rdflib parser name
@@ -211,3 +211,20 @@ def ntriples_copy(path: str | Path, target: str | Path) -> str:
         line, why = _oxigraph_reason(path, " ".join(str(exc).split()))
         raise InputError(f"not valid {name}: {why}", path=path, line=line) from exc
     return name
+
+
+def line_chunks(path: str | Path, size: int = 32 << 20):
+    """The bytes of a line-based file (N-Triples, N-Quads) in chunks of about ``size`` bytes, each
+    ending where a line does (a chunk is extended to the end of the line it stops in), so that each
+    chunk parses on its own.
+
+    Yields:
+        ``bytes``; the last one may lack the final newline when the file does.
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as fh:
+        while data := fh.read(size):
+            if not data.endswith(b"\n"):
+                data += fh.readline()
+            yield data

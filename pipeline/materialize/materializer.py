@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import ast
 import csv
+import functools
 import io
 import logging
 import multiprocessing as mp
+import os
 import re
 import shutil
 import tempfile
@@ -184,14 +186,32 @@ def findings_of(guard: Guard, where: str,
     return out
 
 
+def _engine_graph(mapping_file: str | None) -> Graph | None:
+    """The engine copy of the mapping, parsed once per file version (its path, size and modification
+    time): both the function and the join drops name their TriplesMaps from it; ``None`` when there is
+    none or it does not parse (names are a courtesy: the findings still name the RML line)."""
+    if not mapping_file:
+        return None
+    try:
+        st = os.stat(mapping_file)
+    except OSError:
+        return None
+    return _parsed_engine_copy(str(mapping_file), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_engine_copy(path: str, size: int, mtime_ns: int) -> Graph | None:  # noqa: ARG001 - cache key
+    try:
+        return Graph().parse(path, format="turtle")
+    except Exception:  # noqa: BLE001 - see _engine_graph
+        return None
+
+
 def _executions_of(mapping_file: str | None) -> dict[str, str]:
     """Function execution IRI -> ``<TriplesMap IRI>`` of the term map that calls it in the engine copy
     (the engine's rule table names TriplesMaps ``#TM0``, ``#TM1``...); ``{}`` when unreadable."""
-    if not mapping_file:
-        return {}
-    try:
-        g = Graph().parse(mapping_file, format="turtle")
-    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+    g = _engine_graph(mapping_file)
+    if g is None:
         return {}
     out = {}
     for tm in triples_maps(g):
@@ -292,11 +312,8 @@ def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, set[str]]]:
     """``(child source, subject template or reference, predicate IRI, sorted child references) ->
     (<TriplesMap>, {parent source file names})`` for the referencing object maps with join conditions
     of the engine copy (the engine's rule table names TriplesMaps ``#TM0``...); ``{}`` when unreadable."""
-    if not mapping_file:
-        return {}
-    try:
-        g = Graph().parse(mapping_file, format="turtle")
-    except Exception:  # noqa: BLE001 - names are a courtesy; the finding still names the RML line
+    g = _engine_graph(mapping_file)
+    if g is None:
         return {}
     out: dict[tuple, tuple[str, set[str]]] = {}
     for tm in triples_maps(g):

@@ -39,6 +39,7 @@ import pyoxigraph
 from rdflib import Graph
 
 from pipeline.materialize.output import count_lines
+from pipeline.rdffile import line_chunks
 
 __all__ = ["FULL_LIMIT", "SAMPLE_TRIPLES", "MIN_PER_STRATUM", "count_triples", "SubjectSample", "subject_sample"]
 
@@ -152,25 +153,19 @@ class SubjectSample:
 def _triples(path: str | Path):
     """The triples pyoxigraph reads from an N-Triples file, chunk by chunk (lines it rejects skipped,
     as SV2's bulk path does: the line checker reports them)."""
-    with open(path, "rb") as fh:
-        while True:
-            data = fh.read(_CHUNK)
-            if not data:
-                return
-            if not data.endswith(b"\n"):
-                data += fh.readline()
-            lines = None
-            while data:
-                try:
-                    yield from pyoxigraph.parse(io.BytesIO(data), _NT)
+    for data in line_chunks(path, _CHUNK):
+        lines = None
+        while data:
+            try:
+                yield from pyoxigraph.parse(io.BytesIO(data), _NT)
+                break
+            except SyntaxError as exc:  # skip the rejected line, read on after it
+                lines = lines if lines is not None else data.split(b"\n")
+                at = _error_line(exc)
+                if at is None:
                     break
-                except SyntaxError as exc:  # skip the rejected line, read on after it
-                    lines = lines if lines is not None else data.split(b"\n")
-                    at = _error_line(exc)
-                    if at is None:
-                        break
-                    lines = lines[at:]
-                    data = b"\n".join(lines)
+                lines = lines[at:]
+                data = b"\n".join(lines)
 
 
 def _error_line(exc: SyntaxError) -> int | None:

@@ -37,6 +37,7 @@ from typing import Any, Callable
 import pyoxigraph
 
 from pipeline.findings import Finding
+from pipeline.rdffile import line_chunks
 from pipeline.validation.java import java, java_failure, riot_classpath
 from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
@@ -328,15 +329,9 @@ def check_ntriples(path: str | Path, *, strict: bool = True, max_findings: int =
     scan = _Scan(strict, max_findings, on_triple)
     n_lines = 0
     try:
-        with open(path, "rb") as fh:
-            while True:
-                data = fh.read(_CHUNK_BYTES)
-                if not data:
-                    break
-                if not data.endswith(b"\n"):
-                    data += fh.readline()  # whole lines: a chunk ends where a line does
-                scan.chunk(data, n_lines + 1)
-                n_lines += data.count(b"\n") + (not data.endswith(b"\n"))
+        for data in line_chunks(path, _CHUNK_BYTES):  # whole lines: a chunk ends where a line does
+            scan.chunk(data, n_lines + 1)
+            n_lines += data.count(b"\n") + (not data.endswith(b"\n"))
         faulty = scan.faulty()
         if faulty:
             _recheck(path, faulty, scan)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 from rdflib.term import Node
 
@@ -20,7 +20,7 @@ from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "source_key", "node_name",
+__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "mapping_nodes", "source_key", "node_name",
            "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
@@ -57,6 +57,32 @@ def gather_members(g: Graph, node: Node) -> list[Node]:
             out.append(item)
         head = g.value(head, RDF.rest)
     return out
+
+
+#: Links a walk of a TriplesMap's own nodes does not follow: into another TriplesMap or the logical
+#: source, and to terms that are values, not nodes holding references.
+_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
+                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
+
+
+def mapping_nodes(g: Graph, tm: Node, seen: set[Node]):
+    """The nodes of TriplesMap ``tm`` that may hold references or templates: ``tm`` itself, its term
+    maps, predicate-object maps, join conditions, language maps and function executions (any depth),
+    never another TriplesMap or the logical source; a node in ``seen`` is skipped, and each one
+    yielded is added to it (a node shared by several TriplesMaps is yielded once).
+
+    Yields:
+        rdflib nodes, depth first; the caller may change their triples while iterating.
+    """
+    stack = [tm]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        yield node
+        stack += [o for p, o in g.predicate_objects(node) if p not in _NOT_FOLLOWED
+                  and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g]
 
 
 def term_maps(g: Graph, tm: Node):

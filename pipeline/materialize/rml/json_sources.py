@@ -11,18 +11,16 @@ import re
 from pathlib import Path
 
 from jsonpath import JSONPath
-from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF, XSD
+from rdflib import Graph, Literal
+from rdflib.namespace import XSD
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
-from pipeline.materialize.rml.check import node_name, term_maps
+from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 
 __all__ = ["json_references", "json_datatypes"]
 
-_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
-                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
 _JSON_REF = re.compile(r"^\$(?:\.([^.\[\]]+(?:\..*)?)|\[['\"]([^'\"]+)['\"]\](.*))$")
 _JSON_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
@@ -164,17 +162,10 @@ def json_references(g: Graph, maps: list[Node]) -> None:
         ls = g.value(tm, RML.logicalSource)
         if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
             continue
-        stack = [tm]
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+        for node in mapping_nodes(g, tm, seen):
             for p, o in list(g.predicate_objects(node)):
                 if p in (RML.reference, RML.child, RML.parent) and isinstance(o, Literal):
                     g.set((node, p, Literal(_JSON_REF.sub(_relative, str(o)))))
                 elif p == RML.template and isinstance(o, Literal):
                     g.set((node, p, Literal(_JSON_PLACEHOLDER.sub(lambda m: "{" + _JSON_REF.sub(_relative, m.group(1))
                                                                   + "}", str(o)))))
-                elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
-                    stack.append(o)

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF
+from rdflib import Graph, Literal
 from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
-from pipeline.materialize.rml.check import node_name, term_maps, triples_maps
+from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
@@ -35,8 +34,6 @@ _XML_LANG = re.compile(r"^(?P<path>.*/)?@xml:lang$")
 #: Its reading by XML 1.0 section 2.12: the nearest ``xml:lang`` on the element or an ancestor; an
 #: empty one (``xml:lang=""``) says there is no language, so it selects nothing.
 _INHERITED = "ancestor-or-self::*[@xml:lang][1]/@xml:lang[. != '']"
-_NOT_FOLLOWED = {RML.parentTriplesMap, RML.logicalSource, RDF.type, RML.function, RML.parameter, RML.predicate,
-                 RML["class"], RML.datatype, RML.constant, RML.baseIRI, RML.termType}
 
 
 def inherited_language(reference: str) -> str | None:
@@ -61,12 +58,7 @@ def xml_languages(g: Graph) -> None:
         ls = g.value(tm, RML.logicalSource)
         if not _xpath(g, ls):
             continue
-        stack = [tm]
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+        for node in mapping_nodes(g, tm, seen):
             for p, o in list(g.predicate_objects(node)):
                 if p == RML.reference and isinstance(o, Literal) and inherited_language(str(o)):
                     g.set((node, p, Literal(inherited_language(str(o)))))
@@ -74,8 +66,6 @@ def xml_languages(g: Graph) -> None:
                     g.set((node, p, Literal(re.sub(r"(?<!\\)\{([^{}]*)\}",
                                                    lambda m: "{" + (inherited_language(m.group(1)) or m.group(1)) + "}",
                                                    str(o)))))
-                elif p not in _NOT_FOLLOWED and isinstance(o, (BNode, URIRef)) and (o, RDF.type, RML.TriplesMap) not in g:
-                    stack.append(o)
 
 
 def _xpath(g: Graph, ls: Node | None) -> bool:
