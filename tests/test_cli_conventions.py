@@ -48,6 +48,12 @@ def test_the_extension_is_the_syntax(rml, tmp_path, capsys):
     assert not (tmp_path / "other.txt").exists() and not (tmp_path / "other.morph-kgc.ttl").exists()
     assert main(["materialize", "m.ttl", "kg.data", "--format", "nq", "-q"]) == 0
     assert len(Graph().parse(tmp_path / "kg.data", format="nquads")) == 16
+    capsys.readouterr()  # a --format the output's extension contradicts: refused, nothing written
+    assert main(["materialize", "m.ttl", "kg2.nt", "--format", "ttl", "-q"]) == 2
+    assert capsys.readouterr().err.strip() == (f"error: kg2.nt: --format ttl writes Turtle, but the output's "
+                                               "extension '.nt' says N-Triples; expected an output named .ttl, "
+                                               "or no --format")
+    assert not (tmp_path / "kg2.nt").exists()
 
 
 def test_rmlmapper_options_and_a_morph_kgc_configuration(rml, tmp_path):

@@ -29,6 +29,7 @@ __all__ = ["PARSERS", "add_materialize_parser", "TURTLE_IN_MEMORY"]
 
 #: Output syntaxes of ``kgc materialize``, by ``--format`` and by the output's suffix.
 _SYNTAXES = {"nt": ".nt", "nq": ".nq", "trig": ".trig", "ttl": ".ttl"}
+_NAMES = {"nt": "N-Triples", "nq": "N-Quads", "trig": "TriG", "ttl": "Turtle"}
 _BY_SUFFIX = {".nt": "nt", ".ntriples": "nt", ".nq": "nq", ".nquads": "nq", ".trig": "trig", ".ttl": "ttl",
               ".turtle": "ttl"}
 
@@ -40,7 +41,13 @@ def _output_syntax(output: str, given: str | None) -> str:
         InputError: a suffix no syntax is known by (``kg.txt``), before any work.
     """
     if given:
-        return "ttl" if given == "turtle" else given
+        given = "ttl" if given == "turtle" else given
+        by_suffix = _BY_SUFFIX.get(Path(output).suffix.lower()) if output != "-" else None
+        if by_suffix is not None and by_suffix != given:  # kg.nt holding Turtle misleads every reader after
+            raise InputError(f"--format {given} writes {_NAMES[given]}, but the output's extension "
+                             f"{Path(output).suffix!r} says {_NAMES[by_suffix]}; expected an output named "
+                             f"{_SYNTAXES[given]}, or no --format", path=output)
+        return given
     if output == "-":
         return "nt"
     syntax = _BY_SUFFIX.get(Path(output).suffix.lower())
