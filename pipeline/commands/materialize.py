@@ -21,7 +21,7 @@ from pipeline.manifest import load_manifest
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
-from pipeline.rdffile import parse_error
+from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
 from pipeline.sources.checks import check_logical_sources
 from pipeline.sources.engine_copy import json_engine_copies
 
@@ -29,7 +29,6 @@ __all__ = ["PARSERS", "add_materialize_parser", "TURTLE_IN_MEMORY"]
 
 #: Output syntaxes of ``kgc materialize``, by ``--format`` and by the output's suffix.
 _SYNTAXES = {"nt": ".nt", "nq": ".nq", "trig": ".trig", "ttl": ".ttl"}
-_NAMES = {"nt": "N-Triples", "nq": "N-Quads", "trig": "TriG", "ttl": "Turtle"}
 _BY_SUFFIX = {".nt": "nt", ".ntriples": "nt", ".nq": "nq", ".nquads": "nq", ".trig": "trig", ".ttl": "ttl",
               ".turtle": "ttl"}
 
@@ -44,8 +43,9 @@ def _output_syntax(output: str, given: str | None) -> str:
         given = "ttl" if given == "turtle" else given
         by_suffix = _BY_SUFFIX.get(Path(output).suffix.lower()) if output != "-" else None
         if by_suffix is not None and by_suffix != given:  # kg.nt holding Turtle misleads every reader after
-            raise InputError(f"--format {given} writes {_NAMES[given]}, but the output's extension "
-                             f"{Path(output).suffix!r} says {_NAMES[by_suffix]}; expected an output named "
+            name = {s: SYNTAX_NAMES[RDF_FORMATS[ext]] for s, ext in _SYNTAXES.items()}
+            raise InputError(f"--format {given} writes {name[given]}, but the output's extension "
+                             f"{Path(output).suffix!r} says {name[by_suffix]}; expected an output named "
                              f"{_SYNTAXES[given]}, or no --format", path=output)
         return given
     if output == "-":
