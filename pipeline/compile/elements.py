@@ -19,7 +19,7 @@ from __future__ import annotations
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Term, TriplesMapPlan, term_references
 from pipeline.compile.nesting import part_of, per_occurrence
-from pipeline.compile.parts import element_path, is_position, member_of
+from pipeline.compile.parts import common_element, is_position, member_of
 from pipeline.table import MappingRow
 
 __all__ = ["pair_per_element", "per_iteration_count"]
@@ -34,20 +34,6 @@ def per_iteration_count(tm: TriplesMapPlan, ref: str) -> int:
             return 1
         return tm.source.max_per_record(member, f"{(tm.iterator or '').rstrip('/')}/{tm.view.part}")
     return tm.source.max_per_record(ref, tm.iterator)
-
-
-def _common_element(refs: list[str]) -> str | None:
-    """The element path (below the record) that every XPath of ``refs`` reads from, ``None`` when they
-    share none or one is no plain relative path."""
-    paths = [element_path(r) for r in refs]
-    if len(refs) < 2 or any(p is None for p in paths):
-        return None
-    common: list[str] = []
-    for steps in zip(*paths):
-        if len(set(steps)) != 1:
-            break
-        common.append(steps[0])
-    return "/".join(common) or None
 
 
 def pair_per_element(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,
@@ -70,7 +56,7 @@ def pair_per_element(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,
     if fmt not in ("xml", "json") or not tm.iterator:
         return tm, term
     refs = list(dict.fromkeys(term_references(term) + ([term.language_ref] if term.language_ref else [])))
-    part = _common_element(refs) if fmt == "xml" else (part_of(tm.source, tm.iterator, refs) if len(refs) >= 2 else None)
+    part = common_element(refs) if fmt == "xml" else (part_of(tm.source, tm.iterator, refs) if len(refs) >= 2 else None)
     positions = [r for r in refs if is_position(tm.source, r, tm.iterator)]
     if positions:  # an occurrence's position exists only where the part is iterated
         part = part_of(tm.source, tm.iterator, positions)

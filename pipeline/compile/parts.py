@@ -20,7 +20,7 @@ from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "xml_steps", "element_path", "repeating_part", "part_iterator", "member_of",
+__all__ = ["POSITION", "json_steps", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "member_of",
            "is_position", "part_separator", "every_occurrence_holds"]
 
 #: The last step of a reference to an occurrence's position in its record.
@@ -59,6 +59,21 @@ def element_path(ref: str) -> list[str] | None:
     if _LEAF.fullmatch(steps[-1]) or steps[-1] == POSITION:
         steps = steps[:-1]
     return steps if all(_ELEMENT.fullmatch(s) for s in steps) else None
+
+
+def common_element(refs: list[str]) -> str | None:
+    """The element path (below the record) that every XPath of ``refs`` reads from (``cat:fee`` for
+    ``cat:fee`` and ``cat:fee/@currency``), where they are read together per element; ``None`` for
+    fewer than two references, when they share none, or when one is no plain relative path."""
+    paths = [element_path(r) for r in refs]
+    if len(refs) < 2 or any(p is None for p in paths):
+        return None
+    common: list[str] = []
+    for steps in zip(*paths):
+        if len(set(steps)) != 1:
+            break
+        common.append(steps[0])
+    return "/".join(common) or None
 
 
 @lru_cache(maxsize=16)

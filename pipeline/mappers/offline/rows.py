@@ -16,6 +16,7 @@ from typing import Any
 from rdflib import URIRef
 from rdflib.namespace import SKOS
 
+from pipeline.compile.parts import common_element
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
@@ -277,21 +278,6 @@ def _repeats(data: Any, reference: str, memo: dict[tuple[int, str], bool]) -> bo
     return memo[key]
 
 
-def _one_element(refs: list[str]) -> bool:
-    """The XPath references share an element below the iterator (``cat:fee`` and
-    ``cat:fee/@currency``; ``Point/Name`` and ``Point/Id``), where the compiler reads them together
-    (:func:`pipeline.compile.elements.pair_per_element`); plain relative steps only."""
-    paths = []
-    for ref in refs:
-        steps = ref.split("/")
-        if steps[-1].startswith("@") or steps[-1] in ("text()", "."):
-            steps = steps[:-1]
-        if not steps or any(not s or s.startswith("@") or s in ("..", ".") or "(" in s for s in steps):
-            return False
-        paths.append(steps)
-    return len({p[0] for p in paths}) == 1
-
-
 def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
     """Mark for review each row of an XML source whose references include two that repeat within one record.
 
@@ -313,8 +299,8 @@ def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
         multi = sorted(r for r in subject | value if _repeats(src, r, memo))
         repeated_values = [r for r in value - subject if r in multi]
         # a value and what qualifies it, read from one element (price and price/@currency), are paired
-        # per element by the compiler (pipeline.compile.elements): together they count as one
-        paired = len(repeated_values) > 1 and _one_element(repeated_values)
+        # per element by the compiler (pipeline.compile.elements.pair_per_element): together they count as one
+        paired = common_element(repeated_values) is not None
         if len(multi) - (len(repeated_values) - 1 if paired else 0) > 1:
             why = (f"{', '.join(multi)} each repeat within one record of {row.source_file}: their values would be "
                    "combined as a cross product; read the repeated element as records of their own (list the file "
