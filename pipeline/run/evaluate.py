@@ -275,7 +275,11 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     def gate(sv2: Result) -> dict[str, Any] | None:  # records SV2; the final result when the KG does not parse
         result["SV2"] = {**sv2.to_dict(), "details": {**sv2.details, **read_as, "coverage": {"mode": "full"}}}
         if read_as:  # the copy is the checker's, not the user's: positions in the file the user gave
-            result["SV2"]["findings"] = [source_position(f, source) for f in result["SV2"]["findings"]]
+            try:  # read once for all the findings (up to Result.to_dict's cap)
+                lines = source.read_text(encoding="utf-8").splitlines() if result["SV2"]["findings"] else []
+            except (OSError, UnicodeDecodeError):
+                lines = []
+            result["SV2"]["findings"] = [source_position(f, source, lines) for f in result["SV2"]["findings"]]
         if sv2.status != "ok" or sv2.details.get("N_fatal"):
             reason = "the KG does not parse (see SV2)" if sv2.status == "ok" else "the KG file could not be read"
             return {**result, **{n: skipped(n, reason) for n in names}}
@@ -323,7 +327,7 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     return result
 
 
-def source_position(finding: dict[str, Any], source: Path) -> dict[str, Any]:
+def source_position(finding: dict[str, Any], source: Path, lines: list[str]) -> dict[str, Any]:
     """``finding`` (``Finding.to_dict()``) of SV2 on the N-Triples copy of ``source``, located in
     ``source``: the line and column of the first occurrence of its term there (a literal by its
     quoted lexical form, an IRI written whole or by the local name of a prefixed name); without
@@ -331,6 +335,7 @@ def source_position(finding: dict[str, Any], source: Path) -> dict[str, Any]:
 
     Args:
         finding: the finding; its ``term`` in N-Triples form. source: the KG file the user gave.
+        lines: the text lines of ``source`` (empty when it cannot be read: no position then).
     Returns:
         A new dict: ``location`` the file, ``line``/``column`` 1-based or ``None``.
     """
@@ -343,10 +348,6 @@ def source_position(finding: dict[str, Any], source: Path) -> dict[str, Any]:
     elif m := re.match(r"^<([^>]*)>", term):
         iri = m.group(1)
         keys = [f"<{iri}>"] + ([":" + local] if (local := re.split(r"[#/]", iri)[-1]) else [])
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return out
     for n, line in enumerate(lines, 1):
         for key in keys:
             at = line.find(key)
