@@ -24,7 +24,8 @@ partial gold), ``scores`` (every entry of ``graph_scores.json``) and ``cq_summar
 
 A score may be a number, a bool, ``None`` or a dict with a ``"value"`` key (a
 ``Result.to_dict()``); ``None`` or a missing score prints as ``n/a``. ``CS2`` is the two reasoners
-together (:func:`.trust.combined_cs2`). A graph score ``<key>@aligned`` (the same score after
+together (:func:`.trust.combined_cs2`). A graph score
+``ALIGNED_NAMES[<key>]`` (the same score after
 aligning IRI schemes) gets a column beside ``<key>``. The
 headline pair plotted and compared is ``mapping[mapping_key]`` (default
 ``f1``) vs ``graph[graph_key]`` (default ``SA2-prop-exact``). A scenario mean
@@ -40,6 +41,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from pipeline.report.findings import SEVERITY_ORDER, group_findings, split_findings
 from pipeline.report.kg_summary import kg_summary
 from pipeline.report.review import rows_to_check
+from pipeline.scoring.graph import ALIGNED_NAMES
 from pipeline.report.trust import case_verdict, check_rows, combined_cs2
 
 __all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "table_rows",
@@ -377,13 +379,15 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
 
 
 def _with_aligned(columns: Sequence[tuple[str, str]], cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """``columns`` with ``(<label> aligned, <key>@aligned)`` after each column whose aligned score some case has."""
+    """``columns`` with ``(<label> aligned, ALIGNED_NAMES[key])`` after each column whose aligned score some
+    case has (the names :mod:`pipeline.scoring.graph` writes)."""
     keys = {k for c in cases for k in (c.get("graph") or {})}
     out = []
     for label, key in columns:
         out.append((label, key))
-        if f"{key}@aligned" in keys and (f"{label} aligned", f"{key}@aligned") not in columns:
-            out.append((f"{label} aligned", f"{key}@aligned"))
+        aligned = ALIGNED_NAMES.get(key)
+        if aligned in keys and (f"{label} aligned", aligned) not in columns:
+            out.append((f"{label} aligned", aligned))
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pipeline.scoring.graph import ALIGNED_NAMES
 from pipeline.validation.verdict import NOT_RUN, check_reason, check_word, kg_verdict
 
 __all__ = ["LEVELS", "combined_cs2", "check_rows", "case_verdict"]
@@ -153,7 +154,7 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     if gold.get("kind"):
         partial = gold.get("rows_dropped")
         accuracy = f"Against the {gold['kind']}: graph F1 (SA2 property) {_fmt(f1)}"
-        aligned = graph.get("SA2-prop-exact@aligned")
+        aligned = graph.get(ALIGNED_NAMES["SA2-prop-exact"])
         aligned = aligned.get("value") if isinstance(aligned, Mapping) else aligned
         if isinstance(aligned, (int, float)) and not isinstance(aligned, bool):
             accuracy += f" ({_fmt(aligned)} after aligning IRI schemes)"

@@ -84,6 +84,10 @@ class CaseRun:
         gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
         scores = "" if mf1 is None and gf1 is None else \
             f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
+        # a KG minting other IRIs than the gold scores 0 by IRI: its score after aligning IRI schemes beside it
+        af1 = self.extra.get("graph_scores", {}).get("SA2-prop-aligned")
+        if isinstance(af1, (int, float)) and af1 != gf1:
+            scores += f" (aligned {af1:.3f})"
         where = f"  see {self.folder / 'audit.md'}" if errs or self.status != "ok" else ""
         ms = self.extra.get("mapping_scores") or {}
         if "runs" in c:  # LLM_RUNS > 1: the per-run counts are in runs/<i>/run.json
