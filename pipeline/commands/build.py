@@ -17,6 +17,7 @@ from pipeline.compile import RML, compile_table, require_triples_maps
 from pipeline.compile.legacy import to_legacy_rml
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
 from pipeline.compile.yarrrml import load_yarrrml, to_yarrrml
+from pipeline.compile.yarrrml.check import check_yarrrml
 from pipeline.fno import FN, UDF_FILE
 from pipeline.errors import CompileError, InputError
 from pipeline.findings import Finding
@@ -153,6 +154,7 @@ def _compile_yarrrml(args: argparse.Namespace, manifest: str | None, mapping: st
     doc = load_yarrrml(mapping, prefixes=case.prefixes if case else None, base_iri=case.base_iri if case else None)
     for note in doc.notes:
         print(f"note: {mapping}: {note}", file=sys.stderr)
+    check_yarrrml(doc, mapping)
     norm = normalize_rml(doc.graph, mapping_dir=Path(mapping).resolve().parent, base_iri=doc.base_iri,
                          where=str(mapping))
     unreadable = check_logical_sources(norm.graph)

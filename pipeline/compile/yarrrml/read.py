@@ -91,19 +91,28 @@ class YarrrmlMapping:
         notes: what was read with a remark (a mapping without rules, authors left out), one line each.
         base_iri: the document's ``base``, else the one given, else ``None``.
         triples_maps: mapping name -> its TriplesMap IRIs.
+        origins: where each generated term map, function execution and join condition was written:
+            node -> ``(place, line)``, ``place`` as errors name it (``mapping 'person',
+            predicateobjects[2], object 1``), ``line`` 1-based or ``None``; checks of the RML
+            (functions the engine knows, columns the sources have) name the YARRRML this way.
     """
 
     graph: Graph
     notes: list[str] = field(default_factory=list)
     base_iri: str | None = None
     triples_maps: dict[str, list[URIRef]] = field(default_factory=dict)
+    origins: dict[Any, tuple[str, int | None]] = field(default_factory=dict)
 
 
 def _canonical(spec: Any, keys: dict[str, tuple[str, ...]], where: str, fail) -> dict[str, Any]:
     """``spec`` (a mapping) with its shortcut keys replaced by the canonical ones; an unknown key,
-    or a key given twice under two names, is refused."""
+    or a key given twice under two names, is refused. The lines of a :class:`Node` are kept under
+    the canonical names, in the result and in ``spec`` (so that errors found later, naming the
+    canonical key, point at the line the shortcut was written on)."""
     alias = {a: k for k, aliases in keys.items() for a in (k, *aliases)}
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = Node()
+    out.line = getattr(spec, "line", None)
+    out.lines = {}
     for key, value in spec.items():
         name = alias.get(str(key))
         if name is None:
@@ -115,6 +124,9 @@ def _canonical(spec: Any, keys: dict[str, tuple[str, ...]], where: str, fail) ->
         if name in _REFUSED:
             fail(f"{where}: {_REFUSED[name]}", spec, key)
         out[name] = value
+        if isinstance(spec, Node) and key in spec.lines:
+            out.lines[name] = spec.lines[key]
+            spec.lines.setdefault(name, spec.lines[key])
     return out
 
 
@@ -138,6 +150,7 @@ class _Reader:
         self.g.bind("map", MAPPING_NS)
         self.ids = 0
         self.maps: dict[str, list[URIRef]] = {}
+        self.origins: dict[Any, tuple[str, int | None]] = {}
 
     # --- errors and names -------------------------------------------------------------------
     def fail(self, message: str, container: Any = None, key: Any = None) -> None:
@@ -179,6 +192,7 @@ class _Reader:
             except UnknownPrefix:
                 pass
         parts = self.parts(text, where, container, key)
+        self.origins.setdefault(node, (where, line_of(container, key)))
         g = self.g
         if len(parts) == 1 and parts[0][0] == "ref":
             g.add((node, RML.reference, Literal(parts[0][1])))
@@ -240,6 +254,7 @@ class _Reader:
         fn, params = self.function_spec(spec, where)
         g = self.g
         ex = self.node("exec")
+        self.origins[ex] = (where, line_of(spec, "function"))
         g.add((node, RML.functionExecution, ex))
         g.add((ex, RDF.type, RML.FunctionExecution))
         g.add((ex, RML.function, URIRef(fn)))
@@ -566,6 +581,7 @@ class _Reader:
                                       "other the object (o)", container, "conditions")
                         sides[side] = parts[0][1]
                     jc = BNode()
+                    self.origins[jc] = (at, line_of(cond, "parameters") or line_of(container, "conditions"))
                     g.add((om, RML.joinCondition, jc))
                     g.add((jc, RML.child, Literal(sides["subject"])))
                     g.add((jc, RML.parent, Literal(sides["object"])))
@@ -639,4 +655,4 @@ def parse_yarrrml(text: str, base_dir: str | Path = ".", *, path: str | Path | N
         if spec.get("authors"):
             reader.notes.append(f"mapping {name!r}: authors left out (they describe the rules, not the KG)")
         reader.mapping(name, spec, raw)
-    return YarrrmlMapping(reader.g, reader.notes, reader.base_iri, reader.maps)
+    return YarrrmlMapping(reader.g, reader.notes, reader.base_iri, reader.maps, reader.origins)

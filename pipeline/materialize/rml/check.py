@@ -20,7 +20,7 @@ from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "term_maps", "triples_maps", "mapping_nodes", "source_key", "node_name",
+__all__ = ["check_mapping", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes", "source_key", "node_name",
            "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
@@ -300,23 +300,48 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             g.add((term_map, RML.datatype, URIRef(typed)))
             # the engine reads rml:return as a second rule beside the datatype; the return is checked
             g.remove((term_map, RML["return"], None))
-    for ex in sorted(executions, key=str):
+    problems = function_problems(g)
+    if problems:
+        ex, problem = problems[0]
         tm, role = owner.get(ex, (None, "function input"))
         at = f"TriplesMap {node_name(tm)}, {role}: " if tm is not None else ""
+        raise RMLError(f"{at}{problem}", path=where)
+    for ex in executions:
+        fn = str(g.value(ex, RML.function))
+        for inp in g.objects(ex, RML.input):
+            param = g.value(inp, RML.parameter)
+            renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
+            if param is not None and str(param) not in known[fn] and renamed in known[fn]:
+                g.set((inp, RML.parameter, URIRef(renamed)))
+
+
+def function_problems(g: Graph) -> list[tuple[Node, str]]:
+    """Every function execution of ``g`` that the engine cannot run, without changing ``g``.
+
+    Returns:
+        ``(execution node, problem)`` pairs in the order of the nodes' names: a function the
+        engine does not have (Morph-KGC's built-ins and the UDF file; the closest name given), a
+        parameter the function does not take (GREL/IDLab parameter resources that the engine
+        names otherwise are accepted: :func:`check_functions` renames them).
+    """
+    known = _known_functions()
+    problems: list[tuple[Node, str]] = []
+    for ex in sorted(set(g.objects(None, RML.functionExecution)), key=str):
         fn = g.value(ex, RML.function)
         if fn is None:
-            raise RMLError(f"{at}function execution {node_name(ex)} names no rml:function", path=where)
+            problems.append((ex, f"function execution {node_name(ex)} names no rml:function"))
+            continue
         if str(fn) not in known:
             close = difflib.get_close_matches(str(fn), list(known), n=1)
-            raise RMLError(f"{at}function <{fn}> is not known to the engine (Morph-KGC built-ins and the UDF "
-                           f"file){f'; closest: <{close[0]}>' if close else ''}", path=where)
+            problems.append((ex, f"function <{fn}> is not known to the engine (Morph-KGC built-ins and the UDF "
+                                 f"file){f'; closest: <{close[0]}>' if close else ''}"))
+            continue
         for inp in g.objects(ex, RML.input):
             param = g.value(inp, RML.parameter)
             if param is None:
                 continue
             renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
-            if str(param) not in known[str(fn)] and renamed in known[str(fn)]:
-                g.set((inp, RML.parameter, URIRef(renamed)))
-            elif str(param) not in known[str(fn)]:
-                raise RMLError(f"{at}function <{fn}> has no parameter <{param}> (its parameters: "
-                               f"{', '.join(sorted(known[str(fn)]))})", path=where)
+            if str(param) not in known[str(fn)] and renamed not in known[str(fn)]:
+                problems.append((ex, f"function <{fn}> has no parameter <{param}> (its parameters: "
+                                     f"{', '.join(sorted(known[str(fn)]))})"))
+    return problems
