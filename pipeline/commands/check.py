@@ -27,7 +27,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # as `run` does: unparsable shapes, or a term SHACL does not define, are bad input
-        for finding in check_shapes(f):
+        for finding in check_shapes(f, ontology):
             print(finding, file=sys.stderr)
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
@@ -45,7 +45,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         output_file(args.out, "--out", case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
-        for finding in check_shapes(f):
+        for finding in check_shapes(f, ontology):
             print(finding, file=sys.stderr)
     if args.shapes:
         case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
@@ -98,6 +98,10 @@ def _check_line(name: str, r: dict) -> str:
         counts = {"fatal": 0, "error": details["by_severity"].get("Violation", 0),
                   "warning": details["by_severity"].get("Warning", 0)}
     parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n]
+    idle = details.get("shapes_without_focus") or []
+    if name == "SHACL" and idle:  # a shape whose targets the KG lacks "passed" without checking anything
+        parts.append(f"{len(idle)} shape{'s' if len(idle) != 1 else ''} matched no node and checked nothing: "
+                     + ", ".join(idle[:3]) + (" ..." if len(idle) > 3 else ""))
     cov = details.get("coverage") or {}
     if cov.get("mode") not in (None, "full"):
         parts.append(f"{cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples"
@@ -118,11 +122,15 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
         if sev in ("fatal", "error") or (sev == "warning" and name.startswith("SV2")):
             if f.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
                 where = f"{kg}:{f['line']}: " if f.get("line") else f"{kg}: "
+            elif f.get("line") and name == "SHACL":  # located in the KG file; the focus node leads the message
+                where = f"{kg}:{f['line']}:{f.get('column') or 1}: "
             elif f.get("line"):
                 where = f"{kg}:{f['line']}:{f.get('column') or 1}: "
             else:
                 where = f"{f['location']}: " if f.get("location") else ""
             message = " ".join(str(f.get("message")).split())
+            if name == "SHACL" and f.get("line") and f.get("location"):
+                message = f"<{f['location']}> {message}"
             term = f": {f['term']}" if f.get("term") and sev != "fatal" and f["term"] not in message \
                 else ""  # the offending term or value (a fatal line's term is its raw text)
             out.append(f"{where}{sev}: {message}{term}")

@@ -324,7 +324,63 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             r["findings"].append(_imports_finding(missing))
             r["n_findings"] += 1
         result[name] = r
+    result["SHACL"]["findings"] = shacl_positions(result["SHACL"]["findings"], source if read_as else Path(kg_path))
     return result
+
+
+#: Above this size a KG file is not read again to locate SHACL results (they keep their focus node).
+LOCATE_MAX_BYTES = 50_000_000
+
+
+def shacl_positions(findings: list[dict[str, Any]], source: Path) -> list[dict[str, Any]]:
+    """SHACL results (``Finding.to_dict()``, ``location`` the focus node) located in the KG file the
+    user gave: ``line``/``column`` of the offending value on a line that also names the focus node
+    (N-Triples), else of the value's first occurrence, else of the focus node's (``location`` stays
+    the focus node). Results without a position, and every result when ``source`` is above
+    :data:`LOCATE_MAX_BYTES` or unreadable, are returned as they are.
+
+    Args:
+        findings: SHACL's findings. source: the KG file the user gave.
+    Returns:
+        A new list, the same length and order.
+    """
+    errors = [f for f in findings if f.get("severity") in ("fatal", "error") and f.get("location")]
+    try:
+        if not errors or source.stat().st_size > LOCATE_MAX_BYTES:
+            return findings
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return findings
+    out = []
+    for f in findings:
+        focus = str(f.get("location") or "")
+        if f not in errors or not focus.startswith(("http", "urn", "file", "_:")):
+            out.append(f)
+            continue
+        value = source_position({"term": f.get("term"), "line": 1}, source, lines) if f.get("term") else {}
+        node = source_position({"term": f"<{focus}>", "line": 1}, source, lines)
+        at = None
+        for n, line in enumerate(lines, 1):  # the value on the focus node's own line (N-Triples, one-line Turtle)
+            if f"<{focus}>" in line and f.get("term") and value.get("line") and _value_in(line, str(f["term"])):
+                at = (n, line.find(_value_key(str(f["term"]))) + 1)
+                break
+        at = at or ((value["line"], value["column"]) if value.get("line") else
+                    (node["line"], node["column"]) if node.get("line") else None)
+        if at is None:
+            out.append(f)
+            continue
+        out.append({**f, "line": at[0], "column": at[1]})
+    return out
+
+
+def _value_key(term: str) -> str:
+    """The text by which a value (N-Triples form) is found in a line: a literal's quoted lexical form."""
+    m = re.match(r'^("(?:[^"\\]|\\.)*")', term)
+    return m.group(1) if m else term
+
+
+def _value_in(line: str, term: str) -> bool:
+    return _value_key(term) in line
 
 
 def source_position(finding: dict[str, Any], source: Path, lines: list[str]) -> dict[str, Any]:

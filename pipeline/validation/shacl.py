@@ -284,7 +284,8 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         ``Result(name="SHACL", value=conforms)`` where ``conforms`` = no result of
         severity ``sh:Violation`` on a node of ``kg``; ``details``: ``n_results``, ``by_severity``
         (``{"Violation": n, "Warning": n, "Info": n}``), ``by_shape`` (``{shape: {severity: n}}``),
-        ``n_shapes``, ``n_results_outside_kg`` (results whose focus node is no node of ``kg``:
+        ``n_shapes``, ``shapes_without_focus`` (hand-written shapes targeting only classes no node of
+        ``kg`` has: they checked nothing), ``n_results_outside_kg`` (results whose focus node is no node of ``kg``:
         the ontology's own individuals, which pyshacl sees through ``ont_graph``; not counted).
         A shapes file that cannot be parsed or a pyshacl crash gives ``status="failed"``.
         :func:`start_shacl` runs the same in a child process with a time limit.
@@ -295,8 +296,10 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
     try:
         if derive and onto is not None:
             sg += derive_shapes(onto)
+        own = Graph()  # the hand-written shapes alone: a derived shape of a class the KG lacks is no slip
         for s in shapes:
-            sg += s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+            own += s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+        sg += own
         conforms, rg, _ = pyshacl.validate(kg, shacl_graph=sg, ont_graph=onto, inference=inference,
                                            allow_warnings=True, allow_infos=True)
     except Exception as exc:  # noqa: BLE001 - bad shapes or a pyshacl crash are reported, not raised
@@ -323,17 +326,44 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         if len(findings) < max_findings:
             value = rg.value(r, SH.value)
             msg = rg.value(r, SH.resultMessage)
+            # pyshacl writes the constraint's value as Python (Literal("250", datatype=xsd:integer)): its text
+            msg = _PY_LITERAL.sub(lambda m: m.group(1), str(msg)) if msg is not None else msg
             findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
                                     location=str(focus) if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
-    details = {"n_results": sum(by_sev.values()),
+    idle = _idle_shapes(own, kg, onto)
+    details = {"n_results": sum(by_sev.values()), "shapes_without_focus": idle,
                "by_severity": {k: by_sev.get(k, 0) for k in ("Violation", "Warning", "Info")},
                "by_shape": {k: dict(v) for k, v in sorted(by_shape.items())},
                "n_shapes": len(set(sg.subjects(RDF.type, SH.NodeShape)) | set(sg.subjects(SH.targetClass, None))),
                "n_results_outside_kg": outside, "pyshacl_conforms": bool(conforms)}
     log.info("SHACL: %d results (%s) in %.2f s", details["n_results"], dict(by_sev), time.perf_counter() - t0)
     return Result("SHACL", valid, findings=findings, details=details, elapsed_s=time.perf_counter() - t0)
+
+
+#: rdflib's repr of a literal in pyshacl's messages.
+_PY_LITERAL = re.compile(r'Literal\("((?:[^"\\]|\\.)*)"(?:, (?:datatype|lang)=[^)]*)?\)')
+
+
+def _idle_shapes(sg: Graph, kg: Graph, onto: Graph | None) -> list[str]:
+    """The shapes whose only targets are ``sh:targetClass`` classes no node of ``kg`` has (nor a
+    subclass of them, as SHACL's class targets include, section 2.1.3.2): shapes that checked nothing."""
+    out = []
+    for shape in sorted(set(sg.subjects(SH.targetClass, None)), key=str):
+        if any(sg.value(shape, p) is not None for p in (SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)):
+            continue
+        todo, seen = list(sg.objects(shape, SH.targetClass)), set()
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            todo += [s for g in (kg, onto) if g is not None for s in g.subjects(RDFS.subClassOf, c)]
+        if not any((None, RDF.type, c) in kg for c in seen):
+            out.append(str(shape) if isinstance(shape, URIRef) else
+                       f"the shape on {', '.join(str(c) for c in sg.objects(shape, SH.targetClass))}")
+    return out
 
 
 def _shacl_child(kg: Graph, ontology: Any, shapes: list, conn: Any) -> None:
@@ -412,17 +442,24 @@ def _line_of(text: str, local: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
-def check_shapes(path: str | Path) -> list[Finding]:
+def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
     """Read a hand-written shapes file and check its SHACL terms before any validation runs.
 
     A term in the SHACL namespace that SHACL does not define (``sh:minCont``) is a constraint that
     would silently never run, so the KG would "pass" it: that is bad input. A property shape
-    (one with ``sh:path``) without any constraint parameter checks nothing: a warning.
+    (one with ``sh:path``) without any constraint parameter checks nothing: a warning. With the
+    ontology, a target class, ``sh:class`` or a simple ``sh:path`` that the ontology declares
+    nowhere (``mo:Artowrk`` for ``mo:Artwork``) is a warning with its line and the closest declared
+    term: a shape targeting a class no KG of this ontology has checks nothing and "passes" (a
+    term of the RDF, RDFS, OWL, XSD, SKOS or SHACL vocabularies is never flagged; one of another
+    vocabulary the manifest does not load is, since kgc cannot tell it from a slip).
 
     Args:
         path: the shapes file (any RDF syntax :func:`pipeline.rdffile.load_graph` reads).
+        ontology: the case's :class:`~pipeline.ontology.Ontology`, or ``None`` (no term check).
     Returns:
-        ``warning`` findings of stage ``shacl``, one per property shape that checks nothing.
+        ``warning`` findings of stage ``shacl``: a property shape that checks nothing, a term the
+        ontology does not declare.
     Raises:
         InputError: the file does not parse, or names a SHACL term that does not exist (with the
             line and the closest SHACL term).
@@ -449,4 +486,32 @@ def check_shapes(path: str | Path) -> list[Finding]:
             out.append(Finding("shacl", str(path), f"{where} has no constraint (sh:minCount, sh:datatype, "
                                "sh:class ...): it checks nothing", expected="at least one constraint parameter",
                                severity="warning"))
+    if ontology is not None:
+        out += _undeclared_terms(g, text, path, ontology)
+    return out
+
+
+#: Vocabularies whose terms a shapes file may name without the ontology declaring them.
+_STANDARD = (str(RDF), str(RDFS), str(OWL), str(XSD), str(SH), "http://www.w3.org/2004/02/skos/core#")
+
+
+def _undeclared_terms(g: Graph, text: str, path: str | Path, ontology: Any) -> list[Finding]:
+    """Warnings for the classes and properties ``g``'s shapes name that ``ontology`` declares nowhere."""
+    classes = set(ontology.classes)
+    properties = set(ontology.properties)
+    out = []
+    for predicate, declared, kind in ((SH.targetClass, classes, "class"), (SH["class"], classes, "class"),
+                                      (SH.path, properties, "property")):  # declared: the closest names
+        for term in sorted({o for o in g.objects(None, predicate) if isinstance(o, URIRef)}, key=str):
+            if ontology.kind(term) is not None or str(term).startswith(_STANDARD):
+                continue
+            name = ontology.compact(term)
+            close = difflib.get_close_matches(name, [ontology.compact(t) for t in declared], n=1, cutoff=0.75)
+            local = re.split(r"[#/:]", str(term))[-1]
+            out.append(Finding("shacl", str(path), f"{g.namespace_manager.normalizeUri(predicate)} {name}: the "
+                               f"ontology declares no such {kind}" + (f" (closest: {close[0]})" if close else "")
+                               + (": the shape targets no node of a KG of this ontology and checks nothing"
+                                  if predicate == SH.targetClass else ""),
+                               expected=f"a {kind} of the case's ontology", severity="warning",
+                               line=_line_of(text, local) if local else None))
     return out
