@@ -36,8 +36,13 @@ def subject_term(ctx: PlanContext, template: str, src: SourceData, row: MappingR
                      "IRI to resolve it against: every subject would be dropped",
                      "an absolute IRI template, or base_iri in the manifest")
             return None
-        ctx.find(row, "subject_template", "subject template is a relative IRI; resolved against the base IRI",
-                 "an absolute IRI template", base + template, severity="warning")
+        glued = "" if base.endswith(("/", "#")) else (
+            f"; the base IRI {base!r} ends in neither '/' nor '#', so its last segment and the template's first "
+            f"are glued together ({base + template!r}): end base_iri with '/' if that is not meant")
+        # RML-Core and R2RML make an IRI from a relative one by concatenating the base, not by RFC 3986 resolution
+        ctx.find(row, "subject_template", "subject template is a relative IRI; the base IRI is prefixed to it "
+                 f"(RML concatenates){glued}", "an absolute IRI template", None if glued else base + template,
+                 severity="warning")
         if segs[0].kind == "const":
             segs[0] = Segment("const", base + segs[0].value)
         else:
