@@ -163,14 +163,20 @@ def _list(data: dict, key: str, path: Path, node: yaml.Node | None) -> list:
     return value
 
 
+#: Suffixes of compressed single files, read through a decompressed copy (:mod:`pipeline.sources.load`).
+COMPRESSED_SUFFIXES = (".gz", ".xz", ".bz2")
+
+
 def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int) -> str:
     if given is not None:
         if given not in FORMATS:
             raise ManifestError(f"sources[{idx}].format: unknown format {given!r} (allowed: {', '.join(FORMATS)})",
                                 path=path, line=_line_of(node, "sources"), key="format")
         return str(given)
+    # a compressed file (people.csv.gz) has the format of the file inside (the loader decompresses it)
+    suffix = Path(p.stem).suffix if p.suffix.lower() in COMPRESSED_SUFFIXES else p.suffix
     for fmt, suffixes in FORMATS.items():
-        if p.suffix.lower() in suffixes:
+        if suffix.lower() in suffixes:
             return fmt
     raise ManifestError(f"sources[{idx}]: cannot tell the format of {p.name!r} from its suffix; "
                         f"add format: one of {', '.join(FORMATS)}", path=path, line=_line_of(node, "sources"),

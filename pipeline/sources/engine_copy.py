@@ -169,6 +169,26 @@ COMPRESSIONS = {"gzip": "gzip", "zip": "zip", "tarxz": "tar", "targz": "tar", "t
                 "bzip2": "bz2", "none": None}
 
 
+#: Leading bytes of the compressed formats -> their RML-IO compression (a tar inside: by the name).
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"), (b"PK\x03\x04", "zip"))
+_TARRED = {"gzip": "targz", "xz": "tarxz", "bzip2": "tarbz2"}
+
+
+def compression_of(path: Path) -> str | None:
+    """The RML-IO compression (a key of :data:`COMPRESSIONS`) of the file ``path`` by its leading
+    bytes (gzip, xz, bzip2, zip; ``targz``/``tarxz``/``tarbz2`` when its name ends ``.tar.*``/``.tgz``),
+    ``None`` for a plain or unreadable file."""
+    try:
+        with Path(path).open("rb") as fh:
+            head = fh.read(6)
+    except OSError:
+        return None
+    kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
+    if kind in _TARRED and re.search(r"\.(tar\.\w+|tgz)$", Path(path).name, flags=re.IGNORECASE):
+        return _TARRED[kind]
+    return kind
+
+
 def _unpack(path: Path, kind: str | None) -> tuple[bytes, str]:
     """The bytes of the one file inside ``path`` and its name (the archive's member, or the file
     name without the compression suffix)."""

@@ -10,7 +10,9 @@ on first use, into columns (:mod:`pipeline.sources.columns`); loading reads the 
 for profiling (``kgc map``), a large CSV is held as a sample plus value counts.
 
 The file the engine reads is the input itself or its engine copy (:mod:`pipeline.sources.engine_copy`:
-what is repaired, where the copy goes; inputs are never modified): ``SourceData.path``.
+what is repaired, where the copy goes; inputs are never modified): ``SourceData.path``. A compressed
+file (gzip, xz, bzip2, a one-file zip or tar; told by its leading bytes, not its name) is read
+through its decompressed copy, as ``kgc materialize`` reads RML-IO compressed sources.
 A file whose iterator selects no record is a finding naming the file and the cause, never an
 empty source without a word. A file that cannot be mapped at all (not UTF-8, an unclosed CSV
 quote, no records, an external XML entity) is an ``error`` finding of stage ``source``
@@ -19,12 +21,15 @@ quote, no records, an external XML entity) is an ``error`` finding of stage ``so
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from pathlib import Path
 
+from pipeline.errors import InputError
+from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import read_error, require_readable
-from pipeline.sources.engine_copy import EngineCopy
+from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.tabular import csv_row_findings, load_csv
 from pipeline.sources.tree import load_json, load_xml
@@ -48,6 +53,17 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         file cannot be mapped (not UTF-8, not well-formed, an unclosed CSV quote, an external XML
         entity, no records); :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
+    packed = compression_of(source.path)
+    if packed is not None:  # the engine and the profilers read plain files: a decompressed copy stands in
+        try:
+            plain, note = decoded_copy(source.path, packed, None, copies)
+        except InputError as exc:
+            return SourceData(source, source.path, source.iterator,
+                              findings=[Finding("source", str(source.path), str(exc).split(": ", 1)[-1],
+                                                expected=f"a readable {packed}-compressed {source.format} file")])
+        data = load_source(dataclasses.replace(source, path=plain), copies, profile)
+        data.findings.insert(0, note)
+        return data
     copy = EngineCopy(source.path, copies)
     try:
         if source.format == "csv":
