@@ -27,7 +27,7 @@ from pipeline.materialize.materializer import MaterializeResult, guard_triples, 
 from pipeline.materialize.rml.check import triples_maps
 from pipeline.materialize.rml.normalize import Normalized
 from pipeline.materialize.rml.vocabulary import RML
-from pipeline.materialize.targets import LogicalTarget, write_target
+from pipeline.materialize.targets import LogicalTarget, check_target_paths, write_target
 
 __all__ = ["DocumentResult", "materialize_document"]
 
@@ -99,6 +99,7 @@ def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt:
     if plan is None:
         extra = gather_statements(norm.gathers) if norm.gathers is not None else None
         return DocumentResult(_run(norm.graph, engine_file, output, fmt, extra, processes, locate, overlap, columnar))
+    check_target_paths(plan, Path(output))
     written: list[tuple[LogicalTarget, Path, int]] = []
     findings: list = []
     default: MaterializeResult | None = None

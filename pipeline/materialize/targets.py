@@ -36,7 +36,7 @@ from pipeline.materialize.rdfjson import serialize_rdfjson
 from pipeline.materialize.rml.check import gather_members, node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
-__all__ = ["LogicalTarget", "TargetPlan", "split_targets", "write_target", "SERIALIZATIONS"]
+__all__ = ["LogicalTarget", "TargetPlan", "split_targets", "check_target_paths", "write_target", "SERIALIZATIONS"]
 
 _FORMATS = "http://www.w3.org/ns/formats/"
 #: ``formats:`` serializations -> (rdflib/pyoxigraph format name, holds named graphs).
@@ -69,10 +69,12 @@ class TargetPlan:
         targets: the logical targets by node.
         assignment: TriplesMap (text of its node) -> the targets of all its statements (empty: the
             default target).
+        where: the mapping file, named in errors.
     """
 
     targets: dict[Node, LogicalTarget] = field(default_factory=dict)
     assignment: dict[str, frozenset] = field(default_factory=dict)
+    where: str = ""
 
 
 def _local(node: Node | None) -> str:
@@ -144,7 +146,7 @@ def split_targets(g: Graph, mapping_dir: Path, where: str) -> TargetPlan | None:
     used = set(g.objects(None, RML.logicalTarget))
     if not used:
         return None
-    plan = TargetPlan({lt: _read_target(g, lt, mapping_dir, where) for lt in sorted(used, key=str)})
+    plan = TargetPlan({lt: _read_target(g, lt, mapping_dir, where) for lt in sorted(used, key=str)}, where=where)
     for tm in triples_maps(g):
         sm = g.value(tm, RML.subjectMap)
         if sm is None:
@@ -231,6 +233,30 @@ def _serialize(nquads: bytes, target: LogicalTarget) -> bytes:
 
 def _member_name(path: Path) -> str:
     return re.sub(r"(\.tar)?\.(gz|gzip|zip|xz|tgz)$", "", path.name, flags=re.IGNORECASE)
+
+
+def check_target_paths(plan: TargetPlan, output: Path) -> None:
+    """Refuse logical targets that cannot be written as files of their own, before anything runs.
+
+    Raises:
+        RMLError: a target's ``rml:path`` is an existing folder; it is the output file (the default
+            target), whose statements it would replace; two targets name one file.
+    """
+    seen: dict[Path, LogicalTarget] = {}
+    out = Path(output).resolve()
+    for target in plan.targets.values():
+        path = target.path.resolve()
+        if path.is_dir():
+            raise RMLError(f"logical target {target.label()}: rml:path {str(target.path)!r} is a folder (expected: "
+                           "a file path)", path=plan.where or None)
+        if path == out:
+            raise RMLError(f"logical target {target.label()} writes {target.path}, the output file too: one would "
+                           "replace the other's statements (expected: another file for the target or the output)",
+                           path=plan.where or None)
+        if path in seen:
+            raise RMLError(f"logical targets {seen[path].label()} and {target.label()} both write {target.path}: one "
+                           "would replace the other's statements (expected: one file per target)", path=plan.where or None)
+        seen[path] = target
 
 
 def write_target(nquads: Path, target: LogicalTarget) -> Path:
