@@ -235,6 +235,18 @@ def decoded_copy(original: Path, compression: str | None, encoding: str | None, 
         data, name = _unpack(original, kind)
     except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError) as exc:
         raise InputError(f"not a {compression} file: {exc}", path=original) from exc
+    wide = (encoding or "").lower().replace("_", "-").startswith(("utf-16", "utf-32"))
+    if wide and data and b"\x00" not in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # UTF-16/32 text has a NUL byte in every character below U+0100 (every ASCII digit, comma and
+        # line break); bytes without one are an 8-bit file that decoding would turn into CJK mojibake
+        try:
+            data.decode("utf-8")
+            actual = "the bytes read as UTF-8"
+        except UnicodeDecodeError:
+            actual = "the bytes are an 8-bit encoding (Latin-1?)"
+        raise InputError(f"not {encoding} text as the mapping declares (rml:encoding): no byte-order mark and no NUL "
+                         f"byte; {actual} (expected: {encoding} text, or the file's own encoding declared)",
+                         path=original)
     try:
         text = data.decode(encoding or "utf-8-sig")
     except (UnicodeDecodeError, LookupError) as exc:
