@@ -38,7 +38,13 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
                    for alt in alternatives for pr in alt) and \
         all(_identifies_records(src, [pr.child_ref for pr in alt]) for alt in alternatives)
     if not parents:
-        parent = _conventional_parent(ctx, row, tm, target, [] if identity else alternatives)
+        # same record: a joined column beyond the record's own key (dc:creator/@ref beside @m:id) is
+        # the value that identifies the related entity, so its IRIs are keyed by it, not by the record's
+        own = set(re.findall(r"(?<!\\)\{([^{}]+)\}", tm.template))
+        keys = list(dict.fromkeys(pr.child_ref for alt in alternatives[:1] for pr in alt
+                                  if pr.child_ref not in own and src.has_reference(pr.child_ref)))
+        parent = _conventional_parent(ctx, row, tm, target, [] if identity else alternatives,
+                                      keys if identity else [])
         if parent is None:
             ctx.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
                      "(no row has it as entity class)", "a class with a subject template in the table")
@@ -92,13 +98,16 @@ def join_twin(ctx: PlanContext, parent: TriplesMapPlan) -> TriplesMapPlan:
 
 
 def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, target: URIRef | None,
-                         joins: list) -> TriplesMapPlan | None:
+                         joins: list, keys: list[str] | None = None) -> TriplesMapPlan | None:
     """Mint IRIs of a class no row generates by the table's own convention.
 
     Same record (no join): the subject template of ``row`` with its class slug swapped
-    for the target's. With a join to another file: that file's join columns form the
-    key, ``<template up to the class slug, swapped>/{col}``, on that file. Nothing is
-    minted when the convention or the join's other file cannot be told.
+    for the target's; when the row's join condition names columns of the record beyond its own
+    key (``keys``), those columns key the target instead (``artist/{dc:creator/@ref}``), else the
+    record's own key does, which the warning says (one target entity per record). With a join to
+    another file: that file's join columns form the key, ``<template up to the class slug,
+    swapped>/{col}``, on that file. Nothing is minted when the convention or the join's other file
+    cannot be told.
     """
     entity = ctx.onto.expand(split_class_alternatives(row.entity_class)[0])
     if target is None or entity is None:
@@ -108,6 +117,8 @@ def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, 
     if not m:
         return None
     source, template = tm.source, tm.template[:m.start()] + f"/{new}/" + tm.template[m.end():]
+    if keys:
+        template = tm.template[:m.start()] + f"/{new}/" + "_".join("{" + c + "}" for c in keys)
     if joins:
         other = _join_target(ctx, joins[0], tm.source)
         if other is None:
@@ -116,9 +127,13 @@ def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, 
         template = tm.template[:m.start()] + f"/{new}/" + "_".join("{" + c + "}" for c in columns)
     parent = triples_map(ctx, row, template, source, [target])
     if parent is not None:
+        same_key = not joins and not keys
         ctx.find(row, "related_entity_class", f"no row generates {row.related_entity_class}; its IRIs follow "
-                 f"the table's convention: {template} on {source.source.path.name}",
-                 "a row with the class as entity class", template, severity="warning")
+                 f"the table's convention: {template} on {source.source.path.name}" + (
+                     f", keyed by the {row.entity_class} record's own key: one {row.related_entity_class} per "
+                     f"{row.entity_class}, whatever the data says (name the related entity's key in the join "
+                     "condition, or add a row for the class)" if same_key else ""),
+                 "a row with the class as entity class", None if same_key else template, severity="warning")
     return parent
 
 
