@@ -274,12 +274,6 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
             raise on_user_file(exc, rml_path) from exc
         for f in [*norm.findings, *dist.findings]:
             _say_finding(f)
-        if any(True for p in (RML.joinCondition, RML.functionExecution) for _ in norm.graph.subjects(p, None)):
-            # the single process counts them (pipeline.materialize.materializer.function_drops, join_drops);
-            # the distributed tasks do not yet: said, so that no count reads as "nothing lost"
-            print(f"warning: {rml_path}: --distributed does not count the values the data lose (a function giving "
-                  "no value, a join key with no parent record); run without --distributed to count them",
-                  file=sys.stderr)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "

@@ -70,10 +70,10 @@ from pipeline.findings import Finding
 from pipeline.materialize.blocks import Block, nominal_ranges, read_block, scan_block, split_file
 from pipeline.materialize.columnar import (Unsupported, child_pairs, chunk_of, join_id, join_statements, parent_pairs,
                                            plan_rules, rule_statements, ParentIndex)
-from pipeline.materialize.engine import (ENGINE_VERSION, EMPTY_VALUES, asserted_groups, engine_config, engine_rules,
-                                         engine_run)
+from pipeline.materialize.engine import (ENGINE_VERSION, EMPTY_VALUES, JOIN_MISSES, NO_VALUE, asserted_groups,
+                                         engine_config, engine_rules, engine_run, note_join_misses)
 from pipeline.materialize.guard import Guard
-from pipeline.materialize.materializer import findings_of, run_engine_group
+from pipeline.materialize.materializer import findings_of, function_drops, join_drops, run_engine_group
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
 from pipeline.materialize.rule_cache import rule_key
 
@@ -204,7 +204,8 @@ def _move(src: Path, dst: Path) -> int:
 
 
 def _guard_out(guard: Guard) -> dict[str, Any]:
-    return {"dropped": {k: [v[0], list(v[1])] for k, v in guard.dropped.items()}, "repaired": sorted(guard.repaired)}
+    return {"dropped": {k: [v[0], list(v[1])] for k, v in guard.dropped.items()}, "repaired": sorted(guard.repaired),
+            "join_misses": guard.join_misses}
 
 
 def _scan(path: str, start: int, end: int, delimiter: str) -> tuple[int, bool, bool]:
@@ -290,6 +291,10 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
                     offsets.append((start, fh.tell() - start))
             out["shuffle"] = (str(path), offsets)
         clock("map shuffle write")
+        if NO_VALUE:  # rows a function gave no value for: counted per block (summed over blocks by the driver)
+            import pandas as pd
+
+            function_drops(guard, pd.DataFrame([r.row for _, r in local + children]), fnml_df)
         out["parts"] = _part(runs, Path(parts), f"part-m{task:06d}")
         clock("map part")
         out["guard"] = _guard_out(guard)
@@ -320,12 +325,18 @@ def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], 
         for i in sorted(child):
             rule = rules[i]
             side_id = join_id(rule.join)
-            if side_id not in parent:
+            keys = np.concatenate([c[1] for c in child[i]])
+            if side_id not in parent:  # no parent record has a key of this bucket: every child key is lost
+                note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys), keys, [])
                 continue
             if side_id not in sides:
                 sides[side_id] = ParentIndex.from_pairs(np.concatenate([k for k, _ in parent[side_id]]),
                                                         np.concatenate([t for _, t in parent[side_id]]))
-            keys = np.concatenate([c[1] for c in child[i]])
+            # keys are partitioned by hash: a key no parent of this bucket has, no parent has at all
+            lost = sides[side_id].keys.get_indexer(keys) < 0
+            if lost.any():
+                note_join_misses(rule.row, list(rule.join.child_keys), list(rule.join.parent_keys), keys[lost],
+                                 sides[side_id].keys)
             terms = [_concat([c[0][j] for c in child[i]], [len(c[1]) for c in child[i]]) for j in range(3)]
             cols, n = join_statements(terms, keys, sides[side_id])
             clock("reduce join")
@@ -335,6 +346,7 @@ def _reduce(payload: _Payload, bucket: int, inputs: list[tuple[str, int, int]], 
             clock("reduce guard")
         out["parts"] = _part(runs, Path(parts), f"part-r{task:06d}")
         clock("reduce part")
+        guard.take_join_misses(JOIN_MISSES)
         out["guard"] = _guard_out(guard)
     return out
 
@@ -496,10 +508,11 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
             cpu[k] = cpu.get(k, 0.0) + v
         if o.get("guard"):
             guard.merge(Guard(dropped={tuple(k): v for k, v in o["guard"]["dropped"].items()},
-                              repaired=set(o["guard"]["repaired"])))
+                              repaired=set(o["guard"]["repaired"]), join_misses=o["guard"].get("join_misses") or {}))
         for source, reference, n in o.get("empty", []):
             empty[(source, reference)] = max(empty.get((source, reference), 0), n)
     result.parts = sorted(Path(p) for p in part_counts)
+    join_drops(guard, str(mapping_file))  # over all buckets: a key one parent lacks may be another's
     result.dropped = sum(c for c, _ in guard.dropped.values())
     result.findings = findings_of(guard, where or str(mapping_file), locate)
     for (source, reference), n in sorted(empty.items()):
