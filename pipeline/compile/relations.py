@@ -14,7 +14,7 @@ from rdflib import URIRef
 
 from pipeline.compile.context import PlanContext
 from pipeline.compile.parts import is_position
-from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan
+from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan, term_references
 from pipeline.compile.subjects import classes_of, subject_term, triples_map
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.load import SourceData
@@ -38,11 +38,12 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
                    for alt in alternatives for pr in alt) and \
         all(_identifies_records(src, [pr.child_ref for pr in alt]) for alt in alternatives)
     if not parents:
-        # same record: a joined column beyond the record's own key (dc:creator/@ref beside @m:id) is
-        # the value that identifies the related entity, so its IRIs are keyed by it, not by the record's
-        own = set(re.findall(r"(?<!\\)\{([^{}]+)\}", tm.template))
-        keys = list(dict.fromkeys(pr.child_ref for alt in alternatives[:1] for pr in alt
-                                  if pr.child_ref not in own and src.has_reference(pr.child_ref)))
+        # same record: a join condition naming a column beyond the record's own key (dc:creator/@ref
+        # beside @m:id) says the related entity is identified by its columns, so they key its IRIs (as
+        # the join columns of another file do below), not the record's key alone
+        own = set(re.findall(r"(?<!\\)\{([^{}]+)\}", tm.template)) | set(term_references(tm.subject))
+        joined = [pr.child_ref for alt in alternatives[:1] for pr in alt if src.has_reference(pr.child_ref)]
+        keys = list(dict.fromkeys(joined)) if any(r not in own for r in joined) else []
         parent = _conventional_parent(ctx, row, tm, target, [] if identity else alternatives,
                                       keys if identity else [])
         if parent is None:
@@ -102,9 +103,10 @@ def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, 
     """Mint IRIs of a class no row generates by the table's own convention.
 
     Same record (no join): the subject template of ``row`` with its class slug swapped
-    for the target's; when the row's join condition names columns of the record beyond its own
-    key (``keys``), those columns key the target instead (``artist/{dc:creator/@ref}``), else the
-    record's own key does, which the warning says (one target entity per record). With a join to
+    for the target's; when the row's join condition names columns of the record beyond those its
+    subject reads (``keys``: the condition's columns), they key the target instead
+    (``artist/{@m:id}_{dc:creator/@ref}`` for ``@m:id==@m:id, dc:creator/@ref==dc:creator/@ref``), else
+    the record's own key does, which the warning says (one target entity per record). With a join to
     another file: that file's join columns form the key, ``<template up to the class slug,
     swapped>/{col}``, on that file. Nothing is minted when the convention or the join's other file
     cannot be told.
