@@ -512,6 +512,8 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
             head = fh.read(4000)
     except OSError as exc:
         raise OntologyError(f"cannot read ontology: {exc}", path=path) from exc
+    if not head.strip():  # a file saved empty, a failed download: no syntax to sniff, nothing to parse
+        raise OntologyError("empty file (expected: an ontology in Turtle, RDF/XML, N-Triples, JSON-LD ...)", path=path)
     by_extension = rdf_format(p)
     sniffed = sniff_syntax(head)
     fmt = by_extension

@@ -142,6 +142,9 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     materialized by this pipeline into ``<folder>/gold/`` (see :class:`GoldKG`)."""
     if case.gold_graph is not None:
         graph = load_graph(case.gold_graph, "gold graph")
+        if len(graph) == 0:  # every score against it would be n/a or 0: a failed export, not a reference
+            raise InputError("gold graph: it holds no triple (expected: the reference KG the KG is scored against)",
+                             path=case.gold_graph)
         return GoldKG(graph, None, gold_vocabulary_findings(graph, ontology, case.gold_graph))
     if case.gold_table is None:
         return GoldKG(None, [])
