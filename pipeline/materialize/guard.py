@@ -188,11 +188,14 @@ class Guard:
         join_misses: child join keys no parent matched, per join rule, as
             :data:`pipeline.materialize.engine.JOIN_MISSES` holds them (said once the run is over:
             :func:`pipeline.materialize.materializer.join_drops`).
+        nested: JSON references whose value was an array or object, as
+            :data:`pipeline.materialize.readers.NESTED_VALUES` holds them.
     """
 
     dropped: dict[tuple[str, str], list] = field(default_factory=dict)
     repaired: set[str] = field(default_factory=set)
     join_misses: dict[tuple, list] = field(default_factory=dict)
+    nested: dict[tuple[str, str], list] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
     _datatypes: dict[str, bool] = field(default_factory=dict)
 
@@ -418,6 +421,16 @@ class Guard:
             entry[1].extend(examples[:3 - len(entry[1])])
         self.repaired |= other.repaired
         self.take_join_misses(other.join_misses)
+        self.take_nested(other.nested)
+
+    def take_nested(self, nested: dict) -> None:
+        """Add the array- or object-valued references ``nested`` (:data:`pipeline.materialize.readers.NESTED_VALUES`'s
+        shape; a count per record: the larger kept) and empty it."""
+        for key, entry in nested.items():
+            mine = self.nested.setdefault(key, list(entry))
+            mine[0] = max(mine[0], entry[0])
+        if nested is not self.nested:
+            nested.clear()
 
     def take_join_misses(self, misses: dict) -> None:
         """Add the join misses ``misses`` (:data:`pipeline.materialize.engine.JOIN_MISSES`'s shape) and empty it."""

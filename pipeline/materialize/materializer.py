@@ -62,6 +62,7 @@ from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, en
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
+from pipeline.materialize.readers import NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
@@ -626,6 +627,12 @@ def materialize(mapping_file: Path, processes: int = 1,
             rows += len(columns[0])
         result = _collect(runs, work, guard, str(mapping_file), locate,
                           keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
+    for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
+        result.findings.append(Finding(
+            "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
+            f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
+            + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
+            severity="warning"))
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
                                        "(empty or missing): no term made from them", column=reference,
@@ -659,6 +666,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
     guard, rows = Guard(), 0
     NO_VALUE.clear()  # counts of another group or run (a forked worker inherits them)
     JOIN_MISSES.clear()
+    NESTED_VALUES.clear()
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
     for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
@@ -678,6 +686,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
     guard.end_group()
     function_drops(guard, group, fnml_df, _mappings(config))
     guard.take_join_misses(JOIN_MISSES)
+    guard.take_nested(NESTED_VALUES)
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
 
 
