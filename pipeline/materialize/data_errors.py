@@ -105,9 +105,9 @@ class DataError(InputError):
                                                    and self.predicate else "")
         if self.reference:
             what += f" ({self.reference})"
-        where = ""
-        if self.source:
-            where = f" in {self.source}" + (f" {self.record}" if self.record else "")
+        where, source = "", self.source or (self.rule or {}).get("source")
+        if source:
+            where = f" in {source}" + (f" {self.record}" if self.record else "")
         value = f"value {self.value!r}" if self.value is not None else f"term {self.term}"
         expected = f"; expected {self.expected}" if self.expected else ""
         return (f"data error (--on-data-error stop): {what}: {value}{where}: {self.reason}{expected}"
