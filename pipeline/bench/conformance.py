@@ -64,6 +64,7 @@ from rdflib import XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.compare import isomorphic
 
 from pipeline import cli
+from pipeline.materialize.data_errors import POLICIES
 from pipeline.materialize.rdfjson import parse_rdfjson
 
 __all__ = ["SUITES", "Case", "CaseResult", "discover", "run_case", "run_suites", "same_dataset", "same_rdf",
@@ -340,9 +341,9 @@ def _work_copy(case: Case, work: Path) -> None:
         (shutil.copytree if p.is_dir() else shutil.copy2)(p, work / p.name)
 
 
-def _ours(case: Case, out: Path) -> tuple[int | None, str, Path]:
-    """Run ``kgc materialize`` in-process in the work copy; returns (exit code or None on a crash,
-    stderr, the default output file)."""
+def _ours(case: Case, out: Path, on_data_error: str = "drop") -> tuple[int | None, str, Path]:
+    """Run ``kgc materialize`` in-process in the work copy (``--on-data-error on_data_error``);
+    returns (exit code or None on a crash, stderr, the default output file)."""
     work = out / "work"
     _work_copy(case, work)
     target = out / "kg.nq"
@@ -351,7 +352,8 @@ def _ours(case: Case, out: Path) -> tuple[int | None, str, Path]:
     base = ["--base-iri", case.base] if case.base else []
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(std), _in(work):
         try:
-            rc = cli.main(["materialize", case.mapping, str(target), "--format", "nq", "-q", *base])
+            rc = cli.main(["materialize", case.mapping, str(target), "--format", "nq", "-q", *base,
+                           "--on-data-error", on_data_error])
         except BaseException as exc:  # noqa: BLE001 - a crash is an outcome to report
             return None, err.getvalue() + traceback.format_exc() + f"{type(exc).__name__}: {exc}", target
     return rc, err.getvalue(), target
@@ -401,19 +403,21 @@ def _lexical(g: Graph) -> Graph:
     return out
 
 
-def run_case(case: Case | Path, out: Path) -> CaseResult:
+def run_case(case: Case | Path, out: Path, on_data_error: str = "drop") -> CaseResult:
     """Run one case through both runners (work copies and outputs under ``out``).
 
     Args:
         case: a :class:`Case`, or the folder of an rml-legacy/core/fnml case.
         out: folder for this case's work copies and outputs.
+        on_data_error: ``kgc materialize --on-data-error``: ``drop`` (default) or ``stop`` (the
+            strict processor the suites' expected-error cases on data errors mean).
     """
     if isinstance(case, Path):
         case = next(c for c in _legacy_cases(case.parent.name, case.parent) if c.name == case.name)
     out.mkdir(parents=True, exist_ok=True)
     r = CaseResult(case.suite, case.name, case.expects_error)
     t0 = time.perf_counter()
-    rc, err, default = _ours(case, out)
+    rc, err, default = _ours(case, out, on_data_error)
     r.seconds["ours"] = round(time.perf_counter() - t0, 3)
     if rc is None:
         r.ours, r.ours_reason = "failed", "crash (traceback): " + err.strip().splitlines()[-1][:400]
@@ -456,8 +460,10 @@ def _last(err: str) -> str:
 
 
 def run_suites(cases_dir: Path, suites_dir: Path, out: Path, suites: tuple[str, ...] = SUITES,
-               only: str | None = None, progress: bool = True) -> tuple[list[CaseResult], dict[str, str]]:
-    """Run every case of ``suites``; writes one JSON per case under ``out``.
+               only: str | None = None, progress: bool = True,
+               on_data_error: str = "drop") -> tuple[list[CaseResult], dict[str, str]]:
+    """Run every case of ``suites`` (``kgc materialize --on-data-error on_data_error``); writes one
+    JSON per case under ``out``.
 
     Returns:
         ``(results, not run)``: the case results, and per suite that could not run why.
@@ -473,7 +479,7 @@ def run_suites(cases_dir: Path, suites_dir: Path, out: Path, suites: tuple[str, 
         for case in cases:
             if only and only not in case.name:
                 continue
-            r = run_case(case, out / suite / case.name)
+            r = run_case(case, out / suite / case.name, on_data_error)
             (out / suite / f"{case.name}.json").write_text(json.dumps(asdict(r), indent=2) + "\n", encoding="utf-8")
             results.append(r)
             if progress:
@@ -518,6 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="out/conformance")
     p.add_argument("--suite", action="append", choices=SUITES, help="suite(s) to run (default: all)")
     p.add_argument("--only", help="run only the cases whose name contains this text")
+    p.add_argument("--on-data-error", choices=POLICIES, default="drop",
+                   help="kgc materialize's policy on data errors (R2RML section 11): 'drop' (its default: drop, "
+                        "report, exit 1) or 'stop' (exit 2 at the first one, as the suites' expected-error cases "
+                        "on data errors mean a processor to do); report both (default: %(default)s)")
     args = p.parse_args(argv)
     out = Path(args.out).absolute()
     out.mkdir(parents=True, exist_ok=True)
@@ -525,9 +535,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.disable(logging.WARNING)  # the engine logs each failure; the JSON has the reasons
     try:
         results, missing = run_suites(Path(args.cases).absolute(), Path(args.suites).absolute(), out,
-                                      tuple(args.suite or SUITES), args.only)
+                                      tuple(args.suite or SUITES), args.only, on_data_error=args.on_data_error)
     finally:
         logging.disable(logging.NOTSET)
+    print(f"kgc materialize --on-data-error {args.on_data_error}")
     print(table(results, missing))
     for suite, why in missing.items():
         print(f"  {suite}: not run: {why}")
@@ -540,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ncases we do not pass ({len(not_passed)}):")
     for r in not_passed:
         print(f"  {r.suite}/{r.case}: {r.ours_reason[:200]}")
-    (out / "summary.json").write_text(json.dumps({"table": table(results, missing), "not_run": missing,
+    (out / "summary.json").write_text(json.dumps({"on_data_error": args.on_data_error,
+                                                  "table": table(results, missing), "not_run": missing,
                                                   "cases": [asdict(r) for r in results]},
                                                  indent=2) + "\n", encoding="utf-8")
     print(f"\nper-case results: {out}/<suite>/<case>.json")

@@ -18,6 +18,7 @@ from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
+from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
@@ -216,6 +217,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     syntax = _output_syntax(target, args.format or ini_format)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
+    if args.distributed and args.on_data_error == "stop":
+        raise InputError("--on-data-error stop runs in one process: run without --distributed")
     if args.distributed and (target == "-" or syntax in ("ttl", "trig")):
         raise InputError("--distributed writes N-Triples or N-Quads parts beside a file: give an .nt or .nq output")
     rml, text = _read_rml(files[0])
@@ -255,6 +258,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
     say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
     engine = output.with_suffix(".morph-kgc.ttl")
+    sources = logical_sources(norm.graph)  # the files the user's mapping names, not the engine copies
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
@@ -282,9 +286,12 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     written = output.with_suffix(".nt.tmp") if syntax == "ttl" else output
     try:
         # findings name the RML the user gave, not the engine copy beside the output
-        done = materialize_document(norm, engine, written, "nt" if syntax == "ttl" else syntax,
-                                    processes=args.processes, locate=locate,
-                                    overlap=True, columnar=not args.engine_only)
+        with policy(args.on_data_error):
+            done = materialize_document(norm, engine, written, "nt" if syntax == "ttl" else syntax,
+                                        processes=args.processes, locate=locate,
+                                        overlap=True, columnar=not args.engine_only)
+    except DataError as exc:  # --on-data-error stop: the first one, named in the user's mapping and data
+        raise located(exc, norm.graph, sources, rml_path.resolve().parent) from None
     except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
         raise on_user_file(exc, rml_path) from exc
     result = done.result
@@ -342,6 +349,11 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                    help="bytes of source per task, e.g. 8M, 64MiB (with --distributed; default: %(default)s)")
     t.add_argument("--no-merge", action="store_true",
                    help="keep the sorted parts and their manifest as the output, without the merged file (with --distributed)")
+    t.add_argument("--on-data-error", choices=POLICIES, default="drop",
+                   help="a term the data make invalid (an IRI that is not absolute or valid, an ill-typed literal, a "
+                        "JSON array or object where a reference needs a value; R2RML section 11): 'drop' drops the "
+                        "statement, reports it and exits 1 (default); 'stop' stops at the first one with exit 2 and "
+                        "one line naming the TriplesMap, term map, source file, record and value (no KG written)")
     t.add_argument("--processes", type=int, default=1,
                    help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
                         "its worker (default: %(default)s)")

@@ -13,6 +13,7 @@ from pipeline.commands import require_llm_settings
 from pipeline.errors import InputError
 from pipeline.llm import LLMSettings
 from pipeline.manifest import is_text_manifest, load_manifest
+from pipeline.materialize.data_errors import POLICIES
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from pipeline.report import case_entry, write_report
 from pipeline.run.evaluate import validation_passed
@@ -103,7 +104,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
     config = RunConfig(out_dir=Path(args.out), mapper=args.mapper, mapper_options=options, processes=args.processes,
-                       turtle=args.turtle, evaluate=args.evaluate)
+                       turtle=args.turtle, evaluate=args.evaluate, on_data_error=args.on_data_error)
     runs = []
     mapping_reports: dict[str, list] = {}
     # a bar on a terminal only (tqdm's disable=None): in a log or CI output its carriage returns are
@@ -152,6 +153,10 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                         "interrupted run in <case>.interrupted/ and the earlier run in place (exit 130)")
     r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
+    r.add_argument("--on-data-error", choices=POLICIES, default="drop",
+                   help="a term the data make invalid (R2RML section 11): 'drop' drops and reports it (default), "
+                        "'stop' ends the case at the first one with exit 2 and one line naming the TriplesMap, term "
+                        "map, source, record and value (the artifacts before it are kept)")
     r.add_argument("--turtle", action="store_true", help="also write the KG as Turtle (kg.ttl)")
     r.add_argument("--no-evaluate", dest="evaluate", action="store_false",
                    help="stop after materialize (and the expected-graph check): no validation, no scores")

@@ -23,11 +23,11 @@ import re
 
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, ViewPlan, term_references
-from pipeline.compile.parts import POSITION, member_of, repeating_part
+from pipeline.compile.parts import POSITION, member_of, repeating_part, values_reference
 from pipeline.compile.parts import part_iterator as part_iterator_of
 from pipeline.sources.load import SourceData
 
-__all__ = ["view_for", "part_of", "per_occurrence", "bind"]
+__all__ = ["view_for", "part_of", "per_occurrence", "bind", "values_of_arrays"]
 
 
 def part_of(src: SourceData, iterator: str | None, refs: list[str]) -> str | None:
@@ -83,6 +83,24 @@ def bind(view: ViewPlan, term: Term) -> Term:
                            lambda m: "{" + _escape(key(_unescape(m.group(1)))) + "}", term.value)
     elif term.kind == "call" and term.call is not None:
         out.call = Call(term.call.function, [bind(view, a) if isinstance(a, Term) else a for a in term.call.args])
+    return out
+
+
+def values_of_arrays(tm_source: SourceData, iterator: str | None, term: Term) -> Term:
+    """``term`` read directly from a JSON source, each reference through an array written with
+    ``[*]`` (:func:`pipeline.compile.parts.values_reference`): the array's values, not the array."""
+    def ref(r: str) -> str:
+        return values_reference(tm_source, iterator, r)
+
+    out = Term(term.kind, term.value, term.call, term.term_type, term.datatype, term.language, term.language_ref)
+    if term.kind == "reference":
+        out.value = ref(term.value)
+    elif term.kind == "template":
+        out.value = re.sub(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}",
+                           lambda m: "{" + _escape(ref(_unescape(m.group(1)))) + "}", term.value)
+    elif term.kind == "call" and term.call is not None:
+        out.call = Call(term.call.function, [values_of_arrays(tm_source, iterator, a) if isinstance(a, Term) else a
+                                             for a in term.call.args])
     return out
 
 

@@ -20,7 +20,7 @@ from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "member_of",
+__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "member_of",
            "is_position", "part_separator", "every_occurrence_holds"]
 
 #: The last step of a reference to an occurrence's position in its record.
@@ -104,6 +104,27 @@ def _json_nodes(src: SourceData, iterator: str | None, steps: list[str]) -> list
             nodes = nxt
         out.append(nodes)
     return out
+
+
+def values_reference(src: SourceData, iterator: str | None, ref: str) -> str:
+    """A relative JSON reference with ``[*]`` after each member that holds an array in some record
+    of ``src`` (``tags`` -> ``tags[*]``, ``items.name`` -> ``items[*].name``), so that it yields the
+    array's values (RML-Core: a reference yields values; the array itself is a data error).
+
+    Args:
+        src: the loaded JSON source. iterator: the records' iterator.
+        ref: a reference relative to the record; one that is no plain member path (``$``-rooted,
+            quoted keys, filters, ``[*]`` already) is returned as it is.
+    """
+    steps = json_steps(ref)
+    if not steps or "[" in ref or ref.startswith("$") or ".".join(steps) != ref:
+        return ref
+    out = []
+    for i, step in enumerate(steps):
+        out.append(step)
+        if any(isinstance(n, list) for nodes in _json_nodes(src, iterator, steps[:i + 1]) for n in nodes):
+            out[-1] += "[*]"
+    return ".".join(out)
 
 
 def _json_is_list_of_objects(src: SourceData, iterator: str | None, steps: list[str]) -> bool:

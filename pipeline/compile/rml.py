@@ -28,7 +28,7 @@ from rdflib.namespace import RDF
 
 from pipeline.fno import FN, FUNCTIONS, GREL
 from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan, ViewPlan
-from pipeline.compile.nesting import bind
+from pipeline.compile.nesting import bind, values_of_arrays
 
 __all__ = ["RML", "emit_rml", "MAPPING_NS"]
 
@@ -105,7 +105,11 @@ class _Emitter:
 
     def bound(self, tm: TriplesMapPlan, term: Term) -> Term:
         """``term`` as ``tm``'s logical source or view reads it."""
-        return bind(tm.view, term) if tm.view is not None else term
+        if tm.view is not None:
+            return bind(tm.view, term)
+        if tm.source.source.format == "json":  # an array's values, not the array (a data error)
+            return values_of_arrays(tm.source, tm.iterator, term)
+        return term
 
     def triples_map(self, tm: TriplesMapPlan) -> None:
         node = MAPPING_NS[tm.id]

@@ -42,6 +42,7 @@ from urllib.parse import unquote
 import numpy as np
 import pyoxigraph
 
+from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.output import Runs, row_count
 from pipeline.materialize.rml.check import PRIMARY_LANGUAGE
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
@@ -187,11 +188,14 @@ class Guard:
         join_misses: child join keys no parent matched, per join rule, as
             :data:`pipeline.materialize.engine.JOIN_MISSES` holds them (said once the run is over:
             :func:`pipeline.materialize.materializer.join_drops`).
+        nested: JSON references whose value was an array or object, as
+            :data:`pipeline.materialize.readers.NESTED_VALUES` holds them.
     """
 
     dropped: dict[tuple[str, str], list] = field(default_factory=dict)
     repaired: set[str] = field(default_factory=set)
     join_misses: dict[tuple, list] = field(default_factory=dict)
+    nested: dict[tuple[str, str], list] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
     _datatypes: dict[str, bool] = field(default_factory=dict)
 
@@ -386,6 +390,29 @@ class Guard:
                     new.discard(st)
                     entry[1].append(st.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
 
+    def stop_error(self, columns: list, row: int) -> DataError:
+        """The :class:`~pipeline.materialize.data_errors.DataError` of row ``row`` of ``columns``
+        (as :meth:`frame` takes them): the first position whose term fails, the reason, the value."""
+        terms = []
+        for col in columns:
+            if isinstance(col, str):
+                terms.append(col)
+            elif isinstance(col, tuple):
+                code = col[0][row]
+                terms.append(None if code < 0 else col[1][code])
+            else:
+                terms.append(col[row])
+        predicate = terms[1][1:-1] if isinstance(terms[1], str) and terms[1].startswith("<") else None
+        for position, token in enumerate(terms):
+            if position == 3 and not token:
+                continue  # the default graph
+            verdict = Verdict(None, "no value") if not isinstance(token, str) else self.term(token, position)
+            if verdict.text is None:
+                value, expected = _value_of(token, verdict.reason)
+                return DataError(reason=verdict.reason, term=str(token)[:300], value=value, predicate=predicate,
+                                 position=("subject", "predicate", "object", "graph")[position], expected=expected)
+        return DataError(reason=NOT_NT, term=" ".join(map(str, terms))[:300], predicate=predicate)
+
     def merge(self, other: "Guard") -> None:
         """Add ``other``'s counts to this guard's (examples: the first three of both)."""
         for key, (count, examples) in other.dropped.items():
@@ -394,6 +421,16 @@ class Guard:
             entry[1].extend(examples[:3 - len(entry[1])])
         self.repaired |= other.repaired
         self.take_join_misses(other.join_misses)
+        self.take_nested(other.nested)
+
+    def take_nested(self, nested: dict) -> None:
+        """Add the array- or object-valued references ``nested`` (:data:`pipeline.materialize.readers.NESTED_VALUES`'s
+        shape; a count per record: the larger kept) and empty it."""
+        for key, entry in nested.items():
+            mine = self.nested.setdefault(key, list(entry))
+            mine[0] = max(mine[0], entry[0])
+        if nested is not self.nested:
+            nested.clear()
 
     def take_join_misses(self, misses: dict) -> None:
         """Add the join misses ``misses`` (:data:`pipeline.materialize.engine.JOIN_MISSES`'s shape) and empty it."""
@@ -473,6 +510,8 @@ class Guard:
             canon.append((codes, texts))
         bad = why > 0
         if bad.any():
+            if stopping():  # --on-data-error stop: the first failing term ends the run
+                raise self.stop_error(columns, int(np.argmax(bad)))
             # the dropped rows only: their statements are counted and quoted as examples
             sub = [c if isinstance(c, str) else _texts(c, bad) for c in columns]
             self._drops(sub, None if triple is None else np.asarray(triple, dtype=object)[bad],
@@ -528,6 +567,27 @@ def _texts(col, rows):
     if isinstance(col, tuple):
         return np.asarray(col[1], dtype=object)[col[0][rows]]
     return col[rows]
+
+
+def _value_of(token, reason: str | None) -> tuple[str | None, str]:
+    """The data value a failing term token was made from (as far as it can be told) and what was
+    expected of it."""
+    if not isinstance(token, str):
+        return None, "a value"
+    m = _IRI_TOKEN.fullmatch(token)
+    if m is not None:
+        iri = m.group(1)
+        if iri.startswith(REF_NS):  # a reference-valued IRI: base/value
+            return unquote(iri[len(REF_NS):].partition("/")[2]), "an absolute IRI (RFC 3987), alone or after the base IRI"
+        return unquote(iri), "an absolute IRI (RFC 3987)"
+    m = _LITERAL.fullmatch(token)
+    if m is not None:
+        lex = _unescape(m.group(1))
+        if m.group(3) is not None:
+            return m.group(3), "a BCP 47 language tag"
+        datatype = _XSD_INTEGER if m.group(2) == ENGINE_INTEGER else m.group(2)
+        return lex, f"a lexical form of <{datatype}>" if datatype else "a valid literal"
+    return token, "a valid N-Triples term" if reason != ILL_IRI else "an absolute IRI (RFC 3987)"
 
 
 def _index(items: list[str], item: str) -> int:

@@ -56,11 +56,13 @@ from pipeline.findings import Finding
 from pipeline.fno import FILTERS
 from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
+from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
                                          group_frames, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
+from pipeline.materialize.readers import NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
@@ -604,10 +606,12 @@ def materialize(mapping_file: Path, processes: int = 1,
         work = Path(tmp)
         try:
             with engine_run():
-                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap, columnar)
+                # stopping on a data error: the guard runs in this process, where the error is raised
+                guard, runs, rows, empty = _run_groups(mapping_file, processes, work, overlap and not stopping(),
+                                                       columnar)
         except SystemExit as exc:  # Morph-KGC exits on some mapping errors
             raise MaterializeError(f"Morph-KGC stopped on {mapping_file}: exit {exc.code}") from exc
-        except MaterializeError:
+        except (MaterializeError, DataError):
             raise
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
@@ -623,6 +627,12 @@ def materialize(mapping_file: Path, processes: int = 1,
             rows += len(columns[0])
         result = _collect(runs, work, guard, str(mapping_file), locate,
                           keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
+    for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
+        result.findings.append(Finding(
+            "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
+            f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
+            + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
+            severity="warning"))
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
                                        "(empty or missing): no term made from them", column=reference,
@@ -656,6 +666,7 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
     guard, rows = Guard(), 0
     NO_VALUE.clear()  # counts of another group or run (a forked worker inherits them)
     JOIN_MISSES.clear()
+    NESTED_VALUES.clear()
     pool = runs is None
     runs = Runs(work, stream=True) if pool else runs
     for tm, columns, triple, trusted in group_frames(group, rml_df, fnml_df, config, statements=worker is None):
@@ -666,6 +677,8 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
             continue
         try:
             guard.frame(columns, runs, triple, trusted)
+        except DataError as exc:
+            raise exc.completed(triples_map=tm, rule=_rule_of(group, tm, exc.predicate))
         except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
             raise MaterializeError(f"output guard failed on the statements of {tm}: {type(exc).__name__}: {exc}") \
                 from exc
@@ -673,7 +686,21 @@ def run_engine_group(group, rml_df, fnml_df, config, work: Path, runs: Runs | No
     guard.end_group()
     function_drops(guard, group, fnml_df, _mappings(config))
     guard.take_join_misses(JOIN_MISSES)
+    guard.take_nested(NESTED_VALUES)
     return guard, runs.seal() if pool else runs, rows, dict(EMPTY_VALUES)
+
+
+def _rule_of(rules, tm: str, predicate: str | None) -> dict | None:
+    """The source file and subject and object map expressions of engine rule ``tm`` (the one with
+    ``predicate`` where several are), for a :class:`~pipeline.materialize.data_errors.DataError`."""
+    rows = rules[rules["triples_map_id"].astype(str) == tm]
+    if rows.empty:
+        return None
+    if predicate and (rows["predicate_map_value"].astype(str) == predicate).any():
+        rows = rows[rows["predicate_map_value"].astype(str) == predicate]
+    row = rows.iloc[0]
+    return {"source": str(row["logical_source_value"]), "subject": str(row["subject_map_value"]),
+            "object": str(row["object_map_value"])}
 
 
 def _run_groups(mapping_file: Path, processes: int, work: Path,
@@ -761,6 +788,9 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
         rows[rule.partition] = rows.get(rule.partition, 0) + n
         try:
             guard.frame(columns, runs, None, rule.trusted)
+        except DataError as exc:
+            raise exc.completed(triples_map=str(rule.triples_map), rule=_rule_of(pd.DataFrame([rule.row]),
+                                                                                  str(rule.triples_map), None))
         except (OSError, ValueError, RuntimeError) as exc:  # ours, not the engine's: no TriplesMap to blame
             raise MaterializeError(f"output guard failed on the statements of {rule.triples_map}: "
                                    f"{type(exc).__name__}: {exc}") from exc

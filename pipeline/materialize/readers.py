@@ -7,7 +7,13 @@
   and found no value in any record. An element's value is its XPath string value (mixed content
   read whole: ``<title>The <i>Night</i> Watch</title>`` is ``The Night Watch``).
 * JSON: :func:`read_json` flattens records as the engine does, without dropping a record for a
-  null in a member no rule reads, and keeps JSON numbers as written (see the engine module).
+  null in a member no rule reads, and keeps JSON numbers as written (see the engine module). A
+  reference with ``[*]`` after members (``tags[*]``, ``items[*].name``) reads the values of the
+  arrays there; a plain reference whose value is an array or object (``tags`` for
+  ``["jazz", "music"]``) is a data error (RML-Core: a reference yields values): with the ``stop``
+  policy it ends the run (:class:`~pipeline.materialize.data_errors.DataError`), else it is noted in
+  :data:`NESTED_VALUES` (a warning) and the engine makes one term per element of an array, none
+  for an object.
 * CSV/TSV: :class:`CsvReads` parses a file once per engine run, not once per mapping rule (not a
   correction: the same frames for less CPU).
 """
@@ -15,11 +21,24 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, Iterator
 
-__all__ = ["CsvReads", "ElementPath", "read_json"]
+from pipeline.materialize.data_errors import DataError, stopping
+from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
+
+__all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "VALUES_OF", "nested_reference"]
+
+#: Plain JSON references whose value was an array or object in some record, from :func:`read_json`:
+#: ``{(source file, reference): [records, first record (1-based), first value (JSON text), "array" or "object",
+#: "; to read the values of the array: '<reference with [*]>'" or ""]}``.
+NESTED_VALUES: dict[tuple[str, str, str], list] = {}
+#: The suffix of a JSON reference that reads the values of the array it names (``tags[*]``).
+VALUES_OF = "[*]"
+#: a member path with [*] after members (``items[*].name``), which the engine's flattening evaluates
+_STARRED = re.compile(r"[^.\[\]*?@()]+(?:\[\*\])?(?:\.[^.\[\]*?@()]+(?:\[\*\])?)*")
 
 
 #: ``xml`` is bound to this namespace in every document (Namespaces in XML 1.0, section 3).
@@ -136,15 +155,82 @@ def read_json(rml_rule: Any, references: list) -> Any:
 
     with open(rml_rule["logical_source_value"], encoding="utf-8") as f:
         data = json.load(f)
-    tops = dict.fromkeys(r.split(".")[0] for r in references)
+    # `tags[*]`: the array's values, which the engine's flattening gives for the member path `tags`
+    paths = {r: r.replace(VALUES_OF, "") if VALUES_OF in r and _STARRED.fullmatch(r) else r for r in references}
+    tops = dict.fromkeys(p.split(".")[0] for p in paths.values())
     found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
     # values as text before the frame is built: a number column with a null in it would become
     # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
-    for ref in references:
+    if not str(rml_rule["logical_source_value"]).endswith(DERIVED_SUFFIX):  # (there a list is several values)
+        plain = [r for r, p in paths.items() if r == p]
+        # an array on the way changes the number of rows, an object leaves a column of its members only
+        if plain and (len(df) != len(found) or any(r not in df.columns for r in plain)):
+            _nested_values(rml_rule, plain, found)
+    for ref, path in paths.items():
         if ref not in df.columns:
-            df[ref] = None
+            df[ref] = df[path] if path in df.columns else None
     return df
+
+
+def nested_reference(record: Any, reference: str) -> Any:
+    """The array or object a plain dotted ``reference`` meets in ``record`` (an array on the way or
+    at the end, an object at the end), or ``None`` when it yields a scalar or nothing."""
+    value = record
+    for step in reference.split("."):
+        if isinstance(value, list):
+            return value
+        if not isinstance(value, dict):
+            return None
+        value = value.get(step)
+    return value if isinstance(value, (list, dict)) else None
+
+
+def values_path(record: Any, reference: str) -> str:
+    """``reference`` with ``[*]`` after each member that holds an array in ``record`` (``items.name``
+    -> ``items[*].name``): the reference to the array's values."""
+    out, value = [], record
+    for step in reference.split("."):
+        while isinstance(value, list):
+            value = next((v for v in value if v is not None), None)
+        out.append(step)
+        value = value.get(step) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            out[-1] += VALUES_OF
+    return ".".join(out)
+
+
+def _nested_values(rml_rule: Any, references: list[str], records: list) -> None:
+    """Note (or, with the ``stop`` policy, raise) the plain references of ``references`` whose value
+    is an array or object in ``records`` (:data:`NESTED_VALUES`).
+
+    Raises:
+        DataError: with the ``stop`` policy, at the first such value (its record, 1-based).
+    """
+    source = str(rml_rule["logical_source_value"])
+    tm = str(rml_rule["triples_map_id"])
+    for ref in references:
+        if not re.fullmatch(r"[^.\[\]*?@()]+(?:\.[^.\[\]*?@()]+)*", ref):
+            continue
+        for i, record in enumerate(records, 1):
+            value = nested_reference(record, ref)
+            if value is None:
+                continue
+            kind = "array" if isinstance(value, list) else "object"
+            text = json.dumps(value, ensure_ascii=False)
+            fix = values_path(record, ref)
+            fix = f"; to read the values of the array: '{fix}'" if fix != ref else ""
+            if stopping():
+                raise DataError(reason=f"the reference yields a JSON {kind}, not a value (RML-Core: a reference "
+                                       "yields values)", value=text[:120], triples_map=tm,
+                                reference=f"reference {ref!r}", record=f"record {i} of {rml_rule['iterator']}",
+                                expected=f"a string, number or boolean{fix}",
+                                rule={"source": source, "subject": str(rml_rule["subject_map_value"]),
+                                      "object": str(rml_rule["object_map_value"])})
+            count = sum(nested_reference(r, ref) is not None for r in records[i - 1:])
+            entry = NESTED_VALUES.setdefault((source, ref), [0, i, text[:120], kind, fix])
+            entry[0] = max(entry[0], count)  # several rules read one reference: the count is per record
+            break
 
 
 class CsvReads:

@@ -29,6 +29,8 @@ class RunConfig:
         processes: Morph-KGC worker processes.
         turtle: also write the KG as Turtle (``kg.ttl``).
         evaluate: validate and score the KG (off: stop after materialize and the gold-graph check).
+        on_data_error: ``drop`` or ``stop`` (:mod:`pipeline.materialize.data_errors`) for the KG's
+            materialization (not the gold mapping's).
     """
 
     out_dir: Path = Path("out")
@@ -37,6 +39,7 @@ class RunConfig:
     processes: int = 1
     turtle: bool = False
     evaluate: bool = True
+    on_data_error: str = "drop"
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pipeline.errors import CompileError, InputError, PipelineError, on_user_fil
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.mappers import MapInput, get_mapper
+from pipeline.materialize.data_errors import DataError, located, logical_sources, policy
 from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
@@ -218,8 +219,11 @@ def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
     try:
-        mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
-                                                 locate=locate)
+        with policy(config.on_data_error):
+            mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
+                                                     locate=locate)
+    except DataError as exc:  # --on-data-error stop: named in the mapping and the data the engine read
+        raise located(exc, st.engine, logical_sources(st.engine), folder) from None
     except InputError as exc:  # the engine ran a copy: name the mapping the user has
         raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
     run.findings.extend(mat.findings)

@@ -21,7 +21,7 @@ from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 
 __all__ = ["json_references", "json_datatypes"]
 
-_JSON_REF = re.compile(r"^\$(?:\.([^.\[\]]+(?:\..*)?)|\[['\"]([^'\"]+)['\"]\](.*))$")
+_JSON_REF = re.compile(r"^\$(?:\.([^.\[\]]+(?:\[\*\])?(?:\..*)?)|\[['\"]([^'\"]+)['\"]\](.*))$")
 _JSON_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
 
@@ -136,12 +136,14 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                     continue
                 kinds = set()
                 for rec in records:
-                    value = rec
-                    for part in str(ref).split("."):
-                        value = value.get(part) if isinstance(value, dict) else None
-                    for v in value if isinstance(value, list) else [value]:
-                        if v is not None:
-                            kinds.add(type(v))
+                    values = [rec]  # `a[*].b`: the values of b in each element of the array a
+                    for part in str(ref).replace("[*]", "").split("."):
+                        values = [x for v in values for x in (v if isinstance(v, list) else [v])]
+                        values = [v.get(part) for v in values if isinstance(v, dict)]
+                    for value in values:
+                        for v in value if isinstance(value, list) else [value]:
+                            if v is not None:
+                                kinds.add(type(v))
                 if _absent(records, str(ref)):
                     raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
                                    f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)})", path=where)

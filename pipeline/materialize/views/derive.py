@@ -63,7 +63,9 @@ _PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])*)\}")
 _NOT_OWNED = {RML.parentTriplesMap, RML.quotedTriplesMap, RML.logicalSource, RDF.type, RML.predicate,
               RML["class"], RML.datatype, RML.constant, RML.termType, RML.function, RML.parameter,
               RML.logicalTarget, RML.baseIRI, RML.language, RML["return"], RML.gatherAs, RML.strategy}
-_ENGINE_JSON_REF = re.compile(r"^\$?\.?(?:[^.\[\]*?@()]+|\[['\"][^'\"]+['\"]\])(?:\.[^.\[\]*?@()]+)*$")
+# a member path, each member possibly followed by [*] (the engine's flattening of arrays gives their values)
+_ENGINE_JSON_REF = re.compile(r"^\$?\.?(?:[^.\[\]*?@()]+|\[['\"][^'\"]+['\"]\])(?:\[\*\])?"
+                              r"(?:\.[^.\[\]*?@()]+(?:\[\*\])?)*$")
 
 
 def _local(node: Node | None) -> str:
@@ -228,7 +230,9 @@ class _Index:
 
 def _json_ref_ok(ref: str) -> bool:
     """The engine evaluates a JSONPath reference that is a plain member path (``$.a.b``, ``name``,
-    ``$['key with space']``), not wildcards, indexes, filters or descendants."""
+    ``$['key with space']``), also with ``[*]`` after a member (``tags[*]``, ``items[*].name``: its
+    reader flattens arrays, :func:`pipeline.materialize.readers.read_json`), not other wildcards,
+    indexes, filters or descendants."""
     return bool(_ENGINE_JSON_REF.match(ref)) and ".." not in ref
 
 

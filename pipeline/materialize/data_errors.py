@@ -1,0 +1,228 @@
+"""Data errors (R2RML section 11) and what a run does on the first one: drop and report, or stop.
+
+A *data error* is a term a mapping would generate from the data that is not valid RDF or not what
+the mapping says: an IRI that is invalid or relative without a base IRI, a literal that is
+ill-typed for its datatype, a language tag that is not BCP 47, and (RML-Core: a reference yields
+values) a reference whose value is a JSON array or object instead of a scalar. R2RML section 11
+says a processor "MUST abort the operation that would return such a term" and "MAY provide
+partial access" to the rest; both readings are offered:
+
+* ``drop`` (default): the statement with such a term is dropped and counted, the run goes on and
+  ends with exit 1 (a JSON array value gives one term per element, with a warning);
+* ``stop``: the first data error ends the run with :class:`DataError` (exit 2), one line naming the
+  TriplesMap and term map, the source file and record, the value and what was expected; files
+  written before it are kept, the KG file is not written.
+
+The policy is process-wide for the time of one run (:func:`policy`), so that the engine's readers,
+which Morph-KGC calls without any context of ours, and forked workers see it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.term import Node
+
+from pipeline.errors import InputError
+from pipeline.materialize.rml.vocabulary import REF_NS, RML
+
+__all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located"]
+
+#: The choices of ``--on-data-error``.
+POLICIES = ("drop", "stop")
+
+_STATE = {"stop": False}
+#: Morph-KGC's own names of the rules of a TriplesMap (its RML-star expansion numbers them)
+_ENGINE_ID = re.compile(r"#TM\d+")
+_REF_TEMPLATE = re.compile(re.escape(REF_NS) + r"[^{}]*/\{([^{}]*)\}")
+
+
+def stopping() -> bool:
+    """Whether the run in progress stops on the first data error."""
+    return _STATE["stop"]
+
+
+@contextmanager
+def policy(mode: str) -> Iterator[None]:
+    """Set the data-error policy (``drop`` or ``stop``) for the time of the ``with`` block.
+
+    Raises:
+        ValueError: an unknown mode.
+    """
+    if mode not in POLICIES:
+        raise ValueError(f"unknown data-error policy {mode!r}; expected one of {', '.join(POLICIES)}")
+    before = _STATE["stop"]
+    _STATE["stop"] = mode == "stop"
+    try:
+        yield
+    finally:
+        _STATE["stop"] = before
+
+
+class DataError(InputError):
+    """The first data error of a run with the ``stop`` policy (exit 2).
+
+    What the guard or a reader knows is kept in attributes, completed by the caller that knows
+    more (the TriplesMap, then the mapping and its sources: :func:`located`).
+
+    Attributes:
+        reason: what is wrong (``relative or illegal IRI``, ``ill-typed literal for <...>``, ...).
+        term: the term as the engine wrote it (N-Triples text), or ``None``.
+        value: the data value the term was made from, as far as it can be told.
+        position: ``subject``, ``predicate``, ``object`` or ``graph``, or ``None``.
+        predicate: the predicate IRI of the statement, or ``None``.
+        triples_map: the TriplesMap's IRI, or ``None`` when not known (yet).
+        source: the source file, or ``None``.
+        record: where in the source (``record 3``, ``line 7``), or ``None``.
+        reference: the reference (term map expression) concerned, or ``None``.
+        expected: what a valid term needs (``an absolute IRI``, ``a scalar value``, ...).
+        rule: the engine's rule (``{"source", "subject", "object"}``: its logical source file and
+            subject and object map expressions), which names the TriplesMap where the engine's own
+            name for it is a number (``#TM3``).
+    """
+
+    _FIELDS = ("reason", "term", "value", "position", "predicate", "triples_map", "source", "record", "reference",
+               "expected", "rule")
+
+    def __init__(self, message: str = "", **fields: str | None) -> None:
+        super().__init__(message)
+        for name in self._FIELDS:
+            setattr(self, name, fields.get(name))
+
+    def __reduce__(self):  # raised in a pool worker: the fields cross the process boundary
+        return (_rebuild, (str(self), {n: getattr(self, n) for n in self._FIELDS}))
+
+    def text(self) -> str:
+        """The one-line message from the fields known."""
+        what = f"TriplesMap <{self.triples_map}>" if self.triples_map and not _ENGINE_ID.fullmatch(self.triples_map) \
+            else "a statement"
+        if self.position:
+            what += f", {self.position} map" + (f" of <{self.predicate}>" if self.position == "object"
+                                                   and self.predicate else "")
+        if self.reference:
+            what += f" ({self.reference})"
+        where, source = "", self.source or (self.rule or {}).get("source")
+        if source:
+            where = f" in {source}" + (f" {self.record}" if self.record else "")
+        value = f"value {self.value!r}" if self.value is not None else f"term {self.term}"
+        expected = f"; expected {self.expected}" if self.expected else ""
+        return (f"data error (--on-data-error stop): {what}: {value}{where}: {self.reason}{expected}"
+                .replace("\n", "\\n"))
+
+    def completed(self, **fields: str | None) -> "DataError":
+        """This error with the fields given set where they were unknown, its message rebuilt."""
+        for name, v in fields.items():
+            if getattr(self, name, None) is None and v is not None:
+                setattr(self, name, v)
+        self.args = (self.text(),)
+        return self
+
+
+def _rebuild(message: str, fields: dict) -> DataError:
+    return DataError(message, **fields)
+
+
+def logical_sources(g: Graph) -> dict[str, str]:
+    """TriplesMap IRI -> the file its logical source reads (through logical views), as the
+    normalised mapping ``g`` names it; taken before the engine copies replace the paths."""
+    out: dict[str, str] = {}
+    for tm in set(g.subjects(RML.logicalSource, None)):
+        ls, seen = g.value(tm, RML.logicalSource), set()
+        while ls is not None and g.value(ls, RML.viewOn) is not None and ls not in seen:
+            seen.add(ls)
+            ls = g.value(ls, RML.viewOn)
+        src = g.value(ls, RML.source) if ls is not None else None
+        if src is not None and g.value(src, RML.path) is not None:
+            src = g.value(src, RML.path)
+        if isinstance(src, Literal):
+            out[str(tm)] = str(src)
+    return out
+
+
+def _expression(g: Graph, node: Node | None) -> str | None:
+    if node is None:
+        return None
+    for p, name in ((RML.reference, "rml:reference"), (RML.template, "rml:template"), (RML.constant, "rml:constant")):
+        v = g.value(node, p)
+        if v is not None:
+            m = _REF_TEMPLATE.fullmatch(str(v)) if p == RML.template else None
+            if m is not None:  # a reference-valued IRI as the normalisation writes it for the engine
+                return f"rml:reference {json.dumps(m.group(1), ensure_ascii=False)}"
+            return f"{name} {json.dumps(str(v), ensure_ascii=False)}"
+    return None
+
+
+def _term_map(g: Graph, tm: Node, position: str | None, predicate: str | None) -> str | None:
+    """The expression of the term map that made the failing term."""
+    if position == "subject":
+        return _expression(g, g.value(tm, RML.subjectMap))
+    if position == "graph":
+        sm = g.value(tm, RML.subjectMap)
+        return _expression(g, g.value(sm, RML.graphMap)) if sm is not None else None
+    if position == "object" and predicate:
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            preds = {str(p) for p in g.objects(pom, RML.predicate)}
+            preds |= {str(g.value(pm, RML.constant)) for pm in g.objects(pom, RML.predicateMap)}
+            if predicate in preds:
+                return _expression(g, g.value(pom, RML.objectMap))
+    return None
+
+
+def _triples_map_of(g: Graph, rule: dict) -> str | None:
+    """The TriplesMap of ``g`` an engine rule comes from: same source file and subject map expression."""
+    for tm in g.subjects(RML.logicalSource, None):
+        ls = g.value(tm, RML.logicalSource)
+        while ls is not None and g.value(ls, RML.viewOn) is not None:
+            ls = g.value(ls, RML.viewOn)
+        if ls is None or str(g.value(ls, RML.source)) != rule.get("source"):
+            continue
+        sm = g.value(tm, RML.subjectMap)
+        if sm is not None and any(str(v) == rule.get("subject") for p in (RML.reference, RML.template, RML.constant)
+                                  for v in g.objects(sm, p)):
+            return str(tm)
+    return None
+
+
+def _first_line(path: Path, value: str) -> int | None:
+    """The first line of ``path`` holding ``value`` as written in the file (plain, JSON- or XML-escaped)."""
+    forms = {value, json.dumps(value, ensure_ascii=False)[1:-1],
+             value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                if any(f and f in line for f in forms):
+                    return n
+    except OSError:
+        return None
+    return None
+
+
+def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None = None) -> DataError:
+    """``err`` completed with the term map (its expression in ``g``), the source file (``sources``,
+    :func:`logical_sources`) and the first line of the file holding the value.
+
+    Args:
+        err: raised by the guard or a reader during the run.
+        g: the normalised mapping the engine ran.
+        sources: TriplesMap IRI -> source file, as the user's mapping names it.
+        base: folder a relative source path is read from (the mapping's folder).
+    Returns:
+        ``err`` itself, its message rebuilt.
+    """
+    if (not err.triples_map or _ENGINE_ID.fullmatch(err.triples_map)) and err.rule:
+        err.triples_map = _triples_map_of(g, err.rule) or err.triples_map
+    tm = URIRef(err.triples_map) if err.triples_map and not _ENGINE_ID.fullmatch(err.triples_map) else None
+    src = sources.get(err.triples_map or "")
+    if src is None and tm is not None:  # a TriplesMap split by the normalisation: the one it came from
+        src = next((f for t, f in sources.items() if err.triples_map.startswith(t)), None)
+    record = None
+    if src is not None and err.record is None and isinstance(err.value, str) and err.value:
+        path = Path(src) if Path(src).is_absolute() or base is None else base / src
+        line = _first_line(path, err.value)
+        record = f"line {line} (the first holding the value)" if line else "(the value is not in the file as written)"
+    reference = _term_map(g, tm, err.position, err.predicate) if tm is not None else None
+    return err.completed(source=src, record=record, reference=reference)
