@@ -29,6 +29,7 @@ from rdflib.namespace import RDF
 from pipeline.fno import FN, FUNCTIONS, GREL
 from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan, ViewPlan
 from pipeline.compile.nesting import bind, values_of_arrays
+from pipeline.compile.parts import values_reference
 
 __all__ = ["RML", "emit_rml", "MAPPING_NS"]
 
@@ -157,6 +158,7 @@ class _Emitter:
         g.add((node, RML.viewOn, self.logical_source(view)))
         fmt = view.source.source.format
         for ref, name in view.fields.items():
+            ref = values_reference(view.source, view.iterator, ref) if fmt == "json" else ref
             g.add((node, RML.field, self.field(name, ref, fmt)))
         it = BNode()
         g.add((node, RML.field, it))
@@ -164,6 +166,10 @@ class _Emitter:
         g.add((it, RML.fieldName, Literal(view.name)))
         g.add((it, RML.iterator, Literal(view.part_iterator)))
         for ref, name in view.members.items():
+            if fmt == "json" and ref not in (".", "#"):  # through an array inside the occurrence: its values
+                whole = values_reference(view.source, view.iterator, f"{view.part}.{ref}")
+                head = values_reference(view.source, view.iterator, view.part)
+                ref = whole[len(head) + 1:] if whole.startswith(head + ".") else ref
             g.add((it, RML.field, self.field(name, ref, fmt)))
 
     def field(self, name: str, ref: str, fmt: str) -> BNode:
@@ -197,6 +203,8 @@ def _json_path(ref: str) -> str:
     name that is no identifier quoted: ``$['book title']``)."""
     if ref.startswith("$"):
         return ref
-    steps = ref.replace("[*]", "").split(".")
-    return "$" + "".join(f".{s}" if re.fullmatch(r"[A-Za-z_]\w*", s) else "['" + s.replace("'", "\\'") + "']"
-                         for s in steps)
+    out = "$"
+    for step in ref.split("."):  # a member holding an array keeps its [*] (its values, not the array)
+        name, star = (step[:-3], "[*]") if step.endswith("[*]") else (step, "")
+        out += (f".{name}" if re.fullmatch(r"[A-Za-z_]\w*", name) else "['" + name.replace("'", "\\'") + "']") + star
+    return out
