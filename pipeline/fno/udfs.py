@@ -116,6 +116,18 @@ def concat(first, second):
     return f"{first}{second}"
 
 
+@udf(fun_id=_FN + "resolveIri", value=_FN + "value", base=_FN + "base")
+def resolve_iri(value, base):
+    """An IRI term's value made absolute as RML-Core makes a reference's: kept when it has a scheme,
+    else the base IRI prepended (concatenation, not RFC 3986 resolution); None stays None. The
+    normalisation wraps a function-valued IRI term map in it, since the engine applies no base there."""
+    if value is None:
+        return None
+    text = str(value)
+    return text if _SCHEME.match(text) else f"{base}{text}"
+
+
+_SCHEME = _re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _TRUE = {"1", "true", "t", "yes", "y", "si", "sí", "s", "on"}
 _FALSE = {"0", "false", "f", "no", "n", "off"}
 

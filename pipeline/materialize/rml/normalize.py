@@ -37,6 +37,7 @@ Which file the engine reads for a logical source is decided in :mod:`pipeline.so
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.findings import Finding
+from pipeline.fno import FN
 from pipeline.materialize.engine import iri_safe
 from pipeline.materialize.rml.check import check_functions, check_mapping, node_name, source_key, term_maps
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
@@ -128,6 +130,15 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
                     resolved += 1
             template = g.value(node, RML.template)
             reference = g.value(node, RML.reference)
+            execution = g.value(node, RML.functionExecution)
+            explicit_iri = g.value(node, RML.termType) in (RML.IRI, RML.URI, RML.UnsafeIRI)
+            if execution is not None and tm_base and not _absolute_output(g, execution) and (
+                    explicit_iri or (role in ("subject map", "graph map") and g.value(node, RML.termType) is None)):
+                # RML-Core makes a relative IRI absolute with the base; the engine does so for references
+                # and templates, not for a function's value: the function is wrapped in fn:resolveIri
+                _resolve_function_iri(g, node, execution, tm_base)
+                resolved += 1
+                continue
             if reference is not None and g.value(node, RML.termType) != RML.BlankNode and _iri_valued(g, role, node):
                 ref = str(reference).replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
                 g.remove((node, RML.reference, None))
@@ -153,6 +164,46 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
         findings.append(Finding("normalise", where, f"{resolved} relative IRI template(s) resolved against the "
                                 "base IRI", value=base, severity="info"))
     return findings
+
+
+def _absolute_output(g: Graph, execution: Node) -> bool:
+    """Whether a function execution's value is an absolute IRI whatever the record: a concatenation
+    whose first input is a constant with a scheme (how kgc compiles IRI templates with functions),
+    or a value map (``fn:valueMap``) whose every value has a scheme."""
+    function = g.value(execution, RML.function)
+    constants = {g.value(inp, RML.parameter): g.value(g.value(inp, RML.inputValueMap), RML.constant)
+                 for inp in g.objects(execution, RML.input)}
+    if function == FN.concat:
+        first = constants.get(FN.first)
+        return first is not None and _ABSOLUTE.match(str(first)) is not None
+    if function == FN.valueMap and constants.get(FN.map) is not None:
+        try:
+            table = json.loads(str(constants[FN.map]))
+        except ValueError:
+            return False
+        return isinstance(table, dict) and all(_ABSOLUTE.match(str(v)) for v in table.values())
+    return False
+
+
+def _resolve_function_iri(g: Graph, node: Node, execution: Node, base: str) -> None:
+    """Make the term map ``node`` call ``fn:resolveIri(<its function's value>, base)`` (FNML
+    composition: the original execution becomes the value map of the new one's first input)."""
+    outer, value_input, value_map, base_input, base_map = BNode(), BNode(), BNode(), BNode(), BNode()
+    g.remove((node, RML.functionExecution, execution))
+    g.add((node, RML.functionExecution, outer))
+    g.add((outer, RDF.type, RML.FunctionExecution))
+    g.add((outer, RML.function, FN.resolveIri))
+    for inp, param, vm in ((value_input, FN.value, value_map), (base_input, FN.base, base_map)):
+        g.add((outer, RML.input, inp))
+        g.add((inp, RDF.type, RML.Input))
+        g.add((inp, RML.parameter, param))
+        g.add((inp, RML.inputValueMap, vm))
+    g.add((value_map, RML.functionExecution, execution))
+    g.add((base_map, RML.constant, Literal(base)))
+    for predicate in (RML["return"], RML.returnMap):  # the output chosen applies to the inner function
+        for o in list(g.objects(node, predicate)):
+            g.remove((node, predicate, o))
+            g.add((value_map, predicate, o))
 
 
 def _encode_constant_parts(template: str) -> str:
