@@ -58,9 +58,9 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
     props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, info.cls) == 1.0]
     new: list[Assignment] = []
 
-    def take(r: str, p: URIRef, why: str) -> None:
+    def take(r: str, p: URIRef, why: str, basis: str = "values") -> None:
         a = Assignment(r, p, info.cls, ELIMINATION_SCORE, [why, f"domain of {ontology.compact(p)} is "
-                                                           f"{ontology.compact(info.cls)}"], "values")
+                                                           f"{ontology.compact(info.cls)}"], basis)
         info.assignments.append(a)
         new.append(a)
         cols.remove(r)
@@ -141,6 +141,10 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
         cols_p = sorted({p for _, p in sc}, key=str)
         m = np.array([[sc.get((r, p), -1.0) for p in cols_p] for r in rows])
         taken = 0
+        # more candidate properties than columns (a large vocabulary's many text properties): the weak
+        # similarities chose which properties pair at all; as many or fewer: every property left is
+        # taken, the pairing is forced up to the order, like a unique kind
+        basis = "joint assignment" if len(cols_p) > len(rows) else "values"
         best_rows, best_cols = linear_sum_assignment(-m)
         total = float(m[best_rows, best_cols].sum())
         for i, j in zip(best_rows, best_cols):
@@ -157,7 +161,8 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
                     continue
             take(r, p, f"{r!r} ~ {ontology.compact(p)} in the best joint assignment of the unassigned "
                        f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample "
-                       f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"))
+                       f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"),
+                 basis)
             taken += 1
         return taken
     return 0

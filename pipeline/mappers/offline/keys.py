@@ -141,8 +141,32 @@ def analyse_keys(infos: list[SourceInfo]) -> None:
             info.key_evidence += "; not keys: " + "; ".join(info.nonkeys.values())
 
 
+def _alternate_keys(t: SourceInfo) -> list[str]:
+    """Columns of ``t`` other than its key that are unique over its records and hold text (a column of
+    whole numbers is unique by chance as often as not: ranks, counts)."""
+    if len(t.key) != 1:
+        return []
+    records = distinct_records(t.data.records)
+    return [c for c in t.refs if c != t.key[0] and not _whole_numbers(t.data.values(c))
+            and is_key(records, (c,))]
+
+
+def _names_source(ref: str, stem: str) -> bool:
+    """A word of ``ref`` is a word of the file name ``stem``, singular, or a compound whose head (its
+    last part, as English compounds go) is one: ``playlist_subgenre`` names ``genres``."""
+    own = {w for w in _singular(words(stem)) if len(w) >= 3}
+    return any(w in own or any(len(o) >= 4 and w.endswith(o) for o in own) for w in _singular(words(ref)))
+
+
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
-    """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies."""
+    """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies.
+
+    A column whose values are all among the values of another source's key is a foreign key to it.
+    Failing that, one whose (two or more distinct) values are all among another *unique* text column
+    of a source that its name names (``playlist_genre`` in ``genres.csv``'s ``genre_name``) refers to
+    that source by the alternate key (a unique column is a candidate key: Codd's relational model; the
+    inclusion dependency is the foreign key's definition); the join is on that column."""
+    alternates = {t.name: _alternate_keys(t) for t in infos}
     for s in infos:
         for ref in s.refs:
             best: ForeignKey | None = None
@@ -153,6 +177,17 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                 name_hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
                 if cov == 1.0 and (best is None or name_hint):
                     best = ForeignKey(ref, t.name, t.key[0], cov)
+            if best is None and ref not in s.key and len(distinct_values(s.data.values(ref))) >= 2 \
+                    and not _whole_numbers(s.data.values(ref)):
+                for t in infos:
+                    if t is s or not _names_source(ref, t.stem):
+                        continue
+                    for c in alternates[t.name]:
+                        if included(s.data.values(ref), t.data.values(c)) == 1.0:
+                            best = ForeignKey(ref, t.name, c, 1.0)
+                            break
+                    if best:
+                        break
             if best:
                 s.fks[ref] = best
         targets = {fk.target for fk in s.fks.values()}

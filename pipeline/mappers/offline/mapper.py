@@ -81,6 +81,19 @@ def _borrow(infos: list[SourceInfo]) -> None:
                 log.info("%s refers to %s of %s by %s", s.name, t.cls, t.name, list(ck.refs))
 
 
+#: Predicates stating a property's range: RDFS's and schema.org's (either scheme).
+_RANGE_PREDICATES = (RDFS.range, URIRef("http://schema.org/rangeIncludes"), URIRef("https://schema.org/rangeIncludes"))
+
+
+def _literal_range(ont: Ontology, prop: URIRef) -> bool:
+    """True when a range stated on ``prop`` itself is a datatype (``schema:Text``, ``xsd:string``).
+    A super-property's ranges are not read: schema.org's sub-properties narrow them (``homeLocation``
+    is a ``location`` whose values are places or contact points, never the ``Text`` that ``location``
+    admits)."""
+    return any(isinstance(r, URIRef) and ont.is_datatype(r)
+               for pred in _RANGE_PREDICATES for r in ont.graph.objects(prop, pred))
+
+
 @register("offline")
 class OfflineMapper:
     """Deterministic mapper from data and ontology evidence (default; no network, no key)."""
@@ -121,8 +134,13 @@ class OfflineMapper:
         # vocabulary that meant schema:audience): a property named like a class would take its columns
         props = _representatives(ont, [p for p in ont.properties if not str(p).startswith(_META)
                                        and p not in ont.classes])
+        # a property whose own ranges include a datatype as well as classes (schema.org's `description`: Text
+        # or TextObject; `image`: URL or ImageObject) takes a literal column too: "rangeIncludes" lists the
+        # types its values may have, one of which is a literal (https://schema.org/docs/datamodel.html); an
+        # owl:ObjectProperty never does (OWL 2: its values are individuals)
         dprops = sorted(p for p in props if p not in ont.object_properties
-                        and not (ont.ranges(p) & ont.classes) and (p, RDF.type, OWL.AnnotationProperty) not in ont.graph)
+                        and (not (ont.ranges(p) & ont.classes) or _literal_range(ont, p))
+                        and (p, RDF.type, OWL.AnnotationProperty) not in ont.graph)
         oprops = sorted(p for p in props if p in ont.object_properties or ont.ranges(p) & ont.classes
                         or SKOS.Concept in ont.ranges(p))
         matcher = NameMatcher(ont, use_embeddings)

@@ -69,9 +69,21 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
         if obj and by_object.setdefault(obj, a.cls) != a.cls:
             by_object[obj] = None  # two classes opened from one object: no single entity to extend
     done = {a.reference for a in info.assignments}
+    # a flat record (CSV columns, top-level members) is one object: its leftover columns are members
+    # of every second entity opened at that level (addressLocality opened a PostalAddress: postalCode
+    # and addressRegion are that address's), each taking the best pair of all of them
+    flat = sorted({a.cls for a in info.assignments if a.cls != info.cls and not parent(a.reference)}, key=str)
+
+    def classes_of(r: str) -> list[URIRef]:
+        if parent(r):
+            cls = by_object.get(parent(r))
+            return [cls] if cls is not None else []
+        return flat
+
     pairs = sorted(((score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p, cls)
                     for i, r in enumerate(candidates)
-                    if r not in done and r not in info.fks and (cls := by_object.get(parent(r))) is not None
+                    if r not in done and r not in info.fks
+                    for cls in classes_of(r)
                     for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0),
                    key=lambda x: (-x[0], x[1], x[2]))
     for score, _, _, r, p, cls in pairs:
@@ -79,9 +91,10 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             continue
         done.add(r)
         used.add(p)
+        where = f"a member of the object {parent(r)!r}" if parent(r) else "a column of the record"
         info.assignments.append(Assignment(r, p, cls, score, [
-            f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; a member of the object {parent(r)!r}, "
-            f"which is an entity {ontology.compact(cls)} of the record"]))
+            f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; {where}, "
+            f"which holds an entity {ontology.compact(cls)}"]))
     # then by value kind, as .elimination does for the record's class: the one member left of a kind
     # (a date: members.since) and the one free property of the entity whose range admits it (startDate)
     for obj, cls in by_object.items():

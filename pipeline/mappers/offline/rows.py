@@ -215,6 +215,10 @@ class RowBuilder:
                     p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None or (s.cls not in (dom, rng) and domain_fits(self.ont, p, dom) < 1.0):
                         continue
+                    # the only object property between the two classes is forced; one of several is a
+                    # guess by the name of the range class
+                    several = sum(1 for q in object_props if domain_fits(self.ont, q, dom) > 0
+                                  and _range_fits(self.ont, q, rng)) > 1
                     # the same record: both entities' keys agree (child key, then parent key); when one
                     # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
                     kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
@@ -224,7 +228,8 @@ class RowBuilder:
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),
                         join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
-                        evidence=[evidence_line("record", score), f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                        evidence=[evidence_line("record choice" if several else "record", score),
+                                  f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
 
     def composite_row(self, s: SourceInfo, t: SourceInfo, ck: Any, cls: URIRef, other: URIRef, best_prop: Any) -> None:
