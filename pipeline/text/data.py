@@ -242,7 +242,7 @@ def _scalar(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
-def load_sentences(path: str | Path) -> list[Sentence]:
+def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]:
     """Read a JSON Lines file of sentences: ``{"id", "sent", ["triples"]}`` per line, or one
     (sentence, triple) per line (Wikidata-TekGen's training and validation files: ``{"id", "sent",
     "sub_label", "rel_label", "obj_label"}``; the lines of one sentence text become one
@@ -254,7 +254,9 @@ def load_sentences(path: str | Path) -> list[Sentence]:
             Unicode (a lone surrogate: a truncated emoji), ``triples`` not a list of objects with
             a string ``rel`` and a string or number ``sub`` and ``obj`` (a number becomes its text),
             a per-triple line without a string ``rel_label`` and a string or number ``sub_label``
-            and ``obj_label``, or a line of the other layout than the file's first line.
+            and ``obj_label``, or a line of the other layout than the file's first line; with
+            ``unique_ids`` (a case's sentences and gold, which are paired by id), an id that an
+            earlier line has (without it: a warning, the sentences kept).
     """
     path = Path(path)
     out: list[Sentence] = []
@@ -304,6 +306,9 @@ def load_sentences(path: str | Path) -> list[Sentence]:
                 out.append(Sentence(str(d["id"]), d["sent"], triples))
         except (json.JSONDecodeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
+        if out[-1].id in first_line and unique_ids:  # sentences and gold are paired by id: a score would be wrong
+            raise InputError(f"sentence id {out[-1].id!r} repeats line {first_line[out[-1].id]} (expected: one id "
+                             "per sentence)", path=path, line=i)
         if out[-1].id in first_line:
             # kept (nothing is lost), but a gold lookup by id then sees only the last one
             log.warning("%s:%d: sentence id %r repeats line %d", path, i, out[-1].id, first_line[out[-1].id])

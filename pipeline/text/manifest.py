@@ -21,6 +21,7 @@ DBpedia-WebNLG folder. The benchmark is read in place (``TEXT2KGBENCH_DIR``), ne
 """
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
@@ -69,6 +70,12 @@ def load_case(path: str | Path) -> TextCase:
         raise ManifestError(f"cannot read the manifest: {exc}", path=path) from exc
     if not isinstance(doc, dict) or doc.get("kind") != "text":
         raise ManifestError("expected a mapping with 'kind: text'", path=path)
+    unknown = [k for k in doc if k not in _KEYS]
+    if unknown:  # a misspelt 'gold' or 'train' would silently score nothing or fit zero-shot for minutes
+        close = difflib.get_close_matches(str(unknown[0]), sorted(_KEYS), n=1)
+        raise ManifestError(f"unknown key {unknown[0]!r}" + (f" (closest: {close[0]})" if close else "")
+                            + f"; expected one of {', '.join(sorted(_KEYS))}", path=path, line=_key_line(path, unknown[0]),
+                            key=str(unknown[0]))
     for k in ("ontology", "sentences"):
         if not doc.get(k):
             raise ManifestError(f"missing required key '{k}'", path=path, key=k)
@@ -79,7 +86,7 @@ def load_case(path: str | Path) -> TextCase:
 
     gold = None
     if doc.get("gold"):
-        gold = {s.id: s for s in load_sentences(rel(doc["gold"]))}
+        gold = {s.id: s for s in load_sentences(rel(doc["gold"]), unique_ids=True)}
     train_files = doc.get("train") or []
     train_files = [train_files] if isinstance(train_files, str) else train_files
     if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
@@ -109,11 +116,24 @@ def load_case(path: str | Path) -> TextCase:
                         unknown_relations(ontology, unknown))
     # an ontology without relations (said when it is read) has nothing to learn
     train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
-    sentences = load_sentences(rel(doc["sentences"]))
+    sentences = load_sentences(rel(doc["sentences"]), unique_ids=True)
     if not sentences:
         raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
     return TextCase(str(doc.get("name") or path.stem), path, ontology, sentences, gold, train,
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
+
+
+#: The keys of a text manifest (see the module docstring).
+_KEYS = frozenset({"kind", "name", "ontology", "sentences", "gold", "train", "base_iri", "ontology_iri", "offline"})
+
+
+def _key_line(path: Path, key: object) -> int | None:
+    """The line of a top-level key in the manifest's text (``None`` when not found)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((i for i, line in enumerate(lines, 1) if re.match(rf"{re.escape(str(key))}\s*:", line)), None)
 
 
 def _training_sentences(ontology: TextOntology, files: list[Path]) -> list[Sentence]:
