@@ -15,12 +15,12 @@ from pipeline.text.offline import OfflineExtractor
 
 CASE = Path(__file__).parent / "cases" / "text" / "case.yaml"
 KG = """\
-<http://example.org/tiny/Omega_University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#city> <http://example.org/tiny/Lille> .
-<http://example.org/tiny/Omega_University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#academicStaffSize> "2500"^^<http://www.w3.org/2001/XMLSchema#decimal> .
-<http://example.org/tiny/Omega_University> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/concepts#University> .
+<http://example.org/tiny/Omega%20University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#city> <http://example.org/tiny/Lille> .
+<http://example.org/tiny/Omega%20University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#academicStaffSize> "2500"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<http://example.org/tiny/Omega%20University> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/concepts#University> .
 <http://example.org/tiny/Lille> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/concepts#City> .
-<http://example.org/tiny/Kappa_University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#established> "1998"^^<http://www.w3.org/2001/XMLSchema#gYear> .
-<http://example.org/tiny/Kappa_University> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/concepts#University> .
+<http://example.org/tiny/Kappa%20University> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/relations#established> "1998"^^<http://www.w3.org/2001/XMLSchema#gYear> .
+<http://example.org/tiny/Kappa%20University> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://cenguix.github.io/Text2KGBench/ont_tiny_university/concepts#University> .
 """
 
 

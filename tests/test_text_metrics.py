@@ -86,9 +86,10 @@ def test_schema_validity():
 def test_entity_iris_are_iri_safe_as_kgc_materialize_mints_them():
     from pipeline.text.rdf import entity_iri
 
-    assert str(entity_iri("http://ex.org/", "Émile Zola")) == "http://ex.org/Émile_Zola"
-    assert str(entity_iri("http://ex.org/", "Arion_(comicsCharacter)")) == "http://ex.org/Arion_%28comicsCharacter%29"
-    assert str(entity_iri("http://ex.org/", "Albany, Georgia")) == "http://ex.org/Albany%2C_Georgia"
+    assert str(entity_iri("http://ex.org/", "Émile Zola")) == "http://ex.org/Émile%20Zola"
+    assert str(entity_iri("http://ex.org/", "Émile_Zola")) == "http://ex.org/Émile%20Zola"
+    assert str(entity_iri("http://ex.org/", "Arion_(comicsCharacter)")) == "http://ex.org/Arion%20%28comicsCharacter%29"
+    assert str(entity_iri("http://ex.org/", "Albany, Georgia")) == "http://ex.org/Albany%2C%20Georgia"
 
 
 def test_own_ontology_namespace_from_the_file_or_the_manifest(tmp_path):

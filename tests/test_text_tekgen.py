@@ -113,9 +113,9 @@ def test_open_ranges_and_learned_date_forms_give_the_tekgen_triples(tmp_path):
     assert {k: v["value"] for k, v in res["validation"].items()} == {"SV2": True, "CS2-owlrl": True, "SHACL": True}
     kg = (tmp_path / "kg.nt").read_text(encoding="utf-8")
     # Wikidata ids name the terms, as in the benchmark's OWL files; the open range's date is a literal
-    assert "<http://example.org/tiny-film/Dark_Water> <https://cenguix.github.io/Text2KGBench/ont_tiny_film/" \
+    assert "<http://example.org/tiny-film/Dark%20Water> <https://cenguix.github.io/Text2KGBench/ont_tiny_film/" \
            "relations#P577> \"2003-01-01\"^^<http://www.w3.org/2001/XMLSchema#date> ." in kg
-    assert "<http://example.org/tiny-film/Hideo_Nakata> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> " \
+    assert "<http://example.org/tiny-film/Hideo%20Nakata> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> " \
            "<https://cenguix.github.io/Text2KGBench/ont_tiny_film/concepts#Q5> ." in kg
     assert res["scores"]["t2kb"]["f1"] == pytest.approx((0.8 + 1.0) / 2)
 

@@ -10,11 +10,11 @@
   Classes and relations with a Wikidata id (``Q5``, ``P19``) are named by it, as in the
   benchmark's published OWL files; a relation without a range is an ``rdf:Property`` (its values
   are names or literals).
-* :func:`kg_graph` - one resource per entity, IRI = base IRI + the normalized name (spaces as
-  ``_``, then IRI-safe as ``kgc materialize`` encodes template values,
-  :func:`pipeline.materialize.engine.iri_safe`: ``Émile_Zola`` stays, ``Arion_(comicsCharacter)`` ->
-  ``Arion_%28comicsCharacter%29``, so a KG from text and one from tables mint the same IRI for
-  one name); ``rdf:type`` from ``subType``/``objType``;
+* :func:`kg_graph` - one resource per entity, IRI = base IRI + the name (Text2KGBench's ``_``
+  read as spaces) IRI-safe as ``kgc materialize`` encodes template values,
+  :func:`pipeline.materialize.engine.iri_safe`: ``Émile_Zola`` -> ``Émile%20Zola``,
+  ``Arion_(comicsCharacter)`` -> ``Arion%20%28comicsCharacter%29``, so a KG from text and one from
+  a table template ``{name}`` mint the same IRI for one name; ``rdf:type`` from ``subType``/``objType``;
   literals typed from the property's range. A value that is not a valid lexical form of the
   range's datatype is not written and is reported (never written silently).
 """
@@ -98,8 +98,11 @@ def ontology_graph(onto: TextOntology) -> Graph:
 
 
 def entity_iri(base_iri: str, name: str) -> URIRef:
-    """IRI of an entity: ``base_iri`` + its normalized name (``AWH_Engineering_College``)."""
-    return URIRef(base_iri + _local(clean_name(name)))
+    """IRI of an entity: ``base_iri`` + its name as ``kgc materialize`` writes a template value
+    (:func:`~pipeline.materialize.engine.iri_safe`; ``AWH_Engineering_College`` and ``AWH Engineering
+    College`` are one name, ``AWH%20Engineering%20College``), so that a KG from text and one from a
+    table template ``{name}`` over the same names mint one IRI per name."""
+    return URIRef(base_iri + iri_safe(" ".join(clean_name(name).split())))
 
 
 def typed_literal(value: str, range_name: str) -> Literal | None:
