@@ -32,6 +32,11 @@ def test_a_file_of_several_records_is_no_document_whatever_its_optional_children
         assert len(info.data.records) == 2 and not is_document(info), manifest
 
 
+def test_a_deep_child_inside_a_repeated_element_of_a_one_record_file_makes_no_document():
+    info = _info(case_folder("xml-optional-child-collapses-mapper"), "m1.yaml")
+    assert len(info.data.records) == 1 and "m:loans/m:loan/m:note" in info.refs and not is_document(info)
+
+
 def test_a_file_that_is_one_nested_record_is_a_document():
     info = _info(case_folder("xml-document-key-constant"), "case.yaml")
     assert len(info.data.records) == 1 and is_document(info)

@@ -54,6 +54,7 @@ from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
+from pipeline.compile.parts import repeating_part
 from pipeline.fno.crosswalk import crosswalks
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
@@ -83,18 +84,21 @@ _URN_GENERIC = {"urn", "names", "draft", "specification", "schema", "xsd", "tc",
 
 def is_document(info: SourceInfo) -> bool:
     """True for an XML source whose file is one record (a notice per file) with element references
-    nesting at least two levels below it.
+    nesting at least two levels below it outside any repeating element: single nested elements that
+    describe more entities of the document (a notice's buyer address, its procurement project).
 
     The rows this module writes read absolute XPaths (``/entry/cac:Party/cbc:Name``, subjects keyed
     by ``$(/entry/id)``), which select the same nodes from every record of a file (XPath 1.0 section
     2: a location path starting with ``/`` starts at the root, whatever the context node): they
     describe a record only when it is the file's one record. A file of several records (objects,
     each with repeated loans) is read record by record, its repeating parts per occurrence
-    (:mod:`.nested`), whatever members some occurrences hold or lack.
+    (:mod:`.nested`), whatever members some occurrences hold or lack; so is a deep member inside a
+    repeating element (a note in one of an object's loans): it is one more value of its occurrence.
     """
     if info.data.source.format != "xml" or len(info.data.records) != 1:
         return False
-    return any(r.count("/") >= 2 and "@" not in r for r in info.refs)
+    return any(r.count("/") >= 2 and "@" not in r and repeating_part(info.data, info.data.iterator, r) is None
+               for r in info.refs)
 
 
 def restriction_classes(ontology: Ontology, prop: URIRef) -> set[URIRef]:
