@@ -144,20 +144,25 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     CEOs of every organisation into one. Its values with the owner's key would still merge two equal
     occurrences of one record (two authors with the same name) and lose an occurrence with an empty
     member (a template with no value makes no IRI); the position (RML-LV's index ``<part>.#``, read
-    per occurrence by the compiler's logical view) tells every occurrence apart, when the members are
-    the (innermost) repeating part's own values and every occurrence holds some. Otherwise (a list
-    the data do not show as a repeating part, members some occurrences lack) the owner's key plus
-    the values; a single nested object (an address) keeps its values."""
+    per occurrence by the compiler's logical view) tells every occurrence apart, when the members lie
+    in one (innermost) repeating part, some are the part's own values and every occurrence holds
+    some of those. A member in a non-repeating object inside an occurrence (``loans.extra.curator``,
+    ``m:loan/m:extra/m:note``), held by a few occurrences only, is one more value of its occurrence:
+    keying by the values instead would give no IRI to every occurrence lacking it. Otherwise (a list
+    the data do not show as a repeating part, an entity read only from members deeper in the part)
+    the owner's key plus the values; a single nested object (an address) keeps its values."""
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
     if listed and info.key and not set(info.key) & set(own):
         parts = {repeating_part(info.data, info.data.iterator, r) for r in own}
-        # only when the members are the part's own values (authors.name in authors; lib:author/@id) and
-        # every occurrence holds some (each author has a name or a birth year): members deeper in it
-        # or that some occurrences lack (a tunnel in some sections of a line) describe something
-        # inside an occurrence, which may be absent or repeat, and which its position does not name
-        if len(parts) == 1 and None not in parts and all(_object_of(r) == next(iter(parts)) for r in own) and \
-                every_occurrence_holds(info.data, info.data.iterator, next(iter(parts)), list(own)):
-            return tuple(info.key) + (f"{parts.pop()}{part_separator(info.data)}{POSITION}",)
+        part = next(iter(parts))
+        # only when some members are the part's own values (authors.name in authors; lib:author/@id) and
+        # every occurrence holds some of them (each author has a name or a birth year): an entity read
+        # only from members deeper in the part (a tunnel in some sections of a line) is something inside
+        # an occurrence, which may be absent or repeat, and which its position does not name
+        direct = [r for r in own if _object_of(r) == part]
+        if len(parts) == 1 and part is not None and direct and \
+                every_occurrence_holds(info.data, info.data.iterator, part, direct):
+            return tuple(info.key) + (f"{part}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
 

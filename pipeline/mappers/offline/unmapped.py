@@ -30,6 +30,7 @@ from pipeline.mappers.offline.identity import identifier_properties
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
+from pipeline.mappers.offline.xmldoc import is_document
 
 __all__ = ["used_references", "entity_rows", "unmapped_findings", "misfit_findings", "CLASS_NAME_SCORE"]
 
@@ -92,8 +93,14 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
             why = f"similarity {score:.2f}; {other!r} matched it better"
         elif not any(r.source_file == info.name for r in rows):
             why = f"similarity {score:.2f}; no entity was made for the source's records"
-        else:
-            why = f"similarity {score:.2f}; not assigned: a better-scoring column or property won"
+        elif is_document(info):
+            why = (f"similarity {score:.2f}; not assigned: the file is read as one document, whose attributes "
+                   "qualify their element (a code list, a scheme) and are no values of their own" if "@" in ref
+                   else f"similarity {score:.2f}; not assigned: the document's one-to-one pairing of elements with "
+                   "properties paired neither with the other")
+        else:  # no column took the property and none matched it better: say only that
+            why = (f"similarity {score:.2f}; not assigned, though no other column took it: no entity the mapper "
+                   "made for the records takes it")
         out.append(f"{c} ({why})")
     return out
 

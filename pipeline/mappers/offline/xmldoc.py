@@ -54,6 +54,7 @@ from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 from scipy.optimize import linear_sum_assignment
 
+from pipeline.compile.parts import repeating_part
 from pipeline.fno.crosswalk import crosswalks
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
@@ -82,10 +83,22 @@ _URN_GENERIC = {"urn", "names", "draft", "specification", "schema", "xsd", "tc",
 
 
 def is_document(info: SourceInfo) -> bool:
-    """True for an XML source whose element references nest at least two levels below the record."""
-    if info.data.source.format != "xml":
+    """True for an XML source whose file is one record (a notice per file) with element references
+    nesting at least two levels below it outside any repeating element: single nested elements that
+    describe more entities of the document (a notice's buyer address, its procurement project).
+
+    The rows this module writes read absolute XPaths (``/entry/cac:Party/cbc:Name``, subjects keyed
+    by ``$(/entry/id)``), which select the same nodes from every record of a file (XPath 1.0 section
+    2: a location path starting with ``/`` starts at the root, whatever the context node): they
+    describe a record only when it is the file's one record. A file of several records (objects,
+    each with repeated loans) is read record by record, its repeating parts per occurrence
+    (:mod:`.nested`), whatever members some occurrences hold or lack; so is a deep member inside a
+    repeating element (a note in one of an object's loans): it is one more value of its occurrence.
+    """
+    if info.data.source.format != "xml" or len(info.data.records) != 1:
         return False
-    return any(r.count("/") >= 2 and "@" not in r for r in info.refs)
+    return any(r.count("/") >= 2 and "@" not in r and repeating_part(info.data, info.data.iterator, r) is None
+               for r in info.refs)
 
 
 def restriction_classes(ontology: Ontology, prop: URIRef) -> set[URIRef]:
@@ -300,13 +313,10 @@ class DocumentMapper:
     def _leaves(self) -> list[str]:
         """Element references that may carry literals: not attributes, not the key, not coded
         elements (a ``listURI`` names their code list: they map to concepts, not literals).
-
-        Top-level elements of a record count only when the record is the whole document (one
-        record per file, like one notice per file): their values then describe the document
-        itself (its title, dispatch date); in a feed of many entries they are entry metadata."""
+        Top-level elements count: the record is the whole document (:func:`is_document`), so their
+        values describe the document itself (its title, dispatch date)."""
         coded = {r[:-len("/@listURI")] for r in self.info.refs if r.endswith("/@listURI")}
-        whole = len(self.info.data.records) <= 1
-        return [r for r in self.info.refs if "@" not in r and r != self.key_ref and ("/" in r or whole)
+        return [r for r in self.info.refs if "@" not in r and r != self.key_ref
                 and r not in coded and r not in self.info.nonkeys]
 
     def class_of(self, prop: URIRef, ref: str) -> tuple[URIRef | None, str]:
