@@ -20,6 +20,7 @@ rewrites them to the view's field names when the RML is written (:mod:`.rml`).
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, ViewPlan, term_references
@@ -27,7 +28,7 @@ from pipeline.compile.parts import POSITION, member_of, repeating_part, values_r
 from pipeline.compile.parts import part_iterator as part_iterator_of
 from pipeline.sources.load import SourceData
 
-__all__ = ["view_for", "part_of", "per_occurrence", "bind", "values_of_arrays"]
+__all__ = ["view_for", "part_of", "per_occurrence", "bind", "values_of_arrays", "rewrite_references"]
 
 
 def part_of(src: SourceData, iterator: str | None, refs: list[str]) -> str | None:
@@ -71,35 +72,27 @@ def per_occurrence(ctx: PlanContext, owner: TriplesMapPlan, part: str) -> Triple
 def bind(view: ViewPlan, term: Term) -> Term:
     """``term`` (written in references relative to the view's records) with each reference replaced by
     the key of the view that holds its value, the fields it needs added to ``view``."""
-    def key(ref: str) -> str:
-        return _key(view, ref)
-
-    out = Term(term.kind, term.value, term.call, term.term_type, term.datatype, term.language,
-               key(term.language_ref) if term.language_ref else None)
-    if term.kind == "reference":
-        out.value = key(term.value)
-    elif term.kind == "template":
-        out.value = re.sub(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}",
-                           lambda m: "{" + _escape(key(_unescape(m.group(1)))) + "}", term.value)
-    elif term.kind == "call" and term.call is not None:
-        out.call = Call(term.call.function, [bind(view, a) if isinstance(a, Term) else a for a in term.call.args])
-    return out
+    return rewrite_references(term, lambda ref: _key(view, ref), language=True)
 
 
 def values_of_arrays(tm_source: SourceData, iterator: str | None, term: Term) -> Term:
     """``term`` read directly from a JSON source, each reference through an array written with
     ``[*]`` (:func:`pipeline.compile.parts.values_reference`): the array's values, not the array."""
-    def ref(r: str) -> str:
-        return values_reference(tm_source, iterator, r)
+    return rewrite_references(term, lambda ref: values_reference(tm_source, iterator, ref), language=False)
 
-    out = Term(term.kind, term.value, term.call, term.term_type, term.datatype, term.language, term.language_ref)
+
+def rewrite_references(term: Term, new: Callable[[str], str], language: bool) -> Term:
+    """``term`` with each reference ``r`` (a reference, a template's placeholders, a call's
+    arguments at any depth; the language reference too when ``language``) written ``new(r)``."""
+    out = Term(term.kind, term.value, term.call, term.term_type, term.datatype, term.language,
+               new(term.language_ref) if language and term.language_ref else term.language_ref)
     if term.kind == "reference":
-        out.value = ref(term.value)
+        out.value = new(term.value)
     elif term.kind == "template":
         out.value = re.sub(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}",
-                           lambda m: "{" + _escape(ref(_unescape(m.group(1)))) + "}", term.value)
+                           lambda m: "{" + _escape(new(_unescape(m.group(1)))) + "}", term.value)
     elif term.kind == "call" and term.call is not None:
-        out.call = Call(term.call.function, [values_of_arrays(tm_source, iterator, a) if isinstance(a, Term) else a
+        out.call = Call(term.call.function, [rewrite_references(a, new, language) if isinstance(a, Term) else a
                                              for a in term.call.args])
     return out
 
