@@ -79,3 +79,11 @@ def test_an_other_folder_without_ontologies_is_bad_input(parts, tmp_path, capsys
             "--protocol", "loo", "--no-validate"]
     assert main(argv) == 2
     assert "no ontologies/ folder (expected a Text2KGBench part)" in capsys.readouterr().err
+
+
+def test_an_unknown_only_name_is_bad_input_not_a_traceback(parts, tmp_path, capsys):
+    a, _ = parts
+    argv = ["--bench", str(a), "--out", str(tmp_path / "out"), "--protocol", "loo", "--only", "9_nothing",
+            "--no-validate"]
+    assert main(argv) == 2
+    assert "--only 9_nothing: no such ontology" in capsys.readouterr().err

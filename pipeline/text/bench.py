@@ -156,8 +156,8 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         "validation": {...}, "<baseline>": scores, "<baseline> published": {...}, "training": [...]}},
         "macro": {...}, "elapsed_s", "cpu_s"}``.
     Raises:
-        InputError: an unknown protocol or split, a part without ontologies, or no other part for
-            ``zero-shot``.
+        InputError: an unknown protocol or split, a part without ontologies, an ``only`` name it
+            lacks, or no other part for ``zero-shot``.
     """
     if protocol not in PROTOCOLS or split not in SPLITS:
         raise InputError(f"unknown protocol {protocol!r} or split {split!r}; expected one of {', '.join(PROTOCOLS)} "
@@ -166,6 +166,10 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         protocol, split = "standard", "dev"
     t0, c0 = time.perf_counter(), time.process_time()
     names = ontology_names(bench)
+    unknown = [n for n in only or [] if n not in names]
+    if unknown:
+        raise InputError(f"--only {' '.join(unknown)}: no such ontology in {bench} (expected some of "
+                         f"{', '.join(names)})", path=bench, key="only")
     training = load_training(bench, names)
     scored: dict[str, list[Sentence]] = {}
     if split == "dev":
