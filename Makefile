@@ -15,7 +15,7 @@ export TEXT2KGBENCH_DIR
 TEXT2KGBENCH_TEKGEN_DIR ?= ../shared/benchmarks/text2kgbench-tekgen
 export TEXT2KGBENCH_TEKGEN_DIR
 
-.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-llm-local bench-align bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev text2kg-tekgen text2kg-tekgen-dev text2kg-zeroshot clean
+.PHONY: help install data scenario1 scenario2 scenario3 scenarios test conformance bench bench-mapper bench-validation bench-paper bench-real bench-llm-local bench-align bench-unseen bench-scale report-check text2kg text2kg-loo text2kg-dev text2kg-tekgen text2kg-tekgen-loo text2kg-tekgen-dev text2kg-zeroshot clean
 
 help:  ## list targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -119,6 +119,10 @@ text2kg-loo: install  ## the same, leave one ontology out (never trains on the s
 text2kg-tekgen: install  ## text -> KG on the 10 Wikidata-TekGen ontologies, each trained on its own training split, vs the baselines
 	@test -d "$(TEXT2KGBENCH_TEKGEN_DIR)/ontologies" || { echo "Text2KGBench Wikidata-TekGen not found at $(TEXT2KGBENCH_TEKGEN_DIR) (set TEXT2KGBENCH_TEKGEN_DIR)"; exit 2; }
 	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_TEKGEN_DIR)" --out $(OUT)/text2kg-tekgen --protocol own
+
+text2kg-tekgen-loo: install  ## Wikidata-TekGen zero-shot: each ontology fitted on the other 9 only (one fit per ontology; slow)
+	@test -d "$(TEXT2KGBENCH_TEKGEN_DIR)/ontologies" || { echo "Text2KGBench Wikidata-TekGen not found at $(TEXT2KGBENCH_TEKGEN_DIR) (set TEXT2KGBENCH_TEKGEN_DIR)"; exit 2; }
+	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_TEKGEN_DIR)" --out $(OUT)/text2kg-tekgen-loo --protocol loo
 
 text2kg-tekgen-dev: install  ## the same on the validation split (make choices here, never on test) + error classes
 	$(BIN)/python -m pipeline.text.bench --bench "$(TEXT2KGBENCH_TEKGEN_DIR)" --out $(OUT)/text2kg-tekgen-dev --protocol own --split dev --no-validate --errors

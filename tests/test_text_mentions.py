@@ -70,6 +70,18 @@ def test_literal_forms_learned_from_training_objects():
     assert out == [{"sub": "X", "rel": "periapsis", "obj": "12.0", "subType": "Body", "objType": "Periapsis"}]
 
 
+def test_a_relation_without_a_range_takes_the_type_its_training_objects_give():
+    from pipeline.text.data import Relation, TextOntology
+    from pipeline.text.normalize import LiteralForms
+    forms = LiteralForms().fit([("staff", "", "2900"), ("staff", "", "737"), ("staff", "", "1,500")])
+    assert forms.ranges == {"staff": "number"}
+    onto = TextOntology("t", ["University"], {"staff": Relation("staff", "University", "")})
+    out = forms.restore([{"sub": "X", "rel": "staff", "obj": "2900", "subType": "University", "objType": "number"}],
+                        onto)
+    # 2900 alone reads as a year; the relation's training objects are staff sizes
+    assert out[0]["objType"] == "number"
+
+
 def test_literal_form_unit_follows_the_sentence():
     from pipeline.text.normalize import LiteralForms
     forms = LiteralForms().fit([("wheelbase", "Wheelbase", "2,700.0 (millimetres)"),

@@ -18,7 +18,9 @@ Training (``--protocol``):
   choice is restricted to the scored ontology's relations);
 * ``own``: one fit per ontology on its own training split only;
 * ``loo``: one fit per ontology on the other ontologies of the part (the LettrIA paper's
-  generalization setting);
+  generalization setting); with ``--other DIR``, on every ontology of the other part too (the
+  issue's zero-shot setting: no sentence of the scored ontology, all other ontologies of both
+  parts);
 * ``zero-shot``: one fit on the other part's training splits (``--other``): no training sentence
   of the scored ontology, nor of any ontology of its part - a user's new ontology;
 * ``dev``: ``standard`` scored on the dev split (below), kept for ``make text2kg-dev``.
@@ -31,7 +33,7 @@ grouped by subject; the fit then uses the other 80%). Design choices are made on
 (:mod:`.error_analysis`) to ``<out>/<ontology>/errors.jsonl`` and their totals to ``<out>/errors.json``.
 
     python -m pipeline.text.bench [--bench DIR] [--out out/text2kg] [--protocol standard|own|loo|zero-shot|dev]
-                                  [--split test|dev] [--other DIR] [--errors]
+                                  [--split test|dev] [--other DIR] [--only NAME ...] [--errors]
 """
 from __future__ import annotations
 
@@ -105,7 +107,15 @@ def dev_split(sentences: list[Sentence], share: float = 0.2) -> tuple[list[Sente
 
 
 def _fits(protocol: str, names: list[str], training: Training, other: Training | None):
-    """``(ontologies scored, training data)`` of each fit the protocol makes, in order."""
+    """``(ontologies scored, training data)`` of each fit the protocol makes, in order.
+
+    ``loo`` fits, for each scored ontology, on the part's other ontologies, plus every ontology of
+    ``other`` when given.
+
+    Raises:
+        InputError: ``zero-shot`` without ``other``; ``loo`` with an ``other`` part that names an
+            ontology as the scored part does (the two would be one training set).
+    """
     if protocol == "standard":
         return [(names, training)]
     if protocol == "zero-shot":
@@ -114,7 +124,12 @@ def _fits(protocol: str, names: list[str], training: Training, other: Training |
         return [(names, other)]
     if protocol == "own":
         return [([n], {n: training[n]}) for n in names]
-    return [([n], {m: v for m, v in training.items() if m != n}) for n in names]  # loo
+    other = other or {}
+    same = sorted(set(other) & set(training))
+    if same:
+        raise InputError(f"--other names ontologies the scored part names too ({', '.join(same)}): leave one out "
+                         "needs each ontology once (expected the other part of Text2KGBench)", key="other")
+    return [([n], {**{m: v for m, v in training.items() if m != n}, **other}) for n in names]  # loo
 
 
 def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: bool = True,
@@ -134,14 +149,15 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         errors: write the error classes.
         settings: offline extractor settings.
         split: ``test`` or ``dev`` (see the module docstring).
-        other: the other part (``zero-shot``; default :func:`other_part`).
+        other: the other part (``zero-shot``: default :func:`other_part`; ``loo``: also trained on,
+            when given).
     Returns:
         ``{"protocol", "split", "rows": {name: {"ours": scores, "ours one-document": scores or None,
         "validation": {...}, "<baseline>": scores, "<baseline> published": {...}, "training": [...]}},
         "macro": {...}, "elapsed_s", "cpu_s"}``.
     Raises:
-        InputError: an unknown protocol or split, a part without ontologies, or no other part for
-            ``zero-shot``.
+        InputError: an unknown protocol or split, a part without ontologies, an ``only`` name it
+            lacks, or no other part for ``zero-shot``.
     """
     if protocol not in PROTOCOLS or split not in SPLITS:
         raise InputError(f"unknown protocol {protocol!r} or split {split!r}; expected one of {', '.join(PROTOCOLS)} "
@@ -150,6 +166,10 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         protocol, split = "standard", "dev"
     t0, c0 = time.perf_counter(), time.process_time()
     names = ontology_names(bench)
+    unknown = [n for n in only or [] if n not in names]
+    if unknown:
+        raise InputError(f"--only {' '.join(unknown)}: no such ontology in {bench} (expected some of "
+                         f"{', '.join(names)})", path=bench, key="only")
     training = load_training(bench, names)
     scored: dict[str, list[Sentence]] = {}
     if split == "dev":
@@ -161,9 +181,13 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
                 fit_part, scored[n] = dev_split(sents)
                 training[n] = (onto, fit_part)
     other_training = None
-    if protocol == "zero-shot":
+    if protocol == "zero-shot" or (protocol == "loo" and other):
         other = Path(other) if other else other_part(bench)
+        if protocol == "loo" and not (other / "ontologies").is_dir():
+            raise InputError(f"--other {other}: no ontologies/ folder (expected a Text2KGBench part)", path=other)
         other_training = load_training(other, ontology_names(other)) if (other / "ontologies").is_dir() else None
+    else:
+        other = None
     published = {b: published_baseline(bench, b) for b in BASELINES}
     rows: dict[str, Any] = {}
     ex = None
@@ -188,7 +212,8 @@ def run_benchmark(bench: Path, out: Path, protocol: str = "standard", validate: 
         summary[b] = macro({n: r[b] for n, r in rows.items() if r[b]})
         pub = [r[f"{b} published"]["f1"] for r in rows.values() if r.get(f"{b} published")]
         summary[f"{b} published"] = {"f1": sum(pub) / len(pub) if pub else None}
-    result = {"protocol": protocol, "split": split, "bench": str(bench), "rows": rows, "macro": summary,
+    result = {"protocol": protocol, "split": split, "bench": str(bench), "other": str(other) if other else None,
+              "rows": rows, "macro": summary,
               "elapsed_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
               "similarity": getattr(ex, "similarity", None)}
     out.mkdir(parents=True, exist_ok=True)
@@ -259,7 +284,8 @@ def format_table(result: dict[str, Any]) -> str:
     head = ("| ontology | E F1 | A F1 | P F1 | R F1 | triple F1 | triple F1 one-doc | T2KB F1 | T2KB F1 one-doc "
             "| fidelity | adherence | validity | SV2 | CS2 | SHACL | latency s | Vicuna T2KB resc./publ. "
             "| Alpaca T2KB resc./publ. | beats both |")
-    lines = [f"Protocol: {result['protocol']}, split: {result.get('split', 'test')}. Triple F1: ours (values "
+    trained = f" (also trained on {Path(result['other']).name})" if result.get("other") else ""
+    lines = [f"Protocol: {result['protocol']}{trained}, split: {result.get('split', 'test')}. Triple F1: ours (values "
              "normalized, a prediction of a relation the gold lacks counts against it); T2KB F1: Text2KGBench's "
              "run_eval.py (the baselines' published metric); both mean over sentences; one-doc: each sentence "
              "alone (`corpus: false`). E/A/P/R: LettrIA categories (micro F1).", "", head, "|" + "---|" * 19]
@@ -343,8 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--protocol", choices=PROTOCOLS, default="standard")
     p.add_argument("--split", choices=SPLITS, default="test",
                    help="dev: the validation split (Wikidata-TekGen) or held-out training sentences; never the test split")
-    p.add_argument("--other", help="the other part, for --protocol zero-shot (default: the folder beside --bench "
-                                   "with or without -tekgen)")
+    p.add_argument("--other", help="the other part: --protocol zero-shot trains on it alone (default: the folder "
+                                   "beside --bench with or without -tekgen); --protocol loo trains on it too "
+                                   "(default: not)")
     p.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
                    help="offline extractor settings (threshold=0.2, fact_memory=false, zero_shot=none ...), for dev experiments")
     p.add_argument("--errors", action="store_true", help="write per-sentence error classes (errors.jsonl)")

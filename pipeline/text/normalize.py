@@ -289,16 +289,17 @@ class LiteralForms:
 
     def restore(self, triples: list[dict[str, str]], ontology, sentence: str = "") -> list[dict[str, str]]:
         """Output triples of relations with an effective range get the declared range back as
-        ``objType`` and their object in the learned form (:meth:`write`, the unit word after the
-        number in ``sentence``); ``triples`` is changed."""
+        ``objType`` (none declared: the learned one, which the relation's training objects give
+        by majority - a staff size ``2900`` is a number, not the year its shape alone suggests)
+        and their object in the learned form (:meth:`write`, the unit word after the number in
+        ``sentence``); ``triples`` is changed."""
         for t in triples:
             if t["rel"] in self.ranges and t["rel"] in ontology.relations:
                 m = re.search(rf"(?<![\d.]){re.escape(t['obj'])}(?:\.0+)?\s*\(?([A-Za-z]+)", sentence)
                 t["obj"] = self.write(t["rel"], t["obj"], m.group(1) if m else "")
                 if self.ranges[t["rel"]] == "Date":
                     t["obj"] = self.write_date(t["rel"], t["obj"])
-                # the declared range; none declared: the value's own type
-                t["objType"] = ontology.relations[t["rel"]].range or value_type(t["obj"])
+                t["objType"] = ontology.relations[t["rel"]].range or self.ranges[t["rel"]]
             elif t["rel"] in self.date_formats or t["rel"] in self.year_forms:
                 t["obj"] = self.write_date(t["rel"], t["obj"])
         return triples
