@@ -211,12 +211,6 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         require_triples_maps(compiled, source_findings)
     except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
         raise InputError(str(exc), path=table_path) from exc
-    yarrrml_text = None
-    if yarrrml_out:  # before anything is written: a mapping YARRRML cannot express writes nothing
-        try:
-            yarrrml_text = to_yarrrml(compiled.rml)
-        except InputError as exc:
-            raise InputError(f"--yarrrml: {exc}", path=table_path) from exc
     work.mkdir(parents=True, exist_ok=True)
     _write_rml(compiled.rml, output, args.rml)
     review = len(compiled.audit.review)  # marked rows are shown for a person's check, not lost
@@ -226,8 +220,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         (f"; {review} marked for review, not compiled" if review else "")
     print(f"{len(compiled.plan.triples_maps)} TriplesMaps ({rows}) written to {output}"
           + (" (legacy RML)" if args.rml == "legacy" else ""))
-    if yarrrml_out and yarrrml_text is not None:
-        yarrrml_out.write_text(yarrrml_text, encoding="utf-8")
+    if yarrrml_out:
+        try:
+            text = to_yarrrml(compiled.rml)
+        except InputError as exc:  # the RML stays written (it runs); the YARRRML asked for cannot be
+            raise InputError(f"--yarrrml: {exc} (the RML is written to {output})", path=table_path) from exc
+        yarrrml_out.write_text(text, encoding="utf-8")
         print(f"YARRRML written to {yarrrml_out}")
     return 1 if left_out else 0  # the RML is written, but rows of the table are not in it: something was lost
 
