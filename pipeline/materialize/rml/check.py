@@ -20,8 +20,8 @@ from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes", "source_key", "node_name",
-           "gather_members"]
+__all__ = ["check_mapping", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
+           "source_key", "node_name", "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
 
@@ -300,7 +300,7 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
             g.add((term_map, RML.datatype, URIRef(typed)))
             # the engine reads rml:return as a second rule beside the datatype; the return is checked
             g.remove((term_map, RML["return"], None))
-    problems = function_problems(g)
+    problems = function_problems(g, known)
     if problems:
         ex, problem = problems[0]
         tm, role = owner.get(ex, (None, "function input"))
@@ -310,13 +310,24 @@ def check_functions(g: Graph, maps: list[Node], where: str) -> None:
         fn = str(g.value(ex, RML.function))
         for inp in g.objects(ex, RML.input):
             param = g.value(inp, RML.parameter)
-            renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
-            if param is not None and str(param) not in known[fn] and renamed in known[fn]:
-                g.set((inp, RML.parameter, URIRef(renamed)))
+            name = _engine_parameter(param, known[fn]) if param is not None else None
+            if name is not None and name != str(param):
+                g.set((inp, RML.parameter, URIRef(name)))
 
 
-def function_problems(g: Graph) -> list[tuple[Node, str]]:
-    """Every function execution of ``g`` that the engine cannot run, without changing ``g``.
+def _engine_parameter(param: Node, known: set[str]) -> str | None:
+    """The name by which the engine takes parameter ``param`` of a function whose parameters are
+    ``known``: itself, or the predicate a GREL/IDLab parameter resource stands for; ``None``: none."""
+    if str(param) in known:
+        return str(param)
+    renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
+    return renamed if renamed in known else None
+
+
+def function_problems(g: Graph, known: dict[str, set[str]] | None = None) -> list[tuple[Node, str]]:
+    """Every function execution of ``g`` that the engine cannot run, without changing ``g``
+    (``known``: the engine's functions and their parameters, read from the engine and the UDF file
+    when not given).
 
     Returns:
         ``(execution node, problem)`` pairs in the order of the nodes' names: a function the
@@ -324,7 +335,7 @@ def function_problems(g: Graph) -> list[tuple[Node, str]]:
         parameter the function does not take (GREL/IDLab parameter resources that the engine
         names otherwise are accepted: :func:`check_functions` renames them).
     """
-    known = _known_functions()
+    known = _known_functions() if known is None else known
     problems: list[tuple[Node, str]] = []
     for ex in sorted(set(g.objects(None, RML.functionExecution)), key=str):
         fn = g.value(ex, RML.function)
@@ -340,8 +351,7 @@ def function_problems(g: Graph) -> list[tuple[Node, str]]:
             param = g.value(inp, RML.parameter)
             if param is None:
                 continue
-            renamed = _GREL_PARAMETERS.get(str(param)) or _IDLAB_PARAMETERS.get(str(param))
-            if str(param) not in known[str(fn)] and renamed not in known[str(fn)]:
+            if _engine_parameter(param, known[str(fn)]) is None:
                 problems.append((ex, f"function <{fn}> has no parameter <{param}> (its parameters: "
                                      f"{', '.join(sorted(known[str(fn)]))})"))
     return problems

@@ -14,7 +14,6 @@ loaders (they report them with their own line).
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +22,10 @@ from rdflib.term import Node
 
 from pipeline.materialize.rml.check import mapping_nodes, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
+from pipeline.materialize.views.view import template_references
 
 __all__ = ["AbsentColumn", "absent_columns"]
 
-#: A template's placeholders: ``{name}``, with ``\\{`` and ``\\}`` as literal braces (RML-Core templates).
-_PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])+)\}")
 _CSV = {str(RML.CSV), "http://semweb.mmlab.be/ns/ql#CSV"}
 
 
@@ -77,7 +75,7 @@ def _reads(g: Graph, node: Node) -> list[tuple[str, bool]]:
     for value in g.objects(node, RML.reference):
         out.append((str(value), False))
     for value in g.objects(node, RML.template):
-        out += [(name.replace("\\{", "{").replace("\\}", "}"), False) for name in _PLACEHOLDER.findall(str(value))]
+        out += [(name, False) for name in template_references(str(value)) if name]
     out += [(str(v), False) for v in g.objects(node, RML.child)]
     out += [(str(v), True) for v in g.objects(node, RML.parent)]
     return out

@@ -53,12 +53,12 @@ from pipeline.materialize.rml.check import node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, KGC, RML
 from pipeline.materialize.views.functions import FunctionCaller, is_true
 from pipeline.materialize.views.records import FORMULATIONS, Iteration, Source, Value, iterate, read_document
-from pipeline.materialize.views.view import (Expression, ExpressionField, IterableField, LogicalView, ViewError,
-                                             ViewIteration, ViewJoin, expand_template)
+from pipeline.materialize.views.view import (PLACEHOLDER, Expression, ExpressionField, IterableField, LogicalView,
+                                             ViewError, ViewIteration, ViewJoin, expand_template, template_references,
+                                             unescape)
 
 __all__ = ["derive_sources", "read_view", "source_of", "write_derived", "needs_derivation"]
 
-_PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])*)\}")
 #: Predicates whose objects are not term maps of the TriplesMap being walked.
 _NOT_OWNED = {RML.parentTriplesMap, RML.quotedTriplesMap, RML.logicalSource, RDF.type, RML.predicate,
               RML["class"], RML.datatype, RML.constant, RML.termType, RML.function, RML.parameter,
@@ -324,7 +324,7 @@ def _uses(g: Graph, maps: list[Node], caller: FunctionCaller) -> dict[Node, list
                 uses.setdefault(ls, []).append((tm, node, RML.reference, Expression(reference=str(v))))
             v = g.value(node, RML.template)
             if v is not None:  # each placeholder's reference (the engine encodes each value IRI-safe)
-                for ref in _template_refs(str(v)):
+                for ref in template_references(str(v)):
                     uses.setdefault(ls, []).append((tm, node, RML.template, Expression(reference=ref)))
             v = g.value(node, RML.condition)
             if v is not None:
@@ -459,8 +459,8 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
                     _natural_datatype(g, node, datatypes[key])
             elif p == RML.template:
                 template = str(g.value(node, RML.template))
-                g.set((node, RML.template, Literal(_PLACEHOLDER.sub(
-                    lambda m, e=e: "{" + key_of(e) + "}" if _unescape(m.group(1)) == e.reference else m.group(0),
+                g.set((node, RML.template, Literal(PLACEHOLDER.sub(
+                    lambda m, e=e: "{" + key_of(e) + "}" if unescape(m.group(1)) == e.reference else m.group(0),
                     template))))
             elif p == RML.termType:  # one blank node per iteration of this TriplesMap
                 label = hashlib.sha1(str(tm).encode("utf-8")).hexdigest()[:12]
@@ -537,14 +537,6 @@ def _apply_condition(g: Graph, tm: Node, node: Node, key: str, where: str) -> No
         g.set((node, RML.termType, kind))
     g.remove((node, RML.condition, cond))
     _remove_tree(g, cond)
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def _template_refs(template: str) -> list[str]:
-    return [_unescape(m.group(1)) for m in _PLACEHOLDER.finditer(template)]
 
 
 def _natural_datatype(g: Graph, node: Node, datatypes: set) -> None:

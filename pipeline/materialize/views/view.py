@@ -42,12 +42,13 @@ from pipeline.errors import InputError
 from pipeline.materialize.views.records import Iteration, Source, Value, iterate, read_document
 
 __all__ = ["ViewError", "Expression", "ExpressionField", "IterableField", "ViewJoin", "LogicalView",
-           "ViewIteration", "expand_template", "INDEX"]
+           "ViewIteration", "expand_template", "template_references", "unescape", "PLACEHOLDER", "INDEX"]
 
 _XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 #: The root index key of every logical view iteration.
 INDEX = "#"
-_PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])*)\}")
+#: A template's placeholder (RML-Core: ``\\{``, ``\\}`` and ``\\\\`` are the text's own characters).
+PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])*)\}")
 
 
 class ViewError(InputError):
@@ -76,20 +77,26 @@ class Expression:
         if self.reference is not None:
             return [self.reference]
         if self.template is not None:
-            return [_unescape(m.group(1)) for m in _PLACEHOLDER.finditer(self.template)]
+            return template_references(self.template)
         return []
 
 
-def _unescape(text: str) -> str:
+def unescape(text: str) -> str:
+    """A template's text or reference with its escapes resolved (``\\{`` -> ``{``)."""
     return re.sub(r"\\(.)", r"\1", text)
+
+
+def template_references(template: str) -> list[str]:
+    """The references of an RML template, in order, escapes resolved (``{a\\}b}`` -> ``a}b``)."""
+    return [unescape(m.group(1)) for m in PLACEHOLDER.finditer(template)]
 
 
 def expand_template(template: str, values) -> list[str]:
     """The strings of a template (RML-Core: the n-ary Cartesian product of its references' values,
     in order; no value for one reference, no string). ``values(reference) -> list[Value]``."""
-    parts = _PLACEHOLDER.split(template)
-    constants = [_unescape(p) for p in parts[0::2]]
-    refs = [_unescape(p) for p in parts[1::2]]
+    parts = PLACEHOLDER.split(template)
+    constants = [unescape(p) for p in parts[0::2]]
+    refs = [unescape(p) for p in parts[1::2]]
     choices = [[v.lexical for v in values(r)] for r in refs]
     out = []
     for combo in product(*choices):
