@@ -44,6 +44,7 @@ from pipeline.report.kg_summary import kg_summary
 from pipeline.report.review import rows_to_check
 from pipeline.scoring.graph import ALIGNED_NAMES
 from pipeline.report.trust import case_verdict, check_rows, combined_cs2
+from pipeline.validation.loss import coverage_loss
 
 __all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "case_folders", "build_report",
            "table_rows", "console_table"]
@@ -73,8 +74,9 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
     ("SV2", "The KG parses as strict N-Triples: valid IRIs, lexical forms of their datatypes, language tags.",
      "KG-quality benchmark, SV2 (syntactic validity)"),
     ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
-           "(a check that applies did not run or finish: never a pass), lossy (valid, but triples were dropped "
-           "or rows of the user's table left out).", "this report"),
+           "(a check that applies did not run or finish: never a pass), lossy (valid, but values were dropped, "
+           "rows of the user's table left out, or half or more of the source columns or records not mapped).",
+     "this report"),
     ("CS2", "The KG plus the part of the ontology its terms reach is consistent: OWL 2 RL rules (owlrl) and, "
             "where Java is available, OWL 2 DL (HermiT); 'no' when either finds a clash, 'not run' when either "
             "did not finish.", "KG-quality benchmark, CS2 (consistency)"),
@@ -263,6 +265,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10, earlie
                                    "exact": sum(q.get("satisfied") is True for q in cqs),
                                    "not_scorable": sum(q.get("status") == "not_scorable" for q in cqs)},
         "coverage": {src: _coverage_cells(v) for src, v in (run.get("coverage") or {}).items()},
+        "loss": coverage_loss(run.get("counts"), run.get("coverage"), own).to_dict(),
         "runs": run.get("runs", []),
         "warnings": [w for p in per_run if isinstance(p, dict) for w in p.get("warnings", [])],
         "mapper": (run.get("config") or {}).get("mapper"), "model": prov.get("model") or
