@@ -33,9 +33,6 @@ from pipeline.validation.verdict import NOT_RUN, check_reason, check_word, kg_ve
 
 __all__ = ["LEVELS", "combined_cs2", "check_rows", "case_verdict"]
 
-#: The fields of a :class:`CoverageLoss` its ``to_dict()`` gives back.
-_LOSS_FIELDS = ("dropped", "join", "function", "columns", "unmapped", "records", "without_subject")
-
 #: Verdict levels, worst first, with the CSS class the HTML page colours them by.
 LEVELS = {"failed": "bad", "invalid": "bad", "not validated": "warn", "lossy": "warn", "valid": "good"}
 
@@ -115,9 +112,7 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     gold = entry.get("gold") or {}
     graph = entry.get("graph") or {}
     reasons: list[str] = []
-    loss = coverage_loss(counts)
-    if isinstance(entry.get("loss"), Mapping):
-        loss = CoverageLoss(**{k: entry["loss"][k] for k in _LOSS_FIELDS if k in entry["loss"]})
+    loss = CoverageLoss.from_dict(entry["loss"]) if isinstance(entry.get("loss"), Mapping) else coverage_loss(counts)
     if entry.get("status") == "failed":
         level = "failed"
         headline = f"The run failed at {entry.get('failed_stage')}: no validated KG to trust."

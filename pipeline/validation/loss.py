@@ -110,6 +110,12 @@ class CoverageLoss:
                        "a value their subject IRI needs is missing): nothing of them is in the KG")
         return out
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "CoverageLoss":
+        """The loss a :meth:`to_dict` gave (its derived keys ignored)."""
+        return cls(**{k: d[k] for k in ("dropped", "join", "function", "columns", "unmapped", "records",
+                                        "without_subject") if k in d})
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with ``lossy`` and ``summary``."""
         return {"dropped": self.dropped, "guard": self.guard, "join": self.join, "function": self.function,
