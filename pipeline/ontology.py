@@ -31,7 +31,7 @@ from pipeline.errors import OntologyError
 from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
-           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "sniff_syntax"]
+           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -63,6 +63,11 @@ _XSD_TYPES = {
     "gYearMonth", "gMonth", "gMonthDay", "gDay", "anyURI", "hexBinary", "base64Binary", "Name", "NCName",
     "NMTOKEN",
 }
+
+#: The datatypes a literal may have without any ontology declaring them: XSD's built-ins and RDF's,
+#: with ``rdfs:Literal`` (the candidates offered for a datatype cell that names none).
+BUILTIN_DATATYPES = tuple(sorted([URIRef(str(XSD) + t) for t in _XSD_TYPES]
+                                 + [RDFS.Literal, RDF.langString, RDF.HTML, RDF.XMLLiteral]))
 
 #: Classes every resource belongs to (RDF 1.1 Semantics 9.2: everything is an ``rdfs:Resource``; OWL 2
 #: Direct Semantics: every individual is an ``owl:Thing``). A domain or range of one of them restricts

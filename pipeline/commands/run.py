@@ -15,7 +15,7 @@ from pipeline.llm import LLMSettings
 from pipeline.manifest import is_text_manifest, load_manifest
 from pipeline.materialize.data_errors import POLICIES
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
-from pipeline.report import case_entry, write_report
+from pipeline.report import case_entry, case_folders, write_report
 from pipeline.run.evaluate import validation_passed
 from pipeline.run.runner import RunConfig, run_case, versions
 from pipeline.scoring.mapping import write_scenario_markdown
@@ -118,7 +118,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
     for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
         out = Path(args.out) / scenario
-        entries = [case_entry(r.folder, out) for r in runs if r.case.scenario == scenario]
+        # every case whose artifacts are in the folder: a run of one case keeps the others in the report
+        entries = [case_entry(f, out, earlier_run=earlier) for f, earlier in
+                   case_folders(out, [r.folder for r in runs if r.case.scenario == scenario])]
         paths = write_report(entries, out, stem="report", meta=_report_meta(config))
         print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
               f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")

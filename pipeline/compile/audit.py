@@ -27,7 +27,7 @@ from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.ontology import WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
+from pipeline.ontology import BUILTIN_DATATYPES, WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
@@ -187,6 +187,11 @@ def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges
               wider[0], severity="warning")
 
 
+#: Least similarity (normalised Levenshtein ratio of local names) at which a datatype's name is offered
+#: for a datatype cell that names none: ``integr`` -> ``integer`` (0.92), ``bool`` -> ``boolean`` (0.73);
+#: ``text`` is near none (0.5 to ``date``), so the range is offered instead.
+_SPELLING = 0.6
+
 #: Ranges any literal fits: no datatype to disagree with.
 _ANY_LITERAL = {RDFS.Literal, RDF.PlainLiteral}
 
@@ -274,12 +279,15 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   f"declares it as the range of the datatype property {row.ontology_property!r}",
                   "an XSD datatype or rdfs:Literal", None, severity="warning")
         elif iri is None or not ontology.is_datatype(iri):
-            ranges = [r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r)]
-            cand = ranges[0] if ranges else (ontology.closest(row.datatype, [URIRef(str(XSD) + t) for t in
-                                             ("string", "integer", "decimal", "double", "date", "dateTime",
-                                              "time", "boolean", "anyURI", "nonNegativeInteger")])[0])
-            a.add("datatype", f"datatype cell {row.datatype!r} is no datatype", "an XSD datatype or rdfs:Literal",
-                  cand)
+            # the nearest spelling first (xsd:integr meant xsd:integer whatever the range); the range
+            # second when it differs, alone when no datatype's name is near
+            ranges = sorted(r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r))
+            spelt = ontology.closest(row.datatype, BUILTIN_DATATYPES, min_score=_SPELLING)[0]
+            cand = spelt or (ranges[0] if ranges else None)
+            second = f"; second hint: the range of {row.ontology_property!r}, {ontology.compact(ranges[0])}" \
+                if spelt is not None and ranges and ranges[0] != spelt else ""
+            a.add("datatype", f"datatype cell {row.datatype!r} is no datatype{second}",
+                  "an XSD datatype or rdfs:Literal", cand)
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
     if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \

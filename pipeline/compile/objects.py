@@ -2,7 +2,7 @@
 
 Literals: reference or ``concat`` of references, datatype (the cell, else the property's single
 XSD range), language tag (constant, or a language map from a reference), FnO functions, and for
-``toDate`` the day/month order decided from the column's values. Value maps: code -> SKOS
+``toDate`` and ``toDateTime`` the day/month order decided from the column's values. Value maps: code -> SKOS
 concept through ``valueMap``, with the data's codes translated by a code-list crosswalk and the
 input inferred when the row names none. Relations are in :mod:`.relations`.
 """
@@ -61,7 +61,7 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
     if row.function_name and fn is None:
         ctx.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
                  "a known function (capitalize, toDate, value map)", severity="warning")
-    if fn == "normalizeDate":
+    if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
         term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term)]))
     elif fn:
         term = Term("call", call=Call(fn, [term]))

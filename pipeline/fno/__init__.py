@@ -38,8 +38,9 @@ FUNCTIONS: dict[str, FnoFunction] = {
                                          "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
     "skipMissing": FnoFunction(FN.skipMissing, (FN.value,), "NA, N/A, null, NaN, - -> no value; others as they are"),
-    "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value,),
-                                     "2024-03-01 10:00+0100 -> xsd:dateTime lexical form 2024-03-01T10:00:00+01:00"),
+    "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value, FN.order),
+                                     "2024-03-01 10:00+0100, 31/12/2024 14:05 -> xsd:dateTime lexical form "
+                                     "2024-03-01T10:00:00+01:00; date order as normalizeDate's"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),

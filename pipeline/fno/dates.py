@@ -1,4 +1,5 @@
-"""Date order of a column, decided at compile time for the FnO function ``normalizeDate``.
+"""Date order of a column, decided at compile time for the FnO functions ``normalizeDate`` and
+``normalizeDateTime`` (whose date part ``normalizeDate`` reads: one reader, one rule).
 
 ``03/04/2024`` is the 3rd of April day-first and the 4th of March month-first; one value does
 not say which. The column does: a value whose first number exceeds 12 (``13/01/2024``) makes
@@ -6,7 +7,8 @@ the column day-first, one whose second number does (``01/13/2024``) month-first.
 passes the decided order to the function as a parameter, so the engine run converts every value
 the same way; a column that no value decides is ambiguous and nothing is guessed (its
 day/month values convert to nothing, and the compiler reports it). Year-first forms (ISO
-``2024-03-04``, with or without a time; compact ``20240304``) need no decision.
+``2024-03-04``, with or without a time; compact ``20240304``) need no decision. A day/month
+date followed by a time (``31/12/2024 14:05``) counts by its date.
 """
 from __future__ import annotations
 
@@ -16,10 +18,11 @@ from datetime import date
 
 __all__ = ["DateOrder", "decide_date_order", "stated_date_order", "DMY", "MDY", "YEAR_FIRST"]
 
-#: Orders passed to ``normalizeDate`` (its ``order`` parameter).
+#: Orders passed to ``normalizeDate`` and ``normalizeDateTime`` (their ``order`` parameter).
 DMY, MDY, YEAR_FIRST = "DMY", "MDY", "YMD"
 
-_DAY_MONTH = re.compile(r"(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4})")
+#: a day/month date, alone or before a time (``T`` or white space)
+_DAY_MONTH = re.compile(r"(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4})(?=$|[T\s])")
 
 
 @dataclass
@@ -69,7 +72,7 @@ def decide_date_order(values: list[str], stated: str | None = None) -> DateOrder
     """
     pairs = []
     for v in {v.strip() for v in values if v and v.strip()}:
-        m = _DAY_MONTH.fullmatch(v)
+        m = _DAY_MONTH.match(v)
         if m:
             pairs.append((v, int(m.group(1)), int(m.group(2)), int(m.group(3))))
     pairs.sort()

@@ -160,25 +160,30 @@ def normalize_time(value):
     return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
 
 
-_DATETIME = _re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$")
+_DATETIME = _re.compile(r"^(\d{4}-\d{1,2}-\d{1,2}|\d{4}[/.]\d{1,2}[/.]\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{4})"
+                        r"[T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$")
 
 
-@udf(fun_id=_FN + "normalizeDateTime", value=_FN + "value")
-def normalize_datetime(value):
-    """An ISO 8601 date-time as databases and spreadsheets write it, in xsd:dateTime's lexical form
-    (XSD 1.1 Part 2, 3.3.7): a space for the ``T`` (``2024-03-01 10:00:00`` -> ``2024-03-01T10:00:00``),
-    no seconds (``10:00`` -> ``10:00:00``), a zone offset without its colon or minutes (``+0100``,
-    ``+01`` -> ``+01:00``). A zone is kept, never invented. None for anything else (day-first dates,
-    impossible dates or times): no value, no triple."""
+@udf(fun_id=_FN + "normalizeDateTime", value=_FN + "value", order=_FN + "order")
+def normalize_datetime(value, order=None):
+    """A date-time as databases and spreadsheets write it, in xsd:dateTime's lexical form (XSD 1.1
+    Part 2, 3.3.7): a space for the ``T`` (``2024-03-01 10:00:00`` -> ``2024-03-01T10:00:00``), no
+    seconds (``10:00`` -> ``10:00:00``), a one-digit hour (``9:05`` -> ``09:05:00``), a zone offset
+    without its colon or minutes (``+0100``, ``+01`` -> ``+01:00``). A zone is kept, never invented.
+    The date part is read by :func:`normalize_date` with the same ``order``, so day/month dates
+    (``31/12/2024 14:05``) follow the column's order as ``toDate`` does (the compiler decides it
+    per column, pipeline/fno/dates.py; ``YMD``: such values give None). Without ``order`` only
+    year-first dates are read: the offline mapper's quick checks call it so, and a column whose
+    day/month values would be read day-first there would be taken for date-times before any order
+    is decided. None for anything else (impossible dates or times): no value, no triple."""
     if value is None:
         return None
     m = _DATETIME.match(str(value).strip())
     if not m:
         return None
-    day, h, mi, sec, frac, zone = m.groups()
-    try:
-        _date.fromisoformat(day)
-    except ValueError:
+    written, h, mi, sec, frac, zone = m.groups()
+    day = normalize_date(written, order or "YMD")
+    if day is None:
         return None
     if int(h) > 23 or int(mi) > 59 or int(sec or 0) > 59:
         return None
@@ -187,7 +192,7 @@ def normalize_datetime(value):
         zone = f"{zone[0]}{digits[:2]}:{digits[2:4] or '00'}"
         if int(digits[:2]) > 14 or int(digits[2:4] or 0) > 59:
             return None
-    return f"{day}T{h}:{mi}:{sec or '00'}{frac or ''}{zone or ''}"
+    return f"{day}T{int(h):02d}:{mi}:{sec or '00'}{frac or ''}{zone or ''}"
 
 
 #: Cells that say "no value" (pandas ``read_csv``'s default ``na_values`` and a lone dash).

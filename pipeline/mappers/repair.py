@@ -10,7 +10,7 @@ For every error the audit reports, try a near-miss repair of that cell:
   property's domain / range;
 * data reference and subject-template variables: the closest reference of
   the row's source (rapidfuzz ``ratio``, case-insensitive);
-* datatype: the audit's candidate (the property's XSD range, else the closest XSD type).
+* datatype: the audit's candidate (the nearest XSD or RDF datatype by spelling, else the property's XSD range).
 
 A repair is accepted when the similarity reaches :data:`MIN_SIMILARITY`
 (0.75 for terms, 0.7 for references) and it does not create an error of its

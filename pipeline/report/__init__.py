@@ -8,9 +8,10 @@ and why), :mod:`.kg_summary` what the KG holds, :mod:`.review` the mapper's rows
 """
 from __future__ import annotations
 
-from pipeline.report.build import DEFAULT_COLUMNS, LEGEND, build_report, case_entry, console_table, fmt, value_of
+from pipeline.report.build import (DEFAULT_COLUMNS, LEGEND, build_report, case_entry, case_folders, console_table, fmt,
+                                   value_of)
 from pipeline.report.plots import plot_f1_png, plot_tasks_png
 from pipeline.report.render import render, to_html, to_markdown, write_report
 
-__all__ = ["DEFAULT_COLUMNS", "LEGEND", "build_report", "case_entry", "console_table", "fmt", "to_markdown",
+__all__ = ["DEFAULT_COLUMNS", "LEGEND", "build_report", "case_entry", "case_folders", "console_table", "fmt", "to_markdown",
            "value_of", "plot_f1_png", "plot_tasks_png", "render", "to_html", "write_report"]

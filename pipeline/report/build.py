@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -43,9 +44,10 @@ from pipeline.report.kg_summary import kg_summary
 from pipeline.report.review import rows_to_check
 from pipeline.scoring.graph import ALIGNED_NAMES
 from pipeline.report.trust import case_verdict, check_rows, combined_cs2
+from pipeline.validation.loss import coverage_loss
 
-__all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "build_report", "table_rows",
-           "console_table"]
+__all__ = ["DEFAULT_COLUMNS", "LEGEND", "TASKS", "value_of", "fmt", "case_entry", "case_folders", "build_report",
+           "table_rows", "console_table"]
 
 #: Graph-level columns shown by default: (label, key in the case's ``graph`` dict).
 DEFAULT_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -72,8 +74,9 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
     ("SV2", "The KG parses as strict N-Triples: valid IRIs, lexical forms of their datatypes, language tags.",
      "KG-quality benchmark, SV2 (syntactic validity)"),
     ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
-           "(a check that applies did not run or finish: never a pass), lossy (valid, but triples were dropped "
-           "or rows of the user's table left out).", "this report"),
+           "(a check that applies did not run or finish: never a pass), lossy (valid, but values were dropped, "
+           "rows of the user's table left out, or half or more of the source columns or records not mapped).",
+     "this report"),
     ("CS2", "The KG plus the part of the ontology its terms reach is consistent: OWL 2 RL rules (owlrl) and, "
             "where Java is available, OWL 2 DL (HermiT); 'no' when either finds a clash, 'not run' when either "
             "did not finish.", "KG-quality benchmark, CS2 (consistency)"),
@@ -167,12 +170,41 @@ def _read(path: Path) -> Any:
         return None
 
 
-def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dict[str, Any]:
+#: Suffixes of the folders a run sets aside (pipeline.run.runner): no case of their own.
+ASIDE = (".previous", ".interrupted", ".failed")
+
+
+def case_folders(scenario_dir: str | Path, ran: Sequence[str | Path] = ()) -> list[tuple[Path, bool]]:
+    """Every case whose artifacts are in a scenario's output folder, for its report: the folders of
+    this run (``ran``, in their order), then the other case folders there (``<case>/run.json``; not
+    the ``.previous``/``.interrupted``/``.failed`` folders a run sets aside), sorted by name.
+
+    Args:
+        scenario_dir: ``<out>/<scenario>``. ran: the run folders of this run's cases of the scenario.
+    Returns:
+        ``[(folder, from an earlier run)]``; a case of this run is listed once, from this run.
+    """
+    out = [(Path(f), False) for f in ran]
+    seen = {_case_name(f) for f, _ in out}
+    root = Path(scenario_dir)
+    others = sorted(p for p in root.iterdir() if p.is_dir() and (p / "run.json").is_file()
+                    and not p.name.endswith(ASIDE)) if root.is_dir() else []
+    return out + [(p, True) for p in others if p.name not in seen]
+
+
+def _case_name(folder: Path) -> str:
+    name = Path(folder).name
+    return next((name[:-len(s)] for s in ASIDE if name.endswith(s)), name)
+
+
+def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10, earlier_run: bool = False) -> dict[str, Any]:
     """One case of the report, read from its run folder (``run.json`` and the files it names).
 
     Args:
         folder: ``<out>/<scenario>/<case>``. report_dir: where the report is written (links are relative to it).
         top: finding groups kept (rows marked for review first, then errors; the gold's own findings apart).
+        earlier_run: the folder is from an earlier ``kgc run`` than the report's (:func:`case_folders`):
+            the entry says so (``earlier_run``) with the time its ``run.json`` was written (``run_date``).
     Returns:
         A case dict (module docstring); missing files leave their keys empty.
     """
@@ -233,6 +265,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dic
                                    "exact": sum(q.get("satisfied") is True for q in cqs),
                                    "not_scorable": sum(q.get("status") == "not_scorable" for q in cqs)},
         "coverage": {src: _coverage_cells(v) for src, v in (run.get("coverage") or {}).items()},
+        "loss": coverage_loss(run.get("counts"), run.get("coverage"), own).to_dict(),
         "runs": run.get("runs", []),
         "warnings": [w for p in per_run if isinstance(p, dict) for w in p.get("warnings", [])],
         "mapper": (run.get("config") or {}).get("mapper"), "model": prov.get("model") or
@@ -240,9 +273,19 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10) -> dic
         "kg_summary": kg_summary(folder / kg_file) if kg_file else None,
         "review": rows_to_check(folder / "table.json"),
     }
+    entry["earlier_run"] = earlier_run
+    entry["run_date"] = _written(folder / "run.json")
     entry["graph_f1"] = value_of(graph.get("SA2-prop-exact"))
     entry["verdict"] = case_verdict(entry, validation)
     return entry
+
+
+def _written(path: Path) -> str | None:
+    """When ``path`` was last written (UTC, to the minute), ``None`` when it is missing."""
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    except OSError:
+        return None
 
 
 def _check_groups(validation: Mapping[str, Any], top: int) -> list[dict[str, Any]]:

@@ -9,8 +9,11 @@ level              when                                                         
 ``failed``         the run stopped before a KG was validated                        red
 ``invalid``        a KG check fails (SV2, CS2, SHACL violation)                     red
 ``not validated``  no check fails, but one that applies did not run or finish       amber
-``lossy``          the KG is valid, but the guards dropped triples or rows of the   amber
-                   user's own table were left out: it lacks data the input holds
+``lossy``          the KG is valid, but it lacks data its input holds: values       amber
+                   dropped (guards, join keys without parent, functions giving no
+                   value), rows of the user's own table left out, or a large share
+                   of the source columns or records not mapped
+                   (:mod:`pipeline.validation.loss`)
 ``valid``          every check ran and passes                                       green
 =================  ===============================================================  =======
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pipeline.scoring.graph import ALIGNED_NAMES
+from pipeline.validation.loss import CoverageLoss, coverage_loss
 from pipeline.validation.verdict import NOT_RUN, check_reason, check_word, kg_verdict
 
 __all__ = ["LEVELS", "combined_cs2", "check_rows", "case_verdict"]
@@ -97,7 +101,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
 
     Args:
         entry: the case dict of :func:`pipeline.report.build.case_entry` (``status``, ``failed_stage``,
-            ``error``, ``counts``, ``gold``, ``graph``, ``cqs``, ``mapper``).
+            ``error``, ``counts``, ``gold``, ``graph``, ``cqs``, ``mapper``; ``loss``: the
+            :class:`~pipeline.validation.loss.CoverageLoss` of the run, else one from ``counts`` alone).
         validation: its ``graph_validation`` results (full results, or the summaries of ``run.json``).
     Returns:
         ``{"level", "css", "headline", "reasons": [str], "kg": <kg_verdict().to_dict()>}``.
@@ -107,6 +112,7 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     gold = entry.get("gold") or {}
     graph = entry.get("graph") or {}
     reasons: list[str] = []
+    loss = CoverageLoss.from_dict(entry["loss"]) if isinstance(entry.get("loss"), Mapping) else coverage_loss(counts)
     if entry.get("status") == "failed":
         level = "failed"
         headline = f"The run failed at {entry.get('failed_stage')}: no validated KG to trust."
@@ -120,11 +126,12 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
         headline = "The KG is not validated: " + ("no check ran (--no-evaluate)." if v.state == "not checked" else
                                                    f"{', '.join(v.not_run)} did not run.")
     else:
-        lost = counts.get("triples_dropped_by_guards") or 0
         left = counts.get("rows_dropped") if entry.get("mapper") == "replay" else 0
-        level = "lossy" if lost or left else "valid"
+        level = "lossy" if loss.lossy or left else "valid"
+        what = "; ".join(w for w in (loss.summary() if loss.lossy else "",
+                                     f"{left} table row(s) left out" if left else "") if w)
         headline = "The KG is valid (" + ", ".join(v.passed) + " pass)" + (
-            ", but it lacks data its input holds." if level == "lossy" else ".")
+            f", but it lacks data its input holds: {what}." if level == "lossy" else ".")
     if level != "failed":
         notes: dict[str, list[str]] = {}  # one note (imports reasoned without) given once for every check it concerns
         for row in check_rows(validation):
@@ -144,9 +151,7 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
             most = "; ".join(f"{n} from {k}" for n, k in shapes[:2])
             reasons.append(f"SHACL: {warn} warning(s) (types or values the ontology expects and the KG does not "
                            f"state; not errors under OWL's open world)" + (f", most: {most}" if most else ""))
-        if counts.get("triples_dropped_by_guards"):
-            reasons.append(f"{counts['triples_dropped_by_guards']} triple(s) dropped by the guards (invalid terms; "
-                           "see the audit)")
+        reasons += loss.reasons()
         if counts.get("rows_dropped"):
             reasons.append(f"{counts['rows_dropped']} of {counts.get('rows')} table row(s) left out by the audit "
                            "(see the audit)")

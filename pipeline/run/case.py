@@ -13,6 +13,7 @@ from typing import Any
 from pipeline import __version__
 from pipeline.findings import Finding
 from pipeline.manifest import Case
+from pipeline.validation.loss import coverage_loss
 from pipeline.validation.verdict import kg_verdict
 
 __all__ = ["RunConfig", "CaseRun", "versions", "write_json", "audit_md", "finish"]
@@ -71,8 +72,10 @@ class CaseRun:
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
         verdict = kg_verdict(self.extra.get("graph_validation"))
         if self.status == "ok" and verdict.state == "valid":
-            # valid, but the guards dropped triples of it: the report's "lossy", not a clean "valid"
-            status += " (KG valid, lossy)" if c.get("triples_dropped_by_guards") else " (KG valid)"
+            # valid, but values were dropped or most of the source is left out: the report's "lossy"
+            lossy = coverage_loss(c, self.extra.get("coverage"), self.findings).lossy or bool(
+                self.config.get("mapper") == "replay" and c.get("rows_dropped"))  # the user's own rows left out
+            status += " (KG valid, lossy)" if lossy else " (KG valid)"
         elif self.status == "ok" and verdict.state != "not checked":  # the run worked; the KG it wrote is not valid
             status += " (KG " + "; ".join(([f"fails {', '.join(verdict.failing)}"] if verdict.failing else [])
                                           + [f"not validated: {k} did not run: {_short(why)}"

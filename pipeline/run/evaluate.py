@@ -347,28 +347,19 @@ def shacl_positions(findings: list[dict[str, Any]], source: Path) -> list[dict[s
     Returns:
         A new list, the same length and order.
     """
-    errors = [f for f in findings if f.get("severity") in ("fatal", "error") and f.get("location")]
+    def located(f: dict[str, Any]) -> bool:  # an error whose focus node a line can name
+        return f.get("severity") in ("fatal", "error") and str(f.get("location") or "").startswith(
+            ("http", "urn", "file", "_:"))
+
     try:
-        if not errors or source.stat().st_size > LOCATE_MAX_BYTES:
+        if not any(map(located, findings)) or source.stat().st_size > LOCATE_MAX_BYTES:
             return findings
         lines = source.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return findings
     out = []
     for f in findings:
-        focus = str(f.get("location") or "")
-        if f not in errors or not focus.startswith(("http", "urn", "file", "_:")):
-            out.append(f)
-            continue
-        value = source_position({"term": f.get("term"), "line": 1}, source, lines) if f.get("term") else {}
-        node = source_position({"term": f"<{focus}>", "line": 1}, source, lines)
-        at = None
-        for n, line in enumerate(lines, 1):  # the value on the focus node's own line (N-Triples, one-line Turtle)
-            if f"<{focus}>" in line and f.get("term") and value.get("line") and _value_in(line, str(f["term"])):
-                at = (n, line.find(_value_key(str(f["term"]))) + 1)
-                break
-        at = at or ((value["line"], value["column"]) if value.get("line") else
-                    (node["line"], node["column"]) if node.get("line") else None)
+        at = _position(str(f["location"]), str(f.get("term") or ""), source, lines) if located(f) else None
         if at is None:
             out.append(f)
             continue
@@ -376,14 +367,26 @@ def shacl_positions(findings: list[dict[str, Any]], source: Path) -> list[dict[s
     return out
 
 
+def _position(focus: str, term: str, source: Path, lines: list[str]) -> tuple[int, int] | None:
+    """``(line, column)`` of a SHACL result in ``lines``: its value (``term``, N-Triples form; may be
+    empty) on a line naming the focus node, else the value's first occurrence, else the focus
+    node's; each lookup only when the one before found nothing; ``None`` when none does."""
+    if term:
+        key = _value_key(term)
+        for n, line in enumerate(lines, 1):  # the value on the focus node's own line (N-Triples, one-line Turtle)
+            if f"<{focus}>" in line and key in line:
+                return n, line.find(key) + 1
+        value = source_position({"term": term, "line": 1}, source, lines)
+        if value.get("line"):
+            return value["line"], value["column"]
+    node = source_position({"term": f"<{focus}>", "line": 1}, source, lines)
+    return (node["line"], node["column"]) if node.get("line") else None
+
+
 def _value_key(term: str) -> str:
     """The text by which a value (N-Triples form) is found in a line: a literal's quoted lexical form."""
     m = re.match(r'^("(?:[^"\\]|\\.)*")', term)
     return m.group(1) if m else term
-
-
-def _value_in(line: str, term: str) -> bool:
-    return _value_key(term) in line
 
 
 def source_position(finding: dict[str, Any], source: Path, lines: list[str]) -> dict[str, Any]:

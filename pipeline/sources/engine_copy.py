@@ -28,7 +28,9 @@ and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compil
    mapping reads it.
 
 The folder of the copies is ``inputs/`` in a run folder or beside the file ``kgc compile`` or
-``kgc materialize`` writes (:func:`copies_folder`); without one, ``.repaired`` beside the input.
+``kgc materialize`` writes (:func:`copies_folder`); a caller that names none (a check that only reads
+the mapping, a library call) gets a temporary folder (:func:`scratch_folder`): never a folder beside
+the input, which may be shared or read-only.
 Each copy is reported by a :class:`~pipeline.findings.Finding` of stage ``source``,
 ``xml-repair`` or ``json-repair`` that names it.
 """
@@ -42,6 +44,7 @@ import json
 import lzma
 import re
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any, TextIO
@@ -56,7 +59,7 @@ from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
-__all__ = ["EngineCopy", "copies_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
+__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
            "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS"]
 
 
@@ -66,12 +69,32 @@ def copies_folder(beside: Path) -> Path:
     return Path(beside) / "inputs"
 
 
+_SCRATCH: list[tempfile.TemporaryDirectory] = []  # one per process, removed when it exits
+
+
+def scratch_folder(original: Path | None = None) -> Path:
+    """A temporary folder for the copies of a caller that names no folder; removed when the process
+    ends. Inputs of different folders get different subfolders (two ``data.csv`` do not meet).
+
+    Args:
+        original: the input (or the mapping folder) the copies are made for.
+    Returns:
+        ``<temporary folder>/<hash of original's folder>`` (not created until a copy is written).
+    """
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="kgc-copies-"))
+    where = Path(original).resolve() if original is not None else Path.cwd()
+    where = where.parent if where.is_file() else where
+    return Path(_SCRATCH[0].name) / hashlib.sha1(str(where).encode("utf-8")).hexdigest()[:12]
+
+
 class EngineCopy:
     """The file the engine reads for one input: the input itself until a repair writes a copy.
 
     Args:
         original: the input file (read only).
-        folder: where the copy goes (created when written); ``None``: ``.repaired`` beside the input.
+        folder: where the copy goes (created when written); ``None``: a temporary folder
+            (:func:`scratch_folder`), never one beside the input.
         name: the copy's file name (default: the input's).
     Attributes:
         path: the file the engine reads: ``original``, or the copy once written.
@@ -79,7 +102,7 @@ class EngineCopy:
 
     def __init__(self, original: Path, folder: Path | None = None, name: str | None = None) -> None:
         self.original = Path(original)
-        self.folder = Path(folder) if folder is not None else self.original.parent / ".repaired"
+        self.folder = Path(folder) if folder is not None else scratch_folder(self.original)
         self.target = self.folder / (name or self.original.name)
         self.path = self.original
 
@@ -219,7 +242,7 @@ def decoded_copy(original: Path, compression: str | None, encoding: str | None, 
         original: the source file. compression: local name of the RML-IO compression
             (``gzip``, ``zip``, ``tarxz``, ``targz``; ``None``/``none``: not compressed).
         encoding: a Python codec name (``utf-16``; ``None``: UTF-8). folder: where the copy goes
-            (``None``: ``.repaired`` beside the input).
+            (``None``: a temporary folder, :func:`scratch_folder`).
     Returns:
         ``(copy, info finding naming it)``; the copy is named after the file inside
         (``Friends.json.gz`` -> ``Friends.<hash>.json``).

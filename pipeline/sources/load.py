@@ -43,7 +43,8 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
     Args:
         source: the manifest entry.
         copies: the folder of the engine copies (a run's ``inputs/``, see
-            :func:`~pipeline.sources.engine_copy.copies_folder`); ``None``: ``.repaired`` beside the input.
+            :func:`~pipeline.sources.engine_copy.copies_folder`); ``None``: a temporary folder removed when
+            the process ends (:func:`~pipeline.sources.engine_copy.scratch_folder`), never one beside the input.
         profile: for profiling only (``kgc map``): a CSV file above
             :data:`~pipeline.sources.columns.PROFILE_RECORDS` records is held as its systematic sample
             and each column's value counts, not its cells (:mod:`pipeline.sources.columns`).

@@ -59,6 +59,7 @@ from pipeline.materialize.rml.xml_sources import xml_languages, xml_references
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
 from pipeline.materialize.views.derive import derive_sources
+from pipeline.sources.engine_copy import scratch_folder
 
 __all__ = ["Normalized", "normalize_rml", "document_base", "has_graph_maps"]
 
@@ -266,8 +267,8 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
             (the document's ``@base``, see :func:`document_base`, else the manifest's ``base_iri``).
         where: file name used in messages and findings.
         copies: folder for decoded copies of compressed/encoded sources and for derived sources
-            (default: ``.repaired`` beside the mapping folder's inputs, see
-            :class:`pipeline.sources.engine_copy.EngineCopy`).
+            (default: a temporary folder removed when the process ends, never one beside the inputs:
+            :func:`pipeline.sources.engine_copy.scratch_folder`).
     Returns:
         A :class:`Normalized` with the engine-ready graph and the repairs made.
     Raises:
@@ -278,7 +279,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     findings = resolve_sources(g, mapping_dir, where, copies)
     xml_languages(g)  # inherited xml:lang: an XPath the derived-source pass evaluates
-    findings += derive_sources(g, Path(copies) if copies is not None else mapping_dir / ".repaired", where, natural)
+    findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural)
     g.remove((None, KGC.derive, None))
     maps = check_mapping(g, where)
     check_functions(g, maps, where)

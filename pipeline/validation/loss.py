@@ -1,0 +1,162 @@
+"""What of the source data did not reach the KG, and whether that makes the KG *lossy*.
+
+A KG can pass every check (SV2, CS2, SHACL) and still lack much of what its sources hold; its
+verdict weighs that beside the checks, which it leaves as they are. Three losses are counted from
+a run's facts (``run.json`` ``counts`` and ``coverage``, the materialize findings):
+
+* **values dropped** at materialize: terms the guards found invalid (``N triple(s) dropped``),
+  child join keys no parent record has (:data:`~pipeline.materialize.materializer.JOIN_REASON`:
+  their links are lost), functions that gave no value for values that are there
+  (:data:`~pipeline.materialize.materializer.NO_VALUE_REASON`);
+* **unmapped columns**: columns (JSON/XML paths) with values that no TriplesMap reads, over every
+  source of the case (a source no TriplesMap reads counts with all its columns);
+* **records without a subject**: records of a mapped source for which no subject map has every
+  value it references (R2RML section 7: no subject, no triple).
+
+Any dropped value makes the KG lossy: the mapping asked for that data. Unmapped columns and records
+without a subject make it lossy when they are a large share (:data:`LARGE_SHARE`) of the source's:
+a mapping may leave an internal code or a duplicate column out on purpose, so a few such columns
+are said in the reasons, not judged; a KG that leaves out most of its source is not what a reader
+takes "valid" to mean. This module reads plain dicts (and findings as objects or dicts) and imports
+nothing heavy, so the report and the console line read it alike.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from pipeline.materialize.materializer import JOIN_REASON, NO_VALUE_REASON
+
+__all__ = ["LARGE_SHARE", "CoverageLoss", "coverage_loss"]
+
+#: Share of a case's source columns (or of its mapped records) left out at or above which the KG is
+#: lossy: half of them, "most of the source". Below it the losses are said, not judged.
+LARGE_SHARE = 0.5
+
+_DROPPED = re.compile(r"^(\d+) (value|triple)\(s\) dropped: (.*)$", re.S)
+
+
+@dataclass
+class CoverageLoss:
+    """What of a case's sources is not in its KG.
+
+    Attributes:
+        dropped: values dropped at materialize, all kinds (``counts["triples_dropped_by_guards"]``).
+        join: child join keys without a parent record (part of ``dropped``).
+        function: values a function gave no value for (part of ``dropped``).
+        columns, unmapped: source columns with a value, and ``{source: [names]}`` of those no
+            TriplesMap reads.
+        records, without_subject: records of the mapped sources, and how many get no subject.
+    """
+
+    dropped: int = 0
+    join: int = 0
+    function: int = 0
+    columns: int = 0
+    unmapped: dict[str, list[str]] = field(default_factory=dict)
+    records: int = 0
+    without_subject: int = 0
+
+    @property
+    def guard(self) -> int:
+        """Triples the guards dropped as invalid terms (``dropped`` less the join and function losses)."""
+        return max(self.dropped - self.join - self.function, 0)
+
+    @property
+    def n_unmapped(self) -> int:
+        return sum(len(v) for v in self.unmapped.values())
+
+    @property
+    def unmapped_share(self) -> float:
+        return self.n_unmapped / self.columns if self.columns else 0.0
+
+    @property
+    def subject_share(self) -> float:
+        return self.without_subject / self.records if self.records else 0.0
+
+    @property
+    def lossy(self) -> bool:
+        """Values were dropped, or a large share of the columns or records is left out (module docstring)."""
+        return bool(self.dropped) or self.unmapped_share >= LARGE_SHARE or self.subject_share >= LARGE_SHARE
+
+    def summary(self) -> str:
+        """The losses in a few words (``4 value(s) dropped; 3 of 4 source columns not mapped``), ``""`` without any."""
+        parts = [f"{self.dropped} value(s) dropped"] if self.dropped else []
+        if self.n_unmapped:
+            parts.append(f"{self.n_unmapped} of {self.columns} source columns not mapped ({self.unmapped_share:.0%})")
+        if self.without_subject:
+            parts.append(f"{self.without_subject} of {self.records} records without a subject "
+                         f"({self.subject_share:.0%})")
+        return "; ".join(parts)
+
+    def reasons(self) -> list[str]:
+        """One line per loss, for the report's verdict."""
+        out = []
+        if self.guard:
+            out.append(f"{self.guard} triple(s) dropped by the guards (invalid terms; see the audit)")
+        if self.join:
+            out.append(f"{self.join} join key(s) without a parent record: their links are not in the KG "
+                       "(see the audit)")
+        if self.function:
+            out.append(f"{self.function} value(s) a function gave no value for are not in the KG (see the audit)")
+        if self.n_unmapped:
+            names = "; ".join(f"{src}: {', '.join(cols[:5])}{' ...' if len(cols) > 5 else ''}"
+                              for src, cols in self.unmapped.items() if cols)
+            out.append(f"{self.n_unmapped} of {self.columns} source columns with values are not mapped "
+                       f"({self.unmapped_share:.0%}): {names}")
+        if self.without_subject:
+            out.append(f"{self.without_subject} of {self.records} records get no subject ({self.subject_share:.0%}; "
+                       "a value their subject IRI needs is missing): nothing of them is in the KG")
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "CoverageLoss":
+        """The loss a :meth:`to_dict` gave (its derived keys ignored)."""
+        return cls(**{k: d[k] for k in ("dropped", "join", "function", "columns", "unmapped", "records",
+                                        "without_subject") if k in d})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, with ``lossy`` and ``summary``."""
+        return {"dropped": self.dropped, "guard": self.guard, "join": self.join, "function": self.function,
+                "columns": self.columns, "unmapped": self.unmapped, "records": self.records,
+                "without_subject": self.without_subject, "lossy": self.lossy, "summary": self.summary()}
+
+
+def _get(f: Any, key: str) -> Any:
+    return f.get(key) if isinstance(f, Mapping) else getattr(f, key, None)
+
+
+def coverage_loss(counts: Mapping[str, Any] | None, coverage: Mapping[str, Any] | None = None,
+                  findings: Iterable[Any] = ()) -> CoverageLoss:
+    """The losses of one run.
+
+    Args:
+        counts: ``run.json`` ``counts`` (``triples_dropped_by_guards``).
+        coverage: ``run.json`` ``coverage``: per source ``columns``, ``unmapped_columns``, ``records``,
+            ``records_with_subject``, ``triples_maps`` (:func:`pipeline.compile.coverage.source_coverage`).
+        findings: the run's findings (:class:`~pipeline.findings.Finding` or their dicts); the
+            materialize stage's ``N value(s) dropped: <reason>`` ones tell join and function losses apart.
+    Returns:
+        A :class:`CoverageLoss`.
+    """
+    loss = CoverageLoss(dropped=int((counts or {}).get("triples_dropped_by_guards") or 0))
+    for f in findings:
+        if _get(f, "stage") != "materialize":
+            continue
+        m = _DROPPED.match(str(_get(f, "message") or ""))
+        if m and m.group(2) == "value":
+            if m.group(3).startswith(JOIN_REASON):
+                loss.join += int(m.group(1))
+            elif m.group(3).startswith(NO_VALUE_REASON):
+                loss.function += int(m.group(1))
+    for src, cov in (coverage or {}).items():
+        if not isinstance(cov, Mapping):
+            continue
+        loss.columns += int(cov.get("columns") or 0)
+        if cov.get("unmapped_columns"):
+            loss.unmapped[str(src)] = [str(c) for c in cov["unmapped_columns"]]
+        if cov.get("triples_maps"):
+            loss.records += int(cov.get("records") or 0)
+            loss.without_subject += max(int(cov.get("records") or 0) - int(cov.get("records_with_subject") or 0), 0)
+    return loss
