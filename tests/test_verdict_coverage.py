@@ -42,7 +42,11 @@ def test_each_loss_is_counted_apart_and_a_large_share_is_lossy():
         "1 of 10 records get no subject (10%; a value their subject IRI needs is missing): nothing of them is in the KG"]
 
 
-def test_a_few_unmapped_columns_are_said_not_judged():
+def test_unmapped_columns_are_said_not_judged():
+    most = coverage_loss({}, {"a.csv": {"columns": 5, "unmapped_columns": ["a", "b", "c", "d"], "records": 4,
+                                        "records_with_subject": 4, "triples_maps": 1}})
+    assert most.unmapped_share == 0.8 and not most.lossy  # which columns to map is the mapping's choice
+
     below = coverage_loss({}, {"a.csv": {"columns": 5, "unmapped_columns": ["note", "x"], "records": 4,
                                          "records_with_subject": 4, "triples_maps": 1}})
     assert below.unmapped_share < LARGE_SHARE and not below.lossy

@@ -75,7 +75,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "KG-quality benchmark, SV2 (syntactic validity)"),
     ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
            "(a check that applies did not run or finish: never a pass), lossy (valid, but values were dropped, "
-           "rows of the user's table left out, or half or more of the source columns or records not mapped).",
+           "rows of the user's table left out, or half or more of the mapped records without a subject; "
+           "unmapped columns are listed, not judged).",
      "this report"),
     ("CS2", "The KG plus the part of the ontology its terms reach is consistent: OWL 2 RL rules (owlrl) and, "
             "where Java is available, OWL 2 DL (HermiT); 'no' when either finds a clash, 'not run' when either "

@@ -72,7 +72,7 @@ class CaseRun:
         status = self.status if self.status == "ok" else f"FAILED at {self.failed_stage}: {self.error}"
         verdict = kg_verdict(self.extra.get("graph_validation"))
         if self.status == "ok" and verdict.state == "valid":
-            # valid, but values were dropped or most of the source is left out: the report's "lossy"
+            # valid, but values were dropped or most mapped records got no subject: the report's "lossy"
             lossy = coverage_loss(c, self.extra.get("coverage"), self.findings).lossy or bool(
                 self.config.get("mapper") == "replay" and c.get("rows_dropped"))  # the user's own rows left out
             status += " (KG valid, lossy)" if lossy else " (KG valid)"
