@@ -1,0 +1,73 @@
+"""The project's real-mapping cases (data/real-mappings/): manifests load, reference graphs and vocabularies parse.
+
+Cases added by the corpus work of issue 27 are checked against exact figures of their reference graph
+(triples, typed subjects per class, distinct predicates); every case folder is checked for the common layout.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import rdflib
+
+from pipeline.manifest import load_manifest
+
+ROOT = Path(__file__).resolve().parents[1] / "data" / "real-mappings"
+
+DP = "http://dockerpedia.inf.utfsm.cl/vocab#"
+
+#: case id -> (triples, {class IRI: typed subjects}, distinct predicates, sources, vocabulary files)
+EXPECTED = {
+    "container-sbom-cyclonedx": (
+        1696,
+        {DP + "Image": 1, DP + "PackageVersion": 119, DP + "OperatingSystem": 1},
+        21,
+        ["docker-inspect-python-3.9.json", "sbom-python-3.9.json"],
+        ["c2t-ontology.ttl"],
+    ),
+}
+
+ALL_CASES = sorted(p.name for p in ROOT.iterdir() if (p / "case.yaml").is_file())
+
+
+def _graph(path: Path) -> rdflib.Graph:
+    return rdflib.Graph().parse(path, format="nt" if path.suffix == ".nt" else "turtle")
+
+
+@pytest.mark.parametrize("case_id", ALL_CASES)
+def test_every_case_has_the_corpus_layout(case_id):
+    folder = ROOT / case_id
+    case = load_manifest(folder / "case.yaml")
+    assert case.name == case_id
+    assert case.gold_graph == folder / "reference" / "reference.nt"
+    assert (folder / "LICENSE").is_file() and (folder / "README.md").is_file()
+    assert (folder / "reference" / "config.ini").is_file()
+    assert all(s.path.is_file() and s.path.parent == folder / "data" for s in case.sources)
+    assert case_id in (ROOT / "PROVENANCE.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("case_id", sorted(EXPECTED))
+def test_new_case_reference_graph(case_id):
+    triples, classes, predicates, sources, vocabularies = EXPECTED[case_id]
+    case = load_manifest(ROOT / case_id / "case.yaml")
+    assert [s.name for s in case.sources] == sources
+    assert [p.name for p in case.ontologies] == vocabularies
+    gold = _graph(case.gold_graph)
+    assert len(gold) == triples
+    typed = Counter(str(o) for o in gold.objects(None, rdflib.RDF.type))
+    assert dict(typed) == classes
+    assert len(set(gold.predicates())) == predicates
+    for path in case.ontologies:
+        assert len(_graph(path)) > 0
+
+
+def test_container_sbom_package_versions_are_installed_on_the_image():
+    gold = _graph(ROOT / "container-sbom-cyclonedx" / "reference" / "reference.nt")
+    image = next(gold.subjects(rdflib.RDF.type, rdflib.URIRef(DP + "Image")))
+    installed = set(gold.subjects(rdflib.URIRef(DP + "isInstalledOn"), image))
+    assert len(installed) == 119
+    assert installed == set(gold.subjects(rdflib.RDF.type, rdflib.URIRef(DP + "PackageVersion")))
+    # the image itself has 9 layers; the other 232 isInstalledOn links go to those layers
+    assert len(set(gold.objects(image, rdflib.URIRef(DP + "hasLayer")))) == 9
+    assert len(set(gold.triples((None, rdflib.URIRef(DP + "isInstalledOn"), None)))) == 351
