@@ -146,15 +146,19 @@ def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str
     ``album_release_date`` that names ``spo:releaseDate`` (domain ``mo:Record``) at :data:`SUBCLASS_EVIDENCE`
     is a ``mo:Record``. A date, a number or a truth value (:data:`ATTRIBUTE_KINDS`) is an attribute of the
     record's own entity, never the key of another, so that class is the record's, not a second entity keyed
-    by the date. It replaces the chosen class only when no column names a property of the chosen class's own
-    domain at that level (nothing in the data supports it: its name alone, ``albums`` ~ ``mo:ReleaseType``),
+    by the date. It replaces the chosen class only when the name fits it no better than a word of its comment
+    does (at most that level: ``albums`` ~ ``mo:ReleaseType``, 0.59; ``SectionOfLine`` names
+    ``era:SectionOfLine`` and stays) and no column names a
+    property of the chosen class's own domain at that level (nothing in the data supports it),
     and the attribute columns' domains have one most general class in common. ``None`` otherwise.
     """
     def own(cls: URIRef, i: int) -> list[int]:
         weights = fits[cls][1]
         return [j for j in range(len(props)) if weights[j] == 1.0 and sims[i, j] >= SUBCLASS_EVIDENCE]
 
-    if any(own(chosen, i) for i in range(len(refs))):
+    # the lexical name fit of a word in a class's comment is at most 0.7 (names.NameMatcher): above it the
+    # file or element name is the class's name, which stands; so does a column naming one of its properties
+    if fits[chosen][0] > SUBCLASS_EVIDENCE or any(own(chosen, i) for i in range(len(refs))):
         return None
     attributes = [i for i, r in enumerate(refs) if sims[i].max() >= SUBCLASS_EVIDENCE and _attribute(info, r)]
     if not attributes:
