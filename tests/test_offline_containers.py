@@ -56,3 +56,19 @@ def test_a_document_or_a_single_kind_is_no_container(tmp_path):
     assert record_kinds(load_source(Source(single, "xml"), tmp_path / "c")) == []
     assert record_kinds(load_source(Source(given, "xml", iterator="/R"), tmp_path / "c")) == []
     assert record_kinds(load_source(Source(kinds, "xml"), tmp_path / "c")) == ["A", "B"]
+
+
+def test_rows_of_a_kind_are_written_on_the_file_under_the_kind_element():
+    from pipeline.mappers.offline.containers import Kind, rewrite
+    from pipeline.table import MappingRow
+    kinds = {"Line.xml": Kind("register.xml", "Line", "Line.xml"), "Station.xml": Kind("register.xml", "Station", "Station.xml")}
+    row = MappingRow(data_reference="concat(LineIdentification/@Value,' ',LineStart/@Value)", source_file="Line.xml",
+                     subject_template="http://example.org/data/line/{LineIdentification/@Value}",
+                     join_condition="Line.LineStart/@Value==Station.StationCode/@Value, @id==@id")
+    other = MappingRow(data_reference="stop_id", source_file="stops.csv", join_condition="stops.a==routes.b")
+    rewrite([row, other], kinds)
+    assert (row.source_file, row.data_reference, row.subject_template, row.join_condition) == (
+        "register.xml", "concat(Line/LineIdentification/@Value,' ',Line/LineStart/@Value)",
+        "http://example.org/data/line/{Line/LineIdentification/@Value}",
+        "Line/LineStart/@Value==Station/StationCode/@Value, Line/@id==Line/@id")
+    assert (other.source_file, other.data_reference, other.join_condition) == ("stops.csv", "stop_id", "stops.a==routes.b")

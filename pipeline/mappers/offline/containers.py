@@ -142,8 +142,11 @@ def rewrite(rows: list[MappingRow], kinds: dict[str, Kind]) -> None:
         row.source_file = kind.owner
         if row.data_reference:
             m = re.fullmatch(r"concat\((.*)\)", row.data_reference)
-            row.data_reference = (f"concat({','.join(ref(kind, a.strip()) for a in m.group(1).split(','))})"
-                                  if m else ref(kind, row.data_reference))
+            if m:  # a quoted argument of concat is a constant, no reference
+                args = [a.strip() for a in m.group(1).split(",")]
+                row.data_reference = "concat(" + ",".join(a if a[:1] in "'\"" else ref(kind, a) for a in args) + ")"
+            else:
+                row.data_reference = ref(kind, row.data_reference)
         if row.subject_template:
             row.subject_template = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.subject_template)
         if row.language_tag and row.language_tag.startswith("{"):
