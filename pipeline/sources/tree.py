@@ -22,7 +22,7 @@ from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, de
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
 
-__all__ = ["load_json", "load_xml"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step"]
 
 
 def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
@@ -203,6 +203,24 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
 
     walk(el, "")
     return out
+
+
+def xml_step(el: etree._Element, defaults: dict[str, str]) -> str:
+    """The step of ``el`` as the references of a loaded source write it (``prefix:local``; an element
+    of a default namespace gets the prefix bound to it in ``defaults``, namespace URI -> prefix)."""
+    return _qname(el, defaults)
+
+
+def xml_records(data: SourceData, iterator: str) -> tuple[list[dict[str, list[str]]], list[str]]:
+    """The records of a loaded XML source read at another ``iterator`` (an XPath on the same document),
+    and their references in document order, as :func:`load_xml` reads them."""
+    tree = data._tree
+    elements = tree.xpath(iterator, namespaces=data.namespaces) if tree is not None else []
+    records = [_xml_record(e, data.default_prefixes) for e in elements if isinstance(e, etree._Element)]
+    refs: list[str] = []
+    for r in records:
+        refs.extend(k for k in r if k not in refs)
+    return records, refs
 
 
 def load_xml(src: Source, copy: EngineCopy) -> SourceData:

@@ -13,7 +13,7 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.fit import DomainIndex, range_kinds, value_kind
+from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
 __all__ = ["choose_class", "type_column", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
@@ -83,6 +83,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     index = DomainIndex(ontology, props)
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
+    scored: dict[URIRef, tuple[float, str]] = {}
     for cls in classes:
         name_fit = max((matcher.score(n, cls) for n in names), default=0.0)
         # a property of another vocabulary is usable on the class, but no evidence of it: counted, every
@@ -99,11 +100,19 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
             score = prop_fit
         else:
             score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
+        named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
+            f"the file name {info.stem!r} names no class"
+        scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
         if score > best[0]:
-            named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
-                f"the file name {info.stem!r} names no class"
-            best = (score, cls, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
+            best = (score, cls, scored[cls][1])
     info.cls_score, info.cls, info.cls_evidence = best
+    if info.cls is not None and sims is not None:
+        entailed = _entailed_by_attributes(ontology, info, refs, props, sims, fits, info.cls)
+        if entailed is not None:
+            cls = entailed[0]
+            info.cls_score, info.cls = scored[cls][0], cls
+            info.cls_evidence = (f"{scored[cls][1]}; {entailed[1]}, and no column names a property whose domain "
+                                 f"is {ontology.compact(best[1])} (its name alone suggested it, {best[0]:.2f})")
     if info.cls is not None and sims is not None:
         general = _most_general_fit(ontology, info.cls, fits, sims, [r for r in refs])
         if general != info.cls:
@@ -111,6 +120,68 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
                                   f"{ontology.compact(info.cls)} that {ontology.compact(general)} lacks, nor does "
                                   "the file name prefer it")
             info.cls = general
+
+
+#: Kinds of value that are attributes of the record's own entity (a date, a number, a truth value): unlike
+#: a text, which may name another entity (a city, an artist), they never identify one.
+ATTRIBUTE_KINDS = frozenset({"date", "dateTime", "year", "integer", "decimal", "boolean", "time"})
+#: Values of a column read to tell its kind.
+ATTRIBUTE_SAMPLE = 200
+
+
+def _attribute(info: SourceInfo, ref: str) -> bool:
+    """True when most of the first :data:`ATTRIBUTE_SAMPLE` non-empty values of ``ref`` are of an attribute
+    kind, each read alone (``2019-06-14`` and ``2009``: dates and years; the majority says what a column
+    holds, as :data:`MOSTLY_FITS` for a range)."""
+    values = [v for v in info.data.head_values(ref, ATTRIBUTE_SAMPLE) if v and v.strip()]
+    return bool(values) and sum(value_kind([v]) in ATTRIBUTE_KINDS for v in values) > MOSTLY_FITS * len(values)
+
+
+def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str], props: list[URIRef],
+                            sims: np.ndarray, fits: dict[URIRef, tuple[float, np.ndarray]],
+                            chosen: URIRef) -> tuple[URIRef, str] | None:
+    """The class the records' attribute columns entail when the class their name suggests has no support.
+
+    ``rdfs:domain`` entails the class of a subject (RDF 1.1 Semantics, rule rdfs2): a record holding an
+    ``album_release_date`` that names ``spo:releaseDate`` (domain ``mo:Record``) at :data:`SUBCLASS_EVIDENCE`
+    is a ``mo:Record``. A date, a number or a truth value (:data:`ATTRIBUTE_KINDS`) is an attribute of the
+    record's own entity, never the key of another, so that class is the record's, not a second entity keyed
+    by the date. It replaces the chosen class only when the name fits it no better than a word of its comment
+    does (at most that level: ``albums`` ~ ``mo:ReleaseType``, 0.59; ``SectionOfLine`` names
+    ``era:SectionOfLine`` and stays) and no column names a
+    property of the chosen class's own domain at that level (nothing in the data supports it),
+    and the attribute columns' domains have one most general class in common. ``None`` otherwise.
+    """
+    def own(cls: URIRef, i: int) -> list[int]:
+        weights = fits[cls][1]
+        return [j for j in range(len(props)) if weights[j] == 1.0 and sims[i, j] >= SUBCLASS_EVIDENCE]
+
+    # the lexical name fit of a word in a class's comment is at most 0.7 (names.NameMatcher): above it the
+    # file or element name is the class's name, which stands; so does a column naming one of its properties
+    if fits[chosen][0] > SUBCLASS_EVIDENCE or any(own(chosen, i) for i in range(len(refs))):
+        return None
+    attributes = [i for i, r in enumerate(refs) if sims[i].max() >= SUBCLASS_EVIDENCE and _attribute(info, r)]
+    if not attributes:
+        return None
+    # each attribute column names its best property; its domain (with superclasses) is entailed
+    common: set[URIRef] | None = None
+    shown = []
+    for i in attributes:
+        j = int(sims[i].argmax())
+        domains = {c for c in fits if fits[c][1][j] == 1.0}
+        if not domains:
+            continue
+        shown.append(f"{refs[i]!r} names {ontology.compact(props[j])} ({sims[i, j]:.2f})")
+        common = domains if common is None else common & domains
+    if not common:
+        return None
+    # the classes holding every such property are their domains and the domains' subclasses; what the
+    # domains entail is the most general of them (a subclass is not entailed: claim no more than that)
+    top = sorted(c for c in common if not any(o != c and o in ontology.superclasses(c) for o in common))
+    if len(top) != 1 or top[0] == chosen:
+        return None
+    return top[0], (f"{', '.join(shown)}: its domain makes every record a {ontology.compact(top[0])} "
+                    "(rdfs:domain, RDF 1.1 Semantics rdfs2)")
 
 
 #: Least similarity of a column to a property of a subclass, not of its superclass, for the column to

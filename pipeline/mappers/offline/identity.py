@@ -41,7 +41,7 @@ __all__ = ["id_like", "name_like", "name_words", "code_like", "source_kinds", "n
 
 #: Words that name an identifier (in a column name or an ontology term's label/comment); ``ref`` is
 #: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``).
-ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean", "doi"}
+ID_WORDS = {"id", "identifier", "code", "key", "uuid", "guid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean", "doi"}
 
 #: Least share of records (more than half: "most") that must hold a value of a column mapped to an
 #: ontology identifier for it to key the records when a few lack it. The ontology says the property
@@ -127,7 +127,7 @@ def _has_key_members(ontology: Ontology, cls: URIRef) -> set[URIRef]:
 
 
 #: Words that say "identifier" without naming a scheme (``isbn``, ``orcid``, ``doi`` name one).
-GENERIC_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "number", "no", "nr", "num", "ref"}
+GENERIC_ID_WORDS = {"id", "identifier", "code", "key", "uuid", "guid", "number", "no", "nr", "num", "ref"}
 
 
 def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIRef, stem: str = "") -> bool:

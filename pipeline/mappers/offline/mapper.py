@@ -30,6 +30,7 @@ from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.classes import choose_class, type_column
 from pipeline.mappers.offline.confidence import calibrate_rows
+from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
@@ -113,7 +114,15 @@ class OfflineMapper:
         t0 = time.perf_counter()
         case, ont = inputs.case, inputs.ontology
         infos = []
+        # a file holding collections of records of several kinds is mapped kind by kind (containers.py)
+        kinds: dict[str, Kind] = {}
+        sources = []
+        taken = {d.source.name or d.source.path.name for d in inputs.sources}
         for data in inputs.sources:
+            parts = split(data, data.source.name or data.source.path.name, taken)
+            kinds.update((k.name, k) for k, _ in parts)
+            sources += [sub for _, sub in parts] or [data]
+        for data in sources:
             src = data.source
             refs = [r for r in data.references
                     if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
@@ -214,6 +223,7 @@ class OfflineMapper:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
         mark_cross_products(builder.rows, data)
         calibrate_rows(builder.rows)
+        rewrite(builder.rows, kinds)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i

@@ -1,0 +1,159 @@
+"""XML files that hold collections of records of several kinds: each kind is a logical source of its own.
+
+A register exported as one file (``<RINFData>`` holding 24 ``SectionOfLine`` and 25
+``OperationalPoint`` elements beside a ``MemberStateCode`` stamp) is read by the loader as one record
+at its root, because no single element kind is the record. Mapped as one record, every value of every
+section of line lands on one entity and the values of the repeated elements are combined as a cross
+product. The file is a *container*: its root says nothing of its own (no child holds text), and each
+of its structured children (with child elements) occurs several times: those are the records, one
+kind per element name, as a person would write one logical source per kind (the warning of
+:func:`pipeline.sources.tree.load_xml` asks for that). A document (one notice per file) is no
+container: its root holds values of its own (``cbc:ID``, ``cbc:IssueDate``) or single structured parts
+(``cac:TenderingTerms``), and it stays one record (:mod:`.xmldoc`).
+
+The mapper maps each kind as a source of its own (:func:`split`: records at ``<root>/<kind>``, one
+entity per occurrence, keys, classes and foreign keys found per kind, so a reference of one kind to
+the identifier of another is a join), then writes its rows on the file as the manifest names it
+(:func:`rewrite`): every reference prefixed with the kind's element (``SOLOPStart/@Value`` ->
+``SectionOfLine/SOLOPStart/@Value``), so the compiler reads each kind once per occurrence through a
+logical view on the file (:mod:`pipeline.compile.nesting`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from pipeline.sources.load import SourceData
+from pipeline.sources.tree import xml_records, xml_step
+from pipeline.table import MappingRow
+
+__all__ = ["Kind", "record_kinds", "split", "rewrite"]
+
+#: A kind needs this many occurrences to be a collection of records rather than a part of one.
+MIN_OCCURRENCES = 2
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of record of a container file.
+
+    Attributes:
+        owner: the name of the file's source (the table's Source File).
+        step: the element's step below the root as the loader writes references (``SectionOfLine``,
+            ``era:OP``).
+        name: the name the kind is mapped under (``SectionOfLine.xml``): its stem names the records.
+    """
+
+    owner: str
+    step: str
+    name: str
+
+
+def record_kinds(data: SourceData) -> list[str]:
+    """The element steps of the kinds of record a container file holds, in document order; ``[]`` when
+    ``data`` is no container.
+
+    A container: an XML source read as one record at its root (iterator detected, not given), whose
+    root's children hold no text of their own, and whose children with child elements all occur at
+    least :data:`MIN_OCCURRENCES` times (childless elements beside them, attributes only, are stamps of
+    the file: ``<MemberStateCode Code="IT"/>``).
+
+    Args:
+        data: a loaded source.
+    Returns:
+        Steps such as ``['SectionOfLine', 'OperationalPoint']`` (prefixed when namespaced).
+    """
+    if data.source.format != "xml" or data.source.iterator or len(data.records) != 1 or data._tree is None:
+        return []
+    root = data._tree.getroot()
+    if data.iterator is None or data.iterator.strip("/").count("/") != 0:
+        return []  # the loader's iterator is not the root: its records are already one kind
+    children = [c for c in root if isinstance(c.tag, str)]
+    if any((c.text or "").strip() and len(c) == 0 for c in children):
+        return []  # the root states values of its own: a document
+    counts: dict[str, int] = {}
+    for c in children:
+        if len(c):
+            step = xml_step(c, data.default_prefixes)
+            counts[step] = counts.get(step, 0) + 1
+    if not counts or min(counts.values()) < MIN_OCCURRENCES:
+        return []
+    return list(counts)
+
+
+def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, SourceData]]:
+    """One source per kind of record of the container file ``data`` (see :func:`record_kinds`).
+
+    Args:
+        data: the file as loaded (one record at its root).
+        name: its name in the manifest (the table's Source File).
+        taken: names of the case's sources: a kind whose name would be one of them is not split off.
+    Returns:
+        ``(kind, records of that kind)`` pairs; ``[]`` when the file is no container.
+    """
+    out = []
+    for step in record_kinds(data):
+        local = step.split(":")[-1]
+        kind = Kind(name, step, f"{local}.xml")
+        if kind.name in taken:
+            return []
+        iterator = f"{data.iterator.rstrip('/')}/{step}"
+        records, refs = xml_records(data, iterator)
+        source = dataclasses.replace(data.source, iterator=iterator, name=kind.name)
+        sub = SourceData(source, data.path, iterator, refs, records, [], data.namespaces,
+                         default_prefixes=data.default_prefixes, _tree=data._tree)
+        out.append((kind, sub))
+    return out
+
+
+_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
+
+
+def rewrite(rows: list[MappingRow], kinds: dict[str, Kind]) -> None:
+    """Write the rows of each kind (source file ``kind.name``) on the container file, in place: source file
+    the file's name, every reference (data reference, ``concat`` arguments, subject template placeholders,
+    language reference, both sides of a join condition) prefixed by the kind's step.
+
+    Args:
+        rows: the table's rows; rows of other sources are left as they are.
+        kinds: kind by its mapped name (:attr:`Kind.name`).
+    """
+    stems = {k.name.rsplit(".", 1)[0]: k for k in kinds.values()}
+
+    def ref(kind: Kind, r: str) -> str:
+        return f"{kind.step}/{r}"
+
+    def side(kind: Kind, text: str) -> str:
+        # a side names its source by stem (`SectionOfLine.SOLOPStart/@Value`, `routes.agency_id`) or not
+        # (`@id`: the row's own source); a kind's side is read on the container, the others stay
+        r = text.strip()
+        head, dot, tail = r.partition(".")
+        if dot and head in stems and "/" not in head:
+            return ref(stems[head], tail)
+        if dot and "/" not in head and head not in stems and not r.startswith("@"):
+            return r
+        return ref(kind, r)
+
+    for row in rows:
+        kind = kinds.get(row.source_file or "")
+        if kind is None:
+            continue
+        row.source_file = kind.owner
+        if row.data_reference:
+            m = re.fullmatch(r"concat\((.*)\)", row.data_reference)
+            if m:  # a quoted argument of concat is a constant, no reference
+                args = [a.strip() for a in m.group(1).split(",")]
+                row.data_reference = "concat(" + ",".join(a if a[:1] in "'\"" else ref(kind, a) for a in args) + ")"
+            else:
+                row.data_reference = ref(kind, row.data_reference)
+        if row.subject_template:
+            row.subject_template = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.subject_template)
+        if row.language_tag and row.language_tag.startswith("{"):
+            row.language_tag = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.language_tag)
+        if row.join_condition:
+            row.join_condition = _JOIN_SIDE.sub(lambda m: side(kind, m.group(0)), row.join_condition)
+
+
+#: one side of an equality of a join condition (``a.x==b.y``, ``x=x``; separated by ``,``/``and``/``or``)
+_JOIN_SIDE = re.compile(r"[^\s=,()]+(?=\s*==?)|(?<===)\s*[^\s=,()]+|(?<==)\s*[^\s=,()]+")
