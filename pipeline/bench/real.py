@@ -12,7 +12,8 @@ hand-written mapping produces) under ``$REAL_MAPPINGS_DIR`` (default
 Per case, ``kgc map`` runs in a process of its own (CPU seconds, user plus system, and peak
 resident memory of that process, from ``getrusage`` of a wrapper whose only child it is: the
 load and map stages together), then ``kgc run --mapper replay`` of that table builds the KG
-without evaluation. The KG is compared with the reference by
+without evaluation, and ``kgc validate`` checks that KG against the case's ontology (SV2, CS2,
+SHACL; CPU seconds of that process and its children, as for the map stage, and its exit code). The KG is compared with the reference by
 :func:`pipeline.scoring.graph.pairs.compare_graphs`, IRI-agnostic: classes, predicates and
 (predicate, value) pairs, precision and recall, against the whole reference and against its
 *reachable* part (statements whose terms the case's vocabularies declare); entities per class
@@ -184,6 +185,10 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
     kg_path = case_dir / "kg.nt"
     kg = _read_kg(kg_path)
     res["status"] = "ok" if run.returncode in (0, 1) and kg_path.is_file() else f"run exit {run.returncode}"
+    if kg_path.is_file():  # issue 27 item 5: validating the KG against its ontology, timed like the map stage
+        checked = _measured([sys.executable, "-m", "pipeline.cli", "-q", "validate", str(manifest), str(kg_path)],
+                            timeout)
+        res["validate"] = {k: v for k, v in checked.items() if k != "stderr"}
     run_json = case_dir / "run.json"
     coverage = json.loads(run_json.read_text(encoding="utf-8")).get("coverage", {}) if run_json.is_file() else {}
     res["sources"] = [len(case.sources), sum(1 for c in coverage.values() if c.get("records_with_subject"))]
@@ -276,6 +281,15 @@ def _f(v: Any) -> str:
     return "n/a" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v)
 
 
+def _validated(v: dict[str, Any] | None) -> str:
+    """``kgc validate``'s CPU seconds and exit code (0 valid, 1 a check fails or did not run)."""
+    if not v:
+        return "not run"
+    if v.get("timeout"):
+        return "timed out"
+    return f"{_f(v.get('cpu_s'))} ({v.get('rc')})"
+
+
 def _mean(values: list[float | None]) -> float | None:
     vals = [v for v in values if v is not None]
     return sum(vals) / len(vals) if vals else None
@@ -283,15 +297,16 @@ def _mean(values: list[float | None]) -> float | None:
 
 def render(results: list[dict[str, Any]]) -> str:
     """The Markdown tables of ``results`` (per case, then means over the cases)."""
-    head = ("| case | status | map CPU s | map peak MiB | sources | class P/R | predicate P/R | pair P/R (all) "
-            "| pair P/R (reachable) | entities within 20% | rows (review) | unmarked row precision |")
-    lines = [head, "|" + "|".join(["---"] * 12) + "|"]
+    head = ("| case | status | map CPU s | map peak MiB | validate CPU s (exit) | sources | class P/R | predicate P/R "
+            "| pair P/R (all) | pair P/R (reachable) | entities within 20% | rows (review) | unmarked row precision |")
+    lines = [head, "|" + "|".join(["---"] * 13) + "|"]
     for r in results:
         a, rr, m, rows = r.get("all", {}), r.get("reachable", {}), r.get("map", {}), r.get("rows", {})
         src = r.get("sources")
         lines.append("| " + " | ".join([
             r["case"], r.get("status", "?"), _f(m.get("cpu_s")),
             _f(m["rss_kib"] / 1024) if m.get("rss_kib") else "n/a",
+            _validated(r.get("validate")),
             f"{src[1]} of {src[0]}" if src else "n/a",
             f"{_f(rr.get('class_precision'))} / {_f(rr.get('class_recall'))}",
             f"{_f(rr.get('predicate_precision'))} / {_f(rr.get('predicate_recall'))}",

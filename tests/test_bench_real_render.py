@@ -1,0 +1,21 @@
+"""bench-real's per-case table: the validation column says the CPU seconds and exit code, or why not."""
+from __future__ import annotations
+
+from pipeline.bench.real import render
+
+
+def test_validation_column_reports_cpu_and_exit_or_not_run():
+    results = [
+        {"case": "a", "status": "ok", "map": {"cpu_s": 1.5, "rss_kib": 2048}, "validate": {"rc": 1, "cpu_s": 6.98},
+         "sources": [2, 2]},
+        {"case": "b", "status": "ok", "map": {"cpu_s": 0.5}, "validate": {"rc": None, "timeout": True}, "sources": [1, 0]},
+        {"case": "c", "status": "map exit 2", "map": {}},
+    ]
+    rows = [line for line in render(results).splitlines() if line.startswith("| a ") or line.startswith("| b ")
+            or line.startswith("| c ")]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in rows]
+    assert [c[:6] for c in cells] == [
+        ["a", "ok", "1.50", "2.00", "6.98 (1)", "2 of 2"],
+        ["b", "ok", "0.50", "n/a", "timed out", "0 of 1"],
+        ["c", "map exit 2", "n/a", "n/a", "not run", "n/a"],
+    ]
