@@ -55,8 +55,8 @@ def test_names_with_joiners_articles_dashes_and_learned_tails():
     lex = Lexicon(["V8_engine", "V6_engine", "Honda_J_engine", "Italy", "Alaa_Abdul-Zahra"])
     assert lex.tails == {"engine"}  # three names end in it
     ms = find_mentions("The Fellowship of the Ring was followed by The Two Towers.", lex)
-    assert [(m.value, m.shape) for m in ms if m.start >= 40] == [("The Two Towers", "CAPTHE"), ("Two Towers", "CAP")]
-    assert ("The Fellowship of the Ring", "CAPTHE") in [(m.value, m.shape) for m in ms]
+    assert [(m.value, m.shape) for m in ms if m.start >= 40] == [("The Two Towers", "DISTHE"), ("Two Towers", "CAP")]
+    assert ("The Fellowship of the Ring", "DISTHE0") in [(m.value, m.shape) for m in ms]
     ms = find_mentions("McVeagh of the South Seas left Madrid–Barajas; the Ford has a V12 engine.", lex)
     values = [(m.value, m.shape) for m in ms]
     assert ("McVeagh of the South Seas", "CAP") in values and ("Madrid–Barajas", "CAP") in values

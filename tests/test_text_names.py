@@ -144,5 +144,5 @@ def test_accent_free_spelling_and_ordinal_names():
     lex = Lexicon(["Estádio_Municipal_Coaracy_da_Mata_Fonseca"])
     ms = find_mentions("Its ground is the Estadio Municipal Coaracy da Mata Fonseca.", lex)
     assert [m.value for m in ms if m.shape == "LEX"] == ["Estádio Municipal Coaracy da Mata Fonseca"]
-    assert [(m.value, m.shape) for m in find_mentions("The 14th New Jersey Volunteer Infantry Monument is old.")][:2] \
-        == [("The 14th New Jersey Volunteer Infantry Monument", "CAPTHE"), ("14th New Jersey Volunteer Infantry Monument", "CAP")]
+    assert find_mentions("The 14th New Jersey Volunteer Infantry Monument is old.")[0].value == \
+        "14th New Jersey Volunteer Infantry Monument"

@@ -4,27 +4,6 @@ A mention is a span of the sentence with a *value* (the normalized name or liter
 and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``NUM``, ``YEAR``, ``DATE``,
 ``QUOTE``, ``CODE`` digit groups joined by hyphens, an ISBN). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
 extractor's classifier picks among them.
-
-Overlapping alternatives of a capitalised name carry the shape saying how they were found, so that
-the pair model and the stacker learn how often each kind is the name a triple uses (a rule like
-"a leading *The* belongs to the title" holds for about half of Wikidata's work titles and for one
-DBpedia name in eight, so it is learned, not fixed):
-
-* ``CAPTHE``: the name with the capitalised article before it (``The Moving Toyshop`` beside
-  ``Moving Toyshop``);
-* ``CAPSPAN``: capitalised runs joined by the lower-case words English title case leaves in lower
-  case - articles, coordinating conjunctions, short prepositions (``Cloudy with a Chance of
-  Meatballs``, ``Fire and Sleet and Candlelight``; Chicago Manual of Style 8.159);
-* ``CAPTAIL``: the end of a longer capitalised run - the part after a possessive (``Twelfth Night``
-  in ``William Shakespeare's Twelfth Night``), the run without a leading number (``Academy Award
-  for Best Actor`` in ``the 1977 Academy Award for Best Actor``), the head of an ``X of Y`` name
-  without the words before it (``President of Malta`` in ``Acting President of Malta``).
-
-Lower-case phrases (``LOW``) are candidate objects; when the lexicon's training names are often
-lower-case (:attr:`Lexicon.lowercase`: Wikidata writes genres, instruments and occupations so,
-``comedy horror``, ``guitar``; DBpedia capitalises them), every word and pair of words of a
-lower-case phrase that ends in the last word of such a name is a candidate too (``tenor`` in
-``classical tenor``, ``doom metal`` in ``doom metal band``), hyphenated words included (``post-punk``).
 """
 from __future__ import annotations
 
@@ -34,8 +13,7 @@ from dataclasses import dataclass
 from pipeline.text.names import Disambiguator, article_and_tail_variants
 from pipeline.text.normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "fold_accents", "LOWERCASE_SHARE",
-           "TITLE_WORDS"]  # fold_accents: from normalize
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "fold_accents"]  # fold_accents: from normalize
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
 # a runway-like code "14L/32R" is one token
@@ -55,13 +33,6 @@ _FUNCTION = {"the", "and", "was", "were", "has", "had", "have", "for", "from", "
              "includes", "include", "including", "used", "uses", "part", "one", "two", "three", "other", "some",
              "many", "made", "served", "found", "can", "will", "would", "as", "is", "by", "of", "in", "on", "at",
              "to", "an", "it", "he", "she", "they", "them", "all", "both", "after", "before", "while", "during"}
-#: Lower-case words inside a title in English title case: articles, coordinating conjunctions and
-#: short prepositions (Chicago Manual of Style 8.159: "Cloudy with a Chance of Meatballs").
-TITLE_WORDS = {"a", "an", "the", "and", "but", "or", "nor", "at", "by", "for", "from", "in", "into", "of", "off",
-               "on", "onto", "out", "over", "to", "up", "with", "as"}
-#: Share of a lexicon's distinct training names written in lower case above which lower-case
-#: phrases are split into their words and word pairs as candidates (:attr:`Lexicon.lowercase`).
-LOWERCASE_SHARE = 0.02
 _MONTH_RE = "|".join([*MONTHS, *(m[:3] + r"\.?" for m in MONTHS)])
 _DATE_RES = [re.compile(p, re.I) for p in (
     rf"\b(?:{_MONTH_RE})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*|\s+)\d{{4}}\b",
@@ -120,11 +91,6 @@ class Lexicon:
             if len(ws) >= 2 and _is_cap(ws[0]) and re.fullmatch(r"[A-Za-z][a-z]+", ws[-1]):
                 tails.setdefault(ws[-1], set()).add(name)
         self.tails = {w for w, ns in tails.items() if len(ns) >= 3}
-        distinct = {clean_name(n) for n in names if not number_value(n) and not date_value(n)}
-        #: share of the distinct training names written in lower case (``guitar``, ``doom metal``)
-        self.lowercase = sum(1 for n in distinct if n[:1].islower()) / len(distinct) if distinct else 0.0
-        #: the last words of the lower-case training names (``metal`` of ``doom metal``, ``guitar``)
-        self.lower_heads = {n.split()[-1] for n in distinct if n[:1].islower() and n.split()}
 
     @staticmethod
     def aliases(name: str) -> set[str]:
@@ -290,13 +256,10 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     taken: list[tuple[int, int]] = []
 
     def add(start: int, end: int, value: str, shape: str) -> None:
-        m = re.search(r"\s?['\u2019]s?$", sentence[start:end])
-        if m and shape in ("CAP", "CAPCOMMA", "LOW", "CAPTAIL", "CAPSPAN", "CAPTHE"):  # a possessive is not part of the name
+        m = re.search(r"['\u2019]s?$", sentence[start:end])
+        if m and shape in ("CAP", "CAPCOMMA", "LOW"):  # a possessive is not part of the name
             end -= len(m.group(0))
             value = clean_name(sentence[start:end])
-        if shape.startswith("CAP"):
-            # a tokenized text's "Angel 's Egg", "Saint Seiya : Legend of Sanctuary" is written as a name is
-            value = re.sub(r"\s+:\s+", ": ", re.sub(r"(?<=\w) (['\u2019]s)\b", r"\1", value))
         text = sentence[start:end]
         if value and (start, end, value) not in found:
             found[(start, end, value)] = Mention(start, end, text, value, shape)
@@ -342,30 +305,18 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         j = i
         cuts = []  # run positions after an abbreviation period ("U.S. Lansing", "S.p.A. Their")
         colons = []  # positions of a subtitle's colon
-        tails = []  # run positions after a possessive ("William Shakespeare's | Twelfth Night")
         # extend over capitalised words, digits and joiners followed by a capitalised word
         while j + 1 < len(toks) and toks[j + 1][0] - toks[j][1] <= 1:
             nxt = toks[j + 1][2]
             # a possessive may end the name ("James Craig Watson's Alma mater"; not "People's Party")
             if re.search(r"\w['\u2019]s$", toks[j][2]):
                 cuts.append(-(j + 1))
-                if _is_cap(nxt):
-                    tails.append(j + 1)
-            # a tokenized possessive, "Mickey 's Christmas Carol" (the text as TekGen gives it)
-            if nxt in ("'", "\u2019") and toks[j + 1][0] - toks[j][1] == 1 and j + 3 < len(toks) \
-                    and toks[j + 2][2] == "s" and toks[j + 2][0] == toks[j + 1][1] and _is_cap(toks[j + 3][2]) \
-                    and toks[j + 3][0] - toks[j + 2][1] == 1 and not _stop_cap(toks[j + 3][2]):
-                cuts.append(-(j + 1))
-                tails.append(j + 3)
-                j += 3
-                continue
             if toks[j][2].endswith(".") and len(toks[j][2]) > 2 and _is_cap(nxt):
                 if _stop_cap(nxt):  # "... S.p.A. Their ground": a new sentence
                     break
                 cuts.append(j + 1)
             # a title with a subtitle: "Bootleg Series Volume 1: The Quine Tapes" (both parts too)
-            # (also spaced, as a tokenized text writes it: "Saint Seiya : Legend of Sanctuary")
-            if nxt == ":" and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
+            if nxt == ":" and toks[j + 1][0] == toks[j][1] and j + 2 < len(toks) and _is_cap(toks[j + 2][2]) \
                     and toks[j + 2][0] - toks[j + 1][1] == 1:
                 colons.append(j + 1)
                 j += 2
@@ -406,17 +357,6 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             left, right = toks[b:abs(c)], toks[abs(c):j + 1]
             if left and right:
                 pieces += [left, right] if c > 0 else [left]
-        # the end of a longer run (shape CAPTAIL): after a possessive ("Twelfth Night"), without
-        # a leading number ("1977 Academy Award for Best Actor"), the head of "X of Y" without the
-        # words before it ("Acting President of Malta" -> "President of Malta")
-        ends = [t for t in tails if t <= j] + ([i] if b < i and i < j + 1 else [])
-        first_joiner = next((k for k in range(i + 1, j) if toks[k][2] in _JOINERS and toks[k][2] not in ("&", "-")), None)
-        first_joiner = first_joiner if first_joiner is not None and toks[first_joiner][2] == "of" else None
-        if first_joiner is not None and first_joiner - i >= 2 and not colons:
-            ends.append(first_joiner - 1)
-        for t in sorted(set(ends)):
-            if t > b and _is_cap(toks[t][2]) and not _stop_cap(toks[t][2]):
-                add(toks[t][0], toks[j][1], clean_name(sentence[toks[t][0]:toks[j][1]]), "CAPTAIL")
         for piece in (p for p in pieces if p):  # a colon at a run's edge leaves an empty side
             add(piece[0][0], piece[-1][1], clean_name(sentence[piece[0][0]:piece[-1][1]]), "CAP")
             # the parts between joiners too ("Tom Sizemore and Michael Rooker" is never one run,
@@ -450,18 +390,6 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
     for (b1, j1), (b2, j2) in zip(runs, runs[1:]):
         if b2 == j1 + 2 and toks[j1 + 1][2] == "and":
             add(toks[b1][0], toks[j2][1], clean_name(sentence[toks[b1][0]:toks[j2][1]]), "CAPCOMMA")
-    # a title: capitalised runs joined by the lower-case words of title case ("Cloudy with a
-    # Chance of Meatballs", "Fire and Sleet and Candlelight"), the longest from each run (CAPSPAN)
-    for r, (b1, j1) in enumerate(runs):
-        last = j1
-        for b2, j2 in runs[r + 1:]:
-            gap = toks[last + 1:b2]
-            if not 1 <= len(gap) <= 3 or b2 - b1 > 12 or any(t[2] not in TITLE_WORDS for t in gap) \
-                    or any(y[0] - x[1] > 1 for x, y in zip(toks[last:b2], toks[last + 1:b2 + 1])):
-                break
-            last = j2
-        if last > j1:
-            add(toks[b1][0], toks[last][1], clean_name(sentence[toks[b1][0]:toks[last][1]]), "CAPSPAN")
     # a capitalised name may go on in lower case ("Barny cakes", "Arros negre is a dish"): the
     # run with the one or two lower-case words after it, before a function word or punctuation
     for b1, j1 in runs:
@@ -475,35 +403,18 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
             add(toks[b1][0], toks[k][1], clean_name(sentence[toks[b1][0]:toks[k][1]]), "CAPCOMMA")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
     # objects (classes like Genre or Field are often written in lower case)
-    # (where the training names are often lower case, every word and word pair of the phrase too:
-    # "tenor" in "classical tenor", "doom metal" in "doom metal band", hyphenated "post-punk")
-    lower = lexicon is not None and lexicon.lowercase >= LOWERCASE_SHARE
-
-    def low_word(w: str) -> bool:
-        return w.islower() and w not in _FUNCTION and len(w) > 2 and (
-            w.isalpha() or (lower and re.fullmatch(r"[a-z]+(?:-[a-z]+)+", w) is not None))
     run: list[tuple[int, int, str]] = []
     for t in toks + [(len(sentence), len(sentence), ".")]:
         w = t[2]
-        if low_word(w) and (not run or t[0] - run[-1][1] <= 1):
+        if w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2 and \
+                (not run or t[0] - run[-1][1] <= 1):
             run.append(t)
             continue
         if run and len(run) <= 3:
             add(run[0][0], run[-1][1], sentence[run[0][0]:run[-1][1]], "LOW")
         if run and len(run) >= 2:
             add(run[-2][0], run[-1][1], sentence[run[-2][0]:run[-1][1]], "LOW")
-        if lower:
-            for n in (1, 2):
-                for k in range(len(run) - n + 1):
-                    if run[k + n - 1][2] in lexicon.lower_heads:  # a head seen in a lower-case name
-                        add(run[k][0], run[k + n - 1][1], sentence[run[k][0]:run[k + n - 1][1]], "LOW")
-        run = [t] if low_word(w) else []
-    # the capitalised article before a name may be part of it ("The Moving Toyshop"): both (CAPTHE)
-    starts = {t[1]: t for t in all_toks}
-    for m in [m for m in found.values() if m.shape in ("CAP", "CAPSPAN")]:
-        art = starts.get(m.start - 1)
-        if art is not None and art[2] in ("The", "A", "An") and sentence[art[1]:m.start] == " ":
-            add(art[0], m.end, clean_name(sentence[art[0]:m.end]), "CAPTHE")
+        run = [t] if (w.isalpha() and w.islower() and w not in _FUNCTION and len(w) > 2) else []
     if lexicon is not None:
         names = [m for m in found.values() if m.shape == "CAP"]
         for s, e, name in lexicon.matches(sentence):

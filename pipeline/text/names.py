@@ -179,19 +179,21 @@ class Disambiguator:
 def article_and_tail_variants(sentence: str, toks: list[tuple[int, int, str]], found: dict, tails: set[str],
                               stop: set[str], add) -> None:
     """Variant names of the capitalised mentions (on the mention's span, chosen per kind by the
-    extractor's learned rate like the disambiguations): with the lower-case article before it
-    (``the Gambia`` -> ``The Gambia``; shape ``DISthe``), and extended over following lower-case
-    words up to a learned name tail (``V8 engine``, ``Italy national football team``; shape
-    ``DISLOW``). A capitalised article before a name is a candidate of its own instead
-    (:func:`.mentions.find_mentions`, shape ``CAPTHE``), weighed by the pair model.
+    extractor's learned rate like the disambiguations): with the article before it (``The Two
+    Towers``; shapes ``DISTHE`` mid-sentence, ``DISTHE0`` clause-initial, ``DISthe`` lower-case
+    article, ``DISA0``/``DISA``), and extended over following lower-case words up to a learned
+    name tail (``V8 engine``, ``Italy national football team``; shape ``DISLOW``).
 
     ``toks`` are the sentence's tokens (:func:`.mentions.tokens`), ``found`` the mentions by
     ``(start, end, value)``, ``stop`` the function words that end a tail, ``add(start, end, value,
     shape)`` records a variant."""
     for m in [m for m in found.values() if m.shape == "CAP"]:
         before = [t for t in toks if t[1] <= m.start][-1:]
-        if before and m.start - before[0][1] == 1 and before[0][2] == "the":
-            add(m.start, m.end, clean_name(f"The {m.value}"), "DISthe")
+        if before and m.start - before[0][1] == 1 and before[0][2] in ("The", "the", "A"):
+            art = before[0][2]
+            initial = not sentence[:before[0][0]].strip() or re.search(r"[.;:!?]\s*$", sentence[:before[0][0]])
+            shape = {"The": "DISTHE", "the": "DISthe", "A": "DISA"}[art] + ("0" if initial and art != "the" else "")
+            add(m.start, m.end, clean_name(f"{art.capitalize()} {m.value}"), shape)
         after = [t for t in toks if t[0] >= m.end][:4]
         end = m.end
         for t in after:
