@@ -94,3 +94,25 @@ def test_json_dotted_key_never_proposed(tmp_path):
     result, rows = map_lexically("json-key-with-dot")
     assert not [r for r in rows if "tags" in (r.data_reference or "")]
     assert any("'tags.code'" in f["message"] and "nested path" in f["message"] for f in result.provenance["findings"])
+
+
+def test_sibling_arrays_of_records_are_said_and_read_when_listed(tmp_path):
+    from pipeline.manifest import Source
+
+    doc = tmp_path / "cat.json"
+    doc.write_text('{"meta": {"n": 2}, "datasets": [{"id": "d1"}, {"id": "d2"}], '
+                   '"publishers": [{"id": "p1"}], "tags": ["a", "b"]}', encoding="utf-8")
+    data = load_source(Source(doc, "json"))
+    assert (data.iterator, len(data.records)) == ("$.datasets[*]", 2)
+    assert [(f.severity, f.message) for f in data.findings if f.column == "iterator"] == [(
+        "warning", "the object holding the records at '$.datasets[*]' holds 1 more array(s) of records "
+        "('publishers'), which are not read: list the file once per array in the manifest, each with its iterator "
+        "and a name, e.g. {path: cat.json, iterator: \"$.publishers[*]\", name: publishers}")]
+    # the entry the message gives reads them, and says nothing more
+    listed = load_source(Source(doc, "json", iterator="$.publishers[*]", name="publishers"))
+    assert ([r["id"] for r in listed.records], [f for f in listed.findings if f.column == "iterator"]) == ([["p1"]], [])
+    nested = tmp_path / "api.json"
+    nested.write_text('{"result": {"orgs": [{"id": "o1"}], "users": [{"id": "u1"}, {"id": "u2"}]}}', encoding="utf-8")
+    data = load_source(Source(nested, "json"))
+    assert data.iterator == "$.result.orgs[*]"
+    assert "e.g. {path: api.json, iterator: \"$.result.users[*]\", name: users}" in data.findings[-1].message

@@ -84,6 +84,22 @@ def _json_records_path(data) -> tuple[str, list]:
     return "$", []
 
 
+def _sibling_record_arrays(data, iterator: str) -> list[str]:
+    """The other members of the object holding the records that :func:`_json_records_path` chose
+    (``$.datasets[*]`` in ``{"datasets": [...], "publishers": [...]}``) which are arrays of records
+    too: ``["publishers"]``; ``[]`` for any other iterator."""
+    if not (iterator.startswith("$.") and iterator.endswith("[*]")):
+        return []
+    *path, chosen = iterator[2:-3].split(".")
+    holder = data
+    for k in path:
+        holder = holder.get(k) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        return []
+    return [k for k, v in holder.items() if k != chosen and isinstance(v, list) and v
+            and all(isinstance(x, dict) for x in v)]
+
+
 def _members(data, iterator: str) -> list[str]:
     """The member names the JSONPath ``iterator`` (``$.sensors.*``) selects: the keys of keyed records."""
     return [str(m.path.fields[0]) if getattr(m.path, "fields", None) else str(m.path)
@@ -123,6 +139,16 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
                                   "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
                                     expected="JSON keys without '.' or white space at their ends", severity="warning"))
+    others = [] if src.iterator else _sibling_record_arrays(data, iterator)
+    if others:  # one array read, its siblings silently not: say so, with the manifest entry that reads them
+        base = iterator[:-3].rsplit(".", 1)[0]
+        shown = ", ".join(repr(k) for k in others[:3]) + (", ..." if len(others) > 3 else "")
+        out.findings.append(Finding(
+            "source", str(src.path), f"the object holding the records at {iterator!r} holds {len(others)} more array(s) "
+            f"of records ({shown}), which are not read: list the file once per array in the manifest, each with its "
+            f"iterator and a name, e.g. {{path: {src.path.name}, iterator: \"{base}.{others[0]}[*]\", name: "
+            f"{others[0]}}}", column="iterator", value=iterator, expected="one source per array of records",
+            severity="warning"))
     if not src.iterator and iterator.endswith(".*"):  # the records are the members of a keyed object
         keys = _members(data, iterator)
         shown = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
