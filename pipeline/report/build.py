@@ -390,7 +390,7 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         if "CS2" not in graph and (cs2 := combined_cs2(graph)) is not None:
             graph["CS2"] = cs2
         checks = {k: v if isinstance(v, Mapping) else {"value": v, "status": "ok"}
-                  for k, v in graph.items() if k in ("SV2", "CS2-owlrl", "CS2-hermit", "SHACL")}
+                  for k, v in graph.items() if k in ("SV2", "CS2-axioms", "CS2-owlrl", "CS2-hermit", "SHACL")}
         verdict = c.get("verdict") or case_verdict({**c, "graph_f1": value_of(graph.get(graph_key))}, checks)
         rows.append({**{k: v for k, v in c.items() if k not in ("mapping", "mapping_raw", "graph")},
                      "scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),

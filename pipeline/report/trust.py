@@ -38,10 +38,10 @@ LEVELS = {"failed": "bad", "invalid": "bad", "not validated": "warn", "lossy": "
 
 
 def combined_cs2(validation: Mapping[str, Any]) -> dict[str, Any] | None:
-    """CS2 over both reasoners: ``False`` when either finds a clash, ``not run`` (status of the one
+    """CS2 over both reasoners and CS2-axioms: ``False`` when one finds a clash, ``not run`` (status of the one
     that did not finish) when either did not run, ``True`` when every one that applies passes;
     ``None`` without any CS2 result."""
-    parts = [validation[k] for k in ("CS2-owlrl", "CS2-hermit") if isinstance(validation.get(k), Mapping)]
+    parts = [validation[k] for k in ("CS2-axioms", "CS2-owlrl", "CS2-hermit") if isinstance(validation.get(k), Mapping)]
     if not parts:
         return None
     if any(p.get("value") is False for p in parts):
@@ -130,7 +130,10 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
         level = "lossy" if loss.lossy or left else "valid"
         what = "; ".join(w for w in (loss.summary() if loss.lossy else "",
                                      f"{left} table row(s) left out" if left else "") if w)
-        headline = "The KG is valid (" + ", ".join(v.passed) + " pass)" + (
+        whole = [n for n in v.passed if n not in v.sampled]
+        passes = (", ".join(v.passed) + " pass") if not v.sampled else \
+            ((", ".join(whole) + " pass on every triple; " if whole else "") + v.sample_phrase() + " pass")
+        headline = f"The KG is {v.label} (" + passes + ")" + (
             f", but it lacks data its input holds: {what}." if level == "lossy" else ".")
     if level != "failed":
         notes: dict[str, list[str]] = {}  # one note (imports reasoned without) given once for every check it concerns
