@@ -102,10 +102,15 @@ def _check_line(name: str, r: dict) -> str:
     if name == "SHACL" and idle:  # a shape whose targets the KG lacks "passed" without checking anything
         parts.append(f"{len(idle)} shape{'s' if len(idle) != 1 else ''} matched no node and checked nothing: "
                      + ", ".join(idle[:3]) + (" ..." if len(idle) > 3 else ""))
+    if details.get("caveat"):  # part of the data was not looked at (HermiT's ignored datatypes): said
+        parts.append(details["caveat"])
     cov = details.get("coverage") or {}
     if cov.get("mode") not in (None, "full"):
         parts.append(f"{cov['mode']}" + (f": {cov['triples'][0]:,} of {cov['triples'][1]:,} triples"
                                          if "triples" in cov else ""))
+    if word == "passes" and details.get("caveat"):  # "passes, xsd:date values not reasoned over (...)"
+        parts.remove(details["caveat"])
+        return f"{name}: passes, {details['caveat']}" + (f" ({', '.join(parts)})" if parts else "")
     return f"{name}: {word}" + (f" ({', '.join(parts)})" if parts else "")
 
 

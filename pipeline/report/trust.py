@@ -83,6 +83,8 @@ def check_rows(validation: Mapping[str, Any]) -> list[dict[str, Any]]:
         first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         note = check_reason(r) if word == "not run" else \
             (" ".join(str(first.get("message")).split()) if word == "fails" and first else "")
+        if d.get("caveat") or r.get("caveat"):  # part of the data the check did not look at
+            note = (note + "; " if note else "") + str(d.get("caveat") or r.get("caveat"))
         if d.get("unresolved_imports"):
             note = (note + "; " if note else "") + f"reasoned without {len(d['unresolved_imports'])} imported " \
                 f"ontolog{'y' if len(d['unresolved_imports']) == 1 else 'ies'} not given: " + \

@@ -66,6 +66,8 @@ class Verdict:
         passed: checks that ran and pass.
         not_applicable: check -> why it cannot apply here (HermiT without Java); not counted, but said.
         sampled: passing check -> ``[triples seen, triples of the KG]`` for the checks that saw a sample.
+        caveats: passing check -> what part of the data it did not look at (``details.caveat``:
+            ``xsd:date values not reasoned over: 2 literals`` for HermiT), said beside its name.
     """
 
     state: str
@@ -74,6 +76,10 @@ class Verdict:
     passed: list[str] = field(default_factory=list)
     not_applicable: dict[str, str] = field(default_factory=dict)
     sampled: dict[str, list[int]] = field(default_factory=dict)
+    caveats: dict[str, str] = field(default_factory=dict)
+
+    def _named(self, names: list[str]) -> str:
+        return ", ".join(f"{n} ({self.caveats[n]})" if n in self.caveats else n for n in names)
 
     @property
     def label(self) -> str:
@@ -85,7 +91,7 @@ class Verdict:
         by_size: dict[tuple[int, int], list[str]] = {}
         for name, (seen, total) in self.sampled.items():
             by_size.setdefault((seen, total), []).append(name)
-        return "; ".join(f"{', '.join(names)} on a sample of {seen:,} of {total:,} triples"
+        return "; ".join(f"{self._named(names)} on a sample of {seen:,} of {total:,} triples"
                          for (seen, total), names in by_size.items())
 
     def sentence(self) -> str:
@@ -101,10 +107,10 @@ class Verdict:
         parts += [f"{', '.join(names)} did not run ({why})" for why, names in by_reason.items()]
         if self.state == "valid" and self.sampled:
             whole = [n for n in self.passed if n not in self.sampled]
-            parts.append((f"passes {', '.join(whole)} on every triple; " if whole else "")
+            parts.append((f"passes {self._named(whole)} on every triple; " if whole else "")
                          + "passes " + self.sample_phrase() + " only")
         elif self.state == "valid":
-            parts.append(f"passes {', '.join(self.passed)}")
+            parts.append(f"passes {self._named(self.passed)}")
         elif self.sampled:  # a pass on a sample beside a failure or a check not run: said too
             parts.append("passes " + self.sample_phrase() + " only")
         # a check that cannot apply here (HermiT without Java) is said, so its absence is visible
@@ -114,7 +120,8 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``state``, ``failing``, ``not_run``, ``passed``, ``sentence``)."""
         return {"state": self.state, "failing": self.failing, "not_run": self.not_run, "passed": self.passed,
-                "not_applicable": self.not_applicable, "sampled": self.sampled, "label": self.label,
+                "not_applicable": self.not_applicable, "sampled": self.sampled, "caveats": self.caveats,
+                "label": self.label,
                 "sentence": self.sentence()}
 
 
@@ -141,5 +148,7 @@ def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
         cov = (checks[k].get("details") or {}).get("coverage") or checks[k].get("coverage") or {}
         if cov.get("mode") == "sample" and len(cov.get("triples") or ()) == 2:
             sampled[k] = [int(cov["triples"][0]), int(cov["triples"][1])]
+    caveats = {k: str((checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat"))
+               for k in passed if (checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat")}
     state = "invalid" if failing else "not validated" if not_run else "valid"
-    return Verdict(state, failing, not_run, passed, not_applicable, sampled)
+    return Verdict(state, failing, not_run, passed, not_applicable, sampled, caveats)
