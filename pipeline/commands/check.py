@@ -18,6 +18,7 @@ from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph
                                    validation_passed)
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import MappingTable, read_table
+from pipeline.scoring.graph.cq import pq_note
 from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
@@ -227,13 +228,13 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
                     (r.get("details") or {}).get("reason") or r.get("status") or "not computed"
                 print(f"{name}: n/a ({why})")
             else:
-                part = (r.get("details") or {}).get("not_run")  # CQs that did not parse: the score covers the rest
-                note = f" (partial, not run: {r['details']['reason']})" if part else ""
+                note = pq_note(r.get("details") or {})  # CQs that did not run or have no gold answer: said
+                note = f" ({note})" if note else ""
                 print(f"{name}: {value:.3f}{note}" if isinstance(value, float) else f"{name}: {value}{note}")
         for f in scores.get("PQ3", {}).get("findings") or []:
             if f.get("code") == "cq-syntax":
-                print(f"error: {f['location']}:{f['line'] or ''}:{f['column'] or ''}: {f['message']}".replace("::", ":"),
-                      file=sys.stderr)
+                where = ":".join(str(x) for x in (f["location"], f.get("line"), f.get("column")) if x)
+                print(f"error: {where}: {f['message']}", file=sys.stderr)
     return 0
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pipeline.scoring.graph import ALIGNED_NAMES
+from pipeline.scoring.graph.cq import cq_sentence
 from pipeline.validation.loss import CoverageLoss, coverage_loss
 from pipeline.validation.verdict import NOT_RUN, check_reason, check_word, kg_verdict
 
@@ -177,10 +178,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
                          "give count as extra")
         reasons.append(accuracy + ".")
         cq = entry.get("cq_summary") or {}
-        if cq.get("scored") or cq.get("not_scorable"):
-            reasons.append(f"Competency questions: {cq.get('exact', 0)} of {cq.get('scored', 0)} answered exactly"
-                           + (f"; {cq['not_scorable']} not scorable (empty gold answer)" if cq.get("not_scorable")
-                              else "") + ".")
+        if cq.get("total") or cq.get("scored") or cq.get("not_scorable"):
+            reasons.append(f"Competency questions: {cq_sentence(cq)}.")
     elif level != "failed":
         reasons.append("No gold KG or gold table: accuracy is not measured. Judge the KG by the checks above, "
                        "the KG summary and the mapper's rows to check.")
