@@ -136,6 +136,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
         whole = [n for n in v.passed if n not in v.sampled]
         passes = (", ".join(v.passed) + " pass") if not v.sampled else \
             ((", ".join(whole) + " pass on every triple; " if whole else "") + v.sample_phrase() + " pass")
+        if counts.get("rows_review"):  # rows the mapper was unsure of: valid, but without them
+            passes += f"; {counts['rows_review']} table row(s) held for review are not in it"
         headline = f"The KG is {v.label} (" + passes + ")" + (
             f", but it lacks data its input holds: {what}." if level == "lossy" else ".")
     if level != "failed":
