@@ -248,9 +248,15 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
         work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
         timeout_s: wall-clock limit in seconds of each of owlrl, HermiT and SHACL.
+    Above ``min(full_limit, FULL_LIMIT)`` triples, CS2-axioms (:class:`pipeline.validation.axioms.AxiomCheck`:
+    functional and inverse-functional properties, disjoint classes, datatype ranges, maximum
+    cardinalities) reads every triple in the same pass of the parser, so the common violations are
+    found whatever the sample holds and whether or not the reasoners finish.
+
     Returns:
-        ``{"SV2", "CS2-owlrl", "CS2-hermit", "SHACL"}`` -> ``Result.to_dict()`` (``CS2-hermit`` not
-        applicable, with the reason, where Java or HermiT's jar is missing).
+        ``{"SV2", "CS2-axioms" (above the limit), "CS2-owlrl", "CS2-hermit", "SHACL"}`` ->
+        ``Result.to_dict()`` (``CS2-hermit`` not applicable, with the reason, where Java or HermiT's
+        jar is missing).
     """
     limit = FULL_LIMIT if full_limit is None else full_limit
     no_hermit = hermit_missing()  # Java is optional: then HermiT is listed as not applicable, with why
