@@ -53,7 +53,7 @@ def test_score_prints_partial_and_the_parser_position(tmp_path, capsys):
                  f"competency_questions: [{CASE / 'persons.rq'}, {BROKEN}]\n", encoding="utf-8")
     assert main(["-q", "score", str(m), "--kg", str(kg), "--out", str(tmp_path / "s")]) == 0
     out = capsys.readouterr()
-    assert f"PQ3: 1.000 (partial, not run: 1 of 2 CQ(s) do not parse as SPARQL: {BROKEN}:4)" in out.out.splitlines()
+    assert "PQ3: 1.000 (partial: over 1 of 2 CQs; 1 not run (malformed: broken.rq:4))" in out.out.splitlines()
     assert f"error: {BROKEN}:4:3: {MESSAGE}" in out.err.splitlines()
 
 

@@ -40,7 +40,7 @@ def test_verdict_levels_and_headlines():
     assert v["reasons"] == [
         "Against the KG of the gold table: graph F1 (SA2 property) 0.700; 50% of the gold's literal values are in "
         "the KG (CM2) - a partial gold: 3 gold-table row(s) did not compile, so triples they would give count as "
-        "extra.", "Competency questions: 6 of 7 answered exactly; 3 not scorable (empty gold answer)."]
+        "extra.", "Competency questions: 6 of 10 answered exactly, 3 without a gold answer."]
     assert case_verdict({"status": "ok"}, valid)["reasons"] == [
         "No gold KG or gold table: accuracy is not measured. Judge the KG by the checks above, the KG summary and "
         "the mapper's rows to check."]

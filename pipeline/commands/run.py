@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from pipeline.run.evaluate import validation_passed
 from pipeline.run.runner import RunConfig, run_case, versions
 from pipeline.scoring.mapping import write_scenario_markdown
 
-__all__ = ["PARSERS", "add_run_parser"]
+__all__ = ["PARSERS", "add_run_parser", "StageLines"]
 
 def _manifests(paths: list[str]) -> list[Path]:
     """The table-case manifests named or found in folders; a text manifest found in a folder is skipped
@@ -74,6 +75,35 @@ def _run_exit_code(runs: list) -> int:
     return 1 if invalid else 0
 
 
+class StageLines:
+    """A line per stage on a terminal (stderr): ``scale/sensors: materialize ... (compile 0.4 s)``, so that
+    a run of minutes shows it is working and which stage is slow. Written through ``tqdm.write`` (above
+    the bar of cases); nothing with ``-q`` or when stderr is not a terminal (a log keeps the case lines
+    and ``run.json``'s timings instead).
+
+    Args:
+        enabled: print the lines (``kgc run`` passes: not ``-q`` and stderr is a terminal).
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._last: tuple[str, str, float] | None = None  # case, stage, start (perf_counter)
+
+    def start(self, case: str, stage: str) -> None:
+        """The stage ``stage`` of ``case`` starts: one line, with the time the stage before took."""
+        now = time.perf_counter()
+        before = ""
+        if self._last is not None and self._last[0] == case:
+            before = f" ({self._last[1]} {now - self._last[2]:.1f} s)"
+        self._last = (case, stage, now)
+        if self.enabled:
+            tqdm.write(f"{case}: {stage} ...{before}", file=sys.stderr)
+
+    def end(self) -> None:
+        """The case ended (its summary line follows and gives the total)."""
+        self._last = None
+
+
 def _report_meta(config) -> dict:
     """Header facts of a report: mapper, model and settings (LLM), date, versions."""
     meta = {"mapper": config.mapper, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -110,8 +140,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     # a bar on a terminal only (tqdm's disable=None): in a log or CI output its carriage returns are
     # noise, and each case's summary line says the same
     bar = tqdm(cases, desc="cases", unit="case", disable=True if args.quiet else None, file=sys.stderr)
+    lines = StageLines(enabled=not args.quiet and sys.stderr.isatty())
     for case in bar:
-        result = run_case(case, config, progress=lambda stage, c=case: bar.set_postfix_str(f"{c.name}: {stage}"))
+        def progress(stage: str, c=case) -> None:
+            bar.set_postfix_str(f"{c.name}: {stage}")
+            lines.start(f"{c.scenario}/{c.name}", stage)
+        result = run_case(case, config, progress=progress)
+        lines.end()
         runs.append(result)
         tqdm.write(result.summary())
         if result.mapping_report is not None:

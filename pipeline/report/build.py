@@ -43,6 +43,7 @@ from pipeline.report.findings import SEVERITY_ORDER, group_findings, split_findi
 from pipeline.report.kg_summary import kg_summary
 from pipeline.report.review import rows_to_check
 from pipeline.scoring.graph import ALIGNED_NAMES
+from pipeline.scoring.graph.cq import cq_counts, pq_note
 from pipeline.report.trust import case_verdict, check_rows, combined_cs2
 from pipeline.validation.loss import coverage_loss
 
@@ -110,6 +111,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "consistent with domains and ranges (CS1), gold rows covered (CM1), "
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
+    ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
+                "syntax error; the case's section names the file and line).", "this report"),
     ("†", "A graph score against a partial gold: rows of the gold table did not compile, so the gold KG "
           "lacks their triples and correct triples of the KG count as extra.", "this report"),
     ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
@@ -262,9 +265,10 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10, earlie
         "n_gold_findings": {sev: sum(f.get("severity") == sev for f in gold_findings) for sev in SEVERITY_ORDER},
         "gold_diff": _read(detail / "gold_diff.json") or {},
         "details_from": "run 0 of " + str(len(run["runs"])) if run.get("runs") else None,
-        "cqs": cqs, "cq_summary": {"scored": sum(q.get("f1") is not None for q in cqs),
-                                   "exact": sum(q.get("satisfied") is True for q in cqs),
-                                   "not_scorable": sum(q.get("status") == "not_scorable" for q in cqs)},
+        "cqs": cqs, "cq_summary": cq_counts(cqs),
+        # scores over part of the CQs (some did not run): marked "partial" in every table that shows them
+        "partial_scores": sorted(k for k, v in scores.items() if isinstance(v, Mapping)
+                                 and (v.get("details") or {}).get("not_run") and v.get("value") is not None),
         "coverage": {src: _coverage_cells(v) for src, v in (run.get("coverage") or {}).items()},
         "loss": coverage_loss(run.get("counts"), run.get("coverage"), own).to_dict(),
         "runs": run.get("runs", []),
@@ -326,12 +330,7 @@ def _score_note(r: Any) -> str:
     if r.get("value") is None:
         why = d.get("reason") or next((f.get("message") for f in r.get("findings") or []), None) or ""
         return " ".join(str(why).split())
-    notes = []
-    if d.get("not_run"):
-        notes.append(f"partial: {d.get('reason')}")
-    if d.get("not_scorable"):
-        notes.append(f"{len(d['not_scorable'])} CQ(s) not scorable (empty gold answer)")
-    return "; ".join(notes)
+    return pq_note(d)  # the CQ phrase every section gives ("" for other scores)
 
 
 def _coverage_cells(v: Any) -> list[list[str]]:
@@ -390,7 +389,7 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         if "CS2" not in graph and (cs2 := combined_cs2(graph)) is not None:
             graph["CS2"] = cs2
         checks = {k: v if isinstance(v, Mapping) else {"value": v, "status": "ok"}
-                  for k, v in graph.items() if k in ("SV2", "CS2-owlrl", "CS2-hermit", "SHACL")}
+                  for k, v in graph.items() if k in ("SV2", "CS2-axioms", "CS2-owlrl", "CS2-hermit", "SHACL")}
         verdict = c.get("verdict") or case_verdict({**c, "graph_f1": value_of(graph.get(graph_key))}, checks)
         rows.append({**{k: v for k, v in c.items() if k not in ("mapping", "mapping_raw", "graph")},
                      "scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
@@ -401,6 +400,7 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "graph_f1": value_of(graph.get(graph_key)),
                      "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")), "verdict": verdict,
                      "values": {label: _cell(graph.get(key)) for label, key in columns},
+                     "partial": [label for label, key in columns if key in (c.get("partial_scores") or ())],
                      "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
                      "mapping": {k: value_of(v) for k, v in mapping.items() if value_of(v) is not None},
                      "graph": {k: _cell(v) for k, v in graph.items()}})
@@ -444,7 +444,8 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     for r in report["cases"]:
         partial = "†" if r.get("partial_gold") and r["graph_f1"] is not None else ""
         body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]), fmt(r["graph_f1"]) + partial]
-                    + [fmt(r["values"].get(label)) for label in labels])
+                    + [fmt(r["values"].get(label)) + (" partial" if label in (r.get("partial") or ()) else "")
+                       for label in labels])
     for name, s in report["scenarios"].items():
         if s["n_cases"] > 1:
             body.append([name, "mean", fmt(s["mapping_f1"]), fmt(s["graph_f1"])]

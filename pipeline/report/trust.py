@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pipeline.scoring.graph import ALIGNED_NAMES
+from pipeline.scoring.graph.cq import cq_sentence
 from pipeline.validation.loss import CoverageLoss, coverage_loss
 from pipeline.validation.verdict import NOT_RUN, check_reason, check_word, kg_verdict
 
@@ -38,10 +39,10 @@ LEVELS = {"failed": "bad", "invalid": "bad", "not validated": "warn", "lossy": "
 
 
 def combined_cs2(validation: Mapping[str, Any]) -> dict[str, Any] | None:
-    """CS2 over both reasoners: ``False`` when either finds a clash, ``not run`` (status of the one
+    """CS2 over both reasoners and CS2-axioms: ``False`` when one finds a clash, ``not run`` (status of the one
     that did not finish) when either did not run, ``True`` when every one that applies passes;
     ``None`` without any CS2 result."""
-    parts = [validation[k] for k in ("CS2-owlrl", "CS2-hermit") if isinstance(validation.get(k), Mapping)]
+    parts = [validation[k] for k in ("CS2-axioms", "CS2-owlrl", "CS2-hermit") if isinstance(validation.get(k), Mapping)]
     if not parts:
         return None
     if any(p.get("value") is False for p in parts):
@@ -83,6 +84,8 @@ def check_rows(validation: Mapping[str, Any]) -> list[dict[str, Any]]:
         first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         note = check_reason(r) if word == "not run" else \
             (" ".join(str(first.get("message")).split()) if word == "fails" and first else "")
+        if d.get("caveat") or r.get("caveat"):  # part of the data the check did not look at
+            note = (note + "; " if note else "") + str(d.get("caveat") or r.get("caveat"))
         if d.get("unresolved_imports"):
             note = (note + "; " if note else "") + f"reasoned without {len(d['unresolved_imports'])} imported " \
                 f"ontolog{'y' if len(d['unresolved_imports']) == 1 else 'ies'} not given: " + \
@@ -130,7 +133,12 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
         level = "lossy" if loss.lossy or left else "valid"
         what = "; ".join(w for w in (loss.summary() if loss.lossy else "",
                                      f"{left} table row(s) left out" if left else "") if w)
-        headline = "The KG is valid (" + ", ".join(v.passed) + " pass)" + (
+        whole = [n for n in v.passed if n not in v.sampled]
+        passes = (", ".join(v.passed) + " pass") if not v.sampled else \
+            ((", ".join(whole) + " pass on every triple; " if whole else "") + v.sample_phrase() + " pass")
+        if counts.get("rows_review"):  # rows the mapper was unsure of: valid, but without them
+            passes += f"; {counts['rows_review']} table row(s) held for review are not in it"
+        headline = f"The KG is {v.label} (" + passes + ")" + (
             f", but it lacks data its input holds: {what}." if level == "lossy" else ".")
     if level != "failed":
         notes: dict[str, list[str]] = {}  # one note (imports reasoned without) given once for every check it concerns
@@ -172,10 +180,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
                          "give count as extra")
         reasons.append(accuracy + ".")
         cq = entry.get("cq_summary") or {}
-        if cq.get("scored") or cq.get("not_scorable"):
-            reasons.append(f"Competency questions: {cq.get('exact', 0)} of {cq.get('scored', 0)} answered exactly"
-                           + (f"; {cq['not_scorable']} not scorable (empty gold answer)" if cq.get("not_scorable")
-                              else "") + ".")
+        if cq.get("total") or cq.get("scored") or cq.get("not_scorable"):
+            reasons.append(f"Competency questions: {cq_sentence(cq)}.")
     elif level != "failed":
         reasons.append("No gold KG or gold table: accuracy is not measured. Judge the KG by the checks above, "
                        "the KG summary and the mapper's rows to check.")

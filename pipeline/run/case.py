@@ -75,7 +75,8 @@ class CaseRun:
             # valid, but values were dropped or most mapped records got no subject: the report's "lossy"
             lossy = coverage_loss(c, self.extra.get("coverage"), self.findings).lossy or bool(
                 self.config.get("mapper") == "replay" and c.get("rows_dropped"))  # the user's own rows left out
-            status += " (KG valid, lossy)" if lossy else " (KG valid)"
+            held = f", {c['rows_review']} table row(s) held for review, not in it" if c.get("rows_review") else ""
+            status += f" (KG {verdict.label}, lossy{held})" if lossy else f" (KG {verdict.label}{held})"
         elif self.status == "ok" and verdict.state != "not checked":  # the run worked; the KG it wrote is not valid
             status += " (KG " + "; ".join(([f"fails {', '.join(verdict.failing)}"] if verdict.failing else [])
                                           + [f"not validated: {k} did not run: {_short(why)}"

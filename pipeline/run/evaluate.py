@@ -43,6 +43,7 @@ from pipeline.scoring.mapping import score_case, write_case_json
 from pipeline.sources.engine_copy import copies_folder
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingTable, read_table
+from pipeline.validation.axioms import AxiomCheck
 from pipeline.validation.consistency import hermit_consistency, hermit_missing, start_owlrl
 from pipeline.validation.result import Result
 from pipeline.validation.sample import FULL_LIMIT, SubjectSample, count_triples
@@ -247,9 +248,15 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         full_limit: triples up to which the heavy checks see the whole KG (``None``: the default).
         work: folder for the N-Triples copy of a KG in another syntax (default: the KG's folder).
         timeout_s: wall-clock limit in seconds of each of owlrl, HermiT and SHACL.
+    Above ``min(full_limit, FULL_LIMIT)`` triples, CS2-axioms (:class:`pipeline.validation.axioms.AxiomCheck`:
+    functional and inverse-functional properties, disjoint classes, datatype ranges, maximum
+    cardinalities) reads every triple in the same pass of the parser, so the common violations are
+    found whatever the sample holds and whether or not the reasoners finish.
+
     Returns:
-        ``{"SV2", "CS2-owlrl", "CS2-hermit", "SHACL"}`` -> ``Result.to_dict()`` (``CS2-hermit`` not
-        applicable, with the reason, where Java or HermiT's jar is missing).
+        ``{"SV2", "CS2-axioms" (above the limit), "CS2-owlrl", "CS2-hermit", "SHACL"}`` ->
+        ``Result.to_dict()`` (``CS2-hermit`` not applicable, with the reason, where Java or HermiT's
+        jar is missing).
     """
     limit = FULL_LIMIT if full_limit is None else full_limit
     no_hermit = hermit_missing()  # Java is optional: then HermiT is listed as not applicable, with why
@@ -291,9 +298,18 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
     # above the limit, the sample is drawn from the triples SV2's one pass of the parser reads
     n_lines = count_triples(kg_path)
     sample = SubjectSample(n_lines) if n_lines > limit else None
-    stop = gate(check_ntriples(kg_path, on_triple=sample.add if sample is not None else None))
+    # where the reasoners see a sample, or may not finish (--full above FULL_LIMIT), the axioms that
+    # need no reasoner are checked on every triple in the same pass (pipeline.validation.axioms)
+    axioms = AxiomCheck(ontology.graph) if n_lines > min(limit, FULL_LIMIT) else None
+    readers = [r.add for r in (sample, axioms) if r is not None]
+    if axioms is not None:
+        names.insert(0, "CS2-axioms")
+    stop = gate(check_ntriples(kg_path, on_triple=_both(readers)))
     if stop is not None:
         return stop
+    if axioms is not None:
+        result["CS2-axioms"] = axioms.result().to_dict()
+        names.remove("CS2-axioms")
     n_triples = result["SV2"]["details"]["n_triples"]
     try:
         if n_triples <= limit:
@@ -329,6 +345,20 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         result[name] = r
     result["SHACL"]["findings"] = shacl_positions(result["SHACL"]["findings"], source if read_as else Path(kg_path))
     return result
+
+
+def _both(readers: list[Any]) -> Any:
+    """One ``on_triple`` callback feeding every reader (``None`` when there is none)."""
+    if not readers:
+        return None
+    if len(readers) == 1:
+        return readers[0]
+    first, second = readers
+
+    def feed(s: Any, p: Any, o: Any) -> None:
+        first(s, p, o)
+        second(s, p, o)
+    return feed
 
 
 #: Above this size a KG file is not read again to locate SHACL results (they keep their focus node).

@@ -259,6 +259,8 @@ def _validate(run: CaseRun, st: State, config: RunConfig) -> None:
     st.validation = graph_validation(run.folder / "kg.nt", st.kg, st.ontology, run.case)
     run.extra["graph_validation"] = {k: {"value": v.get("value"), "status": v.get("status"),
                                          "coverage": (v.get("details") or {}).get("coverage"),
+                                         **({"caveat": v["details"]["caveat"]} if (v.get("details") or {}).get("caveat")
+                                            else {}),
                                          **({"reason": check_reason(v)} if v.get("status") in NOT_RUN else {})}
                                      for k, v in st.validation.items()}
     run.artifacts["graph_validation"] = write_json(run.folder / "graph_validation.json", st.validation)

@@ -9,6 +9,9 @@
   reasoners and SHACL validate against; :func:`.module.unresolved_imports` names the imports
   none of the files holds.
 * :mod:`.java` - HermiT's and RIOT's classpaths from the jars named; a Java failure in one line.
+* :class:`.axioms.AxiomCheck` - CS2-axioms: the OWL axioms that need no reasoner (functional and
+  inverse-functional properties, disjoint classes, datatype ranges, maximum cardinalities) on
+  every triple of a KG in SV2's pass.
 * :func:`.verdict.kg_verdict` - the KG's verdict (valid, invalid, not validated) from the checks.
 * :class:`.sample.SubjectSample` - the bounded, stratified sample CS2 and SHACL run on above
   :data:`.sample.FULL_LIMIT` triples, drawn during SV2's pass (each result then says what it covered).

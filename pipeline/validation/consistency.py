@@ -28,7 +28,10 @@ class, a shared value for every key property -> ``owl:sameAs``), then the closur
 HermiT is the one bundled with owlready2 (``owlready2/hermit``), run on the
 same reduced N-Triples input through its command line, as
 ``owlready2.sync_reasoner_hermit`` does, with ``--ignoreUnsupportedDatatypes``
-(xsd:date and friends are outside the OWL 2 datatype map). Its input holds no ``owl:imports``
+(xsd:date and friends are outside the OWL 2 datatype map): the literals it so ignores are counted
+per datatype (:func:`ignored_datatypes`, ``details["ignored_datatypes"]``) and its result says so
+(``details["caveat"]``: ``passes, xsd:date values not reasoned over: 2 literals``, never a plain
+pass); owlrl's result, which compares them, stands beside it. Its input holds no ``owl:imports``
 triple: the ontology is the files given (HermiT would otherwise fetch the imports from the
 network, and fail without it); :func:`pipeline.validation.module.unresolved_imports` names the
 imports none of them holds. A JVM that cannot start is ``not_run``, a HermiT that fails is
@@ -59,7 +62,7 @@ import owlrl.Closure
 import owlrl.OWLRL
 from rdflib import Graph, Literal, URIRef
 from rdflib.collection import Collection
-from rdflib.namespace import OWL, RDF, RDFS
+from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
 from pipeline.validation.java import hermit_classpath, java, java_failure
@@ -330,6 +333,40 @@ def _subject_of(message: str) -> str:
     return iris[-1] if iris else ""
 
 
+#: The OWL 2 datatype map (OWL 2 Structural Specification, section 4, Table 3), plus rdf:langString (the
+#: RDF 1.1 name of a plain literal with a language tag): HermiT reasons over these values only.
+OWL2_DATATYPES = frozenset(
+    [str(OWL) + t for t in ("real", "rational")]
+    + [str(XSD) + t for t in ("decimal", "integer", "nonNegativeInteger", "nonPositiveInteger", "positiveInteger",
+                              "negativeInteger", "long", "int", "short", "byte", "unsignedLong", "unsignedInt",
+                              "unsignedShort", "unsignedByte", "double", "float", "string", "normalizedString",
+                              "token", "language", "Name", "NCName", "NMTOKEN", "boolean", "hexBinary",
+                              "base64Binary", "anyURI", "dateTime", "dateTimeStamp")]
+    + [str(RDF) + t for t in ("PlainLiteral", "XMLLiteral", "langString")] + [str(RDFS.Literal)])
+
+
+def ignored_datatypes(data: Graph) -> dict[str, int]:
+    """Datatype IRI -> number of literals of ``data`` whose datatype is outside :data:`OWL2_DATATYPES`
+    (``xsd:date``, ``xsd:gYear``, ``xsd:duration`` ..., or one of the KG's own), most frequent first: the
+    values HermiT's ``--ignoreUnsupportedDatatypes`` leaves out of its reasoning."""
+    counts: dict[str, int] = defaultdict(int)
+    for o in data.objects():
+        if isinstance(o, Literal) and o.datatype is not None and str(o.datatype) not in OWL2_DATATYPES:
+            counts[str(o.datatype)] += 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _short_xsd(iri: str) -> str:
+    return "xsd:" + iri[len(str(XSD)):] if iri.startswith(str(XSD)) else f"<{iri}>"
+
+
+def _caveat(ignored: dict[str, int]) -> str:
+    """``xsd:date values not reasoned over: 2 literals``: what a HermiT result does not cover."""
+    names = ", ".join(_short_xsd(d) for d in ignored)
+    n = sum(ignored.values())
+    return f"{names} values not reasoned over: {n} literal{'s' if n != 1 else ''}"
+
+
 def hermit_available() -> bool:
     """True when a ``java`` executable and owlready2's bundled HermiT jar are present."""
     return hermit_missing() is None
@@ -380,6 +417,10 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
     fd, path = tempfile.mkstemp(suffix=".nt", prefix="cs2-hermit-")
     os.close(fd)
     details: dict[str, Any] = {"n_reasoned_triples": len(data), "run_success": False}
+    ignored = ignored_datatypes(data)
+    if ignored:  # HermiT drops them (--ignoreUnsupportedDatatypes): a pass does not cover these values
+        details["ignored_datatypes"] = ignored
+        details["caveat"] = _caveat(ignored)
     try:
         data.serialize(path, format="nt", encoding="utf-8")
         cmd = [exe, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
@@ -418,5 +459,10 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
                    unsatisfiable_classes=unsat)
     findings = [Finding(severity="warning", message=f"unsatisfiable class {c}", location=c, code="unsatisfiable-class")
                 for c in unsat]
+    if ignored:
+        findings.append(Finding(severity="warning", code="datatypes-ignored", message=(
+            f"HermiT did not reason over {sum(ignored.values())} literal(s) of datatypes outside the OWL 2 datatype "
+            "map (" + ", ".join(f"{_short_xsd(d)}: {n}" for d, n in ignored.items()) + "): a functional property, "
+            "cardinality or range clash on these values is not seen by it (owlrl's CS2 compares them)")))
     log.info("CS2-hermit: consistent, %d unsatisfiable classes, %.2f s", len(unsat), elapsed)
     return Result("CS2-hermit", True, findings=findings, details=details, elapsed_s=elapsed)

@@ -3,7 +3,11 @@
 Run status and KG validity are two verdicts: a run that wrote its KG is ``ok`` whatever the
 KG is; the KG is
 
-* ``valid`` when every check that applies ran and none fails;
+* ``valid`` when every check that applies ran and none fails; when a passing check saw a sample of
+  the KG (``details.coverage.mode == "sample"``: CS2 and SHACL above 20,000 triples), the verdict
+  says so (:attr:`Verdict.sampled`, ``KG valid on a sample: ...``): a sample cannot show that the
+  KG is consistent. It stays ``valid`` for the exit code (SV2 and CS2-axioms read every triple;
+  ``kgc validate --full`` reasons over all of them);
 * ``invalid`` when a check fails (value ``False``): the KG has an error;
 * ``not validated`` when none fails but a check that applies did not run or finish (status
   ``not_run``, ``timeout`` or ``failed``): nothing is known about what it would have found,
@@ -61,6 +65,9 @@ class Verdict:
         not_run: check -> one-line reason, for checks that applied and did not run or finish.
         passed: checks that ran and pass.
         not_applicable: check -> why it cannot apply here (HermiT without Java); not counted, but said.
+        sampled: passing check -> ``[triples seen, triples of the KG]`` for the checks that saw a sample.
+        caveats: passing check -> what part of the data it did not look at (``details.caveat``:
+            ``xsd:date values not reasoned over: 2 literals`` for HermiT), said beside its name.
     """
 
     state: str
@@ -68,6 +75,24 @@ class Verdict:
     not_run: dict[str, str] = field(default_factory=dict)
     passed: list[str] = field(default_factory=list)
     not_applicable: dict[str, str] = field(default_factory=dict)
+    sampled: dict[str, list[int]] = field(default_factory=dict)
+    caveats: dict[str, str] = field(default_factory=dict)
+
+    def _named(self, names: list[str]) -> str:
+        return ", ".join(f"{n} ({self.caveats[n]})" if n in self.caveats else n for n in names)
+
+    @property
+    def label(self) -> str:
+        """The state as said to a user: ``valid on a sample`` when a passing check saw only a sample."""
+        return "valid on a sample" if self.state == "valid" and self.sampled else self.state
+
+    def sample_phrase(self) -> str:
+        """``CS2-owlrl, SHACL on a sample of 1,923 of 90,001 triples`` (``""``: no check saw a sample)."""
+        by_size: dict[tuple[int, int], list[str]] = {}
+        for name, (seen, total) in self.sampled.items():
+            by_size.setdefault((seen, total), []).append(name)
+        return "; ".join(f"{self._named(names)} on a sample of {seen:,} of {total:,} triples"
+                         for (seen, total), names in by_size.items())
 
     def sentence(self) -> str:
         """The verdict in one sentence (``KG valid: passes SV2, CS2-owlrl, SHACL`` ...)."""
@@ -80,16 +105,24 @@ class Verdict:
         for name, why in self.not_run.items():  # one reason given once, with every check it stopped
             by_reason.setdefault(why, []).append(name)
         parts += [f"{', '.join(names)} did not run ({why})" for why, names in by_reason.items()]
-        if self.state == "valid":
-            parts.append(f"passes {', '.join(self.passed)}")
+        if self.state == "valid" and self.sampled:
+            whole = [n for n in self.passed if n not in self.sampled]
+            parts.append((f"passes {self._named(whole)} on every triple; " if whole else "")
+                         + "passes " + self.sample_phrase() + " only")
+        elif self.state == "valid":
+            parts.append(f"passes {self._named(self.passed)}")
+        elif self.sampled:  # a pass on a sample beside a failure or a check not run: said too
+            parts.append("passes " + self.sample_phrase() + " only")
         # a check that cannot apply here (HermiT without Java) is said, so its absence is visible
         parts += [f"{name} n/a ({why})" for name, why in self.not_applicable.items()]
-        return f"KG {self.state}: " + "; ".join(parts)
+        return f"KG {self.label}: " + "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``state``, ``failing``, ``not_run``, ``passed``, ``sentence``)."""
         return {"state": self.state, "failing": self.failing, "not_run": self.not_run, "passed": self.passed,
-                "not_applicable": self.not_applicable, "sentence": self.sentence()}
+                "not_applicable": self.not_applicable, "sampled": self.sampled, "caveats": self.caveats,
+                "label": self.label,
+                "sentence": self.sentence()}
 
 
 def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
@@ -110,5 +143,12 @@ def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
     not_applicable = {k: check_reason(v) for k, v in checks.items()  # those that say why
                       if v.get("value") is None and v.get("status") == "not_applicable"
                       and ((v.get("details") or {}).get("reason") or v.get("reason"))}
+    sampled = {}
+    for k in passed:
+        cov = (checks[k].get("details") or {}).get("coverage") or checks[k].get("coverage") or {}
+        if cov.get("mode") == "sample" and len(cov.get("triples") or ()) == 2:
+            sampled[k] = [int(cov["triples"][0]), int(cov["triples"][1])]
+    caveats = {k: str((checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat"))
+               for k in passed if (checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat")}
     state = "invalid" if failing else "not validated" if not_run else "valid"
-    return Verdict(state, failing, not_run, passed, not_applicable)
+    return Verdict(state, failing, not_run, passed, not_applicable, sampled, caveats)

@@ -50,7 +50,8 @@ from pipeline.validation.result import Result
 from pipeline.scoring.graph.align import Alignment, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
-__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "score_cqs"]
+__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "score_cqs", "cq_counts",
+           "cq_sentence", "pq_note"]
 
 log = logging.getLogger(__name__)
 
@@ -339,3 +340,49 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         r.elapsed_s = elapsed
     log.info("PQ: %d CQs, macro F1 %.3f, %d satisfied", n, out["PQ3"].value, out["PQ4"].details["n_satisfied"])
     return out
+
+
+def cq_counts(per_cq: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """What happened to every CQ of a case, from PQ3's ``details["per_cq"]``.
+
+    Returns:
+        ``{"total", "exact" (answered exactly: A_p == A_g), "scored" (in PQ1-PQ6), "not_scorable"
+        (empty gold answer), "not_run": [where]}``, ``where`` being ``q3.rq:4`` (file name and line
+        of the syntax error) or the CQ's id.
+    """
+    rows = list(per_cq)
+    not_run = [(Path(str(q["file"])).name + (f":{q['line']}" if q.get("line") else "")) if q.get("file") else str(q["id"])
+               for q in rows if q.get("status") == "not_run"]
+    return {"total": len(rows), "exact": sum(q.get("satisfied") is True for q in rows),
+            "scored": sum(q.get("f1") is not None for q in rows),
+            "not_scorable": sum(q.get("status") == "not_scorable" for q in rows), "not_run": not_run}
+
+
+def cq_sentence(counts: dict[str, Any]) -> str:
+    """The CQ result in one phrase, the same wherever it is shown: ``1 of 3 answered exactly, 1 not run
+    (malformed: q3.rq:4), 1 without a gold answer`` (every CQ counted; a CQ that did not run is *not
+    run*, never left out of the total)."""
+    total = counts.get("total") or counts.get("scored", 0) + counts.get("not_scorable", 0)
+    out = f"{counts.get('exact', 0)} of {total} answered exactly"
+    if counts.get("not_run"):
+        out += f", {len(counts['not_run'])} not run (malformed: {', '.join(counts['not_run'])})"
+    if counts.get("not_scorable"):
+        out += f", {counts['not_scorable']} without a gold answer"
+    return out
+
+
+def pq_note(details: dict[str, Any]) -> str:
+    """What a PQ score covers, from its ``details``: ``partial: over 1 of 3 CQs; 1 not run (malformed:
+    q3.rq:4), 1 without a gold answer`` (``partial`` only when a CQ did not run: a CQ without a gold
+    answer is left out by definition); ``""`` when every CQ was scored."""
+    if not details.get("not_run") and not details.get("not_scorable"):
+        return ""
+    total = details.get("n_cqs_total") or details.get("n_cqs", 0) + len(details.get("not_scorable") or ())
+    parts = []
+    if details.get("not_run"):
+        where = str(details.get("reason", "")).split(": ", 1)[-1].split(", ")
+        parts.append(f"{len(details['not_run'])} not run (malformed: {', '.join(Path(x).name for x in where if x)})")
+    if details.get("not_scorable"):
+        parts.append(f"{len(details['not_scorable'])} without a gold answer")
+    return ("partial: " if details.get("not_run") else "") + f"over {details.get('n_cqs', 0)} of {total} CQs; " \
+        + ", ".join(parts)
