@@ -88,8 +88,14 @@ def test_loo_protocol_without_other_ontologies_is_bad_input(tmp_path, capsys, mo
 
 def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys):
     assert main(["text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0
+    captured = capsys.readouterr()
     assert "tiny_university: trained (trained on its own sentences, 1 training ontologies); 2 sentences, 6 KG " \
-        "triples (0 left out); triple F1 1.000" in capsys.readouterr().out
+        "triples (0 left out); triple F1 1.000" in captured.out
+    assert [line.split(" (")[0] for line in captured.err.splitlines() if line.startswith("kgc text: ")] == [
+        "kgc text: tiny_university: fitting the offline extractor on 8 training sentences of 1 ontology",
+        "kgc text: tiny_university: extracting triples from 2 sentences"]
+    assert main(["-q", "text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0
+    assert "kgc text: " not in capsys.readouterr().err  # -q: no stage lines
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: text\nsentences: x.jsonl\n")
     assert main(["text", str(bad), "--out", str(tmp_path)]) == 2

@@ -5,6 +5,7 @@ setting and the bad inputs that stop at load with exit 2."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -175,8 +176,14 @@ def test_without_train_kgc_text_is_zero_shot_and_says_so(tmp_path, monkeypatch, 
     path = _copy(FILM, tmp_path / "c")
     path.write_text(path.read_text(encoding="utf-8").replace("train: [train.jsonl]\n", ""), encoding="utf-8")
     assert main(["text", str(path), "--out", str(tmp_path / "out"), "--no-validate"]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
     assert "tiny_film: zero-shot (zero-shot: no training sentence of this ontology, 1 training ontologies)" in out
+    # the fit of minutes is announced before it starts, with what it learns from
+    stages = [re.sub(r" \(\d+\.\d s\)$", "", line) for line in captured.err.splitlines() if line.startswith("kgc text: ")]
+    assert stages == ["kgc text: tiny_film: zero-shot: fitting the offline extractor on 8 training sentences of 1 "
+                      "other ontologies (no training sentence of this one)",
+                      "kgc text: tiny_film: extracting triples from 2 sentences"]
     prov = json.loads((tmp_path / "out" / "tiny_film" / "provenance.json").read_text(encoding="utf-8"))
     assert prov["setting"] == "zero-shot" and prov["training_ontologies"] == ["1_tinyuni"]
     # learned on eight university sentences, the film ontology's words choose its relations

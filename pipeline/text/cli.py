@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from pipeline.errors import InputError
@@ -59,7 +60,7 @@ def command(args: argparse.Namespace) -> int:
     for f in files:
         case = load_case(f)
         res = run_case(case, Path(args.out) / case.name, kind=args.extractor, protocol=args.protocol,
-                       validate=args.validate)
+                       validate=args.validate, progress=None if args.quiet else _stderr_line)
         s = res["scores"]
         val = res["validation"] or {}
         checks = ", ".join(f"{k} {'not run' if v.get('value') is None else ('pass' if v['value'] else 'FAIL')}"
@@ -74,6 +75,11 @@ def command(args: argparse.Namespace) -> int:
               f"triples ({res['dropped']} left out); {score}; {checks}")
         failed |= any(v.get("value") is False for v in val.values())
     return 1 if failed else 0
+
+
+def _stderr_line(line: str) -> None:
+    """A stage line of ``kgc text`` on standard error (``-q`` leaves them out)."""
+    print(f"kgc text: {line}", file=sys.stderr, flush=True)
 
 
 #: The subcommands this module registers (see :data:`pipeline.cli.COMMANDS`).

@@ -21,7 +21,7 @@ import platform
 import time
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
@@ -108,7 +108,8 @@ class _NoRelations:
 
 def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "offline", protocol: str = "standard",
              extra_training: dict[str, tuple[TextOntology, list[Sentence]]] | None = None,
-             validate: bool = True, llm_settings: LLMSettings | None = None) -> dict[str, Any]:
+             validate: bool = True, llm_settings: LLMSettings | None = None,
+             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Extract, write the KG, validate and score one text case.
 
     Args:
@@ -122,6 +123,8 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             the zero-shot setting.
         extra_training: training data of other ontologies, ``{name: (ontology, sentences)}``.
         validate: run SV2, CS2 and SHACL on the KG.
+        progress: called with a line as each stage starts (the fit, the extraction, validation):
+            a zero-shot fit takes tens of minutes, which a user must not wait through in silence.
     Returns:
         ``{"case", "extractor", "setting" (``trained``: the extractor learned from sentences of this
         ontology; ``zero-shot``: not), "training_ontologies", "n_sentences", "scores" (or None),
@@ -137,6 +140,11 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         raise InputError(f"unknown extractor {kind!r}; expected one of {', '.join(EXTRACTORS)}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+
+    def say(stage: str) -> None:
+        if progress is not None:
+            progress(f"{case.name}: {stage} ({time.perf_counter() - t0:.1f} s)")
+
     texts = [s.text for s in case.sentences]
     train = _training(case, protocol, extra_training)
     if not case.ontology.relations:  # said when the ontology was read: no relation, no triple
@@ -151,9 +159,15 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                                      "readable (TEXT2KGBENCH_DIR) for the zero-shot setting", path=case.path, key="train")
                 log.info("%s: zero-shot: no training sentence of ontology %s; training on %d sentences of %d other "
                          "ontologies", case.name, case.ontology.name, sum(len(v[1]) for v in train.values()), len(train))
+                say(f"zero-shot: fitting the offline extractor on {sum(len(v[1]) for v in train.values()):,} training "
+                    f"sentences of {len(train)} other ontologies (no training sentence of this one)")
+            else:
+                say(f"fitting the offline extractor on {sum(len(v[1]) for v in train.values()):,} training sentences "
+                    f"of {len(train)} ontolog{'y' if len(train) == 1 else 'ies'}")
             extractor = OfflineExtractor(**case.offline).fit(train)
         else:
             extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
+    say(f"extracting triples from {len(texts):,} sentences")
     start = time.perf_counter()
     raw = extractor.extract(texts, case.ontology)
     per_sentence = (time.perf_counter() - start) / max(len(texts), 1)
@@ -173,6 +187,8 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     kg.serialize(kg_path, format="nt", encoding="utf-8")
     (out / "dropped.json").write_text(json.dumps(dropped, indent=1, ensure_ascii=False), encoding="utf-8")
     fatal = getattr(extractor, "fatal", None)  # the LLM could not be asked: no KG to judge
+    if validate and not fatal:
+        say("validating the KG (SV2, CS2, SHACL)")
     validation = validate_kg(kg_path, kg, onto_g) if validate and not fatal else None
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
