@@ -46,3 +46,12 @@ def test_rounds_keep_bagged_final_models_and_fit_fewer_out_of_fold_ones(monkeypa
     per_round = [160] * 5 + [80] * 2 * 2
     assert [n for n, _ in fits] == per_round * 2 + [160] * 5
     assert {i for _, i in fits} == {stacking.GBM["max_iter"]}
+
+
+def test_cached_stems_are_the_porter_stems_without_function_words():
+    from nltk.stem import PorterStemmer
+
+    from pipeline.text.features import stems
+    ws = "the players of the universities were running and running".split()
+    assert stems(ws) == stems(ws) == {"player", "univers", "were", "run"} == {
+        PorterStemmer().stem(w) for w in ws if w not in ("the", "of", "and")}
