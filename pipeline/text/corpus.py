@@ -78,6 +78,9 @@ class CorpusStats:
         self._own: list[dict[tuple, float]] = []
         self._size = Counter(self.groups)
         for i, (rows, g) in enumerate(zip(sentences, self.groups)):
+            if self._size[g] == 1:  # a sentence alone: no other sentence reads it (row() says so)
+                self._own.append({})
+                continue
             local: dict[tuple, float] = {}
             for c in rows:
                 a, b = _name(c.a), _name(c.b)
@@ -113,6 +116,8 @@ class CorpusStats:
         subject's name; the mean over those of the name's best probability as a subject and as an
         object, and of the object's name as a subject (-1: no other sentence has the name)."""
         g = self.groups[i]
+        if self._size[g] == 1:  # no other sentence: what the stats of the sentence alone give
+            return list(NO_EVIDENCE)
         a, b = _name(c.a), _name(c.b)
         return [min(self._size[g] - 1, _CAP), min(self._others(i, ("p", g, (a, b)))[1], _CAP), self._max(i, ("t", g, (a, c.rel, b))),
                 self._max(i, ("p", g, (a, b))), self._max(i, ("p", g, (b, a))),

@@ -47,13 +47,20 @@ def words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
 _STEMMER = None
 
 
-def stems(ws: list[str]) -> set[str]:
-    """Porter stems of ``ws`` without a few function words."""
+@functools.lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    """The Porter stem of one word (cached: the pair features stem the same context words for
+    every pair of a sentence, and the stemmer is a pure function of the word)."""
     global _STEMMER
     if _STEMMER is None:
         from nltk.stem import PorterStemmer
         _STEMMER = PorterStemmer()
-    return {_STEMMER.stem(w) for w in ws if w not in _STOP}
+    return _STEMMER.stem(word)
+
+
+def stems(ws: list[str]) -> set[str]:
+    """Porter stems of ``ws`` without a few function words."""
+    return {_stem(w) for w in ws if w not in _STOP}
 
 
 @functools.lru_cache(maxsize=4096)

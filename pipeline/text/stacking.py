@@ -173,6 +173,14 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
 #: changes of its out-of-fold inputs (such as the order of the training sentences).
 BAGS = 5
 
+#: Bagged models per fold of the out-of-fold stackers of rounds before the last (their scores are
+#: only the next round's training context).
+OOF_BAGS = 2
+
+#: The gradient-boosted stacker's settings (scikit-learn ``HistGradientBoostingClassifier``).
+GBM = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 15, "min_samples_leaf": 40,
+       "l2_regularization": 1.0}
+
 
 class Bagged:
     """The mean ``predict_proba`` of several fitted classifiers (bagging, Breiman 1996,
@@ -203,9 +211,7 @@ def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None):
     def fit(X: np.ndarray, y: np.ndarray):
         # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
         with threadpool_limits(1):
-            return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15,
-                                                  min_samples_leaf=40, l2_regularization=1.0,
-                                                  early_stopping=False, random_state=0).fit(X, y)
+            return HistGradientBoostingClassifier(**GBM, early_stopping=False, random_state=0).fit(X, y)
     bags = BAGS if bags is None else bags
     if bags <= 1:
         return fit(np.vstack([X for X, _ in data]), y_all)
@@ -265,7 +271,7 @@ def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], fold
             break
         nxt = list(sentences)
         for k in (0, 1):
-            part = _fit_rows([d for d, f in zip(data, folds) if f != k], None)
+            part = _fit_rows([d for d, f in zip(data, folds) if f != k], OOF_BAGS)
             if part is None:
                 return models
             idx = [i for i, f in enumerate(folds) if f == k]
