@@ -253,11 +253,24 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                                _predicate_locator(files, rml))
 
 
+def _on_mapping(exc: InputError, rml_path: Path, engine: Path) -> InputError:
+    """``exc``, raised on the engine copy ``engine``, named on the user's mapping ``rml_path``; the
+    copy is not named when it is the temporary one (removed when the command ends)."""
+    if exc.path is not None and Path(exc.path) == engine:
+        out = type(exc)(str(exc)[len(f"{exc.path}" + (f":{exc.line}" if exc.line is not None else "") + ": "):],
+                        path=rml_path, key=exc.key)
+        out.__cause__ = exc.__cause__
+        return out
+    return on_user_file(exc, rml_path)
+
+
 def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path, syntax: str, to_stdout: bool,
                     tmp: Path, locate) -> int:
     """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
     say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
-    engine = output.with_suffix(".morph-kgc.ttl")
+    # the engine copy lives in the command's temporary folder: a file beside the output may be the
+    # user's (even the mapping being read), and nothing is written where the user did not ask
+    engine = tmp / f"{output.stem}.morph-kgc.ttl"
     sources = logical_sources(norm.graph)  # the files the user's mapping names, not the engine copies
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
@@ -275,7 +288,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
                                            block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
                                            where=str(rml_path), locate=locate)
         except InputError as exc:
-            raise on_user_file(exc, rml_path) from exc
+            raise _on_mapping(exc, rml_path, engine) from exc
         for f in [*norm.findings, *dist.findings]:
             _say_finding(f)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
@@ -292,8 +305,8 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
                                         overlap=True, columnar=not args.engine_only)
     except DataError as exc:  # --on-data-error stop: the first one, named in the user's mapping and data
         raise located(exc, norm.graph, sources, rml_path.resolve().parent) from None
-    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
-        raise on_user_file(exc, rml_path) from exc
+    except InputError as exc:  # the engine ran the temporary copy: name the user's mapping
+        raise _on_mapping(exc, rml_path, engine) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
         _say_finding(f)
@@ -316,8 +329,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "IRI), materialize with Morph-KGC, drop and report invalid triples, write the KG "
                                    "in the syntax of the output's extension (.nt, .nq, .trig, .ttl; '-' is standard "
                                    "output, N-Triples), N-Quads or TriG when the mapping has graph maps (said on "
-                                   "stderr), each RML-IO logical target in its own file, and the engine copy "
-                                   "<output>.morph-kgc.ttl beside it. The mapping may be "
+                                   "stderr), each RML-IO logical target in its own file; nothing else is written (the "
+                                   "engine's copy of the mapping is temporary). The mapping may be "
                                    "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
                                    "Exit 1 when triples or values were dropped (a value a function cannot read, a join key no "
                                    "parent has), 2 when the mapping is invalid (the message "
