@@ -138,7 +138,7 @@ def test_engine_error_names_the_users_mapping_not_the_engine_copy(tmp_path, caps
 """, encoding="utf-8")
     assert main(["-q", "materialize", str(rml), str(tmp_path / "out" / "kg.nt")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"error: {rml}: ") and "object map rml:reference 'nope': 'nope' is not a column of " \
+    assert err.startswith(f"error: {rml}:2: TriplesMap <#TM>, ") and "object map rml:reference 'nope': 'nope' is not a column of " \
         "stray-quote.csv (its columns: id, name)" in err
     assert "engine ran the copy" not in err and list((tmp_path / "out").iterdir()) == []  # the copy was temporary
 

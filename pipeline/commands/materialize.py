@@ -21,6 +21,7 @@ from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
+from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
 from pipeline.sources.checks import check_logical_sources
@@ -214,6 +215,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError("no output given: kgc materialize RML OUTPUT (or -o OUTPUT; '-' for standard output)")
     if target != "-":
         output_file(target, "output", [source, *files, args.manifest])
+    if args.engine_copy:
+        output_file(args.engine_copy, "--engine-copy", [source, *files, args.manifest, target])
     syntax = _output_syntax(target, args.format or ini_format)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
@@ -234,8 +237,11 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         # standard output: the engine copies and the KG file live in a folder that is removed after
         output = Path(tmp) / f"kg{_SYNTAXES[syntax]}" if target == "-" else Path(target)
         # decoded copies of compressed or non-UTF-8 sources (RML-IO) go where the JSON copies go
-        norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
-                             copies=Path(tmp) if target == "-" else copies_beside(output))
+        try:
+            norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
+                                 copies=Path(tmp) if target == "-" else copies_beside(output))
+        except InputError as exc:  # RMLError too: the line of the TriplesMap it names
+            raise at_triples_map(exc, files) from exc
         if not norm.triples_maps:
             raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
         if target != "-":  # the data the mapping reads is never written over either
@@ -250,7 +256,7 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                              + ", which kgc computes beside the engine; run without --distributed", path=rml_path)
         output.parent.mkdir(parents=True, exist_ok=True)
         return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp),
-                               _predicate_locator(files, rml))
+                               _predicate_locator(files, rml), files)
 
 
 def _on_mapping(exc: InputError, rml_path: Path, engine: Path) -> InputError:
@@ -265,7 +271,7 @@ def _on_mapping(exc: InputError, rml_path: Path, engine: Path) -> InputError:
 
 
 def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path, syntax: str, to_stdout: bool,
-                    tmp: Path, locate) -> int:
+                    tmp: Path, locate, files: list[Path]) -> int:
     """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
     say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
     # the engine copy lives in the command's temporary folder: a file beside the output may be the
@@ -275,6 +281,9 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
+    if args.engine_copy:  # asked for: written before the engine runs, so it is there to read when it fails
+        Path(args.engine_copy).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(engine, args.engine_copy)
     if norm.graph_maps and syntax in ("nt", "ttl"):
         wanted, syntax = syntax, "nq" if syntax == "nt" else "trig"
         if not to_stdout:
@@ -288,7 +297,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
                                            block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
                                            where=str(rml_path), locate=locate)
         except InputError as exc:
-            raise _on_mapping(exc, rml_path, engine) from exc
+            raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
             _say_finding(f)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
@@ -306,7 +315,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     except DataError as exc:  # --on-data-error stop: the first one, named in the user's mapping and data
         raise located(exc, norm.graph, sources, rml_path.resolve().parent) from None
     except InputError as exc:  # the engine ran the temporary copy: name the user's mapping
-        raise _on_mapping(exc, rml_path, engine) from exc
+        raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
         _say_finding(f)
@@ -330,7 +339,7 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "in the syntax of the output's extension (.nt, .nq, .trig, .ttl; '-' is standard "
                                    "output, N-Triples), N-Quads or TriG when the mapping has graph maps (said on "
                                    "stderr), each RML-IO logical target in its own file; nothing else is written (the "
-                                   "engine's copy of the mapping is temporary). The mapping may be "
+                                   "engine's copy of the mapping is temporary; --engine-copy keeps it). The mapping may be "
                                    "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
                                    "Exit 1 when triples or values were dropped (a value a function cannot read, a join key no "
                                    "parent has), 2 when the mapping is invalid (the message "
@@ -370,6 +379,9 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
     t.add_argument("--processes", type=int, default=1,
                    help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
                         "its worker (default: %(default)s)")
+    t.add_argument("--engine-copy", metavar="FILE",
+                   help="also write the engine's copy of the mapping (the normalised RML Morph-KGC runs) to FILE; "
+                        "without it the copy is temporary")
     t.add_argument("--engine-only", action="store_true",
                    help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
                         "kgc runs column by column (same output, more CPU; for comparison)")
