@@ -81,6 +81,8 @@ class Normalized:
             (:mod:`pipeline.materialize.gather`), or ``None``.
         targets: the RML-IO logical targets and which TriplesMaps write to each
             (:mod:`pipeline.materialize.targets`), or ``None`` (everything to the output).
+        derived: ``(derived source file, key) -> what the key holds as the user wrote it``
+            (:func:`pipeline.materialize.views.derive.derive_sources`).
     """
 
     graph: Graph
@@ -89,6 +91,7 @@ class Normalized:
     graph_maps: bool = False
     gathers: GatherPlan | None = None
     targets: TargetPlan | None = None
+    derived: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def document_base(text: str) -> str | None:
@@ -283,7 +286,9 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     # before the derived sources replace the XML ones: iterators and references that select nothing
     findings += xml_iterators(g, where)
     xml_references(g, triples_maps(g), where)
-    findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural)
+    derived: dict[tuple[str, str], str] = {}
+    findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural,
+                               derived)
     g.remove((None, KGC.derive, None))
     maps = check_mapping(g, where)
     check_functions(g, maps, where)
@@ -295,4 +300,5 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     targets = split_targets(g, mapping_dir, where)
     gathers = extract_gathers(g, where)
     return Normalized(g, findings, sorted(str(tm) for tm in asserted),
-                      has_graph_maps(g) or (gathers is not None and has_graph_maps(gathers.graph)), gathers, targets)
+                      has_graph_maps(g) or (gathers is not None and has_graph_maps(gathers.graph)), gathers, targets,
+                      derived)
