@@ -17,6 +17,8 @@ from rdflib import Graph, Literal, URIRef
 from pipeline.commands import output_file
 from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
+from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
+from pipeline.compile.yarrrml import load_yarrrml
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
@@ -79,6 +81,20 @@ def _read_rml(path: Path) -> tuple[Graph, str]:
     except Exception as exc:  # rdflib raises parser-specific types
         line, why = parse_error(exc)
         raise InputError(f"not an RML mapping in Turtle: {why}", path=path, line=line) from exc
+
+
+def _read_mapping(path: Path) -> tuple[Graph, str]:
+    """A mapping file as RML and its text: Turtle RML, or YARRRML (by suffix, as Morph-KGC reads a
+    configuration's ``mappings``) translated by kgc's YARRRML reader (text ``""``: no ``@base``).
+
+    Raises:
+        InputError: as :func:`_read_rml`, or the YARRRML reader's error naming file and line.
+    """
+    if path.suffix.lower() in YARRRML_SUFFIXES:
+        if not path.is_file():
+            raise InputError("YARRRML file not found", path=path.absolute())
+        return load_yarrrml(path).graph, ""
+    return _read_rml(path)
 
 
 def _absolute_sources(g: Graph, folder: Path) -> None:
@@ -225,9 +241,9 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError("--on-data-error stop runs in one process: run without --distributed")
     if args.distributed and (target == "-" or syntax in ("ttl", "trig")):
         raise InputError("--distributed writes N-Triples or N-Quads parts beside a file: give an .nt or .nq output")
-    rml, text = _read_rml(files[0])
+    rml, text = _read_mapping(files[0])
     for more in files[1:]:
-        graph, _ = _read_rml(more)
+        graph, _ = _read_mapping(more)
         _absolute_sources(graph, more.resolve().parent)
         rml += graph
     rml_path = files[0]
@@ -358,8 +374,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "kg.nt --manifest case.yaml; kgc materialize -m mapping.rml.ttl -o kg.ttl; "
                                    "kgc materialize morph-kgc.ini; kgc materialize m.ttl - | head")
     t.add_argument("rml", nargs="?", metavar="RML",
-                   help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl, or a "
-                        "Morph-KGC configuration (.ini)")
+                   help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl, a "
+                        "YARRRML file (.yml, .yaml, .yarrrml), or a Morph-KGC configuration (.ini) naming either")
     t.add_argument("output", nargs="?", metavar="OUTPUT",
                    help="output file (.nt, .nq, .trig or .ttl; the folder is created), or '-' for standard output")
     t.add_argument("-m", "--mapping", dest="mapping_opt", metavar="RML", help="the mapping, as RMLMapper's -m")
