@@ -39,7 +39,7 @@ def test_skipping_trusted_columns_changes_nothing(tmp_path, monkeypatch):
     folder = tmp_path / "case"
     shutil.copytree(CASE, folder)
     monkeypatch.chdir(folder)
-    main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq")])  # writes the engine copy
+    main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq"), "--engine-copy", str(tmp_path / "first.morph-kgc.ttl")])
     engine = tmp_path / "first.morph-kgc.ttl"
     seen = []
     real = engine_module.trusted_template

@@ -36,7 +36,8 @@ def _both(folder: Path, tmp_path: Path, monkeypatch, rml: str = "m.rml.ttl", fmt
     """Materialize ``folder``'s mapping both ways; returns (columnar result, engine result, rules run
     by the columnar path, output text)."""
     monkeypatch.chdir(folder)
-    main(["-q", "materialize", rml, str(tmp_path / f"first.{fmt}"), "--engine-only"])
+    main(["-q", "materialize", rml, str(tmp_path / f"first.{fmt}"), "--engine-only",
+          "--engine-copy", str(tmp_path / "first.morph-kgc.ttl")])
     engine_copy = tmp_path / "first.morph-kgc.ttl"
     ran = []
     run_file = columnar.run_file

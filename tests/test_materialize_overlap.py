@@ -20,13 +20,13 @@ pytestmark = pytest.mark.skipif(not overlap_module.available() or shutil.which("
 
 
 def _engine_copy(tmp_path: Path, monkeypatch) -> Path:
-    """The case's engine copy, as `kgc materialize` writes it next to its output."""
+    """The case's engine copy, as `kgc materialize --engine-copy` writes it."""
     from pipeline.cli import main
 
     folder = tmp_path / "case"
     shutil.copytree(CASE, folder)
     monkeypatch.chdir(folder)
-    main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq")])
+    main(["-q", "materialize", "m.rml.ttl", str(tmp_path / "first.nq"), "--engine-copy", str(tmp_path / "first.morph-kgc.ttl")])
     return tmp_path / "first.morph-kgc.ttl"
 
 

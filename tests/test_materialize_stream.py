@@ -57,7 +57,7 @@ def test_cli_output_is_byte_identical_to_the_guard_before_streaming(tmp_path, mo
 def test_every_way_of_sorting_gives_the_same_result(tmp_path, monkeypatch, capsys, how):
     folder = _engine_copy(tmp_path)
     monkeypatch.chdir(folder)
-    main(["materialize", "m.rml.ttl", str(tmp_path / "first.nq")])  # writes the engine copy
+    main(["materialize", "m.rml.ttl", str(tmp_path / "first.nq"), "--engine-copy", str(tmp_path / "first.morph-kgc.ttl")])
     capsys.readouterr()
     engine = tmp_path / "first.morph-kgc.ttl"
     if how == "python":  # no `sort` command: numpy-sorted runs merged by heapq

@@ -92,6 +92,6 @@ def test_an_xml_template_naming_an_element_no_record_has_is_refused(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     assert main(["materialize", "m.ttl", "kg.nt"]) == code
     err = capsys.readouterr().err
-    assert ("error: m.ttl: TriplesMap <http://example.org/rml/Orders>: the object map's template "
+    assert ("error: m.ttl:4: TriplesMap <http://example.org/rml/Orders>: the object map's template "
             "'http://example.org/customer/{customer/ident}' names 'customer/ident', which selects nothing in any "
             "record of o.xml (iterator /orders/order)" in err) == (code == 2)

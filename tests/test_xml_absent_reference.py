@@ -49,8 +49,14 @@ def test_reference_one_record_has_is_read(tmp_path, monkeypatch, capsys, ref, va
                         f'<http://example.org/s/{s}> <http://example.org/p> "{o}" .\n') == (True, "")
 
 
-def test_default_namespace_is_not_checked(tmp_path, monkeypatch, capsys):
-    """Unprefixed XPath names select nothing in a default namespace: absence proves no typo there."""
+def test_default_namespace_is_checked_as_the_engine_reads_it(tmp_path, monkeypatch, capsys):
+    """The engine (XPath 3) reads unprefixed names in the document's default namespace, so the check
+    does too: a name no record has is refused with the namespace hint, one a record has is read."""
     xml = XML.replace("<students>", '<students xmlns="urn:x">')
-    _run(tmp_path, monkeypatch, "Names", xml, iterator="/*/*")
-    assert "selects nothing" not in capsys.readouterr().err
+    assert _run(tmp_path, monkeypatch, "Names", xml, iterator="/*/*") == 2
+    assert ("the object map's reference 'Names' selects nothing in any record of students.xml (iterator /*/*; the "
+            "records' elements are in the default namespace <urn:x>, which an unprefixed name selects)") \
+        in capsys.readouterr().err
+    assert _run(tmp_path, monkeypatch, "city", xml, iterator="/*/*") == 0
+    assert same_dataset((tmp_path / "kg.nt").read_text(encoding="utf-8"),
+                        '<http://example.org/s/Ann> <http://example.org/p> "Gent" .\n') == (True, "")

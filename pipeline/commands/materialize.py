@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import dataclasses
 import re
 import shutil
 import sys
@@ -16,11 +17,14 @@ from rdflib import Graph, Literal, URIRef
 from pipeline.commands import output_file
 from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
+from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
+from pipeline.compile.yarrrml import load_yarrrml
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
+from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
 from pipeline.sources.checks import check_logical_sources
@@ -77,6 +81,20 @@ def _read_rml(path: Path) -> tuple[Graph, str]:
     except Exception as exc:  # rdflib raises parser-specific types
         line, why = parse_error(exc)
         raise InputError(f"not an RML mapping in Turtle: {why}", path=path, line=line) from exc
+
+
+def _read_mapping(path: Path) -> tuple[Graph, str]:
+    """A mapping file as RML and its text: Turtle RML, or YARRRML (by suffix, as Morph-KGC reads a
+    configuration's ``mappings``) translated by kgc's YARRRML reader (text ``""``: no ``@base``).
+
+    Raises:
+        InputError: as :func:`_read_rml`, or the YARRRML reader's error naming file and line.
+    """
+    if path.suffix.lower() in YARRRML_SUFFIXES:
+        if not path.is_file():
+            raise InputError("YARRRML file not found", path=path.absolute())
+        return load_yarrrml(path).graph, ""
+    return _read_rml(path)
 
 
 def _absolute_sources(g: Graph, folder: Path) -> None:
@@ -214,6 +232,8 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError("no output given: kgc materialize RML OUTPUT (or -o OUTPUT; '-' for standard output)")
     if target != "-":
         output_file(target, "output", [source, *files, args.manifest])
+    if args.engine_copy:
+        output_file(args.engine_copy, "--engine-copy", [source, *files, args.manifest, target])
     syntax = _output_syntax(target, args.format or ini_format)
     if args.processes < 1:
         raise InputError(f"--processes must be at least 1, got {args.processes}")
@@ -221,9 +241,9 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         raise InputError("--on-data-error stop runs in one process: run without --distributed")
     if args.distributed and (target == "-" or syntax in ("ttl", "trig")):
         raise InputError("--distributed writes N-Triples or N-Quads parts beside a file: give an .nt or .nq output")
-    rml, text = _read_rml(files[0])
+    rml, text = _read_mapping(files[0])
     for more in files[1:]:
-        graph, _ = _read_rml(more)
+        graph, _ = _read_mapping(more)
         _absolute_sources(graph, more.resolve().parent)
         rml += graph
     rml_path = files[0]
@@ -234,8 +254,11 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
         # standard output: the engine copies and the KG file live in a folder that is removed after
         output = Path(tmp) / f"kg{_SYNTAXES[syntax]}" if target == "-" else Path(target)
         # decoded copies of compressed or non-UTF-8 sources (RML-IO) go where the JSON copies go
-        norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
-                             copies=Path(tmp) if target == "-" else copies_beside(output))
+        try:
+            norm = normalize_rml(rml, mapping_dir=rml_path.resolve().parent, base_iri=base, where=str(rml_path),
+                                 copies=Path(tmp) if target == "-" else copies_beside(output))
+        except InputError as exc:  # RMLError too: the line of the TriplesMap it names
+            raise at_triples_map(exc, files) from exc
         if not norm.triples_maps:
             raise InputError("no TriplesMap found (no rml:subjectMap / rr:subjectMap in the document)", path=rml_path)
         if target != "-":  # the data the mapping reads is never written over either
@@ -250,18 +273,44 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                              + ", which kgc computes beside the engine; run without --distributed", path=rml_path)
         output.parent.mkdir(parents=True, exist_ok=True)
         return _materialize_to(args, norm, rml_path, output, syntax, target == "-", Path(tmp),
-                               _predicate_locator(files, rml))
+                               _predicate_locator(files, rml), files)
+
+
+def _named_by_user(finding, derived: dict[tuple[str, str], str], rml_path: Path):
+    """``finding`` on a key of a derived source (a file kgc computed, ``k2_title_xml_lang``) told in
+    the user's terms: the reference, TriplesMap and data file it stands for, on the user's mapping."""
+    said = derived.get((finding.file, finding.column or ""))
+    if said is None:
+        return finding
+    return dataclasses.replace(finding, file=str(rml_path), column=None,
+                               message=finding.message.replace(repr(finding.column), said))
+
+
+def _on_mapping(exc: InputError, rml_path: Path, engine: Path) -> InputError:
+    """``exc``, raised on the engine copy ``engine``, named on the user's mapping ``rml_path``; the
+    copy is not named when it is the temporary one (removed when the command ends)."""
+    if exc.path is not None and Path(exc.path) == engine:
+        out = type(exc)(str(exc)[len(f"{exc.path}" + (f":{exc.line}" if exc.line is not None else "") + ": "):],
+                        path=rml_path, key=exc.key)
+        out.__cause__ = exc.__cause__
+        return out
+    return on_user_file(exc, rml_path)
 
 
 def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path, syntax: str, to_stdout: bool,
-                    tmp: Path, locate) -> int:
+                    tmp: Path, locate, files: list[Path]) -> int:
     """Run the engine on the normalised mapping ``norm`` and write ``output`` (see :func:`_cmd_materialize`)."""
     say = sys.stderr if to_stdout else sys.stdout  # the statements go to standard output, the words not
-    engine = output.with_suffix(".morph-kgc.ttl")
+    # the engine copy lives in the command's temporary folder: a file beside the output may be the
+    # user's (even the mapping being read), and nothing is written where the user did not ask
+    engine = tmp / f"{output.stem}.morph-kgc.ttl"
     sources = logical_sources(norm.graph)  # the files the user's mapping names, not the engine copies
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
+    if args.engine_copy:  # asked for: written before the engine runs, so it is there to read when it fails
+        Path(args.engine_copy).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(engine, args.engine_copy)
     if norm.graph_maps and syntax in ("nt", "ttl"):
         wanted, syntax = syntax, "nq" if syntax == "nt" else "trig"
         if not to_stdout:
@@ -275,7 +324,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
                                            block_size=parse_size(args.block_size), merge=not args.no_merge, fmt=syntax,
                                            where=str(rml_path), locate=locate)
         except InputError as exc:
-            raise on_user_file(exc, rml_path) from exc
+            raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
             _say_finding(f)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
@@ -292,11 +341,11 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
                                         overlap=True, columnar=not args.engine_only)
     except DataError as exc:  # --on-data-error stop: the first one, named in the user's mapping and data
         raise located(exc, norm.graph, sources, rml_path.resolve().parent) from None
-    except InputError as exc:  # the engine ran the copy beside the output: name the user's mapping
-        raise on_user_file(exc, rml_path) from exc
+    except InputError as exc:  # the engine ran the temporary copy: name the user's mapping
+        raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        _say_finding(f)
+        _say_finding(_named_by_user(f, norm.derived, rml_path))
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
     _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
@@ -316,8 +365,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "IRI), materialize with Morph-KGC, drop and report invalid triples, write the KG "
                                    "in the syntax of the output's extension (.nt, .nq, .trig, .ttl; '-' is standard "
                                    "output, N-Triples), N-Quads or TriG when the mapping has graph maps (said on "
-                                   "stderr), each RML-IO logical target in its own file, and the engine copy "
-                                   "<output>.morph-kgc.ttl beside it. The mapping may be "
+                                   "stderr), each RML-IO logical target in its own file; nothing else is written (the "
+                                   "engine's copy of the mapping is temporary; --engine-copy keeps it). The mapping may be "
                                    "a Morph-KGC configuration (.ini): its mappings, output_file and output_format. "
                                    "Exit 1 when triples or values were dropped (a value a function cannot read, a join key no "
                                    "parent has), 2 when the mapping is invalid (the message "
@@ -325,8 +374,8 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
                                    "kg.nt --manifest case.yaml; kgc materialize -m mapping.rml.ttl -o kg.ttl; "
                                    "kgc materialize morph-kgc.ini; kgc materialize m.ttl - | head")
     t.add_argument("rml", nargs="?", metavar="RML",
-                   help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl, or a "
-                        "Morph-KGC configuration (.ini)")
+                   help="RML mapping (Turtle: R2RML, legacy RML or RML-Core), e.g. a run's mapping.rml.ttl, a "
+                        "YARRRML file (.yml, .yaml, .yarrrml), or a Morph-KGC configuration (.ini) naming either")
     t.add_argument("output", nargs="?", metavar="OUTPUT",
                    help="output file (.nt, .nq, .trig or .ttl; the folder is created), or '-' for standard output")
     t.add_argument("-m", "--mapping", dest="mapping_opt", metavar="RML", help="the mapping, as RMLMapper's -m")
@@ -357,6 +406,9 @@ def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.Arg
     t.add_argument("--processes", type=int, default=1,
                    help="engine worker processes: Morph-KGC's mapping partitions run in parallel, each guarded in "
                         "its worker (default: %(default)s)")
+    t.add_argument("--engine-copy", metavar="FILE",
+                   help="also write the engine's copy of the mapping (the normalised RML Morph-KGC runs) to FILE; "
+                        "without it the copy is temporary")
     t.add_argument("--engine-only", action="store_true",
                    help="run every rule through Morph-KGC's own per-row path, also those over CSV/TSV files that "
                         "kgc runs column by column (same output, more CPU; for comparison)")

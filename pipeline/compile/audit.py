@@ -384,6 +384,20 @@ def _languages_per_record(src: SourceData | None, ref: str) -> list[list[str]]:
     return read if read is not None else [rec.get(ref, []) for rec in src.records]
 
 
+def _untagged_values(src: SourceData | None, ref: str, value_ref: str | None) -> int | None:
+    """How many values of ``value_ref`` have no language when each takes its own element's
+    ``xml:lang`` (``ref`` is ``<value_ref>/@xml:lang``): no ``xml:lang`` on the element or an
+    ancestor, or the nearest one empty (XML 1.0 section 2.12). Counted per value, not per record: a
+    record with an English and an untagged title loses one. ``None`` when ``ref`` is no such
+    reference (the count per record applies)."""
+    m = re.fullmatch(r"(?P<path>.+)/@xml:lang", ref.strip())
+    if src is None or src.source.format != "xml" or m is None or not value_ref \
+            or m.group("path") != value_ref.strip() or not re.fullmatch(r"[\w.:/-]+", value_ref.strip()):
+        return None
+    found = src.per_record(f"{value_ref.strip()}[not(ancestor-or-self::*[@xml:lang][1]/@xml:lang != '')]")
+    return None if found is None else sum(len(vs) for vs in found)
+
+
 def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> None:
     """A Language Tag cell is a BCP 47 tag, or a reference (``{col}`` / a column of the source)."""
     if not row.language_tag:
@@ -409,8 +423,13 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
     empty = sum(1 for vs in per_record if not any(v.strip() for v in vs))
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
-    # RML: a language map that yields no value generates no literal (the record's triple is left out)
-    why += f"; {empty} record(s) without a tag get no literal" if empty else ""
+    untagged = _untagged_values(src, ref, row.data_reference)
+    # RML: a language map that yields no value generates no literal (the value's triple is left out)
+    if untagged is not None:
+        why += (f"; {untagged} value(s) of {row.data_reference!r} without a language (no xml:lang, or xml:lang=\"\", "
+                "which says none: XML 1.0 section 2.12) get no literal") if untagged else ""
+    else:
+        why += f"; {empty} record(s) without a tag get no literal" if empty else ""
     a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
           severity="warning" if why else "info")
 

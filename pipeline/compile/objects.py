@@ -17,7 +17,7 @@ from pipeline.compile.audit import IRI_MARKERS, language_reference
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, term_references
 from pipeline.compile.subjects import segments_term
-from pipeline.fno import function_for_name
+from pipeline.fno import function_for_name, udfs
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
 from pipeline.ontology import is_langstring, is_xsd_datatype
@@ -62,7 +62,7 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
         ctx.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
                  "a known function (capitalize, toDate, value map)", severity="warning")
     if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
-        term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term)]))
+        term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term, fn)]))
     elif fn:
         term = Term("call", call=Call(fn, [term]))
     if row.datatype and row.datatype.lower() in IRI_MARKERS:
@@ -73,9 +73,11 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
     return term
 
 
-def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> str:
+def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term, fn: str = "normalizeDate") -> str:
     """The day/month order of the row's date column, from its values (:mod:`pipeline.fno.dates`),
-    decided here so that the engine converts every value alike; reported unless plain."""
+    decided here so that the engine converts every value alike; reported unless plain. For
+    ``toDate`` (``fn`` ``normalizeDate``), values with a time of day are counted in a warning:
+    ``toDate`` gives them no value (xsd:date holds no time; truncating it would lose it silently)."""
     refs = term_references(term)
     it = (ctx.iterator(src) or "").rstrip("/")
     # XML: every record's values (a relative XPath would read the first record only)
@@ -97,6 +99,15 @@ def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) 
         ctx.find(row, "function_name", f"{len(decided.invalid)} value(s) of {', '.join(refs)} are no date in the "
                  f"{_ORDER_NAMES.get(decided.order, 'year-first')} order ({', '.join(decided.invalid[:3])}); "
                  "left out", "a date", severity="warning")
+    if fn == "normalizeDate":
+        timed = sorted({str(v).strip() for v in values if v is not None and udfs.normalize_date(str(v)) is None
+                        and udfs.normalize_datetime(str(v), decided.order) is not None})
+        if timed:
+            ctx.find(row, "function_name", f"{sum(1 for v in values if v is not None and str(v).strip() in timed)} "
+                     f"value(s) of {', '.join(refs)} carry a time of day ({', '.join(timed[:3])}): toDate() gives them "
+                     "no value, as xsd:date holds no time (toDateTime() with xsd:dateTime keeps it)",
+                     "toDateTime() and xsd:dateTime to keep the time",
+                     severity="warning")
     return decided.order
 
 

@@ -41,12 +41,20 @@ def percent_encode(value):
     return _quote(str(value), safe="-._~")
 
 
+#: A time of day after a date (``T05:30``, `` 05:30:00.5``): hours, minutes, seconds, fraction.
+_TIME_OF_DAY = _re.compile(r"[T\s]\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?")
+
+
 @udf(fun_id=_FN + "normalizeDate", value=_FN + "value", order=_FN + "order")
 def normalize_date(value, order=None):
     """Normalise a date to xsd:date (YYYY-MM-DD); None when it is no date.
 
-    Year-first forms are read as they are: ISO (``2024-03-04``, a time or zone after it ignored),
-    ``2024/03/04``, compact ``20240304``. Day/month forms (``03/04/2024``, ``-`` or ``.`` too)
+    Year-first forms are read as they are: ISO (``2024-03-04``, a zone after it ignored),
+    ``2024/03/04``, compact ``20240304``. A date-time is read only at midnight
+    (``2024-03-04T00:00:00``, ``2024-03-04 00:00``): a time of day (``2024-03-04T05:30:00``) is
+    information xsd:date cannot hold, and two observation times of one day would become the same
+    literal, so such a value gives None (counted and named as a dropped value; ``toDateTime()``
+    keeps it). Day/month forms (``03/04/2024``, ``-`` or ``.`` too)
     follow ``order``: ``DMY`` day-first, ``MDY`` month-first, ``YMD`` none (such values give
     None: the compiler passes it for a column whose order nothing decides, see
     pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
@@ -58,6 +66,9 @@ def normalize_date(value, order=None):
     v = str(value).strip()
     m = _re.fullmatch(r"(\d{4})(\d{2})(\d{2})", v) or _re.match(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", v)
     if m:
+        clock = _TIME_OF_DAY.match(v, m.end())
+        if clock and any(int(part or 0) for part in clock.groups()):
+            return None  # a time of day: truncating it would lose it silently
         return _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     named = _named_month_date(v)
     if named:

@@ -37,6 +37,7 @@ parent (``o``) outside joins.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,11 @@ IDLAB = "https://w3id.org/imec/idlab/function#"
 _GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"
 _FORMULATIONS = {"csv": RML.CSV, "jsonpath": RML.JSONPath, "xpath": RML.XPath}
 _RDF_TYPE = str(RDF.type)
+#: An IRI's scheme (RFC 3987): what a relative IRI lacks.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: A text that reads as a BCP 47 language tag (``en``, ``pt-BR``): the hint ``en~lang``.
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
+_EXAMPLE = {"datatype": "xsd:integer", "predicate": "schema:name", "class": "schema:Person"}
 
 #: Shortcuts of the specification (yarrrml-parser's ``expander.js``), canonical key first.
 _TOP = {"prefixes": (), "base": (), "sources": (), "mappings": ("mapping", "m"), "external": (), "authors": (),
@@ -156,17 +162,32 @@ class _Reader:
     def fail(self, message: str, container: Any = None, key: Any = None) -> None:
         raise InputError(message, path=self.path, line=line_of(container, key))
 
-    def iri(self, name: Any, where: str, container: Any = None, key: Any = None) -> str:
-        """A prefixed name or IRI (templates too) expanded."""
+    def iri(self, name: Any, where: str, container: Any = None, key: Any = None, absolute: str | None = None) -> str:
+        """A prefixed name or IRI (templates too) expanded.
+
+        Args:
+            absolute: what the IRI is (``datatype``, ``predicate``, ``class``) when it must be
+                absolute: a constant without a scheme is refused (in the RML it would be resolved
+                against the mapping file's path, a ``file:`` IRI of the user's folder), with the
+                hint ``en~lang`` for a datatype that reads as a language tag.
+        Raises:
+            InputError: an undeclared prefix; a relative constant where ``absolute`` is given.
+        """
         if not isinstance(name, str) or not name.strip():
             self.fail(f"{where}: expected an IRI or a prefixed name, found {name!r}", container, key)
         if name == "a":
             return _RDF_TYPE
         try:
-            return expand_name(name.strip(), self.prefixes)
+            expanded = expand_name(name.strip(), self.prefixes)
         except UnknownPrefix as exc:
             self.fail(f"{where}: {exc}", container, key)
-        raise AssertionError  # fail raises
+        if absolute and "$(" not in expanded and not _SCHEME.match(expanded):
+            hint = (f"; a language tag is written '{name.strip()}~lang'"
+                    if absolute == "datatype" and _LANGUAGE_TAG.match(name.strip()) else "")
+            self.fail(f"{where}: {name.strip()!r} is no {absolute} IRI: a relative IRI, which would resolve against "
+                      f"the mapping file's path; expected a prefixed name ({_EXAMPLE[absolute]}) or an absolute "
+                      f"IRI{hint}", container, key)
+        return expanded
 
     def node(self, kind: str) -> URIRef:
         self.ids += 1
@@ -443,7 +464,7 @@ class _Reader:
             self.fail(f"{where}: expected a list [predicate, object] or {{predicates, objects}}, found {po!r}", raw,
                       "predicateobjects")
         predicates = [self.iri(p if not isinstance(p, dict) else p.get("value"), f"{where}, predicate", container,
-                               "predicates") for p in _listed(spec.get("predicates"))]
+                               "predicates", absolute="predicate") for p in _listed(spec.get("predicates"))]
         if not predicates:
             self.fail(f"{where}: no predicate", container, "predicates")
         objects = _listed(spec.get("objects"))
@@ -455,7 +476,7 @@ class _Reader:
                 isinstance(o, str) and "$(" not in o and not is_function_shortcut(o) for o in objects):
             for o in objects:  # classes: the subject map's rml:class
                 g.add((sm, RML["class"], URIRef(self.iri(o.removesuffix("~iri"), f"{where}, class", container,
-                                                         "objects"))))
+                                                         "objects", absolute="class"))))
             return
         pom = BNode()
         g.add((tm, RML.predicateObjectMap, pom))
@@ -504,7 +525,8 @@ class _Reader:
         if isinstance(language, dict):
             language = language.get("value")
         if datatype is not None and language is not None:
-            if self.iri(str(datatype), where, container, "datatype") == str(RDF.langString):
+            if self.iri(str(datatype), f"{where}, datatype", container, "datatype", absolute="datatype") \
+                    == str(RDF.langString):
                 datatype = None  # rdf:langString is what a language tag gives anyway
             else:
                 self.fail(f"{where}: both a datatype and a language tag; a literal has one or the other", container,
@@ -528,7 +550,7 @@ class _Reader:
         if kind != "literal" and (datatype is not None or language is not None):
             self.fail(f"{where}: a datatype or language tag on a {kind} object", container, "objects")
         if datatype is not None:
-            dt = self.iri(str(datatype), f"{where}, datatype", container, "datatype")
+            dt = self.iri(str(datatype), f"{where}, datatype", container, "datatype", absolute="datatype")
             self.constant_or_map(om, dt, RML.datatype, URIRef, RML.datatypeMap, True, f"{where}, datatype",
                                  container, "datatype")
         if language is not None:

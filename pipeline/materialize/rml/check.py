@@ -135,6 +135,7 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
                 raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no predicate", path=where)
             if g.value(pom, RML.object) is None and g.value(pom, RML.objectMap) is None:
                 raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no object map", path=where)
+        _check_vocabulary_terms(g, tm, where)
         for role, node in term_maps(g, tm):
             _check_term_map(g, tm, role, node, where)
             if isinstance(node, Literal):
@@ -166,6 +167,48 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
                                    "reads another logical source, without a join condition (R2RML section 8: "
                                    "add rml:joinCondition [ rml:child ...; rml:parent ... ])", path=where)
     return [tm for tm in maps if g.value(tm, RML.subjectMap) is not None or g.value(tm, RML.subject) is not None]
+
+
+def _vocabulary_terms(g: Graph, tm: Node):
+    """``(what, term)`` for the constant predicates, classes and datatypes of TriplesMap ``tm``: the
+    terms that name vocabulary and so must be absolute IRIs (R2RML sections 6.1, 7.2, 7.4)."""
+    sm = g.value(tm, RML.subjectMap)
+    if sm is not None:
+        for c in g.objects(sm, RML["class"]):
+            yield "class (rml:class)", c
+    for pom in g.objects(tm, RML.predicateObjectMap):
+        for p in g.objects(pom, RML.predicate):
+            yield "predicate (rml:predicate)", p
+        for pm in g.objects(pom, RML.predicateMap):
+            if not isinstance(pm, Literal) and (c := g.value(pm, RML.constant)) is not None:
+                yield "predicate (rml:constant of the predicate map)", c
+        for om in g.objects(pom, RML.objectMap):
+            if not isinstance(om, Literal):
+                for d in g.objects(om, RML.datatype):
+                    yield "datatype (rml:datatype)", d
+
+
+def _check_vocabulary_terms(g: Graph, tm: Node, where: str) -> None:
+    """A predicate, class or datatype written as a literal (``rml:predicate "http://..."``) or as a
+    relative IRI (``rml:datatype <en>``, which the Turtle parser resolved against the mapping file's
+    own ``file:`` location: a datatype naming the user's folder) is refused naming the TriplesMap.
+
+    Raises:
+        RMLError: the first such term, with what was expected.
+    """
+    for what, term in _vocabulary_terms(g, tm):
+        kind = what.split()[0]
+        if isinstance(term, Literal):
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {what} is the literal {str(term)!r}; a {kind} is an IRI "
+                           f"(R2RML: predicates, classes and datatypes are IRIs): write <{term}> or a prefixed name",
+                           path=where)
+        if isinstance(term, URIRef) and str(term).startswith("file:"):
+            written = str(term).rsplit("/", 1)[-1]
+            hint = (f"; a language tag is rml:language \"{written}\""
+                    if kind == "datatype" and PRIMARY_LANGUAGE.match(written) and not check_langtag(written) else "")
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {what} <{term}> is a relative IRI (<{written}>) resolved "
+                           f"against the mapping file's location; expected an absolute {kind} IRI or a prefixed name "
+                           f"(e.g. {'xsd:string' if kind == 'datatype' else 'ex:name'}){hint}", path=where)
 
 
 _PLACEHOLDERS = re.compile(r"\\[{}\\]|\{|\}")

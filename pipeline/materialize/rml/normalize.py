@@ -51,11 +51,12 @@ from rdflib.term import Node
 from pipeline.findings import Finding
 from pipeline.fno import FN
 from pipeline.materialize.engine import iri_safe
-from pipeline.materialize.rml.check import check_functions, check_mapping, node_name, source_key, term_maps
+from pipeline.materialize.rml.check import (check_functions, check_mapping, node_name, source_key, term_maps,
+                                           triples_maps)
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML
-from pipeline.materialize.rml.xml_sources import xml_languages, xml_references
+from pipeline.materialize.rml.xml_sources import xml_iterators, xml_languages, xml_references
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
 from pipeline.materialize.views.derive import derive_sources
@@ -80,6 +81,8 @@ class Normalized:
             (:mod:`pipeline.materialize.gather`), or ``None``.
         targets: the RML-IO logical targets and which TriplesMaps write to each
             (:mod:`pipeline.materialize.targets`), or ``None`` (everything to the output).
+        derived: ``(derived source file, key) -> what the key holds as the user wrote it``
+            (:func:`pipeline.materialize.views.derive.derive_sources`).
     """
 
     graph: Graph
@@ -88,6 +91,7 @@ class Normalized:
     graph_maps: bool = False
     gathers: GatherPlan | None = None
     targets: TargetPlan | None = None
+    derived: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def document_base(text: str) -> str | None:
@@ -279,17 +283,22 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     findings = resolve_sources(g, mapping_dir, where, copies)
     xml_languages(g)  # inherited xml:lang: an XPath the derived-source pass evaluates
-    findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural)
+    # before the derived sources replace the XML ones: iterators and references that select nothing
+    findings += xml_iterators(g, where)
+    xml_references(g, triples_maps(g), where)
+    derived: dict[tuple[str, str], str] = {}
+    findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural,
+                               derived)
     g.remove((None, KGC.derive, None))
     maps = check_mapping(g, where)
     check_functions(g, maps, where)
     json_references(g, maps)
     json_datatypes(g, maps, natural, where)
-    xml_references(g, maps, where)
     findings += _rewrite_terms(g, maps, base_iri, where)
     findings += _self_joins(g, maps, where)
     asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]
     targets = split_targets(g, mapping_dir, where)
     gathers = extract_gathers(g, where)
     return Normalized(g, findings, sorted(str(tm) for tm in asserted),
-                      has_graph_maps(g) or (gathers is not None and has_graph_maps(gathers.graph)), gathers, targets)
+                      has_graph_maps(g) or (gathers is not None and has_graph_maps(gathers.graph)), gathers, targets,
+                      derived)

@@ -8,18 +8,21 @@ engine would yield nothing for it, silently.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from lxml import etree
 from rdflib import Graph, Literal
 from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
+from pipeline.findings import Finding
 from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
+from pipeline.sources.namespaces import bind_default_prefix
 
-__all__ = ["xml_references", "xml_languages"]
+__all__ = ["xml_references", "xml_languages", "xml_iterators"]
 
 _NAME = r"[A-Za-z_][\w.\-]*"
 #: A reference checked here: a child path of element names ending in an element or an attribute
@@ -96,6 +99,74 @@ def _view_languages(g: Graph, node: Node, seen: set[Node]) -> None:
         _view_languages(g, field, seen)
 
 
+def _shape(root: etree._Element) -> str:
+    """The root element of a document and its child elements, for a message: ``root element
+    <catalog> in the default namespace <urn:x>; its child elements: item, note``."""
+    qname = etree.QName(root)
+    children = list(dict.fromkeys(etree.QName(c).localname for c in root if isinstance(c.tag, str)))
+    ns = ""
+    if qname.namespace:
+        prefix = next((p for p, u in (root.nsmap or {}).items() if u == qname.namespace), None)
+        ns = (f" in the default namespace <{qname.namespace}> (an unprefixed name in the iterator or a "
+              "reference names it)" if prefix is None else f" in the namespace <{qname.namespace}> (prefix "
+              f"'{prefix}:')")
+    return (f"root element <{qname.localname}>{ns}; its child elements: "
+            f"{', '.join(children[:10]) + (' ...' if len(children) > 10 else '') or 'none'}")
+
+
+def xml_iterators(g: Graph, where: str, limit: int = 50_000_000) -> list[Finding]:
+    """Say an XPath iterator that selects no element of a file whose root element has children.
+
+    Evaluated as the engine reads it (unprefixed names in the document's default namespace, see
+    :func:`pipeline.materialize.views.records.default_element_prefix`); an iterator lxml cannot
+    evaluate (XPath 2 or 3) and files over ``limit`` bytes are not checked.
+
+    Returns:
+        A ``warning`` per such TriplesMap (it yields no triple from the file), naming the root
+        element, its namespace and its child elements.
+    Raises:
+        RMLError: when another TriplesMap's iterator selects elements of the same file (this
+            iterator is misspelt, not the data empty: as for JSON,
+            :func:`pipeline.materialize.rml.json_sources.json_datatypes`).
+    """
+    counts: dict[tuple[str, str], int | None] = {}
+    roots: dict[str, etree._Element] = {}
+    read: list[tuple[Node, str, str]] = []
+    for tm in triples_maps(g):
+        ls = g.value(tm, RML.logicalSource)
+        if ls is None or not _xpath(g, ls) or g.value(ls, RML.viewOn) is not None:
+            continue
+        try:
+            src = source_of(g, ls)
+            if not src.path.is_file() or src.path.stat().st_size > limit:
+                continue
+        except (RMLError, OSError):
+            continue  # no file: said by the checks of the logical sources
+        key = (str(src.path), src.iterator or "")
+        if key not in counts:
+            try:
+                doc = read_document(src)
+                roots[key[0]] = doc.getroot()
+                counts[key] = len(iterate("XPath", doc, src.iterator, namespaces=dict(src.namespaces)))
+            except (InputError, OSError):
+                counts[key] = None  # unreadable or beyond XPath 1.0: said elsewhere, or by the engine
+        read.append((tm, *key))
+    findings = []
+    for tm, path, iterator in read:
+        root = roots.get(path)
+        if counts[(path, iterator)] != 0 or root is None or not len(root):
+            continue
+        other = next(((o, it) for o, p, it in read if p == path and counts[(p, it)]), None)
+        said = (f"TriplesMap {node_name(tm)}: the XPath iterator {iterator!r} selects no element of "
+                f"{Path(path).name} ({_shape(root)})")
+        if other is not None:
+            raise RMLError(f"{said}, while the iterator {other[1]!r} of TriplesMap {node_name(other[0])} selects "
+                           f"{counts[(path, other[1])]}", path=where)
+        findings.append(Finding("normalise", where, f"{said}: it yields no triple", column="iterator",
+                                value=iterator, severity="warning"))
+    return findings
+
+
 def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
     """Refuse an object map's reference, or a term map's template placeholder, that selects nothing in
     every record of its XML source.
@@ -133,21 +204,26 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
         if key not in cache:
             try:
                 big = src.path.stat().st_size > limit
-                cache[key] = [] if big else [it.document() for it in iterate(
-                    "XPath", read_document(src), src.iterator, where=src.label())]
-                if any(None in e.nsmap for e in cache[key]):
-                    cache[key] = []  # a default namespace: an unprefixed name selects nothing in XPath 1.0
+                its = [] if big else iterate("XPath", read_document(src), src.iterator, where=src.label())
+                # a default namespace: unprefixed names are read in it (as the engine does)
+                cache[key] = [(it.document(), it.namespaces, it.default) for it in its]
             except (OSError, InputError):
                 cache[key] = []  # an unreadable source is reported by the load-time checks
         records = cache[key]
         for ref, what in refs:
-            if records and not any(_selects(element, ref) for element in records):
+            if records and not any(_selects(element, bind_default_prefix(ref, default) if default else ref, ns)
+                                   for element, ns, default in records):
+                element, ns, default = records[0]
+                hint = (f"; the records' elements are in the default namespace <{ns[default]}>, which an unprefixed "
+                        "name selects" if default else "")
+                if _PLAIN.match(ref) and "@" not in ref and any(_selects(e, f"@{ref}", n) for e, n, _ in records):
+                    hint += f"; the attribute '@{ref}' has values"  # an attribute written as an element name
                 raise RMLError(f"TriplesMap {node_name(tm)}: {what} selects nothing in "
-                               f"any record of {src.path.name} (iterator {src.iterator})", path=where)
+                               f"any record of {src.path.name} (iterator {src.iterator}{hint})", path=where)
 
 
-def _selects(element: etree._Element, ref: str) -> bool:
+def _selects(element: etree._Element, ref: str, namespaces: dict[str, str]) -> bool:
     try:
-        return bool(element.xpath(ref))
+        return bool(element.xpath(ref, namespaces=namespaces))
     except etree.XPathError:
         return True  # not checked here: the engine's own reading reports it

@@ -379,6 +379,26 @@ def _iterations(g: Graph, ls: Node) -> tuple[list[Iteration], str]:
     return its, src.path.name.split(".")[0]
 
 
+def _origin(g: Graph, ls: Node) -> str:
+    """The file a logical source or view reads, for messages (``museum.xml``, ``logical view
+    <#v> on museum.xml``)."""
+    if g.value(ls, RML.viewOn) is None:
+        src = g.value(ls, RML.source)
+        return Path(str(src)).name if src is not None else node_name(ls)
+    base = _viewed(g, ls)
+    src = g.value(base, RML.source) if base is not None else None
+    return f"logical view {node_name(ls)}" + (f" on {Path(str(src)).name}" if src is not None else "")
+
+
+def _viewed(g: Graph, view: Node) -> Node | None:
+    """The logical source under a logical view (through views of views); ``None`` on a cycle."""
+    seen = set()
+    while (on := g.value(view, RML.viewOn)) is not None and view not in seen:
+        seen.add(view)
+        view = on
+    return None if view in seen else view
+
+
 def _evaluate(e: Expression, it: Iteration) -> list[Value]:
     values = e.evaluate(it)
     for v in values:
@@ -388,7 +408,8 @@ def _evaluate(e: Expression, it: Iteration) -> list[Value]:
     return values
 
 
-def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> list[Finding]:
+def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True,
+                   names: dict[tuple[str, str], str] | None = None) -> list[Finding]:
     """Derive the logical sources of ``g`` the engine cannot read (see the module docstring), in place.
 
     Args:
@@ -396,6 +417,9 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
         folder: where the derived files go.
         where: the mapping file, for messages.
         natural: give derived literals their natural datatype (RML-Core documents).
+        names: filled, when given, with ``(derived file, key) -> what the key holds, as the user
+            wrote it`` (``the reference 'dc:title/@xml:lang' of TriplesMap <...> on museum.xml``), so
+            that findings on a derived file name the user's mapping and data, not the key.
     Returns:
         One ``info`` finding per derived source (what made it necessary, the file).
     Raises:
@@ -439,6 +463,13 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True) -> 
             raise RMLError(f"TriplesMap {tm_names}: {exc}", path=where) from exc
         digest = hashlib.sha1(str(ls).encode("utf-8")).hexdigest()[:8]
         path = write_derived(rows, folder / f"{stem}.{digest}{DERIVED_SUFFIX}")
+        if names is not None:
+            origin = _origin(g, ls)
+            for sig, key in keys.items():
+                e = exprs[sig]
+                what = (f"reference {e.reference!r}" if e.reference is not None else f"template {e.template!r}"
+                        if e.template is not None else "expression")
+                names[(str(path), key)] = f"the {what} of TriplesMap {tm_names} on {origin}"
         new = BNode()
         g.add((new, RML.source, Literal(str(path))))
         g.add((new, RML.referenceFormulation, RML.JSONPath))

@@ -11,6 +11,8 @@ none, or a nested document that a logical view iterates further). Four formulati
   boolean -> ``xsd:boolean``).
 * ``XPath`` (XPath 1.0 as lxml evaluates it, so parent steps ``..``, ``text()``, functions and
   namespaces declared with ``rml:namespace`` work): an element's value is its string value.
+  Unprefixed names in a document with a default namespace name its elements, as the engine
+  (XPath 3, the default element namespace) reads them (:func:`default_element_prefix`).
 * ``CSV`` (RFC 4180): one iteration per record, a reference names a header column; a record
   with another number of fields than the header is invalid input.
 * SPARQL results (``formats:SPARQL_Results_CSV/TSV/JSON/XML``): the iterator is a SELECT
@@ -27,6 +29,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +39,10 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.util import guess_format
 
 from pipeline.errors import InputError
+from pipeline.sources.namespaces import bind_default_prefix
 
-__all__ = ["Value", "Source", "Iteration", "FORMULATIONS", "iterate", "read_document", "natural_value"]
+__all__ = ["Value", "Source", "Iteration", "FORMULATIONS", "iterate", "read_document", "natural_value",
+           "default_element_prefix", "xpath_failure", "XPATH_VERSION"]
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 #: Reference formulations by local name (RML-Core, legacy ``ql:``, kg-construct ``formats:``).
@@ -146,17 +151,62 @@ class _JSON(Iteration):
         return self.node
 
 
+#: What an XPath that lxml (libxml2: XPath 1.0) cannot evaluate is told: the version read here.
+XPATH_VERSION = ("kgc evaluates this XPath with XPath 1.0 (lxml); XPath 2 and 3 functions and expressions "
+                 "(string-join, matches, replace, tokenize, if/for/let, ||) are not available: use XPath 1.0 "
+                 "(concat, substring-before, translate, normalize-space) or an FnO function on a plain reference")
+
+
+def xpath_failure(what: str, expression: str, exc: Exception) -> str:
+    """The message for ``expression`` (an XPath ``what``: reference, iterator) lxml cannot evaluate:
+    lxml's reason and, for an unknown function or an expression beyond XPath 1.0, the version read."""
+    reason = str(exc) or type(exc).__name__
+    beyond = isinstance(exc, etree.XPathSyntaxError) or "Unregistered function" in reason \
+        or "Invalid expression" in reason
+    return f"XPath {what} {expression!r} cannot be evaluated: {reason}" + (f" ({XPATH_VERSION})" if beyond else "")
+
+
+def default_element_prefix(root: Any, namespaces: dict[str, str]) -> str | None:
+    """The prefix that stands for the default namespace of ``root`` in the XPath of a mapping, or
+    ``None`` when the root element has none.
+
+    XPath 1.0 has no default element namespace (section 2.3: an unprefixed name test matches only
+    elements in no namespace); the engine (Morph-KGC 2.10, elementpath's XPath 3 with the
+    document's default namespace as default element namespace) reads ``/catalog/item`` in a
+    document with ``xmlns="urn:x"`` as the namespaced elements, and so must every XPath evaluated
+    here, else a derived source has no records while the engine's have. The document's (or the
+    mapping's) own prefix for that namespace is reused, else ``d``, ``d2`` ...
+    """
+    uri = (getattr(root, "nsmap", None) or {}).get(None)
+    if not uri:
+        return None
+    own = next((p for p, u in namespaces.items() if u == uri), None)
+    if own:
+        return own
+    n = 1
+    while (name := "d" if n == 1 else f"d{n}") in namespaces:
+        n += 1
+    namespaces[name] = uri
+    return name
+
+
+@lru_cache(maxsize=4096)
+def _bound(expression: str, prefix: str | None) -> str:
+    return expression if prefix is None else bind_default_prefix(expression, prefix)
+
+
 class _XML(Iteration):
     formulation = "XPath"
 
-    def __init__(self, element: Any, namespaces: dict[str, str], nulls: frozenset[str]) -> None:
-        self.element, self.namespaces, self.nulls = element, namespaces, nulls
+    def __init__(self, element: Any, namespaces: dict[str, str], nulls: frozenset[str],
+                 default: str | None = None) -> None:
+        self.element, self.namespaces, self.nulls, self.default = element, namespaces, nulls, default
 
     def values(self, reference: str) -> list[Value]:
         try:
-            found = self.element.xpath(reference, namespaces=self.namespaces)
+            found = self.element.xpath(_bound(reference, self.default), namespaces=self.namespaces)
         except etree.XPathError as exc:
-            raise InputError(f"XPath reference {reference!r} cannot be evaluated: {exc}") from exc
+            raise InputError(xpath_failure("reference", reference, exc)) from exc
         items = found if isinstance(found, list) else [found]
         out = []
         for item in items:
@@ -309,11 +359,13 @@ def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces
         root = document.getroot() if hasattr(document, "getroot") else document
         # the document's own prefixes, then those the mapping declares (rml:namespace)
         ns = {**{p: u for p, u in (root.nsmap or {}).items() if p}, **ns}
+        default = default_element_prefix(root, ns)  # unprefixed names: the default namespace, as the engine reads
         try:
-            found = document.xpath(iterator or "/*", namespaces=ns)
+            found = document.xpath(_bound(iterator or "/*", default), namespaces=ns)
         except etree.XPathError as exc:
-            raise InputError(f"{where}: XPath iterator {iterator!r} cannot be evaluated: {exc}") from exc
-        return [_XML(e, ns, nulls) for e in (found if isinstance(found, list) else []) if isinstance(e, etree._Element)]
+            raise InputError(f"{where}: {xpath_failure('iterator', iterator or '/*', exc)}") from exc
+        return [_XML(e, ns, nulls, default) for e in (found if isinstance(found, list) else [])
+                if isinstance(e, etree._Element)]
     if formulation == "CSV":
         if not isinstance(document, str):
             raise InputError(f"{where}: a CSV iteration needs text, got {type(document).__name__}")
