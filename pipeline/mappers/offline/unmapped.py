@@ -29,6 +29,7 @@ from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.rows import range_fits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
 from pipeline.mappers.offline.xmldoc import is_document
 
@@ -51,7 +52,7 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
     for row in rows:
         if row.source_file != info.name:
             if row.join_condition:
-                used |= set(re.findall(rf"(?:^|[\s,(]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
+                used |= set(re.findall(rf"(?:^|[\s,(=]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
             continue
         refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
         refs += re.findall(r"\{([^{}]+)\}", row.subject_template or "")
@@ -153,9 +154,7 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             if ref in info.nonkeys:
                 why = [info.nonkeys[ref]]
             elif ref in info.fks and info.cls is not None:
-                fk = info.fks[ref]
-                why = [f"foreign key to {fk.target}.{fk.target_ref}, but no object property links "
-                       f"{ont.compact(info.cls)} to that source's class"]
+                why = [_foreign_key_reason(info, ref, infos, ont)]
             else:
                 why = _candidates(info, ref, ont, matcher, dprops, rows)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
@@ -167,6 +166,24 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
     return out
+
+
+def _foreign_key_reason(info: SourceInfo, ref: str, infos: list[SourceInfo], ont: Ontology) -> str:
+    """Why the foreign key ``ref`` of ``info`` gave no relation row, as the object properties between the
+    two sources' classes show it in either direction (a parent -> child property such as
+    ``dcat:distribution`` links them too)."""
+    fk = info.fks[ref]
+    head = f"foreign key to {fk.target}.{fk.target_ref}"
+    target = next((i for i in infos if i.name == fk.target), None)
+    if target is None or target.cls is None:
+        return f"{head}, but no class was chosen for {fk.target}"
+    src, dst = ont.compact(info.cls), ont.compact(target.cls)
+    links = [(d, r) for d, r in ((info.cls, target.cls), (target.cls, info.cls))
+             if any(domain_fits(ont, p, d) > 0 and range_fits(ont, p, r) for p in ont.object_properties)]
+    if not links:
+        return f"{head}, but no object property links {src} and {dst} in either direction"
+    return (f"{head}; an object property links {' and '.join(f'{ont.compact(d)} to {ont.compact(r)}' for d, r in links)}"
+            ", but no row was made for it")
 
 
 def _language_names(ref: str, info: SourceInfo) -> str:
