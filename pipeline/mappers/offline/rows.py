@@ -83,7 +83,9 @@ class RowBuilder:
                 continue
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
-            if any(is_langstring(r) for r in ranges):
+            if a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
+                dt, ev = "IRI", f"{self.c(a.prop)} is an owl:ObjectProperty and the values are IRIs: IRI objects"
+            elif any(is_langstring(r) for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
                 # of several ranges (schema.org's Date or DateTime) the one the values fit, fewest misfits first

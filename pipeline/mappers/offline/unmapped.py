@@ -27,6 +27,7 @@ from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
+from pipeline.mappers.offline.iris import iri_properties, is_web_iri_column
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.rows import range_fits
@@ -66,15 +67,18 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
 
 
 def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef],
-                rows: list[MappingRow]) -> list[str]:
+                rows: list[MappingRow], described: set[URIRef]) -> list[str]:
     text = " ".join(reference_words(ref))
     taken = {r.ontology_property: r.data_reference for r in rows if r.source_file == info.name}
     values = info.data.values(ref)
-    scored = sorted(((matcher.score(text, p), str(p), p) for p in dprops), reverse=True)[:3]
+    # a column of web IRIs may be the objects of an object property (.iris): those are candidates too
+    links = set(iri_properties(ont, info.cls, sorted(ont.object_properties), described)) \
+        if info.cls is not None and is_web_iri_column(values) else set()
+    scored = sorted(((matcher.score(text, p), str(p), p) for p in [*dprops, *sorted(links)]), reverse=True)[:3]
     out = []
     for score, _, p in scored:
         c = ont.compact(p)
-        fit = value_fit(ont, p, values)
+        fit = 1.0 if p in links else value_fit(ont, p, values)
         if score < MIN_SCORE:
             why = f"similarity {score:.2f} below {MIN_SCORE}"
         elif score * fit < MIN_SCORE:
@@ -139,6 +143,7 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
                       dprops: list[URIRef]) -> list[Finding]:
     """One warning per source without rows and per column no row reads (with candidates)."""
     out: list[Finding] = []
+    described = {i.cls for i in infos if i.cls is not None and not i.link}
     for info in infos:
         mine = [r for r in rows if r.source_file == info.name]
         if not mine:
@@ -156,7 +161,7 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             elif ref in info.fks and info.cls is not None:
                 why = [_foreign_key_reason(info, ref, infos, ont)]
             else:
-                why = _candidates(info, ref, ont, matcher, dprops, rows)
+                why = _candidates(info, ref, ont, matcher, dprops, rows, described)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
             what = _value_lists(info, ref, infos) + _language_names(ref, info) + what
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
