@@ -67,7 +67,7 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
 
 
 def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef],
-                rows: list[MappingRow], described: set[URIRef]) -> list[str]:
+                rows: list[MappingRow], described: frozenset[URIRef] | set[URIRef] = frozenset()) -> list[str]:
     text = " ".join(reference_words(ref))
     taken = {r.ontology_property: r.data_reference for r in rows if r.source_file == info.name}
     values = info.data.values(ref)
