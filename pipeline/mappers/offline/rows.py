@@ -119,14 +119,15 @@ class RowBuilder:
             # an rdf:langString literal needs its tag (RDF 1.1 Concepts 3.3): without one the row would
             # write ill-typed literals, so it is shown for review instead of asserted
             untagged = dt == "rdf:langString" and not lang
+            review = "; ".join(w for w in (
+                "no language tag could be determined for this rdf:langString value: write one in the Language Tag "
+                "cell (a tag such as en, or a language column {col})" if untagged else None, a.review) if w) or None
             self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3),
                                         evidence=[evidence_line(self.basis(info, a), a.score), *evidence],
-                                        review="no language tag could be determined for this rdf:langString value: "
-                                               "write one in the Language Tag cell (a tag such as en, or a language "
-                                               "column {col})" if untagged else None))
+                                        review=review))
 
     def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
         for cls in sorted({a.cls for a in info.assignments} - info.borrowed):
