@@ -160,10 +160,12 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
                 if total - float(alt[ar, ac].sum()) < MUTUAL_MARGIN:
                     continue
             # a named column whose evidence stays below the least similarity a name match needs is no match
-            # the mapper would make on its own: the pairing is shown for review, not asserted
-            weak = None if is_code_name(r) or v >= MIN_SCORE else (
+            # the mapper makes on its own name evidence: the pairing is shown for review, not asserted. A
+            # pairing chosen among more properties (`joint assignment`) is marked by its calibration
+            # (.confidence); a forced one (`values`: every leftover property taken) would be asserted
+            weak = None if is_code_name(r) or v >= MIN_SCORE or basis != "values" else (
                 f"{r!r} ~ {ontology.compact(p)} only {v:.2f}, below the {MIN_SCORE} a name match needs: paired "
-                "because they were left over; confirm or delete the row")
+                "because both were left over; confirm or delete the row")
             take(r, p, f"{r!r} ~ {ontology.compact(p)} in the best joint assignment of the unassigned "
                        f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample "
                        f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"),
