@@ -2,6 +2,8 @@
 and how it links to its record."""
 from __future__ import annotations
 
+import re
+
 from pipeline.cli import main
 
 from helpers import kgc_map, kgc_run, table_rows
@@ -65,6 +67,12 @@ def test_nested_xml_element_is_the_second_entity_and_xml_lang_is_the_language_ma
                                   "{dc:title/@xml:lang}")
     assert "dc:title/@xml:lang" not in by_ref
     work = tmp_path / "xml-namespaced-attribute"
+    # the title is the one text column left for the one text property left, similar below the name-match
+    # threshold: proposed with a review mark; the KG below is the table a person accepts (mark cleared)
+    table = (tmp_path / "t.md").read_text(encoding="utf-8")
+    assert "'dc:title' ~ shop:productName only" in table
+    (tmp_path / "t.md").write_text(re.sub(r"\| 'dc:title' ~ shop:productName only[^|\n]*\|", "|  |", table),
+                                   encoding="utf-8")
     assert main(["-q", "compile", str(work / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
     assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
     names = sorted(line for line in (tmp_path / "kg.nt").read_text(encoding="utf-8").splitlines()

@@ -65,7 +65,8 @@ class CompositeKey:
 @dataclass
 class Assignment:
     """A reference mapped to a datatype property of a class; ``basis``: the kind of evidence the
-    decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]."""
+    decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]; ``review``:
+    why a person must confirm the row before it is asserted (``None``: asserted)."""
 
     reference: str
     prop: URIRef
@@ -73,6 +74,7 @@ class Assignment:
     score: float
     evidence: list[str] = field(default_factory=list)
     basis: str = "name"
+    review: str | None = None
 
 
 @dataclass

@@ -77,9 +77,21 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     # a column named after the records' own entity (stop_name, stop_lat in stops.csv) names a property
     # of that entity by its other words: the shared word would favour a class of "stop ..." properties
     texts = [own_words(r, info.stem) for r in refs]
+    # a foreign key refers to another entity: it is no value of a datatype property (its name would take the
+    # referenced class's own, `sensor` ~ `installedOn`), but a name of the relation (`sensor` ~
+    # `sosa:madeBySensor`, domain sosa:Observation) is evidence of the records' class (rdfs:domain, RDF 1.1
+    # Semantics rdfs2); it counts when it names an object property at a name match's level
+    rels = [j for j, p in enumerate(props) if p not in data_props]
+    keyed = []
+    for r in (r for r in info.refs if r in info.fks and r != info.lang_col and not is_code_name(r)):
+        if rels and max(matcher.score(own_words(r, info.stem), props[j]) for j in rels) >= SUBCLASS_EVIDENCE:
+            keyed.append(r)
     # every (column, property) pair scored once; a class then takes the best of the properties usable
     # on it: its own (domain fit 1.0) and those of no domain (0.8)
-    sims = np.array([[matcher.score(t, p) for p in props] for t in texts]) if texts and props else None
+    sims = np.array([[matcher.score(t, p) for p in props] for t in texts]
+                    + [[matcher.score(own_words(r, info.stem), p) if p not in data_props else 0.0 for p in props]
+                       for r in keyed]) if (texts or keyed) and props else None
+    refs = [*refs, *keyed]
     index = DomainIndex(ontology, props)
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
@@ -160,7 +172,8 @@ def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str
     # file or element name is the class's name, which stands; so does a column naming one of its properties
     if fits[chosen][0] > SUBCLASS_EVIDENCE or any(own(chosen, i) for i in range(len(refs))):
         return None
-    attributes = [i for i, r in enumerate(refs) if sims[i].max() >= SUBCLASS_EVIDENCE and _attribute(info, r)]
+    attributes = [i for i, r in enumerate(refs) if r not in info.fks and sims[i].max() >= SUBCLASS_EVIDENCE
+                  and _attribute(info, r)]
     if not attributes:
         return None
     # each attribute column names its best property; its domain (with superclasses) is entailed

@@ -21,7 +21,7 @@ from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.analysis import Assignment, SourceInfo
+from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.identity import identifier_properties, names_another_scheme
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words
@@ -58,9 +58,9 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
     props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, info.cls) == 1.0]
     new: list[Assignment] = []
 
-    def take(r: str, p: URIRef, why: str, basis: str = "values") -> None:
+    def take(r: str, p: URIRef, why: str, basis: str = "values", review: str | None = None) -> None:
         a = Assignment(r, p, info.cls, ELIMINATION_SCORE, [why, f"domain of {ontology.compact(p)} is "
-                                                           f"{ontology.compact(info.cls)}"], basis)
+                                                           f"{ontology.compact(info.cls)}"], basis, review)
         info.assignments.append(a)
         new.append(a)
         cols.remove(r)
@@ -159,10 +159,17 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
                 ar, ac = linear_sum_assignment(-alt)
                 if total - float(alt[ar, ac].sum()) < MUTUAL_MARGIN:
                     continue
+            # a named column whose evidence stays below the least similarity a name match needs is no match
+            # the mapper makes on its own name evidence: the pairing is shown for review, not asserted. A
+            # pairing chosen among more properties (`joint assignment`) is marked by its calibration
+            # (.confidence); a forced one (`values`: every leftover property taken) would be asserted
+            weak = None if is_code_name(r) or v >= MIN_SCORE or basis != "values" else (
+                f"{r!r} ~ {ontology.compact(p)} only {v:.2f}, below the {MIN_SCORE} a name match needs: paired "
+                "because both were left over; confirm or delete the row")
             take(r, p, f"{r!r} ~ {ontology.compact(p)} in the best joint assignment of the unassigned "
                        f"{kinds[r]} columns and properties of {ontology.compact(info.cls)} by name or sample "
                        f"values ({v:.2f}" + (f"; its next candidate {others[0]:.2f})" if others else ")"),
-                 basis)
+                 basis, weak)
             taken += 1
         return taken
     return 0

@@ -32,7 +32,7 @@ from pipeline.mappers.offline.profile import (
     value_counts,
 )
 
-__all__ = ["value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
+__all__ = ["has_time_of_day", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -59,6 +59,14 @@ _PROFILED = {**dict(DATATYPE_PATTERNS), "xsd:boolean": XSD_BOOLEAN, "xsd:time": 
              "xsd:dateTimeStamp": XSD_DATETIMESTAMP}
 
 
+def has_time_of_day(value: str) -> bool:
+    """``value`` is a date-time whose time of day is not midnight (``2024-02-02T01:01:00``): as an
+    ``xsd:date`` it would lose that time (``toDate()`` keeps the date alone), so it fits no date range.
+    A date-time at ``00:00:00`` loses nothing."""
+    out = udfs.normalize_datetime(value)
+    return bool(out) and not re.match(r"^[^T]*T00:00(:00(\.0+)?)?(Z|[+-]\d\d:\d\d)?$", out)
+
+
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
 
@@ -76,7 +84,7 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     if "xsd:gYear" in narrow and all(re.fullmatch(r"\d{4}", v) for v in distinct_values(values)):
         return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
     if "xsd:date" in narrow and memoised(values, "dates", lambda: sum(
-            n for v, n in value_counts(values).items() if udfs.normalize_date(v))) \
+            n for v, n in value_counts(values).items() if udfs.normalize_date(v) and not has_time_of_day(v))) \
             >= 0.8 * sum(value_counts(values).values()):
         return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
@@ -245,7 +253,9 @@ def value_kind(values: Iterable[str]) -> str | None:
 
 def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
     """Value kinds a property's literal range admits (no range: text). A decimal range admits
-    whole numbers too, a whole-number range years (a count of four digits is still a count)."""
+    whole numbers too, a whole-number range years (a count of four digits is still a count). A date
+    range admits no date-times: an ``xsd:date`` has no time of day, so ``toDate()`` would cut it off
+    (an observation time is no installation date)."""
     kinds = set()
     for r in ontology.ranges(prop) or {None}:
         local = re.split(r"[#/:]", str(r))[-1] if r is not None else "Literal"
@@ -256,8 +266,6 @@ def range_kinds(ontology: Ontology, prop: URIRef) -> set[str]:
         kinds.add("year")
     if "year" in kinds:
         kinds.add("integer")  # gYear values profile as whole numbers
-    if "date" in kinds:
-        kinds.add("dateTime")  # toDate() keeps the date of a date-time; a date is no date-time (no time of day)
     if "text" in kinds:
         kinds.add("time")  # a clock time is text to a text range (schema:Time, xsd:string)
     return kinds

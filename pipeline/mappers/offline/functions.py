@@ -32,7 +32,7 @@ from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
-from pipeline.mappers.offline.fit import misfits
+from pipeline.mappers.offline.fit import has_time_of_day, misfits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
@@ -116,6 +116,14 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
         cells = _raw_values(src, row.data_reference) if src is not None else []
         values = _values(cells)
         if not values:
+            continue
+        if ontology.expand(row.datatype) == XSD.date and any(has_time_of_day(v) for v in values):
+            # toDate() would cut the time of day off (2024-02-02T01:01 -> 2024-02-02): no function, and the
+            # row is shown for review, its values do not fit the range
+            why = (f"values of {row.data_reference!r} carry a time of day (e.g. "
+                   f"{next(v for v in values if has_time_of_day(v))!r}) that {row.datatype} cannot hold: "
+                   "check the property (a date-time one?) before asserting the row")
+            row.review = f"{row.review}; {why}" if row.review else why
             continue
         if ontology.expand(row.datatype) == XSD.date and _share(values, _ISO_DATE.match) < 1.0 \
                 and _share(values, udfs.normalize_date) >= 0.8:

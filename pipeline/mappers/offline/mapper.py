@@ -34,6 +34,7 @@ from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
+from pipeline.mappers.offline.iris import assign_iri_columns
 from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
 from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
@@ -182,6 +183,9 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_labels(info, ont, matcher, dprops)
+        for info in infos:
+            if info.name not in documents and not info.link:
+                assign_iri_columns(info, ont, matcher, oprops, set(described))
         for info in infos:
             if info.name not in documents:
                 assign_by_elimination(info, ont, matcher, dprops)

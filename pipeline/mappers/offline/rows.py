@@ -31,7 +31,7 @@ from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
-__all__ = ["mark_cross_products", "RowBuilder", "subject_template", "drop_repeated_rows"]
+__all__ = ["mark_cross_products", "range_fits", "RowBuilder", "subject_template", "drop_repeated_rows"]
 
 
 def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str, ...]) -> str:
@@ -42,7 +42,7 @@ def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str,
     return f"{base}{sep}{path}/" + "_".join("{" + k + "}" for k in key)
 
 
-def _range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
+def range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
     """A range of ``prop`` is ``cls``, a superclass of it, or a subclass of it: by ``rdfs:range``
     the referenced entities are then instances of the range (``lentTo`` ranges over ``Patron``,
     ``members.csv`` describes persons: its persons are the patrons)."""
@@ -83,7 +83,9 @@ class RowBuilder:
                 continue
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
-            if any(is_langstring(r) for r in ranges):
+            if a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
+                dt, ev = "IRI", f"{self.c(a.prop)} is an owl:ObjectProperty and the values are IRIs: IRI objects"
+            elif any(is_langstring(r) for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
                 # of several ranges (schema.org's Date or DateTime) the one the values fit, fewest misfits first
@@ -117,14 +119,15 @@ class RowBuilder:
             # an rdf:langString literal needs its tag (RDF 1.1 Concepts 3.3): without one the row would
             # write ill-typed literals, so it is shown for review instead of asserted
             untagged = dt == "rdf:langString" and not lang
+            review = "; ".join(w for w in (
+                "no language tag could be determined for this rdf:langString value: write one in the Language Tag "
+                "cell (a tag such as en, or a language column {col})" if untagged else None, a.review) if w) or None
             self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3),
                                         evidence=[evidence_line(self.basis(info, a), a.score), *evidence],
-                                        review="no language tag could be determined for this rdf:langString value: "
-                                               "write one in the Language Tag cell (a tag such as en, or a language "
-                                               "column {col})" if untagged else None))
+                                        review=review))
 
     def concat_rows(self, info: SourceInfo, datatype_props: list[URIRef]) -> None:
         for cls in sorted({a.cls for a in info.assignments} - info.borrowed):
@@ -154,7 +157,7 @@ class RowBuilder:
         by_name = {i.name: i for i in infos}
 
         def best_prop(ref_text: str, dom: URIRef, rng: URIRef) -> tuple[URIRef | None, float]:
-            cands = [p for p in object_props if domain_fits(self.ont, p, dom) > 0 and _range_fits(self.ont, p, rng)]
+            cands = [p for p in object_props if domain_fits(self.ont, p, dom) > 0 and range_fits(self.ont, p, rng)]
             if not cands:
                 return None, 0.0
             scored = sorted(((self.matcher.score(ref_text, p), p) for p in cands), key=lambda x: -x[0])
@@ -189,6 +192,7 @@ class RowBuilder:
                     continue
                 p, score = best_prop(" ".join(reference_words(ref)), s.cls, t.cls)
                 if p is None:
+                    self.reverse_key_row(s, t, ref, fk, best_prop)
                     continue
                 self.rows.append(MappingRow(
                     data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
@@ -218,7 +222,7 @@ class RowBuilder:
                     # the only object property between the two classes is forced; one of several is a
                     # guess by the name of the range class
                     several = sum(1 for q in object_props if domain_fits(self.ont, q, dom) > 0
-                                  and _range_fits(self.ont, q, rng)) > 1
+                                  and range_fits(self.ont, q, rng)) > 1
                     # the same record: both entities' keys agree (child key, then parent key); when one
                     # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
                     kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
@@ -231,6 +235,31 @@ class RowBuilder:
                         evidence=[evidence_line("record choice" if several else "record", score),
                                   f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
+
+    def reverse_key_row(self, s: SourceInfo, t: SourceInfo, ref: str, fk: Any, best_prop: Any) -> None:
+        """Relation from the referenced entity (``t``'s class) to the referencing one (``s``'s), joined on
+        the foreign key: a row on ``t`` with ``t.key==s.fk``, subject from ``t``'s template.
+
+        A foreign key says which parent each child record belongs to (one parent, many children:
+        ``distributions.dataset_id`` -> ``datasets.identifier``); the vocabulary may state that relation
+        from the parent (``dcat:distribution``: domain ``dcat:Dataset``, range ``dcat:Distribution``;
+        ``schema:hasPart``, ``org:hasMember``). The statement is the same fact read the other way, so
+        it is written when no property leads from the child to the parent. Of several such properties
+        the one whose name fits the child's class best is taken (the property names what it points to).
+        """
+        p, score = best_prop(" ".join(words(self.c(s.cls) or "")), t.cls, s.cls)
+        if p is None:
+            return
+        raw = 0.5 + 0.5 * score
+        self.rows.append(MappingRow(
+            source_file=t.name, ontology_property=self.c(p), entity_class=self.c(t.cls),
+            related_entity_class=self.c(s.cls), subject_template=self.template(t, t.cls),
+            join_condition=f"{t.stem}.{fk.target_ref}=={s.stem}.{ref}", confidence=round(raw, 3),
+            evidence=[evidence_line("key", raw), f"inclusion dependency: values of {s.name}.{ref} are all in "
+                      f"{t.name}.{fk.target_ref} (key of {t.name}): each {self.c(s.cls)} of {s.name} belongs to "
+                      f"one {self.c(t.cls)}", f"no object property leads from {self.c(s.cls)} to {self.c(t.cls)}; "
+                      f"{self.c(p)} has domain {self.c(t.cls)} and range {self.c(s.cls)}: the relation stated from "
+                      f"the referenced entity; name similarity {score:.2f}"]))
 
     def composite_row(self, s: SourceInfo, t: SourceInfo, ck: Any, cls: URIRef, other: URIRef, best_prop: Any) -> None:
         """Relation from ``cls`` (described by ``t``) to ``other`` (described by ``s``), joined on the

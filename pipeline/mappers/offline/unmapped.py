@@ -27,8 +27,10 @@ from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
+from pipeline.mappers.offline.iris import iri_properties, is_web_iri_column
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.rows import range_fits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
 from pipeline.mappers.offline.xmldoc import is_document
 
@@ -51,7 +53,7 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
     for row in rows:
         if row.source_file != info.name:
             if row.join_condition:
-                used |= set(re.findall(rf"(?:^|[\s,(]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
+                used |= set(re.findall(rf"(?:^|[\s,(=]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
             continue
         refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
         refs += re.findall(r"\{([^{}]+)\}", row.subject_template or "")
@@ -65,15 +67,18 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
 
 
 def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef],
-                rows: list[MappingRow]) -> list[str]:
+                rows: list[MappingRow], described: frozenset[URIRef] | set[URIRef] = frozenset()) -> list[str]:
     text = " ".join(reference_words(ref))
     taken = {r.ontology_property: r.data_reference for r in rows if r.source_file == info.name}
     values = info.data.values(ref)
-    scored = sorted(((matcher.score(text, p), str(p), p) for p in dprops), reverse=True)[:3]
+    # a column of web IRIs may be the objects of an object property (.iris): those are candidates too
+    links = set(iri_properties(ont, info.cls, sorted(ont.object_properties), described)) \
+        if info.cls is not None and is_web_iri_column(values) else set()
+    scored = sorted(((matcher.score(text, p), str(p), p) for p in [*dprops, *sorted(links)]), reverse=True)[:3]
     out = []
     for score, _, p in scored:
         c = ont.compact(p)
-        fit = value_fit(ont, p, values)
+        fit = 1.0 if p in links else value_fit(ont, p, values)
         if score < MIN_SCORE:
             why = f"similarity {score:.2f} below {MIN_SCORE}"
         elif score * fit < MIN_SCORE:
@@ -138,6 +143,7 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
                       dprops: list[URIRef]) -> list[Finding]:
     """One warning per source without rows and per column no row reads (with candidates)."""
     out: list[Finding] = []
+    described = {i.cls for i in infos if i.cls is not None and not i.link}
     for info in infos:
         mine = [r for r in rows if r.source_file == info.name]
         if not mine:
@@ -153,11 +159,9 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             if ref in info.nonkeys:
                 why = [info.nonkeys[ref]]
             elif ref in info.fks and info.cls is not None:
-                fk = info.fks[ref]
-                why = [f"foreign key to {fk.target}.{fk.target_ref}, but no object property links "
-                       f"{ont.compact(info.cls)} to that source's class"]
+                why = [_foreign_key_reason(info, ref, infos, ont)]
             else:
-                why = _candidates(info, ref, ont, matcher, dprops, rows)
+                why = _candidates(info, ref, ont, matcher, dprops, rows, described)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
             what = _value_lists(info, ref, infos) + _language_names(ref, info) + what
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
@@ -167,6 +171,24 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped: "
                                f"{why}", column="data_reference", value=ref, severity="warning"))
     return out
+
+
+def _foreign_key_reason(info: SourceInfo, ref: str, infos: list[SourceInfo], ont: Ontology) -> str:
+    """Why the foreign key ``ref`` of ``info`` gave no relation row, as the object properties between the
+    two sources' classes show it in either direction (a parent -> child property such as
+    ``dcat:distribution`` links them too)."""
+    fk = info.fks[ref]
+    head = f"foreign key to {fk.target}.{fk.target_ref}"
+    target = next((i for i in infos if i.name == fk.target), None)
+    if target is None or target.cls is None:
+        return f"{head}, but no class was chosen for {fk.target}"
+    src, dst = ont.compact(info.cls), ont.compact(target.cls)
+    links = [(d, r) for d, r in ((info.cls, target.cls), (target.cls, info.cls))
+             if any(domain_fits(ont, p, d) > 0 and range_fits(ont, p, r) for p in ont.object_properties)]
+    if not links:
+        return f"{head}, but no object property links {src} and {dst} in either direction"
+    return (f"{head}; an object property links {' and '.join(f'{ont.compact(d)} to {ont.compact(r)}' for d, r in links)}"
+            ", but no row was made for it")
 
 
 def _language_names(ref: str, info: SourceInfo) -> str:
