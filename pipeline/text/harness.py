@@ -151,19 +151,19 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         extractor = _NoRelations()
     if extractor is None:
         if kind == "offline":
-            if case.ontology.name.removeprefix("ont_") not in train:
-                # zero-shot: what the extractor learned on other ontologies' training sentences
+            zero_shot = case.ontology.name.removeprefix("ont_") not in train
+            if zero_shot:  # what the extractor learned on other ontologies' training sentences
                 train.update(general_training(case.ontology))
                 if not train:
                     raise InputError("no training sentences: give 'train' in the manifest, or make Text2KGBench "
                                      "readable (TEXT2KGBENCH_DIR) for the zero-shot setting", path=case.path, key="train")
-                log.info("%s: zero-shot: no training sentence of ontology %s; training on %d sentences of %d other "
-                         "ontologies", case.name, case.ontology.name, sum(len(v[1]) for v in train.values()), len(train))
-                say(f"zero-shot: fitting the offline extractor on {sum(len(v[1]) for v in train.values()):,} training "
-                    f"sentences of {len(train)} other ontologies (no training sentence of this one)")
-            else:
-                say(f"fitting the offline extractor on {sum(len(v[1]) for v in train.values()):,} training sentences "
-                    f"of {len(train)} ontolog{'y' if len(train) == 1 else 'ies'}")
+            n_train = sum(len(ss) for _, ss in train.values())
+            fitting = (f"zero-shot: fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
+                       "other ontologies (no training sentence of this one)" if zero_shot else
+                       f"fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
+                       f"ontolog{'y' if len(train) == 1 else 'ies'}")
+            log.info("%s: %s", case.name, fitting)
+            say(fitting)
             extractor = OfflineExtractor(**case.offline).fit(train)
         else:
             extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
@@ -187,9 +187,10 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     kg.serialize(kg_path, format="nt", encoding="utf-8")
     (out / "dropped.json").write_text(json.dumps(dropped, indent=1, ensure_ascii=False), encoding="utf-8")
     fatal = getattr(extractor, "fatal", None)  # the LLM could not be asked: no KG to judge
+    validation = None
     if validate and not fatal:
         say("validating the KG (SV2, CS2, SHACL)")
-    validation = validate_kg(kg_path, kg, onto_g) if validate and not fatal else None
+        validation = validate_kg(kg_path, kg, onto_g)
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
     scores = None
