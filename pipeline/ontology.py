@@ -24,11 +24,12 @@ import pyoxigraph
 from lxml import etree
 from rapidfuzz import fuzz, process
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
 from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
+from pipeline.rdflists import LIST_PREDICATES, list_fault
+from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax"]
@@ -300,16 +301,16 @@ class Ontology:
         return None
 
     # -- schema -----------------------------------------------------------
-    def _class_expr(self, node) -> set[URIRef]:
+    def _class_expr(self, node, _open: frozenset = frozenset()) -> set[URIRef]:
         if isinstance(node, URIRef):
             return {node}
-        if isinstance(node, BNode):
+        if isinstance(node, BNode) and node not in _open:  # a union holding itself is a fault, not a loop
             out: set[URIRef] = set()
             for pred in (OWL.unionOf, OWL.intersectionOf):
                 lst = self.graph.value(node, pred)
                 if lst is not None:
-                    for member in Collection(self.graph, lst):
-                        out |= self._class_expr(member)
+                    for member in rdf_members(self.graph, lst):
+                        out |= self._class_expr(member, _open | {node})
             return out
         return set()
 
@@ -597,6 +598,25 @@ def _ontology_iris(triples: list[tuple[Any, Any, Any]]) -> tuple[set[str], list[
     return named, imports
 
 
+def _note_list_faults(files: list[_File], graph: Graph, notes: list[str]) -> None:
+    """A note per malformed RDF list (cyclic, a node without ``rdf:first``, no ``rdf:nil``) that an
+    OWL or SHACL list predicate points to; such lists are read up to the fault."""
+    wanted = {URIRef(p) for p in LIST_PREDICATES}
+    for f in files:
+        for s, p, o in f.triples:
+            if p in wanted:
+                fault = list_fault(graph, o)
+                if fault:
+                    name = str(p).replace(str(OWL), "owl:").replace("http://www.w3.org/ns/shacl#", "sh:")
+                    notes.append(f"{f.path}: the {name} list of {_short(s)} is malformed ({fault}); its members "
+                                 "are read up to the fault")
+
+
+def _short(term: Any) -> str:
+    """A term as a note names it: a blank node as such, an IRI in angle brackets."""
+    return "a blank node" if isinstance(term, BNode) else f"<{term}>"
+
+
 def _unify_schema_org(files: list[_File], notes: list[str]) -> None:
     """Read schema.org terms in the scheme the given schema.org vocabulary declares them in.
 
@@ -686,6 +706,7 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     graph = Graph(bind_namespaces="none")
     for f in read:
         graph.addN((s, p, o, graph) for s, p, o in f.triples)
+    _note_list_faults(read, graph, notes)
     declared: dict[str, str] = {}
     for f in read:
         for p, ns in f.prefixes.items():

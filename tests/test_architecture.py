@@ -19,7 +19,7 @@ HEAVY = {"torch", "transformers", "sentence_transformers", "sklearn", "matplotli
          "dask", "distributed", "morph_kgc", "nltk", "pandas"}
 
 #: Modules allowed at the top of ``pipeline/``: what every stage shares.
-TOP_LEVEL = {"__init__", "cli", "errors", "findings", "ontology", "manifest", "rdffile", "embeddings", "llm",
+TOP_LEVEL = {"__init__", "cli", "errors", "findings", "ontology", "manifest", "rdffile", "rdflists", "embeddings", "llm",
              "cache"}
 
 

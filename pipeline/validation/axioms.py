@@ -48,6 +48,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
+from pipeline.rdflists import members as rdf_members
 from pipeline.validation.result import Result
 
 __all__ = ["AxiomCheck", "value_family", "data_value"]
@@ -136,7 +137,7 @@ class AxiomCheck:
                 self.disjoint[str(a)].add(str(b))
                 self.disjoint[str(b)].add(str(a))
         for axiom in g.subjects(RDF.type, OWL.AllDisjointClasses):
-            members = [str(m) for m in _rdf_list(g, g.value(axiom, OWL.members)) if isinstance(m, URIRef)]
+            members = [str(m) for m in rdf_members(g, g.value(axiom, OWL.members)) if isinstance(m, URIRef)]
             for m in members:
                 self.disjoint[m].update(x for x in members if x != m)
         self.ranges: dict[str, list[str]] = defaultdict(list)  # property -> built-in datatype ranges
@@ -329,15 +330,4 @@ def _superclasses(g: Graph, extra: set[str]) -> dict[str, set[str]]:
         out[c] = seen
     return out
 
-
-def _rdf_list(g: Graph, head: Any) -> list[Any]:
-    out: list[Any] = []
-    seen = set()
-    while head is not None and head != RDF.nil and head not in seen:
-        seen.add(head)
-        first = g.value(head, RDF.first)
-        if first is not None:
-            out.append(first)
-        head = g.value(head, RDF.rest)
-    return out
 

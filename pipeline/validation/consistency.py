@@ -61,10 +61,10 @@ import owlrl
 import owlrl.Closure
 import owlrl.OWLRL
 from rdflib import Graph, Literal, URIRef
-from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
+from pipeline.rdflists import members as rdf_members
 from pipeline.validation.java import hermit_classpath, java, java_failure
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
@@ -97,7 +97,7 @@ def _schema_properties(schema: Graph) -> set:
     props |= {s for t in _PROP_TYPES for s in schema.subjects(RDF.type, t)}
     props |= set(schema.objects(None, OWL.onProperty))
     for keys in schema.objects(None, OWL.hasKey):  # prp-key reads the key properties' values
-        props |= set(Collection(schema, keys))
+        props |= set(rdf_members(schema, keys))
     return {p for p in props if isinstance(p, URIRef)}
 
 
@@ -218,7 +218,7 @@ def _keep_owlrl_terms() -> None:
 def _owlrl_child(data: Graph, conn: Any) -> None:
     try:
         _keep_owlrl_terms()
-        keys = [(c, list(Collection(data, k))) for c, k in data.subject_objects(OWL.hasKey)]
+        keys = [(c, rdf_members(data, k)) for c, k in data.subject_objects(OWL.hasKey)]
         data.remove((None, OWL.hasKey, None))  # owlrl's prp-key is wrong (module docstring); applied below
         closure = owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,
                                          datatype_axioms=False)

@@ -69,6 +69,7 @@ from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.rdffile import load_graph
+from pipeline.rdflists import members as rdf_members
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
@@ -99,7 +100,7 @@ def _named(g: Graph, node: Any, op: URIRef) -> list[URIRef]:
     lst = g.value(node, op)
     if lst is None:
         return []
-    return [m for m in Collection(g, lst) if isinstance(m, URIRef)]
+    return [m for m in rdf_members(g, lst) if isinstance(m, URIRef)]
 
 
 def _classes(g: Graph) -> set[URIRef]:

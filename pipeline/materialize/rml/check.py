@@ -18,6 +18,7 @@ from rdflib.term import Node
 from pipeline.errors import RMLError
 from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
+from pipeline.rdflists import members as rdf_members
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["check_mapping", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
@@ -48,15 +49,7 @@ def source_key(g: Graph, tm: Node) -> tuple:
 def gather_members(g: Graph, node: Node) -> list[Node]:
     """The term maps an RML-CC gather map gathers (its ``rml:gather`` list, in order; ``[]`` for
     any other term map)."""
-    head = g.value(node, RML.gather) if not isinstance(node, Literal) else None
-    out, seen = [], set()
-    while head is not None and head != RDF.nil and head not in seen:
-        seen.add(head)
-        item = g.value(head, RDF.first)
-        if item is not None:
-            out.append(item)
-        head = g.value(head, RDF.rest)
-    return out
+    return rdf_members(g, g.value(node, RML.gather)) if not isinstance(node, Literal) else []
 
 
 #: Links a walk of a TriplesMap's own nodes does not follow: into another TriplesMap or the logical

@@ -79,9 +79,9 @@ from typing import Any, Iterable
 from urllib.parse import unquote
 
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF
 
+from pipeline.rdflists import members as rdf_members
 from pipeline.scoring.graph.align import Alignment, graph_triples
 from pipeline.scoring.graph.hierarchy import Hierarchy
 from pipeline.scoring.graph.pairs import canonical_number
@@ -158,10 +158,7 @@ def declared_keys(ontology: Graph | None) -> DeclaredKeys:
     ifp = frozenset(p for p in ontology.subjects(RDF.type, OWL.InverseFunctionalProperty) if isinstance(p, URIRef))
     keys: dict[Node, list[tuple]] = defaultdict(list)
     for c, lst in ontology.subject_objects(OWL.hasKey):
-        try:
-            props = tuple(p for p in Collection(ontology, lst) if isinstance(p, URIRef))
-        except Exception:  # noqa: BLE001 - a broken RDF list in someone's ontology is not ours to raise on
-            continue
+        props = tuple(p for p in rdf_members(ontology, lst) if isinstance(p, URIRef))
         if props:
             keys[c].append(props)
     return DeclaredKeys(ifp, dict(keys))

@@ -39,11 +39,11 @@ from itertools import combinations
 from typing import Any
 
 from rdflib import URIRef
-from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
 from pipeline.ontology import Ontology, is_xsd_datatype
+from pipeline.rdflists import members as rdf_members
 from pipeline.table.cells import split_class_alternatives
 from pipeline.table.model import MappingTable
 
@@ -83,9 +83,9 @@ def _disjoint_pairs(ontology: Ontology) -> set[frozenset[URIRef]]:
     groups = []
     for node in g.subjects(RDF.type, OWL.AllDisjointClasses):
         for lst in g.objects(node, OWL.members):
-            groups.append([m for m in Collection(g, lst) if isinstance(m, URIRef)])
+            groups.append([m for m in rdf_members(g, lst) if isinstance(m, URIRef)])
     for _, lst in g.subject_objects(OWL.disjointUnionOf):
-        groups.append([m for m in Collection(g, lst) if isinstance(m, URIRef)])
+        groups.append([m for m in rdf_members(g, lst) if isinstance(m, URIRef)])
     for members in groups:
         pairs.update(frozenset(p) for p in combinations(members, 2))
     return pairs
