@@ -69,9 +69,13 @@ class Finding:
     code: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict, ``None`` fields kept: the :data:`INPUT_KEYS` of a stage's finding, the
+        """JSON-ready dict, ``None`` fields kept: the :data:`INPUT_KEYS` of a stage's finding (and its
+        ``code`` when it has one: a reader such as the run's loss count selects by it), the
         :data:`CHECK_KEYS` of a KG check's (no ``stage``)."""
-        return {key: getattr(self, key) for key in (INPUT_KEYS if self.stage else CHECK_KEYS)}
+        out = {key: getattr(self, key) for key in (INPUT_KEYS if self.stage else CHECK_KEYS)}
+        if self.stage and self.code:
+            out["code"] = self.code
+        return out
 
     def __str__(self) -> str:
         if self.stage:

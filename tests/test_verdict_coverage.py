@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pipeline.cli import main
 from pipeline.report.trust import case_verdict
-from pipeline.validation.loss import LARGE_SHARE, coverage_loss
+from pipeline.validation.loss import LARGE_SHARE, UNTAGGED_CODE, CoverageLoss, coverage_loss
 
 from helpers import CASES
 
@@ -70,3 +70,19 @@ def test_a_run_with_join_keys_without_parent_names_them_in_its_verdict(tmp_path,
     assert verdict["level"] == "lossy"
     assert "3 join key(s) without a parent record: their links are not in the KG (see the audit)" in verdict["reasons"]
     assert not any("dropped by the guards" in r for r in verdict["reasons"])
+
+
+def test_values_without_a_language_tag_make_a_valid_kg_lossy():
+    """The compile audit's count of values a row reads a language tag for and that have none (RML makes
+    no literal of them) is a loss, read from the finding's code, never from other audit findings."""
+    untagged = {"stage": "audit", "code": UNTAGGED_CODE, "severity": "warning", "file": "t.md",
+                "message": "language tag read per record from 'dc:title/@xml:lang'; 2 value(s) of 'dc:title' "
+                           "without a language (no xml:lang, or xml:lang=\"\", which says none: XML 1.0 section "
+                           "2.12) get no literal"}
+    other = {"stage": "audit", "severity": "warning", "file": "t.md",
+             "message": "3 value(s) of 'x' look like dates"}
+    loss = coverage_loss({}, None, [untagged, other])
+    assert (loss.untagged, loss.dropped, loss.lossy) == (2, 0, True)
+    assert loss.summary() == "2 value(s) without a language tag"
+    assert CoverageLoss.from_dict(loss.to_dict()).untagged == 2
+    assert coverage_loss({}, None, [other]).lossy is False

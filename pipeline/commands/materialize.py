@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import configparser
-import dataclasses
 import re
 import shutil
 import sys
@@ -276,16 +275,6 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
                                _predicate_locator(files, rml), files)
 
 
-def _named_by_user(finding, derived: dict[tuple[str, str], str], rml_path: Path):
-    """``finding`` on a key of a derived source (a file kgc computed, ``k2_title_xml_lang``) told in
-    the user's terms: the reference, TriplesMap and data file it stands for, on the user's mapping."""
-    said = derived.get((finding.file, finding.column or ""))
-    if said is None:
-        return finding
-    return dataclasses.replace(finding, file=str(rml_path), column=None,
-                               message=finding.message.replace(repr(finding.column), said))
-
-
 def _on_mapping(exc: InputError, rml_path: Path, engine: Path) -> InputError:
     """``exc``, raised on the engine copy ``engine``, named on the user's mapping ``rml_path``; the
     copy is not named when it is the temporary one (removed when the command ends)."""
@@ -345,7 +334,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        _say_finding(_named_by_user(f, norm.derived, rml_path))
+        _say_finding(norm.in_user_terms(f, rml_path))
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
     _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)

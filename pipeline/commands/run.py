@@ -20,6 +20,7 @@ from pipeline.report import case_entry, case_folders, write_report
 from pipeline.run.evaluate import validation_passed
 from pipeline.run.runner import RunConfig, run_case, versions
 from pipeline.scoring.mapping import write_scenario_markdown
+from pipeline.validation.loss import coverage_loss
 
 __all__ = ["PARSERS", "add_run_parser", "StageLines"]
 
@@ -57,7 +58,8 @@ def _is_text(path: Path) -> bool:
 
 def _run_exit_code(runs: list) -> int:
     """2 when a case failed on bad input, 1 when a case failed otherwise, the guards dropped
-    triples of its KG (as ``kgc materialize`` exits 1 then: data was lost), a replayed table
+    triples of its KG (as ``kgc materialize`` exits 1 then: data was lost) or values a row reads a
+    language tag for have none (no literal is made of them: lost too), a replayed table
     had rows the compiler left out for errors (as ``kgc compile`` exits 1 then: that table is the
     user's input; rows an offline or LLM mapper proposed and the audit rejected are that mapper's
     errors, scored and listed in audit.md, not lost input; rows marked for review are shown, not
@@ -68,6 +70,8 @@ def _run_exit_code(runs: list) -> int:
     if any(r.status != "ok" for r in runs):
         return 1
     if any(r.counts.get("triples_dropped_by_guards") for r in runs):
+        return 1
+    if any(coverage_loss(r.counts, None, r.findings).untagged for r in runs):
         return 1
     if any(r.config.get("mapper") == "replay" and r.counts.get("rows_dropped", 0) > 0 for r in runs):
         return 1

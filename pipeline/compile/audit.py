@@ -33,6 +33,7 @@ from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_m
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.parts import is_position
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
+from pipeline.validation.loss import UNTAGGED_CODE
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
@@ -150,11 +151,11 @@ class _RowAudit:
         self.findings: list[Finding] = []
 
     def add(self, column: str, message: str, expected: str, candidate: object = None,
-            severity: str = "error") -> None:
+            severity: str = "error", code: str = "") -> None:
         value = getattr(self.row, column, None)
         cand = self.ontology.compact(candidate) if isinstance(candidate, URIRef) else candidate
         self.findings.append(Finding("audit", self.file, message, self.row.line, column, value, expected,
-                                     None if cand is None else str(cand), severity))
+                                     None if cand is None else str(cand), severity, code=code))
 
     def term(self, column: str, kinds: set[str], pool: list[URIRef], what: str) -> URIRef | None:
         text = getattr(self.row, column)
@@ -384,6 +385,16 @@ def _languages_per_record(src: SourceData | None, ref: str) -> list[list[str]]:
     return read if read is not None else [rec.get(ref, []) for rec in src.records]
 
 
+def _values_without_tag(src: SourceData | None, tags: list[list[str]], value_ref: str | None) -> int | None:
+    """How many non-empty values of the plain reference ``value_ref`` are in records whose language
+    reference gave no tag (``tags``: per record, as :func:`_languages_per_record` reads them); ``None``
+    when ``value_ref`` is no column/path of ``src`` (a template: the count per record applies)."""
+    if src is None or not value_ref or not src.has_reference(value_ref.strip()):
+        return None
+    return sum(sum(1 for v in rec.get(value_ref.strip(), []) if str(v).strip())
+               for rec, record_tags in zip(src.records, tags) if not any(t.strip() for t in record_tags))
+
+
 def _untagged_values(src: SourceData | None, ref: str, value_ref: str | None) -> int | None:
     """How many values of ``value_ref`` have no language when each takes its own element's
     ``xml:lang`` (``ref`` is ``<value_ref>/@xml:lang``): no ``xml:lang`` on the element or an
@@ -424,14 +435,18 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
     why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
           "materialize" if bad else ""
     untagged = _untagged_values(src, ref, row.data_reference)
+    lost = untagged if untagged is not None else _values_without_tag(src, per_record, row.data_reference)
     # RML: a language map that yields no value generates no literal (the value's triple is left out)
     if untagged is not None:
         why += (f"; {untagged} value(s) of {row.data_reference!r} without a language (no xml:lang, or xml:lang=\"\", "
                 "which says none: XML 1.0 section 2.12) get no literal") if untagged else ""
+    elif lost is not None:
+        why += f"; {lost} value(s) of {row.data_reference!r} in records without a tag get no literal" if lost else ""
     else:
         why += f"; {empty} record(s) without a tag get no literal" if empty else ""
+    # the code and the count let the run's verdict weigh the values lost (pipeline.validation.loss)
     a.add("language_tag", f"language tag read per record from {ref!r}{why}", "a BCP 47 tag per record", None,
-          severity="warning" if why else "info")
+          severity="warning" if why else "info", code=UNTAGGED_CODE if lost else "")
 
 
 def _is_relation(row: MappingRow) -> bool:

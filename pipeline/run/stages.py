@@ -96,6 +96,7 @@ class State:
     results: list = field(default_factory=list)  # the mapper's results, one per run
     compiled: Any = None
     engine: Graph | None = None  # the engine copy of the compiled RML (repaired input paths)
+    normalized: Any = None  # the normalisation that made it (its derived sources' names)
     kg: Graph | None = None
     events: list = field(default_factory=list)
     validation: dict[str, Any] = field(default_factory=dict)
@@ -183,9 +184,9 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     st.compiled.rml.serialize(run.folder / "mapping.rml.ttl", format="turtle")
     # derived sources (views, array references) go with the run's other copies, never into the
     # working directory
-    st.engine = engine = normalize_rml(st.compiled.rml, base_iri=run.case.base_iri,
-                                       where=str(run.folder / "mapping.rml.ttl"),
-                                       copies=copies_folder(run.folder)).graph
+    st.normalized = normalize_rml(st.compiled.rml, base_iri=run.case.base_iri,
+                                  where=str(run.folder / "mapping.rml.ttl"), copies=copies_folder(run.folder))
+    st.engine = engine = st.normalized.graph
     run.findings.extend(json_engine_copies(engine, run.folder, copies_folder(run.folder)))  # JSON the engine reads whole
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
@@ -226,7 +227,9 @@ def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
         raise located(exc, st.engine, logical_sources(st.engine), folder) from None
     except InputError as exc:  # the engine ran a copy: name the mapping the user has
         raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
-    run.findings.extend(mat.findings)
+    # a finding on a derived source's key names the user's reference instead
+    run.findings.extend(st.normalized.in_user_terms(f, folder / "mapping.rml.ttl") if st.normalized else f
+                        for f in mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"
     st.kg = Graph().parse(folder / "kg.nt", format="nt")

@@ -7,7 +7,9 @@ a run's facts (``run.json`` ``counts`` and ``coverage``, the materialize finding
 * **values dropped** at materialize: terms the guards found invalid (``N triple(s) dropped``),
   child join keys no parent record has (:data:`~pipeline.materialize.materializer.JOIN_REASON`:
   their links are lost), functions that gave no value for values that are there
-  (:data:`~pipeline.materialize.materializer.NO_VALUE_REASON`);
+  (:data:`~pipeline.materialize.materializer.NO_VALUE_REASON`), and values a row demands a language
+  tag for that have none (the compile audit counts them, :data:`UNTAGGED_CODE`: RML generates no
+  literal when the language map yields no value);
 * **unmapped columns**: columns (JSON/XML paths) with values that no TriplesMap reads, over every
   source of the case (a source no TriplesMap reads counts with all its columns);
 * **records without a subject**: records of a mapped source for which no subject map has every
@@ -29,11 +31,16 @@ from typing import Any, Iterable, Mapping
 
 from pipeline.materialize.materializer import JOIN_REASON, NO_VALUE_REASON
 
-__all__ = ["LARGE_SHARE", "CoverageLoss", "coverage_loss"]
+__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "CoverageLoss", "coverage_loss"]
 
 #: Share of a case's mapped records without a subject at or above which the KG is lossy: half of
 #: them, "most of the records". Below it the loss is said, not judged.
 LARGE_SHARE = 0.5
+
+#: ``code`` of the compile audit's finding that counts a row's values without a language tag
+#: (``N value(s) of 'ref' ... get no literal``).
+UNTAGGED_CODE = "values-without-language"
+_UNTAGGED = re.compile(r"(\d+) value\(s\) of ")
 
 _DROPPED = re.compile(r"^(\d+) (value|triple)\(s\) dropped: (.*)$", re.S)
 
@@ -46,6 +53,8 @@ class CoverageLoss:
         dropped: values dropped at materialize, all kinds (``counts["triples_dropped_by_guards"]``).
         join: child join keys without a parent record (part of ``dropped``).
         function: values a function gave no value for (part of ``dropped``).
+        untagged: values a row demands a language tag for that have none (not in the KG; counted at
+            compile, not part of ``dropped``).
         columns, unmapped: source columns with a value, and ``{source: [names]}`` of those no
             TriplesMap reads.
         records, without_subject: records of the mapped sources, and how many get no subject.
@@ -54,6 +63,7 @@ class CoverageLoss:
     dropped: int = 0
     join: int = 0
     function: int = 0
+    untagged: int = 0
     columns: int = 0
     unmapped: dict[str, list[str]] = field(default_factory=dict)
     records: int = 0
@@ -79,11 +89,13 @@ class CoverageLoss:
     @property
     def lossy(self) -> bool:
         """Values were dropped, or a large share of the mapped records got no subject (module docstring)."""
-        return bool(self.dropped) or self.subject_share >= LARGE_SHARE
+        return bool(self.dropped or self.untagged) or self.subject_share >= LARGE_SHARE
 
     def summary(self) -> str:
         """The losses in a few words (``4 value(s) dropped; 3 of 4 source columns not mapped``), ``""`` without any."""
         parts = [f"{self.dropped} value(s) dropped"] if self.dropped else []
+        if self.untagged:
+            parts.append(f"{self.untagged} value(s) without a language tag")
         if self.n_unmapped:
             parts.append(f"{self.n_unmapped} of {self.columns} source columns not mapped ({self.unmapped_share:.0%})")
         if self.without_subject:
@@ -101,6 +113,9 @@ class CoverageLoss:
                        "(see the audit)")
         if self.function:
             out.append(f"{self.function} value(s) a function gave no value for are not in the KG (see the audit)")
+        if self.untagged:
+            out.append(f"{self.untagged} value(s) the table reads a language tag for have none: no literal is made "
+                       "of them (see the audit)")
         if self.n_unmapped:
             names = "; ".join(f"{src}: {', '.join(cols[:5])}{' ...' if len(cols) > 5 else ''}"
                               for src, cols in self.unmapped.items() if cols)
@@ -114,12 +129,13 @@ class CoverageLoss:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CoverageLoss":
         """The loss a :meth:`to_dict` gave (its derived keys ignored)."""
-        return cls(**{k: d[k] for k in ("dropped", "join", "function", "columns", "unmapped", "records",
+        return cls(**{k: d[k] for k in ("dropped", "join", "function", "untagged", "columns", "unmapped", "records",
                                         "without_subject") if k in d})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with ``lossy`` and ``summary``."""
         return {"dropped": self.dropped, "guard": self.guard, "join": self.join, "function": self.function,
+                "untagged": self.untagged,
                 "columns": self.columns, "unmapped": self.unmapped, "records": self.records,
                 "without_subject": self.without_subject, "lossy": self.lossy, "summary": self.summary()}
 
@@ -143,6 +159,10 @@ def coverage_loss(counts: Mapping[str, Any] | None, coverage: Mapping[str, Any] 
     """
     loss = CoverageLoss(dropped=int((counts or {}).get("triples_dropped_by_guards") or 0))
     for f in findings:
+        if _get(f, "stage") == "audit" and _get(f, "code") == UNTAGGED_CODE:
+            if m := _UNTAGGED.search(str(_get(f, "message") or "")):
+                loss.untagged += int(m.group(1))
+            continue
         if _get(f, "stage") != "materialize":
             continue
         m = _DROPPED.match(str(_get(f, "message") or ""))

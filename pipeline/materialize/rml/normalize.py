@@ -37,6 +37,7 @@ Which file the engine reads for a logical source is decided in :mod:`pipeline.so
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -92,6 +93,16 @@ class Normalized:
     gathers: GatherPlan | None = None
     targets: TargetPlan | None = None
     derived: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def in_user_terms(self, finding: Finding, mapping_file: str | Path) -> Finding:
+        """``finding`` on a key of a derived source (a file kgc computed, ``k2_title_xml_lang``) told in
+        the user's terms: the reference, TriplesMap and data file it stands for, on ``mapping_file``
+        (the mapping the user has); any other finding as it is."""
+        said = self.derived.get((finding.file, finding.column or ""))
+        if said is None:
+            return finding
+        return dataclasses.replace(finding, file=str(mapping_file), column=None,
+                                   message=finding.message.replace(repr(finding.column), said))
 
 
 def document_base(text: str) -> str | None:
