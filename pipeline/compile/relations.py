@@ -114,6 +114,12 @@ def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, 
     entity = ctx.onto.expand(split_class_alternatives(row.entity_class)[0])
     if target is None or entity is None:
         return None
+    stated = _stated_by_marked_row(ctx, target, _join_target(ctx, joins[0], tm.source) if joins else (tm.source, []))
+    if stated is not None:
+        ctx.find(row, "related_entity_class", f"no asserted row generates {row.related_entity_class}; its IRIs "
+                 f"follow the subject template of the row marked for review that has it: {stated.template} on "
+                 f"{stated.source.source.path.name}", "a row with the class as entity class", severity="info")
+        return stated
     old, new = _slug(entity), _slug(target)
     m = re.search(rf"/{re.escape(old)}/", tm.template, re.I)
     if not m:
@@ -137,6 +143,23 @@ def _conventional_parent(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan, 
                      "condition, or add a row for the class)" if same_key else ""),
                  "a row with the class as entity class", None if same_key else template, severity="warning")
     return parent
+
+
+def _stated_by_marked_row(ctx: PlanContext, target: URIRef, where: tuple[SourceData, list[str]] | None
+                          ) -> TriplesMapPlan | None:
+    """The TriplesMap of ``target``'s entities as a row marked for review states them: a row whose
+    entity class is ``target`` on the source the relation reaches (``where``: the join's other file,
+    or the record's own) has the table's subject template for them, though the row itself is not
+    asserted. The TriplesMap types its subjects and states nothing else; ``None`` when no such row."""
+    if where is None:
+        return None
+    source = where[0]
+    for marked in ctx.audit.review:
+        if not marked.subject_template or ctx.audit.row_sources.get(id(marked)) is not source:
+            continue
+        if ctx.onto.expand(split_class_alternatives(marked.entity_class)[0]) == target:
+            return triples_map(ctx, marked, marked.subject_template, source, [target])
+    return None
 
 
 def _join_target(ctx: PlanContext, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:
