@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 import rdflib
+import rdflib.compare
 
 from pipeline.manifest import load_manifest
 
 ROOT = Path(__file__).resolve().parents[1] / "data" / "real-mappings"
 
 DP = "http://dockerpedia.inf.utfsm.cl/vocab#"
+FOAF = "http://xmlns.com/foaf/0.1/"
 
 #: case id -> (triples, {class IRI: typed subjects}, distinct predicates, sources, vocabulary files)
 EXPECTED = {
@@ -25,6 +27,13 @@ EXPECTED = {
         21,
         ["docker-inspect-python-3.9.json", "sbom-python-3.9.json"],
         ["c2t-ontology.ttl"],
+    ),
+    "foaf-people-organizations": (
+        21,
+        {FOAF + "Person": 2, FOAF + "Organization": 2},
+        8,
+        ["people.csv", "organizations.csv"],
+        ["ontology.ttl"],
     ),
 }
 
@@ -71,3 +80,18 @@ def test_container_sbom_package_versions_are_installed_on_the_image():
     # the image itself has 9 layers; the other 232 isInstalledOn links go to those layers
     assert len(set(gold.objects(image, rdflib.URIRef(DP + "hasLayer")))) == 9
     assert len(set(gold.triples((None, rdflib.URIRef(DP + "isInstalledOn"), None)))) == 351
+
+
+def test_foaf_reference_is_what_its_mapping_gives(tmp_path, monkeypatch):
+    """The reference of foaf-people-organizations is the authors' YARRRML (its `equal` join condition
+    included) run by kgc materialize from the case folder."""
+    from pipeline.cli import main
+
+    folder = ROOT / "foaf-people-organizations"
+    monkeypatch.chdir(folder)
+    assert main(["materialize", "reference/config.ini", str(tmp_path / "kg.nt"), "-q"]) == 0
+    got, gold = _graph(tmp_path / "kg.nt"), _graph(folder / "reference" / "reference.nt")
+    assert rdflib.compare.isomorphic(got, gold)
+    members = {(str(s).rsplit("/", 1)[1], str(o).rsplit("/", 1)[1]) for s, o in
+               gold.subject_objects(rdflib.URIRef(FOAF + "member"))}
+    assert members == {("UPM", "ocorcho"), ("UPM", "dachafra"), ("KULeuven", "dachafra")}
