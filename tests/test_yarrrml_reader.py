@@ -189,3 +189,22 @@ def test_round_trip_through_yarrrml_keeps_per_record_language_tags(tmp_path):
     a, b = _kg(tmp_path / "a.nt"), _kg(tmp_path / "b.nt")
     assert a == b and {o for _, _, o in a if "@" in o} == {'"colour"@en-gb', '"hola"@es'}
     assert yaml.safe_load(yml.read_text())["base"] == "http://example.org/"
+
+
+def test_a_source_path_relative_to_the_working_directory_is_found(tmp_path, monkeypatch, capsys):
+    """A tutorial's YARRRML in mappings/ naming data/p.csv, run from the project's root as Morph-KGC
+    and RMLMapper run it: read from the working directory when the mapping's folder has no such file;
+    from elsewhere the error names the path looked for."""
+    (tmp_path / "mappings").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "p.csv").write_text("id,name\n1,Ann\n", encoding="utf-8")
+    (tmp_path / "mappings" / "m.yml").write_text(
+        "prefixes:\n  ex: http://example.org/\nmappings:\n  person:\n    sources:\n      - [data/p.csv~csv]\n"
+        "    s: http://example.org/person/$(id)\n    po:\n      - [ex:name, $(name)]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["materialize", "mappings/m.yml", "kg.nt", "-q"]) == 0
+    assert (tmp_path / "kg.nt").read_text(encoding="utf-8") == \
+        '<http://example.org/person/1> <http://example.org/name> "Ann" .\n'
+    monkeypatch.chdir(tmp_path / "mappings")
+    assert main(["materialize", "m.yml", str(tmp_path / "kg2.nt"), "-q"]) == 2
+    assert f"logical source file '{tmp_path / 'mappings' / 'data' / 'p.csv'}' not found" in capsys.readouterr().err

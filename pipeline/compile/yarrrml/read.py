@@ -351,7 +351,12 @@ class _Reader:
             self.fail(f"{where}: a source needs 'access' (the file)", spec, "access")
         if "://" not in access:
             path = Path(access)
-            access = str(path if path.is_absolute() else (self.base_dir / path).resolve())
+            if not path.is_absolute():
+                # relative to the mapping's folder, else to the working directory (where Morph-KGC and
+                # RMLMapper look, so that a mapping run from its project's root as shipped works too)
+                here = [(self.base_dir / path).resolve(), (Path.cwd() / path).resolve()]
+                path = next((c for c in here if c.is_file()), here[0])
+            access = str(path)
         iterator = spec.get("iterator")
         return _FORMULATIONS[formulation], access, None if iterator is None else str(iterator)
 
@@ -617,7 +622,7 @@ def parse_yarrrml(text: str, base_dir: str | Path = ".", *, path: str | Path | N
     """Read a YARRRML document into an RML graph (see the module docstring).
 
     Args:
-        text: the document. base_dir: the folder relative ``access`` paths are relative to.
+        text: the document. base_dir: the folder relative ``access`` paths are read from first (then the working directory).
         path: the file, named in errors. prefixes: prefixes known besides the predefined ones
             (the manifest's); the document's own override both.
         base_iri: the base IRI of relative IRIs when the document has no ``base``.
