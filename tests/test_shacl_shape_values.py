@@ -48,3 +48,8 @@ def test_pyshacl_log_never_reaches_stderr(capfd, caplog):
     assert "ConstraintLoadError" in result.details["reason"]
     assert capfd.readouterr().err == ""
     assert not [r for r in caplog.records if r.name.startswith("pyshacl")]
+
+
+def test_a_single_valued_parameter_given_twice():
+    assert _faults('sh:property [ sh:path ex:p ; sh:datatype xsd:string, xsd:integer ]') == [
+        ("datatype", "the shape gives it 2 values")]

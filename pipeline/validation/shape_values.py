@@ -28,6 +28,10 @@ parameter                                                    value
 ``sh:qualifiedValueShape``
 ==========================================================  ====================================
 
+A shape gives each of ``sh:datatype``, ``sh:nodeKind``, the counts, lengths and bounds,
+``sh:pattern``, ``sh:flags``, ``sh:in``, ``sh:languageIn``, ``sh:closed``, ``sh:severity`` and
+``sh:path`` at most one value (SHACL-for-SHACL's ``sh:maxCount 1``).
+
 SHACL's ``sh:pattern`` is a SPARQL ``REGEX`` pattern (XPath's flavour). pySHACL, the engine kgc
 runs, compiles it with Python's :mod:`re`, so a pattern Python refuses would stop the SHACL run;
 the check compiles it the same way (with ``sh:flags`` ``i``, ``m``, ``s``, ``x`` as pySHACL maps
@@ -163,6 +167,25 @@ def _pattern_faults(g: Graph) -> list[ValueFault]:
     return out
 
 
+#: The parameters a shape gives at most one value (``sh:maxCount 1`` in SHACL-for-SHACL, Appendix C).
+_SINGLE = (SH.severity, SH.deactivated, SH.closed, SH.ignoredProperties, SH.datatype, SH["in"], SH.languageIn,
+           SH.maxCount, SH.minCount, SH.maxExclusive, SH.maxInclusive, SH.minExclusive, SH.minInclusive,
+           SH.maxLength, SH.minLength, SH.nodeKind, SH.pattern, SH.flags, SH.qualifiedMaxCount,
+           SH.qualifiedMinCount, SH.qualifiedValueShape, SH.path)
+
+
+def _repeated(g: Graph) -> list[ValueFault]:
+    out = []
+    for parameter in _SINGLE:
+        values: dict[object, list] = {}
+        for shape, value in g.subject_objects(parameter):
+            values.setdefault(shape, []).append(value)
+        out += [ValueFault(shape, parameter, sorted(vs, key=str)[1], f"the shape gives it {len(vs)} values",
+                           "one value per shape (write one shape per value)")
+                for shape, vs in values.items() if len(vs) > 1]
+    return out
+
+
 def constraint_value_faults(g: Graph) -> list[ValueFault]:
     """Every constraint parameter of ``g`` whose value SHACL cannot use (rules in the module docstring).
 
@@ -177,4 +200,4 @@ def constraint_value_faults(g: Graph) -> list[ValueFault]:
             problem = check(value, g)
             if problem:
                 out.append(ValueFault(shape, parameter, value, problem, expected))
-    return out + _pattern_faults(g)
+    return out + _pattern_faults(g) + _repeated(g)
