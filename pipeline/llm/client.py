@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from pipeline import cache
 from pipeline.llm.context import litellm_module
-from pipeline.llm.errors import describe_error
+from pipeline.llm.errors import describe_error, not_openai_message
 from pipeline.llm.progress import reporter
 from pipeline.llm.settings import LLMSettings
 
@@ -67,7 +67,9 @@ class CallRecord:
         max_tokens: the completion limit sent (``None``: the server's default).
         error: the last error when the call failed or stopped early, in words a user can act on.
         error_kind: ``timeout``, ``connection``, ``auth``, ``not_found``, ``rate_limit``,
-            ``bad_request``, ``context_window`` or ``other`` (``None`` without error).
+            ``bad_request``, ``context_window``, ``not_openai`` (the server's reply was no chat
+            completion: ``extra["server_sent"]`` holds its status, content type and first characters)
+            or ``other`` (``None`` without error).
         accepted: ``False`` when the answer did not finish normally or was rejected by the caller's
             test (then it was not cached).
     """
@@ -165,6 +167,58 @@ def _usage(chunks: list, messages: list[dict[str, str]], litellm) -> tuple[Any, 
     return full, cost
 
 
+def _whole_reply(stream: Any) -> dict[str, Any] | None:
+    """The server's whole reply when it answered a streamed request with no event stream, else ``None``.
+
+    An OpenAI-compatible server answers ``stream=True`` with ``text/event-stream`` (server-sent
+    events). The openai client parses any other body as events too and finds none, and litellm then
+    makes up an empty answer with ``finish_reason="stop"``: an HTML page or JSON of another API would
+    pass for "the model said nothing". So the reply's content type is read before the stream, and
+    another one means the body is read here, whole, to say what came back (or to take a complete
+    chat completion from a server that ignored ``stream``).
+
+    Returns:
+        ``{"status": int, "content_type": str, "body": bytes, "body_start": str}`` (``body_start``:
+        at most the first 200 characters, whitespace collapsed), or ``None`` for an event stream or a
+        provider whose reply litellm does not expose as an HTTP response (only the openai client's
+        ``Stream`` is read: other providers have their own stream formats).
+    """
+    inner = getattr(stream, "completion_stream", None)
+    if type(inner).__name__ != "Stream" or not type(inner).__module__.startswith("openai"):
+        return None
+    raw = getattr(inner, "response", None)
+    headers = getattr(raw, "headers", None)
+    if headers is None:
+        return None
+    content_type = headers.get("content-type", "")
+    if "event-stream" in content_type.lower():
+        return None
+    try:
+        body = raw.read()
+    except Exception as exc:  # noqa: BLE001 - a broken connection: said as what was (not) received
+        body = f"(the body could not be read: {type(exc).__name__})".encode()
+    finally:
+        raw.close()
+    start = " ".join(body[:400].decode("utf-8", errors="replace").split())[:200]
+    return {"status": getattr(raw, "status_code", None), "content_type": content_type or "(none)", "body": body,
+            "body_start": start}
+
+
+def _chat_answer(sent: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]] | None:
+    """``(text, finish_reason, usage)`` of a whole reply that is an OpenAI chat completion (a JSON
+    object whose ``choices[0].message.content`` is a string), else ``None``."""
+    try:
+        doc = json.loads(sent["body"])
+        choice = doc["choices"][0]
+        text = choice["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    if not isinstance(text, str):
+        return None
+    usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
+    return text, choice.get("finish_reason") if isinstance(choice, dict) else None, usage
+
+
 def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int = 0,
              response_format: dict[str, Any] | None = None, api_key: str | None = None,
              accept: Callable[[str], bool] | None = None, max_tokens: int | None = None,
@@ -227,8 +281,21 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
         pieces: list[str] = []
         tokens, finish, first = 0, None, None
         record = CallRecord(text="", key=key, attempts=attempt, max_tokens=limit)
+        reply_usage: dict[str, Any] = {}
         try:
-            for chunk in litellm.completion(**kwargs):
+            stream = litellm.completion(**kwargs)
+            sent = _whole_reply(stream)
+            answer = _chat_answer(sent) if sent is not None else None
+            if sent is not None and answer is None:  # HTML, foreign JSON: no answer, whatever litellm makes of it
+                record.error_kind, record.error = "not_openai", not_openai_message(sent, settings)
+                record.latency_s, record.accepted = round(time.perf_counter() - start, 4), False
+                record.extra["server_sent"] = {k: sent[k] for k in ("status", "content_type", "body_start")}
+                rep.end(0, record.latency_s, "not_openai")
+                return record
+            if answer is not None:  # a server that ignored stream=True and sent one chat completion
+                pieces, finish, reply_usage = [answer[0]] if answer[0] else [], answer[1], answer[2]
+                tokens, first = len(pieces), (time.perf_counter() - start if pieces else None)
+            for chunk in (stream if sent is None else ()):
                 chunks.append(chunk)
                 choice = chunk.choices[0] if getattr(chunk, "choices", None) else None
                 content = getattr(getattr(choice, "delta", None), "content", None) if choice is not None else None
@@ -274,8 +341,9 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
         usage = getattr(full, "usage", None)
         record.text = "".join(pieces)
         record.latency_s, record.first_token_s, record.cost_usd = round(latency, 4), first, cost
-        record.prompt_tokens = getattr(usage, "prompt_tokens", None)
-        record.completion_tokens = getattr(usage, "completion_tokens", None) or tokens
+        record.prompt_tokens = getattr(usage, "prompt_tokens", None) or reply_usage.get("prompt_tokens")
+        record.completion_tokens = getattr(usage, "completion_tokens", None) or reply_usage.get("completion_tokens") \
+            or tokens
         record.finish_reason = finish or "stop"
         record.accepted = record.finish_reason == "stop" and (accept is None or accept(record.text))
         rep.end(record.completion_tokens or 0, latency, record.finish_reason)

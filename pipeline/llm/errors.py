@@ -27,11 +27,11 @@ from dataclasses import dataclass
 
 from pipeline.llm.settings import LLMSettings
 
-__all__ = ["FATAL_KINDS", "Overflow", "context_overflow", "describe_error", "refuses_structured_output",
-           "SERVER_CONTEXT_SETTINGS"]
+__all__ = ["FATAL_KINDS", "Overflow", "context_overflow", "describe_error", "not_openai_message",
+           "refuses_structured_output", "SERVER_CONTEXT_SETTINGS"]
 
 #: error kinds after which no further request of the case can succeed (configuration problems)
-FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window"})
+FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window", "not_openai"})
 
 #: where each common local server sets its context window (named in the advice)
 SERVER_CONTEXT_SETTINGS = ("llama.cpp: --ctx-size; vLLM: --max-model-len; Ollama: num_ctx; "
@@ -100,11 +100,26 @@ def _overflow_message(over: Overflow, settings: LLMSettings, detail: str) -> str
     return f"the request does not fit the model's context window{said}: {fix}"
 
 
+def not_openai_message(sent: dict, settings: LLMSettings) -> str:
+    """What to say when the server at ``LLM_API_BASE`` answered, but not as an OpenAI-compatible API.
+
+    Args:
+        sent: what came back: ``status`` (HTTP status), ``content_type``, ``body_start`` (the first
+            characters of the body).
+        settings: the client's settings (``api_base``, ``model``).
+    """
+    where = settings.api_base or f"the provider of {settings.model}"
+    body = f"beginning {sent['body_start']!r}" if sent.get("body_start") else "an empty body"
+    return (f"the server at {where} did not answer as an OpenAI-compatible API: it sent {sent.get('content_type')} "
+            f"(HTTP {sent.get('status')}), {body}, not a chat completion; check LLM_API_BASE (the base URL of an "
+            "OpenAI-compatible server, usually ending in /v1)")
+
+
 def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]:
     """``(kind, message)`` for a failed request, in words that say what to do.
 
     Kinds: ``timeout``, ``connection``, ``auth``, ``not_found``, ``rate_limit``, ``context_window``,
-    ``bad_request``, ``other``. A context-window refusal is tested first (servers send it as a
+    ``not_openai`` (a reply that is no chat completion), ``bad_request``, ``other``. A context-window refusal is tested first (servers send it as a
     plain 400); a timeout is tested before a connection error because ``openai.APITimeoutError``
     is a kind of ``APIConnectionError``.
     """
@@ -123,6 +138,10 @@ def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]
         return "auth", f"{where} refused the request ({name}): set LLM_API_KEY or the provider's key variable"
     if "NotFound" in name:
         return "not_found", f"{where} does not know model {settings.model!r} ({detail}); check LLM_MODEL"
+    received = re.search(r"Empty or invalid response from LLM endpoint\. Received: '(.*?)'\.", text, re.S)
+    if received:  # litellm's words for a 200 reply that is no chat completion (an HTML page, other JSON)
+        return "not_openai", not_openai_message({"content_type": "a reply", "status": 200,
+                                                 "body_start": " ".join(received.group(1).split())[:200]}, settings)
     if "APIConnection" in name or "ServiceUnavailable" in name or "InternalServer" in name:
         return "connection", f"cannot reach the LLM server at {where} ({name}); is it running? check LLM_API_BASE"
     if "RateLimit" in name:

@@ -72,10 +72,14 @@ from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
+from pipeline.validation.shape_values import ValueFault, constraint_value_faults
 
 __all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl", "check_shapes"]
 
 log = logging.getLogger(__name__)
+# pySHACL's validate() gives this logger its own stderr handler on every call and logs a shapes
+# fault there (besides raising it): the fault reaches the user once, as kgc's own message.
+logging.getLogger("pyshacl-validate").disabled = True
 
 #: Namespace of the derived shapes' names.
 SHAPES = Namespace("urn:kgc:shapes:")
@@ -303,7 +307,7 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
             sg += derive_shapes(onto)
         own = Graph()  # the hand-written shapes alone: a derived shape of a class the KG lacks is no slip
         for s in shapes:
-            own += s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+            own += s if isinstance(s, Graph) else load_graph(s, "SHACL shapes")
         sg += own
         data = Graph()  # our own copy, so pyshacl may work in place (no second copy)
         data += kg
@@ -390,7 +394,7 @@ def _sparql_shapes(shapes: Iterable[Graph | str | Path]) -> list[str]:
     out = []
     for s in shapes:
         try:
-            g = s if isinstance(s, Graph) else Graph().parse(str(s), format="turtle")
+            g = s if isinstance(s, Graph) else load_graph(s, "SHACL shapes")
         except Exception:  # noqa: BLE001 - the run itself reports an unparsable file
             continue
         where = "" if isinstance(s, Graph) else f" ({Path(s).name})"
@@ -445,10 +449,40 @@ _CONSTRAINTS = frozenset({
     "qualifiedMinCount", "qualifiedMaxCount", "closed", "hasValue", "in", "sparql", "expression", "js"})
 
 
-def _line_of(text: str, local: str) -> int | None:
-    """The first line of ``text`` naming the SHACL term ``local`` (``sh:local`` or ``shacl#local``)."""
-    m = re.search(rf"(?:[:#]){re.escape(local)}(?![\w-])", text)
-    return text.count("\n", 0, m.start()) + 1 if m else None
+def _line_of(text: str, local: str, value: str | None = None) -> int | None:
+    """The first line of ``text`` naming the SHACL term ``local`` (``sh:local`` or ``shacl#local``);
+    with ``value``, the first such line followed closely by that text (the term's offending value)."""
+    hits = list(re.finditer(rf"(?:[:#]){re.escape(local)}(?![\w-])", text))
+    if value:
+        near = [m for m in hits if value in text[m.end():m.end() + 200]]
+        hits = near or hits
+    return text.count("\n", 0, hits[0].start()) + 1 if hits else None
+
+
+def _value_fault_error(g: Graph, text: str, path: str | Path, faults: list[ValueFault]) -> InputError:
+    """One line for the first (by line) constraint value SHACL cannot use; the count of the others."""
+    def name(term: Any) -> str:
+        return g.namespace_manager.normalizeUri(term) if isinstance(term, URIRef) else term.n3()
+
+    def shape_name(shape: Any) -> str:
+        if isinstance(shape, URIRef):
+            return name(shape)
+        parent = next(iter(g.subjects(SH.property, shape)), None)
+        on = g.value(shape, SH.path)
+        where = f"the property shape on {name(on)}" if isinstance(on, URIRef) else "a blank-node shape"
+        return f"{name(parent)}, {where}" if isinstance(parent, URIRef) else where
+
+    def text_of(value: Any) -> str:
+        return str(value) if isinstance(value, Literal) else re.split(r"[#/:]", str(value))[-1]
+
+    located = [(_line_of(text, str(f.parameter)[len(str(SH)):], text_of(f.value)), f) for f in faults]
+    located.sort(key=lambda lf: (lf[0] is None, lf[0] or 0, str(lf[1].parameter)))
+    line, f = located[0]
+    value = f.value.n3(g.namespace_manager) if hasattr(f.value, "n3") else str(f.value)
+    more = f" ({len(faults) - 1} more such value(s) in the file)" if len(faults) > 1 else ""
+    return InputError(f"SHACL shapes: {shape_name(f.shape)}, {name(f.parameter)} {value}: {f.problem}{more} "
+                      f"(expected: {f.expected}; https://www.w3.org/TR/shacl/#core-components)",
+                      path=path, line=line)
 
 
 def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
@@ -470,8 +504,10 @@ def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
         ``warning`` findings of stage ``shacl``: a property shape that checks nothing, a term the
         ontology does not declare.
     Raises:
-        InputError: the file does not parse, or names a SHACL term that does not exist (with the
-            line and the closest SHACL term).
+        InputError: the file does not parse, names a SHACL term that does not exist (with the
+            line and the closest SHACL term), or gives a constraint parameter a value SHACL cannot
+            use (:mod:`pipeline.validation.shape_values`: an invalid ``sh:pattern``, a
+            ``sh:minCount`` that is no integer ...), with the line, the shape and the value.
     """
     g = load_graph(path, "SHACL shapes")
     try:
@@ -487,6 +523,9 @@ def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
                              + (f" (closest: sh:{close[0]})" if close else "")
                              + " (expected: a term of the SHACL vocabulary, https://www.w3.org/TR/shacl/)",
                              path=path, line=_line_of(text, local))
+    faults = constraint_value_faults(g)
+    if faults:  # pySHACL would stop on it mid-validation, naming no file, line or shape
+        raise _value_fault_error(g, text, path, faults)
     out = []
     for shape in sorted(set(g.subjects(SH.path, None)), key=str):
         used = {str(p)[len(ns):] for p in g.predicates(shape, None) if str(p).startswith(ns)}

@@ -160,9 +160,10 @@ class LLMMapper:
         Raises:
             LLMError: litellm is not installed; a prompt part leaves no room for an answer in the
                 window (before any request); or a request failed in a way no later request can
-                avoid (server unreachable, key refused, unknown model, window exceeded); the error
-                carries the provenance and transcripts so far. Other failed requests do not raise:
-                the run's table is empty and the error is in the provenance.
+                avoid (server unreachable, key refused, unknown model, window exceeded, a server that
+                does not answer as an OpenAI-compatible API); or no run gave a single mapping row.
+                The error carries the provenance and transcripts so far. Other failed requests do not
+                raise: that run's table is empty and the error is in the provenance.
             LLMInterrupted: Ctrl-C during a request, with the transcripts so far (the partial answer too).
             OntologyError: the case has SKOS files and its ontology files alone cannot be parsed.
         """
@@ -293,9 +294,13 @@ class LLMMapper:
             results.append(MapResult(table, provenance, [raw],
                                      [t for t in transcripts if t["run"] == run]))
         errors = [c["error"] for r in results for c in r.provenance["calls"] if c.get("error")]
-        if errors and not any(r.raw_tables[0].rows for r in results):
-            # no run got any answer: a problem of the server or settings, not an empty mapping
-            raise LLMError(f"the LLM ({settings.model}) gave no answer: {errors[0]}",
+        said = [w for r in results for w in r.provenance["warnings"]]
+        if not any(r.raw_tables[0].rows for r in results):
+            # no run got any row: a problem of the server or settings (or a model that cannot do the
+            # task), never an empty mapping to compile and score
+            why = f"gave no answer: {errors[0]}" if errors else \
+                f"gave no mapping row: {said[0] if said else 'every answer was empty'}"
+            raise LLMError(f"the LLM ({settings.model}) {why}",
                            provenance=results[0].provenance if len(results) == 1 else
                            {"runs": len(results), "per_run": [r.provenance for r in results]},
                            transcripts=transcripts)
@@ -307,6 +312,7 @@ class LLMMapper:
         return {"run": run, "part": index + 1, "part_of": part.part, "ontology_terms_sent": list(part.sent),
                 "prompt_tokens_est": part.tokens, "max_tokens": limit, "messages": part.messages,
                 "answer": record.text, "finish_reason": record.finish_reason, "error": record.error,
+                **({"server_sent": record.extra["server_sent"]} if "server_sent" in record.extra else {}),
                 "cached": record.cached, "attempts": record.attempts, "latency_s": record.latency_s,
                 "first_token_s": record.first_token_s, "completion_tokens": record.completion_tokens}
 
