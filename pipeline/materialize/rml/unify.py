@@ -97,40 +97,74 @@ def unify(g: Graph, where: str) -> Graph:
 _FNO_EXECUTES = URIRef("https://w3id.org/function/ontology#executes")
 
 
+def _owner(g: Graph, node: Node) -> Node | None:
+    """The TriplesMap a node of a mapping hangs below (the nearest ancestor with a logical source or
+    subject map), ``None`` when there is none."""
+    todo, seen = [node], set()
+    while todo:
+        n = todo.pop(0)
+        if n in seen:
+            continue
+        seen.add(n)
+        if any(g.value(n, p) is not None for p in (RML.logicalSource, RML.subjectMap, RML.subject)):
+            return n
+        todo += list(g.subjects(None, n))
+    return None
+
+
+def _remove_node(g: Graph, node: Node | None) -> None:
+    """Remove the triples whose subject is ``node``; nothing for ``None`` (``g.remove((None, None,
+    None))`` would empty the whole graph)."""
+    if node is not None:
+        g.remove((node, None, None))
+
+
 def _legacy_functions(g: Graph, where: str) -> None:
     """Old FNML, in place: ``fnml:functionValue`` (a nested predicate-object map whose
     ``fno:executes`` names the function and whose other predicates are its parameters, what
     yarrrml-parser and RMLMapper write) becomes an RML-FNML ``rml:functionExecution``, which the
-    engine (Morph-KGC 2.10) runs; it does not read the old form.
+    engine (Morph-KGC 2.10) runs; it does not read the old form. The function and each parameter
+    value may be given by an object map or by the ``rr:object`` shortcut (R2RML section 6.1: a
+    constant object map), as RMLMapper's documentation writes them.
 
     Raises:
-        RMLError: a function value without ``fno:executes``.
+        RMLError: a function value without ``fno:executes`` (the message names its TriplesMap).
     """
     value = URIRef(FNML + "functionValue")
     for term_map, fv in list(g.subject_objects(value)):
         ex = BNode()
         fn = None
+        said: list[str] = []
         for pom in list(g.objects(fv, RML.predicateObjectMap)):
             pred = g.value(pom, RML.predicate)
             if pred is None and g.value(pom, RML.predicateMap) is not None:
                 pred = g.value(g.value(pom, RML.predicateMap), RML.constant)
             om = g.value(pom, RML.objectMap)
+            shortcut = g.value(pom, RML.object)
+            if pred is not None:
+                said.append(pred.n3(g.namespace_manager))
             if pred == _FNO_EXECUTES:
-                fn = g.value(om, RML.constant) if om is not None else g.value(pom, RML.object)
-                g.remove((om, None, None))
-            elif pred is not None and om is not None:
+                fn = g.value(om, RML.constant) if om is not None else shortcut
+                _remove_node(g, om)
+            elif pred is not None and (om is not None or shortcut is not None):
+                if om is None:  # rr:object x: the constant object map [ rr:constant x ]
+                    om = BNode()
+                    g.add((om, RML.constant, shortcut))
                 inp = BNode()
                 g.add((ex, RML.input, inp))
                 g.add((inp, RDF.type, RML.Input))
                 g.add((inp, RML.parameter, pred))
                 g.add((inp, RML.inputValueMap, om))
                 g.remove((om, RDF.type, None))
-            if g.value(pom, RML.predicateMap) is not None:
-                g.remove((g.value(pom, RML.predicateMap), None, None))
-            g.remove((pom, None, None))
+            _remove_node(g, g.value(pom, RML.predicateMap))
+            _remove_node(g, pom)
         if fn is None:
-            raise RMLError(f"the function value {node_name(fv)} names no function (no fno:executes)", path=where)
-        g.remove((fv, None, None))
+            tm = _owner(g, term_map)
+            raise RMLError(f"{f'TriplesMap {node_name(tm)}: ' if tm is not None else ''}a function value "
+                           "(fnml:functionValue) names no function: it needs a predicate-object map with "
+                           "rr:predicate fno:executes and the function as rr:object (its predicates: "
+                           f"{', '.join(sorted(said)) or 'none'})", path=where)
+        _remove_node(g, fv)
         g.remove((term_map, value, fv))
         g.remove((term_map, RDF.type, URIRef(FNML + "FunctionTermMap")))
         g.add((term_map, RML.functionExecution, ex))
