@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import io
 import re
 import shutil
 import sys
@@ -147,19 +148,55 @@ def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
 TURTLE_IN_MEMORY = 500_000
 
 
+def _drop_unparsable(src: Path) -> tuple[int, str]:
+    """Rewrite the N-Triples file ``src`` without its lines that are not N-Triples statements.
+
+    Returns:
+        ``(lines dropped, "line N: the first of them")``.
+    """
+    kept = src.with_suffix(".checked.tmp")
+    dropped, first = 0, ""
+    with open(src, "rb") as fin, open(kept, "wb") as fout:
+        for n, line in enumerate(fin, 1):
+            try:
+                list(pyoxigraph.parse(io.BytesIO(line), "application/n-triples"))
+            except (SyntaxError, ValueError):
+                dropped += 1
+                first = first or f"line {n}: {line.decode('utf-8', 'replace').strip()[:300]}"
+                continue
+            fout.write(line)
+    kept.replace(src)
+    return dropped, first
+
+
+def _turtle(src: Path, turtle: Path, statements: int, prefixes: tuple[tuple[str, str], ...]) -> None:
+    if statements <= TURTLE_IN_MEMORY:
+        g = Graph()
+        for prefix, ns in prefixes:
+            g.bind(prefix, ns)
+        g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
+    else:
+        with open(turtle, "wb") as out:
+            pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")
+
+
 def _copy_out(src: Path, dst: Path | None, syntax: str, statements: int = 0,
-              prefixes: tuple[tuple[str, str], ...] = ()) -> None:
-    """Write the engine's output ``src`` (N-Triples for Turtle) to ``dst`` (``None``: standard output)."""
+              prefixes: tuple[tuple[str, str], ...] = ()) -> tuple[int, str]:
+    """Write the engine's output ``src`` (N-Triples for Turtle) to ``dst`` (``None``: standard output).
+
+    Returns:
+        ``(statements dropped, the first of them)``: for Turtle, lines of ``src`` the guard let
+        through that are not N-Triples (none when the guard holds): they are left out of the
+        Turtle, which is written from the others, never a parser's traceback.
+    """
+    dropped, first = 0, ""
     if syntax == "ttl":
         turtle = src.with_suffix(".ttl.tmp")
-        if statements <= TURTLE_IN_MEMORY:
-            g = Graph()
-            for prefix, ns in prefixes:
-                g.bind(prefix, ns)
-            g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
-        else:
-            with open(turtle, "wb") as out:
-                pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")
+        try:
+            _turtle(src, turtle, statements, prefixes)
+        except Exception:  # noqa: BLE001 - rdflib raises parser-specific types; whatever it is, it is a line
+            dropped, first = _drop_unparsable(src)
+            _turtle(src, turtle, statements, prefixes)
         src.unlink()
         src = turtle
     if dst is None:
@@ -168,6 +205,7 @@ def _copy_out(src: Path, dst: Path | None, syntax: str, statements: int = 0,
         sys.stdout.buffer.flush()
     elif src != dst:
         shutil.move(str(src), str(dst))
+    return dropped, first
 
 
 #: Namespaces of a mapping that are no vocabulary of its KG.
@@ -337,14 +375,17 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         _say_finding(norm.in_user_terms(f, rml_path))
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
-    _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
-    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
+    unparsable, first = _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
+    if unparsable:  # the guard's contract broken: said, and the statements are not written
+        print(f"error: {rml_path}: {unparsable} statement(s) the engine wrote are not N-Triples and were left out "
+              f"of {'standard output' if to_stdout else output} (first: {first})", file=sys.stderr)
+    print(f"{result.n_triples + result.n_quads - unparsable} statements ({result.n_quads} in named graphs) "
           f"written to {'standard output' if to_stdout else output}", file=say)
     for target, path, n in done.targets:
         print(f"{n} statements written to logical target {target.label()}: {path} ({target.serialization}"
               f"{', ' + target.compression if target.compression else ''}"
               f"{', ' + target.encoding.upper() if target.encoding != 'utf-8' else ''})", file=say)
-    return 1 if done.dropped else 0
+    return 1 if done.dropped or unparsable else 0
 
 
 def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
