@@ -21,9 +21,10 @@ from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
 from pipeline.compile.yarrrml import load_yarrrml
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
-from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
+from pipeline.materialize.data_errors import POLICIES, DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
+from pipeline.materialize.guard import ILL_IRI
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
@@ -241,17 +242,24 @@ def _predicate_locator(files: list[Path], graph: Graph):
     return locate
 
 
-def _say_finding(finding) -> None:
+def _say_finding(finding, where_from=None) -> None:
     """Print ``finding`` on standard error; for statements the guard dropped, the first of them on
     the next line, so a user can find the record (its subject) and the value; for values a function
-    or a join gave no term for, the first (up to three) values."""
+    or a join gave no term for, the first (up to three) values.
+
+    Args:
+        finding: the finding. where_from: ``(predicate IRI, statement) -> "value 'x' in file line N"``
+            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI dropped.
+    """
     file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
     print(finding, file=file)
     if finding.stage == "materialize" and finding.value and "value(s) dropped" in finding.message:
         print(f"  first dropped: {'; '.join(finding.value.split(' | '))[:600]}", file=file)  # the values, up to 3
     elif finding.stage == "materialize" and finding.value and "dropped" in finding.message:
         first = finding.value.split(" | ")[0]
-        print(f"  first dropped: {first[:300]}{' ...' if len(first) > 300 else ''}", file=file)
+        found = where_from(first) if where_from is not None and ILL_IRI in finding.message else None
+        print(f"  first dropped: {f'{found}: ' if found else ''}{first[:300]}{' ...' if len(first) > 300 else ''}",
+              file=file)
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
@@ -332,6 +340,10 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     # user's (even the mapping being read), and nothing is written where the user did not ask
     engine = tmp / f"{output.stem}.morph-kgc.ttl"
     sources = logical_sources(norm.graph)  # the files the user's mapping names, not the engine copies
+    mapping_dir = rml_path.resolve().parent
+
+    def where_from(statement: str) -> str | None:
+        return dropped_value(norm.graph, sources, statement, mapping_dir)
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
@@ -353,7 +365,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         except InputError as exc:
             raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
-            _say_finding(f)
+            _say_finding(f, where_from)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
@@ -372,7 +384,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        _say_finding(norm.in_user_terms(f, rml_path))
+        _say_finding(norm.in_user_terms(f, rml_path), where_from)
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
     unparsable, first = _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
