@@ -30,6 +30,21 @@ _RENAMED = {RR.column: RML.reference, RR.logicalTable: RML.logicalSource, RR.sql
             RR.datatype: RML.datatype, RR.language: RML.language}
 _NO_HASH = ("http://www.w3.org/ns/r2rml", "http://semweb.mmlab.be/ns/rml", "http://semweb.mmlab.be/ns/ql",
             "http://semweb.mmlab.be/ns/fnml")
+#: RMLMapper's logical-target vocabulary (http://semweb.mmlab.be/ns/rml-target#, the RML-IO draft's
+#: ``rmlt:``) and its compression namespace: each term is the RML-IO term of the same local name.
+RMLT = "http://semweb.mmlab.be/ns/rml-target#"
+COMP = "http://semweb.mmlab.be/ns/rml-compression#"
+_RMLT_TERMS = {"LogicalTarget", "target", "serialization", "compression", "encoding"}
+_COMP_TERMS = {"gzip", "zip", "tarxz", "targz", "none", "UTF-8", "UTF-16"}
+_VOID_DUMP = (URIRef("http://rdfs.org/ns/void#dataDump"), URIRef("http://www.w3.org/ns/dcat#dataDump"))
+_DUMP_SUFFIXES = {".nq": "N-Quads", ".nt": "N-Triples", ".ttl": "Turtle", ".jsonld": "JSON-LD"}
+
+
+def _missing_hash(term: str, ns: str) -> bool:
+    """Whether ``term`` is a term of namespace ``ns`` declared without its '#' (``rml:source`` with
+    ``rml: <http://semweb.mmlab.be/ns/rml>`` gives ``...ns/rmlsource``): a plain name follows ``ns``,
+    not another namespace that merely starts like it (``rml-target#``, ``rml-compression#``)."""
+    return term.startswith(ns) and re.fullmatch(r"[A-Za-z_]\w*", term[len(ns):]) is not None
 
 
 def unify(g: Graph, where: str) -> Graph:
@@ -39,7 +54,7 @@ def unify(g: Graph, where: str) -> Graph:
         RMLError: an RML/R2RML namespace is missing its ``#``.
     """
     missing = sorted({ns for _, p, o in g for term in (p, o) if isinstance(term, URIRef) for ns in _NO_HASH
-                      if term.startswith(ns) and not term.startswith(ns + "#") and len(term) > len(ns)})
+                      if _missing_hash(str(term), ns)})
     if missing:
         raise RMLError(f"namespace{'s' if len(missing) > 1 else ''} {', '.join(f'<{ns}>' for ns in missing)} "
                        f"{'are missing their' if len(missing) > 1 else 'is missing its'} '#': no RML or R2RML term is recognised; "
@@ -62,6 +77,14 @@ def unify(g: Graph, where: str) -> Graph:
             for ns in (RR, LEGACY, QL):
                 if t.startswith(str(ns)):
                     return RML[t[len(str(ns)):]]
+            for ns, known in ((RMLT, _RMLT_TERMS), (COMP, _COMP_TERMS)):
+                if t.startswith(ns):
+                    if t[len(ns):] not in known:
+                        raise RMLError(f"<{t}> is a term of RMLMapper's logical-target vocabulary that kgc does not "
+                                       f"run (it reads rmlt:{', rmlt:'.join(sorted(_RMLT_TERMS))} as the RML-IO terms "
+                                       "of the same name); write the target with rml:LogicalTarget (RML-IO)",
+                                       path=where)
+                    return RML[t[len(ns):]]
         return t
 
     for s, p, o in g:
@@ -81,6 +104,7 @@ def unify(g: Graph, where: str) -> Graph:
             elif lit.datatype is not None and out.value(om, RML.datatype) is None:
                 out.add((om, RML.datatype, lit.datatype))
     _legacy_functions(out, where)
+    _legacy_targets(out, where)
     for short, long in ((RML.child, RML.childMap), (RML.parent, RML.parentMap)):
         # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent.
         # A template- or constant-valued one stays: the join key is derived
@@ -95,6 +119,37 @@ def unify(g: Graph, where: str) -> Graph:
 
 
 _FNO_EXECUTES = URIRef("https://w3id.org/function/ontology#executes")
+
+
+def _legacy_targets(g: Graph, where: str) -> None:
+    """The target descriptions of RMLMapper's logical targets, in place, as RML-IO file targets:
+    a VoID or DCAT dataset's data dump (``rmlt:target [ a void:Dataset; void:dataDump
+    <file://dump.nt> ]``: the path after ``file://``, relative to the mapping's folder) and a
+    literal path (its serialization from its extension, as RMLMapper takes it) become
+    ``rml:target [ rml:path "dump.nt" ]``.
+
+    Raises:
+        RMLError: a data dump that is no local file (kgc writes files only).
+    """
+    for lt, target in list(g.subject_objects(RML.target)):
+        if isinstance(target, Literal):
+            node = BNode()
+            g.remove((lt, RML.target, target))
+            g.add((lt, RML.target, node))
+            g.add((node, RML.path, target))
+            ser = _DUMP_SUFFIXES.get(Path(str(target)).suffix.lower())
+            if ser is not None and g.value(lt, RML.serialization) is None:
+                g.add((lt, RML.serialization, URIRef("http://www.w3.org/ns/formats/" + ser)))
+            continue
+        if g.value(target, RML.path) is not None:
+            continue
+        dump = next((d for p in _VOID_DUMP for d in g.objects(target, p)), None)
+        if dump is None:
+            continue  # said by the targets pass: no rml:path
+        if not str(dump).startswith("file:"):
+            raise RMLError(f"logical target {node_name(lt)}: the data dump <{dump}> is no local file (kgc writes "
+                           "files only: write rml:target [ rml:path \"kg.nt\" ])", path=where)
+        g.add((target, RML.path, Literal(re.sub(r"^file:(//)?", "", str(dump)))))
 
 
 def _owner(g: Graph, node: Node) -> Node | None:
