@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import io
 import re
 import shutil
 import sys
@@ -20,9 +21,10 @@ from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
 from pipeline.compile.yarrrml import load_yarrrml
 from pipeline.errors import InputError, on_user_file
 from pipeline.manifest import load_manifest
-from pipeline.materialize.data_errors import POLICIES, DataError, located, logical_sources, policy
+from pipeline.materialize.data_errors import POLICIES, DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
+from pipeline.materialize.guard import ILL_IRI
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
@@ -147,19 +149,55 @@ def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
 TURTLE_IN_MEMORY = 500_000
 
 
+def _drop_unparsable(src: Path) -> tuple[int, str]:
+    """Rewrite the N-Triples file ``src`` without its lines that are not N-Triples statements.
+
+    Returns:
+        ``(lines dropped, "line N: the first of them")``.
+    """
+    kept = src.with_suffix(".checked.tmp")
+    dropped, first = 0, ""
+    with open(src, "rb") as fin, open(kept, "wb") as fout:
+        for n, line in enumerate(fin, 1):
+            try:
+                list(pyoxigraph.parse(io.BytesIO(line), "application/n-triples"))
+            except (SyntaxError, ValueError):
+                dropped += 1
+                first = first or f"line {n}: {line.decode('utf-8', 'replace').strip()[:300]}"
+                continue
+            fout.write(line)
+    kept.replace(src)
+    return dropped, first
+
+
+def _turtle(src: Path, turtle: Path, statements: int, prefixes: tuple[tuple[str, str], ...]) -> None:
+    if statements <= TURTLE_IN_MEMORY:
+        g = Graph()
+        for prefix, ns in prefixes:
+            g.bind(prefix, ns)
+        g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
+    else:
+        with open(turtle, "wb") as out:
+            pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")
+
+
 def _copy_out(src: Path, dst: Path | None, syntax: str, statements: int = 0,
-              prefixes: tuple[tuple[str, str], ...] = ()) -> None:
-    """Write the engine's output ``src`` (N-Triples for Turtle) to ``dst`` (``None``: standard output)."""
+              prefixes: tuple[tuple[str, str], ...] = ()) -> tuple[int, str]:
+    """Write the engine's output ``src`` (N-Triples for Turtle) to ``dst`` (``None``: standard output).
+
+    Returns:
+        ``(statements dropped, the first of them)``: for Turtle, lines of ``src`` the guard let
+        through that are not N-Triples (none when the guard holds): they are left out of the
+        Turtle, which is written from the others, never a parser's traceback.
+    """
+    dropped, first = 0, ""
     if syntax == "ttl":
         turtle = src.with_suffix(".ttl.tmp")
-        if statements <= TURTLE_IN_MEMORY:
-            g = Graph()
-            for prefix, ns in prefixes:
-                g.bind(prefix, ns)
-            g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
-        else:
-            with open(turtle, "wb") as out:
-                pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")
+        try:
+            _turtle(src, turtle, statements, prefixes)
+        except Exception:  # noqa: BLE001 - rdflib raises parser-specific types; whatever it is, it is a line
+            dropped, first = _drop_unparsable(src)
+            _turtle(src, turtle, statements, prefixes)
         src.unlink()
         src = turtle
     if dst is None:
@@ -168,6 +206,7 @@ def _copy_out(src: Path, dst: Path | None, syntax: str, statements: int = 0,
         sys.stdout.buffer.flush()
     elif src != dst:
         shutil.move(str(src), str(dst))
+    return dropped, first
 
 
 #: Namespaces of a mapping that are no vocabulary of its KG.
@@ -203,17 +242,24 @@ def _predicate_locator(files: list[Path], graph: Graph):
     return locate
 
 
-def _say_finding(finding) -> None:
+def _say_finding(finding, where_from=None) -> None:
     """Print ``finding`` on standard error; for statements the guard dropped, the first of them on
     the next line, so a user can find the record (its subject) and the value; for values a function
-    or a join gave no term for, the first (up to three) values."""
+    or a join gave no term for, the first (up to three) values.
+
+    Args:
+        finding: the finding. where_from: ``(predicate IRI, statement) -> "value 'x' in file line N"``
+            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI dropped.
+    """
     file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
     print(finding, file=file)
     if finding.stage == "materialize" and finding.value and "value(s) dropped" in finding.message:
         print(f"  first dropped: {'; '.join(finding.value.split(' | '))[:600]}", file=file)  # the values, up to 3
     elif finding.stage == "materialize" and finding.value and "dropped" in finding.message:
         first = finding.value.split(" | ")[0]
-        print(f"  first dropped: {first[:300]}{' ...' if len(first) > 300 else ''}", file=file)
+        found = where_from(first) if where_from is not None and ILL_IRI in finding.message else None
+        print(f"  first dropped: {f'{found}: ' if found else ''}{first[:300]}{' ...' if len(first) > 300 else ''}",
+              file=file)
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
@@ -294,6 +340,10 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     # user's (even the mapping being read), and nothing is written where the user did not ask
     engine = tmp / f"{output.stem}.morph-kgc.ttl"
     sources = logical_sources(norm.graph)  # the files the user's mapping names, not the engine copies
+    mapping_dir = rml_path.resolve().parent
+
+    def where_from(statement: str) -> str | None:
+        return dropped_value(norm.graph, sources, statement, mapping_dir)
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
     norm.graph.serialize(engine, format="turtle")
@@ -315,7 +365,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         except InputError as exc:
             raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
-            _say_finding(f)
+            _say_finding(f, where_from)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
@@ -334,17 +384,20 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        _say_finding(norm.in_user_terms(f, rml_path))
+        _say_finding(norm.in_user_terms(f, rml_path), where_from)
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
-    _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
-    print(f"{result.n_triples + result.n_quads} statements ({result.n_quads} in named graphs) "
+    unparsable, first = _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)
+    if unparsable:  # the guard's contract broken: said, and the statements are not written
+        print(f"error: {rml_path}: {unparsable} statement(s) the engine wrote are not N-Triples and were left out "
+              f"of {'standard output' if to_stdout else output} (first: {first})", file=sys.stderr)
+    print(f"{result.n_triples + result.n_quads - unparsable} statements ({result.n_quads} in named graphs) "
           f"written to {'standard output' if to_stdout else output}", file=say)
     for target, path, n in done.targets:
         print(f"{n} statements written to logical target {target.label()}: {path} ({target.serialization}"
               f"{', ' + target.compression if target.compression else ''}"
               f"{', ' + target.encoding.upper() if target.encoding != 'utf-8' else ''})", file=say)
-    return 1 if done.dropped else 0
+    return 1 if done.dropped or unparsable else 0
 
 
 def add_materialize_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -30,7 +30,7 @@ from rdflib.term import Node
 from pipeline.errors import InputError
 from pipeline.materialize.rml.vocabulary import REF_NS, RML
 
-__all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located"]
+__all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located", "dropped_value"]
 
 #: The choices of ``--on-data-error``.
 POLICIES = ("drop", "stop")
@@ -226,3 +226,45 @@ def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None
         record = f"line {line} (the first holding the value)" if line else "(the value is not in the file as written)"
     reference = _term_map(g, tm, err.position, err.predicate) if tm is not None else None
     return err.completed(source=src, record=record, reference=reference)
+
+
+_TOKEN = re.compile(r'<[^<>]*>|_:\S+|"(?:[^"\\]|\\.)*"\S*')
+
+
+def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path | None = None) -> str | None:
+    """Where a statement dropped for a reference-valued IRI (``rml:reference`` with term type IRI)
+    got its value: ``value 'x' in <file> line N``, the value as the data hold it.
+
+    Args:
+        g: the normalised mapping the engine ran. sources: TriplesMap IRI -> source file, as the
+            user's mapping names it (:func:`logical_sources`).
+        statement: the statement as a finding shows it (:func:`pipeline.materialize.guard.shown`: the
+            value in ``<...>``, which may hold spaces). base: folder a relative source path is read from.
+    Returns:
+        The text, or ``None`` when no reference-valued subject map, or object map of the statement's
+        predicate, made a term of it, or the value is in no source file as written.
+    """
+    tokens = _TOKEN.findall(statement)
+    if len(tokens) < 3 or not tokens[1].startswith("<"):
+        return None
+    predicate = tokens[1][1:-1]
+    subject, obj = (t[1:-1] if t.startswith("<") else None for t in (tokens[0], tokens[2]))
+    for tm in sorted(g.subjects(RML.logicalSource, None), key=str):
+        src = sources.get(str(tm))
+        if src is None:
+            continue
+        nodes = [(g.value(tm, RML.subjectMap), subject)]
+        for pom in g.objects(tm, RML.predicateObjectMap):
+            preds = {str(p) for p in g.objects(pom, RML.predicate)}
+            preds |= {str(g.value(pm, RML.constant)) for pm in g.objects(pom, RML.predicateMap)}
+            if predicate in preds:
+                nodes += [(om, obj) for om in g.objects(pom, RML.objectMap)]
+        for node, value in nodes:
+            template = g.value(node, RML.template) if node is not None else None
+            if not value or template is None or _REF_TEMPLATE.fullmatch(str(template)) is None:
+                continue
+            path = Path(src) if Path(src).is_absolute() or base is None else base / src
+            line = _first_line(path, value)
+            if line is not None:
+                return f"value {value!r} in {src} line {line}"
+    return None

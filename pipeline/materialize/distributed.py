@@ -40,11 +40,17 @@ statement may be in several parts. With ``merge`` (the default) the parts are me
 dropped by two tasks counts twice (one process counts it once).
 
 Workers run one task at a time (the engine's corrections are process-wide): start workers with
-one thread each (``dask worker --nthreads 1``). On a cluster the sources and ``<output>.parts/``
+one thread each (``dask worker --nthreads 1``). On a cluster the sources and the output's folder
 must be on storage every worker reads and writes (a shared file system).
+
+A run writes its parts (and the merged file) in ``<output>.parts.running/`` and puts them in place
+only when it has finished (:func:`_swap`): an interrupted or failed re-run leaves the previous
+parts, manifest and merged output as they were, and removes its own work folder.
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
 import itertools
 import json
 import logging
@@ -388,6 +394,9 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
         raise MaterializeError("distributed mode needs dask.distributed: pip install 'blinkg-pipeline[distributed]' "
                                "(or distributed==2026.8.0)") from exc
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the scheduler's INFO lines are not ours
+    # a task cancelled on a worker (the run interrupted) is no warning of ours; set before the
+    # workers are forked, which inherit it
+    logging.getLogger("distributed.worker.state_machine").setLevel(logging.ERROR)
     if scheduler:
         return Client(scheduler), None
     settings = dict(_QUIET)
@@ -415,7 +424,8 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
 
     Args:
         mapping_file: the engine copy of the mapping (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
-        output: the merged file; parts, shuffle files and ``manifest.json`` go to ``<output>.parts/``.
+        output: the merged file; parts, shuffle files and ``manifest.json`` go to ``<output>.parts/``
+            (written in ``<output>.parts.running/``, renamed when the run has finished).
         workers: worker processes of the local cluster (ignored with ``scheduler``).
         scheduler: a Dask scheduler address (``tcp://host:8786``); ``None``: a local cluster on 127.0.0.1.
         block_size: bytes of source per map task (memory per task grows with it).
@@ -434,10 +444,81 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
     if block_size < 1:
         raise InputError(f"--block-size must be positive, got {block_size}")
     mapping_file, output = Path(mapping_file), Path(output)
-    parts = Path(f"{output}.parts")
-    if parts.exists():
-        shutil.rmtree(parts)
-    (parts / "shuffle").mkdir(parents=True)
+    final = Path(f"{output}.parts")
+    parts = _work_folder(output)
+    try:
+        result = _run(mapping_file, output, parts, workers, scheduler, block_size, merge, fmt, where, locate)
+    except BaseException:  # an error or an interruption: the previous result stays as it was
+        _quiet_interrupt()
+        shutil.rmtree(parts, ignore_errors=True)
+        raise
+    _swap(parts, final, output if merge else None)
+    result.manifest = final / "manifest.json"
+    result.parts = [final / p.name for p in result.parts]
+    return result
+
+
+def _work_folder(output: Path) -> Path:
+    """The folder a run writes its parts in, ``<output>.parts.running/`` (emptied), after finishing
+    the swap of an earlier run that was interrupted during :func:`_swap`."""
+    final, previous = Path(f"{output}.parts"), Path(f"{output}.parts.previous")
+    if previous.exists():
+        if final.exists():  # interrupted after the new parts were in place: finish the swap
+            if (final / _MERGED).exists():
+                os.replace(final / _MERGED, output)
+            shutil.rmtree(previous)
+        else:  # interrupted between the two renames: the previous result back in place
+            previous.rename(final)
+    work = Path(f"{output}.parts.running")
+    if work.exists():
+        shutil.rmtree(work)
+    (work / "shuffle").mkdir(parents=True)
+    return work
+
+
+#: The merged output inside the work folder until the swap.
+_MERGED = "merged.tmp"
+
+
+def _swap(work: Path, final: Path, output: Path | None) -> None:
+    """Put a finished run in place: ``work`` becomes ``final`` (the previous parts are removed only
+    then) and the merged file replaces ``output``. Each step is a rename on one file system; an
+    interruption between them is finished by the next run (:func:`_work_folder`)."""
+    previous = Path(f"{final}.previous")
+    if final.exists():
+        final.rename(previous)
+    work.rename(final)
+    if output is not None:
+        os.replace(final / _MERGED, output)
+    if previous.exists():
+        shutil.rmtree(previous)
+
+
+def _quiet_interrupt() -> None:
+    """Silence what Dask and asyncio log while a run is torn down before its end (futures cancelled
+    with ``AllExit``, nannies killing their workers): the CLI says the interruption in one line."""
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        from distributed.deploy import spec
+    except ImportError:
+        return
+    # a cluster interrupted while it started is closed by Dask at exit, which then prints the
+    # interruption's traceback ("Exception ignored in atexit callback"): closed quietly instead
+    atexit.unregister(spec.close_clusters)
+    atexit.register(_close_clusters_quietly, spec.close_clusters)
+
+
+def _close_clusters_quietly(close: Callable[[], None]) -> None:
+    with contextlib.suppress(BaseException):
+        close()
+
+
+def _run(mapping_file: Path, output: Path, parts: Path, workers: int, scheduler: str | None, block_size: int,
+         merge: bool, fmt: str, where: str | None,
+         locate: Callable[[str], tuple[str, int | None]] | None) -> DistributedResult:
+    """The distributed run of :func:`materialize_distributed`, writing in the work folder ``parts``
+    (the merged file too, as :data:`_MERGED`)."""
     result = DistributedResult(output if merge else None, parts / "manifest.json")
     t0 = time.perf_counter()
     rml_df, fnml_df, config = engine_rules(mapping_file)
@@ -493,6 +574,9 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
                         "reduce": len(reduce_futures), "engine": len(engine_futures)}
         result.buckets = n_buckets
         result.timings["tasks"] = time.perf_counter() - t0
+    except BaseException:
+        _quiet_interrupt()  # before the client closes: its event loop logs the futures it cancels
+        raise
     finally:
         client.close()
         if cluster is not None:
@@ -520,7 +604,7 @@ def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 
                                        "(empty or missing): no term made from them", column=reference,
                                        severity="info"))
     if merge:
-        result.n_triples, result.n_quads = _merge(result.parts, output, fmt, parts)
+        result.n_triples, result.n_quads = _merge(result.parts, parts / _MERGED, fmt, parts)
     result.timings["merge"] = time.perf_counter() - t0
     manifest = {"format": "N-Triples (.nt: default graph) and N-Quads (.nq: named graphs), one statement a line",
                 "parts": [{"path": p.name, "statements": part_counts[str(p)]} for p in result.parts],

@@ -577,8 +577,13 @@ def trusted_term(rule: Any, position: str, config: Any) -> bool:
     """Whether the rule's ``position`` (``subject``/``object``) column was built by
     ``_materialize_template`` from an IRI template with :func:`iri_safe` values that
     :func:`trusted_template` accepts (read after the engine ran the rule: for a
-    referencing object map it then holds the parent's subject map)."""
+    referencing object map it then holds the parent's subject map). An object that also has a
+    datatype or language map is not: the engine appends ``^^``/``@`` to the IRI whatever its term
+    type (the normalisation refuses such a mapping; the guard still checks what the engine wrote)."""
     from morph_kgc.constants import RML_IRI, RML_TEMPLATE
+
+    if position == "object" and isinstance(rule.get("lang_datatype"), str) and rule.get("lang_datatype"):
+        return False
 
     kind, value, termtype = (rule.get(f"{position}_map_type"), rule.get(f"{position}_map_value"),
                              rule.get(f"{position}_termtype"))

@@ -48,14 +48,18 @@ from pipeline.materialize.rml.check import PRIMARY_LANGUAGE
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "BAD_PERCENT", "FAST_IRI_TOKEN", "screen",
-           "is_constant", "statement_texts", "column_rows"]
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "shown", "NO_BASE", "BAD_PERCENT",
+           "FAST_IRI_TOKEN", "screen", "is_constant", "statement_texts", "column_rows"]
 
 #: Stand-in datatype for ``xsd:integer`` in engine copies written by earlier kgc versions; read as ``xsd:integer``.
 ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
 ILL_IRI, NOT_NT = "relative or illegal IRI", "not a valid N-Triples statement"
+#: A reference-valued IRI whose value is no absolute IRI while the mapping has no base IRI.
+NO_BASE = f"{ILL_IRI} (the value is no absolute IRI and there is no base IRI to put before it: give --base-iri)"
+_REF_TERM = re.compile("<" + re.escape(REF_NS) + r"([^/<>\s]*)/([^<>\s]*)>")
+
 
 _UCS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
                                                     *((0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 15))))
@@ -96,6 +100,16 @@ _CANONICAL_LINES = {False: re.compile(rf"(?:{FAST_IRI_TOKEN}\n)*+"),
 #: flagged lines after which the rest of a column is screened by _NEEDS_CHECK (a line each is cheaper there)
 _MANY_FLAGGED = 64
 BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
+
+
+def shown(statement: str) -> str:
+    """A statement's text as a user reads it: each reference-valued IRI (kgc's private
+    :data:`~pipeline.materialize.rml.vocabulary.REF_NS`, never written to a KG) as the value the data
+    hold (``<david.chaves@kuleuven.be>``, its base IRI before it when there is one), and
+    ``xsd:integer`` for the engine's stand-in."""
+    if REF_NS in statement:
+        statement = _REF_TERM.sub(lambda m: f"<{unquote(m.group(1))}{unquote(m.group(2))}>", statement)
+    return statement.replace(ENGINE_INTEGER, _XSD_INTEGER)
 
 
 def screen(text: str, literals: bool) -> set[str]:
@@ -307,7 +321,7 @@ class Guard:
         if _errors(check_iri(value)):
             value = unquote(base) + value
         if _errors(check_iri(value)):
-            return Verdict(None, ILL_IRI)
+            return Verdict(None, ILL_IRI if base else NO_BASE)
         return Verdict(f"<{value}>")
 
     def literal(self, lex: str, datatype: str | None, lang: str | None) -> Verdict:
@@ -352,7 +366,7 @@ class Guard:
         entry = self.dropped.setdefault((reason, predicate), [0, []])
         entry[0] += 1
         if len(entry[1]) < 3:
-            entry[1].append(statement.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
+            entry[1].append(shown(statement)[:200])
 
     def _drops(self, columns: list, triple, bad, why, causes: list[str]) -> None:
         """Count the dropped rows of one rule per (reason, predicate), each distinct statement once."""
@@ -388,7 +402,7 @@ class Guard:
                     break
                 if st in new:
                     new.discard(st)
-                    entry[1].append(st.replace(ENGINE_INTEGER, _XSD_INTEGER)[:200])
+                    entry[1].append(shown(st)[:200])
 
     def stop_error(self, columns: list, row: int) -> DataError:
         """The :class:`~pipeline.materialize.data_errors.DataError` of row ``row`` of ``columns``
@@ -409,9 +423,9 @@ class Guard:
             verdict = Verdict(None, "no value") if not isinstance(token, str) else self.term(token, position)
             if verdict.text is None:
                 value, expected = _value_of(token, verdict.reason)
-                return DataError(reason=verdict.reason, term=str(token)[:300], value=value, predicate=predicate,
+                return DataError(reason=verdict.reason, term=shown(str(token))[:300], value=value, predicate=predicate,
                                  position=("subject", "predicate", "object", "graph")[position], expected=expected)
-        return DataError(reason=NOT_NT, term=" ".join(map(str, terms))[:300], predicate=predicate)
+        return DataError(reason=NOT_NT, term=shown(" ".join(map(str, terms)))[:300], predicate=predicate)
 
     def merge(self, other: "Guard") -> None:
         """Add ``other``'s counts to this guard's (examples: the first three of both)."""
@@ -578,7 +592,9 @@ def _value_of(token, reason: str | None) -> tuple[str | None, str]:
     if m is not None:
         iri = m.group(1)
         if iri.startswith(REF_NS):  # a reference-valued IRI: base/value
-            return unquote(iri[len(REF_NS):].partition("/")[2]), "an absolute IRI (RFC 3987), alone or after the base IRI"
+            base, _, value = iri[len(REF_NS):].partition("/")
+            return unquote(value), ("an absolute IRI (RFC 3987), alone or after the base IRI" if base else
+                                    "an absolute IRI (RFC 3987)")
         return unquote(iri), "an absolute IRI (RFC 3987)"
     m = _LITERAL.fullmatch(token)
     if m is not None:

@@ -97,7 +97,18 @@ def term_maps(g: Graph, tm: Node):
                 yield from with_members(role, node)
 
 
-def check_mapping(g: Graph, where: str) -> list[Node]:
+def check_mapping(g: Graph, where: str, r2rml: bool = False) -> list[Node]:
+    """Refuse what would crash the engine or silently yield nothing (see the module docstring).
+
+    Args:
+        g: the mapping in the RML-Core vocabulary. where: the file named in errors.
+        r2rml: the user wrote R2RML terms (``rr:datatype``): messages name terms that way.
+    Returns:
+        The TriplesMaps that make statements (those with a subject map).
+    Raises:
+        RMLError: the first fault, naming the TriplesMap (and, as ``key``, the value a term map
+            is written with, so the caller can give its line: :func:`pipeline.materialize.rml.locate.at_triples_map`).
+    """
     maps = triples_maps(g)
     declared = set(g.subjects(RDF.type, RML.TriplesMap))
     for tm in maps:
@@ -129,6 +140,7 @@ def check_mapping(g: Graph, where: str) -> list[Node]:
             if g.value(pom, RML.object) is None and g.value(pom, RML.objectMap) is None:
                 raise RMLError(f"TriplesMap {node_name(tm)}: a predicate-object map has no object map", path=where)
         _check_vocabulary_terms(g, tm, where)
+        _check_literal_only(g, tm, where, "rr" if r2rml else "rml")
         for role, node in term_maps(g, tm):
             _check_term_map(g, tm, role, node, where)
             if isinstance(node, Literal):
@@ -253,6 +265,73 @@ def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> No
             raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s language tag {str(lang)!r} is not a BCP 47 "
                            "language tag (e.g. en, en-GB; a primary language subtag has 2 or 3 letters)",
                            path=where)
+
+
+def _term_type(g: Graph, role: str, node: Node) -> Node:
+    """The term type of a term map (R2RML section 7.4): the explicit one; else a constant's kind;
+    else IRI, except an object map with a reference, language or datatype: literal."""
+    tt = g.value(node, RML.termType)
+    if tt is not None:
+        return tt
+    constant = g.value(node, RML.constant)
+    if constant is not None:
+        return RML.Literal if isinstance(constant, Literal) else RML.IRI
+    if role == "object map" and any(g.value(node, p) is not None for p in (
+            RML.reference, RML.language, RML.languageMap, RML.datatype, RML.datatypeMap)):
+        return RML.Literal
+    return RML.IRI
+
+
+def _literal_only_fault(g: Graph, tm: Node, role: str, node: Node, prefix: str) -> tuple[str, RMLError] | None:
+    """``(the term map in words, the error)`` of a term map that makes IRIs or blank nodes and has
+    a datatype or language tag (see :func:`_check_literal_only`), ``None`` for any other term map."""
+    if isinstance(node, Literal):
+        return None
+    given = [(f"{prefix if p in (RML.datatype, RML.language) else 'rml'}:{str(p).rsplit('/', 1)[-1]}", g.value(node, p))
+             for p in (RML.datatype, RML.language, RML.datatypeMap, RML.languageMap) if g.value(node, p) is not None]
+    tt = _term_type(g, role, node)
+    if not given or tt == RML.Literal:
+        return None
+    term, value = given[0]
+    value = value.n3(g.namespace_manager) if isinstance(value, URIRef) else "[ ... ]" if isinstance(value, BNode) \
+        else repr(str(value))
+    which = role
+    if role == "object map":
+        pom = next(iter(g.subjects(RML.objectMap, node)), None)
+        pred = g.value(pom, RML.predicate) if pom is not None else None
+        if pred is None and pom is not None and g.value(pom, RML.predicateMap) is not None:
+            pred = g.value(g.value(pom, RML.predicateMap), RML.constant)
+        if isinstance(pred, URIRef):
+            which = f"object map of {pred.n3(g.namespace_manager)}"
+    written = next(((p, g.value(node, p)) for p in (RML.template, RML.reference, RML.constant)
+                    if g.value(node, p) is not None), None)
+    how = f" ({str(written[0]).rsplit('/', 1)[-1]} {str(written[1])!r})" if written is not None else ""
+    fix = f"remove {term}" + (f", or make the term map a literal ({prefix}:termType {prefix}:Literal)"
+                              if role == "object map" else "")
+    kind = "a blank node" if tt == RML.BlankNode else "an IRI"
+    return which, RMLError(f"TriplesMap {node_name(tm)}: {term} on {kind} term map: the {which}{how} makes "
+                    f"{'blank nodes' if tt == RML.BlankNode else 'IRIs'} and has {term} {value} (R2RML sections 7.5 "
+                    f"and 7.6: a datatype or language tag is for literal term maps only); {fix}",
+                    key=str(written[1]) if written is not None and isinstance(written[1], Literal) else None)
+
+
+def _check_literal_only(g: Graph, tm: Node, where: str, prefix: str) -> None:
+    """A datatype or language tag (or map) on a term map of ``tm`` that makes IRIs or blank nodes is
+    refused (R2RML sections 7.5 and 7.6: they are for literal term maps only; the engine would
+    append ``^^<datatype>`` to the IRI, which is no RDF term).
+
+    Raises:
+        RMLError: naming the TriplesMap, the term map (predicate, value) and the term, and how many
+            other term maps of ``tm`` have the same fault; its ``key`` is the value the term map is
+            written with (template, reference or constant), by which its line is found.
+    """
+    faults = [e for e in (_literal_only_fault(g, tm, role, node, prefix) for role, node in term_maps(g, tm)) if e]
+    if not faults:
+        return
+    faults.sort(key=lambda f: (f[1].key is None, str(f[1])))
+    first = faults[0][1]
+    more = f" (so has the {', the '.join(sorted({w for w, _ in faults[1:]}))})" if len(faults) > 1 else ""
+    raise RMLError(str(first) + more, path=where, key=first.key)
 
 
 _GREL = "http://users.ugent.be/~bjdmeest/function/grel.ttl#"

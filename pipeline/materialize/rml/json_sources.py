@@ -156,18 +156,41 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                         g.add((om, RML.datatype, dt))
 
 
+def _is_json(g: Graph, tm: Node | None) -> bool:
+    ls = g.value(tm, RML.logicalSource) if tm is not None else None
+    return ls is not None and g.value(ls, RML.referenceFormulation) == RML.JSONPath
+
+
+def relative_reference(ref: str) -> str:
+    """A JSONPath reference as the engine reads it, relative to the iterated record: ``$.name``,
+    ``$['name']`` and ``name`` name the same field (RML-Core section "References"; RMLMapper reads
+    both forms); any other expression is returned as it is."""
+    return _JSON_REF.sub(_relative, ref)
+
+
 def json_references(g: Graph, maps: list[Node]) -> None:
     """RML-Core JSONPath references are absolute from the iterated node (``$.name``); the engine
-    reads them relative (``name``): strip the leading ``$.`` in references, templates and joins."""
+    reads them relative (``name``): strip the leading ``$.`` wherever a JSON record is read, in
+    references and templates of term maps, language and datatype maps and function inputs, and in
+    join conditions, each side by its own TriplesMap's source (``rml:child`` by the child's,
+    ``rml:parent`` by the parent's: a CSV child may join a JSON parent)."""
     seen: set[Node] = set()
     for tm in maps:
-        ls = g.value(tm, RML.logicalSource)
-        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
-            continue
+        own = _is_json(g, tm)
         for node in mapping_nodes(g, tm, seen):
             for p, o in list(g.predicate_objects(node)):
-                if p in (RML.reference, RML.child, RML.parent) and isinstance(o, Literal):
-                    g.set((node, p, Literal(_JSON_REF.sub(_relative, str(o)))))
-                elif p == RML.template and isinstance(o, Literal):
-                    g.set((node, p, Literal(_JSON_PLACEHOLDER.sub(lambda m: "{" + _JSON_REF.sub(_relative, m.group(1))
-                                                                  + "}", str(o)))))
+                if not isinstance(o, Literal):
+                    continue
+                if p == RML.parent:
+                    om = next(iter(g.subjects(RML.joinCondition, node)), None)
+                    parent = None if om is None else \
+                        g.value(om, RML.parentTriplesMap) or g.value(om, RML.quotedTriplesMap)
+                    if _is_json(g, parent):
+                        g.set((node, p, Literal(relative_reference(str(o)))))
+                elif not own:
+                    continue
+                elif p in (RML.reference, RML.child):
+                    g.set((node, p, Literal(relative_reference(str(o)))))
+                elif p == RML.template:
+                    g.set((node, p, Literal(_JSON_PLACEHOLDER.sub(
+                        lambda m: "{" + relative_reference(m.group(1)) + "}", str(o)))))

@@ -59,12 +59,25 @@ def _line_of(iri: str, files: list[Path]) -> tuple[Path, int, str] | None:
     return first
 
 
+def _value_line(path: Path, start: int, value: str) -> int | None:
+    """The first line of ``path`` from line ``start`` on that holds ``value`` as a quoted Turtle string."""
+    escaped = value.replace("\\", "\\\\")
+    quoted = [f'"{escaped.replace(chr(34), chr(92) + chr(34))}"', f"'{escaped.replace(chr(39), chr(92) + chr(39))}'"]
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((n for n, line in enumerate(lines[start - 1:], start) if any(q in line for q in quoted)), None)
+
+
 def at_triples_map(exc: InputError, files: list[Path]) -> InputError:
     """``exc`` given the file and line where the first TriplesMap its message names is written.
 
     Args:
         exc: an error whose message names ``TriplesMap <IRI>`` (others are returned as they are,
-            and so is one that has a line already).
+            and so is one that has a line already). Its ``key``, when given, is the value (template,
+            reference, constant) the faulty term map is written with: the line is then the first
+            from the TriplesMap's on that holds it quoted.
         files: the RML documents the user gave (Turtle), in order.
     Returns:
         An error of the same class, ``<file>:<line>: <message>``, a ``file:`` IRI of the
@@ -77,6 +90,8 @@ def at_triples_map(exc: InputError, files: list[Path]) -> InputError:
     found = _line_of(m.group(1), files)
     if found is None:
         return exc
+    if exc.key:  # the term map written with this value: its line, from the TriplesMap's on
+        found = (found[0], _value_line(found[0], found[1], exc.key) or found[1], found[2])
     text = str(exc)
     prefix = f"{exc.path}: " if exc.path else ""
     text = text[len(prefix):] if prefix and text.startswith(prefix) else text

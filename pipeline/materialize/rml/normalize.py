@@ -56,7 +56,7 @@ from pipeline.materialize.rml.check import (check_functions, check_mapping, node
                                            triples_maps)
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
 from pipeline.materialize.rml.unify import resolve_sources, unify
-from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML
+from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML, RR
 from pipeline.materialize.rml.xml_sources import xml_iterators, xml_languages, xml_references
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
@@ -301,7 +301,8 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural,
                                derived)
     g.remove((None, KGC.derive, None))
-    maps = check_mapping(g, where)
+    maps = check_mapping(g, where, r2rml=any(True for _ in rml.triples((None, RR.datatype, None)))
+                         or any(True for _ in rml.triples((None, RR.language, None))))
     check_functions(g, maps, where)
     json_references(g, maps)
     json_datatypes(g, maps, natural, where)

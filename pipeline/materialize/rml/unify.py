@@ -30,6 +30,21 @@ _RENAMED = {RR.column: RML.reference, RR.logicalTable: RML.logicalSource, RR.sql
             RR.datatype: RML.datatype, RR.language: RML.language}
 _NO_HASH = ("http://www.w3.org/ns/r2rml", "http://semweb.mmlab.be/ns/rml", "http://semweb.mmlab.be/ns/ql",
             "http://semweb.mmlab.be/ns/fnml")
+#: RMLMapper's logical-target vocabulary (http://semweb.mmlab.be/ns/rml-target#, the RML-IO draft's
+#: ``rmlt:``) and its compression namespace: each term is the RML-IO term of the same local name.
+RMLT = "http://semweb.mmlab.be/ns/rml-target#"
+COMP = "http://semweb.mmlab.be/ns/rml-compression#"
+_RMLT_TERMS = {"LogicalTarget", "target", "serialization", "compression", "encoding"}
+_COMP_TERMS = {"gzip", "zip", "tarxz", "targz", "none", "UTF-8", "UTF-16"}
+_VOID_DUMP = (URIRef("http://rdfs.org/ns/void#dataDump"), URIRef("http://www.w3.org/ns/dcat#dataDump"))
+_DUMP_SUFFIXES = {".nq": "N-Quads", ".nt": "N-Triples", ".ttl": "Turtle", ".jsonld": "JSON-LD"}
+
+
+def _missing_hash(term: str, ns: str) -> bool:
+    """Whether ``term`` is a term of namespace ``ns`` declared without its '#' (``rml:source`` with
+    ``rml: <http://semweb.mmlab.be/ns/rml>`` gives ``...ns/rmlsource``): a plain name follows ``ns``,
+    not another namespace that merely starts like it (``rml-target#``, ``rml-compression#``)."""
+    return term.startswith(ns) and re.fullmatch(r"[A-Za-z_]\w*", term[len(ns):]) is not None
 
 
 def unify(g: Graph, where: str) -> Graph:
@@ -39,7 +54,7 @@ def unify(g: Graph, where: str) -> Graph:
         RMLError: an RML/R2RML namespace is missing its ``#``.
     """
     missing = sorted({ns for _, p, o in g for term in (p, o) if isinstance(term, URIRef) for ns in _NO_HASH
-                      if term.startswith(ns) and not term.startswith(ns + "#") and len(term) > len(ns)})
+                      if _missing_hash(str(term), ns)})
     if missing:
         raise RMLError(f"namespace{'s' if len(missing) > 1 else ''} {', '.join(f'<{ns}>' for ns in missing)} "
                        f"{'are missing their' if len(missing) > 1 else 'is missing its'} '#': no RML or R2RML term is recognised; "
@@ -62,6 +77,14 @@ def unify(g: Graph, where: str) -> Graph:
             for ns in (RR, LEGACY, QL):
                 if t.startswith(str(ns)):
                     return RML[t[len(str(ns)):]]
+            for ns, known in ((RMLT, _RMLT_TERMS), (COMP, _COMP_TERMS)):
+                if t.startswith(ns):
+                    if t[len(ns):] not in known:
+                        raise RMLError(f"<{t}> is a term of RMLMapper's logical-target vocabulary that kgc does not "
+                                       f"run (it reads rmlt:{', rmlt:'.join(sorted(_RMLT_TERMS))} as the RML-IO terms "
+                                       "of the same name); write the target with rml:LogicalTarget (RML-IO)",
+                                       path=where)
+                    return RML[t[len(ns):]]
         return t
 
     for s, p, o in g:
@@ -81,6 +104,7 @@ def unify(g: Graph, where: str) -> Graph:
             elif lit.datatype is not None and out.value(om, RML.datatype) is None:
                 out.add((om, RML.datatype, lit.datatype))
     _legacy_functions(out, where)
+    _legacy_targets(out, where)
     for short, long in ((RML.child, RML.childMap), (RML.parent, RML.parentMap)):
         # RML-Core join conditions may use child/parent maps; the engine reads rml:child/rml:parent.
         # A template- or constant-valued one stays: the join key is derived
@@ -97,40 +121,105 @@ def unify(g: Graph, where: str) -> Graph:
 _FNO_EXECUTES = URIRef("https://w3id.org/function/ontology#executes")
 
 
+def _legacy_targets(g: Graph, where: str) -> None:
+    """The target descriptions of RMLMapper's logical targets, in place, as RML-IO file targets:
+    a VoID or DCAT dataset's data dump (``rmlt:target [ a void:Dataset; void:dataDump
+    <file://dump.nt> ]``: the path after ``file://``, relative to the mapping's folder) and a
+    literal path (its serialization from its extension, as RMLMapper takes it) become
+    ``rml:target [ rml:path "dump.nt" ]``.
+
+    Raises:
+        RMLError: a data dump that is no local file (kgc writes files only).
+    """
+    for lt, target in list(g.subject_objects(RML.target)):
+        if isinstance(target, Literal):
+            node = BNode()
+            g.remove((lt, RML.target, target))
+            g.add((lt, RML.target, node))
+            g.add((node, RML.path, target))
+            ser = _DUMP_SUFFIXES.get(Path(str(target)).suffix.lower())
+            if ser is not None and g.value(lt, RML.serialization) is None:
+                g.add((lt, RML.serialization, URIRef("http://www.w3.org/ns/formats/" + ser)))
+            continue
+        if g.value(target, RML.path) is not None:
+            continue
+        dump = next((d for p in _VOID_DUMP for d in g.objects(target, p)), None)
+        if dump is None:
+            continue  # said by the targets pass: no rml:path
+        if not str(dump).startswith("file:"):
+            raise RMLError(f"logical target {node_name(lt)}: the data dump <{dump}> is no local file (kgc writes "
+                           "files only: write rml:target [ rml:path \"kg.nt\" ])", path=where)
+        g.add((target, RML.path, Literal(re.sub(r"^file:(//)?", "", str(dump)))))
+
+
+def _owner(g: Graph, node: Node) -> Node | None:
+    """The TriplesMap a node of a mapping hangs below (the nearest ancestor with a logical source or
+    subject map), ``None`` when there is none."""
+    todo, seen = [node], set()
+    while todo:
+        n = todo.pop(0)
+        if n in seen:
+            continue
+        seen.add(n)
+        if any(g.value(n, p) is not None for p in (RML.logicalSource, RML.subjectMap, RML.subject)):
+            return n
+        todo += list(g.subjects(None, n))
+    return None
+
+
+def _remove_node(g: Graph, node: Node | None) -> None:
+    """Remove the triples whose subject is ``node``; nothing for ``None`` (``g.remove((None, None,
+    None))`` would empty the whole graph)."""
+    if node is not None:
+        g.remove((node, None, None))
+
+
 def _legacy_functions(g: Graph, where: str) -> None:
     """Old FNML, in place: ``fnml:functionValue`` (a nested predicate-object map whose
     ``fno:executes`` names the function and whose other predicates are its parameters, what
     yarrrml-parser and RMLMapper write) becomes an RML-FNML ``rml:functionExecution``, which the
-    engine (Morph-KGC 2.10) runs; it does not read the old form.
+    engine (Morph-KGC 2.10) runs; it does not read the old form. The function and each parameter
+    value may be given by an object map or by the ``rr:object`` shortcut (R2RML section 6.1: a
+    constant object map), as RMLMapper's documentation writes them.
 
     Raises:
-        RMLError: a function value without ``fno:executes``.
+        RMLError: a function value without ``fno:executes`` (the message names its TriplesMap).
     """
     value = URIRef(FNML + "functionValue")
     for term_map, fv in list(g.subject_objects(value)):
         ex = BNode()
         fn = None
+        said: list[str] = []
         for pom in list(g.objects(fv, RML.predicateObjectMap)):
             pred = g.value(pom, RML.predicate)
             if pred is None and g.value(pom, RML.predicateMap) is not None:
                 pred = g.value(g.value(pom, RML.predicateMap), RML.constant)
             om = g.value(pom, RML.objectMap)
+            shortcut = g.value(pom, RML.object)
+            if pred is not None:
+                said.append(pred.n3(g.namespace_manager))
             if pred == _FNO_EXECUTES:
-                fn = g.value(om, RML.constant) if om is not None else g.value(pom, RML.object)
-                g.remove((om, None, None))
-            elif pred is not None and om is not None:
+                fn = g.value(om, RML.constant) if om is not None else shortcut
+                _remove_node(g, om)
+            elif pred is not None and (om is not None or shortcut is not None):
+                if om is None:  # rr:object x: the constant object map [ rr:constant x ]
+                    om = BNode()
+                    g.add((om, RML.constant, shortcut))
                 inp = BNode()
                 g.add((ex, RML.input, inp))
                 g.add((inp, RDF.type, RML.Input))
                 g.add((inp, RML.parameter, pred))
                 g.add((inp, RML.inputValueMap, om))
                 g.remove((om, RDF.type, None))
-            if g.value(pom, RML.predicateMap) is not None:
-                g.remove((g.value(pom, RML.predicateMap), None, None))
-            g.remove((pom, None, None))
+            _remove_node(g, g.value(pom, RML.predicateMap))
+            _remove_node(g, pom)
         if fn is None:
-            raise RMLError(f"the function value {node_name(fv)} names no function (no fno:executes)", path=where)
-        g.remove((fv, None, None))
+            tm = _owner(g, term_map)
+            raise RMLError(f"{f'TriplesMap {node_name(tm)}: ' if tm is not None else ''}a function value "
+                           "(fnml:functionValue) names no function: it needs a predicate-object map with "
+                           "rr:predicate fno:executes and the function as rr:object (its predicates: "
+                           f"{', '.join(sorted(said)) or 'none'})", path=where)
+        _remove_node(g, fv)
         g.remove((term_map, value, fv))
         g.remove((term_map, RDF.type, URIRef(FNML + "FunctionTermMap")))
         g.add((term_map, RML.functionExecution, ex))
