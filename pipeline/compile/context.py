@@ -115,5 +115,7 @@ class PlanContext:
             return None
         if src.source.format == "json" and ref.startswith("$"):
             prefix = (it or "$").replace("[*]", "")
-            return ref[len(prefix):].lstrip(".") if ref.startswith(prefix) else ref.lstrip("$.")
+            # a path from the document root outside the iterator: drop the root step only ($.a.b -> a.b;
+            # lstrip would eat every leading '$' and '.', turning $..a, a recursive descent, into a)
+            return ref[len(prefix):].lstrip(".") if ref.startswith(prefix) else ref.removeprefix("$").removeprefix(".")
         return ref
