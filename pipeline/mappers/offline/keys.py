@@ -11,7 +11,7 @@ from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
 from pipeline.mappers.offline.identity import code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
-from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.names import is_code_name, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "find_self_references",
@@ -158,6 +158,24 @@ def _names_source(ref: str, stem: str) -> bool:
     return any(w in own or any(len(o) >= 4 and w.endswith(o) for o in own) for w in _singular(words(ref)))
 
 
+def _chance_inclusion(ref: str, s: SourceInfo, t: SourceInfo, name_hint: bool) -> bool:
+    """The values of ``s.ref`` fall among the whole-number key of ``t`` by chance, not by reference.
+
+    A key of whole numbers numbers its records ``1..n``, and every column of small whole numbers (a
+    type code, a count, a direction, a rank) is included in such a range whether or not it refers to
+    the records: an inclusion dependency is a foreign key's necessary condition, not evidence of one
+    (Codd's relational model defines the key; which column refers to it is the schema's say). Such an
+    inclusion counts only when the column's name says it refers: it names ``t`` (a word of its file
+    name or key, singular: ``route_id`` in ``routes``; :func:`_names_source`) or is named as an
+    identifier (``_id``, ``_ref``, ``_no``: :func:`.identity.id_like`). A code-named column (``X17``)
+    says nothing either way and keeps the inclusion. A key of text or of fixed-width codes is no
+    range that other numbers fall into, so its inclusions stand."""
+    if name_hint or is_code_name(ref) or id_like(ref) or _names_source(ref, t.stem):
+        return False
+    return _whole_numbers(t.data.values(t.key[0])) and _whole_numbers(s.data.values(ref)) \
+        and not code_like(t.data.values(t.key[0]))
+
+
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
     """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies.
 
@@ -175,7 +193,7 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                     continue
                 cov = included(s.data.values(ref), t.data.values(t.key[0]))
                 name_hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
-                if cov == 1.0 and (best is None or name_hint):
+                if cov == 1.0 and not _chance_inclusion(ref, s, t, name_hint) and (best is None or name_hint):
                     best = ForeignKey(ref, t.name, t.key[0], cov)
             if best is None and ref not in s.key and len(distinct_values(s.data.values(ref))) >= 2 \
                     and not _whole_numbers(s.data.values(ref)):
