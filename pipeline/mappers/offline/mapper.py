@@ -28,7 +28,7 @@ from pipeline.table import MappingTable
 from pipeline.mappers.contract import MapInput, MapResult
 from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.classes import choose_class, type_column
+from pipeline.mappers.offline.classes import choose_class, class_from_references, type_column
 from pipeline.mappers.offline.confidence import calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
@@ -168,6 +168,7 @@ class OfflineMapper:
                 builder.rows += DocumentMapper(info, ont, matcher, case.base_iri, classes, dprops, oprops).run()
             elif not info.link:
                 choose_class(info, ont, matcher, classes, dprops, oprops)
+        class_from_references([i for i in infos if i.name not in documents], ont, matcher, classes, dprops, oprops)
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
