@@ -35,7 +35,8 @@ from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
 from pipeline.mappers.offline.iris import assign_iri_columns
-from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
+from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
+                                           find_foreign_keys_into_new_keys, find_self_references)
 from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
@@ -178,9 +179,11 @@ class OfflineMapper:
         implied = ont.implied_classes()
         identifier_entities([i for i in infos if i.name not in documents], ont, matcher,
                             [c for c in classes if c not in implied], dprops)
+        before = {i.name: i.key for i in infos}
         for info in infos:
             if info.name not in documents:
                 prefer_identifier_key(info, ont, matcher)
+        find_foreign_keys_into_new_keys([i for i in infos if i.name not in documents], before)
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_labels(info, ont, matcher, dprops)
