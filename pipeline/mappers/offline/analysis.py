@@ -66,7 +66,9 @@ class CompositeKey:
 class Assignment:
     """A reference mapped to a datatype property of a class; ``basis``: the kind of evidence the
     decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]; ``review``:
-    why a person must confirm the row before it is asserted (``None``: asserted)."""
+    why a person must confirm the row before it is asserted (``None``: asserted); ``iri_of``: for an object
+    property, the class of the entity whose identifier the column holds (its IRI, by the table's subject
+    convention, is the object: :func:`.iris.assign_identifier_iris`)."""
 
     reference: str
     prop: URIRef
@@ -75,6 +77,7 @@ class Assignment:
     evidence: list[str] = field(default_factory=list)
     basis: str = "name"
     review: str | None = None
+    iri_of: URIRef | None = None
 
 
 @dataclass

@@ -34,7 +34,7 @@ from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import prefer_identifier_key
-from pipeline.mappers.offline.iris import assign_iri_columns
+from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_self_references)
 from pipeline.mappers.offline.labels import assign_labels
@@ -190,6 +190,7 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_iri_columns(info, ont, matcher, oprops, set(described))
+                assign_identifier_iris(info, ont, matcher, oprops, set(described))
         for info in infos:
             if info.name not in documents:
                 assign_by_elimination(info, ont, matcher, dprops)
