@@ -33,7 +33,7 @@ from pipeline.mappers.offline.confidence import calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
-from pipeline.mappers.offline.identity import prefer_identifier_key
+from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
 from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_self_references)
@@ -158,6 +158,7 @@ class OfflineMapper:
         texts = [" ".join(reference_words(r, c)) for i in infos for r in i.refs for c in (0, 1)]
         texts += [own_words(r, i.stem) for i in infos for r in i.refs]
         texts += [" ".join(words(i.stem)) for i in infos]
+        texts += [" ".join(name_words(r)) for i in infos for r in i.refs if id_like(r)]  # identifiers (iris.py)
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
         find_foreign_keys(infos)
