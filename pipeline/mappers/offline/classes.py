@@ -256,10 +256,12 @@ def class_from_references(infos: list[SourceInfo], ontology: Ontology, matcher: 
     :func:`choose_class` over that class and its subclasses) when its own class rests on no name
     match (its file name fits it below :data:`SUBCLASS_EVIDENCE`: a choice among classes its columns
     fit alike, ``publishers`` as ``dcat:Dataset`` or ``foaf:Document``) and is no subclass of the
-    range already. Relations naming several ranges, or referring sources that disagree, decide
-    nothing. Runs after every source's class is chosen, before their properties."""
+    range already. A property of several ranges entails each of them (DCAT 3 and Dublin Core both
+    state one for ``dct:publisher``): the records take the one, or a subclass of one, their columns fit
+    best. Referring sources that disagree decide nothing. Runs after every source's class is chosen,
+    before their properties."""
     by_name = {i.name: i for i in infos}
-    ranges: dict[str, dict[URIRef, list[str]]] = {}
+    ranges: dict[str, dict[frozenset[URIRef], list[str]]] = {}
     for s in infos:
         if s.cls is None:
             continue
@@ -273,21 +275,23 @@ def class_from_references(infos: list[SourceInfo], ontology: Ontology, matcher: 
             if not named:
                 continue
             p = max(named, key=lambda q: (matcher.score(text, q), str(q)))
-            rng = {c for c in ontology.ranges(p) if c in classes}
-            if len(rng) == 1:
-                ranges.setdefault(t.name, {}).setdefault(next(iter(rng)), []).append(
+            rng = frozenset(c for c in ontology.ranges(p) if c in classes)
+            if rng:
+                ranges.setdefault(t.name, {}).setdefault(rng, []).append(
                     f"{s.name}.{ref} ~ {ontology.compact(p)} ({matcher.score(text, p):.2f})")
     for name, found in ranges.items():
         t = by_name[name]
         if len(found) != 1 or t.cls_name_fit >= SUBCLASS_EVIDENCE:
             continue
         rng, why = next(iter(found.items()))
-        if rng in ontology.superclasses(t.cls):
+        if rng & ontology.superclasses(t.cls):
             continue
         was = t.cls
-        choose_class(t, ontology, matcher, [c for c in classes if rng in ontology.superclasses(c)], props,
+        # several ranges are each entailed (rdfs3 holds for every one): the records take the one, or the
+        # subclass of one, their columns fit best
+        choose_class(t, ontology, matcher, [c for c in classes if rng & ontology.superclasses(c)], props,
                      object_props)
-        t.cls_evidence = (f"{', '.join(why)}, whose range {ontology.compact(rng)} makes every referenced record "
-                          f"one (rdfs:range, RDF 1.1 Semantics rdfs3); its name fitted no class "
-                          f"({ontology.compact(was)} was a choice among classes its columns fit alike); "
-                          + t.cls_evidence)
+        named = " and ".join(sorted(ontology.compact(r) for r in rng))
+        t.cls_evidence = (f"{', '.join(why)}, whose range {named} makes every referenced record one (rdfs:range, "
+                          f"RDF 1.1 Semantics rdfs3); its name fitted no class ({ontology.compact(was)} was a choice "
+                          "among classes its columns fit alike); " + t.cls_evidence)
