@@ -37,6 +37,7 @@ from pipeline.validation.loss import UNTAGGED_CODE
 from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
+           "iri_template",
            "review_finding", "is_language_tag", "closest_language_tag"]
 
 
@@ -101,6 +102,22 @@ def _template_vars(template: str | None) -> list[str]:
         return []
 
 
+def iri_template(row: MappingRow) -> bool:
+    """The row's Data Reference is an IRI template (``http://ex.org/service/{service_id}``): its Datatype
+    says IRI and the cell holds a ``{reference}`` variable. The object is the IRI the template makes of the
+    record's values (an R2RML/RML template-valued term map), as a subject template makes a subject."""
+    return bool(row.datatype and row.datatype.lower() in IRI_MARKERS and row.data_reference
+                and "{" in row.data_reference and not parse_concat(row.data_reference))
+
+
+def data_references(row: MappingRow) -> list[str]:
+    """The references the row's Data Reference reads: a template's variables, ``concat``'s arguments
+    (not its quoted constants), else the cell itself."""
+    if iri_template(row):
+        return _template_vars(row.data_reference)
+    return [r for r in (parse_concat(row.data_reference) or [row.data_reference]) if r and not r.startswith(("'", '"'))]
+
+
 def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> SourceData | None:
     """The source a row reads from: the named one, else the one holding its references.
 
@@ -119,7 +136,7 @@ def resolve_source(row: MappingRow, sources: list[SourceData], case: Case) -> So
             hit = names[best[0]] if best and best[1] >= 80 else None
         if hit is not None:
             return hit
-    refs = [r for r in (parse_concat(row.data_reference) or [row.data_reference]) if r and not r.startswith("'")]
+    refs = data_references(row)
     needed = refs + _template_vars(row.subject_template)
     full = [s for s in sources if needed and all(s.has_reference(r) for r in needed)]
     if len(full) >= 1:
@@ -495,10 +512,14 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
 def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
     relation = _is_relation(row)
     start = len(a.findings)
-    refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
-    for ref in refs:
-        if not ref.startswith(("'", '"')):
-            _check_reference(a, "data_reference", "data reference", ref, src)
+    if iri_template(row):
+        try:
+            parse_template(row.data_reference)
+        except TemplateError as exc:
+            a.add("data_reference", f"IRI template is malformed: {exc}", "an IRI template with {column} variables")
+            return
+    for ref in data_references(row):
+        _check_reference(a, "data_reference", "data reference", ref, src)
     if row.subject_template:
         try:
             segments = parse_template(row.subject_template)

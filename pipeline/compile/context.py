@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.compile.audit import AuditResult
+from pipeline.compile.audit import AuditResult, data_references
 from pipeline.compile.model import Plan, TriplesMapPlan, ViewPlan
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
-from pipeline.table import MappingRow, parse_concat
+from pipeline.table import MappingRow
 from pipeline.table.template import Segment, expand_template_prefix, parse_template
 
 __all__ = ["PlanContext"]
@@ -86,7 +86,7 @@ class PlanContext:
         for row in self.rows:
             if self.audit.row_sources.get(id(row)) is not src:
                 continue
-            refs = (parse_concat(row.data_reference) or [row.data_reference or ""])
+            refs = data_references(row)
             refs += [r for s in self.segments(row.subject_template) for r in s.references()]
             paths += [src.bind(r) for r in refs if r.startswith("/")]
         if not paths:

@@ -13,7 +13,7 @@ import json
 from rdflib import URIRef
 from rdflib.namespace import RDFS, XSD
 
-from pipeline.compile.audit import IRI_MARKERS, language_reference
+from pipeline.compile.audit import IRI_MARKERS, iri_template, language_reference
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, term_references
 from pipeline.compile.subjects import segments_term
@@ -23,7 +23,7 @@ from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_concat, parse_value_map
-from pipeline.table.template import Segment
+from pipeline.table.template import Segment, TemplateError, parse_template
 
 __all__ = ["literal_object", "value_map_object"]
 
@@ -52,6 +52,11 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
                 segs.append(Segment("const", " "))
             segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
         term = segments_term(ctx, segs, src, row, "data_reference", "literal")
+    elif iri_template(row):  # an IRI made of the record's values, as a subject template makes a subject
+        try:
+            term = segments_term(ctx, parse_template(row.data_reference), src, row, "data_reference", "iri")
+        except TemplateError:  # the audit names the fault
+            return None
     else:
         ref = ctx.relative(row.data_reference, src, row, "data_reference")
         term = Term("reference", ref) if ref is not None else None

@@ -66,7 +66,9 @@ class CompositeKey:
 class Assignment:
     """A reference mapped to a datatype property of a class; ``basis``: the kind of evidence the
     decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]; ``review``:
-    why a person must confirm the row before it is asserted (``None``: asserted)."""
+    why a person must confirm the row before it is asserted (``None``: asserted); ``iri_of``: for an object
+    property, the class of the entity whose identifier the column holds (its IRI, by the table's subject
+    convention, is the object: :func:`.iris.assign_identifier_iris`)."""
 
     reference: str
     prop: URIRef
@@ -75,6 +77,7 @@ class Assignment:
     evidence: list[str] = field(default_factory=list)
     basis: str = "name"
     review: str | None = None
+    iri_of: URIRef | None = None
 
 
 @dataclass
@@ -86,7 +89,8 @@ class SourceInfo:
         refs: references with at least one non-empty value.
         key: key references of the primary entity; key_evidence says why.
         fks: foreign keys by reference. link: ``True`` for a link file.
-        cls: primary class (``None`` for link files); cls_score: its score.
+        cls: primary class (``None`` for link files); cls_score: its score; cls_name_fit: how well the
+            file (or record element) name fits it, in [0, 1].
         assignments: reference -> property decisions (primary and secondary classes).
         keys: class -> key references (secondary classes get their own).
         cfks: composite foreign keys (:func:`find_composite_keys`).
@@ -112,6 +116,7 @@ class SourceInfo:
     link: bool = False
     cls: URIRef | None = None
     cls_score: float = 0.0
+    cls_name_fit: float = 0.0
     cls_evidence: str = ""
     assignments: list[Assignment] = field(default_factory=list)
     keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)

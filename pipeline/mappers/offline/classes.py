@@ -13,10 +13,10 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, range_kinds, value_kind
+from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
-__all__ = ["choose_class", "type_column", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
+__all__ = ["choose_class", "type_column", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
 
 #: Member names that state a record's class: JSON-LD's keyword (JSON-LD 1.1, section 4.3: "@type" sets
@@ -118,6 +118,8 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         if score > best[0]:
             best = (score, cls, scored[cls][1])
     info.cls_score, info.cls, info.cls_evidence = best
+    if info.cls is not None:
+        info.cls_name_fit = fits[info.cls][0]
     if info.cls is not None and sims is not None:
         entailed = _entailed_by_attributes(ontology, info, refs, props, sims, fits, info.cls)
         if entailed is not None:
@@ -132,6 +134,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
                                   f"{ontology.compact(info.cls)} that {ontology.compact(general)} lacks, nor does "
                                   "the file name prefer it")
             info.cls = general
+            info.cls_name_fit = fits[general][0]
 
 
 #: Kinds of value that are attributes of the record's own entity (a date, a number, a truth value): unlike
@@ -239,3 +242,56 @@ def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) 
     m = np.array([[1.0 if k in range_kinds(ontology, p) else 0.0 for p in props] for k in kinds])
     rows, cols = linear_sum_assignment(-m)
     return float(m[rows, cols].sum()) / max(len(kinds), len(props))
+
+
+def class_from_references(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher,
+                          classes: list[URIRef], props: list[URIRef], object_props: list[URIRef]) -> None:
+    """Retype a source whose name fits no class by the range of the relation that refers to it.
+
+    ``rdfs:range`` entails the class of a property's objects (RDF 1.1 Semantics, rule rdfs3): when a
+    foreign key of another source (``datasets.publisher`` into ``publishers.code``) names an object
+    property usable on that source's class at a name match's level (:data:`SUBCLASS_EVIDENCE`:
+    ``publisher`` ~ ``dct:publisher``, range ``foaf:Agent``), every referenced record is an entity of
+    that range. The referenced source takes it (or the subclass of it its columns fit best,
+    :func:`choose_class` over that class and its subclasses) when its own class rests on no name
+    match (its file name fits it below :data:`SUBCLASS_EVIDENCE`: a choice among classes its columns
+    fit alike, ``publishers`` as ``dcat:Dataset`` or ``foaf:Document``) and is no subclass of the
+    range already. A property of several ranges entails each of them (DCAT 3 and Dublin Core both
+    state one for ``dct:publisher``): the records take the one, or a subclass of one, their columns fit
+    best. Referring sources that disagree decide nothing. Runs after every source's class is chosen,
+    before their properties."""
+    by_name = {i.name: i for i in infos}
+    ranges: dict[str, dict[frozenset[URIRef], list[str]]] = {}
+    for s in infos:
+        if s.cls is None:
+            continue
+        for ref, fk in s.fks.items():
+            t = by_name.get(fk.target)
+            if t is None or t is s or t.cls is None or t.typed is not None or t.link:
+                continue
+            text = own_words(ref, s.stem)
+            named = [p for p in object_props if domain_fits(ontology, p, s.cls) > 0
+                     and matcher.score(text, p) >= SUBCLASS_EVIDENCE]
+            if not named:
+                continue
+            p = max(named, key=lambda q: (matcher.score(text, q), str(q)))
+            rng = frozenset(c for c in ontology.ranges(p) if c in classes)
+            if rng:
+                ranges.setdefault(t.name, {}).setdefault(rng, []).append(
+                    f"{s.name}.{ref} ~ {ontology.compact(p)} ({matcher.score(text, p):.2f})")
+    for name, found in ranges.items():
+        t = by_name[name]
+        if len(found) != 1 or t.cls_name_fit >= SUBCLASS_EVIDENCE:
+            continue
+        rng, why = next(iter(found.items()))
+        if rng & ontology.superclasses(t.cls):
+            continue
+        was = t.cls
+        # several ranges are each entailed (rdfs3 holds for every one): the records take the one, or the
+        # subclass of one, their columns fit best
+        choose_class(t, ontology, matcher, [c for c in classes if rng & ontology.superclasses(c)], props,
+                     object_props)
+        named = " and ".join(sorted(ontology.compact(r) for r in rng))
+        t.cls_evidence = (f"{', '.join(why)}, whose range {named} makes every referenced record one (rdfs:range, "
+                          f"RDF 1.1 Semantics rdfs3); its name fitted no class ({ontology.compact(was)} was a choice "
+                          "among classes its columns fit alike); " + t.cls_evidence)

@@ -145,6 +145,8 @@ def rewrite(rows: list[MappingRow], kinds: dict[str, Kind]) -> None:
             if m:  # a quoted argument of concat is a constant, no reference
                 args = [a.strip() for a in m.group(1).split(",")]
                 row.data_reference = "concat(" + ",".join(a if a[:1] in "'\"" else ref(kind, a) for a in args) + ")"
+            elif (row.datatype or "").upper() == "IRI" and "{" in row.data_reference:  # an IRI template (.iris)
+                row.data_reference = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.data_reference)
             else:
                 row.data_reference = ref(kind, row.data_reference)
         if row.subject_template:

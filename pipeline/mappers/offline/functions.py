@@ -110,7 +110,8 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
     """
     added = 0
     for row in rows:
-        if row.function_name or not row.data_reference or row.related_entity_class:
+        if row.function_name or not row.data_reference or row.related_entity_class \
+                or ((row.datatype or "").upper() == "IRI" and "{" in row.data_reference):  # an IRI template
             continue
         src = sources.get(row.source_file or "")
         cells = _raw_values(src, row.data_reference) if src is not None else []

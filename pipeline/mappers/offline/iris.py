@@ -9,6 +9,10 @@ is mapped to the best-named such property usable on the records' class, with the
 ``IRI`` (the compiler writes an IRI term map); no entity of the range class is minted, since no
 source describes one. A value that is not an absolute IRI (a bare code ``0042``) is never turned
 into one: only columns whose values already are IRIs qualify.
+
+An identifier column of an entity no source describes (``trips.service_id``: ``gtfs:service``, range
+``gtfs:Service``, and no source of services) names that entity by its identifier: the object is the IRI
+the table's convention makes of it (``{base}service/{service_id}``, :func:`assign_identifier_iris`).
 """
 from __future__ import annotations
 
@@ -20,9 +24,10 @@ from rdflib.namespace import OWL, RDFS, SKOS
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits
+from pipeline.mappers.offline.identity import id_like, name_words
 from pipeline.mappers.offline.names import NameMatcher, reference_words
 
-__all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns"]
+__all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns", "assign_identifier_iris"]
 
 #: An absolute http(s) IRI: scheme, authority, no character RFC 3987 excludes from an IRI.
 _WEB_IRI = re.compile(r"^https?://[^\s<>\"{}|\\^`/?#]+[^\s<>\"{}|\\^`]*$", re.I)
@@ -86,4 +91,59 @@ def assign_iri_columns(info: SourceInfo, ont: Ontology, matcher: NameMatcher, ob
                                       f"every value of {ref!r} is an absolute http(s) IRI: the value identifies the "
                                       f"resource, written as an IRI object of the object property {ont.compact(p)} "
                                       f"(range {', '.join(rng) if rng else 'none'}, which no source describes)"]))
+        taken.add((info.cls, p))
+
+
+#: Least name match of an identifier column's other words with an object property (:data:`.classes.SUBCLASS_EVIDENCE`:
+#: a name match, ``service`` ~ ``gtfs:service``).
+IDENTIFIER_RELATION = 0.7
+
+
+def assign_identifier_iris(info: SourceInfo, ont: Ontology, matcher: NameMatcher, object_props: list[URIRef],
+                           described: set[URIRef]) -> None:
+    """Assign each free identifier column of ``info`` that names a relation to an entity no source describes.
+
+    A column named as an identifier (``service_id``: :func:`.identity.id_like`) holds the identifier of an
+    entity; when its other words name an object property usable on the records' class at a name match's
+    level (:data:`IDENTIFIER_RELATION`: ``service`` ~ ``gtfs:service``) whose range is one class of the
+    vocabularies that no source describes (with no subclass a source describes: else the column would be
+    a foreign key into that source, found by its values), the record is related to that entity, and the
+    entity is identified by the column's value. RDF names an entity by an IRI (RDF 1.1 Concepts 1.2), so
+    the object is the IRI the table's convention makes of the identifier (``{base}service/{service_id}``,
+    the template a source of services would give its subjects), written as an IRI object (Datatype
+    ``IRI``). No type triple is written: ``rdfs:range`` already entails it (rdfs3), and no source says
+    anything else about the entity. The record's own key, its foreign keys, its language column and columns
+    already taken are left alone; a code name (``X17``) names nothing.
+    """
+    if info.cls is None or info.cls in info.borrowed or info.link:
+        return
+    taken = {(a.cls, a.prop) for a in info.assignments}
+    assigned = {a.reference for a in info.assignments}
+    skip = {*info.key, *info.fks, info.lang_col, *(r for k in info.keys.values() for r in k)}
+    cands = [p for p in object_props if p in ont.object_properties or ont.ranges(p) & ont.classes]
+    for ref in info.refs:
+        if ref in assigned or ref in skip or not id_like(ref) or is_web_iri_column(info.data.values(ref)):
+            continue
+        text = " ".join(name_words(ref))
+        if not text:
+            continue
+        scored = sorted(((matcher.score(text, p), str(p), p) for p in cands
+                         if (info.cls, p) not in taken and domain_fits(ont, p, info.cls) > 0), reverse=True)
+        if not scored or scored[0][0] < IDENTIFIER_RELATION:
+            continue
+        score, _, p = scored[0]
+        ranges = {r for r in ont.ranges(p) if r in ont.classes} - _UNIVERSAL
+        if len(ranges) != 1:
+            continue
+        rng = next(iter(ranges))
+        if rng == SKOS.Concept or str(rng).startswith(str(SKOS)) \
+                or any(rng in ont.superclasses(d) for d in described):
+            continue
+        info.assignments.append(Assignment(
+            ref, p, info.cls, score, [f"identifier column {ref!r} ~ {ont.compact(p)} similarity {score:.2f} "
+                                      "(lexical+embeddings)",
+                                      f"{ont.compact(p)} ranges over {ont.compact(rng)}, which no source describes: "
+                                      f"the value identifies a {ont.compact(rng)}, written as its IRI (no type "
+                                      "triple: rdfs:range entails it)"],
+            "identifier", iri_of=rng))
         taken.add((info.cls, p))

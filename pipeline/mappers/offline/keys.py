@@ -11,10 +11,10 @@ from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
 from pipeline.mappers.offline.identity import code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
-from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.names import is_code_name, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
-__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_composite_keys", "find_self_references",
+__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
            "SEQUENCE_COVERAGE"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
@@ -158,6 +158,24 @@ def _names_source(ref: str, stem: str) -> bool:
     return any(w in own or any(len(o) >= 4 and w.endswith(o) for o in own) for w in _singular(words(ref)))
 
 
+def _chance_inclusion(ref: str, s: SourceInfo, t: SourceInfo, name_hint: bool) -> bool:
+    """The values of ``s.ref`` fall among the whole-number key of ``t`` by chance, not by reference.
+
+    A key of whole numbers numbers its records ``1..n``, and every column of small whole numbers (a
+    type code, a count, a direction, a rank) is included in such a range whether or not it refers to
+    the records: an inclusion dependency is a foreign key's necessary condition, not evidence of one
+    (Codd's relational model defines the key; which column refers to it is the schema's say). Such an
+    inclusion counts only when the column's name says it refers: it names ``t`` (a word of its file
+    name or key, singular: ``route_id`` in ``routes``; :func:`_names_source`) or is named as an
+    identifier (``_id``, ``_ref``, ``_no``: :func:`.identity.id_like`). A code-named column (``X17``)
+    says nothing either way and keeps the inclusion. A key of text or of fixed-width codes is no
+    range that other numbers fall into, so its inclusions stand."""
+    if name_hint or is_code_name(ref) or id_like(ref) or _names_source(ref, t.stem):
+        return False
+    return _whole_numbers(t.data.values(t.key[0])) and _whole_numbers(s.data.values(ref)) \
+        and not code_like(t.data.values(t.key[0]))
+
+
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
     """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies.
 
@@ -175,7 +193,7 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                     continue
                 cov = included(s.data.values(ref), t.data.values(t.key[0]))
                 name_hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
-                if cov == 1.0 and (best is None or name_hint):
+                if cov == 1.0 and not _chance_inclusion(ref, s, t, name_hint) and (best is None or name_hint):
                     best = ForeignKey(ref, t.name, t.key[0], cov)
             if best is None and ref not in s.key and len(distinct_values(s.data.values(ref))) >= 2 \
                     and not _whole_numbers(s.data.values(ref)):
@@ -197,6 +215,44 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
             # (a part of a composite key that is a foreign key names the owner of a weak entity: kept)
             for r in ref_is_own_key:
                 del s.fks[r]  # a source's own key included in another key: same entity, not a link
+
+
+def find_foreign_keys_into_new_keys(infos: list[SourceInfo], before: dict[str, tuple[str, ...]]) -> None:
+    """Look for foreign keys again into the sources whose key changed since :func:`find_foreign_keys`.
+
+    Foreign keys are found before classes and properties are known, into each source's first key
+    candidate; the ontology's identifier may replace it later (:func:`.identity.prefer_identifier_key`:
+    ``UniqueOPID`` maps to ``era:uopid``, an identifier of ``era:OperationalPoint``). Every unique column
+    is a candidate key (Codd's relational model), so an inclusion dependency into the new key is a foreign
+    key as much as one into the first: ``SectionOfLine/SOLOPStart/@Value``, whose values are all operational
+    points' ``UniqueOPID`` values, refers to them. Only columns no decision has taken yet are read (a
+    column already mapped to a property stays so), with the same tests as the first pass (all values
+    included, no chance inclusion of small whole numbers). A source's own key counts too when it keys
+    records of another class than the referenced ones (a section of line keyed by its end point is no
+    operational point): the key of a chance (a minimal key) is no sign that both are one entity.
+
+    Args:
+        infos: every source, after identifier keys are chosen. before: source name -> its key when
+            :func:`find_foreign_keys` ran.
+    """
+    changed = [t for t in infos if len(t.key) == 1 and before.get(t.name) != t.key and t.cls is not None]
+    for s in infos:
+        if s.link or s.cls is None:
+            continue
+        taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
+        for ref in s.refs:
+            if ref in taken or (ref in s.key and not s.key_evidence.startswith("minimal key")):
+                continue
+            for t in changed:
+                if t is s or (ref in s.key and t.cls == s.cls):
+                    continue
+                values = s.data.values(ref)
+                if len(distinct_values(values)) < 2 or included(values, t.data.values(t.key[0])) < 1.0:
+                    continue
+                hint = bool(set(words(ref)) & (set(words(t.stem)) | set(words(t.key[0]))))
+                if not _chance_inclusion(ref, s, t, hint):
+                    s.fks[ref] = ForeignKey(ref, t.name, t.key[0], 1.0)
+                    break
 
 
 def find_composite_keys(infos: list[SourceInfo]) -> None:

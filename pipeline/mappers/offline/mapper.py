@@ -28,14 +28,15 @@ from pipeline.table import MappingTable
 from pipeline.mappers.contract import MapInput, MapResult
 from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.classes import choose_class, type_column
+from pipeline.mappers.offline.classes import choose_class, class_from_references, type_column
 from pipeline.mappers.offline.confidence import calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.functions import propose_functions
-from pipeline.mappers.offline.identity import prefer_identifier_key
-from pipeline.mappers.offline.iris import assign_iri_columns
-from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys, find_foreign_keys, find_self_references
+from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
+from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
+from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
+                                           find_foreign_keys_into_new_keys, find_self_references)
 from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
@@ -157,6 +158,7 @@ class OfflineMapper:
         texts = [" ".join(reference_words(r, c)) for i in infos for r in i.refs for c in (0, 1)]
         texts += [own_words(r, i.stem) for i in infos for r in i.refs]
         texts += [" ".join(words(i.stem)) for i in infos]
+        texts += [" ".join(name_words(r)) for i in infos for r in i.refs if id_like(r)]  # identifiers (iris.py)
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
         find_foreign_keys(infos)
@@ -168,6 +170,7 @@ class OfflineMapper:
                 builder.rows += DocumentMapper(info, ont, matcher, case.base_iri, classes, dprops, oprops).run()
             elif not info.link:
                 choose_class(info, ont, matcher, classes, dprops, oprops)
+        class_from_references([i for i in infos if i.name not in documents], ont, matcher, classes, dprops, oprops)
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
@@ -177,15 +180,18 @@ class OfflineMapper:
         implied = ont.implied_classes()
         identifier_entities([i for i in infos if i.name not in documents], ont, matcher,
                             [c for c in classes if c not in implied], dprops)
+        before = {i.name: i.key for i in infos}
         for info in infos:
             if info.name not in documents:
                 prefer_identifier_key(info, ont, matcher)
+        find_foreign_keys_into_new_keys([i for i in infos if i.name not in documents], before)
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_labels(info, ont, matcher, dprops)
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_iri_columns(info, ont, matcher, oprops, set(described))
+                assign_identifier_iris(info, ont, matcher, oprops, set(described))
         for info in infos:
             if info.name not in documents:
                 assign_by_elimination(info, ont, matcher, dprops)

@@ -29,6 +29,9 @@ __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKE
 
 #: Least similarity for a reference to open an entity of another class in the same record.
 SECONDARY_SCORE = 0.7
+#: Least name similarity of a flat column with another class's property for the column to be that entity's value
+#: rather than a weak match of the record's own class (:func:`_names_other_entity`): the property's name word for word.
+EXACT_SCORE = 0.9
 #: Least name similarity of a column to a class for it to open an entity of that class
 #: when several linked classes compete (one linked class needs no name evidence).
 LINKED_SCORE = 0.55
@@ -175,13 +178,19 @@ def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceIn
     names better than any property of the record's class, with at least :data:`SECONDARY_SCORE`.
 
     Its parent object is another entity of the record (the supplier of a product); the record's class
-    takes it only when its own property is the better name. Flat columns are left to the Hungarian
-    assignment of the record's class."""
-    if len([s for s in re.split(r"[/.]", ref) if s and s not in ("$", "*")]) < 2 or not elsewhere:
+    takes it only when its own property is the better name. A flat column is that other entity's value
+    only when it is that property's name word for word (:data:`EXACT_SCORE`: ``streetAddress`` ~
+    ``schema:streetAddress``, domain ``PostalAddress``) and no property of the record's class names it
+    (below :data:`SECONDARY_SCORE`: ``has address`` 0.55): a flat record is one object, so a weaker
+    match on the record's own class is left to the Hungarian assignment otherwise."""
+    if not elsewhere:
         return False
+    nested = len([s for s in re.split(r"[/.]", ref) if s and s not in ("$", "*")]) >= 2
     values = info.data.values(ref)
     theirs = max(_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in elsewhere)
     ours = max((_score(matcher, ref, p, []) * value_fit(ontology, p, values) for p in mine), default=0.0)
+    if not nested:
+        return theirs >= EXACT_SCORE and ours < SECONDARY_SCORE
     return theirs >= SECONDARY_SCORE and theirs > ours
 
 

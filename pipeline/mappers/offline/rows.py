@@ -83,7 +83,11 @@ class RowBuilder:
                 continue
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
-            if a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
+            reference = a.reference
+            if a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
+                reference = subject_template(self.case.base_iri, self.ont, a.iri_of, (a.reference,))
+                dt, ev = "IRI", f"the object is the IRI of the {self.c(a.iri_of)} that {a.reference!r} identifies"
+            elif a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
                 dt, ev = "IRI", f"{self.c(a.prop)} is an owl:ObjectProperty and the values are IRIs: IRI objects"
             elif any(is_langstring(r) for r in ranges):
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
@@ -122,7 +126,7 @@ class RowBuilder:
             review = "; ".join(w for w in (
                 "no language tag could be determined for this rdf:langString value: write one in the Language Tag "
                 "cell (a tag such as en, or a language column {col})" if untagged else None, a.review) if w) or None
-            self.rows.append(MappingRow(data_reference=a.reference, source_file=info.name,
+            self.rows.append(MappingRow(data_reference=reference, source_file=info.name,
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3),

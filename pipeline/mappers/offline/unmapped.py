@@ -56,6 +56,8 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
                 used |= set(re.findall(rf"(?:^|[\s,(=]){re.escape(info.stem)}\.([\w:/@\-]+)", row.join_condition))
             continue
         refs = parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else [])
+        if (row.datatype or "").upper() == "IRI" and "{" in (row.data_reference or ""):  # an IRI template (.iris)
+            refs = re.findall(r"\{([^{}]+)\}", row.data_reference)
         refs += re.findall(r"\{([^{}]+)\}", row.subject_template or "")
         refs += re.findall(r"\$\(([^()]+)\)", row.subject_template or "")
         refs += re.findall(r"\{([^{}]+)\}", row.language_tag or "")
