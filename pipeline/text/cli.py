@@ -73,7 +73,7 @@ def command(args: argparse.Namespace) -> int:
                "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
             (f", {len(res['training_ontologies'])} training ontologies"
              if args.extractor == "offline" and res["setting"] != "no relations" else "") + \
-            (f", the fit {_FIT[res['fit']['source']]}" if res.get("fit") else "")
+            (f", {_FIT[res['fit']['source']]}" if res.get("fit") else "")
         print(f"{case.name}: {res['setting']} ({how}); {res['n_sentences']} sentences, {res['kg_triples']} KG "
               f"triples ({res['dropped']} left out); {score}; {checks}")
         failed |= any(v.get("value") is False for v in val.values())
@@ -81,7 +81,7 @@ def command(args: argparse.Namespace) -> int:
 
 
 #: How the run's offline extractor was obtained (:class:`.fit_cache.Fit`), for the summary line.
-_FIT = {"cache": "loaded from the cache", "fitted": "fitted on this run"}
+_FIT = {"cache": "fit loaded from the cache", "fitted": "fitted on this run"}
 
 
 def _stderr_line(line: str) -> None:

@@ -66,7 +66,7 @@ from pipeline.text.offline import OfflineExtractor, setting_names
 from pipeline.text.stacking import Bagged
 
 __all__ = ["NAMESPACE", "KEEP", "OWN_TYPES", "SKOPS_TYPES", "FitCache", "Fit", "UnsafeFit", "NotStorable",
-           "fit_key", "encode", "decode", "dumps", "loads"]
+           "fit_key", "fit_parts", "training_digest", "encode", "decode", "dump", "dumps", "loads"]
 
 log = logging.getLogger(__name__)
 
@@ -391,48 +391,52 @@ def _expect(value: Any, t: type) -> None:
         raise UnsafeFit(f"expected a {t.__name__}, got {str(value)[:60]!r}")
 
 
-def dumps(extractor: OfflineExtractor, meta: dict[str, Any]) -> bytes:
-    """The file of a fitted extractor (a zip: ``meta.json``, ``state.json``, arrays, skops parts).
+def dump(extractor: OfflineExtractor, meta: dict[str, Any], fh: Any) -> None:
+    """Write the file of a fitted extractor to the binary file object ``fh`` (a zip: ``meta.json``,
+    ``state.json``, arrays, skops parts; see the module docstring).
 
     Raises:
         NotStorable: the extractor holds something the format does not store.
     """
     w = _Writer()
     tree = encode(extractor, w)
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+    with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("meta.json", json.dumps(meta, sort_keys=True, default=str))
         zf.writestr("state.json", json.dumps(tree, ensure_ascii=False, separators=(",", ":")))
         for i, arr in enumerate(w.arrays):
-            with zf.open(f"arrays/{i}.npy", "w", force_zip64=True) as fh:
+            with zf.open(f"arrays/{i}.npy", "w", force_zip64=True) as out:
                 try:
-                    np.lib.format.write_array(fh, arr, allow_pickle=False)
+                    np.lib.format.write_array(out, arr, allow_pickle=False)
                 except ValueError as exc:
                     raise NotStorable(f"an array numpy cannot write without pickle ({exc})") from exc
         for i, blob in enumerate(w.skops):
             zf.writestr(f"sklearn/{i}.skops", blob)
+
+
+def dumps(extractor: OfflineExtractor, meta: dict[str, Any]) -> bytes:
+    """:func:`dump` to bytes."""
+    buf = io.BytesIO()
+    dump(extractor, meta, buf)
     return buf.getvalue()
 
 
 def loads(data: bytes | Path, key: str) -> OfflineExtractor:
-    """The extractor in a file written by :func:`dumps` under ``key``.
+    """The extractor in a file (its bytes, or its path) written by :func:`dump` under ``key``.
 
     Raises:
         UnsafeFit: the file is damaged, was written under another key or format, or names a type
             outside the allowlists.
+        OSError: the file cannot be read.
     """
     try:
-        src = io.BytesIO(data) if isinstance(data, bytes) else data
-        with zipfile.ZipFile(src) as zf:
+        with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data) as zf:
             meta = json.loads(zf.read("meta.json"))
             if not isinstance(meta, dict) or meta.get("key") != key or meta.get("format") != FORMAT:
                 raise UnsafeFit("it was written for another fit (key or format differ)")
-            r = _Reader(zf)
-            obj = decode(json.loads(zf.read("state.json")), r)
-    except UnsafeFit:
+            obj = decode(json.loads(zf.read("state.json")), _Reader(zf))
+    except (UnsafeFit, OSError):
         raise
-    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, AttributeError, IndexError, EOFError,
-            RecursionError, re.error, NotImplementedError) as exc:  # a damaged file; skops' refusals are ValueErrors
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged file makes zipfile, json, numpy or skops raise
         raise UnsafeFit(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
     if type(obj) is not OfflineExtractor:
         raise UnsafeFit(f"it holds a {type(obj).__name__}, not an offline extractor")
@@ -463,7 +467,7 @@ class Fit:
     def describe(self) -> str:
         """One line for the stage line and the log."""
         if self.source == "cache":
-            return f"loaded from the cache {self.path} ({self.seconds:.1f} CPU s)"
+            return f"loaded from the cache {self.path} in {self.seconds:.1f} CPU s"
         where = f"stored in the cache {self.path}" if self.path else f"not stored: {self.note}"
         return f"fitted in {self.seconds:.1f} CPU s; {where}"
 
@@ -495,13 +499,12 @@ class FitCache:
         if path is None:
             return None
         try:
-            data = path.read_bytes()
+            ex = loads(path, key)
         except FileNotFoundError:
             return None
         except OSError as exc:
             log.debug("fit cache %s not read: %s", path, exc)
             return None
-        ex = loads(data, key)
         try:
             os.utime(path)  # most recently used: kept longest
         except OSError:
@@ -519,13 +522,13 @@ class FitCache:
         path = self.path(key)
         if path is None:
             return None
-        data = dumps(extractor, {**meta, "key": key, "format": FORMAT, "stored": time.time()})
+        meta = {**meta, "key": key, "format": FORMAT, "stored": time.time()}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=_SUFFIX, dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
+                    dump(extractor, meta, fh)
                 os.replace(tmp, path)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
