@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -62,7 +63,7 @@ def test_the_second_run_loads_the_fit_and_writes_the_same_triples(tmp_path, cach
     first, err1, prov1 = _run(UNIVERSITY / "case.yaml", tmp_path / "o1", capsys)
     assert len(fits) == 1 and len(_files(cache_dir)) == 1
     stored = _files(cache_dir)[0]
-    assert f"fitted in " in err1 and f"stored in the cache {stored}" in err1
+    assert "fitted in " in err1 and f"stored in the cache {stored}" in err1
     assert prov1["fit"] == {"source": "fitted", "file": str(stored), "note": None, "key": stored.stem}
     second, err2, prov2 = _run(UNIVERSITY / "case.yaml", tmp_path / "o2", capsys)
     assert len(fits) == 1  # not fitted again
@@ -241,3 +242,18 @@ def test_the_benchmark_harness_fits_and_never_reads_the_cache(tmp_path, monkeypa
     argv = ["--bench", str(bench), "--out", str(tmp_path / "out"), "--only", "1_tinyuni", "--no-validate"]
     assert bench_main(argv) == 0 and bench_main(argv) == 0
     assert len(fits) == 2 and not list(tmp_path.rglob("*.kgcfit"))
+
+
+def test_the_folder_keeps_the_most_recently_used_fits(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(UNIVERSITY / "case.yaml")
+    ex = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
+    cache = FitCache(tmp_path, keep=2)
+    for n, key in enumerate(("a" * 64, "b" * 64, "c" * 64)):
+        assert cache.put(key, ex, {}) == cache.path(key)
+        if n == 1:
+            os.utime(cache.path("a" * 64), (1, 1))
+            assert cache.get("a" * 64) is not None  # used (its time renewed): kept longer than b
+            os.utime(cache.path("b" * 64), (2, 2))
+    assert [p.stem[0] for p in _files(cache.folder)] == ["a", "c"]
+    assert not list(cache.folder.glob(".*"))  # no temporary file left

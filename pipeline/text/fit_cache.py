@@ -81,6 +81,7 @@ KEEP = 3
 FORMAT = 1
 
 _SUFFIX = ".kgcfit"
+_TMP = ".kgcfit-part"  # a file being written (renamed to its key's name when complete)
 
 #: Our classes a file may name, by qualified name: created with ``__new__`` and their stored
 #: attributes, never their constructor.
@@ -525,7 +526,7 @@ class FitCache:
         meta = {**meta, "key": key, "format": FORMAT, "stored": time.time()}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=_SUFFIX, dir=path.parent)
+            fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}-", suffix=_TMP, dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as fh:
                     dump(extractor, meta, fh)
@@ -540,10 +541,15 @@ class FitCache:
         return path
 
     def _prune(self) -> None:
+        """Keep the :attr:`keep` most recent files, and the temporary files of the last hour (another
+        process may be writing one; an older one was left by a process that was stopped)."""
         try:
             files = sorted(self.folder.glob(f"*{_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
             for old in files[self.keep:]:
                 old.unlink(missing_ok=True)
+            for tmp in self.folder.glob(f".*{_TMP}"):
+                if tmp.stat().st_mtime < time.time() - 3600:
+                    tmp.unlink(missing_ok=True)
         except OSError as exc:  # another process removed one first, or the folder is read-only
             log.debug("fit cache %s not pruned: %s", self.folder, exc)
 
