@@ -21,9 +21,9 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
                     "LLM_API_KEY), write out/<case>/outputs.jsonl, kg.nt, ontology.ttl, graph_validation.json "
                     "(SV2, CS2, SHACL), scores.json (with gold) and provenance.json. Without 'train' the offline "
                     "extractor is zero-shot: it learns from the other ontologies of Text2KGBench ($TEXT2KGBENCH_DIR "
-                    "and its -tekgen part) and says so. A fitted extractor is kept in $KGC_CACHE_DIR/text-fits (default "
-                    "~/.cache/kgc; KGC_CACHE_DIR=0: off) and loaded by the next run with the same training data, "
-                    "settings and code. Exit 0 when every KG passes "
+                    "and its -tekgen part) and says so. A fitted extractor is kept in $KGC_CACHE_DIR/text-fits "
+                    "(default ~/.cache/kgc; KGC_CACHE_DIR=0: off) and loaded by the next run with the same training "
+                    "data, settings and code. Exit 0 when every KG passes "
                     "validation, 1 when one fails, 2 on bad input. --text2kgbench DIR writes one manifest per "
                     "Text2KGBench ontology instead. Example: kgc text data/manifests/text2kgbench/1_university.yaml")
     t.add_argument("manifests", nargs="*", help="text manifest files or folders of them")
