@@ -257,3 +257,18 @@ def test_the_folder_keeps_the_most_recently_used_fits(tmp_path, monkeypatch):
             os.utime(cache.path("b" * 64), (2, 2))
     assert [p.stem[0] for p in _files(cache.folder)] == ["a", "c"]
     assert not list(cache.folder.glob(".*"))  # no temporary file left
+
+
+def test_an_extractor_holding_what_the_format_cannot_store_is_used_unstored(tmp_path, monkeypatch):
+    """A function (or the sequence tagger's torch network) has no safe stored form: the fit is
+    used as it is and nothing is written."""
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(UNIVERSITY / "case.yaml")
+    training = {"tiny_university": (case.ontology, case.train)}
+
+    def prepare(ex):
+        ex.hook = len
+    fit = FitCache(tmp_path).fitted({}, training, lambda: OfflineExtractor().fit(training), prepare)
+    assert fit.source == "fitted" and fit.path is None and fit.extractor.hook is len
+    assert fit.note == "it holds an object of type builtins.builtin_function_or_method"
+    assert "not stored: it holds" in fit.describe() and not list(tmp_path.rglob("*kgcfit*"))

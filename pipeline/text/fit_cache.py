@@ -86,8 +86,8 @@ _TMP = ".kgcfit-part"  # a file being written (renamed to its key's name when co
 #: Our classes a file may name, by qualified name: created with ``__new__`` and their stored
 #: attributes, never their constructor.
 OWN_TYPES: dict[str, type] = {f"{c.__module__}.{c.__qualname__}": c for c in (
-    OfflineExtractor, Lexicon, Mention, Disambiguator, LiteralForms, TypeGuesser, Sentence, Relation,
-    TextOntology, Bagged, LabelModel)}
+    OfflineExtractor, Lexicon, Mention, Disambiguator, LiteralForms, TypeGuesser, Sentence, Relation, Bagged,
+    LabelModel)}
 
 #: Every type a skops part of a file may name (``module.name`` as skops writes them): the
 #: scikit-learn models the offline extractor fits (logistic regression, linear SVM, dict and
