@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 #: Third-party packages that cost over a quarter of a second to import (``python -X importtime``)
 #: or come from an optional extra: a function that needs them imports them, so that commands
 #: which never call it do not pay for them.
-HEAVY = {"torch", "transformers", "sentence_transformers", "sklearn", "matplotlib", "litellm", "openai",
+HEAVY = {"torch", "transformers", "sentence_transformers", "sklearn", "skops", "matplotlib", "litellm", "openai",
          "dask", "distributed", "morph_kgc", "nltk", "pandas"}
 
 #: Modules allowed at the top of ``pipeline/``: what every stage shares.

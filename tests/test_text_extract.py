@@ -86,13 +86,16 @@ def test_loo_protocol_without_other_ontologies_is_bad_input(tmp_path, capsys, mo
     assert "no training sentences: give 'train' in the manifest" in capsys.readouterr().err
 
 
-def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys):
+def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))  # no fit stored by an earlier run
     assert main(["text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0
     captured = capsys.readouterr()
-    assert "tiny_university: trained (trained on its own sentences, 1 training ontologies); 2 sentences, 6 KG " \
-        "triples (0 left out); triple F1 1.000" in captured.out
-    assert [line.split(" (")[0] for line in captured.err.splitlines() if line.startswith("kgc text: ")] == [
+    assert "tiny_university: trained (trained on its own sentences, 1 training ontologies, fitted on this run); " \
+        "2 sentences, 6 KG triples (0 left out); triple F1 1.000" in captured.out
+    assert [line.split(" (")[0].split(" in ")[0] for line in captured.err.splitlines()
+            if line.startswith("kgc text: ")] == [
         "kgc text: tiny_university: fitting the offline extractor on 8 training sentences of 1 ontology",
+        "kgc text: tiny_university: the offline extractor for 8 training sentences of 1 ontology fitted",
         "kgc text: tiny_university: extracting triples from 2 sentences"]
     assert main(["-q", "text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0
     assert "kgc text: " not in capsys.readouterr().err  # -q: no stage lines

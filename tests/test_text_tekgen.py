@@ -175,16 +175,21 @@ def _tiny_bench(root: Path) -> Path:
 def test_without_train_kgc_text_is_zero_shot_and_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TEXT2KGBENCH_DIR", str(_tiny_bench(tmp_path / "bench")))
     monkeypatch.setenv("TEXT2KGBENCH_TEKGEN_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))  # no fit stored by an earlier run
     path = _copy(FILM, tmp_path / "c")
     path.write_text(path.read_text(encoding="utf-8").replace("train: [train.jsonl]\n", ""), encoding="utf-8")
     assert main(["text", str(path), "--out", str(tmp_path / "out"), "--no-validate"]) == 0
     captured = capsys.readouterr()
     out = captured.out
-    assert "tiny_film: zero-shot (zero-shot: no training sentence of this ontology, 1 training ontologies)" in out
+    assert "tiny_film: zero-shot (zero-shot: no training sentence of this ontology, 1 training ontologies, " \
+        "fitted on this run)" in out
     # the fit of minutes is announced before it starts, with what it learns from
-    stages = [re.sub(r" \(\d+\.\d s\)$", "", line) for line in captured.err.splitlines() if line.startswith("kgc text: ")]
+    stages = [re.sub(r" \(\d+\.\d s\)$", "", line).split(" in ")[0] for line in captured.err.splitlines()
+              if line.startswith("kgc text: ")]
     assert stages == ["kgc text: tiny_film: zero-shot: fitting the offline extractor on 8 training sentences of 1 "
                       "other ontologies (no training sentence of this one)",
+                      "kgc text: tiny_film: zero-shot: the offline extractor for 8 training sentences of 1 other "
+                      "ontology fitted",
                       "kgc text: tiny_film: extracting triples from 2 sentences"]
     prov = json.loads((tmp_path / "out" / "tiny_film" / "provenance.json").read_text(encoding="utf-8"))
     assert prov["setting"] == "zero-shot" and prov["training_ontologies"] == ["1_tinyuni"]

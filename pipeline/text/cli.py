@@ -21,7 +21,9 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
                     "LLM_API_KEY), write out/<case>/outputs.jsonl, kg.nt, ontology.ttl, graph_validation.json "
                     "(SV2, CS2, SHACL), scores.json (with gold) and provenance.json. Without 'train' the offline "
                     "extractor is zero-shot: it learns from the other ontologies of Text2KGBench ($TEXT2KGBENCH_DIR "
-                    "and its -tekgen part) and says so. Exit 0 when every KG passes "
+                    "and its -tekgen part) and says so. A fitted extractor is kept in $KGC_CACHE_DIR/text-fits "
+                    "(default ~/.cache/kgc; KGC_CACHE_DIR=0: off) and loaded by the next run with the same training "
+                    "data, settings and code. Exit 0 when every KG passes "
                     "validation, 1 when one fails, 2 on bad input. --text2kgbench DIR writes one manifest per "
                     "Text2KGBench ontology instead. Example: kgc text data/manifests/text2kgbench/1_university.yaml")
     t.add_argument("manifests", nargs="*", help="text manifest files or folders of them")
@@ -70,11 +72,16 @@ def command(args: argparse.Namespace) -> int:
         how = {"trained": "trained on its own sentences", "zero-shot": "zero-shot: no training sentence of this "
                "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
             (f", {len(res['training_ontologies'])} training ontologies"
-             if args.extractor == "offline" and res["setting"] != "no relations" else "")
+             if args.extractor == "offline" and res["setting"] != "no relations" else "") + \
+            (f", {_FIT[res['fit']['source']]}" if res.get("fit") else "")
         print(f"{case.name}: {res['setting']} ({how}); {res['n_sentences']} sentences, {res['kg_triples']} KG "
               f"triples ({res['dropped']} left out); {score}; {checks}")
         failed |= any(v.get("value") is False for v in val.values())
     return 1 if failed else 0
+
+
+#: How the run's offline extractor was obtained (:class:`.fit_cache.Fit`), for the summary line.
+_FIT = {"cache": "fit loaded from the cache", "fitted": "fitted on this run"}
 
 
 def _stderr_line(line: str) -> None:

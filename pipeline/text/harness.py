@@ -26,6 +26,7 @@ from typing import Any, Callable
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
+from pipeline.text.fit_cache import Fit, FitCache
 from pipeline.text.llm import LLMExtractor
 from pipeline.text.manifest import TextCase, benchmark_dir, ontology_names, tekgen_dir
 from pipeline.text.metrics import Output, macro, score_ontology
@@ -124,11 +125,16 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         extra_training: training data of other ontologies, ``{name: (ontology, sentences)}``.
         validate: run SV2, CS2 and SHACL on the KG.
         progress: called with a line as each stage starts (the fit, the extraction, validation):
-            a zero-shot fit takes tens of minutes, which a user must not wait through in silence.
+            a zero-shot fit takes tens of minutes, which a user must not wait through in silence;
+            and when the fit is done: loaded from the cache (:class:`.fit_cache.FitCache`, the file
+            named) or fitted (and stored: the same training data, settings and code load it next time).
     Returns:
         ``{"case", "extractor", "setting" (``trained``: the extractor learned from sentences of this
         ontology; ``zero-shot``: not), "training_ontologies", "n_sentences", "scores" (or None),
-        "validation", "kg_triples", "dropped", "elapsed_s"}``.
+        "validation", "kg_triples", "dropped", "fit", "elapsed_s"}``; ``fit``: how the offline
+        extractor was obtained when this call fitted it, ``{"source": "cache" (loaded from
+        :class:`.fit_cache.FitCache`) or "fitted", "file" (where it is stored, or None), "note" (why
+        not stored), "key"}``, else None (an extractor given, or the LLM).
     Raises:
         InputError: unknown ``kind``, or an offline extractor with no training sentence of the
             case's ontology and no Text2KGBench to learn from (:func:`general_training`).
@@ -136,6 +142,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             after ``outputs.jsonl``, the (empty) KG and ``provenance.json`` are written; the other
             sentences were not sent.
     """
+    fit: Fit | None = None
     if kind not in EXTRACTORS:
         raise InputError(f"unknown extractor {kind!r}; expected one of {', '.join(EXTRACTORS)}")
     out.mkdir(parents=True, exist_ok=True)
@@ -162,9 +169,22 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                        "other ontologies (no training sentence of this one)" if zero_shot else
                        f"fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
                        f"ontolog{'y' if len(train) == 1 else 'ies'}")
-            log.info("%s: %s", case.name, fitting)
-            say(fitting)
-            extractor = OfflineExtractor(**case.offline).fit(train)
+
+            def starting() -> None:
+                log.info("%s: %s", case.name, fitting)
+                say(fitting)
+
+            def prepare(ex: OfflineExtractor) -> None:
+                if ex.zero_shot_for(case.ontology) and ex.relations(case.ontology):
+                    ex.label_model  # fitted on first use: stored with the fit, not redone on the next run
+            fit = FitCache().fitted(case.offline, train, lambda: OfflineExtractor(**case.offline).fit(train),
+                                    prepare, starting)
+            extractor = fit.extractor
+            done = (f"{'zero-shot: ' if zero_shot else ''}the offline extractor for {n_train:,} training sentences of "
+                    f"{len(train)} {'other ' if zero_shot else ''}ontolog{'y' if len(train) == 1 else 'ies'} "
+                    f"{fit.describe()}")
+            log.info("%s: %s", case.name, done)
+            say(done)
         else:
             extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
     say(f"extracting triples from {len(texts):,} sentences")
@@ -219,6 +239,8 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             "protocol": protocol, "training_ontologies": sorted({o for o, _ in getattr(extractor, "train_sents", [])}
                                                                  or train),
             "similarity": getattr(extractor, "similarity", None),
+            "fit": None if fit is None else {"source": fit.source, "file": str(fit.path) if fit.path else None,
+                                             "note": fit.note or None, "key": fit.key},
             "settings": extractor.settings.public() if hasattr(extractor, "settings") else
             extractor.public_settings() if hasattr(extractor, "public_settings") else None,
             "model": getattr(getattr(extractor, "settings", None), "model", "offline"),
@@ -235,7 +257,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                        f"provenance so far in {out})", provenance=prov)
     return {"case": case.name, "extractor": prov["extractor"], "setting": setting,
             "training_ontologies": prov["training_ontologies"], "n_sentences": len(results), "scores": scores,
-            "validation": validation, "kg_triples": len(kg), "dropped": len(dropped),
+            "validation": validation, "kg_triples": len(kg), "dropped": len(dropped), "fit": prov["fit"],
             "elapsed_s": time.perf_counter() - t0}
 
 
