@@ -15,7 +15,7 @@ from pipeline.mappers.offline.names import is_code_name, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
-           "SEQUENCE_COVERAGE"]
+           "SEQUENCE_COVERAGE", "DANGLING_INCLUSION"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
     """Key references for the records of ``data`` restricted to ``refs``.
@@ -176,6 +176,56 @@ def _chance_inclusion(ref: str, s: SourceInfo, t: SourceInfo, name_hint: bool) -
         and not code_like(t.data.values(t.key[0]))
 
 
+#: Least share (exclusive) of a column's distinct values that another source's key must hold for the column to
+#: refer to it when some are not there (dangling references): more than half, "most", as a column whose values
+#: mostly fit a range is mapped to it (:data:`.fit.MOSTLY_FITS`).
+DANGLING_INCLUSION = 0.5
+
+
+def _shape(value: str) -> str:
+    """The character classes of ``value``: letters ``a``, digits ``9``, the rest as written (``ST009`` ->
+    ``aa999``)."""
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", value))
+
+
+def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> ForeignKey | None:
+    """A foreign key some of whose values the referenced source lacks: ``obs.station_id`` -> ``stations``
+    when one station of the observations is missing from the station list (``ST009``).
+
+    Real exports reference records another file does not hold (a station closed, a list cut at a date), and
+    a relation lost for one dangling value loses it for every record. An inclusion dependency that holds for
+    most values is a foreign key with faults when the data say so in two more ways: a word of the column's
+    name other than identifier words names the referenced source (its file name or its key, singular:
+    ``station_id`` names ``stations.csv`` and ``station_id``), and every value not found has the shape of the
+    key's values (``ST009`` as ``ST001``: a key of that scheme, not a value of another kind). Without the
+    name the inclusion may be chance (small whole numbers fall inside any ``1..n`` key; BLINKG's
+    ``location_type`` 0/1 among route short names). At least two distinct values must be found, and more than
+    :data:`DANGLING_INCLUSION` of them. The foreign key keeps the values not found (:attr:`ForeignKey.missing`):
+    its relation row is marked for review with their count (:mod:`.rows`), and the compiler reports the
+    unmatched join keys when the KG is made."""
+    values = distinct_values(s.data.values(ref))
+    own = set(_singular(name_words(ref)))
+    if len(values) < 2 or not own:
+        return None
+    best: ForeignKey | None = None
+    for t in infos:
+        if t is s or len(t.key) != 1:
+            continue
+        if not own & (set(_singular(words(t.stem, expand=False))) | set(_singular(name_words(t.key[0])))):
+            continue
+        keys = distinct_values(t.data.values(t.key[0]))
+        found, missing = values & keys, values - keys
+        coverage = len(found) / len(values)
+        if len(found) < 2 or coverage <= DANGLING_INCLUSION or not missing:
+            continue
+        shapes = {_shape(k) for k in keys}
+        if any(_shape(v) not in shapes for v in missing):
+            continue
+        if best is None or coverage > best.coverage:
+            best = ForeignKey(ref, t.name, t.key[0], coverage, tuple(sorted(missing)))
+    return best
+
+
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
     """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies.
 
@@ -183,7 +233,9 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
     Failing that, one whose (two or more distinct) values are all among another *unique* text column
     of a source that its name names (``playlist_genre`` in ``genres.csv``'s ``genre_name``) refers to
     that source by the alternate key (a unique column is a candidate key: Codd's relational model; the
-    inclusion dependency is the foreign key's definition); the join is on that column."""
+    inclusion dependency is the foreign key's definition); the join is on that column. Failing both, one
+    that names the source and whose values are mostly, not all, in its key refers to it with dangling values
+    (:func:`_dangling_foreign_key`)."""
     alternates = {t.name: _alternate_keys(t) for t in infos}
     for s in infos:
         for ref in s.refs:
@@ -206,6 +258,8 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                             break
                     if best:
                         break
+            if best is None and ref not in s.key:
+                best = _dangling_foreign_key(ref, s, infos)
             if best:
                 s.fks[ref] = best
         targets = {fk.target for fk in s.fks.values()}

@@ -180,7 +180,8 @@ def _foreign_key_reason(info: SourceInfo, ref: str, infos: list[SourceInfo], ont
     two sources' classes show it in either direction (a parent -> child property such as
     ``dcat:distribution`` links them too)."""
     fk = info.fks[ref]
-    head = f"foreign key to {fk.target}.{fk.target_ref}"
+    head = f"foreign key to {fk.target}.{fk.target_ref}" + (
+        f" ({len(fk.missing)} of its distinct values not there, e.g. {fk.missing[0]!r})" if fk.missing else "")
     target = next((i for i in infos if i.name == fk.target), None)
     if target is None or target.cls is None:
         return f"{head}, but no class was chosen for {fk.target}"
