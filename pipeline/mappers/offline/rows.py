@@ -27,7 +27,7 @@ from pipeline.mappers.offline.fit import domain_fits, misfits
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, own_language,
                                                 vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
-from pipeline.mappers.offline.nested import parent
+from pipeline.mappers.offline.nested import foreign_key_owners, parent
 from pipeline.mappers.offline.profile import distinct_values, profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
@@ -194,17 +194,24 @@ class RowBuilder:
                 t = by_name[fk.target]
                 if t.cls is None:
                     continue
-                p, score = best_prop(" ".join(reference_words(ref)), s.cls, t.cls)
+                # a foreign key in an occurrence of a repeating part relates that occurrence's entity first
+                p, score, owner = None, 0.0, s.cls
+                for owner in foreign_key_owners(s, ref, t.cls):
+                    p, score = best_prop(" ".join(reference_words(ref)), owner, t.cls)
+                    if p is not None:
+                        break
                 if p is None:
                     self.reverse_key_row(s, t, ref, fk, best_prop)
                     continue
                 self.rows.append(MappingRow(
-                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
-                    related_entity_class=self.c(t.cls), subject_template=self.template(s, s.cls),
+                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(owner),
+                    related_entity_class=self.c(t.cls), subject_template=self.template(s, owner),
                     join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
                     evidence=[evidence_line("key", 0.5 + 0.5 * score), f"inclusion dependency: values of {s.name}.{ref} are "
                               f"{_included_share(s, fk)} in {t.name}.{fk.target_ref} (key of {t.name})",
-                              f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
+                              *([f"{ref!r} is a member of each occurrence of {parent(ref)!r}, whose entity is a "
+                                 f"{self.c(owner)}"] if owner != s.cls else []),
+                              f"{self.c(p)}: domain fits {self.c(owner)}, range fits "
                               f"{self.c(t.cls)}; name similarity {score:.2f}"],
                     review=_dangling_review(s, t, fk)))
             for ck in s.cfks:
