@@ -10,7 +10,7 @@ import re
 from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
-from pipeline.mappers.offline.identity import code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
+from pipeline.mappers.offline.identity import ID_WORDS, code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
 from pipeline.mappers.offline.names import is_code_name, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 
@@ -195,8 +195,10 @@ def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> F
     Real exports reference records another file does not hold (a station closed, a list cut at a date), and
     a relation lost for one dangling value loses it for every record. An inclusion dependency that holds for
     most values is a foreign key with faults when the data say so in two more ways: a word of the column's
-    name other than identifier words names the referenced source (its file name or its key, singular:
-    ``station_id`` names ``stations.csv`` and ``station_id``), and every value not found has the shape of the
+    name other than identifier words names the referenced source (a word of its file name, singular:
+    ``station_id`` names ``stations.csv``), or the column has the name of its key (``sku`` and ``sku``; a
+    shared word alone is no sign: ``UniqueOPID/@Value`` and ``SOLOPEnd/@Value`` share ``Value``, the XML
+    attribute every element of the file has), and every value not found has the shape of the
     key's values (``ST009`` as ``ST001``: a key of that scheme, not a value of another kind). Without the
     name the inclusion may be chance (small whole numbers fall inside any ``1..n`` key; BLINKG's
     ``location_type`` 0/1 among route short names). At least two distinct values must be found, and more than
@@ -204,14 +206,14 @@ def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> F
     its relation row is marked for review with their count (:mod:`.rows`), and the compiler reports the
     unmatched join keys when the KG is made."""
     values = distinct_values(s.data.values(ref))
-    own = set(_singular(name_words(ref)))
-    if len(values) < 2 or not own:
+    own = {w for w in _singular(words(ref, expand=False)) if w not in ID_WORDS and len(w) >= 3}
+    if len(values) < 2:
         return None
     best: ForeignKey | None = None
     for t in infos:
         if t is s or len(t.key) != 1:
             continue
-        if not own & (set(_singular(words(t.stem, expand=False))) | set(_singular(name_words(t.key[0])))):
+        if not own & set(_singular(words(t.stem, expand=False))) and ref.lower() != t.key[0].lower():
             continue
         keys = distinct_values(t.data.values(t.key[0]))
         found, missing = values & keys, values - keys
