@@ -1,21 +1,29 @@
 """Keys of the offline mapper's sources: candidate keys, foreign keys, link files, composite foreign keys.
 
-Steps 1-3 and 6 of :mod:`.analysis` (data evidence only: uniqueness and inclusion of values,
-identifier-like names from :mod:`.identity`); classes and properties are decided in :mod:`.classes` and :mod:`.properties`.
+Steps 1-3 and 6 of :mod:`.analysis` (data evidence: uniqueness and inclusion of values, functional
+dependencies, identifier-like names from :mod:`.identity`; once classes are chosen, the vocabulary's object
+properties tie a column to the source it refers to, :func:`find_foreign_keys_named_by_relations`); classes
+and properties are decided in :mod:`.classes` and :mod:`.properties`.
 """
 from __future__ import annotations
 
 import re
 
+from rdflib import URIRef
+
+from pipeline.ontology import Ontology
 from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
 from pipeline.mappers.offline.identity import ID_WORDS, code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
-from pipeline.mappers.offline.names import is_code_name, words
+from pipeline.mappers.offline.fit import domain_fits
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
+from pipeline.mappers.offline.rows import range_fits
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
-           "SEQUENCE_COVERAGE", "DANGLING_INCLUSION"]
+           "find_foreign_keys_named_by_relations", "one_to_many_keys", "SEQUENCE_COVERAGE", "DANGLING_INCLUSION",
+           "RELATION_NAME_SCORE"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
     """Key references for the records of ``data`` restricted to ``refs``.
@@ -309,6 +317,99 @@ def find_foreign_keys_into_new_keys(infos: list[SourceInfo], before: dict[str, t
                 if not _chance_inclusion(ref, s, t, hint):
                     s.fks[ref] = ForeignKey(ref, t.name, t.key[0], 1.0)
                     break
+
+
+#: Least name similarity of a column to an object property for the property's range to tie the column to the
+#: source describing that class (a name match's level, as :data:`.classes.SUBCLASS_EVIDENCE`).
+RELATION_NAME_SCORE = 0.7
+
+
+def find_foreign_keys_named_by_relations(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher,
+                                         object_props: list[URIRef]) -> None:
+    """Foreign keys into a unique column of a source that the column's name ties to through the vocabulary.
+
+    A column whose values are all in a unique text column of another source (a candidate key, Codd's
+    relational model; not its first key: ``organizations.member`` in ``people.nick``, the people keyed by
+    ``name``) refers to that source when its name names, at a name match's level
+    (:data:`RELATION_NAME_SCORE`), an object property usable on its records' class whose range is the other
+    source's class (``member`` ~ ``foaf:member``, domain ``foaf:Organization``, range ``foaf:Person``):
+    ``rdfs:range`` makes the property's objects entities of that class (RDF 1.1 Semantics, rdfs3), and the
+    inclusion dependency says which. The vocabulary stands in for the file name :func:`find_foreign_keys`
+    asks of an alternate key (``member`` names no ``people``). Whole numbers and a single value are left
+    out (they fall into any unique column by chance), as are columns a decision took, and a key column
+    unless the key is a minimal key of chance (:func:`one_to_many_keys` then reads the records again).
+    Runs after classes and properties are chosen."""
+    alternates = {t.name: [*t.key[:1], *_alternate_keys(t)] for t in infos if len(t.key) == 1}
+    for s in infos:
+        if s.link or s.cls is None:
+            continue
+        taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
+        for ref in s.refs:
+            if ref in taken or (ref in s.key and not s.key_evidence.startswith("minimal key")):
+                continue
+            values = s.data.values(ref)
+            if len(distinct_values(values)) < 2 or _whole_numbers(values):
+                continue
+            text = own_words(ref, s.stem)
+            for t in infos:
+                if t is s or t.cls is None or t.link or t.name not in alternates:
+                    continue
+                if not any(domain_fits(ontology, p, s.cls) > 0 and range_fits(ontology, p, t.cls)
+                           and matcher.score(text, p) >= RELATION_NAME_SCORE for p in object_props):
+                    continue
+                col = next((c for c in alternates[t.name] if included(values, t.data.values(c)) == 1.0), None)
+                if col is not None:
+                    s.fks[ref] = ForeignKey(ref, t.name, col, 1.0)
+                    break
+
+
+def _depends_on(records: list, det: tuple[str, ...], dep: str) -> bool:
+    """The functional dependency ``det -> dep`` holds over ``records``: records agreeing on ``det`` agree on
+    ``dep``."""
+    seen: dict[tuple, tuple] = {}
+    for r in records:
+        k = tuple(tuple(r.get(d, ())) for d in det)
+        if seen.setdefault(k, tuple(r.get(dep, ()))) != tuple(r.get(dep, ())):
+            return False
+    return True
+
+
+def one_to_many_keys(infos: list[SourceInfo]) -> None:
+    """Drop a foreign key from a minimal key of chance when the rest of the key identifies the entity.
+
+    ``organizations.csv`` (``name``, ``homepage``, ``member``) repeats each organization once per member:
+    no column alone tells the records apart, and the first minimal key, ``(name, member)``, would make one
+    organization per membership (``UPM_ocorcho``, ``UPM_dachafra``) and leave no link to any person. When a
+    column of that key is a foreign key (``member`` -> ``people.nick``), the rest of the key holds no
+    foreign key, and every other column is functionally dependent on the rest alone (``name -> homepage``:
+    a partial dependency on the key, which second normal form puts in a relation of its own, the entity's;
+    E. F. Codd, "Further normalization of the data base relational model", 1971), the records are one
+    entity per value of the rest with a one-to-many relation to the referenced records: the rest keys the
+    entity and the foreign key gives one link per record. At least one other column must depend on the
+    rest (a dependency holding for no column says nothing: ``(title, author_id)`` of books keeps both, two
+    books may share a title). Keys chosen for other reasons (identifiers, a sequence number) stay."""
+    for s in infos:
+        if s.link or len(s.key) < 2 or not s.key_evidence.startswith("minimal key"):
+            continue
+        fk = [r for r in s.key if r in s.fks]
+        if len(fk) != 1:
+            continue
+        rest = tuple(r for r in s.key if r != fk[0])
+        others = [r for r in s.refs if r not in s.key]
+        records = list(distinct_records(s.data.records))
+        if not others or not all(_depends_on(records, rest, r) for r in others):
+            continue
+        old = s.key
+        target = s.fks[fk[0]]
+        s.key = rest
+        s.key_evidence = (f"{list(rest)} identify the entity: {', '.join(repr(r) for r in others)} "
+                          f"{'depends' if len(others) == 1 else 'depend'} on "
+                          f"{' and '.join(repr(r) for r in rest)} alone over {len(records)} distinct records; "
+                          f"{fk[0]!r}, a foreign key to {target.target}.{target.target_ref}, repeats per entity "
+                          f"(one-to-many), so it is no part of the key (the minimal key was {list(old)})")
+        for cls, key in list(s.keys.items()):
+            if key == old:
+                s.keys[cls] = rest
 
 
 def find_composite_keys(infos: list[SourceInfo]) -> None:

@@ -208,7 +208,8 @@ class RowBuilder:
                     related_entity_class=self.c(t.cls), subject_template=self.template(s, owner),
                     join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
                     evidence=[evidence_line("key", 0.5 + 0.5 * score), f"inclusion dependency: values of {s.name}.{ref} are "
-                              f"{_included_share(s, fk)} in {t.name}.{fk.target_ref} (key of {t.name})",
+                              f"{_included_share(s, fk)} in {t.name}.{fk.target_ref} "
+                              f"({'key' if (fk.target_ref,) == tuple(t.key) else 'a unique column'} of {t.name})",
                               *([f"{ref!r} is a member of each occurrence of {parent(ref)!r}, whose entity is a "
                                  f"{self.c(owner)}"] if owner != s.cls else []),
                               f"{self.c(p)}: domain fits {self.c(owner)}, range fits "
