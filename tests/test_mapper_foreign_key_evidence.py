@@ -104,3 +104,11 @@ def test_a_foreign_key_in_a_single_nested_object_stays_on_the_record(tmp_path):
     assert [r for r in rows if (r.ontology_property or "").endswith("#product")] == []
     assert any("foreign key to products.csv.sku, but no object property links http://example.org/shop#Order and "
                "http://example.org/shop#Product" in m for m in findings)
+
+
+def test_a_key_numbering_its_records_takes_no_dangling_reference(tmp_path):
+    # stations keyed 1..3: most small numbers of any column fall inside, so 9 missing says nothing
+    rows, _ = _map(tmp_path, _DANGLING, {"stations.csv": "station_id,station_name,city\n1,Station 1,Gent\n"
+                                                         "2,Station 2,Gent\n3,Station 3,Brugge\n",
+                                         "obs.csv": _obs("station_id", ["1", "2", "1", "9", "2"])})
+    assert _made_by(rows) == []

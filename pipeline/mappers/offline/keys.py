@@ -208,8 +208,9 @@ def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> F
     shared word alone is no sign: ``UniqueOPID/@Value`` and ``SOLOPEnd/@Value`` share ``Value``, the XML
     attribute every element of the file has), and every value not found has the shape of the
     key's values (``ST009`` as ``ST001``: a key of that scheme, not a value of another kind). Without the
-    name the inclusion may be chance (small whole numbers fall inside any ``1..n`` key; BLINKG's
-    ``location_type`` 0/1 among route short names). At least two distinct values must be found, and more than
+    name the inclusion may be chance (BLINKG's ``location_type`` 0/1 among route short names), and a key of
+    whole numbers ``1..n`` holds most small numbers of any column whatever its name (``route_type`` in
+    ``routes.route_id``), so it takes no dangling reference (a fixed-width code does). At least two distinct values must be found, and more than
     :data:`DANGLING_INCLUSION` of them. The foreign key keeps the values not found (:attr:`ForeignKey.missing`):
     its relation row is marked for review with their count (:mod:`.rows`), and the compiler reports the
     unmatched join keys when the KG is made."""
@@ -223,7 +224,10 @@ def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> F
             continue
         if not own & set(_singular(words(t.stem, expand=False))) and ref.lower() != t.key[0].lower():
             continue
-        keys = distinct_values(t.data.values(t.key[0]))
+        key_values = t.data.values(t.key[0])
+        if _whole_numbers(key_values) and not code_like(key_values):
+            continue  # a key numbering its records 1..n holds most small numbers of any column
+        keys = distinct_values(key_values)
         found, missing = values & keys, values - keys
         coverage = len(found) / len(values)
         if len(found) < 2 or coverage <= DANGLING_INCLUSION or not missing:
@@ -354,22 +358,27 @@ def find_foreign_keys_named_by_relations(infos: list[SourceInfo], ontology: Onto
             for t in infos:
                 if t is s or t.cls is None or t.link or t.name not in alternates:
                     continue
-                if not any(domain_fits(ontology, p, s.cls) > 0 and range_fits(ontology, p, t.cls)
-                           and matcher.score(text, p) >= RELATION_NAME_SCORE for p in object_props):
-                    continue
+                # the inclusion first (set operations), the vocabulary only for a column it holds for
                 col = next((c for c in alternates[t.name] if included(values, t.data.values(c)) == 1.0), None)
-                if col is not None:
+                if col is not None and any(domain_fits(ontology, p, s.cls) > 0 and range_fits(ontology, p, t.cls)
+                                           and matcher.score(text, p) >= RELATION_NAME_SCORE for p in object_props):
                     s.fks[ref] = ForeignKey(ref, t.name, col, 1.0)
                     break
 
 
-def _depends_on(records: list, det: tuple[str, ...], dep: str) -> bool:
+def _depends_on(records: list | DistinctRecords, det: tuple[str, ...], dep: str) -> bool:
     """The functional dependency ``det -> dep`` holds over ``records``: records agreeing on ``det`` agree on
-    ``dep``."""
-    seen: dict[tuple, tuple] = {}
-    for r in records:
-        k = tuple(tuple(r.get(d, ())) for d in det)
-        if seen.setdefault(k, tuple(r.get(dep, ()))) != tuple(r.get(dep, ())):
+    ``dep``. Columnar records are read column by column (no dict per record)."""
+    if isinstance(records, DistinctRecords):
+        cols = [records.column(d) for d in (*det, dep)]
+        if any(c is None for c in cols):
+            return False
+        rows = zip(zip(*cols[:-1]), cols[-1])
+    else:
+        rows = ((tuple(tuple(r.get(d, ())) for d in det), tuple(r.get(dep, ()))) for r in records)
+    seen: dict = {}
+    for k, v in rows:
+        if seen.setdefault(k, v) != v:
             return False
     return True
 
@@ -396,7 +405,7 @@ def one_to_many_keys(infos: list[SourceInfo]) -> None:
             continue
         rest = tuple(r for r in s.key if r != fk[0])
         others = [r for r in s.refs if r not in s.key]
-        records = list(distinct_records(s.data.records))
+        records = distinct_records(s.data.records)
         if not others or not all(_depends_on(records, rest, r) for r in others):
             continue
         old = s.key
