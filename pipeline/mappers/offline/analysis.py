@@ -45,12 +45,15 @@ MIN_SCORE = 0.45
 
 @dataclass
 class ForeignKey:
-    """``source.reference`` values included in ``target.target_ref`` (the target's key)."""
+    """``source.reference`` values included in ``target.target_ref`` (the target's key); ``coverage``: the
+    share of the reference's distinct values found there, ``missing``: those not found (dangling references,
+    :func:`.keys.find_foreign_keys`)."""
 
     reference: str
     target: str
     target_ref: str
     coverage: float
+    missing: tuple[str, ...] = ()
 
 
 @dataclass

@@ -1,21 +1,29 @@
 """Keys of the offline mapper's sources: candidate keys, foreign keys, link files, composite foreign keys.
 
-Steps 1-3 and 6 of :mod:`.analysis` (data evidence only: uniqueness and inclusion of values,
-identifier-like names from :mod:`.identity`); classes and properties are decided in :mod:`.classes` and :mod:`.properties`.
+Steps 1-3 and 6 of :mod:`.analysis` (data evidence: uniqueness and inclusion of values, functional
+dependencies, identifier-like names from :mod:`.identity`; once classes are chosen, the vocabulary's object
+properties tie a column to the source it refers to, :func:`find_foreign_keys_named_by_relations`); classes
+and properties are decided in :mod:`.classes` and :mod:`.properties`.
 """
 from __future__ import annotations
 
 import re
 
+from rdflib import URIRef
+
+from pipeline.ontology import Ontology
 from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
 from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceInfo
-from pipeline.mappers.offline.identity import code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
-from pipeline.mappers.offline.names import is_code_name, words
+from pipeline.mappers.offline.identity import ID_WORDS, code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
+from pipeline.mappers.offline.fit import domain_fits
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
+from pipeline.mappers.offline.rows import range_fits
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
-           "SEQUENCE_COVERAGE"]
+           "find_foreign_keys_named_by_relations", "one_to_many_keys", "SEQUENCE_COVERAGE", "DANGLING_INCLUSION",
+           "RELATION_NAME_SCORE"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
     """Key references for the records of ``data`` restricted to ``refs``.
@@ -176,6 +184,62 @@ def _chance_inclusion(ref: str, s: SourceInfo, t: SourceInfo, name_hint: bool) -
         and not code_like(t.data.values(t.key[0]))
 
 
+#: Least share (exclusive) of a column's distinct values that another source's key must hold for the column to
+#: refer to it when some are not there (dangling references): more than half, "most", as a column whose values
+#: mostly fit a range is mapped to it (:data:`.fit.MOSTLY_FITS`).
+DANGLING_INCLUSION = 0.5
+
+
+def _shape(value: str) -> str:
+    """The character classes of ``value``: letters ``a``, digits ``9``, the rest as written (``ST009`` ->
+    ``aa999``)."""
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", value))
+
+
+def _dangling_foreign_key(ref: str, s: SourceInfo, infos: list[SourceInfo]) -> ForeignKey | None:
+    """A foreign key some of whose values the referenced source lacks: ``obs.station_id`` -> ``stations``
+    when one station of the observations is missing from the station list (``ST009``).
+
+    Real exports reference records another file does not hold (a station closed, a list cut at a date), and
+    a relation lost for one dangling value loses it for every record. An inclusion dependency that holds for
+    most values is a foreign key with faults when the data say so in two more ways: a word of the column's
+    name other than identifier words names the referenced source (a word of its file name, singular:
+    ``station_id`` names ``stations.csv``), or the column has the name of its key (``sku`` and ``sku``; a
+    shared word alone is no sign: ``UniqueOPID/@Value`` and ``SOLOPEnd/@Value`` share ``Value``, the XML
+    attribute every element of the file has), and every value not found has the shape of the
+    key's values (``ST009`` as ``ST001``: a key of that scheme, not a value of another kind). Without the
+    name the inclusion may be chance (BLINKG's ``location_type`` 0/1 among route short names), and a key of
+    whole numbers ``1..n`` holds most small numbers of any column whatever its name (``route_type`` in
+    ``routes.route_id``), so it takes no dangling reference (a fixed-width code does). At least two distinct values must be found, and more than
+    :data:`DANGLING_INCLUSION` of them. The foreign key keeps the values not found (:attr:`ForeignKey.missing`):
+    its relation row is marked for review with their count (:mod:`.rows`), and the compiler reports the
+    unmatched join keys when the KG is made."""
+    values = distinct_values(s.data.values(ref))
+    own = {w for w in _singular(words(ref, expand=False)) if w not in ID_WORDS and len(w) >= 3}
+    if len(values) < 2:
+        return None
+    best: ForeignKey | None = None
+    for t in infos:
+        if t is s or len(t.key) != 1:
+            continue
+        if not own & set(_singular(words(t.stem, expand=False))) and ref.lower() != t.key[0].lower():
+            continue
+        key_values = t.data.values(t.key[0])
+        if _whole_numbers(key_values) and not code_like(key_values):
+            continue  # a key numbering its records 1..n holds most small numbers of any column
+        keys = distinct_values(key_values)
+        found, missing = values & keys, values - keys
+        coverage = len(found) / len(values)
+        if len(found) < 2 or coverage <= DANGLING_INCLUSION or not missing:
+            continue
+        shapes = {_shape(k) for k in keys}
+        if any(_shape(v) not in shapes for v in missing):
+            continue
+        if best is None or coverage > best.coverage:
+            best = ForeignKey(ref, t.name, t.key[0], coverage, tuple(sorted(missing)))
+    return best
+
+
 def find_foreign_keys(infos: list[SourceInfo]) -> None:
     """Fill :attr:`SourceInfo.fks` and :attr:`SourceInfo.link` from unary inclusion dependencies.
 
@@ -183,7 +247,9 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
     Failing that, one whose (two or more distinct) values are all among another *unique* text column
     of a source that its name names (``playlist_genre`` in ``genres.csv``'s ``genre_name``) refers to
     that source by the alternate key (a unique column is a candidate key: Codd's relational model; the
-    inclusion dependency is the foreign key's definition); the join is on that column."""
+    inclusion dependency is the foreign key's definition); the join is on that column. Failing both, one
+    that names the source and whose values are mostly, not all, in its key refers to it with dangling values
+    (:func:`_dangling_foreign_key`)."""
     alternates = {t.name: _alternate_keys(t) for t in infos}
     for s in infos:
         for ref in s.refs:
@@ -206,6 +272,8 @@ def find_foreign_keys(infos: list[SourceInfo]) -> None:
                             break
                     if best:
                         break
+            if best is None and ref not in s.key:
+                best = _dangling_foreign_key(ref, s, infos)
             if best:
                 s.fks[ref] = best
         targets = {fk.target for fk in s.fks.values()}
@@ -253,6 +321,104 @@ def find_foreign_keys_into_new_keys(infos: list[SourceInfo], before: dict[str, t
                 if not _chance_inclusion(ref, s, t, hint):
                     s.fks[ref] = ForeignKey(ref, t.name, t.key[0], 1.0)
                     break
+
+
+#: Least name similarity of a column to an object property for the property's range to tie the column to the
+#: source describing that class (a name match's level, as :data:`.classes.SUBCLASS_EVIDENCE`).
+RELATION_NAME_SCORE = 0.7
+
+
+def find_foreign_keys_named_by_relations(infos: list[SourceInfo], ontology: Ontology, matcher: NameMatcher,
+                                         object_props: list[URIRef]) -> None:
+    """Foreign keys into a unique column of a source that the column's name ties to through the vocabulary.
+
+    A column whose values are all in a unique text column of another source (a candidate key, Codd's
+    relational model; not its first key: ``organizations.member`` in ``people.nick``, the people keyed by
+    ``name``) refers to that source when its name names, at a name match's level
+    (:data:`RELATION_NAME_SCORE`), an object property usable on its records' class whose range is the other
+    source's class (``member`` ~ ``foaf:member``, domain ``foaf:Organization``, range ``foaf:Person``):
+    ``rdfs:range`` makes the property's objects entities of that class (RDF 1.1 Semantics, rdfs3), and the
+    inclusion dependency says which. The vocabulary stands in for the file name :func:`find_foreign_keys`
+    asks of an alternate key (``member`` names no ``people``). Whole numbers and a single value are left
+    out (they fall into any unique column by chance), as are columns a decision took, and a key column
+    unless the key is a minimal key of chance (:func:`one_to_many_keys` then reads the records again).
+    Runs after classes and properties are chosen."""
+    alternates = {t.name: [*t.key[:1], *_alternate_keys(t)] for t in infos if len(t.key) == 1}
+    for s in infos:
+        if s.link or s.cls is None:
+            continue
+        taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
+        for ref in s.refs:
+            if ref in taken or (ref in s.key and not s.key_evidence.startswith("minimal key")):
+                continue
+            values = s.data.values(ref)
+            if len(distinct_values(values)) < 2 or _whole_numbers(values):
+                continue
+            text = own_words(ref, s.stem)
+            for t in infos:
+                if t is s or t.cls is None or t.link or t.name not in alternates:
+                    continue
+                # the inclusion first (set operations), the vocabulary only for a column it holds for
+                col = next((c for c in alternates[t.name] if included(values, t.data.values(c)) == 1.0), None)
+                if col is not None and any(domain_fits(ontology, p, s.cls) > 0 and range_fits(ontology, p, t.cls)
+                                           and matcher.score(text, p) >= RELATION_NAME_SCORE for p in object_props):
+                    s.fks[ref] = ForeignKey(ref, t.name, col, 1.0)
+                    break
+
+
+def _depends_on(records: list | DistinctRecords, det: tuple[str, ...], dep: str) -> bool:
+    """The functional dependency ``det -> dep`` holds over ``records``: records agreeing on ``det`` agree on
+    ``dep``. Columnar records are read column by column (no dict per record)."""
+    if isinstance(records, DistinctRecords):
+        cols = [records.column(d) for d in (*det, dep)]
+        if any(c is None for c in cols):
+            return False
+        rows = zip(zip(*cols[:-1]), cols[-1])
+    else:
+        rows = ((tuple(tuple(r.get(d, ())) for d in det), tuple(r.get(dep, ()))) for r in records)
+    seen: dict = {}
+    for k, v in rows:
+        if seen.setdefault(k, v) != v:
+            return False
+    return True
+
+
+def one_to_many_keys(infos: list[SourceInfo]) -> None:
+    """Drop a foreign key from a minimal key of chance when the rest of the key identifies the entity.
+
+    ``organizations.csv`` (``name``, ``homepage``, ``member``) repeats each organization once per member:
+    no column alone tells the records apart, and the first minimal key, ``(name, member)``, would make one
+    organization per membership (``UPM_ocorcho``, ``UPM_dachafra``) and leave no link to any person. When a
+    column of that key is a foreign key (``member`` -> ``people.nick``), the rest of the key holds no
+    foreign key, and every other column is functionally dependent on the rest alone (``name -> homepage``:
+    a partial dependency on the key, which second normal form puts in a relation of its own, the entity's;
+    E. F. Codd, "Further normalization of the data base relational model", 1971), the records are one
+    entity per value of the rest with a one-to-many relation to the referenced records: the rest keys the
+    entity and the foreign key gives one link per record. At least one other column must depend on the
+    rest (a dependency holding for no column says nothing: ``(title, author_id)`` of books keeps both, two
+    books may share a title). Keys chosen for other reasons (identifiers, a sequence number) stay."""
+    for s in infos:
+        if s.link or len(s.key) < 2 or not s.key_evidence.startswith("minimal key"):
+            continue
+        fk = [r for r in s.key if r in s.fks]
+        if len(fk) != 1:
+            continue
+        rest = tuple(r for r in s.key if r != fk[0])
+        others = [r for r in s.refs if r not in s.key]
+        records = distinct_records(s.data.records)
+        if not others or not all(_depends_on(records, rest, r) for r in others):
+            continue
+        old = s.key
+        target = s.fks[fk[0]]
+        s.key = rest
+        s.key_evidence = (f"{list(rest)} identify the entity: {', '.join(repr(r) for r in others)} "
+                          f"{'depends' if len(others) == 1 else 'depend'} on "
+                          f"{' and '.join(repr(r) for r in rest)} alone over {len(records)} distinct records; "
+                          f"{fk[0]!r}, a foreign key to {target.target}.{target.target_ref}, repeats per entity "
+                          f"(one-to-many), so it is no part of the key (the minimal key was {list(old)})")
+        for cls, key in list(s.keys.items()):
+            if key == old:
+                s.keys[cls] = rest
 
 
 def find_composite_keys(infos: list[SourceInfo]) -> None:

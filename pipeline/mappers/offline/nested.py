@@ -20,7 +20,8 @@ from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, va
 from pipeline.mappers.offline.identity import id_like, identifier_properties
 from pipeline.mappers.offline.names import NameMatcher
 
-__all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id"]
+__all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id",
+           "foreign_key_owners"]
 
 
 def parent(ref: str) -> str:
@@ -191,3 +192,25 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     deepest = max(len(parent(r)) for r in ids)
     ids = [r for r in ids if len(parent(r)) == deepest]
     return (ids[0],) if len(ids) == 1 else ()
+
+
+def foreign_key_owners(info: SourceInfo, ref: str, target: URIRef | None) -> list[URIRef]:
+    """The classes whose entity the foreign key ``ref`` of ``info`` may relate to the referenced records,
+    most specific first: the entity of the repeating part ``ref`` lies in, then the record's.
+
+    A member of an occurrence of a repeating part (``items.sku`` in an order's ``items``) is a value of
+    that occurrence, as its siblings are (``items.qty`` and ``items.price`` made an ``:OrderLine`` per
+    occurrence): it names the product of one order line, and the record's entity (the order) holds many
+    of them. So the relation is looked for from the part's entity first (``:product``, domain
+    ``:OrderLine``); the record's class follows, for a vocabulary that relates the record to the
+    referenced class directly. The part's entity is the one class its other members opened (one class
+    only), unless that class is the referenced one (the occurrence is the referenced entity, read in
+    place: nothing relates it to itself). A single nested object, or a flat column, has the record's
+    class alone."""
+    obj = parent(ref)
+    if not obj or info.cls is None or repeating_part(info.data, info.data.iterator, ref) is None:
+        return [info.cls] if info.cls is not None else []
+    classes = {a.cls for a in info.assignments if a.cls != info.cls and parent(a.reference) == obj}
+    if len(classes) != 1 or classes == {target}:
+        return [info.cls]
+    return [classes.pop(), info.cls]

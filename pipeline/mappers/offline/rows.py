@@ -27,8 +27,8 @@ from pipeline.mappers.offline.fit import domain_fits, misfits
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, own_language,
                                                 vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
-from pipeline.mappers.offline.nested import parent
-from pipeline.mappers.offline.profile import profile_datatype
+from pipeline.mappers.offline.nested import foreign_key_owners, parent
+from pipeline.mappers.offline.profile import distinct_values, profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["mark_cross_products", "range_fits", "RowBuilder", "subject_template", "drop_repeated_rows"]
@@ -194,17 +194,27 @@ class RowBuilder:
                 t = by_name[fk.target]
                 if t.cls is None:
                     continue
-                p, score = best_prop(" ".join(reference_words(ref)), s.cls, t.cls)
+                # a foreign key in an occurrence of a repeating part relates that occurrence's entity first
+                p, score, owner = None, 0.0, s.cls
+                for owner in foreign_key_owners(s, ref, t.cls):
+                    p, score = best_prop(" ".join(reference_words(ref)), owner, t.cls)
+                    if p is not None:
+                        break
                 if p is None:
                     self.reverse_key_row(s, t, ref, fk, best_prop)
                     continue
                 self.rows.append(MappingRow(
-                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(s.cls),
-                    related_entity_class=self.c(t.cls), subject_template=self.template(s, s.cls),
+                    data_reference=ref, source_file=s.name, ontology_property=self.c(p), entity_class=self.c(owner),
+                    related_entity_class=self.c(t.cls), subject_template=self.template(s, owner),
                     join_condition=f"{s.stem}.{ref}=={t.stem}.{fk.target_ref}", confidence=round(0.5 + 0.5 * score, 3),
-                    evidence=[evidence_line("key", 0.5 + 0.5 * score), f"inclusion dependency: values of {s.name}.{ref} are all in {t.name}.{fk.target_ref} "
-                              f"(key of {t.name})", f"{self.c(p)}: domain fits {self.c(s.cls)}, range fits "
-                              f"{self.c(t.cls)}; name similarity {score:.2f}"]))
+                    evidence=[evidence_line("key", 0.5 + 0.5 * score), f"inclusion dependency: values of {s.name}.{ref} are "
+                              f"{_included_share(s, fk)} in {t.name}.{fk.target_ref} "
+                              f"({'key' if (fk.target_ref,) == tuple(t.key) else 'a unique column'} of {t.name})",
+                              *([f"{ref!r} is a member of each occurrence of {parent(ref)!r}, whose entity is a "
+                                 f"{self.c(owner)}"] if owner != s.cls else []),
+                              f"{self.c(p)}: domain fits {self.c(owner)}, range fits "
+                              f"{self.c(t.cls)}; name similarity {score:.2f}"],
+                    review=_dangling_review(s, t, fk)))
             for ck in s.cfks:
                 t = by_name[ck.target]
                 for c in sorted(s.borrowed & ({t.cls} - {None})):
@@ -259,7 +269,8 @@ class RowBuilder:
             source_file=t.name, ontology_property=self.c(p), entity_class=self.c(t.cls),
             related_entity_class=self.c(s.cls), subject_template=self.template(t, t.cls),
             join_condition=f"{t.stem}.{fk.target_ref}=={s.stem}.{ref}", confidence=round(raw, 3),
-            evidence=[evidence_line("key", raw), f"inclusion dependency: values of {s.name}.{ref} are all in "
+            review=_dangling_review(s, t, fk),
+            evidence=[evidence_line("key", raw), f"inclusion dependency: values of {s.name}.{ref} are {_included_share(s, fk)} in "
                       f"{t.name}.{fk.target_ref} (key of {t.name}): each {self.c(s.cls)} of {s.name} belongs to "
                       f"one {self.c(t.cls)}", f"no object property leads from {self.c(s.cls)} to {self.c(t.cls)}; "
                       f"{self.c(p)} has domain {self.c(t.cls)} and range {self.c(s.cls)}: the relation stated from "
@@ -306,6 +317,27 @@ class RowBuilder:
                 subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
                 function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
                 evidence=[evidence_line("value map", 0.5 * vm.coverage + 0.5 * score), vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+
+
+def _included_share(s: SourceInfo, fk: Any) -> str:
+    """``"all"``, or ``"2 of 3 distinct values"`` for a foreign key with dangling values."""
+    if not fk.missing:
+        return "all"
+    n = len(distinct_values(s.data.values(fk.reference)))
+    return f"{n - len(fk.missing)} of {n} distinct values"
+
+
+def _dangling_review(s: SourceInfo, t: SourceInfo, fk: Any) -> str | None:
+    """Why a relation joined on a foreign key with dangling values (:func:`.keys.find_foreign_keys`) needs a
+    person: the records holding them get no link, and the inclusion that makes the column a foreign key
+    holds for most values only."""
+    if not fk.missing:
+        return None
+    shown = ", ".join(repr(v) for v in fk.missing[:3]) + (", ..." if len(fk.missing) > 3 else "")
+    n = len(distinct_values(s.data.values(fk.reference)))
+    return (f"{len(fk.missing)} of the {n} distinct values of {s.name}.{fk.reference} "
+            f"({shown}) {'is' if len(fk.missing) == 1 else 'are'} not in {t.name}.{fk.target_ref}: the records holding them get no link; confirm that "
+            f"{fk.reference!r} refers to {t.name}")
 
 
 def _repeats(data: Any, reference: str, memo: dict[tuple[int, str], bool]) -> bool:

@@ -30,6 +30,7 @@ from pipeline.mappers.offline.identity import identifier_properties
 from pipeline.mappers.offline.iris import iri_properties, is_web_iri_column
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
+from pipeline.mappers.offline.nested import foreign_key_owners
 from pipeline.mappers.offline.rows import range_fits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
 from pipeline.mappers.offline.xmldoc import is_document
@@ -180,12 +181,14 @@ def _foreign_key_reason(info: SourceInfo, ref: str, infos: list[SourceInfo], ont
     two sources' classes show it in either direction (a parent -> child property such as
     ``dcat:distribution`` links them too)."""
     fk = info.fks[ref]
-    head = f"foreign key to {fk.target}.{fk.target_ref}"
+    head = f"foreign key to {fk.target}.{fk.target_ref}" + (
+        f" ({len(fk.missing)} of its distinct values not there, e.g. {fk.missing[0]!r})" if fk.missing else "")
     target = next((i for i in infos if i.name == fk.target), None)
     if target is None or target.cls is None:
         return f"{head}, but no class was chosen for {fk.target}"
-    src, dst = ont.compact(info.cls), ont.compact(target.cls)
-    links = [(d, r) for d, r in ((info.cls, target.cls), (target.cls, info.cls))
+    owners = foreign_key_owners(info, ref, target.cls)  # the entity of its repeating part first, then the record's
+    src, dst = " or ".join(ont.compact(o) for o in owners), ont.compact(target.cls)
+    links = [(d, r) for o in owners for d, r in ((o, target.cls), (target.cls, o))
              if any(domain_fits(ont, p, d) > 0 and range_fits(ont, p, r) for p in ont.object_properties)]
     if not links:
         return f"{head}, but no object property links {src} and {dst} in either direction"
