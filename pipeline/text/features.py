@@ -39,9 +39,14 @@ def compatible(rel_range: str, shape: str) -> bool:
     return shape in NAME_SHAPES or shape == "LOW"
 
 
+#: A token that starts with a word character (compiled once: :func:`words` runs for every pair).
+_WORD = re.compile(r"\w")
+
+
 def words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
     """Lower-case word tokens inside the character span ``[start, end)`` (punctuation left out)."""
-    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+    match = _WORD.match
+    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and match(t[2])]
 
 
 _STEMMER = None
