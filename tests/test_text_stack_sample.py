@@ -81,3 +81,15 @@ def test_words_are_the_lower_case_word_tokens_of_the_span():
                                          "who", "was", "born", "in", "1970"]
     assert words(toks, 4, 14) == ["manager", "of"]
     assert words(toks, 5, 14) == ["of"]  # a token cut by the span is left out
+
+
+def test_words_of_every_span_are_those_a_scan_of_the_tokens_gives():
+    import re
+    sent = "Born in Canada, Aaron Boogaard (born 1986) plays for the Rockford IceHogs; St. Louis is 2,500 km away."
+    toks = tokens(sent)
+
+    def scan(start, end):
+        return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+    spans = [(s, e) for s in range(0, len(sent) + 2, 3) for e in range(s, len(sent) + 2, 4)]
+    assert all(words(toks, s, e) == scan(s, e) for s, e in spans) and len(spans) > 400
+    assert words([], 0, 10) == []
