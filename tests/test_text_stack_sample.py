@@ -93,3 +93,27 @@ def test_words_of_every_span_are_those_a_scan_of_the_tokens_gives():
     spans = [(s, e) for s in range(0, len(sent) + 2, 3) for e in range(s, len(sent) + 2, 4)]
     assert all(words(toks, s, e) == scan(s, e) for s, e in spans) and len(spans) > 400
     assert words([], 0, 10) == []
+
+
+def test_bins_follow_scikit_learns_unweighted_binning():
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+    rng = np.random.default_rng(3)
+    X = np.stack([rng.random(3000), rng.integers(0, 5, 3000).astype(float), np.round(rng.random(3000), 2)], axis=1)
+    edges = stacking.bin_edges(X)
+    ours = stacking.apply_bins(edges, X)
+    theirs = _BinMapper(n_bins=256, subsample=None).fit_transform(X)
+    assert (ours == theirs).all()
+    assert [len(e) for e in edges] == [254, 4, 100]
+
+
+def test_a_weighted_fit_reads_the_bins_of_its_rows():
+    rng = np.random.default_rng(2)
+    X = np.stack([np.where(rng.random(4000) < 0.1, 0.2, 0.001), rng.random(4000)], axis=1)
+    y = ((X[:, 0] > 0.1) & (rng.random(4000) < 0.3)).astype(int)
+    data = [(X[i:i + 40], y[i:i + 40]) for i in range(0, 4000, 40)]
+    m = stacking._fit_rows(data, 2, 0.2)
+    assert isinstance(m, stacking.Bagged) and m.edges is not None and len(m.models) == 2
+    q = m.predict_proba(X)[:, 1]
+    assert q[X[:, 0] > 0.1].mean() == pytest.approx(y[X[:, 0] > 0.1].mean(), abs=0.05)
+    assert q[X[:, 0] < 0.1].mean() < 0.01
+    assert stacking._fit_rows(data, 2, 1.0).edges is None  # whole fits: scikit-learn's own binning
