@@ -26,8 +26,9 @@ def test_rounds_keep_bagged_final_models_and_fit_fewer_out_of_fold_ones(monkeypa
         def __init__(self, **kw):
             self.kw = kw
 
-        def fit(self, X, y):
+        def fit(self, X, y, sample_weight=None):
             fits.append((len(y), self.kw["max_iter"]))
+            assert sample_weight is None  # half the rows are positives: no sampling
             from sklearn.dummy import DummyClassifier
             self.m = DummyClassifier(strategy="prior").fit(X, y)
             return self

@@ -8,6 +8,7 @@ training sentences (with cross-fitted lexicons) and for the sentences to extract
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -39,9 +40,32 @@ def compatible(rel_range: str, shape: str) -> bool:
     return shape in NAME_SHAPES or shape == "LOW"
 
 
+#: A token that starts with a word character.
+_WORD = re.compile(r"\w")
+
+#: id of a token list -> (the list, its starts, its ends, each token's lower-case word or None);
+#: the list is held, so its id is not reused while it is here.
+_TOKEN_INDEX: dict[int, tuple] = {}
+
+
+def _token_index(toks: list[tuple[int, int, str]]) -> tuple:
+    entry = _TOKEN_INDEX.get(id(toks))
+    if entry is None or entry[0] is not toks:
+        if len(_TOKEN_INDEX) >= 64:
+            _TOKEN_INDEX.clear()
+        entry = (toks, [t[0] for t in toks], [t[1] for t in toks],
+                 [t[2].lower() if _WORD.match(t[2]) else None for t in toks])
+        _TOKEN_INDEX[id(toks)] = entry
+    return entry
+
+
 def words(toks: list[tuple[int, int, str]], start: int, end: int) -> list[str]:
-    """Lower-case word tokens inside the character span ``[start, end)`` (punctuation left out)."""
-    return [t[2].lower() for t in toks if t[0] >= start and t[1] <= end and re.match(r"\w", t[2])]
+    """Lower-case word tokens inside the character span ``[start, end)`` (punctuation left out).
+    ``toks``: :func:`.mentions.tokens` of a sentence (in text order, not overlapping), not changed
+    after the first call: the tokens inside a span are a run of the list, found by bisection on an
+    index built once per list (the pair features ask for several spans of every pair)."""
+    _, starts, ends, lows = _token_index(toks)
+    return [w for w in lows[bisect.bisect_left(starts, start):bisect.bisect_right(ends, end)] if w is not None]
 
 
 _STEMMER = None
