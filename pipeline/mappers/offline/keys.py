@@ -307,10 +307,7 @@ def find_foreign_keys_into_new_keys(infos: list[SourceInfo], before: dict[str, t
     for s in infos:
         if s.link or s.cls is None:
             continue
-        taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
-        for ref in s.refs:
-            if ref in taken or (ref in s.key and not s.key_evidence.startswith("minimal key")):
-                continue
+        for ref in _open_columns(s):
             for t in changed:
                 if t is s or (ref in s.key and t.cls == s.cls):
                     continue
@@ -321,6 +318,14 @@ def find_foreign_keys_into_new_keys(infos: list[SourceInfo], before: dict[str, t
                 if not _chance_inclusion(ref, s, t, hint):
                     s.fks[ref] = ForeignKey(ref, t.name, t.key[0], 1.0)
                     break
+
+
+def _open_columns(s: SourceInfo) -> list[str]:
+    """The columns of ``s`` no decision has taken: not mapped to a property, not a foreign key, not its
+    language column, and not in its key unless that key is a minimal key of chance."""
+    taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
+    return [ref for ref in s.refs
+            if ref not in taken and not (ref in s.key and not s.key_evidence.startswith("minimal key"))]
 
 
 #: Least name similarity of a column to an object property for the property's range to tie the column to the
@@ -347,10 +352,7 @@ def find_foreign_keys_named_by_relations(infos: list[SourceInfo], ontology: Onto
     for s in infos:
         if s.link or s.cls is None:
             continue
-        taken = {a.reference for a in s.assignments} | set(s.fks) | {s.lang_col}
-        for ref in s.refs:
-            if ref in taken or (ref in s.key and not s.key_evidence.startswith("minimal key")):
-                continue
+        for ref in _open_columns(s):
             values = s.data.values(ref)
             if len(distinct_values(values)) < 2 or _whole_numbers(values):
                 continue
