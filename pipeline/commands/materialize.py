@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import dataclasses
 import io
 import re
 import shutil
@@ -242,6 +243,10 @@ def _predicate_locator(files: list[Path], graph: Graph):
     return locate
 
 
+#: The message of a JSON engine copy's finding (:func:`~pipeline.sources.engine_copy.json_engine_copies`): the copy.
+_ENGINE_READS = re.compile(r"the engine reads (.+?)(?: for the iterator |: only )")
+
+
 def _say_finding(finding, where_from=None) -> None:
     """Print ``finding`` on standard error; for statements the guard dropped, the first of them on
     the next line, so a user can find the record (its subject) and the value; for values a function
@@ -344,8 +349,14 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
 
     def where_from(statement: str) -> str | None:
         return dropped_value(norm.graph, sources, statement, mapping_dir)
+    copies: dict[str, str] = {}  # engine copy -> the user's file, for the findings on the data
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
         print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
+        if m := _ENGINE_READS.match(f.message):
+            copies[m.group(1)] = f.file
+
+    def on_user_data(f):
+        return dataclasses.replace(f, file=copies[f.file]) if f.file in copies else f
     norm.graph.serialize(engine, format="turtle")
     if args.engine_copy:  # asked for: written before the engine runs, so it is there to read when it fails
         Path(args.engine_copy).parent.mkdir(parents=True, exist_ok=True)
@@ -365,7 +376,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         except InputError as exc:
             raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
-            _say_finding(f, where_from)
+            _say_finding(on_user_data(f), where_from)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
@@ -384,7 +395,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
     result = done.result
     for f in [*norm.findings, *result.findings]:
-        _say_finding(norm.in_user_terms(f, rml_path), where_from)
+        _say_finding(on_user_data(norm.in_user_terms(f, rml_path)), where_from)
     prefixes = tuple((p, str(ns)) for p, ns in norm.graph.namespaces()
                      if p and not str(ns).startswith(_MAPPING_NAMESPACES))
     unparsable, first = _copy_out(written, None if to_stdout else output, syntax, result.n_triples, prefixes)

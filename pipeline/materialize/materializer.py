@@ -67,12 +67,15 @@ from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
-           "function_drops", "join_drops", "NO_VALUE_REASON", "JOIN_REASON"]
+           "function_drops", "join_drops", "object_drops", "NO_VALUE_REASON", "JOIN_REASON", "OBJECT_REASON"]
 
 #: The start of the reason under which :func:`function_drops` counts values a function gave no value for.
 NO_VALUE_REASON = "no value from function"
 #: The start of the reason under which :func:`join_drops` counts child join keys no parent matched.
 JOIN_REASON = "no parent record for join key"
+#: The start of the reason under which :func:`object_drops` counts JSON objects met where a reference
+#: needs a value (R2RML section 11, a data error: no term is made of them).
+OBJECT_REASON = "a JSON object where a reference needs a value"
 
 LOGGER = logging.getLogger(__name__)
 
@@ -165,14 +168,18 @@ def findings_of(guard: Guard, where: str,
     """
     out, values = [], []
     for (reason, predicate), (count, examples) in guard.dropped.items():
-        loc = locate(predicate) if locate and predicate else (where, None)
+        if reason.startswith(OBJECT_REASON):  # keyed by its source file (object_drops), not a predicate
+            loc = (predicate, None)
+        else:
+            loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
-        if reason.startswith((NO_VALUE_REASON, JOIN_REASON)):
+        if reason.startswith((NO_VALUE_REASON, JOIN_REASON, OBJECT_REASON)):
             values.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
                                   value=" | ".join(examples), severity="error",
                                   expected="a value the function reads" if reason.startswith(NO_VALUE_REASON)
-                                  else "a key of a parent record"))
+                                  else "a key of a parent record" if reason.startswith(JOIN_REASON)
+                                  else "a string, number or boolean"))
             continue
         out.append(Finding("materialize", file, f"{count} triple(s) dropped: {reason}", line=line,
                            column=column, value=" | ".join(examples),
@@ -337,6 +344,23 @@ def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, set[str]]]:
                                                    (f"<{tm}>" if isinstance(tm, URIRef) else "", set()))
                     parents.add(parent_source)
     return out
+
+
+def object_drops(guard: Guard) -> None:
+    """Count the JSON objects the readers met where a plain reference needs a value
+    (:data:`pipeline.materialize.readers.NESTED_VALUES`, kind ``object``) as dropped values of the
+    guard, under :data:`OBJECT_REASON` with the source, the reference and the first record: the data
+    held something there and the KG has no term of it (an array gives one term per element instead,
+    and stays a warning)."""
+    for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
+        if kind != "object":
+            continue
+        # the key's second part, a predicate for other drops, is the source file here (findings_of)
+        reason = f"{OBJECT_REASON} (reference {reference!r}; first: record {first}): no term"
+        entry = guard.dropped.setdefault((reason, source), [0, []])
+        entry[0] = max(entry[0], n)
+        if not entry[1]:
+            entry[1].append(value)
 
 
 def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
@@ -616,6 +640,7 @@ def materialize(mapping_file: Path, processes: int = 1,
         except Exception as exc:  # the engine raises many unrelated types; _explain names the rule
             raise _explain(mapping_file, exc, processes) from exc
         join_drops(guard, str(mapping_file))  # over the whole run: a key one parent lacks may be another's
+        object_drops(guard)
         if extra:
             columns: list[list[str]] = [[], [], [], []]
             for line in extra:
@@ -628,11 +653,16 @@ def materialize(mapping_file: Path, processes: int = 1,
         result = _collect(runs, work, guard, str(mapping_file), locate,
                           keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
     for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
+        if kind == "object":  # counted as dropped values (object_drops): an error finding says it
+            continue
         result.findings.append(Finding(
             "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
             f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
             + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
             severity="warning"))
+    for (source, reference), (n, *_rest, kind, _fix) in guard.nested.items():
+        if kind == "object" and (source, reference) in empty:  # said as dropped values above, not as empty
+            empty[(source, reference)] = max(empty[(source, reference)] - n, 0)
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
                                        "(empty or missing): no term made from them", column=reference,

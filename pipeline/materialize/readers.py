@@ -164,8 +164,10 @@ def read_json(rml_rule: Any, references: list) -> Any:
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
     if not str(rml_rule["logical_source_value"]).endswith(DERIVED_SUFFIX):  # (there a list is several values)
         plain = [r for r, p in paths.items() if r == p]
-        # an array on the way changes the number of rows, an object leaves a column of its members only
-        if plain and (len(df) != len(found) or any(r not in df.columns for r in plain)):
+        # an array on the way changes the number of rows, an object leaves columns of its members
+        # (``name.first``), beside the reference's own column when other records hold a value there
+        if plain and (len(df) != len(found) or any(r not in df.columns for r in plain)
+                      or any(c.startswith(f"{r}.") for r in plain for c in df.columns)):
             _nested_values(rml_rule, plain, found)
     for ref, path in paths.items():
         if ref not in df.columns:
