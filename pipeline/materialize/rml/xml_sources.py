@@ -18,7 +18,7 @@ from pipeline.errors import InputError, RMLError
 from pipeline.findings import Finding
 from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
-from pipeline.materialize.views.derive import source_of
+from pipeline.materialize.views.derive import source_of, viewed_source
 from pipeline.materialize.views.records import iterate, read_document
 from pipeline.sources.namespaces import bind_default_prefix
 
@@ -55,7 +55,7 @@ def xml_languages(g: Graph) -> None:
     (:mod:`pipeline.materialize.views.derive`), which the engine's reader cannot do."""
     seen: set[Node] = set()
     for view in set(g.subjects(RML.viewOn, None)):  # a logical view on XML: its fields read the data
-        if _xpath(g, _viewed_source(g, view)):
+        if _xpath(g, viewed_source(g, view)):
             _view_languages(g, view, set())
     for tm in triples_maps(g):
         ls = g.value(tm, RML.logicalSource)
@@ -75,15 +75,6 @@ def _xpath(g: Graph, ls: Node | None) -> bool:
     """Whether the logical source ``ls`` is read with XPath."""
     formulation = str(g.value(ls, RML.referenceFormulation)) if ls is not None else ""
     return formulation.endswith(("XPath", "XPathReferenceFormulation"))
-
-
-def _viewed_source(g: Graph, view: Node) -> Node | None:
-    """The logical source under a logical view (through views of views); ``None`` on a cycle."""
-    seen = set()
-    while (on := g.value(view, RML.viewOn)) is not None and view not in seen:
-        seen.add(view)
-        view = on
-    return None if view in seen else view
 
 
 def _view_languages(g: Graph, node: Node, seen: set[Node]) -> None:

@@ -57,7 +57,7 @@ from pipeline.materialize.views.view import (PLACEHOLDER, Expression, Expression
                                              ViewError, ViewIteration, ViewJoin, expand_template, template_references,
                                              unescape)
 
-__all__ = ["derive_sources", "read_view", "source_of", "write_derived", "needs_derivation"]
+__all__ = ["derive_sources", "read_view", "source_of", "viewed_source", "write_derived", "needs_derivation"]
 
 #: Predicates whose objects are not term maps of the TriplesMap being walked.
 _NOT_OWNED = {RML.parentTriplesMap, RML.quotedTriplesMap, RML.logicalSource, RDF.type, RML.predicate,
@@ -385,12 +385,12 @@ def _origin(g: Graph, ls: Node) -> str:
     if g.value(ls, RML.viewOn) is None:
         src = g.value(ls, RML.source)
         return Path(str(src)).name if src is not None else node_name(ls)
-    base = _viewed(g, ls)
+    base = viewed_source(g, ls)
     src = g.value(base, RML.source) if base is not None else None
     return f"logical view {node_name(ls)}" + (f" on {Path(str(src)).name}" if src is not None else "")
 
 
-def _viewed(g: Graph, view: Node) -> Node | None:
+def viewed_source(g: Graph, view: Node) -> Node | None:
     """The logical source under a logical view (through views of views); ``None`` on a cycle."""
     seen = set()
     while (on := g.value(view, RML.viewOn)) is not None and view not in seen:
