@@ -24,6 +24,19 @@ CASES = Path(__file__).resolve().parent / "cases"
 FUNCTIONAL = "Prefix(:=<http://example.org/onto#>)\nOntology(<http://example.org/onto>\nDeclaration(Class(:Person))\n)\n"
 
 
+def text2kgbench_ontology(part: Path, name: str, case: Path, scored: bool = False) -> None:
+    """Lay out the text case ``case`` (ontology.json, train.jsonl; test.jsonl and gold.jsonl when
+    ``scored``) as ontology ``name`` of a Text2KGBench part ``part`` (ontologies/, train/, test/,
+    ground_truth/, the benchmark's file names)."""
+    for sub in ("ontologies", "train", "test", "ground_truth"):
+        (part / sub).mkdir(parents=True, exist_ok=True)
+    shutil.copy(case / "ontology.json", part / "ontologies" / f"{name}_ontology.json")
+    shutil.copy(case / "train.jsonl", part / "train" / f"ont_{name}_train.jsonl")
+    if scored:
+        shutil.copy(case / "test.jsonl", part / "test" / f"ont_{name}_test.jsonl")
+        shutil.copy(case / "gold.jsonl", part / "ground_truth" / f"ont_{name}_ground_truth.jsonl")
+
+
 def case_folder(name: str) -> Path:
     """The folder ``tests/cases/<name>``; fails when it is missing."""
     folder = CASES / name

@@ -21,6 +21,8 @@ from pipeline.text.fit_cache import FitCache, UnsafeFit
 from pipeline.text.manifest import load_case
 from pipeline.text.offline import OfflineExtractor
 
+from helpers import text2kgbench_ontology
+
 CASES = Path(__file__).parent / "cases"
 UNIVERSITY = CASES / "text"  # DBpedia-WebNLG layout, 8 training sentences
 FILM = CASES / "text-tekgen"  # Wikidata-TekGen layout
@@ -199,16 +201,6 @@ def test_a_stacked_extractor_round_trips_through_the_safe_format(monkeypatch):
         fit_cache.loads(data, "other")
 
 
-def _part(root: Path, name: str, case: Path, scored: bool) -> None:
-    for sub in ("ontologies", "train", "test", "ground_truth"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-    shutil.copy(case / "ontology.json", root / "ontologies" / f"{name}_ontology.json")
-    shutil.copy(case / "train.jsonl", root / "train" / f"ont_{name}_train.jsonl")
-    if scored:
-        shutil.copy(case / "test.jsonl", root / "test" / f"ont_{name}_test.jsonl")
-        shutil.copy(case / "gold.jsonl", root / "ground_truth" / f"ont_{name}_ground_truth.jsonl")
-
-
 def test_zero_shot_kgc_text_loads_the_fit_with_its_label_model(tmp_path, monkeypatch, fits, capsys):
     """A user's ontology without training sentences: the second run loads the zero-shot fit, the
     label model included (fitted once, with the packaged MiniLM token vectors)."""
@@ -216,7 +208,7 @@ def test_zero_shot_kgc_text_loads_the_fit_with_its_label_model(tmp_path, monkeyp
     if not embeddings.available():
         pytest.skip("the zero-shot label model needs the packaged MiniLM")
     bench = tmp_path / "t2kb"
-    _part(bench, "1_tinyuni", UNIVERSITY, scored=False)
+    text2kgbench_ontology(bench, "1_tinyuni", UNIVERSITY, scored=False)
     monkeypatch.setenv("TEXT2KGBENCH_DIR", str(bench))
     monkeypatch.setenv("TEXT2KGBENCH_TEKGEN_DIR", str(tmp_path / "no-tekgen"))
     monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
@@ -235,10 +227,11 @@ def test_zero_shot_kgc_text_loads_the_fit_with_its_label_model(tmp_path, monkeyp
 
 
 def test_the_benchmark_harness_fits_and_never_reads_the_cache(tmp_path, monkeypatch, fits):
-    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    # no PIPELINE_NO_EMBEDDINGS: the harness's label model reads token vectors of the packaged model
+    # (the test passed only after another test had loaded it)
     monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
     bench = tmp_path / "t2kb"
-    _part(bench, "1_tinyuni", UNIVERSITY, scored=True)
+    text2kgbench_ontology(bench, "1_tinyuni", UNIVERSITY, scored=True)
     argv = ["--bench", str(bench), "--out", str(tmp_path / "out"), "--only", "1_tinyuni", "--no-validate"]
     assert bench_main(argv) == 0 and bench_main(argv) == 0
     assert len(fits) == 2 and not list(tmp_path.rglob("*.kgcfit"))

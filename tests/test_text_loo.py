@@ -5,26 +5,17 @@ ontologies are, and with ``--other`` every ontology of the other part too, whate
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from pipeline.text.bench import main
 
+from helpers import text2kgbench_ontology
+
 CASES = Path(__file__).parent / "cases"
 FILM = CASES / "text-tekgen"  # Wikidata-TekGen layout: QIDs, one triple per training line
 UNIVERSITY = CASES / "text"  # DBpedia-WebNLG layout
-
-
-def _ontology(part: Path, name: str, case: Path, scored: bool = False) -> None:
-    for sub in ("ontologies", "train", "test", "ground_truth"):
-        (part / sub).mkdir(parents=True, exist_ok=True)
-    shutil.copy(case / "ontology.json", part / "ontologies" / f"{name}_ontology.json")
-    shutil.copy(case / "train.jsonl", part / "train" / f"ont_{name}_train.jsonl")
-    if scored:
-        shutil.copy(case / "test.jsonl", part / "test" / f"ont_{name}_test.jsonl")
-        shutil.copy(case / "gold.jsonl", part / "ground_truth" / f"ont_{name}_ground_truth.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +24,9 @@ def parts(tmp_path_factory) -> tuple[Path, Path]:
     university ontology."""
     root = tmp_path_factory.mktemp("t2kb")
     a, b = root / "a", root / "b"
-    _ontology(a, "1_tinyfilm", FILM, scored=True)
-    _ontology(a, "2_tinyuni", UNIVERSITY)
-    _ontology(b, "3_tinyuni", UNIVERSITY)
+    text2kgbench_ontology(a, "1_tinyfilm", FILM, scored=True)
+    text2kgbench_ontology(a, "2_tinyuni", UNIVERSITY)
+    text2kgbench_ontology(b, "3_tinyuni", UNIVERSITY)
     return a, b
 
 
