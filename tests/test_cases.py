@@ -1,7 +1,8 @@
 """Golden case folders: every ``tests/cases/<id>/`` with an ``expect.yaml`` is one test.
 
 The runner copies the folder to a temporary directory, runs each step's ``kgc`` command in it
-(``pipeline.cli.main(argv)``, the working directory being the copy) and compares the exit code,
+(``pipeline.cli.main(argv)``, the working directory being the copy; a ``--distributed`` step in a
+child process, ``python -m pipeline.cli``, see tests/conftest.py) and compares the exit code,
 stdout, stderr and the files written with what ``expect.yaml`` says. The expected files in a
 folder were checked by hand once; they say what is right, not merely what the code gave.
 
@@ -40,8 +41,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,7 +55,8 @@ from rdflib.compare import graph_diff, to_isomorphic
 
 from pipeline.cli import main
 
-CASES = Path(__file__).resolve().parent / "cases"
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "cases"
 FOLDERS = sorted(p.parent for p in CASES.glob("*/expect.yaml"))
 
 _TOP = {"about", "steps", "files"}
@@ -195,6 +200,14 @@ def _main_with_log(argv: list[str]) -> tuple[int, str]:
     return rc, "".join(line + "\n" for line in lines)
 
 
+def _child(argv: list[str], cwd: Path) -> tuple[str, str, int]:
+    """``kgc argv`` in a child process in ``cwd``: ``(stdout, stderr, exit code)``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "pipeline.cli", *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=600)
+    return done.stdout, done.stderr, done.returncode
+
+
 def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
     """Run and check one case folder; returns the number of steps run.
 
@@ -213,10 +226,14 @@ def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
         _unknown(f"{folder.name} step {i}", step, _STEP)
         assert "run" in step and "exit" in step, f"{folder.name} step {i}: 'run' and 'exit' are required"
         step = places(step)
-        capsys.readouterr()
-        rc, logged = _main_with_log([str(a) for a in step["run"]])
-        stdout, stderr = capsys.readouterr()
-        stderr = logged + stderr  # what a user's terminal shows: kgc's log lines go to standard error too
+        argv = [str(a) for a in step["run"]]
+        if "--distributed" in argv:  # a Dask cluster in this process would outlive the step (tests/conftest.py)
+            stdout, stderr, rc = _child(argv, work)
+        else:
+            capsys.readouterr()
+            rc, logged = _main_with_log(argv)
+            stdout, stderr = capsys.readouterr()
+            stderr = logged + stderr  # what a user's terminal shows: kgc's log lines go to standard error too
         where = f"{folder.name} step {i} (kgc {' '.join(map(str, step['run']))})"
         assert rc == step["exit"], f"{where}: exit {rc}, expected {step['exit']}\nstdout:\n{stdout}\nstderr:\n{stderr}"
         check_text(f"{where} stdout", stdout, step, "stdout")

@@ -143,6 +143,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     mapping_reports: dict[str, list] = {}
     # a bar on a terminal only (tqdm's disable=None): in a log or CI output its carriage returns are
     # noise, and each case's summary line says the same
+    # no monitor thread: the stages fork (engine pool, guard worker, parallel validation), and a fork
+    # while another thread holds a lock leaves that lock held in the child for ever
+    tqdm.monitor_interval = 0
     bar = tqdm(cases, desc="cases", unit="case", disable=True if args.quiet else None, file=sys.stderr)
     lines = StageLines(enabled=not args.quiet and sys.stderr.isatty())
     for case in bar:

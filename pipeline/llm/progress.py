@@ -84,6 +84,7 @@ class ConsoleReporter:
         if self._quiet:
             return
         if self._is_tty():
+            tqdm.monitor_interval = 0  # no monitor thread in a process that forks later (commands/run.py)
             self._bar = tqdm(total=max_tokens, desc=self._label, unit="tok", file=self._out(), leave=False,
                              position=1, dynamic_ncols=True, mininterval=0.5)
 
