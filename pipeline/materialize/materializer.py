@@ -372,7 +372,8 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
 
     A key is lost when none of the joins of the same child records and predicate matched it: a
     mapping that joins to several parent TriplesMaps (one per source, as YARRRML writes a mapping
-    with several sources) loses a key only when no parent has it. The count is of distinct keys.
+    with several sources) loses a key only when no parent has it. The count is of child values whose
+    key is lost (a key two records hold is two links lost), not of distinct keys.
 
     Args:
         guard: the run's guard, after every mapping group (its ``join_misses`` are emptied).
@@ -384,10 +385,11 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
     guard.join_misses = {}
     names: dict | None = None
     for (source, subject, predicate, child), rules in groups.items():
-        lost = None
+        lost, held = None, []
         for _, _, (arrays, _) in rules:
-            keys = set(np.concatenate(arrays).tolist()) if arrays else set()
-            lost = keys if lost is None else lost & keys
+            values = np.concatenate(arrays).tolist() if arrays else []
+            held = held or values  # each join of these child records saw all of them: one is enough to count
+            lost = set(values) if lost is None else lost & set(values)
         if not lost:
             continue
         names = _joins_of(mapping_file) if names is None else names
@@ -397,7 +399,7 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
         reason = (f"{JOIN_REASON} ({condition}{' in ' + ', '.join(parents) if parents else ''}; "
                   f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map): no triple")
         entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""), [0, []])
-        entry[0] += len(lost)
+        entry[0] += sum(k in lost for k in held)
         shown = [(k, h) for _, _, (_, examples) in rules for k, h in examples if k in lost]
         if not shown:
             shown = [(k, "") for k in sorted(lost)[:3]]
