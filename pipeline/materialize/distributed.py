@@ -79,7 +79,8 @@ from pipeline.materialize.columnar import (Unsupported, child_pairs, chunk_of, j
 from pipeline.materialize.engine import (ENGINE_VERSION, EMPTY_VALUES, JOIN_MISSES, NO_VALUE, asserted_groups,
                                          engine_config, engine_rules, engine_run, note_join_misses)
 from pipeline.materialize.guard import Guard
-from pipeline.materialize.materializer import findings_of, function_drops, join_drops, run_engine_group
+from pipeline.materialize.materializer import (findings_of, function_drops, join_drops, object_drops, run_engine_group,
+                                               value_findings)
 from pipeline.materialize.output import Runs, count_lines, merge_sorted, sort_command
 from pipeline.materialize.rule_cache import rule_key
 
@@ -211,7 +212,7 @@ def _move(src: Path, dst: Path) -> int:
 
 def _guard_out(guard: Guard) -> dict[str, Any]:
     return {"dropped": {k: [v[0], list(v[1])] for k, v in guard.dropped.items()}, "repaired": sorted(guard.repaired),
-            "join_misses": guard.join_misses}
+            "join_misses": guard.join_misses, "nested": guard.nested}
 
 
 def _scan(path: str, start: int, end: int, delimiter: str) -> tuple[int, bool, bool]:
@@ -592,17 +593,15 @@ def _run(mapping_file: Path, output: Path, parts: Path, workers: int, scheduler:
             cpu[k] = cpu.get(k, 0.0) + v
         if o.get("guard"):
             guard.merge(Guard(dropped={tuple(k): v for k, v in o["guard"]["dropped"].items()},
-                              repaired=set(o["guard"]["repaired"]), join_misses=o["guard"].get("join_misses") or {}))
+                              repaired=set(o["guard"]["repaired"]), join_misses=o["guard"].get("join_misses") or {},
+                              nested=o["guard"].get("nested") or {}))
         for source, reference, n in o.get("empty", []):
             empty[(source, reference)] = max(empty.get((source, reference), 0), n)
     result.parts = sorted(Path(p) for p in part_counts)
     join_drops(guard, str(mapping_file))  # over all buckets: a key one parent lacks may be another's
+    object_drops(guard)
     result.dropped = sum(c for c, _ in guard.dropped.values())
-    result.findings = findings_of(guard, where or str(mapping_file), locate)
-    for (source, reference), n in sorted(empty.items()):
-        result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
-                                       "(empty or missing): no term made from them", column=reference,
-                                       severity="info"))
+    result.findings = findings_of(guard, where or str(mapping_file), locate) + value_findings(guard, empty)
     if merge:
         result.n_triples, result.n_quads = _merge(result.parts, parts / _MERGED, fmt, parts)
     result.timings["merge"] = time.perf_counter() - t0

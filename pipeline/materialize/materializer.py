@@ -67,7 +67,7 @@ from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
-           "function_drops", "join_drops", "object_drops", "NO_VALUE_REASON", "JOIN_REASON", "OBJECT_REASON"]
+           "function_drops", "join_drops", "object_drops", "value_findings", "NO_VALUE_REASON", "JOIN_REASON", "OBJECT_REASON"]
 
 #: The start of the reason under which :func:`function_drops` counts values a function gave no value for.
 NO_VALUE_REASON = "no value from function"
@@ -654,21 +654,7 @@ def materialize(mapping_file: Path, processes: int = 1,
             rows += len(columns[0])
         result = _collect(runs, work, guard, str(mapping_file), locate,
                           keep=Path(output) if output is not None else None, fmt=fmt or _fmt(output or Path("x.nt")))
-    for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
-        if kind == "object":  # counted as dropped values (object_drops): an error finding says it
-            continue
-        result.findings.append(Finding(
-            "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
-            f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
-            + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
-            severity="warning"))
-    for (source, reference), (n, *_rest, kind, _fix) in guard.nested.items():
-        if kind == "object" and (source, reference) in empty:  # said as dropped values above, not as empty
-            empty[(source, reference)] = max(empty[(source, reference)] - n, 0)
-    for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
-        result.findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
-                                       "(empty or missing): no term made from them", column=reference,
-                                       severity="info"))
+    result.findings += value_findings(guard, empty)
     if not rows:
         g = Graph().parse(mapping_file, format="turtle")
         maps = sorted(str(tm) for tm in g.subjects(RDF.type, RML.TriplesMap))
@@ -680,6 +666,34 @@ def materialize(mapping_file: Path, processes: int = 1,
     LOGGER.info("materialize: %d engine rows, %d statements kept, %d dropped in %.1f s", rows,
                 result.n_triples + result.n_quads, result.dropped, time.perf_counter() - t0)
     return result
+
+
+def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Finding]:
+    """The findings on references whose values are no single value, after :func:`object_drops`: a
+    warning per reference that met JSON arrays (one term per element), and an info per reference
+    with empty or missing values (``empty``: ``(source, reference) -> records``; the records holding
+    a JSON object are said as dropped values, not again as empty).
+
+    Returns:
+        The findings, sorted by source and reference within each kind.
+    """
+    findings = []
+    for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
+        if kind == "object":  # counted as dropped values (object_drops): an error finding says it
+            continue
+        findings.append(Finding(
+            "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
+            f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
+            + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
+            severity="warning"))
+    empty = dict(empty)
+    for (source, reference), (n, *_rest, kind, _fix) in guard.nested.items():
+        if kind == "object" and (source, reference) in empty:
+            empty[(source, reference)] = max(empty[(source, reference)] - n, 0)
+    for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
+        findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
+                                "(empty or missing): no term made from them", column=reference, severity="info"))
+    return findings
 
 
 def _mappings(config) -> str | None:
