@@ -95,4 +95,4 @@ def test_an_xml_template_naming_an_element_no_record_has_is_refused(tmp_path, mo
     err = capsys.readouterr().err
     assert ("error: m.ttl:4: TriplesMap <http://example.org/rml/Orders>: the object map's template "
             "'http://example.org/customer/{customer/ident}' names 'customer/ident', which selects nothing in any "
-            "record of o.xml (iterator /orders/order)" in err) == (code == 2)
+            "record of o.xml (iterator /orders/order; the records hold 'customer/id')" in err) == (code == 2)

@@ -1,5 +1,7 @@
-"""An XML reference that selects nothing in any record is refused (exit 2, naming the TriplesMap
-and the reference), as a JSON key or CSV column no record has; one that some record has is read."""
+"""An XML reference that selects nothing in any record is refused when it looks misspelt (exit 2,
+naming the TriplesMap, the reference and the name the records hold), as a JSON key; one close to
+nothing the records hold is a field these data lack (a warning, the rest written); one that some
+record has is read."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -30,14 +32,27 @@ def _run(tmp_path: Path, monkeypatch, ref: str, xml: str = XML, iterator: str = 
     return main(["materialize", "m.ttl", "kg.nt", "-q"])
 
 
-@pytest.mark.parametrize("ref", ["Names", "@ID", "address/city"])
-def test_reference_no_record_has_is_refused(tmp_path, monkeypatch, capsys, ref):
+@pytest.mark.parametrize("ref,near", [("Names", "the records hold 'Name'"),
+                                      ("@ID", "the records hold '@id' (another case)"),
+                                      ("address/city", "the records hold 'city'")])
+def test_reference_no_record_has_is_refused_when_misspelt(tmp_path, monkeypatch, capsys, ref, near):
     rc = _run(tmp_path, monkeypatch, ref)
     err = capsys.readouterr().err
     assert rc == 2, err
     assert (f"TriplesMap <http://example.org/Students>: the object map's reference '{ref}' selects nothing in any "
-            "record of students.xml (iterator /students/student)") in err
+            f"record of students.xml (iterator /students/student; {near})") in err
     assert "Traceback" not in err and not (tmp_path / "kg.nt").exists()
+
+
+def test_a_field_these_records_lack_is_a_warning(tmp_path, monkeypatch, capsys):
+    rc = _run(tmp_path, monkeypatch, "Extended_Description")
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    assert ("warning: m.ttl [Extended_Description]: TriplesMap <http://example.org/Students>: the object map's "
+            "reference 'Extended_Description' selects nothing in any record of students.xml (iterator "
+            "/students/student): no term from it (nothing the records hold is close to the name: a field these "
+            "data lack)") in err
+    assert same_dataset((tmp_path / "kg.nt").read_text(encoding="utf-8"), "") == (True, "")
 
 
 @pytest.mark.parametrize("ref,values", [("city", ["Ann", "Gent"]), ("@id", ["Venus", "1"])])
@@ -55,7 +70,8 @@ def test_default_namespace_is_checked_as_the_engine_reads_it(tmp_path, monkeypat
     xml = XML.replace("<students>", '<students xmlns="urn:x">')
     assert _run(tmp_path, monkeypatch, "Names", xml, iterator="/*/*") == 2
     assert ("the object map's reference 'Names' selects nothing in any record of students.xml (iterator /*/*; the "
-            "records' elements are in the default namespace <urn:x>, which an unprefixed name selects)") \
+            "records' elements are in the default namespace <urn:x>, which an unprefixed name selects; the records hold "
+            "'Name')") \
         in capsys.readouterr().err
     assert _run(tmp_path, monkeypatch, "city", xml, iterator="/*/*") == 0
     assert same_dataset((tmp_path / "kg.nt").read_text(encoding="utf-8"),

@@ -2,7 +2,7 @@
 
 RML-Core JSONPath references are absolute from the iterated node (``$.name``) while the engine
 reads them relative (:func:`json_references`); JSON values take their natural RDF datatype and a
-reference to a key no record has is bad input (:func:`json_datatypes`).
+reference to a key no record has is bad input when it looks misspelt (:func:`json_datatypes`).
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from rdflib.namespace import XSD
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
+from pipeline.findings import Finding
+from pipeline.materialize.rml.absent import misspelling
 from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 
@@ -64,21 +66,25 @@ def _absent(records: list, ref: str) -> bool:
     return True
 
 
-def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> None:
+def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit: int = 50_000_000) -> list[Finding]:
     """Reads each JSON source once (files up to ``limit`` bytes) for two things the engine does not do.
 
     * With ``natural`` (RML-Core documents; the legacy RML test cases expect plain strings), the
       natural mapping of JSON values: a reference-valued literal object map whose values are all
       JSON integers (booleans, floats) gets ``xsd:integer`` (``xsd:boolean``, ``xsd:double``).
     * A reference, or a template's placeholder, naming a key that no record of the source has is
-      an error (R2RML section 6.3: a reference must name a column of the logical source; the engine
-      yields nothing silently).
+      an error when it looks misspelt (a key the records hold is close to it:
+      :mod:`pipeline.materialize.rml.absent`), else a warning (a field these data lack); the engine
+      would yield nothing, silently.
     * An iterator that matches no record of a file in which another TriplesMap's iterator does is
       an error (the iterator is misspelt: the file is not empty).
 
+    Returns:
+        The warnings on keys no record holds that look like no key they do.
     Raises:
         RMLError: one of these errors; the message names the TriplesMap.
     """
+    findings: list[Finding] = []
     cache: dict[str, list | None] = {}
     documents: dict[Path, object] = {}
     read: list[tuple[Node, Node, Path, list]] = []
@@ -126,9 +132,9 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                 continue
             for ref in _JSON_PLACEHOLDER.findall(str(template)):
                 if _absent(records, ref):
-                    raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} names "
-                                   f"{ref!r}, no key of any record of {path.name} (iterator "
-                                   f"{g.value(ls, RML.iterator)}): it gives no term", path=where)
+                    _absent_key(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} names "
+                                f"{ref!r}, no key of any record of {path.name} (iterator "
+                                f"{g.value(ls, RML.iterator)}", ref, records, where, findings)
         for pom in g.objects(tm, RML.predicateObjectMap):
             for om in g.objects(pom, RML.objectMap):
                 ref = g.value(om, RML.reference)
@@ -145,8 +151,10 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                             if v is not None:
                                 kinds.add(type(v))
                 if _absent(records, str(ref)):
-                    raise RMLError(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
-                                   f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)})", path=where)
+                    _absent_key(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
+                                f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)}", str(ref),
+                                records, where, findings)
+                    continue
                 if not natural or any(g.value(om, p) is not None for p in (
                         RML.datatype, RML.datatypeMap, RML.language, RML.languageMap, RML.termType)):
                     continue
@@ -154,6 +162,40 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                     dt = {bool: XSD.boolean, int: XSD.integer, float: XSD.double}.get(kinds.pop())
                     if dt is not None:
                         g.add((om, RML.datatype, dt))
+    return findings
+
+
+#: records and keys per record read for the key paths they hold (a message's hint, not a count)
+_SCAN = 2000
+
+
+def _key_paths(records: list) -> set[str]:
+    """The dotted paths of the keys the first :data:`_SCAN` records hold (``customer.id``; the
+    elements of arrays are looked into), at most :data:`_SCAN` keys per record."""
+    paths: set[str] = set()
+    for rec in records[:_SCAN]:
+        todo, seen = [(rec, "")], 0
+        while todo and seen < _SCAN:
+            value, here = todo.pop()
+            seen += 1
+            if isinstance(value, list):
+                todo.extend((v, here) for v in value[:_SCAN])
+            elif isinstance(value, dict):
+                for k, v in value.items():
+                    path = f"{here}.{k}" if here else str(k)
+                    paths.add(path)
+                    todo.append((v, path))
+    return paths
+
+
+def _absent_key(said: str, ref: str, records: list, where: str, findings: list[Finding]) -> None:
+    """A key no record holds: refused when it looks misspelt (:func:`~pipeline.materialize.rml.absent.misspelling`),
+    else a warning in ``findings``. ``said`` is the message up to the open parenthesis's content."""
+    near = misspelling(ref, _key_paths(records), ".")
+    if near:
+        raise RMLError(f"{said}; {near}): it gives no term", path=where)
+    findings.append(Finding("normalise", where, f"{said}): no term from it (nothing the records hold is close to "
+                            "the name: a field these data lack)", column=ref, severity="warning"))
 
 
 def _is_json(g: Graph, tm: Node | None) -> bool:

@@ -182,6 +182,27 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
     return findings
 
 
+_PLACEHOLDER = re.compile(r"(?<!\\)\{[^{}]*(?<!\\)\}")
+
+
+def _constant_templates(g: Graph, maps: list[Node]) -> None:
+    """A template without a placeholder (``rr:template "http://ex.org/vocab#CVE"``) becomes the
+    constant it denotes: R2RML section 7.3 does not ask a template to reference a column, and
+    CARML and the RMLMapper write its text, while the engine stops on it. Its escaped braces are
+    unescaped; an IRI unless the term map makes literals (term type, or an object map with a
+    language or datatype, R2RML section 7.4). Runs after relative templates are resolved."""
+    for tm in maps:
+        for role, node in term_maps(g, tm):
+            template = g.value(node, RML.template)
+            if template is None or _PLACEHOLDER.search(str(template)) or g.value(node, RML.constant) is not None:
+                continue
+            text = str(template).replace("\\{", "{").replace("\\}", "}")
+            literal = g.value(node, RML.termType) == RML.Literal or (role == "object map" and any(
+                g.value(node, p) is not None for p in (RML.language, RML.languageMap, RML.datatype, RML.datatypeMap)))
+            g.remove((node, RML.template, None))
+            g.set((node, RML.constant, Literal(text) if literal else URIRef(text)))
+
+
 def _absolute_output(g: Graph, execution: Node) -> bool:
     """Whether a function execution's value is an absolute IRI whatever the record: a concatenation
     whose first input is a constant with a scheme (how kgc compiles IRI templates with functions),
@@ -296,7 +317,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     xml_languages(g)  # inherited xml:lang: an XPath the derived-source pass evaluates
     # before the derived sources replace the XML ones: iterators and references that select nothing
     findings += xml_iterators(g, where)
-    xml_references(g, triples_maps(g), where)
+    findings += xml_references(g, triples_maps(g), where)
     derived: dict[tuple[str, str], str] = {}
     findings += derive_sources(g, Path(copies) if copies is not None else scratch_folder(mapping_dir), where, natural,
                                derived)
@@ -305,8 +326,9 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
                          or any(True for _ in rml.triples((None, RR.language, None))))
     check_functions(g, maps, where)
     json_references(g, maps)
-    json_datatypes(g, maps, natural, where)
+    findings += json_datatypes(g, maps, natural, where)
     findings += _rewrite_terms(g, maps, base_iri, where)
+    _constant_templates(g, maps)
     findings += _self_joins(g, maps, where)
     asserted = [tm for tm in maps if (tm, RDF.type, RML.NonAssertedTriplesMap) not in g]
     targets = split_targets(g, mapping_dir, where)

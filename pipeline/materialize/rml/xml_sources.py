@@ -1,9 +1,10 @@
 """XML logical sources in the RML normalisation pass (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
 
-A reference to an element or attribute that no record of the source has is bad input
-(:func:`xml_references`), as for JSON keys (:func:`pipeline.materialize.rml.json_sources.json_datatypes`)
-and CSV columns: R2RML section 6.3 makes a reference name a column of the logical source, and the
-engine would yield nothing for it, silently.
+A reference to an element or attribute that no record of the source has is bad input when it looks
+misspelt, else a field these data lack, said as a warning (:func:`xml_references`,
+:mod:`pipeline.materialize.rml.absent`), as for JSON keys
+(:func:`pipeline.materialize.rml.json_sources.json_datatypes`): the engine would yield nothing for
+it, silently.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rdflib.term import Node
 
 from pipeline.errors import InputError, RMLError
 from pipeline.findings import Finding
+from pipeline.materialize.rml.absent import misspelling
 from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of, viewed_source
@@ -142,7 +144,7 @@ def xml_iterators(g: Graph, where: str, limit: int = 50_000_000) -> list[Finding
             except (InputError, OSError):
                 counts[key] = None  # unreadable or beyond XPath 1.0: said elsewhere, or by the engine
         read.append((tm, *key))
-    findings = []
+    findings = _document_iterators(g, read, counts, roots, where)
     for tm, path, iterator in read:
         root = roots.get(path)
         if counts[(path, iterator)] != 0 or root is None or not len(root):
@@ -158,9 +160,49 @@ def xml_iterators(g: Graph, where: str, limit: int = 50_000_000) -> list[Finding
     return findings
 
 
-def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> None:
+#: A relative XPath location path (``a/b``, ``ns:a``, ``*``, ``child::a``): no leading ``/``, ``.``,
+#: ``(``, ``$`` and no union, whose parts could be read from different contexts.
+_RELATIVE = re.compile(r"^\s*(?:[A-Za-z_*@]|[A-Za-z_][\w.\-]*::)[^|]*$")
+
+
+def _document_iterators(g: Graph, read: list[tuple[Node, str, str]], counts: dict, roots: dict,
+                        where: str) -> list[Finding]:
+    """Read a relative XPath iterator from the document node, as XPath evaluates a path with the
+    document as its context (CARML and the RMLMapper read ``Catalog/Item`` as ``/Catalog/Item``),
+    when it selects nothing from the root element (where the engine and lxml start a relative path)
+    and ``/`` + it selects elements: the logical source's ``rml:iterator`` is rewritten in ``g`` and
+    ``counts``/``read`` follow it. An iterator that selects elements from the root element is left
+    as it is (mappings written for Morph-KGC).
+
+    Returns:
+        An ``info`` finding per rewritten iterator.
+    """
+    findings = []
+    for i, (tm, path, iterator) in enumerate(read):
+        if counts.get((path, iterator)) != 0 or not _RELATIVE.match(iterator) or path not in roots:
+            continue
+        absolute = "/" + iterator.strip()
+        if (path, absolute) not in counts:
+            try:
+                counts[(path, absolute)] = len(iterate("XPath", roots[path].getroottree(), absolute,
+                                                       namespaces=dict(source_of(g, g.value(tm, RML.logicalSource))
+                                                                       .namespaces)))
+            except (InputError, RMLError):
+                counts[(path, absolute)] = None
+        if not counts[(path, absolute)]:
+            continue
+        ls = g.value(tm, RML.logicalSource)
+        g.set((ls, RML.iterator, Literal(absolute)))
+        read[i] = (tm, path, absolute)
+        findings.append(Finding("normalise", where, f"TriplesMap {node_name(tm)}: the XPath iterator {iterator!r} is "
+                                f"relative: read from the document node, as {absolute!r} ({counts[(path, absolute)]} "
+                                "element(s))", column="iterator", value=iterator, severity="info"))
+    return findings
+
+
+def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_000) -> list[Finding]:
     """Refuse an object map's reference, or a term map's template placeholder, that selects nothing in
-    every record of its XML source.
+    every record of its XML source and looks misspelt; say the others.
 
     Reads each XML source (files up to ``limit`` bytes) once per iterator; sources the engine does
     not read itself (derived sources, :mod:`pipeline.materialize.views.derive`) are skipped.
@@ -169,9 +211,14 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
         g: the unified RML graph with resolved, absolute source paths.
         maps: its TriplesMaps. where: the mapping file, for messages.
         limit: largest source read, in bytes (a larger one is not checked).
+    Returns:
+        A ``warning`` per reference that selects nothing and is close to nothing the records hold
+        (a field these data lack: :mod:`pipeline.materialize.rml.absent`).
     Raises:
-        RMLError: names the TriplesMap, the reference, the file and the iterator.
+        RMLError: a reference that selects nothing and looks misspelt; names the TriplesMap, the
+            reference, the file, the iterator and the name the records hold.
     """
+    findings: list[Finding] = []
     cache: dict[tuple[str, str], list] = {}
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
@@ -207,10 +254,39 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
                 element, ns, default = records[0]
                 hint = (f"; the records' elements are in the default namespace <{ns[default]}>, which an unprefixed "
                         "name selects" if default else "")
+                near = misspelling(ref, _paths(records), "/")
                 if _PLAIN.match(ref) and "@" not in ref and any(_selects(e, f"@{ref}", n) for e, n, _ in records):
-                    hint += f"; the attribute '@{ref}' has values"  # an attribute written as an element name
-                raise RMLError(f"TriplesMap {node_name(tm)}: {what} selects nothing in "
-                               f"any record of {src.path.name} (iterator {src.iterator}{hint})", path=where)
+                    near = f"the attribute '@{ref}' has values"  # an attribute written as an element name
+                said = f"TriplesMap {node_name(tm)}: {what} selects nothing in any record of {src.path.name}"
+                if near:
+                    raise RMLError(f"{said} (iterator {src.iterator}{hint}; {near})", path=where)
+                findings.append(Finding("normalise", where, f"{said} (iterator {src.iterator}{hint}): no term from "
+                                        "it (nothing the records hold is close to the name: a field these data lack)",
+                                        column=ref, severity="warning"))
+    return findings
+
+
+#: records and elements per record read for the names they hold (a message's hint, not a count)
+_SCAN = 2000
+
+
+def _paths(records: list) -> set[str]:
+    """The paths, relative to the record element, of the elements and attributes the first
+    :data:`_SCAN` records hold (``Name``, ``address/city``, ``@id``, ``address/@type``; local names),
+    at most :data:`_SCAN` nodes per record."""
+    paths: set[str] = set()
+    for element, _, _ in records[:_SCAN]:
+        todo, seen = [(element, "")], 0
+        while todo and seen < _SCAN:
+            node, here = todo.pop()
+            seen += 1
+            paths.update((here + "/" if here else "") + "@" + etree.QName(a).localname for a in node.attrib)
+            for child in node:
+                if isinstance(child.tag, str):
+                    path = (here + "/" if here else "") + etree.QName(child).localname
+                    paths.add(path)
+                    todo.append((child, path))
+    return paths
 
 
 def _selects(element: etree._Element, ref: str, namespaces: dict[str, str]) -> bool:
