@@ -376,7 +376,7 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
         except InputError as exc:
             raise at_triples_map(_on_mapping(exc, rml_path, engine), files) from exc
         for f in [*norm.findings, *dist.findings]:
-            _say_finding(on_user_data(f), where_from)
+            _say_finding(on_user_data(norm.in_user_terms(f, rml_path)), where_from)
         merged = (f"{dist.n_triples + dist.n_quads} statements ({dist.n_quads} in named graphs) written to {output}; "
                   if dist.merged is not None else "")
         print(f"{merged}{len(dist.parts)} sorted parts and their manifest in {dist.manifest.parent}/ ({dist.blocks} "
