@@ -121,3 +121,15 @@ def test_a_repeated_sentence_id_is_kept_and_said(tmp_path, caplog):
     p = _lines(tmp_path, {"id": "a", "sent": "One."}, {"id": "b", "sent": "Two."}, {"id": "a", "sent": "Three."})
     assert [s.text for s in load_sentences(p)] == ["One.", "Two.", "Three."]
     assert f"{p}:3: sentence id 'a' repeats line 1" in caplog.text
+
+
+def test_a_byte_order_mark_is_no_content(tmp_path):
+    """Files saved by a Windows editor start with a BOM; JSON forbids it, so it is not part of the data."""
+    from pipeline.text.data import load_ontology, load_sentences
+
+    (tmp_path / "s.jsonl").write_text('{"id": "s1", "sent": "Ann lives in Gent."}\n', encoding="utf-8-sig")
+    assert [(s.id, s.text) for s in load_sentences(tmp_path / "s.jsonl")] == [("s1", "Ann lives in Gent.")]
+    (tmp_path / "o.json").write_text('{"concepts": [{"qid": "Q1", "label": "Person"}, {"qid": "Q2", "label": "City"}], '
+                                     '"relations": [{"pid": "P1", "label": "lives in", "domain": "Q1", "range": "Q2"}]}',
+                                     encoding="utf-8-sig")
+    assert len(load_ontology(tmp_path / "o.json").relations) == 1

@@ -201,7 +201,7 @@ def load_ontology(path: str | Path, iri: str | None = None, own: bool = True) ->
     """
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read the ontology (expected JSON): {exc}", path=path) from exc
     if not isinstance(doc, dict) or "relations" not in doc or "concepts" not in doc:
@@ -302,7 +302,7 @@ def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]
     path = Path(path)
     out: list[Sentence] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as exc:  # the sources' wording: line, column, bytes and the fix
         found = read_error(path, "JSON Lines", exc)
         raise InputError(f"cannot read sentences: {found.message} (expected: {found.expected})", path=path,
