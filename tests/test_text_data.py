@@ -100,6 +100,17 @@ def test_sentences_without_gold_are_counted_and_said(tmp_path, caplog):
     assert "1 sentences have no gold entry and are scored against no triples: x9" in caplog.text
 
 
+def test_gold_entries_without_a_sentence_are_counted_and_said(tmp_path, caplog):
+    from pipeline.text.harness import run_case
+    path = _case(tmp_path)
+    gold = (tmp_path / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(gold[0])
+    (tmp_path / "gold.jsonl").write_text("\n".join(gold + [json.dumps({**first, "id": "p9"})]) + "\n", encoding="utf-8")
+    res = run_case(load_case(path), tmp_path / "out", validate=False)
+    assert res["scores"]["n_gold_without_sentence"] == 1 and res["scores"]["n_sentences_without_gold"] == 0
+    assert "1 gold entries have no sentence of that id and are scored nowhere: p9" in caplog.text
+
+
 def test_a_text_manifest_types_its_offline_settings(tmp_path):
     path = _case(tmp_path, **{"{threshold: 0.3}": "{zero_shot: null, threshold: 0.25}"})
     assert load_case(path).offline == {"zero_shot": None, "threshold": 0.25}

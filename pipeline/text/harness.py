@@ -224,6 +224,14 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         if no_gold:
             log.warning("%s: %d sentences have no gold entry and are scored against no triples: %s%s", case.path,
                         len(no_gold), ", ".join(no_gold[:5]), " ..." if len(no_gold) > 5 else "")
+        # a gold entry no sentence has (a misspelt id): its triples are in no score, so recall would
+        # look higher than it is without a word
+        ids = {s.id for s in case.sentences}
+        orphans = sorted(g for g in case.gold if g not in ids)
+        scores["n_gold_without_sentence"] = len(orphans)
+        if orphans:
+            log.warning("%s: %d gold entries have no sentence of that id and are scored nowhere: %s%s", case.path,
+                        len(orphans), ", ".join(orphans[:5]), " ..." if len(orphans) > 5 else "")
         (out / "scores.json").write_text(json.dumps(scores, indent=1), encoding="utf-8")
     # a relation without a domain gives no subType: no extractor writes it (one without a range
     # takes its object's type from the value)
