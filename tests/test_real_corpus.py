@@ -40,7 +40,7 @@ EXPECTED = {
         1180,
         {SEPSES + "cve#CVE": 35, SEPSES + "cve#Reference": 35, SEPSES + "cvss#CVSS3BaseMetric": 35,
          SEPSES + "cve#VulnerableConfiguration": 15, SEPSES + "cpe#LogicalTest": 10, SEPSES + "cpe#CPE": 60},
-        32,
+        30,
         ["nvdcve-1.1-recent-subset.json"],
         ["sepses-cve.ttl", "sepses-cvss.ttl", "sepses-cpe.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
     ),
