@@ -44,6 +44,15 @@ EXPECTED = {
         ["nvdcve-1.1-recent-subset.json"],
         ["sepses-cve.ttl", "sepses-cvss.ttl", "sepses-cpe.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
     ),
+    "capec-attack-patterns-sepses": (
+        445,
+        {SEPSES + "capec#" + c: n for c, n in [
+            ("CAPEC", 3), ("AttackPatternCatalog", 1), ("SubmissionHistory", 3), ("ModificationHistory", 18),
+            ("SkillRequired", 4), ("Consequence", 9), ("RelatedAttackPattern", 4), ("AttackStep", 11), ("Reference", 15)]},
+        49,
+        ["capec-3.9-subset.xml"],
+        ["sepses-capec.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
+    ),
 }
 
 ALL_CASES = sorted(p.name for p in ROOT.iterdir() if (p / "case.yaml").is_file())
