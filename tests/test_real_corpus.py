@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "data" / "real-mappings"
 
 DP = "http://dockerpedia.inf.utfsm.cl/vocab#"
 FOAF = "http://xmlns.com/foaf/0.1/"
+SEPSES = "http://w3id.org/sepses/vocab/ref/"
 
 #: case id -> (triples, {class IRI: typed subjects}, distinct predicates, sources, vocabulary files)
 EXPECTED = {
@@ -34,6 +35,23 @@ EXPECTED = {
         8,
         ["people.csv", "organizations.csv"],
         ["ontology.ttl"],
+    ),
+    "nvd-cve-sepses": (
+        1180,
+        {SEPSES + "cve#CVE": 35, SEPSES + "cve#Reference": 35, SEPSES + "cvss#CVSS3BaseMetric": 35,
+         SEPSES + "cve#VulnerableConfiguration": 15, SEPSES + "cpe#LogicalTest": 10, SEPSES + "cpe#CPE": 60},
+        30,
+        ["nvdcve-1.1-recent-subset.json"],
+        ["sepses-cve.ttl", "sepses-cvss.ttl", "sepses-cpe.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
+    ),
+    "capec-attack-patterns-sepses": (
+        445,
+        {SEPSES + "capec#" + c: n for c, n in [
+            ("CAPEC", 3), ("AttackPatternCatalog", 1), ("SubmissionHistory", 3), ("ModificationHistory", 18),
+            ("SkillRequired", 4), ("Consequence", 9), ("RelatedAttackPattern", 4), ("AttackStep", 11), ("Reference", 15)]},
+        49,
+        ["capec-3.9-subset.xml"],
+        ["sepses-capec.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
     ),
 }
 
