@@ -152,3 +152,20 @@ def test_invalid_views_are_refused_with_the_rule(tmp_path, monkeypatch, capsys, 
 """, monkeypatch, capsys)
     assert rc == 2
     assert message in err and "Traceback" not in err
+
+
+def test_a_record_whose_cross_product_explodes_is_refused_naming_the_fields(tmp_path, monkeypatch):
+    """RML-LV combines a record's field values as a cross product: 4 x 5 x 3 values give 60 iterations;
+    past the bound the view is refused (it ran for ever on a record of a dozen repeated parts)."""
+    import pipeline.materialize.views.view as view_module
+
+    doc = '{"r": [{"a": [1, 2, 3, 4], "b": [1, 2, 3, 4, 5], "c": [1, 2, 3]}]}'
+    (tmp_path / "d.json").write_text(doc, encoding="utf-8")
+    view = LogicalView(Source(tmp_path / "d.json", "JSONPath", "$.r[*]"), [
+        ExpressionField("a", reference="$.a[*]"), ExpressionField("b", reference="$.b[*]"),
+        ExpressionField("c", reference="$.c[*]")], name="http://ex.org/v")
+    assert len(view.iterations()) == 60
+    monkeypatch.setattr(view_module, "MAX_ITERATIONS", 59)
+    with pytest.raises(ViewError, match=r"logical view <http://ex.org/v>: record 0 gives more than 59 iterations: .* "
+                                        r"here 'b' 5 x 'a' 4 x 'c' 3;"):
+        view.iterations()

@@ -51,6 +51,12 @@ INDEX = "#"
 PLACEHOLDER = re.compile(r"(?<!\\)\{((?:\\.|[^{}\\])*)\}")
 
 
+#: Iterations one record of a logical view may give: past it the cross product of its fields' values is
+#: refused (a view reading a dozen repeated parts of one record multiplies their counts: millions of
+#: iterations for three records, a run that does not end).
+MAX_ITERATIONS = 100_000
+
+
 class ViewError(InputError):
     """A logical view that cannot be evaluated (message names the view and the cause)."""
 
@@ -243,9 +249,10 @@ class LogicalView:
         rows: list[dict[str, Value | None]] = []
         for index, it in enumerate(base):
             partial: list[dict[str, Value | None]] = [{INDEX: Value(str(index), _XSD_INTEGER)}]
+            factors: list[tuple[str, int]] = []
             for f in self.fields:
-                options = self._expand(f, it, formulation, "")
-                partial = [{**p, **o} for p in partial for o in options]
+                options = self._expand(f, it, formulation, "", (index, factors))
+                partial = self._product(partial, options, f.name, (index, factors))
             rows.extend(partial)
         for j in self.joins:
             rows = self._join(rows, j, active)
@@ -254,8 +261,30 @@ class LogicalView:
                 r.setdefault(k, None)
         return rows
 
-    def _expand(self, f: Field, it: Iteration, formulation: str, prefix: str) -> list[dict[str, Value | None]]:
-        """The alternatives one field (with its nested fields) contributes to an iteration."""
+    def _product(self, left: list[dict], right: list[dict], name: str, record: tuple[int, list]) -> list[dict]:
+        """Every combination of ``left`` and ``right`` (RML-LV: a record's field values are combined as a
+        cross product), refused past :data:`MAX_ITERATIONS` per record with the fields that multiply.
+
+        Raises:
+            ViewError: the record would give more than :data:`MAX_ITERATIONS` iterations.
+        """
+        index, factors = record
+        if len(right) > 1:
+            factors.append((name, len(right)))
+        if len(left) * len(right) > MAX_ITERATIONS:
+            many = sorted(factors, key=lambda f: -f[1])
+            raise ViewError(
+                f"logical view {self.label()}: record {index} gives more than {MAX_ITERATIONS:,} iterations: the values "
+                "of its fields are combined as a cross product (RML-LV), here "
+                + " x ".join(f"{n!r} {k}" for n, k in many[:8]) + (" x ..." if len(many) > 8 else "")
+                + "; fields with several values each that no term reads together belong to views (or TriplesMaps) "
+                "of their own")
+        return [{**o, **c} for o in left for c in right]
+
+    def _expand(self, f: Field, it: Iteration, formulation: str, prefix: str,
+                record: tuple[int, list] = (0, [])) -> list[dict[str, Value | None]]:
+        """The alternatives one field (with its nested fields) contributes to an iteration (``record``:
+        the record's index and the factors of its product so far, for :meth:`_product`)."""
         name = prefix + f.name
         if isinstance(f, ExpressionField):
             values = f.expression.evaluate(it)
@@ -271,7 +300,8 @@ class LogicalView:
                                         f"expression field {name!r} must be an iterable field with a reference "
                                         "formulation")
                     child = _Nested(v)
-                    options = [{**o, **c} for o in options for c in self._expand(sub, child, sub.formulation, name + ".")]
+                    options = self._product(options, self._expand(sub, child, sub.formulation, name + ".", record),
+                                            name + "." + sub.name, record)
                 out.extend(options)
             return out
         fm = f.formulation or formulation
@@ -285,7 +315,8 @@ class LogicalView:
         for i, rec in enumerate(records):
             options: list[dict[str, Value | None]] = [{name + ".#": Value(str(i), _XSD_INTEGER)}]
             for sub in f.fields:
-                options = [{**o, **c} for o in options for c in self._expand(sub, rec, fm, name + ".")]
+                options = self._product(options, self._expand(sub, rec, fm, name + ".", record), name + "." + sub.name,
+                                        record)
             out.extend(options)
         return out
 
