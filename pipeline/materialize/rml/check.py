@@ -16,12 +16,13 @@ from rdflib.namespace import RDF
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
+from pipeline.findings import Finding
 from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
+__all__ = ["check_mapping", "misplaced_term_map_keys", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
            "source_key", "node_name", "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
@@ -172,6 +173,34 @@ def check_mapping(g: Graph, where: str, r2rml: bool = False) -> list[Node]:
                                    "reads another logical source, without a join condition (R2RML section 8: "
                                    "add rml:joinCondition [ rml:child ...; rml:parent ... ])", path=where)
     return [tm for tm in maps if g.value(tm, RML.subjectMap) is not None or g.value(tm, RML.subject) is not None]
+
+
+#: Keys of a term map (R2RML sections 7, 8; RML-Core), which the engine reads on a term map only.
+_TERM_MAP_KEYS = ("datatype", "language", "languageMap", "datatypeMap", "termType", "reference", "template",
+                  "constant", "parentTriplesMap", "joinCondition")
+
+
+def misplaced_term_map_keys(g: Graph, maps: list[Node], where: str) -> list[Finding]:
+    """Warn of a term map's key written on a predicate-object map or on the TriplesMap itself
+    (``rr:predicateObjectMap [ rr:predicate ex:p ; rr:objectMap [...] ; rr:datatype xsd:date ]``):
+    no engine reads it there, so the terms are made without it, silently.
+
+    Returns:
+        A ``warning`` per TriplesMap and key, naming the node it is on and where it belongs.
+    """
+    findings = []
+    for tm in maps:
+        nodes = [("TriplesMap", tm)] + [("predicate-object map", pom) for pom in g.objects(tm, RML.predicateObjectMap)]
+        for what, node in nodes:
+            for key in _TERM_MAP_KEYS:
+                if what == "TriplesMap" and key in ("reference", "template", "constant"):
+                    continue  # shortcuts some documents put here are read elsewhere (or refused there)
+                for value in g.objects(node, RML[key]):
+                    findings.append(Finding(
+                        "normalise", where, f"TriplesMap {node_name(tm)}: rml:{key} {value.n3()} is on the {what}, "
+                        f"where no engine reads it (it is a key of a term map: the object map's, most likely); the "
+                        "terms are made without it", column=key, severity="warning"))
+    return findings
 
 
 def _vocabulary_terms(g: Graph, tm: Node):
