@@ -12,7 +12,7 @@ from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
@@ -116,14 +116,10 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         if not refs and coded:
             prop_fit = _kind_fit(ontology, [p for p, w in zip(props, weights) if w == 1.0 and p in data_props],
                                  coded_kinds)
-        # a name fit below a name match's least similarity is no evidence of the class (the mapper takes no
-        # property on such a similarity either): `sbom python` ~ `OperatingSystem` 0.33 would outweigh what
-        # the columns say, as a generic file name would
-        evidence = name_fit if name_fit >= MIN_SCORE else 0.0
         if not names:
             score = prop_fit
         else:
-            score = 0.5 * evidence + 0.5 * prop_fit if refs or coded else name_fit
+            score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
         named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
             f"the file name {info.stem!r} names no class"
         scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
