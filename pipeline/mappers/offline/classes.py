@@ -13,10 +13,12 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.sources.columns import ColumnRecords
+from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
-__all__ = ["choose_class", "type_column", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
+__all__ = ["choose_class", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
 
 #: Member names that state a record's class: JSON-LD's keyword (JSON-LD 1.1, section 4.3: "@type" sets
@@ -40,6 +42,35 @@ def type_column(info: SourceInfo, ontology: Ontology) -> tuple[str, URIRef] | No
         if len(found) == 1 and (cls := next(iter(found))) is not None and cls in ontology.classes:
             return r, cls
     return None
+
+
+def classes_of_few(info: SourceInfo, matcher: NameMatcher, classes: list[URIRef]) -> set[URIRef]:
+    """Classes that a type member of the records names, word for word, for at most half of them.
+
+    A member named as a type (:data:`TYPE_MEMBERS`) whose values are words, not IRIs, still says what each
+    record is: a CycloneDX component of ``"type": "operating-system"`` is an operating system, and the 119
+    of ``"type": "library"`` are not. A class one of those values names (its words are one of the class's
+    names: ``operating-system`` ~ ``dpv:OperatingSystem``) for no more than half of the records is the class
+    of those records, not of the source's: it is no candidate for the source's class (the few records'
+    own members still open their entity). Values naming no class decide nothing."""
+    out: set[URIRef] = set()
+    records = info.data.records
+    if not records:
+        return out
+    by_words = {}
+    for cls in classes:
+        for n in matcher.names(cls):
+            by_words.setdefault(n, set()).add(cls)
+    for r in info.refs:
+        if re.split(r"[/.]", r)[-1] not in TYPE_MEMBERS:
+            continue
+        named: dict[URIRef, int] = {}
+        for rec in records:
+            for cls in {c for v in rec.get(r, ()) if v and ":" not in v
+                        for c in by_words.get(" ".join(words(v, expand=False)), ())}:
+                named[cls] = named.get(cls, 0) + 1
+        out |= {cls for cls, n in named.items() if n <= 0.5 * len(records)}
+    return out
 
 
 #: Words of file names that say a file holds data, not what the data is about (English and Spanish, the
@@ -92,11 +123,20 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
                     + [[matcher.score(own_words(r, info.stem), p) if p not in data_props else 0.0 for p in props]
                        for r in keyed]) if (texts or keyed) and props else None
     refs = [*refs, *keyed]
+    # a column speaks for the records that hold a value in it: a member of one record in 120 (the
+    # operating-system component among the libraries of a software bill of materials) describes that record,
+    # not what the records are
+    held = np.array([held_share(info.data, r) for r in refs]) if refs else None
+    if held is not None and not held.any():  # references no record dict holds (read by XPath): count alike
+        held = None
     index = DomainIndex(ontology, props)
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     scored: dict[URIRef, tuple[float, str]] = {}
+    minority = classes_of_few(info, matcher, classes)
     for cls in classes:
+        if cls in minority:
+            continue
         name_fit = max((matcher.score(n, cls) for n in names), default=0.0)
         # a property of another vocabulary is usable on the class, but no evidence of it: counted, every
         # class of a small vocabulary (org:Organization) would take the main vocabulary's properties
@@ -104,7 +144,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         fits[cls] = (name_fit, weights)
         prop_fit = 0.0
         if sims is not None and weights.any():
-            prop_fit = float((sims * weights).max(axis=1).mean())
+            prop_fit = float(np.average((sims * weights).max(axis=1), weights=held))
         if not refs and coded:
             prop_fit = _kind_fit(ontology, [p for p, w in zip(props, weights) if w == 1.0 and p in data_props],
                                  coded_kinds)
@@ -142,6 +182,17 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
 ATTRIBUTE_KINDS = frozenset({"date", "dateTime", "year", "integer", "decimal", "boolean", "time"})
 #: Values of a column read to tell its kind.
 ATTRIBUTE_SAMPLE = 200
+
+
+def held_share(data: SourceData, ref: str) -> float:
+    """Share of the records of ``data`` holding a non-empty value of ``ref``, in (0, 1] for a reference with a
+    value (a CSV held as its sample: the sample's share); 1.0 for a source of no record."""
+    if isinstance(data.records, ColumnRecords):
+        col = data.records.column(ref) or []
+        return sum(1 for v in col if v and v.strip()) / len(col) if col else 1.0
+    if not data.records:
+        return 1.0
+    return sum(1 for r in data.records if any(v and v.strip() for v in r.get(ref, ()))) / len(data.records)
 
 
 def _attribute(info: SourceInfo, ref: str) -> bool:

@@ -22,7 +22,7 @@ from pipeline.mappers.offline.profile import distinct_records, distinct_values, 
 from pipeline.mappers.offline.rows import range_fits
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
-           "find_foreign_keys_named_by_relations", "one_to_many_keys", "SEQUENCE_COVERAGE", "DANGLING_INCLUSION",
+           "find_foreign_keys_named_by_relations", "one_to_many_keys", "key_by_references", "SEQUENCE_COVERAGE", "DANGLING_INCLUSION",
            "RELATION_NAME_SCORE"]
 
 def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tuple[str, ...], str]:
@@ -366,6 +366,40 @@ def find_foreign_keys_named_by_relations(infos: list[SourceInfo], ontology: Onto
                                            and matcher.score(text, p) >= RELATION_NAME_SCORE for p in object_props):
                     s.fks[ref] = ForeignKey(ref, t.name, col, 1.0)
                     break
+
+
+def key_by_references(infos: list[SourceInfo]) -> None:
+    """Key a source by the column other sources refer to it by, when its key is one of chance.
+
+    A foreign key refers to a candidate key of the referenced relation (Codd's relational model): the column
+    other records use to name these records is the one the data set identifies them by. People keyed by their
+    given name (``name``: the name-like columns that happen to tell two records apart) while
+    ``organizations.member`` refers to them by ``nick`` are keyed by ``nick``: two people sharing a first
+    name would otherwise be one entity, and a person's IRI would not be the one the members' references
+    spell. Only a key of chance is replaced (name-like columns or a minimal key, never an identifier-named
+    column nor an ontology identifier: :func:`choose_key`, :func:`.identity.prefer_identifier_key`), and only
+    when every foreign key into the source, from other sources, uses the one column. Runs after the foreign
+    keys into alternate keys are found (:func:`find_foreign_keys`, :func:`find_foreign_keys_named_by_relations`).
+    """
+    for t in infos:
+        if t.link or t.cls is None or len(t.key) != 1 or not t.key_evidence.startswith(("name-like", "minimal key")):
+            continue
+        refs = [(s, fk) for s in infos if s is not t for fk in s.fks.values() if fk.target == t.name]
+        cols = {fk.target_ref for _, fk in refs}
+        if len(cols) != 1 or (col := next(iter(cols))) == t.key[0] or col not in t.refs:
+            continue
+        records = distinct_records(t.data.records)
+        if not is_key(records, (col,)):
+            continue
+        old = t.key
+        named = ", ".join(sorted({f"{s.name}.{fk.reference}" for s, fk in refs}))
+        t.key = (col,)
+        t.key_evidence = (f"{col!r} is unique over {len(records)} distinct records and other sources refer to "
+                          f"them by it ({named}): a foreign key names a candidate key, so it identifies the "
+                          f"records (the key of chance was {list(old)})")
+        for cls, key in list(t.keys.items()):
+            if key == old:
+                t.keys[cls] = t.key
 
 
 def _depends_on(records: list | DistinctRecords, det: tuple[str, ...], dep: str) -> bool:

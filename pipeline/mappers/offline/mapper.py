@@ -37,7 +37,7 @@ from pipeline.mappers.offline.identity import id_like, name_words, prefer_identi
 from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
-                                           find_self_references, one_to_many_keys)
+                                           find_self_references, key_by_references, one_to_many_keys)
 from pipeline.mappers.offline.labels import assign_labels
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
@@ -188,6 +188,7 @@ class OfflineMapper:
         find_foreign_keys_into_new_keys([i for i in infos if i.name not in documents], before)
         find_foreign_keys_named_by_relations([i for i in infos if i.name not in documents], ont, matcher, oprops)
         one_to_many_keys([i for i in infos if i.name not in documents])
+        key_by_references([i for i in infos if i.name not in documents])
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_labels(info, ont, matcher, dprops)

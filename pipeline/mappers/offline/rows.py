@@ -23,7 +23,7 @@ from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
-from pipeline.mappers.offline.fit import domain_fits, misfits
+from pipeline.mappers.offline.fit import _disjoint, domain_fits, misfits
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, own_language,
                                                 vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
@@ -197,7 +197,10 @@ class RowBuilder:
                 # a foreign key in an occurrence of a repeating part relates that occurrence's entity first
                 p, score, owner = None, 0.0, s.cls
                 for owner in foreign_key_owners(s, ref, t.cls):
-                    p, score = best_prop(" ".join(reference_words(ref)), owner, t.cls)
+                    p, score = self.exact_relation(ref, owner, t.cls, {i.cls for i in infos} - {t.cls, None},
+                                                   object_props)
+                    if p is None:
+                        p, score = best_prop(" ".join(reference_words(ref)), owner, t.cls)
                     if p is not None:
                         break
                 if p is None:
@@ -249,6 +252,30 @@ class RowBuilder:
                         evidence=[evidence_line("record choice" if several else "record", score),
                                   f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
+
+    def exact_relation(self, ref: str, owner: URIRef, target: URIRef, described: set[URIRef],
+                       object_props: list[URIRef]) -> tuple[URIRef | None, float]:
+        """The object property a foreign key column names word for word, when its range is not the referenced
+        class: ``stops.parent_station`` (values in ``stops.stop_id``) is ``gtfs:parentStation`` ("Parent
+        Station", domain ``gtfs:Stop``, range ``gtfs:Station``), not the one of the properties ranging over
+        stops whose name fits best (``gtfs:destinationStop``). ``rdfs:range`` entails that the referenced
+        records are of the range class too (RDF 1.1 Semantics, rdfs3); it forbids nothing, so the property fits
+        unless a range is declared disjoint with the referenced class or is the class another source describes
+        (the values would then be that source's records, not these). The domain must fit ``owner``.
+        ``(None, 0.0)`` when no property is so named."""
+        mine = {" ".join(singular(w) for w in t.split()) for t in
+                (own_words(ref, ""), " ".join(reference_words(ref, 0)))}
+        found = []
+        for p in object_props:
+            rng = self.ont.ranges(p)
+            if not rng or domain_fits(self.ont, p, owner) <= 0 or rng & described \
+                    or _disjoint(self.ont, rng, self.ont.superclasses(target)):
+                continue
+            if mine & {" ".join(singular(w) for w in n.split()) for n in self.matcher.names(p)}:
+                found.append((self.matcher.score(" ".join(reference_words(ref)), p), p))
+        if len(found) != 1:  # two properties of that very name decide nothing
+            return None, 0.0
+        return found[0][1], found[0][0]
 
     def reverse_key_row(self, s: SourceInfo, t: SourceInfo, ref: str, fk: Any, best_prop: Any) -> None:
         """Relation from the referenced entity (``t``'s class) to the referencing one (``s``'s), joined on
