@@ -113,8 +113,10 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "KG-quality benchmark, mapping layer"),
     ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
                 "syntax error; the case's section names the file and line).", "this report"),
-    ("†", "A graph score against a partial gold: rows of the gold table did not compile, so the gold KG "
-          "lacks their triples and correct triples of the KG count as extra.", "this report"),
+    ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, so the gold "
+          "KG lacks their triples and correct triples of the KG count as extra. Map F1: a column of the gold "
+          "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
+          "the mean is over the other tasks.", "this report"),
     ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
     ("not run", "A check that applies did not run or finish (timeout, a tool that could not start): never a "
                 "pass; the reason is in the case's section.", "this report"),
@@ -399,6 +401,8 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
                      "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")), "verdict": verdict,
+                     # tasks the gold table meant to score but whose column was not read (map F1 marked †)
+                     "partial_map_gold": sorted(mapping.get("partial_gold") or {}) if mapping else [],
                      "values": {label: _cell(graph.get(key)) for label, key in columns},
                      "partial": [label for label, key in columns if key in (c.get("partial_scores") or ())],
                      "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
@@ -411,6 +415,7 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         scen[name] = {"n_cases": len(sel), "n_failed": sum(r["status"] == "failed" for r in sel),
                       "mapping_f1": over["mapping_f1"]["mean"], "graph_f1": over["graph_f1"]["mean"],
                       "mapping_f1_raw": over["mapping_f1_raw"]["mean"], "over": over,
+                      "partial_map_gold": [r["case"] for r in sel if r["partial_map_gold"] and r["mapping_f1"] is not None],
                       "values": {label: _mean(r["values"][label] for r in sel
                                               if not isinstance(r["values"][label], bool))
                                  for label, _ in columns},
@@ -443,12 +448,14 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     body = []
     for r in report["cases"]:
         partial = "†" if r.get("partial_gold") and r["graph_f1"] is not None else ""
-        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]), fmt(r["graph_f1"]) + partial]
+        map_partial = "†" if r.get("partial_map_gold") and r["mapping_f1"] is not None else ""
+        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]) + map_partial, fmt(r["graph_f1"]) + partial]
                     + [fmt(r["values"].get(label)) + (" partial" if label in (r.get("partial") or ()) else "")
                        for label in labels])
     for name, s in report["scenarios"].items():
         if s["n_cases"] > 1:
-            body.append([name, "mean", fmt(s["mapping_f1"]), fmt(s["graph_f1"])]
+            body.append([name, "mean", fmt(s["mapping_f1"]) + ("†" if s.get("partial_map_gold") else ""),
+                         fmt(s["graph_f1"])]
                         + [fmt(s["values"].get(label)) for label in labels])
     return header, body
 

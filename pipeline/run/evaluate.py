@@ -104,6 +104,8 @@ def mapping_scores(table: MappingTable | Sequence[MappingTable], gold: MappingTa
                "task_prf": {setting: {t: {"precision": m.precision, "recall": m.recall, "f1": m.f1}
                                       for t, m in tasks.items()} for setting, tasks in report.macro.items()},
                **report.check_summary}
+    if report.unscored_tasks:  # a gold column not read: the mean is over fewer tasks than the gold meant
+        summary["partial_gold"] = dict(report.unscored_tasks)
     if len(tables) > 1:
         per_run = [mean([t.f1 for t in run.tasks.values()]) for run in report.runs.get("post-processed", [])]
         per_run = [v for v in per_run if v is not None]
