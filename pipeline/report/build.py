@@ -112,7 +112,9 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
     ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
-                "syntax error; the case's section names the file and line).", "this report"),
+                "syntax error; the case's section names the file and line). In a mean row, 'partial n/m': n of "
+                "the m cases it averages are partial, so the mean is over part of the questions too.",
+     "this report"),
     ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, so the gold "
           "KG lacks their triples and correct triples of the KG count as extra. Map F1: a column of the gold "
           "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
@@ -419,12 +421,26 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                       "values": {label: _mean(r["values"][label] for r in sel
                                               if not isinstance(r["values"][label], bool))
                                  for label, _ in columns},
+                      "partial": _partial_means(sel, columns),
                       "tasks": {t: _mean((r["task_prf"].get("post-processed") or {}).get(t, {}).get("f1")
                                          for r in sel) for t in TASKS}}
     return {"meta": dict(meta or {}), "has_raw": any(r["mapping_f1_raw"] is not None for r in rows),
             "mapping_key": mapping_key, "graph_key": graph_key,
             "columns": [list(c) for c in columns], "legend": [list(x) for x in LEGEND], "tasks": list(TASKS),
             "cases": rows, "scenarios": scen}
+
+
+def _partial_means(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """The columns whose scenario mean averages a partial score (a PQ over part of the CQs): label ->
+    ``{"cases": [the partial cases], "over": how many cases the mean is taken over}``. A mean over
+    partial figures is partial, and is marked as they are."""
+    out: dict[str, dict[str, Any]] = {}
+    for label, _ in columns:
+        over = [r for r in rows if not isinstance(r["values"].get(label), bool) and value_of(r["values"].get(label)) is not None]
+        cases = [r["case"] for r in over if label in (r.get("partial") or ())]
+        if cases:
+            out[label] = {"cases": cases, "over": len(over)}
+    return out
 
 
 def _with_aligned(columns: Sequence[tuple[str, str]], cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
@@ -456,8 +472,15 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         if s["n_cases"] > 1:
             body.append([name, "mean", fmt(s["mapping_f1"]) + ("†" if s.get("partial_map_gold") else ""),
                          fmt(s["graph_f1"])]
-                        + [fmt(s["values"].get(label)) for label in labels])
+                        + [fmt(s["values"].get(label)) + partial_mean(s, label) for label in labels])
     return header, body
+
+
+def partial_mean(scenario: Mapping[str, Any], label: str) -> str:
+    """The mark of a scenario mean over partial scores: `` partial n/m`` (n of the m cases it averages
+    are partial), ``""`` for a mean over complete scores."""
+    p = (scenario.get("partial") or {}).get(label)
+    return f" partial {len(p['cases'])}/{p['over']}" if p else ""
 
 
 def console_table(report: Mapping[str, Any]) -> str:
