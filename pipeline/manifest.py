@@ -31,6 +31,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonpath_ng.exceptions import JSONPathError
+from jsonpath_ng.ext import parse as jsonpath_parse
+from lxml import etree
 
 from pipeline.errors import ManifestError
 from pipeline.rdffile import RDF_FORMATS, rdf_format
@@ -153,6 +156,40 @@ def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None, 
     return p
 
 
+def _item_line(node: yaml.Node | None, key: str, idx: int, inner: str) -> int | None:
+    """The line of ``inner`` in the ``idx``-th item of the list at ``key`` (else that item's, else ``key``'s)."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if getattr(k, "value", None) == key and isinstance(v, yaml.SequenceNode) and idx < len(v.value):
+                item = v.value[idx]
+                return _line_of(item, inner) or item.start_mark.line + 1
+    return _line_of(node, key)
+
+
+def _iterator_problem(fmt: str, iterator: Any) -> str | None:
+    """Why ``iterator`` cannot select the records of a ``fmt`` source, or ``None`` when it parses.
+
+    A JSON iterator is parsed by ``jsonpath_ng.ext`` (the grammar the loader evaluates it with; the
+    engine's JSONPath reads the same paths and filters), an XML one compiled by lxml (XPath 1.0);
+    whether it selects anything is told by the loader, which reads the data.
+    """
+    if not isinstance(iterator, str) or not iterator.strip():
+        return f"expected a JSONPath or XPath text, found {iterator!r}"
+    if fmt == "json":
+        try:
+            jsonpath_parse(iterator)
+        except (JSONPathError, ValueError) as exc:
+            reason = str(exc).rstrip("!").replace("Parse error near the end of string", "parse error at the end")
+            return f"{iterator!r} is no JSONPath: {reason} (expected: a JSONPath selecting the records, e.g. $.books[*])"
+    elif fmt == "xml":
+        try:
+            etree.XPath(iterator)
+        except etree.XPathError as exc:
+            return f"{iterator!r} is no XPath 1.0 expression: {exc} (expected: an XPath selecting the records, " \
+                   "e.g. /library/book)"
+    return None
+
+
 def _list(data: dict, key: str, path: Path, node: yaml.Node | None) -> list:
     value = data.get(key) or []
     if isinstance(value, str):
@@ -230,6 +267,9 @@ def load_manifest(path: str | Path) -> Case:
         p = _file(base, item["path"], f"sources[{i}].path", path, node)
         src = Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
                      iterator=item.get("iterator"), name=str(item.get("name") or p.name))
+        if "iterator" in item and (problem := _iterator_problem(src.format, item["iterator"])):
+            raise ManifestError(f"sources[{i}].iterator: {problem}", path=path,
+                                line=_item_line(node, "sources", i, "iterator"), key="iterator")
         twin = next((j for j, s in enumerate(sources) if s.name == src.name), None)
         if twin is not None:  # the table's Source File cell names a source: two of one name map alike (twice)
             same = (sources[twin].path, sources[twin].iterator) == (src.path, src.iterator)

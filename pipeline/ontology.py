@@ -697,11 +697,11 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         own, imports = _ontology_iris(f.triples)
         named.update({i: f.path for i in own | {key}})
         wanted += [(i, f.path) for i in imports]
-    for iri, by in missing.items():
-        if iri.rstrip("/#") not in named:
-            notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and no "
-                         "catalog-v001.xml beside the files maps it, so its terms are not loaded (nothing is "
-                         "fetched from the network); add its file to the manifest's ontologies to use them")
+    unresolved = {iri: by for iri, by in missing.items() if iri.rstrip("/#") not in named}
+    for iri, by in unresolved.items():
+        notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and no "
+                     "catalog-v001.xml beside the files maps it, so its terms are not loaded (nothing is "
+                     "fetched from the network); add its file to the manifest's ontologies to use them")
     _unify_schema_org(read, notes)
     graph = Graph(bind_namespaces="none")
     for f in read:
@@ -723,7 +723,16 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
     onto = Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
     if paths and not onto.classes and not onto.properties:
         # nothing to map onto: say so at load, not as "the table has no rows" after the mapper ran
-        raise OntologyError(f"no class or property is declared ({len(graph)} triples read): expected an ontology "
+        n = len(graph)
+        if unresolved:  # the terms are in an import not found: name it and how to supply it, not only the symptom
+            shown = ", ".join(f"<{iri}>" for iri in list(unresolved)[:3]) + (", ..." if len(unresolved) > 3 else "")
+            raise OntologyError(
+                f"no class or property is declared ({n} triples read) and its owl:imports {shown} "
+                f"{'is' if len(unresolved) == 1 else 'are'} not resolved: no given file is that ontology and no "
+                "catalog-v001.xml beside the files maps it (nothing is fetched from the network); list the imported "
+                "ontology's file under the manifest's ontologies, or add a catalog-v001.xml mapping its IRI to a "
+                "local file", path=", ".join(paths))
+        raise OntologyError(f"no class or property is declared ({n} triples read): expected an ontology "
                             "with owl:Class/rdfs:Class and property declarations", path=", ".join(paths))
     return onto
 

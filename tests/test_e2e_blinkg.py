@@ -56,7 +56,7 @@ def test_link_file_and_join_rows_of_1f(cases, tmp_path):
                  "graph_validation.json", "graph_scores.json"):
         assert (run.folder / name).exists(), name
     assert {k: v["value"] for k, v in run.extra["graph_validation"].items()} == {
-        "SV2": True, "CS2-owlrl": True, "CS2-hermit": True, "SHACL": True}
+        "SV2": True, "CS2-owlrl": True, "CS2-hermit": True, "SHACL": True, "vocabulary": True}
     # the KG equals expected-graph.nt, so every graph-level F1 against it is 1
     assert run.extra["graph_scores"]["SA2-prop-exact"] == 1.0 and run.extra["graph_scores"]["SA4"] == 1.0
     assert "mapping_scores" not in run.extra and "self_comparison" in run.extra  # the gold table replayed

@@ -83,7 +83,7 @@ def test_validate_runs_every_check_on_ntriples_with_a_byte_order_mark(tmp_path, 
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
     result = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
     assert {k: (v["value"], v["status"]) for k, v in result.items() if k != "CS2-hermit"} == {
-        "SV2": (True, "ok"), "CS2-owlrl": (True, "ok"), "SHACL": (True, "ok")}
+        "SV2": (True, "ok"), "vocabulary": (True, "ok"), "CS2-owlrl": (True, "ok"), "SHACL": (True, "ok")}
     assert result["SHACL"]["details"]["coverage"] == {"mode": "full", "triples": [1, 1]}
 
 

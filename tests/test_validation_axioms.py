@@ -122,7 +122,7 @@ def test_validate_large_valid_kg_says_sample(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "CS2-axioms: passes"
     last = out[-1]
-    assert last.startswith("KG valid on a sample: passes SV2, CS2-axioms on every triple; passes CS2-owlrl, ")
+    assert last.startswith("KG valid on a sample: passes SV2, CS2-axioms, vocabulary on every triple; passes CS2-owlrl, ")
     assert last.endswith(" of 21,000 triples only")
     assert "SHACL on a sample of " in last
 

@@ -93,7 +93,7 @@ def test_hermit_reasons_without_an_import_no_file_holds(tmp_path):
     case = load_manifest(tmp_path / "case.yaml")
     result = graph_validation(kg, None, load_ontology(case.ontologies), case, timeout_s=60)
     assert {k: (v["value"], v["status"]) for k, v in result.items()} == {
-        "SV2": (True, "ok"), "CS2-owlrl": (True, "ok"), "CS2-hermit": (True, "ok"), "SHACL": (True, "ok")}
+        "SV2": (True, "ok"), "vocabulary": (True, "ok"), "CS2-owlrl": (True, "ok"), "CS2-hermit": (True, "ok"), "SHACL": (True, "ok")}
     warning = [f for f in result["CS2-hermit"]["findings"] if f["code"] == "unresolved-import"]
     assert [f["location"] for f in warning] == ["<http://unreachable.invalid/vocabulary>"]
     assert result["CS2-hermit"]["details"]["unresolved_imports"] == ["http://unreachable.invalid/vocabulary"]

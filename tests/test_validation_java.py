@@ -108,6 +108,6 @@ def test_without_java_hermit_is_listed_as_not_applicable_with_the_reason(tmp_pat
     assert main(["validate", str(example / "example.yaml"), "kg.nt", "-o", "v.json"]) == 0
     out = capsys.readouterr().out
     assert "CS2-hermit: n/a (no Java runtime found" in out
-    assert out.splitlines()[-2].startswith("KG valid: passes SV2, CS2-owlrl, SHACL; CS2-hermit n/a (no Java runtime")
+    assert out.splitlines()[-2].startswith("KG valid: passes SV2, CS2-owlrl, SHACL, vocabulary; CS2-hermit n/a (no Java runtime")
     hermit = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))["CS2-hermit"]
     assert (hermit["status"], hermit["value"]) == ("not_applicable", None)

@@ -19,6 +19,7 @@ from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import MappingTable, read_table
 from pipeline.scoring.graph.cq import pq_note
+from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
 from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
@@ -156,8 +157,9 @@ def _gold_audit(gold: MappingTable, ontology: Ontology, case: Case, sources: lis
     "gold table: ..."), as a run reports them: a gold row with an error is scored as written, but
     the score is against a partial gold."""
     audit = audit_table(gold, ontology, case, sources)
-    audit.findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
-                      for f in audit.findings if f.severity in ("error", "warning")]
+    audit.findings = [*ignored_gold_columns(gold)[1],
+                      *(dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
+                        for f in audit.findings if f.severity in ("error", "warning"))]
     return audit
 
 
@@ -199,8 +201,11 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
                 said.add(str(f))
                 print(f, file=sys.stderr)
             summary, _ = mapping_scores(table, gold_table, ontology, case, sources, out)
-            partial = f" against a partial gold ({len(audit.dropped)} of {len(gold_table)} gold-table row(s) have " \
-                      "errors, see above)" if audit.dropped else ""
+            lacks = [f"{len(audit.dropped)} of {len(gold_table)} gold-table row(s) have errors"] if audit.dropped else []
+            if summary.get("partial_gold"):  # a gold column not read: the mean is over fewer tasks than the gold meant
+                lacks.append(f"a gold-table column was not read, so {', '.join(summary['partial_gold'])} "
+                             f"{'is' if len(summary['partial_gold']) == 1 else 'are'} not scored")
+            partial = f" against a partial gold ({'; '.join(lacks)}, see above)" if lacks else ""
             if audit.findings:  # the gold's own defects go with the scores, as a run's audit.md lists them
                 scores_file = out / "mapping.mapping-scores.json"
                 data = json.loads(scores_file.read_text(encoding="utf-8"))

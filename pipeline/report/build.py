@@ -74,6 +74,10 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "KG-quality benchmark, SA2"),
     ("SV2", "The KG parses as strict N-Triples: valid IRIs, lexical forms of their datatypes, language tags.",
      "KG-quality benchmark, SV2 (syntactic validity)"),
+    ("vocabulary", "The KG uses no class or property of the ontology's own namespace that the ontology does not "
+                   "declare (a misspelt term no reasoner or shape sees); a term of a well-known vocabulary the "
+                   "ontology declares in part is a warning. Part of the KG's verdict.",
+     "Zaveri et al. 2016, IN3 (usage of undefined classes and properties)"),
     ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
            "(a check that applies did not run or finish: never a pass), lossy (valid, but values were dropped, "
            "rows of the user's table left out, or half or more of the mapped records without a subject; "
@@ -112,9 +116,13 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
     ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
-                "syntax error; the case's section names the file and line).", "this report"),
-    ("†", "A graph score against a partial gold: rows of the gold table did not compile, so the gold KG "
-          "lacks their triples and correct triples of the KG count as extra.", "this report"),
+                "syntax error; the case's section names the file and line). In a mean row, 'partial n/m': n of "
+                "the m cases it averages are partial, so the mean is over part of the questions too.",
+     "this report"),
+    ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, so the gold "
+          "KG lacks their triples and correct triples of the KG count as extra. Map F1: a column of the gold "
+          "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
+          "the mean is over the other tasks.", "this report"),
     ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
     ("not run", "A check that applies did not run or finish (timeout, a tool that could not start): never a "
                 "pass; the reason is in the case's section.", "this report"),
@@ -389,7 +397,8 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         if "CS2" not in graph and (cs2 := combined_cs2(graph)) is not None:
             graph["CS2"] = cs2
         checks = {k: v if isinstance(v, Mapping) else {"value": v, "status": "ok"}
-                  for k, v in graph.items() if k in ("SV2", "CS2-axioms", "CS2-owlrl", "CS2-hermit", "SHACL")}
+                  for k, v in graph.items() if k in ("SV2", "vocabulary", "CS2-axioms", "CS2-owlrl", "CS2-hermit",
+                                                    "SHACL")}
         verdict = c.get("verdict") or case_verdict({**c, "graph_f1": value_of(graph.get(graph_key))}, checks)
         rows.append({**{k: v for k, v in c.items() if k not in ("mapping", "mapping_raw", "graph")},
                      "scenario": str(c.get("scenario", "")), "case": str(c.get("case", "")),
@@ -399,6 +408,8 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
                      "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")), "verdict": verdict,
+                     # tasks the gold table meant to score but whose column was not read (map F1 marked †)
+                     "partial_map_gold": sorted(mapping.get("partial_gold") or {}) if mapping else [],
                      "values": {label: _cell(graph.get(key)) for label, key in columns},
                      "partial": [label for label, key in columns if key in (c.get("partial_scores") or ())],
                      "task_prf": mapping.get("task_prf", {}), "task_prf_raw": raw.get("task_prf", {}),
@@ -411,15 +422,30 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
         scen[name] = {"n_cases": len(sel), "n_failed": sum(r["status"] == "failed" for r in sel),
                       "mapping_f1": over["mapping_f1"]["mean"], "graph_f1": over["graph_f1"]["mean"],
                       "mapping_f1_raw": over["mapping_f1_raw"]["mean"], "over": over,
+                      "partial_map_gold": [r["case"] for r in sel if r["partial_map_gold"] and r["mapping_f1"] is not None],
                       "values": {label: _mean(r["values"][label] for r in sel
                                               if not isinstance(r["values"][label], bool))
                                  for label, _ in columns},
+                      "partial": _partial_means(sel, columns),
                       "tasks": {t: _mean((r["task_prf"].get("post-processed") or {}).get(t, {}).get("f1")
                                          for r in sel) for t in TASKS}}
     return {"meta": dict(meta or {}), "has_raw": any(r["mapping_f1_raw"] is not None for r in rows),
             "mapping_key": mapping_key, "graph_key": graph_key,
             "columns": [list(c) for c in columns], "legend": [list(x) for x in LEGEND], "tasks": list(TASKS),
             "cases": rows, "scenarios": scen}
+
+
+def _partial_means(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """The columns whose scenario mean averages a partial score (a PQ over part of the CQs): label ->
+    ``{"cases": [the partial cases], "over": how many cases the mean is taken over}``. A mean over
+    partial figures is partial, and is marked as they are."""
+    out: dict[str, dict[str, Any]] = {}
+    for label, _ in columns:
+        over = [r for r in rows if not isinstance(r["values"].get(label), bool) and value_of(r["values"].get(label)) is not None]
+        cases = [r["case"] for r in over if label in (r.get("partial") or ())]
+        if cases:
+            out[label] = {"cases": cases, "over": len(over)}
+    return out
 
 
 def _with_aligned(columns: Sequence[tuple[str, str]], cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
@@ -443,14 +469,23 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     body = []
     for r in report["cases"]:
         partial = "†" if r.get("partial_gold") and r["graph_f1"] is not None else ""
-        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]), fmt(r["graph_f1"]) + partial]
+        map_partial = "†" if r.get("partial_map_gold") and r["mapping_f1"] is not None else ""
+        body.append([r["scenario"], r["case"], fmt(r["mapping_f1"]) + map_partial, fmt(r["graph_f1"]) + partial]
                     + [fmt(r["values"].get(label)) + (" partial" if label in (r.get("partial") or ()) else "")
                        for label in labels])
     for name, s in report["scenarios"].items():
         if s["n_cases"] > 1:
-            body.append([name, "mean", fmt(s["mapping_f1"]), fmt(s["graph_f1"])]
-                        + [fmt(s["values"].get(label)) for label in labels])
+            body.append([name, "mean", fmt(s["mapping_f1"]) + ("†" if s.get("partial_map_gold") else ""),
+                         fmt(s["graph_f1"])]
+                        + [fmt(s["values"].get(label)) + partial_mean(s, label) for label in labels])
     return header, body
+
+
+def partial_mean(scenario: Mapping[str, Any], label: str) -> str:
+    """The mark of a scenario mean over partial scores: `` partial n/m`` (n of the m cases it averages
+    are partial), ``""`` for a mean over complete scores."""
+    p = (scenario.get("partial") or {}).get(label)
+    return f" partial {len(p['cases'])}/{p['over']}" if p else ""
 
 
 def console_table(report: Mapping[str, Any]) -> str:

@@ -90,7 +90,9 @@ class CaseRun:
         mf1 = self.extra.get("mapping_scores", {}).get("f1")
         gf1 = self.extra.get("graph_scores", {}).get("SA2-prop-exact")
         scores = "" if mf1 is None and gf1 is None else \
-            f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'} graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
+            f"  mapping-F1={'n/a' if mf1 is None else f'{mf1:.3f}'}" \
+            + (" (partial gold)" if mf1 is not None and self.extra.get("mapping_scores", {}).get("partial_gold") else "") \
+            + f" graph-F1={'n/a' if gf1 is None else f'{gf1:.3f}'}"
         # a KG minting other IRIs than the gold scores 0 by IRI: its score after aligning IRI schemes beside it
         af1 = self.extra.get("graph_scores", {}).get("SA2-prop-aligned")
         if isinstance(af1, (int, float)) and af1 != gf1:

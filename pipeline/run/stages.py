@@ -33,6 +33,7 @@ from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, g
 from pipeline.scoring.graph.cq import syntax_error
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
+from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
 from pipeline.sources.engine_copy import copies_folder, json_engine_copies
 from pipeline.sources.load import csv_row_findings, load_source, require_readable
 from pipeline.table import read_table, write_table
@@ -116,7 +117,9 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
             run.artifacts[f"input:{s.source.path.name}"] = str(s.path.relative_to(folder))
     require_readable(st.sources)  # bad input: stop before the mapper spends time on it
     if case.gold_table is not None and config.evaluate:  # read at the score stage: a bad header stops the run now
-        read_table(case.gold_table)
+        gold = read_table(case.gold_table)
+        if not is_self_replay(case, config):  # a gold column not read leaves a task unscored: said in the audit
+            run.findings.extend(ignored_gold_columns(gold)[1])
     if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
         for bad in filter(None, map(syntax_error, case_competency_questions(case))):
             run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",

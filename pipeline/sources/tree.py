@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from jsonpath_ng.exceptions import JSONPathError
 from jsonpath_ng.ext import parse as jp_parse
 from lxml import etree
 
@@ -125,7 +126,12 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     iterator, recs = _json_records_path(data)
     if src.iterator:
         iterator = src.iterator
-        recs = [m.value for m in jp_parse(iterator).find(data)]
+        try:
+            recs = [m.value for m in jp_parse(iterator).find(data)]
+        except JSONPathError as exc:  # a manifest's iterator was parsed when it was read; one built in code was not
+            return SourceData(src, src.path, iterator, findings=[Finding(
+                "source", str(src.path), f"iterator {iterator!r} is no valid JSONPath: {exc}", column="iterator",
+                value=iterator, expected="a JSONPath selecting the records")])
     odd: set[str] = set()
     records = [_flatten_json(r, odd=odd) for r in recs]
     refs: list[str] = []

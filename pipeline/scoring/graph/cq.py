@@ -148,8 +148,9 @@ def _show(rows: set | None) -> list[str] | None:
         return None
 
     def cell(v: Any) -> str:
-        if isinstance(v, tuple) and v and v[0] == "lit":
-            return f'"{v[3]}"' + (f"@{v[2]}" if v[2] else "")
+        if isinstance(v, tuple) and v and v[0] == "lit":  # quoted as N-Triples writes a string (STRING_LITERAL_QUOTE)
+            text = str(v[3]).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+            return f'"{text}"' + (f"@{v[2]}" if v[2] else "")
         return "(none)" if v is None else str(v)
 
     return sorted(", ".join(cell(v) for v in r) for r in rows)[:ANSWER_SAMPLE]

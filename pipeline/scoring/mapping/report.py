@@ -19,7 +19,9 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 from pipeline import embeddings
 from pipeline.ontology import Ontology
 from pipeline.table.model import TASK_COLUMNS, MappingTable
+from pipeline.findings import Finding
 from pipeline.scoring.mapping.consistency import check_cs1
+from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
 from pipeline.scoring.mapping.redundancy import check_cn4
 from pipeline.scoring.mapping.similarity import CellSimilarity
 from pipeline.scoring.mapping.tasks import MacroScore, ScoringConfig, TableScore, macro_over_runs, score_table
@@ -47,6 +49,10 @@ class CaseReport:
             (``CN4`` only when events were given for that run).
         check_summary: headline value of each check averaged over runs (``None`` if never computed).
         provenance: embedding model, similarity used, elapsed seconds.
+        unscored_tasks: task -> why the gold gives it no value although it was meant to (a gold
+            header near a task's column but not read as it); the mean task F1 is then against a
+            partial gold.
+        gold_findings: the gold table's own findings about its header (:mod:`.gold_columns`).
     """
 
     case: str
@@ -57,13 +63,17 @@ class CaseReport:
     checks: list[dict[str, Any]] = field(default_factory=list)
     check_summary: dict[str, float | None] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
+    unscored_tasks: dict[str, str] = field(default_factory=dict)
+    gold_findings: list[Finding] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the document :func:`write_case_json` writes)."""
         return {"case": self.case, "scenario": self.scenario, "config": self.config.to_dict(),
                 "macro": {s: {t: m.to_dict() for t, m in tasks.items()} for s, tasks in self.macro.items()},
                 "runs": {s: [r.to_dict() for r in rs] for s, rs in self.runs.items()},
-                "checks": self.checks, "check_summary": self.check_summary, "provenance": self.provenance}
+                "checks": self.checks, "check_summary": self.check_summary, "provenance": self.provenance,
+                **({"unscored_tasks": self.unscored_tasks} if self.unscored_tasks else {}),
+                **({"gold_findings": [f.to_dict() for f in self.gold_findings]} if self.gold_findings else {})}
 
 
 _HEADLINES = {"SV1": "rate_raw", "SV1_similar": "rate_similar", "CS1": "rate_compatible", "CM1": "micro",
@@ -92,6 +102,10 @@ def score_case(predicted_runs: Sequence[MappingTable], gold: MappingTable, ontol
     config = config or ScoringConfig()
     sim = CellSimilarity(ontology, tau=config.tau, use_embeddings=config.use_embeddings)
     report = CaseReport(case=case, scenario=scenario, config=config)
+    ignored, report.gold_findings = ignored_gold_columns(gold)
+    report.unscored_tasks = {c.task: f"the gold's header {c.header!r} (line {c.line}) is probably {c.probable!r} "
+                             "but is no mapping-table column: its cells were not read"
+                             for c in ignored if c.task}
     for setting in SETTINGS:
         report.runs[setting] = [score_table(p, gold, ontology, config=config, setting=setting, similarity=sim)
                                 for p in predicted_runs]

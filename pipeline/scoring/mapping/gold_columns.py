@@ -1,0 +1,104 @@
+"""Gold-table columns the table reader did not read, and the BLINKG tasks they leave unscored.
+
+A gold table whose header misnames a column (``Lang`` for ``Language Tag``) is read without that
+column's cells: the task the column feeds has no gold value in any row, so it is "not applicable"
+and the mean task F1 is taken over the other tasks, which can raise it (a wrong language tag is no
+longer counted). The reader notes every header it does not know
+(:func:`pipeline.table.markdown.header_field`); this module turns those notes into gold findings,
+names the column a near miss was probably meant to be, and says which task the score then lacks, so
+that a scorer marks its figure as against a partial gold instead of printing a higher one unmarked.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from pipeline.findings import Finding
+from pipeline.table.markdown import HEADER_ALIASES
+from pipeline.table.model import COLUMNS, TASK_COLUMNS, MappingTable
+
+__all__ = ["IgnoredColumn", "ignored_gold_columns"]
+
+#: The reader's note for an unknown header (:func:`pipeline.table.markdown.header_field`), after ``line N: ``.
+_NOTE = re.compile(r"^line (\d+): header (['\"])(.*)\2 is no mapping-table column")
+
+#: Least rapidfuzz ratio (0-100) of a header to a column name for a near miss; the reader itself
+#: reads a header at 85 or more as that column, so a near miss lies between.
+NEAR_RATIO = 70
+
+
+@dataclass(frozen=True)
+class IgnoredColumn:
+    """One header of a gold table the reader ignored.
+
+    Attributes:
+        header: the header as written (``Lang``).
+        line: the 1-based line of the header.
+        probable: the mapping-table column it was probably meant to be (``Language Tag``), ``None``
+            when it resembles none (an extra column such as ``Notes``).
+        task: the BLINKG task that column feeds (``Language Annotation``), ``None`` when none.
+    """
+
+    header: str
+    line: int
+    probable: str | None
+    task: str | None
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^a-z ]", " ", text.lower()).split()
+
+
+def _probable_field(header: str) -> str | None:
+    """The row field a misnamed header most likely stands for: each of its words is the start of the
+    matching word of a column name or alias (``Lang`` -> ``language``, ``Rel Class`` -> ``related class``),
+    an abbreviation of at least three letters; else the closest name with a rapidfuzz ratio of at least
+    :data:`NEAR_RATIO`; ``None`` when no name is near, or when the abbreviation fits several columns."""
+    words = _words(header)
+    if not words:
+        return None
+    names = {**{k: v for k, v in HEADER_ALIASES.items()}, **{v.lower(): k for k, v in COLUMNS.items()}}
+    starts = {fld for name, fld in names.items() if len(name.split()) >= len(words)
+              and all(len(w) >= 3 and p.startswith(w) for w, p in zip(words, name.split()))}
+    if starts:  # an abbreviation of two columns (``Source``: Source File or Source Reference) names neither
+        return starts.pop() if len(starts) == 1 else None
+    key = " ".join(words)
+    best = max(names, key=lambda n: fuzz.ratio(key, n))
+    return names[best] if fuzz.ratio(key, best) >= NEAR_RATIO else None
+
+
+def ignored_gold_columns(gold: MappingTable) -> tuple[list[IgnoredColumn], list[Finding]]:
+    """The headers of ``gold`` its reader ignored, and one gold finding per header.
+
+    Args:
+        gold: a gold table as read (its ``notes`` hold the reader's notes, its ``source`` the file).
+    Returns:
+        ``(columns, findings)``: an :class:`IgnoredColumn` per ignored header, and for each a finding
+        of stage ``gold`` naming the file, the line, the header and the column it was probably meant
+        to be; a near miss of a task's column is a ``warning`` (that task is not scored against this
+        gold), any other header an ``info`` (an extra column, such as notes, that no task reads).
+    """
+    task_of = {fld: task for task, fld in TASK_COLUMNS.items()}
+    columns: list[IgnoredColumn] = []
+    findings: list[Finding] = []
+    for note in gold.notes:
+        m = _NOTE.match(note)
+        if not m:
+            continue
+        header, line = m.group(3), int(m.group(1))
+        fld = _probable_field(header)
+        col = IgnoredColumn(header, line, COLUMNS.get(fld) if fld else None, task_of.get(fld) if fld else None)
+        columns.append(col)
+        if col.task:
+            message = (f"gold table: header {header!r} is no mapping-table column: its cells are not read, so the "
+                       f"{col.task} task is not scored against this gold and the mean task F1 is over the other tasks")
+            findings.append(Finding("gold", gold.source, message, line=line, column="header", value=header,
+                                    expected=f"a mapping-table column such as {col.probable!r}", candidate=col.probable,
+                                    severity="warning", code="gold-column-ignored"))
+        else:
+            findings.append(Finding("gold", gold.source, f"gold table: header {header!r} is no mapping-table "
+                                    "column; its cells are not read", line=line, column="header", value=header,
+                                    expected="the mapping-table columns", severity="info", code="gold-column-ignored"))
+    return columns, findings

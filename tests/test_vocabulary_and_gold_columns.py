@@ -1,0 +1,66 @@
+"""The KG vocabulary check (terms of the ontology's namespaces it does not declare) and the gold-table
+columns a reader ignored (the tasks they leave unscored)."""
+from __future__ import annotations
+
+import pyoxigraph
+
+from pipeline.ontology import load_ontology
+from pipeline.scoring.mapping.gold_columns import _probable_field, ignored_gold_columns
+from pipeline.table.markdown import parse_markdown
+from pipeline.validation.vocabulary import VocabularyCheck, namespace_of
+
+_ONTO = """@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix : <http://example.org/lib#> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+<http://example.org/lib> a owl:Ontology .
+:Book a owl:Class . :title a owl:DatatypeProperty . foaf:name a owl:DatatypeProperty .
+"""
+
+
+def _check(tmp_path, triples):
+    onto = tmp_path / "lib.ttl"
+    onto.write_text(_ONTO, encoding="utf-8")
+    check = VocabularyCheck(load_ontology([onto]))
+    for s, p, o in triples:
+        check.add(pyoxigraph.NamedNode(s), pyoxigraph.NamedNode(p),
+                  pyoxigraph.NamedNode(o) if o.startswith("http") else pyoxigraph.Literal(o))
+    return check.result()
+
+
+def test_namespace_of_cuts_at_the_last_hash_else_slash():
+    assert namespace_of("http://example.org/lib#Book") == "http://example.org/lib#"
+    assert namespace_of("http://xmlns.com/foaf/0.1/name") == "http://xmlns.com/foaf/0.1/"
+    assert namespace_of("urn:x") == ""
+
+
+def test_undeclared_terms_of_the_own_namespace_fail_other_vocabularies_do_not(tmp_path):
+    t = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+    r = _check(tmp_path, [("http://e/b1", t, "http://example.org/lib#Bok"),
+                          ("http://e/b2", t, "http://example.org/lib#Bok"),
+                          ("http://e/b1", "http://example.org/lib#title", "x"),
+                          ("http://e/b1", "http://xmlns.com/foaf/0.1/nick", "n"),
+                          ("http://e/b1", "http://purl.org/dc/terms/created", "1866")])
+    assert r.value is False
+    got = [(f.severity, f.term, f.message) for f in r.findings]
+    assert got == [("error", "<http://example.org/lib#Bok>", "class <http://example.org/lib#Bok> is not declared by "
+                    "the ontology, in its own namespace (2 triple(s)); closest declared: <http://example.org/lib#Book>"),
+                   ("warning", "<http://xmlns.com/foaf/0.1/nick>", "property foaf:nick is not declared by the ontology, "
+                    "which declares other terms of that vocabulary (1 triple(s))")]  # nick is near no declared name
+    assert r.details["namespaces"] == {"http://example.org/lib#": "error", "http://xmlns.com/foaf/0.1/": "warning"}
+
+
+def test_a_kg_of_declared_terms_passes(tmp_path):
+    r = _check(tmp_path, [("http://e/b1", "http://example.org/lib#title", "x")])
+    assert (r.value, r.findings) == (True, [])
+
+
+def test_a_near_miss_header_names_its_column_and_task_an_unrelated_one_none():
+    assert _probable_field("Lang") == "language_tag"
+    assert _probable_field("Rel Class") == "related_entity_class"
+    assert _probable_field("Notes") is None
+    assert _probable_field("Source") is None  # Source File or Source Reference: neither is guessed
+    gold = parse_markdown("| Data Reference | Ontology Property | Lang | Notes |\n|---|---|---|---|\n"
+                          "| title | lib:title | en | checked |\n", source="gold.md")
+    cols, findings = ignored_gold_columns(gold)
+    assert [(c.header, c.line, c.probable, c.task) for c in cols] == [
+        ("Lang", 1, "Language Tag", "Language Annotation"), ("Notes", 1, None, None)]
+    assert [(f.severity, f.line, f.candidate) for f in findings] == [("warning", 1, "Language Tag"), ("info", 1, None)]
