@@ -24,6 +24,7 @@ from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
+from pipeline.materialize.rml.check import unknown_xsd_datatype
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
@@ -292,7 +293,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
                   "rdf:langString", severity="warning")
         elif prop is not None and iri is not None and not ontology.is_datatype(iri) \
-                and iri in ontology.datatype_ranges(prop):
+                and iri in ontology.datatype_ranges(prop) and not unknown_xsd_datatype(iri)[0]:
             a.add("datatype", f"datatype {row.datatype!r} is no XSD datatype; it is used because the ontology "
                   f"declares it as the range of the datatype property {row.ontology_property!r}",
                   "an XSD datatype or rdfs:Literal", None, severity="warning")
