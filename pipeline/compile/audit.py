@@ -33,6 +33,7 @@ from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.parts import is_position
+from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
 from pipeline.validation.loss import UNTAGGED_CODE
 from pipeline.validation.terms import check_langtag
@@ -172,6 +173,8 @@ class _RowAudit:
             severity: str = "error", code: str = "") -> None:
         value = getattr(self.row, column, None)
         cand = self.ontology.compact(candidate) if isinstance(candidate, URIRef) else candidate
+        if cand is not None and value is not None and str(cand).strip() == str(value).strip():
+            cand = None  # the value the cell holds already is no fix to offer
         self.findings.append(Finding("audit", self.file, message, self.row.line, column, value, expected,
                                      None if cand is None else str(cand), severity, code=code))
 
@@ -228,7 +231,8 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
     ranges = {RDF.langString if is_langstring(r) else r for r in onto.ranges(prop)}  # xsd:langString too
     if not ranges or ranges & _ANY_LITERAL or not all(is_xsd_datatype(r) for r in ranges):
         return
-    if row.language_tag:
+    conflict = tag_or_datatype(onto, row)
+    if row.language_tag and (conflict is None or conflict.winner == "language_tag"):
         written = RDF.langString
     elif row.datatype:
         written = onto.expand(row.datatype)
@@ -309,6 +313,15 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   "an XSD datatype or rdfs:Literal", cand)
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
+    conflict = tag_or_datatype(ontology, row)
+    if conflict is not None:
+        used, dropped = (("Language Tag", "Datatype") if conflict.winner == "language_tag"
+                         else ("Datatype", "Language Tag"))
+        ignored = "datatype" if conflict.winner == "language_tag" else "language_tag"
+        a.add(ignored, f"the Datatype cell {row.datatype!r} and the Language Tag cell {row.language_tag!r} "
+              f"contradict each other (an RDF literal has a datatype or a language tag, rdf:langString, never both): "
+              f"the {used} cell is used and the {dropped} cell ignored, as {conflict.why}",
+              f"one of the two cells (clear the {dropped} cell, or the other to mean it)", None, severity="warning")
     if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
             and not row.related_entity_class:
         _outside_range(a, row, prop_iri)
