@@ -185,15 +185,21 @@ class _RowAudit:
             prefix = text.split(":", 1)[0] if ":" in text else ""
             reason = f"unknown prefix {prefix!r}" if prefix and prefix not in self.ontology.prefixes else "not an IRI"
             self.add(column, f"{what} {text!r}: {reason}", f"a {what} of the ontology",
-                     self.ontology.closest(text, pool)[0])
+                     self.ontology.closest(text, pool, _PROPOSE)[0])
             return None
         kind = self.ontology.kind(iri)
         if kind not in kinds:
-            cand, _ = self.ontology.closest(str(iri), pool)
+            cand, _ = self.ontology.closest(str(iri), pool, _PROPOSE)
             found = f"a {kind.replace('_', ' ')}" if kind else "not in the ontology"
             self.add(column, f"{what} {text!r} is {found}", f"a {what} of the ontology", cand)
             return None
         return iri
+
+
+#: Least similarity (normalised Levenshtein ratio of local names) at which the audit offers an
+#: ontology term as the closest valid value of a property or class cell: below it the names share
+#: less than half their characters, no sign of a misspelling (``42`` is near no ``lib:isbn``).
+_PROPOSE = 0.5
 
 
 def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges: set[URIRef]) -> None:
