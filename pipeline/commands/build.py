@@ -23,6 +23,7 @@ from pipeline.errors import CompileError, InputError
 from pipeline.findings import Finding
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
+from pipeline.mappers.repair import repair_findings
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.sources.checks import check_logical_sources
@@ -63,7 +64,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
     # the evidence of each row (matched labels, profiles, scores) beside a .md/.csv table, as a run's
     # table.json; named so that it never takes the name of a data file (orders.md -> orders.evidence.json)
     evidence = out.with_name(f"{out.stem}.evidence.json") if out.suffix.lower() != ".json" else None
-    for written in (args.output, evidence):
+    raw_md = out.with_name(f"{out.stem}.raw.md")  # an LLM's answer as parsed, before validate-and-repair
+    for written in (args.output, evidence, raw_md):
         if written is not None:
             output_file(str(written), "output", [*case_files(case), args.table])
     options = {"table": args.table} if args.table else {}
@@ -85,8 +87,12 @@ def _cmd_map(args: argparse.Namespace) -> int:
     write_table(result.table, out)
     if evidence is not None:
         write_table(result.table, evidence)
+    raw = result.raw_tables[0] if result.raw_tables else None
+    if raw is not None:
+        write_table(raw, raw_md)
     progress("written")
     mapped = [Finding(**f) for f in result.provenance.get("findings", [])]
+    mapped += repair_findings(result.provenance.get("repair") or {}, str(raw_md))
     # what loading found (empty header cells, an XML file read as one record), as `run`'s audit has it;
     # not the repairs, whose copies were in the temporary folder, which is gone; the mapper repeats some
     said = " ".join(f.message for f in mapped)
@@ -98,8 +104,14 @@ def _cmd_map(args: argparse.Namespace) -> int:
     for s in sources:  # records the mapper saw cut or padded to the header's width
         for f in csv_row_findings(s):
             print(f, file=sys.stderr)
+    if raw is not None and len(raw) and not len(result.table):
+        # an answer whose every row was dropped is no mapping: say so, never "0 rows written", exit 0
+        print(f"error: {args.output}: the mapper answered {len(raw)} row(s) and validate-and-repair dropped every "
+              f"one (the reasons above; the answer as parsed in {raw_md}): no mapping row", file=sys.stderr)
+        return 1
     print(f"{len(result.table)} rows written to {args.output}" + (f" (evidence per row in {evidence})"
-                                                                 if evidence else ""))
+                                                                 if evidence else "")
+          + (f"; the answer before validate-and-repair in {raw_md}" if raw is not None else ""))
     return 0
 
 

@@ -24,6 +24,7 @@ from rdflib import URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
+from pipeline.materialize.rml.check import unknown_xsd_datatype
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
@@ -32,6 +33,7 @@ from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.parts import is_position
+from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
 from pipeline.validation.loss import UNTAGGED_CODE
 from pipeline.validation.terms import check_langtag
@@ -171,6 +173,8 @@ class _RowAudit:
             severity: str = "error", code: str = "") -> None:
         value = getattr(self.row, column, None)
         cand = self.ontology.compact(candidate) if isinstance(candidate, URIRef) else candidate
+        if cand is not None and value is not None and str(cand).strip() == str(value).strip():
+            cand = None  # the value the cell holds already is no fix to offer
         self.findings.append(Finding("audit", self.file, message, self.row.line, column, value, expected,
                                      None if cand is None else str(cand), severity, code=code))
 
@@ -181,15 +185,21 @@ class _RowAudit:
             prefix = text.split(":", 1)[0] if ":" in text else ""
             reason = f"unknown prefix {prefix!r}" if prefix and prefix not in self.ontology.prefixes else "not an IRI"
             self.add(column, f"{what} {text!r}: {reason}", f"a {what} of the ontology",
-                     self.ontology.closest(text, pool)[0])
+                     self.ontology.closest(text, pool, _PROPOSE)[0])
             return None
         kind = self.ontology.kind(iri)
         if kind not in kinds:
-            cand, _ = self.ontology.closest(str(iri), pool)
+            cand, _ = self.ontology.closest(str(iri), pool, _PROPOSE)
             found = f"a {kind.replace('_', ' ')}" if kind else "not in the ontology"
             self.add(column, f"{what} {text!r} is {found}", f"a {what} of the ontology", cand)
             return None
         return iri
+
+
+#: Least similarity (normalised Levenshtein ratio of local names) at which the audit offers an
+#: ontology term as the closest valid value of a property or class cell: below it the names share
+#: less than half their characters, no sign of a misspelling (``42`` is near no ``lib:isbn``).
+_PROPOSE = 0.5
 
 
 def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges: set[URIRef]) -> None:
@@ -227,7 +237,8 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
     ranges = {RDF.langString if is_langstring(r) else r for r in onto.ranges(prop)}  # xsd:langString too
     if not ranges or ranges & _ANY_LITERAL or not all(is_xsd_datatype(r) for r in ranges):
         return
-    if row.language_tag:
+    conflict = tag_or_datatype(onto, row)
+    if row.language_tag and (conflict is None or conflict.winner == "language_tag"):
         written = RDF.langString
     elif row.datatype:
         written = onto.expand(row.datatype)
@@ -292,7 +303,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             a.add("datatype", f"{row.datatype!r} is read as rdf:langString", "rdf:langString",
                   "rdf:langString", severity="warning")
         elif prop is not None and iri is not None and not ontology.is_datatype(iri) \
-                and iri in ontology.datatype_ranges(prop):
+                and iri in ontology.datatype_ranges(prop) and not unknown_xsd_datatype(iri)[0]:
             a.add("datatype", f"datatype {row.datatype!r} is no XSD datatype; it is used because the ontology "
                   f"declares it as the range of the datatype property {row.ontology_property!r}",
                   "an XSD datatype or rdfs:Literal", None, severity="warning")
@@ -308,6 +319,15 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   "an XSD datatype or rdfs:Literal", cand)
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
+    conflict = tag_or_datatype(ontology, row)
+    if conflict is not None:
+        used, dropped = (("Language Tag", "Datatype") if conflict.winner == "language_tag"
+                         else ("Datatype", "Language Tag"))
+        ignored = "datatype" if conflict.winner == "language_tag" else "language_tag"
+        a.add(ignored, f"the Datatype cell {row.datatype!r} and the Language Tag cell {row.language_tag!r} "
+              f"contradict each other (an RDF literal has a datatype or a language tag, rdf:langString, never both): "
+              f"the {used} cell is used and the {dropped} cell ignored, as {conflict.why}",
+              f"one of the two cells (clear the {dropped} cell, or the other to mean it)", None, severity="warning")
     if prop_iri is not None and ontology.kind(prop_iri) == "datatype_property" and literal_objects \
             and not row.related_entity_class:
         _outside_range(a, row, prop_iri)

@@ -17,6 +17,7 @@ from pipeline.compile.audit import IRI_MARKERS, iri_template, language_reference
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, term_references
 from pipeline.compile.subjects import segments_term
+from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.fno import function_for_name, udfs
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
@@ -36,8 +37,10 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
     """The object of a literal row: a reference, ``concat`` of references (joined with a space), or a
     function of them, with its datatype or language (tag or language map); an IRI term map when
     the Datatype cell says IRI. ``None`` when a reference cannot be read (the finding says why)."""
-    datatype, language = _datatype(ctx, row)
-    lang_ref = language_reference(row.language_tag, src)
+    conflict = tag_or_datatype(ctx.onto, row)
+    tag_cell = "" if conflict is not None and conflict.winner == "datatype" else row.language_tag
+    datatype, language = _datatype(ctx, row, tag_cell)
+    lang_ref = language_reference(tag_cell, src)
     if lang_ref is not None:
         language = None
         lang_ref = ctx.relative(lang_ref, src, row, "language_tag")
@@ -116,9 +119,10 @@ def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term, 
     return decided.order
 
 
-def _datatype(ctx: PlanContext, row: MappingRow) -> tuple[URIRef | None, str | None]:
-    """``(datatype, language tag)`` of the literals a row writes (``(None, None)``: a plain literal)."""
-    lang = row.language_tag
+def _datatype(ctx: PlanContext, row: MappingRow, lang: str | None) -> tuple[URIRef | None, str | None]:
+    """``(datatype, language tag)`` of the literals a row writes (``(None, None)``: a plain literal);
+    ``lang``: the Language Tag cell, empty when the Datatype cell wins over it
+    (:func:`pipeline.compile.tag_or_datatype.tag_or_datatype`)."""
     dt = ctx.onto.expand(row.datatype) if row.datatype and row.datatype.lower() not in IRI_MARKERS else None
     if lang:
         return None, lang

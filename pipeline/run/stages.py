@@ -21,6 +21,7 @@ from pipeline.errors import CompileError, InputError, PipelineError, on_user_fil
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.mappers import MapInput, get_mapper
+from pipeline.mappers.repair import repair_findings
 from pipeline.materialize.data_errors import DataError, located, logical_sources, policy
 from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
@@ -173,10 +174,7 @@ def use_result(run: CaseRun, st: State, result: Any) -> None:
     run.findings.extend(Finding("table", st.table.source, n, severity="info") for n in st.table.notes)
     run.findings.extend(Finding("map", str(run.folder / "llm"), w, severity="warning")
                         for w in result.provenance.get("warnings", []))
-    repair = result.provenance.get("repair") or {}
-    run.findings.extend(Finding("repair", str(run.folder / "table.raw.md"), r["reason"], line=r.get("line"),
-                                column=r.get("column"), value=r.get("value"), severity="warning")
-                        for r in repair.get("rejected", []))
+    run.findings.extend(repair_findings(result.provenance.get("repair") or {}, str(run.folder / "table.raw.md")))
     run.findings.extend(Finding(**f) for f in result.provenance.get("findings", []))  # the mapper's own
 
 

@@ -123,18 +123,30 @@ class EngineCopy:
         return self.target.open("w", encoding="utf-8", newline="")
 
 
-def csv_copy(copy: EngineCopy, delimiter: str, bom: bool) -> Finding:
+def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None) -> Finding:
     """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that).
 
     Args:
         copy: the source's engine copy. delimiter, bom: the input's separator and whether it
-            starts with a byte-order mark.
+            starts with a byte-order mark. header: the header to write instead of the file's
+            (its names trimmed of white space, :func:`pipeline.sources.tabular.trimmed_header`),
+            same length; ``None`` keeps the file's.
     Returns:
         An ``info`` finding naming what differed and the copy.
     """
     with copy.original.open(encoding="utf-8-sig", newline="") as fh, copy.open() as out:
-        csv.writer(out).writerows(csv.reader(fh, delimiter=delimiter))
-    what = [w for w, on in ((f"{delimiter!r} as separator", delimiter != ","), ("a byte-order mark", bom)) if on]
+        rows, writer = csv.reader(fh, delimiter=delimiter), csv.writer(out)
+        first = next(rows, None)
+        renamed: list[str] = []
+        if first is not None:
+            if header is not None and len(header) == len(first):
+                renamed = [f"{a!r} as {b!r}" for a, b in zip(first, header) if a != b]
+                first = header
+            writer.writerow(first)
+        writer.writerows(rows)
+    what = [w for w, on in ((f"{delimiter!r} as separator", delimiter != ","), ("a byte-order mark", bom),
+                            ("header names with white space at their ends (read "
+                             + ", ".join(renamed) + ")", bool(renamed))) if on]
     return Finding("source", str(copy.original), f"CSV uses {' and '.join(what)}; the engine reads "
                    f"a comma-separated UTF-8 copy: {copy.path}", expected="comma-separated UTF-8", severity="info")
 

@@ -36,6 +36,8 @@ class SourceData:
         unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
             which Morph-KGC reads as a nested path, or white space at their ends); mappers must not use them.
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
+        trimmed: CSV header names that had white space at their ends, as in the file; ``references``
+            holds them trimmed and the engine reads a copy whose header is trimmed too.
     """
 
     source: Source
@@ -47,6 +49,7 @@ class SourceData:
     namespaces: dict[str, str] = field(default_factory=dict)
     delimiter: str = ","
     bom: bool = False
+    trimmed: list[str] = field(default_factory=list)
     default_prefixes: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
     _tree: object = None

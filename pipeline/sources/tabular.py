@@ -14,7 +14,7 @@ from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.sources.engine_copy import EngineCopy, csv_copy
 from pipeline.sources.model import SourceData
 
-__all__ = ["load_csv", "csv_row_findings"]
+__all__ = ["load_csv", "csv_row_findings", "trimmed_header"]
 
 
 def load_csv(src: Source, copy: EngineCopy, profile: bool = False) -> SourceData:
@@ -25,8 +25,8 @@ def load_csv(src: Source, copy: EngineCopy, profile: bool = False) -> SourceData
     limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
     try:
         data = _read_csv(src, profile)
-        if data.delimiter != "," or data.bom:
-            data.findings.append(csv_copy(copy, data.delimiter, data.bom))
+        if data.delimiter != "," or data.bom or data.trimmed:
+            data.findings.append(csv_copy(copy, data.delimiter, data.bom, data.references if data.trimmed else None))
             data.path = copy.path
         return data
     finally:
@@ -47,9 +47,17 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
         reader = csv.reader(fh, delimiter=delimiter)
         refs = next(reader, [])
         has_record = any(row for row in reader)
+    refs, trimmed = trimmed_header(refs)
     records = ColumnRecords(src.path, delimiter, refs, profile=profile)
     data = SourceData(src, src.path, None, refs, records)
     data.delimiter = delimiter
+    data.trimmed = trimmed
+    for name in dict.fromkeys(n for n in refs if n.strip() and n != n.strip()):  # left untrimmed: a clash
+        data.unaddressable[name] = (f"the header name {name!r} has white space at its ends and trimming it would "
+                                    "give the name of another column: a table cell cannot address it")
+        data.findings.append(Finding("source", str(src.path), data.unaddressable[name], line=1, column="header",
+                                     value=name, expected="distinct column names without white space at their ends",
+                                     severity="warning"))
     with src.path.open("rb") as fh:
         data.bom = fh.read(3) == b"\xef\xbb\xbf"
     opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
@@ -70,6 +78,29 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
                                      severity="warning"))
     data.findings += _header_warnings(src, refs)
     return data
+
+
+def trimmed_header(names: list[str]) -> tuple[list[str], list[str]]:
+    """The header with spaces around names removed (``isbn ,pages`` -> ``isbn``, ``pages``).
+
+    A space after a comma is common in hand-made and exported CSV files, and invisible: a mapping
+    table's cells (and any user) write the name without it, while the engine addresses columns by
+    their exact header text. Names are trimmed only when no two names become one and no name
+    becomes empty (those stay as they are, reported by :func:`_header_warnings`).
+
+    Args:
+        names: the header's cells, as read.
+    Returns:
+        ``(header, trimmed)``: the header to use (length ``len(names)``) and the original names that
+        were trimmed (``[]``: the header is kept as it is).
+    """
+    stripped = [n.strip() for n in names]
+    changed = [n for n, s in zip(names, stripped) if n != s and s]
+    if not changed:
+        return names, []
+    if len(set(stripped)) != len(set(names)):  # trimming would merge two columns: keep the file's names
+        return names, []
+    return [s if s else n for n, s in zip(names, stripped)], changed
 
 
 def _header_warnings(src: Source, refs: list[str]) -> list[Finding]:

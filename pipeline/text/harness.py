@@ -7,8 +7,9 @@
 ``kg.nt``              the KG (:func:`.rdf.kg_graph`); ``dropped.json`` what was left out
 ``ontology.ttl``       the ontology as OWL (:func:`.rdf.ontology_graph`)
 ``graph_validation.json``  SV2, CS2 (owlrl) and SHACL results, as for every other KG
-``scores.json``        :func:`.metrics.score_ontology` when the case has gold triples
-``provenance.json``    extractor, model, settings, prompt hashes, tokens, cost, versions
+``scores.json``        ``status`` (:func:`run_status`), then :func:`.metrics.score_ontology` over the
+                       sentences extracted (:func:`scored_results`) when the case has gold triples
+``provenance.json``    ``status``, extractor, model, settings, prompt hashes, tokens, cost, versions
 =====================  ============================================================
 
 :func:`.bench.run_benchmark` runs every Text2KGBench ontology and rescores the published baselines.
@@ -38,7 +39,7 @@ from pipeline.validation.result import Result
 from pipeline.validation.shacl import validate_shacl
 from pipeline.validation.syntax import check_ntriples
 
-__all__ = ["EXTRACTORS", "BASELINES", "run_case", "validate_kg", "rescore_baseline", "published_baseline",
+__all__ = ["EXTRACTORS", "BASELINES", "run_case", "run_status", "scored_results", "validate_kg", "rescore_baseline", "published_baseline",
            "load_training", "macro", "general_training", "training_setting"]
 
 log = logging.getLogger(__name__)
@@ -213,26 +214,31 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         validation = validate_kg(kg_path, kg, onto_g)
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
+    status = run_status(results, fatal)
     scores = None
     if case.gold is not None:
-        outputs = [Output(r["id"], r["sentence"], case.gold[r["id"]].triples if r["id"] in case.gold else [],
-                          r["triples"], r["valid"], r["latency_s"], r["cost_usd"]) for r in results]
-        scores = score_ontology(outputs, case.ontology)
-        # scored against no triples (their predictions are false positives): said, not hidden
-        no_gold = [r["id"] for r in results if r["id"] not in case.gold]
-        scores["n_sentences_without_gold"] = len(no_gold)
-        if no_gold:
-            log.warning("%s: %d sentences have no gold entry and are scored against no triples: %s%s", case.path,
-                        len(no_gold), ", ".join(no_gold[:5]), " ..." if len(no_gold) > 5 else "")
-        # a gold entry no sentence has (a misspelt id): its triples are in no score, so recall would
-        # look higher than it is without a word
-        ids = {s.id for s in case.sentences}
-        orphans = sorted(g for g in case.gold if g not in ids)
-        scores["n_gold_without_sentence"] = len(orphans)
-        if orphans:
-            log.warning("%s: %d gold entries have no sentence of that id and are scored nowhere: %s%s", case.path,
-                        len(orphans), ", ".join(orphans[:5]), " ..." if len(orphans) > 5 else "")
-        (out / "scores.json").write_text(json.dumps(scores, indent=1), encoding="utf-8")
+        scored = scored_results(results, fatal)
+        if scored:
+            outputs = [Output(r["id"], r["sentence"], case.gold[r["id"]].triples if r["id"] in case.gold else [],
+                              r["triples"], r["valid"], r["latency_s"], r["cost_usd"]) for r in scored]
+            scores = score_ontology(outputs, case.ontology)
+            # scored against no triples (their predictions are false positives): said, not hidden
+            no_gold = [r["id"] for r in scored if r["id"] not in case.gold]
+            scores["n_sentences_without_gold"] = len(no_gold)
+            if no_gold:
+                log.warning("%s: %d sentences have no gold entry and are scored against no triples: %s%s", case.path,
+                            len(no_gold), ", ".join(no_gold[:5]), " ..." if len(no_gold) > 5 else "")
+            # a gold entry no sentence has (a misspelt id): its triples are in no score, so recall would
+            # look higher than it is without a word
+            ids = {s.id for s in case.sentences}
+            orphans = sorted(g for g in case.gold if g not in ids)
+            scores["n_gold_without_sentence"] = len(orphans)
+            if orphans:
+                log.warning("%s: %d gold entries have no sentence of that id and are scored nowhere: %s%s", case.path,
+                            len(orphans), ", ".join(orphans[:5]), " ..." if len(orphans) > 5 else "")
+        # a stopped run's file says so first; its figures (if any) cover only the sentences answered
+        (out / "scores.json").write_text(json.dumps({**status, **(scores or {}), "n_sentences": len(results),
+                                                     "scored_sentences": len(scored)}, indent=1), encoding="utf-8")
     # a relation without a domain gives no subType: no extractor writes it (one without a range
     # takes its object's type from the value)
     unusable = sorted(n for n, r in case.ontology.relations.items() if not r.domain)
@@ -241,7 +247,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     setting = "no relations" if isinstance(extractor, _NoRelations) else \
         training_setting(extractor, case.ontology) if kind == "offline" else \
         ("trained" if case.ontology.name.removeprefix("ont_") in train else "zero-shot")
-    prov = {"case": case.name, "manifest": str(case.path), "extractor": getattr(extractor, "name", kind),
+    prov = {"case": case.name, "manifest": str(case.path), **status, "extractor": getattr(extractor, "name", kind),
             "setting": setting,
             "relations_never_extracted": unusable,
             "protocol": protocol, "training_ontologies": sorted({o for o, _ in getattr(extractor, "train_sents", [])}
@@ -260,13 +266,43 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             "versions": _versions()}
     (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str), encoding="utf-8")
     if fatal:
-        sent = sum(1 for r in results if not str(r.get("error") or "").startswith("not sent"))
+        sent = status["sentences_sent"]
         raise LLMError(f"{case.name}: {fatal} ({sent} of {len(results)} sentence(s) sent; outputs, KG and "
                        f"provenance so far in {out})", provenance=prov)
     return {"case": case.name, "extractor": prov["extractor"], "setting": setting,
             "training_ontologies": prov["training_ontologies"], "n_sentences": len(results), "scores": scores,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped), "fit": prov["fit"],
             "elapsed_s": time.perf_counter() - t0}
+
+
+def run_status(results: list[dict[str, Any]], fatal: str | None) -> dict[str, Any]:
+    """What ``scores.json`` and ``provenance.json`` say first about how the run ended.
+
+    Args:
+        results: one per sentence, as ``outputs.jsonl`` holds them (``error`` ``"not sent: ..."`` for a
+            sentence never sent, another ``error`` for a request that got no answer).
+        fatal: why the extractor stopped (:attr:`pipeline.text.llm.LLMExtractor.fatal`), or ``None``.
+    Returns:
+        ``{"status": "complete"}``, or ``{"status": "stopped", "reason", "sentences_sent",
+        "sentences_answered", "sentences_valid", "sentences_total"}`` (counts of sentences).
+    """
+    if not fatal:
+        return {"status": "complete"}
+    sent = [r for r in results if not str(r.get("error") or "").startswith("not sent")]
+    answered = [r for r in sent if not r.get("error")]
+    return {"status": "stopped", "reason": fatal, "sentences_sent": len(sent), "sentences_answered": len(answered),
+            "sentences_valid": sum(1 for r in answered if r.get("valid")), "sentences_total": len(results)}
+
+
+def scored_results(results: list[dict[str, Any]], fatal: str | None) -> list[dict[str, Any]]:
+    """The sentences a run's scores cover: all of a complete run; of a stopped run, those the model
+    answered (a sentence never sent or never answered was not extracted: scoring it as "no triples"
+    would report a measurement that was not made), and none when no answer was valid (there is no
+    extraction to measure: F1 0 with a perfect conformance and no hallucination would read as one)."""
+    if not fatal:
+        return results
+    answered = [r for r in results if not r.get("error")]
+    return answered if any(r.get("valid") for r in answered) else []
 
 
 def _baseline_file(bench: Path, model_dir: str, name: str) -> Path | None:

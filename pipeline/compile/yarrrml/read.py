@@ -51,6 +51,7 @@ from pipeline.compile.yarrrml.prefixes import PREDEFINED, UnknownPrefix, expand_
 from pipeline.compile.yarrrml.syntax import (Node, function_shortcut, is_function_shortcut, line_of, load_document,
                                              split_value)
 from pipeline.errors import InputError
+from pipeline.materialize.rml.check import unknown_xsd_datatype
 
 __all__ = ["YarrrmlMapping", "parse_yarrrml", "IDLAB"]
 
@@ -187,6 +188,12 @@ class _Reader:
             self.fail(f"{where}: {name.strip()!r} is no {absolute} IRI: a relative IRI, which would resolve against "
                       f"the mapping file's path; expected a prefixed name ({_EXAMPLE[absolute]}) or an absolute "
                       f"IRI{hint}", container, key)
+        if absolute == "datatype":
+            unknown, closest = unknown_xsd_datatype(expanded)
+            if unknown:
+                self.fail(f"{where}: {name.strip()!r} is in the XSD namespace but XSD defines no datatype "
+                          f"{expanded.rsplit('#', 1)[-1]!r}: its literals would have a datatype no processor knows "
+                          f"(expected an XSD datatype{f'; closest: {closest}' if closest else ''})", container, key)
         return expanded
 
     def node(self, kind: str) -> URIRef:

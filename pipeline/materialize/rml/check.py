@@ -11,21 +11,58 @@ from __future__ import annotations
 import difflib
 import re
 
+from rapidfuzz import fuzz, process
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import RDF
+from rdflib.namespace import RDF, XSD
 from rdflib.term import Node
 
 from pipeline.errors import RMLError
 from pipeline.findings import Finding
 from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
+from pipeline.ontology import BUILTIN_DATATYPES
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.terms import check_langtag
 
-__all__ = ["check_mapping", "misplaced_term_map_keys", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
+__all__ = ["unknown_xsd_datatype", "check_mapping", "misplaced_term_map_keys", "check_functions", "function_problems", "term_maps", "triples_maps", "mapping_nodes",
            "source_key", "node_name", "gather_members"]
 _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.parentTriplesMap,
           RML.quotedTriplesMap)
+
+
+#: Datatypes XSD 1.1 Part 2 (section 3, built-in datatypes) defines beyond those RDF 1.1 Concepts
+#: (section 5.1) lists as usable in RDF (:data:`pipeline.ontology.BUILTIN_DATATYPES`): written
+#: rarely, but defined, so never taken for a misspelling.
+_XSD_OTHER = {"anyType", "anySimpleType", "anyAtomicType", "QName", "NOTATION", "ID", "IDREF", "IDREFS", "ENTITY",
+              "ENTITIES", "NMTOKENS"}
+_XSD_DEFINED = {str(d)[len(str(XSD)):] for d in BUILTIN_DATATYPES if str(d).startswith(str(XSD))} | _XSD_OTHER
+#: Least similarity (normalised Levenshtein ratio of local names) at which an XSD datatype is offered
+#: for a name XSD does not define (the table compiler's threshold: ``integr`` -> ``integer``, 0.92).
+_SPELLING = 0.6
+
+
+def unknown_xsd_datatype(iri: Node | str) -> tuple[bool, str | None]:
+    """Whether ``iri`` is in the XSD namespace without naming a datatype XSD defines (``xsd:integr``).
+
+    Such a datatype is a typo: no processor knows it, so its literals are neither checked nor
+    compared (RDF 1.1 Concepts 5.1: an unrecognised datatype IRI), and SHACL's ``sh:datatype``
+    rejects them only where a shape names the intended one.
+
+    Args:
+        iri: a datatype IRI (any other term gives ``(False, None)``).
+    Returns:
+        ``(unknown, closest)``: ``closest`` the prefixed name of the XSD datatype nearest in spelling
+        (``xsd:integer``; normalised Levenshtein ratio of the local names at least 0.6, else ``None``).
+    """
+    text = str(iri)
+    if not isinstance(iri, (URIRef, str)) or isinstance(iri, Literal) or not text.startswith(str(XSD)):
+        return False, None
+    local = text[len(str(XSD)):]
+    if local in _XSD_DEFINED:
+        return False, None
+    names = sorted(n for n in _XSD_DEFINED if n not in _XSD_OTHER)
+    best = process.extractOne(local, names, scorer=fuzz.ratio)
+    return True, (f"xsd:{best[0]}" if best is not None and best[1] / 100 >= _SPELLING else None)
 
 
 def node_name(node: Node) -> str:
@@ -236,6 +273,12 @@ def _check_vocabulary_terms(g: Graph, tm: Node, where: str) -> None:
             raise RMLError(f"TriplesMap {node_name(tm)}: the {what} is the literal {str(term)!r}; a {kind} is an IRI "
                            f"(R2RML: predicates, classes and datatypes are IRIs): write <{term}> or a prefixed name",
                            path=where)
+        unknown, closest = unknown_xsd_datatype(term) if kind == "datatype" else (False, None)
+        if unknown:
+            raise RMLError(f"TriplesMap {node_name(tm)}: the {what} <{term}> is in the XSD namespace but XSD defines "
+                           f"no datatype {str(term)[len(str(XSD)):]!r}: its literals would have a datatype no "
+                           f"processor knows (expected an XSD datatype{f'; closest: {closest}' if closest else ''})",
+                           path=where, key=str(term))
         if isinstance(term, URIRef) and str(term).startswith("file:"):
             written = str(term).rsplit("/", 1)[-1]
             hint = (f"; a language tag is rml:language \"{written}\""

@@ -60,14 +60,21 @@ def _line_of(iri: str, files: list[Path]) -> tuple[Path, int, str] | None:
 
 
 def _value_line(path: Path, start: int, value: str) -> int | None:
-    """The first line of ``path`` from line ``start`` on that holds ``value`` as a quoted Turtle string."""
+    """The first line of ``path`` from line ``start`` on that holds ``value`` as a quoted Turtle string,
+    or, for a value that is an absolute IRI (a datatype), as that IRI written (``xsd:integr``, ``<...>``)."""
     escaped = value.replace("\\", "\\\\")
     quoted = [f'"{escaped.replace(chr(34), chr(92) + chr(34))}"', f"'{escaped.replace(chr(39), chr(92) + chr(39))}'"]
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    return next((n for n, line in enumerate(lines[start - 1:], start) if any(q in line for q in quoted)), None)
+    lines = text.splitlines()
+    iri = None
+    if re.fullmatch(r"[A-Za-z][\w+.-]*:[^\s<>\"]+", value):
+        forms = "|".join(re.escape(w) for w in written_forms(value, text, path))
+        iri = re.compile(rf"(?<![\w:<-])(?:{forms})(?=[\s;,.)\]]|$)")
+    return next((n for n, line in enumerate(lines[start - 1:], start)
+                 if any(q in line for q in quoted) or (iri is not None and iri.search(line))), None)
 
 
 def at_triples_map(exc: InputError, files: list[Path]) -> InputError:
