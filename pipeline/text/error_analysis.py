@@ -5,7 +5,9 @@ Each gold triple of a sentence falls in exactly one class, checked in this order
 * ``correct``: predicted (same keys as the Text2KGBench triple F1: lower case, spaces removed);
 * ``no_mention``: its subject or object (or, for the object, an alias of its name) is no candidate
   mention of the sentence (:func:`.mentions.find_mentions` with the extractor's lexicon, including
-  the DBpedia-name variants), so no pair could give it;
+  the DBpedia-name variants), so no pair could give it; the object of a relation without a range
+  is found by its year too when it is a date (Wikidata's ``01 January 2010`` for "a 2010 film":
+  the year mention is what the extractor labels and writes in the relation's learned form);
 * ``wrong_subject``: a prediction has its relation and object but another subject;
 * ``wrong_relation``: a prediction has its subject and object but another relation;
 * ``wrong_object``: a prediction has its subject and relation but another object;
@@ -21,21 +23,28 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pipeline.text.data import Sentence, TextOntology
+from pipeline.text.data import Sentence, TextOntology, relation_key
 from pipeline.text.features import alias_keys
 from pipeline.text.mentions import Lexicon, find_mentions, fold_accents
-from pipeline.text.normalize import key, normalize_value
+from pipeline.text.normalize import key, normalize_value, year_keys
 
 __all__ = ["CLASSES", "classify", "analyse", "write_errors"]
 
 CLASSES = ("correct", "no_mention", "wrong_subject", "wrong_relation", "wrong_object", "missed", "spurious")
 
 
+def _range(rel: object, onto: TextOntology) -> str | None:
+    """The declared range of the ontology relation ``rel`` writes (``publication date``,
+    ``publication_date``: :meth:`.data.TextOntology.resolve`; ``""`` none declared), else ``None``."""
+    name = onto.resolve(rel)
+    return onto.relations[name].range if name is not None else None
+
+
 def _k3(t: dict[str, str], onto: TextOntology) -> tuple[str, str, str]:
-    rel = str(t.get("rel", "")).replace(" ", "")
-    r = onto.relations.get(rel)
-    return (key(normalize_value(t.get("sub", ""), "")), rel,
-            key(normalize_value(t.get("obj", ""), r.range if r else None)))
+    # the triple F1's keys (:func:`.metrics.score_ontology`): the relation as the ontology names it
+    raw = str(t.get("rel", ""))
+    return (key(normalize_value(t.get("sub", ""), "")), onto.resolve(raw) or relation_key(raw),
+            key(normalize_value(t.get("obj", ""), _range(raw, onto) or None)))
 
 
 def classify(sentence: str, gold: list[dict[str, str]], pred: list[dict[str, str]], onto: TextOntology,
@@ -54,14 +63,15 @@ def classify(sentence: str, gold: list[dict[str, str]], pred: list[dict[str, str
     near: set[tuple[str, str, str]] = set()
     out = []
     for (s, r, o), t in zip(g3, gold):
-        rng = onto.relations[r].range if r in onto.relations else None
+        rng = _range(t.get("rel", ""), onto)
 
-        def found(name: str, value: str, rng_: str | None) -> bool:
-            return fold_accents(value) in cands or any(fold_accents(a) in cands for a in alias_keys(name, rng_))
+        def found(name: str, value: str, rng_: str | None, years: bool = False) -> bool:
+            return fold_accents(value) in cands or any(fold_accents(a) in cands for a in alias_keys(name, rng_)) \
+                or (years and bool(year_keys(name) & cands))
         hit = [p for p in p3 if sum(x == y for x, y in zip(p, (s, r, o))) == 2]
         if (s, r, o) in p3:
             cls = "correct"
-        elif not found(t.get("sub", ""), s, "") or not found(t.get("obj", ""), o, rng):
+        elif not found(t.get("sub", ""), s, "") or not found(t.get("obj", ""), o, rng or None, rng == ""):
             cls = "no_mention"
         elif any(p[1:] == (r, o) for p in hit):
             cls = "wrong_subject"

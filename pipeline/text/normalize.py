@@ -250,9 +250,19 @@ class LiteralForms:
     def fit_dates(self, triples: list[tuple[str, str, str]]) -> "LiteralForms":
         """Learn, from ``(relation, date object, sentence)`` training triples, each relation's
         format of full dates and its form of a date the sentence gives as a year alone (at least
-        ``min_count`` objects, a majority)."""
+        ``min_count`` objects, a majority).
+
+        Without a majority form of a year alone, the form written for the most distinct years is
+        learned when it is written for at least ``min_count`` of them and is not the year alone:
+        Wikidata writes a year-precision date ``01 January 1987`` and a release date it knows to
+        the day ``24 September 1996``, which a sentence giving ``1996`` cannot tell, so the year
+        alone is never the gold's form and the most frequent form is the likeliest one (music's
+        publication dates: 16 of 59 year-only training objects, 16 distinct years). Distinct
+        years, not objects: one fact stated in several sentences (``1876-05-02`` thrice) is no
+        form of the relation."""
         full: dict[str, dict[str, int]] = {}
         year: dict[str, dict[str, int]] = {}
+        year_values: dict[str, dict[str, set[str]]] = {}
         for rel, obj, sent in triples:
             text = re.sub(r"\s+", " ", clean_name(obj))
             fmt = next((f for f, rx in _DATE_FORMATS.items() if re.fullmatch(rx, text)), None)
@@ -264,11 +274,18 @@ class LiteralForms:
                 form = text.replace(y.group(1), "{Y}")
                 year.setdefault(rel, {}).setdefault(form, 0)
                 year[rel][form] += 1
+                year_values.setdefault(rel, {}).setdefault(form, set()).add(y.group(1))
         for counts, target in ((full, self.date_formats), (year, self.year_forms)):
             for rel, bucket in sorted(counts.items()):
                 best = min(bucket, key=lambda f: (-bucket[f], f))
                 if bucket[best] >= self.min_count and bucket[best] * 2 > sum(bucket.values()):
                     target[rel] = best
+        for rel, forms in sorted(year_values.items()):
+            if rel in self.year_forms:
+                continue
+            best = min(forms, key=lambda f: (-len(forms[f]), f))
+            if best != "{Y}" and len(forms[best]) >= self.min_count:
+                self.year_forms[rel] = best
         return self
 
     def write_date(self, rel: str, value: str) -> str:
