@@ -153,8 +153,9 @@ def test_ctrl_c_during_a_request_keeps_the_transcript_and_the_earlier_run(tmp_pa
     with _Server([json.dumps(CLEAN)], token_delay=0.05, piece=10, on_piece=interrupt) as srv:
         monkeypatch.setenv("LLM_API_BASE", srv.base)
         code = main(["run", str(MANIFEST), "--out", str(out), "--mapper", "llm", "--no-evaluate", "-q"])
-    assert code == 130
-    err = capsys.readouterr().err.strip().splitlines()
+    captured = capsys.readouterr()
+    assert code == 130, f"exit {code}\nstdout:\n{captured.out}\nstderr:\n{captured.err}"
+    err = captured.err.strip().splitlines()
     kept = out / "example" / "people.interrupted"
     assert err == [f"interrupted: example/people interrupted at map: this run's stages and LLM transcripts so far "
                    f"are in {kept}; the earlier run is back in {case_dir}"]
