@@ -12,13 +12,14 @@ build on them.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 from rdflib import URIRef
 from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
+from pipeline.fno.dates import DMY, decide_date_order
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
@@ -32,7 +33,7 @@ from pipeline.mappers.offline.profile import (
     value_counts,
 )
 
-__all__ = ["has_time_of_day", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
+__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -67,6 +68,22 @@ def has_time_of_day(value: str) -> bool:
     return bool(out) and not re.match(r"^[^T]*T00:00(:00(\.0+)?)?(Z|[+-]\d\d:\d\d)?$", out)
 
 
+def column_datetime(values: Iterable[str]) -> Callable[[str], str | None]:
+    """The reader ``toDateTime()`` applies to this column's values: :func:`pipeline.fno.udfs.normalize_datetime`
+    with the day/month order the compiler decides for the column (:func:`pipeline.fno.dates.decide_date_order`),
+    so a column of ``13/05/2026 14:00`` is read day-first here as in the compiled mapping. A column that no value
+    decides (every day/month value a date both ways) is read day-first only to test that its values are
+    date-times (the compiler reports its order as undecided); values pointing both ways are read year-first
+    only (no day/month value is then a date-time, as in the compiled mapping).
+
+    Returns:
+        ``value -> xsd:dateTime lexical form or None``.
+    """
+    decided = decide_date_order(list(values))
+    order = DMY if decided.status == "ambiguous" else decided.order
+    return lambda v: udfs.normalize_datetime(v, order)
+
+
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     """1.0 when the values fit the property's XSD range (or it has none), 0.3 when they do not.
 
@@ -93,8 +110,9 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # 8,99: toDecimal() will write the decimal point
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
-    if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} and all(
-            (out := udfs.normalize_datetime(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
+    read = column_datetime(value_counts(values)) if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} else None
+    if read is not None and all(
+            (out := read(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
             for v in value_counts(values) if v.strip()):
         return 0.9  # 2024-03-01 10:00+0100: toDateTime() will write the T, the seconds and hh:mm
     bad, n = misfits(values, narrow)
@@ -238,8 +256,9 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "integer"
     if dt in ("xsd:decimal", "xsd:double"):
         return "decimal"
-    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
-        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
+    read = column_datetime(vals)
+    if dt == "xsd:dateTime" or all(read(v) for v in vals):
+        return "dateTime"  # also as databases and spreadsheets write them (a space for the T, day-first): toDateTime()
     if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
         return "date"
     if dt == "xsd:boolean":
