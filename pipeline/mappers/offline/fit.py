@@ -29,11 +29,12 @@ from pipeline.mappers.offline.profile import (
     decimal_comma_column,
     distinct_values,
     memoised,
+    qualified_years,
     profile_datatype,
     value_counts,
 )
 
-__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
+__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -51,6 +52,12 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: lose the majority too. At half or below, the values say nothing about the column's kind (a code
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
+#: :func:`value_fit` of an ``xsd:gYear`` range for a column of years most of which carry a qualifier
+#: (``c. 1660``: :func:`.profile.qualified_years`): the kind fits, the lexical form does not. Between
+#: a fit (0.9) and a misfit (0.3), so that a name match (``year`` ~ ``m:year`` 1.0) still proposes the
+#: property, and no weaker name does (0.6 x a similarity of 0.75 or less stays below
+#: :data:`.analysis.MIN_SCORE`, 0.45).
+QUALIFIED_FIT = 0.6
 #: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
 #: except that ``xsd:boolean`` is exactly true/false/1/0 (``True`` needs toBoolean(), ``1`` does not)
 #: and ``xsd:time`` needs its seconds (:data:`.profile.XSD_BOOLEAN`, :data:`.profile.XSD_TIME`).
@@ -118,6 +125,10 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     bad, n = misfits(values, narrow)
     if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
         return 0.9  # most values fit: the rest are faulty cells, reported (unmapped.misfit_findings)
+    if "xsd:gYear" in narrow and qualified_years(values):
+        # years, many approximate (c. 1660): the column holds what the range describes, but the qualified
+        # values are outside its lexical space; the row is marked for review (unmapped.misfit_findings)
+        return QUALIFIED_FIT
     return 0.3
 
 
@@ -242,11 +253,12 @@ def value_kind(values: Iterable[str]) -> str | None:
     ``toDate()`` normalises, and eight-digit numbers that are all valid ISO 8601 basic dates
     YYYYMMDD), ``boolean``, ``text``;
     ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
-    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
+    times ``toTime()`` reads: ``20:00``); ``year`` also for years with a qualifier (``c. 1660``,
+    ``1660?``: :func:`.profile.qualified_years`); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
-    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
+    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals) or qualified_years(vals):
         return "year"
     if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
             and all(udfs.normalize_date(v) for v in vals):
