@@ -19,7 +19,7 @@ from rdflib import URIRef
 from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
-from pipeline.fno.dates import DMY, decide_date_order
+from pipeline.fno.dates import decide_date_order
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
@@ -79,15 +79,14 @@ def column_datetime(values: Iterable[str]) -> Callable[[str], str | None]:
     """The reader ``toDateTime()`` applies to this column's values: :func:`pipeline.fno.udfs.normalize_datetime`
     with the day/month order the compiler decides for the column (:func:`pipeline.fno.dates.decide_date_order`),
     so a column of ``13/05/2026 14:00`` is read day-first here as in the compiled mapping. A column that no value
-    decides (every day/month value a date both ways) is read day-first only to test that its values are
-    date-times (the compiler reports its order as undecided); values pointing both ways are read year-first
-    only (no day/month value is then a date-time, as in the compiled mapping).
+    decides (``01/03/2024 10:00``: a date both ways) or whose values point both ways is read year-first only:
+    its day/month values are no date-times to the mapper, as they convert to nothing in the compiled mapping
+    (which reports the order as undecided), so what the mapper checks is what the KG gets.
 
     Returns:
         ``value -> xsd:dateTime lexical form or None``.
     """
-    decided = decide_date_order(list(values))
-    order = DMY if decided.status == "ambiguous" else decided.order
+    order = decide_date_order(list(values)).order
     return lambda v: udfs.normalize_datetime(v, order)
 
 
