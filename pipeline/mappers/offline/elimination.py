@@ -97,9 +97,14 @@ def _unique_pairs(info: SourceInfo, ontology: Ontology, cols: list[str], props: 
             if any(c != r and [q for q in props if kinds[c] in admits[q] and q not in ids_left] == [p]
                    for c in cols):
                 continue
+            # the record key names the entity (its IRI holds it): that a leftover property admits its kind of
+            # values says nothing of what the key means (an observation id is no unit), so the pair is shown
+            keyed = None if r not in info.key else (
+                f"{r!r} is the record key, and {ontology.compact(p)} no identifier property: paired only because "
+                "its range admits the key's values; confirm or delete the row")
             take(r, p, f"by elimination: {r!r} holds {kinds[r]} values and {ontology.compact(p)} is the only "
                        f"unassigned property of {ontology.compact(info.cls)} whose range admits them "
-                       f"(no other column depends on it)")
+                       f"(no other column depends on it)", review=keyed)
             changed = True
             count += 1
     return count

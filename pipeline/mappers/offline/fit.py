@@ -12,13 +12,14 @@ build on them.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 from rdflib import URIRef
 from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
+from pipeline.fno.dates import decide_date_order
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
@@ -28,11 +29,12 @@ from pipeline.mappers.offline.profile import (
     decimal_comma_column,
     distinct_values,
     memoised,
+    qualified_years,
     profile_datatype,
     value_counts,
 )
 
-__all__ = ["has_time_of_day", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS"]
+__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -50,6 +52,12 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: lose the majority too. At half or below, the values say nothing about the column's kind (a code
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
+#: :func:`value_fit` of an ``xsd:gYear`` range for a column of years most of which carry a qualifier
+#: (``c. 1660``: :func:`.profile.qualified_years`): the kind fits, the lexical form does not. Between
+#: a fit (0.9) and a misfit (0.3), so that a name match (``year`` ~ ``m:year`` 1.0) still proposes the
+#: property, and no weaker name does (0.6 x a similarity of 0.75 or less stays below
+#: :data:`.analysis.MIN_SCORE`, 0.45).
+QUALIFIED_FIT = 0.6
 #: Lexical forms a value must have to fit (what the guard's XSD check accepts): profiling's patterns,
 #: except that ``xsd:boolean`` is exactly true/false/1/0 (``True`` needs toBoolean(), ``1`` does not)
 #: and ``xsd:time`` needs its seconds (:data:`.profile.XSD_BOOLEAN`, :data:`.profile.XSD_TIME`).
@@ -65,6 +73,21 @@ def has_time_of_day(value: str) -> bool:
     A date-time at ``00:00:00`` loses nothing."""
     out = udfs.normalize_datetime(value)
     return bool(out) and not re.match(r"^[^T]*T00:00(:00(\.0+)?)?(Z|[+-]\d\d:\d\d)?$", out)
+
+
+def column_datetime(values: Iterable[str]) -> Callable[[str], str | None]:
+    """The reader ``toDateTime()`` applies to this column's values: :func:`pipeline.fno.udfs.normalize_datetime`
+    with the day/month order the compiler decides for the column (:func:`pipeline.fno.dates.decide_date_order`),
+    so a column of ``13/05/2026 14:00`` is read day-first here as in the compiled mapping. A column that no value
+    decides (``01/03/2024 10:00``: a date both ways) or whose values point both ways is read year-first only:
+    its day/month values are no date-times to the mapper, as they convert to nothing in the compiled mapping
+    (which reports the order as undecided), so what the mapper checks is what the KG gets.
+
+    Returns:
+        ``value -> xsd:dateTime lexical form or None``.
+    """
+    order = decide_date_order(list(values)).order
+    return lambda v: udfs.normalize_datetime(v, order)
 
 
 def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
@@ -93,13 +116,18 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9  # 8,99: toDecimal() will write the decimal point
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
-    if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} and all(
-            (out := udfs.normalize_datetime(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
+    read = column_datetime(value_counts(values)) if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} else None
+    if read is not None and all(
+            (out := read(v)) and ("xsd:dateTime" in narrow or XSD_DATETIMESTAMP.match(out))
             for v in value_counts(values) if v.strip()):
         return 0.9  # 2024-03-01 10:00+0100: toDateTime() will write the T, the seconds and hh:mm
     bad, n = misfits(values, narrow)
     if n and sum(bad.values()) < (1 - MOSTLY_FITS) * n:
         return 0.9  # most values fit: the rest are faulty cells, reported (unmapped.misfit_findings)
+    if "xsd:gYear" in narrow and qualified_years(values):
+        # years, many approximate (c. 1660): the column holds what the range describes, but the qualified
+        # values are outside its lexical space; the row is marked for review (unmapped.misfit_findings)
+        return QUALIFIED_FIT
     return 0.3
 
 
@@ -224,11 +252,12 @@ def value_kind(values: Iterable[str]) -> str | None:
     ``toDate()`` normalises, and eight-digit numbers that are all valid ISO 8601 basic dates
     YYYYMMDD), ``boolean``, ``text``;
     ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
-    times ``toTime()`` reads: ``20:00``); ``None`` without values."""
+    times ``toTime()`` reads: ``20:00``); ``year`` also for years with a qualifier (``c. 1660``,
+    ``1660?``: :func:`.profile.qualified_years`); ``None`` without values."""
     vals = [v.strip() for v in values if v and v.strip()]
     if not vals:
         return None
-    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals):
+    if all(re.fullmatch(r"[12]\d{3}", v) for v in vals) or qualified_years(vals):
         return "year"
     if all(re.fullmatch(r"[12]\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])", v) for v in vals) \
             and all(udfs.normalize_date(v) for v in vals):
@@ -238,8 +267,9 @@ def value_kind(values: Iterable[str]) -> str | None:
         return "integer"
     if dt in ("xsd:decimal", "xsd:double"):
         return "decimal"
-    if dt == "xsd:dateTime" or all(udfs.normalize_datetime(v) for v in vals):
-        return "dateTime"  # also as databases write them (a space for the T): toDateTime()
+    read = column_datetime(vals)
+    if dt == "xsd:dateTime" or all(read(v) for v in vals):
+        return "dateTime"  # also as databases and spreadsheets write them (a space for the T, day-first): toDateTime()
     if dt == "xsd:date" or all(udfs.normalize_date(v) for v in vals):
         return "date"
     if dt == "xsd:boolean":

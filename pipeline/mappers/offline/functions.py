@@ -32,7 +32,7 @@ from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
-from pipeline.mappers.offline.fit import has_time_of_day, misfits
+from pipeline.mappers.offline.fit import column_datetime, has_time_of_day, misfits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
@@ -51,17 +51,20 @@ _VALUE_FUNCTIONS = (
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
-    ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, udfs.normalize_datetime) == 1.0,
+    ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, column_datetime(vs)) == 1.0,
      "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times"),
-    ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp) == 1.0,
+    ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp(column_datetime(vs))) == 1.0,
      "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times with a zone"),
 )
 
 
-def _stamp(value: str) -> bool:
-    """The value normalises to a date-time with its zone (xsd:dateTimeStamp needs one: XSD 1.1 Part 2, 3.4.28)."""
-    out = udfs.normalize_datetime(value)
-    return bool(out) and bool(XSD_DATETIMESTAMP.match(out))
+def _stamp(read):
+    """A test that a value, read by the column's date-time reader ``read`` (:func:`.fit.column_datetime`),
+    is a date-time with its zone (xsd:dateTimeStamp needs one: XSD 1.1 Part 2, 3.4.28)."""
+    def test(value: str) -> bool:
+        out = read(value)
+        return bool(out) and bool(XSD_DATETIMESTAMP.match(out))
+    return test
 _SAMPLE = 200
 
 

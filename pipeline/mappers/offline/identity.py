@@ -40,8 +40,12 @@ __all__ = ["id_like", "name_like", "name_words", "code_like", "source_kinds", "n
            "IDENTIFIER_COVERAGE"]
 
 #: Words that name an identifier (in a column name or an ontology term's label/comment); ``ref`` is
-#: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``).
-ID_WORDS = {"id", "identifier", "code", "key", "uuid", "guid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean", "doi"}
+#: the usual short form of "reference (number)" (``order_ref``, ``customer_ref``). The names of
+#: identifier schemes count too: ISBN, ISSN, DOI, and the product codes EAN, GTIN, UPC, SKU and MPN
+#: (GS1 numbers and a seller's or maker's part number; schema.org declares ``schema:sku``,
+#: ``schema:gtin`` and ``schema:mpn`` sub-properties of ``schema:identifier``).
+ID_WORDS = {"id", "identifier", "code", "key", "uuid", "guid", "number", "no", "nr", "num", "ref", "isbn", "issn", "ean",
+            "doi", "gtin", "upc", "sku", "mpn"}
 
 #: Least share of records (more than half: "most") that must hold a value of a column mapped to an
 #: ontology identifier for it to key the records when a few lack it. The ontology says the property

@@ -69,6 +69,17 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
         obj = parent(a.reference)
         if obj and by_object.setdefault(obj, a.cls) != a.cls:
             by_object[obj] = None  # two classes opened from one object: no single entity to extend
+    for obj in [o for o, c in by_object.items() if c is None]:
+        # unless all but one were opened by identifier members alone (lines.sku -> a Product): an identifier
+        # names the entity it identifies, which the object refers to, as a foreign key does; the object's
+        # own entity is the other class (lines.qty -> an OrderLine), and its other members are that entity's
+        opened: dict[URIRef, list[str]] = {}
+        for a in info.assignments:
+            if a.cls != info.cls and parent(a.reference) == obj:
+                opened.setdefault(a.cls, []).append(a.reference)
+        by_id = {c for c, refs in opened.items() if all(id_like(r) for r in refs)}
+        if len(opened) - len(by_id) == 1:
+            by_object[obj] = next(c for c in opened if c not in by_id)
     done = {a.reference for a in info.assignments}
     # a flat record (CSV columns, top-level members) is one object: its leftover columns are members
     # of every second entity opened at that level (addressLocality opened a PostalAddress: postalCode
@@ -186,7 +197,11 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 
-    ids = [r for r in info.refs if r not in own and r not in info.fks and id_like(r) and holds(parent(r))]
+    # an identifier member that is another entity's value names that entity (lines.sku of a Product read in
+    # an order line), not the object: it keys the product, and every line of one product is no one line
+    others = {a.reference for a in info.assignments if a.reference not in own}
+    ids = [r for r in info.refs if r not in own and r not in info.fks and r not in others and id_like(r)
+           and holds(parent(r))]
     if not ids:
         return ()
     deepest = max(len(parent(r)) for r in ids)

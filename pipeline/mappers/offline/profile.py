@@ -32,7 +32,7 @@ from pipeline.fno import udfs
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
-           "decimal_comma_column", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "QUALIFIED_YEAR", "decimal_comma_column", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
 _T = TypeVar("_T")
@@ -57,6 +57,28 @@ XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 #: xsd:dateTime (3.3.7: the time of day with seconds) and xsd:dateTimeStamp (3.4.28: with its zone).
 XSD_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+
+
+#: A year with a qualifier of approximation or uncertainty, as catalogues write dates they do not know
+#: exactly: ``c. 1660``, ``ca. 1658``, ``circa 1660``, ``approx. 1660``, ``about 1660`` (the "ca." of
+#: Cataloging Cultural Objects, CCO 4.2, and of museum and archive catalogues) and the EDTF qualifiers
+#: ``1660~`` (approximate), ``1660?`` (uncertain), ``1660%`` (both) of ISO 8601-2:2019 / EDTF level 1.
+#: Such a value is a year in the data (a date, not a name), yet no ``xsd:gYear``: the qualifier is
+#: information that lexical space cannot hold.
+QUALIFIED_YEAR = re.compile(r"^(?:(?:c|ca|circa|approx|about)\.?\s*|~\s*)[12]\d{3}$|^[12]\d{3}\s*[~?%]$", re.I)
+_PLAIN_YEAR = re.compile(r"^[12]\d{3}$")
+
+
+def qualified_years(values: Sequence[str]) -> bool:
+    """Every non-empty value is a year (four digits 1000-2999), plain or with a qualifier
+    (:data:`QUALIFIED_YEAR`), and at least one has a qualifier: a column of years of which some are
+    approximate. ``False`` without values or when every year is plain (then it is an ``xsd:gYear``
+    or a whole number, see :func:`profile_datatype`)."""
+    def compute() -> bool:
+        distinct = _stripped(values)
+        return any(QUALIFIED_YEAR.match(v) for v in distinct) \
+            and all(_PLAIN_YEAR.match(v) or QUALIFIED_YEAR.match(v) for v in distinct)
+    return memoised(values, "qualified_years", compute)
 
 
 #: Cells that say "no value" in exported tables: pandas ``read_csv``'s default ``na_values`` and a

@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit
+from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit, value_kind
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
@@ -257,7 +257,8 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     """Open entities of classes linked to the record's classes from leftover text columns.
 
     A column left unassigned whose values are text (words: some value has a letter; not numbers in
-    any notation such as a decimal comma ``9,99``, dates or codes of digits; not identifiers) is an
+    any notation such as a decimal comma ``9,99``, dates, years with a qualifier such as ``c. 1660``
+    or codes of digits, as :func:`.fit.value_kind` reads them; not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
@@ -279,7 +280,7 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         # a code name gives no sign of another entity
         if r in done or r in info.fks or r == info.lang_col or is_code_name(r) or id_like(r) \
                 or is_numeric(values) or not any(v.strip() for v in values) \
-                or not any(ch.isalpha() for v in values for ch in v) \
+                or not any(ch.isalpha() for v in values for ch in v) or value_kind(values) != "text" \
                 or ("/@" in r and r.rsplit("/@", 1)[0] in done):
             continue
         linked: dict[URIRef, URIRef] = {}

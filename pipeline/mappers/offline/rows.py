@@ -231,6 +231,10 @@ class RowBuilder:
                      and next(iter(place[a])) and next(iter(place[b])).startswith(next(iter(place[a])) + ".")]
             pairs = [pair for o in classes for pair in ((s.cls, o), (o, s.cls))]
             pairs += [pair for a, b in inner for pair in ((a, b), (b, a))]
+            # and two read in one object (an order line and the product its sku names, both in lines[]): the
+            # members of one occurrence describe things of that occurrence, related as the vocabulary says
+            pairs += [pair for a in classes for b in classes if str(a) < str(b) and len(place[a]) == 1 == len(place[b])
+                      and next(iter(place[a])) and place[a] == place[b] for pair in ((a, b), (b, a))]
             if s.cls not in s.borrowed:
                 for dom, rng in pairs:
                     p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)

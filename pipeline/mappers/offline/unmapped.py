@@ -25,7 +25,7 @@ from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
-from pipeline.mappers.offline.fit import domain_fits, misfits, value_fit
+from pipeline.mappers.offline.fit import MOSTLY_FITS, domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
 from pipeline.mappers.offline.iris import iri_properties, is_web_iri_column
 from pipeline.mappers.offline.language import language_names
@@ -240,7 +240,9 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
     A column is mapped when most of its values fit the property's range (:data:`.fit.MOSTLY_FITS`);
     the others become ill-typed literals, which the guard drops at materialize. The warning says so
     before the run: how many of the column's non-empty values do not fit, with up to three examples.
-    Rows with a transformation function are skipped (the function changes the values).
+    A row most of whose values do not fit (a name match against the values' form, such as years with
+    a qualifier for an ``xsd:gYear``: :data:`.fit.QUALIFIED_FIT`) is also marked for review (changed in
+    place). Rows with a transformation function are skipped (the function changes the values).
     """
     by_name = {i.name: i for i in infos}
     out: list[Finding] = []
@@ -262,6 +264,12 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
             continue
         k = sum(bad.values())
         shown = ", ".join(repr(v) for v in sorted(bad, key=lambda v: (-bad[v], v))[:3])
+        if k > (1 - MOSTLY_FITS) * n:
+            # most values would be dropped: the property was chosen on its name against the values' form
+            # (years with a qualifier, c. 1660, for an xsd:gYear), weak evidence for asserting the row
+            why = (f"{k} of the {n} values of {row.data_reference!r} are no {row.datatype} (e.g. {shown}): "
+                   "asserted, the row would lose them; confirm the property, or write the values in its form")
+            row.review = f"{row.review}; {why}" if row.review else why
         out.append(Finding("map", str(info.data.source.path), f"column {row.data_reference!r} of {info.name} maps "
                            f"to {row.ontology_property} with datatype {row.datatype}, but {k} of its {n} values do "
                            f"not fit it (e.g. {shown}); the guard drops those literals at materialize",
