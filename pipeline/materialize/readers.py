@@ -159,6 +159,10 @@ def read_json(rml_rule: Any, references: list) -> Any:
     paths = {r: r.replace(VALUES_OF, "") if VALUES_OF in r and _STARRED.fullmatch(r) else r for r in references}
     tops = dict.fromkeys(p.split(".")[0] for p in paths.values())
     found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
+    # only the members on the rule's reference paths: the flattening makes one record per element of
+    # every array it meets, so an empty array the rule does not read (a CVE's `tags: []`) left the
+    # record out of every rule of its source, its rdf:type too
+    found = [_prune(r, _path_tree(paths.values())) for r in found]
     # values as text before the frame is built: a number column with a null in it would become
     # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
@@ -173,6 +177,38 @@ def read_json(rml_rule: Any, references: list) -> Any:
         if ref not in df.columns:
             df[ref] = df[path] if path in df.columns else None
     return df
+
+
+def _path_tree(paths: Any) -> dict:
+    """The members the dotted ``paths`` pass through, as a tree (``{"a": {"b": None}}`` for ``a.b``;
+    ``None``: the whole value). A path that is no plain dotted name keeps its top member whole."""
+    tree: dict = {}
+    for path in paths:
+        steps = path.split(".")
+        if not re.fullmatch(r"[^.\[\]*?@()]+(?:\.[^.\[\]*?@()]+)*", path):
+            tree[steps[0]] = None
+            continue
+        node = tree
+        for i, step in enumerate(steps):
+            last = i == len(steps) - 1
+            if step in node and node[step] is None:
+                break  # kept whole already
+            if last:
+                node[step] = None
+            else:
+                node = node.setdefault(step, {})
+    return tree
+
+
+def _prune(value: Any, tree: dict | None) -> Any:
+    """``value`` with only the members of ``tree`` (:func:`_path_tree`), through arrays."""
+    if tree is None:
+        return value
+    if isinstance(value, list):
+        return [_prune(v, tree) for v in value]
+    if isinstance(value, dict):
+        return {k: _prune(value[k], sub) for k, sub in tree.items() if k in value}
+    return value
 
 
 def nested_reference(record: Any, reference: str) -> Any:
