@@ -32,7 +32,7 @@ from pipeline.ontology import BUILTIN_DATATYPES, WELL_KNOWN_PREFIXES, Ontology, 
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
-from pipeline.compile.parts import is_position
+from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
 from pipeline.validation.loss import UNTAGGED_CODE
@@ -492,6 +492,21 @@ def _is_relation(row: MappingRow) -> bool:
         row.related_entity_class.strip().lower() != "skos:concept"
 
 
+def _check_nested_position(a: _RowAudit, refs: list[str], src: SourceData) -> None:
+    """A subject template that reads the position of a part and a reference in another repeated part
+    (:func:`~pipeline.compile.parts.position_beside_other_part`) is left out with what to do instead."""
+    found = position_beside_other_part(src, refs)
+    if found is not None:
+        ref, other = found
+        inner = ref[:-2]
+        how = "within an occurrence of" if inner.startswith(other) else "beside the other repeated part"
+        a.add("subject_template", f"template variable {ref!r} is the position of an occurrence of {inner!r} "
+              f"{how} {other!r}, which the template reads too: a TriplesMap iterates one repeated part of a "
+              "record (one logical view level), so kgc does not compile it",
+              f"references of one repeated part; or list the file once more with an iterator at {other!r} so "
+              "that its occurrences are records")
+
+
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
     """One reference (data reference or template variable): well-formed XPath for XML, then present."""
     if is_position(src, ref):  # <part>.# / <part>/#: an occurrence's position (compile.parts)
@@ -547,8 +562,10 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
             a.add("subject_template", f"subject template is malformed: {exc}", "an IRI template with {column} "
                   "or $(xpath) variables")
             return
-        for ref in (r for seg in segments for r in seg.references()):
+        refs = [r for seg in segments for r in seg.references()]
+        for ref in refs:
             _check_reference(a, "subject_template", "template variable", ref, src)
+        _check_nested_position(a, refs, src)
     elif row.ontology_property:
         a.add("subject_template", "row has no subject template", "an IRI template")
     if relation:

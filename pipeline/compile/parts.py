@@ -21,7 +21,7 @@ from lxml import etree
 from pipeline.sources.load import SourceData
 
 __all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "member_of",
-           "is_position", "part_separator", "every_occurrence_holds"]
+           "is_position", "part_separator", "every_occurrence_holds", "position_beside_other_part"]
 
 #: The last step of a reference to an occurrence's position in its record.
 POSITION = "#"
@@ -240,3 +240,21 @@ def is_position(src: SourceData, ref: str, iterator: str | None = None) -> bool:
         return False
     part = ref[:-len(sep + POSITION)]
     return repeating_part(src, iterator or src.iterator, part + sep + ("x" if sep == "." else ".")) == part
+
+
+def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, str] | None:
+    """``(position reference, other part)`` when ``refs`` (one term's references) read the position of
+    an occurrence of a part and a reference in another repeated part (an enclosing one,
+    ``{Pattern/@ID}_{Pattern/Skills/Skill/#}`` in a file read as one record, or one beside it): a
+    TriplesMap iterates one repeated part of a record, so no logical view of the compiler reads both;
+    ``None`` otherwise."""
+    sep = part_separator(src)
+    for ref in refs:
+        if not (ref.endswith(sep + POSITION) and is_position(src, ref)):
+            continue
+        inner = ref[:-len(sep + POSITION)]
+        for r in refs:
+            q = repeating_part(src, src.iterator, r) if r != ref else None
+            if q is not None and q != inner and not q.startswith(inner + sep):
+                return ref, q
+    return None
