@@ -39,6 +39,8 @@ NESTED_VALUES: dict[tuple[str, str, str], list] = {}
 VALUES_OF = "[*]"
 #: a member path with [*] after members (``items[*].name``), which the engine's flattening evaluates
 _STARRED = re.compile(r"[^.\[\]*?@()]+(?:\[\*\])?(?:\.[^.\[\]*?@()]+(?:\[\*\])?)*")
+#: A plain dotted key path (``customer.id``): no JSONPath syntax, so it names members step by step.
+_PLAIN = re.compile(r"[^.\[\]*?@()]+(?:\.[^.\[\]*?@()]+)*")
 
 
 #: ``xml`` is bound to this namespace in every document (Namespaces in XML 1.0, section 3).
@@ -162,7 +164,8 @@ def read_json(rml_rule: Any, references: list) -> Any:
     # only the members on the rule's reference paths: the flattening makes one record per element of
     # every array it meets, so an empty array the rule does not read (a CVE's `tags: []`) left the
     # record out of every rule of its source, its rdf:type too
-    found = [_prune(r, _path_tree(paths.values())) for r in found]
+    tree = _path_tree(paths.values())
+    found = [_prune(r, tree) for r in found]
     # values as text before the frame is built: a number column with a null in it would become
     # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
@@ -185,7 +188,7 @@ def _path_tree(paths: Any) -> dict:
     tree: dict = {}
     for path in paths:
         steps = path.split(".")
-        if not re.fullmatch(r"[^.\[\]*?@()]+(?:\.[^.\[\]*?@()]+)*", path):
+        if not _PLAIN.fullmatch(path):
             tree[steps[0]] = None
             continue
         node = tree
@@ -248,7 +251,7 @@ def _nested_values(rml_rule: Any, references: list[str], records: list) -> None:
     source = str(rml_rule["logical_source_value"])
     tm = str(rml_rule["triples_map_id"])
     for ref in references:
-        if not re.fullmatch(r"[^.\[\]*?@()]+(?:\.[^.\[\]*?@()]+)*", ref):
+        if not _PLAIN.fullmatch(ref):
             continue
         for i, record in enumerate(records, 1):
             value = nested_reference(record, ref)
