@@ -32,7 +32,8 @@ from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
-           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax"]
+           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
+           "closest_term", "DATATYPE_SPELLING"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -64,6 +65,11 @@ _XSD_TYPES = {
     "gYearMonth", "gMonth", "gMonthDay", "gDay", "anyURI", "hexBinary", "base64Binary", "Name", "NCName",
     "NMTOKEN",
 }
+
+#: Least similarity (normalised Levenshtein ratio of local names, :func:`closest_term`) at which a
+#: datatype's name is offered for a datatype that names none: ``integr`` -> ``integer`` (0.92),
+#: ``bool`` -> ``boolean`` (0.73); ``text`` is near none (0.5 to ``date``).
+DATATYPE_SPELLING = 0.6
 
 #: The datatypes a literal may have without any ontology declaring them: XSD's built-ins and RDF's,
 #: with ``rdfs:Literal`` (the candidates offered for a datatype cell that names none).
@@ -412,24 +418,29 @@ class Ontology:
         return f"{head}: {c}" if c else head
 
     def closest(self, text: str, candidates: Iterable[URIRef], min_score: float = 0.0) -> tuple[URIRef | None, float]:
-        """Closest candidate to ``text`` by normalised Levenshtein ratio on local names.
+        """:func:`closest_term` (kept on the ontology, where the audit looks for its terms)."""
+        return closest_term(text, candidates, min_score)
 
-        Args:
-            text: a term as written (``epo:hasIndentifierValue``).
-            candidates: IRIs to choose from.
-            min_score: minimum similarity in [0, 1].
-        Returns:
-            ``(iri, score)`` with score in [0, 1]; ``(None, 0.0)`` when nothing reaches ``min_score``.
-        """
-        cands = list(candidates)
-        if not cands or not text:
-            return None, 0.0
-        key = _local_name(text.strip("<>"))
-        names = [_local_name(str(c)) for c in cands]
-        best = process.extractOne(key, names, scorer=fuzz.ratio)
-        if best is None or best[1] / 100 < min_score:
-            return None, 0.0
-        return cands[best[2]], best[1] / 100
+
+def closest_term(text: str, candidates: Iterable[URIRef], min_score: float = 0.0) -> tuple[URIRef | None, float]:
+    """Closest candidate to ``text`` by normalised Levenshtein ratio on local names.
+
+    Args:
+        text: a term as written (``epo:hasIndentifierValue``, or an IRI).
+        candidates: IRIs to choose from.
+        min_score: minimum similarity in [0, 1].
+    Returns:
+        ``(iri, score)`` with score in [0, 1]; ``(None, 0.0)`` when nothing reaches ``min_score``.
+    """
+    cands = list(candidates)
+    if not cands or not text:
+        return None, 0.0
+    key = _local_name(text.strip("<>"))
+    names = [_local_name(str(c)) for c in cands]
+    best = process.extractOne(key, names, scorer=fuzz.ratio)
+    if best is None or best[1] / 100 < min_score:
+        return None, 0.0
+    return cands[best[2]], best[1] / 100
 
 
 # -- loading ---------------------------------------------------------------------------------------

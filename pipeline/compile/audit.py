@@ -28,7 +28,8 @@ from pipeline.materialize.rml.check import unknown_xsd_datatype
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.ontology import BUILTIN_DATATYPES, WELL_KNOWN_PREFIXES, Ontology, is_langstring, is_xsd_datatype
+from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, is_langstring,
+                               is_xsd_datatype)
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
@@ -215,10 +216,6 @@ def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges
               wider[0], severity="warning")
 
 
-#: Least similarity (normalised Levenshtein ratio of local names) at which a datatype's name is offered
-#: for a datatype cell that names none: ``integr`` -> ``integer`` (0.92), ``bool`` -> ``boolean`` (0.73);
-#: ``text`` is near none (0.5 to ``date``), so the range is offered instead.
-_SPELLING = 0.6
 
 #: Ranges any literal fits: no datatype to disagree with.
 _ANY_LITERAL = {RDFS.Literal, RDF.PlainLiteral}
@@ -311,7 +308,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             # the nearest spelling first (xsd:integr meant xsd:integer whatever the range); the range
             # second when it differs, alone when no datatype's name is near
             ranges = sorted(r for r in (ontology.ranges(prop) if prop else set()) if is_xsd_datatype(r))
-            spelt = ontology.closest(row.datatype, BUILTIN_DATATYPES, min_score=_SPELLING)[0]
+            spelt = ontology.closest(row.datatype, BUILTIN_DATATYPES, min_score=DATATYPE_SPELLING)[0]
             cand = spelt or (ranges[0] if ranges else None)
             second = f"; second hint: the range of {row.ontology_property!r}, {ontology.compact(ranges[0])}" \
                 if spelt is not None and ranges and ranges[0] != spelt else ""

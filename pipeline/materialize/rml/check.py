@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import re
 
-from rapidfuzz import fuzz, process
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 from rdflib.term import Node
@@ -20,7 +19,7 @@ from pipeline.errors import RMLError
 from pipeline.findings import Finding
 from pipeline.fno import UDF_FILE
 from pipeline.materialize.rml.vocabulary import FNML, RML
-from pipeline.ontology import BUILTIN_DATATYPES
+from pipeline.ontology import BUILTIN_DATATYPES, DATATYPE_SPELLING, closest_term
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.terms import check_langtag
 
@@ -36,9 +35,6 @@ _VALUE = (RML.constant, RML.reference, RML.template, RML.functionExecution, RML.
 _XSD_OTHER = {"anyType", "anySimpleType", "anyAtomicType", "QName", "NOTATION", "ID", "IDREF", "IDREFS", "ENTITY",
               "ENTITIES", "NMTOKENS"}
 _XSD_DEFINED = {str(d)[len(str(XSD)):] for d in BUILTIN_DATATYPES if str(d).startswith(str(XSD))} | _XSD_OTHER
-#: Least similarity (normalised Levenshtein ratio of local names) at which an XSD datatype is offered
-#: for a name XSD does not define (the table compiler's threshold: ``integr`` -> ``integer``, 0.92).
-_SPELLING = 0.6
 
 
 def unknown_xsd_datatype(iri: Node | str) -> tuple[bool, str | None]:
@@ -52,7 +48,8 @@ def unknown_xsd_datatype(iri: Node | str) -> tuple[bool, str | None]:
         iri: a datatype IRI (any other term gives ``(False, None)``).
     Returns:
         ``(unknown, closest)``: ``closest`` the prefixed name of the XSD datatype nearest in spelling
-        (``xsd:integer``; normalised Levenshtein ratio of the local names at least 0.6, else ``None``).
+        (``xsd:integer``; :func:`pipeline.ontology.closest_term` from
+        :data:`pipeline.ontology.DATATYPE_SPELLING`, else ``None``).
     """
     text = str(iri)
     if not isinstance(iri, (URIRef, str)) or isinstance(iri, Literal) or not text.startswith(str(XSD)):
@@ -60,9 +57,8 @@ def unknown_xsd_datatype(iri: Node | str) -> tuple[bool, str | None]:
     local = text[len(str(XSD)):]
     if local in _XSD_DEFINED:
         return False, None
-    names = sorted(n for n in _XSD_DEFINED if n not in _XSD_OTHER)
-    best = process.extractOne(local, names, scorer=fuzz.ratio)
-    return True, (f"xsd:{best[0]}" if best is not None and best[1] / 100 >= _SPELLING else None)
+    best = closest_term(local, [d for d in BUILTIN_DATATYPES if str(d).startswith(str(XSD))], DATATYPE_SPELLING)[0]
+    return True, (f"xsd:{str(best)[len(str(XSD)):]}" if best is not None else None)
 
 
 def node_name(node: Node) -> str:
