@@ -242,9 +242,9 @@ def is_position(src: SourceData, ref: str, iterator: str | None = None) -> bool:
     return repeating_part(src, iterator or src.iterator, part + sep + ("x" if sep == "." else ".")) == part
 
 
-def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, str] | None:
-    """``(position reference, other part)`` when ``refs`` (one term's references) read the position of
-    an occurrence of a part and a reference in another repeated part (an enclosing one,
+def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, str, str] | None:
+    """``(position reference, its part, other part)`` when ``refs`` (one term's references) read the
+    position of an occurrence of a part and a reference in another repeated part (an enclosing one,
     ``{Pattern/@ID}_{Pattern/Skills/Skill/#}`` in a file read as one record, or one beside it): a
     TriplesMap iterates one repeated part of a record, so no logical view of the compiler reads both;
     ``None`` otherwise."""
@@ -256,5 +256,5 @@ def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, s
         for r in refs:
             q = repeating_part(src, src.iterator, r) if r != ref else None
             if q is not None and q != inner and not q.startswith(inner + sep):
-                return ref, q
+                return ref, inner, q
     return None

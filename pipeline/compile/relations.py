@@ -16,6 +16,7 @@ from pipeline.compile.context import PlanContext
 from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan, term_references
 from pipeline.compile.subjects import classes_of, subject_term, triples_map
+from pipeline.materialize.views.view import template_references
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.load import SourceData
 from pipeline.table import JoinPair, MappingRow, parse_join_condition, split_class_alternatives
@@ -158,13 +159,11 @@ def _stated_by_marked_row(ctx: PlanContext, target: URIRef, where: tuple[SourceD
         if not marked.subject_template or ctx.audit.row_sources.get(id(marked)) is not source:
             continue
         if ctx.onto.expand(split_class_alternatives(marked.entity_class)[0]) == target:
-            if position_beside_other_part(source, _PLACEHOLDER.findall(marked.subject_template)):
+            if position_beside_other_part(source, template_references(marked.subject_template)):
                 continue  # a position and another repeated part: no TriplesMap reads both (compile.parts)
             return triples_map(ctx, marked, marked.subject_template, source, [target])
     return None
 
-
-_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
 
 def _join_target(ctx: PlanContext, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:

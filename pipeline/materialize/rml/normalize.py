@@ -58,6 +58,7 @@ from pipeline.materialize.rml.json_sources import json_datatypes, json_reference
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML, RR
 from pipeline.materialize.rml.xml_sources import xml_iterators, xml_languages, xml_references
+from pipeline.materialize.views.view import PLACEHOLDER, unescape
 from pipeline.materialize.gather import GatherPlan, extract_gathers
 from pipeline.materialize.targets import TargetPlan, split_targets
 from pipeline.materialize.views.derive import derive_sources
@@ -182,9 +183,6 @@ def _rewrite_terms(g: Graph, maps: list[Node], base: str | None, where: str) -> 
     return findings
 
 
-_PLACEHOLDER = re.compile(r"(?<!\\)\{[^{}]*(?<!\\)\}")
-
-
 def _constant_templates(g: Graph, maps: list[Node]) -> None:
     """A template without a placeholder (``rr:template "http://ex.org/vocab#CVE"``) becomes the
     constant it denotes: R2RML section 7.3 does not ask a template to reference a column, and
@@ -194,9 +192,9 @@ def _constant_templates(g: Graph, maps: list[Node]) -> None:
     for tm in maps:
         for role, node in term_maps(g, tm):
             template = g.value(node, RML.template)
-            if template is None or _PLACEHOLDER.search(str(template)) or g.value(node, RML.constant) is not None:
+            if template is None or PLACEHOLDER.search(str(template)) or g.value(node, RML.constant) is not None:
                 continue
-            text = str(template).replace("\\{", "{").replace("\\}", "}")
+            text = unescape(str(template))
             literal = g.value(node, RML.termType) == RML.Literal or (role == "object map" and any(
                 g.value(node, p) is not None for p in (RML.language, RML.languageMap, RML.datatype, RML.datatypeMap)))
             g.remove((node, RML.template, None))
