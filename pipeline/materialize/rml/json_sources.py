@@ -85,6 +85,13 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
         RMLError: one of these errors; the message names the TriplesMap.
     """
     findings: list[Finding] = []
+    held: dict[int, set[str]] = {}  # the key paths of a source's records, read once (only when a key is absent)
+
+    def key_paths(records: list) -> set[str]:
+        if id(records) not in held:
+            held[id(records)] = _key_paths(records)
+        return held[id(records)]
+
     cache: dict[str, list | None] = {}
     documents: dict[Path, object] = {}
     read: list[tuple[Node, Node, Path, list]] = []
@@ -134,7 +141,7 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                 if _absent(records, ref):
                     _absent_key(f"TriplesMap {node_name(tm)}: the {role}'s template {str(template)!r} names "
                                 f"{ref!r}, no key of any record of {path.name} (iterator "
-                                f"{g.value(ls, RML.iterator)}", ref, records, where, findings)
+                                f"{g.value(ls, RML.iterator)}", ref, key_paths(records), where, findings)
         for pom in g.objects(tm, RML.predicateObjectMap):
             for om in g.objects(pom, RML.objectMap):
                 ref = g.value(om, RML.reference)
@@ -153,7 +160,7 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                 if _absent(records, str(ref)):
                     _absent_key(f"TriplesMap {node_name(tm)}: the object map's reference {str(ref)!r} names no key "
                                 f"of any record of {path.name} (iterator {g.value(ls, RML.iterator)}", str(ref),
-                                records, where, findings)
+                                key_paths(records), where, findings)
                     continue
                 if not natural or any(g.value(om, p) is not None for p in (
                         RML.datatype, RML.datatypeMap, RML.language, RML.languageMap, RML.termType)):
@@ -188,10 +195,11 @@ def _key_paths(records: list) -> set[str]:
     return paths
 
 
-def _absent_key(said: str, ref: str, records: list, where: str, findings: list[Finding]) -> None:
-    """A key no record holds: refused when it looks misspelt (:func:`~pipeline.materialize.rml.absent.misspelling`),
-    else a warning in ``findings``. ``said`` is the message up to the open parenthesis's content."""
-    near = misspelling(ref, _key_paths(records), ".")
+def _absent_key(said: str, ref: str, paths: set[str], where: str, findings: list[Finding]) -> None:
+    """A key no record holds: refused when it looks misspelt against the key ``paths`` the records hold
+    (:func:`~pipeline.materialize.rml.absent.misspelling`), else a warning in ``findings``. ``said`` is
+    the message up to the open parenthesis's content."""
+    near = misspelling(ref, paths, ".")
     if near:
         raise RMLError(f"{said}; {near}): it gives no term", path=where)
     findings.append(Finding("normalise", where, f"{said}): no term from it (nothing the records hold is close to "

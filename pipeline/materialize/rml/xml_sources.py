@@ -220,6 +220,7 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
     """
     findings: list[Finding] = []
     cache: dict[tuple[str, str], list] = {}
+    held: dict[tuple[str, str], set[str]] = {}  # the paths the records hold, read once (when a reference is absent)
     for tm in maps:
         ls = g.value(tm, RML.logicalSource)
         if ls is None or g.value(ls, RML.source) is None or str(g.value(ls, RML.source)).endswith(DERIVED_SUFFIX):
@@ -254,7 +255,9 @@ def xml_references(g: Graph, maps: list[Node], where: str, limit: int = 50_000_0
                 element, ns, default = records[0]
                 hint = (f"; the records' elements are in the default namespace <{ns[default]}>, which an unprefixed "
                         "name selects" if default else "")
-                near = misspelling(ref, _paths(records), "/")
+                if key not in held:
+                    held[key] = _paths(records)
+                near = misspelling(ref, held[key], "/")
                 if _PLAIN.match(ref) and "@" not in ref and any(_selects(e, f"@{ref}", n) for e, n, _ in records):
                     near = f"the attribute '@{ref}' has values"  # an attribute written as an element name
                 said = f"TriplesMap {node_name(tm)}: {what} selects nothing in any record of {src.path.name}"
