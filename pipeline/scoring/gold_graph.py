@@ -16,33 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import OWL, RDF, RDFS, XSD
+from rdflib.namespace import RDF
 
 from pipeline.findings import Finding
 from pipeline.ontology import Ontology
+from pipeline.validation.vocabulary import CANDIDATE_SCORE, MAX_REPORTED, W3C, first_uses
 
 __all__ = ["gold_vocabulary_findings", "MAX_REPORTED"]
-
-#: undeclared terms reported one by one; the rest are counted in one more finding.
-MAX_REPORTED = 20
-_W3C = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD))
-#: closest-name score (normalised Levenshtein ratio) from which a declared term is offered.
-_CANDIDATE_SCORE = 0.5
-
-
-def _first_lines(path: Path, terms: set[str]) -> dict[str, int]:
-    """1-based line of the first occurrence of each ``<iri>`` in an N-Triples/Turtle file (by text)."""
-    todo, out = {f"<{t}>": t for t in terms}, {}
-    try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            for n, line in enumerate(fh, 1):
-                for written in [w for w in todo if w in line]:
-                    out[todo.pop(written)] = n
-                if not todo:
-                    break
-    except OSError:
-        pass
-    return out
 
 
 def gold_vocabulary_findings(graph: Graph, ontology: Ontology, path: str | Path) -> list[Finding]:
@@ -64,20 +44,20 @@ def gold_vocabulary_findings(graph: Graph, ontology: Ontology, path: str | Path)
     uses: dict[tuple[str, URIRef], int] = {}
     for _, p, o in graph:
         if p == RDF.type:
-            if isinstance(o, URIRef) and o not in known_classes and not str(o).startswith(_W3C):
+            if isinstance(o, URIRef) and o not in known_classes and not str(o).startswith(W3C):
                 uses[("class", o)] = uses.get(("class", o), 0) + 1
-        elif p not in known_props and not str(p).startswith(_W3C):
+        elif p not in known_props and not str(p).startswith(W3C):
             uses[("predicate", p)] = uses.get(("predicate", p), 0) + 1
     if not uses:
         return []
     path = Path(path)
     ordered = sorted(uses.items(), key=lambda kv: (-kv[1], kv[0][0], str(kv[0][1])))
     shown = ordered[:MAX_REPORTED]
-    lines = _first_lines(path, {str(term) for (_, term), _ in shown})
+    lines = {t: line for t, (line, _) in first_uses(path, {str(term) for (_, term), _ in shown}).items()}
     out = []
     for (role, term), n in shown:
         pool = known_props if role == "predicate" else known_classes
-        cand, _ = ontology.closest(str(term), pool, min_score=_CANDIDATE_SCORE)
+        cand, _ = ontology.closest(str(term), pool, min_score=CANDIDATE_SCORE)
         out.append(Finding(
             "gold", str(path),
             f"the gold graph uses {role} {ontology.compact(term)}, which the ontology does not declare "

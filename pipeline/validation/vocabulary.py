@@ -36,15 +36,16 @@ from pipeline.findings import Finding
 from pipeline.ontology import WELL_KNOWN_PREFIXES, Ontology
 from pipeline.validation.result import Result
 
-__all__ = ["VocabularyCheck", "namespace_of", "NAME", "MAX_REPORTED"]
+__all__ = ["VocabularyCheck", "namespace_of", "first_uses", "NAME", "MAX_REPORTED", "CANDIDATE_SCORE", "W3C"]
 
 #: The check's name in results, reports and the verdict.
 NAME = "vocabulary"
 #: Undeclared terms reported one by one; the rest are counted in one more finding.
 MAX_REPORTED = 20
 #: Closest-name score (normalised Levenshtein ratio) from which a declared term is offered.
-_CANDIDATE_SCORE = 0.5
-_W3C = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD))
+CANDIDATE_SCORE = 0.5
+#: RDF's, RDFS's, OWL's and XSD's namespaces: their terms are never reported.
+W3C = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD))
 _RDF_TYPE = str(RDF.type)
 
 
@@ -71,7 +72,7 @@ class VocabularyCheck:
         self.properties = {str(p) for p in ontology.properties}
         self.classes = {str(c) for c in ontology.classes | ontology.concepts}
         declared = {namespace_of(t) for t in self.properties | self.classes} - {""}
-        declared = {ns for ns in declared if not ns.startswith(_W3C)}
+        declared = {ns for ns in declared if not ns.startswith(W3C)}
         own = {str(o).rstrip("#/") + sep for o in ontology.graph.subjects(RDF.type, OWL.Ontology) for sep in "#/"}
         known = set(WELL_KNOWN_PREFIXES.values())
         #: namespace -> severity of an undeclared term in it
@@ -112,11 +113,11 @@ class VocabularyCheck:
         ordered = sorted(self.uses.items(), key=lambda kv: (self.watched[namespace_of(kv[0][1])] != "error",
                                                              -kv[1], kv[0][0], kv[0][1]))
         shown = ordered[:MAX_REPORTED]
-        lines = _first_lines(Path(path), {t for (_, t), _ in shown}) if path else {}
+        lines = first_uses(Path(path), {t for (_, t), _ in shown}) if path else {}
         findings = []
         for (role, term), n in shown:
             pool = self.ontology.properties if role == "property" else self.ontology.classes | self.ontology.concepts
-            cand, _ = self.ontology.closest(term, pool, min_score=_CANDIDATE_SCORE)
+            cand, _ = self.ontology.closest(term, pool, min_score=CANDIDATE_SCORE)
             severity = self.watched[namespace_of(term)]
             own = "in its own namespace" if severity == "error" else "which declares other terms of that vocabulary"
             line, column = lines.get(term, (None, None))
@@ -139,8 +140,9 @@ class VocabularyCheck:
                       elapsed_s=time.perf_counter() - t0)
 
 
-def _first_lines(path: Path, terms: set[str]) -> dict[str, tuple[int, int]]:
-    """1-based line and column (in characters) of the first occurrence of each ``<iri>`` in a KG file (by text)."""
+def first_uses(path: Path, terms: set[str]) -> dict[str, tuple[int, int]]:
+    """1-based line and column (in characters) of the first occurrence of each ``<iri>`` of ``terms``
+    in an N-Triples or Turtle file (by text: IRIs written in full)."""
     todo, out = {f"<{t}>": t for t in terms}, {}
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:
