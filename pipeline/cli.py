@@ -78,8 +78,20 @@ def _command(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if a in COMMANDS), None)
 
 
+#: The process that installed :func:`_terminated` (a forked child inherits the handler, not the role).
+_HANDLER_PID: int | None = None
+
+
 def _terminated(signum, frame):  # noqa: ARG001 - signal handler signature
-    """SIGTERM (``kill``) ends a command as Ctrl-C does: what was done so far is kept and said."""
+    """SIGTERM (``kill``) ends a command as Ctrl-C does: what was done so far is kept and said.
+
+    A forked child (a Dask worker, a guard or validation worker) inherits this handler; there a
+    SIGTERM is its parent stopping it, so it takes the default action (the process ends at once)
+    instead of printing an interruption traceback of the child on the console."""
+    if os.getpid() != _HANDLER_PID:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
     raise KeyboardInterrupt("terminated (SIGTERM)")
 
 
@@ -108,8 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.verbose:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)
-    previous = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() \
-        else None
+    global _HANDLER_PID
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        _HANDLER_PID = os.getpid()
+        previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         return args.func(args)
     except InputError as exc:

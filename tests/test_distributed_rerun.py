@@ -33,6 +33,14 @@ def _digests(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
+def _written(work: Path) -> bool:
+    """Whether a run's work folder holds a part (more than its empty shuffle folder)."""
+    try:
+        return any(p.name != "shuffle" for p in work.iterdir())
+    except FileNotFoundError:
+        return False
+
+
 def _kgc(args: list[str], cwd: Path, **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "pipeline.cli", *args], cwd=cwd, env=env,
@@ -49,9 +57,13 @@ def test_interrupted_rerun_keeps_the_previous_result(tmp_path: Path) -> None:
     before, merged = _digests(parts), hashlib.sha1((tmp_path / "out" / "kg.nt").read_bytes()).hexdigest()
     assert "manifest.json" in before and len(before) > 2 and not running.exists()
 
+    # the re-run reads a source a hundred times larger, so that it is still mapping blocks when the
+    # signal comes on a slow machine too: interrupted once its first part is written
+    (tmp_path / "obs.csv").write_text("id,value\n" + "".join(f"{i},v{i}\n" for i in range(300_000)),
+                                      encoding="utf-8")
     second = _kgc(args, tmp_path)
     deadline = time.monotonic() + 120
-    while not running.exists() and second.poll() is None and time.monotonic() < deadline:
+    while second.poll() is None and time.monotonic() < deadline and not _written(running):
         time.sleep(0.05)
     assert second.poll() is None, "the re-run ended before it could be interrupted"
     second.send_signal(signal.SIGTERM)

@@ -500,9 +500,10 @@ def _quiet_interrupt() -> None:
     with ``AllExit``, nannies killing their workers): the CLI says the interruption in one line."""
     for name in ("distributed", "asyncio", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    try:
-        from distributed.deploy import spec
-    except ImportError:
+    # only when Dask was imported whole: an interruption during its import leaves it half-imported,
+    # and importing it again here would end in a second error instead of the interruption's line
+    spec = sys.modules.get("distributed.deploy.spec")
+    if spec is None or not hasattr(spec, "close_clusters"):
         return
     # a cluster interrupted while it started is closed by Dask at exit, which then prints the
     # interruption's traceback ("Exception ignored in atexit callback"): closed quietly instead
