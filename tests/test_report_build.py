@@ -6,6 +6,7 @@ import json
 
 from pipeline.cli import main
 from pipeline.report import build_report, console_table, to_markdown, write_report
+from pipeline.report.render import to_html
 
 CASES = [
     {"scenario": "scenario3", "case": "1", "mapping": {"f1": 0.8},
@@ -25,11 +26,11 @@ def test_build_report_means_skip_missing_values():
 def test_console_table_text():
     lines = console_table(build_report(CASES, columns=[("SV2", "SV2"), ("SA3", "SA3")])).splitlines()
     assert lines == [
-        "scenario   case  map F1  graph F1  SV2    SA3",
-        "---------  ----  ------  --------  ---  -----",
-        "scenario3  1      0.800     0.700  yes  0.900",
-        "scenario3  2        n/a     0.500   no    n/a",
-        "scenario3  mean   0.800     0.600  n/a  0.900",
+        "scenario   case  map F1  graph F1      SV2    SA3",
+        "---------  ----  ------  --------  -------  -----",
+        "scenario3  1      0.800     0.700      yes  0.900",
+        "scenario3  2        n/a     0.500       no    n/a",
+        "scenario3  mean   0.800     0.600  1/2 yes  0.900",
     ]
 
 
@@ -138,3 +139,12 @@ def test_drawing_the_plots_leaves_pyparsing_memoization_as_it_was():
             "plot_f1_png({'cases': [], 'mapping_key': 'm', 'graph_key': 'g'}); print(ParserElement._packratEnabled)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_mean_row_of_a_yes_no_check_counts_the_cases():
+    cases = CASES + [{"scenario": "scenario3", "case": "3", "mapping": None,
+                      "graph": {"SA2-prop-exact": 0.6, "SV2": {"value": None, "status": "not_run"}}}]
+    report = build_report(cases, columns=[("SV2", "SV2")])
+    assert report["scenarios"]["scenario3"]["checks"]["SV2"] == {"yes": 1, "of": 2, "not_run": 1}
+    assert console_table(report).splitlines()[-1].endswith("0.600  1/2 yes, 1 not run")
+    assert "<th>1/2 yes, 1 not run</th>" in to_html(report)

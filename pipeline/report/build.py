@@ -119,6 +119,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                 "syntax error; the case's section names the file and line). In a mean row, 'partial n/m': n of "
                 "the m cases it averages are partial, so the mean is over part of the questions too.",
      "this report"),
+    ("k/n yes", "A mean row's cell for a yes/no check (SV2, CS2, SHACL ...): k of the n cases where the check "
+                "ran passed it; ', m not run' counts the cases where it did not run.", "this report"),
     ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, so the gold "
           "KG lacks their triples and correct triples of the KG count as extra. Map F1: a column of the gold "
           "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
@@ -427,12 +429,35 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                                               if not isinstance(r["values"][label], bool))
                                  for label, _ in columns},
                       "partial": _partial_means(sel, columns),
+                      "checks": _check_counts(sel, columns),
                       "tasks": {t: _mean((r["task_prf"].get("post-processed") or {}).get(t, {}).get("f1")
                                          for r in sel) for t in TASKS}}
     return {"meta": dict(meta or {}), "has_raw": any(r["mapping_f1_raw"] is not None for r in rows),
             "mapping_key": mapping_key, "graph_key": graph_key,
             "columns": [list(c) for c in columns], "legend": [list(x) for x in LEGEND], "tasks": list(TASKS),
             "cases": rows, "scenarios": scen}
+
+
+def _check_counts(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """The yes/no columns of a scenario (a check such as SV2, CS2 or SHACL), which have no mean: label ->
+    ``{"yes": cases that passed, "of": cases with a yes/no, "not_run": cases where the check did not run}``."""
+    out: dict[str, dict[str, int]] = {}
+    for label, _ in columns:
+        cells = [r["values"].get(label) for r in rows]
+        answered = [c for c in cells if isinstance(c, bool)]
+        if answered:
+            out[label] = {"yes": sum(answered), "of": len(answered), "not_run": sum(c == NOT_RUN for c in cells)}
+    return out
+
+
+def mean_cell(scenario: Mapping[str, Any], label: str) -> str:
+    """A scenario mean row's cell: the mean with its partial mark, or for a yes/no check ``k/n yes``
+    (``, m not run`` when the check did not run on m cases)."""
+    check = (scenario.get("checks") or {}).get(label)
+    if check:
+        return f"{check['yes']}/{check['of']} yes" + (f", {check['not_run']} not run" if check["not_run"] else "")
+    p = (scenario.get("partial") or {}).get(label)  # a mean over partial figures is partial: n of m cases
+    return fmt(scenario["values"].get(label)) + (f" partial {len(p['cases'])}/{p['over']}" if p else "")
 
 
 def _partial_means(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
@@ -477,15 +502,8 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         if s["n_cases"] > 1:
             body.append([name, "mean", fmt(s["mapping_f1"]) + ("†" if s.get("partial_map_gold") else ""),
                          fmt(s["graph_f1"])]
-                        + [fmt(s["values"].get(label)) + partial_mean(s, label) for label in labels])
+                        + [mean_cell(s, label) for label in labels])
     return header, body
-
-
-def partial_mean(scenario: Mapping[str, Any], label: str) -> str:
-    """The mark of a scenario mean over partial scores: `` partial n/m`` (n of the m cases it averages
-    are partial), ``""`` for a mean over complete scores."""
-    p = (scenario.get("partial") or {}).get(label)
-    return f" partial {len(p['cases'])}/{p['over']}" if p else ""
 
 
 def console_table(report: Mapping[str, Any]) -> str:

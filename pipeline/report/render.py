@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import jinja2
 
-from pipeline.report.build import build_report, console_table, fmt, table_rows
+from pipeline.report.build import build_report, console_table, fmt, mean_cell, table_rows
 from pipeline.report.plots import plot_f1_png, plot_tasks_png
 
 __all__ = ["render", "to_markdown", "to_html", "write_report"]
@@ -25,6 +25,7 @@ def render(name: str, report: Mapping[str, Any], **extra: Any) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), undefined=jinja2.StrictUndefined,
                              autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = fmt
+    env.globals["mean_cell"] = mean_cell
     env.filters["local"] = lambda iri: str(iri).rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     return env.get_template(name).render(report=report, **extra)
 
