@@ -121,8 +121,9 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "this report"),
     ("k/n yes", "A mean row's cell for a yes/no check (SV2, CS2, SHACL ...): k of the n cases where the check "
                 "ran passed it; ', m not run' counts the cases where it did not run.", "this report"),
-    ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, so the gold "
-          "KG lacks their triples and correct triples of the KG count as extra. Map F1: a column of the gold "
+    ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, or a column "
+          "of it was not read, so the gold KG lacks what they say and correct triples of the KG count as "
+          "extra. Map F1: a column of the gold "
           "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
           "the mean is over the other tasks.", "this report"),
     ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
@@ -254,6 +255,7 @@ def case_entry(folder: str | Path, report_dir: str | Path, top: int = 10, earlie
     gold: dict[str, Any] = {}
     if (run.get("gold_kg") or {}).get("from") == "gold table":
         gold = {"kind": "KG of the gold table", "rows_dropped": run["gold_kg"].get("rows_dropped") or 0,
+                "columns_unread": run["gold_kg"].get("columns_unread") or [],
                 "triples": run["gold_kg"].get("triples")}
     elif run.get("expected_graph"):  # the case names a gold graph
         gold = {"kind": "gold graph"}
@@ -409,7 +411,8 @@ def build_report(cases: Sequence[Mapping[str, Any]], *, mapping_key: str = "f1",
                      "mapping_f1_raw": value_of(raw.get(mapping_key)) if raw else None,
                      "mapping_range": [mapping.get("f1_min"), mapping.get("f1_max")] if "f1_min" in mapping else None,
                      "graph_f1": value_of(graph.get(graph_key)),
-                     "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")), "verdict": verdict,
+                     "partial_gold": bool((c.get("gold") or {}).get("rows_dropped")
+                                          or (c.get("gold") or {}).get("columns_unread")), "verdict": verdict,
                      # tasks the gold table meant to score but whose column was not read (map F1 marked †)
                      "partial_map_gold": sorted(mapping.get("partial_gold") or {}) if mapping else [],
                      "values": {label: _cell(graph.get(key)) for label, key in columns},

@@ -85,6 +85,8 @@ class CaseRun:
         gold = "" if iso is None else f"  expected-graph: {'isomorphic' if iso else 'differs'}"
         lost = self.extra.get("gold_kg", {}).get("rows_dropped")
         gold += f"  gold-table-rows-dropped={lost} (partial gold)" if lost else ""
+        unread = self.extra.get("gold_kg", {}).get("columns_unread")
+        gold += f"  gold-table-columns-unread={','.join(unread)} (partial gold)" if unread else ""
         gold_errors = sum(f.severity == "error" for f in self.findings if f.stage == "gold")
         gold += f"  gold-errors={gold_errors}" if gold_errors else ""
         mf1 = self.extra.get("mapping_scores", {}).get("f1")

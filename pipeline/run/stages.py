@@ -312,8 +312,10 @@ def _score(run: CaseRun, st: State, config: RunConfig) -> None:
         gold_kg(case, st.ontology, st.sources, run.folder, config.processes)
     run.findings.extend(gold.findings)
     if gold.graph is not None and case.gold_graph is None:
+        # a gold-table column not read (a misspelt header) is missing from its KG as from its scores
+        unread = sorted((run.extra.get("mapping_scores") or {}).get("partial_gold") or {})
         run.extra["gold_kg"] = {"from": "gold table", "rows_dropped": gold.rows_dropped,
-                                "triples": len(gold.graph)}
+                                "triples": len(gold.graph), **({"columns_unread": unread} if unread else {})}
     if self_replay:
         run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
                                         "table's KG would compare it with itself and are not applicable")
