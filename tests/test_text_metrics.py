@@ -68,11 +68,19 @@ def test_scores_of_a_hand_checked_example(onto):
     assert m["validity"] == 0.75 and m["triple"]["f1"] == 0.5
 
 
-def test_empty_output_scores_zero_and_is_conformant(onto):
-    s = score_ontology([Output("1", "Kappa University was established in 1998.",
-                               [{"sub": "Kappa_University", "rel": "established", "obj": "1998"}], [])], onto)
-    assert s["triple"]["f1"] == 0.0 and s["onto_conformance"] == 1.0
+def test_empty_output_scores_zero_and_has_no_conformance(onto):
+    kappa = Output("1", "Kappa University was established in 1998.",
+                   [{"sub": "Kappa_University", "rel": "established", "obj": "1998"}], [])
+    s = score_ontology([kappa], onto)
+    # no triple predicted at all: nothing to judge (a conformance of 1.0 would read as perfect)
+    assert s["triple"]["f1"] == 0.0 and s["onto_conformance"] is None and s["rel_halluc"] is None
+    assert s["sub_halluc"] is None and s["obj_halluc"] is None
     assert s["fidelity"] is None and s["adherence"] is None
+    # a sentence without triples beside one with triples conforms (Text2KGBench's per-sentence mean)
+    lille = Output("2", "Omega University is located in Lille.", [],
+                   [{"sub": "Omega University", "rel": "mayor", "obj": "Lille"}])
+    s = score_ontology([kappa, lille], onto)
+    assert s["onto_conformance"] == 0.5 and s["rel_halluc"] == 0.5
 
 
 def test_schema_validity():

@@ -245,8 +245,10 @@ def score_ontology(outputs: list[Output], onto: TextOntology) -> dict[str, Any]:
         "n_sentences": n,
         "triple": {"precision": mean(sent_p), "recall": mean(sent_r), "f1": mean(sent_f)},
         "t2kb": {k: mean([b[i] for b in bench]) for i, k in enumerate(("precision", "recall", "f1"))},
-        "onto_conformance": mean(conf), "rel_halluc": None if not conf else 1 - mean(conf),
-        "sub_halluc": mean(subh), "obj_halluc": mean(objh),
+        # a sentence without triples conforms and hallucinates nothing (Text2KGBench's per-sentence
+        # definition), but a run that predicted no triple at all has nothing to judge: undefined, not perfect
+        "onto_conformance": mean(conf) if n_out else None, "rel_halluc": 1 - mean(conf) if n_out and conf else None,
+        "sub_halluc": mean(subh) if n_out else None, "obj_halluc": mean(objh) if n_out else None,
         "fidelity": n_fid / n_out if n_out else None,
         "hallucination": 1 - n_fid / n_out if n_out else None,
         "adherence": n_adh / n_rel if n_rel else None,
