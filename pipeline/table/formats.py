@@ -59,6 +59,8 @@ def parse_csv(text: str, source: str = "<string>") -> MappingTable:
         fld, note = header_field(h)
         if note:
             table.notes.append(f"line 1: {note}")
+        if fld is None:
+            table.ignored_headers.append((h, 1))
         fields.append(fld)
     table.columns = [f for f in fields if f]
     if not any(fields):

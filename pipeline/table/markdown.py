@@ -130,6 +130,8 @@ def parse_markdown(text: str, source: str = "<string>") -> MappingTable:
         fld, note = header_field(header.strip())
         if note:
             table.notes.append(f"line {start + 1}: {note}")
+        if fld is None:
+            table.ignored_headers.append((header.strip(), start + 1))
         if fld in seen:
             table.notes.append(f"line {start + 1}: duplicate column for {COLUMNS[fld]!r}; later one ignored")
             fld = None

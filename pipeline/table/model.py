@@ -134,12 +134,15 @@ class MappingTable:
             recognised only approximately); per-row problems go to the audit.
         columns: the fields the header of a Markdown or CSV table names, in order (empty for
             JSON and for tables built in code).
+        ignored_headers: ``(header, line)`` of each header of a Markdown or CSV table that names no
+            mapping-table column (its cells are not read), as written, line 1-based.
     """
 
     rows: list[MappingRow] = field(default_factory=list)
     source: str = ""
     notes: list[str] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)
+    ignored_headers: list[tuple[str, int]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[MappingRow]:
         return iter(self.rows)

@@ -3,8 +3,8 @@
 A gold table whose header misnames a column (``Lang`` for ``Language Tag``) is read without that
 column's cells: the task the column feeds has no gold value in any row, so it is "not applicable"
 and the mean task F1 is taken over the other tasks, which can raise it (a wrong language tag is no
-longer counted). The reader notes every header it does not know
-(:func:`pipeline.table.markdown.header_field`); this module turns those notes into gold findings,
+longer counted). The reader keeps every header it does not know
+(:attr:`pipeline.table.model.MappingTable.ignored_headers`); this module turns them into gold findings,
 names the column a near miss was probably meant to be, and says which task the score then lacks, so
 that a scorer marks its figure as against a partial gold instead of printing a higher one unmarked.
 """
@@ -20,9 +20,6 @@ from pipeline.table.markdown import HEADER_ALIASES
 from pipeline.table.model import COLUMNS, TASK_COLUMNS, MappingTable
 
 __all__ = ["IgnoredColumn", "ignored_gold_columns"]
-
-#: The reader's note for an unknown header (:func:`pipeline.table.markdown.header_field`), after ``line N: ``.
-_NOTE = re.compile(r"^line (\d+): header (['\"])(.*)\2 is no mapping-table column")
 
 #: Least rapidfuzz ratio (0-100) of a header to a column name for a near miss; the reader itself
 #: reads a header at 85 or more as that column, so a near miss lies between.
@@ -73,7 +70,8 @@ def ignored_gold_columns(gold: MappingTable) -> tuple[list[IgnoredColumn], list[
     """The headers of ``gold`` its reader ignored, and one gold finding per header.
 
     Args:
-        gold: a gold table as read (its ``notes`` hold the reader's notes, its ``source`` the file).
+        gold: a gold table as read (its ``ignored_headers`` the headers its reader did not read, its
+            ``source`` the file).
     Returns:
         ``(columns, findings)``: an :class:`IgnoredColumn` per ignored header, and for each a finding
         of stage ``gold`` naming the file, the line, the header and the column it was probably meant
@@ -83,11 +81,7 @@ def ignored_gold_columns(gold: MappingTable) -> tuple[list[IgnoredColumn], list[
     task_of = {fld: task for task, fld in TASK_COLUMNS.items()}
     columns: list[IgnoredColumn] = []
     findings: list[Finding] = []
-    for note in gold.notes:
-        m = _NOTE.match(note)
-        if not m:
-            continue
-        header, line = m.group(3), int(m.group(1))
+    for header, line in gold.ignored_headers:
         fld = _probable_field(header)
         col = IgnoredColumn(header, line, COLUMNS.get(fld) if fld else None, task_of.get(fld) if fld else None)
         columns.append(col)
