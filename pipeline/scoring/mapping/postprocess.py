@@ -193,4 +193,5 @@ def clean_table(table: MappingTable, ontology: Ontology | None) -> MappingTable:
         except Exception as exc:  # a scorer never raises on messy data; keep the row as is
             log.warning("cannot clean row at line %s: %s", row.line, exc)
             rows.append(row)
-    return MappingTable(rows=rows, source=table.source, notes=list(table.notes) + ["post-processed"])
+    return MappingTable(rows=rows, source=table.source, notes=list(table.notes) + ["post-processed"],
+                        columns=list(table.columns), ignored_headers=list(table.ignored_headers))
