@@ -69,7 +69,7 @@ def test_interrupted_rerun_keeps_the_previous_result(tmp_path: Path) -> None:
     second.send_signal(signal.SIGTERM)
     _, err = second.communicate(timeout=120)
     assert second.returncode == 130
-    assert err.splitlines() == ["interrupted: terminated (SIGTERM)"]
+    assert err.splitlines() == ["interrupted: terminated (SIGTERM)"], err
     assert _digests(parts) == before
     assert hashlib.sha1((tmp_path / "out" / "kg.nt").read_bytes()).hexdigest() == merged
     assert not running.exists()

@@ -414,7 +414,21 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
     with dask.config.set(settings):
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None, silence_logs=logging.WARNING)
-    return Client(cluster), cluster
+    client = Client(cluster)
+    client.run(_quiet_worker_logs)
+    return client, cluster
+
+
+def _quiet_worker_logs() -> None:
+    """Run on each worker of a local cluster: its own Dask logs off, memory warnings kept.
+
+    A worker forked from the command writes its log lines on the user's console. A task's failure
+    reaches the command through its future (and is said there, with the task named); what the
+    worker logs besides is the teardown of an interrupted run (a heartbeat to a scheduler that has
+    just closed, with its traceback), which the command already says in one line."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+    for name in ("distributed.worker.memory", "distributed.nanny.memory"):  # "worker at 80% memory": the user's to see
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 2, scheduler: str | None = None,
