@@ -139,7 +139,7 @@ def _chain(src: SourceData, iterator: str | None, ref: str) -> list[str]:
         steps = json_steps(ref)
         return [".".join(steps[:i]) for i in range(1, len(steps)) if _json_is_list_of_objects(src, iterator, steps[:i])]
     if src.source.format == "xml":
-        steps = element_path(ref) or []
+        steps = element_path(bound(src, ref)) or []
         out, base = [], (iterator or "").rstrip("/")
         for i in range(1, len(steps) + 1):
             # an element repeats when it occurs twice in one occurrence of the element above it
@@ -254,8 +254,18 @@ def is_position(src: SourceData, ref: str, iterator: str | None = None) -> bool:
     sep = part_separator(src)
     if not ref.endswith(sep + POSITION):
         return False
-    part = ref[:-len(sep + POSITION)]
+    part = bound(src, ref[:-len(sep + POSITION)])
     return repeating_part(src, iterator or src.iterator, part + sep + ("x" if sep == "." else ".")) == part
+
+
+def bound(src: SourceData, ref: str) -> str:
+    """``ref`` with the unprefixed element names of a default-namespace XML document bound to its prefix
+    (:meth:`~pipeline.sources.model.SourceData.bind`), a position's ``/#`` kept; others as they are."""
+    if src.source.format != "xml":
+        return ref
+    if ref.endswith("/" + POSITION):
+        return src.bind(ref[:-2]) + "/" + POSITION
+    return src.bind(ref)
 
 
 def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, str, str] | None:
@@ -267,6 +277,7 @@ def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, s
     inside it is nested in the logical view (:mod:`.views`): the position is then numbered within
     the enclosing occurrence."""
     sep = part_separator(src)
+    refs = [bound(src, r) for r in refs]
     for ref in refs:
         if not (ref.endswith(sep + POSITION) and is_position(src, ref)):
             continue
