@@ -95,3 +95,19 @@ def test_repeated_parts_read_by_different_term_maps_are_not_multiplied(tmp_path)
         assert {str(o) for o in kg.objects(s, EX.b)} == {f"b{p}-{i}" for i in range(per_part)}
     # per pattern: its type, its name and 3 x 50 members
     assert len(kg) == 2 * (2 + 3 * per_part)
+
+
+def test_yarrrml_of_a_nested_xml_view_reads_back_to_the_same_graph(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    work = tmp_path / "case"
+    shutil.copytree(CASES / "compile-position-beside-other-part", work)
+    table = work / "table.md"
+    table.write_text("".join(table.read_text(encoding="utf-8").splitlines(keepends=True)[:4]), encoding="utf-8")
+    rml, yml = tmp_path / "m.ttl", tmp_path / "m.yml"
+    assert main(["-q", "compile", str(work / "case.yaml"), str(table), str(rml), "--yarrrml", str(yml)]) == 0
+    text = yml.read_text(encoding="utf-8")
+    # the skill's element is iterated, its pattern's key read upwards, its position among its siblings
+    assert "iterator: /catalog/p/s" in text and "$(../@id)_$(count\\(preceding-sibling::s\\))" in text
+    assert main(["-q", "compile", str(work / "case.yaml"), str(yml), str(tmp_path / "back.ttl")]) == 0
+    assert main(["-q", "materialize", str(tmp_path / "back.ttl"), str(tmp_path / "back.nt")]) == 0
+    assert set(Graph().parse(tmp_path / "back.nt")) == set(Graph().parse(work / "expected.nt"))
