@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.compile.model import PredicateObject, Term, TriplesMapPlan, ViewNode, ViewPlan, term_references
+from pipeline.compile.model import PredicateObject, TriplesMapPlan, ViewNode, ViewPlan, term_references
 from pipeline.compile.parts import (POSITION, encloses, is_position, member_of, part_iterator, part_separator,
                                     parts_of, values_reference)
 from pipeline.sources.load import SourceData
