@@ -33,8 +33,16 @@ def test_compiled_rml_has_a_logical_view_on_the_owner_source_with_an_iterable_fi
     assert main(["-q", "compile", str(work / "case.yaml"), str(work / "table.md"), str(out)]) == 0
     g = Graph().parse(out)
     views = sorted(g.subjects(RDF.type, RML.LogicalView), key=str)
-    assert len(views) == 2
-    authors = next(v for v in views if str(v).endswith("authors"))
+    # one view per group of TriplesMaps reading the same fields: the persons (isbn, authors' name and
+    # born), the books' ex:author (isbn, the authors' positions), the reviews, the books' ex:review
+    assert len(views) == 4
+
+    def members(view):
+        return {str(g.value(f, RML.fieldName)): str(g.value(f, RML.reference)) for f in g.objects(view, RML.field)
+                for it in [f] if (it, RDF.type, RML.IterableField) not in g}
+
+    authors = next(v for v in views if {"name", "born"} <= {str(g.value(m, RML.fieldName)) for f in g.objects(v, RML.field)
+                                                             for m in g.objects(f, RML.field)})
     source = g.value(authors, RML.viewOn)
     assert (g.value(source, RML.iterator), g.value(source, RML.referenceFormulation)) == \
         (Literal("$.books[*]"), RML.JSONPath)
@@ -43,11 +51,13 @@ def test_compiled_rml_has_a_logical_view_on_the_owner_source_with_an_iterable_fi
     assert g.value(fields["isbn"], RML.reference) == Literal("$.isbn")
     assert (fields["authors"], RDF.type, RML.IterableField) in g
     assert g.value(fields["authors"], RML.iterator) == Literal("$.authors[*]")
-    members = {str(g.value(f, RML.fieldName)): str(g.value(f, RML.reference)) for f in g.objects(fields["authors"],
-                                                                                                    RML.field)}
-    assert members == {"name": "$.name", "born": "$.born"}
-    # two TriplesMaps read the view: the persons, and the books' ex:author per occurrence
-    assert len(set(g.subjects(RML.logicalSource, authors))) == 2
+    assert members(fields["authors"]) == {"name": "$.name", "born": "$.born"}
+    assert len(set(g.subjects(RML.logicalSource, authors))) == 1
+    # the books' ex:author reads the isbn and the authors' positions only
+    links = [v for v in views if v != authors and str(v).endswith("authors")]
+    assert len(links) == 1
+    fields = {str(g.value(f, RML.fieldName)): f for f in g.objects(links[0], RML.field)}
+    assert set(fields) == {"isbn", "authors"} and members(fields["authors"]) == {}
 
 
 def test_parts_of_json_and_xml_records(tmp_path):

@@ -33,7 +33,7 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
-from pipeline.compile.parts import is_position, part_separator, position_beside_other_part
+from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
 from pipeline.validation.loss import UNTAGGED_CODE
@@ -495,13 +495,12 @@ def _check_nested_position(a: _RowAudit, refs: list[str], src: SourceData) -> No
     found = position_beside_other_part(src, refs)
     if found is not None:
         ref, inner, other = found
-        how = "within an occurrence of" if inner.startswith(other + part_separator(src)) else \
-            "beside the other repeated part"
         a.add("subject_template", f"template variable {ref!r} is the position of an occurrence of {inner!r} "
-              f"{how} {other!r}, which the template reads too: a TriplesMap iterates one repeated part of a "
-              "record (one logical view level), so kgc does not compile it",
-              f"references of one repeated part; or list the file once more with an iterator at {other!r} so "
-              "that its occurrences are records")
+              f"beside the other repeated part {other!r}, which the template reads too: every occurrence of one "
+              "would be combined with every occurrence of the other (a cross product), which identifies nothing, "
+              "so kgc does not compile it",
+              f"references of one repeated part and of the parts enclosing it; or list the file once more with an "
+              f"iterator at {other!r} so that its occurrences are records")
 
 
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:

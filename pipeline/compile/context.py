@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from pipeline.compile.audit import AuditResult, data_references
 from pipeline.compile.model import Plan, TriplesMapPlan, ViewPlan
+from pipeline.compile.parts import bound
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
@@ -106,7 +107,7 @@ class PlanContext:
         """``ref`` as the logical source reads it: an absolute XPath or JSONPath made relative to the
         iterator; ``None`` (with a finding on ``column``) for an XPath outside the iterator."""
         it = self.iterator(src)
-        ref = src.bind(ref)  # unprefixed names of a default-namespace document: bound prefix (sources.load)
+        ref = bound(src, ref)  # unprefixed names of a default-namespace document: bound prefix (sources.load)
         if src.source.format == "xml" and ref.startswith("/"):
             if it and ref.startswith(it.rstrip("/") + "/"):
                 return ref[len(it.rstrip("/")) + 1:]

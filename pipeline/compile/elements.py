@@ -64,7 +64,7 @@ def pair_per_element(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,
         tm = per_occurrence(ctx, tm, part)
         shown = part.split("/")[-1] if fmt == "xml" else part
         ctx.find(row, "data_reference", f"{' and '.join(repr(r) for r in refs)} read per {shown} "
-                 f"{'element' if fmt == 'xml' else 'occurrence'} (TriplesMap {tm.id}, logical view {tm.view.id} "
+                 f"{'element' if fmt == 'xml' else 'occurrence'} (TriplesMap {tm.id}, over a logical view "
                  f"iterating {tm.view.part_iterator}), so that each value keeps what its own "
                  f"{'element' if fmt == 'xml' else 'object'} says", severity="info")
     if term.language_ref and (n := per_iteration_count(tm, term.language_ref)) > 1:

@@ -10,7 +10,7 @@ from rdflib import URIRef
 from pipeline.findings import Finding
 from pipeline.sources.load import SourceData
 
-__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "ViewPlan", "TriplesMapPlan", "Plan", "term_references"]
+__all__ = ["Term", "Call", "ObjectSpec", "PredicateObject", "ViewNode", "ViewPlan", "TriplesMapPlan", "Plan", "term_references"]
 
 
 @dataclass
@@ -59,18 +59,44 @@ class PredicateObject:
 
 
 @dataclass
+class ViewNode:
+    """An RML-LV iterable field of a logical view: the occurrences of one repeating part, inside the
+    occurrence of the enclosing part the view iterates (or inside the record).
+
+    Attributes:
+        part: the part's path relative to a record, as the table names it (``authors``,
+            ``cat:Attack_Pattern/cat:Consequences/cat:Consequence``).
+        name: the field's name (``authors``, ``Consequence``), unique among its siblings.
+        iterator: the field's iterator, relative to the enclosing occurrence (``$.authors[*]``,
+            ``cat:Consequences/cat:Consequence``).
+        fields: reference relative to one occurrence (``name``, ``.``, ``@xml:lang``) -> the name of
+            the expression field nested in the iterable field.
+        children: the iterable fields of parts inside this one that the view iterates.
+    """
+
+    part: str
+    name: str
+    iterator: str
+    fields: dict[str, str] = field(default_factory=dict)
+    children: list["ViewNode"] = field(default_factory=list)
+
+
+@dataclass
 class ViewPlan:
-    """An RML-LV logical view on a logical source that iterates one repeating part of its records
-    (:mod:`pipeline.compile.nesting`).
+    """An RML-LV logical view on a logical source that iterates repeating parts of its records
+    (:mod:`pipeline.compile.nesting`, :mod:`pipeline.compile.views`).
+
+    While the plan is built, a TriplesMap's view names the part it must iterate (``part``); the
+    views pass then gives each TriplesMap a view with only the fields its term maps read, the
+    parts nested as the data nest them (``nodes``).
 
     Attributes:
         id: the view's name in the mapping. source / iterator: the owner's logical source.
-        part: the part's path relative to a record, as the table names it (``authors``, ``dc:title``).
-        name: the iterable field's name (``authors``, ``title``).
-        part_iterator: the iterable field's iterator, relative to a record (``$.authors[*]``, ``dc:title``).
+        part: the part the TriplesMap iterates (one subject, or one value, per occurrence).
+        name: the iterable field's name (``authors``, ``title``), for messages.
+        part_iterator: the part's iterator relative to a record (``$.authors[*]``, ``dc:title``).
         fields: record-level reference -> expression field name.
-        members: reference relative to one occurrence (``name``, ``.``, ``@xml:lang``) -> the name
-            of the expression field nested in the iterable field.
+        nodes: the iterable fields at the record level (each with its nested fields).
     """
 
     id: str
@@ -80,7 +106,7 @@ class ViewPlan:
     name: str
     part_iterator: str
     fields: dict[str, str] = field(default_factory=dict)
-    members: dict[str, str] = field(default_factory=dict)
+    nodes: list[ViewNode] = field(default_factory=list)
 
 
 @dataclass

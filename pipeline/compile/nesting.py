@@ -10,7 +10,8 @@ whose terms read a repeating part (:mod:`.parts`) iterates instead over a logica
 * with an expression field per record-level reference it reads (the owner's key: ``isbn``, ``@id``);
 * with an iterable field at the part (``$.authors[*]``, ``dc:title``), whose expression fields are
   the members it reads (``name``; ``.``, ``@xml:lang``); the field's index ``<field>.#`` is the
-  position of the occurrence in its record.
+  position of the occurrence in its record (or, for a part nested in another part the view iterates,
+  in the enclosing occurrence: :mod:`.views` lays the fields out).
 
 Each view iteration is one occurrence with its record's values beside it, so the relation to the
 owner follows the nesting (no join on content), and an occurrence without an identifier is keyed by
@@ -24,7 +25,8 @@ from typing import Callable
 
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, ViewPlan, term_references
-from pipeline.compile.parts import POSITION, member_of, repeating_part, values_reference
+from pipeline.compile.parts import member_of, repeating_part, values_reference
+from pipeline.compile.views import bind_key
 from pipeline.compile.parts import part_iterator as part_iterator_of
 from pipeline.sources.load import SourceData
 
@@ -71,8 +73,9 @@ def per_occurrence(ctx: PlanContext, owner: TriplesMapPlan, part: str) -> Triple
 
 def bind(view: ViewPlan, term: Term) -> Term:
     """``term`` (written in references relative to the view's records) with each reference replaced by
-    the key of the view that holds its value, the fields it needs added to ``view``."""
-    return rewrite_references(term, lambda ref: _key(view, ref), language=True)
+    the key of the view that holds its value (:func:`pipeline.compile.views.bind_key`), the fields it
+    needs added to ``view``."""
+    return rewrite_references(term, lambda ref: bind_key(view, ref), language=True)
 
 
 def values_of_arrays(tm_source: SourceData, iterator: str | None, term: Term) -> Term:
@@ -102,37 +105,11 @@ def references_in(view: ViewPlan, term: Term) -> list[str]:
     return [r for r in term_references(term) if member_of(view.source, view.part, r) is not None]
 
 
-def _key(view: ViewPlan, ref: str) -> str:
-    """The view key of ``ref``: ``<field>.<member>`` for a member of the part, ``<field>.#`` for the
-    position, else a record-level field (made on first use)."""
-    member = member_of(view.source, view.part, ref)
-    if member == POSITION:
-        return f"{view.name}.#"
-    if member is not None:
-        name = view.members.get(member)
-        if name is None:
-            name = _unique(_name(member) or "value", set(view.members.values()))
-            view.members[member] = name
-        return f"{view.name}.{name}"
-    name = view.fields.get(ref)
-    if name is None:
-        name = _unique(_name(ref) or "value", set(view.fields.values()) | {view.name})
-        view.fields[ref] = name
-    return name
-
-
 def _name(ref: str) -> str:
     """A field name for a reference: its words joined by ``_`` (``@xml:lang`` -> ``xml_lang``,
     ``publisher.name`` -> ``publisher_name``); ``value`` for the element's own text."""
     ref = re.sub(r"^\$\.?", "", ref).replace("[*]", "")
     return re.sub(r"\W+", "_", ref).strip("_") or "value"
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    out, n = name, 2
-    while out in taken:
-        out, n = f"{name}_{n}", n + 1
-    return out
 
 
 def _escape(text: str) -> str:

@@ -20,7 +20,7 @@ from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "member_of",
+__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "parts_of", "encloses", "member_of",
            "is_position", "part_separator", "every_occurrence_holds", "position_beside_other_part"]
 
 #: The last step of a reference to an occurrence's position in its record.
@@ -139,7 +139,7 @@ def _chain(src: SourceData, iterator: str | None, ref: str) -> list[str]:
         steps = json_steps(ref)
         return [".".join(steps[:i]) for i in range(1, len(steps)) if _json_is_list_of_objects(src, iterator, steps[:i])]
     if src.source.format == "xml":
-        steps = element_path(ref) or []
+        steps = element_path(bound(src, ref)) or []
         out, base = [], (iterator or "").rstrip("/")
         for i in range(1, len(steps) + 1):
             # an element repeats when it occurs twice in one occurrence of the element above it
@@ -166,18 +166,34 @@ def repeating_part(src: SourceData, iterator: str | None, ref: str) -> str | Non
     return chain[-1] if chain else None
 
 
-def part_iterator(src: SourceData, iterator: str | None, part: str) -> str:
-    """The iterator of ``part``'s occurrences relative to a record: the part's path for XML
-    (``OperationalPoint/OPTrack``), a JSONPath with ``[*]`` after each array on the way for JSON
-    (``$.sections[*].tracks[*]``)."""
+def part_iterator(src: SourceData, iterator: str | None, part: str, base: str | None = None) -> str:
+    """The iterator of ``part``'s occurrences relative to a record, or to one occurrence of the part
+    ``base`` that encloses it: the part's path for XML (``OperationalPoint/OPTrack``; ``OPTrack`` below
+    ``OperationalPoint``), a JSONPath with ``[*]`` after each array on the way for JSON
+    (``$.sections[*].tracks[*]``; ``$.tracks[*]`` below ``sections``)."""
     if src.source.format != "json":
-        return part
+        return part[len(base) + 1:] if base and part.startswith(base + "/") else part
     steps, out = json_steps(part), "$"
+    skip = len(json_steps(base)) if base else 0
     for i, step in enumerate(steps):
+        if i < skip:
+            continue
         out += f".{step}" if re.fullmatch(r"[A-Za-z_]\w*", step) else "['" + step.replace("'", "\\'") + "']"
         if _json_is_list_of_objects(src, iterator, steps[:i + 1]):
             out += "[*]"
     return out.replace(".['", "['")
+
+
+def parts_of(src: SourceData, iterator: str | None, ref: str) -> list[str]:
+    """Every repeating part ``ref`` lies in, outermost first (``[]`` for a record-level reference);
+    for a position (``<part>/#``), the parts up to and including ``<part>``."""
+    return _chain(src, iterator, ref) if src.source.format in ("json", "xml") else []
+
+
+def encloses(src: SourceData, outer: str, inner: str) -> bool:
+    """Whether the part ``inner`` lies inside the part ``outer`` (a proper descendant)."""
+    sep = part_separator(src)
+    return inner.startswith(outer + sep)
 
 
 def every_occurrence_holds(src: SourceData, iterator: str | None, part: str, refs: list[str]) -> bool:
@@ -238,23 +254,36 @@ def is_position(src: SourceData, ref: str, iterator: str | None = None) -> bool:
     sep = part_separator(src)
     if not ref.endswith(sep + POSITION):
         return False
-    part = ref[:-len(sep + POSITION)]
+    part = bound(src, ref[:-len(sep + POSITION)])
     return repeating_part(src, iterator or src.iterator, part + sep + ("x" if sep == "." else ".")) == part
+
+
+def bound(src: SourceData, ref: str) -> str:
+    """``ref`` with the unprefixed element names of a default-namespace XML document bound to its prefix
+    (:meth:`~pipeline.sources.model.SourceData.bind`), a position's ``/#`` kept; others as they are."""
+    if src.source.format != "xml":
+        return ref
+    if ref.endswith("/" + POSITION):
+        return src.bind(ref[:-2]) + "/" + POSITION
+    return src.bind(ref)
 
 
 def position_beside_other_part(src: SourceData, refs: list[str]) -> tuple[str, str, str] | None:
     """``(position reference, its part, other part)`` when ``refs`` (one term's references) read the
-    position of an occurrence of a part and a reference in another repeated part (an enclosing one,
-    ``{Pattern/@ID}_{Pattern/Skills/Skill/#}`` in a file read as one record, or one beside it): a
-    TriplesMap iterates one repeated part of a record, so no logical view of the compiler reads both;
-    ``None`` otherwise."""
+    position of an occurrence of a part and a reference in another repeated part beside it (neither
+    encloses the other: ``{Patterns/Pattern/@ID}_{References/Reference/#}``): such a key combines the
+    occurrences of two unrelated parts as a cross product, so it identifies nothing; ``None``
+    otherwise. A part enclosing the position's part (``{Pattern/@ID}_{Pattern/Skills/Skill/#}``) or
+    inside it is nested in the logical view (:mod:`.views`): the position is then numbered within
+    the enclosing occurrence."""
     sep = part_separator(src)
+    refs = [bound(src, r) for r in refs]
     for ref in refs:
         if not (ref.endswith(sep + POSITION) and is_position(src, ref)):
             continue
         inner = ref[:-len(sep + POSITION)]
         for r in refs:
             q = repeating_part(src, src.iterator, r) if r != ref else None
-            if q is not None and q != inner and not q.startswith(inner + sep):
+            if q is not None and q != inner and not encloses(src, inner, q) and not encloses(src, q, inner):
                 return ref, inner, q
     return None

@@ -11,7 +11,10 @@
    (:mod:`.elements`), so that they stay paired;
 3. the TriplesMaps that assert something, those iterating at elements, then the join parents of
    self-joins;
-4. a warning for each XML TriplesMap whose references combine as a cross product.
+4. logical views (:mod:`.views`): each group of term maps gets a view with only the fields it reads,
+   the repeated parts it reads together nested as in the data; predicate-object maps that read other
+   repeated members move to TriplesMaps of their own with the same subjects;
+5. a warning for each XML TriplesMap whose references combine as a cross product.
 
 Anything a pass cannot resolve becomes a finding and the row is left out.
 :mod:`pipeline.compile.rml` then emits the plans as an RML graph.
@@ -22,13 +25,14 @@ from rdflib.namespace import SKOS
 
 from pipeline.compile.audit import AuditResult
 from pipeline.compile.context import PlanContext
-from pipeline.compile.elements import pair_per_element, per_iteration_count
+from pipeline.compile.elements import pair_per_element
 from pipeline.compile.model import ObjectSpec, Plan, PredicateObject, TriplesMapPlan, term_references
 from pipeline.compile.nesting import part_of, per_occurrence
 from pipeline.compile.parts import is_position
 from pipeline.compile.objects import literal_object, value_map_object
 from pipeline.compile.relations import link_file, relation_objects
 from pipeline.compile.subjects import classes_of, triples_map
+from pipeline.compile.views import layout_views, pom_references, values_per_iteration
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
@@ -56,8 +60,8 @@ def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file:
     for row, tm in pending:
         ok = _predicate_object(ctx, row, tm)
         (ctx.plan.compiled_lines if ok else ctx.plan.dropped_lines).append(row.line)
-    ctx.plan.triples_maps = [t for t in ctx.tms.values() if _asserts(ctx, t, pending)] + \
-        list(ctx.elements.values()) + list(ctx.twins.values())
+    ctx.plan.triples_maps = layout_views([t for t in ctx.tms.values() if _asserts(ctx, t, pending)] +
+                                         list(ctx.elements.values()) + list(ctx.twins.values()))
     for tm in ctx.plan.triples_maps:
         _warn_cross_product(ctx, tm)
     return ctx.plan
@@ -149,24 +153,26 @@ def _per_occurrence_relation(ctx: PlanContext, row: MappingRow, tm: TriplesMapPl
         return tm
     out = per_occurrence(ctx, tm, part)
     ctx.find(row, "related_entity_class", f"each record links to the {row.related_entity_class} of its own "
-             f"occurrences of {part} (TriplesMap {out.id}, logical view {out.view.id})", severity="info")
+             f"occurrences of {part} (TriplesMap {out.id}, over a logical view iterating {out.view.part_iterator})", severity="info")
     return out
 
 
 def _warn_cross_product(ctx: PlanContext, tm: TriplesMapPlan) -> None:
-    """Pass 4: several references with several values per record are paired value by value
-    by no RML engine: each combination becomes a triple. Say so rather than hide it."""
+    """Pass 5: references of one triple (the subject map and one predicate-object map) with several
+    values per iteration are paired value by value by no RML engine: each combination becomes a
+    triple. Say so rather than hide it (once per TriplesMap)."""
     if tm.source.source.format != "xml":
         return
-    refs = set(term_references(tm.subject))
-    for pom in tm.poms:
-        for obj in pom.objects:
-            if obj.term is not None:
-                refs.update(term_references(obj.term))
-    multi = sorted(r for r in refs if per_iteration_count(tm, r) > 1)
-    if len(multi) > 1:
+    subject = term_references(tm.subject)
+    multi: set[str] = set()
+    for refs in [subject] + [subject + pom_references(p) for p in tm.poms]:
+        several = {r for r in dict.fromkeys(refs) if values_per_iteration(tm, r) > 1}
+        if len(several) > 1:
+            multi |= several
+    if multi:
+        where = f"{tm.view.id} under iterator {tm.iterator}" if tm.view is not None else f"iterator {tm.iterator}"
         ctx.plan.findings.append(Finding(
-            "compile", ctx.file, f"TriplesMap {tm.id}: references {', '.join(multi)} each have several values "
-            f"per record under iterator {tm.iterator}; their values are combined as a cross product",
-            tm.lines[0] if tm.lines else None, "subject_template", ", ".join(multi),
+            "compile", ctx.file, f"TriplesMap {tm.id}: references {', '.join(sorted(multi))} each have several values "
+            f"per iteration of {where}; the values a term map and its subject read together are combined as a "
+            "cross product", tm.lines[0] if tm.lines else None, "subject_template", ", ".join(sorted(multi)),
             "an iterator at the repeated element they share", severity="warning"))

@@ -14,8 +14,9 @@ hostile values cannot break the Turtle.
 A TriplesMap that reads a repeating part of its records once per occurrence
 (:mod:`pipeline.compile.nesting`) reads an ``rml:LogicalView`` (RML-LV) instead: ``rml:viewOn`` the
 owner's logical source, an ``rml:ExpressionField`` per record-level reference, an
-``rml:IterableField`` at the part with an ``rml:ExpressionField`` per member; its term maps
-reference the fields (``isbn``, ``authors.name``, ``authors.#``).
+``rml:IterableField`` at each part it iterates, nested as the parts nest, with an
+``rml:ExpressionField`` per member; its term maps reference the fields (``isbn``, ``authors.name``,
+``authors.#``, ``Attack_Pattern.Consequence.Impact``).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.fno import FN, FUNCTIONS, GREL
-from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan, ViewPlan
+from pipeline.compile.model import Call, ObjectSpec, Plan, Term, TriplesMapPlan, ViewNode, ViewPlan
 from pipeline.compile.nesting import bind, values_of_arrays
 from pipeline.compile.parts import values_reference
 
@@ -160,17 +161,24 @@ class _Emitter:
         for ref, name in view.fields.items():
             ref = values_reference(view.source, view.iterator, ref) if fmt == "json" else ref
             g.add((node, RML.field, self.field(name, ref, fmt)))
-        it = BNode()
-        g.add((node, RML.field, it))
+        for part in view.nodes:
+            g.add((node, RML.field, self.iterable(view, part)))
+
+    def iterable(self, view: ViewPlan, part: ViewNode) -> BNode:
+        """An ``rml:IterableField`` at ``part``, with its expression fields and the parts nested in it."""
+        g, it, fmt = self.g, BNode(), view.source.source.format
         g.add((it, RDF.type, RML.IterableField))
-        g.add((it, RML.fieldName, Literal(view.name)))
-        g.add((it, RML.iterator, Literal(view.part_iterator)))
-        for ref, name in view.members.items():
+        g.add((it, RML.fieldName, Literal(part.name)))
+        g.add((it, RML.iterator, Literal(part.iterator)))
+        for ref, name in part.fields.items():
             if fmt == "json" and ref not in (".", "#"):  # through an array inside the occurrence: its values
-                whole = values_reference(view.source, view.iterator, f"{view.part}.{ref}")
-                head = values_reference(view.source, view.iterator, view.part)
+                whole = values_reference(view.source, view.iterator, f"{part.part}.{ref}")
+                head = values_reference(view.source, view.iterator, part.part)
                 ref = whole[len(head) + 1:] if whole.startswith(head + ".") else ref
             g.add((it, RML.field, self.field(name, ref, fmt)))
+        for inner in part.children:
+            g.add((it, RML.field, self.iterable(view, inner)))
+        return it
 
     def field(self, name: str, ref: str, fmt: str) -> BNode:
         f = BNode()

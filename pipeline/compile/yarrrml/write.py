@@ -139,30 +139,48 @@ class _Writer:
                       .replace("{", "\\{").replace("}", "\\}") + "}", template)
 
     def view_source(self, tm: Any, view: Any) -> tuple[Any, str | None]:
-        """The logical source under a view of one repeated XML element and the iterator at that element;
-        fills :attr:`rename` with what each of the view's keys reads from the element."""
+        """The logical source under a view of repeated XML elements (an iterable field, possibly with one
+        iterable field nested in it, and so on) and the iterator at the innermost element; fills
+        :attr:`rename` with what each of the view's keys reads from that element (the fields of
+        enclosing levels upwards, ``../``; a position as ``count(preceding-sibling::...)``)."""
         g = self.g
         ls = g.value(view, RML.viewOn)
-        iterables = [f for f in g.objects(view, RML.field) if (f, RDF.type, RML.IterableField) in g]
-        if ls is None or g.value(ls, RML.referenceFormulation) != RML.XPath or len(iterables) != 1:
-            raise InputError(f"TriplesMap {self.tm_name(tm)} reads a logical view over nested JSON or other data, "
-                             "which YARRRML cannot express (JSONPath has no parent step); use the RML document")
-        it, part = iterables[0], str(g.value(iterables[0], RML.iterator))
-        name = str(g.value(it, RML.fieldName))
-        up = "../" * len(re.split(r"/(?![^\[]*\])", part))
-        self.rename = {str(g.value(f, RML.fieldName)): up + str(g.value(f, RML.reference))
-                       for f in g.objects(view, RML.field) if f != it}
-        self.rename.update({f"{name}.{g.value(f, RML.fieldName)}": str(g.value(f, RML.reference))
-                            for f in g.objects(it, RML.field)})
-        steps = re.split(r"/(?![^\[]*\])", part)
-        if len(steps) == 1:
-            self.rename[f"{name}.#"] = f"count(preceding-sibling::{steps[0].split('[')[0]})"
-        elif any(f"{name}.#" in str(v) for p in (RML.template, RML.reference) for v in g.objects(None, p)):
-            # the view numbers the occurrences over the record; preceding-sibling counts within the parent
-            raise InputError(f"TriplesMap {self.tm_name(tm)} keys the occurrences of the nested element {part} by "
-                             "their position in the record, which YARRRML cannot express; use the RML document")
+        levels: list[tuple[str, Any, str]] = [("", view, "")]  # (key prefix, node, iterator from the level above)
+        while True:
+            inner = [f for f in g.objects(levels[-1][1], RML.field) if (f, RDF.type, RML.IterableField) in g]
+            if len(inner) > 1 or ls is None or g.value(ls, RML.referenceFormulation) != RML.XPath:
+                raise InputError(f"TriplesMap {self.tm_name(tm)} reads a logical view over nested JSON, or over "
+                                 "several repeated parts side by side, which YARRRML cannot express (JSONPath has no "
+                                 "parent step; a YARRRML mapping iterates one element); use the RML document")
+            if not inner:
+                break
+            it = inner[0]
+            levels.append((levels[-1][0] + str(g.value(it, RML.fieldName)) + ".", it, str(g.value(it, RML.iterator))))
+        if len(levels) == 1:
+            raise InputError(f"TriplesMap {self.tm_name(tm)} reads a logical view without an iterable field, which "
+                             "YARRRML cannot express; use the RML document")
+        steps = [re.split(r"/(?![^\[]*\])", part) for _, _, part in levels[1:]]
+        self.rename = {}
+        for k, (prefix, node, _) in enumerate(levels):
+            up = "../" * sum(len(s) for s in steps[k:])  # from the innermost element to this level's
+            for f in g.objects(node, RML.field):
+                if (f, RDF.type, RML.IterableField) not in g:
+                    ref = str(g.value(f, RML.reference))
+                    self.rename[prefix + str(g.value(f, RML.fieldName))] = up + ref if up and ref != "." else \
+                        (up.rstrip("/") if ref == "." and up else ref)
+            if k == 0:
+                continue
+            key = f"{prefix}#"
+            if len(steps[k - 1]) == 1:
+                self.rename[key] = f"count({'../' * sum(len(s) for s in steps[k:])}preceding-sibling::" \
+                                   f"{steps[k - 1][0].split('[')[0]})"
+            elif any(key in str(v) for p in (RML.template, RML.reference) for v in g.objects(None, p)):
+                # the view numbers the occurrences over the enclosing level; preceding-sibling counts within the parent
+                raise InputError(f"TriplesMap {self.tm_name(tm)} keys the occurrences of the nested element "
+                                 f"{levels[k][2]} by their position in the record, which YARRRML cannot express; "
+                                 "use the RML document")
         base = str(g.value(ls, RML.iterator) or "").rstrip("/")
-        return ls, f"{base}/{part}"
+        return ls, "/".join([base] + [part for _, _, part in levels[1:]])
 
     def mapping(self, tm: Any) -> dict[str, Any]:
         g = self.g
