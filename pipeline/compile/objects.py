@@ -48,12 +48,14 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
             return None
     args = parse_concat(row.data_reference)
     if args:
-        # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": arguments join with a space
-        segs = []
-        for i, a in enumerate(args):
-            if i:
+        # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": two references side by side
+        # join with a space; a quoted argument is the user's own separator (concat(a, ': ', b) is "x: y")
+        segs: list[Segment] = []
+        for a in args:
+            quoted = a[:1] in "'\""
+            if segs and not quoted and segs[-1].kind == "ref":
                 segs.append(Segment("const", " "))
-            segs.append(Segment("const", a.strip("'\"")) if a[:1] in "'\"" else Segment("ref", a))
+            segs.append(Segment("const", a[1:-1]) if quoted else Segment("ref", a))
         term = segments_term(ctx, segs, src, row, "data_reference", "literal")
     elif iri_template(row):  # an IRI made of the record's values, as a subject template makes a subject
         try:
