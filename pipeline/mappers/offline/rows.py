@@ -16,7 +16,7 @@ from typing import Any
 from rdflib import URIRef
 from rdflib.namespace import SKOS
 
-from pipeline.compile.parts import common_element
+from pipeline.compile.parts import common_element, repeating_part
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
@@ -387,7 +387,9 @@ def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
     value of its reference; a triple is made for each combination of subject and object): a
     document holding 25 operational points read as one record gives each point the names of all of
     them. The reading is wrong whatever the names say; the file needs an iterator at the repeated
-    element (the file listed once per kind of record), which the row's review mark says. JSON
+    element (the file listed once per kind of record), which the row's review mark says. References
+    inside one repeating part, or parts nested in one another, are read per occurrence by the
+    compiler and are not marked. JSON
     sources are left alone: their nested arrays are read one object at a time
     (:mod:`.nested`)."""
     memo: dict[tuple[int, str], bool] = {}
@@ -398,6 +400,8 @@ def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
         subject = set(re.findall(r"\{([^{}]+)\}", row.subject_template or ""))
         value = set(parse_concat(row.data_reference) or ([row.data_reference] if row.data_reference else []))
         multi = sorted(r for r in subject | value if _repeats(src, r, memo))
+        if _one_chain_of_parts(src, multi):
+            continue
         repeated_values = [r for r in value - subject if r in multi]
         # a value and what qualifies it, read from one element (price and price/@currency), are paired
         # per element by the compiler (pipeline.compile.elements.pair_per_element): together they count as one
@@ -407,6 +411,19 @@ def mark_cross_products(rows: list[MappingRow], data: dict[str, Any]) -> None:
                    "combined as a cross product; read the repeated element as records of their own (list the file "
                    "in the manifest once more with an iterator at it)")
             row.review = f"{row.review}; {why}" if row.review else why
+
+
+def _one_chain_of_parts(src: Any, refs: list[str]) -> bool:
+    """Every reference of ``refs`` lies in a repeating part, and those parts nest one in another
+    (``Line`` and ``Line/Discount``; one part counts too): the compiler reads them per occurrence of
+    the innermost part, each value with those of its own enclosing occurrences
+    (:mod:`pipeline.compile.nesting`), so they are not combined as a cross product. Parts side by
+    side (``Line`` and ``Tag``) are."""
+    parts = [repeating_part(src, src.source.iterator, r) for r in refs]
+    if len(refs) < 2 or any(p is None for p in parts):
+        return False
+    deepest = max(parts, key=len).split("/")
+    return all(p.split("/") == deepest[:len(p.split("/"))] for p in parts)
 
 
 def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:
