@@ -28,7 +28,7 @@ from pipeline.materialize.document import materialize_document
 from pipeline.materialize.guard import ILL_IRI
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
-from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error
+from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error, parse_turtle
 from pipeline.sources.checks import check_logical_sources
 from pipeline.sources.engine_copy import json_engine_copies
 
@@ -72,7 +72,7 @@ def _read_rml(path: Path) -> tuple[Graph, str]:
     """
     try:
         text = path.read_text(encoding="utf-8")
-        return Graph().parse(data=text, format="turtle", publicID=path.absolute().as_uri()), text
+        return parse_turtle(data=text, public_id=path.absolute().as_uri()), text
     except FileNotFoundError as exc:
         raise InputError("RML file not found", path=path.absolute()) from exc
     except IsADirectoryError as exc:

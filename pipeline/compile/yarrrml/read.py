@@ -158,6 +158,8 @@ class _Reader:
         self.ids = 0
         self.maps: dict[str, list[URIRef]] = {}
         self.origins: dict[Any, tuple[str, int | None]] = {}
+        #: references to another mapping without a condition: (child TriplesMap, parent, place, object)
+        self.unjoined: list[tuple[Any, Any, str, Any]] = []
 
     # --- errors and names -------------------------------------------------------------------
     def fail(self, message: str, container: Any = None, key: Any = None) -> None:
@@ -571,6 +573,32 @@ class _Reader:
             self.constant_or_map(om, lang, RML.language, Literal, RML.languageMap, False, f"{where}, language",
                                  container, "language")
 
+    def check_joins(self) -> None:
+        """Refuse a reference to another mapping without a condition when the two read different sources
+        (R2RML section 8, RML-Core: records of two logical sources are joined only on a join condition).
+
+        Raises:
+            InputError: at the line of the reference, naming the mapping, both sources and the condition
+                to write.
+        """
+        g = self.g
+
+        def source(tm: Any) -> tuple[str, str | None]:
+            ls = g.value(tm, RML.logicalSource)
+            it = g.value(ls, RML.iterator)
+            return str(g.value(ls, RML.source)), None if it is None else str(it)
+
+        def said(src: tuple[str, str | None]) -> str:
+            name = Path(src[0]).name if "://" not in src[0] else src[0]
+            return name + (f" with iterator {src[1]!r}" if src[1] is not None else "")
+        for child, parent, where, container in self.unjoined:
+            if child is None or source(child) == source(parent):
+                continue  # one source: each record with itself (R2RML section 8)
+            self.fail(f"{where} reads another source ({said(source(parent))}; this mapping reads "
+                      f"{said(source(child))}): records of two sources are joined only on a condition, add one "
+                      "to the object: condition: {function: equal, parameters: [[str1, $(child reference), s], "
+                      "[str2, $(parent reference), o]]}", container, "mapping")
+
     def constant_or_map(self, owner: BNode, value: str, constant_predicate: URIRef, term: type,
                         map_predicate: URIRef, iri: bool, where: str, container: Any, key: str) -> None:
         """``owner constant_predicate term(value)`` for a fixed value (``term``: URIRef or Literal); for
@@ -591,6 +619,9 @@ class _Reader:
                           container, "mapping")
             conds = _listed(spec.get("conditions"))
             for parent_tm in self.maps[str(parent)]:
+                if not conds:  # checked once every mapping's source is written
+                    self.unjoined.append((g.value(predicate=RML.predicateObjectMap, object=pom), parent_tm,
+                                          f"{where}: mapping {str(parent)!r}", container))
                 om = BNode()
                 g.add((pom, RML.objectMap, om))
                 g.add((om, RML.parentTriplesMap, parent_tm))
@@ -689,4 +720,5 @@ def parse_yarrrml(text: str, base_dir: str | Path = ".", *, path: str | Path | N
         if spec.get("authors"):
             reader.notes.append(f"mapping {name!r}: authors left out (they describe the rules, not the KG)")
         reader.mapping(name, spec, raw)
+    reader.check_joins()
     return YarrrmlMapping(reader.g, reader.notes, reader.base_iri, reader.maps, reader.origins)

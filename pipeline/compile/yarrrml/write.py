@@ -10,7 +10,7 @@ specification's long forms that :mod:`.read` and yarrrml-parser both read:
 * ``s`` / ``o``: ``$(reference)``, templates ``http://ex.org/$(id)`` (RML ``{id}``), constants,
   with ``type``, ``datatype``, ``language``; a language or datatype map is written
   ``language: $(lang)`` / ``datatype: $(dt)``;
-* classes as ``[a, ex:Class]``;
+* classes as ``[a, ex:Class]``; every predicate of a predicate-object map (``p: [ex:a, ex:b]``);
 * functions ``{function, parameters: [{parameter, value}]}``, nested functions as values;
 * references to other mappings ``{mapping, condition: {function: equal, parameters: [[str1,
   $(child), s], [str2, $(parent), o]]}}``;
@@ -132,6 +132,19 @@ class _Writer:
             out.append(str(const))
         return [self.name(v) if isinstance(v, str) and "$(" not in v else v for v in out]
 
+    def predicates(self, pom: Any) -> list[str]:
+        """Every predicate of a predicate-object map, sorted: constants (``rml:predicate``) as prefixed
+        names, predicate maps as their ``$(reference)``/template (R2RML 6.3: one triple per predicate
+        and object)."""
+        out = sorted(self.name(p) for p in self.g.objects(pom, RML.predicate))
+        for pm in sorted(self.g.objects(pom, RML.predicateMap), key=str):
+            value = self.value(pm)
+            if isinstance(value, dict):
+                raise InputError("a predicate computed by a function has no YARRRML form kgc reads back; "
+                                 "use the RML document")
+            out.append(value if "$(" in value else self.name(value))
+        return out
+
     def renamed(self, template: str) -> str:
         if not self.rename:
             return template
@@ -197,7 +210,7 @@ class _Writer:
         sm = g.value(tm, RML.subjectMap)
         subject = self.term(sm, "iri")
         po: list[Any] = [["a", self.name(c)] for c in sorted(g.objects(sm, RML["class"]))]
-        for pom in sorted(g.objects(tm, RML.predicateObjectMap), key=lambda n: str(g.value(n, RML.predicate))):
+        for pom in sorted(g.objects(tm, RML.predicateObjectMap), key=lambda n: str(self.predicates(n))):
             objects = []
             for om in g.objects(pom, RML.objectMap):
                 parent = g.value(om, RML.parentTriplesMap)
@@ -213,7 +226,8 @@ class _Writer:
                     ref["condition"] = conds if len(conds) > 1 else conds[0]
                 objects.append(ref)
             objects.sort(key=str)
-            entry: dict[str, Any] = {"p": self.name(g.value(pom, RML.predicate)),
+            predicates = self.predicates(pom)
+            entry: dict[str, Any] = {"p": predicates if len(predicates) > 1 else predicates[0],
                                      "o": objects if len(objects) > 1 else objects[0]}
             if graphs := self.graphs(pom):
                 entry["graphs"] = graphs

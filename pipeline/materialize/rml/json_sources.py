@@ -112,7 +112,9 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
                     documents[path] = json.loads(path.read_text(encoding="utf-8")) if path.stat().st_size <= limit \
                         else None
                 data = documents[path]
-                cache[key] = None if data is None else JSONPath(iterator).parse(data)
+                # the document itself, one record, as the engine reads '$' ('$.(key,...)'); jsonpath's '$' is []
+                cache[key] = None if data is None else [data] if iterator.strip() == "$" and isinstance(data, dict) \
+                    else JSONPath(iterator).parse(data)
             except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError):
                 cache[key] = None  # an unreadable or too deeply nested source is reported by the load-time checks
         if cache[key] is not None:

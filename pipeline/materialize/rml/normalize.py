@@ -55,6 +55,7 @@ from pipeline.materialize.engine import iri_safe
 from pipeline.materialize.rml.check import (check_functions, check_mapping, misplaced_term_map_keys, node_name,
                                            source_key, term_maps, triples_maps)
 from pipeline.materialize.rml.json_sources import json_datatypes, json_references
+from pipeline.materialize.rml.repeated import xml_cross_products
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML, RR
 from pipeline.materialize.rml.xml_sources import xml_iterators, xml_languages, xml_references
@@ -312,6 +313,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     natural = not any(str(p).startswith(str(LEGACY)) for p in rml.predicates())
     mapping_dir = Path(mapping_dir) if mapping_dir is not None else Path.cwd()
     findings = resolve_sources(g, mapping_dir, where, copies)
+    findings += xml_cross_products(g, where)  # on the references as written, before xml:lang is rewritten
     xml_languages(g)  # inherited xml:lang: an XPath the derived-source pass evaluates
     # before the derived sources replace the XML ones: iterators and references that select nothing
     findings += xml_iterators(g, where)
