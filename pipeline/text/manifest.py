@@ -79,6 +79,13 @@ def load_case(path: str | Path) -> TextCase:
     for k in ("ontology", "sentences"):
         if not doc.get(k):
             raise ManifestError(f"missing required key '{k}'", path=path, key=k)
+    for k in _ONE_VALUE:  # a list here (as 'train' takes) would reach the path code as a Python error
+        v = doc.get(k)
+        if v is not None and not isinstance(v, str):
+            what = "one file (a path)" if k in ("ontology", "sentences", "gold") else "one IRI"
+            raise ManifestError(f"{k!r} must be {what}, not {_kind(v)}" + (
+                "; only 'train' takes a list of files" if isinstance(v, list) else ""),
+                path=path, line=_key_line(path, k), key=k)
     base = path.parent
 
     def rel(p: str) -> Path:
@@ -90,7 +97,8 @@ def load_case(path: str | Path) -> TextCase:
     train_files = doc.get("train") or []
     train_files = [train_files] if isinstance(train_files, str) else train_files
     if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
-        raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
+        raise ManifestError("'train' must be a file or a list of files", path=path, line=_key_line(path, "train"),
+                            key="train")
     offline = doc.get("offline") or {}
     # the settings of OfflineExtractor (README "Text to KG", Options)
     allowed = setting_names()
@@ -125,6 +133,16 @@ def load_case(path: str | Path) -> TextCase:
 
 #: The keys of a text manifest (see the module docstring).
 _KEYS = frozenset({"kind", "name", "ontology", "sentences", "gold", "train", "base_iri", "ontology_iri", "offline"})
+
+#: The keys that take one string: a file path or an IRI (``train`` alone takes a list of files).
+_ONE_VALUE = ("ontology", "sentences", "gold", "base_iri", "ontology_iri")
+
+
+def _kind(value: object) -> str:
+    """How a YAML value reads to a user: ``a list``, ``a mapping``, ``a number`` ..."""
+    return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else
+            "a boolean" if isinstance(value, bool) else "a number" if isinstance(value, (int, float)) else
+            f"a {type(value).__name__}")
 
 
 def _key_line(path: Path, key: object) -> int | None:
