@@ -68,7 +68,16 @@ def command(args: argparse.Namespace) -> int:
         checks = ", ".join(f"{k} {'not run' if v.get('value') is None else ('pass' if v['value'] else 'FAIL')}"
                            for k, v in val.items()) or "validation not run"
         score = (f"triple F1 {s['triple']['f1']:.3f}, E/A/P/R F1 " +
-                 "/".join("n/a" if s[c]["f1"] is None else f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
+                 "/".join("n/a" if s[c]["f1"] is None else f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else \
+            f"not scored ({res['not_scored']})" if res.get("not_scored") else "no gold"
+        # sentences without gold count their predictions as false positives; gold without a sentence is
+        # in no score: both said on the line, not only in warnings that -q hides
+        n_s, n_g = (s.get("n_sentences_without_gold", 0), s.get("n_gold_without_sentence", 0)) if s else (0, 0)
+        unpaired = ([f"{n_s} sentence{'s' if n_s != 1 else ''} without a gold entry, scored against no triples"]
+                    if n_s else []) + ([f"{n_g} gold entr{'y' if n_g == 1 else 'ies'} of no sentence id, in no score"]
+                                       if n_g else [])
+        if unpaired:
+            score += f" ({'; '.join(unpaired)})"
         how = {"trained": "trained on its own sentences", "zero-shot": "zero-shot: no training sentence of this "
                "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
             (f", {len(res['training_ontologies'])} training ontologies"

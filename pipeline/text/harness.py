@@ -8,7 +8,8 @@
 ``ontology.ttl``       the ontology as OWL (:func:`.rdf.ontology_graph`)
 ``graph_validation.json``  SV2, CS2 (owlrl) and SHACL results, as for every other KG
 ``scores.json``        ``status`` (:func:`run_status`), then :func:`.metrics.score_ontology` over the
-                       sentences extracted (:func:`scored_results`) when the case has gold triples
+                       sentences extracted (:func:`scored_results`) when the case has gold triples;
+                       ``not_scored`` (why) instead when none of them has a gold entry
 ``provenance.json``    ``status``, extractor, model, settings, prompt hashes, tokens, cost, versions
 =====================  ============================================================
 
@@ -132,6 +133,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     Returns:
         ``{"case", "extractor", "setting" (``trained``: the extractor learned from sentences of this
         ontology; ``zero-shot``: not), "training_ontologies", "n_sentences", "scores" (or None),
+        "not_scored" (why a case with gold has no scores: no sentence scored has a gold entry; else None),
         "validation", "kg_triples", "dropped", "fit", "elapsed_s"}``; ``fit``: how the offline
         extractor was obtained when this call fitted it, ``{"source": "cache" (loaded from
         :class:`.fit_cache.FitCache`) or "fitted", "file" (where it is stored, or None), "note" (why
@@ -216,8 +218,14 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
     status = run_status(results, fatal)
     scores = None
+    not_scored = None
     if case.gold is not None:
         scored = scored_results(results, fatal)
+        if not any(r["id"] in case.gold for r in scored):
+            # no gold to compare with: F1 0.000 would be a measurement that was not made
+            not_scored = ("no sentence was answered" if not scored else
+                          f"none of the {len(scored)} sentence(s) {'answered ' if fatal else ''}has a gold entry")
+            scored = []
         if scored:
             outputs = [Output(r["id"], r["sentence"], case.gold[r["id"]].triples if r["id"] in case.gold else [],
                               r["triples"], r["valid"], r["latency_s"], r["cost_usd"]) for r in scored]
@@ -237,8 +245,9 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                 log.warning("%s: %d gold entries have no sentence of that id and are scored nowhere: %s%s", case.path,
                             len(orphans), ", ".join(orphans[:5]), " ..." if len(orphans) > 5 else "")
         # a stopped run's file says so first; its figures (if any) cover only the sentences answered
-        (out / "scores.json").write_text(json.dumps({**status, **(scores or {}), "n_sentences": len(results),
-                                                     "scored_sentences": len(scored)}, indent=1), encoding="utf-8")
+        (out / "scores.json").write_text(json.dumps({**status, **(scores or {"not_scored": not_scored}),
+                                                     "n_sentences": len(results), "scored_sentences": len(scored)},
+                                                    indent=1), encoding="utf-8")
     # a relation without a domain gives no subType: no extractor writes it (one without a range
     # takes its object's type from the value)
     unusable = sorted(n for n, r in case.ontology.relations.items() if not r.domain)
@@ -271,6 +280,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                        f"provenance so far in {out})", provenance=prov)
     return {"case": case.name, "extractor": prov["extractor"], "setting": setting,
             "training_ontologies": prov["training_ontologies"], "n_sentences": len(results), "scores": scores,
+            "not_scored": not_scored,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped), "fit": prov["fit"],
             "elapsed_s": time.perf_counter() - t0}
 

@@ -61,7 +61,8 @@ def load_case(path: str | Path) -> TextCase:
 
     Raises:
         ManifestError: not a mapping, wrong kind, a required key missing, or an 'offline' setting unknown or of the wrong type.
-        InputError: a referenced file cannot be read, or the sentences file holds no sentence.
+        InputError: a referenced file cannot be read, the sentences file holds no sentence, or the
+            gold can score none (:func:`_check_gold_ids`).
     """
     path = Path(path)
     try:
@@ -127,6 +128,8 @@ def load_case(path: str | Path) -> TextCase:
     sentences = load_sentences(rel(doc["sentences"]), unique_ids=True)
     if not sentences:
         raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
+    if gold is not None:
+        _check_gold_ids(gold, sentences, rel(doc["gold"]), rel(doc["sentences"]))
     return TextCase(str(doc.get("name") or path.stem), path, ontology, sentences, gold, train,
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
@@ -143,6 +146,27 @@ def _kind(value: object) -> str:
     return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else
             "a boolean" if isinstance(value, bool) else "a number" if isinstance(value, (int, float)) else
             f"a {type(value).__name__}")
+
+
+def _check_gold_ids(gold: dict[str, Sentence], sentences: list[Sentence], gold_path: Path, sents_path: Path) -> None:
+    """Refuse a gold file that can score no sentence: sentences and gold are paired by id, and with
+    no pair a triple F1 would be a 0.000 measured against nothing.
+
+    Raises:
+        InputError: the gold file holds no entry, or none of its ids is a sentence id (the first
+            ids of both files named: two files numbered differently, ``g1`` and ``s1``).
+    """
+    if not gold:
+        raise InputError("the gold file holds no entry (expected JSON Lines of {\"id\", \"sent\", \"triples\"} "
+                         "for the sentences' ids; leave 'gold' out to extract without scores)", path=gold_path)
+    if any(s.id in gold for s in sentences):
+        return
+
+    def first(ids: list[str]) -> str:
+        return ", ".join(map(repr, ids[:3])) + (" ..." if len(ids) > 3 else "")
+    raise InputError(f"no gold id is a sentence id of {sents_path.name}, so no sentence can be scored (gold: "
+                     f"{first(list(gold))}; sentences: {first([s.id for s in sentences])}) (expected: the gold entry "
+                     "of a sentence under the sentence's id)", path=gold_path)
 
 
 def _key_line(path: Path, key: object) -> int | None:
