@@ -283,7 +283,7 @@ def _scalar(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
-def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]:
+def load_sentences(path: str | Path, unique_ids: bool = False, require_text: bool = False) -> list[Sentence]:
     """Read a JSON Lines file of sentences: ``{"id", "sent", ["triples"]}`` per line, or one
     (sentence, triple) per line (Wikidata-TekGen's training and validation files: ``{"id", "sent",
     "sub_label", "rel_label", "obj_label"}``; the lines of one sentence text become one
@@ -297,7 +297,8 @@ def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]
             a per-triple line without a string ``rel_label`` and a string or number ``sub_label``
             and ``obj_label``, or a line of the other layout than the file's first line; with
             ``unique_ids`` (a case's sentences and gold, which are paired by id), an id that an
-            earlier line has (without it: a warning, the sentences kept).
+            earlier line has (without it: a warning, the sentences kept); with ``require_text`` (a
+            case's sentences, which are extracted from), a ``sent`` that is empty or only white space.
     """
     path = Path(path)
     out: list[Sentence] = []
@@ -318,6 +319,9 @@ def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]
             if not isinstance(d, dict) or d.get("id") is None or not isinstance(d.get("sent"), str):
                 raise ValueError("'id' and a string 'sent' are required")
             d["sent"].encode("utf-8")
+            if require_text and not d["sent"].strip():  # an empty paragraph of an export: nothing to extract
+                raise InputError(f"sentence id {str(d['id'])!r} is blank (expected: the text to extract triples "
+                                 "from; leave empty paragraphs out)", path=path, line=i)
             per_triple = triple_layout(d)
             if layout is None:
                 layout = (per_triple, i)

@@ -61,9 +61,9 @@ def _versions() -> dict[str, str]:
 def validate_kg(kg_path: Path, kg: Any, onto_graph: Any) -> dict[str, Any]:
     """SV2 (strict N-Triples), CS2 (OWL 2 RL, owlrl) and SHACL (shapes derived from the ontology)
     of a written KG, as :func:`pipeline.run.evaluate.graph_validation` runs them for mapped KGs.
-    An empty KG is not validated: each check is reported not applicable."""
+    An empty KG is not validated: each check is reported not applicable (no triples to check)."""
     if len(kg) == 0:
-        return {n: Result.not_applicable(n, "empty KG: nothing to validate").to_dict()
+        return {n: Result.not_applicable(n, "no triples to check").to_dict()
                 for n in ("SV2", "CS2-owlrl", "SHACL")}
     return {"SV2": check_ntriples(kg_path).to_dict(), "CS2-owlrl": owlrl_consistency(kg, onto_graph).to_dict(),
             "SHACL": validate_shacl(kg, onto_graph).to_dict()}

@@ -125,7 +125,7 @@ def load_case(path: str | Path) -> TextCase:
                         unknown_relations(ontology, unknown))
     # an ontology without relations (said when it is read) has nothing to learn
     train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
-    sentences = load_sentences(rel(doc["sentences"]), unique_ids=True)
+    sentences = load_sentences(rel(doc["sentences"]), unique_ids=True, require_text=True)
     if not sentences:
         raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
     if gold is not None:
