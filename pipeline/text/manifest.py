@@ -9,7 +9,7 @@ A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
     gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
     train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
     base_iri: http://example.org/kg/                   # optional
-    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations
+    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations (no # or /: a # is added)
     offline: {threshold: 0.3}                          # optional OfflineExtractor settings
 
 The files are read by :mod:`.data` (``ontology_iri``: see :func:`.data.load_ontology`); the
