@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
+from pipeline.text import run_folder
 from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
 from pipeline.text.fit_cache import Fit, FitCache
 from pipeline.text.llm import LLMExtractor
@@ -115,6 +116,10 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Extract, write the KG, validate and score one text case.
 
+    ``out`` is fresh for the run; an earlier run's folder is kept until the run ends
+    (:mod:`.run_folder`): a run stopped by Ctrl-C or SIGTERM is recorded (``status: stopped``, the
+    stage) in ``<out>.interrupted/`` and the earlier run stays in ``out``.
+
     Args:
         case: the loaded manifest.
         out: output folder of this case (created).
@@ -144,14 +149,44 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         LLMError: the LLM could not be asked (server unreachable, key refused, unknown model): raised
             after ``outputs.jsonl``, the (empty) KG and ``provenance.json`` are written; the other
             sentences were not sent.
+        KeyboardInterrupt: Ctrl-C or SIGTERM; its message names the stage and where this run's
+            files and the earlier run are.
     """
-    fit: Fit | None = None
     if kind not in EXTRACTORS:
         raise InputError(f"unknown extractor {kind!r}; expected one of {', '.join(EXTRACTORS)}")
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
+    previous = run_folder.begin(out)
+    where = {"stage": "reading the training sentences", "t0": time.perf_counter()}
+    try:
+        res = _run(case, out, where, extractor=extractor, kind=kind, protocol=protocol,
+                   extra_training=extra_training, validate=validate, llm_settings=llm_settings, progress=progress)
+    except KeyboardInterrupt as exc:
+        signal = str(exc) or "Ctrl-C"
+        why = f"interrupted: {signal}"
+        record = {"case": case.name, "manifest": str(case.path), "status": "stopped", "reason": why,
+                  "stage": where["stage"], "sentences_total": len(case.sentences), "extractor": kind,
+                  "protocol": protocol, "settings": dict(case.offline) if kind == "offline" else None,
+                  "elapsed_s": time.perf_counter() - where["t0"], "versions": _versions()}
+        placed = run_folder.interrupted(out, previous, record, case.gold is not None)
+        raise KeyboardInterrupt(f"{signal}; {case.name} stopped while {where['stage']}: {placed}") from exc
+    except LLMError:  # a stopped run with its record written in out: this run's result
+        run_folder.end(previous)
+        raise
+    except BaseException:
+        run_folder.failed(out, previous)
+        raise
+    run_folder.end(previous)
+    return res
+
+
+def _run(case: TextCase, out: Path, where: dict[str, Any], *, extractor: Any, kind: str, protocol: str,
+         extra_training: dict[str, tuple[TextOntology, list[Sentence]]] | None, validate: bool,
+         llm_settings: LLMSettings | None, progress: Callable[[str], None] | None) -> dict[str, Any]:
+    """:func:`run_case` in ``out`` (fresh); ``where["stage"]`` names the stage running."""
+    fit: Fit | None = None
+    t0 = where["t0"]
 
     def say(stage: str) -> None:
+        where["stage"] = stage
         if progress is not None:
             progress(f"{case.name}: {stage} ({time.perf_counter() - t0:.1f} s)")
 
@@ -214,6 +249,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     if validate and not fatal:
         say("validating the KG (SV2, CS2, SHACL)")
         validation = validate_kg(kg_path, kg, onto_g)
+    where["stage"] = "writing the validation, scores and provenance"
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
     status = run_status(results, fatal)
