@@ -168,8 +168,11 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                   "elapsed_s": time.perf_counter() - where["t0"], "versions": _versions()}
         placed = run_folder.interrupted(out, previous, record, case.gold is not None)
         raise KeyboardInterrupt(f"{signal}; {case.name} stopped while {where['stage']}: {placed}") from exc
-    except LLMError:  # a stopped run with its record written in out: this run's result
-        run_folder.end(previous)
+    except LLMError:  # a stopped run with its record written in out is this run's result
+        if (out / "provenance.json").exists():
+            run_folder.end(previous)
+        else:
+            run_folder.failed(out, previous)
         raise
     except BaseException:
         run_folder.failed(out, previous)
