@@ -17,11 +17,12 @@ later one (within a layer, in the order listed):
    through the pipeline's one LLM client :mod:`pipeline.llm`);
 6. cases: :mod:`.manifest` (the ``kind: text`` manifest), :mod:`.rdf` (triples -> RDF, ontology
    -> OWL), :mod:`.metrics` (E/A/P/R, Text2KGBench triple P/R/F1, hallucination, fidelity,
-   adherence), :mod:`.error_analysis`, :mod:`.harness` (one case end to end), :mod:`.bench`
+   adherence), :mod:`.error_analysis`, :mod:`.run_folder` (a case's folder across runs), :mod:`.harness` (one
+   case end to end), :mod:`.bench`
    (``make text2kg``), :mod:`.cli` (``kgc text``).
 """
 from __future__ import annotations
 
 __all__ = ["normalize", "data", "schema", "windows", "names", "mentions", "entity_types", "features", "canonical",
            "vectors", "decode", "corpus", "stacking", "tagging_scheme", "tagger", "label_model", "offline", "llm", "manifest", "rdf",
-           "metrics", "error_analysis", "harness", "bench", "cli"]
+           "metrics", "error_analysis", "run_folder", "harness", "bench", "cli"]

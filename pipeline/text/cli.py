@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import InputError
+from pipeline.validation.verdict import check_reason, check_word
 from pipeline.text.harness import run_case
 from pipeline.text.manifest import benchmark_dir, load_case, text2kgbench_manifests
 
@@ -24,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
                     "and its -tekgen part) and says so. A fitted extractor is kept in $KGC_CACHE_DIR/text-fits "
                     "(default ~/.cache/kgc; KGC_CACHE_DIR=0: off) and loaded by the next run with the same training "
                     "data, settings and code. Exit 0 when every KG passes "
-                    "validation, 1 when one fails, 2 on bad input. --text2kgbench DIR writes one manifest per "
+                    "validation, 1 when one fails or a check does not run, 2 on bad input. --text2kgbench DIR writes one manifest per "
                     "Text2KGBench ontology instead. Example: kgc text data/manifests/text2kgbench/1_university.yaml")
     t.add_argument("manifests", nargs="*", help="text manifest files or folders of them")
     t.add_argument("--extractor", default="offline", choices=["offline", "llm"])
@@ -65,10 +67,18 @@ def command(args: argparse.Namespace) -> int:
                        validate=args.validate, progress=None if args.quiet else _stderr_line)
         s = res["scores"]
         val = res["validation"] or {}
-        checks = ", ".join(f"{k} {'not run' if v.get('value') is None else ('pass' if v['value'] else 'FAIL')}"
-                           for k, v in val.items()) or "validation not run"
+        checks = _checks(val) if val else "validation not run"
         score = (f"triple F1 {s['triple']['f1']:.3f}, E/A/P/R F1 " +
-                 "/".join("n/a" if s[c]["f1"] is None else f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else "no gold"
+                 "/".join("n/a" if s[c]["f1"] is None else f"{s[c]['f1']:.2f}" for c in "EAPR")) if s else \
+            f"not scored ({res['not_scored']})" if res.get("not_scored") else "no gold"
+        # sentences without gold count their predictions as false positives; gold without a sentence is
+        # in no score: both said on the line, not only in warnings that -q hides
+        n_s, n_g = (s.get("n_sentences_without_gold", 0), s.get("n_gold_without_sentence", 0)) if s else (0, 0)
+        unpaired = ([f"{n_s} sentence{'s' if n_s != 1 else ''} without a gold entry, scored against no triples"]
+                    if n_s else []) + ([f"{n_g} gold entr{'y' if n_g == 1 else 'ies'} of no sentence id, in no score"]
+                                       if n_g else [])
+        if unpaired:
+            score += f" ({'; '.join(unpaired)})"
         how = {"trained": "trained on its own sentences", "zero-shot": "zero-shot: no training sentence of this "
                "ontology", "no relations": "the ontology has none"}[res["setting"]] + \
             (f", {len(res['training_ontologies'])} training ontologies"
@@ -76,8 +86,28 @@ def command(args: argparse.Namespace) -> int:
             (f", {_FIT[res['fit']['source']]}" if res.get("fit") else "")
         print(f"{case.name}: {res['setting']} ({how}); {res['n_sentences']} sentences, {res['kg_triples']} KG "
               f"triples ({res['dropped']} left out); {score}; {checks}")
-        failed |= any(v.get("value") is False for v in val.values())
+        # a check that applied and did not run is no pass (as `kgc validate` counts it)
+        failed |= any(check_word(v) in ("fails", "not run") for v in val.values())
     return 1 if failed else 0
+
+
+def _checks(val: dict[str, dict[str, Any]]) -> str:
+    """The case line's validation part: ``SV2 pass, CS2-owlrl FAIL, SHACL not run (timeout ...)``; checks
+    that do not apply, with their reason once: ``SV2, CS2-owlrl, SHACL not applicable (no triples to check)``."""
+    words = {k: check_word(v) for k, v in val.items()}
+    na = [k for k, w in words.items() if w == "n/a"]
+    parts = [f"{k} {_WORD[w]}" + (f" ({check_reason(val[k])})" if w == "not run" else "")
+             for k, w in words.items() if w != "n/a"]
+    if na:
+        # Result.not_applicable keeps its reason as an info finding, which check_reason does not read
+        reasons = sorted({next((f["message"] for f in val[k].get("findings") or [] if f.get("message")),
+                               check_reason(val[k])) for k in na})
+        parts.append(f"{', '.join(na)} not applicable ({'; '.join(reasons)})")
+    return ", ".join(parts)
+
+
+#: check_word's outcome as the case line writes it.
+_WORD = {"passes": "pass", "fails": "FAIL", "not run": "not run"}
 
 
 #: How the run's offline extractor was obtained (:class:`.fit_cache.Fit`), for the summary line.

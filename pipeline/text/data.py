@@ -23,7 +23,9 @@ write it with underscores, another case or its ``pid`` (:meth:`TextOntology.reso
 Classes are ``<iri>concepts#C`` and relations ``<iri>relations#r``; the namespace is the one
 given to :func:`load_ontology` (a manifest's ``ontology_iri``), else the ontology file's own
 ``"iri"`` member, else Text2KGBench's (``https://cenguix.github.io/Text2KGBench/<id>/``), so
-one's own ontology need not wear the benchmark's namespace.
+one's own ontology need not wear the benchmark's namespace. A namespace ending in ``#`` holds
+both (``<iri>C``, ``<iri>r``); one ending in neither ``#`` nor ``/`` (an ``owl:Ontology`` IRI as
+usually written) gets a ``#``, with a warning naming the IRIs minted.
 """
 from __future__ import annotations
 
@@ -258,15 +260,25 @@ def load_ontology(path: str | Path, iri: str | None = None, own: bool = True) ->
             labels.get(str(link["super"]), str(link["super"])))
     oid = str(doc.get("id") or path.stem)
     ns = str(iri or doc.get("iri") or f"https://cenguix.github.io/Text2KGBench/{oid}/")
+    local = lambda name: re.sub(r"\s+", "_", name.strip())  # noqa: E731 - as pipeline.text.rdf names terms
+    if not ns.endswith(("/", "#")):
+        # an owl:Ontology IRI written as usual (http://my.org/onto): its terms are <onto#Book>, the OWL
+        # convention, which joins with the user's own OWL file; said, since the IRIs are not as written
+        ns += "#"
+        examples = [f"<{ns}{local(concept_ids.get(c, c))}>" for c in list(concepts)[:1]] + \
+            [f"<{ns}{local(r.id or r.name)}>" for r in list(rels.values())[:1]]
+        log.warning("%s %r ends in neither '#' nor '/': classes and relations are minted in %s%s (end it in "
+                    "'/' for Text2KGBench's concepts#/relations#)", "ontology_iri" if iri else f"{path}: 'iri'",
+                    ns[:-1], ns,
+                    f" ({', '.join(examples)})" if examples else "")
     if ns.endswith("#"):  # one namespace for classes and relations (pipeline.text.rdf): no name may be both
-        local = lambda name: re.sub(r"\s+", "_", name.strip())  # noqa: E731 - as pipeline.text.rdf names terms
         both = {local(concept_ids.get(c, c)) for c in concepts} & {local(r.id or r.name) for r in rels.values()}
         if both:
             raise InputError(f"the namespace {ns!r} ends in '#', so classes and relations share it, and "
                              f"{sorted(both)[0]!r} names both a concept and a relation (expected: a namespace "
                              "ending in '/', which keeps them apart as concepts# and relations#)", path=path,
                              key="ontology_iri")
-    return TextOntology(oid, concepts, rels, parents, ns if ns.endswith(("/", "#")) else ns + "/", concept_ids)
+    return TextOntology(oid, concepts, rels, parents, ns, concept_ids)
 
 
 #: The fields of a Wikidata-TekGen line: one (sentence, triple) per line.
@@ -283,7 +295,7 @@ def _scalar(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
-def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]:
+def load_sentences(path: str | Path, unique_ids: bool = False, require_text: bool = False) -> list[Sentence]:
     """Read a JSON Lines file of sentences: ``{"id", "sent", ["triples"]}`` per line, or one
     (sentence, triple) per line (Wikidata-TekGen's training and validation files: ``{"id", "sent",
     "sub_label", "rel_label", "obj_label"}``; the lines of one sentence text become one
@@ -297,7 +309,8 @@ def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]
             a per-triple line without a string ``rel_label`` and a string or number ``sub_label``
             and ``obj_label``, or a line of the other layout than the file's first line; with
             ``unique_ids`` (a case's sentences and gold, which are paired by id), an id that an
-            earlier line has (without it: a warning, the sentences kept).
+            earlier line has (without it: a warning, the sentences kept); with ``require_text`` (a
+            case's sentences, which are extracted from), a ``sent`` that is empty or only white space.
     """
     path = Path(path)
     out: list[Sentence] = []
@@ -318,6 +331,9 @@ def load_sentences(path: str | Path, unique_ids: bool = False) -> list[Sentence]
             if not isinstance(d, dict) or d.get("id") is None or not isinstance(d.get("sent"), str):
                 raise ValueError("'id' and a string 'sent' are required")
             d["sent"].encode("utf-8")
+            if require_text and not d["sent"].strip():  # an empty paragraph of an export: nothing to extract
+                raise InputError(f"sentence id {str(d['id'])!r} is blank (expected: the text to extract triples "
+                                 "from; leave empty paragraphs out)", path=path, line=i)
             per_triple = triple_layout(d)
             if layout is None:
                 layout = (per_triple, i)

@@ -8,7 +8,8 @@
 ``ontology.ttl``       the ontology as OWL (:func:`.rdf.ontology_graph`)
 ``graph_validation.json``  SV2, CS2 (owlrl) and SHACL results, as for every other KG
 ``scores.json``        ``status`` (:func:`run_status`), then :func:`.metrics.score_ontology` over the
-                       sentences extracted (:func:`scored_results`) when the case has gold triples
+                       sentences extracted (:func:`scored_results`) when the case has gold triples;
+                       ``not_scored`` (why) instead when none of them has a gold entry
 ``provenance.json``    ``status``, extractor, model, settings, prompt hashes, tokens, cost, versions
 =====================  ============================================================
 
@@ -26,6 +27,7 @@ from typing import Any, Callable
 
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
+from pipeline.text import run_folder
 from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
 from pipeline.text.fit_cache import Fit, FitCache
 from pipeline.text.llm import LLMExtractor
@@ -60,9 +62,9 @@ def _versions() -> dict[str, str]:
 def validate_kg(kg_path: Path, kg: Any, onto_graph: Any) -> dict[str, Any]:
     """SV2 (strict N-Triples), CS2 (OWL 2 RL, owlrl) and SHACL (shapes derived from the ontology)
     of a written KG, as :func:`pipeline.run.evaluate.graph_validation` runs them for mapped KGs.
-    An empty KG is not validated: each check is reported not applicable."""
+    An empty KG is not validated: each check is reported not applicable (no triples to check)."""
     if len(kg) == 0:
-        return {n: Result.not_applicable(n, "empty KG: nothing to validate").to_dict()
+        return {n: Result.not_applicable(n, "no triples to check").to_dict()
                 for n in ("SV2", "CS2-owlrl", "SHACL")}
     return {"SV2": check_ntriples(kg_path).to_dict(), "CS2-owlrl": owlrl_consistency(kg, onto_graph).to_dict(),
             "SHACL": validate_shacl(kg, onto_graph).to_dict()}
@@ -114,6 +116,10 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Extract, write the KG, validate and score one text case.
 
+    ``out`` is fresh for the run; an earlier run's folder is kept until the run ends
+    (:mod:`.run_folder`): a run stopped by Ctrl-C or SIGTERM is recorded (``status: stopped``, the
+    stage) in ``<out>.interrupted/`` and the earlier run stays in ``out``.
+
     Args:
         case: the loaded manifest.
         out: output folder of this case (created).
@@ -132,6 +138,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     Returns:
         ``{"case", "extractor", "setting" (``trained``: the extractor learned from sentences of this
         ontology; ``zero-shot``: not), "training_ontologies", "n_sentences", "scores" (or None),
+        "not_scored" (why a case with gold has no scores: no sentence scored has a gold entry; else None),
         "validation", "kg_triples", "dropped", "fit", "elapsed_s"}``; ``fit``: how the offline
         extractor was obtained when this call fitted it, ``{"source": "cache" (loaded from
         :class:`.fit_cache.FitCache`) or "fitted", "file" (where it is stored, or None), "note" (why
@@ -142,14 +149,47 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
         LLMError: the LLM could not be asked (server unreachable, key refused, unknown model): raised
             after ``outputs.jsonl``, the (empty) KG and ``provenance.json`` are written; the other
             sentences were not sent.
+        KeyboardInterrupt: Ctrl-C or SIGTERM; its message names the stage and where this run's
+            files and the earlier run are.
     """
-    fit: Fit | None = None
     if kind not in EXTRACTORS:
         raise InputError(f"unknown extractor {kind!r}; expected one of {', '.join(EXTRACTORS)}")
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
+    previous = run_folder.begin(out)
+    where = {"stage": "reading the training sentences", "t0": time.perf_counter()}
+    try:
+        res = _run(case, out, where, extractor=extractor, kind=kind, protocol=protocol,
+                   extra_training=extra_training, validate=validate, llm_settings=llm_settings, progress=progress)
+    except KeyboardInterrupt as exc:
+        signal = str(exc) or "Ctrl-C"
+        why = f"interrupted: {signal}"
+        record = {"case": case.name, "manifest": str(case.path), "status": "stopped", "reason": why,
+                  "stage": where["stage"], "sentences_total": len(case.sentences), "extractor": kind,
+                  "protocol": protocol, "settings": dict(case.offline) if kind == "offline" else None,
+                  "elapsed_s": time.perf_counter() - where["t0"], "versions": _versions()}
+        placed = run_folder.interrupted(out, previous, record, case.gold is not None)
+        raise KeyboardInterrupt(f"{signal}; {case.name} stopped while {where['stage']}: {placed}") from exc
+    except LLMError:  # a stopped run with its record written in out is this run's result
+        if (out / "provenance.json").exists():
+            run_folder.end(previous)
+        else:
+            run_folder.failed(out, previous)
+        raise
+    except BaseException:
+        run_folder.failed(out, previous)
+        raise
+    run_folder.end(previous)
+    return res
+
+
+def _run(case: TextCase, out: Path, where: dict[str, Any], *, extractor: Any, kind: str, protocol: str,
+         extra_training: dict[str, tuple[TextOntology, list[Sentence]]] | None, validate: bool,
+         llm_settings: LLMSettings | None, progress: Callable[[str], None] | None) -> dict[str, Any]:
+    """:func:`run_case` in ``out`` (fresh); ``where["stage"]`` names the stage running."""
+    fit: Fit | None = None
+    t0 = where["t0"]
 
     def say(stage: str) -> None:
+        where["stage"] = stage
         if progress is not None:
             progress(f"{case.name}: {stage} ({time.perf_counter() - t0:.1f} s)")
 
@@ -212,12 +252,19 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
     if validate and not fatal:
         say("validating the KG (SV2, CS2, SHACL)")
         validation = validate_kg(kg_path, kg, onto_g)
+    where["stage"] = "writing the validation, scores and provenance"
     if validation is not None:
         (out / "graph_validation.json").write_text(json.dumps(validation, indent=1, default=str), encoding="utf-8")
     status = run_status(results, fatal)
     scores = None
+    not_scored = None
     if case.gold is not None:
         scored = scored_results(results, fatal)
+        if not any(r["id"] in case.gold for r in scored):
+            # no gold to compare with: F1 0.000 would be a measurement that was not made
+            not_scored = ("no sentence was answered" if not scored else
+                          f"none of the {len(scored)} sentence(s) {'answered ' if fatal else ''}has a gold entry")
+            scored = []
         if scored:
             outputs = [Output(r["id"], r["sentence"], case.gold[r["id"]].triples if r["id"] in case.gold else [],
                               r["triples"], r["valid"], r["latency_s"], r["cost_usd"]) for r in scored]
@@ -237,8 +284,9 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                 log.warning("%s: %d gold entries have no sentence of that id and are scored nowhere: %s%s", case.path,
                             len(orphans), ", ".join(orphans[:5]), " ..." if len(orphans) > 5 else "")
         # a stopped run's file says so first; its figures (if any) cover only the sentences answered
-        (out / "scores.json").write_text(json.dumps({**status, **(scores or {}), "n_sentences": len(results),
-                                                     "scored_sentences": len(scored)}, indent=1), encoding="utf-8")
+        (out / "scores.json").write_text(json.dumps({**status, **(scores or {"not_scored": not_scored}),
+                                                     "n_sentences": len(results), "scored_sentences": len(scored)},
+                                                    indent=1), encoding="utf-8")
     # a relation without a domain gives no subType: no extractor writes it (one without a range
     # takes its object's type from the value)
     unusable = sorted(n for n, r in case.ontology.relations.items() if not r.domain)
@@ -271,6 +319,7 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
                        f"provenance so far in {out})", provenance=prov)
     return {"case": case.name, "extractor": prov["extractor"], "setting": setting,
             "training_ontologies": prov["training_ontologies"], "n_sentences": len(results), "scores": scores,
+            "not_scored": not_scored,
             "validation": validation, "kg_triples": len(kg), "dropped": len(dropped), "fit": prov["fit"],
             "elapsed_s": time.perf_counter() - t0}
 

@@ -9,7 +9,7 @@ A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
     gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
     train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
     base_iri: http://example.org/kg/                   # optional
-    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations
+    ontology_iri: http://my.org/onto/                  # optional: namespace of classes and relations (no # or /: a # is added)
     offline: {threshold: 0.3}                          # optional OfflineExtractor settings
 
 The files are read by :mod:`.data` (``ontology_iri``: see :func:`.data.load_ontology`); the
@@ -61,7 +61,8 @@ def load_case(path: str | Path) -> TextCase:
 
     Raises:
         ManifestError: not a mapping, wrong kind, a required key missing, or an 'offline' setting unknown or of the wrong type.
-        InputError: a referenced file cannot be read, or the sentences file holds no sentence.
+        InputError: a referenced file cannot be read, the sentences file holds no sentence, or the
+            gold can score none (:func:`_check_gold_ids`).
     """
     path = Path(path)
     try:
@@ -79,6 +80,13 @@ def load_case(path: str | Path) -> TextCase:
     for k in ("ontology", "sentences"):
         if not doc.get(k):
             raise ManifestError(f"missing required key '{k}'", path=path, key=k)
+    for k in _ONE_VALUE:  # a list here (as 'train' takes) would reach the path code as a Python error
+        v = doc.get(k)
+        if v is not None and not isinstance(v, str):
+            what = "one file (a path)" if k in ("ontology", "sentences", "gold") else "one IRI"
+            raise ManifestError(f"{k!r} must be {what}, not {_kind(v)}" + (
+                "; only 'train' takes a list of files" if isinstance(v, list) else ""),
+                path=path, line=_key_line(path, k), key=k)
     base = path.parent
 
     def rel(p: str) -> Path:
@@ -90,7 +98,8 @@ def load_case(path: str | Path) -> TextCase:
     train_files = doc.get("train") or []
     train_files = [train_files] if isinstance(train_files, str) else train_files
     if not isinstance(train_files, list) or not all(isinstance(p, str) for p in train_files):
-        raise ManifestError("'train' must be a file or a list of files", path=path, key="train")
+        raise ManifestError("'train' must be a file or a list of files", path=path, line=_key_line(path, "train"),
+                            key="train")
     offline = doc.get("offline") or {}
     # the settings of OfflineExtractor (README "Text to KG", Options)
     allowed = setting_names()
@@ -116,15 +125,48 @@ def load_case(path: str | Path) -> TextCase:
                         unknown_relations(ontology, unknown))
     # an ontology without relations (said when it is read) has nothing to learn
     train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
-    sentences = load_sentences(rel(doc["sentences"]), unique_ids=True)
+    sentences = load_sentences(rel(doc["sentences"]), unique_ids=True, require_text=True)
     if not sentences:
         raise InputError("no sentences (expected JSON Lines of {\"id\", \"sent\"})", path=rel(doc["sentences"]))
+    if gold is not None:
+        _check_gold_ids(gold, sentences, rel(doc["gold"]), rel(doc["sentences"]))
     return TextCase(str(doc.get("name") or path.stem), path, ontology, sentences, gold, train,
                     str(doc.get("base_iri") or "http://example.org/kg/"), dict(offline))
 
 
 #: The keys of a text manifest (see the module docstring).
 _KEYS = frozenset({"kind", "name", "ontology", "sentences", "gold", "train", "base_iri", "ontology_iri", "offline"})
+
+#: The keys that take one string: a file path or an IRI (``train`` alone takes a list of files).
+_ONE_VALUE = ("ontology", "sentences", "gold", "base_iri", "ontology_iri")
+
+
+def _kind(value: object) -> str:
+    """How a YAML value reads to a user: ``a list``, ``a mapping``, ``a number`` ..."""
+    return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else
+            "a boolean" if isinstance(value, bool) else "a number" if isinstance(value, (int, float)) else
+            f"a {type(value).__name__}")
+
+
+def _check_gold_ids(gold: dict[str, Sentence], sentences: list[Sentence], gold_path: Path, sents_path: Path) -> None:
+    """Refuse a gold file that can score no sentence: sentences and gold are paired by id, and with
+    no pair a triple F1 would be a 0.000 measured against nothing.
+
+    Raises:
+        InputError: the gold file holds no entry, or none of its ids is a sentence id (the first
+            ids of both files named: two files numbered differently, ``g1`` and ``s1``).
+    """
+    if not gold:
+        raise InputError("the gold file holds no entry (expected JSON Lines of {\"id\", \"sent\", \"triples\"} "
+                         "for the sentences' ids; leave 'gold' out to extract without scores)", path=gold_path)
+    if any(s.id in gold for s in sentences):
+        return
+
+    def first(ids: list[str]) -> str:
+        return ", ".join(map(repr, ids[:3])) + (" ..." if len(ids) > 3 else "")
+    raise InputError(f"no gold id is a sentence id of {sents_path.name}, so no sentence can be scored (gold: "
+                     f"{first(list(gold))}; sentences: {first([s.id for s in sentences])}) (expected: the gold entry "
+                     "of a sentence under the sentence's id)", path=gold_path)
 
 
 def _key_line(path: Path, key: object) -> int | None:
