@@ -58,7 +58,7 @@ from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
-                                         group_frames, run_engine)
+                                         group_frames, ini_value, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
@@ -147,7 +147,13 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
     header = ("# Morph-KGC configuration for the mapping beside it (written by kgc).\n"
               "# Run: python -m morph_kgc morph-kgc.ini  (paths are absolute). kgc materialize adds\n"
               "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
-    ini.write_text(header + engine_config(mapping_file, output_file=output_file), encoding="utf-8")
+    mappings = None
+    if "," in str(Path(mapping_file).resolve()):
+        # Morph-KGC reads a comma in `mappings` as a list separator: the file is named relative to
+        # the working directory, this folder (whose path has the comma)
+        mappings = ini_value(os.path.relpath(Path(mapping_file).resolve(), ini.resolve().parent))
+        header = header.replace("(paths are absolute)", "from this folder")
+    ini.write_text(header + engine_config(mapping_file, output_file=output_file, mappings=mappings), encoding="utf-8")
     return ini
 
 
