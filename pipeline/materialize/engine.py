@@ -70,7 +70,7 @@ import numpy as np
 from pipeline.errors import InputError
 from pipeline.fno import UDF_FILE, udfs
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
-from pipeline.materialize.readers import CsvReads, ElementPath, read_json
+from pipeline.materialize.readers import NO_VALUE_RECORDS, CsvReads, ElementPath, read_json
 from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 from pipeline.materialize.rule_cache import load, rule_key, store
 
@@ -395,13 +395,20 @@ def engine_run() -> Iterator[None]:
         return out
 
     def file_data(rml_rule, references):
+        NO_VALUE_RECORDS.clear()
         df = data_original(rml_rule, references)
+        source = str(rml_rule["logical_source_value"])
+        # the JSON reader counted per iterator record (an empty array leaves no row, "" is no value)
+        for (src, ref), n in NO_VALUE_RECORDS.items():
+            if n and src == source and ref in references:
+                EMPTY_VALUES[(src, ref)] = max(EMPTY_VALUES[(src, ref)], n)
+        NO_VALUE_RECORDS.clear()
         cols = [c for c in references if c in df.columns]
         if cols:
             null = df[cols].isna()
             if null.to_numpy().any():
                 for c in cols:
-                    key = (str(rml_rule["logical_source_value"]), c)
+                    key = (source, c)
                     # several rules read the same source: the count is per record, not per read
                     EMPTY_VALUES[key] = max(EMPTY_VALUES[key], int(null[c].sum()))
                 df = df[~null.any(axis=1)]
