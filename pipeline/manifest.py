@@ -42,7 +42,7 @@ from pipeline.validation.terms import check_iri
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest"]
 
 #: Supported source formats and the file suffixes that imply them.
-FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json",), "xml": (".xml",)}
+FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json", ".jsonl", ".ndjson"), "xml": (".xml",)}
 
 _TOP_KEYS = {"name", "scenario", "base_iri", "sources", "ontologies", "skos", "prefixes", "gold",
              "competency_questions", "shapes", "notes"}

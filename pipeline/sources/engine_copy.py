@@ -60,7 +60,8 @@ from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, 
                                          undeclared_prefixes)
 
 __all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
-           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS"]
+           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
+           "is_json_lines", "json_lines_copy"]
 
 
 def copies_folder(beside: Path) -> Path:
@@ -202,6 +203,50 @@ def json_copy(copy: EngineCopy, data: Any) -> Finding | None:
 #: RML-IO compressions (local names of ``rml:gzip`` ...) -> how they unpack.
 COMPRESSIONS = {"gzip": "gzip", "zip": "zip", "tarxz": "tar", "targz": "tar", "tarbz2": "tar", "xz": "xz",
                 "bzip2": "bz2", "none": None}
+
+
+#: Suffixes of JSON Lines files (https://jsonlines.org/; NDJSON): one JSON value a line.
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def is_json_lines(path: Path) -> bool:
+    """Whether ``path`` is named as a JSON Lines file (:data:`JSON_LINES_SUFFIXES`)."""
+    return Path(path).suffix.lower() in JSON_LINES_SUFFIXES
+
+
+def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding]:
+    """A JSON copy of a JSON Lines file: the array of its lines' values, in order (blank lines
+    skipped), which the engine and the profilers read with the iterator ``$[*]``.
+
+    Args:
+        original: the JSON Lines file (UTF-8). folder: where the copy goes (``None``: a temporary
+            folder, :func:`scratch_folder`).
+    Returns:
+        ``(copy, info finding naming it)``; the copy is ``<stem>.<hash>.json``.
+    Raises:
+        json.JSONDecodeError: a line is not one JSON value; its position is the file's (line and
+            column of the whole file), so the caller's message names the file's line.
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
+    """
+    text = Path(original).read_text(encoding="utf-8-sig")
+    records, offset, decoder = [], 0, json.JSONDecoder()
+    for line in text.splitlines(keepends=True):
+        body = line.strip()
+        if body:
+            start = offset + (len(line) - len(line.lstrip()))
+            try:
+                value, end = decoder.raw_decode(text, start)
+            except json.JSONDecodeError as exc:
+                raise json.JSONDecodeError(exc.msg, text, exc.pos) from None
+            if text[end:offset + len(line)].strip():
+                raise json.JSONDecodeError("Extra data on the line (JSON Lines: one JSON value a line)", text, end)
+            records.append(value)
+        offset += len(line)
+    digest = hashlib.sha1(str(Path(original).resolve()).encode("utf-8")).hexdigest()[:8]
+    copy = EngineCopy(Path(original), folder, f"{Path(original).stem}.{digest}.json")
+    target = copy.write(json.dumps(records, ensure_ascii=False))
+    return target, Finding("source", str(original), f"JSON Lines: {len(records)} record(s), one a line; the engine "
+                           f"reads them as a JSON array: {target}", expected="JSON", severity="info")
 
 
 #: Leading bytes of the compressed formats -> their RML-IO compression (a tar inside: by the name).
