@@ -43,3 +43,17 @@ def test_iri_is_its_own_key_and_loose_key_ignores_typing():
     assert loose_key(_lit("9.50", XSD.decimal)) == loose_key(_lit(" 9.5 ")) == ("num", "9.5")
     assert loose_key(_lit("Rome ", lang="it")) == loose_key(_lit("rome")) == ("str", "rome")
     assert canonical_number("1.5E0") == "1.5" and canonical_number("007") == "7" and canonical_number("NaN") is None
+
+
+def test_gold_diff_compares_literals_by_value():
+    from pathlib import Path
+
+    from rdflib import Graph
+
+    from pipeline.run.stages import gold_diff
+
+    case = Path(__file__).parent / "cases" / "score-equal-decimal-values-counted-wrong"
+    kg, gold = Graph().parse(case / "kg.nt"), Graph().parse(case / "gold.nt")
+    assert gold_diff(kg, gold) == {}
+    gold.set((next(gold.subjects()), next(iter(gold.predicates(None, None))), _lit("9.51", XSD.decimal)))
+    assert gold_diff(kg, gold) != {}
