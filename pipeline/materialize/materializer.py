@@ -311,7 +311,8 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                     value = str(distinct.iloc[0, 0]) if len(present) == 1 else (examples[0] if examples else None)
                     raise DataError(reason=f"{NO_VALUE_REASON} {name}", value=value,
                                     position=role if role in ("object", "subject", "graph") else None,
-                                    predicate=predicate or None, reference=", ".join(refs) or None,
+                                    predicate=predicate or None,
+                                    reference=f"{name} of {', '.join(repr(r) for r in refs) or 'its inputs'}",
                                     triples_map=tm.strip("<>") if tm.startswith("<") else str(rule["triples_map_id"]),
                                     expected="a value the function reads",
                                     rule={"source": str(rule["logical_source_value"]),
