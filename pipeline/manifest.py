@@ -42,7 +42,7 @@ from pipeline.validation.terms import check_iri
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest"]
 
 #: Supported source formats and the file suffixes that imply them.
-FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json",), "xml": (".xml",)}
+FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json", ".jsonl", ".ndjson"), "xml": (".xml",)}
 
 _TOP_KEYS = {"name", "scenario", "base_iri", "sources", "ontologies", "skos", "prefixes", "gold",
              "competency_questions", "shapes", "notes"}
@@ -156,6 +156,29 @@ def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None, 
     return p
 
 
+def _kind(value: Any) -> str:
+    """What a YAML value is, for a message (``a list``, ``a mapping``, ``a boolean (true)``)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _text(value: Any, key: str, what: str, path: Path, line: int | None, numbers: bool = False) -> None:
+    """Refuse a manifest value that is not one text (a number too with ``numbers``); ``None`` is absent.
+
+    Raises:
+        ManifestError: ``name: expected a plain name, found a list`` with the file and line.
+    """
+    if value is None or isinstance(value, str) or (numbers and isinstance(value, (int, float))
+                                                   and not isinstance(value, bool)):
+        return
+    raise ManifestError(f"{key}: expected {what}, found {_kind(value)}", path=path, line=line, key=key)
+
+
 def _item_line(node: yaml.Node | None, key: str, idx: int, inner: str) -> int | None:
     """The line of ``inner`` in the ``idx``-th item of the list at ``key`` (else that item's, else ``key``'s)."""
     if isinstance(node, yaml.MappingNode):
@@ -252,6 +275,9 @@ def load_manifest(path: str | Path) -> Case:
     if is_text_manifest(data):
         raise ManifestError("a text manifest (kind: text): run it with kgc text", path=path, key="kind")
     _unknown(set(data), _TOP_KEYS, "the manifest", path, node)
+    for key, what in (("name", "a plain name"), ("scenario", "a plain name"), ("base_iri", "an IRI text"),
+                      ("notes", "a text")):
+        _text(data.get(key), key, what, path, _line_of(node, key), numbers=key != "base_iri")
     for req in ("sources", "ontologies"):
         if not data.get(req):
             raise ManifestError(f"missing required key {req!r}", path=path, key=req)
@@ -264,6 +290,9 @@ def load_manifest(path: str | Path) -> Case:
             raise ManifestError(f"sources[{i}]: expected a path or a mapping with 'path'", path=path,
                                 line=_line_of(node, "sources"), key="sources")
         _unknown(set(item), _SOURCE_KEYS, f"sources[{i}]", path, node)
+        for key, what in (("format", "one of " + ", ".join(FORMATS)), ("name", "a file name")):
+            _text(item.get(key), f"sources[{i}].{key}", what, path, _item_line(node, "sources", i, key),
+                  numbers=key == "name")
         p = _file(base, item["path"], f"sources[{i}].path", path, node)
         src = Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
                      iterator=item.get("iterator"), name=str(item.get("name") or p.name))
@@ -290,6 +319,8 @@ def load_manifest(path: str | Path) -> Case:
     if not isinstance(prefixes, dict):
         raise ManifestError("prefixes: expected a mapping prefix -> namespace IRI", path=path,
                             line=_line_of(node, "prefixes"), key="prefixes")
+    for k, v in prefixes.items():
+        _text(v, f"prefixes.{k}", "a namespace IRI text", path, _line_of(node, "prefixes"))
     for key, iri in [("base_iri", data.get("base_iri")), *((f"prefixes.{k}", v) for k, v in prefixes.items())]:
         if iri is not None and not _absolute_iri(str(iri)):
             # every subject would be a relative or illegal IRI, dropped later with a misleading reason

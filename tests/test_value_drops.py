@@ -47,7 +47,7 @@ def test_function_and_join_drops_are_counted_and_named(tmp_path, monkeypatch, ca
     assert main(["materialize", "m.rml.ttl", "kg.nt", *(["--engine-only"] if engine_only else [])]) == 1
     err = capsys.readouterr().err.splitlines()
     assert [line for line in err if "dropped" in line] == [
-        "error: m.rml.ttl:7 [rml:predicate]: 2 value(s) dropped: no value from function normalizeDate() for values "
+        "error: m.rml.ttl:7 [rml:predicate]: 2 value(s) dropped: no value from function toDate() for values "
         "of 'd' that are there (TriplesMap <http://example.org/rml/Things>, object map, source r.csv): no triple",
         "  first dropped: d='2024-02-30'; d='soon'",
         "error: m.rml.ttl:11 [rml:predicate]: 4 value(s) dropped: no parent record for join key (owner == pid in "

@@ -22,7 +22,7 @@ def _materialize(message: str) -> dict:
 
 def test_each_loss_is_counted_apart_and_a_large_share_is_lossy():
     findings = [_materialize("3 value(s) dropped: no parent record for join key (a == b in t.csv; ...): no triple"),
-                _materialize("2 value(s) dropped: no value from function normalizeDate() for values of 'd' ..."),
+                _materialize("2 value(s) dropped: no value from function toDate() for values of 'd' ..."),
                 _materialize("1 triple(s) dropped: ill-typed literal"), {"stage": "compile", "message": "9 value(s) dropped: x"}]
     loss = coverage_loss({"triples_dropped_by_guards": 6}, {
         "a.csv": {"columns": 4, "unmapped_columns": ["x"], "records": 10, "records_with_subject": 9, "triples_maps": 1},

@@ -116,7 +116,8 @@ def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
     configuration's folder. Raises:
         InputError: not INI, no data source with ``mappings``, a database source, a missing file.
     """
-    config = configparser.ConfigParser()
+    # read as Morph-KGC reads it ("$$" is one "$", "%" is plain)
+    config = configparser.ConfigParser(interpolation=configparser.ExtendedInterpolation())
     try:
         config.read_string(path.read_text(encoding="utf-8"), source=str(path))
     except (configparser.Error, UnicodeDecodeError) as exc:

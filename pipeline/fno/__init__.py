@@ -12,7 +12,8 @@ from pathlib import Path
 
 from rdflib import Namespace, URIRef
 
-__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "TABLE_FUNCTIONS", "UDF_FILE", "FILTERS", "function_for_name"]
+__all__ = ["FN", "GREL", "FnoFunction", "FUNCTIONS", "TABLE_FUNCTIONS", "UDF_FILE", "FILTERS", "function_for_name",
+           "written_name"]
 
 FN = Namespace("https://w3id.org/kgc-pipeline/function#")
 GREL = Namespace("http://users.ugent.be/~bjdmeest/function/grel.ttl#")
@@ -92,3 +93,14 @@ def function_for_name(name: str | None) -> str | None:
         return None
     key = re.sub(r"[^a-z]", "", name.lower())
     return _ALIASES.get(key)
+
+
+#: Function IRI -> the name a mapping table writes for it (``toDecimal()``), for messages.
+_WRITTEN = {str(FUNCTIONS[key].iri): name for name, key in TABLE_FUNCTIONS}
+
+
+def written_name(iri: str) -> str:
+    """A function as a user writes it: the mapping table's name of a function the table names
+    (``toDecimal()`` for ``fn:normalizeDecimalComma``), else the IRI's local name with ``()``."""
+    name = _WRITTEN.get(iri)
+    return name if name is not None else re.split(r"[#/]", iri.rstrip("#/"))[-1] + "()"

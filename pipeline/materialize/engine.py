@@ -53,9 +53,12 @@ value by value (:func:`iri_safe_values`, :func:`nt_escape_values`).
 """
 from __future__ import annotations
 
+import atexit
 import configparser
 import io
 import re
+import shutil
+import tempfile
 from collections import Counter
 from contextlib import contextmanager
 from functools import lru_cache
@@ -64,9 +67,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from pipeline.errors import InputError
 from pipeline.fno import UDF_FILE, udfs
 from pipeline.materialize.guard import BAD_PERCENT, FAST_IRI_TOKEN
-from pipeline.materialize.readers import CsvReads, ElementPath, read_json
+from pipeline.materialize.readers import NO_VALUE_RECORDS, CsvReads, ElementPath, read_json
 from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 from pipeline.materialize.rule_cache import load, rule_key, store
 
@@ -391,13 +395,20 @@ def engine_run() -> Iterator[None]:
         return out
 
     def file_data(rml_rule, references):
+        NO_VALUE_RECORDS.clear()
         df = data_original(rml_rule, references)
+        source = str(rml_rule["logical_source_value"])
+        # the JSON reader counted per iterator record (an empty array leaves no row, "" is no value)
+        for (src, ref), n in NO_VALUE_RECORDS.items():
+            if n and src == source and ref in references:
+                EMPTY_VALUES[(src, ref)] = max(EMPTY_VALUES[(src, ref)], n)
+        NO_VALUE_RECORDS.clear()
         cols = [c for c in references if c in df.columns]
         if cols:
             null = df[cols].isna()
             if null.to_numpy().any():
                 for c in cols:
-                    key = (str(rml_rule["logical_source_value"]), c)
+                    key = (source, c)
                     # several rules read the same source: the count is per record, not per read
                     EMPTY_VALUES[key] = max(EMPTY_VALUES[key], int(null[c].sum()))
                 df = df[~null.any(axis=1)]
@@ -432,27 +443,83 @@ def engine_run() -> Iterator[None]:
         materializer._merge_data = merge_original
 
 
+#: Engine-side aliases of mapping files whose path Morph-KGC cannot take: ``path -> alias``.
+_ALIASES: dict[str, str] = {}
+_ALIAS_DIR: list[Path] = []
+
+
+def _alias_dir() -> Path:
+    if not _ALIAS_DIR:
+        folder = Path(tempfile.mkdtemp(prefix="kgc-engine-")).resolve()
+        atexit.register(shutil.rmtree, folder, True)
+        _ALIAS_DIR.append(folder)
+    return _ALIAS_DIR[0]
+
+
+def ini_value(text: str) -> str:
+    """``text`` as an INI value Morph-KGC reads back unchanged: it reads its configuration with
+    ``configparser.ExtendedInterpolation``, where ``$`` starts a reference and ``$$`` is one ``$``
+    (``%`` is plain there)."""
+    return text.replace("$", "$$")
+
+
+def engine_path(mapping_file: str | Path) -> str:
+    """The absolute path of ``mapping_file`` as the engine configuration's ``mappings`` entry holds it.
+
+    Morph-KGC splits ``mappings`` at commas (a list of files), so a path with a comma (a folder
+    ``Report, 2024``) is given as an alias without one: a symbolic link (a copy where links are
+    not allowed) in a temporary folder of this process, removed at exit. ``$`` is escaped
+    (:func:`ini_value`).
+
+    Raises:
+        InputError: the temporary folder's own path holds a comma (set ``TMPDIR`` elsewhere).
+    """
+    path = str(Path(mapping_file).resolve())
+    if "," in path:
+        alias = _ALIASES.get(path)
+        if alias is not None and not Path(alias).is_symlink():
+            shutil.copyfile(path, alias)  # a copy follows the file as a link does
+        if alias is None:
+            folder = _alias_dir()
+            if "," in str(folder):
+                raise InputError(f"the engine (Morph-KGC) cannot read a mapping path with a comma, and the "
+                                 f"temporary folder {folder} holds one too: set TMPDIR to a folder without a comma",
+                                 path=path)
+            target = folder / f"{len(_ALIASES)}-{Path(path).name.replace(',', '_')}"
+            try:
+                target.symlink_to(path)
+            except OSError:
+                shutil.copyfile(path, target)
+            alias = _ALIASES[path] = str(target)
+        path = alias
+    return ini_value(path)
+
+
 def engine_config(mapping_file: str | Path, processes: int = 1, output_file: str | Path | None = None,
-                  output_format: str = "N-TRIPLES") -> str:
+                  output_format: str = "N-TRIPLES", *, mappings: str | None = None) -> str:
     """Morph-KGC configuration (INI text) for ``mapping_file``, with the ``udfs`` entry our FnO functions need.
 
-    Paths are absolute, so the file works from any working directory.
+    Paths are absolute, so the file works from any working directory; any path works
+    (:func:`engine_path`: ``$`` escaped, a path with a comma through an alias).
 
     Args:
         mapping_file: the RML document. processes: worker processes.
         output_file: where Morph-KGC's command line (``python -m morph_kgc <ini>``) writes the KG
             (``None``: no ``output_file`` entry, for :func:`morph_kgc.materialize_set`).
         output_format: ``N-TRIPLES`` or ``N-QUADS`` (named graphs kept).
+        mappings: the ``mappings`` entry as it is (already escaped), instead of :func:`engine_path`.
     Returns:
         The INI text (sections ``CONFIGURATION`` and ``DataSource1``).
+    Raises:
+        InputError: see :func:`engine_path`.
     """
-    config = configparser.ConfigParser()
-    config["CONFIGURATION"] = {"output_format": output_format, "udfs": str(UDF_FILE.resolve()),
+    config = configparser.ConfigParser(interpolation=None)  # values are written escaped for the engine's reader
+    config["CONFIGURATION"] = {"output_format": output_format, "udfs": ini_value(str(UDF_FILE.resolve())),
                                "number_of_processes": str(processes), "logging_level": "ERROR",
                                "na_values": ","}
     if output_file is not None:
-        config["CONFIGURATION"]["output_file"] = str(Path(output_file).resolve())
-    config["DataSource1"] = {"mappings": str(Path(mapping_file).resolve())}
+        config["CONFIGURATION"]["output_file"] = ini_value(str(Path(output_file).resolve()))
+    config["DataSource1"] = {"mappings": mappings if mappings is not None else engine_path(mapping_file)}
     buf = io.StringIO()
     config.write(buf)
     return buf.getvalue()
@@ -503,7 +570,7 @@ def engine_rules(mapping_file: str | Path, processes: int = 1) -> tuple[Any, Any
     ini = engine_config(mapping_file, processes, output_format="N-QUADS")
     config = load_config_from_argument(ini)
     # the table depends on the document, not on where it lies
-    key = rule_key(Path(mapping_file).read_bytes(), ini.replace(str(Path(mapping_file).resolve()), ""), ENGINE_VERSION,
+    key = rule_key(Path(mapping_file).read_bytes(), ini.replace(engine_path(mapping_file), ""), ENGINE_VERSION,
                    str(Path(mapping_file).resolve()))
     cached = load(key)
     if cached is not None:

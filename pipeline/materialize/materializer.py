@@ -53,12 +53,12 @@ from rdflib.namespace import RDF
 
 from pipeline.errors import MaterializeError, RMLError
 from pipeline.findings import Finding
-from pipeline.fno import FILTERS
+from pipeline.fno import FILTERS, written_name
 from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
-                                         group_frames, run_engine)
+                                         group_frames, ini_value, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
@@ -147,7 +147,13 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
     header = ("# Morph-KGC configuration for the mapping beside it (written by kgc).\n"
               "# Run: python -m morph_kgc morph-kgc.ini  (paths are absolute). kgc materialize adds\n"
               "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
-    ini.write_text(header + engine_config(mapping_file, output_file=output_file), encoding="utf-8")
+    mappings = None
+    if "," in str(Path(mapping_file).resolve()):
+        # Morph-KGC reads a comma in `mappings` as a list separator: the file is named relative to
+        # the working directory, this folder (whose path has the comma)
+        mappings = ini_value(os.path.relpath(Path(mapping_file).resolve(), ini.resolve().parent))
+        header = header.replace("(paths are absolute)", "from this folder")
+    ini.write_text(header + engine_config(mapping_file, output_file=output_file, mappings=mappings), encoding="utf-8")
     return ini
 
 
@@ -285,7 +291,7 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             continue
         examples = [", ".join(f"{r}={v!r}" for r, v in zip(present, row)) for row in distinct.head(3).itertuples(
             index=False)]
-        name = re.split(r"[#/]", function.rstrip("#/"))[-1]
+        name = written_name(function)
         located = False
         keys: set[tuple] = set()  # a subject map's drops once, however many rules share it
         for role in ("object", "subject", "lang_datatype", "graph"):
@@ -301,7 +307,18 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                 tm = names.get(top) or (f"<{rule['triples_map_id']}>" if not re.fullmatch(r"#TM\d+",
                                                                                           str(rule["triples_map_id"]))
                                         else "")
-                reason = (f"{NO_VALUE_REASON} {name}() for values of {', '.join(repr(r) for r in refs) or 'its inputs'} "
+                if stopping():  # --on-data-error stop: a value the function cannot read is a data error too
+                    value = str(distinct.iloc[0, 0]) if len(present) == 1 else (examples[0] if examples else None)
+                    raise DataError(reason=f"{NO_VALUE_REASON} {name}", value=value,
+                                    position=role if role in ("object", "subject", "graph") else None,
+                                    predicate=predicate or None,
+                                    reference=f"{name} of {', '.join(repr(r) for r in refs) or 'its inputs'}",
+                                    triples_map=tm.strip("<>") if tm.startswith("<") else str(rule["triples_map_id"]),
+                                    expected="a value the function reads",
+                                    rule={"source": str(rule["logical_source_value"]),
+                                          "subject": str(rule["subject_map_value"]),
+                                          "object": str(rule["object_map_value"])})
+                reason = (f"{NO_VALUE_REASON} {name} for values of {', '.join(repr(r) for r in refs) or 'its inputs'} "
                           f"that are there ({'TriplesMap ' + tm + ', ' if tm else ''}{what}, source {source}): "
                           "no triple")
                 key = (reason, predicate if predicate.startswith(("http", "urn")) else "")
@@ -312,7 +329,10 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                 entry[0] += count
                 entry[1].extend(examples[:3 - len(entry[1])])
         if not located:
-            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name}() (execution {top}): no triple", ""), [0, []])
+            if stopping():
+                raise DataError(reason=f"{NO_VALUE_REASON} {name} (execution {top})", value=examples[0] if examples
+                                else None, expected="a value the function reads")
+            entry = guard.dropped.setdefault((f"{NO_VALUE_REASON} {name} (execution {top}): no triple", ""), [0, []])
             entry[0] += count
             entry[1].extend(examples[:3 - len(entry[1])])
 

@@ -29,12 +29,18 @@ from typing import Any, Iterator
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 
-__all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "VALUES_OF", "nested_reference"]
+__all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "NO_VALUE_RECORDS", "VALUES_OF", "nested_reference",
+           "has_value"]
 
 #: Plain JSON references whose value was an array or object in some record, from :func:`read_json`:
 #: ``{(source file, reference): [records, first record (1-based), first value (JSON text), "array" or "object",
 #: "; to read the values of the array: '<reference with [*]>'" or ""]}``.
 NESTED_VALUES: dict[tuple[str, str, str], list] = {}
+#: ``(source, reference) -> records of the iterator that give the reference no value`` (missing,
+#: ``null``, ``""``, an empty array on the way), counted by :func:`read_json` for the engine's
+#: count of empty values (the flattening leaves a record with an empty array out without a trace,
+#: and ``""`` becomes no value only later, as the engine's ``na_values``).
+NO_VALUE_RECORDS: dict[tuple[str, str], int] = {}
 #: The suffix of a JSON reference that reads the values of the array it names (``tags[*]``).
 VALUES_OF = "[*]"
 #: a member path with [*] after members (``items[*].name``), which the engine's flattening evaluates
@@ -169,6 +175,12 @@ def read_json(rml_rule: Any, references: list) -> Any:
     # values as text before the frame is built: a number column with a null in it would become
     # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
+    source = str(rml_rule["logical_source_value"])
+    if not source.endswith(DERIVED_SUFFIX):  # (there "" is a value)
+        for ref, path in paths.items():
+            if _PLAIN.fullmatch(path):
+                steps = path.split(".")
+                NO_VALUE_RECORDS[(source, ref)] = sum(not has_value(r, steps) for r in found)
     if not str(rml_rule["logical_source_value"]).endswith(DERIVED_SUFFIX):  # (there a list is several values)
         plain = [r for r, p in paths.items() if r == p]
         # an array on the way changes the number of rows, an object leaves columns of its members
@@ -212,6 +224,18 @@ def _prune(value: Any, tree: dict | None) -> Any:
     if isinstance(value, dict):
         return {k: _prune(value[k], sub) for k, sub in tree.items() if k in value}
     return value
+
+
+def has_value(record: Any, steps: list[str]) -> bool:
+    """Whether the member path ``steps`` (``["items", "name"]``) reaches, through objects and arrays,
+    at least one value that makes a term: not missing, not ``null``, not ``""``, not an empty array."""
+    if isinstance(record, list):
+        return any(has_value(r, steps) for r in record)
+    if not steps:
+        return record is not None and record != "" and not isinstance(record, dict)
+    if not isinstance(record, dict):
+        return False
+    return has_value(record.get(steps[0]), steps[1:])
 
 
 def nested_reference(record: Any, reference: str) -> Any:

@@ -32,6 +32,7 @@ from pipeline.run.case import CaseRun, RunConfig, write_json
 from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
                                    mapping_scores, subject_templates)
 from pipeline.scoring.graph.cq import syntax_error
+from pipeline.scoring.graph.values import term_key
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
 from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
@@ -70,16 +71,19 @@ def gold_diff(produced: Graph, gold: Graph, examples: int = 3) -> dict[str, dict
     """Triples of the gold KG the KG misses and triples it has in excess, per predicate.
 
     Triples are compared as written (no entity alignment; blank nodes never match), which is
-    what a reader checks by hand; SA2/SA4 align entities and give the scores.
+    what a reader checks by hand, literals by value as every graph score compares them
+    (:func:`pipeline.scoring.graph.values.term_key`: ``"9.5"`` and ``"9.50"^^xsd:decimal`` agree);
+    SA2/SA4 align entities and give the scores.
 
     Returns:
         ``{predicate IRI: {"missing": n, "extra": n, "missing_examples": [nt line], "extra_examples": [...]}}``
         with at most ``examples`` sorted lines each, predicates sorted.
     """
-    mine, theirs = set(produced), set(gold)
+    mine = {(s, p, term_key(o)): (s, p, o) for s, p, o in produced}
+    theirs = {(s, p, term_key(o)): (s, p, o) for s, p, o in gold}
     out: dict[str, dict[str, Any]] = {}
-    for kind, triples in (("missing", theirs - mine), ("extra", mine - theirs)):
-        for s, p, o in sorted(triples):
+    for kind, (these, other) in (("missing", (theirs, mine)), ("extra", (mine, theirs))):
+        for s, p, o in sorted(t for k, t in these.items() if k not in other):
             entry = out.setdefault(str(p), {"missing": 0, "extra": 0, "missing_examples": [], "extra_examples": []})
             entry[kind] += 1
             if len(entry[f"{kind}_examples"]) < examples:

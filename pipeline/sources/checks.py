@@ -23,6 +23,7 @@ from pipeline.errors import InputError, json_syntax_error
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.columns import check_utf8
+from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 
 __all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
@@ -354,7 +355,7 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
         elif fmt == "json":
             text = path.read_text(encoding="utf-8-sig")
             try:
-                data = json.loads(text)
+                data = parse_json_lines(text) if is_json_lines(path) else json.loads(text)
             except RecursionError:
                 return json_too_deep(path, text)
             deep = json_too_deep(path, text, data)
@@ -409,7 +410,8 @@ def check_logical_sources(rml) -> list[Finding]:
         seen.add(str(path.resolve()))  # one file named two ways (relative, absolute) is checked once
         formulation = rml.value(ls, URIRef(ns + "referenceFormulation"))
         fmt = _FORMULATIONS.get(str(formulation).rsplit("/", 1)[-1].rsplit("#", 1)[-1]) if formulation else None
-        fmt = fmt or {".csv": "csv", ".tsv": "csv", ".json": "json", ".xml": "xml"}.get(path.suffix.lower())
+        fmt = fmt or {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json",
+                      ".xml": "xml"}.get(path.suffix.lower())
         finding = _check_file(path, fmt) if fmt else None
         if finding is not None:
             out.append(finding)

@@ -60,7 +60,8 @@ from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, 
                                          undeclared_prefixes)
 
 __all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
-           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS"]
+           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
+           "is_json_lines", "json_lines_copy", "parse_json_lines"]
 
 
 def copies_folder(beside: Path) -> Path:
@@ -202,6 +203,55 @@ def json_copy(copy: EngineCopy, data: Any) -> Finding | None:
 #: RML-IO compressions (local names of ``rml:gzip`` ...) -> how they unpack.
 COMPRESSIONS = {"gzip": "gzip", "zip": "zip", "tarxz": "tar", "targz": "tar", "tarbz2": "tar", "xz": "xz",
                 "bzip2": "bz2", "none": None}
+
+
+#: Suffixes of JSON Lines files (https://jsonlines.org/; NDJSON): one JSON value a line.
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def is_json_lines(path: Path) -> bool:
+    """Whether ``path`` is named as a JSON Lines file (:data:`JSON_LINES_SUFFIXES`)."""
+    return Path(path).suffix.lower() in JSON_LINES_SUFFIXES
+
+
+def parse_json_lines(text: str) -> list:
+    """The values of a JSON Lines text, one a line, in order (blank lines skipped).
+
+    Raises:
+        json.JSONDecodeError: a line is not one JSON value; its position is in the whole text, so
+            the message gives the file's line and column.
+    """
+    records, offset, decoder = [], 0, json.JSONDecoder()
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            start = offset + (len(line) - len(line.lstrip()))
+            value, end = decoder.raw_decode(text, start)
+            if text[end:offset + len(line)].strip():
+                raise json.JSONDecodeError("Extra data on the line (JSON Lines: one JSON value a line)", text, end)
+            records.append(value)
+        offset += len(line)
+    return records
+
+
+def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding]:
+    """A JSON copy of a JSON Lines file: the array of its lines' values (:func:`parse_json_lines`),
+    which the engine and the profilers read with the iterator ``$[*]``.
+
+    Args:
+        original: the JSON Lines file (UTF-8). folder: where the copy goes (``None``: a temporary
+            folder, :func:`scratch_folder`).
+    Returns:
+        ``(copy, info finding naming it)``; the copy is ``<stem>.<hash>.json``.
+    Raises:
+        json.JSONDecodeError: a line is not one JSON value (the file's line and column).
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
+    """
+    records = parse_json_lines(Path(original).read_text(encoding="utf-8-sig"))
+    digest = hashlib.sha1(str(Path(original).resolve()).encode("utf-8")).hexdigest()[:8]
+    copy = EngineCopy(Path(original), folder, f"{Path(original).stem}.{digest}.json")
+    target = copy.write(json.dumps(records, ensure_ascii=False))
+    return target, Finding("source", str(original), f"JSON Lines: {len(records)} record(s), one a line; the engine "
+                           f"reads them as a JSON array: {target}", expected="JSON", severity="info")
 
 
 #: Leading bytes of the compressed formats -> their RML-IO compression (a tar inside: by the name).
@@ -536,7 +586,8 @@ def _mapping_references(rml) -> dict[str, dict[str, _Reads]]:
 
         def reads_of(ls) -> _Reads | None:
             src = rml.value(ls, src_p)
-            if src is None or not isinstance(src, Literal) or not str(src).lower().endswith(".json"):
+            if src is None or not isinstance(src, Literal) or not (str(src).lower().endswith(".json")
+                                                                   or is_json_lines(Path(str(src)))):
                 return None
             it = rml.value(ls, it_p)
             reads = out.setdefault(str(src), {}).setdefault(str(it) if it is not None else "$", _Reads())
@@ -598,15 +649,16 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
         path = next((p for p in (base / src, Path(src)) if p.is_file()), None)
         if path is None or path.name.endswith(DERIVED_SUFFIX):
             continue  # a derived source is written for the engine already
+        lines = is_json_lines(path)  # the engine reads JSON only: the lines' values as an array
         try:
             raw = path.read_bytes()
-            data = json.loads(raw.decode("utf-8-sig"))
-        except Exception:  # unreadable JSON: the engine reports it itself
+            data = (parse_json_lines if lines else json.loads)(raw.decode("utf-8-sig"))
+        except Exception:  # unreadable JSON: the load-time check reports it (checks.check_logical_sources)
             continue
         bom = raw.startswith(b"\xef\xbb\xbf")  # the engine's json.load refuses a byte-order mark
         for iterator, reads in sorted(iterators.items()):
             pruned = _pruned_for(data, iterator, reads.refs) if reads.refs else data
-            if not bom and (pruned is data or pruned == data):
+            if not bom and not lines and (pruned is data or pruned == data):
                 continue
             digest = "" if len(iterators) == 1 else "." + hashlib.sha1(iterator.encode("utf-8")).hexdigest()[:8]
             copy = EngineCopy(path, folder, name=f"{path.stem}{digest}.engine.json")
@@ -618,6 +670,7 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
                 + (f" for the iterator {iterator}" if len(iterators) > 1 else "")
                 + ": only the keys the mapping references, without nulls (Morph-KGC 2.10 drops every value of a "
                 "record that has a null or missing member)"
+                + (", as a JSON array of its lines' values (JSON Lines)" if lines else "")
                 + (", without the byte-order mark (which the engine's JSON reader refuses)" if bom else ""),
                 column="source", value=src, expected="records the engine reads whole", severity="info"))
     return findings

@@ -29,7 +29,7 @@ from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import read_error, require_readable
-from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy
+from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.tabular import csv_row_findings, load_csv
 from pipeline.sources.tree import load_json, load_xml
@@ -62,6 +62,14 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
             return SourceData(source, source.path, source.iterator,
                               findings=[Finding("source", str(source.path), str(exc).split(": ", 1)[-1],
                                                 expected=f"a readable {packed}-compressed {source.format} file")])
+        data = load_source(dataclasses.replace(source, path=plain), copies, profile)
+        data.findings.insert(0, note)
+        return data
+    if source.format == "json" and is_json_lines(source.path):  # records one a line: a JSON array stands in
+        try:
+            plain, note = json_lines_copy(source.path, copies)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, "json", exc)])
         data = load_source(dataclasses.replace(source, path=plain), copies, profile)
         data.findings.insert(0, note)
         return data

@@ -19,10 +19,8 @@ Alignment is one-to-one and proceeds in two passes:
    bipartite graph is solved alone (a unique key pairs directly), so the cost is
    O(n log n) for the sorts plus the components' own size, never an n x n matrix.
 
-Literals are compared by value (:func:`term_key`): same datatype (a plain
-literal counts as ``xsd:string``), same language tag (case-insensitive), and
-equal value when the lexical form is well typed (``"20"^^xsd:double`` equals
-``"20.0E0"^^xsd:double``), else equal lexical form.
+Literals are compared by value (:func:`.values.term_key`, the one definition of "the same
+value": ``"9.5"^^xsd:decimal`` equals ``"9.50"^^xsd:decimal``).
 """
 from __future__ import annotations
 
@@ -38,28 +36,12 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 from scipy.optimize import linear_sum_assignment
 
+from pipeline.scoring.graph.values import term_key
+
 __all__ = ["keys_from_local_names", "Alignment", "align_entities", "keys_from_templates", "term_key", "entities_of",
            "graph_triples", "graph_memo", "forget_graph", "key_set"]
 
 Node = Any
-
-
-def term_key(t: Any) -> Any:
-    """A hashable key under which two RDF terms count as the same value.
-
-    IRIs and blank nodes are their own key; a literal becomes
-    ``("lit", datatype, language, value-or-lexical-form)`` (see module docstring).
-    """
-    if not isinstance(t, Literal):
-        return t
-    lang = (t.language or "").lower()
-    dt = str(t.datatype) if t.datatype else ("" if lang else str(XSD.string))
-    v = t.value if t.datatype and not lang else None
-    if v is None or isinstance(v, Literal):
-        v = str(t)
-    elif not isinstance(v, (int, float, str, bool)):
-        v = str(v)
-    return ("lit", dt, lang, v)
 
 
 #: Graphs read by :func:`graph_triples`: ``id(graph) -> [weak reference, size, triples, memo]``.

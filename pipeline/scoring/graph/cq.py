@@ -29,9 +29,16 @@ reports it (``cq-no-statement``), never as an empty statement.
   paired one-to-one by maximum weight, a row pair weighing the product over
   columns of ``hscore`` for ontology terms and exact match otherwise
   (:mod:`.hierarchy`); mean over those CQs, ``None`` when there are none.
-* **PQ6** answerability (an assumption of this module, to be confirmed): share of
-  CQs with a non-empty gold answer for which the predicted KG returns a
-  non-empty answer.
+* **PQ6** answerability: share of the CQs the gold KG answers that the predicted KG answers too.
+  A KG *answers* a CQ when its answer carries information from the KG (:func:`answers`): an
+  answer that differs from the one an empty graph gives (the empty graph's answer being no row,
+  ``ASK`` ``false``, ``COUNT`` ``0``), or the empty graph's answer from a KG that holds what the
+  question is about: it uses every vocabulary term (predicate, class of an ``rdf:type`` pattern;
+  RDF, RDFS, OWL and XSD terms aside) of the query's required patterns (``OPTIONAL`` and
+  ``MINUS`` parts and ``FILTER`` expressions aside). So an empty KG answers nothing, while
+  ``false`` from a KG that has orders answers "Is there an order over 1000?". The PQ papers
+  (Wiśniewski et al., 2019) define a CQ as answerable when the KG yields an answer to its
+  SPARQL form; "yields an answer" is made operational here.
 """
 from __future__ import annotations
 
@@ -43,15 +50,18 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rdflib import Graph, URIRef
+from rdflib.namespace import OWL, RDF, RDFS, XSD
+from rdflib.paths import Path as PropertyPath
 from rdflib.plugins.sparql import prepareQuery
+from rdflib.plugins.sparql.parserutils import CompValue
 
 from pipeline.findings import Finding
 from pipeline.validation.result import Result
 from pipeline.scoring.graph.align import Alignment, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
-__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "score_cqs", "cq_counts",
-           "cq_sentence", "pq_note"]
+__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "answers", "question_terms",
+           "score_cqs", "cq_counts", "cq_sentence", "pq_note"]
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +146,65 @@ def answer(g: Graph, cq: CompetencyQuestion) -> set[tuple]:
     if res.type == "ASK":
         return {(bool(res.askAnswer),)}
     return {tuple(term_key(v) if v is not None else None for v in row) for row in res}
+
+
+#: Namespaces whose terms say nothing about what a question is about (every KG may use them).
+_BUILTIN = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD))
+
+
+def _path_terms(path: Any) -> Iterable[URIRef]:
+    if isinstance(path, URIRef):
+        yield path
+    elif isinstance(path, PropertyPath):
+        for v in vars(path).values():
+            for x in (v if isinstance(v, (list, tuple)) else [v]):
+                yield from _path_terms(x)
+
+
+def _pattern_terms(node: Any, out: set[tuple[str, URIRef]]) -> None:
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _pattern_terms(x, out)
+        return
+    if not isinstance(node, CompValue):
+        return
+    if node.name == "BGP":
+        for _, p, o in node.get("triples") or ():
+            if p == RDF.type and isinstance(o, URIRef):
+                out.add(("class", o))
+            for t in _path_terms(p):
+                out.add(("property", t))
+    for key, value in node.items():
+        if key == "expr" or (key == "p2" and node.name in ("LeftJoin", "Minus")):
+            continue  # FILTER expressions, OPTIONAL and MINUS parts: not required by the question
+        _pattern_terms(value, out)
+
+
+def question_terms(cq: CompetencyQuestion) -> set[tuple[str, URIRef]]:
+    """The vocabulary terms a CQ is about: ``("property", IRI)`` for each predicate (in property
+    paths too) and ``("class", IRI)`` for each class of an ``rdf:type`` pattern, in the query's
+    required patterns; RDF, RDFS, OWL and XSD terms left out.
+
+    Raises:
+        Exception: whatever rdflib raises for a query that does not parse.
+    """
+    out: set[tuple[str, URIRef]] = set()
+    _pattern_terms(prepareQuery(cq.query).algebra, out)
+    return {(kind, t) for kind, t in out if not str(t).startswith(_BUILTIN)}
+
+
+def answers(g: Graph, cq: CompetencyQuestion, rows: set[tuple] | None) -> bool:
+    """Whether ``rows`` (``g``'s answer to ``cq``, None when the query failed) is an answer from ``g``
+    for PQ6 (module docstring): not the empty graph's answer, or the empty graph's answer from a
+    KG that uses every term :func:`question_terms` gives.
+    """
+    if not rows:
+        return False
+    if rows != answer(Graph(), cq):
+        return True
+    terms = question_terms(cq)
+    return bool(terms) and all((None, t, None) in g if kind == "property" else (None, RDF.type, t) in g
+                               for kind, t in terms)
 
 
 #: Answer rows kept per CQ for reports (``expected`` / ``actual`` in ``per_cq``).
@@ -274,6 +343,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
                                "n_pred": len(ap) if ap is not None else None, "n_gold": len(ag),
                                "n_common": inter, "correctness": c, "completeness": m, "f1": f,
                                "satisfied": ap is not None and ap == ag,
+                               "gold_answers": answers(gold, cq, ag), "answered": answers(tpred, cq, ap),
                                "expected": _show(ag), "actual": _show(ap)}
         if any(_is_term(h, v) for r in (ag | (ap or set())) for v in r):
             if ap is None or bool(ap) != bool(ag):
@@ -332,11 +402,12 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     hier = [r["h_f1"] for r in per if "h_f1" in r]
     out["PQ5"] = (Result("PQ5", sum(hier) / len(hier), details={**base, "n_applicable": len(hier)}) if hier
                   else Result.not_applicable("PQ5", "no CQ answer holds an ontology term"))
-    answerable = [r for r in per if r["n_gold"] > 0]
-    ok = [r for r in answerable if r["n_pred"]]
+    answerable = [r for r in per if r["gold_answers"]]
+    ok = [r for r in answerable if r["answered"]]
     out["PQ6"] = (Result("PQ6", len(ok) / len(answerable), details={**base, "n_applicable": len(answerable),
                                                                      "n_answered": len(ok)}) if answerable
-                  else Result.not_applicable("PQ6", "no CQ has a non-empty gold answer"))
+                  else Result.not_applicable("PQ6", "the gold KG answers no CQ (only empty-graph answers: "
+                                                    "no row, ASK false, COUNT 0, about terms it does not use)"))
     for r in out.values():
         r.elapsed_s = elapsed
     log.info("PQ: %d CQs, macro F1 %.3f, %d satisfied", n, out["PQ3"].value, out["PQ4"].details["n_satisfied"])

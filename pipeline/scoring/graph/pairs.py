@@ -27,12 +27,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import unquote
 
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
+
+from pipeline.scoring.graph.values import canonical_number, loose_text_key
 
 __all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number"]
 
@@ -40,23 +41,8 @@ __all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "can
 _BUILTIN = (str(RDF), str(RDFS), str(OWL), str(XSD))
 
 
-def canonical_number(text: str) -> str | None:
-    """A numeral in one canonical decimal form (``"1.50"``, ``"1.5E0"`` -> ``"1.5"``; ``"007"`` -> ``"7"``),
-    or None when ``text`` is no finite number."""
-    try:
-        value = Decimal(text)
-    except (InvalidOperation, ValueError):
-        return None
-    if not value.is_finite():
-        return None
-    value = value.normalize()
-    return format(value, "f") if value == value.to_integral() else str(value)
-
-
 def _literal(lit: Literal) -> str:
-    text = str(lit).strip()
-    number = canonical_number(text) if text and (text[0].isdigit() or text[0] in "+-.") else None
-    return number if number is not None else text
+    return loose_text_key(str(lit))
 
 
 def _tail(iri: str) -> str:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from functools import lru_cache
 from typing import Any, Mapping
 
 from rdflib import BNode, Graph, Literal, URIRef
@@ -38,7 +37,8 @@ from rdflib.namespace import OWL, RDF
 
 from pipeline.findings import Finding
 from pipeline.validation.result import Result
-from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, graph_memo, graph_triples, key_set, term_key
+from pipeline.scoring.graph.align import Alignment, align_entities, entities_of, graph_memo, graph_triples, key_set
+from pipeline.scoring.graph.values import loose_key, term_key
 
 #: rdf:type, looked up once (rdflib resolves namespace attributes on every access)
 _TYPE = RDF.type
@@ -46,18 +46,6 @@ _TYPE = RDF.type
 __all__ = ["loose_key", "cn1", "cn2", "cn3", "cn5", "cm2", "cm3", "conciseness_completeness"]
 
 
-def loose_key(lit: Literal) -> tuple:
-    """Datatype- and language-blind key of a literal: ``("num", float)`` or ``("str", casefolded text)``."""
-    return _loose_key(str(lit))
-
-
-@lru_cache(maxsize=1 << 16)
-def _loose_key(text: str) -> tuple:
-    text = text.strip()
-    try:
-        return ("num", float(text))
-    except ValueError:
-        return ("str", " ".join(text.split()).casefold())
 
 
 def _used(g: Graph) -> set:

@@ -84,7 +84,7 @@ from rdflib.namespace import OWL, RDF
 from pipeline.rdflists import members as rdf_members
 from pipeline.scoring.graph.align import Alignment, graph_triples
 from pipeline.scoring.graph.hierarchy import Hierarchy
-from pipeline.scoring.graph.pairs import canonical_number
+from pipeline.scoring.graph.values import canonical_number
 
 __all__ = ["resolve_entities", "value_key", "iri_names", "DeclaredKeys", "declared_keys", "BLOCK_MAX", "BLOCK_FEATURES",
            "MAX_ROUNDS"]
