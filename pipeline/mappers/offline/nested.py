@@ -219,8 +219,25 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     ``m:loan/m:extra/m:note``), held by a few occurrences only, is one more value of its occurrence:
     keying by the values instead would give no IRI to every occurrence lacking it. Otherwise (a list
     the data do not show as a repeating part, an entity read only from members deeper in the part)
-    the owner's key plus the values; a single nested object (an address) keeps its values."""
+    the owner's key plus the values.
+
+    A single nested JSON object (``conditions`` of a reading, ``impact.baseMetricV3`` of a CVE: an object,
+    no array, with no identifier of its own) is one entity per owner: it is keyed by the owner's key alone
+    (``conditions/{readingId}``; the class path tells it from the owner, and a record holds one entity per
+    class). Its values are what it measures, not what identifies it: keyed by them, the conditions of two
+    readings with equal temperature and humidity would be one entity, and a reading lacking one member
+    would lose its conditions. When some records lack the object, the key adds the one member every
+    record holding the object has (:func:`_presence_member`): a template with no value makes no IRI, so a
+    record without the object gets no empty entity and no link to one; the owner's key still tells the
+    entities apart."""
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
+    # JSON tells an object from an array by its syntax; an XML child element may repeat in the next
+    # document whatever this one shows (its schema decides), so it keeps the values below
+    if not listed and info.data.source.format == "json" and info.key and not set(info.key) & set(own) \
+            and all(parent(r) for r in own) \
+            and all(repeating_part(info.data, info.data.iterator, r) is None for r in own):
+        present = _presence_member(info, own)
+        return tuple(info.key) + (own if present is None else present)
     if listed and info.key and not set(info.key) & set(own):
         parts = {repeating_part(info.data, info.data.iterator, r) for r in own}
         part = next(iter(parts))
@@ -234,6 +251,20 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
             return tuple(info.key) + (f"{part}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
+
+
+def _presence_member(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What an owner-keyed entity's key needs besides the owner's key for records lacking the object:
+    ``()`` when every record holds a value of some member of ``own``; else the first member that every
+    record holding any of them holds (``(conditions.temperature,)``); ``None`` when no member is held by
+    all of them (the caller keys by the owner's key and the values)."""
+    def held(rec: dict, r: str) -> bool:
+        return any(str(v).strip() for v in rec.get(r, ()))
+
+    holding = [rec for rec in info.data.records if any(held(rec, r) for r in own)]
+    if len(holding) == len(info.data.records):
+        return ()
+    return next(((r,) for r in own if all(held(rec, r) for rec in holding)), None)
 
 
 def _object_of(ref: str) -> str:
