@@ -93,9 +93,7 @@ class SourceInfo:
         key: key references of the primary entity; key_evidence says why.
         fks: foreign keys by reference. link: ``True`` for a link file.
         cls: primary class (``None`` for link files); cls_score: its score; cls_name_fit: how well the
-            file (or record element) name fits it, in [0, 1]; cls_prop_fit: how well its columns name
-            properties usable on it, in [0, 1]; cls_entailed: ``True`` when the range of a relation referring
-            to the records gave it (:func:`.classes.class_from_references`).
+            file (or record element) name fits it, in [0, 1].
         assignments: reference -> property decisions (primary and secondary classes).
         keys: class -> key references (secondary classes get their own).
         cfks: composite foreign keys (:func:`find_composite_keys`).
@@ -122,8 +120,6 @@ class SourceInfo:
     cls: URIRef | None = None
     cls_score: float = 0.0
     cls_name_fit: float = 0.0
-    cls_prop_fit: float = 0.0
-    cls_entailed: bool = False
     cls_evidence: str = ""
     assignments: list[Assignment] = field(default_factory=list)
     keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)

@@ -9,17 +9,16 @@ import re
 
 import numpy as np
 from rdflib import URIRef
-from rdflib.namespace import OWL
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
-__all__ = ["choose_class", "class_without_evidence", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
+__all__ = ["choose_class", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
 
 #: Member names that state a record's class: JSON-LD's keyword (JSON-LD 1.1, section 4.3: "@type" sets
@@ -134,7 +133,6 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     scored: dict[URIRef, tuple[float, str]] = {}
-    prop_fits: dict[URIRef, float] = {}
     minority = classes_of_few(info, matcher, classes)
     for cls in classes:
         if cls in minority:
@@ -157,17 +155,16 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
             f"the file name {info.stem!r} names no class"
         scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
-        prop_fits[cls] = prop_fit
         if score > best[0]:
             best = (score, cls, scored[cls][1])
     info.cls_score, info.cls, info.cls_evidence = best
     if info.cls is not None:
-        info.cls_name_fit, info.cls_prop_fit = fits[info.cls][0], prop_fits[info.cls]
+        info.cls_name_fit = fits[info.cls][0]
     if info.cls is not None and sims is not None:
         entailed = _entailed_by_attributes(ontology, info, refs, props, sims, fits, info.cls)
         if entailed is not None:
             cls = entailed[0]
-            info.cls_score, info.cls, info.cls_prop_fit = scored[cls][0], cls, prop_fits[cls]
+            info.cls_score, info.cls = scored[cls][0], cls
             info.cls_evidence = (f"{scored[cls][1]}; {entailed[1]}, and no column names a property whose domain "
                                  f"is {ontology.compact(best[1])} (its name alone suggested it, {best[0]:.2f})")
     if info.cls is not None and sims is not None:
@@ -177,7 +174,7 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
                                   f"{ontology.compact(info.cls)} that {ontology.compact(general)} lacks, nor does "
                                   "the file name prefer it")
             info.cls = general
-            info.cls_name_fit, info.cls_prop_fit = fits[general][0], prop_fits[general]
+            info.cls_name_fit = fits[general][0]
 
 
 #: Kinds of value that are attributes of the record's own entity (a date, a number, a truth value): unlike
@@ -339,50 +336,13 @@ def class_from_references(infos: list[SourceInfo], ontology: Ontology, matcher: 
             continue
         rng, why = next(iter(found.items()))
         if rng & ontology.superclasses(t.cls):
-            t.cls_entailed = True  # the range confirms the class the columns chose
             continue
         was = t.cls
         # several ranges are each entailed (rdfs3 holds for every one): the records take the one, or the
         # subclass of one, their columns fit best
         choose_class(t, ontology, matcher, [c for c in classes if rng & ontology.superclasses(c)], props,
                      object_props)
-        t.cls_entailed = True
         named = " and ".join(sorted(ontology.compact(r) for r in rng))
         t.cls_evidence = (f"{', '.join(why)}, whose range {named} makes every referenced record one (rdfs:range, "
                           f"RDF 1.1 Semantics rdfs3); its name fitted no class ({ontology.compact(was)} was a choice "
                           "among classes its columns fit alike); " + t.cls_evidence)
-
-
-#: Share of a source's columns a class's properties (and its key) must take for the class to describe the records
-#: when nothing names it (:func:`class_without_evidence`).
-EVIDENT_SHARE = 0.5
-
-
-def class_without_evidence(info: SourceInfo, ontology: Ontology) -> str | None:
-    """Why the records' class rests on no evidence, or ``None``: neither the file (or record element) name
-    nor the columns name it at a name match's level (both fits below :data:`MIN_SCORE`), no column took a
-    property of it by name (every row on it was paired by the kind of its values or left over), its
-    properties and key take fewer than half of the columns (:data:`EVIDENT_SHARE`), no member states it
-    (:func:`type_column`) and no relation's range entails it (:func:`class_from_references`).
-
-    Such a class is the best of classes the data fit alike, all poorly (a station's 10-minute readings,
-    ``kmi-aws-10min.csv``, as a ``sosa:Sampling`` rather than an observation, by a date column that three
-    SOSA classes share): every row stating its entities rests on that choice, and is a person's to
-    confirm. ``owl:Thing``, the class of every individual (the one a vocabulary of properties alone
-    gives), is no choice."""
-    if info.cls is None or info.cls == OWL.Thing or info.typed is not None or info.cls_entailed or info.link:
-        return None
-    if info.cls_name_fit >= MIN_SCORE or info.cls_prop_fit >= MIN_SCORE:
-        return None
-    # a column matched by name to a property of the class (a synonym, `author` ~ `writer`) is evidence of
-    # it, however weak the fit averaged over every column
-    if any(a.cls == info.cls and a.basis == "name" for a in info.assignments):
-        return None
-    # nor is a class whose properties the records' columns fill: paired by the kinds of their values, most
-    # columns finding a property of it (a publisher's code, name, city and year) show what the records are
-    mine = {a.reference for a in info.assignments if a.cls == info.cls} | set(info.key)
-    if len(mine) >= EVIDENT_SHARE * len(info.refs):
-        return None
-    return (f"the class {ontology.compact(info.cls)} of {info.name} rests on no name: the file name fits it "
-            f"{info.cls_name_fit:.2f} and its columns {info.cls_prop_fit:.2f}, both below the {MIN_SCORE} a name "
-            f"match needs, and its properties take {len(mine)} of the {len(info.refs)} columns: check the class")

@@ -28,7 +28,7 @@ from pipeline.table import MappingTable
 from pipeline.mappers.contract import MapInput, MapResult
 from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.classes import choose_class, class_from_references, class_without_evidence, type_column
+from pipeline.mappers.offline.classes import choose_class, class_from_references, type_column
 from pipeline.mappers.offline.confidence import calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
@@ -236,13 +236,6 @@ class OfflineMapper:
             if row.source_file in sampled:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
         mark_cross_products(builder.rows, data)
-        # rows on a class the data do not name are a guess of the class, whatever their own evidence
-        for info in infos:
-            why = None if info.name in documents else class_without_evidence(info, ont)
-            cls = builder.c(info.cls)
-            for row in builder.rows if why else ():
-                if row.source_file == info.name and cls in (row.entity_class, row.related_entity_class):
-                    row.review = f"{row.review}; {why}" if row.review else why
         calibrate_rows(builder.rows)
         rewrite(builder.rows, kinds)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
