@@ -20,7 +20,7 @@ from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, va
 from pipeline.mappers.offline.identity import id_like, identifier_properties
 from pipeline.mappers.offline.names import NameMatcher
 
-__all__ = ["parent", "one_join_per_object", "sibling_members", "ontology_identifier", "within_owner", "member_id",
+__all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "within_owner", "member_id",
            "foreign_key_owners"]
 
 
@@ -50,6 +50,51 @@ def one_join_per_object(info: SourceInfo, described: dict[URIRef, SourceInfo]) -
         for r in refs:
             if r != keep:
                 del info.fks[r]
+
+
+def specialise_objects(info: SourceInfo, ontology: Ontology) -> None:
+    """Members of one nested object that opened a class and its superclasses describe one entity of the
+    most specific of them: its superclasses' properties go on it, not on a second entity.
+
+    RDFS semantics: a property whose domain is ``Score`` is usable on a ``ScoreV3`` when ``ScoreV3
+    rdfs:subClassOf Score`` (rdfs9: every ``ScoreV3`` is a ``Score``), and the members of one object
+    describe one thing. So ``scoreV3.attackVector`` (domain ``ScoreV3``) and ``scoreV3.baseScore``
+    (domain ``Score``) are values of one ``ScoreV3``, not of a ``ScoreV3`` and a ``Score``. The same holds
+    for an object nested in it within the same occurrence (``impact.baseMetricV3.impactScore``, domain
+    ``CVSSBaseMetric``, beside ``impact.baseMetricV3.cvssV3.attackVector``, domain ``CVSS3BaseMetric``):
+    the outer object's entity is the inner one when the inner class is a strict subclass of the outer's
+    and one class only is opened below it. Classes neither sub- nor superclass of each other (two kinds
+    of thing in one object) stay apart, as does a nested object of the same class (a part of a part)."""
+    def objects() -> dict[str, set[URIRef]]:
+        found: dict[str, set[URIRef]] = {}
+        for a in info.assignments:
+            if a.cls != info.cls and parent(a.reference):
+                found.setdefault(parent(a.reference), set()).add(a.cls)
+        return found
+
+    def move(obj: str, cls: URIRef, why: str) -> None:
+        for a in info.assignments:
+            if parent(a.reference) == obj and a.cls != info.cls and a.cls != cls:
+                a.evidence.append(f"{ontology.compact(a.cls)} is a superclass of {ontology.compact(cls)}, {why}: "
+                                  f"one entity {ontology.compact(cls)} (rdfs:subClassOf)")
+                a.cls = cls
+
+    for obj, classes in objects().items():
+        most = [c for c in classes if classes <= ontology.superclasses(c)]
+        if len(classes) > 1 and len(most) == 1:
+            move(obj, most[0], f"which other members of the object {obj!r} opened")
+    found = objects()
+    part = {obj: {repeating_part(info.data, info.data.iterator, a.reference) for a in info.assignments
+                  if parent(a.reference) == obj} for obj in found}
+    for obj, classes in sorted(found.items(), key=lambda x: -len(x[0])):
+        if len(classes) != 1:
+            continue
+        outer = next(iter(classes))
+        inner = {c for d, cs in found.items() if d != obj and re.match(re.escape(obj) + r"[/.]", d)
+                 and part[d] == part[obj] for c in cs}
+        if len(inner) == 1 and (c := next(iter(inner))) != outer and outer in ontology.superclasses(c):
+            move(obj, c, f"which members of an object nested in {obj!r} opened")
+            found[obj] = {c}
 
 
 def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, datatype_props: list[URIRef],
@@ -92,17 +137,28 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             return [cls] if cls is not None else []
         return flat
 
+    # a property is one value of each entity: taken on one nested entity (the V3 score's baseScore), it is
+    # still free on another entity of the record (the V2 score's). A flat column keeps the record-wide rule
+    # (its entities share one object, where a property named twice is one column too many)
+    taken: dict[URIRef, set[URIRef]] = {}
+    for a in info.assignments:
+        taken.setdefault(a.cls, set()).add(a.prop)
+
+    def free(p: URIRef, r: str, cls: URIRef) -> bool:
+        return p not in taken.get(cls, set()) if parent(r) else p not in used
+
     pairs = sorted(((score(matcher, r, p, []) * value_fit(ontology, p, info.data.values(r)), i, str(p), r, p, cls)
                     for i, r in enumerate(candidates)
                     if r not in done and r not in info.fks
                     for cls in classes_of(r)
-                    for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0),
+                    for p in datatype_props if free(p, r, cls) and domain_fits(ontology, p, cls) == 1.0),
                    key=lambda x: (-x[0], x[1], x[2]))
     for score, _, _, r, p, cls in pairs:
-        if r in done or p in used or score < MIN_SCORE:
+        if r in done or not free(p, r, cls) or score < MIN_SCORE:
             continue
         done.add(r)
         used.add(p)
+        taken.setdefault(cls, set()).add(p)
         where = f"a member of the object {parent(r)!r}" if parent(r) else "a column of the record"
         info.assignments.append(Assignment(r, p, cls, score, [
             f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; {where}, "
@@ -113,18 +169,19 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
         if cls is None:
             continue
         left = [r for r in candidates if parent(r) == obj and r not in done and r not in info.fks]
-        free = [p for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0]
+        free_props = [p for p in datatype_props if p not in taken.get(cls, set()) and domain_fits(ontology, p, cls) == 1.0]
         kinds = {r: value_kind(info.data.values(r)) for r in left}
         for r in left:
             k = kinds[r]
             if k in (None, "text") or sum(1 for x in left if kinds[x] == k) != 1:
                 continue
-            fits = [p for p in free if k in range_kinds(ontology, p)]
+            fits = [p for p in free_props if k in range_kinds(ontology, p)]
             if len(fits) != 1:
                 continue
             done.add(r)
             used.add(fits[0])
-            free.remove(fits[0])
+            taken.setdefault(cls, set()).add(fits[0])
+            free_props.remove(fits[0])
             info.assignments.append(Assignment(r, fits[0], cls, MIN_SCORE, [
                 f"{r!r} is the only {k} member of the object {obj!r} (an entity {ontology.compact(cls)}) and "
                 f"{ontology.compact(fits[0])} its only free property whose range admits a {k}"], "values"))
@@ -162,8 +219,25 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     ``m:loan/m:extra/m:note``), held by a few occurrences only, is one more value of its occurrence:
     keying by the values instead would give no IRI to every occurrence lacking it. Otherwise (a list
     the data do not show as a repeating part, an entity read only from members deeper in the part)
-    the owner's key plus the values; a single nested object (an address) keeps its values."""
+    the owner's key plus the values.
+
+    A single nested JSON object (``conditions`` of a reading, ``impact.baseMetricV3`` of a CVE: an object,
+    no array, with no identifier of its own) is one entity per owner: it is keyed by the owner's key alone
+    (``conditions/{readingId}``; the class path tells it from the owner, and a record holds one entity per
+    class). Its values are what it measures, not what identifies it: keyed by them, the conditions of two
+    readings with equal temperature and humidity would be one entity, and a reading lacking one member
+    would lose its conditions. When some records lack the object, the key adds the one member every
+    record holding the object has (:func:`_presence_member`): a template with no value makes no IRI, so a
+    record without the object gets no empty entity and no link to one; the owner's key still tells the
+    entities apart."""
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
+    # JSON tells an object from an array by its syntax; an XML child element may repeat in the next
+    # document whatever this one shows (its schema decides), so it keeps the values below
+    if not listed and info.data.source.format == "json" and info.key and not set(info.key) & set(own) \
+            and all(parent(r) for r in own) \
+            and all(repeating_part(info.data, info.data.iterator, r) is None for r in own):
+        present = _presence_member(info, own)
+        return tuple(info.key) + (own if present is None else present)
     if listed and info.key and not set(info.key) & set(own):
         parts = {repeating_part(info.data, info.data.iterator, r) for r in own}
         part = next(iter(parts))
@@ -177,6 +251,20 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
             return tuple(info.key) + (f"{part}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
+
+
+def _presence_member(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What an owner-keyed entity's key needs besides the owner's key for records lacking the object:
+    ``()`` when every record holds a value of some member of ``own``; else the first member that every
+    record holding any of them holds (``(conditions.temperature,)``); ``None`` when no member is held by
+    all of them (the caller keys by the owner's key and the values)."""
+    def held(rec: dict, r: str) -> bool:
+        return any(str(v).strip() for v in rec.get(r, ()))
+
+    holding = [rec for rec in info.data.records if any(held(rec, r) for r in own)]
+    if len(holding) == len(info.data.records):
+        return ()
+    return next(((r,) for r in own if all(held(rec, r) for rec in holding)), None)
 
 
 def _object_of(ref: str) -> str:

@@ -22,7 +22,7 @@ from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_pro
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
 from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, sibling_members,
-                                              within_owner)
+                                              specialise_objects, within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -153,6 +153,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                 f"{r!r} ~ {ontology.compact(p)} similarity {score:.2f}; its domain "
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
     one_join_per_object(info, described or {})
+    specialise_objects(info, ontology)
     sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
