@@ -19,6 +19,7 @@ names; here those scores are features of one sentence's decision, not a replacem
 """
 from __future__ import annotations
 
+import functools
 import zlib
 from collections import Counter
 
@@ -54,8 +55,15 @@ def training_groups(groups: list[str], texts: list[str], alone: float = ALONE) -
     return [f"{g}#{i}" if zlib.crc32(t.encode()) < cut else g for i, (g, t) in enumerate(zip(groups, texts))]
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _folded(value: str) -> str:
+    """A name's key with accents folded (a pure function of the string, asked for both names of
+    every row in every stacking round)."""
+    return fold_accents(key(value))
+
+
 def _name(m) -> str:
-    return fold_accents(key(m.value))
+    return _folded(m.value)
 
 
 class CorpusStats:
@@ -83,15 +91,23 @@ class CorpusStats:
                 continue
             local: dict[tuple, float] = {}
             for c in rows:
-                a, b = _name(c.a), _name(c.b)
+                a, b, v = _name(c.a), _name(c.b), c.p
                 for k in (("t", g, (a, c.rel, b)), ("p", g, (a, b)), ("s", g, a), ("o", g, b)):
-                    local[k] = max(local.get(k, 0.0), c.p)
+                    old = local.get(k, 0.0)
+                    local[k] = v if v > old else old  # max(old, v), a key without a value 0.0
                 local[("n", g, a)] = local[("n", g, b)] = 1.0
             for k, v in local.items():
-                top = self._top.setdefault(k, [])
-                top.append((v, i))
-                top.sort(key=lambda x: -x[0])
-                del top[2:]
+                # the two highest, an earlier sentence first among equal values
+                top = self._top.get(k)
+                if top is None:
+                    self._top[k] = [(v, i)]
+                elif v > top[0][0]:
+                    top.insert(0, (v, i))
+                    del top[2:]
+                elif len(top) == 1:
+                    top.append((v, i))
+                elif v > top[1][0]:
+                    top[1] = (v, i)
                 acc = self._sum.setdefault(k, [0.0, 0])
                 acc[0] += v
                 acc[1] += 1
@@ -108,6 +124,31 @@ class CorpusStats:
     def _share(self, i: int, kind: str, g: str, name: str) -> float:
         n = self._others(i, ("n", g, name))[1]
         return self._others(i, (kind, g, name))[0] / n if n else -1.0
+
+    def rows(self, i: int, scored: list[PairScore]) -> list[list[float]]:
+        """:meth:`row` of each of ``scored``, the rows of sentence ``i`` (the values of a name and of
+        a pair of names read once for the sentence: its rows repeat them)."""
+        g = self.groups[i]
+        if self._size[g] == 1:
+            return [list(NO_EVIDENCE)] * len(scored)
+        size = min(self._size[g] - 1, _CAP)
+        names: dict[str, tuple[float, float, float]] = {}
+        pairs: dict[tuple[str, str], tuple[float, float, float]] = {}
+        out = []
+        for c in scored:
+            a, b = _name(c.a), _name(c.b)
+            pair = pairs.get((a, b))
+            if pair is None:
+                pair = pairs[(a, b)] = (min(self._others(i, ("p", g, (a, b)))[1], _CAP), self._max(i, ("p", g, (a, b))),
+                                        self._max(i, ("p", g, (b, a))))
+            for x in (a, b):
+                if x not in names:
+                    names[x] = (min(self._others(i, ("n", g, x))[1], _CAP), self._share(i, "s", g, x),
+                                self._share(i, "o", g, x))
+            na, nb = names[a], names[b]
+            out.append([size, pair[0], self._max(i, ("t", g, (a, c.rel, b))), pair[1], pair[2], na[0], na[1], na[2],
+                        nb[1]])
+        return out
 
     def row(self, i: int, c: PairScore) -> list[float]:
         """:data:`CORPUS_FEATURES` of row ``c`` of sentence ``i``, from the group's other sentences:

@@ -502,11 +502,13 @@ class OfflineExtractor:
         if self.subject is not None and self.subject_weight:
             # without the variant names, as the subject model saw its training sentences
             ms, toks = plain_mentions(all_ms), tokens(sent)
-            subj = {}
+            names = {}
             for a, _, _ in pairs:
-                if (a.start, a.end, a.value) not in subj:
-                    fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)])
-                    subj[(a.start, a.end, a.value)] = float(self.subject.predict_proba(_csr32(fa))[0, 1])
+                names.setdefault((a.start, a.end, a.value), a)
+            # one call for the sentence's subjects: each row's probability is that row's alone
+            fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)
+                                      for a in names.values()])
+            subj = dict(zip(names, self.subject.predict_proba(_csr32(fa))[:, 1].tolist()))
             ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
         scores = self.relation.decision_function(Xm)
         # the alternatives are for the stacker to weigh: without one, a pair keeps its best relation

@@ -32,7 +32,7 @@ from threadpoolctl import threadpool_limits
 from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
 from pipeline.text.decode import PairScore
 
-__all__ = ["apply_bins", "BAGS", "Bagged", "bin_edges", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "ROUNDS", "sentence_features",
+__all__ = ["apply_bins", "BAGS", "Bagged", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
@@ -83,8 +83,23 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _pair_key(c: PairScore) -> tuple:
-    return span(c.a), c.a.value, span(c.b), c.b.value
+def _count_above(ref_groups: np.ndarray, ref_values: np.ndarray, groups: np.ndarray, values: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """For each query ``(groups[i], values[i])``: how many reference values of the same group are
+    greater than ``values[i]``, and the greatest reference value of the group below it (NaN when
+    none). Integer group ids; values compared as floats (no NaN). Exact: the values are replaced by
+    their ranks among all values given (:func:`numpy.unique`), so group and rank form one integer
+    key that sorts as the pair does."""
+    ranks, inverse = np.unique(np.concatenate([ref_values, values]), return_inverse=True)
+    k = len(ranks)
+    ref_key = np.sort(ref_groups.astype(np.int64) * k + inverse[:len(ref_values)])
+    key = groups.astype(np.int64) * k + inverse[len(ref_values):]
+    end = np.searchsorted(ref_key, groups.astype(np.int64) * k + (k - 1), side="right")
+    above = end - np.searchsorted(ref_key, key, side="right")
+    below_at = np.searchsorted(ref_key, key, side="left") - 1
+    ok = (below_at >= 0) & (ref_key[np.maximum(below_at, 0)] // k == groups)
+    below = np.where(ok, ranks[ref_key[np.maximum(below_at, 0)] % k], np.nan)
+    return above, below
 
 
 def context_features(scored: list[PairScore], corpus: CorpusStats | None = None, index: int = 0) -> np.ndarray:
@@ -101,71 +116,136 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     alternative became more probable ranks second to it. The topic is the subject span
     with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
     threshold without a stacker). ``corpus``: the run's :class:`.corpus.CorpusStats`, in which
-    this is sentence ``index`` (else the corpus features say "no evidence")."""
-    base: dict[tuple, PairScore] = {}
-    top_rel: dict[tuple, float] = {}
-    for c in scored:
-        k = _pair_key(c)
-        if k not in base or (c.p, -c.alt) > (base[k].p, -base[k].alt):
-            base[k] = c
-        top_rel[k] = max(top_rel.get(k, -math.inf), c.rel_score)
-    pairs = list(base.values())
-    by_obj: dict[tuple[int, int], list[float]] = {}
-    as_obj: dict[tuple[int, int], float] = {}
-    as_sub: dict[tuple[int, int], float] = {}
-    topic: dict[tuple[int, int], float] = {}
-    for c in pairs:
-        by_obj.setdefault(span(c.b), []).append(c.p)
-        as_obj[span(c.b)] = max(as_obj.get(span(c.b), 0.0), c.p)
-        as_sub[span(c.a)] = max(as_sub.get(span(c.a), 0.0), c.p)
-        topic[span(c.a)] = topic.get(span(c.a), 0.0) + c.p * c.ps
-    ps_of = {span(c.a): c.ps for c in pairs}
-    positions = sorted({span(c.a) for c in pairs} | {span(c.b) for c in pairs})
-    by_obj_rel: dict[tuple[int, int], list[float]] = {}
+    this is sentence ``index`` (else the corpus features say "no evidence").
+
+    Computed column by column (numpy over the rows; per span and per pair once): a long text's
+    sentence has thousands of rows and each stacking round computes them again.
+    """
+    n = len(scored)
+    out = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    if not n:
+        return out
+    # the pair of each row (its two spans and names) and its context row: the most probable
+    # (alt 0 on a tie; the first such row)
+    pair_of: dict[tuple, int] = {}
+    rows_pair = np.empty(n, dtype=np.int64)
+    base: list[int] = []  # row of each pair's context entry, pairs in order of first row
+    top_rel: list[float] = []
+    for i, c in enumerate(scored):
+        a, b = c.a, c.b
+        k = (a.start, a.end, a.value, b.start, b.end, b.value)
+        j = pair_of.get(k)
+        if j is None:
+            j = pair_of[k] = len(base)
+            base.append(i)
+            top_rel.append(c.rel_score)
+        else:
+            bc = scored[base[j]]
+            if (c.p, -c.alt) > (bc.p, -bc.alt):
+                base[j] = i
+            if c.rel_score > top_rel[j]:
+                top_rel[j] = c.rel_score
+        rows_pair[i] = j
+    # spans as integer ids, in text order (``positions``)
+    sa_l = [(c.a.start, c.a.end) for c in scored]
+    sb_l = [(c.b.start, c.b.end) for c in scored]
+    positions = sorted(set(sa_l) | set(sb_l))
+    pos = {s: i for i, s in enumerate(positions)}
+    ia = np.array([pos[s] for s in sa_l], dtype=np.int64)
+    ib = np.array([pos[s] for s in sb_l], dtype=np.int64)
+    P = np.array([c.p for c in scored], dtype=np.float64)
+    RS = np.array([c.rel_score for c in scored], dtype=np.float64)
+    # per span, from the pairs (their context rows), in pair order as sums are order-dependent
+    m = len(positions)
+    as_obj, as_sub = [0.0] * m, [0.0] * m
+    has_obj = [False] * m
+    topic: dict[int, float] = {}
+    ps_of = [0.0] * m
+    by_obj: dict[int, list[float]] = {}
     by_sub_rel: dict[tuple, list[float]] = {}
-    for c in pairs:
-        by_obj_rel.setdefault(span(c.b), []).append(c.rel_score)
-        by_sub_rel.setdefault((span(c.a), c.rel), []).append(c.p)
-    topic_order = sorted(topic, key=lambda k: (-topic[k], k))
-    obj_order = sorted(as_obj, key=lambda k: (-as_obj[k], k))
-    names = len({span(c.a) for c in pairs})
-    likely = sum(1 for v in as_obj.values() if v >= 0.2)
-    name_spans = sorted({span(c.a) for c in pairs})
-    # per span and per pair, once per sentence rather than once per row (a long sentence has
-    # thousands of rows): ranks, each object's sorted probabilities, the clause role
-    topic_rank = {k: i for i, k in enumerate(topic_order)}
-    obj_rank = {k: i for i, k in enumerate(obj_order)}
-    pos = {k: i for i, k in enumerate(positions)}
-    obj_ps = {k: sorted(v, reverse=True) for k, v in by_obj.items()}
-    obj_sum = {k: sum(v) for k, v in obj_ps.items()}
+    for i in base:
+        c = scored[i]
+        sa, sb = int(ia[i]), int(ib[i])
+        by_obj.setdefault(sb, []).append(c.p)
+        as_obj[sb] = max(as_obj[sb], c.p)
+        has_obj[sb] = True
+        as_sub[sa] = max(as_sub[sa], c.p)
+        topic[sa] = topic.get(sa, 0.0) + c.p * c.ps
+        ps_of[sa] = c.ps
+        by_sub_rel.setdefault((sa, c.rel), []).append(c.p)
+    topic_order = sorted(topic, key=lambda s: (-topic[s], positions[s]))
+    obj_order = sorted((s for s in range(m) if has_obj[s]), key=lambda s: (-as_obj[s], positions[s]))
+    topic_rank = np.zeros(m, dtype=np.int64)
+    topic_rank[topic_order] = np.arange(len(topic_order))
+    obj_rank = np.zeros(m, dtype=np.int64)
+    obj_rank[obj_order] = np.arange(len(obj_order))
+    best_of = np.zeros(m)
+    sum_of = np.zeros(m)
+    for s, v in by_obj.items():
+        desc = sorted(v, reverse=True)
+        best_of[s] = desc[0]
+        sum_of[s] = sum(desc)
+    names = len(topic)
+    likely = sum(1 for s in range(m) if has_obj[s] and as_obj[s] >= 0.2)
+    base_rows = np.array(base, dtype=np.int64)
+    best = best_of[ib]
+    # competitors for the same object: how many pairs are more probable, the next value below
+    rank, below = _count_above(ib[base_rows], P[base_rows], ib, P)
+    other = np.where(best != P, best, np.where(np.isnan(below), 0.0, below))
+    # same subject and relation; relation scores of the object's pairs
+    sub_rel = {k: i for i, k in enumerate(by_sub_rel)}
+    rel_l = [c.rel for c in scored]
+    g_sr = np.array([sub_rel.get((int(s), r), -1) for s, r in zip(ia, rel_l)], dtype=np.int64)
+    ref_sr = np.array([sub_rel[(int(ia[i]), scored[i].rel)] for i in base], dtype=np.int64)
+    same_rel, _ = _count_above(ref_sr, P[base_rows], g_sr, P)
+    rel_rank, _ = _count_above(ib[base_rows], RS[base_rows], ib, RS)
+    col = {name: j for j, name in enumerate(FEATURES)}
+    out[:, 0] = P
+    out[:, 1] = [_logit(p) for p in P.tolist()]
+    out[:, 2] = [c.ps for c in scored]
+    out[:, 3] = np.maximum(np.minimum(RS, 3.0), -3.0)
+    out[:, 4] = [c.cue for c in scored]
+    out[:, 5] = np.divide(P, best, out=np.zeros(n), where=best != 0)
+    out[:, 6] = P >= best
+    out[:, 7] = np.minimum(rank, 3)
+    out[:, 8] = P - other
+    out[:, 9] = ia == topic_order[0]
+    out[:, 10] = np.minimum(topic_rank[ia], 3)
+    out[:, 11] = np.array(as_obj)[ia]
+    out[:, 12] = np.array(as_sub)[ib]
+    out[:, 13] = min(names, 8)
+    out[:, 14] = min(likely, 8)
+    out[:, 15] = np.minimum(obj_rank[ib], 8)
+    out[:, 16] = best
+    out[:, 17] = [c.b.start < c.a.start for c in scored]
+    out[:, 18] = sum_of[ib]
+    out[:, 19] = [r is not None for r in rel_l]
+    out[:, 20] = np.array(ps_of)[ib]
+    out[:, 21] = np.minimum(ia, 8)
+    out[:, 22] = np.minimum(ib, 8)
+    out[:, 23] = np.minimum(np.abs(ib - ia) - 1, 8)
+    out[:, 24] = np.where(g_sr >= 0, same_rel, 0)
+    out[:, 25] = rel_rank
+    out[:, 26] = [min(c.alt, 3) for c in scored]
+    out[:, 27] = np.maximum(RS - np.array(top_rel)[rows_pair], -3.0)
+    out[:, 28] = [c.label for c in scored]
+    out[:, 29] = [c.label_other for c in scored]
+    shapes = [c.b.shape for c in scored]
+    for s in _SHAPES:
+        out[:, col[f"object_shape={s}"]] = [x == s for x in shapes]
+    name_spans = [positions[s] for s in sorted(topic)]
     roles: dict[tuple, str | None] = {}
-    rows = []
-    for c in scored:
-        sa, sb = span(c.a), span(c.b)
-        ps_b = obj_ps[sb]
-        best = ps_b[0]
-        rank = sum(1 for x in ps_b if x > c.p)
-        other = next((x for x in ps_b if x != c.p), None)
-        row = [c.p, _logit(c.p), c.ps, max(min(c.rel_score, 3.0), -3.0), c.cue, c.p / best if best else 0.0,
-               1.0 if c.p >= best else 0.0, min(rank, 3), c.p - (other if other is not None else 0.0),
-               1.0 if topic_order[0] == sa else 0.0, min(topic_rank[sa], 3),
-               as_obj.get(sa, 0.0), as_sub.get(sb, 0.0), min(names, 8), min(likely, 8),
-               min(obj_rank[sb], 8), best, 1.0 if c.b.start < c.a.start else 0.0,
-               obj_sum[sb], 1.0 if c.rel is not None else 0.0, ps_of.get(sb, 0.0),
-               min(pos[sa], 8), min(pos[sb], 8),
-               min(abs(pos[sb] - pos[sa]) - 1, 8),
-               sum(1 for x in by_sub_rel.get((sa, c.rel), ()) if x > c.p),
-               sum(1 for x in by_obj_rel[sb] if x > c.rel_score),
-               min(c.alt, 3), max(c.rel_score - top_rel[_pair_key(c)], -3.0), c.label, c.label_other]
-        row += [1.0 if c.b.shape == s else 0.0 for s in _SHAPES]
+    role_l = []
+    for c, sa in zip(scored, sa_l):
         rk = (c.sent, c.a.start, sa, c.b.start)
         if rk not in roles:
             roles[rk] = clause_role(c.sent, c.a, c.b, name_spans)
-        role = roles[rk]
-        row += [1.0 if role == r else 0.0 for r in _CLAUSE_ROLES]
-        row += corpus.row(index, c) if corpus is not None else list(NO_EVIDENCE)
-        rows.append(row)
-    return np.array(rows, dtype=np.float64).reshape(len(scored), len(FEATURES))
+        role_l.append(roles[rk])
+    for r in _CLAUSE_ROLES:
+        out[:, col[f"clause={r}"]] = [x == r for x in role_l]
+    first = col[CORPUS_FEATURES[0]]
+    out[:, first:] = corpus.rows(index, scored) if corpus is not None else NO_EVIDENCE
+    return out
 
 
 #: Stackers averaged per round (bagging): one gradient-boosted model's output moves with small
@@ -195,7 +275,28 @@ class Bagged:
         edges = getattr(self, "edges", None)  # None in a model pickled before bins existed
         if edges is not None:
             X = apply_bins(edges, X)
-        return np.mean([m.predict_proba(X) for m in self.models], axis=0)
+        return np.mean([binned_proba(m, X) for m in self.models], axis=0)
+
+
+def binned_proba(model, X: np.ndarray) -> np.ndarray:
+    """``model.predict_proba(X)`` (rows x 2) of a fitted binary scikit-learn
+    ``HistGradientBoostingClassifier``, its trees walked on the rows' bins (the model's own bin
+    mapper, one byte per value) instead of the float values: the prediction scikit-learn itself
+    makes of its training rows during a fit. The same leaves, hence the same probabilities bit
+    for bit - a node's float threshold is the upper edge of its bin threshold, so ``x <= edge``
+    exactly when ``bin(x) <= bin threshold`` - in about two thirds of the time (the trees read
+    a compact array). Any other model, categorical features or a NaN in ``X``: the model's own
+    ``predict_proba``."""
+    mapper = getattr(model, "_bin_mapper", None)
+    if (mapper is None or getattr(model, "n_trees_per_iteration_", 0) != 1 or mapper.is_categorical_ is not None
+            and np.any(mapper.is_categorical_) or np.isnan(X).any()):
+        return model.predict_proba(X)
+    raw = np.zeros((len(X), 1), dtype=model._baseline_prediction.dtype, order="F")
+    raw += model._baseline_prediction
+    with threadpool_limits(1):
+        model._predict_iterations(mapper.transform(np.asarray(X, dtype=np.float64)), model._predictors, raw,
+                                  is_binned=True, n_threads=1)
+    return model._loss.predict_proba(raw)
 
 
 #: Bins per feature of a weighted stacker fit (scikit-learn's default for its own binning).
