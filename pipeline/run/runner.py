@@ -41,6 +41,7 @@ from typing import Any, Callable
 from pipeline.errors import InputError, PipelineError
 from pipeline.findings import Finding
 from pipeline.manifest import Case
+from pipeline.outfolder import aside, begin, replace
 from pipeline.run.case import CaseRun, RunConfig, finish, versions
 from pipeline.run.evaluate import mapping_scores
 from pipeline.run.stages import (STAGES, State, compare_graphs, gold_diff, graph_counts, is_self_replay, mapping_level,
@@ -65,29 +66,6 @@ class RunInterrupted(KeyboardInterrupt):
         self.run = run
 
 
-def _aside(folder: Path, suffix: str) -> Path:
-    return folder.with_name(folder.name + suffix)
-
-
-def _replace(src: Path, dst: Path) -> None:
-    """Move folder ``src`` to ``dst``, replacing whatever ``dst`` held."""
-    if dst.exists():
-        shutil.rmtree(dst)
-    src.rename(dst)
-
-
-def _begin(folder: Path) -> Path | None:
-    """Make ``folder`` fresh for a new run; returns where the earlier run waits (``None``: no earlier run)."""
-    previous, interrupted = _aside(folder, ".previous"), _aside(folder, ".interrupted")
-    if previous.is_dir():  # the last run never ended (killed): its folder is kept, the one before it waits
-        if folder.is_dir():
-            _replace(folder, interrupted)
-    elif folder.is_dir():
-        folder.rename(previous)
-    folder.mkdir(parents=True, exist_ok=True)
-    return previous if previous.is_dir() else None
-
-
 def _interrupted(run: CaseRun, previous: Path | None, stage: str) -> RunInterrupted:
     """Close an interrupted run: its run.json and audit, its folder moved aside, the earlier run back."""
     folder = run.folder
@@ -96,8 +74,8 @@ def _interrupted(run: CaseRun, previous: Path | None, stage: str) -> RunInterrup
         finish(run)
     except Exception:  # the interrupt came while writing: the files of the stages so far are what is kept
         LOGGER.exception("%s/%s: run.json of the interrupted run not written", run.case.scenario, run.case.name)
-    kept = _aside(folder, ".interrupted")
-    _replace(folder, kept)
+    kept = aside(folder, ".interrupted")
+    replace(folder, kept)
     back = ""
     if previous is not None:
         previous.rename(folder)
@@ -241,7 +219,7 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
             run is back in place (see the module docstring).
     """
     folder = config.out_dir / case.scenario / case.name
-    previous = _begin(folder)  # the earlier run waits aside until this one ends
+    previous = begin(folder)  # the earlier run waits aside until this one ends
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
                                         "processes": config.processes, "out_dir": str(config.out_dir),
                                         "evaluate": config.evaluate})
@@ -260,12 +238,12 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
     if previous is not None and run.status == "failed" and run.error_kind == "input":
         # bad input (exit 2) loses nothing already written: the earlier run comes back, this one's
         # audit and run.json wait in <case>.failed/
-        kept = _aside(folder, ".failed")
-        _replace(folder, kept)
+        kept = aside(folder, ".failed")
+        replace(folder, kept)
         previous.rename(folder)
         run.folder = kept
     else:
         if previous is not None:
             shutil.rmtree(previous, ignore_errors=True)
-        shutil.rmtree(_aside(folder, ".failed"), ignore_errors=True)  # an older bad-input run: superseded
+        shutil.rmtree(aside(folder, ".failed"), ignore_errors=True)  # an older bad-input run: superseded
     return run

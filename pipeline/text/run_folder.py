@@ -13,55 +13,20 @@ outright leaves ``<case>.previous/``; the next run keeps the killed run's folder
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
+
+from pipeline import outfolder
+from pipeline.outfolder import begin, end
 
 __all__ = ["begin", "end", "interrupted", "failed"]
 
 
-def _aside(folder: Path, suffix: str) -> Path:
-    return folder.with_name(folder.name + suffix)
-
-
-def _replace(src: Path, dst: Path) -> None:
-    """Move folder ``src`` to ``dst``, replacing whatever ``dst`` held."""
-    if dst.exists():
-        shutil.rmtree(dst)
-    src.rename(dst)
-
-
-def begin(folder: Path) -> Path | None:
-    """Make ``folder`` fresh for a new run; returns where the earlier run waits (``None``: none)."""
-    previous = _aside(folder, ".previous")
-    if previous.is_dir():  # the last run never ended (killed): its folder is kept, the one before it waits
-        if folder.is_dir():
-            _replace(folder, _aside(folder, ".interrupted"))
-    elif folder.is_dir() and any(folder.iterdir()):
-        folder.rename(previous)
-    folder.mkdir(parents=True, exist_ok=True)
-    return previous if previous.is_dir() else None
-
-
-def end(previous: Path | None) -> None:
-    """The run ended and its folder holds its record: the earlier run goes."""
-    if previous is not None and previous.is_dir():
-        shutil.rmtree(previous)
-
-
 def _restore(folder: Path, previous: Path | None, suffix: str) -> tuple[Path | None, str]:
-    """Move this run's folder aside (``suffix``; an empty one is removed) and the earlier run back."""
-    kept = None
-    if folder.is_dir() and any(folder.iterdir()):
-        kept = _aside(folder, suffix)
-        _replace(folder, kept)
-    elif folder.is_dir():
-        folder.rmdir()
-    back = ""
-    if previous is not None and previous.is_dir():
-        previous.rename(folder)
-        back = f"; the earlier run is back in {folder}"
-    return kept, back
+    """:func:`pipeline.outfolder.restore`, and the words saying where the earlier run is."""
+    back = previous is not None and previous.is_dir()
+    kept = outfolder.restore(folder, previous, suffix)
+    return kept, f"; the earlier run is back in {folder}" if back else ""
 
 
 def interrupted(folder: Path, previous: Path | None, record: dict[str, Any], has_gold: bool) -> str:

@@ -1,0 +1,68 @@
+"""A case's output folder across runs: the earlier run is kept aside until this one ends.
+
+Shared by ``kgc run`` (:mod:`pipeline.run.runner`) and ``kgc text``
+(:mod:`pipeline.text.run_folder`). A run writes a fresh ``<case>/`` while the earlier run's folder
+waits as ``<case>.previous/``; a run that ends removes it, a run interrupted or failed on bad input
+moves its own folder aside (``<case>.interrupted/``, ``<case>.failed/``) and puts the earlier run
+back. A run killed outright leaves ``<case>.previous/``: the next run keeps the killed run's folder
+as ``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+__all__ = ["aside", "replace", "begin", "end", "restore"]
+
+
+def aside(folder: Path, suffix: str) -> Path:
+    """``<case><suffix>/`` beside ``folder`` (``.previous``, ``.interrupted``, ``.failed``)."""
+    return folder.with_name(folder.name + suffix)
+
+
+def replace(src: Path, dst: Path) -> None:
+    """Move folder ``src`` to ``dst``, replacing whatever ``dst`` held."""
+    if dst.exists():
+        shutil.rmtree(dst)
+    src.rename(dst)
+
+
+def begin(folder: Path) -> Path | None:
+    """Make ``folder`` fresh for a new run.
+
+    Returns:
+        Where the earlier run waits (``<case>.previous/``), ``None`` when there is none (no folder,
+        or an empty one, which is reused).
+    """
+    previous = aside(folder, ".previous")
+    if previous.is_dir():  # the last run never ended (killed): its folder is kept, the one before it waits
+        if folder.is_dir():
+            replace(folder, aside(folder, ".interrupted"))
+    elif folder.is_dir() and any(folder.iterdir()):
+        folder.rename(previous)
+    folder.mkdir(parents=True, exist_ok=True)
+    return previous if previous.is_dir() else None
+
+
+def end(previous: Path | None) -> None:
+    """The run ended and its folder holds its record: the earlier run goes."""
+    if previous is not None and previous.is_dir():
+        shutil.rmtree(previous)
+
+
+def restore(folder: Path, previous: Path | None, suffix: str) -> Path | None:
+    """Move this run's folder aside as ``<case><suffix>/`` (an empty one is removed) and the earlier
+    run back to ``folder``.
+
+    Returns:
+        Where this run's files are now, ``None`` when it had written none.
+    """
+    kept = None
+    if folder.is_dir() and any(folder.iterdir()):
+        kept = aside(folder, suffix)
+        replace(folder, kept)
+    elif folder.is_dir():
+        folder.rmdir()
+    if previous is not None and previous.is_dir():
+        previous.rename(folder)
+    return kept
