@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import configparser
 import csv
 import json
 import math
@@ -44,9 +43,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pipeline.fno import UDF_FILE
 from pipeline.bench.proctree import measure
 from pipeline.materialize.distributed import merge_command
+from pipeline.materialize.engine import engine_config
 from pipeline.materialize.output import count_lines, sort_command
 
 __all__ = ["generate", "run_stage", "dask_workers", "slope", "main"]
@@ -149,13 +148,10 @@ def _count_lines(path: Path) -> int:
 
 
 def _engine_config(rml: Path, out_nt: Path, work: Path, processes: int) -> Path:
-    cfg = configparser.ConfigParser()
-    cfg["CONFIGURATION"] = {"output_file": str(out_nt), "output_format": "N-TRIPLES", "udfs": str(UDF_FILE),
-                            "logging_level": "ERROR", "na_values": ",", "number_of_processes": str(processes)}
-    cfg["DataSource1"] = {"mappings": str(rml)}
+    """The engine's configuration for the peer run, written by the materializer's own writer (paths
+    holding ``$``, ``%`` or ``,`` escaped as Morph-KGC reads them)."""
     path = work / "engine.ini"
-    with open(path, "w", encoding="utf-8") as fh:
-        cfg.write(fh)
+    path.write_text(engine_config(rml, processes, output_file=out_nt), encoding="utf-8")
     return path
 
 
