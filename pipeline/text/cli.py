@@ -99,9 +99,7 @@ def _checks(val: dict[str, dict[str, Any]]) -> str:
     parts = [f"{k} {_WORD[w]}" + (f" ({check_reason(val[k])})" if w == "not run" else "")
              for k, w in words.items() if w != "n/a"]
     if na:
-        # Result.not_applicable keeps its reason as an info finding, which check_reason does not read
-        reasons = sorted({next((f["message"] for f in val[k].get("findings") or [] if f.get("message")),
-                               check_reason(val[k])) for k in na})
+        reasons = sorted({check_reason(val[k]) for k in na})
         parts.append(f"{', '.join(na)} not applicable ({'; '.join(reasons)})")
     return ", ".join(parts)
 

@@ -30,14 +30,16 @@ NOT_RUN = ("not_run", "timeout", "failed")
 
 
 def check_reason(result: Mapping[str, Any]) -> str:
-    """Why a check did not run or failed, in one line: ``details.reason`` (or ``reason``), else its
-    first error finding, else its status."""
+    """Why a check did not run, failed or does not apply, in one line: ``details.reason`` (or
+    ``reason``), else its first error finding (for a check that does not apply, the finding
+    :meth:`pipeline.validation.result.Result.not_applicable` keeps its reason in), else its status."""
     details = result.get("details") or {}
     why = details.get("reason") or result.get("reason")
     if not why and result.get("status") == "over runs":  # LLM_RUNS > 1: the runs did not all validate
         why = "not validated in every run (see runs/<i>/graph_validation.json)"
     if not why:
-        first = next((f for f in result.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
+        kinds = ("fatal", "error", "info") if result.get("status") == "not_applicable" else ("fatal", "error")
+        first = next((f for f in result.get("findings") or [] if f.get("severity") in kinds), None)
         why = first.get("message") if first else result.get("status") or "no reason recorded"
     return " ".join(str(why).split())
 
