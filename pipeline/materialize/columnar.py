@@ -702,19 +702,25 @@ def chunk_of(frame: Any) -> "_Chunk":
 
 
 def run_file(path: str, source_type: str, rules: list[Rule], joins: Joins,
-             emit: Callable[[Rule, list, int], None], rows: int | None = None) -> None:
+             emit: Callable[[Rule, list, int], None], rows: int | None = None) -> dict[str, int]:
     """Run ``rules`` (all reading ``path``) chunk by chunk; ``emit(rule, columns, n)`` gets each
     rule's distinct statements of a chunk (:func:`rule_statements`).
 
+    Returns:
+        Per column the rules read, the records whose value is empty (no term is made from them).
     Raises:
         Unsupported: the file cannot be read as the engine reads it, or a term map needs the
             engine (the caller has the engine run the rules; statements already emitted are
             statements of the engine's output).
     """
     columns = list(dict.fromkeys(ref for rule in rules for ref in rule.refs))
+    empty = dict.fromkeys(columns, 0)
     for frame in read_chunks(path, source_type, columns, rows):
         chunk = _Chunk(frame)
+        for c in columns:
+            empty[c] += int(chunk.missing(c).sum())
         for rule in rules:
             cols, n = rule_statements(rule, chunk, joins)
             if n:
                 emit(rule, cols, n)
+    return empty

@@ -406,6 +406,9 @@ def engine_run() -> Iterator[None]:
         cols = [c for c in references if c in df.columns]
         if cols:
             null = df[cols].isna()
+            if not source.endswith(DERIVED_SUFFIX) and str(rml_rule.get("source_type", "")).upper() in ("CSV", "TSV"):
+                # an empty CSV cell makes no term (the engine's na_values): counted here, as a JSON "" is
+                null |= df[cols].astype(str).eq("")
             if null.to_numpy().any():
                 for c in cols:
                     key = (source, c)

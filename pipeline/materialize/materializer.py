@@ -848,6 +848,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
     failed: set[str] = set()
     joins = Joins()
     dropped = Guard()  # values functions gave no term for (function_drops), file by file
+    empty: dict[tuple[str, str], int] = {}  # (source, reference) -> records with an empty value
 
     def emit(rule, columns, n) -> None:
         guard = guards.setdefault(rule.partition, Guard())
@@ -866,7 +867,11 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             todo = [r for r in file_rules if r.partition not in failed]
             if todo:
                 try:
-                    run_file(path, source_type, todo, joins, emit)
+                    counts = run_file(path, source_type, todo, joins, emit)
+                    for rule in todo:  # keyed as the engine's path keys them (its logical source value)
+                        for ref in rule.refs:
+                            key = (str(rule.row["logical_source_value"]), ref)
+                            empty[key] = max(empty.get(key, 0), counts.get(ref, 0))
                     function_drops(dropped, pd.DataFrame([r.row for r in todo]), fnml_df, _mappings(config))
                     dropped.take_join_misses(JOIN_MISSES)
                 except Unsupported as exc:
@@ -886,6 +891,7 @@ def _run_columnar(groups: list, rml_df, fnml_df, config, runs: Runs) -> tuple[li
             if p not in failed]
     if outs:
         outs[0][0].merge(dropped)
+        outs[0] = (*outs[0][:3], {k: v for k, v in empty.items() if v})
     NO_VALUE.clear()
     JOIN_MISSES.clear()
     return outs, rest + [by_partition[p] for p in sorted(failed)]
