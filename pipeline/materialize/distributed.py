@@ -254,6 +254,9 @@ def _map(payload: _Payload, block: Block, source_type: str, parts: str, buckets:
             return out
         guard, runs = Guard(), Runs(Path(tmp), stream=True)
         failed: set[str] = set()
+        # the block's records with an empty cell, per column its rules read (summed over the blocks)
+        out["empty_block"] = [[str(r.row["logical_source_value"]), c, int(chunk.missing(c).sum())]
+                              for _, r in local + children for c in r.refs]
         for _, rule in local:
             try:
                 cols, n = rule_statements(rule, chunk, None)
@@ -599,7 +602,7 @@ def _run(mapping_file: Path, output: Path, parts: Path, workers: int, scheduler:
             cluster.close()
     shutil.rmtree(parts / "shuffle", ignore_errors=True)
     t0 = time.perf_counter()
-    guard, empty = Guard(), {}
+    guard, empty, per_block = Guard(), {}, {}
     part_counts: dict[str, int] = {}
     cpu: dict[str, float] = {}
     for o in outs:
@@ -612,6 +615,10 @@ def _run(mapping_file: Path, output: Path, parts: Path, workers: int, scheduler:
                               nested=o["guard"].get("nested") or {}))
         for source, reference, n in o.get("empty", []):
             empty[(source, reference)] = max(empty.get((source, reference), 0), n)
+        for source, reference, n in {(s, r, n) for s, r, n in o.get("empty_block", [])}:  # one count per rule
+            per_block[(source, reference)] = per_block.get((source, reference), 0) + n
+    for key, n in per_block.items():  # the blocks of a file hold each record once: their counts add up
+        empty[key] = max(empty.get(key, 0), n)
     result.parts = sorted(Path(p) for p in part_counts)
     join_drops(guard, str(mapping_file))  # over all buckets: a key one parent lacks may be another's
     object_drops(guard)
