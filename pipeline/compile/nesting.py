@@ -26,8 +26,9 @@ from typing import Callable
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, ViewPlan, term_references
 from pipeline.compile.parts import member_of, repeating_part, values_reference
-from pipeline.compile.views import bind_key
+from pipeline.compile.views import bind_key, field_name, last_step
 from pipeline.compile.parts import part_iterator as part_iterator_of
+from pipeline.materialize.views.view import PLACEHOLDER, escape, unescape
 from pipeline.sources.load import SourceData
 
 __all__ = ["view_for", "part_of", "per_occurrence", "bind", "values_of_arrays", "rewrite_references"]
@@ -50,8 +51,7 @@ def view_for(ctx: PlanContext, src: SourceData, iterator: str | None, part: str)
     key = (id(src), iterator, part)
     view = ctx.views.get(key)
     if view is None:
-        last = part.split(".")[-1] if src.source.format == "json" else part.split("/")[-1].split(":")[-1]
-        name, part_iterator = _name(last), part_iterator_of(src, iterator, part)
+        name, part_iterator = field_name(last_step(src, part)), part_iterator_of(src, iterator, part)
         slug = re.sub(r"\W+", "_", f"{src.source.stem}_{name}").strip("_")
         view = ViewPlan(f"view{len(ctx.views) + 1}_{slug}"[:100], src, iterator, part, name, part_iterator)
         ctx.views[key] = view
@@ -92,8 +92,7 @@ def rewrite_references(term: Term, new: Callable[[str], str], language: bool) ->
     if term.kind == "reference":
         out.value = new(term.value)
     elif term.kind == "template":
-        out.value = re.sub(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}",
-                           lambda m: "{" + _escape(new(_unescape(m.group(1)))) + "}", term.value)
+        out.value = PLACEHOLDER.sub(lambda m: "{" + escape(new(unescape(m.group(1)))) + "}", term.value)
     elif term.kind == "call" and term.call is not None:
         out.call = Call(term.call.function, [rewrite_references(a, new, language) if isinstance(a, Term) else a
                                              for a in term.call.args])
@@ -103,18 +102,3 @@ def rewrite_references(term: Term, new: Callable[[str], str], language: bool) ->
 def references_in(view: ViewPlan, term: Term) -> list[str]:
     """The references of ``term`` that lie in the view's part."""
     return [r for r in term_references(term) if member_of(view.source, view.part, r) is not None]
-
-
-def _name(ref: str) -> str:
-    """A field name for a reference: its words joined by ``_`` (``@xml:lang`` -> ``xml_lang``,
-    ``publisher.name`` -> ``publisher_name``); ``value`` for the element's own text."""
-    ref = re.sub(r"^\$\.?", "", ref).replace("[*]", "")
-    return re.sub(r"\W+", "_", ref).strip("_") or "value"
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)

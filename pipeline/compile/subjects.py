@@ -14,6 +14,7 @@ from rdflib import URIRef
 from pipeline.compile.context import PlanContext
 from pipeline.compile.model import Call, Term, TriplesMapPlan, term_references
 from pipeline.compile.nesting import part_of, view_for
+from pipeline.materialize.views.view import escape
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, split_class_alternatives
 from pipeline.table.template import Segment
@@ -69,7 +70,7 @@ def segments_term(ctx: PlanContext, segs: list[Segment], src: SourceData, row: M
             return None
         rel.append(Segment(s.kind, r, s.function, s.args))
     if all(s.kind in ("const", "ref") for s in rel):
-        text = "".join(_escape(s.value) if s.kind == "const" else "{" + _escape(s.value) + "}" for s in rel)
+        text = "".join(escape(s.value) if s.kind == "const" else "{" + escape(s.value) + "}" for s in rel)
         return Term("template", text, term_type=term_type)
     parts: list = []
     for s in rel:
@@ -137,13 +138,9 @@ def _inputs_as_templates(term: Term) -> None:
     """
     for i, arg in enumerate(term.call.args if term.call else []):
         if isinstance(arg, Term) and arg.kind == "reference":
-            term.call.args[i] = Term("template", "{" + _escape(arg.value) + "}")
+            term.call.args[i] = Term("template", "{" + escape(arg.value) + "}")
         elif isinstance(arg, Term) and arg.kind == "call":
             _inputs_as_templates(arg)
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
 
 
 def _template_slug(template: str) -> str:

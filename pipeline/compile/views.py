@@ -36,7 +36,7 @@ from pipeline.compile.parts import (POSITION, encloses, is_position, member_of, 
                                     parts_of, values_reference)
 from pipeline.sources.load import SourceData
 
-__all__ = ["layout_views", "bind_key", "pom_references", "values_per_iteration"]
+__all__ = ["layout_views", "bind_key", "pom_references", "values_per_iteration", "field_name", "last_step"]
 
 
 def pom_references(pom: PredicateObject) -> list[str]:
@@ -106,7 +106,7 @@ def _split(tm: TriplesMapPlan, parent_refs: list[str], shared: dict[tuple, ViewP
         refs = subject + [r for p in poms for r in pom_references(p)]
         view = _view(src, it, parts, refs, shared, requested)
         hint = max(extra, key=len) if extra else sorted(several)[0]
-        tm_id = _unique(f"{tm.id}_{_name(_last_step(src, hint))}"[:100], taken)
+        tm_id = _unique(f"{tm.id}_{field_name(last_step(src, hint))}"[:100], taken)
         taken.add(tm_id)
         out.append(TriplesMapPlan(tm_id, src, it, tm.subject, tm.template, [], poms, [p.line for p in poms],
                                   tm.source_path, tm.owner or tm.id, view))
@@ -158,7 +158,7 @@ def _view(src: SourceData, iterator: str | None, parts: set[str], refs: list[str
     for part in sorted(parts, key=lambda p: (len(p), p)):
         parent = max((n for n in made if encloses(src, n.part, part)), key=lambda n: len(n.part), default=None)
         siblings = parent.children if parent is not None else roots
-        name = _unique(_name(_last_step(src, part)), {n.name for n in siblings})
+        name = _unique(field_name(last_step(src, part)), {n.name for n in siblings})
         node = ViewNode(part, name, part_iterator(src, iterator, part, parent.part if parent is not None else None))
         siblings.append(node)
         made.append(node)
@@ -202,13 +202,13 @@ def bind_key(view: ViewPlan, ref: str) -> str:
     if node is None:
         name = view.fields.get(ref)
         if name is None:
-            name = _unique(_name(ref), set(view.fields.values()) | {n.name for n in view.nodes})
+            name = _unique(field_name(ref), set(view.fields.values()) | {n.name for n in view.nodes})
             view.fields[ref] = name
         return name
     member = member_of(src, node.part, ref)
     name = node.fields.get(member)
     if name is None:
-        name = _unique(_name(member), set(node.fields.values()) | {c.name for c in node.children})
+        name = _unique(field_name(member), set(node.fields.values()) | {c.name for c in node.children})
         node.fields[member] = name
     return ".".join(path + [name])
 
@@ -232,12 +232,14 @@ def values_per_iteration(tm: TriplesMapPlan, ref: str) -> int:
     return tm.source.max_per_record(member, f"{base}/{node.part}")
 
 
-def _last_step(src: SourceData, path: str) -> str:
+def last_step(src: SourceData, path: str) -> str:
+    """The last step of a part's path, without its namespace prefix (``cat:Consequences/cat:Consequence``
+    -> ``Consequence``; ``sections.tracks`` -> ``tracks``)."""
     sep = part_separator(src)
     return path.split(sep)[-1].split(":")[-1] if sep == "/" else path.split(sep)[-1]
 
 
-def _name(ref: str) -> str:
+def field_name(ref: str) -> str:
     """A field name for a reference: its words joined by ``_`` (``@xml:lang`` -> ``xml_lang``,
     ``publisher.name`` -> ``publisher_name``); ``value`` for the element's own text."""
     ref = re.sub(r"^\$\.?", "", ref).replace("[*]", "")

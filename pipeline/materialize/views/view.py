@@ -42,7 +42,7 @@ from pipeline.errors import InputError
 from pipeline.materialize.views.records import Iteration, Source, Value, iterate, read_document
 
 __all__ = ["ViewError", "Expression", "ExpressionField", "IterableField", "ViewJoin", "LogicalView",
-           "ViewIteration", "expand_template", "template_references", "unescape", "PLACEHOLDER", "INDEX"]
+           "ViewIteration", "expand_template", "template_references", "escape", "unescape", "PLACEHOLDER", "INDEX"]
 
 _XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 #: The root index key of every logical view iteration.
@@ -90,6 +90,11 @@ class Expression:
 def unescape(text: str) -> str:
     """A template's text or reference with its escapes resolved (``\\{`` -> ``{``)."""
     return re.sub(r"\\(.)", r"\1", text)
+
+
+def escape(text: str) -> str:
+    """``text`` as a template writes it, the inverse of :func:`unescape` (``a{b`` -> ``a\\{b``)."""
+    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
 
 
 def template_references(template: str) -> list[str]:
