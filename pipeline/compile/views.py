@@ -29,6 +29,7 @@ reference (``Attack_Pattern.Consequence.Impact``, ``Attack_Pattern.Skill.#``).
 """
 from __future__ import annotations
 
+import os
 import re
 
 from pipeline.compile.model import PredicateObject, TriplesMapPlan, ViewNode, ViewPlan, term_references
@@ -129,9 +130,7 @@ def _needed(src: SourceData, iterator: str | None, refs: list[str], first_part: 
     items = list(chains.values())
     for i, a in enumerate(items):
         for b in items[i + 1:]:
-            n = 0
-            while n < min(len(a), len(b)) and a[n] == b[n]:
-                n += 1
+            n = len(os.path.commonprefix([a, b]))  # the parts both lie in (lists: part by part)
             if n:
                 out.add(a[n - 1])
     return out

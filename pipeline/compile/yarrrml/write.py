@@ -185,8 +185,7 @@ class _Writer:
                 continue
             key = f"{prefix}#"
             if len(steps[k - 1]) == 1:
-                self.rename[key] = f"count({'../' * sum(len(s) for s in steps[k:])}preceding-sibling::" \
-                                   f"{steps[k - 1][0].split('[')[0]})"
+                self.rename[key] = f"count({up}preceding-sibling::{steps[k - 1][0].split('[')[0]})"
             elif any(key in str(v) for p in (RML.template, RML.reference) for v in g.objects(None, p)):
                 # the view numbers the occurrences over the enclosing level; preceding-sibling counts within the parent
                 raise InputError(f"TriplesMap {self.tm_name(tm)} keys the occurrences of the nested element "

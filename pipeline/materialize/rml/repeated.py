@@ -12,6 +12,7 @@ ways to read each element's value and tag together.
 """
 from __future__ import annotations
 
+import os
 import re
 
 from lxml import etree
@@ -24,6 +25,7 @@ from pipeline.materialize.rml.check import node_name, term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.materialize.views.derive import source_of
 from pipeline.materialize.views.records import iterate, read_document
+from pipeline.materialize.views.view import template_references
 from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["xml_cross_products"]
@@ -49,8 +51,7 @@ def _references(g: Graph, node: Node) -> list[str]:
     """The references ``node``'s value reads: its ``rml:reference``, or its template's placeholders."""
     out = [str(r) for r in g.objects(node, RML.reference)]
     for template in g.objects(node, RML.template):
-        out += [p.replace("\\{", "{").replace("\\}", "}") for p in re.findall(r"(?<!\\)\{((?:[^{}\\]|\\.)*)\}",
-                                                                            str(template))]
+        out += template_references(str(template))
     return out
 
 
@@ -71,11 +72,7 @@ def _pairs(g: Graph, role: str, node: Node) -> list[tuple[str, str, str, str, li
             sa, sb = _elements(a), _elements(b)
             if sa is None or sb is None or a == b:
                 continue
-            shared = []
-            for x, y in zip(sa, sb):
-                if x != y:
-                    break
-                shared.append(x)
+            shared = os.path.commonprefix([sa, sb])  # the element steps both go through (lists: step by step)
             if shared:
                 out.append((wa, a, wb, b, shared))
     return out
