@@ -39,7 +39,7 @@ from pipeline.errors import ManifestError
 from pipeline.rdffile import RDF_FORMATS, rdf_format
 from pipeline.validation.terms import check_iri
 
-__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest"]
+__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind"]
 
 #: Supported source formats and the file suffixes that imply them.
 FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json", ".jsonl", ".ndjson"), "xml": (".xml",)}
@@ -156,7 +156,7 @@ def _file(base: Path, value: Any, key: str, path: Path, node: yaml.Node | None, 
     return p
 
 
-def _kind(value: Any) -> str:
+def yaml_kind(value: Any) -> str:
     """What a YAML value is, for a message (``a list``, ``a mapping``, ``a boolean (true)``)."""
     if isinstance(value, list):
         return "a list"
@@ -176,7 +176,7 @@ def _text(value: Any, key: str, what: str, path: Path, line: int | None, numbers
     if value is None or isinstance(value, str) or (numbers and isinstance(value, (int, float))
                                                    and not isinstance(value, bool)):
         return
-    raise ManifestError(f"{key}: expected {what}, found {_kind(value)}", path=path, line=line, key=key)
+    raise ManifestError(f"{key}: expected {what}, found {yaml_kind(value)}", path=path, line=line, key=key)
 
 
 def _item_line(node: yaml.Node | None, key: str, idx: int, inner: str) -> int | None:

@@ -21,7 +21,7 @@ from rdflib import Literal, URIRef
 
 from pipeline.errors import InputError, json_syntax_error
 from pipeline.findings import Finding
-from pipeline.manifest import Source
+from pipeline.manifest import FORMATS, Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
@@ -410,8 +410,7 @@ def check_logical_sources(rml) -> list[Finding]:
         seen.add(str(path.resolve()))  # one file named two ways (relative, absolute) is checked once
         formulation = rml.value(ls, URIRef(ns + "referenceFormulation"))
         fmt = _FORMULATIONS.get(str(formulation).rsplit("/", 1)[-1].rsplit("#", 1)[-1]) if formulation else None
-        fmt = fmt or {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json",
-                      ".xml": "xml"}.get(path.suffix.lower())
+        fmt = fmt or next((f for f, suffixes in FORMATS.items() if path.suffix.lower() in suffixes), None)
         finding = _check_file(path, fmt) if fmt else None
         if finding is not None:
             out.append(finding)

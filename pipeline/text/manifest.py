@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from pipeline.errors import InputError, ManifestError
+from pipeline.manifest import yaml_kind
 from pipeline.text.data import (Sentence, TextOntology, load_ontology, load_sentences, resolve_relations,
                                 unknown_relations)
 from pipeline.text.offline import OfflineExtractor, setting_names
@@ -84,7 +85,7 @@ def load_case(path: str | Path) -> TextCase:
         v = doc.get(k)
         if v is not None and not isinstance(v, str):
             what = "one file (a path)" if k in ("ontology", "sentences", "gold") else "one IRI"
-            raise ManifestError(f"{k!r} must be {what}, not {_kind(v)}" + (
+            raise ManifestError(f"{k!r} must be {what}, not {yaml_kind(v)}" + (
                 "; only 'train' takes a list of files" if isinstance(v, list) else ""),
                 path=path, line=_key_line(path, k), key=k)
     base = path.parent
@@ -139,13 +140,6 @@ _KEYS = frozenset({"kind", "name", "ontology", "sentences", "gold", "train", "ba
 
 #: The keys that take one string: a file path or an IRI (``train`` alone takes a list of files).
 _ONE_VALUE = ("ontology", "sentences", "gold", "base_iri", "ontology_iri")
-
-
-def _kind(value: object) -> str:
-    """How a YAML value reads to a user: ``a list``, ``a mapping``, ``a number`` ..."""
-    return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else
-            "a boolean" if isinstance(value, bool) else "a number" if isinstance(value, (int, float)) else
-            f"a {type(value).__name__}")
 
 
 def _check_gold_ids(gold: dict[str, Sentence], sentences: list[Sentence], gold_path: Path, sents_path: Path) -> None:

@@ -13,7 +13,7 @@ from typing import Callable
 
 from rdflib import URIRef
 
-from pipeline.compile.parts import POSITION, every_occurrence_holds, part_separator, repeating_part
+from pipeline.compile.parts import POSITION, encloses, every_occurrence_holds, part_separator, repeating_part
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
@@ -90,7 +90,7 @@ def specialise_objects(info: SourceInfo, ontology: Ontology) -> None:
         if len(classes) != 1:
             continue
         outer = next(iter(classes))
-        inner = {c for d, cs in found.items() if d != obj and re.match(re.escape(obj) + r"[/.]", d)
+        inner = {c for d, cs in found.items() if encloses(info.data, obj, d)
                  and part[d] == part[obj] for c in cs}
         if len(inner) == 1 and (c := next(iter(inner))) != outer and outer in ontology.superclasses(c):
             move(obj, c, f"which members of an object nested in {obj!r} opened")

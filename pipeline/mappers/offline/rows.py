@@ -16,7 +16,7 @@ from typing import Any
 from rdflib import URIRef
 from rdflib.namespace import SKOS
 
-from pipeline.compile.parts import common_element, repeating_part
+from pipeline.compile.parts import common_element, encloses, repeating_part
 from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
@@ -417,13 +417,13 @@ def _one_chain_of_parts(src: Any, refs: list[str]) -> bool:
     """Every reference of ``refs`` lies in a repeating part, and those parts nest one in another
     (``Line`` and ``Line/Discount``; one part counts too): the compiler reads them per occurrence of
     the innermost part, each value with those of its own enclosing occurrences
-    (:mod:`pipeline.compile.nesting`), so they are not combined as a cross product. Parts side by
+    (:mod:`pipeline.compile.views`), so they are not combined as a cross product. Parts side by
     side (``Line`` and ``Tag``) are."""
     parts = [repeating_part(src, src.source.iterator, r) for r in refs]
     if len(refs) < 2 or any(p is None for p in parts):
         return False
-    deepest = max(parts, key=len).split("/")
-    return all(p.split("/") == deepest[:len(p.split("/"))] for p in parts)
+    deepest = max(parts, key=len)
+    return all(p == deepest or encloses(src, p, deepest) for p in parts)
 
 
 def _statements(data: Any, row: MappingRow) -> set[tuple[tuple[str, ...], str]] | None:
