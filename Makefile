@@ -47,8 +47,9 @@ scenario3: data  ## run scenario 3 (CODICE XML -> eProcurement Ontology), the ma
 
 scenarios: scenario1 scenario2 scenario3  ## run all scenarios
 
+# -n auto: one pytest-xdist worker per core; tests share no file but the disk cache, which is safe across processes
 test: install  ## run the test suite
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
 # RML_TEST_CASES: rml-legacy, rml-core, rml-fnml (default ../shared/benchmarks/rml-test-cases);
 # RML_SUITES: the test-cases folders of kg-construct/rml-io, rml-cc, rml-lv, rml-star as <dir>/rml-io ...

@@ -5,9 +5,10 @@ Every test talks to the loopback OpenAI-compatible server of :mod:`test_mapper_l
 """
 from __future__ import annotations
 
-import _thread
 import io
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -134,7 +135,7 @@ def test_progress_lines_off_a_terminal(case, tmp_path, monkeypatch):
     assert lines[-1].startswith("LLM sentence 1/1, attempt 1: stop after 200 tokens in ")
 
 
-def test_ctrl_c_during_a_request_keeps_the_transcript_and_the_earlier_run(tmp_path, monkeypatch, capsys):
+def test_ctrl_c_during_a_request_keeps_the_transcript_and_the_earlier_run(tmp_path, monkeypatch, capsys, request):
     """Ctrl-C while the model streams: one line, exit 130; the interrupted run's transcript (with the
     partial answer) is kept beside the earlier run, which stays in place."""
     out = tmp_path / "out"
@@ -143,9 +144,13 @@ def test_ctrl_c_during_a_request_keeps_the_transcript_and_the_earlier_run(tmp_pa
     assert main(["run", str(MANIFEST), "--out", str(out), "--mapper", "replay", "--no-evaluate", "-q"]) == 0
     earlier = json.loads((case_dir / "run.json").read_text())
 
+    # Python's own SIGINT handler, as in a fresh `kgc` process, whatever an earlier test left
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
+
     def interrupt(n):
-        if n == 3:
-            _thread.interrupt_main()  # what Ctrl-C does, while the answer streams in
+        if n == 3:  # what Ctrl-C does while the answer streams in: a real SIGINT, which also wakes a
+            os.kill(os.getpid(), signal.SIGINT)  # blocked socket read (interrupt_main only sets a flag)
 
     for k, v in {"LLM_MODEL": "openai/local-test-model", "KGC_CACHE_DIR": str(tmp_path / "cache"),
                  "LLM_MAX_RETRIES": "0"}.items():

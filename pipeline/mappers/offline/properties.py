@@ -156,7 +156,11 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     specialise_objects(info, ontology)
     sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
-    own_of = {c: tuple(x.reference for x in info.assignments if x.cls == c) for c in {a.cls for a in info.assignments}}
+    # in the source's order of references, not the assignments' (score) order: a key built of them must not
+    # change its IRIs when a similarity moves by a rounding error
+    where = {r: i for i, r in enumerate(info.refs)}
+    own_of = {c: tuple(sorted((x.reference for x in info.assignments if x.cls == c), key=lambda r: where.get(r, len(where))))
+              for c in {a.cls for a in info.assignments}}
     others = {r for c, refs in own_of.items() if c != info.cls for r in refs}
     if info.key and set(info.key) <= others and own_of.get(info.cls):
         own = own_of[info.cls]  # the record key names another entity: the primary one has its own
