@@ -279,8 +279,11 @@ def load_manifest(path: str | Path) -> Case:
                       ("notes", "a text")):
         _text(data.get(key), key, what, path, _line_of(node, key), numbers=key != "base_iri")
     for req in ("sources", "ontologies"):
-        if not data.get(req):
+        if req not in data:
             raise ManifestError(f"missing required key {req!r}", path=path, key=req)
+        if not data[req]:  # present but empty: say so, pointing at the key, rather than "missing"
+            raise ManifestError(f"{req!r} is empty: expected at least one file", path=path,
+                                line=_line_of(node, req), key=req)
     base = path.parent
     sources = []
     for i, item in enumerate(_list(data, "sources", path, node)):

@@ -60,6 +60,8 @@ def test_run_map_edit_compile_materialize(scenario, capsys):
     ("name: x\nsources: [missing.csv]\nontologies: [onto.ttl]\n", "file not found"),
     ("name: x\nsources: [{path: people.csv, format: parquet}]\nontologies: [onto.ttl]\n", "unknown format 'parquet'"),
     ("name: x\nontologies: [onto.ttl]\n", "missing required key 'sources'"),
+    ("name: x\nsources: []\nontologies: [onto.ttl]\n", "'sources' is empty: expected at least one file"),
+    ("name: x\nsources: [people.csv]\nontologies:\n", "'ontologies' is empty: expected at least one file"),
 ])
 def test_bad_manifests_name_file_and_key(scenario, capsys, text, needle):
     bad = scenario / "bad.yaml"

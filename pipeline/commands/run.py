@@ -127,7 +127,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         key = (case.scenario, case.name)
         if key in seen:
             raise InputError(f"case {case.scenario}/{case.name} is also defined by {seen[key]}; both would write "
-                             f"{Path(args.out) / case.scenario / case.name} (give one a other name or scenario)",
+                             f"{Path(args.out) / case.scenario / case.name} (give one another name or scenario)",
                              path=case.manifest, key="name")
         seen[key] = case.manifest
     # the run stage, reports and scores load here only: `kgc compile`/`kgc materialize` start without them

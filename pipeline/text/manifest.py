@@ -79,8 +79,10 @@ def load_case(path: str | Path) -> TextCase:
                             + f"; expected one of {', '.join(sorted(_KEYS))}", path=path, line=_key_line(path, unknown[0]),
                             key=str(unknown[0]))
     for k in ("ontology", "sentences"):
-        if not doc.get(k):
+        if k not in doc:
             raise ManifestError(f"missing required key '{k}'", path=path, key=k)
+        if not doc[k]:
+            raise ManifestError(f"'{k}' is empty: expected a file", path=path, line=_key_line(path, k), key=k)
     for k in _ONE_VALUE:  # a list here (as 'train' takes) would reach the path code as a Python error
         v = doc.get(k)
         if v is not None and not isinstance(v, str):
