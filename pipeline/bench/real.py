@@ -29,7 +29,9 @@ the others.
 regression of "right" on the raw score, per basis of evidence:
 :mod:`pipeline.mappers.offline.confidence`), prints the knots to ship, and reports, leave one case
 out (each case judged with a calibration fitted on the other cases), the precision of the rows
-left unmarked at each threshold.
+left unmarked at each threshold; then the same for the confidence model (logistic regression of
+"right" on each row's features, :mod:`pipeline.mappers.offline.features`), its weights to ship
+and its leave-one-case-out precision, case mean and over all rows.
 
 A benchmark, not a test: nothing is asserted; the goals are in docs/benchmarks/real.md.
 """
@@ -51,13 +53,15 @@ from rdflib.namespace import RDF
 
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
-from pipeline.mappers.offline.confidence import basis_of, calibrated
+from pipeline.mappers.offline.confidence import basis_of, calibrated, model_confidence
+from pipeline.mappers.offline.features import FEATURES, parse_features
 from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.scoring.graph.pairs import compare_graphs, declared_terms, graph_pairs
 from pipeline.table import MappingRow
 
-__all__ = ["corpus_cases", "bench_case", "fit_calibration", "calibration_report", "render", "main"]
+__all__ = ["corpus_cases", "bench_case", "fit_calibration", "calibration_report", "fit_model", "model_report", "render",
+           "main"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 #: Where the shared corpus is read from when ``$REAL_MAPPINGS_DIR`` is not set.
@@ -138,7 +142,7 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
         out.append({"line": row.line, "property": row.ontology_property, "class": row.entity_class,
                     "reference": row.data_reference, "basis": found[0] if found else None,
                     "raw": found[1] if found else None, "confidence": row.confidence,
-                    "review": bool(row.review), "right": right})
+                    "review": bool(row.review), "right": right, "features": parse_features(row.evidence)})
     return out
 
 
@@ -252,6 +256,34 @@ def fit_calibration(judged: list[dict[str, Any]]) -> dict[str, list[tuple[float,
     return {b: _pav(pts) for b, pts in sorted(by_basis.items())}
 
 
+#: Inverse L2 strength of the confidence model's logistic regression (scikit-learn's ``C``; 1.0, its
+#: default: a few hundred rows and a handful of features in [0, 1] need no tuned penalty).
+MODEL_C = 1.0
+
+
+def fit_model(judged: list[dict[str, Any]]) -> dict[str, float]:
+    """The confidence model (:data:`pipeline.mappers.offline.confidence.MODEL`): L2-penalised logistic
+    regression (scikit-learn ``LogisticRegression``, lbfgs, ``C`` :data:`MODEL_C`) of "the row is right" on
+    the features of the judged rows that have them; ``{"intercept": b, feature: weight ...}`` rounded to 3
+    decimals. Raises ValueError when the rows are all right or all wrong (no model separates them)."""
+    from sklearn.linear_model import LogisticRegression  # only the benchmark fits; the mapper reads MODEL
+
+    rows = [r for r in judged if r.get("features") and r.get("right") is not None]
+    x = [[r["features"][k] for k in FEATURES] for r in rows]
+    y = [1 if r["right"] else 0 for r in rows]
+    if len(set(y)) < 2:
+        raise ValueError(f"{len(rows)} judged rows with features, all {'right' if y and y[0] else 'wrong'}: "
+                         "no model can be fitted")
+    fit = LogisticRegression(C=MODEL_C, max_iter=1000).fit(x, y)
+    return {"intercept": round(float(fit.intercept_[0]), 3),
+            **{k: round(float(w), 3) for k, w in zip(FEATURES, fit.coef_[0])}}
+
+
+def _kept(rows: list[dict[str, Any]], model: dict[str, float], t: float) -> list[bool]:
+    """``right`` of the rows a model with threshold ``t`` leaves unmarked (rows without features: kept)."""
+    return [r["right"] for r in rows if not r.get("features") or model_confidence(r["features"], model) >= t]
+
+
 def calibration_report(results: list[dict[str, Any]], thresholds: tuple[float, ...] = (
         0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)) -> tuple[dict[str, list[tuple[float, float]]], str]:
     """The calibration fitted on every case, and a Markdown table of the leave-one-case-out precision
@@ -273,6 +305,28 @@ def calibration_report(results: list[dict[str, Any]], thresholds: tuple[float, .
                 if calibrated(j["basis"], j["raw"], full) >= t:
                     insample.append(j["right"])
         lines.append(f"| {t:.2f} | {len(loco)} of {total} | {_f(sum(loco) / len(loco) if loco else None)} | "
+                     f"{len(insample)} of {total} | {_f(sum(insample) / len(insample) if insample else None)} |")
+    return full, "\n".join(lines)
+
+
+def model_report(results: list[dict[str, Any]], thresholds: tuple[float, ...] = (
+        0.0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)) -> tuple[dict[str, float], str]:
+    """The confidence model fitted on every case (:func:`fit_model`), and a Markdown table, per threshold,
+    of the rows kept (unmarked) and their precision: leave one case out (each case's rows judged by a
+    model fitted on the other cases; case mean and all rows) and in sample (the model fitted on every
+    case). Threshold 0: every row kept, the precision of the table as proposed."""
+    judged = {r["case"]: [j for j in r.get("row_judgements", []) if j.get("right") is not None] for r in results}
+    full = fit_model([j for rows in judged.values() for j in rows])
+    loco_models = {case: fit_model([j for c, rs in judged.items() if c != case for j in rs]) for case in judged}
+    lines = ["| threshold | rows kept (LOCO) | precision of kept rows, case mean; all rows (LOCO) | rows kept (in-sample) "
+             "| precision (in-sample) |", "|---|---|---|---|---|"]
+    total = sum(len(v) for v in judged.values())
+    for t in thresholds:
+        per_case = {case: _kept(rows, loco_models[case], t) for case, rows in judged.items()}
+        loco = [k for kept in per_case.values() for k in kept]
+        insample = [k for rows in judged.values() for k in _kept(rows, full, t)]
+        mean = _mean([sum(k) / len(k) if k else None for k in per_case.values()])
+        lines.append(f"| {t:.2f} | {len(loco)} of {total} | {_f(mean)}; {_f(sum(loco) / len(loco) if loco else None)} | "
                      f"{len(insample)} of {total} | {_f(sum(insample) / len(insample) if insample else None)} |")
     return full, "\n".join(lines)
 
@@ -375,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
             print("\nConfidence calibration (isotonic, per basis; rows judged on the KG with every mark cleared):\n")
             print(table)
             print("\nCALIBRATION = " + json.dumps({b: [list(k) for k in v] for b, v in knots.items()}))
+            knots, table = model_report(results)
+            print("\nConfidence model (logistic regression on the rows' features; rows judged on the KG with every "
+                  "mark cleared):\n")
+            print(table)
+            print("\nMODEL = " + json.dumps(knots))
         if args.out and not args.from_json:
             print(f"\nper-case figures: {out / 'bench-real.json'}")
     return 0

@@ -29,9 +29,10 @@ from pipeline.mappers.contract import MapInput, MapResult
 from pipeline.mappers.registry import register
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.classes import choose_class, class_from_references, type_column
-from pipeline.mappers.offline.confidence import calibrate_rows
+from pipeline.mappers.offline.confidence import basis_of, calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
+from pipeline.mappers.offline.features import describe_rows
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
 from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
@@ -236,6 +237,7 @@ class OfflineMapper:
             if row.source_file in sampled:
                 row.evidence.append(f"profiling: {sampled[row.source_file]}")
         mark_cross_products(builder.rows, data)
+        describe_rows(builder.rows, [basis_of(r) for r in builder.rows], infos, ont, matcher, dprops)
         calibrate_rows(builder.rows)
         rewrite(builder.rows, kinds)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
