@@ -28,6 +28,7 @@ from typing import Any, Iterator
 
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
+from pipeline.sources import json_numbers
 
 __all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "NO_VALUE_RECORDS", "VALUES_OF", "nested_reference",
            "has_value"]
@@ -137,6 +138,8 @@ def _as_text(value: Any) -> Any:
         return {k: _as_text(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_text(v) for v in value]
+    if isinstance(value, json_numbers.JsonNumber):  # digits a float cannot hold, as written
+        return str(value)
     if isinstance(value, float):
         text = repr(value)
         # a JSON number is a decimal however it is written (RFC 8259 section 6): 1e-7 in positional
@@ -162,7 +165,7 @@ def read_json(rml_rule: Any, references: list) -> Any:
     from morph_kgc.utils import normalize_hierarchical_data
 
     with open(rml_rule["logical_source_value"], encoding="utf-8") as f:
-        data = json.load(f)
+        data = json_numbers.load(f)
     # `tags[*]`: the array's values, which the engine's flattening gives for the member path `tags`
     paths = {r: r.replace(VALUES_OF, "") if VALUES_OF in r and _STARRED.fullmatch(r) else r for r in references}
     tops = dict.fromkeys(p.split(".")[0] for p in paths.values())

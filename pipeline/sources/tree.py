@@ -19,6 +19,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, json_too_deep, json_top_level, parse_xml, unresolved_entity, \
     xml_encoding, xml_no_records, xml_too_deep
+from pipeline.sources import json_numbers
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
@@ -113,7 +114,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
     text = src.path.read_text(encoding="utf-8-sig")
     try:
-        data = json.loads(text)
+        data = json_numbers.loads(text)
     except RecursionError:  # nested beyond the decoder's recursion limit: say where, as for any other limit
         data = None
     deep = json_too_deep(src.path, text, data)
