@@ -116,3 +116,50 @@ def test_sibling_arrays_of_records_are_said_and_read_when_listed(tmp_path):
     data = load_source(Source(nested, "json"))
     assert data.iterator == "$.result.orgs[*]"
     assert "e.g. {path: api.json, iterator: \"$.result.users[*]\", name: users}" in data.findings[-1].message
+
+
+def _load_json(tmp_path, text: str, iterator: str | None = None):
+    """The loaded source of a JSON file holding ``text`` (``iterator``: the manifest's)."""
+    (tmp_path / "s.json").write_text(text, encoding="utf-8")
+    entry = "{path: s.json, iterator: \"" + iterator + "\"}" if iterator else "s.json"
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"sources: [{entry}]\nontologies: [o.ttl]\n", encoding="utf-8")
+    return load_source(load_manifest(tmp_path / "case.yaml").sources[0], tmp_path / "w")
+
+
+def test_records_that_are_arrays_are_bad_input_naming_the_iterator_and_first_record(tmp_path):
+    # detection takes an array of arrays (a "columns" + "data" export) as the records, and refuses them
+    data = _load_json(tmp_path, '{"columns": ["id", "name"], "data": [["S1", "A"], ["S2", "B"]]}')
+    assert (data.iterator, data.references, [(f.severity, f.column) for f in data.findings]) == (
+        "$.data[*]", [], [("error", "iterator")])
+    assert data.findings[0].message.startswith(
+        "the records the iterator '$.data[*]' selects are arrays, not objects (record 1: [\"S1\", \"A\"])")
+    strings = _load_json(tmp_path, '{"names": ["A", "B"]}', iterator="$.names[*]")
+    assert strings.findings[0].severity == "error"
+    assert "selects are strings, not objects (record 1: \"A\")" in strings.findings[0].message
+
+
+def test_records_that_are_not_objects_among_objects_are_left_out_with_a_warning(tmp_path):
+    data = _load_json(tmp_path, '[{"id": "1"}, ["2"], 7, {"id": "3"}]')
+    assert (data.references, data.values("id")) == (["id"], ["1", "3"])
+    assert [(f.severity, f.message) for f in data.findings] == [(
+        "warning", "2 of the 4 records the iterator '$[*]' selects are not objects (record 2 is an array: [\"2\"]): "
+        "a reference reads a record's members by name, so none of their values is read")]
+
+
+def test_an_array_of_arrays_is_unaddressable_and_an_index_reads_its_positions(tmp_path):
+    data = _load_json(tmp_path, '[{"id": "S1", "geo": {"coords": [[50.85, 4.35], [50.86, 4.36]]}, "tags": ["a"]},'
+                                ' {"id": "S2", "geo": {"coords": [[50.83, 4.33]]}, "tags": []}]')
+    assert list(data.unaddressable) == ["geo.coords"]
+    assert [(f.severity, f.value, f.candidate) for f in data.findings] == [
+        ("warning", "geo.coords", "geo.coords[*][0]")]
+    assert data.json_path_values("geo.coords[*][1]") == [["4.35", "4.36"], ["4.33"]]
+    assert data.json_path_values("geo.coords[0][0]") == [["50.85"], ["50.83"]]
+    assert data.json_path_values("geo.coords[*][7]") == [[], []]
+    assert data.json_path_values("geo.coords[0]") == [[], []]  # a pair: an array, no value
+    assert data.json_path_values("tags") is None  # a plain key: the references say
+    assert data.json_path_values("tags[*]") is None  # written `tags` in a table
+    assert data.json_path_values("geo.coords[") is None  # does not parse
+    assert (data.has_reference("geo.coords[*][1]"), data.has_reference("geo.coords[*]"),
+            data.has_reference("tags[*]"), data.has_reference("id[0]")) == (True, False, False, False)
+    assert data.values("geo.coords[*][0]") == ["50.85", "50.86", "50.83"]

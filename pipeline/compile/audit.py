@@ -503,12 +503,24 @@ def _check_nested_position(a: _RowAudit, refs: list[str], src: SourceData) -> No
               f"iterator at {other!r} so that its occurrences are records")
 
 
+def _addressable(src: SourceData) -> list[str]:
+    """The references of a CSV or JSON source a table row can use, for a "closest valid": those no row can
+    address left out, and in place of an array of arrays the index that reads its inner arrays'
+    first position (``coords`` -> ``coords[*][0]``, the candidate of its source finding)."""
+    if not src.unaddressable:
+        return src.references
+    out = [r for r in src.references if r not in src.unaddressable]
+    out += [f.candidate for f in src.findings
+            if f.column == "reference" and f.value in src.unaddressable and f.candidate]
+    return out
+
+
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
     """One reference (data reference or template variable): well-formed XPath for XML, then present."""
     if is_position(src, ref):  # <part>.# / <part>/#: an occurrence's position (compile.parts)
         return
     is_xml = src.source.format == "xml"
-    options = _absolute(src) if is_xml else src.references
+    options = _absolute(src) if is_xml else _addressable(src)
     if is_xml:
         reason = check_xpath(ref, src.namespaces)
         if reason:
@@ -521,6 +533,10 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
                   "(it reads references as ElementTree paths); name the elements with a namespace prefix",
                   "a path of prefixed element names", named)
             return
+    if not src.has_reference(ref) and src.json_path_values(ref) is not None:  # a JSONPath that parses
+        a.add(column, f"{what} {ref!r} selects no value (a string, number or boolean) in any record of {_shown(src)}",
+              "a JSONPath selecting values of the record", _closest(ref, options))
+        return
     if not src.has_reference(ref):
         hint = ""
         if is_xml and src.default_prefixes:  # unprefixed names never match a default-namespace element
@@ -535,6 +551,9 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
               f"compiled as {bound!r}", "a namespaced XPath", bound, severity="info")
     if src.source.format == "json" and (reason := json_reference_issue(ref, src.path, src.iterator)):
         a.add(column, f"{what} {ref!r} {reason}", "a key without '.' (rename it in a copy of the data)")
+    elif src.source.format == "json" and ref in src.unaddressable:  # an array of arrays: no values to read
+        a.add(column, f"{what} {ref!r}: {src.unaddressable[ref]}", "a reference that yields values",
+              next((f.candidate for f in src.findings if f.column == "reference" and f.value == ref), None))
     elif is_xml and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
               _closest(re.sub(r"\[[^\]]*\]", "", ref), options))

@@ -62,7 +62,7 @@ from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, en
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
-from pipeline.materialize.readers import NESTED_VALUES
+from pipeline.materialize.readers import INNER_ARRAY, NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 
@@ -76,6 +76,11 @@ JOIN_REASON = "no parent record for join key"
 #: The start of the reason under which :func:`object_drops` counts JSON objects met where a reference
 #: needs a value (R2RML section 11, a data error: no term is made of them).
 OBJECT_REASON = "a JSON object where a reference needs a value"
+#: The start of the reason under which :func:`object_drops` counts the arrays that are elements of
+#: the array a reference reads (``[[50.85, 4.35], ...]``).
+INNER_ARRAY_REASON = f"a JSON {INNER_ARRAY} where a reference needs a value"
+#: kind of :data:`~pipeline.materialize.readers.NESTED_VALUES` -> the reason its values are dropped under
+_DROPPED_KINDS = {"object": OBJECT_REASON, INNER_ARRAY: INNER_ARRAY_REASON}
 
 LOGGER = logging.getLogger(__name__)
 
@@ -174,13 +179,13 @@ def findings_of(guard: Guard, where: str,
     """
     out, values = [], []
     for (reason, predicate), (count, examples) in guard.dropped.items():
-        if reason.startswith(OBJECT_REASON):  # keyed by its source file (object_drops), not a predicate
+        if reason.startswith(tuple(_DROPPED_KINDS.values())):  # keyed by its source file (object_drops)
             loc = (predicate, None)
         else:
             loc = locate(predicate) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
-        if reason.startswith((NO_VALUE_REASON, JOIN_REASON, OBJECT_REASON)):
+        if reason.startswith((NO_VALUE_REASON, JOIN_REASON, *_DROPPED_KINDS.values())):
             values.append(Finding("materialize", file, f"{count} value(s) dropped: {reason}", line=line, column=column,
                                   value=" | ".join(examples), severity="error",
                                   expected="a value the function reads" if reason.startswith(NO_VALUE_REASON)
@@ -373,10 +378,11 @@ def object_drops(guard: Guard) -> None:
     held something there and the KG has no term of it (an array gives one term per element instead,
     and stays a warning)."""
     for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
-        if kind != "object":
+        if kind not in _DROPPED_KINDS:
             continue
         # the key's second part, a predicate for other drops, is the source file here (findings_of)
-        reason = f"{OBJECT_REASON} (reference {reference!r}; first: record {first}): no term"
+        reason = f"{_DROPPED_KINDS[kind]} (reference {reference!r}; first: record {first}): no term" + (
+            fix if kind == INNER_ARRAY else "")
         entry = guard.dropped.setdefault((reason, source), [0, []])
         entry[0] = max(entry[0], n)
         if not entry[1]:
@@ -699,7 +705,7 @@ def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Find
     """
     findings = []
     for (source, reference), (n, first, value, kind, fix) in sorted(guard.nested.items()):
-        if kind == "object":  # counted as dropped values (object_drops): an error finding says it
+        if kind in _DROPPED_KINDS:  # counted as dropped values (object_drops): an error finding says it
             continue
         findings.append(Finding(
             "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
@@ -708,7 +714,7 @@ def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Find
             severity="warning"))
     empty = dict(empty)
     for (source, reference), (n, *_rest, kind, _fix) in guard.nested.items():
-        if kind == "object" and (source, reference) in empty:
+        if kind in _DROPPED_KINDS and (source, reference) in empty:
             empty[(source, reference)] = max(empty[(source, reference)] - n, 0)
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
         findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "

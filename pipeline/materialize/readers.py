@@ -26,21 +26,27 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, Iterator
 
+from jsonpath import ExprSyntaxError
+
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
+from pipeline.sources import json_numbers
 
-__all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "NO_VALUE_RECORDS", "VALUES_OF", "nested_reference",
-           "has_value"]
+__all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "INNER_ARRAY", "NO_VALUE_RECORDS", "VALUES_OF",
+           "nested_reference", "has_value"]
 
 #: Plain JSON references whose value was an array or object in some record, from :func:`read_json`:
-#: ``{(source file, reference): [records, first record (1-based), first value (JSON text), "array" or "object",
-#: "; to read the values of the array: '<reference with [*]>'" or ""]}``.
+#: ``{(source file, reference): [records, first record (1-based), first value (JSON text), "array", "object" or
+#: :data:`INNER_ARRAY` (then the first number counts the inner arrays), "; to read ...: '<reference>'" or ""]}``.
 NESTED_VALUES: dict[tuple[str, str, str], list] = {}
 #: ``(source, reference) -> records of the iterator that give the reference no value`` (missing,
 #: ``null``, ``""``, an empty array on the way), counted by :func:`read_json` for the engine's
 #: count of empty values (the flattening leaves a record with an empty array out without a trace,
 #: and ``""`` becomes no value only later, as the engine's ``na_values``).
 NO_VALUE_RECORDS: dict[tuple[str, str], int] = {}
+#: The kind of value, in :data:`NESTED_VALUES`, of an array that is an element of the array a reference
+#: reads (``coords`` or ``coords[*]`` for ``[[50.85, 4.35], ...]``): no value, and no term is made of it.
+INNER_ARRAY = "array inside an array"
 #: The suffix of a JSON reference that reads the values of the array it names (``tags[*]``).
 VALUES_OF = "[*]"
 #: a member path with [*] after members (``items[*].name``), which the engine's flattening evaluates
@@ -137,6 +143,8 @@ def _as_text(value: Any) -> Any:
         return {k: _as_text(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_text(v) for v in value]
+    if isinstance(value, json_numbers.JsonNumber):  # digits a float cannot hold, as written
+        return str(value)
     if isinstance(value, float):
         text = repr(value)
         # a JSON number is a decimal however it is written (RFC 8259 section 6): 1e-7 in positional
@@ -162,20 +170,27 @@ def read_json(rml_rule: Any, references: list) -> Any:
     from morph_kgc.utils import normalize_hierarchical_data
 
     with open(rml_rule["logical_source_value"], encoding="utf-8") as f:
-        data = json.load(f)
+        data = json_numbers.load(f)
     # `tags[*]`: the array's values, which the engine's flattening gives for the member path `tags`
     paths = {r: r.replace(VALUES_OF, "") if VALUES_OF in r and _STARRED.fullmatch(r) else r for r in references}
     tops = dict.fromkeys(p.split(".")[0] for p in paths.values())
-    found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
+    try:
+        found = JSONPath(rml_rule["iterator"] + ".(" + ",".join(tops) + ")").parse(data)
+    except ExprSyntaxError:  # a record that is no object (an array, a scalar), which the field extractor refuses:
+        # it has no member a reference can name, so it gives no value (the load-time check warned about it)
+        records = [r for r in JSONPath(rml_rule["iterator"]).parse(data) if isinstance(r, dict)]
+        found = JSONPath("$[*].(" + ",".join(tops) + ")").parse(records)
     # only the members on the rule's reference paths: the flattening makes one record per element of
     # every array it meets, so an empty array the rule does not read (a CVE's `tags: []`) left the
     # record out of every rule of its source, its rdf:type too
     tree = _path_tree(paths.values())
     found = [_prune(r, tree) for r in found]
+    source = str(rml_rule["logical_source_value"])
+    if not source.endswith(DERIVED_SUFFIX):  # (a derived source holds values only)
+        _inner_arrays(rml_rule, paths, found)
     # values as text before the frame is built: a number column with a null in it would become
     # float (686 -> "686.0"); the engine's reader kept it integer by dropping such records first
     df = pd.json_normalize([_as_text(r) for r in normalize_hierarchical_data(found)])
-    source = str(rml_rule["logical_source_value"])
     if not source.endswith(DERIVED_SUFFIX):  # (there "" is a value)
         for ref, path in paths.items():
             if _PLAIN.fullmatch(path):
@@ -265,6 +280,68 @@ def values_path(record: Any, reference: str) -> str:
     return ".".join(out)
 
 
+def _inner_arrays(rml_rule: Any, paths: dict[str, str], records: list) -> None:
+    """Take the arrays that are elements of the array a reference reads (``coords`` or ``coords[*]``
+    for ``"coords": [[50.85, 4.35], [50.86, 4.36]]``) out of ``records`` and note them in
+    :data:`NESTED_VALUES` (kind :data:`INNER_ARRAY`). An array is no value (RML-Core: a reference
+    yields values); the engine's flattening would make a term of every number of every pair, in one
+    bag, the pairing lost. An index selector reads one position of each: ``coords[*][0]``.
+
+    Args:
+        rml_rule: the engine's rule. paths: reference -> its member path (``tags[*]`` -> ``tags``).
+        records: the rule's records, as :func:`_prune` built them (each object on a reference's
+            path is a copy, so an array replaced in it is replaced in this read only).
+    Raises:
+        DataError: with the ``stop`` policy, at the first such array (its record, 1-based).
+    """
+    source = str(rml_rule["logical_source_value"])
+    for ref, path in paths.items():
+        if not _PLAIN.fullmatch(path):
+            continue
+        steps = path.split(".")
+        count, first = 0, None
+        for i, record in enumerate(records, 1):
+            inner = _take_inner_arrays(record, steps)
+            if inner and first is None:
+                fix = f"; to read one position of the inner arrays: '{values_path(record, path)}[0]'"
+                first = (i, json_numbers.dumps(inner[0], ensure_ascii=False), fix)
+                if stopping():
+                    raise DataError(reason="the reference yields a JSON array inside an array, not a value "
+                                           "(RML-Core: a reference yields values)", value=first[1][:120],
+                                    triples_map=str(rml_rule["triples_map_id"]), reference=f"reference {ref!r}",
+                                    record=f"record {i} of {rml_rule['iterator']}",
+                                    expected=f"a string, number or boolean{fix}",
+                                    rule={"source": source, "subject": str(rml_rule["subject_map_value"]),
+                                          "object": str(rml_rule["object_map_value"])})
+            count += len(inner)
+        if first is not None:
+            entry = NESTED_VALUES.setdefault((source, ref), [0, first[0], first[1][:120], INNER_ARRAY, first[2]])
+            entry[0] = max(entry[0], count)  # several rules read one reference: the count is per read
+
+
+def _take_inner_arrays(record: Any, steps: list[str]) -> list:
+    """The arrays that are elements of an array at the member path ``steps`` of ``record`` (through
+    arrays on the way), taken out of it: the array is replaced, in its object, by one without them."""
+    taken: list = []
+
+    def walk(node: Any, i: int) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, i)
+            return
+        if not isinstance(node, dict) or steps[i] not in node:
+            return
+        value = node[steps[i]]
+        if i < len(steps) - 1:
+            walk(value, i + 1)
+        elif isinstance(value, list) and any(isinstance(x, list) for x in value):
+            taken.extend(x for x in value if isinstance(x, list))
+            node[steps[i]] = [x for x in value if not isinstance(x, list)]
+
+    walk(record, 0)
+    return taken
+
+
 def _nested_values(rml_rule: Any, references: list[str], records: list) -> None:
     """Note (or, with the ``stop`` policy, raise) the plain references of ``references`` whose value
     is an array or object in ``records`` (:data:`NESTED_VALUES`).
@@ -277,6 +354,8 @@ def _nested_values(rml_rule: Any, references: list[str], records: list) -> None:
     for ref in references:
         if not _PLAIN.fullmatch(ref):
             continue
+        if NESTED_VALUES.get((source, ref), [None] * 4)[3] == INNER_ARRAY:
+            continue  # said (its elements are arrays); what is left of the array is read as its values
         for i, record in enumerate(records, 1):
             value = nested_reference(record, ref)
             if value is None:

@@ -26,9 +26,9 @@ from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level", "json_too_deep",
-           "xml_too_deep", "parse_xml", "unresolved_entity", "read_error", "require_readable",
-           "check_logical_sources", "xml_encoding"]
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level",
+           "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
+           "require_readable", "check_logical_sources", "xml_encoding"]
 
 
 #: ``Finding.column`` of the warning that a source has no records (see :func:`require_readable`).
@@ -204,17 +204,62 @@ _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a num
                bool: "a boolean", type(None): "null"}
 
 
+def _json_kind(value) -> str:
+    """``an object``, ``an array``, ``a number`` ... for a parsed JSON value (a float subclass is a number)."""
+    if isinstance(value, bool):
+        return "a boolean"
+    return next((k for t, k in _JSON_KINDS.items() if isinstance(value, t)), type(value).__name__)
+
+
+def json_records(path: Path, iterator: str, records: list) -> tuple[list, Finding | None]:
+    """The records that are JSON objects, and a finding for those that are not.
+
+    A reference reads a record's members by name (RML-Core, JSONPath relative to the iterated
+    node), so a record that is an array (a table row exported without its column names: pandas
+    ``orient="split"``, Socrata's ``data``), a string or a number has nothing a reference can name;
+    read as records, its values would become one bag of values under an empty name.
+
+    Args:
+        path: the source file (named in the finding). iterator: the JSONPath that selected ``records``.
+        records: the values the iterator selects.
+    Returns:
+        ``(the object records, finding)``: an ``error`` when no record is an object (nothing to map:
+        bad input), a ``warning`` naming how many are left out when some are, ``None`` when all are.
+    """
+    bad = [i for i, r in enumerate(records) if not isinstance(r, dict)]
+    if not bad:
+        return records, None
+    first = records[bad[0]]
+    kind = _json_kind(first)
+    shown = json.dumps(first, ensure_ascii=False, default=str)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    hint = ("; a table exported as rows of values beside a list of column names ('columns' + 'data', pandas "
+            "orient=\"split\") reads as records once written as objects (pandas to_json(orient=\"records\"))"
+            if isinstance(first, list) else "")
+    kept = [r for r in records if isinstance(r, dict)]
+    if not kept:
+        return [], Finding("source", str(path), f"the records the iterator {iterator!r} selects are "
+                           f"{kind.split(' ')[-1]}s, not objects (record 1: {shown}): a reference reads a "
+                           f"record's members by name, and these have none; nothing to map", column="iterator",
+                           value=iterator, expected=f"records that are JSON objects ({{\"id\": ..., \"name\": ...}})"
+                           f"{hint}")
+    return kept, Finding("source", str(path), f"{len(bad)} of the {len(records)} records the iterator {iterator!r} "
+                         f"selects are not objects (record {bad[0] + 1} is {kind}: {shown}): a reference reads a "
+                         f"record's members by name, so none of their values is read", column="iterator",
+                         value=iterator, expected="records that are JSON objects", severity="warning")
+
+
 def json_top_level(src: Source, data) -> Finding | None:
     """An error when the document cannot hold records: a scalar at the top level, an empty
     array or object, or (without an iterator in the manifest) an array of scalars."""
-    kind = _JSON_KINDS.get(type(data), type(data).__name__)
+    kind = _json_kind(data)
     why = None
     if not isinstance(data, (dict, list)):
         why = f"the top level is {kind}"
     elif not data:
         why = f"the top level is an empty {'array' if isinstance(data, list) else 'object'}: no records"
     elif isinstance(data, list) and not src.iterator and not any(isinstance(x, (dict, list)) for x in data):
-        why = f"the top-level array holds {_JSON_KINDS.get(type(data[0]), 'scalar')} values, not records"
+        why = f"the top-level array holds {_json_kind(data[0])} values, not records"
     if why is None:
         return None
     empty = isinstance(data, (dict, list)) and not data

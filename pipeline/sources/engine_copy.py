@@ -56,6 +56,7 @@ from rdflib import Literal, URIRef
 from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
+from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
@@ -188,7 +189,7 @@ def json_copy(copy: EngineCopy, data: Any) -> Finding | None:
     """
     cleaned, removed = _strip_nulls(data)
     if removed:
-        target = copy.write(json.dumps(cleaned, ensure_ascii=False, indent=1))
+        target = copy.write(json_numbers.dumps(cleaned, ensure_ascii=False, indent=1))
         return Finding("json-repair", str(copy.original), f"{removed} null value(s) removed in a copy for the engine: "
                        f"Morph-KGC 2.10 drops every value of a JSON object that has a null member; the engine reads "
                        f"{target}", column="null", value=str(removed), expected="no null members", severity="warning")
@@ -221,7 +222,7 @@ def parse_json_lines(text: str) -> list:
         json.JSONDecodeError: a line is not one JSON value; its position is in the whole text, so
             the message gives the file's line and column.
     """
-    records, offset, decoder = [], 0, json.JSONDecoder()
+    records, offset, decoder = [], 0, json_numbers.decoder()
     for line in text.splitlines(keepends=True):
         if line.strip():
             start = offset + (len(line) - len(line.lstrip()))
@@ -249,7 +250,7 @@ def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding]
     records = parse_json_lines(Path(original).read_text(encoding="utf-8-sig"))
     digest = hashlib.sha1(str(Path(original).resolve()).encode("utf-8")).hexdigest()[:8]
     copy = EngineCopy(Path(original), folder, f"{Path(original).stem}.{digest}.json")
-    target = copy.write(json.dumps(records, ensure_ascii=False))
+    target = copy.write(json_numbers.dumps(records, ensure_ascii=False))
     return target, Finding("source", str(original), f"JSON Lines: {len(records)} record(s), one a line; the engine "
                            f"reads them as a JSON array: {target}", expected="JSON", severity="info")
 
@@ -652,7 +653,7 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
         lines = is_json_lines(path)  # the engine reads JSON only: the lines' values as an array
         try:
             raw = path.read_bytes()
-            data = (parse_json_lines if lines else json.loads)(raw.decode("utf-8-sig"))
+            data = (parse_json_lines if lines else json_numbers.loads)(raw.decode("utf-8-sig"))
         except Exception:  # unreadable JSON: the load-time check reports it (checks.check_logical_sources)
             continue
         bom = raw.startswith(b"\xef\xbb\xbf")  # the engine's json.load refuses a byte-order mark
@@ -662,7 +663,7 @@ def json_engine_copies(rml, base: Path, folder: Path) -> list[Finding]:
                 continue
             digest = "" if len(iterators) == 1 else "." + hashlib.sha1(iterator.encode("utf-8")).hexdigest()[:8]
             copy = EngineCopy(path, folder, name=f"{path.stem}{digest}.engine.json")
-            target = copy.write(json.dumps(pruned, ensure_ascii=False, indent=1)).resolve()
+            target = copy.write(json_numbers.dumps(pruned, ensure_ascii=False, indent=1)).resolve()
             for ls, pred in reads.sources:
                 rml.set((ls, pred, Literal(str(target))))
             findings.append(Finding(

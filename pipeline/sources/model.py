@@ -5,9 +5,11 @@ Built by the readers in :mod:`pipeline.sources.tabular` and :mod:`pipeline.sourc
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jsonpath_ng.ext import parse as jp_parse
 from lxml import etree
 
 from pipeline.findings import Finding
@@ -16,6 +18,13 @@ from pipeline.sources.columns import ColumnRecords, Values, sample_indices
 from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["SourceData"]
+
+#: What sets a JSONPath expression relative to the record apart from a plain dotted key: brackets
+#: (index, wildcard, quoted member), a wildcard, a filter. (A ``$``-rooted one is no table reference.)
+_JSONPATH_SYNTAX = re.compile(r"[\[\]*?]")
+#: Members with ``[*]`` after some (``authors[*].name``): the table writes these in dotted form
+#: (``authors.name``), which the compiler reads per part (docs/methods/nested-iteration.md).
+_STARRED_MEMBERS = re.compile(r"[^.\[\]*?@()$]+(?:\[\*\])?(?:\.[^.\[\]*?@()$]+(?:\[\*\])?)*")
 
 
 @dataclass
@@ -34,7 +43,8 @@ class SourceData:
         namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
         default_prefixes: default namespace URI -> the prefix bound to it (XML only).
         unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
-            which Morph-KGC reads as a nested path, or white space at their ends); mappers must not use them.
+            which Morph-KGC reads as a nested path, or white space at their ends; an array of
+            arrays); mappers must not use them.
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
         trimmed: CSV header names that had white space at their ends, as in the file; ``references``
             holds them trimmed and the engine reads a copy whose header is trimmed too.
@@ -53,6 +63,7 @@ class SourceData:
     default_prefixes: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
     _tree: object = None
+    _json: list | None = None
 
     def bind(self, expr: str) -> str:
         """``expr`` with unprefixed element names bound to the default namespace, when that form
@@ -89,6 +100,8 @@ class SourceData:
                 col = self.records.column(reference)
                 counts = self.records.value_counts(reference)  # all records' counts, when col is a sample
                 cache[reference] = Values((v for v in col if v), counts=counts) if col is not None else Values()
+            elif (per_record := self.json_path_values(reference)) is not None and reference not in self.references:
+                cache[reference] = Values(v for values in per_record for v in values)
             else:
                 cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
         return cache[reference]
@@ -122,11 +135,16 @@ class SourceData:
     def has_reference(self, reference: str) -> bool:
         """True when ``reference`` names data in this source.
 
-        CSV/JSON: an exact column / dotted key. XML: a known relative path, or
-        any XPath (absolute or relative to the iterator) that selects something.
+        CSV/JSON: an exact column / dotted key; JSON also a JSONPath relative to the record that
+        selects a value (a string, number or boolean) in some record (``coords[*][0]``, RFC 9535
+        index selectors; see :meth:`json_path_values`). XML: a known relative path, or any XPath
+        (absolute or relative to the iterator) that selects something.
         """
         if reference in self.references:
             return True
+        if self.source.format == "json":
+            per_record = self.json_path_values(reference)
+            return per_record is not None and any(per_record)
         if self.source.format != "xml" or self._tree is None:
             return False
         reference = self.bind(reference)
@@ -136,6 +154,29 @@ class SourceData:
             return bool(self.xpath(reference))
         except etree.XPathError:
             return False
+
+    def json_path_values(self, reference: str) -> list[list[str]] | None:
+        """Per record of a JSON source, in record order, the values (strings, numbers, booleans as
+        text) the JSONPath ``reference`` selects relative to the record (``coords[*][0]``; jsonpath-ng,
+        the dialect that evaluates such a reference at materialization); arrays, objects and nulls
+        it selects are no values and left out. ``None`` when ``reference`` is a plain dotted key
+        (see :attr:`references`) or members with ``[*]`` (``authors[*].name``, which the table writes
+        ``authors.name``), does not parse, or the source is no JSON."""
+        if self.source.format != "json" or self._json is None or not _JSONPATH_SYNTAX.search(reference) \
+                or reference.startswith("$") or _STARRED_MEMBERS.fullmatch(reference):
+            return None
+        cache = self.__dict__.setdefault("_json_paths", {})
+        if reference not in cache:
+            try:
+                expr = jp_parse(reference)
+            except Exception:  # noqa: BLE001 - jsonpath-ng raises its own lexer/parser errors: no reference here
+                cache[reference] = None
+                return None
+            found = [[m.value for m in expr.find(r)] for r in self._json]
+            cache[reference] = [[str(v).lower() if isinstance(v, bool) else str(v)
+                                 for v in values if v is not None and not isinstance(v, (dict, list))]
+                                for values in found]
+        return cache[reference]
 
     def max_per_record(self, reference: str, iterator: str | None = None) -> int:
         """Largest number of values ``reference`` (relative to the iterator) selects in one record.

@@ -17,8 +17,9 @@ from lxml import etree
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import NO_RECORDS, json_too_deep, json_top_level, parse_xml, unresolved_entity, \
-    xml_encoding, xml_no_records, xml_too_deep
+from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, json_top_level, parse_xml, \
+    unresolved_entity, xml_encoding, xml_no_records, xml_too_deep
+from pipeline.sources import json_numbers
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
@@ -35,25 +36,42 @@ def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
     return q.localname
 
 
-def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None) -> dict[str, list[str]]:
+def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
+                  inner: set[str] | None = None) -> dict[str, list[str]]:
     """Leaf values by dotted path; paths through a key holding ``.`` (the engine reads a nested path)
     or white space at its ends (a table cell cannot hold it) go into ``odd``. Spaces inside a key
-    (``"book title"``) are fine: Morph-KGC reads them."""
+    (``"book title"``) are fine: Morph-KGC reads them. The path of an array that holds arrays
+    (``coords`` for ``[[50.85, 4.35], ...]``) goes into ``inner``: its elements are no values."""
     out: dict[str, list[str]] = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
             path = f"{prefix}.{k}" if prefix else str(k)
-            for kk, vv in _flatten_json(v, path, odd).items():
+            for kk, vv in _flatten_json(v, path, odd, inner).items():
                 out.setdefault(kk, []).extend(vv)
                 if odd is not None and ("." in str(k) or str(k) != str(k).strip()):
                     odd.add(kk)
     elif isinstance(obj, list):
+        if inner is not None and prefix and any(isinstance(item, list) for item in obj):
+            inner.add(prefix)
         for item in obj:
-            for kk, vv in _flatten_json(item, prefix, odd).items():
+            for kk, vv in _flatten_json(item, prefix, odd, inner).items():
                 out.setdefault(kk, []).extend(vv)
     elif obj is not None:
         out[prefix] = [str(obj).lower() if isinstance(obj, bool) else str(obj)]
     return out
+
+
+def _values_path(records: list, ref: str) -> str:
+    """The dotted path ``ref`` with ``[*]`` after each member that holds an array in some record
+    (``geo.coords`` -> ``geo.coords[*]``): the JSONPath of the array's elements."""
+    out, nodes = [], list(records)
+    for step in ref.split("."):
+        flat = []
+        for n in nodes:
+            flat.extend(n if isinstance(n, list) else [n])
+        nodes = [n[step] for n in flat if isinstance(n, dict) and step in n]
+        out.append(step + ("[*]" if any(isinstance(n, list) for n in nodes) else ""))
+    return ".".join(out)
 
 
 def _keyed_records(data: dict) -> bool:
@@ -76,6 +94,9 @@ def _json_records_path(data) -> tuple[str, list]:
                 return f"$.{k}[*]", v
         if _keyed_records(data):
             return "$.*", list(data.values())
+        for k, v in data.items():  # rows of values (a table export): records, which json_records refuses
+            if isinstance(v, list) and v and all(isinstance(x, list) for x in v):
+                return f"$.{k}[*]", v
         for k, v in data.items():
             if isinstance(v, dict):
                 sub, recs = _json_records_path(v)
@@ -113,7 +134,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
     text = src.path.read_text(encoding="utf-8-sig")
     try:
-        data = json.loads(text)
+        data = json_numbers.loads(text)
     except RecursionError:  # nested beyond the decoder's recursion limit: say where, as for any other limit
         data = None
     deep = json_too_deep(src.path, text, data)
@@ -132,19 +153,29 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
             return SourceData(src, src.path, iterator, findings=[Finding(
                 "source", str(src.path), f"iterator {iterator!r} is no valid JSONPath: {exc}", column="iterator",
                 value=iterator, expected="a JSONPath selecting the records")])
+    recs, shape = json_records(src.path, iterator, recs)
+    if shape is not None and shape.severity == "error":
+        return SourceData(src, src.path, iterator, findings=[shape])
     odd: set[str] = set()
-    records = [_flatten_json(r, odd=odd) for r in recs]
+    inner: set[str] = set()
+    records = [_flatten_json(r, odd=odd, inner=inner) for r in recs]
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
     repair = json_copy(copy, data)
-    out = SourceData(src, copy.path, iterator, refs, records, [repair] if repair else [])
+    out = SourceData(src, copy.path, iterator, refs, records, [f for f in (repair, shape) if f], _json=recs)
     for ref in sorted(odd):
         out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
                                   "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "
                                   "white space, so no reference selects it")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
                                     expected="JSON keys without '.' or white space at their ends", severity="warning"))
+    for ref in sorted(inner - odd):
+        index = _values_path(recs, ref) + "[0]"
+        out.unaddressable[ref] = (f"the array at {ref!r} holds arrays, which are no values (RML-Core: a reference "
+                                  "yields values); an index selector reads one position of each inner array")
+        out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
+                                    expected="arrays of values", candidate=index, severity="warning"))
     others = [] if src.iterator else _sibling_record_arrays(data, iterator)
     if others:  # one array read, its siblings silently not: say so, with the manifest entry that reads them
         base = iterator[:-3].rsplit(".", 1)[0]

@@ -20,6 +20,7 @@ from pipeline.findings import Finding
 from pipeline.materialize.rml.absent import misspelling
 from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
+from pipeline.sources.checks import json_records
 
 __all__ = ["json_references", "json_datatypes"]
 
@@ -135,6 +136,13 @@ def json_datatypes(g: Graph, maps: list[Node], natural: bool, where: str, limit:
     for tm, ls, path, records in read:
         if not records:
             continue
+        kept, shape = json_records(path, str(g.value(ls, RML.iterator) or "$"), records)
+        if shape is not None and shape.severity == "error":
+            raise RMLError(f"TriplesMap {node_name(tm)}: {path.name}: {shape.message} (expected: {shape.expected})",
+                           path=where)
+        if shape is not None and all(f.message != shape.message for f in findings):
+            findings.append(shape)
+        records = kept
         for role, node in term_maps(g, tm):
             template = g.value(node, RML.template)
             if template is None:

@@ -39,6 +39,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.util import guess_format
 
 from pipeline.errors import InputError
+from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["Value", "Source", "Iteration", "FORMULATIONS", "iterate", "read_document", "natural_value",
@@ -77,10 +78,12 @@ def natural_value(v: Any) -> Value:
         return Value("true" if v else "false", _XSD + "boolean", v)
     if isinstance(v, int):
         return Value(str(v), _XSD + "integer", v)
+    if isinstance(v, json_numbers.JsonNumber):  # digits a float cannot hold, as written
+        return Value(str(v), _XSD + "double", v)
     if isinstance(v, float):
         return Value(repr(v) if v != int(v) or abs(v) >= 1e16 else f"{v:.1f}", _XSD + "double", v)
     if isinstance(v, (dict, list)):
-        return Value(json.dumps(v, ensure_ascii=False), None, v)
+        return Value(json_numbers.dumps(v, ensure_ascii=False), None, v)
     return Value(str(v), None, v)
 
 
@@ -215,6 +218,8 @@ class _XML(Iteration):
                 raw = item
             elif isinstance(item, bool):
                 text, raw = ("true" if item else "false"), item
+            elif isinstance(item, json_numbers.JsonNumber):
+                text, raw = str(item), item
             elif isinstance(item, float):
                 text, raw = (str(int(item)) if item == int(item) else repr(item)), item
             else:
@@ -272,7 +277,7 @@ def read_document(source: Source) -> Any:
     path = source.path
     try:
         if source.formulation == "JSONPath":
-            return json.loads(path.read_text(encoding="utf-8"))
+            return json_numbers.loads(path.read_text(encoding="utf-8"))
         if source.formulation == "XPath":
             parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
             return etree.parse(str(path), parser)
@@ -334,7 +339,7 @@ def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces
     if formulation == "JSONPath":
         if isinstance(document, str):
             try:
-                document = json.loads(document)
+                document = json_numbers.loads(document)
             except ValueError as exc:
                 raise InputError(f"{where}: not JSON: {exc}") from exc
         try:
