@@ -241,3 +241,17 @@ def test_run_writes_its_derived_sources_in_its_own_folder_only(tmp_path, monkeyp
     assert sorted(p.name for p in work.iterdir()) == ["out"]
     assert sorted(p.name for p in case.iterdir()) == before
     assert list((work / "out").rglob("*.kgc-derived.*"))  # the derived source exists, in the run's folder
+
+
+@pytest.mark.parametrize(("mapper", "table", "expected"), [
+    (None, None, "offline"), ("llm", None, "llm"), (None, "t.md", "replay"), ("replay", "t.md", "replay"),
+    ("offline", "t.md", None), ("llm", "t.md", None)])
+def test_table_implies_the_replay_mapper_and_another_mapper_refuses_it(mapper, table, expected):
+    from pipeline.commands import chosen_mapper
+    from pipeline.errors import InputError
+
+    if expected is None:
+        with pytest.raises(InputError, match=rf"--mapper {mapper} proposes its own table and would not read it"):
+            chosen_mapper(mapper, table, "offline")
+    else:
+        assert chosen_mapper(mapper, table, "offline") == expected

@@ -18,7 +18,7 @@ from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.manifest import Case
 
-__all__ = ["output_file", "case_files", "require_llm_settings"]
+__all__ = ["output_file", "case_files", "require_llm_settings", "chosen_mapper"]
 
 
 def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) -> Path:
@@ -59,3 +59,20 @@ def require_llm_settings(mapper: str) -> None:
         LLMSettings.from_env()
     except LLMError as exc:
         raise InputError(str(exc)) from exc
+
+
+def chosen_mapper(mapper: str | None, table: str | None, default: str) -> str:
+    """The mapper ``--mapper`` and ``--table`` ask for: ``--table`` names the table the replay mapper
+    returns, so it implies ``replay`` when no mapper is named; neither named: ``default`` (the
+    registry's default mapper, passed in so that commands without mappers do not import them).
+
+    Raises:
+        InputError: ``--table`` with another mapper, which proposes its own table and would leave the
+            given one unread (a KG from another table than the user's, exit 0).
+    """
+    if table is None:
+        return mapper or default
+    if mapper in (None, "replay"):
+        return "replay"
+    raise InputError(f"--table {table} is the table the replay mapper returns; --mapper {mapper} proposes its "
+                     f"own table and would not read it (expected: --mapper replay, or no --table)")

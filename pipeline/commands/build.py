@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from rdflib.namespace import RDF
 
-from pipeline.commands import case_files, output_file, require_llm_settings
+from pipeline.commands import case_files, chosen_mapper, output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
 from pipeline.compile.legacy import to_legacy_rml
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
@@ -53,6 +53,7 @@ def _say_ontology_notes(ontology) -> None:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    args.mapper = chosen_mapper(args.mapper, args.table, DEFAULT_MAPPER)
     output_file(args.output, "output")
     out = Path(args.output)
     if out.suffix.lower() not in (".md", ".csv", ".json"):
@@ -251,8 +252,10 @@ def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                                    "Example: kgc map case.yaml table.md --mapper replay")
     m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
     m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
-    m.add_argument("--mapper", default=DEFAULT_MAPPER, help=f"one of: {', '.join(known_mappers())} (default: %(default)s)")
-    m.add_argument("--table", help="table to replay")
+    m.add_argument("--mapper", default=None,
+                   help=f"one of: {', '.join(known_mappers())} (default: {DEFAULT_MAPPER}; replay with --table)")
+    m.add_argument("--table", help="table for the replay mapper, which --table implies (default: the case's gold "
+                                   "table); refused with another --mapper")
     m.set_defaults(func=_cmd_map)
 
 
