@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from pipeline.cli import main
 
 from helpers import CASES, books_case, table_rows
@@ -40,3 +42,19 @@ def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, ca
     assert capsys.readouterr().err.splitlines()[0] == (
         f"warning: {tmp_path / 'books.csv'}:2 [record]: 2 record(s) have more cells than the header; the extra cells "
         "are dropped (no column name addresses them): line 2 (5 cells), line 7 (4 cells)")
+
+
+@pytest.mark.parametrize(("content", "suffix", "declared", "expected"), [
+    (b"\xef\xbb\xbfid;name\n1;a\n2;b\n", ".csv", None, (";", True)),
+    (b"id,name\n1,a\n2,b\n", ".csv", None, (",", False)),
+    (b"id\tname\n1\ta\n2\tb\n", ".tsv", None, ("\t", False)),
+    (b"id\tname\n", ".tsv", None, ("\t", False)),  # one line: nothing to detect from, the suffix decides
+    (b"id;name\n", ".csv", None, (",", False)),
+    (b"id,name\n1,a;b\n2,c;d\n", ".csv", "|", ("|", False)),  # a declared separator is taken as it is
+])
+def test_csv_dialect_is_the_declared_or_detected_separator_and_the_bom(tmp_path, content, suffix, declared, expected):
+    from pipeline.sources.engine_copy import csv_dialect
+
+    path = tmp_path / f"f{suffix}"
+    path.write_bytes(content)
+    assert csv_dialect(path, declared) == expected

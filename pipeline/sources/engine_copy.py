@@ -59,7 +59,7 @@ from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
-__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
+__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
            "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
            "is_json_lines", "json_lines_copy", "parse_json_lines"]
 
@@ -122,6 +122,38 @@ class EngineCopy:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.target
         return self.target.open("w", encoding="utf-8", newline="")
+
+
+#: The separators a CSV file's header is tried with when none is declared.
+CSV_DELIMITERS = ",;\t|"
+
+
+def csv_dialect(path: Path, declared: str | None = None) -> tuple[str, bool]:
+    """The separator and byte-order mark of a CSV file, as every reader of kgc takes them.
+
+    Args:
+        path: the CSV file (UTF-8). declared: the separator the mapping declares (CSVW
+            ``csvw:delimiter``, Metadata Vocabulary for Tabular Data section 5.9), taken as it is.
+    Returns:
+        ``(separator, starts with a UTF-8 byte-order mark)``. Without a declaration the separator
+        is the one :class:`csv.Sniffer` finds among ``, ; TAB |`` in the first 4,096 characters
+        (a file of two lines or more), else TAB for ``.tsv`` and ``,`` otherwise.
+    Raises:
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
+    """
+    with path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if declared:
+        return declared, bom
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        sample = fh.read(4096)
+    if sample.count("\n") > 1:
+        try:
+            delimiter = csv.Sniffer().sniff(sample, delimiters=CSV_DELIMITERS).delimiter
+        except csv.Error:
+            pass
+    return delimiter, bom
 
 
 def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None) -> Finding:
