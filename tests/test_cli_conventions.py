@@ -255,3 +255,26 @@ def test_table_implies_the_replay_mapper_and_another_mapper_refuses_it(mapper, t
             chosen_mapper(mapper, table, "offline")
     else:
         assert chosen_mapper(mapper, table, "offline") == expected
+
+
+def test_nothing_left_on_bad_input_removes_only_what_the_block_made(tmp_path):
+    from pipeline.commands import nothing_left_on_bad_input
+    from pipeline.errors import InputError
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "kg.nt").write_text("kept\n", encoding="utf-8")
+    made = [tmp_path / "new" / "deep" / "kg.nt", tmp_path / "new" / "deep" / "kg.inputs", tmp_path / "old" / "kg.nt",
+            tmp_path / "old" / "kg.inputs"]
+    with pytest.raises(InputError):
+        with nothing_left_on_bad_input(*made, None):
+            for folder in (made[1], made[3]):
+                folder.mkdir(parents=True)
+                (folder / "people.csv").write_text("id\n", encoding="utf-8")
+            made[0].write_text("begun\n", encoding="utf-8")
+            made[2].write_text("overwritten\n", encoding="utf-8")
+            raise InputError("bad")
+    assert not (tmp_path / "new").exists()
+    assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["kg.nt"]  # existed before: kept
+    with nothing_left_on_bad_input(made[1]):  # no error: everything stays
+        made[1].mkdir(parents=True)
+    assert made[1].is_dir()
