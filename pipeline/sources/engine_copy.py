@@ -19,7 +19,9 @@ and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compil
      (:func:`bind_default_namespaces`; see :mod:`pipeline.sources.namespaces`).
 
 2. **Normalisation** (:func:`pipeline.materialize.rml.normalize.normalize_rml`): a relative
-   ``rml:source`` of a hand-written mapping becomes the absolute name of the same file.
+   ``rml:source`` of a hand-written mapping becomes the absolute name of the same file, or of its
+   :func:`csv_copy` when it is a CSV file the engine would misread (its separator as a CSVW
+   dialect declares it or as :func:`csv_dialect` detects it), or of its :func:`decoded_copy`.
 
 3. **Mapping** (:func:`json_engine_copies`, once the mapping is known): each iterator over a
    JSON source gets ``<folder>/<stem>.engine.json`` (``<stem>.<iterator hash>.engine.json`` when
@@ -157,7 +159,8 @@ def csv_dialect(path: Path, declared: str | None = None) -> tuple[str, bool]:
 
 
 def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None) -> Finding:
-    """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that).
+    """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that), named
+    ``.csv`` (``p.tsv`` -> ``p.tsv.csv``: the engine reads a ``.tsv`` file as tab-separated).
 
     Args:
         copy: the source's engine copy. delimiter, bom: the input's separator and whether it
@@ -167,6 +170,8 @@ def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | No
     Returns:
         An ``info`` finding naming what differed and the copy.
     """
+    if copy.target.suffix.lower() != ".csv":  # the engine takes a file's separator from its suffix (.tsv: tab)
+        copy.target = copy.target.with_name(f"{copy.target.name}.csv")  # p.tsv -> p.tsv.csv: no other input's name
     with copy.original.open(encoding="utf-8-sig", newline="") as fh, copy.open() as out:
         rows, writer = csv.reader(fh, delimiter=delimiter), csv.writer(out)
         first = next(rows, None)

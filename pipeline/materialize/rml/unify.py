@@ -282,7 +282,7 @@ def _comma_separated(found: Path, declared: str | None, copies: Path | None, tak
         return found, None  # the load-time checks report an unreadable file
     if delimiter == ("\t" if found.suffix.lower() == ".tsv" else ",") and not bom:
         return found, None  # the engine reads a .tsv file as tab-separated, any other as comma-separated
-    name = f"{found.stem}.csv"  # the engine takes the separator from the suffix
+    name = found.name  # csv_copy names it .csv: the engine takes the separator from the suffix
     if taken.get(name, found) != found or (copies is not None and found.parent == Path(copies).resolve()):
         name = f"{found.stem}.comma.csv"  # another input's copy, or a decoded copy itself
     taken[name] = found
