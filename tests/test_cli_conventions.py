@@ -241,3 +241,40 @@ def test_run_writes_its_derived_sources_in_its_own_folder_only(tmp_path, monkeyp
     assert sorted(p.name for p in work.iterdir()) == ["out"]
     assert sorted(p.name for p in case.iterdir()) == before
     assert list((work / "out").rglob("*.kgc-derived.*"))  # the derived source exists, in the run's folder
+
+
+@pytest.mark.parametrize(("mapper", "table", "expected"), [
+    (None, None, "offline"), ("llm", None, "llm"), (None, "t.md", "replay"), ("replay", "t.md", "replay"),
+    ("offline", "t.md", None), ("llm", "t.md", None)])
+def test_table_implies_the_replay_mapper_and_another_mapper_refuses_it(mapper, table, expected):
+    from pipeline.commands import chosen_mapper
+    from pipeline.errors import InputError
+
+    if expected is None:
+        with pytest.raises(InputError, match=rf"--mapper {mapper} proposes its own table and would not read it"):
+            chosen_mapper(mapper, table, "offline")
+    else:
+        assert chosen_mapper(mapper, table, "offline") == expected
+
+
+def test_nothing_left_on_bad_input_removes_only_what_the_block_made(tmp_path):
+    from pipeline.commands import nothing_left_on_bad_input
+    from pipeline.errors import InputError
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "kg.nt").write_text("kept\n", encoding="utf-8")
+    made = [tmp_path / "new" / "deep" / "kg.nt", tmp_path / "new" / "deep" / "kg.inputs", tmp_path / "old" / "kg.nt",
+            tmp_path / "old" / "kg.inputs"]
+    with pytest.raises(InputError):
+        with nothing_left_on_bad_input(*made, None):
+            for folder in (made[1], made[3]):
+                folder.mkdir(parents=True)
+                (folder / "people.csv").write_text("id\n", encoding="utf-8")
+            made[0].write_text("begun\n", encoding="utf-8")
+            made[2].write_text("overwritten\n", encoding="utf-8")
+            raise InputError("bad")
+    assert not (tmp_path / "new").exists()
+    assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["kg.nt"]  # existed before: kept
+    with nothing_left_on_bad_input(made[1]):  # no error: everything stays
+        made[1].mkdir(parents=True)
+    assert made[1].is_dir()

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from pipeline.cli import main
 
 from helpers import CASES, books_case, table_rows
@@ -40,3 +42,38 @@ def test_csv_records_wider_or_narrower_than_the_header_are_reported(tmp_path, ca
     assert capsys.readouterr().err.splitlines()[0] == (
         f"warning: {tmp_path / 'books.csv'}:2 [record]: 2 record(s) have more cells than the header; the extra cells "
         "are dropped (no column name addresses them): line 2 (5 cells), line 7 (4 cells)")
+
+
+@pytest.mark.parametrize(("content", "suffix", "declared", "expected"), [
+    (b"\xef\xbb\xbfid;name\n1;a\n2;b\n", ".csv", None, (";", True)),
+    (b"id,name\n1,a\n2,b\n", ".csv", None, (",", False)),
+    (b"id\tname\n1\ta\n2\tb\n", ".tsv", None, ("\t", False)),
+    (b"id\tname\n", ".tsv", None, ("\t", False)),  # one line: nothing to detect from, the suffix decides
+    (b"id;name\n", ".csv", None, (",", False)),
+    (b"id,name\n1,a;b\n2,c;d\n", ".csv", "|", ("|", False)),  # a declared separator is taken as it is
+])
+def test_csv_dialect_is_the_declared_or_detected_separator_and_the_bom(tmp_path, content, suffix, declared, expected):
+    from pipeline.sources.engine_copy import csv_dialect
+
+    path = tmp_path / f"f{suffix}"
+    path.write_bytes(content)
+    assert csv_dialect(path, declared) == expected
+
+
+def test_a_tsv_file_the_engine_would_misread_gets_a_copy_named_csv(tmp_path, monkeypatch, capsys):
+    """The engine takes a file's separator from its suffix: a repaired .tsv (here: with a byte-order
+    mark) must not keep the name .tsv once comma-separated."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.tsv").write_bytes(b"\xef\xbb\xbfid\tname\n1\tZo\xc3\xab\n2\tJo\n")
+    (tmp_path / "m.ttl").write_text("""@prefix rml: <http://w3id.org/rml/> .
+<#TM> rml:logicalSource [ rml:source "p.tsv" ; rml:referenceFormulation rml:CSV ] ;
+  rml:subjectMap [ rml:template "http://example.org/p/{id}" ] ;
+  rml:predicateObjectMap [ rml:predicate <http://example.org/name> ; rml:objectMap [ rml:reference "name" ] ] .
+""", encoding="utf-8")
+    assert main(["materialize", "m.ttl", "o/kg.nt"]) == 0
+    assert sorted(p.name for p in (tmp_path / "o" / "kg.inputs").iterdir()) == ["p.tsv.csv"]
+    assert (tmp_path / "o" / "kg.inputs" / "p.tsv.csv").read_bytes() == "id,name\r\n1,Zoë\r\n2,Jo\r\n".encode("utf-8")
+    assert sorted((tmp_path / "o" / "kg.nt").read_text(encoding="utf-8").splitlines()) == [
+        '<http://example.org/p/1> <http://example.org/name> "Zoë" .',
+        '<http://example.org/p/2> <http://example.org/name> "Jo" .']
+    assert "CSV uses '\\t' as separator and a byte-order mark" in capsys.readouterr().err

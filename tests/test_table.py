@@ -121,3 +121,25 @@ def test_a_second_table_after_the_mapping_table_is_not_read_as_rows():
     table = parse_markdown(text, source="llm.md")
     assert [(r.data_reference, r.ontology_property) for r in table.rows] == [("ID", "ex:id")]
     assert table.notes == ["line 7: a second table starts here; only the first table is read"]
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    # a run's table.json: each row carries "line", its line in table.md; the line in this file counts
+    ('{\n  "rows": [\n    {\n      "ontology_property": "a:p",\n      "line": 3\n    },\n'
+     '    {"ontology_property": "a:q", "line": 4, "evidence": {"rows": [1, {"x": "]}"}]}}\n  ],\n'
+     '  "notes": []\n}\n', [3, 7]),
+    ('[\n{"ontology_property": "a:p"},\n\n  {"ontology_property": "a:q"}]', [2, 4]),  # a bare list of rows
+    ('{"notes": ["n"], "rows": [{"ontology_property": "a:p"}, {"ontology_property": "a:q"}]}', [1, 1]),
+    ('{"rows": [{"ontology_property": "a:p"}],\n "rows": [\n{"ontology_property": "a:q"}]}', [3]),  # the last wins
+])
+def test_a_json_row_s_line_is_where_its_object_stands_in_the_file(text, lines):
+    from pipeline.table.formats import parse_json
+
+    assert [r.line for r in parse_json(text, source="t.json")] == lines
+
+
+def test_a_json_row_that_is_no_object_is_named_by_its_line():
+    from pipeline.table.formats import parse_json
+
+    with pytest.raises(TableParseError, match=r"t\.json:3: row 1: expected an object, found str"):
+        parse_json('{"rows": [\n{"ontology_property": "a:p"},\n"x"]}', source="t.json")

@@ -11,14 +11,16 @@ imported only when that subcommand runs.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import shutil
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.manifest import Case
 
-__all__ = ["output_file", "case_files", "require_llm_settings"]
+__all__ = ["output_file", "case_files", "require_llm_settings", "chosen_mapper", "nothing_left_on_bad_input"]
 
 
 def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) -> Path:
@@ -59,3 +61,51 @@ def require_llm_settings(mapper: str) -> None:
         LLMSettings.from_env()
     except LLMError as exc:
         raise InputError(str(exc)) from exc
+
+
+def chosen_mapper(mapper: str | None, table: str | None, default: str) -> str:
+    """The mapper ``--mapper`` and ``--table`` ask for: ``--table`` names the table the replay mapper
+    returns, so it implies ``replay`` when no mapper is named; neither named: ``default`` (the
+    registry's default mapper, passed in so that commands without mappers do not import them).
+
+    Raises:
+        InputError: ``--table`` with another mapper, which proposes its own table and would leave the
+            given one unread (a KG from another table than the user's, exit 0).
+    """
+    if table is None:
+        return mapper or default
+    if mapper in (None, "replay"):
+        return "replay"
+    raise InputError(f"--table {table} is the table the replay mapper returns; --mapper {mapper} proposes its "
+                     f"own table and would not read it (expected: --mapper replay, or no --table)")
+
+
+@contextmanager
+def nothing_left_on_bad_input(*paths: str | Path | None) -> Iterator[None]:
+    """Bad input writes nothing: when the block raises :class:`InputError` or ``OSError`` (exit 2),
+    each of ``paths`` (the files and folders the command may create: its output, the folder of its
+    repaired copies ...) that did not exist on entry is removed, and so is each folder above them
+    that did not exist on entry and is left empty. What existed on entry is never touched.
+
+    Args:
+        paths: files or folders; ``None`` entries are skipped.
+    Raises:
+        The block's exception, unchanged.
+    """
+    given = [Path(p).absolute() for p in paths if p is not None and str(p) != "-"]
+    new = [p for p in given if not p.exists() and not p.is_symlink()]
+    folders = {a for p in given for a in p.parents if not a.exists()}
+    try:
+        yield
+    except (InputError, OSError):
+        for p in new:
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            elif p.exists() or p.is_symlink():
+                p.unlink(missing_ok=True)
+        for folder in sorted(folders, key=lambda a: len(a.parts), reverse=True):  # the deepest first
+            try:
+                folder.rmdir()  # only when empty: another process may have written there meanwhile
+            except OSError:
+                pass
+        raise

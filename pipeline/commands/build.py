@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -12,7 +11,7 @@ from pathlib import Path
 import yaml
 from rdflib.namespace import RDF
 
-from pipeline.commands import case_files, output_file, require_llm_settings
+from pipeline.commands import case_files, chosen_mapper, nothing_left_on_bad_input, output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
 from pipeline.compile.legacy import to_legacy_rml
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
@@ -53,6 +52,7 @@ def _say_ontology_notes(ontology) -> None:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    args.mapper = chosen_mapper(args.mapper, args.table, DEFAULT_MAPPER)
     output_file(args.output, "output")
     out = Path(args.output)
     if out.suffix.lower() not in (".md", ".csv", ".json"):
@@ -71,10 +71,10 @@ def _cmd_map(args: argparse.Namespace) -> int:
     options = {"table": args.table} if args.table else {}
     mapper = get_mapper(args.mapper)
     require_llm_settings(args.mapper)
-    out.parent.mkdir(parents=True, exist_ok=True)  # before the work, not after it
-
-    with tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:  # as `run`'s load stage: bad sources stop here
-        progress(f"reading {len(case.sources)} source(s)")
+    # the folder is made before the work, not after it; bad input found in the work removes it again
+    with nothing_left_on_bad_input(out), tempfile.TemporaryDirectory(prefix="kgc-map-") as tmp:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        progress(f"reading {len(case.sources)} source(s)")  # as `run`'s load stage: bad sources stop here
         # the mapper needs value statistics: a large CSV is read as its sample plus value counts
         sources = [load_source(s, Path(tmp), profile=True) for s in case.sources]
         require_readable(sources)
@@ -204,27 +204,23 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     work = Path(output).resolve().parent
     table = read_table(table_path)  # before anything is written: an unreadable table writes nothing
     copies = copies_beside(Path(output))
-    fresh = not copies.exists()
-    try:
+    # bad input writes nothing: not the repaired copies of the sources, nor the folders made for them
+    with nothing_left_on_bad_input(copies, output, yarrrml_out):
         sources = [load_source(s, copies) for s in case.sources]
         require_readable(sources)
-    except InputError:
-        if fresh:  # bad input writes nothing, not even the repaired copies of the other sources
-            shutil.rmtree(copies, ignore_errors=True)
-        raise
-    for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
-        line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
-        print(f"note: {table_path}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
-    compiled = compile_table(table, ontology, case, sources)
-    source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
-    for f in [*source_findings, *compiled.findings]:
-        print(f, file=sys.stderr)
-    try:
-        require_triples_maps(compiled, source_findings)
-    except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
-        raise InputError(str(exc), path=table_path) from exc
-    work.mkdir(parents=True, exist_ok=True)
-    _write_rml(compiled.rml, output, args.rml)
+        for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
+            line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)
+            print(f"note: {table_path}{':' + line.removeprefix('line ') if line else ''}: {text}", file=sys.stderr)
+        compiled = compile_table(table, ontology, case, sources)
+        source_findings = [f for s in sources for f in [*s.findings, *csv_row_findings(s)]]
+        for f in [*source_findings, *compiled.findings]:
+            print(f, file=sys.stderr)
+        try:
+            require_triples_maps(compiled, source_findings)
+        except CompileError as exc:  # a table no row of which compiles is bad input (exit 2), as for `run`'s manifests
+            raise InputError(str(exc), path=table_path) from exc
+        work.mkdir(parents=True, exist_ok=True)
+        _write_rml(compiled.rml, output, args.rml)
     review = len(compiled.audit.review)  # marked rows are shown for a person's check, not lost
     left_out = len(table) - len(compiled.plan.compiled_lines) - review
     rows = f"{len(compiled.plan.compiled_lines)} of {len(table)} rows" + \
@@ -251,8 +247,10 @@ def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                                    "Example: kgc map case.yaml table.md --mapper replay")
     m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
     m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
-    m.add_argument("--mapper", default=DEFAULT_MAPPER, help=f"one of: {', '.join(known_mappers())} (default: %(default)s)")
-    m.add_argument("--table", help="table to replay")
+    m.add_argument("--mapper", default=None,
+                   help=f"one of: {', '.join(known_mappers())} (default: {DEFAULT_MAPPER}; replay with --table)")
+    m.add_argument("--table", help="table for the replay mapper, which --table implies (default: the case's gold "
+                                   "table); refused with another --mapper")
     m.set_defaults(func=_cmd_map)
 
 

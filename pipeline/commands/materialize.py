@@ -15,7 +15,7 @@ from pathlib import Path
 import pyoxigraph
 from rdflib import Graph, Literal, URIRef
 
-from pipeline.commands import output_file
+from pipeline.commands import nothing_left_on_bad_input, output_file
 from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
@@ -301,7 +301,12 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
     base = document_base(text) or args.base_iri
     if base is None and args.manifest:
         base = load_manifest(args.manifest).base_iri
-    with tempfile.TemporaryDirectory(prefix="kgc-materialize-") as tmp:
+    # bad input writes nothing: not the KG begun, nor the repaired copies of the sources (kept beside an
+    # --engine-copy, which reads them), nor the folders made for them
+    made = [] if target == "-" else [Path(target), Path(target).with_suffix(".nt.tmp")]
+    if target != "-" and not args.engine_copy:
+        made.append(copies_beside(Path(target)))
+    with nothing_left_on_bad_input(*made), tempfile.TemporaryDirectory(prefix="kgc-materialize-") as tmp:
         # standard output: the engine copies and the KG file live in a folder that is removed after
         output = Path(tmp) / f"kg{_SYNTAXES[syntax]}" if target == "-" else Path(target)
         # decoded copies of compressed or non-UTF-8 sources (RML-IO) go where the JSON copies go

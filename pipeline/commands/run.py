@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from tqdm import tqdm
 
-from pipeline.commands import require_llm_settings
+from pipeline.commands import chosen_mapper, require_llm_settings
 from pipeline.errors import InputError
 from pipeline.llm import LLMSettings
 from pipeline.manifest import is_text_manifest, load_manifest
@@ -120,6 +120,7 @@ def _report_meta(config) -> dict:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    args.mapper = chosen_mapper(args.mapper, args.table, DEFAULT_MAPPER)  # a usage error before any work
     manifests = _manifests(args.manifests)
     cases = [load_manifest(m) for m in manifests]  # validate all before running any
     seen: dict[tuple[str, str], Path] = {}
@@ -186,8 +187,8 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                    help="output root: each case writes <out>/<scenario>/<case>/, each scenario a report in "
                         "<out>/<scenario>/ (default: %(default)s; a case's earlier folder is replaced when the "
                         "new run ends)")
-    r.add_argument("--mapper", default=DEFAULT_MAPPER,
-                   help=f"one of: {', '.join(known_mappers())} (default: %(default)s). llm reads LLM_MODEL, "
+    r.add_argument("--mapper", default=None,
+                   help=f"one of: {', '.join(known_mappers())} (default: {DEFAULT_MAPPER}; replay with --table). llm reads LLM_MODEL, "
                         "LLM_API_BASE, LLM_API_KEY, LLM_RUNS (runs per case, kept in runs/<i>/, scores "
                         "macro-averaged with min/max), LLM_CONTEXT_WINDOW (the model's context window in tokens, "
                         "prompt plus answer; default: what the server reports, else litellm's figure), "
@@ -195,7 +196,8 @@ def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                         "(auto|all|retrieved), LLM_TIMEOUT (longest silence, s), LLM_MAX_RETRIES, "
                         "LLM_TEMPERATURE, LLM_SHOTS, KGC_CACHE_DIR from the environment. Ctrl-C keeps the "
                         "interrupted run in <case>.interrupted/ and the earlier run in place (exit 130)")
-    r.add_argument("--table", help="table file for the replay mapper (default: the case's gold table)")
+    r.add_argument("--table", help="table file for the replay mapper, which --table implies (default: the case's gold "
+                        "table); refused with another --mapper")
     r.add_argument("--processes", type=int, default=1, help="Morph-KGC worker processes")
     r.add_argument("--on-data-error", choices=POLICIES, default="drop",
                    help="a term the data make invalid (R2RML section 11): 'drop' drops and reports it (default), "

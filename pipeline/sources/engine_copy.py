@@ -19,7 +19,9 @@ and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compil
      (:func:`bind_default_namespaces`; see :mod:`pipeline.sources.namespaces`).
 
 2. **Normalisation** (:func:`pipeline.materialize.rml.normalize.normalize_rml`): a relative
-   ``rml:source`` of a hand-written mapping becomes the absolute name of the same file.
+   ``rml:source`` of a hand-written mapping becomes the absolute name of the same file, or of its
+   :func:`csv_copy` when it is a CSV file the engine would misread (its separator as a CSVW
+   dialect declares it or as :func:`csv_dialect` detects it), or of its :func:`decoded_copy`.
 
 3. **Mapping** (:func:`json_engine_copies`, once the mapping is known): each iterator over a
    JSON source gets ``<folder>/<stem>.engine.json`` (``<stem>.<iterator hash>.engine.json`` when
@@ -60,7 +62,7 @@ from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
-__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
+__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
            "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
            "is_json_lines", "json_lines_copy", "parse_json_lines"]
 
@@ -125,8 +127,41 @@ class EngineCopy:
         return self.target.open("w", encoding="utf-8", newline="")
 
 
+#: The separators a CSV file's header is tried with when none is declared.
+CSV_DELIMITERS = ",;\t|"
+
+
+def csv_dialect(path: Path, declared: str | None = None) -> tuple[str, bool]:
+    """The separator and byte-order mark of a CSV file, as every reader of kgc takes them.
+
+    Args:
+        path: the CSV file (UTF-8). declared: the separator the mapping declares (CSVW
+            ``csvw:delimiter``, Metadata Vocabulary for Tabular Data section 5.9), taken as it is.
+    Returns:
+        ``(separator, starts with a UTF-8 byte-order mark)``. Without a declaration the separator
+        is the one :class:`csv.Sniffer` finds among ``, ; TAB |`` in the first 4,096 characters
+        (a file of two lines or more), else TAB for ``.tsv`` and ``,`` otherwise.
+    Raises:
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
+    """
+    with path.open("rb") as fh:
+        bom = fh.read(3) == b"\xef\xbb\xbf"
+    if declared:
+        return declared, bom
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        sample = fh.read(4096)
+    if sample.count("\n") > 1:
+        try:
+            delimiter = csv.Sniffer().sniff(sample, delimiters=CSV_DELIMITERS).delimiter
+        except csv.Error:
+            pass
+    return delimiter, bom
+
+
 def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None) -> Finding:
-    """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that).
+    """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that), named
+    ``.csv`` (``p.tsv`` -> ``p.tsv.csv``: the engine reads a ``.tsv`` file as tab-separated).
 
     Args:
         copy: the source's engine copy. delimiter, bom: the input's separator and whether it
@@ -136,6 +171,8 @@ def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | No
     Returns:
         An ``info`` finding naming what differed and the copy.
     """
+    if copy.target.suffix.lower() != ".csv":  # the engine takes a file's separator from its suffix (.tsv: tab)
+        copy.target = copy.target.with_name(f"{copy.target.name}.csv")  # p.tsv -> p.tsv.csv: no other input's name
     with copy.original.open(encoding="utf-8-sig", newline="") as fh, copy.open() as out:
         rows, writer = csv.reader(fh, delimiter=delimiter), csv.writer(out)
         first = next(rows, None)

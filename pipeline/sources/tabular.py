@@ -11,7 +11,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, unclosed_quote
 from pipeline.sources.columns import ColumnRecords, check_utf8
-from pipeline.sources.engine_copy import EngineCopy, csv_copy
+from pipeline.sources.engine_copy import EngineCopy, csv_copy, csv_dialect
 from pipeline.sources.model import SourceData
 
 __all__ = ["load_csv", "csv_row_findings", "trimmed_header"]
@@ -36,14 +36,8 @@ def load_csv(src: Source, copy: EngineCopy, profile: bool = False) -> SourceData
 def _read_csv(src: Source, profile: bool = False) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
     quotes = check_utf8(src.path)  # an undecodable file is a finding at load, though its cells are read later
+    delimiter, bom = csv_dialect(src.path)
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
-        sample = fh.read(4096)
-        fh.seek(0)
-        delimiter = "\t" if src.path.suffix.lower() == ".tsv" else ","
-        try:
-            delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter if sample.count("\n") > 1 else delimiter
-        except csv.Error:
-            pass
         reader = csv.reader(fh, delimiter=delimiter)
         refs = next(reader, [])
         has_record = any(row for row in reader)
@@ -58,8 +52,7 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
         data.findings.append(Finding("source", str(src.path), data.unaddressable[name], line=1, column="header",
                                      value=name, expected="distinct column names without white space at their ends",
                                      severity="warning"))
-    with src.path.open("rb") as fh:
-        data.bom = fh.read(3) == b"\xef\xbb\xbf"
+    data.bom = bom
     opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
     nul = csv_nul_byte(src.path, delimiter)
     if nul is not None:  # the engine would cut the value at the NUL byte: nothing else is worth saying first

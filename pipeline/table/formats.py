@@ -84,8 +84,51 @@ def to_csv(table: MappingTable) -> str:
     return buf.getvalue()
 
 
+def _skip(text: str, i: int) -> int:
+    """The index of the first character at or after ``i`` that is not JSON white space (RFC 8259 section 2)."""
+    while i < len(text) and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+def _row_lines(text: str) -> list[int] | None:
+    """The 1-based line of each row object of a JSON table, in order: where its ``{`` stands in
+    ``text``, so that a finding on a row cites the line of the file the user edits (not the
+    ``line`` member a run's ``table.json`` carries, the row's line in ``table.md``).
+
+    Each value is read with :class:`json.JSONDecoder` itself (``raw_decode``), so the positions
+    are those of the parse; for an object with ``rows`` twice the last one counts, as for
+    :func:`json.loads`. Returns ``None`` when ``text`` is not of the table's shape."""
+    decoder = json.JSONDecoder()
+    try:
+        i = _skip(text, 0)
+        rows_at = i if text[i] == "[" else None
+        if text[i] == "{":
+            i = _skip(text, i + 1)
+            while text[i] != "}":
+                key, i = decoder.raw_decode(text, i)
+                i = _skip(text, _skip(text, i) + 1)  # past the ':'
+                if key == "rows":
+                    rows_at = i
+                _, i = decoder.raw_decode(text, i)
+                i = _skip(text, i)
+                i = _skip(text, i + 1) if text[i] == "," else i
+        if rows_at is None or text[rows_at] != "[":
+            return None
+        lines, i = [], _skip(text, rows_at + 1)
+        while text[i] != "]":
+            lines.append(text.count("\n", 0, i) + 1)
+            _, i = decoder.raw_decode(text, i)
+            i = _skip(text, i)
+            i = _skip(text, i + 1) if text[i] == "," else i
+        return lines
+    except (ValueError, IndexError):
+        return None
+
+
 def parse_json(text: str, source: str = "<string>") -> MappingTable:
-    """Parse ``{"rows": [{field: value}, ...]}`` (or a bare list of row objects).
+    """Parse ``{"rows": [{field: value}, ...]}`` (or a bare list of row objects); each row's
+    ``line`` is the line of its object in ``text`` (:func:`_row_lines`).
 
     Raises:
         TableParseError: not JSON, or not of that shape; the message names the row.
@@ -101,13 +144,17 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
     if not isinstance(rows, list):
         raise TableParseError('expected an object {"rows": [...]} or a list of rows', path=source)
     table = MappingTable(source=source, notes=list(data.get("notes", [])) if isinstance(data, dict) else [])
-    for i, item in enumerate(rows):
+    lines = _row_lines(text)
+    lines = lines if lines is not None and len(lines) == len(rows) else [None] * len(rows)
+    for i, (item, line) in enumerate(zip(rows, lines)):
         if not isinstance(item, dict):
-            raise TableParseError(f"row {i}: expected an object, found {type(item).__name__}", path=source)
+            raise TableParseError(f"row {i}: expected an object, found {type(item).__name__}", path=source, line=line)
         try:
             row = MappingRow.from_dict(item)
         except (KeyError, TypeError) as exc:
-            raise TableParseError(f"row {i}: {exc}", path=source, key=str(i)) from exc
+            raise TableParseError(f"row {i}: {exc}", path=source, line=line, key=str(i)) from exc
+        if line is not None:
+            row.line = line
         for f in (*COLUMNS, "review"):
             value = getattr(row, f)
             setattr(row, f, clean_cell(value) if isinstance(value, str) or value is None else clean_cell(str(value)))

@@ -23,6 +23,7 @@ from rdflib.term import Node
 from pipeline.materialize.rml.check import mapping_nodes, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
 from pipeline.materialize.views.view import template_references
+from pipeline.sources.engine_copy import csv_dialect
 
 __all__ = ["AbsentColumn", "absent_columns"]
 
@@ -47,10 +48,13 @@ class AbsentColumn:
 
 
 def _header(path: Path) -> tuple[str, ...] | None:
-    """The first record of a CSV file (UTF-8, a byte-order mark skipped), ``None`` when unreadable."""
+    """The first record of a CSV file (UTF-8, a byte-order mark skipped, its separator detected as
+    every reader of kgc detects it: :func:`~pipeline.sources.engine_copy.csv_dialect`), ``None`` when
+    unreadable."""
     try:
+        delimiter, _ = csv_dialect(path)
         with path.open(encoding="utf-8-sig", newline="") as f:
-            return tuple(next(csv.reader(f), []))
+            return tuple(next(csv.reader(f, delimiter=delimiter), []))
     except (OSError, UnicodeDecodeError, csv.Error):
         return None
 

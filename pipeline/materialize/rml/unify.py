@@ -22,7 +22,7 @@ from pipeline.errors import InputError, RMLError
 from pipeline.findings import Finding
 from pipeline.materialize.rml.check import node_name
 from pipeline.materialize.rml.vocabulary import FNML, KGC, LEGACY, QL, RML, RR
-from pipeline.sources.engine_copy import decoded_copy
+from pipeline.sources.engine_copy import EngineCopy, csv_copy, csv_dialect, decoded_copy
 
 __all__ = ["unify", "resolve_sources"]
 
@@ -237,6 +237,60 @@ _NOT_FILES = {"Database": "a D2RQ database (d2rq:Database)", "Service": "a SPARQ
               "Kafka": "a Kafka stream", "Stream": "a stream", "SQL": "a database"}
 
 
+#: CSV on the Web (Metadata Vocabulary for Tabular Data): a source description's dialect.
+CSVW = "http://www.w3.org/ns/csvw#"
+#: Dialect properties (section 5.9) whose other values change what the header, a record or a field
+#: is, which the engine cannot read: each with its default, the one value accepted.
+_CSVW_FIXED = {"header": "true", "headerRowCount": "1", "skipRows": "0", "skipColumns": "0", "quoteChar": '"',
+               "doubleQuote": "true", "encoding": "utf-8"}
+
+
+def _declared_delimiter(g: Graph, src: Node, who: str, where: str) -> str | None:
+    """The separator a CSVW dialect of the source description ``src`` declares (``csvw:dialect [
+    csvw:delimiter ";" ]``), or ``None``.
+
+    Raises:
+        RMLError: a dialect property of :data:`_CSVW_FIXED` with another value than its default, or a
+            delimiter that is not one character.
+    """
+    dialect = g.value(src, URIRef(CSVW + "dialect"))
+    if dialect is None:
+        return None
+    for name, default in _CSVW_FIXED.items():
+        value = g.value(dialect, URIRef(CSVW + name))
+        if value is not None and str(value).strip().lower() != default:
+            raise RMLError(f"{who}: the CSVW dialect's csvw:{name} {str(value)!r} is not one kgc reads (expected: "
+                           f"{default!r}, the default, or no csvw:{name})", path=where)
+    delimiter = g.value(dialect, URIRef(CSVW + "delimiter"))
+    if delimiter is not None and len(str(delimiter)) != 1:
+        raise RMLError(f"{who}: the CSVW dialect's csvw:delimiter {str(delimiter)!r} is not one character", path=where)
+    return None if delimiter is None else str(delimiter)
+
+
+def _comma_separated(found: Path, declared: str | None, copies: Path | None, taken: dict[str, Path],
+                     ) -> tuple[Path, Finding | None]:
+    """The file the engine reads for the CSV source ``found``: ``found`` when it is comma-separated
+    (tab-separated: ``.tsv``) without a byte-order mark, else a comma-separated UTF-8 copy in ``copies``
+    (:func:`~pipeline.sources.engine_copy.csv_copy`, as ``kgc run`` reads such a file), named as the
+    input unless another file of that name was copied already (``taken``: copy name -> input).
+
+    Morph-KGC 2.10 reads ``,`` and guesses another separator only when that fails, with the byte-order
+    mark as part of the first column's name; a declared separator it never reads."""
+    try:
+        delimiter, bom = csv_dialect(found, declared)
+    except (OSError, UnicodeDecodeError):
+        return found, None  # the load-time checks report an unreadable file
+    if delimiter == ("\t" if found.suffix.lower() == ".tsv" else ",") and not bom:
+        return found, None  # the engine reads a .tsv file as tab-separated, any other as comma-separated
+    name = found.name  # csv_copy names it .csv: the engine takes the separator from the suffix
+    if taken.get(name, found) != found or (copies is not None and found.parent == Path(copies).resolve()):
+        name = f"{found.stem}.comma.csv"  # another input's copy, or a decoded copy itself
+    taken[name] = found
+    copy = EngineCopy(found, copies, name=name)
+    finding = csv_copy(copy, delimiter, bom)
+    return copy.path.resolve(), finding
+
+
 def _local(node: Node | None) -> str:
     return "" if node is None else re.split(r"[/#]", str(node))[-1]
 
@@ -285,21 +339,28 @@ def resolve_sources(g: Graph, mapping_dir: Path, where: str, copies: Path | None
     are looked up in ``mapping_dir``, then the current directory; ``rml:root`` decides for RML-IO
     sources).
 
+    A CSV file not comma-separated or with a byte-order mark is read through a comma-separated copy
+    in ``copies``, its separator as a CSVW dialect of its source description declares it
+    (``csvw:delimiter``), else detected (:func:`pipeline.sources.engine_copy.csv_dialect`).
+
     RML-IO source descriptions: a compressed or non-UTF-8 source (``rml:compression``,
     ``rml:encoding``) is read through a decoded copy in ``copies``
-    (:func:`pipeline.sources.engine_copy.decoded_copy`); its null values (``rml:null``) are kept on the
+    (:func:`pipeline.sources.engine_copy.decoded_copy`); a CSVW table's ``csvw:url`` naming a local
+    file is read as ``rml:path``. Its null values (``rml:null``) are kept on the
     logical source. A CSV source described with RML-IO has no null value unless it declares some
     (an empty cell is the empty string), is checked to be valid CSV, and is marked ``kgc:derive``
     when the engine would read its nulls wrongly. A literal ``rml:source`` (legacy RML) keeps the
     engine's reading: an empty CSV cell is null.
 
     Returns:
-        One ``info`` finding per decoded copy.
+        One ``info`` finding per decoded or comma-separated copy.
     Raises:
         RMLError: a source file is not found (message names the TriplesMap and the paths tried),
+            a CSVW dialect kgc cannot read (``csvw:header false`` ...),
             a source kgc cannot read (a database, an endpoint), an invalid RML-IO CSV file.
     """
     findings: list[Finding] = []
+    taken: dict[str, Path] = {}  # CSV copy name -> its input
     for ls in sorted(set(g.subjects(RML.source, None)), key=str):
         src = g.value(ls, RML.source)
         who = _users(g, ls)
@@ -313,8 +374,11 @@ def resolve_sources(g: Graph, mapping_dir: Path, where: str, copies: Path | None
             if other:
                 raise RMLError(f"{who}: the logical source is {other}; kgc materialize reads files only "
                                "(describe it with rml:path, e.g. a rml:RelativePathSource)", path=where)
+            url = g.value(src, URIRef(CSVW + "url"))
+            if path_value is None and url is not None and "://" not in str(url):
+                path_value = url  # a CSVW table (RMLMapper's form): its url names a local file
             if path_value is None:
-                continue  # another description (CSVW, a URL): the engine reads it or says why not
+                continue  # another description (a URL): the engine reads it or says why not
             root = g.value(src, RML.root)
             name = str(path_value)
             bases = [Path.cwd()] if root == RML.CurrentWorkingDirectory else [mapping_dir]
@@ -346,6 +410,11 @@ def resolve_sources(g: Graph, mapping_dir: Path, where: str, copies: Path | None
             except InputError as exc:
                 raise RMLError(f"{who}: {exc}", path=where) from exc
             findings.append(finding)
+        if _csv_format(g, ls, found):
+            declared = _declared_delimiter(g, src, who, where) if described else None
+            found, finding = _comma_separated(found, declared, copies, taken)
+            if finding is not None:
+                findings.append(finding)
         g.set((ls, RML.source, Literal(str(found))))
         if described:
             for v in nulls:
