@@ -96,10 +96,13 @@ def parse_features(evidence: Iterable[str]) -> dict[str, float] | None:
 
 def describe_rows(rows: list[MappingRow], bases: list[tuple[str, float] | None], infos: list[SourceInfo],
                   ontology: Ontology, matcher: NameMatcher, candidates: list[URIRef]) -> None:
-    """Append the :func:`features_line` of every row to its evidence; ``bases``: each row's
-    :func:`.confidence.basis_of` (the model reads the features, so :mod:`.confidence` imports this module)."""
+    """Put the :func:`features_line` of every row in its evidence, right after the basis line (the first
+    line) when it has one, so that the lines the rules wrote keep their order and the last line stays the
+    rule's own; ``bases``: each row's :func:`.confidence.basis_of` (the model reads the features, so
+    :mod:`.confidence` imports this module)."""
     by_name = {i.name: i for i in infos}
     index = DomainIndex(ontology, candidates)
     for row, basis in zip(rows, bases, strict=True):
-        row.evidence.append(features_line(row_features(row, basis, by_name.get(row.source_file), ontology,
-                                                       matcher, candidates, index)))
+        line = features_line(row_features(row, basis, by_name.get(row.source_file), ontology, matcher, candidates,
+                                          index))
+        row.evidence.insert(1 if basis is not None and row.evidence else 0, line)
