@@ -232,6 +232,19 @@ class Ontology:
         return frozenset(self.classes - declared)
 
     @cached_property
+    def undescribed_superclasses(self) -> frozenset[URIRef]:
+        """Classes the files only name as the superclass of another and never describe: the object of an
+        ``rdfs:subClassOf``, the subject of no triple (no declaration, label, comment nor superclass of its
+        own) and no domain or range. RDFS makes it a class (the range of ``rdfs:subClassOf`` is
+        ``rdfs:Class``), but it is a term of a vocabulary that was not loaded (FOAF's
+        ``foaf:Person rdfs:subClassOf contact:Person``; OWL 2 Structural Specification 5.8.1 would have it
+        declared): nothing loaded says what it is, so any record fits it vacuously."""
+        described = set(self.graph.subjects())
+        described |= {c for pred in (RDFS.domain, RDFS.range) for o in self.graph.objects(None, pred)
+                      for c in self._class_expr(o)}
+        return frozenset(c for c in self.classes if c not in described)
+
+    @cached_property
     def _schema_datatypes(self) -> frozenset[URIRef]:
         """schema.org DataTypes the files declare (typed ``schema:DataType``, and their subclasses)."""
         roots = {s for ns in _SCHEMA for s in self.graph.subjects(RDF.type, URIRef(ns + "DataType"))
@@ -418,8 +431,15 @@ class Ontology:
         return f"{head}: {c}" if c else head
 
     def closest(self, text: str, candidates: Iterable[URIRef], min_score: float = 0.0) -> tuple[URIRef | None, float]:
-        """:func:`closest_term` (kept on the ontology, where the audit looks for its terms)."""
-        return closest_term(text, candidates, min_score)
+        """:func:`closest_term` (kept on the ontology, where the audit looks for its terms); of candidates
+        whose local names are equally close, one in the namespace ``text`` is written in: ``foaf:Persn`` ->
+        ``foaf:Person``, not FOAF's superclass ``contact:Person`` (the prefix is part of what was written)."""
+        cands = list(candidates)
+        written = self.expand(text)
+        if written is not None:
+            ns = str(written)[:len(str(written)) - len(_local_name(str(written)))]
+            cands.sort(key=lambda c: not str(c).startswith(ns))  # stable; closest_term keeps the first of ties
+        return closest_term(text, cands, min_score)
 
 
 def closest_term(text: str, candidates: Iterable[URIRef], min_score: float = 0.0) -> tuple[URIRef | None, float]:
@@ -430,7 +450,8 @@ def closest_term(text: str, candidates: Iterable[URIRef], min_score: float = 0.0
         candidates: IRIs to choose from.
         min_score: minimum similarity in [0, 1].
     Returns:
-        ``(iri, score)`` with score in [0, 1]; ``(None, 0.0)`` when nothing reaches ``min_score``.
+        ``(iri, score)`` with score in [0, 1], the first of equally close candidates; ``(None, 0.0)`` when
+        nothing reaches ``min_score``.
     """
     cands = list(candidates)
     if not cands or not text:

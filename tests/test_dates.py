@@ -157,3 +157,15 @@ def test_decide_date_order_from_values_or_the_table():
     assert (stated.order, stated.invalid) == ("MDY", ["13/01/2024"])
     assert [stated_date_order(c) for c in ("dd.mm.yyyy", "m/d/yy", "date as xsd:date", "YYYY-MM-DD")] ==\
         ["DMY", "MDY", None, None]
+
+
+def test_to_date_keeps_a_written_timezone_in_xsd_form():
+    """XSD 1.1 Part 2, 3.3.9: a date's timezone is part of its value, so toDate() keeps it (as toDateTime() does);
+    a midnight date-time keeps its zone too, a zone out of range gives no value rather than a wrong one."""
+    from pipeline.fno import udfs
+
+    assert [udfs.normalize_date(v) for v in ("2020-01-16Z", "2020-01-17+09:00", "2020-01-18", "2020-01-18-05:30",
+                                             "2024-03-04T00:00:00+0900", "2024/03/04 00:00 Z", "2024-03-04+15:00",
+                                             "2024-03-04T05:00+09:00", "20240304")] == \
+        ["2020-01-16Z", "2020-01-17+09:00", "2020-01-18", "2020-01-18-05:30",
+         "2024-03-04+09:00", "2024-03-04Z", None, None, "2024-03-04"]

@@ -143,3 +143,28 @@ def test_a_language_column_of_names_says_a_tag_needs_codes(tmp_path, capsys):
                                   "(English -> en, French -> fr, Spanish -> es), but a language tag is a BCP 47 "
                                   "code: add a column of the codes and put it in the Language Tag cells ({column}) "
                                   "to tag each record's text; best candidates: ") in warning[0]
+
+
+def test_language_map_members_and_ranges_that_take_a_tag(tmp_path):
+    """A language map is an object whose members are all language tags (JSON-LD 1.1, 4.2.4); an object with any
+    other member (``name.display``), a member named as an identifier (``id``, ``no``) or a flat column is none. rdfs:Literal, rdf:langString or no range admit a
+    tagged string, xsd:string and a class do not."""
+    from rdflib import URIRef
+    from pipeline.mappers.offline.language import language_members, takes_tagged_string
+    from pipeline.ontology import load_ontology
+
+    refs = ["id", "name.en", "name.de", "name.pt-br", "title.en", "title.display", "label"]
+    assert language_members(refs, "name.de") == {"name.en": "en", "name.de": "de", "name.pt-br": "pt-br"}
+    assert language_members(refs, "title.en") == {}
+    assert language_members(refs, "label") == {}
+    assert language_members(["a/b/@id", "a/b/en"], "a/b/en") == {}
+    assert language_members(["license.id"], "license.id") == {}  # an identifier, not Indonesian
+    assert language_members(["item.no", "item.en"], "item.en") == {}
+    onto = tmp_path / "o.ttl"
+    onto.write_text("@prefix ex: <http://e.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                    "ex:C a rdfs:Class . ex:lit rdfs:range rdfs:Literal . ex:ls rdfs:range rdf:langString .\n"
+                    "ex:none rdfs:domain ex:C . ex:str rdfs:range xsd:string . ex:obj rdfs:range ex:C .\n", encoding="utf-8")
+    ont = load_ontology([onto])
+    assert [takes_tagged_string(ont, URIRef("http://e.org/" + p)) for p in ("lit", "ls", "none", "str", "obj")] == \
+        [True, True, True, False, False]

@@ -59,3 +59,20 @@ def test_rdfs_domain_class_is_a_class_for_mapper_and_audit(tmp_path):
     compiled = compile_table(result.table, ont, case, [load_source(s, tmp_path) for s in case.sources])
     assert not compiled.audit.dropped
     assert ("mime_type", "ex:MediaResource") in cells(compiled.audit.kept, "data_reference", "entity_class")
+
+
+def test_undescribed_superclass_and_closest_class_in_the_namespace_written(tmp_path):
+    """A class only named as another's superclass, never described, is listed (it stays a class: RDFS); one
+    implied by a domain, or described, is not. Of two equally close local names, the one in the namespace written
+    is proposed."""
+    onto = tmp_path / "o.ttl"
+    onto.write_text("@prefix ex: <http://e.org/> . @prefix other: <http://a.org/> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "ex:Person rdfs:subClassOf other:Person, other:Agent, ex:Thing . ex:Thing rdfs:label \"thing\" .\n"
+                    "ex:knows rdfs:domain other:Agent .\n", encoding="utf-8")
+    ont = load_ontology([onto])
+    assert URIRef("http://a.org/Person") in ont.classes
+    assert ont.undescribed_superclasses == frozenset({URIRef("http://a.org/Person")})
+    ont.prefixes["ex"] = "http://e.org/"
+    assert ont.closest("ex:Persn", sorted(ont.classes))[0] == URIRef("http://e.org/Person")
+    assert ont.closest("http://a.org/Persn", sorted(ont.classes))[0] == URIRef("http://a.org/Person")

@@ -49,9 +49,12 @@ _TIME_OF_DAY = _re.compile(r"[T\s]\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)
 def normalize_date(value, order=None):
     """Normalise a date to xsd:date (YYYY-MM-DD); None when it is no date.
 
-    Year-first forms are read as they are: ISO (``2024-03-04``, a zone after it ignored),
-    ``2024/03/04``, compact ``20240304``. A date-time is read only at midnight
-    (``2024-03-04T00:00:00``, ``2024-03-04 00:00``): a time of day (``2024-03-04T05:30:00``) is
+    Year-first forms are read as they are: ISO (``2024-03-04``), ``2024/03/04``, compact
+    ``20240304``. A timezone written after the date (``2024-03-04Z``, ``2024-03-04+09:00``) is
+    kept, in xsd:date's ``Z``/``±hh:mm`` form: XSD 1.1 Part 2, 3.3.9 makes it part of the value
+    (``2024-03-04+09:00`` and ``2024-03-04`` are not equal), as :func:`normalize_datetime` keeps a
+    date-time's. A date-time is read only at midnight
+    (``2024-03-04T00:00:00``, ``2024-03-04 00:00+09:00``, its zone kept): a time of day (``2024-03-04T05:30:00``) is
     information xsd:date cannot hold, and two observation times of one day would become the same
     literal, so such a value gives None (counted and named as a dropped value; ``toDateTime()``
     keeps it). Day/month forms (``03/04/2024``, ``-`` or ``.`` too)
@@ -69,7 +72,12 @@ def normalize_date(value, order=None):
         clock = _TIME_OF_DAY.match(v, m.end())
         if clock and any(int(part or 0) for part in clock.groups()):
             return None  # a time of day: truncating it would lose it silently
-        return _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        day = _iso_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        written = _ZONE.fullmatch(v[clock.end() if clock else m.end():].strip())
+        if day is None or written is None:
+            return day
+        zone = _zone(written.group(0))
+        return day + zone if zone else None  # +15:00 is no zone: no value rather than a wrong one
     named = _named_month_date(v)
     if named:
         return named
@@ -171,6 +179,22 @@ def normalize_time(value):
     return f"{h:02d}:{mi:02d}:{sec:02d}{m.group(4) or ''}{m.group(5) or ''}"
 
 
+#: A timezone as ISO 8601 writes it after a date or a time: ``Z``, ``+09:00``, ``+0900``, ``+09``.
+_ZONE = _re.compile(r"Z|[+-]\d{2}(?::?\d{2})?")
+
+
+def _zone(written):
+    """A zone in the ``Z``/``±hh:mm`` form of XSD 1.1 Part 2 (3.3.7, 3.3.9): ``+0100`` and ``+01`` ->
+    ``+01:00``; None when it is out of range (more than 14 hours, more than 59 minutes)."""
+    if written == "Z":
+        return written
+    digits = written[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    if hours > 14 or minutes > 59 or (hours == 14 and minutes):
+        return None
+    return f"{written[0]}{hours:02d}:{minutes:02d}"
+
+
 _DATETIME = _re.compile(r"^(\d{4}-\d{1,2}-\d{1,2}|\d{4}[/.]\d{1,2}[/.]\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{4})"
                         r"[T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$")
 
@@ -198,10 +222,9 @@ def normalize_datetime(value, order=None):
         return None
     if int(h) > 23 or int(mi) > 59 or int(sec or 0) > 59:
         return None
-    if zone and zone != "Z":
-        digits = zone[1:].replace(":", "")
-        zone = f"{zone[0]}{digits[:2]}:{digits[2:4] or '00'}"
-        if int(digits[:2]) > 14 or int(digits[2:4] or 0) > 59:
+    if zone:
+        zone = _zone(zone)
+        if zone is None:
             return None
     return f"{day}T{int(h):02d}:{mi}:{sec or '00'}{frac or ''}{zone or ''}"
 

@@ -1,7 +1,8 @@
 """Transformation functions the offline mapper proposes from the data and the ontology.
 
 * ``toDate()``: a literal typed ``xsd:date`` whose values are dates in another lexical form
-  (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``).
+  (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``; a written
+  timezone is kept). A column already in xsd:date's lexical form, zones included, gets none.
 * ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
   ``normalizeBoolean``).
 * ``toDecimal()``: a literal typed ``xsd:decimal`` (double, float) whose column writes a decimal
@@ -33,13 +34,12 @@ from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.fit import column_datetime, has_time_of_day, misfits
-from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
+from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
 
 __all__ = ["propose_functions", "range_patterns"]
 
 log = logging.getLogger(__name__)
 
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 #: (ranges, the range's lexical form, does the whole column convert?, Function Name, Function
 #: Output, evidence): a function is proposed when some values are not in the range's lexical
@@ -129,11 +129,11 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                    "check the property (a date-time one?) before asserting the row")
             row.review = f"{row.review}; {why}" if row.review else why
             continue
-        if ontology.expand(row.datatype) == XSD.date and _share(values, _ISO_DATE.match) < 1.0 \
+        if ontology.expand(row.datatype) == XSD.date and _share(values, XSD_DATE.match) < 1.0 \
                 and _share(values, udfs.normalize_date) >= 0.8:
             row.function_name, row.function_output = "toDate()", "date normalised to xsd:date (YYYY-MM-DD)"
             row.evidence.append(f"{_share(values, udfs.normalize_date):.0%} of the values parse as dates, "
-                                f"{_share(values, _ISO_DATE.match):.0%} are already xsd:date")
+                                f"{_share(values, XSD_DATE.match):.0%} are already xsd:date")
             added += 1
             continue
         rule = next((r for r in _VALUE_FUNCTIONS if ontology.expand(row.datatype) in r[0]

@@ -45,13 +45,15 @@ from typing import Sequence
 
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 from rdflib import Literal
-from rdflib.namespace import RDFS, SKOS
+from rdflib.namespace import RDF, RDFS, SKOS
 
 from pipeline.validation.terms import check_langtag
+from pipeline.mappers.offline.identity import id_like
 from pipeline.mappers.offline.names import words
+from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import memoised
 
-__all__ = ["language_column", "own_language", "LANGUAGE_ATTRIBUTES", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
+__all__ = ["language_column", "own_language", "language_members", "takes_tagged_string", "LANGUAGE_ATTRIBUTES", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
            "language_hint", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
@@ -122,6 +124,40 @@ def own_language(data, refs: Sequence[str], reference: str) -> str | None:
         if ref in refs and language_column(data, [ref]) is not None:
             return ref
     return None
+
+
+def language_members(refs: Sequence[str], reference: str) -> dict[str, str]:
+    """The members of a language map that ``reference`` is one of, each with its tag, else ``{}``.
+
+    A language map is an object whose members are named by language tags and hold the same text in
+    those languages (``"name": {"en": "Central Station", "de": "Hauptbahnhof"}``: JSON-LD 1.1 section
+    4.2.4, Wikidata labels, DCAT-AP ``title_translated``). It is one when every member of the object
+    ``reference`` lies in (over all records: every reference of ``refs`` under it) is a leaf named by a
+    lower-case BCP 47 tag whose primary subtag is an ISO 639-1 code (:func:`language_column`'s test),
+    and none is named as an identifier (:func:`.identity.id_like`: ``license.id`` is the license's
+    identifier, as the mapper reads it everywhere, not a text in Indonesian).
+
+    Args:
+        refs: the source's references. reference: one of them (``name.en``).
+    Returns:
+        reference -> tag (``{"name.en": "en", "name.de": "de"}``), in the order of ``refs``.
+    """
+    obj = parent(reference)
+    if not obj:
+        return {}
+    under = [r for r in refs if r.startswith(obj) and len(r) > len(obj) and r[len(obj)] in "./"]
+    tags = {r: r[len(obj) + 1:] for r in under}
+    if reference not in tags or not all(t.split("-")[0].islower() and _is_code(t) and not id_like(r)
+                                        for r, t in tags.items()):
+        return {}
+    return tags
+
+
+def takes_tagged_string(ontology, prop) -> bool:
+    """``prop`` admits a language-tagged string: its datatype ranges are ``rdf:langString`` or
+    ``rdfs:Literal`` (the class of all literals, RDF Schema 1.1 section 2.3), or it has none;
+    ``xsd:string`` does not (RDF 1.1 Concepts 3.3: a tagged string's datatype is rdf:langString)."""
+    return ontology.ranges(prop) <= {RDF.langString, RDFS.Literal}
 
 
 def language_column(data, refs: Sequence[str], exclude: Sequence[str] = ()) -> tuple[str, str] | None:

@@ -138,6 +138,9 @@ class OfflineMapper:
             info.lang_col = found[0] if found else None
             infos.append(info)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
+        # a class the vocabularies only name as a superclass, never describing it, is a term of a vocabulary not
+        # loaded: the records would fit it vacuously (it has no property), and the mapper would climb to it
+        skip |= ont.undescribed_superclasses
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
         # a vocabulary of properties alone (Dublin Core elements) declares no class: every individual is an
         # owl:Thing (OWL 2 Direct Semantics), the one class its entities can be typed with

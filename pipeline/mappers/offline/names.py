@@ -297,6 +297,14 @@ class NameMatcher:
         a, b = self._vec.get(text), self._vec.get(self._text(iri))
         return None if a is None or b is None else max(0.0, float(np.dot(a, b)))
 
+    def named_exactly(self, reference: str, stem: str, iri: URIRef) -> bool:
+        """The reference's words (without its entity's, :func:`own_words`, or all of them) are one of the
+        term's names word for word, plurals aside: ``start_date`` ~ ``startDate``, ``name`` ~ ``foaf:name``
+        (not ``foaf:lastName``, whose name adds a word the column does not say)."""
+        mine = {" ".join(singular(w) for w in t.split()) for t in
+                (own_words(reference, stem), " ".join(reference_words(reference, 0)))}
+        return bool(mine & {" ".join(singular(w) for w in n.split()) for n in self.names(iri)})
+
     def score(self, text: str, iri: URIRef) -> float:
         """Similarity in [0, 1] of a space-joined word string and a term (computed once per pair)."""
         key = (text, iri)

@@ -31,7 +31,7 @@ from typing import Callable, Sequence, TypeVar
 from pipeline.fno import udfs
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
 
-__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
+__all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_DATE", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
            "QUALIFIED_YEAR", "decimal_comma_column", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
@@ -53,6 +53,8 @@ DATATYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 #: ``xsd:boolean`` is exactly true/false/1/0 (XSD 1.1 Part 2, 3.3.2) and ``xsd:time`` has its seconds
 #: (3.3.8: ``20:00`` is no time). The fit checks and the function proposals both read these.
 XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
+#: xsd:date (3.3.9): its timezone, when written, is part of the value.
+XSD_DATE = dict(DATATYPE_PATTERNS)["xsd:date"]
 XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 #: xsd:dateTime (3.3.7: the time of day with seconds) and xsd:dateTimeStamp (3.4.28: with its zone).
 XSD_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")

@@ -18,6 +18,7 @@ from scipy.optimize import linear_sum_assignment
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit, value_kind
+from pipeline.mappers.offline.language import language_members, takes_tagged_string
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
@@ -111,11 +112,20 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         barred |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
                    if id_like(r) and not name_like(r) and not is_code_name(r)}
         barred |= {(r, p) for p in foreign for r in refs if parent(r)}
-        m = np.array([[(_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
-                       * fits[p]
-                       * value_fit(ontology, p, info.data.values(r))
-                       * (0.0 if (r, p) in barred else 1.0)
-                       for p in mine] for r in refs])
+
+        def pair(r: str, p: URIRef) -> float:
+            base = ((_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))
+                    * value_fit(ontology, p, info.data.values(r)) * (0.0 if (r, p) in barred else 1.0))
+            # a property usable on any class (no domain: RDFS 1.1 section 4.1) fits the class less than its
+            # own ones, a prior among names that are merely similar; a column named by the property's name word
+            # for word (`name` ~ foaf:name) takes it at full fit over a property of the class whose name adds a
+            # word the column does not say (foaf:lastName). The prior still decides whether the column is
+            # mapped at all: the exact name says which property, not that the column is the class's value
+            if base * fits[p] >= MIN_SCORE and not ontology.domains(p) and matcher.named_exactly(r, info.stem, p):
+                return base
+            return base * fits[p]
+
+        m = np.array([[pair(r, p) for p in mine] for r in refs])
         rows, cols = linear_sum_assignment(-m)
         for i, j in zip(rows, cols):
             if m[i, j] >= MIN_SCORE:
@@ -123,6 +133,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                                                    [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
                                                     f"{m[i, j]:.2f} ({matcher.mode}), domain fits "
                                                     f"{ontology.compact(info.cls)}"]))
+    language_map_members(info, ontology, candidates)
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
     # best pair first: of two references naming one property (venue.id, venue.name ~ venueName) the
@@ -175,6 +186,27 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                               or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def language_map_members(info: SourceInfo, ontology: Ontology, candidates: list[str]) -> None:
+    """Give the other members of a language map the property one of them took (``name.en`` ~ ``ex:name``:
+    ``name.de`` and ``name.fr`` too, :func:`.language.language_members`).
+
+    The members hold one text in several languages, and a property takes one value per language
+    (``rdf:langString``, RDF 1.1 Concepts 3.3; the member name is its tag, JSON-LD 1.1 section 4.2.4):
+    the one-to-one matching of columns to properties would keep one language and drop the others.
+    Only for a property that admits a tagged string (:func:`.language.takes_tagged_string`)."""
+    done = {a.reference for a in info.assignments}
+    for a in list(info.assignments):
+        tags = language_members(info.refs, a.reference)
+        if not tags or not takes_tagged_string(ontology, a.prop):
+            continue
+        for r in tags:
+            if r not in done and r in candidates:
+                done.add(r)
+                info.assignments.append(Assignment(r, a.prop, a.cls, a.score, [
+                    f"{r!r}: a member of the language map {parent(r)!r}, whose {a.reference!r} took "
+                    f"{ontology.compact(a.prop)} (similarity {a.score:.2f}); one value per language"]))
 
 
 def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceInfo, ref: str,

@@ -24,8 +24,8 @@ from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import _disjoint, domain_fits, misfits
-from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, own_language,
-                                                vocabulary_language)
+from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, language_members,
+                                                own_language, takes_tagged_string, vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
 from pipeline.mappers.offline.nested import foreign_key_owners, parent
 from pipeline.mappers.offline.profile import distinct_values, profile_datatype
@@ -72,10 +72,7 @@ class RowBuilder:
             return a.basis
         if a.reference in (info.keys.get(a.cls) or info.key):
             return "subject key"
-        mine = {" ".join(singular(w) for w in t.split()) for t in
-                (own_words(a.reference, info.stem), " ".join(reference_words(a.reference, 0)))}
-        theirs = {" ".join(singular(w) for w in n.split()) for n in self.matcher.names(a.prop)}
-        return "exact name" if mine & theirs else "name"
+        return "exact name" if self.matcher.named_exactly(a.reference, info.stem, a.prop) else "name"
 
     def datatype_rows(self, info: SourceInfo) -> None:
         for a in info.assignments:
@@ -102,14 +99,22 @@ class RowBuilder:
             lang = None
             evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
             own = own_language(info.data, info.refs, a.reference)
-            if dt == "rdf:langString" or ((language_hint(info.name) or own) and dt in ("xsd:string", "rdfs:Literal")
-                                          and not ranges):
+            # a range of rdfs:Literal (or none) admits a language-tagged string, xsd:string does not
+            admits_tag = dt in ("xsd:string", "rdfs:Literal") and takes_tagged_string(self.ont, a.prop)
+            tags = language_members(info.refs, a.reference)
+            if tags and (dt == "rdf:langString" or admits_tag):
+                # a member of a language map is named by its text's language (JSON-LD 1.1 section 4.2.4)
+                lang, dt, unsure = tags[a.reference], "rdf:langString", False
+                evidence.append(f"language tag {lang!r}: the member name of {a.reference!r}, in an object whose "
+                                f"members are all language tags ({', '.join(tags.values())})")
+            elif dt == "rdf:langString" or ((language_hint(info.name) or own) and admits_tag):
                 # the element's own language attribute (cbc:Description/@languageID) tags its text, not another's
                 lang_col = (own, f"the element's own attribute {own!r}") if own else \
                     language_column(info.data, info.refs, exclude=(*info.key, a.reference))
                 lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
                                                     [r for r in info.refs if r not in info.key],
-                                                    vocabulary_language(self.ont, a.prop) if ranges else None)
+                                                    vocabulary_language(self.ont, a.prop)
+                                                    if dt == "rdf:langString" and ranges else None)
                 evidence.append(why)
                 dt = "rdf:langString"
                 if unsure:
