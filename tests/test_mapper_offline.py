@@ -285,7 +285,7 @@ def test_d2_sequence_key_and_entity_named_by_an_identifier_column():
                  datatype="gtfs:nonNegativeFloat")
     shape = _find(rows, data_reference="shape_id", ontology_property="gtfs:id", entity_class="gtfs:Shape",
                   subject_template="http://example.org/shape/{shape_id}")
-    assert len(shape) == 1 and "gtfs:Shape" in shape[0].evidence[1]  # [0]: the basis of its confidence
+    assert len(shape) == 1 and "gtfs:Shape" in shape[0].evidence[2]  # [0]: the basis of its confidence, [1]: its features
     rel = _find(rows, ontology_property="gtfs:shapePoint", entity_class="gtfs:Shape",
                 related_entity_class="gtfs:ShapePoint")
     assert len(rel) == 1 and rel[0].join_condition == "shape_id==shape_id"  # the smaller of two nested keys
