@@ -31,6 +31,7 @@ from jsonpath import ExprSyntaxError
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources import json_numbers
+from pipeline.sources.tree import values_path
 
 __all__ = ["CsvReads", "ElementPath", "read_json", "NESTED_VALUES", "INNER_ARRAY", "NO_VALUE_RECORDS", "VALUES_OF",
            "nested_reference", "has_value"]
@@ -266,20 +267,6 @@ def nested_reference(record: Any, reference: str) -> Any:
     return value if isinstance(value, (list, dict)) else None
 
 
-def values_path(record: Any, reference: str) -> str:
-    """``reference`` with ``[*]`` after each member that holds an array in ``record`` (``items.name``
-    -> ``items[*].name``): the reference to the array's values."""
-    out, value = [], record
-    for step in reference.split("."):
-        while isinstance(value, list):
-            value = next((v for v in value if v is not None), None)
-        out.append(step)
-        value = value.get(step) if isinstance(value, dict) else None
-        if isinstance(value, list):
-            out[-1] += VALUES_OF
-    return ".".join(out)
-
-
 def _inner_arrays(rml_rule: Any, paths: dict[str, str], records: list) -> None:
     """Take the arrays that are elements of the array a reference reads (``coords`` or ``coords[*]``
     for ``"coords": [[50.85, 4.35], [50.86, 4.36]]``) out of ``records`` and note them in
@@ -303,7 +290,7 @@ def _inner_arrays(rml_rule: Any, paths: dict[str, str], records: list) -> None:
         for i, record in enumerate(records, 1):
             inner = _take_inner_arrays(record, steps)
             if inner and first is None:
-                fix = f"; to read one position of the inner arrays: '{values_path(record, path)}[0]'"
+                fix = f"; to read one position of the inner arrays: '{values_path([record], path)}[0]'"
                 first = (i, json_numbers.dumps(inner[0], ensure_ascii=False), fix)
                 if stopping():
                     raise DataError(reason="the reference yields a JSON array inside an array, not a value "
@@ -361,8 +348,8 @@ def _nested_values(rml_rule: Any, references: list[str], records: list) -> None:
             if value is None:
                 continue
             kind = "array" if isinstance(value, list) else "object"
-            text = json.dumps(value, ensure_ascii=False)
-            fix = values_path(record, ref)
+            text = json_numbers.dumps(value, ensure_ascii=False)  # a long number with its digits
+            fix = values_path([record], ref)
             fix = f"; to read the values of the array: '{fix}'" if fix != ref else ""
             if stopping():
                 raise DataError(reason=f"the reference yields a JSON {kind}, not a value (RML-Core: a reference "

@@ -24,7 +24,7 @@ from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, de
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path"]
 
 
 def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
@@ -61,15 +61,16 @@ def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
     return out
 
 
-def _values_path(records: list, ref: str) -> str:
+def values_path(records: list, ref: str) -> str:
     """The dotted path ``ref`` with ``[*]`` after each member that holds an array in some record
-    (``geo.coords`` -> ``geo.coords[*]``): the JSONPath of the array's elements."""
+    (``geo.coords`` -> ``geo.coords[*]``, ``items.name`` -> ``items[*].name``): the JSONPath of the
+    array's elements. Arrays on the way (of records, or inside arrays) are looked through."""
+    def items(node):
+        return [x for n in node for x in items(n)] if isinstance(node, list) else [node]
+
     out, nodes = [], list(records)
     for step in ref.split("."):
-        flat = []
-        for n in nodes:
-            flat.extend(n if isinstance(n, list) else [n])
-        nodes = [n[step] for n in flat if isinstance(n, dict) and step in n]
+        nodes = [n[step] for n in items(nodes) if isinstance(n, dict) and step in n]
         out.append(step + ("[*]" if any(isinstance(n, list) for n in nodes) else ""))
     return ".".join(out)
 
@@ -171,7 +172,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
                                     expected="JSON keys without '.' or white space at their ends", severity="warning"))
     for ref in sorted(inner - odd):
-        index = _values_path(recs, ref) + "[0]"
+        index = values_path(recs, ref) + "[0]"
         out.unaddressable[ref] = (f"the array at {ref!r} holds arrays, which are no values (RML-Core: a reference "
                                   "yields values); an index selector reads one position of each inner array")
         out.findings.append(Finding("source", str(src.path), out.unaddressable[ref], column="reference", value=ref,
