@@ -20,7 +20,7 @@ HEAVY = {"torch", "transformers", "sentence_transformers", "sklearn", "skops", "
 
 #: Modules allowed at the top of ``pipeline/``: what every stage shares.
 TOP_LEVEL = {"__init__", "cli", "errors", "findings", "ontology", "manifest", "rdffile", "rdflists", "embeddings", "llm",
-             "cache", "outfolder"}
+             "cache", "outfolder", "gcpause"}
 
 
 def _modules() -> dict[str, Path]:

@@ -1,5 +1,5 @@
 """The offline extractor fits and extracts with CPython's cyclic garbage collector paused
-(``offline._cycles_uncollected``): the collector is off inside, back as it was after (also when
+(``pipeline.gcpause.cycles_uncollected``): the collector is off inside, back as it was after (also when
 the call raises), and the fit and the triples are those of a run with the collector on and
 collecting at every scored sentence."""
 from __future__ import annotations
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import gcpause
 from pipeline.errors import InputError
 from pipeline.text import offline
 from pipeline.text.manifest import load_case
@@ -75,7 +76,7 @@ def test_the_triples_are_those_of_a_run_with_the_collector_on(tiny, monkeypatch)
         @staticmethod
         def disable():
             pass
-    monkeypatch.setattr(offline, "gc", On)
+    monkeypatch.setattr(gcpause, "gc", On)
     seen = _spied(monkeypatch, collect=True)
     on = offline.OfflineExtractor().fit(training)
     assert on.extract(texts, case.ontology) == expected

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import codecs
 import csv
-import gc
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from pipeline.gcpause import cycles_uncollected
 
 __all__ = ["SAMPLE_RECORDS", "PROFILE_RECORDS", "ColumnRecords", "DistinctRecords", "Values", "sample_indices", "check_utf8"]
 
@@ -126,23 +127,21 @@ class ColumnRecords(Sequence):
             return self._cols
         cols: list[list[str]] = [[] for _ in range(self._width)]
         limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
-        collect = gc.isenabled()
-        gc.disable()  # millions of fresh row lists would trigger full collections over and over
-        try:
-            step = self._sample_step() if self._profile else 1
-            if step > 1:
-                counts = [Counter() for _ in range(self._width)]
-                self._parse(cols, step, counts)
-                for c in counts:  # an empty cell is no value: profiling counts values
-                    c.pop("", None)
-                self._counts = [counts[i] for i in self._index]
-            else:
-                self._parse(cols)
-            self.step = step
-        finally:
-            csv.field_size_limit(limit)
-            if collect:
-                gc.enable()
+        # millions of fresh row lists would trigger full collections over and over
+        with cycles_uncollected():
+            try:
+                step = self._sample_step() if self._profile else 1
+                if step > 1:
+                    counts = [Counter() for _ in range(self._width)]
+                    self._parse(cols, step, counts)
+                    for c in counts:  # an empty cell is no value: profiling counts values
+                        c.pop("", None)
+                    self._counts = [counts[i] for i in self._index]
+                else:
+                    self._parse(cols)
+                self.step = step
+            finally:
+                csv.field_size_limit(limit)
         self._cols = [cols[i] for i in self._index]
         return self._cols
 

@@ -49,8 +49,6 @@ the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import inspect
 import logging
 import math
@@ -61,6 +59,7 @@ import numpy as np
 
 from pipeline import embeddings
 from pipeline.errors import InputError
+from pipeline.gcpause import cycles_uncollected
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
 from pipeline.text.data import Relation, Sentence, TextOntology, resolve_relations
@@ -82,24 +81,6 @@ __all__ = ["OfflineExtractor", "compatible", "setting_names"]
 log = logging.getLogger(__name__)
 
 STACK_MIN_SENTENCES = 200  # fewer training sentences: no stacker (see OfflineExtractor.fit)
-
-
-@contextlib.contextmanager
-def _cycles_uncollected():
-    """CPython's cyclic garbage collector paused for the block (re-enabled after it if it was on).
-
-    A fit or an extraction allocates millions of small records that live on (mentions, feature
-    dicts, scored pairs, three stacking rounds of them): every few hundred thousand allocations
-    the collector would walk the whole heap for cycles these records never form (a tenth to a
-    fifth of an extraction's CPU). Reference counting still frees them; a cycle made meanwhile
-    is collected once the collector runs again. Nothing computed depends on it."""
-    collect = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collect:
-            gc.enable()
 
 
 def _csr32(m):
@@ -327,7 +308,7 @@ class OfflineExtractor:
         return out
 
     # -- training --------------------------------------------------------------------------
-    @_cycles_uncollected()
+    @cycles_uncollected()  # millions of mentions, feature dicts and scored pairs, no cycles
     def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
         """Learn from ``{ontology name: (ontology, training sentences with triples)}``.
 
@@ -653,7 +634,7 @@ class OfflineExtractor:
         self._first = (key, mentions, scored)
         return mentions, scored
 
-    @_cycles_uncollected()
+    @cycles_uncollected()  # millions of mentions, feature dicts and scored pairs, no cycles
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
         """Triples ``{sub, rel, obj, subType, objType}`` for each sentence (normalized values). A
         text longer than :data:`.windows.MAX_CHARS` is extracted window by window
