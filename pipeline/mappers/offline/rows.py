@@ -26,7 +26,7 @@ from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import _disjoint, domain_fits, misfits
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, language_members,
                                                 own_language, takes_tagged_string, vocabulary_language)
-from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, singular, words
+from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners, parent
 from pipeline.mappers.offline.profile import distinct_values, profile_datatype
 from pipeline.mappers.offline.skos import match_value_map
@@ -272,15 +272,13 @@ class RowBuilder:
         unless a range is declared disjoint with the referenced class or is the class another source describes
         (the values would then be that source's records, not these). The domain must fit ``owner``.
         ``(None, 0.0)`` when no property is so named."""
-        mine = {" ".join(singular(w) for w in t.split()) for t in
-                (own_words(ref, ""), " ".join(reference_words(ref, 0)))}
         found = []
         for p in object_props:
             rng = self.ont.ranges(p)
             if not rng or domain_fits(self.ont, p, owner) <= 0 or rng & described \
                     or _disjoint(self.ont, rng, self.ont.superclasses(target)):
                 continue
-            if mine & {" ".join(singular(w) for w in n.split()) for n in self.matcher.names(p)}:
+            if self.matcher.named_exactly(ref, "", p):
                 found.append((self.matcher.score(" ".join(reference_words(ref)), p), p))
         if len(found) != 1:  # two properties of that very name decide nothing
             return None, 0.0
