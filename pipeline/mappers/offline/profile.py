@@ -57,7 +57,7 @@ XSD_BOOLEAN = re.compile(r"^(true|false|1|0)$")
 XSD_DATE = dict(DATATYPE_PATTERNS)["xsd:date"]
 XSD_TIME = re.compile(r"^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 #: xsd:dateTime (3.3.7: the time of day with seconds) and xsd:dateTimeStamp (3.4.28: with its zone).
-XSD_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+XSD_DATETIME = dict(DATATYPE_PATTERNS)["xsd:dateTime"]
 XSD_DATETIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
