@@ -58,6 +58,9 @@ class Relation:
     domain: str
     range: str
     id: str = ""
+    #: the XSD datatype IRI an RDF ontology declares as the range (``xsd:integer``), written on the
+    #: literals instead of the range name's default (``number`` -> ``xsd:decimal``); ``""``: none
+    datatype: str = ""
 
     @property
     def is_datatype(self) -> bool:
@@ -97,6 +100,11 @@ class TextOntology:
     iri: str = ""
     #: class name -> the local name of its IRI (Wikidata's ``Q5`` for ``human``; default the name)
     concept_ids: dict[str, str] = field(default_factory=dict)
+    #: ``("class", name)`` / ``("relation", name)`` -> the term's own IRI, for an ontology read from RDF
+    #: (:mod:`.owl`); terms not in it are minted in :attr:`iri`
+    term_iris: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: the RDF files the ontology was read from (:mod:`.owl`): the KG is validated against them as written
+    rdf_files: list[str] = field(default_factory=list)
 
     def resolve(self, rel: object) -> str | None:
         """The name of the ontology's relation that ``rel`` writes (its name, its ``id``, or either
@@ -205,7 +213,8 @@ def load_ontology(path: str | Path, iri: str | None = None, own: bool = True) ->
     try:
         doc = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read the ontology (expected JSON): {exc}", path=path) from exc
+        raise InputError(f"cannot read the ontology (expected Text2KGBench JSON, or an OWL/RDFS file in an RDF "
+                         f"syntax): {exc}", path=path) from exc
     if not isinstance(doc, dict) or "relations" not in doc or "concepts" not in doc:
         raise InputError("expected a JSON object with 'concepts' and 'relations'", path=path)
 
@@ -248,8 +257,9 @@ def load_ontology(path: str | Path, iri: str | None = None, own: bool = True) ->
         same = next((n for n in rels if relation_key(n) == relation_key(name)), None)
         if same is not None:
             if rels[same] != rel:  # the same relation listed twice is harmless; two meanings are not
-                log.warning("%s: relations[%d] %r repeats relation %r with another domain or range; the first "
-                            "is kept", path, i, name, same)
+                log.log(logging.WARNING if own else logging.DEBUG,
+                        "%s: relations[%d] %r repeats relation %r with another domain or range; the first is kept",
+                        path, i, name, same)
             continue
         rels[name] = rel
     if not rels:
@@ -373,11 +383,14 @@ def load_sentences(path: str | Path, unique_ids: bool = False, require_text: boo
     return out
 
 
-def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source: object = None) -> list[Sentence]:
+def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source: object = None,
+                      own: bool = True) -> list[Sentence]:
     """``sentences`` with each triple's relation written as the ontology names it
     (:meth:`TextOntology.resolve`: ``cast member``, ``cast_member`` and ``P161`` are one relation);
     triples of relations the ontology lacks are left out, with one warning naming ``source`` (the
-    file), how many and which. Sentences already in the ontology's names are returned as they are."""
+    file), how many and which (at debug level when not ``own``: the benchmark's training data of
+    another ontology, nothing the user can fix). Sentences already in the ontology's names are
+    returned as they are."""
     out, unknown = [], {}
     for s in sentences:
         triples = []
@@ -390,7 +403,8 @@ def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source:
         out.append(s if len(triples) == len(s.triples) and all(a is b for a, b in zip(triples, s.triples))
                    else Sentence(s.id, s.text, triples))
     if unknown:
-        log.warning("%s: %d training triple(s) left out, their relation is not in ontology %s: %s", source or "training",
+        log.log(logging.WARNING if own else logging.DEBUG,
+                "%s: %d training triple(s) left out, their relation is not in ontology %s: %s", source or "training",
                     sum(unknown.values()), ontology.name, unknown_relations(ontology, unknown))
     return out
 

@@ -4,7 +4,7 @@ A text manifest (YAML, ``kind: text``; paths relative to the manifest)::
 
     kind: text
     name: 1_university
-    ontology: ontologies/1_university_ontology.json   # concepts, relations with domain/range
+    ontology: ontologies/1_university_ontology.json   # Text2KGBench JSON, or an OWL/RDFS file (any RDF syntax)
     sentences: test/ont_1_university_test.jsonl        # {"id", "sent"} per line
     gold: ground_truth/ont_1_university_ground_truth.jsonl   # optional: {"id", "sent", "triples"}
     train: [train/ont_1_university_train.jsonl]        # optional: training sentences with triples
@@ -36,6 +36,7 @@ from pipeline.manifest import yaml_kind
 from pipeline.text.data import (Sentence, TextOntology, load_ontology, load_sentences, resolve_relations,
                                 unknown_relations)
 from pipeline.text.offline import OfflineExtractor, setting_names
+from pipeline.text.owl import is_rdf_file, rdf_text_ontology
 
 __all__ = ["TextCase", "load_case", "benchmark_dir", "tekgen_dir", "text2kgbench_manifests", "ontology_names"]
 
@@ -55,6 +56,16 @@ class TextCase:
     train: list[Sentence]
     base_iri: str = "http://example.org/kg/"
     offline: dict[str, Any] = field(default_factory=dict)
+
+
+def _namespace(onto: TextOntology) -> str:
+    """The namespace most of an RDF ontology's terms share (up to their last ``#`` or ``/``), where a
+    class the extractor names but the ontology lacks is minted."""
+    spaces: dict[str, int] = {}
+    for iri in onto.term_iris.values():
+        ns = iri[:max(iri.rfind("#"), iri.rfind("/")) + 1]
+        spaces[ns] = spaces.get(ns, 0) + 1
+    return max(sorted(spaces), key=spaces.get) if spaces else "http://example.org/onto#"
 
 
 def load_case(path: str | Path) -> TextCase:
@@ -115,7 +126,15 @@ def load_case(path: str | Path) -> TextCase:
         OfflineExtractor(**offline)
     except InputError as exc:
         raise ManifestError(f"'offline': {exc.args[0]}", path=path, key=f"offline.{exc.key}") from exc
-    ontology = load_ontology(rel(doc["ontology"]), doc.get("ontology_iri"))
+    onto_path = rel(doc["ontology"])
+    if is_rdf_file(onto_path):  # the user's own OWL/RDFS file, its terms with their own IRIs
+        ontology = rdf_text_ontology(onto_path, str(doc.get("name") or path.stem))
+        ontology.iri = str(doc.get("ontology_iri") or _namespace(ontology))
+        if doc.get("ontology_iri"):
+            log.info("%s: ontology_iri names the namespace of terms the RDF ontology %s does not declare; its own "
+                     "terms keep their IRIs", path, onto_path)
+    else:
+        ontology = load_ontology(onto_path, doc.get("ontology_iri"))
     if gold is not None:  # a gold relation the ontology lacks can never be extracted: said, counted as missed
         unknown: dict[str, int] = {}
         for s in gold.values():

@@ -313,7 +313,7 @@ class OfflineExtractor:
         """Learn from ``{ontology name: (ontology, training sentences with triples)}``.
 
         A training triple's relation may be written as the ontology's label, with underscores or
-        by its id (:func:`.data.resolve_relations`); one the ontology lacks is left out (warning).
+        by its id (:func:`.data.resolve_relations`); one the ontology lacks is left out (said at debug level).
 
         Raises:
             InputError: the training triples (after that) name fewer than two relations: the
@@ -325,7 +325,9 @@ class OfflineExtractor:
 
         t0 = time.perf_counter()
         self._first = None
-        training = {n: (o, resolve_relations(o, ss, n)) for n, (o, ss) in training.items()}
+        # a case's own training file is resolved, with its warning, when its manifest is read: what is
+        # left out here is the benchmark's training data of other ontologies (said at debug level)
+        training = {n: (o, resolve_relations(o, ss, n, own=False)) for n, (o, ss) in training.items()}
         names = sorted({t["rel"] for _, ss in training.values() for s in ss for t in s.triples})
         if len(names) < 2:
             raise InputError(f"the training sentences ({', '.join(sorted(training)) or 'none'}) have triples of "

@@ -9,13 +9,15 @@
   WebNLG dates are days or years alone), so that literals validate against them.
   Classes and relations with a Wikidata id (``Q5``, ``P19``) are named by it, as in the
   benchmark's published OWL files; a relation without a range is an ``rdf:Property`` (its values
-  are names or literals).
+  are names or literals). An ontology read from RDF (:mod:`.owl`) is written as its files say,
+  and its terms keep their own IRIs.
 * :func:`kg_graph` - one resource per entity, IRI = base IRI + the name (Text2KGBench's ``_``
   read as spaces) IRI-safe as ``kgc materialize`` encodes template values,
   :func:`pipeline.materialize.engine.iri_safe`: ``Émile_Zola`` -> ``Émile%20Zola``,
   ``Arion_(comicsCharacter)`` -> ``Arion%20%28comicsCharacter%29``, so a KG from text and one from
   a table template ``{name}`` mint the same IRI for one name; ``rdf:type`` from ``subType``/``objType``;
-  literals typed from the property's range. A value that is not a valid lexical form of the
+  literals typed from the property's range (an RDF ontology's declared XSD datatype when it has one).
+  A value that is not a valid lexical form of the
   range's datatype is not written and is reported (never written silently).
 """
 from __future__ import annotations
@@ -27,7 +29,9 @@ from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 
 from pipeline.materialize.engine import iri_safe
+from pipeline.ontology import load_ontology as load_rdf
 from pipeline.text.data import TextOntology
+from pipeline.validation.terms import check_literal
 from pipeline.text.normalize import DATATYPES, clean_name, date_value, normalize_value, number_value
 
 __all__ = ["ontology_graph", "kg_graph", "entity_iri", "typed_literal"]
@@ -45,19 +49,30 @@ def _local(name: str) -> str:
     return iri_safe(re.sub(r"\s+", "_", name.strip()))
 
 
-def _class(onto: TextOntology, name: str) -> str:
-    """Local name of a class's IRI: its id (Wikidata's ``Q5`` for ``human``), else its name."""
-    return _local(onto.concept_ids.get(name, name))
+def _class(onto: TextOntology, name: str) -> URIRef:
+    """IRI of a class: its own (an RDF ontology's), else minted from its id (Wikidata's ``Q5`` for
+    ``human``) or its name in the classes' namespace."""
+    own = onto.term_iris.get(("class", name))
+    return URIRef(own) if own else _ns(onto)[0][_local(onto.concept_ids.get(name, name))]
 
 
-def _prop(rel) -> str:
-    """Local name of a relation's IRI: its id (Wikidata's ``P19``), else its name."""
-    return _local(rel.id or rel.name)
+def _prop(onto: TextOntology, rel) -> URIRef:
+    """IRI of a relation: its own (an RDF ontology's), else minted from its id (Wikidata's ``P19``) or
+    its name in the relations' namespace."""
+    own = onto.term_iris.get(("relation", rel.name))
+    return URIRef(own) if own else _ns(onto)[1][_local(rel.id or rel.name)]
 
 
 def ontology_graph(onto: TextOntology) -> Graph:
     """OWL classes and object/datatype properties with ``rdfs:domain``/``rdfs:range`` (and
-    ``rdfs:subClassOf`` where the ontology has a hierarchy)."""
+    ``rdfs:subClassOf`` where the ontology has a hierarchy); for an ontology read from RDF
+    (:attr:`TextOntology.rdf_files`), those files' triples as written (with their local imports), so
+    the KG is judged by the user's own axioms.
+
+    Raises:
+        OntologyError: an RDF file of the ontology can no longer be read."""
+    if onto.rdf_files:
+        return load_rdf(onto.rdf_files).graph
     c, r = _ns(onto)
     g = Graph()
     g.bind("c", c)
@@ -66,16 +81,16 @@ def ontology_graph(onto: TextOntology) -> Graph:
     classes = set(onto.concepts) | {x.domain for x in onto.relations.values()} | \
         {x.range for x in onto.relations.values() if not x.is_datatype}
     for name in sorted(n for n in classes if n):
-        g.add((c[_class(onto, name)], RDF.type, OWL.Class))
-        g.add((c[_class(onto, name)], RDFS.label, Literal(name)))
+        g.add((_class(onto, name), RDF.type, OWL.Class))
+        g.add((_class(onto, name), RDFS.label, Literal(name)))
     for sub, sups in onto.parents.items():
         for sup in sups:
-            g.add((c[_class(onto, sub)], RDFS.subClassOf, c[_class(onto, sup)]))
+            g.add((_class(onto, sub), RDFS.subClassOf, _class(onto, sup)))
     for rel in onto.relations.values():
-        p = r[_prop(rel)]
+        p = _prop(onto, rel)
         g.add((p, RDFS.label, Literal(rel.name)))
         if rel.domain:
-            g.add((p, RDFS.domain, c[_class(onto, rel.domain)]))
+            g.add((p, RDFS.domain, _class(onto, rel.domain)))
         if rel.open_range:
             # no range declared: its values are names or literals, as each triple says
             g.add((p, RDF.type, RDF.Property))
@@ -93,7 +108,7 @@ def ontology_graph(onto: TextOntology) -> Graph:
                 g.add((p, RDFS.range, XSD[DATATYPES[rel.range]]))
         else:
             g.add((p, RDF.type, OWL.ObjectProperty))
-            g.add((p, RDFS.range, c[_class(onto, rel.range)]))
+            g.add((p, RDFS.range, _class(onto, rel.range)))
     return g
 
 
@@ -133,7 +148,6 @@ def kg_graph(outputs: list[tuple[str, list[dict[str, str]]]], onto: TextOntology
     range, are left out; each appears in the returned list with ``sentence``, ``triple`` and
     ``reason``.
     """
-    c, r = _ns(onto)
     g = Graph()
     dropped = []
     for sid, triples in outputs:
@@ -152,14 +166,22 @@ def kg_graph(outputs: list[tuple[str, list[dict[str, str]]]], onto: TextOntology
                     dropped.append({"sentence": sid, "triple": t,
                                     "reason": f"not a valid {literal_range} value for xsd:{DATATYPES[literal_range]}"})
                     continue
-                g.add((s, r[_prop(rel)], lit))
+                if rel.datatype and rel.is_datatype and str(lit.datatype) != rel.datatype:
+                    # the ontology's own datatype (xsd:integer, not the range name's xsd:decimal), when
+                    # the value is in its lexical space; else the triple is left out, said
+                    bad = [m for sev, _, m in check_literal(str(lit), rel.datatype) if sev == "error"]
+                    if bad:
+                        dropped.append({"sentence": sid, "triple": t, "reason": bad[0]})
+                        continue
+                    lit = Literal(str(lit), datatype=URIRef(rel.datatype))
+                g.add((s, _prop(onto, rel), lit))
             else:
                 o = entity_iri(base_iri, t["obj"])
-                g.add((s, r[_prop(rel)], o))
+                g.add((s, _prop(onto, rel), o))
                 obj_type = t.get("objType") or rel.range
                 if obj_type and (obj_type in onto.concepts or obj_type == rel.range):
-                    g.add((o, RDF.type, c[_class(onto, obj_type)]))
+                    g.add((o, RDF.type, _class(onto, obj_type)))
             sub_type = t.get("subType") or rel.domain
             if sub_type:
-                g.add((s, RDF.type, c[_class(onto, sub_type)]))
+                g.add((s, RDF.type, _class(onto, sub_type)))
     return g, dropped

@@ -1,0 +1,130 @@
+"""A user's own RDF ontology (OWL or RDFS, any RDF syntax) as the ontology of a text case.
+
+Text2KGBench writes its ontologies as JSON (:func:`.data.load_ontology`); a knowledge engineer's
+ontology is an OWL or RDFS file. :func:`rdf_text_ontology` reads one through
+:func:`pipeline.ontology.load_ontology` (the syntax from the extension or the content, local
+``owl:imports``) and gives the :class:`~.data.TextOntology` the extractor works with:
+
+* each named class is a concept, named by its label (``rdfs:label``/``skos:prefLabel``, English
+  or untagged first), else by its local name; ``rdfs:subClassOf`` links between named classes are
+  its hierarchy;
+* each property with a domain or a range (``owl:ObjectProperty``, ``owl:DatatypeProperty``,
+  ``rdf:Property``) is a relation named by its label, else its local name; its domain is its one
+  named domain class (none when it declares several or a union: any subject), its range its named
+  class, or for a datatype the benchmark's range name (:data:`RANGE_NAMES`: ``xsd:integer`` is a
+  ``number``), with the declared datatype kept for the literals (:attr:`.data.Relation.datatype`);
+  no range leaves the range open (each value typed by what it is);
+* every term keeps its own IRI (:attr:`.data.TextOntology.term_iris`), so the KG uses the
+  ontology's terms, and the KG is validated against the ontology as written.
+
+Two terms with one label are named by their local names (a name must say one term).
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from rdflib import OWL, RDF, RDFS, XSD, URIRef
+
+from pipeline.ontology import load_ontology as load_rdf
+from pipeline.text.data import Relation, TextOntology
+
+__all__ = ["rdf_text_ontology", "RANGE_NAMES", "is_rdf_file"]
+
+log = logging.getLogger(__name__)
+
+_NUMBERS = ("integer", "int", "long", "short", "byte", "decimal", "double", "float", "nonNegativeInteger",
+            "positiveInteger", "negativeInteger", "nonPositiveInteger", "unsignedInt", "unsignedLong",
+            "unsignedShort", "unsignedByte")
+#: XSD datatypes of a property's range -> the range name of the extractor (:data:`.normalize.DATATYPES`):
+#: what kind of value the sentences write for it. Other datatypes (``xsd:anyURI``, ``rdf:langString``,
+#: ``rdfs:Literal``) are text: ``string``.
+RANGE_NAMES: dict[URIRef, str] = {**{XSD[n]: "number" for n in _NUMBERS},
+                                  XSD.date: "date", XSD.dateTime: "Date", XSD.dateTimeStamp: "Date",
+                                  XSD.gYear: "Year"}
+
+
+def is_rdf_file(path: Path) -> bool:
+    """True when ``path`` holds an RDF ontology rather than Text2KGBench's JSON: its first character
+    other than white space (and a byte-order mark) is neither ``{`` nor ``[`` (Turtle, RDF/XML,
+    N-Triples ... never start so), or it is JSON-LD (JSON 1.1 keywords ``@context``/``@graph``/``@id``
+    in its head, and no ``concepts`` member). Anything else, unreadable files included, is left to
+    the JSON reader, whose error names the file."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            head = fh.read(65536).lstrip()
+    except OSError:
+        return False
+    if not head:
+        return False
+    if not head.startswith(("{", "[")):
+        return True
+    return any(k in head for k in ('"@context"', '"@graph"', '"@id"')) and '"concepts"' not in head
+
+
+def _names(terms: list[URIRef], label) -> dict[URIRef, str]:
+    """Each term's name: its first label, else its local name; terms sharing a name get local names."""
+    first = {t: (label(t) or _local(t)) for t in terms}
+    seen: dict[str, int] = {}
+    for n in first.values():
+        seen[n.lower()] = seen.get(n.lower(), 0) + 1
+    return {t: (n if seen[n.lower()] == 1 else _local(t)) for t, n in first.items()}
+
+
+def _local(iri: URIRef) -> str:
+    s = str(iri)
+    return s[max(s.rfind("#"), s.rfind("/"), s.rfind(":")) + 1:] or s
+
+
+def rdf_text_ontology(path: str | Path, name: str | None = None) -> TextOntology:
+    """Read an OWL/RDFS ontology file (and its local imports) as a text case's ontology.
+
+    Args:
+        path: the ontology file (Turtle, RDF/XML, N-Triples, JSON-LD ...; syntax by extension or content).
+        name: the ontology's id (default: the file's stem).
+    Returns:
+        A :class:`TextOntology` whose ``term_iris`` give every concept and relation its IRI, and
+        whose ``rdf_files`` name the file, so the KG is validated against the ontology as written.
+    Raises:
+        OntologyError (an :class:`~pipeline.errors.InputError`): the file cannot be read or parsed
+            (file and line named), or declares no class and no property.
+    """
+    path = Path(path)
+    onto = load_rdf([path])
+    for note in onto.notes:
+        log.info("%s: %s", path, note)
+    label = lambda t: (onto.labels(t) or [""])[0].strip()  # noqa: E731 - English or untagged first
+    classes = sorted(c for c in onto.classes if isinstance(c, URIRef) and c != OWL.Thing)
+    class_name = _names(classes, label)
+    # annotation properties describe terms and files (dct:creator of the ontology), not the domain
+    notes = set(onto.graph.subjects(RDF.type, OWL.AnnotationProperty))
+    props = sorted(p for p in onto.properties
+                   if p not in notes or p in onto.object_properties or p in onto.datatype_properties)
+    prop_name = _names(props, label)
+    rels: dict[str, Relation] = {}
+    iris: dict[tuple[str, str], str] = {("class", n): str(c) for c, n in class_name.items()}
+    for p in props:
+        named = sorted(d for d in onto.domains(p) if d in class_name)
+        domain = class_name[named[0]] if len(named) == 1 else ""
+        datatype, rng = "", ""
+        data = sorted(onto.datatype_ranges(p))
+        objects = sorted(r for r in onto.ranges(p) if r in class_name and r not in data)
+        if len(data) == 1 and not objects:
+            rng = RANGE_NAMES.get(data[0], "string")
+            datatype = str(data[0]) if str(data[0]).startswith(str(XSD)) else ""
+        elif len(objects) == 1 and not data:
+            rng = class_name[objects[0]]
+        elif data or p in onto.datatype_properties:
+            rng = "string"  # literals of several datatypes, or an owl:DatatypeProperty without a range
+        rel = Relation(prop_name[p], domain, rng, _local(p), datatype)
+        rels[rel.name] = rel
+        iris[("relation", rel.name)] = str(p)
+    if not rels:
+        log.warning("%s: the ontology has no properties: no triple can be extracted", path)
+    parents: dict[str, set[str]] = {}
+    for c in classes:
+        for sup in onto.graph.objects(c, RDFS.subClassOf):
+            if sup in class_name and sup != c:
+                parents.setdefault(class_name[c], set()).add(class_name[sup])
+    return TextOntology(name or path.stem, [class_name[c] for c in classes], rels, parents, "",
+                        {n: _local(c) for c, n in class_name.items()}, term_iris=iris, rdf_files=[str(path)])
