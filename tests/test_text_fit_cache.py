@@ -34,9 +34,9 @@ def fits(monkeypatch):
     calls = []
     real = OfflineExtractor.fit
 
-    def counting(self, training):
+    def counting(self, training, progress=None):
         calls.append(sorted(training))
-        return real(self, training)
+        return real(self, training, progress)
     monkeypatch.setattr(OfflineExtractor, "fit", counting)
     return calls
 
@@ -67,8 +67,12 @@ def test_the_second_run_loads_the_fit_and_writes_the_same_triples(tmp_path, cach
     stored = _files(cache_dir)[0]
     assert "fitted in " in err1 and f"stored in the cache {stored}" in err1
     assert prov1["fit"] == {"source": "fitted", "file": str(stored), "note": None, "key": stored.stem}
+    # the fit's steps are said as they start, in order (a fit on thousands of sentences takes minutes)
+    steps = [line.split(": fitting: ")[1].rsplit(" (", 1)[0] for line in err1.splitlines() if ": fitting: " in line]
+    assert steps == ["names, types and sentence vectors of 8 training sentences",
+                     "candidate pairs of 8 training sentences", "first-level models on 76 candidate pairs"]
     second, err2, prov2 = _run(UNIVERSITY / "case.yaml", tmp_path / "o2", capsys)
-    assert len(fits) == 1  # not fitted again
+    assert len(fits) == 1 and ": fitting: " not in err2  # not fitted again
     assert f"loaded from the cache {stored}" in err2 and "fitting the offline extractor" not in err2
     assert prov2["fit"]["source"] == "cache" and prov2["fit"]["file"] == str(stored)
     assert second == first and sum(map(len, first)) == 3

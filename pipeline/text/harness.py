@@ -218,7 +218,8 @@ def _run(case: TextCase, out: Path, where: dict[str, Any], *, extractor: Any, ki
             def prepare(ex: OfflineExtractor) -> None:
                 if ex.zero_shot_for(case.ontology) and ex.relations(case.ontology):
                     ex.label_model  # fitted on first use: stored with the fit, not redone on the next run
-            fit = FitCache().fitted(case.offline, train, lambda: OfflineExtractor(**case.offline).fit(train),
+            fit = FitCache().fitted(case.offline, train,
+                                    lambda: OfflineExtractor(**case.offline).fit(train, lambda s: say(f"fitting: {s}")),
                                     prepare, starting)
             extractor = fit.extractor
             done = (f"{'zero-shot: ' if zero_shot else ''}the offline extractor for {n_train:,} training sentences of "

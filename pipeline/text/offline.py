@@ -54,6 +54,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -309,8 +310,11 @@ class OfflineExtractor:
 
     # -- training --------------------------------------------------------------------------
     @cycles_uncollected()  # millions of mentions, feature dicts and scored pairs, no cycles
-    def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]]) -> "OfflineExtractor":
-        """Learn from ``{ontology name: (ontology, training sentences with triples)}``.
+    def fit(self, training: dict[str, tuple[TextOntology, list[Sentence]]],
+            progress: Callable[[str], None] | None = None) -> "OfflineExtractor":
+        """Learn from ``{ontology name: (ontology, training sentences with triples)}``; ``progress``, when
+        given, is called with a line as each step of the fit starts (a fit on thousands of sentences
+        takes minutes).
 
         A training triple's relation may be written as the ontology's label, with underscores or
         by its id (:func:`.data.resolve_relations`); one the ontology lacks is left out (said at debug level).
@@ -339,6 +343,8 @@ class OfflineExtractor:
         if self.model in ("tagger", "union"):  # the sequence tagger: alone, or merged with the pairs
             self.tagger = SequenceTagger().fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
+        step = progress or (lambda line: None)
+        step(f"names, types and sentence vectors of {len(self.train_sents):,} training sentences")
         # literal relations whose declared range misleads (off: an empty LiteralForms changes nothing)
         self.literals = LiteralForms.learn(training) if self.literal_forms else LiteralForms()
         # cross-fitting: a training sentence sees the names and relations known from the other
@@ -374,6 +380,7 @@ class OfflineExtractor:
         if self.model == "features":  # the tagger's view of each training sentence, cross-fitted
             self.tagger = SequenceTagger()
             train_tags = self.tagger.fit_crossed(training, folds)
+        step(f"candidate pairs of {len(self.train_sents):,} training sentences")
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
             ranges = ranges_of[name]
             all_ms = find_mentions(s.text, fold_lex[fold])
@@ -423,6 +430,7 @@ class OfflineExtractor:
                     pos_x.append(f)
                     pos_y.append(rel)
                     label_examples.append((s.text, a, b, rel, rels_of[name]))
+        step(f"first-level models on {len(X):,} candidate pairs")
         self.vec = DictVectorizer()
         Xm = _csr32(self.vec.fit_transform(X))
         # features seen in fewer than min_df pairs name one entity, not a pattern: dropped
@@ -448,6 +456,7 @@ class OfflineExtractor:
         # the stacker learns from out-of-fold scores: a few dozen training sentences give it
         # too few positive pairs per fold to learn anything but noise
         if self.stack and len(texts) >= STACK_MIN_SENTENCES:
+            step("the stacker (cross-fitted scores, then its rounds)")
             scored = cross_fitted_scores(self, training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]),
                                          np.array(y_s))
             labels = stack_labels(scored, [y_rel[m[4]:m[4] + len(m[3])] for m in meta])
