@@ -286,6 +286,38 @@ class Ontology:
         return frozenset(out)
 
     @cached_property
+    def annotation_uses(self) -> dict[URIRef, int]:
+        """Annotation properties of the vocabularies -> how many of their classes and properties carry a
+        literal value of it.
+
+        An annotation property is one a file declares ``owl:AnnotationProperty``, or one the files use as
+        such: a predicate, declared no other kind of property, with a literal value on a class, a property
+        or an ontology header of the vocabularies (``emmo:Alloy skos:prefLabel "Alloy"``; RDF 1.1
+        Semantics rdf1: every predicate is an ``rdf:Property``; OWL 2 Structural Specification 10.2.1: an
+        annotation assertion on an entity is such a triple). The terms of RDF, RDFS and OWL count only for RDFS's own properties
+        (:data:`BUILTIN_PROPERTIES`: ``rdfs:label``), the rest of them describe vocabularies. The count
+        (terms only, not headers: a header's ``dct:title`` names the document) says which of several
+        naming properties the vocabularies name their own terms with."""
+        meta = (str(RDF), str(RDFS), str(OWL))
+        declared = {p for p in self.graph.subjects(RDF.type, OWL.AnnotationProperty) if isinstance(p, URIRef)}
+        other = self.properties - declared
+        uses: dict[URIRef, int] = {p: 0 for p in declared}
+        headers = [o for o in self.graph.subjects(RDF.type, OWL.Ontology) if isinstance(o, URIRef)]
+        for terms, count in ((sorted(self.classes | self.properties), 1), (headers, 0)):
+            for t in terms:
+                for p in {p for p, o in self.graph.predicate_objects(t) if isinstance(o, Literal)
+                          and isinstance(p, URIRef)}:
+                    if p in other or (str(p).startswith(meta) and p not in BUILTIN_PROPERTIES):
+                        continue
+                    uses[p] = uses.get(p, 0) + count
+        return uses
+
+    @cached_property
+    def annotation_properties(self) -> frozenset[URIRef]:
+        """The annotation properties of :attr:`annotation_uses` (declared or used as such)."""
+        return frozenset(self.annotation_uses)
+
+    @cached_property
     def concepts(self) -> frozenset[URIRef]:
         """SKOS concepts: typed ``skos:Concept`` or listed as top concepts / scheme members."""
         out = set(self.graph.subjects(RDF.type, SKOS.Concept))
@@ -309,7 +341,7 @@ class Ontology:
             return "object_property"
         if iri in self.datatype_properties:
             return "datatype_property"
-        if iri in self.properties or iri in BUILTIN_PROPERTIES:
+        if iri in self.properties or iri in BUILTIN_PROPERTIES or iri in self.annotation_properties:
             return "property"
         if iri in self.classes or iri in UNIVERSAL_CLASSES:
             return "class"

@@ -126,7 +126,8 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
     for data in rows:
         row = MappingRow.from_dict(data)
         found = basis_of(row)
-        prop = str(ontology.expand(row.ontology_property) or "")
+        # a class-only row writes rdf:type statements alone: its pairs are (rdf:type, its class)
+        prop = str(RDF.type) if row.class_only else str(ontology.expand(row.ontology_property) or "")
         cls = str(ontology.expand(row.entity_class) or "")
         sub = Graph()
         for s, p, o in by_prop.get(prop, []):
@@ -135,7 +136,8 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
         for s in set(sub.subjects()) | {o for o in sub.objects() if o in types}:  # types, for "entity of" values
             for t in types.get(s, ()):
                 sub.add((s, RDF.type, URIRef(t)))
-        pairs = Counter({k: v for k, v in graph_pairs(sub, vocabulary).items() if k[0] == prop})
+        pairs = Counter({k: v for k, v in graph_pairs(sub, vocabulary).items()
+                         if k[0] == prop and (not row.class_only or k[1] == cls)})
         right = None
         if pairs:
             right = sum((pairs & ref_pairs).values()) >= 0.5 * sum(pairs.values())

@@ -253,12 +253,25 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
           fix, None if ranges == {RDF.langString} else min(ranges), severity="warning")
 
 
+def _audit_class_only(a: _RowAudit, row: MappingRow) -> None:
+    """A class-only row (:attr:`MappingRow.class_only`) types its subjects and writes no value: a cell that
+    would qualify a value (Datatype, Language Tag, Function Name or Output) has nothing to qualify, and is
+    ignored with a warning rather than read as a mistake of the whole row."""
+    for column in ("datatype", "language_tag", "function_name", "function_output"):
+        if getattr(row, column):
+            a.add(column, "the row only types its subjects (no Ontology Property, Data Reference nor Related Entity "
+                  "Class): the cell qualifies no value and is ignored", "an empty cell", None, severity="warning")
+
+
 def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
                case: Case) -> list[Finding]:
     a = _RowAudit(row, table, ontology)
     props, classes = ontology.sorted_terms  # sorted once per ontology, not once per row
-    if not row.ontology_property:
-        a.add("ontology_property", "row has no ontology property", "a property of the ontology")
+    if row.class_only:
+        _audit_class_only(a, row)
+    elif not row.ontology_property:
+        a.add("ontology_property", "row has no ontology property", "a property of the ontology (or, for a row "
+              "that only types its subjects, an empty Data Reference too)")
     else:
         a.term("ontology_property", {"object_property", "datatype_property", "property"}, props, "property")
     for cls in split_class_alternatives(row.entity_class):
@@ -581,7 +594,7 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
         for ref in refs:
             _check_reference(a, "subject_template", "template variable", ref, src)
         _check_nested_position(a, refs, src)
-    elif row.ontology_property:
+    elif row.ontology_property or row.class_only:
         a.add("subject_template", "row has no subject template", "an IRI template")
     if relation:
         # the compiler resolves relation rows through their join condition / link file

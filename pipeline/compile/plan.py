@@ -109,6 +109,9 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
         ctx.find(row, "subject_template", "subject template variables are not in the row's source and no "
                  "link-file join resolves them", "variables of the row's source file")
         return False
+    if row.class_only:  # the subject map's class is the row's whole statement (pass 3 keeps tm for it)
+        tm.lines.append(row.line)
+        return True
     has_map = bool(parse_value_map(row.function_output))
     is_relation = bool(row.related_entity_class) and not has_map and \
         ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept

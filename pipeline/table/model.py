@@ -58,7 +58,8 @@ TASK_COLUMNS: dict[str, str] = {
 
 @dataclass
 class MappingRow:
-    """One row of a mapping table: one data reference mapped to one property.
+    """One row of a mapping table: one data reference mapped to one property, or a class-only row that
+    only types the subjects of its template (:attr:`class_only`).
 
     Attributes:
         data_reference: CSV column, JSONPath, XPath or ``concat(a,b)``; ``None``
@@ -104,6 +105,16 @@ class MappingRow:
     confidence: float | None = None
     evidence: list[str] = field(default_factory=list)
     review: str | None = None
+
+    @property
+    def class_only(self) -> bool:
+        """Whether the row only types its subjects: no Ontology Property, Data Reference, Related Entity
+        Class nor Join Condition. With its Entity Class and Subject Generation it compiles to a TriplesMap
+        with a subject map and ``rml:class`` and no predicate-object map (R2RML 6.4: a subject map's classes
+        give ``rdf:type`` triples on their own), for entities whose vocabulary has no property for any of
+        their columns."""
+        return not (self.ontology_property or self.data_reference or self.related_entity_class
+                    or self.join_condition)
 
     def cells(self) -> dict[str, str | None]:
         """Return the table cells (the :data:`COLUMNS` fields) as a dict."""

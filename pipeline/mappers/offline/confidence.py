@@ -17,14 +17,15 @@ basis                 what it rests on
                       the pairing is ``values``)
 ``linked``            a text column taken as the name of an entity linked to the record's class
 ``identifier``        an identifier column naming a class no source describes
-``label``             a name column labelled with a common annotation property (``rdfs:label``)
+``label``             a name column labelled with a naming annotation property (``rdfs:label``,
+                      ``skos:prefLabel``: :mod:`.labels`)
 ``key``               a foreign key (every value is a key of another source), a link file, a composite key
 ``record``            two entities of one record related by the only object property of their classes
 ``record choice``     two entities of one record related by one of several object properties of their
                       classes, the one named most like the related class
 ``value map``         codes of a column mapped to the concepts of a SKOS scheme
 ``document``          a document-like XML record (one notice per file)
-``entity``            an entity with nothing but its identifier
+``entity``            an entity with nothing but its identifier, or its class alone (a class-only row)
 ====================  ===========================================================================
 
 :func:`evidence_line` writes the basis and the raw score as a line of a row's evidence;

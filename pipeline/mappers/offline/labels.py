@@ -1,16 +1,22 @@
-"""Labels of entities whose vocabulary has no name property for them (``rdfs:label``).
+"""Labels of entities whose vocabulary has no name property for them.
 
 A vocabulary may declare classes and few or no datatype properties (GeoNames' classes, a code list
-of railway concepts); the records still have a column that says what people call each entity. RDFS
-gives every vocabulary ``rdfs:label``: "a human-readable version of a resource's name" (RDF Schema
-1.1, 3.6; domain ``rdfs:Resource``, usable on any class). :func:`assign_labels` gives such a column
-that property when no property of the entity's class took it and the class has no name of its own
-taken by another column.
+of railway concepts, materials-science terms); the records still have a column that says what people
+call each entity. An annotation property applies to any resource (OWL 2 Structural Specification 10:
+annotations carry no semantics and have no domain), and RDFS gives every vocabulary ``rdfs:label``:
+"a human-readable version of a resource's name" (RDF Schema 1.1, 3.6; domain ``rdfs:Resource``).
+:func:`naming_properties` lists the naming annotation properties the vocabularies declare or use (their
+names say name, title or label: ``skos:prefLabel``, ``dct:title``) beside ``rdfs:label``;
+:func:`assign_labels` gives a name column the one the vocabularies name their own terms with, when no
+property of the entity's class took the column and the class has no name of its own taken by another
+column.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rdflib import URIRef
-from rdflib.namespace import RDFS
+from rdflib.namespace import OWL, RDF, RDFS
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import Assignment, SourceInfo
@@ -19,7 +25,7 @@ from pipeline.mappers.offline.identity import id_like
 from pipeline.mappers.offline.names import NameMatcher, words
 from pipeline.mappers.offline.profile import is_numeric
 
-__all__ = ["assign_labels", "label_like", "LABEL_WORDS", "LABEL_SCORE"]
+__all__ = ["assign_labels", "label_like", "naming_properties", "NamingProperty", "LABEL_WORDS", "LABEL_SCORE"]
 
 #: Words of a column (last step, or the element an XML attribute belongs to) naming what people call a thing.
 LABEL_WORDS = frozenset({"name", "title", "label"})
@@ -52,8 +58,61 @@ def _named(ontology: Ontology, matcher: NameMatcher, prop: URIRef) -> bool:
     return bool(set(words(" ".join(matcher.names(prop)), expand=False)) & LABEL_WORDS) or prop == RDFS.label
 
 
+@dataclass(frozen=True)
+class NamingProperty:
+    """A naming annotation property: ``declared`` ``owl:AnnotationProperty`` by a file, else used as one;
+    ``uses``: how many of the vocabularies' classes and properties carry a value of it
+    (:attr:`pipeline.ontology.Ontology.annotation_uses`)."""
+
+    prop: URIRef
+    declared: bool
+    uses: int
+
+    @property
+    def strength(self) -> tuple[int, bool]:
+        """What ranks it: the vocabularies' own use first (the property they name their terms with), then a
+        declaration."""
+        return self.uses, self.declared
+
+
+def naming_properties(ontology: Ontology, matcher: NameMatcher) -> list[NamingProperty]:
+    """The naming annotation properties of the vocabularies, strongest first, ``rdfs:label`` always among them.
+
+    Naming: ``rdfs:label``, or a property whose names say name, title or label (:data:`LABEL_WORDS`:
+    ``skos:prefLabel``, ``dct:title``; ``rdfs:comment`` is no name). Ranked by :attr:`NamingProperty.strength`,
+    ties by ``rdfs:label`` first (RDFS's own, known to every RDF tool) then IRI."""
+    uses = ontology.annotation_uses
+    declared = {p for p in ontology.annotation_properties if (p, RDF.type, OWL.AnnotationProperty) in ontology.graph}
+    out = [NamingProperty(p, p in declared, uses.get(p, 0)) for p in sorted({RDFS.label, *uses}, key=str)
+           if p == RDFS.label or _named(ontology, matcher, p)]
+    return sorted(out, key=lambda n: (-n.uses, not n.declared, n.prop != RDFS.label, str(n.prop)))
+
+
+def _choose(ref: str, stem: str, naming: list[NamingProperty], matcher: NameMatcher,
+            ontology: Ontology) -> tuple[NamingProperty, str, str | None]:
+    """``(property, evidence, review)`` for the name column ``ref``: the naming property the column's name
+    names word for word (``title`` ~ ``dct:title``), else the strongest; ``review`` says why when the choice
+    is one among equals (several properties as strong, none named by the column)."""
+    exact = [n for n in naming if matcher.named_exactly(ref, stem, n.prop)]
+    if len(exact) == 1:
+        return exact[0], f"the column's name is the name of {ontology.compact(exact[0].prop)}", None
+    pool = exact or naming
+    best = pool[0]
+    how = "declared owl:AnnotationProperty" if best.declared else (
+        "used as an annotation" if best.prop != RDFS.label else "RDFS's own")
+    why = (f"{ontology.compact(best.prop)}, the naming annotation property of the vocabularies ({how}; on "
+           f"{best.uses} of their terms)")
+    equal = [n for n in pool[1:] if n.strength == best.strength]
+    review = None
+    if equal:
+        others = ", ".join(ontology.compact(n.prop) for n in equal)
+        review = (f"{ontology.compact(best.prop)} chosen among naming annotation properties the vocabularies give "
+                  f"equal weight ({others}: {how}, on {best.uses} of their terms each): confirm the property")
+    return best, why, review
+
+
 def assign_labels(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                  datatype_props: list[URIRef]) -> list[Assignment]:
+                  datatype_props: list[URIRef], naming: list[NamingProperty] | None = None) -> list[Assignment]:
     """Label each entity class of ``info`` that has no name property, assigned or free, with its best
     label column.
 
@@ -61,7 +120,9 @@ def assign_labels(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     assignment by elimination pairs a text column with it). A column qualifies (:func:`label_like`)
     when it is unassigned, no foreign key, holds text (not numbers) and its values are distinct in at
     least half of the records (a name tells entities apart; a column of a few repeated words is a
-    category). Returns the new assignments (also appended)."""
+    category). The property is :func:`_choose`'s of ``naming`` (default: :func:`naming_properties`); a choice
+    among equals is marked for review. Returns the new assignments (also appended)."""
+    naming = naming or naming_properties(ontology, matcher)
     done = {a.reference for a in info.assignments}
     classes = [c for c in dict.fromkeys([info.cls, *(a.cls for a in info.assignments)]) if c is not None]
     new: list[Assignment] = []
@@ -86,9 +147,10 @@ def assign_labels(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         if not cands:
             continue
         r = cands[0]
-        a = Assignment(r, RDFS.label, cls, LABEL_SCORE, [
+        chosen, why, review = _choose(r, info.stem, naming, matcher, ontology)
+        a = Assignment(r, chosen.prop, cls, LABEL_SCORE, [
             f"{r!r} names the entities of {ontology.compact(cls)} (a name column, distinct values) and no property "
-            f"of the class took it: rdfs:label, RDFS's human-readable name of any resource"], "label")
+            f"of the class took it: {why}; an annotation property applies to any resource"], "label", review)
         info.assignments.append(a)
         done.add(r)
         new.append(a)

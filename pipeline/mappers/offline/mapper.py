@@ -39,7 +39,7 @@ from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_col
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
                                            find_self_references, key_by_references, one_to_many_keys)
-from pipeline.mappers.offline.labels import assign_labels
+from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
@@ -193,9 +193,10 @@ class OfflineMapper:
         find_foreign_keys_named_by_relations([i for i in infos if i.name not in documents], ont, matcher, oprops)
         one_to_many_keys([i for i in infos if i.name not in documents])
         key_by_references([i for i in infos if i.name not in documents])
+        naming = naming_properties(ont, matcher)
         for info in infos:
             if info.name not in documents and not info.link:
-                assign_labels(info, ont, matcher, dprops)
+                assign_labels(info, ont, matcher, dprops, naming)
         for info in infos:
             if info.name not in documents and not info.link:
                 assign_iri_columns(info, ont, matcher, oprops, set(described))

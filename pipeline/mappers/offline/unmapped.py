@@ -9,9 +9,10 @@ similarity) and the reason each was not taken (similarity below
 :data:`.analysis.MIN_SCORE`, property taken by another column, domain that does
 not fit the source's class, value that is the same in every file). A source
 without any row still gets its entity when the evidence supports it: its class
-is named by the file / record element name and the ontology has an identifier
-property for that class (:func:`.identity.identifier_properties`); the key
-column then fills it. Otherwise the source is a warning, never silent.
+is named by the file / record element name and a key identifies its records
+(:func:`entity_rows`); the key column fills the class's identifier property
+(:func:`.identity.identifier_properties`) when it has one, else a class-only row
+types the entities. Otherwise the source is a warning, never silent.
 """
 from __future__ import annotations
 
@@ -115,14 +116,20 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
 
 def entity_rows(info: SourceInfo, ont: Ontology, matcher: NameMatcher, dprops: list[URIRef], base: str,
                 template) -> tuple[list[MappingRow], str]:
-    """An entity for a source without rows: its key column as the class's identifier property.
+    """An entity for a source without rows, when its class is named by the source (similarity at least
+    :data:`CLASS_NAME_SCORE`) and a key identifies its records.
+
+    Its key column as the class's identifier property when the class has one and the key is one column;
+    else a class-only row (:attr:`pipeline.table.MappingRow.class_only`): the records' entities typed with
+    the class and keyed as every entity is, with no property (a vocabulary of classes alone still types
+    them: ``rdf:type`` needs no property of the vocabulary, RDF 1.1 Semantics). A source whose key is every
+    column joined (no key found) gets none: its subjects would identify nothing.
 
     Returns:
-        ``(rows, reason)``: one row when the class is named by the source (similarity at least
-        :data:`CLASS_NAME_SCORE`) and has an identifier property; else ``([], why not)``.
+        ``(rows, reason)``: one row, else ``([], why not)``.
     """
-    if info.cls is None or len(info.key) != 1:
-        return [], "no class or no single-column key"
+    if info.cls is None or not info.key or info.key_evidence.startswith("no key found"):
+        return [], "no class or no key"
     names = [" ".join(words(info.stem))]
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1]
     if it and it != "$":
@@ -130,16 +137,20 @@ def entity_rows(info: SourceInfo, ont: Ontology, matcher: NameMatcher, dprops: l
     fit = max(matcher.score(n, info.cls) for n in names)
     if fit < CLASS_NAME_SCORE:
         return [], f"the source's name fits {ont.compact(info.cls)} only {fit:.2f} (< {CLASS_NAME_SCORE})"
+    cls = ont.compact(info.cls)
     ids = identifier_properties(ont, matcher, info.cls, [p for p in dprops if domain_fits(ont, p, info.cls) == 1.0])
-    if not ids:
-        return [], f"{ont.compact(info.cls)} has no identifier property to carry the entity"
-    prop = sorted(ids, key=str)[0]
-    return [MappingRow(data_reference=info.key[0], source_file=info.name, ontology_property=ont.compact(prop),
-                       entity_class=ont.compact(info.cls), subject_template=template(info, info.cls),
-                       datatype="xsd:string", confidence=round(0.5 * fit, 3),
-                       evidence=[evidence_line("entity", 0.5 * fit), f"no column matched a property; the source name fits {ont.compact(info.cls)} "
-                                 f"({fit:.2f})", f"{ont.compact(prop)} identifies it: {ids[prop]}",
-                                 f"subject key: {info.key_evidence}"])], ""
+    head = [evidence_line("entity", 0.5 * fit), f"no column matched a property; the source name fits {cls} ({fit:.2f})"]
+    tail = f"subject key: {info.key_evidence}"
+    if ids and len(info.key) == 1:
+        prop = sorted(ids, key=str)[0]
+        return [MappingRow(data_reference=info.key[0], source_file=info.name, ontology_property=ont.compact(prop),
+                           entity_class=cls, subject_template=template(info, info.cls), datatype="xsd:string",
+                           confidence=round(0.5 * fit, 3),
+                           evidence=[*head, f"{ont.compact(prop)} identifies it: {ids[prop]}", tail])], ""
+    why = f"{cls} has no identifier property" if not ids else f"the key {list(info.key)} is several columns"
+    return [MappingRow(source_file=info.name, entity_class=cls, subject_template=template(info, info.cls),
+                       confidence=round(0.5 * fit, 3),
+                       evidence=[*head, f"{why}: a class-only row types the records' entities", tail])], ""
 
 
 def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Ontology, matcher: NameMatcher,

@@ -7,7 +7,9 @@ and whose data references exist in the source data. One criterion per kind
 of prediction; for each, ``valid / applicable`` where *applicable* are the
 non-empty predicted cells of that kind:
 
-* ``property``: ``ontology_property`` is a property of the ontology;
+* ``property``: ``ontology_property`` is a property of the ontology (declared, RDFS's own such as
+  ``rdfs:label``, or an annotation property the vocabularies use: :meth:`pipeline.ontology.Ontology.kind`);
+  a class-only row has none to check;
 * ``class``: each ``entity_class`` alternative and ``related_entity_class`` is a
   class of the ontology (``skos:Concept`` counts when SKOS concepts are loaded);
 * ``datatype``: ``datatype`` is an XSD/RDF datatype or one declared in the
@@ -149,7 +151,10 @@ def check_sv1(table: MappingTable, ontology: Ontology, *,
         try:
             if row.ontology_property:
                 iri = ontology.expand(row.ontology_property)
-                record("property", row, "ontology_property", row.ontology_property, iri in ontology.properties,
+                # a property by the compiler's reading: declared, RDFS's own (rdfs:label) or an annotation
+                # property the vocabularies use
+                record("property", row, "ontology_property", row.ontology_property,
+                       iri is not None and ontology.kind(iri) in ("object_property", "datatype_property", "property"),
                        prop_names)
             for column, cells in (("entity_class", split_class_alternatives(row.entity_class)),
                                   ("related_entity_class", [row.related_entity_class] if row.related_entity_class
