@@ -151,6 +151,28 @@ def test_post_processing_repairs_formatting() -> None:
     assert all(t.f1 in (1.0, None) for t in post.values())
 
 
+def test_raw_setting_reads_a_described_term_by_its_label(tmp_path: Path) -> None:
+    """Raw compares cells as written, but a term cell naming a term the ontology describes is also
+    compared by the term's label and comment (BLINKG's get_property_lexicalization): a full IRI and
+    its prefixed name are one term; a term the ontology does not describe is compared as text only."""
+    onto_file = tmp_path / "o.ttl"
+    onto_file.write_text("@prefix ex: <http://example.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                         "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                         "ex:Person a owl:Class ; rdfs:label \"person\" .\n"
+                         "ex:fullName a owl:DatatypeProperty ; rdfs:label \"full name\" ; rdfs:domain ex:Person .\n",
+                         encoding="utf-8")
+    onto = load_ontology([onto_file])
+    gold = MappingTable(rows=[MappingRow(data_reference="n", ontology_property="ex:fullName", entity_class="ex:Person")])
+    pred = MappingTable(rows=[MappingRow(data_reference="n", ontology_property="http://example.org/fullName",
+                                         entity_class="http://example.org/Person")])
+    # the label is compared through the sentence embedding (the packaged model; BLINKG section 3.3)
+    raw = score_table(pred, gold, onto, setting="raw").tasks
+    assert (raw["Ontology Property"].tp, raw["Entity Class"].tp) == (1, 1)
+    # without the ontology the same cells are text: a full IRI is not its prefixed name
+    bare = score_table(pred, gold, None, setting="raw").tasks
+    assert (bare["Ontology Property"].tp, bare["Entity Class"].tp) == (0, 0)
+
+
 @pytest.mark.parametrize("cell, expected", [
     ("xsd:langString", "rdf:langString"), ("`rdf:langString`", "rdf:langString"), ("Object Property", None),
     ("IRI", None), ("xsd:integer", "xsd:integer"), ("geo:lat", "geo:lat"), (None, None),

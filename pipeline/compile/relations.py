@@ -53,6 +53,11 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
             return None
         parents = [parent]
     parent = parents[0]
+    if alternatives and not identity and len(parents) > 1:
+        # several TriplesMaps make the class (a source's rows typed with it too): the join condition says
+        # which one it means, the first whose source it connects with the row's
+        parent = next((p for p in parents if all(_orient(alt, src, p.source) is not None for alt in alternatives)),
+                      parent)
     if parent.source is src and (not alternatives or identity):
         return [ObjectSpec(term=Term(parent.subject.kind, parent.subject.value, parent.subject.call, "iri"))]
     if not alternatives:
