@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.compile.parts import POSITION
 from pipeline.findings import Finding
 from pipeline.mappers.offline.references import rewrite_references
 from pipeline.sources.envelopes import Envelopes, find_envelopes
@@ -28,9 +29,6 @@ from pipeline.sources.tree import flatten_json
 from pipeline.table import MappingRow
 
 __all__ = ["Unwrapped", "unwrap", "rewrite"]
-
-#: The last step of a reference to an occurrence's position (:data:`pipeline.compile.parts.POSITION`).
-_POSITION = "#"
 
 
 @dataclass(frozen=True)
@@ -57,7 +55,7 @@ class Unwrapped:
         head, dot, tail = ref.partition(".")
         if head not in self.envelopes.fields:
             return ref
-        if tail == _POSITION and head in self.listed:
+        if tail == POSITION and head in self.listed:
             return ref
         return f"{head}.{self.envelopes.value}" + (f".{tail}" if dot else "")
 
