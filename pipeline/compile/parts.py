@@ -86,10 +86,13 @@ def _json_records(path: str, mtime: float, iterator: str | None) -> tuple:
 
 def _json_nodes(src: SourceData, iterator: str | None, steps: list[str]) -> list[list]:
     """Per record of ``src``, the values at the member path ``steps`` (arrays on the way flattened)."""
-    try:
-        records = _json_records(str(src.path), src.path.stat().st_mtime, iterator)
-    except (OSError, ValueError, RecursionError):
-        return []
+    if src._json is not None and iterator == src.iterator:
+        records = src._json  # the records as loaded (or as a mapper reads them: pipeline.mappers.offline.envelopes)
+    else:
+        try:
+            records = _json_records(str(src.path), src.path.stat().st_mtime, iterator)
+        except (OSError, ValueError, RecursionError):
+            return []
     out = []
     for rec in records:
         nodes = [rec]

@@ -20,11 +20,12 @@ from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, json_top_level, parse_xml, \
     unresolved_entity, xml_encoding, xml_no_records, xml_too_deep
 from pipeline.sources import json_numbers
+from pipeline.sources.envelopes import find_envelopes
 from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json"]
 
 
 def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
@@ -36,7 +37,7 @@ def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
     return q.localname
 
 
-def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
+def flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
                   inner: set[str] | None = None) -> dict[str, list[str]]:
     """Leaf values by dotted path; paths through a key holding ``.`` (the engine reads a nested path)
     or white space at its ends (a table cell cannot hold it) go into ``odd``. Spaces inside a key
@@ -46,7 +47,7 @@ def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
     if isinstance(obj, dict):
         for k, v in obj.items():
             path = f"{prefix}.{k}" if prefix else str(k)
-            for kk, vv in _flatten_json(v, path, odd, inner).items():
+            for kk, vv in flatten_json(v, path, odd, inner).items():
                 out.setdefault(kk, []).extend(vv)
                 if odd is not None and ("." in str(k) or str(k) != str(k).strip()):
                     odd.add(kk)
@@ -54,7 +55,7 @@ def _flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
         if inner is not None and prefix and any(isinstance(item, list) for item in obj):
             inner.add(prefix)
         for item in obj:
-            for kk, vv in _flatten_json(item, prefix, odd, inner).items():
+            for kk, vv in flatten_json(item, prefix, odd, inner).items():
                 out.setdefault(kk, []).extend(vv)
     elif obj is not None:
         out[prefix] = [str(obj).lower() if isinstance(obj, bool) else str(obj)]
@@ -90,6 +91,8 @@ def _json_records_path(data) -> tuple[str, list]:
     if isinstance(data, list):
         return "$[*]", data
     if isinstance(data, dict):
+        if find_envelopes([data]) is not None:  # its members are wrapped fields of one record, not arrays of records
+            return "$", [data]
         for k, v in data.items():
             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
                 return f"$.{k}[*]", v
@@ -159,7 +162,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
         return SourceData(src, src.path, iterator, findings=[shape])
     odd: set[str] = set()
     inner: set[str] = set()
-    records = [_flatten_json(r, odd=odd, inner=inner) for r in recs]
+    records = [flatten_json(r, odd=odd, inner=inner) for r in recs]
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pipeline.sources.load import SourceData
 from pipeline.sources.tree import xml_records, xml_step
+from pipeline.mappers.offline.references import rewrite_references
 from pipeline.table import MappingRow
 
 __all__ = ["Kind", "record_kinds", "split", "rewrite"]
@@ -107,9 +108,6 @@ def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, Sour
     return out
 
 
-_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
-
-
 def rewrite(rows: list[MappingRow], kinds: dict[str, Kind]) -> None:
     """Write the rows of each kind (source file ``kind.name``) on the container file, in place: source file
     the file's name, every reference (data reference, ``concat`` arguments, subject template placeholders,
@@ -140,22 +138,4 @@ def rewrite(rows: list[MappingRow], kinds: dict[str, Kind]) -> None:
         if kind is None:
             continue
         row.source_file = kind.owner
-        if row.data_reference:
-            m = re.fullmatch(r"concat\((.*)\)", row.data_reference)
-            if m:  # a quoted argument of concat is a constant, no reference
-                args = [a.strip() for a in m.group(1).split(",")]
-                row.data_reference = "concat(" + ",".join(a if a[:1] in "'\"" else ref(kind, a) for a in args) + ")"
-            elif (row.datatype or "").upper() == "IRI" and "{" in row.data_reference:  # an IRI template (.iris)
-                row.data_reference = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.data_reference)
-            else:
-                row.data_reference = ref(kind, row.data_reference)
-        if row.subject_template:
-            row.subject_template = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.subject_template)
-        if row.language_tag and row.language_tag.startswith("{"):
-            row.language_tag = _PLACEHOLDER.sub(lambda m: "{" + ref(kind, m.group(1)) + "}", row.language_tag)
-        if row.join_condition:
-            row.join_condition = _JOIN_SIDE.sub(lambda m: side(kind, m.group(0)), row.join_condition)
-
-
-#: one side of an equality of a join condition (``a.x==b.y``, ``x=x``; separated by ``,``/``and``/``or``)
-_JOIN_SIDE = re.compile(r"[^\s=,()]+(?=\s*==?)|(?<===)\s*[^\s=,()]+|(?<==)\s*[^\s=,()]+")
+        rewrite_references(row, lambda r, k=kind: ref(k, r), lambda t, k=kind: side(k, t))

@@ -1,6 +1,8 @@
 """The offline mapper: a deterministic mapping table from data and ontology evidence alone.
 
-No network, no LLM. This module runs the decisions in order: keys and foreign keys
+No network, no LLM. A JSON file whose fields are wrapped in envelopes is mapped through its unwrapped
+view (:mod:`.envelopes`), an XML file of several kinds of record kind by kind (:mod:`.containers`).
+This module runs the decisions in order: keys and foreign keys
 (:mod:`.keys`), document-like XML records (:mod:`.xmldoc`), the primary class of each source
 (:mod:`.classes`), property matching (:mod:`.properties`, :mod:`.nested`), identifier keys
 (:mod:`.identity`), assignment by elimination (:mod:`.elimination`), then the rows (:mod:`.rows`:
@@ -32,6 +34,8 @@ from pipeline.mappers.offline.classes import choose_class, class_from_references
 from pipeline.mappers.offline.confidence import basis_of, calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
 from pipeline.mappers.offline.elimination import assign_by_elimination
+from pipeline.mappers.offline.envelopes import Unwrapped, unwrap
+from pipeline.mappers.offline.envelopes import rewrite as write_on_file
 from pipeline.mappers.offline.features import describe_rows
 from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
@@ -122,10 +126,17 @@ class OfflineMapper:
         kinds: dict[str, Kind] = {}
         sources = []
         taken = {d.source.name or d.source.path.name for d in inputs.sources}
+        # a JSON file whose fields are wrapped in envelopes is mapped through its unwrapped view (envelopes.py)
+        unwrapped: dict[str, Unwrapped] = {}
+        notes: list[Finding] = []
         for data in inputs.sources:
             parts = split(data, data.source.name or data.source.path.name, taken)
             kinds.update((k.name, k) for k, _ in parts)
-            sources += [sub for _, sub in parts] or [data]
+            view = unwrap(data, data.source.name or data.source.path.name)
+            if view is not None:
+                unwrapped[view[1].name] = view[1]
+                notes.append(view[2])
+            sources += [sub for _, sub in parts] or [view[0] if view is not None else data]
         for data in sources:
             src = data.source
             refs = [r for r in data.references
@@ -169,6 +180,7 @@ class OfflineMapper:
         find_foreign_keys(infos)
         find_composite_keys(infos)
         builder = RowBuilder(case, ont, matcher)
+        builder.findings += notes
         documents = {i.name for i in infos if is_document(i)}
         for info in infos:
             if info.name in documents:
@@ -244,6 +256,7 @@ class OfflineMapper:
         describe_rows(builder.rows, [basis_of(r) for r in builder.rows], infos, ont, matcher, dprops)
         calibrate_rows(builder.rows)
         rewrite(builder.rows, kinds)
+        write_on_file(builder.rows, unwrapped)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i
