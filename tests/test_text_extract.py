@@ -95,6 +95,9 @@ def test_cli_text_runs_a_manifest_and_rejects_bad_ones(tmp_path, capsys, monkeyp
     assert [line.split(" (")[0].split(" in ")[0] for line in captured.err.splitlines()
             if line.startswith("kgc text: ")] == [
         "kgc text: tiny_university: fitting the offline extractor on 8 training sentences of 1 ontology",
+        "kgc text: tiny_university: fitting: names, types and sentence vectors of 8 training sentences",
+        "kgc text: tiny_university: fitting: candidate pairs of 8 training sentences",
+        "kgc text: tiny_university: fitting: first-level models on 76 candidate pairs",
         "kgc text: tiny_university: the offline extractor for 8 training sentences of 1 ontology fitted",
         "kgc text: tiny_university: extracting triples from 2 sentences"]
     assert main(["-q", "text", str(CASE), "--out", str(tmp_path), "--no-validate"]) == 0

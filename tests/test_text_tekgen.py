@@ -188,6 +188,9 @@ def test_without_train_kgc_text_is_zero_shot_and_says_so(tmp_path, monkeypatch, 
               if line.startswith("kgc text: ")]
     assert stages == ["kgc text: tiny_film: zero-shot: fitting the offline extractor on 8 training sentences of 1 "
                       "other ontologies (no training sentence of this one)",
+                      "kgc text: tiny_film: fitting: names, types and sentence vectors of 8 training sentences",
+                      "kgc text: tiny_film: fitting: candidate pairs of 8 training sentences",
+                      "kgc text: tiny_film: fitting: first-level models on 76 candidate pairs",
                       "kgc text: tiny_film: zero-shot: the offline extractor for 8 training sentences of 1 other "
                       "ontology fitted",
                       "kgc text: tiny_film: extracting triples from 2 sentences"]
