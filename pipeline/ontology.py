@@ -357,20 +357,32 @@ class Ontology:
         without ``rdfs:domain`` (``scs:SeismicActivity`` beside ``scs:magnitude``, ``scs:auth``): the
         vocabulary defines no other kind of thing for them to describe. This is how vocabularies are
         written, not an entailment: the property stays usable on any class (:meth:`domains` is empty).
-        ``None`` when the property is no ``owl:DatatypeProperty`` (a relation of no domain, such as
-        ``isPartOf``, relates things of any kind), when any domain is written for it or a super-property,
-        a universal one too (``rdfs:domain owl:Thing`` says "of anything"), or when its namespace has no
-        class or several; a class the files only name as another's superclass
-        (:attr:`undescribed_superclasses`: ``foaf:Document`` in a vocabulary importing nothing of FOAF)
-        is no class of its namespace here, as nothing loaded describes it."""
+        Only the vocabulary's own document says which classes it has: the files must hold the
+        ``owl:Ontology`` whose IRI is the namespace (``<http://w3id.org/semcon/ns/seismic>`` for
+        ``scs:``), else the terms are a fragment of a vocabulary quoted in another's file (a hand-made
+        selection of DCMI terms holding ``dct:Agent`` and a domainless ``dct:identifier``: Dublin Core has
+        some twenty classes). ``None`` then, and when the property is no ``owl:DatatypeProperty`` (a
+        relation of no domain, such as ``isPartOf``, relates things of any kind), when any domain is
+        written for it or a super-property, a universal one too (``rdfs:domain owl:Thing`` says "of
+        anything"), or when its namespace has no class or several; a class the files only name as
+        another's superclass (:attr:`undescribed_superclasses`: ``foaf:Document`` in a vocabulary
+        importing nothing of FOAF) is no class of its namespace here, as nothing loaded describes it."""
         def compute() -> URIRef | None:
             if prop not in self.datatype_properties or any(
                     self.graph.value(p, pred) is not None for p in self.superproperties(prop)
                     for pred in (RDFS.domain, *_DOMAIN_INCLUDES)):
                 return None
+            if namespace(prop).rstrip("#/") not in self._ontology_documents:
+                return None
             own = self._classes_by_namespace.get(namespace(prop), ())
             return own[0] if len(own) == 1 else None
         return self._cached("vocabulary_class", prop, compute)
+
+    @cached_property
+    def _ontology_documents(self) -> frozenset[str]:
+        """The IRIs of the ``owl:Ontology`` nodes the files hold, without a trailing ``#`` or ``/``."""
+        return frozenset(str(o).rstrip("#/") for o in self.graph.subjects(RDF.type, OWL.Ontology)
+                         if isinstance(o, URIRef))
 
     @cached_property
     def _classes_by_namespace(self) -> dict[str, tuple[URIRef, ...]]:

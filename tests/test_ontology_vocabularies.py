@@ -131,6 +131,8 @@ def test_equivalent_classes_and_properties_share_hierarchy_and_domains(tmp_path)
 def test_a_domainless_datatype_property_belongs_to_the_one_class_of_its_vocabulary(tmp_path):
     f = tmp_path / "onto.ttl"
     f.write_text(HEAD + "@prefix o: <http://example.org/other#> . @prefix f: <http://xmlns.com/foaf/0.1/> .\n"
+                 "@prefix d: <http://purl.org/dc/terms/> .\n"
+                 "<http://example.org/o> a owl:Ontology . <http://example.org/other> a owl:Ontology .\n"
                  "ex:Quake a owl:Class .\n"
                  "ex:magnitude a owl:DatatypeProperty ; rdfs:range xsd:float .\n"
                  "ex:ml rdfs:subPropertyOf ex:magnitude ; a owl:DatatypeProperty .\n"
@@ -139,7 +141,8 @@ def test_a_domainless_datatype_property_belongs_to_the_one_class_of_its_vocabula
                  "ex:partOf a owl:ObjectProperty .\n"
                  "ex:note a owl:AnnotationProperty .\n"
                  "o:A a owl:Class . o:B a owl:Class . o:size a owl:DatatypeProperty .\n"
-                 "o:Map rdfs:subClassOf f:Document . f:name a owl:DatatypeProperty .\n", encoding="utf-8")
+                 "o:Map rdfs:subClassOf f:Document . f:name a owl:DatatypeProperty .\n"
+                 "d:Agent a owl:Class . d:identifier a owl:DatatypeProperty .\n", encoding="utf-8")
     onto = load_ontology([f])
     quake = URIRef(EX + "Quake")
     assert onto.vocabulary_class(URIRef(EX + "magnitude")) == quake
@@ -151,3 +154,5 @@ def test_a_domainless_datatype_property_belongs_to_the_one_class_of_its_vocabula
     assert onto.vocabulary_class(URIRef("http://example.org/other#size")) is None  # two classes
     # foaf:Document is only named as a superclass: FOAF has no described class here
     assert onto.vocabulary_class(URIRef("http://xmlns.com/foaf/0.1/name")) is None
+    # one class, but no owl:Ontology of that namespace: a fragment of a vocabulary, whose classes are not all here
+    assert onto.vocabulary_class(URIRef("http://purl.org/dc/terms/identifier")) is None
