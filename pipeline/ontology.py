@@ -33,7 +33,7 @@ from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
-           "closest_term", "DATATYPE_SPELLING"]
+           "closest_term", "DATATYPE_SPELLING", "namespace"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -104,6 +104,13 @@ _SCHEMA_DATATYPES = {"Text": XSD.string, "URL": XSD.anyURI, "Date": XSD.date, "D
                      "Time": XSD.time, "Number": XSD.decimal, "Integer": XSD.integer, "Float": XSD.double,
                      "Boolean": XSD.boolean, "CssSelectorType": XSD.string, "PronounceableText": XSD.string,
                      "XPathType": XSD.string}
+
+
+def namespace(iri: URIRef | str) -> str:
+    """The namespace of a term: its IRI up to the last ``#`` or ``/`` (``http://www.w3.org/2003/01/geo/wgs84_pos#``)."""
+    s = str(iri)
+    cut = max(s.rfind("#"), s.rfind("/"))
+    return s[:cut + 1] if cut >= 0 else s
 
 
 def is_xsd_datatype(iri: URIRef | str) -> bool:
@@ -373,6 +380,49 @@ class Ontology:
         return set(self._cached("domains", prop, lambda: frozenset(
             c for p in self.superproperties(prop) for pred in (RDFS.domain, *_DOMAIN_INCLUDES)
             for d in self.graph.objects(p, pred) for c in self._class_expr(d) if c not in UNIVERSAL_CLASSES)))
+
+    def vocabulary_class(self, prop: URIRef) -> URIRef | None:
+        """The class a datatype property of no domain describes by its vocabulary: the one class that the
+        property's namespace (:func:`namespace`) has, else ``None``.
+
+        A small application vocabulary often declares one class and the attributes of its instances
+        without ``rdfs:domain`` (``scs:SeismicActivity`` beside ``scs:magnitude``, ``scs:auth``): the
+        vocabulary defines no other kind of thing for them to describe. This is how vocabularies are
+        written, not an entailment: the property stays usable on any class (:meth:`domains` is empty).
+        Only the vocabulary's own document says which classes it has: the files must hold the
+        ``owl:Ontology`` whose IRI is the namespace (``<http://w3id.org/semcon/ns/seismic>`` for
+        ``scs:``), else the terms are a fragment of a vocabulary quoted in another's file (a hand-made
+        selection of DCMI terms holding ``dct:Agent`` and a domainless ``dct:identifier``: Dublin Core has
+        some twenty classes). ``None`` then, and when the property is no ``owl:DatatypeProperty`` (a
+        relation of no domain, such as ``isPartOf``, relates things of any kind), when any domain is
+        written for it or a super-property, a universal one too (``rdfs:domain owl:Thing`` says "of
+        anything"), or when its namespace has no class or several; a class the files only name as
+        another's superclass (:attr:`undescribed_superclasses`: ``foaf:Document`` in a vocabulary
+        importing nothing of FOAF) is no class of its namespace here, as nothing loaded describes it."""
+        def compute() -> URIRef | None:
+            if prop not in self.datatype_properties or any(
+                    self.graph.value(p, pred) is not None for p in self.superproperties(prop)
+                    for pred in (RDFS.domain, *_DOMAIN_INCLUDES)):
+                return None
+            if namespace(prop).rstrip("#/") not in self._ontology_documents:
+                return None
+            own = self._classes_by_namespace.get(namespace(prop), ())
+            return own[0] if len(own) == 1 else None
+        return self._cached("vocabulary_class", prop, compute)
+
+    @cached_property
+    def _ontology_documents(self) -> frozenset[str]:
+        """The IRIs of the ``owl:Ontology`` nodes the files hold, without a trailing ``#`` or ``/``."""
+        return frozenset(str(o).rstrip("#/") for o in self.graph.subjects(RDF.type, OWL.Ontology)
+                         if isinstance(o, URIRef))
+
+    @cached_property
+    def _classes_by_namespace(self) -> dict[str, tuple[URIRef, ...]]:
+        """namespace -> the classes of :attr:`classes` in it that the files describe (sorted)."""
+        out: dict[str, list[URIRef]] = {}
+        for c in sorted(self.classes - self.undescribed_superclasses):
+            out.setdefault(namespace(c), []).append(c)
+        return {ns: tuple(cs) for ns, cs in out.items()}
 
     def ranges(self, prop: URIRef) -> set[URIRef]:
         """Named classes or datatypes of ``rdfs:range`` (unions flattened) and of schema.org's

@@ -126,3 +126,33 @@ def test_equivalent_classes_and_properties_share_hierarchy_and_domains(tmp_path)
     assert onto.superclasses(URIRef(EX + "A")) == {URIRef(EX + c) for c in "ABC"}
     assert onto.domains(URIRef(EX + "q")) == {URIRef(EX + "C")}
     assert (URIRef(EX + "A"), RDF.type, OWL.Class) in onto.graph
+
+
+def test_a_domainless_datatype_property_belongs_to_the_one_class_of_its_vocabulary(tmp_path):
+    f = tmp_path / "onto.ttl"
+    f.write_text(HEAD + "@prefix o: <http://example.org/other#> . @prefix f: <http://xmlns.com/foaf/0.1/> .\n"
+                 "@prefix d: <http://purl.org/dc/terms/> .\n"
+                 "<http://example.org/o> a owl:Ontology . <http://example.org/other> a owl:Ontology .\n"
+                 "ex:Quake a owl:Class .\n"
+                 "ex:magnitude a owl:DatatypeProperty ; rdfs:range xsd:float .\n"
+                 "ex:ml rdfs:subPropertyOf ex:magnitude ; a owl:DatatypeProperty .\n"
+                 "ex:everywhere a owl:DatatypeProperty ; rdfs:domain owl:Thing .\n"
+                 "ex:thingy rdfs:subPropertyOf ex:everywhere ; a owl:DatatypeProperty .\n"
+                 "ex:partOf a owl:ObjectProperty .\n"
+                 "ex:note a owl:AnnotationProperty .\n"
+                 "o:A a owl:Class . o:B a owl:Class . o:size a owl:DatatypeProperty .\n"
+                 "o:Map rdfs:subClassOf f:Document . f:name a owl:DatatypeProperty .\n"
+                 "d:Agent a owl:Class . d:identifier a owl:DatatypeProperty .\n", encoding="utf-8")
+    onto = load_ontology([f])
+    quake = URIRef(EX + "Quake")
+    assert onto.vocabulary_class(URIRef(EX + "magnitude")) == quake
+    assert onto.vocabulary_class(URIRef(EX + "ml")) == quake  # its super-property has no domain either
+    assert onto.domains(URIRef(EX + "magnitude")) == set()  # a reading of the vocabulary, not a domain
+    # a domain written (owl:Thing: "of anything"), also on a super-property; no datatype property
+    for p in ("everywhere", "thingy", "partOf", "note"):
+        assert onto.vocabulary_class(URIRef(EX + p)) is None, p
+    assert onto.vocabulary_class(URIRef("http://example.org/other#size")) is None  # two classes
+    # foaf:Document is only named as a superclass: FOAF has no described class here
+    assert onto.vocabulary_class(URIRef("http://xmlns.com/foaf/0.1/name")) is None
+    # one class, but no owl:Ontology of that namespace: a fragment of a vocabulary, whose classes are not all here
+    assert onto.vocabulary_class(URIRef("http://purl.org/dc/terms/identifier")) is None

@@ -160,6 +160,10 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     info.cls_score, info.cls, info.cls_evidence = best
     if info.cls is not None:
         info.cls_name_fit = fits[info.cls][0]
+        # the runner-up, so that a reader sees how close the choice was
+        runner = max(((v[0], str(c), c) for c, v in scored.items() if c != info.cls), default=None)
+        if runner is not None:
+            info.cls_evidence += f"; next {ontology.compact(runner[2])} {runner[0]:.2f}"
     if info.cls is not None and sims is not None:
         entailed = _entailed_by_attributes(ontology, info, refs, props, sims, fits, info.cls)
         if entailed is not None:
@@ -170,11 +174,31 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     if info.cls is not None and sims is not None:
         general = _most_general_fit(ontology, info.cls, fits, sims, [r for r in refs])
         if general != info.cls:
+            # the figures so far are the subclass's: name it
+            info.cls_evidence = f"as {ontology.compact(info.cls)}, {info.cls_evidence}"
             info.cls_evidence += (f"; read as {ontology.compact(general)}: no column names a property of "
                                   f"{ontology.compact(info.cls)} that {ontology.compact(general)} lacks, nor does "
                                   "the file name prefer it")
             info.cls = general
             info.cls_name_fit = fits[general][0]
+    if info.cls is not None and sims is not None:
+        info.cls_evidence += _vocabulary_note(ontology, info.cls, props, sims, fits[info.cls][1])
+
+
+def _vocabulary_note(ontology: Ontology, cls: URIRef, props: list[URIRef], sims: np.ndarray,
+                     weights: np.ndarray) -> str:
+    """The evidence clause naming the properties of no domain that counted for ``cls`` as the one class of
+    their vocabulary (:meth:`pipeline.ontology.Ontology.vocabulary_class`): each the best match of a column
+    at :data:`SUBCLASS_EVIDENCE` or more; ``""`` when none did."""
+    sup = ontology.superclasses(cls)
+    best = (sims * weights).argmax(axis=1)
+    named = sorted({props[j] for i, j in enumerate(best) if sims[i, j] >= SUBCLASS_EVIDENCE
+                    and not ontology.domains(props[j]) and ontology.vocabulary_class(props[j]) in sup}, key=str)
+    if not named:
+        return ""
+    owner = ontology.vocabulary_class(named[0])
+    return (f"; {', '.join(ontology.compact(p) for p in named)} declare no domain and count as "
+            f"{ontology.compact(owner)}'s, the one class of their vocabulary")
 
 
 #: Kinds of value that are attributes of the record's own entity (a date, a number, a truth value): unlike
@@ -230,12 +254,14 @@ def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str
                   and _attribute(info, r)]
     if not attributes:
         return None
-    # each attribute column names its best property; its domain (with superclasses) is entailed
+    # each attribute column names its best property; its domain (with superclasses) is entailed, the
+    # declared one only: a vocabulary's one class (Ontology.vocabulary_class) is how it was written, no rdfs2
     common: set[URIRef] | None = None
     shown = []
     for i in attributes:
         j = int(sims[i].argmax())
-        domains = {c for c in fits if fits[c][1][j] == 1.0}
+        declared = ontology.domains(props[j])
+        domains = {c for c in fits if declared & ontology.superclasses(c)}
         if not domains:
             continue
         shown.append(f"{refs[i]!r} names {ontology.compact(props[j])} ({sims[i, j]:.2f})")

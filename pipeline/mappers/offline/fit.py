@@ -20,7 +20,7 @@ from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
 from pipeline.fno.dates import decide_date_order
-from pipeline.ontology import Ontology
+from pipeline.ontology import Ontology, namespace
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
     XSD_BOOLEAN,
@@ -34,7 +34,7 @@ from pipeline.mappers.offline.profile import (
     value_counts,
 )
 
-__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "namespace", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
+__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -158,13 +158,6 @@ def misfits(values: list[str], datatypes: set[str]) -> tuple[dict[str, int], int
 FOREIGN_DOMAIN = 0.8
 
 
-def namespace(iri: URIRef | str) -> str:
-    """The namespace of a term: its IRI up to the last ``#`` or ``/`` (``http://www.w3.org/2003/01/geo/wgs84_pos#``)."""
-    s = str(iri)
-    cut = max(s.rfind("#"), s.rfind("/"))
-    return s[:cut + 1] if cut >= 0 else s
-
-
 def _disjoint(ontology: Ontology, a: set[URIRef], b: set[URIRef]) -> bool:
     g = ontology.graph
     return any((x, OWL.disjointWith, y) in g or (y, OWL.disjointWith, x) in g for x in a for y in b)
@@ -172,9 +165,11 @@ def _disjoint(ontology: Ontology, a: set[URIRef], b: set[URIRef]) -> bool:
 
 def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
     """How well ``prop`` fits subjects of ``cls`` by its domain: 1.0 when a domain is ``cls`` or a
-    superclass; 0.8 without domain (none declared, or only ``owl:Thing``/``rdfs:Resource``: usable on
-    any class); :data:`FOREIGN_DOMAIN` when every domain is a class of another vocabulary than ``cls``
-    and its superclasses and none is declared disjoint with them; else 0.
+    superclass, or when the property has none and the one class of its vocabulary
+    (:meth:`pipeline.ontology.Ontology.vocabulary_class`) is; 0.8 without domain (none declared, or only
+    ``owl:Thing``/``rdfs:Resource``: usable on any class); :data:`FOREIGN_DOMAIN` when every domain is a
+    class of another vocabulary than ``cls`` and its superclasses and none is declared disjoint with
+    them; else 0.
 
     The third case is RDFS semantics across vocabularies: ``rdfs:domain`` infers the subject's class
     (RDF 1.1 Semantics, rdfs2), it forbids nothing, and a vocabulary's domain says how its own classes
@@ -183,7 +178,7 @@ def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
     and another class of it does not take the property."""
     doms = ontology.domains(prop)
     if not doms:
-        return 0.8
+        return 1.0 if ontology.vocabulary_class(prop) in ontology.superclasses(cls) else 0.8
     sup = ontology.superclasses(cls)
     if doms & sup:
         return 1.0
@@ -212,12 +207,16 @@ class DomainIndex:
         self.ontology, self.n = ontology, len(props)
         self.by_domain: dict[URIRef, list[int]] = {}
         self.free: list[int] = []
+        # a property of no domain is its vocabulary's one class's own (Ontology.vocabulary_class)
+        self.by_vocabulary: dict[URIRef, list[int]] = {}
         self.by_namespaces: dict[frozenset[str], list[int]] = {}
         self.domains: dict[int, set[URIRef]] = {}
         for i, p in enumerate(props):
             doms = ontology.domains(p)
             if not doms:
                 self.free.append(i)
+                if (sole := ontology.vocabulary_class(p)) is not None:
+                    self.by_vocabulary.setdefault(sole, []).append(i)
             for d in doms:
                 self.by_domain.setdefault(d, []).append(i)
             if doms:
@@ -226,9 +225,15 @@ class DomainIndex:
 
     def weights(self, cls: URIRef, foreign: bool = True) -> np.ndarray:
         """``domain_fits`` of every property for ``cls`` as an array (shape ``(len(props),)``); with
-        ``foreign=False`` a property of another vocabulary's domain counts 0 (see :func:`domain_fits`)."""
+        ``foreign=False`` a property of another vocabulary's domain counts 0 (see :func:`domain_fits`), and so
+        does a property of no domain that another class owns as its vocabulary's one class
+        (:meth:`pipeline.ontology.Ontology.vocabulary_class`)."""
         out = np.zeros(self.n)
         out[self.free] = 0.8
+        if not foreign:
+            # a property its vocabulary's one class owns is, to any other class, another vocabulary's (below)
+            for idx in self.by_vocabulary.values():
+                out[idx] = 0.0
         sup = self.ontology.superclasses(cls)
         own = {namespace(c) for c in sup}
         for spaces, idx in (self.by_namespaces.items() if foreign else ()):
@@ -236,6 +241,7 @@ class DomainIndex:
                 out[[i for i in idx if not _disjoint(self.ontology, self.domains[i], sup)]] = FOREIGN_DOMAIN
         for c in sup:
             out[self.by_domain.get(c, [])] = 1.0
+            out[self.by_vocabulary.get(c, [])] = 1.0
         return out
 
 

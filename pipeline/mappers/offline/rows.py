@@ -97,7 +97,11 @@ class RowBuilder:
                 dt, ev = profile_datatype(values)
                 ev = f"datatype by profiling: {ev}"
             lang = None
-            evidence = list(a.evidence) + [ev, f"subject key: {info.key_evidence}"]
+            # why the records are of this class, on every row that types them so (the table is what a knowledge
+            # engineer reads, and a wrong class makes every row of the source wrong)
+            typed = [f"entity class {self.c(a.cls)}: {info.cls_evidence}"] if a.cls == info.cls and info.cls_evidence \
+                else []
+            evidence = list(a.evidence) + [ev, *typed, f"subject key: {info.key_evidence}"]
             own = own_language(info.data, info.refs, a.reference)
             # a range of rdfs:Literal (or none) admits a language-tagged string, xsd:string does not
             admits_tag = dt in ("xsd:string", "rdfs:Literal") and takes_tagged_string(self.ont, a.prop)
