@@ -75,7 +75,7 @@ def record_kinds(data: SourceData) -> list[str]:
     counts: dict[str, int] = {}
     for c in children:
         if len(c):
-            step = xml_step(c, data.default_prefixes)
+            step = xml_step(c, data.element_prefixes)
             counts[step] = counts.get(step, 0) + 1
     if not counts or min(counts.values()) < MIN_OCCURRENCES:
         return []
@@ -102,7 +102,8 @@ def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, Sour
         records, refs = xml_records(data, iterator)
         source = dataclasses.replace(data.source, iterator=iterator, name=kind.name)
         sub = SourceData(source, data.path, iterator, refs, records, [], data.namespaces,
-                         default_prefixes=data.default_prefixes, _tree=data._tree)
+                         default_prefixes=data.default_prefixes, element_prefixes=data.element_prefixes,
+                         _tree=data._tree)
         out.append((kind, sub))
     return out
 
