@@ -11,6 +11,7 @@ from pipeline.sources.load import load_source
 from lxml import etree
 
 from pipeline.sources.namespaces import bind_default_prefix, element_prefixes
+from pipeline.sources.tree import markup_references
 
 from helpers import CASES, case_manifest
 
@@ -41,6 +42,19 @@ def test_a_prefix_rebound_per_record_is_read_by_namespace(tmp_path):
     assert data.path != case.sources[0].path and b'xmlns:d2="urn:other"' in data.path.read_bytes()
     [said] = [f for f in data.findings if f.column == "namespace"]
     assert said.value == "d" and "(line 9, read as 'd2:')" in said.message
+
+
+def test_markup_references_are_the_children_of_mixed_content_elements_not_their_attributes():
+    refs = ["s", "s/@xml:lang", "s/b", "s/b/@id", "s/b/i", "t", "t/b"]
+    assert markup_references(refs, {"s"}) == {"s/b": "s", "s/b/@id": "s", "s/b/i": "s"}
+    assert markup_references(refs, set()) == {}
+
+
+def test_inline_markup_of_one_record_is_markup_in_every_record(tmp_path):
+    case = case_manifest("mapper-xml-mixed-content-markup-becomes-entity")
+    data = load_source(case.sources[0], tmp_path)
+    assert data.markup == {"lib:summary/p:name": "lib:summary"}
+    assert data.values("lib:summary") == ["A novel by Jane Austen about manners.", "Textbook."]
 
 
 def test_xml_iterator_matching_nothing_is_a_finding(tmp_path):

@@ -25,7 +25,7 @@ from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, d
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, element_prefixes, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "markup_references"]
 
 
 def _qname(el: etree._Element, prefixes: dict[str, str] | None = None) -> str:
@@ -248,8 +248,9 @@ def _attribute(el: etree._Element, name: str, prefixes: dict[str, str]) -> str:
     return f"@{prefix}:{q.localname}" if prefix else f"@{{{q.namespace}}}{q.localname}"
 
 
-def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[str]]:
-    """The values of one record element by reference (``defaults``: namespace URI -> prefix)."""
+def _xml_record(el: etree._Element, defaults: dict[str, str], mixed: set[str] | None = None) -> dict[str, list[str]]:
+    """The values of one record element by reference (``defaults``: namespace URI -> prefix); the references
+    of the elements met with mixed content (text beside child elements) are added to ``mixed``."""
     out: dict[str, list[str]] = {}
     for a, v in el.attrib.items():
         out.setdefault(_attribute(el, a, defaults), []).append(v)
@@ -266,6 +267,8 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
                 # mixed content (<title>The <i>Night</i> Watch</title>): the element's string value, as the
                 # engine reads it (XPath 1.0 section 5.2), besides its children's columns
                 out.setdefault(p, []).append(" ".join("".join(child.itertext()).split()))
+                if mixed is not None:
+                    mixed.add(p)
             for a, v in child.attrib.items():
                 out.setdefault(f"{p}/{_attribute(child, a, defaults)}", []).append(v)
             walk(child, p)
@@ -280,16 +283,36 @@ def xml_step(el: etree._Element, defaults: dict[str, str]) -> str:
     return _qname(el, defaults)
 
 
-def xml_records(data: SourceData, iterator: str) -> tuple[list[dict[str, list[str]]], list[str]]:
+def xml_records(data: SourceData, iterator: str,
+                mixed: set[str] | None = None) -> tuple[list[dict[str, list[str]]], list[str]]:
     """The records of a loaded XML source read at another ``iterator`` (an XPath on the same document),
-    and their references in document order, as :func:`load_xml` reads them."""
+    and their references in document order, as :func:`load_xml` reads them; the references of elements
+    with mixed content are added to ``mixed`` (see :func:`markup_references`)."""
     tree = data._tree
     elements = tree.xpath(iterator, namespaces=data.namespaces) if tree is not None else []
-    records = [_xml_record(e, data.element_prefixes) for e in elements if isinstance(e, etree._Element)]
+    records = [_xml_record(e, data.element_prefixes, mixed) for e in elements if isinstance(e, etree._Element)]
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
     return records, refs
+
+
+def markup_references(refs: list[str], mixed: set[str]) -> dict[str, str]:
+    """The references inside elements of mixed content: reference -> the mixed element's reference.
+
+    An element type whose elements hold text beside child elements has mixed content (XML 1.0, section
+    3.2.2: a property of the type, so one record showing it says it for all); its child elements are
+    markup within that text (``<summary>A novel by <name>Jane Austen</name> ...</summary>``), read whole
+    as the element's string value (XPath 1.0 section 5.2), not values of the record. The mixed element's
+    own attributes (``summary/@xml:lang``) qualify the text and are no markup.
+    """
+    out: dict[str, str] = {}
+    for ref in refs:
+        for m in sorted(mixed, key=len):
+            if ref.startswith(m + "/") and not ref[len(m) + 1:].startswith("@"):
+                out[ref] = m
+                break
+    return out
 
 
 def load_xml(src: Source, copy: EngineCopy) -> SourceData:
@@ -351,7 +374,8 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
                                         expected="a namespaced XPath", candidate=bound_it, severity="warning"))
                 iterator, elements = bound_it, hits
                 break
-    records = [_xml_record(e, prefixes) for e in elements if isinstance(e, etree._Element)]
+    mixed: set[str] = set()
+    records = [_xml_record(e, prefixes, mixed) for e in elements if isinstance(e, etree._Element)]
     if not records and not any(f.column == "iterator" for f in findings):
         ns = f"; the document's elements are in the default namespace <{next(iter(defaults))}>" if defaults else ""
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
@@ -377,6 +401,7 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
     data = SourceData(src, copy.path, iterator, refs, records, findings, namespaces, _tree=tree)
     data.default_prefixes = defaults
     data.element_prefixes = prefixes
+    data.markup = markup_references(refs, mixed)
     for ref in refs:  # a prefixed attribute is read by the engine correction (materialize.readers.expanded_name)
         if re.search(r"@[^/@]*\{[^/@]*$", ref):
             data.unaddressable[ref] = (
