@@ -95,17 +95,14 @@ def element_prefixes(root: etree._Element, defaults: dict[str, str]) -> tuple[di
     """
     out: dict[str, str] = {}
     bound: dict[str, list[tuple[str, int | None]]] = {}
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        parent = el.getparent()
-        inherited = parent.nsmap if parent is not None else {}
+    met: set[tuple[str, str]] = set()
+    for el in root.iter(tag=etree.Element):
+        # a declaration in scope was met first on the element declaring it (document order), with its line
         for p, uri in (el.nsmap or {}).items():
-            if not p or inherited.get(p) == uri:
+            if not p or (p, uri) in met:
                 continue
-            seen = bound.setdefault(p, [])
-            if uri not in (u for u, _ in seen):
-                seen.append((uri, el.sourceline))
+            met.add((p, uri))
+            bound.setdefault(p, []).append((uri, el.sourceline))
             if uri not in out and p not in out.values():
                 out[uri] = p
     for uri, p in defaults.items():
