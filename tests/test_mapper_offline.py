@@ -126,6 +126,29 @@ def test_composite_keys_need_every_tuple_included(tmp_path):
     assert all(c.target != "persons.csv" for c in stray.cfks)
 
 
+def test_composite_reference_into_a_candidate_key_rekeys_its_target(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.analysis import SourceInfo
+    from pipeline.mappers.offline.keys import analyse_keys, find_composite_keys
+    from pipeline.sources.load import load_source
+
+    def info(name, text):
+        (tmp_path / name).write_text(text)
+        data = load_source(Source(path=tmp_path / name, format="csv"), tmp_path)
+        return SourceInfo(data, name, name[:-4], list(data.references))
+
+    lines = info("order_lines.csv", "order_id,line_no,product\nO1,1,Pen\nO1,2,Ink\nO2,1,Pen\n")
+    ships = info("shipments.csv", "shipment_id,order_id,line_no\nS1,O1,2\nS2,O2,1\n")
+    stray = info("returns.csv", "return_id,order_id,line_no\nR1,O2,2\n")  # each value known, the pair is not
+    infos = [lines, ships, stray]
+    analyse_keys(infos)
+    assert lines.key == ("order_id", "product")  # a minimal key of the text columns: chance
+    find_composite_keys(infos)
+    assert [(c.target, c.refs) for c in ships.cfks] == [("order_lines.csv", ("order_id", "line_no"))]
+    assert lines.key == ("order_id", "line_no") and "shipments.csv refers to them" in lines.key_evidence
+    assert stray.cfks == []
+
+
 def test_mapper_is_deterministic_and_never_writes_inputs(tmp_path):
     before = sorted(p.name for p in (ROOT / "scenarios" / "scenario3" / "1").iterdir())
     case = _case("scenario3", "1")

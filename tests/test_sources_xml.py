@@ -8,7 +8,10 @@ from rdflib import Graph, URIRef
 
 from pipeline.run.runner import RunConfig, run_case
 from pipeline.sources.load import load_source
-from pipeline.sources.namespaces import bind_default_prefix
+from lxml import etree
+
+from pipeline.sources.namespaces import bind_default_prefix, element_prefixes
+from pipeline.sources.tree import markup_references
 
 from helpers import CASES, case_manifest
 
@@ -17,6 +20,41 @@ def test_bind_default_prefix_rewrites_element_names_only():
     assert bind_default_prefix("/catalog/item[code='A1']/title", "d") == "/d:catalog/d:item[d:code='A1']/d:title"
     assert bind_default_prefix("item/@code", "d") == "d:item/@code"
     assert bind_default_prefix("count(child::item) and n:x", "d") == "count(child::d:item) and n:x"
+
+
+def test_element_prefixes_one_prefix_per_namespace_and_one_namespace_per_prefix():
+    root = etree.fromstring(b'<c:r xmlns:c="urn:c"><c:i xmlns:d="urn:dc"><d:t/></c:i>'
+                            b'<c:i><t:t xmlns:t="urn:dc"/></c:i><c:i xmlns:d="urn:o"><d:t/></c:i>'
+                            b'<c:i xmlns:d2="urn:x"/><x xmlns="urn:def"/></c:r>')
+    prefixes, rebound = element_prefixes(root, {"urn:def": "d3"})
+    # d keeps its first namespace; urn:o takes the first free numbered d (d2 is the document's own)
+    assert prefixes == {"urn:c": "c", "urn:dc": "d", "urn:o": "d4", "urn:x": "d2", "urn:def": "d3"}
+    assert rebound == [("d", [("urn:dc", 1), ("urn:o", 1)])]
+    plain = etree.fromstring(b'<a:r xmlns:a="urn:a"><a:x/></a:r>')
+    assert element_prefixes(plain, {}) == ({"urn:a": "a"}, [])
+
+
+def test_a_prefix_rebound_per_record_is_read_by_namespace(tmp_path):
+    case = case_manifest("xml-prefix-rebound-other-namespace")
+    data = load_source(case.sources[0], tmp_path)
+    assert data.references == ["@c:id", "d:title", "d2:title"]
+    assert data.values("d:title") == ["Alpha", "Beta"] and data.values("d2:title") == ["Not a DC title"]
+    assert data.path != case.sources[0].path and b'xmlns:d2="urn:other"' in data.path.read_bytes()
+    [said] = [f for f in data.findings if f.column == "namespace"]
+    assert said.value == "d" and "(line 9, read as 'd2:')" in said.message
+
+
+def test_markup_references_are_the_children_of_mixed_content_elements_not_their_attributes():
+    refs = ["s", "s/@xml:lang", "s/b", "s/b/@id", "s/b/i", "t", "t/b"]
+    assert markup_references(refs, {"s"}) == {"s/b": "s", "s/b/@id": "s", "s/b/i": "s"}
+    assert markup_references(refs, set()) == {}
+
+
+def test_inline_markup_of_one_record_is_markup_in_every_record(tmp_path):
+    case = case_manifest("mapper-xml-mixed-content-markup-becomes-entity")
+    data = load_source(case.sources[0], tmp_path)
+    assert data.markup == {"lib:summary/p:name": "lib:summary"}
+    assert data.values("lib:summary") == ["A novel by Jane Austen about manners.", "Textbook."]
 
 
 def test_xml_iterator_matching_nothing_is_a_finding(tmp_path):

@@ -528,6 +528,31 @@ def _addressable(src: SourceData) -> list[str]:
     return out
 
 
+_PREFIX_USE = re.compile(r"(?:^|(?<=[/\[(@,\s]))([A-Za-z_][\w.\-]*):(?!:)")
+
+
+def _foreign_prefixes(ref: str, src: SourceData, prefixes: dict[str, str]) -> dict[str, str]:
+    """The prefixes of ``ref`` the XML source does not declare but the case does (manifest, ontology), for a
+    namespace the source has elements of: prefix -> the source's prefix for that namespace URI."""
+    return {p: src.element_prefixes[str(prefixes[p])] for p in _PREFIX_USE.findall(ref)
+            if p not in src.namespaces and p in prefixes and str(prefixes[p]) in src.element_prefixes}
+
+
+def _renamed(ref: str, src: SourceData, prefixes: dict[str, str]) -> str | None:
+    """``ref`` with each prefix the case binds to a namespace of the source written as the source names
+    that namespace (``dc:title`` -> ``d:title``), or ``None`` when there is none."""
+    found = _foreign_prefixes(ref, src, prefixes)
+    return _PREFIX_USE.sub(lambda m: f"{found.get(m.group(1), m.group(1))}:", ref) if found else None
+
+
+def _prefix_of_namespace(ref: str, src: SourceData, prefixes: dict[str, str]) -> str:
+    """Why a prefix the case binds is unknown to the XML source: references name elements by the prefixes
+    the document declares, each for one namespace (:func:`pipeline.sources.namespaces.element_prefixes`)."""
+    found = _foreign_prefixes(ref, src, prefixes)
+    return "".join(f"; the case binds {p!r} to <{prefixes[p]}>, which {_shown(src)} names '{q}:'"
+                   for p, q in found.items())
+
+
 def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: SourceData) -> None:
     """One reference (data reference or template variable): well-formed XPath for XML, then present."""
     if is_position(src, ref):  # <part>.# / <part>/#: an occurrence's position (compile.parts)
@@ -537,7 +562,8 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
     if is_xml:
         reason = check_xpath(ref, src.namespaces)
         if reason:
-            a.add(column, f"{what} {ref!r}: {reason}", "a well-formed XPath of the source", _closest(ref, options))
+            a.add(column, f"{what} {ref!r}: {reason}{_prefix_of_namespace(ref, src, a.ontology.prefixes)}",
+                  "a well-formed XPath of the source", _renamed(ref, src, a.ontology.prefixes) or _closest(ref, options))
             return
         named = _LOCAL_NAME.sub(lambda m: _bound_name(m.group(1), src), ref)
         if column == "data_reference" and named != ref:

@@ -16,7 +16,9 @@ and every such decision is made here, for ``kgc run``, ``kgc map``, ``kgc compil
    * XML declared in another encoding than UTF-8, which the engine reads as UTF-8 whatever the
      declaration says (:func:`xml_utf8_copy`), with undeclared prefixes (:func:`declare_prefixes`)
      or with default namespaces, bound to prefixes for iterators and references
-     (:func:`bind_default_namespaces`; see :mod:`pipeline.sources.namespaces`).
+     (:func:`bind_default_namespaces`; see :mod:`pipeline.sources.namespaces`), or with a prefix
+     bound to several namespaces, which the engine resolves by the document's last binding
+     (:func:`one_prefix_per_namespace`);
 
 2. **Normalisation** (:func:`pipeline.materialize.rml.normalize.normalize_rml`): a relative
    ``rml:source`` of a hand-written mapping becomes the absolute name of the same file, or of its
@@ -63,7 +65,7 @@ from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, 
                                          undeclared_prefixes)
 
 __all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
-           "bind_default_namespaces", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
+           "bind_default_namespaces", "one_prefix_per_namespace", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
            "is_json_lines", "json_lines_copy", "parse_json_lines"]
 
 
@@ -461,6 +463,63 @@ def bind_default_namespaces(copy: EngineCopy, root: etree._Element) -> tuple[dic
                               f"engine reads a copy declaring it: {target}", column="namespace", value=uri,
                               expected="namespaced paths", candidate=f"{p}:", severity="info")
                       for p, uri in new.items()]
+
+
+def one_prefix_per_namespace(copy: EngineCopy, tree: etree._ElementTree, prefixes: dict[str, str],
+                             namespaces: dict[str, str], rebound: list) -> list[Finding]:
+    """Write the copy with every element and attribute named by its namespace's one prefix, all declared
+    on the root, when the document binds a prefix to several namespaces.
+
+    Morph-KGC 2.10 collects a document's declarations into one map, the last binding of a prefix
+    winning, and evaluates every iterator and reference with it: ``d:title`` then selects the elements
+    of the namespace ``d`` was declared for last, and those of the first are lost. The copy holds the
+    same elements (same namespace URIs and local names, Namespaces in XML 1.0 section 6), written with
+    the prefixes of :func:`~pipeline.sources.namespaces.element_prefixes`, so the engine's map and the
+    references agree. A document whose every prefix names one namespace is left as it is.
+
+    Args:
+        copy: the source's engine copy. tree: the document as parsed from ``copy.path``.
+        prefixes: namespace URI -> its prefix. namespaces: prefix -> URI, every prefix a reference may
+            use (declared on the copy's root too). rebound: the prefixes bound to several URIs, as
+            :func:`~pipeline.sources.namespaces.element_prefixes` returns them.
+    Returns:
+        One ``warning`` per rebound prefix, naming the URIs, their lines and the prefix each is read with.
+    """
+    if not rebound:
+        return []
+    root = tree.getroot()
+    # the prefix of each URI first: lxml writes a name with the first prefix of its map bound to the URI
+    nsmap = {p: uri for uri, p in prefixes.items()}
+    nsmap.update((p, uri) for p, uri in namespaces.items() if p not in nsmap)
+    default = next((uri for p, uri in (root.nsmap or {}).items() if p is None), None)
+    if default is not None:
+        nsmap[None] = default
+
+    def rebuild(src: etree._Element, parent: etree._Element | None) -> etree._Element:
+        if parent is None:
+            el = etree.Element(src.tag, dict(src.attrib), nsmap=nsmap)
+        elif isinstance(src.tag, str):
+            el = etree.SubElement(parent, src.tag, dict(src.attrib))
+        else:  # a comment or a processing instruction: kept, as text the engine skips
+            el = etree.Comment(src.text) if isinstance(src, etree._Comment) else etree.PI(src.target, src.text)
+            parent.append(el)
+        el.text, el.tail = src.text, src.tail
+        for child in src if isinstance(src.tag, str) else ():
+            rebuild(child, el)
+        return el
+
+    new = rebuild(root, None)
+    new.tail = None
+    target = copy.write(etree.tostring(new, xml_declaration=True, encoding="UTF-8"))
+    out = []
+    for p, seen in rebound:
+        said = ", ".join(f"<{uri}> (line {line}, read as '{prefixes[uri]}:')" for uri, line in seen)
+        out.append(Finding("xml-repair", str(copy.original), f"the prefix '{p}:' is bound to {len(seen)} namespaces: "
+                           f"{said}; an element's name is its namespace and local name (Namespaces in XML 1.0, "
+                           f"section 6), so references name each namespace by its own prefix; the engine reads a "
+                           f"copy declaring one prefix per namespace: {target}", column="namespace", value=p,
+                           expected="one namespace per prefix", severity="warning"))
+    return out
 
 
 #: A path step that keeps the node it reaches but none of its members (the route to a record).

@@ -42,6 +42,11 @@ class SourceData:
         findings: problems met while reading (repairs, unreadable rows).
         namespaces: XML prefix -> namespace URI (XML only; bound default namespaces included).
         default_prefixes: default namespace URI -> the prefix bound to it (XML only).
+        element_prefixes: namespace URI -> the one prefix references name its elements and attributes
+            with (XML only; :func:`~pipeline.sources.namespaces.element_prefixes`).
+        markup: reference -> the element of mixed content it is markup in (XML only,
+            :func:`~pipeline.sources.tree.markup_references`): part of that element's text, which a
+            reference reads whole; mappers map the text, not the markup.
         unaddressable: reference -> why no table row can address it (JSON keys holding ``.``,
             which Morph-KGC reads as a nested path, or white space at their ends; an array of
             arrays); mappers must not use them.
@@ -61,6 +66,8 @@ class SourceData:
     bom: bool = False
     trimmed: list[str] = field(default_factory=list)
     default_prefixes: dict[str, str] = field(default_factory=dict)
+    element_prefixes: dict[str, str] = field(default_factory=dict)
+    markup: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
     _tree: object = None
     _json: list | None = None

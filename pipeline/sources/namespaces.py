@@ -9,6 +9,11 @@
   document's own prefix for that URI when it has one, else ``d``, ``d2`` ...) and
   :func:`bind_default_prefix` rewrites an unprefixed XPath into the bound form.
 
+* Prefixes bound to several namespaces (``xmlns:d="..."`` declared again on a record with another
+  URI): an element's name is its namespace URI and local part, a prefix only a scoped abbreviation
+  (Namespaces in XML 1.0, section 6). :func:`element_prefixes` gives every namespace URI of a
+  document one prefix and every prefix one URI, so a reference names one namespace.
+
 The copies that declare these prefixes for the engine are written by :mod:`pipeline.sources.engine_copy`.
 """
 from __future__ import annotations
@@ -18,7 +23,7 @@ import re
 from lxml import etree
 
 __all__ = ["KNOWN_XML_NAMESPACES", "undeclared_prefixes", "declare_on_root", "default_namespace_prefixes",
-           "bind_default_prefix", "xml_namespaces"]
+           "bind_default_prefix", "xml_namespaces", "element_prefixes", "Rebinding"]
 
 #: Namespace URIs of the CODICE (Spanish public procurement, PLACSP) schemas and
 #: the Atom/UBL ones they travel with, by their conventional prefix.
@@ -64,6 +69,55 @@ def xml_namespaces(root: etree._Element) -> dict[str, str]:
             if p:
                 out.setdefault(p, uri)
     return out
+
+
+#: A prefix the document binds to several namespace URIs: ``(prefix, [(URI, line of its first declaration)])``.
+Rebinding = tuple[str, list[tuple[str, "int | None"]]]
+
+
+def element_prefixes(root: etree._Element, defaults: dict[str, str]) -> tuple[dict[str, str], list[Rebinding]]:
+    """One prefix per namespace URI of a document, no prefix for two URIs: ``({URI: prefix}, rebindings)``.
+
+    A reference names elements by prefix, and a prefix names one namespace only where it is declared
+    (Namespaces in XML 1.0, sections 5 and 6): a document that declares ``xmlns:d`` for Dublin Core on
+    one record and for ``urn:other`` on another, or Dublin Core as ``d`` here and ``t`` there, has no
+    single reading of ``d:title`` unless every name is written with one prefix per namespace.
+    Each URI takes the first prefix declared for it (document order) that no other URI took first; a
+    default namespace takes its prefix from ``defaults`` (:func:`default_namespace_prefixes`); a URI left
+    without one (its prefix was bound to another URI first) takes the prefix with the lowest number
+    appended that the document does not use (``d2``).
+
+    Args:
+        root: the parsed document's root element. defaults: default namespace URI -> prefix.
+    Returns:
+        The map, and each prefix bound to more than one URI with the URIs and the line of their first
+        declaration (empty for a document whose every prefix names one namespace).
+    """
+    out: dict[str, str] = {}
+    bound: dict[str, list[tuple[str, int | None]]] = {}
+    met: set[tuple[str, str]] = set()
+    for el in root.iter(tag=etree.Element):
+        # a declaration in scope was met first on the element declaring it (document order), with its line
+        for p, uri in (el.nsmap or {}).items():
+            if not p or (p, uri) in met:
+                continue
+            met.add((p, uri))
+            bound.setdefault(p, []).append((uri, el.sourceline))
+            if uri not in out and p not in out.values():
+                out[uri] = p
+    for uri, p in defaults.items():
+        out.setdefault(uri, p)
+    used = set(bound) | set(out.values())
+    for p, seen in bound.items():
+        for uri, _ in seen:
+            if uri in out:
+                continue
+            n = 2
+            while f"{p}{n}" in used:
+                n += 1
+            out[uri] = f"{p}{n}"
+            used.add(out[uri])
+    return out, [(p, seen) for p, seen in bound.items() if len(seen) > 1]
 
 
 def default_namespace_prefixes(root: etree._Element) -> dict[str, str]:

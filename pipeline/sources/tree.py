@@ -21,18 +21,21 @@ from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, jso
     unresolved_entity, xml_encoding, xml_no_records, xml_too_deep
 from pipeline.sources import json_numbers
 from pipeline.sources.envelopes import find_envelopes
-from pipeline.sources.engine_copy import EngineCopy, bind_default_namespaces, declare_prefixes, json_copy, xml_utf8_copy
+from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, declare_prefixes, json_copy,
+                                          one_prefix_per_namespace, xml_utf8_copy)
 from pipeline.sources.model import SourceData
-from pipeline.sources.namespaces import bind_default_prefix, xml_namespaces
+from pipeline.sources.namespaces import bind_default_prefix, element_prefixes, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "markup_references"]
 
 
-def _qname(el: etree._Element, defaults: dict[str, str] | None = None) -> str:
-    """``prefix:local`` of an element; a default-namespace element gets its bound prefix."""
+def _qname(el: etree._Element, prefixes: dict[str, str] | None = None) -> str:
+    """``prefix:local`` of an element, the prefix its namespace URI has in ``prefixes`` (URI -> prefix,
+    :func:`pipeline.sources.namespaces.element_prefixes`: one per namespace, default namespaces bound),
+    else the element's own."""
     q = etree.QName(el)
     if q.namespace:
-        prefix = el.prefix or (defaults or {}).get(q.namespace)
+        prefix = (prefixes or {}).get(q.namespace) or el.prefix
         return f"{prefix}:{q.localname}" if prefix else q.localname
     return q.localname
 
@@ -236,21 +239,24 @@ def _repeating(record: etree._Element, iterator: str, defaults: dict[str, str]) 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 
 
-def _attribute(el: etree._Element, name: str) -> str:
+def _attribute(el: etree._Element, name: str, prefixes: dict[str, str]) -> str:
     """The XPath step of an attribute: ``@sku``, or ``@xml:lang`` / ``@xlink:href`` for a namespaced one
-    (an unprefixed ``@lang`` selects only an attribute in no namespace, XPath 1.0 section 2.3)."""
+    (an unprefixed ``@lang`` selects only an attribute in no namespace, XPath 1.0 section 2.3), with the
+    prefix its namespace has in ``prefixes`` (URI -> prefix), else one the element binds to it."""
     q = etree.QName(name)
     if not q.namespace:
         return f"@{q.localname}"
-    prefix = "xml" if q.namespace == _XML_NS else next(
+    prefix = "xml" if q.namespace == _XML_NS else prefixes.get(q.namespace) or next(
         (k for k, v in (el.nsmap or {}).items() if v == q.namespace and k), None)
     return f"@{prefix}:{q.localname}" if prefix else f"@{{{q.namespace}}}{q.localname}"
 
 
-def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[str]]:
+def _xml_record(el: etree._Element, defaults: dict[str, str], mixed: set[str] | None = None) -> dict[str, list[str]]:
+    """The values of one record element by reference (``defaults``: namespace URI -> prefix); the references
+    of the elements met with mixed content (text beside child elements) are added to ``mixed``."""
     out: dict[str, list[str]] = {}
     for a, v in el.attrib.items():
-        out.setdefault(_attribute(el, a), []).append(v)
+        out.setdefault(_attribute(el, a, defaults), []).append(v)
 
     def walk(node: etree._Element, path: str) -> None:
         for child in node:
@@ -264,8 +270,10 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
                 # mixed content (<title>The <i>Night</i> Watch</title>): the element's string value, as the
                 # engine reads it (XPath 1.0 section 5.2), besides its children's columns
                 out.setdefault(p, []).append(" ".join("".join(child.itertext()).split()))
+                if mixed is not None:
+                    mixed.add(p)
             for a, v in child.attrib.items():
-                out.setdefault(f"{p}/{_attribute(child, a)}", []).append(v)
+                out.setdefault(f"{p}/{_attribute(child, a, defaults)}", []).append(v)
             walk(child, p)
 
     walk(el, "")
@@ -273,21 +281,41 @@ def _xml_record(el: etree._Element, defaults: dict[str, str]) -> dict[str, list[
 
 
 def xml_step(el: etree._Element, defaults: dict[str, str]) -> str:
-    """The step of ``el`` as the references of a loaded source write it (``prefix:local``; an element
-    of a default namespace gets the prefix bound to it in ``defaults``, namespace URI -> prefix)."""
+    """The step of ``el`` as the references of a loaded source write it (``prefix:local``, the prefix
+    of its namespace in ``defaults``, namespace URI -> prefix: ``SourceData.element_prefixes``)."""
     return _qname(el, defaults)
 
 
-def xml_records(data: SourceData, iterator: str) -> tuple[list[dict[str, list[str]]], list[str]]:
+def xml_records(data: SourceData, iterator: str,
+                mixed: set[str] | None = None) -> tuple[list[dict[str, list[str]]], list[str]]:
     """The records of a loaded XML source read at another ``iterator`` (an XPath on the same document),
-    and their references in document order, as :func:`load_xml` reads them."""
+    and their references in document order, as :func:`load_xml` reads them; the references of elements
+    with mixed content are added to ``mixed`` (see :func:`markup_references`)."""
     tree = data._tree
     elements = tree.xpath(iterator, namespaces=data.namespaces) if tree is not None else []
-    records = [_xml_record(e, data.default_prefixes) for e in elements if isinstance(e, etree._Element)]
+    records = [_xml_record(e, data.element_prefixes, mixed) for e in elements if isinstance(e, etree._Element)]
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)
     return records, refs
+
+
+def markup_references(refs: list[str], mixed: set[str]) -> dict[str, str]:
+    """The references inside elements of mixed content: reference -> the mixed element's reference.
+
+    An element type whose elements hold text beside child elements has mixed content (XML 1.0, section
+    3.2.2: a property of the type, so one record showing it says it for all); its child elements are
+    markup within that text (``<summary>A novel by <name>Jane Austen</name> ...</summary>``), read whole
+    as the element's string value (XPath 1.0 section 5.2), not values of the record. The mixed element's
+    own attributes (``summary/@xml:lang``) qualify the text and are no markup.
+    """
+    out: dict[str, str] = {}
+    for ref in refs:
+        for m in sorted(mixed, key=len):
+            if ref.startswith(m + "/") and not ref[len(m) + 1:].startswith("@"):
+                out[ref] = m
+                break
+    return out
 
 
 def load_xml(src: Source, copy: EngineCopy) -> SourceData:
@@ -322,9 +350,13 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
         return SourceData(src, copy.path, src.iterator, findings=findings)
     defaults, bound = bind_default_namespaces(copy, root)
     findings += bound
-    namespaces = xml_namespaces(root)
-    namespaces.update({p: uri for uri, p in defaults.items()})
-    iterator = src.iterator or _xml_iterator(root, defaults)
+    # one prefix per namespace URI: a prefix declared again for another namespace names only one of them
+    prefixes, rebound = element_prefixes(root, defaults)
+    namespaces = {p: uri for uri, p in prefixes.items()}
+    namespaces.update((p, uri) for p, uri in xml_namespaces(root).items() if p not in namespaces
+                      and not any(p == q for q, _ in rebound))
+    findings += one_prefix_per_namespace(copy, tree, prefixes, namespaces, rebound)
+    iterator = src.iterator or _xml_iterator(root, prefixes)
     elements: list = []
     try:
         elements = tree.xpath(iterator, namespaces=namespaces)
@@ -345,13 +377,14 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
                                         expected="a namespaced XPath", candidate=bound_it, severity="warning"))
                 iterator, elements = bound_it, hits
                 break
-    records = [_xml_record(e, defaults) for e in elements if isinstance(e, etree._Element)]
+    mixed: set[str] = set()
+    records = [_xml_record(e, prefixes, mixed) for e in elements if isinstance(e, etree._Element)]
     if not records and not any(f.column == "iterator" for f in findings):
         ns = f"; the document's elements are in the default namespace <{next(iter(defaults))}>" if defaults else ""
         findings.append(Finding("source", str(src.path), f"iterator {iterator!r} selects no record{ns}",
                                 column="iterator", value=iterator, expected="an XPath selecting the records",
-                                candidate=_xml_iterator(root, defaults), severity="warning", code=NO_RECORDS))
-    if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, defaults)):
+                                candidate=_xml_iterator(root, prefixes), severity="warning", code=NO_RECORDS))
+    if not src.iterator and len(records) == 1 and (repeats := _repeating(elements[0], iterator, prefixes)):
         shown = ", ".join(f"{p} ({n})" for p, n in repeats[:5]) + (", ..." if len(repeats) > 5 else "")
         first = repeats[0][0]
         # a document (a notice) has values of its own beside its parts; a root whose children hold no
@@ -370,6 +403,8 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
         refs.extend(k for k in r if k not in refs)
     data = SourceData(src, copy.path, iterator, refs, records, findings, namespaces, _tree=tree)
     data.default_prefixes = defaults
+    data.element_prefixes = prefixes
+    data.markup = markup_references(refs, mixed)
     for ref in refs:  # a prefixed attribute is read by the engine correction (materialize.readers.expanded_name)
         if re.search(r"@[^/@]*\{[^/@]*$", ref):
             data.unaddressable[ref] = (

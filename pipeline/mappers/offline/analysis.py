@@ -22,7 +22,8 @@ Decisions, in order (each records evidence and a confidence in [0, 1]):
    ``Person``, through ``practises``), named by its best name-like property;
 6. composite foreign keys (:func:`.keys.find_composite_keys`): a source holding every column of
    another source's multi-column key, with its value tuples all included (``lives(fname,lname)``
-   in ``persons(fname,lname)``).
+   in ``persons(fname,lname)``), or identifier-named columns into another candidate key, which then keys
+   that source (``shipments(order_id,line_no)`` in ``order_lines``).
 
 This module holds the records of those decisions (:class:`SourceInfo` and its parts) and the
 least similarity every property assignment needs (:data:`MIN_SCORE`); keys and foreign keys are

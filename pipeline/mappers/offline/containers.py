@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.sources.load import SourceData
-from pipeline.sources.tree import xml_records, xml_step
+from pipeline.sources.tree import markup_references, xml_records, xml_step
 from pipeline.mappers.offline.references import rewrite_references
 from pipeline.table import MappingRow
 
@@ -76,7 +76,7 @@ def record_kinds(data: SourceData) -> list[str]:
     counts: dict[str, int] = {}
     for c in children:
         if len(c):
-            step = xml_step(c, data.default_prefixes)
+            step = xml_step(c, data.element_prefixes)
             counts[step] = counts.get(step, 0) + 1
     if not counts or min(counts.values()) < MIN_OCCURRENCES:
         return []
@@ -100,10 +100,13 @@ def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, Sour
         if kind.name in taken:
             return []
         iterator = f"{data.iterator.rstrip('/')}/{step}"
-        records, refs = xml_records(data, iterator)
+        mixed: set[str] = set()
+        records, refs = xml_records(data, iterator, mixed)
         source = dataclasses.replace(data.source, iterator=iterator, name=kind.name)
         sub = SourceData(source, data.path, iterator, refs, records, [], data.namespaces,
-                         default_prefixes=data.default_prefixes, _tree=data._tree)
+                         default_prefixes=data.default_prefixes, element_prefixes=data.element_prefixes,
+                         _tree=data._tree)
+        sub.markup = markup_references(refs, mixed)
         out.append((kind, sub))
     return out
 

@@ -459,16 +459,66 @@ def one_to_many_keys(infos: list[SourceInfo]) -> None:
 
 def find_composite_keys(infos: list[SourceInfo]) -> None:
     """Fill :attr:`SourceInfo.cfks`: sources holding all columns of another source's multi-column key
-    (same names) whose distinct value tuples are all among the target's key tuples."""
+    (same names) whose distinct value tuples are all among the target's key tuples; failing that, a
+    composite reference into another candidate key of the target (:func:`_composite_reference`)."""
     for s in infos:
         for t in infos:
-            if t is s or len(t.key) < 2 or not all(k in s.refs for k in t.key):
+            if t is s:
+                continue
+            if len(t.key) < 2 or not all(k in s.refs for k in t.key):
+                ck = _composite_reference(s, t)
+                if ck is not None:
+                    s.cfks.append(ck)
                 continue
             have = {tuple(tuple(r.get(k, ())) for k in t.key) for r in s.data.records}
             want = {tuple(tuple(r.get(k, ())) for k in t.key) for r in t.data.records}
             have = {h for h in have if all(h)}
             if have and have <= want:
                 s.cfks.append(CompositeKey(t.key, t.name, t.key))
+
+
+#: Keys of chance (:func:`choose_key`): columns that happen to tell the records apart, not ones named to.
+_CHANCE_KEYS = ("minimal key", "name-like", "no key found")
+
+
+def _composite_reference(s: SourceInfo, t: SourceInfo) -> CompositeKey | None:
+    """A composite foreign key of ``s`` into a candidate key of ``t`` other than the one chosen, which
+    then keys ``t``: ``shipments(order_id, line_no)`` -> ``order_lines(order_id, line_no)`` while the
+    order lines were keyed by ``(order_id, product)``, two columns that happen to tell them apart.
+
+    The columns both sources have by name, every one named as an identifier (``_id``, ``_no``:
+    :func:`.identity.id_like`), form a minimal key of ``t`` of two or three columns, and every tuple of
+    ``s`` over them is one of ``t``'s: a composite inclusion dependency into a candidate key, the
+    definition of a composite foreign key (Codd's relational model), with the names saying that the
+    columns identify. A foreign key names a candidate key of the relation it refers to, so that key
+    identifies ``t``'s records, as for a single column (:func:`key_by_references`); only a key of chance
+    is replaced (a unique identifier column keys ``t`` as it is). ``s`` keyed by exactly those columns
+    holds the same entities (one-to-one), no reference. ``None`` when nothing qualifies."""
+    if t.link or s.link or len(t.key) == 1 and not t.key_evidence.startswith(_CHANCE_KEYS):
+        return None
+    shared = [c for c in t.refs if c in s.refs and id_like(c)]
+    if len(shared) < 2:
+        return None
+    records = distinct_records(t.data.records)
+    for key in minimal_keys(records, shared):
+        if len(key) < 2 or set(s.key) == set(key):
+            continue
+        have = {tuple(tuple(r.get(k, ())) for k in key) for r in s.data.records}
+        have = {h for h in have if all(h)}
+        want = {tuple(tuple(r.get(k, ())) for k in key) for r in t.data.records}
+        if not have or not have <= want:
+            continue
+        if tuple(t.key) != key:
+            if not t.key_evidence.startswith(_CHANCE_KEYS):
+                return None
+            old = t.key
+            t.key = key
+            t.key_evidence = (f"{list(key)} identify the {len(records)} distinct records and {s.name} refers to "
+                              f"them by these columns (each of its {len(have)} distinct tuples is one of "
+                              f"{t.name}'s): a foreign key names a candidate key (the key of chance was "
+                              f"{list(old)})")
+        return CompositeKey(key, t.name, key)
+    return None
 
 
 def find_self_references(info: SourceInfo) -> None:

@@ -140,7 +140,8 @@ class OfflineMapper:
         for data in sources:
             src = data.source
             refs = [r for r in data.references
-                    if any(v.strip() for v in data.values(r)) and r not in data.unaddressable]
+                    if any(v.strip() for v in data.values(r)) and r not in data.unaddressable
+                    and r not in data.markup]  # markup is part of its element's text, mapped whole
             info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
             info.typed = type_column(info, ont)
             if info.typed is not None:  # the records' class, no property value

@@ -232,6 +232,8 @@ class RowBuilder:
                 for c in sorted(s.borrowed & ({t.cls} - {None})):
                     for other in sorted(set(s.keys) - s.borrowed):
                         self.composite_row(s, t, ck, c, other, best_prop)
+                if t.cls is not None and t.cls not in s.borrowed and s.cls not in s.borrowed:
+                    self.composite_reference_row(s, t, ck, best_prop)
             classes = sorted(set(s.keys) - {s.cls} - s.borrowed)
             # two nested entities, one inside the other's object (a person in a post of members[]), are
             # related like the record's entity and a nested one, when a property's domain names the outer
@@ -329,6 +331,28 @@ class RowBuilder:
                       f"which describes {self.c(cls)}; {s.name} only refers to those entities",
                       f"{self.c(other)} comes from {s.name}; {self.c(p)} has domain {self.c(cls)} and "
                       f"range {self.c(other)}"]))
+
+    def composite_reference_row(self, s: SourceInfo, t: SourceInfo, ck: Any, best_prop: Any) -> None:
+        """Relation from ``s``'s entity to the ``t`` record its composite foreign key names (``shipments(order_id,
+        line_no)`` -> ``order_lines``): ``s.k1==t.k1 and s.k2==t.k2``, subject from ``s``'s template; the property
+        leads from ``s``'s class to ``t``'s, else (no such property) from ``t``'s to ``s``'s, the same fact read
+        the other way (as :meth:`reverse_key_row` for a single column). Nothing when no property relates them."""
+        p, score = best_prop(" ".join(words(self.c(t.cls) or "")), s.cls, t.cls)
+        forward = p is not None
+        if not forward:
+            p, score = best_prop(" ".join(words(self.c(s.cls) or "")), t.cls, s.cls)
+            if p is None:
+                return
+        dom, rng, a, b, ka, kb = (s, t, s, t, ck.refs, ck.target_refs) if forward else (t, s, t, s, ck.target_refs, ck.refs)
+        raw = 0.5 + 0.5 * score
+        self.rows.append(MappingRow(
+            source_file=dom.name, ontology_property=self.c(p), entity_class=self.c(dom.cls),
+            related_entity_class=self.c(rng.cls), subject_template=self.template(dom, dom.cls),
+            join_condition=" and ".join(f"{a.stem}.{x}=={b.stem}.{y}" for x, y in zip(ka, kb)),
+            confidence=round(raw, 3),
+            evidence=[evidence_line("key", raw), f"composite foreign key: every ({', '.join(ck.refs)}) of {s.name} is "
+                      f"one of {t.name}'s, a key of {t.name}", f"{self.c(p)} has domain {self.c(dom.cls)} and range "
+                      f"{self.c(rng.cls)}; name similarity {score:.2f}"]))
 
     def skos_rows(self, info: SourceInfo, object_props: list[URIRef]) -> None:
         if info.cls is None or info.cls in info.borrowed:
