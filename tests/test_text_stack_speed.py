@@ -189,3 +189,28 @@ def test_the_trees_read_on_bins_give_scikit_learns_probabilities(binned):
     with_nan = test.copy()
     with_nan[0, 0] = np.nan  # the model's own path
     assert stacking.binned_proba(model, with_nan).tobytes() == model.predict_proba(with_nan).tobytes()
+
+
+def test_a_models_bins_read_from_the_shared_bins_are_its_bin_mappers():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    rng = np.random.default_rng(4)
+    X = np.round(rng.normal(size=(4000, 4)), 2)
+    X[:, 3] = rng.integers(0, 6, 4000)
+    y = ((X[:, 0] + X[:, 3] / 3 + rng.normal(size=4000)) > 1.0).astype(int)
+    edges = stacking.bin_edges(X[:3000])
+    codes = stacking.bin_codes(edges, X)
+    assert codes.dtype == np.intp and (codes.astype(np.float64) == stacking.apply_bins(edges, X)).all()
+    # fitted on part of the codes (as a bootstrap sample): column 3 without its bins 1 and 4, the
+    # others with fewer distinct bins, so the model's bins are not ours
+    part = (X[:, 3] != 1) & (X[:, 3] != 4) & (np.arange(4000) < 1500)
+    model = HistGradientBoostingClassifier(max_iter=20, max_leaf_nodes=15, early_stopping=False,
+                                           random_state=0).fit(codes[part].astype(np.float64), y[part])
+    assert len(model._bin_mapper.bin_thresholds_[3]) == 3  # 4 of the 6 bins seen
+    test = codes[1500:]  # rows and bins the model did not see, above and below its thresholds
+    mine = stacking.model_bins(model, edges, test)
+    theirs = model._bin_mapper.transform(test.astype(np.float64))
+    assert mine.dtype == np.uint8 and mine.flags["C_CONTIGUOUS"] and mine.tobytes() == np.ascontiguousarray(theirs).tobytes()
+    assert sorted(set(mine[:, 3].tolist())) == [0, 1, 2, 3] and len(set(test[:, 3].tolist())) == 6
+    bagged = stacking.Bagged([model, model], edges)
+    assert bagged.predict_proba(X[1500:]).tobytes() == np.mean(
+        [model.predict_proba(test.astype(np.float64))] * 2, axis=0).tobytes()
