@@ -630,21 +630,72 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
     return _File(path, list(g), {str(k): str(v) for k, v in g.namespaces()})
 
 
-def _catalog(folders: Iterable[Path]) -> dict[str, Path]:
-    """Import IRI -> local file, from the OASIS XML catalogs (``catalog-v001.xml``) in ``folders``."""
-    out: dict[str, Path] = {}
+@dataclass
+class _Catalogs:
+    """What the OASIS XML catalogs (``catalog-v001.xml``) beside the given files say.
+
+    Attributes:
+        entries: import IRI (without a trailing ``/`` or ``#``) -> the local file a catalog maps it to.
+        read: the catalog files read.
+        unusable: catalog file -> why none of its elements is an entry (a root in another namespace).
+    """
+
+    entries: dict[str, Path] = field(default_factory=dict)
+    read: list[Path] = field(default_factory=list)
+    unusable: dict[Path, str] = field(default_factory=dict)
+
+    def why_unresolved(self, iri: str) -> str:
+        """Why no catalog resolves ``iri``, in the words of a note (``no catalog-v001.xml beside the
+        files maps it``, or what the catalogs found hold)."""
+        local = self.entries.get(iri.rstrip("/#"))
+        if local is not None:
+            return f"the catalog maps it to {local}, which does not exist"
+        if not self.read:
+            return "no catalog-v001.xml beside the files maps it"
+        said = [f"{cat} {why}" for cat, why in self.unusable.items()]
+        mapped = [str(cat) for cat in self.read if cat not in self.unusable]
+        if mapped:
+            said.append(f"{', '.join(mapped)} {'maps' if len(mapped) == 1 else 'map'} no such IRI")
+        return "; ".join(said)
+
+
+def _catalog(folders: Iterable[Path]) -> _Catalogs:
+    """The OASIS XML catalogs (``catalog-v001.xml``) in ``folders``, read (OASIS XML Catalogs 1.1).
+
+    A catalog element is one of the namespace ``urn:oasis:names:tc:entity:xmlns:xml:catalog``
+    (section 6.1; elements without a namespace are read too, as Protégé's older catalogs write
+    them); a catalog whose root is in another namespace (SGML's TR9401) holds no entry, and is
+    listed in :attr:`_Catalogs.unusable` with why, so that a note can name it.
+
+    Raises:
+        OntologyError: a catalog is not well-formed XML (its file, line and the parser's message):
+            the imports it maps could not be resolved, and saying "no catalog maps it" would send
+            the user away from the cause.
+    """
+    out = _Catalogs()
     for folder in dict.fromkeys(folders):
         cat = folder / "catalog-v001.xml"
         if not cat.is_file():
             continue
         try:
             root = etree.parse(str(cat)).getroot()
-        except etree.XMLSyntaxError:
-            continue
-        for el in root.iter(f"{{{_CATALOG_NS}}}uri", "uri"):
+        except etree.XMLSyntaxError as exc:
+            why = re.sub(r", line \d+, column \d+$", "", exc.msg or str(exc))
+            raise OntologyError(f"the XML catalog is not well-formed XML ({why}), so the owl:imports it maps "
+                                f"cannot be resolved (expected: an OASIS XML catalog, "
+                                f"<catalog xmlns=\"{_CATALOG_NS}\">)", path=str(cat), line=exc.lineno) from exc
+        out.read.append(cat)
+        entries = [el for el in root.iter(f"{{{_CATALOG_NS}}}uri", "uri")]
+        if not entries:
+            ns = etree.QName(root).namespace
+            found = f"its root <{etree.QName(root).localname}> is in the namespace {ns}" if ns \
+                else f"its root is <{etree.QName(root).localname}>"
+            out.unusable[cat] = (f"holds no <uri> entry in the XML Catalogs namespace {_CATALOG_NS} ({found}; "
+                                 "OASIS XML Catalogs 1.1, section 6.1)")
+        for el in entries:
             name, uri = el.get("name"), el.get("uri")
             if name and uri and not re.match(r"[a-zA-Z][\w+.\-]*:", uri):
-                out.setdefault(name.rstrip("/#"), (folder / uri).resolve())
+                out.entries.setdefault(name.rstrip("/#"), (folder / uri).resolve())
     return out
 
 
@@ -739,7 +790,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         own, imports = _ontology_iris(f.triples)
         named.update({iri: f.path for iri in own})
         wanted += [(iri, f.path) for iri in imports]
-    catalog = _catalog(Path(p).resolve().parent for p in paths)
+    folders = [Path(p).resolve().parent for p in paths]
+    catalog = _catalog(folders) if any(iri.rstrip("/#") not in named for iri, _ in wanted) else _Catalogs()
     loaded = {str(Path(p).resolve()) for p in paths}
     missing: dict[str, str] = {}
     while wanted:
@@ -747,7 +799,7 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         key = iri.rstrip("/#")
         if key in named:
             continue
-        local = catalog.get(key)
+        local = catalog.entries.get(key)
         if local is None or not local.is_file():
             missing.setdefault(iri, by)
             continue
@@ -763,9 +815,9 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         wanted += [(i, f.path) for i in imports]
     unresolved = {iri: by for iri, by in missing.items() if iri.rstrip("/#") not in named}
     for iri, by in unresolved.items():
-        notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and no "
-                     "catalog-v001.xml beside the files maps it, so its terms are not loaded (nothing is "
-                     "fetched from the network); add its file to the manifest's ontologies to use them")
+        notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and "
+                     f"{catalog.why_unresolved(iri)}, so its terms are not loaded (nothing is fetched from the "
+                     "network); add its file to the manifest's ontologies to use them")
     _unify_schema_org(read, notes)
     graph = Graph(bind_namespaces="none")
     for f in read:
@@ -792,8 +844,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             shown = ", ".join(f"<{iri}>" for iri in list(unresolved)[:3]) + (", ..." if len(unresolved) > 3 else "")
             raise OntologyError(
                 f"no class or property is declared ({n} triples read) and its owl:imports {shown} "
-                f"{'is' if len(unresolved) == 1 else 'are'} not resolved: no given file is that ontology and no "
-                "catalog-v001.xml beside the files maps it (nothing is fetched from the network); list the imported "
+                f"{'is' if len(unresolved) == 1 else 'are'} not resolved: no given file is that ontology and "
+                f"{catalog.why_unresolved(next(iter(unresolved)))} (nothing is fetched from the network); list the imported "
                 "ontology's file under the manifest's ontologies, or add a catalog-v001.xml mapping its IRI to a "
                 "local file", path=", ".join(paths))
         raise OntologyError(f"no class or property is declared ({n} triples read): expected an ontology "
