@@ -386,7 +386,7 @@ def shacl_positions(findings: list[dict[str, Any]], source: Path) -> list[dict[s
     """
     def located(f: dict[str, Any]) -> bool:  # an error whose focus node a line can name
         return f.get("severity") in ("fatal", "error") and str(f.get("location") or "").startswith(
-            ("http", "urn", "file", "_:"))
+            ("http", "urn", "file", "_:", '"'))  # a literal focus node (sh:node on values) in N-Triples form
 
     try:
         if not any(map(located, findings)) or source.stat().st_size > LOCATE_MAX_BYTES:
