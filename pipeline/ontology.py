@@ -28,10 +28,12 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
 from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
+from pipeline.rdflists import members as _list_members
 from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
 
-__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
+__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
+           "datatype_restriction",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
            "closest_term", "DATATYPE_SPELLING"]
 
@@ -404,9 +406,22 @@ class Ontology:
         """Ranges of ``prop`` that are datatypes: XSD/RDF built-ins and ``rdfs:Datatype`` subjects,
         and, for an ``owl:DatatypeProperty``, any declared range that is no class (OWL 2: the range
         of a data property is a data range, so the GTFS ontology's ``gtfs:url rdfs:range foaf:page``
-        makes ``foaf:page`` the datatype of its values)."""
+        makes ``foaf:page`` the datatype of its values). A datatype restriction (a named datatype it
+        defines, or one written in place) gives its base datatype: OWL 2 gives a defined datatype no
+        lexical space (Structural Specification, section 9.4), so literals carry the base and the
+        facets constrain their values (:func:`datatype_restriction`)."""
         data = prop in self.datatype_properties
-        return {r for r in self.ranges(prop) if self.is_datatype(r) or (data and r not in self.classes)}
+        out = set()
+        for r in self.ranges(prop):
+            if self.is_datatype(r) or (data and r not in self.classes):
+                restriction = datatype_restriction(self.graph, r)
+                out.add(restriction.base if restriction is not None else r)
+        for p in self.superproperties(prop):
+            for r in self.graph.objects(p, RDFS.range):
+                restriction = datatype_restriction(self.graph, r) if isinstance(r, BNode) else None
+                if restriction is not None:
+                    out.add(restriction.base)
+        return out
 
     def superclasses(self, cls: URIRef) -> set[URIRef]:
         """Reflexive-transitive closure of ``cls`` over ``rdfs:subClassOf`` and ``owl:equivalentClass``
@@ -506,6 +521,80 @@ _TURTLE_FAMILY = {"turtle", "nt", "n3", "trig", "nquads"}
 _TTL_PREFIX = re.compile(r"(?:^|[\s.])(?:@prefix|PREFIX)\s+([A-Za-z][\w.\-]*)?:\s*<([^>\s]*)>", re.M)
 _XML_PREFIX = re.compile(r"\bxmlns:([A-Za-z_][\w.\-]*)\s*=\s*[\"']([^\"']*)[\"']")
 _CATALOG_NS = "urn:oasis:names:tc:entity:xmlns:xml:catalog"
+
+
+#: The facets OWL 2 allows in a datatype restriction (Structural Specification, section 4).
+FACETS = frozenset({XSD.minInclusive, XSD.maxInclusive, XSD.minExclusive, XSD.maxExclusive, XSD.length,
+                    XSD.minLength, XSD.maxLength, XSD.pattern, XSD.totalDigits, XSD.fractionDigits,
+                    URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#langRange")})
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """An OWL 2 datatype restriction: a datatype narrowed by XSD facets (Structural Specification,
+    section 7.5; RDF mapping: a node with ``owl:onDatatype`` and ``owl:withRestrictions``, a list of
+    nodes each giving one facet). It is a property's range directly (``rdfs:range [ owl:onDatatype
+    xsd:integer ; owl:withRestrictions ( [ xsd:minInclusive 1 ] ) ]``) or through a named datatype it
+    defines (section 9.4, ``o:ISBN13 owl:equivalentClass [ owl:onDatatype xsd:string ; ... ]``). A
+    datatype so defined has an empty lexical space (section 9.4): no literal may carry it, so a
+    literal of such a range is written with the base datatype and the facets constrain its value.
+
+    Attributes:
+        base: the built-in (or other named) datatype restricted, ``owl:onDatatype``; for a named
+            datatype defined from another restricted one, the innermost base.
+        facets: ``(facet IRI, value)`` pairs, those of every level of a chain of definitions.
+        name: the named datatype defined by the restriction, or ``None`` (a restriction written in
+            place, as a blank node).
+    """
+
+    base: URIRef
+    facets: tuple[tuple[URIRef, Literal], ...]
+    name: URIRef | None = None
+
+    def describe(self, g: Graph | None = None) -> str:
+        """``xsd:integer[minInclusive 1]``: the base and facets as OWL's functional syntax writes them."""
+        def short(iri: URIRef) -> str:
+            if str(iri).startswith(str(XSD)):
+                return "xsd:" + str(iri)[len(str(XSD)):]
+            return g.namespace_manager.normalizeUri(iri) if g is not None else f"<{iri}>"
+        parts = [f"{str(f).rsplit('#', 1)[-1]} {v.n3() if isinstance(v, Literal) and str(f) == str(XSD.pattern) else v}"
+                 for f, v in self.facets]
+        return f"{short(self.base)}[{', '.join(parts)}]"
+
+
+def datatype_restriction(g: Graph, node: Any, _seen: frozenset = frozenset()) -> Restriction | None:
+    """The datatype restriction ``node`` is or, for a named datatype, is defined as (an
+    ``owl:equivalentClass`` with such a node, read both ways); ``None`` otherwise.
+
+    Args:
+        g: the ontology graph.
+        node: a range (an IRI or a blank node).
+    Returns:
+        The :class:`Restriction`, with the facets of every level when the base is itself a named
+        restricted datatype; ``None`` when ``node`` is no datatype restriction.
+    """
+    if node in _seen:
+        return None
+    if isinstance(node, URIRef):
+        for other in [*g.objects(node, OWL.equivalentClass), *g.subjects(OWL.equivalentClass, node)]:
+            if isinstance(other, BNode):
+                inner = datatype_restriction(g, other, _seen | {node})
+                if inner is not None:
+                    return Restriction(inner.base, inner.facets, node)
+        return None
+    if not isinstance(node, BNode):
+        return None
+    base = g.value(node, OWL.onDatatype)
+    if not isinstance(base, URIRef):
+        return None
+    facets: list[tuple[URIRef, Literal]] = []
+    for lst in g.objects(node, OWL.withRestrictions):
+        for item in _list_members(g, lst):
+            facets += [(p, o) for p, o in g.predicate_objects(item) if p in FACETS and isinstance(o, Literal)]
+    inner = datatype_restriction(g, base, _seen | {node})
+    if inner is not None:
+        return Restriction(inner.base, (*inner.facets, *facets))
+    return Restriction(base, tuple(facets))
 
 
 def sniff_syntax(head: str) -> str | None:

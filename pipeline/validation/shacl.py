@@ -10,6 +10,8 @@ ontology axiom                                   derived SHACL (W3C SHACL sectio
 ``P rdfs:range C`` (a class of the ontology)     ``sh:property [sh:path P ; sh:class C]``      Warning
 ``P rdfs:range xsd:T``                           ``sh:property [sh:path P ; sh:datatype xsd:T]`` Violation
 ``P rdfs:range rdf:langString``                  ``sh:property [sh:path P ; sh:datatype rdf:langString]`` Violation
+``P rdfs:range`` a datatype restriction           ``sh:datatype`` its base, ``sh:pattern`` (anchored),  Violation
+(in place, or a named datatype it defines)        ``sh:minInclusive`` ... ``sh:minLength`` per facet
 ``P a owl:DatatypeProperty``                     ``sh:nodeKind sh:Literal`` on ``P``            Violation
 ``P a owl:ObjectProperty``                       ``sh:nodeKind sh:BlankNodeOrIRI`` on ``P``     Violation
 ``P a owl:FunctionalProperty``                   ``sh:maxCount 1`` on ``P``                     Violation
@@ -67,9 +69,10 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import BUILTIN_DATATYPES, is_langstring, is_xsd_datatype
+from pipeline.ontology import BUILTIN_DATATYPES, datatype_restriction, is_langstring, is_xsd_datatype
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
+from pipeline.validation.facets import anchored_pattern
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 from pipeline.validation.shape_values import ValueFault, constraint_value_faults
@@ -194,6 +197,8 @@ class _Builder:
                     Collection(self.sg, lst, alts)
                     self.sg.add((s, SH["or"], lst))
             for r in o.objects(p, RDFS.range):
+                if self.restriction(p, name, subj, r):
+                    continue
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
                     if is_langstring(c):
                         c = RDF.langString
@@ -214,6 +219,39 @@ class _Builder:
             if (p, RDF.type, OWL.FunctionalProperty) in o:
                 self.prop(f"functional-{name}", subj, p, SH.Violation, f"{p} is functional: at most one value",
                           maxCount=Literal(1))
+
+    def restriction(self, p: URIRef, name: str, subj: tuple[URIRef, URIRef], r: Any) -> bool:
+        """The shape of a range that is a datatype restriction (named or in place): ``sh:datatype`` its
+        base (when built in) and one SHACL parameter per facet; False when ``r`` is none."""
+        restriction = datatype_restriction(self.o, r)
+        if restriction is None:
+            return False
+        base = RDF.langString if is_langstring(restriction.base) else restriction.base
+        constraints: dict[str, Any] = {}
+        if base == RDF.langString or (is_xsd_datatype(base) and base != RDFS.Literal):
+            constraints["datatype"] = base
+        for facet, value in restriction.facets:
+            key = _FACET_PARAMETERS.get(facet)
+            if key == "pattern":
+                value = anchored_pattern(str(value))  # XSD anchors a pattern, SPARQL's REGEX does not
+                if value is None:
+                    log.warning("%s: the pattern facet of its range cannot be read by Python's re: not checked", p)
+                    continue
+                constraints[key] = Literal(value)
+            elif key in ("minLength", "maxLength"):
+                constraints[key] = Literal(int(value)) if str(value).strip().isdigit() else None
+            elif key is not None:  # a bound: compared in the value space of the base (the values' datatype)
+                constraints[key] = Literal(str(value), datatype=base) if "datatype" in constraints else value
+            if key == "length":
+                constraints.pop(key)
+                n = Literal(int(value)) if str(value).strip().isdigit() else None
+                constraints["minLength"] = constraints["maxLength"] = n
+        constraints = {k: v for k, v in constraints.items() if v is not None}
+        if constraints:
+            label = self.name(restriction.name) if restriction.name is not None else "restriction"
+            self.prop(f"range-{name}-{label}", subj, p, SH.Violation,
+                      f"values of {p} must be {restriction.describe(self.o)}", **constraints)
+        return True
 
     def restrictions(self) -> None:
         o = self.o
@@ -248,6 +286,14 @@ class _Builder:
             if isinstance(avf, URIRef) and avf in self.classes and avf not in _TOP:
                 self.prop(f"all-{base}", tgt, p, SH.Warning, f"every {p} of a {c} should be a {avf}",
                           **{"class": avf})
+
+
+#: XSD facet of an OWL 2 datatype restriction -> the SHACL Core parameter stating it (SHACL 4.3, 4.4;
+#: ``xsd:length`` becomes equal ``sh:minLength`` and ``sh:maxLength``; a pattern is anchored, as XSD's
+#: are and SPARQL's REGEX are not).
+_FACET_PARAMETERS = {XSD.pattern: "pattern", XSD.minInclusive: "minInclusive", XSD.maxInclusive: "maxInclusive",
+                     XSD.minExclusive: "minExclusive", XSD.maxExclusive: "maxExclusive", XSD.minLength: "minLength",
+                     XSD.maxLength: "maxLength", XSD.length: "length"}
 
 
 def derive_shapes(ontology: Any, path: str | Path | None = None) -> Graph:
