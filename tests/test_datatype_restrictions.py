@@ -110,3 +110,15 @@ def test_axiom_check_and_the_causes_of_an_inconsistency(onto):
     result = check.result()
     assert result.value is False and [f.code for f in result.findings] == ["datatype-range"]
     assert result.details["axioms"]["datatype_facets"] == 8  # code 2, short 2 + 1, pages 2, day 1
+
+
+def test_a_length_facet_is_equal_minimum_and_maximum_lengths():
+    g = Graph().parse(data="""@prefix o: <http://ex.org/o#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    o:iso a owl:DatatypeProperty ; rdfs:range [ owl:onDatatype xsd:string ; owl:withRestrictions ( [ xsd:length 3 ] ) ] .
+    """, format="turtle")
+    shape = SHAPES["range-iso-restriction-p"]
+    sg = derive_shapes(g)
+    assert (sg.value(shape, SH.minLength), sg.value(shape, SH.maxLength)) == (Literal(3), Literal(3))
+    restriction = datatype_restriction(g, g.value(URIRef(O + "iso"), URIRef("http://www.w3.org/2000/01/rdf-schema#range")))
+    assert facet_violation(restriction, "BEL") is None and facet_violation(restriction, "BE") == "has 2 characters, length 3"

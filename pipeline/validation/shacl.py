@@ -238,15 +238,12 @@ class _Builder:
                     log.warning("%s: the pattern facet of its range cannot be read by Python's re: not checked", p)
                     continue
                 constraints[key] = Literal(value)
-            elif key in ("minLength", "maxLength"):
-                constraints[key] = Literal(int(value)) if str(value).strip().isdigit() else None
+            elif key in ("minLength", "maxLength", "length"):
+                if str(value).strip().isdigit():  # a length that is no count constrains nothing SHACL can say
+                    for k in (("minLength", "maxLength") if key == "length" else (key,)):
+                        constraints[k] = Literal(int(value))
             elif key is not None:  # a bound: compared in the value space of the base (the values' datatype)
                 constraints[key] = Literal(str(value), datatype=base) if "datatype" in constraints else value
-            if key == "length":
-                constraints.pop(key)
-                n = Literal(int(value)) if str(value).strip().isdigit() else None
-                constraints["minLength"] = constraints["maxLength"] = n
-        constraints = {k: v for k, v in constraints.items() if v is not None}
         if constraints:
             label = self.name(restriction.name) if restriction.name is not None else "restriction"
             self.prop(f"range-{name}-{label}", subj, p, SH.Violation,
