@@ -28,10 +28,12 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
 from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
+from pipeline.rdflists import members as _list_members
 from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
 
-__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring",
+__all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
+           "datatype_restriction",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
            "closest_term", "DATATYPE_SPELLING", "namespace"]
 
@@ -454,9 +456,22 @@ class Ontology:
         """Ranges of ``prop`` that are datatypes: XSD/RDF built-ins and ``rdfs:Datatype`` subjects,
         and, for an ``owl:DatatypeProperty``, any declared range that is no class (OWL 2: the range
         of a data property is a data range, so the GTFS ontology's ``gtfs:url rdfs:range foaf:page``
-        makes ``foaf:page`` the datatype of its values)."""
+        makes ``foaf:page`` the datatype of its values). A datatype restriction (a named datatype it
+        defines, or one written in place) gives its base datatype: OWL 2 gives a defined datatype no
+        lexical space (Structural Specification, section 9.4), so literals carry the base and the
+        facets constrain their values (:func:`datatype_restriction`)."""
         data = prop in self.datatype_properties
-        return {r for r in self.ranges(prop) if self.is_datatype(r) or (data and r not in self.classes)}
+        out = set()
+        for r in self.ranges(prop):
+            if self.is_datatype(r) or (data and r not in self.classes):
+                restriction = datatype_restriction(self.graph, r)
+                out.add(restriction.base if restriction is not None else r)
+        for p in self.superproperties(prop):
+            for r in self.graph.objects(p, RDFS.range):
+                restriction = datatype_restriction(self.graph, r) if isinstance(r, BNode) else None
+                if restriction is not None:
+                    out.add(restriction.base)
+        return out
 
     def superclasses(self, cls: URIRef) -> set[URIRef]:
         """Reflexive-transitive closure of ``cls`` over ``rdfs:subClassOf`` and ``owl:equivalentClass``
@@ -556,6 +571,80 @@ _TURTLE_FAMILY = {"turtle", "nt", "n3", "trig", "nquads"}
 _TTL_PREFIX = re.compile(r"(?:^|[\s.])(?:@prefix|PREFIX)\s+([A-Za-z][\w.\-]*)?:\s*<([^>\s]*)>", re.M)
 _XML_PREFIX = re.compile(r"\bxmlns:([A-Za-z_][\w.\-]*)\s*=\s*[\"']([^\"']*)[\"']")
 _CATALOG_NS = "urn:oasis:names:tc:entity:xmlns:xml:catalog"
+
+
+#: The facets OWL 2 allows in a datatype restriction (Structural Specification, section 4).
+FACETS = frozenset({XSD.minInclusive, XSD.maxInclusive, XSD.minExclusive, XSD.maxExclusive, XSD.length,
+                    XSD.minLength, XSD.maxLength, XSD.pattern, XSD.totalDigits, XSD.fractionDigits,
+                    URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#langRange")})
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """An OWL 2 datatype restriction: a datatype narrowed by XSD facets (Structural Specification,
+    section 7.5; RDF mapping: a node with ``owl:onDatatype`` and ``owl:withRestrictions``, a list of
+    nodes each giving one facet). It is a property's range directly (``rdfs:range [ owl:onDatatype
+    xsd:integer ; owl:withRestrictions ( [ xsd:minInclusive 1 ] ) ]``) or through a named datatype it
+    defines (section 9.4, ``o:ISBN13 owl:equivalentClass [ owl:onDatatype xsd:string ; ... ]``). A
+    datatype so defined has an empty lexical space (section 9.4): no literal may carry it, so a
+    literal of such a range is written with the base datatype and the facets constrain its value.
+
+    Attributes:
+        base: the built-in (or other named) datatype restricted, ``owl:onDatatype``; for a named
+            datatype defined from another restricted one, the innermost base.
+        facets: ``(facet IRI, value)`` pairs, those of every level of a chain of definitions.
+        name: the named datatype defined by the restriction, or ``None`` (a restriction written in
+            place, as a blank node).
+    """
+
+    base: URIRef
+    facets: tuple[tuple[URIRef, Literal], ...]
+    name: URIRef | None = None
+
+    def describe(self, g: Graph | None = None) -> str:
+        """``xsd:integer[minInclusive 1]``: the base and facets as OWL's functional syntax writes them."""
+        def short(iri: URIRef) -> str:
+            if str(iri).startswith(str(XSD)):
+                return "xsd:" + str(iri)[len(str(XSD)):]
+            return g.namespace_manager.normalizeUri(iri) if g is not None else f"<{iri}>"
+        parts = [f"{str(f).rsplit('#', 1)[-1]} {v.n3() if isinstance(v, Literal) and str(f) == str(XSD.pattern) else v}"
+                 for f, v in self.facets]
+        return f"{short(self.base)}[{', '.join(parts)}]"
+
+
+def datatype_restriction(g: Graph, node: Any, _seen: frozenset = frozenset()) -> Restriction | None:
+    """The datatype restriction ``node`` is or, for a named datatype, is defined as (an
+    ``owl:equivalentClass`` with such a node, read both ways); ``None`` otherwise.
+
+    Args:
+        g: the ontology graph.
+        node: a range (an IRI or a blank node).
+    Returns:
+        The :class:`Restriction`, with the facets of every level when the base is itself a named
+        restricted datatype; ``None`` when ``node`` is no datatype restriction.
+    """
+    if node in _seen:
+        return None
+    if isinstance(node, URIRef):
+        for other in [*g.objects(node, OWL.equivalentClass), *g.subjects(OWL.equivalentClass, node)]:
+            if isinstance(other, BNode):
+                inner = datatype_restriction(g, other, _seen | {node})
+                if inner is not None:
+                    return Restriction(inner.base, inner.facets, node)
+        return None
+    if not isinstance(node, BNode):
+        return None
+    base = g.value(node, OWL.onDatatype)
+    if not isinstance(base, URIRef):
+        return None
+    facets: list[tuple[URIRef, Literal]] = []
+    for lst in g.objects(node, OWL.withRestrictions):
+        for item in _list_members(g, lst):
+            facets += [(p, o) for p, o in g.predicate_objects(item) if p in FACETS and isinstance(o, Literal)]
+    inner = datatype_restriction(g, base, _seen | {node})
+    if inner is not None:
+        return Restriction(inner.base, (*inner.facets, *facets))
+    return Restriction(base, tuple(facets))
 
 
 def sniff_syntax(head: str) -> str | None:
@@ -680,21 +769,72 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
     return _File(path, list(g), {str(k): str(v) for k, v in g.namespaces()})
 
 
-def _catalog(folders: Iterable[Path]) -> dict[str, Path]:
-    """Import IRI -> local file, from the OASIS XML catalogs (``catalog-v001.xml``) in ``folders``."""
-    out: dict[str, Path] = {}
+@dataclass
+class _Catalogs:
+    """What the OASIS XML catalogs (``catalog-v001.xml``) beside the given files say.
+
+    Attributes:
+        entries: import IRI (without a trailing ``/`` or ``#``) -> the local file a catalog maps it to.
+        read: the catalog files read.
+        unusable: catalog file -> why none of its elements is an entry (a root in another namespace).
+    """
+
+    entries: dict[str, Path] = field(default_factory=dict)
+    read: list[Path] = field(default_factory=list)
+    unusable: dict[Path, str] = field(default_factory=dict)
+
+    def why_unresolved(self, iri: str) -> str:
+        """Why no catalog resolves ``iri``, in the words of a note (``no catalog-v001.xml beside the
+        files maps it``, or what the catalogs found hold)."""
+        local = self.entries.get(iri.rstrip("/#"))
+        if local is not None:
+            return f"the catalog maps it to {local}, which does not exist"
+        if not self.read:
+            return "no catalog-v001.xml beside the files maps it"
+        said = [f"{cat} {why}" for cat, why in self.unusable.items()]
+        mapped = [str(cat) for cat in self.read if cat not in self.unusable]
+        if mapped:
+            said.append(f"{', '.join(mapped)} {'maps' if len(mapped) == 1 else 'map'} no such IRI")
+        return "; ".join(said)
+
+
+def _catalog(folders: Iterable[Path]) -> _Catalogs:
+    """The OASIS XML catalogs (``catalog-v001.xml``) in ``folders``, read (OASIS XML Catalogs 1.1).
+
+    A catalog element is one of the namespace ``urn:oasis:names:tc:entity:xmlns:xml:catalog``
+    (section 6.1; elements without a namespace are read too, as Protégé's older catalogs write
+    them); a catalog whose root is in another namespace (SGML's TR9401) holds no entry, and is
+    listed in :attr:`_Catalogs.unusable` with why, so that a note can name it.
+
+    Raises:
+        OntologyError: a catalog is not well-formed XML (its file, line and the parser's message):
+            the imports it maps could not be resolved, and saying "no catalog maps it" would send
+            the user away from the cause.
+    """
+    out = _Catalogs()
     for folder in dict.fromkeys(folders):
         cat = folder / "catalog-v001.xml"
         if not cat.is_file():
             continue
         try:
             root = etree.parse(str(cat)).getroot()
-        except etree.XMLSyntaxError:
-            continue
-        for el in root.iter(f"{{{_CATALOG_NS}}}uri", "uri"):
+        except etree.XMLSyntaxError as exc:
+            why = re.sub(r", line \d+, column \d+$", "", exc.msg or str(exc))
+            raise OntologyError(f"the XML catalog is not well-formed XML ({why}), so the owl:imports it maps "
+                                f"cannot be resolved (expected: an OASIS XML catalog, "
+                                f"<catalog xmlns=\"{_CATALOG_NS}\">)", path=str(cat), line=exc.lineno) from exc
+        out.read.append(cat)
+        entries = [el for el in root.iter(f"{{{_CATALOG_NS}}}uri", "uri")]
+        if not entries:
+            ns = etree.QName(root).namespace
+            found = f"its root <{etree.QName(root).localname}> is in the namespace {ns}" if ns \
+                else f"its root is <{etree.QName(root).localname}>"
+            out.unusable[cat] = (f"holds no <uri> entry in the XML Catalogs namespace {_CATALOG_NS} ({found}; "
+                                 "OASIS XML Catalogs 1.1, section 6.1)")
+        for el in entries:
             name, uri = el.get("name"), el.get("uri")
             if name and uri and not re.match(r"[a-zA-Z][\w+.\-]*:", uri):
-                out.setdefault(name.rstrip("/#"), (folder / uri).resolve())
+                out.entries.setdefault(name.rstrip("/#"), (folder / uri).resolve())
     return out
 
 
@@ -789,7 +929,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         own, imports = _ontology_iris(f.triples)
         named.update({iri: f.path for iri in own})
         wanted += [(iri, f.path) for iri in imports]
-    catalog = _catalog(Path(p).resolve().parent for p in paths)
+    folders = [Path(p).resolve().parent for p in paths]
+    catalog = _catalog(folders) if any(iri.rstrip("/#") not in named for iri, _ in wanted) else _Catalogs()
     loaded = {str(Path(p).resolve()) for p in paths}
     missing: dict[str, str] = {}
     while wanted:
@@ -797,7 +938,7 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         key = iri.rstrip("/#")
         if key in named:
             continue
-        local = catalog.get(key)
+        local = catalog.entries.get(key)
         if local is None or not local.is_file():
             missing.setdefault(iri, by)
             continue
@@ -813,9 +954,9 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
         wanted += [(i, f.path) for i in imports]
     unresolved = {iri: by for iri, by in missing.items() if iri.rstrip("/#") not in named}
     for iri, by in unresolved.items():
-        notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and no "
-                     "catalog-v001.xml beside the files maps it, so its terms are not loaded (nothing is "
-                     "fetched from the network); add its file to the manifest's ontologies to use them")
+        notes.append(f"{by}: owl:imports <{iri}> is not resolved: no given file is that ontology and "
+                     f"{catalog.why_unresolved(iri)}, so its terms are not loaded (nothing is fetched from the "
+                     "network); add its file to the manifest's ontologies to use them")
     _unify_schema_org(read, notes)
     graph = Graph(bind_namespaces="none")
     for f in read:
@@ -842,8 +983,8 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             shown = ", ".join(f"<{iri}>" for iri in list(unresolved)[:3]) + (", ..." if len(unresolved) > 3 else "")
             raise OntologyError(
                 f"no class or property is declared ({n} triples read) and its owl:imports {shown} "
-                f"{'is' if len(unresolved) == 1 else 'are'} not resolved: no given file is that ontology and no "
-                "catalog-v001.xml beside the files maps it (nothing is fetched from the network); list the imported "
+                f"{'is' if len(unresolved) == 1 else 'are'} not resolved: no given file is that ontology and "
+                f"{catalog.why_unresolved(next(iter(unresolved)))} (nothing is fetched from the network); list the imported "
                 "ontology's file under the manifest's ontologies, or add a catalog-v001.xml mapping its IRI to a "
                 "local file", path=", ".join(paths))
         raise OntologyError(f"no class or property is declared ({n} triples read): expected an ontology "

@@ -81,6 +81,23 @@ def test_conciseness_and_completeness():
     assert r["CM3"].details["per_class"][EX + "Lot"] == {"n_gold": 2, "n_found": 1, "ratio": 0.5}
 
 
+def test_gold_free_measures_name_their_findings_and_time():
+    pred = Graph().parse(data="""@prefix : <http://ex.org/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    :b a :Book ; :pages "20" , "20.0"^^xsd:double , " 20 " , 21 ; :title "A" .
+    :a a :Book ; :title "X" , " x" . :c a :Book ; :title "Y" . :d a :Book ; :title "Y" . :e a :Book ; :title "Y" .
+    <http://ex.org/k/1> :title "K" . <http://ex.org/k/01> :title "K2" .""", format="turtle")
+    r = conciseness_completeness(pred, None, ONTO, None, {URIRef(EX + "k/1"): ("1",), URIRef(EX + "k/01"): ("1",)})
+    assert [(f.location, f.message) for f in r["CN5"].findings] == [
+        (EX + "a", f"1 redundant value(s) of {EX}title"), (EX + "b", f"2 redundant value(s) of {EX}pages")]
+    assert (r["CN5"].details, r["CN5"].value) == ({"n_values": 12, "n_redundant": 3}, 0.75)
+    # c, d, e: one description; k/1 and k/01: one source key; a and b keep their own
+    assert [f.message for f in r["CN2"].findings] == [
+        f"3 entities describe one object: {EX}c, {EX}d, {EX}e", f"2 entities describe one object: {EX}k/01, {EX}k/1"]
+    assert r["CN2"].details == {"n_entities": 7, "n_groups": 4, "n_duplicates": 3}
+    assert r["CN1"].status == "not_applicable" and r["CN1"].elapsed_s < 0.001  # nothing to compare: KG not read
+    assert r["CN2"].elapsed_s > 0 and r["CN5"].elapsed_s > 0
+
+
 def test_not_applicable_without_gold():
     r = score_graph(PRED, None, ONTO)
     assert r["SA3"].status == "not_applicable" and r["SA3"].value is None

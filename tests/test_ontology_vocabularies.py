@@ -2,10 +2,12 @@
 domains, RDFS's own properties, schema.org's domainIncludes/rangeIncludes, one graph like rdflib's."""
 from __future__ import annotations
 
+import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
+from pipeline.errors import OntologyError
 from pipeline.ontology import load_ontology, sniff_syntax
 
 EX = "http://example.org/o#"
@@ -60,8 +62,55 @@ def test_imports_resolve_from_the_given_files_and_a_catalog_and_name_the_rest(tm
     assert {URIRef(EX + c) for c in "ABC"} <= onto.classes
     assert onto.files[-1] == str((tmp_path / "lib" / "c.ttl").resolve())
     assert onto.notes == [f"{tmp_path / 'a.ttl'}: owl:imports <http://example.org/d> is not resolved: no given file is "
-                          "that ontology and no catalog-v001.xml beside the files maps it, so its terms are not loaded "
-                          "(nothing is fetched from the network); add its file to the manifest's ontologies to use them"]
+                          f"that ontology and {tmp_path / 'catalog-v001.xml'} maps no such IRI, so its terms are not "
+                          "loaded (nothing is fetched from the network); add its file to the manifest's ontologies to "
+                          "use them"]
+
+
+def _importer(folder):
+    (folder / "a.ttl").write_text(HEAD + "<http://example.org/a> a owl:Ontology ; owl:imports <http://example.org/c> ."
+                                  "\nex:A a owl:Class .\n", encoding="utf-8")
+    (folder / "c.ttl").write_text(HEAD + "<http://example.org/c> a owl:Ontology .\nex:C a owl:Class .\n",
+                                  encoding="utf-8")
+    return folder / "a.ttl"
+
+
+def test_a_catalog_that_is_not_well_formed_is_bad_input_naming_its_line(tmp_path):
+    a = _importer(tmp_path)
+    (tmp_path / "catalog-v001.xml").write_text(
+        '<?xml version="1.0"?>\n<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n'
+        '  <uri name="http://example.org/c" uri="c.ttl"/>\n  <uri name="http://example.org/t?a=1&b=2" uri="t.ttl"/>\n'
+        '</catalog>\n', encoding="utf-8")
+    with pytest.raises(OntologyError) as err:
+        load_ontology([a])
+    assert err.value.path == str(tmp_path / "catalog-v001.xml") and err.value.line == 4
+    assert "the XML catalog is not well-formed XML (EntityRef: expecting ';')" in str(err.value)
+
+
+def test_a_broken_catalog_no_import_needs_is_not_read(tmp_path):
+    (tmp_path / "catalog-v001.xml").write_text("<catalog", encoding="utf-8")
+    f = tmp_path / "a.ttl"
+    f.write_text(HEAD + "ex:A a owl:Class .\n", encoding="utf-8")
+    assert load_ontology([f]).notes == []
+
+
+def test_a_catalog_in_another_namespace_or_mapping_a_missing_file_is_named(tmp_path):
+    a = _importer(tmp_path)
+    cat = tmp_path / "catalog-v001.xml"
+    cat.write_text('<catalog xmlns="urn:oasis:names:tc:entity:xmlns:tr9401:catalog">\n'
+                   '  <uri name="http://example.org/c" uri="c.ttl"/>\n</catalog>\n', encoding="utf-8")
+    note = load_ontology([a]).notes[0]
+    assert (f"and {cat} holds no <uri> entry in the XML Catalogs namespace urn:oasis:names:tc:entity:xmlns:xml:catalog "
+            "(its root <catalog> is in the namespace urn:oasis:names:tc:entity:xmlns:tr9401:catalog; OASIS XML "
+            "Catalogs 1.1, section 6.1), so its terms are not loaded") in note
+    cat.write_text('<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n'
+                   '  <uri name="http://example.org/c" uri="lib/c.ttl"/>\n</catalog>\n', encoding="utf-8")
+    note = load_ontology([a]).notes[0]
+    assert f"and the catalog maps it to {tmp_path / 'lib' / 'c.ttl'}, which does not exist, so" in note
+    cat.write_text('<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n'
+                   '  <uri name="http://example.org/c" uri="c.ttl"/>\n</catalog>\n', encoding="utf-8")
+    onto = load_ontology([a])
+    assert onto.notes == [] and URIRef(EX + "C") in onto.classes
 
 
 def test_universal_and_union_domains(tmp_path):

@@ -132,3 +132,46 @@ def test_individuals_of_a_tangled_class_lattice_validate_in_linear_time():
     # the individual is a C3 through the lattice; the untyped value of :q is not
     assert result.details["by_severity"] == {"Violation": 1, "Warning": 0, "Info": 0}
     assert [f.location for f in result.findings] == ["http://ex.org/y"]
+
+
+SHAPES_HEAD = """@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://ex.org/> .
+@prefix s: <http://ex.org/shapes#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+"""
+
+
+def test_a_shape_referenced_but_defined_nowhere_is_bad_input(tmp_path):
+    import pytest
+    from pipeline.errors import InputError
+    from pipeline.validation.shacl import check_shapes
+    f = tmp_path / "shapes.ttl"
+    f.write_text(SHAPES_HEAD + "s:P a sh:NodeShape ; sh:targetClass ex:Person ;\n"
+                 "  sh:property [ sh:path ex:id ; sh:node s:IdShapee ] ;\n"
+                 "  sh:or ( s:IdShape s:Other ) .\n"
+                 "s:IdShape a sh:NodeShape ; sh:datatype xsd:integer .\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        check_shapes(f)
+    assert err.value.line == 4 and str(err.value).startswith(  # the first by line; the other counted
+        f"{f}:4: SHACL shapes: sh:node s:IdShapee: no shape of that name (no triple about it in the shapes given), "
+        "so it would check nothing and every value would conform (closest: s:IdShape) (1 more such shape(s) in the file)")
+    other = tmp_path / "other.ttl"  # defined in another shapes file validated with it: fine
+    other.write_text(SHAPES_HEAD + "s:IdShapee sh:minInclusive 0 . s:Other sh:maxInclusive 9 .\n", encoding="utf-8")
+    assert check_shapes(f, None, [f, other]) == []
+
+
+def test_a_datatype_that_is_no_datatype_is_a_warning_with_the_closest(tmp_path):
+    from pipeline.validation.shacl import check_shapes
+    onto = tmp_path / "o.ttl"
+    onto.write_text(ONTO + ":Code a rdfs:Datatype .\n", encoding="utf-8")
+    f = tmp_path / "shapes.ttl"
+    f.write_text(SHAPES_HEAD + "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                 "s:P a sh:NodeShape ; sh:targetClass ex:Person ;\n"
+                 "  sh:property [ sh:path ex:id ; sh:datatype ex:integer ] ,\n"
+                 "    [ sh:path ex:id ; sh:datatype ex:Code ] , [ sh:path ex:id ; sh:datatype xsd:langString ] ,\n"
+                 "    [ sh:path ex:id ; sh:datatype rdf:langString ] , [ sh:path ex:id ; sh:datatype xsd:int ] .\n",
+                 encoding="utf-8")
+    found = [(x.line, x.message) for x in check_shapes(f, load_ontology([onto]))]
+    assert found == [
+        (5, "sh:datatype ex:integer: not an XSD or RDF datatype, nor an rdfs:Datatype of the ontology, so no literal "
+            "has it and every value fails this constraint (closest: xsd:integer)"),
+        (6, "sh:datatype xsd:langString: not an XSD or RDF datatype, nor an rdfs:Datatype of the ontology, so no "
+            "literal has it and every value fails this constraint (closest: rdf:langString)")]

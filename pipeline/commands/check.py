@@ -25,11 +25,16 @@ from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
 __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 
+#: Checks whose findings name a node of the KG and are located in its file (SHACL's focus nodes, the
+#: triples HermiT's inconsistency was traced to).
+_NODE_RESULTS = ("SHACL", "CS2-hermit")
+
+
 def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # as `run` does: unparsable shapes, or a term SHACL does not define, are bad input
-        for finding in check_shapes(f, ontology):
+        for finding in check_shapes(f, ontology, case.shapes):
             print(finding, file=sys.stderr)
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
@@ -47,7 +52,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
         output_file(args.out, "--out", case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
-        for finding in check_shapes(f, ontology):
+        for finding in check_shapes(f, ontology, [*case.shapes, *args.shapes]):
             print(finding, file=sys.stderr)
     if args.shapes:
         case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
@@ -129,15 +134,16 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
         if sev in ("fatal", "error") or (sev == "warning" and name.startswith("SV2")):
             if f.get("code") == "unparsable":  # the parser's error on the file as given (not the copy)
                 where = f"{kg}:{f['line']}: " if f.get("line") else f"{kg}: "
-            elif f.get("line") and name == "SHACL":  # located in the KG file; the focus node leads the message
+            elif f.get("line") and name in _NODE_RESULTS:  # located in the KG file; the focus node leads the message
                 where = f"{kg}:{f['line']}:{f.get('column') or 1}: "
             elif f.get("line"):
                 where = f"{kg}:{f['line']}:{f.get('column') or 1}: "
             else:
                 where = f"{f['location']}: " if f.get("location") else ""
             message = " ".join(str(f.get("message")).split())
-            if name == "SHACL" and f.get("line") and f.get("location"):
-                message = f"<{f['location']}> {message}"
+            if name in _NODE_RESULTS and f.get("line") and f.get("location"):
+                loc = str(f["location"])  # an IRI, or a literal focus node in its N-Triples form
+                message = f"{loc if loc.startswith(chr(34)) else '<' + loc + '>'} {message}"
             term = f": {f['term']}" if f.get("term") and sev != "fatal" and f["term"] not in message \
                 else ""  # the offending term or value (a fatal line's term is its raw text)
             out.append(f"{where}{sev}: {message}{term}")

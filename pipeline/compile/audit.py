@@ -28,7 +28,8 @@ from pipeline.materialize.rml.check import unknown_xsd_datatype
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, is_langstring,
+from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, datatype_restriction,
+                               is_langstring,
                                is_xsd_datatype)
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
@@ -327,6 +328,13 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                 if spelt is not None and ranges and ranges[0] != spelt else ""
             a.add("datatype", f"datatype cell {row.datatype!r} is no datatype{second}",
                   "an XSD datatype or rdfs:Literal", cand)
+        elif (restriction := datatype_restriction(ontology.graph, iri)) is not None:
+            base = ontology.compact(restriction.base)
+            a.add("datatype", f"datatype {row.datatype!r} is defined as a datatype restriction, "
+                  f"{restriction.describe(ontology.graph)}: OWL 2 gives such a datatype no lexical space (Structural "
+                  "Specification, section 9.4), so no literal may carry it; reasoners leave these values out and "
+                  f"the shapes derived from the range expect {base}, whose values its facets then check",
+                  f"the restriction's base datatype {base}", base, severity="warning")
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
     conflict = tag_or_datatype(ontology, row)

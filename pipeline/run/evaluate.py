@@ -350,7 +350,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             r["findings"].append(_imports_finding(missing))
             r["n_findings"] += 1
         result[name] = r
-    result["SHACL"]["findings"] = shacl_positions(result["SHACL"]["findings"], source if read_as else Path(kg_path))
+    for name in ("SHACL", "CS2-hermit"):  # results naming a node (HermiT's: the triples its clash was traced to)
+        result[name]["findings"] = shacl_positions(result[name]["findings"], source if read_as else Path(kg_path))
     result[VOCABULARY] = terms  # last: the other checks keep their places in the listings
     return result
 
@@ -386,7 +387,7 @@ def shacl_positions(findings: list[dict[str, Any]], source: Path) -> list[dict[s
     """
     def located(f: dict[str, Any]) -> bool:  # an error whose focus node a line can name
         return f.get("severity") in ("fatal", "error") and str(f.get("location") or "").startswith(
-            ("http", "urn", "file", "_:"))
+            ("http", "urn", "file", "_:", '"'))  # a literal focus node (sh:node on values) in N-Triples form
 
     try:
         if not any(map(located, findings)) or source.stat().st_size > LOCATE_MAX_BYTES:

@@ -112,7 +112,7 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
     case, folder = run.case, run.folder
     st.ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
     for f in case.shapes:  # a shapes file that does not parse is bad input, not a SHACL check left unrun
-        run.findings.extend(check_shapes(f, st.ontology))
+        run.findings.extend(check_shapes(f, st.ontology, case.shapes))
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
     st.sources = [load_source(s, copies_folder(folder)) for s in case.sources]

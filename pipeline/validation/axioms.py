@@ -30,6 +30,13 @@ inference is left to the reasoners. Each kind, with its justification:
   strings, booleans, each date-time type ... are others, ``rdfs:Literal`` holds all. Only
   disjoint families clash: a value inside the family but outside a derived type's bounds is SV2's
   (lexical) business, so no false clash comes from this rule.
+* ``datatype-facet`` (error): a literal value of ``p`` whose range is a datatype restriction
+  (:func:`pipeline.ontology.datatype_restriction`: ``xsd:integer`` with ``xsd:minInclusive 1``, or a
+  named datatype so defined), of the restriction's base family, that a facet excludes
+  (:func:`pipeline.validation.facets.facet_violation`: ``"0"^^xsd:integer``; a string the
+  ``xsd:pattern`` does not match as a whole). The value is outside the data range, which is an
+  inconsistency (OWL 2 Direct Semantics, ``DataPropertyRange``; the data range's value space is
+  the base's restricted by the facets, Structural Specification 7.5).
 * ``cardinality`` (error): a node of ``C`` with ``C rdfs:subClassOf [owl:onProperty p;
   owl:maxCardinality n]`` (also ``owl:cardinality``, and the qualified forms with
   ``owl:onDataRange``, counting the literals in that range) holding more than ``n`` distinct
@@ -48,7 +55,9 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
+from pipeline.ontology import Restriction, datatype_restriction
 from pipeline.rdflists import members as rdf_members
+from pipeline.validation.facets import facet_violation
 from pipeline.validation.result import Result
 
 __all__ = ["AxiomCheck", "value_family", "data_value"]
@@ -141,8 +150,16 @@ class AxiomCheck:
             for m in members:
                 self.disjoint[m].update(x for x in members if x != m)
         self.ranges: dict[str, list[str]] = defaultdict(list)  # property -> built-in datatype ranges
+        self.restricted: dict[str, list[Restriction]] = defaultdict(list)  # property -> datatype restrictions
         for p, d in g.subject_objects(RDFS.range):
-            if isinstance(p, URIRef) and (str(d) in _FAMILY or str(d) in _UNION):
+            if not isinstance(p, URIRef):
+                continue
+            restriction = datatype_restriction(g, d)
+            if restriction is not None:  # its base is a range too; its facets are checked on the base's values
+                if restriction.facets:
+                    self.restricted[str(p)].append(restriction)
+                d = restriction.base
+            if str(d) in _FAMILY or str(d) in _UNION:
                 self.ranges[str(p)].append(str(d))
         # property -> [(class, max, datatype range counted or None)]
         self.max_card: dict[str, list[tuple[str, int, str | None]]] = defaultdict(list)
@@ -185,6 +202,7 @@ class AxiomCheck:
         return {"functional": len(self.functional), "inverse_functional": len(self.inverse_functional),
                 "disjoint_pairs": sum(len(v) for v in self.disjoint.values()) // 2,
                 "datatype_ranges": sum(len(v) for v in self.ranges.values()),
+                "datatype_facets": sum(len(r.facets) for v in self.restricted.values() for r in v),
                 "max_cardinality": sum(len(v) for v in self.max_card.values())}
 
     def add(self, s: Any, p: Any, o: Any) -> None:
@@ -213,6 +231,9 @@ class AxiomCheck:
             ranges = self.ranges.get(pv)
             if ranges:
                 self._range(s, pv, o, ranges)
+            restricted = self.restricted.get(pv)
+            if restricted:
+                self._facets(s, pv, o, restricted)
             if pv in self.max_card:
                 vals = self.card_values[(s, pv)]
                 if len(vals) < 64:  # more than any sane limit: enough to show the clash
@@ -246,6 +267,20 @@ class AxiomCheck:
                     severity="error", code="datatype-range", location=_text(s), term=_literal_text(o),
                     message=f"the value {_literal_text(o)} of <{pv}> is outside its range <{d}> "
                             f"(value spaces of <{dt}> and <{d}> are disjoint)"))
+                return
+
+    def _facets(self, s: Any, pv: str, o: Any, restrictions: list[Restriction]) -> None:
+        dt = _R + "langString" if o.language else o.datatype.value
+        for r in restrictions:
+            # judged only in the base's value space: another family is datatype-range's clash, and a
+            # datatype this pass does not know (the restricted datatype's own name) is not judged
+            if _FAMILY.get(dt) is None or _FAMILY.get(dt) != _FAMILY.get(str(r.base)):
+                continue
+            why = facet_violation(r, o.value)
+            if why:
+                self.findings.append(Finding(
+                    severity="error", code="datatype-facet", location=_text(s), term=_literal_text(o),
+                    message=f"the value {_literal_text(o)} of <{pv}> is outside its range {r.describe()}: it {why}"))
                 return
 
     def _member(self, s: Any, classes: set[str]) -> None:
@@ -288,7 +323,7 @@ class AxiomCheck:
                    "coverage": {"mode": "full", "triples": [self.n_triples, self.n_triples],
                                 "method": "every triple, in SV2's pass"},
                    "method": "functional and inverse-functional properties, disjoint classes, datatype ranges and "
-                             "maximum cardinalities read off the ontology (told subclasses only)"}
+                             "their facets, and maximum cardinalities read off the ontology (told subclasses only)"}
         return Result("CS2-axioms", errors == 0, findings=self.findings, details=details,
                       elapsed_s=self.setup_s + time.perf_counter() - t0)
 

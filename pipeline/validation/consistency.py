@@ -48,6 +48,7 @@ million reads for a sample of a million-triple KG).
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import re
@@ -59,12 +60,14 @@ from typing import Any, Callable
 
 import owlrl
 import owlrl.Closure
+import pyoxigraph
 import owlrl.OWLRL
-from rdflib import Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
 from pipeline.rdflists import members as rdf_members
+from pipeline.validation.axioms import AxiomCheck
 from pipeline.validation.java import hermit_classpath, java, java_failure
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
@@ -385,6 +388,51 @@ def hermit_missing() -> str | None:
 _NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
 
 
+def _oxi(term: Any) -> Any:
+    """An rdflib term as the pyoxigraph term :class:`~pipeline.validation.axioms.AxiomCheck` reads."""
+    if isinstance(term, Literal):
+        if term.language:
+            return pyoxigraph.Literal(str(term), language=term.language)
+        return pyoxigraph.Literal(str(term), datatype=pyoxigraph.NamedNode(str(term.datatype or XSD.string)))
+    if isinstance(term, BNode):
+        return pyoxigraph.BlankNode(str(term))
+    return pyoxigraph.NamedNode(str(term))
+
+
+def inconsistency_causes(data: Graph, ontology: Any) -> list[Finding]:
+    """The triples of ``data`` that contradict an axiom of ``ontology`` needing no reasoner
+    (:class:`~pipeline.validation.axioms.AxiomCheck`'s errors: a value outside a datatype range or its
+    facets, two values of a functional property, a node of two disjoint classes, a maximum cardinality
+    exceeded): what a reasoner's bare "inconsistent" can be traced to. Empty when the clash needs
+    reasoning (inferred types, ``owl:sameAs`` ...).
+
+    Args:
+        data: the instance triples the reasoner saw. ontology: ontology graph or an object with ``.graph``.
+    Returns:
+        ``error`` findings, each naming the subject (``location``: an IRI, or ``_:`` and a blank node's
+        label) and the value (``term``, N-Triples), sorted by subject.
+    """
+    check = AxiomCheck(_g(ontology))
+    for s, p, o in data:
+        check.add(_oxi(s), _oxi(p), _oxi(o))
+    out = []
+    for f in check.result().findings:
+        if f.severity == "error":  # the subject as SHACL's results name a focus node: an IRI without brackets
+            out.append(dataclasses.replace(f, location=f.location[1:-1] if f.location.startswith("<") else f.location))
+    return sorted(out, key=lambda f: (f.location, f.term or "", f.message))  # data's order is the graph's
+
+
+def _causes_sentence(causes: list[Finding]) -> str:
+    """``; <s>: the value ... (and 2 more, listed)``: the first cause found, for the one-line verdict."""
+    if not causes:
+        return ("; no single triple contradicts an axiom that needs no reasoner (a datatype range or facet, a "
+                "functional property, disjoint classes, a maximum cardinality): the clash needs reasoning")
+    first = causes[0]
+    more = f" (and {len(causes) - 1} more, listed)" if len(causes) > 1 else ""
+    subject = first.location if first.location.startswith("_:") else f"<{first.location}>"
+    return f"; {subject}: {first.message}{more}"
+
+
 def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, reduce: bool = True,
                        java_memory_mb: int = 2000) -> Result:
     """CS2 with HermiT (owlready2's bundled jar), on schema + relevant instance data.
@@ -444,10 +492,12 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
     if proc.returncode != 0:
         if "Inconsistent ontology" in out or "InconsistentOntologyException" in out:
             details.update(run_success=True, consistent=False, n_unsatisfiable_classes=None)
-            return Result("CS2-hermit", False, details=details, elapsed_s=elapsed,
-                          findings=[Finding(severity="error",
-                                            message="HermiT: the ontology with the KG's data is inconsistent",
-                                            code="inconsistent")])
+            causes = inconsistency_causes(kg if not reduce else relevant_instance_data(kg, ontology), ontology)
+            details["causes_found"] = len(causes)
+            return Result("CS2-hermit", False, details=details, elapsed_s=time.perf_counter() - t0,
+                          findings=[Finding(severity="error", code="inconsistent",
+                                            message="HermiT: the ontology with the KG's data is inconsistent"
+                                            + _causes_sentence(causes)), *causes])
         status, reason = java_failure(out, "HermiT")
         log.warning("CS2-hermit %s: %s", status, reason)
         return Result("CS2-hermit", None, status=status, details={**details, "reason": reason}, elapsed_s=elapsed,

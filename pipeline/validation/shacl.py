@@ -10,6 +10,8 @@ ontology axiom                                   derived SHACL (W3C SHACL sectio
 ``P rdfs:range C`` (a class of the ontology)     ``sh:property [sh:path P ; sh:class C]``      Warning
 ``P rdfs:range xsd:T``                           ``sh:property [sh:path P ; sh:datatype xsd:T]`` Violation
 ``P rdfs:range rdf:langString``                  ``sh:property [sh:path P ; sh:datatype rdf:langString]`` Violation
+``P rdfs:range`` a datatype restriction           ``sh:datatype`` its base, ``sh:pattern`` (anchored),  Violation
+(in place, or a named datatype it defines)        ``sh:minInclusive`` ... ``sh:minLength`` per facet
 ``P a owl:DatatypeProperty``                     ``sh:nodeKind sh:Literal`` on ``P``            Violation
 ``P a owl:ObjectProperty``                       ``sh:nodeKind sh:BlankNodeOrIRI`` on ``P``     Violation
 ``P a owl:FunctionalProperty``                   ``sh:maxCount 1`` on ``P``                     Violation
@@ -67,9 +69,10 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import is_langstring, is_xsd_datatype
+from pipeline.ontology import BUILTIN_DATATYPES, datatype_restriction, is_langstring, is_xsd_datatype
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
+from pipeline.validation.facets import anchored_pattern
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 from pipeline.validation.shape_values import ValueFault, constraint_value_faults
@@ -194,6 +197,8 @@ class _Builder:
                     Collection(self.sg, lst, alts)
                     self.sg.add((s, SH["or"], lst))
             for r in o.objects(p, RDFS.range):
+                if self.restriction(p, name, subj, r):
+                    continue
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
                     if is_langstring(c):
                         c = RDF.langString
@@ -214,6 +219,36 @@ class _Builder:
             if (p, RDF.type, OWL.FunctionalProperty) in o:
                 self.prop(f"functional-{name}", subj, p, SH.Violation, f"{p} is functional: at most one value",
                           maxCount=Literal(1))
+
+    def restriction(self, p: URIRef, name: str, subj: tuple[URIRef, URIRef], r: Any) -> bool:
+        """The shape of a range that is a datatype restriction (named or in place): ``sh:datatype`` its
+        base (when built in) and one SHACL parameter per facet; False when ``r`` is none."""
+        restriction = datatype_restriction(self.o, r)
+        if restriction is None:
+            return False
+        base = RDF.langString if is_langstring(restriction.base) else restriction.base
+        constraints: dict[str, Any] = {}
+        if base == RDF.langString or (is_xsd_datatype(base) and base != RDFS.Literal):
+            constraints["datatype"] = base
+        for facet, value in restriction.facets:
+            key = _FACET_PARAMETERS.get(facet)
+            if key == "pattern":
+                value = anchored_pattern(str(value))  # XSD anchors a pattern, SPARQL's REGEX does not
+                if value is None:
+                    log.warning("%s: the pattern facet of its range cannot be read by Python's re: not checked", p)
+                    continue
+                constraints[key] = Literal(value)
+            elif key in ("minLength", "maxLength", "length"):
+                if str(value).strip().isdigit():  # a length that is no count constrains nothing SHACL can say
+                    for k in (("minLength", "maxLength") if key == "length" else (key,)):
+                        constraints[k] = Literal(int(value))
+            elif key is not None:  # a bound: compared in the value space of the base (the values' datatype)
+                constraints[key] = Literal(str(value), datatype=base) if "datatype" in constraints else value
+        if constraints:
+            label = self.name(restriction.name) if restriction.name is not None else "restriction"
+            self.prop(f"range-{name}-{label}", subj, p, SH.Violation,
+                      f"values of {p} must be {restriction.describe(self.o)}", **constraints)
+        return True
 
     def restrictions(self) -> None:
         o = self.o
@@ -248,6 +283,14 @@ class _Builder:
             if isinstance(avf, URIRef) and avf in self.classes and avf not in _TOP:
                 self.prop(f"all-{base}", tgt, p, SH.Warning, f"every {p} of a {c} should be a {avf}",
                           **{"class": avf})
+
+
+#: XSD facet of an OWL 2 datatype restriction -> the SHACL Core parameter stating it (SHACL 4.3, 4.4;
+#: ``xsd:length`` becomes equal ``sh:minLength`` and ``sh:maxLength``; a pattern is anchored, as XSD's
+#: are and SPARQL's REGEX are not).
+_FACET_PARAMETERS = {XSD.pattern: "pattern", XSD.minInclusive: "minInclusive", XSD.maxInclusive: "maxInclusive",
+                     XSD.minExclusive: "minExclusive", XSD.maxExclusive: "maxExclusive", XSD.minLength: "minLength",
+                     XSD.maxLength: "maxLength", XSD.length: "length"}
 
 
 def derive_shapes(ontology: Any, path: str | Path | None = None) -> Graph:
@@ -342,7 +385,8 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
             # pyshacl writes the constraint's value as Python (Literal("250", datatype=xsd:integer)): its text
             msg = _PY_LITERAL.sub(lambda m: m.group(1), str(msg)) if msg is not None else msg
             findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
-                                    location=str(focus) if focus is not None else "",
+                                    location=(focus.n3() if isinstance(focus, Literal) else str(focus))
+                                    if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
     idle = _idle_shapes(own, kg, onto)
@@ -449,12 +493,16 @@ _CONSTRAINTS = frozenset({
     "qualifiedMinCount", "qualifiedMaxCount", "closed", "hasValue", "in", "sparql", "expression", "js"})
 
 
-def _line_of(text: str, local: str, value: str | None = None) -> int | None:
+def _line_of(text: str, local: str, value: str | None = None, *, same_line: bool = False) -> int | None:
     """The first line of ``text`` naming the SHACL term ``local`` (``sh:local`` or ``shacl#local``);
-    with ``value``, the first such line followed closely by that text (the term's offending value)."""
+    with ``value``, the first such line followed closely by that text (the term's offending value;
+    ``same_line``: on the term's own line, where several uses of the term are a line apart)."""
     hits = list(re.finditer(rf"(?:[:#]){re.escape(local)}(?![\w-])", text))
     if value:
-        near = [m for m in hits if value in text[m.end():m.end() + 200]]
+        def after(m: re.Match) -> str:
+            window = text[m.end():m.end() + 200]
+            return window.split("\n", 1)[0] if same_line else window
+        near = [m for m in hits if value in after(m)]
         hits = near or hits
     return text.count("\n", 0, hits[0].start()) + 1 if hits else None
 
@@ -485,11 +533,18 @@ def _value_fault_error(g: Graph, text: str, path: str | Path, faults: list[Value
                       path=path, line=line)
 
 
-def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
+def check_shapes(path: str | Path, ontology: Any = None, together: Iterable[str | Path] = ()) -> list[Finding]:
     """Read a hand-written shapes file and check its SHACL terms before any validation runs.
 
     A term in the SHACL namespace that SHACL does not define (``sh:minCont``) is a constraint that
-    would silently never run, so the KG would "pass" it: that is bad input. A property shape
+    would silently never run, so the KG would "pass" it: that is bad input. So is a shape named as
+    the value of ``sh:node``, ``sh:property``, ``sh:not``, ``sh:qualifiedValueShape`` or a member
+    of ``sh:and``/``sh:or``/``sh:xone`` (each "a shape", SHACL 4.6 and 4.7) that neither this file
+    nor the files in ``together`` says anything of: pySHACL reads it as a shape without
+    constraints, which every value conforms to (``sh:node s:TitelShape`` for ``s:TitleShape``). A
+    ``sh:datatype`` that is no datatype (not XSD's, RDF's, nor an ``rdfs:Datatype`` of the
+    ontology; ``ex:string`` for ``xsd:string``) is a warning with the closest built-in datatype: no
+    literal has it, so every value fails (SHACL 4.1.2 compares the datatype IRI). A property shape
     (one with ``sh:path``) without any constraint parameter checks nothing: a warning. With the
     ontology, a target class, ``sh:class`` or a simple ``sh:path`` that the ontology declares
     nowhere (``mo:Artowrk`` for ``mo:Artwork``) is a warning with its line and the closest declared
@@ -500,12 +555,15 @@ def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
     Args:
         path: the shapes file (any RDF syntax :func:`pipeline.rdffile.load_graph` reads).
         ontology: the case's :class:`~pipeline.ontology.Ontology`, or ``None`` (no term check).
+        together: the other shapes files validated with this one (a shape they define may be
+            referenced here); files that do not parse are skipped (their own check reports them).
     Returns:
         ``warning`` findings of stage ``shacl``: a property shape that checks nothing, a term the
-        ontology does not declare.
+        ontology does not declare, a ``sh:datatype`` that is no datatype.
     Raises:
         InputError: the file does not parse, names a SHACL term that does not exist (with the
-            line and the closest SHACL term), or gives a constraint parameter a value SHACL cannot
+            line and the closest SHACL term), references a shape defined nowhere (with the line
+            and the closest shape), or gives a constraint parameter a value SHACL cannot
             use (:mod:`pipeline.validation.shape_values`: an invalid ``sh:pattern``, a
             ``sh:minCount`` that is no integer ...), with the line, the shape and the value.
     """
@@ -526,7 +584,8 @@ def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
     faults = constraint_value_faults(g)
     if faults:  # pySHACL would stop on it mid-validation, naming no file, line or shape
         raise _value_fault_error(g, text, path, faults)
-    out = []
+    _undefined_shapes(g, text, path, together)
+    out = _non_datatypes(g, text, path, ontology)
     for shape in sorted(set(g.subjects(SH.path, None)), key=str):
         used = {str(p)[len(ns):] for p in g.predicates(shape, None) if str(p).startswith(ns)}
         if not used & _CONSTRAINTS:
@@ -536,6 +595,71 @@ def check_shapes(path: str | Path, ontology: Any = None) -> list[Finding]:
                                severity="warning"))
     if ontology is not None:
         out += _undeclared_terms(g, text, path, ontology)
+    return out
+
+
+#: The parameters whose value is a shape (SHACL 4.6 sh:not, sh:and, sh:or, sh:xone; 4.7 sh:node,
+#: sh:property, sh:qualifiedValueShape), and those whose value is a list of shapes.
+_SHAPE_PARAMETERS = (SH.node, SH.property, SH["not"], SH.qualifiedValueShape)
+_SHAPE_LISTS = (SH["and"], SH["or"], SH.xone)
+
+
+def _undefined_shapes(g: Graph, text: str, path: str | Path, together: Iterable[str | Path]) -> None:
+    """Raise :class:`InputError` for the first (by line) shape IRI referenced in ``g`` that no triple
+    of ``g`` or of the ``together`` files has as subject."""
+    refs: dict[URIRef, URIRef] = {}  # shape IRI -> the parameter naming it
+    for parameter in _SHAPE_PARAMETERS:
+        refs.update({o: parameter for o in g.objects(None, parameter) if isinstance(o, URIRef)})
+    for parameter in _SHAPE_LISTS:
+        for lst in g.objects(None, parameter):
+            refs.update({m: parameter for m in rdf_members(g, lst) if isinstance(m, URIRef)})
+    graphs = [g]
+    for other in together:
+        if Path(other).resolve() == Path(path).resolve():
+            continue
+        try:
+            graphs.append(load_graph(other, "SHACL shapes"))
+        except Exception:  # noqa: BLE001 - its own check_shapes reports a file that does not parse
+            continue
+    missing = [(iri, p) for iri, p in refs.items() if not any((iri, None, None) in sg for sg in graphs)]
+    if not missing:
+        return
+    located = sorted(((_line_of(text, str(p)[len(str(SH)):], re.split(r"[#/:]", str(iri))[-1], same_line=True), iri, p)
+                      for iri, p in missing), key=lambda x: (x[0] is None, x[0] or 0, str(x[1])))
+    line, iri, parameter = located[0]
+    nm = g.namespace_manager
+    shapes = {s for sg in graphs for s in sg.subjects() if isinstance(s, URIRef)
+              and any(str(p).startswith(str(SH)) or o in (SH.NodeShape, SH.PropertyShape) for p, o in sg.predicate_objects(s))}
+    names = {nm.normalizeUri(s): s for s in shapes}
+    close = difflib.get_close_matches(nm.normalizeUri(iri), sorted(names), n=1, cutoff=0.6)
+    more = f" ({len(missing) - 1} more such shape(s) in the file)" if len(missing) > 1 else ""
+    raise InputError(f"SHACL shapes: {nm.normalizeUri(parameter)} {nm.normalizeUri(iri)}: no shape of that name "
+                     "(no triple about it in the shapes given), so it would check nothing and every value would "
+                     "conform" + (f" (closest: {close[0]})" if close else "") + more
+                     + " (expected: a shape defined in the shapes files, https://www.w3.org/TR/shacl/#NodeConstraintComponent)",
+                     path=path, line=line)
+
+
+def _non_datatypes(g: Graph, text: str, path: str | Path, ontology: Any) -> list[Finding]:
+    """Warnings for the ``sh:datatype`` values of ``g`` that are no datatype (module :func:`check_shapes`)."""
+    out = []
+    for dt in sorted({o for o in g.objects(None, SH.datatype) if isinstance(o, URIRef)}, key=str):
+        if is_xsd_datatype(dt):  # pySHACL reads rdfs:Literal as every literal's datatype
+            continue
+        if ontology is not None and dt not in BUILTIN_DATATYPES and ontology.is_datatype(dt):
+            continue  # a datatype the ontology declares (rdfs:Datatype)
+        local = re.split(r"[#/:]", str(dt))[-1]
+        if is_langstring(dt):
+            close = "rdf:langString"
+        else:
+            names = {re.split(r"[#/:]", str(b))[-1]: b for b in BUILTIN_DATATYPES if b != RDFS.Literal}
+            hit = difflib.get_close_matches(local, sorted(names), n=1, cutoff=0.6)
+            close = g.namespace_manager.normalizeUri(names[hit[0]]) if hit else None
+        why = "not an XSD or RDF datatype, nor an rdfs:Datatype of the ontology"
+        out.append(Finding("shacl", str(path), f"sh:datatype {g.namespace_manager.normalizeUri(dt)}: {why}, so no "
+                           "literal has it and every value fails this constraint" + (f" (closest: {close})" if close else ""),
+                           expected="a datatype IRI such as xsd:string", severity="warning",
+                           line=_line_of(text, "datatype", local, same_line=True)))
     return out
 
 
