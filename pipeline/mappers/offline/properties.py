@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit, value_kind
+from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
 from pipeline.mappers.offline.language import language_members, takes_tagged_string
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
@@ -131,8 +131,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             if m[i, j] >= MIN_SCORE:
                 info.assignments.append(Assignment(refs[i], mine[j], info.cls, float(m[i, j]),
                                                    [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
-                                                    f"{m[i, j]:.2f} ({matcher.mode}), domain fits "
-                                                    f"{ontology.compact(info.cls)}"]))
+                                                    f"{m[i, j]:.2f} ({matcher.mode}), "
+                                                    f"{domain_evidence(ontology, mine[j], info.cls)}"]))
     language_map_members(info, ontology, candidates)
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
