@@ -141,3 +141,17 @@ def test_cm1_missing_references_per_source() -> None:
     assert res.per_source["student"]["missing"] == ["Sport"]
     assert check_cm1(gold, gold).micro == 1.0
     assert check_cm1(pred, MappingTable()).micro is None
+
+
+def test_cm1_reads_join_sides_of_file_names_with_dots() -> None:
+    """``books.v2.csv``'s join side ``books.v2.author_id`` is that file's column ``author_id``, not file ``books``'s
+    column ``v2.author_id``: the gold's join columns are covered by a table using them."""
+    book, author = "http://example.org/book/{isbn}", "http://example.org/author/{author_id}"
+    gold = MappingTable(rows=[
+        row("ex:writtenBy", "ex:Book", ref="author_id", src="books.v2.csv", tmpl=book,
+            join="books.v2.author_id==auteurs.v1.author_id"),
+        row("ex:name", "ex:Author", ref="name", src="auteurs.v1.csv", tmpl=author),
+    ])
+    res = check_cm1(gold, gold)
+    assert (res.required, res.covered, sorted(res.per_source)) == (4, 4, ["auteurs.v1", "books.v2"])
+    assert res.per_source["books.v2"]["required"] == 2  # author_id (data reference, join side) and isbn

@@ -34,6 +34,11 @@ def test_verdict_levels_and_headlines():
     assert (v["level"], v["headline"]) == ("invalid", "Do not use this KG as it is: it fails SHACL.")
     v = case_verdict({"status": "ok", "counts": {"triples_dropped_by_guards": 3}}, valid)
     assert (v["level"], v["css"]) == ("lossy", "warn") and "3 triple(s) dropped by the guards" in v["reasons"][0]
+    # rows of a mapper's own table the compiler could not read: the KG lacks what the table asked for
+    v = case_verdict({"status": "ok", "mapper": "offline", "counts": {"rows": 10, "rows_dropped": 2}}, valid)
+    assert (v["level"], v["headline"]) == ("lossy", "The KG is valid (SV2, CS2-owlrl, SHACL pass), but it lacks data "
+                                                    "its input holds: 2 table row(s) left out.")
+    assert "2 of 10 table row(s) left out by the audit (see the audit)" in v["reasons"]
     v = case_verdict({"status": "ok", "graph_f1": 0.7, "gold": {"kind": "KG of the gold table", "rows_dropped": 3},
                       "graph": {"CM2": 0.5}, "cq_summary": {"scored": 7, "exact": 6, "not_scorable": 3}}, valid)
     assert (v["level"], v["css"], v["headline"]) == ("valid", "good", "The KG is valid (SV2, CS2-owlrl, SHACL pass).")

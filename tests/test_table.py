@@ -75,6 +75,18 @@ def test_join_conditions():
                                                               JoinPair(None, "id_lot", None, "id_lot")]]
     assert len(parse_join_condition("t.s=c.s or t.s=d.s")) == 2
     assert parse_join_condition("-") == [] and parse_join_condition(None) == []
+
+
+def test_join_condition_sides_split_after_the_longest_known_source_name():
+    """A file name may hold dots (``books.v2.csv``, stem ``books.v2``): given the case's stems, a side is split
+    after the longest one it starts with; without them, at its first dot (the column then reads ``v2.x``)."""
+    cell = "books.v2.author_id==auteurs données.author_id and BOOKS.V2.x==books.y"
+    assert parse_join_condition(cell, ["books", "books.v2", "auteurs données"]) == [[
+        JoinPair("books.v2", "author_id", "auteurs données", "author_id"), JoinPair("books.v2", "x", "books", "y")]]
+    assert parse_join_condition(cell)[0][0] == JoinPair("books", "v2.author_id", "auteurs données", "author_id")
+    # an XPath side starting with a known stem is that source's reference; others stay whole
+    assert parse_join_condition("art.v1.d:artist/@ref==d:a/@id", ["art.v1"]) == [
+        [JoinPair("art.v1", "d:artist/@ref", None, "d:a/@id")]]
     assert split_source_hint("date (calendar_dates)") == ("calendar_dates", "date")
 
 

@@ -34,6 +34,7 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
+from pipeline.compile.domain import outside_domain
 from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
@@ -254,6 +255,26 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
           fix, None if ranges == {RDF.langString} else min(ranges), severity="warning")
 
 
+def _outside_domain(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
+    """Warn when an Entity Class of the row lies outside the property's domain (:mod:`pipeline.compile.domain`):
+    under RDFS (rule rdfs2) every subject then also becomes an instance of the domain class."""
+    onto = a.ontology
+    for cell in split_class_alternatives(row.entity_class):
+        cls = onto.expand(cell)
+        if cls is None or onto.kind(cls) != "class":
+            continue  # not a class: an error of its own
+        misfit = outside_domain(onto, prop, cls)
+        if misfit is None:
+            continue
+        doms = ", ".join(onto.compact(d) for d in misfit.domains)
+        one = len(misfit.domains) == 1
+        why = (f"under RDFS (rule rdfs2) each of its subjects becomes {'an instance of ' + doms if one else 'an instance of every one of ' + doms} too"
+               if misfit.entailed else "the vocabulary lists the property on other classes only (schema:domainIncludes)")
+        a.add("entity_class", f"{cell} is not {row.ontology_property}'s domain {doms} nor a subclass of "
+              f"{'it' if one else 'one of them'}: {why}",
+              f"a class within the domain of {row.ontology_property} ({doms})", misfit.closest, severity="warning")
+
+
 def _audit_class_only(a: _RowAudit, row: MappingRow) -> None:
     """A class-only row (:attr:`MappingRow.class_only`) types its subjects and writes no value: a cell that
     would qualify a value (Datatype, Language Tag, Function Name or Output) has nothing to qualify, and is
@@ -283,6 +304,8 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
+    if prop_iri is not None and ontology.kind(prop_iri) in ("object_property", "datatype_property", "property"):
+        _outside_domain(a, row, prop_iri)
     literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
     related = split_class_alternatives(row.related_entity_class)
     if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \

@@ -32,7 +32,7 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
     src = tm.source
     parents = [p for p in ctx.tms.values() if target in p.classes]
     parents.sort(key=lambda p: p.source is not src)
-    alternatives = parse_join_condition(row.join_condition)
+    alternatives = _conditions(ctx, row.join_condition)
     # a join of a column with itself links a record only to itself when the column is a key;
     # on any other column (cars.color==cars.color) it links every record sharing the value
     identity = all(pr.child_ref == pr.parent_ref and pr.child_source == pr.parent_source
@@ -171,6 +171,13 @@ def _stated_by_marked_row(ctx: PlanContext, target: URIRef, where: tuple[SourceD
 
 
 
+def _conditions(ctx: PlanContext, cell: str | None) -> list[list[JoinPair]]:
+    """The join condition ``cell`` parsed with the case's source stems, so a side naming a file
+    whose name holds dots (``books.v2.author_id`` for ``books.v2.csv``) is split after the name."""
+    stems = {s.source.stem for s in ctx.sources} | {s.source.stem for s in ctx.audit.row_sources.values()}
+    return parse_join_condition(cell, stems)
+
+
 def _join_target(ctx: PlanContext, pairs, child: SourceData) -> tuple[SourceData, list[str]] | None:
     """The other file of a join (named in it, not ``child``) and its join columns there."""
     sources = {s.source.stem.lower(): s for s in ctx.audit.row_sources.values()}
@@ -187,7 +194,7 @@ def _join_target(ctx: PlanContext, pairs, child: SourceData) -> tuple[SourceData
 
 def _join_elsewhere(ctx: PlanContext, row: MappingRow, a: SourceData, b: SourceData):
     for other in ctx.rows:
-        for alt in parse_join_condition(other.join_condition):
+        for alt in _conditions(ctx, other.join_condition):
             if _orient(alt, a, b) is not None:
                 ctx.find(row, "join_condition", f"join condition taken from line {other.line}, which connects "
                          "the same sources", "a join condition on this row", other.join_condition,
@@ -223,7 +230,7 @@ def link_file(ctx: PlanContext, row: MappingRow) -> bool:
         cannot be reached through the join condition.
     """
     link = ctx.source_of(row)
-    alts = parse_join_condition(row.join_condition)
+    alts = _conditions(ctx, row.join_condition)
     if not alts or not row.related_entity_class:
         return False
     tvars = [r for s in ctx.segments(row.subject_template) for r in s.references()]

@@ -11,7 +11,8 @@ level              when                                                         
 ``not validated``  no check fails, but one that applies did not run or finish       amber
 ``lossy``          the KG is valid, but it lacks data its input holds: values       amber
                    dropped (guards, join keys without parent, functions giving no
-                   value), rows of the user's own table left out, or a large share
+                   value), rows of the case's table left out (the user's, or one a mapper
+                   wrote that the compiler cannot read), or a large share
                    of the source columns or records not mapped
                    (:mod:`pipeline.validation.loss`)
 ``valid``          every check ran and passes                                       green
@@ -129,7 +130,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
         headline = "The KG is not validated: " + ("no check ran (--no-evaluate)." if v.state == "not checked" else
                                                    f"{', '.join(v.not_run)} did not run.")
     else:
-        left = counts.get("rows_dropped") if entry.get("mapper") == "replay" else 0
+        # rows the compiler left out: the table asked for data the KG lacks, whoever wrote the table
+        left = counts.get("rows_dropped") or 0
         level = "lossy" if loss.lossy or left else "valid"
         what = "; ".join(w for w in (loss.summary() if loss.lossy else "",
                                      f"{left} table row(s) left out" if left else "") if w)

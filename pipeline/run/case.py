@@ -74,7 +74,7 @@ class CaseRun:
         if self.status == "ok" and verdict.state == "valid":
             # valid, but values were dropped or most mapped records got no subject: the report's "lossy"
             lossy = coverage_loss(c, self.extra.get("coverage"), self.findings).lossy or bool(
-                self.config.get("mapper") == "replay" and c.get("rows_dropped"))  # the user's own rows left out
+                c.get("rows_dropped"))  # rows of the table (the user's or a mapper's) the compiler left out
             held = f", {c['rows_review']} table row(s) held for review, not in it" if c.get("rows_review") else ""
             status += f" (KG {verdict.label}, lossy{held})" if lossy else f" (KG {verdict.label}{held})"
         elif self.status == "ok" and verdict.state != "not checked":  # the run worked; the KG it wrote is not valid

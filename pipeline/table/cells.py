@@ -7,6 +7,7 @@ return ``None`` or an empty result and let the audit report it).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.fno import function_for_name
@@ -129,7 +130,7 @@ class JoinPair:
     """One equality of a join condition: ``child_source.child_ref == parent_source.parent_ref``.
 
     ``child_source``/``parent_source`` are the file stems written before the
-    dot (``None`` when the condition names only columns, e.g. ``id==id``).
+    column (``None`` when the condition names only columns, e.g. ``id==id``).
     """
 
     child_source: str | None
@@ -141,25 +142,38 @@ class JoinPair:
 _EQ = re.compile(r"\s*(?:==|=)\s*")
 
 
-def _side(text: str) -> tuple[str | None, str]:
+def _side(text: str, sources: tuple[str, ...] = ()) -> tuple[str | None, str]:
     text = text.strip().strip("()")
+    # a file name may hold dots itself (books.v2.csv: stem books.v2): the longest known name
+    # followed by a dot is the source, the rest the column
+    for name in sources:
+        if len(text) > len(name) + 1 and text[len(name)] == "." and text[:len(name)].lower() == name.lower():
+            return name, text[len(name) + 1:].strip()
     if "." in text and not text.startswith("/") and "/" not in text:
         src, ref = text.split(".", 1)
         return src.strip() or None, ref.strip()
     return None, text
 
 
-def parse_join_condition(cell: str | None) -> list[list[JoinPair]]:
+def parse_join_condition(cell: str | None, sources: Iterable[str] = ()) -> list[list[JoinPair]]:
     """Parse a join-condition cell into alternatives of conjunctions.
 
     ``a.x==b.y and a.z==b.w`` and ``x=x, y=y`` are conjunctions (one
     alternative with two pairs); ``... or ...`` separates alternatives (the
     gold GTFS tables use it for "join either calendar or calendar_dates").
 
+    Args:
+        cell: the Join Condition cell.
+        sources: the source names a side may start with (file stems, ``books.v2`` for
+            ``books.v2.csv``). A side starting with one of them plus a dot is split after the
+            longest such name, so a name holding dots is read whole; other sides are split at
+            their first dot (an XPath side, holding ``/``, is not split).
+
     Returns:
         A list of alternatives, each a list of :class:`JoinPair`; ``[]`` when
         the cell is empty or holds no equality.
     """
+    known = tuple(sorted({s for s in sources if s}, key=len, reverse=True))
     if not cell:
         return []
     alternatives = []
@@ -171,8 +185,8 @@ def parse_join_condition(cell: str | None) -> list[list[JoinPair]]:
             sides = _EQ.split(part.strip(), maxsplit=1)
             if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
                 continue
-            cs, cr = _side(sides[0])
-            ps, pr = _side(sides[1])
+            cs, cr = _side(sides[0], known)
+            ps, pr = _side(sides[1], known)
             pairs.append(JoinPair(cs, cr, ps, pr))
         if pairs:
             alternatives.append(pairs)

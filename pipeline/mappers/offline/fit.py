@@ -34,7 +34,7 @@ from pipeline.mappers.offline.profile import (
     value_counts,
 )
 
-__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
+__all__ = ["has_time_of_day", "column_datetime", "value_fit", "misfits", "domain_fits", "domain_evidence", "foreign_domain", "DomainIndex", "FOREIGN_DOMAIN", "value_kind", "range_kinds", "MOSTLY_FITS", "QUALIFIED_FIT"]
 
 #: XSD range -> profiled datatypes whose values it accepts.
 _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer", "xsd:gYear"},
@@ -183,6 +183,24 @@ def domain_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> float:
     if doms & sup:
         return 1.0
     return FOREIGN_DOMAIN if foreign_domain(ontology, prop, cls) else 0.0
+
+
+def domain_evidence(ontology: Ontology, prop: URIRef, cls: URIRef) -> str:
+    """The evidence line's words for how ``prop`` fits subjects of ``cls`` (the cases of :func:`domain_fits`):
+    ``domain fits lib:Book``; ``no domain (usable on any class)``; for a domain of another vocabulary,
+    ``domain p:Person of another vocabulary, not lib:Book: under RDFS (rdfs2) each subject becomes a
+    p:Person too`` - what the row asserts, so a reviewer sees it; else ``domain ... does not fit ...``."""
+    doms = ontology.domains(prop)
+    c = ontology.compact
+    if not doms:
+        return "no domain (usable on any class)"
+    shown = ", ".join(sorted(c(d) for d in doms))
+    if doms & ontology.superclasses(cls):
+        return f"domain fits {c(cls)}"
+    if foreign_domain(ontology, prop, cls):
+        return (f"domain {shown} of another vocabulary, not {c(cls)}: under RDFS (rdfs2) each subject becomes "
+                f"a {shown} too")
+    return f"domain {shown} does not fit {c(cls)}"
 
 
 def foreign_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:

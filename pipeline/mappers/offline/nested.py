@@ -18,9 +18,11 @@ from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
 from pipeline.mappers.offline.identity import id_like, identifier_properties
-from pipeline.mappers.offline.names import NameMatcher
+from pipeline.mappers.offline.names import NameMatcher, is_code_name
+from pipeline.mappers.offline.skos import match_value_map
 
-__all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "within_owner", "member_id",
+__all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "partial_key",
+           "within_owner", "member_id",
            "foreign_key_owners"]
 
 
@@ -165,10 +167,14 @@ def sibling_members(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, 
             f"which holds an entity {ontology.compact(cls)}"]))
     # then by value kind, as .elimination does for the record's class: the one member left of a kind
     # (a date: members.since) and the one free property of the entity whose range admits it (startDate)
+    # A member with a code for a name (chapter/@n) is no name evidence, but its values are (as .elimination
+    # reads the record's own coded columns): it is judged here, on its object's entity, never on the record's
+    members = [r for r in info.refs if r in candidates or (is_code_name(r) and r not in info.fks and r != info.lang_col
+                                                           and match_value_map(ontology, r, info.data.values(r)) is None)]
     for obj, cls in by_object.items():
         if cls is None:
             continue
-        left = [r for r in candidates if parent(r) == obj and r not in done and r not in info.fks]
+        left = [r for r in members if parent(r) == obj and r not in done and r not in info.fks]
         free_props = [p for p in datatype_props if p not in taken.get(cls, set()) and domain_fits(ontology, p, cls) == 1.0]
         kinds = {r: value_kind(info.data.values(r)) for r in left}
         for r in left:
@@ -202,6 +208,30 @@ def ontology_identifier(info: SourceInfo, ontology: Ontology, matcher: NameMatch
     ids = identifier_properties(ontology, matcher, cls, [a.prop for a in mine])
     refs = [a.reference for a in mine if ids.get(a.prop, "").startswith("owl:")]
     return (refs[0],) if len(refs) == 1 else ()
+
+
+def partial_key(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cls: URIRef,
+                own: tuple[str, ...]) -> tuple[str, ...]:
+    """The key of an entity of a repeating part that numbers its occurrences itself: its owner's key plus
+    the member mapped to an identifier property of the class (:func:`.identity.identifier_properties`:
+    ``chapter number``) when that member is the part's own value, every occurrence holds it and no two
+    occurrences of one record share a value (``chapter/{@isbn}_{d:chapter/@n}``); ``()`` otherwise.
+
+    A weak entity's partial key (its discriminator within the owner, as chapter numbers within a book):
+    unique only within its owner, so never a key alone, but a name the data give each occurrence, kept
+    when the document's order changes, where the position (:func:`within_owner`) is not."""
+    if not info.key or set(info.key) & set(own):
+        return ()
+    props = {a.reference: a.prop for a in info.assignments if a.cls == cls and a.reference in own}
+    ids = identifier_properties(ontology, matcher, cls, set(props.values()))
+    for r in own:
+        part = repeating_part(info.data, info.data.iterator, r)
+        if props.get(r) not in ids or part is None or _object_of(r) != part \
+                or not every_occurrence_holds(info.data, info.data.iterator, part, [r]):
+            continue
+        if all(len(set(vals)) == len(vals) for rec in info.data.records if (vals := list(rec.get(r) or ()))):
+            return tuple(info.key) + (r,)
+    return ()
 
 
 def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:

@@ -17,13 +17,13 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_fits, foreign_domain, value_fit, value_kind
+from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
 from pipeline.mappers.offline.language import language_members, takes_tagged_string
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
-from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, sibling_members,
-                                              specialise_objects, within_owner)
+from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, partial_key,
+                                             sibling_members, specialise_objects, within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -131,8 +131,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             if m[i, j] >= MIN_SCORE:
                 info.assignments.append(Assignment(refs[i], mine[j], info.cls, float(m[i, j]),
                                                    [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
-                                                    f"{m[i, j]:.2f} ({matcher.mode}), domain fits "
-                                                    f"{ontology.compact(info.cls)}"]))
+                                                    f"{m[i, j]:.2f} ({matcher.mode}), "
+                                                    f"{domain_evidence(ontology, mine[j], info.cls)}"]))
     language_map_members(info, ontology, candidates)
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
@@ -183,7 +183,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         else:  # a second entity in a record is identified by its own values
             info.keys[cls] = (ontology_identifier(info, ontology, matcher, cls)
                               or tuple(r for r in own if id_like(r)) or member_id(info, own)
-                              or within_owner(info, own))
+                              or partial_key(info, ontology, matcher, cls, own) or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
 

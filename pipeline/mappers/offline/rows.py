@@ -23,7 +23,7 @@ from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
-from pipeline.mappers.offline.fit import _disjoint, domain_fits, misfits
+from pipeline.mappers.offline.fit import _disjoint, domain_evidence, domain_fits, misfits
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, language_members,
                                                 own_language, takes_tagged_string, vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
@@ -224,7 +224,7 @@ class RowBuilder:
                               f"({'key' if (fk.target_ref,) == tuple(t.key) else 'a unique column'} of {t.name})",
                               *([f"{ref!r} is a member of each occurrence of {parent(ref)!r}, whose entity is a "
                                  f"{self.c(owner)}"] if owner != s.cls else []),
-                              f"{self.c(p)}: domain fits {self.c(owner)}, range fits "
+                              f"{self.c(p)}: {domain_evidence(self.ont, p, owner)}, range fits "
                               f"{self.c(t.cls)}; name similarity {score:.2f}"],
                     review=_dangling_review(s, t, fk)))
             for ck in s.cfks:

@@ -65,7 +65,7 @@ def used_references(rows: list[MappingRow], info: SourceInfo) -> set[str]:
         refs += re.findall(r"\{([^{}]+)\}", row.language_tag or "")
         for side in re.split(r"==|,|\band\b", row.join_condition or ""):
             side = side.strip()
-            refs.append(side.split(".", 1)[1] if side.startswith(info.stem + ".") else side)
+            refs.append(side[len(info.stem) + 1:] if side.startswith(info.stem + ".") else side)  # stem may hold dots
         used |= {_relative(r.strip(), info) for r in refs if r}
     return used
 

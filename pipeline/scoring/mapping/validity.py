@@ -184,22 +184,29 @@ def check_sv1(table: MappingTable, ontology: Ontology, *,
     return result
 
 
-def row_references(row: MappingRow) -> set[tuple[str, str]]:
+def row_references(row: MappingRow, sources: Iterable[str] = ()) -> set[tuple[str, str]]:
     """Source references a row uses, as ``(source stem or "", reference)`` pairs.
 
     Covers the data reference (``concat`` arguments), subject-template variables
     (``{col}``, ``$(xpath)``, ``$(replace(xpath, ...))``) and join-condition columns
-    (with the source written before the dot, if any).
+    (with the source written before the column, if any). ``sources``: the lower-case stems of
+    the tables' Source File cells, so a join side naming a file whose stem holds dots
+    (``books.v2.author_id``) is read as that file's column.
     """
     src = _stem(row.source_file)
+    known = set(sources)
     out = {(src, r) for r in _reference_parts(row.data_reference)}
     template = row.subject_template or ""
     out |= {(src, v.strip()) for v in _TEMPLATE_VAR.findall(template) if v.strip()}
     out |= {(src, v.strip()) for v in _XPATH_VAR.findall(template) if v.strip()}
-    for alt in parse_join_condition(row.join_condition):
+
+    def stem(name: str) -> str:
+        return name.lower() if name.lower() in known else _stem(name)
+
+    for alt in parse_join_condition(row.join_condition, known):
         for pair in alt:
-            out.add((_stem(pair.child_source) if pair.child_source else src, pair.child_ref))
-            out.add((_stem(pair.parent_source) if pair.parent_source else "", pair.parent_ref))
+            out.add((stem(pair.child_source) if pair.child_source else src, pair.child_ref))
+            out.add((stem(pair.parent_source) if pair.parent_source else "", pair.parent_ref))
     return out
 
 
@@ -242,12 +249,13 @@ def check_cm1(predicted: MappingTable, gold: MappingTable) -> CompletenessResult
     Returns:
         A :class:`CompletenessResult` (formulas in the module docstring); never raises.
     """
+    stems = {_stem(r.source_file) for r in [*gold.rows, *predicted.rows] if r.source_file}
     required: set[tuple[str, str]] = set()
     for row in gold.rows:
-        required |= row_references(row)
+        required |= row_references(row, stems)
     used: set[tuple[str, str]] = set()
     for row in predicted.rows:
-        used |= row_references(row)
+        used |= row_references(row, stems)
     sources_of: dict[str, set[str]] = {}
     for s, r in used:
         sources_of.setdefault(r, set()).add(s)

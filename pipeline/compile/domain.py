@@ -1,0 +1,64 @@
+"""Whether a row's Entity Class lies within its property's domain, and the closest class that does.
+
+``rdfs:domain`` forbids nothing: under RDFS entailment (RDF 1.1 Semantics, rule rdfs2) every
+subject of the property *becomes* an instance of the domain. A row whose Entity Class is neither
+a domain class nor a subclass of one therefore states, through the KG, that each of its subjects
+is also of the domain class (``p:birthDate`` on ``lib:Book``: every book a ``p:Person``), which is
+a typing slip far more often than a design; the compiler says so as a warning. schema.org's
+``domainIncludes`` entails nothing; outside it, the row uses the property on a class the
+vocabulary does not list, said the same way without the entailment.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rdflib import URIRef
+from rdflib.namespace import RDFS
+
+from pipeline.ontology import Ontology
+
+__all__ = ["DomainMisfit", "outside_domain", "NEAR_NAME"]
+
+#: Least name similarity (:meth:`Ontology.closest`) at which a fitting class is offered for its name
+#: (``ex:Novel`` for ``ex:Novels``); below it the names share less than half their characters and the
+#: domain class itself is offered.
+NEAR_NAME = 0.5
+
+
+@dataclass(frozen=True)
+class DomainMisfit:
+    """A class outside a property's domain.
+
+    Attributes:
+        domains: the property's domain classes (:meth:`Ontology.domains`), sorted.
+        entailed: ``True`` when a domain is stated by ``rdfs:domain`` (of the property or a
+            super-property), so RDFS infers the subjects' membership; ``False`` for a domain
+            only listed by schema.org's ``domainIncludes``.
+        closest: the fix to offer: the fitting class (a domain class or one of its subclasses) nearest
+            the row's class by name when one is near (:data:`NEAR_NAME`), else the first domain class.
+    """
+
+    domains: tuple[URIRef, ...]
+    entailed: bool
+    closest: URIRef | None
+
+
+def outside_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit | None:
+    """Whether ``cls`` lies outside the domain of ``prop``.
+
+    Args:
+        ontology: the case's vocabularies.
+        prop: a property of the ontology.
+        cls: a class of the ontology (the row's Entity Class).
+    Returns:
+        ``None`` when ``prop`` has no domain (none declared, or only a universal class) or a domain
+        class is ``cls`` or one of its superclasses (``rdfs:subClassOf``/``owl:equivalentClass``
+        closure); else a :class:`DomainMisfit`.
+    """
+    domains = ontology.domains(prop)
+    if not domains or domains & ontology.superclasses(cls):
+        return None
+    entailed = any(True for p in ontology.superproperties(prop) for _ in ontology.graph.objects(p, RDFS.domain))
+    fitting = sorted(c for c in ontology.classes if ontology.superclasses(c) & domains)
+    closest, _ = ontology.closest(str(cls), fitting, NEAR_NAME)
+    return DomainMisfit(tuple(sorted(domains)), entailed, closest or min(domains))
