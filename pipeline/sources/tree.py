@@ -26,7 +26,7 @@ from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, d
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, element_prefixes, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "markup_references"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "flatten_records", "markup_references"]
 
 
 def _qname(el: etree._Element, prefixes: dict[str, str] | None = None) -> str:
@@ -38,6 +38,18 @@ def _qname(el: etree._Element, prefixes: dict[str, str] | None = None) -> str:
         prefix = (prefixes or {}).get(q.namespace) or el.prefix
         return f"{prefix}:{q.localname}" if prefix else q.localname
     return q.localname
+
+
+def flatten_records(recs: list) -> tuple[list[dict[str, list[str]]], list[str], set[str], set[str]]:
+    """:func:`flatten_json` of each JSON record: ``(records, references in first-seen order, odd paths,
+    inner paths)``, the paths as :func:`flatten_json` collects them over all records."""
+    odd: set[str] = set()
+    inner: set[str] = set()
+    records = [flatten_json(r, odd=odd, inner=inner) for r in recs]
+    refs: list[str] = []
+    for r in records:
+        refs.extend(k for k in r if k not in refs)
+    return records, refs, odd, inner
 
 
 def flatten_json(obj, prefix: str = "", odd: set[str] | None = None,
@@ -163,12 +175,7 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
     recs, shape = json_records(src.path, iterator, recs)
     if shape is not None and shape.severity == "error":
         return SourceData(src, src.path, iterator, findings=[shape])
-    odd: set[str] = set()
-    inner: set[str] = set()
-    records = [flatten_json(r, odd=odd, inner=inner) for r in recs]
-    refs: list[str] = []
-    for r in records:
-        refs.extend(k for k in r if k not in refs)
+    records, refs, odd, inner = flatten_records(recs)
     repair = json_copy(copy, data)
     out = SourceData(src, copy.path, iterator, refs, records, [f for f in (repair, shape) if f], _json=recs)
     for ref in sorted(odd):

@@ -25,7 +25,7 @@ from pipeline.findings import Finding
 from pipeline.mappers.offline.references import rewrite_references
 from pipeline.sources.envelopes import Envelopes, find_envelopes
 from pipeline.sources.load import SourceData
-from pipeline.sources.tree import flatten_json
+from pipeline.sources.tree import flatten_records
 from pipeline.table import MappingRow
 
 __all__ = ["Unwrapped", "unwrap", "rewrite"]
@@ -94,12 +94,7 @@ def unwrap(data: SourceData, name: str) -> tuple[SourceData, Unwrapped, Finding]
     fields = set(env.fields)
     recs = [{k: (_unwrapped(v, env) if k in fields else v) for k, v in r.items()} for r in data._json]
     recs = [{k: v for k, v in r.items() if v is not None} for r in recs]
-    odd: set[str] = set()
-    inner: set[str] = set()
-    records = [flatten_json(r, odd=odd, inner=inner) for r in recs]
-    refs: list[str] = []
-    for r in records:
-        refs.extend(k for k in r if k not in refs)
+    records, refs, odd, inner = flatten_records(recs)
     listed = frozenset(k for r in data._json for k in fields if isinstance(r.get(k), list))
     how = Unwrapped(name, data.source.stem, env, listed)
     view = SourceData(data.source, data.path, data.iterator, refs, records, list(data.findings), _json=recs)
