@@ -34,7 +34,7 @@ from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
            "datatype_restriction",
-           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "LABEL_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
+           "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
            "closest_term", "DATATYPE_SPELLING", "namespace"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
@@ -87,13 +87,6 @@ UNIVERSAL_CLASSES = frozenset({OWL.Thing, RDFS.Resource})
 #: ``rdfs:label`` and ``rdfs:comment`` the range ``rdfs:Literal`` and the domain ``rdfs:Resource``): a
 #: term of every vocabulary, declared in a file or not.
 BUILTIN_PROPERTIES = frozenset({RDFS.label, RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy})
-
-#: Properties whose value is what people call a resource, in the order a mapper prefers them when the
-#: vocabularies have no name property of their own for a class: RDFS's own (always available), then
-#: SKOS's preferred label, DCMI's titles, FOAF's and schema.org's names (when a given file declares them).
-LABEL_PROPERTIES = (RDFS.label, SKOS.prefLabel, URIRef("http://purl.org/dc/terms/title"),
-                    URIRef("http://purl.org/dc/elements/1.1/title"), URIRef("http://xmlns.com/foaf/0.1/name"),
-                    URIRef("http://schema.org/name"))
 
 #: schema.org says where a property is expected with its own terms, not RDFS's
 #: (https://schema.org/docs/datamodel.html): ``domainIncludes``/``rangeIncludes`` list the classes
