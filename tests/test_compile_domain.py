@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rdflib import URIRef
 
-from pipeline.compile.domain import DomainMisfit, outside_domain
+from pipeline.compile.domain import DomainMisfit, outside_domain, outside_range
 from pipeline.ontology import load_ontology
 
 TTL = """
@@ -21,6 +21,9 @@ ex:authorBirthDate rdfs:subPropertyOf ex:birthDate .
 ex:anything a owl:DatatypeProperty ; rdfs:domain owl:Thing .
 ex:name a owl:DatatypeProperty ; rdfs:domain [ owl:unionOf ( ex:Person ex:Organisation ) ] .
 ex:isbn schema:domainIncludes ex:Book .
+ex:wrote a owl:ObjectProperty ; rdfs:domain ex:Person ; rdfs:range ex:Book .
+ex:publisher schema:rangeIncludes ex:Organisation .
+ex:title a owl:DatatypeProperty ; rdfs:range <http://www.w3.org/2001/XMLSchema#string> .
 """
 EX = "http://example.org/"
 
@@ -40,3 +43,17 @@ def test_outside_domain(tmp_path):
     assert outside_domain(onto, p("authorBirthDate"), c("Book")).domains == (c("Person"),)  # inherited
     assert outside_domain(onto, p("name"), c("Book")).domains == (c("Organisation"), c("Person"))
     assert outside_domain(onto, p("isbn"), c("Person")) == DomainMisfit((c("Book"),), False, c("Book"))
+
+
+def test_outside_range(tmp_path):
+    """The Related Entity Class against the range: rdfs3 makes each object an instance of it."""
+    path = tmp_path / "o.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    onto = load_ontology([path])
+    p, c = (lambda n: URIRef(EX + n)), (lambda n: URIRef(EX + n))
+    assert outside_range(onto, p("wrote"), c("Book")) is None
+    assert outside_range(onto, p("wrote"), c("Person")) == DomainMisfit((c("Book"),), True, c("Book"))
+    assert outside_range(onto, p("publisher"), c("Book")) == DomainMisfit((c("Organisation"),), False,
+                                                                          c("Organisation"))
+    assert outside_range(onto, p("title"), c("Book")) is None  # a datatype range: no class to be in
+    assert outside_range(onto, p("name"), c("Book")) is None  # no range declared

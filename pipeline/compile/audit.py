@@ -34,7 +34,7 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
 from pipeline.table.cells import IRI_MARKERS
-from pipeline.compile.domain import outside_domain
+from pipeline.compile.domain import outside_domain, outside_range
 from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.table.template import SCHEMES, TemplateError, parse_template
@@ -258,21 +258,42 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
 def _outside_domain(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
     """Warn when an Entity Class of the row lies outside the property's domain (:mod:`pipeline.compile.domain`):
     under RDFS (rule rdfs2) every subject then also becomes an instance of the domain class."""
+    _class_misfits(a, row, "entity_class", row.entity_class, lambda cls: outside_domain(a.ontology, prop, cls),
+                   ("domain", "rdfs2", "subjects", "the vocabulary lists the property on other classes only "
+                    "(schema:domainIncludes)"))
+
+
+def _related_outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
+    """Warn when a relation row's Related Entity Class lies outside the property's class range
+    (:func:`pipeline.compile.domain.outside_range`): under RDFS (rule rdfs3) every object then also
+    becomes an instance of the range class."""
+    _class_misfits(a, row, "related_entity_class", row.related_entity_class,
+                   lambda cls: outside_range(a.ontology, prop, cls),
+                   ("range", "rdfs3", "objects", "the vocabulary lists other classes only as its values "
+                    "(schema:rangeIncludes)"))
+
+
+def _class_misfits(a: _RowAudit, row: MappingRow, column: str, cell_text: str | None, misfit_of,
+                   words: tuple[str, str, str, str]) -> None:
+    """One warning per class of ``cell_text`` that ``misfit_of`` finds outside the property's domain or range;
+    ``words``: (``domain``/``range``, the RDFS rule, ``subjects``/``objects``, what a schema.org listing says)."""
     onto = a.ontology
-    for cell in split_class_alternatives(row.entity_class):
+    side, rule, ends, listed = words
+    for cell in split_class_alternatives(cell_text):
         cls = onto.expand(cell)
         if cls is None or onto.kind(cls) != "class":
             continue  # not a class: an error of its own
-        misfit = outside_domain(onto, prop, cls)
+        misfit = misfit_of(cls)
         if misfit is None:
             continue
-        doms = ", ".join(onto.compact(d) for d in misfit.domains)
+        bounds = ", ".join(onto.compact(d) for d in misfit.domains)
         one = len(misfit.domains) == 1
-        why = (f"under RDFS (rule rdfs2) each of its subjects becomes {'an instance of ' + doms if one else 'an instance of every one of ' + doms} too"
-               if misfit.entailed else "the vocabulary lists the property on other classes only (schema:domainIncludes)")
-        a.add("entity_class", f"{cell} is not {row.ontology_property}'s domain {doms} nor a subclass of "
+        why = (f"under RDFS (rule {rule}) each of its {ends} becomes "
+               f"{'an instance of ' + bounds if one else 'an instance of every one of ' + bounds} too"
+               if misfit.entailed else listed)
+        a.add(column, f"{cell} is not {row.ontology_property}'s {side} {bounds} nor a subclass of "
               f"{'it' if one else 'one of them'}: {why}",
-              f"a class within the domain of {row.ontology_property} ({doms})", misfit.closest, severity="warning")
+              f"a class within the {side} of {row.ontology_property} ({bounds})", misfit.closest, severity="warning")
 
 
 def _audit_class_only(a: _RowAudit, row: MappingRow) -> None:
@@ -306,6 +327,8 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
     if prop_iri is not None and ontology.kind(prop_iri) in ("object_property", "datatype_property", "property"):
         _outside_domain(a, row, prop_iri)
+        if row.related_entity_class:
+            _related_outside_range(a, row, prop_iri)
     literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
     related = split_class_alternatives(row.related_entity_class)
     if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \

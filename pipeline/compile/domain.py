@@ -1,4 +1,5 @@
-"""Whether a row's Entity Class lies within its property's domain, and the closest class that does.
+"""Whether a row's Entity Class lies within its property's domain (and its Related Entity Class within the
+range), and the closest class that does.
 
 ``rdfs:domain`` forbids nothing: under RDFS entailment (RDF 1.1 Semantics, rule rdfs2) every
 subject of the property *becomes* an instance of the domain. A row whose Entity Class is neither
@@ -6,7 +7,9 @@ a domain class nor a subclass of one therefore states, through the KG, that each
 is also of the domain class (``p:birthDate`` on ``lib:Book``: every book a ``p:Person``), which is
 a typing slip far more often than a design; the compiler says so as a warning. schema.org's
 ``domainIncludes`` entails nothing; outside it, the row uses the property on a class the
-vocabulary does not list, said the same way without the entailment.
+vocabulary does not list, said the same way without the entailment. The range is read alike for the
+Related Entity Class of a relation row: under rule rdfs3 every object becomes an instance of the
+range (schema.org's ``rangeIncludes`` entails nothing).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from rdflib.namespace import RDFS
 
 from pipeline.ontology import Ontology
 
-__all__ = ["DomainMisfit", "outside_domain", "NEAR_NAME"]
+__all__ = ["DomainMisfit", "outside_domain", "outside_range", "NEAR_NAME"]
 
 #: Least name similarity (:meth:`Ontology.closest`) at which a fitting class is offered for its name
 #: (``ex:Novel`` for ``ex:Novels``); below it the names share less than half their characters and the
@@ -27,13 +30,14 @@ NEAR_NAME = 0.5
 
 @dataclass(frozen=True)
 class DomainMisfit:
-    """A class outside a property's domain.
+    """A class outside a property's domain (or range).
 
     Attributes:
-        domains: the property's domain classes (:meth:`Ontology.domains`), sorted.
-        entailed: ``True`` when a domain is stated by ``rdfs:domain`` (of the property or a
-            super-property), so RDFS infers the subjects' membership; ``False`` for a domain
-            only listed by schema.org's ``domainIncludes``.
+        domains: the property's domain classes (:meth:`Ontology.domains`), sorted; for
+            :func:`outside_range` its range classes.
+        entailed: ``True`` when a domain is stated by ``rdfs:domain`` (a range by ``rdfs:range``) of the
+            property or a super-property, so RDFS infers the membership; ``False`` for one only
+            listed by schema.org's ``domainIncludes`` (``rangeIncludes``).
         closest: the fix to offer: the fitting class (a domain class or one of its subclasses) nearest
             the row's class by name when one is near (:data:`NEAR_NAME`), else the first domain class.
     """
@@ -55,10 +59,29 @@ def outside_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfi
         class is ``cls`` or one of its superclasses (``rdfs:subClassOf``/``owl:equivalentClass``
         closure); else a :class:`DomainMisfit`.
     """
-    domains = ontology.domains(prop)
-    if not domains or domains & ontology.superclasses(cls):
+    return _outside(ontology, prop, cls, ontology.domains(prop), RDFS.domain)
+
+
+def outside_range(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit | None:
+    """Whether ``cls`` (a relation row's Related Entity Class) lies outside the range of ``prop``.
+
+    Args:
+        ontology: the case's vocabularies.
+        prop: an object property of the ontology.
+        cls: a class of the ontology.
+    Returns:
+        ``None`` when ``prop`` has no class range (none declared, a universal class, or datatypes only)
+        or a range class is ``cls`` or one of its superclasses; else a :class:`DomainMisfit` whose
+        ``domains`` are the range classes.
+    """
+    ranges = {r for r in ontology.ranges(prop) if r in ontology.classes}
+    return _outside(ontology, prop, cls, ranges, RDFS.range)
+
+
+def _outside(ontology: Ontology, prop: URIRef, cls: URIRef, bounds: set[URIRef], stated: URIRef) -> DomainMisfit | None:
+    if not bounds or bounds & ontology.superclasses(cls):
         return None
-    entailed = any(True for p in ontology.superproperties(prop) for _ in ontology.graph.objects(p, RDFS.domain))
-    fitting = sorted(c for c in ontology.classes if ontology.superclasses(c) & domains)
+    entailed = any(True for p in ontology.superproperties(prop) for _ in ontology.graph.objects(p, stated))
+    fitting = sorted(c for c in ontology.classes if ontology.superclasses(c) & bounds)
     closest, _ = ontology.closest(str(cls), fitting, NEAR_NAME)
-    return DomainMisfit(tuple(sorted(domains)), entailed, closest or min(domains))
+    return DomainMisfit(tuple(sorted(bounds)), entailed, closest or min(bounds))
