@@ -35,7 +35,7 @@ from pipeline.rdflists import members as rdf_members
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
            "datatype_restriction",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
-           "closest_term", "DATATYPE_SPELLING", "namespace"]
+           "closest_term", "DATATYPE_SPELLING", "namespace", "local_name"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -123,10 +123,12 @@ def is_langstring(iri: URIRef | str | None) -> bool:
     tables use it (BLINKG's do) meaning ``rdf:langString``; every stage (table audit, offline
     mapper, compiler, SHACL derivation) reads it so, through this one test.
     """
-    return iri is not None and (str(iri) == str(RDF.langString) or _local_name(str(iri)) == "langString")
+    return iri is not None and (str(iri) == str(RDF.langString) or local_name(str(iri)) == "langString")
 
 
-def _local_name(iri: str) -> str:
+def local_name(iri: str) -> str:
+    """The local name of a term: its IRI after the last ``#``, ``/`` or ``:`` (a trailing ``/`` or ``#``
+    ignored): ``Person`` for ``http://xmlns.com/foaf/0.1/Person``."""
     return re.split(r"[#/:]", iri.rstrip("/#"))[-1]
 
 
@@ -516,7 +518,7 @@ class Ontology:
     def verbalise(self, iri: URIRef) -> str:
         """Label and comment of a term as one text (local name when it has no label)."""
         labels = self.labels(iri)
-        head = labels[0] if labels else _local_name(str(iri))
+        head = labels[0] if labels else local_name(str(iri))
         c = self.comment(iri)
         return f"{head}: {c}" if c else head
 
@@ -527,7 +529,7 @@ class Ontology:
         cands = list(candidates)
         written = self.expand(text)
         if written is not None:
-            ns = str(written)[:len(str(written)) - len(_local_name(str(written)))]
+            ns = str(written)[:len(str(written)) - len(local_name(str(written)))]
             cands.sort(key=lambda c: not str(c).startswith(ns))  # stable; closest_term keeps the first of ties
         return closest_term(text, cands, min_score)
 
@@ -546,8 +548,8 @@ def closest_term(text: str, candidates: Iterable[URIRef], min_score: float = 0.0
     cands = list(candidates)
     if not cands or not text:
         return None, 0.0
-    key = _local_name(text.strip("<>"))
-    names = [_local_name(str(c)) for c in cands]
+    key = local_name(text.strip("<>"))
+    names = [local_name(str(c)) for c in cands]
     best = process.extractOne(key, names, scorer=fuzz.ratio)
     if best is None or best[1] / 100 < min_score:
         return None, 0.0

@@ -25,6 +25,7 @@ import difflib
 import logging
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ import yaml
 
 from pipeline.errors import InputError, ManifestError
 from pipeline.manifest import yaml_kind
+from pipeline.ontology import namespace
 from pipeline.text.data import (Sentence, TextOntology, load_ontology, load_sentences, resolve_relations,
                                 unknown_relations)
 from pipeline.text.offline import OfflineExtractor, setting_names
@@ -61,10 +63,7 @@ class TextCase:
 def _namespace(onto: TextOntology) -> str:
     """The namespace most of an RDF ontology's terms share (up to their last ``#`` or ``/``), where a
     class the extractor names but the ontology lacks is minted."""
-    spaces: dict[str, int] = {}
-    for iri in onto.term_iris.values():
-        ns = iri[:max(iri.rfind("#"), iri.rfind("/")) + 1]
-        spaces[ns] = spaces.get(ns, 0) + 1
+    spaces = Counter(namespace(iri) for iri in onto.term_iris.values())
     return max(sorted(spaces), key=spaces.get) if spaces else "http://example.org/onto#"
 
 

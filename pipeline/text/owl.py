@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rdflib import OWL, RDF, RDFS, XSD, URIRef
 
-from pipeline.ontology import load_ontology as load_rdf
+from pipeline.ontology import load_ontology as load_rdf, local_name
 from pipeline.text.data import Relation, TextOntology
 
 __all__ = ["rdf_text_ontology", "RANGE_NAMES", "is_rdf_file"]
@@ -64,16 +64,11 @@ def is_rdf_file(path: Path) -> bool:
 
 def _names(terms: list[URIRef], label) -> dict[URIRef, str]:
     """Each term's name: its first label, else its local name; terms sharing a name get local names."""
-    first = {t: (label(t) or _local(t)) for t in terms}
+    first = {t: (label(t) or local_name(t)) for t in terms}
     seen: dict[str, int] = {}
     for n in first.values():
         seen[n.lower()] = seen.get(n.lower(), 0) + 1
-    return {t: (n if seen[n.lower()] == 1 else _local(t)) for t, n in first.items()}
-
-
-def _local(iri: URIRef) -> str:
-    s = str(iri)
-    return s[max(s.rfind("#"), s.rfind("/"), s.rfind(":")) + 1:] or s
+    return {t: (n if seen[n.lower()] == 1 else local_name(t)) for t, n in first.items()}
 
 
 def rdf_text_ontology(path: str | Path, name: str | None = None) -> TextOntology:
@@ -116,7 +111,7 @@ def rdf_text_ontology(path: str | Path, name: str | None = None) -> TextOntology
             rng = class_name[objects[0]]
         elif data or p in onto.datatype_properties:
             rng = "string"  # literals of several datatypes, or an owl:DatatypeProperty without a range
-        rel = Relation(prop_name[p], domain, rng, _local(p), datatype)
+        rel = Relation(prop_name[p], domain, rng, local_name(p), datatype)
         rels[rel.name] = rel
         iris[("relation", rel.name)] = str(p)
     if not rels:
@@ -127,4 +122,4 @@ def rdf_text_ontology(path: str | Path, name: str | None = None) -> TextOntology
             if sup in class_name and sup != c:
                 parents.setdefault(class_name[c], set()).add(class_name[sup])
     return TextOntology(name or path.stem, [class_name[c] for c in classes], rels, parents, "",
-                        {n: _local(c) for c, n in class_name.items()}, term_iris=iris, rdf_files=[str(path)])
+                        {n: local_name(c) for c, n in class_name.items()}, term_iris=iris, rdf_files=[str(path)])
