@@ -55,6 +55,16 @@ EXPECTED = {
         ["capec-3.9-subset.xml"],
         ["sepses-capec.ttl", "sepses-integrated.ttl", "dcterms.ttl"],
     ),
+    "attack-ics-sepses": (
+        1051,
+        {SEPSES + "attack#" + c: n for c, n in [
+            ("Reference", 77), ("relationship", 44), ("x-mitre-tactic", 12), ("attack-pattern", 11),
+            ("course-of-action", 3), ("intrusion-set", 2), ("x-mitre-asset", 2), ("malware", 1), ("campaign", 1),
+            ("x-mitre-matrix", 1), ("identity", 1), ("marking-definition", 1)]},
+        22,
+        ["ics-attack-subset.json"],
+        ["sepses-attack.ttl", "dcterms.ttl"],
+    ),
     "alloy-composition-emmo": (
         550,
         {EMMO + "Dataset": 50, EMMO + "Alloy": 50, EMMO + "Datum": 100},
@@ -79,7 +89,11 @@ EXPECTED = {
 }
 
 #: cases whose reference is checked against a fresh ``kgc materialize reference/config.ini`` of their adjusted mapping
-REPRODUCED = ["alloy-composition-emmo", "seismic-events-semcon", "software-metadata-somef"]
+REPRODUCED = ["alloy-composition-emmo", "seismic-events-semcon", "software-metadata-somef", "attack-ics-sepses"]
+
+#: exit status of that run when it is not 0: attack-ics-sepses's `rr:template "{url}"` makes 33 IRIs that are not
+#: absolute (the URL percent-encoded), which kgc drops and reports as an error (exit 1), as the case README says
+REPRODUCED_EXIT = {"attack-ics-sepses": 1}
 
 ALL_CASES = sorted(p.name for p in ROOT.iterdir() if (p / "case.yaml").is_file())
 
@@ -149,7 +163,8 @@ def test_reference_is_what_the_adjusted_mapping_gives(case_id, tmp_path, monkeyp
 
     folder = ROOT / case_id
     monkeypatch.chdir(folder)
-    assert main(["materialize", "reference/config.ini", str(tmp_path / "kg.nt"), "-q"]) == 0
+    status = main(["materialize", "reference/config.ini", str(tmp_path / "kg.nt"), "-q"])
+    assert status == REPRODUCED_EXIT.get(case_id, 0)
     assert rdflib.compare.isomorphic(_graph(tmp_path / "kg.nt"), _graph(folder / "reference" / "reference.nt"))
 
 
