@@ -61,3 +61,16 @@ def test_ids_that_are_compact_iris_key_by_the_usual_template(tmp_path):
             rec["iri"] = "st:" + rec["iri"].rsplit("/", 1)[-1]
     _, rows = _map(tmp_path, compact)
     assert {r.subject_template for r in rows} == {"http://example.org/station/{iri}"}
+
+
+def test_a_context_in_each_record_is_read_and_is_no_data(tmp_path):
+    def inline(doc):
+        context = doc.pop("@context")
+        del context["stations"]
+        for rec in doc["stations"]:
+            rec["@context"] = context
+    result, rows = _map(tmp_path, inline)
+    assert cells(rows, "data_reference", "ontology_property", "subject_template") == {
+        ("y", "geo:lat", "{iri}"), ("docks", "tr:capacity", "{iri}"), ("label", "tr:title", "{iri}"),
+        ("run_by", "tr:operator", "{iri}")}
+    assert not any("'@context." in f["message"] for f in result.provenance["findings"])  # no column of it
