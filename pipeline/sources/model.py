@@ -15,6 +15,7 @@ from lxml import etree
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.columns import ColumnRecords, Values, sample_indices
+from pipeline.sources.jsonld import JsonLd
 from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["SourceData"]
@@ -53,6 +54,9 @@ class SourceData:
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
         trimmed: CSV header names that had white space at their ends, as in the file; ``references``
             holds them trimmed and the engine reads a copy whose header is trimmed too.
+        jsonld: what the JSON-LD contexts of the document say of the records' members
+            (:class:`~pipeline.sources.jsonld.JsonLd`); ``None`` for a JSON document without ``@context``
+            and for other formats.
     """
 
     source: Source
@@ -69,6 +73,7 @@ class SourceData:
     element_prefixes: dict[str, str] = field(default_factory=dict)
     markup: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
+    jsonld: JsonLd | None = None
     _tree: object = None
     _json: list | None = None
 

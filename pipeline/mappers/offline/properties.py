@@ -85,12 +85,15 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
     context = words(info.stem)
     fits = {p: domain_fits(ontology, p, info.cls) for p in datatype_props}
-    mine = [p for p in datatype_props if fits[p] > 0]
+    # members and properties already mapped by what the data states (a JSON-LD context, .jsonld) stay so
+    stated = {a.reference for a in info.assignments}
+    taken = {a.prop for a in info.assignments if a.cls == info.cls}
+    mine = [p for p in datatype_props if fits[p] > 0 and p not in taken]
     # the records' language column tags the text columns; it is also the value of a property of the
     # class whose range is xsd:language (dcterms:language), which states the language itself
     speaks = any(XSD.language in ontology.ranges(p) for p in mine)
     candidates = [r for r in info.refs if r not in info.fks and (r != info.lang_col or speaks)
-                  and not is_code_name(r)]
+                  and not is_code_name(r) and r not in stated]
     # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
     # a flat column of the record; a nested object (address.street) is rather an entity of that class
     foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}

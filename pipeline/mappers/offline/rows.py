@@ -61,7 +61,13 @@ class RowBuilder:
         return None if iri is None else self.ont.compact(iri)
 
     def template(self, info: SourceInfo, cls: URIRef) -> str:
-        return subject_template(self.case.base_iri, self.ont, cls, info.keys.get(cls) or info.key)
+        """The Subject Generation of ``info``'s entities of ``cls``: :func:`subject_template`, or ``{member}``
+        for the primary entity keyed by the member whose values are its IRIs (a JSON-LD ``@id``,
+        :attr:`.analysis.SourceInfo.node_iri`; the compiler writes the value as the IRI)."""
+        key = info.keys.get(cls) or info.key
+        if info.node_iri is not None and cls == info.cls and tuple(key) == (info.node_iri,):
+            return "{" + info.node_iri + "}"
+        return subject_template(self.case.base_iri, self.ont, cls, key)
 
     def basis(self, info: SourceInfo, a: Any) -> str:
         """The basis of a datatype row (:mod:`.confidence`): a name match is ``exact name`` when the
@@ -81,7 +87,9 @@ class RowBuilder:
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
             reference = a.reference
-            if a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
+            if a.datatype is not None:  # the data states it (a JSON-LD term definition, .jsonld)
+                dt, ev = a.datatype, f"datatype {a.datatype}: stated by the data's JSON-LD context"
+            elif a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
                 reference = subject_template(self.case.base_iri, self.ont, a.iri_of, (a.reference,))
                 dt, ev = "IRI", f"the object is the IRI of the {self.c(a.iri_of)} that {a.reference!r} identifies"
             elif a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
@@ -106,7 +114,13 @@ class RowBuilder:
             # a range of rdfs:Literal (or none) admits a language-tagged string, xsd:string does not
             admits_tag = dt in ("xsd:string", "rdfs:Literal") and takes_tagged_string(self.ont, a.prop)
             tags = language_members(info.refs, a.reference)
-            if tags and (dt == "rdf:langString" or admits_tag):
+            if a.language is not None or a.datatype is not None:
+                # the data states the tag, or that there is none (a JSON-LD term definition): nothing to detect
+                lang = a.language or None
+                if lang:
+                    dt = "rdf:langString"
+                    evidence.append(f"language tag {lang!r}: stated by the data's JSON-LD context")
+            elif tags and (dt == "rdf:langString" or admits_tag):
                 # a member of a language map is named by its text's language (JSON-LD 1.1 section 4.2.4)
                 lang, dt, unsure = tags[a.reference], "rdf:langString", False
                 evidence.append(f"language tag {lang!r}: the member name of {a.reference!r}, in an object whose "
