@@ -192,7 +192,7 @@ class OfflineMapper:
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
-                assign_properties(info, ont, matcher, dprops, described)
+                assign_properties(info, ont, matcher, dprops, described, oprops)
         # an entity opened from an identifier column alone needs a class the ontology declares: a class
         # only implied by a domain union (a trimmed vocabulary) has no modelled instances of its own
         implied = ont.implied_classes()
