@@ -109,6 +109,9 @@ class SourceInfo:
             reported as the mapper's findings.
         lang_col: the reference holding each record's language code (:func:`.language.language_column`):
             it qualifies the record's text values (their language tag), it is no property value.
+        part_relations: class -> ``(object property, part, name similarity)`` for the entities read one per
+            occurrence of a repeating part (:mod:`.occurrences`): the property relating the record's entity
+            to each of them.
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
@@ -142,3 +145,4 @@ class SourceInfo:
     typed: tuple[str, URIRef] | None = None
     node_iri: str | None = None
     context_notes: dict[str, str] = field(default_factory=dict)
+    part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)

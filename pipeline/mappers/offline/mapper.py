@@ -204,7 +204,7 @@ class OfflineMapper:
         for info in infos:
             if info.name not in documents and not info.link:
                 context_assignments(info, ont)  # what a JSON-LD context states comes before names (jsonld.py)
-                assign_properties(info, ont, matcher, dprops, described)
+                assign_properties(info, ont, matcher, dprops, described, oprops)
         # an entity opened from an identifier column alone needs a class the ontology declares: a class
         # only implied by a domain union (a trimmed vocabulary) has no modelled instances of its own
         implied = ont.implied_classes()

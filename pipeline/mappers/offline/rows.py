@@ -260,15 +260,22 @@ class RowBuilder:
             # members of one occurrence describe things of that occurrence, related as the vocabulary says
             pairs += [pair for a in classes for b in classes if str(a) < str(b) and len(place[a]) == 1 == len(place[b])
                       and next(iter(place[a])) and place[a] == place[b] for pair in ((a, b), (b, a))]
+            # an entity per occurrence of a repeating part is related to the record's by the property the
+            # part's name chose (occurrences.py), one way only
+            pairs = [(d, r) for d, r in pairs if not (r == s.cls and d in s.part_relations)]
             if s.cls not in s.borrowed:
                 for dom, rng in pairs:
-                    p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
+                    part = s.part_relations.get(rng) if dom == s.cls else None
+                    p, score = (part[0], part[2]) if part else best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None or (s.cls not in (dom, rng) and domain_fits(self.ont, p, dom) < 1.0):
                         continue
                     # the only object property between the two classes is forced; one of several is a
-                    # guess by the name of the range class
+                    # guess by the name of the range class, or chosen by the name of the repeating part
                     several = sum(1 for q in object_props if domain_fits(self.ont, q, dom) > 0
                                   and range_fits(self.ont, q, rng)) > 1
+                    basis = ("name" if part else "record choice") if several else "record"
+                    why = ([f"each occurrence of the repeating part {part[1]!r} is a {self.c(rng)}; the part's name "
+                            f"fits {self.c(p)} (similarity {score:.2f})"] if part else [])
                     # the same record: both entities' keys agree (child key, then parent key); when one
                     # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
                     kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
@@ -278,8 +285,8 @@ class RowBuilder:
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),
                         join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
-                        evidence=[evidence_line("record choice" if several else "record", score),
-                                  f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                        evidence=[evidence_line(basis, score),
+                                  f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}", *why,
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
 
     def exact_relation(self, ref: str, owner: URIRef, target: URIRef, described: set[URIRef],
