@@ -36,7 +36,7 @@ from pipeline.manifest import Case
 from pipeline.materialize.materializer import materialize
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import Ontology
-from pipeline.rdffile import load_graph, ntriples_copy
+from pipeline.rdffile import RemoteContextError, load_graph, ntriples_copy
 from pipeline.scoring.gold_graph import gold_vocabulary_findings
 from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
 from pipeline.scoring.mapping import score_case, write_case_json
@@ -270,6 +270,12 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
         try:
             syntax = ntriples_copy(kg_path, copy)
+        except RemoteContextError as exc:  # unreadable offline, which says nothing against its syntax: not run
+            reason = f"{Path(kg_path).name}: {str(exc).split(': KG: ', 1)[-1]}"
+            unread = Result("SV2", None, status="not_run", details={
+                "reason": reason, "remote_contexts": exc.urls, "coverage": {"mode": "not run", "reason": reason}})
+            return {"SV2": unread.to_dict(), **{n: skipped(n, "the KG could not be read (see SV2)")
+                                                for n in [*names, VOCABULARY]}}
         except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
             message = str(exc).split(": ", 1)[-1] if exc.path else str(exc)
             fatal = Result("SV2", False, findings=[Finding(severity="fatal", message=message, location=str(kg_path),
