@@ -18,7 +18,7 @@ from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph
                                    validation_passed)
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import MappingTable, read_table
-from pipeline.scoring.graph.cq import pq_note
+from pipeline.scoring.graph.cq import NOT_RUN_KINDS, pq_note
 from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
 from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
@@ -243,7 +243,7 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
                 note = f" ({note})" if note else ""
                 print(f"{name}: {value:.3f}{note}" if isinstance(value, float) else f"{name}: {value}{note}")
         for f in scores.get("PQ3", {}).get("findings") or []:
-            if f.get("code") == "cq-syntax":
+            if f.get("code") in NOT_RUN_KINDS:  # a CQ not run: named with its file and line
                 where = ":".join(str(x) for x in (f["location"], f.get("line"), f.get("column")) if x)
                 print(f"error: {where}: {f['message']}", file=sys.stderr)
     return 0

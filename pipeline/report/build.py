@@ -122,8 +122,10 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "consistent with domains and ranges (CS1), gold rows covered (CM1), "
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
-    ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
-                "syntax error; the case's section names the file and line). In a mean row, 'partial n/m': n of "
+    ("partial", "A competency-question score (PQ) over part of the questions: some did not run (malformed: "
+                "a SPARQL syntax error or an undeclared prefix; refused: a SERVICE or FROM clause, which would "
+                "reach the network; failed: the query raised an error on the gold KG; the case's section names "
+                "the file and line). In a mean row, 'partial n/m': n of "
                 "the m cases it averages are partial, so the mean is over part of the questions too.",
      "this report"),
     ("k/n yes", "A mean row's cell for a yes/no check (SV2, CS2, SHACL ...): k of the n cases where the check "

@@ -31,7 +31,7 @@ from pipeline.validation.shacl import check_shapes
 from pipeline.run.case import CaseRun, RunConfig, write_json
 from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
                                    mapping_scores, subject_templates)
-from pipeline.scoring.graph.cq import syntax_error
+from pipeline.scoring.graph.cq import cannot_run
 from pipeline.scoring.graph.values import term_key
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
@@ -125,10 +125,17 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
         gold = read_table(case.gold_table)
         if not is_self_replay(case, config):  # a gold column not read leaves a task unscored: said in the audit
             run.findings.extend(ignored_gold_columns(gold)[1])
-    if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
-        for bad in filter(None, map(syntax_error, case_competency_questions(case))):
-            run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
-                                        expected="a SPARQL SELECT or ASK query"))
+    if config.evaluate:  # a CQ that cannot run is named now, in the audit; the others are scored later
+        for bad in filter(None, map(cannot_run, case_competency_questions(case))):
+            run.findings.append(_cq_finding(bad.to_dict()))
+
+
+def _cq_finding(bad: dict[str, Any]) -> Finding:
+    """A CQ that is not run (a :func:`pipeline.scoring.graph.cq.cannot_run` finding, or one that failed on the
+    gold KG, as ``Finding.to_dict()``) as an audit finding."""
+    return Finding("cq", bad["location"], bad["message"], line=bad.get("line"), column="query",
+                   expected="a SPARQL SELECT or ASK query answered on the KG alone" if bad.get("code") == "cq-remote"
+                   else "a SPARQL SELECT or ASK query")
 
 
 def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
@@ -330,6 +337,9 @@ def _score(run: CaseRun, st: State, config: RunConfig) -> None:
                           templates, gold.templates)
     run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
     run.artifacts["graph_scores"] = write_json(run.folder / "graph_scores.json", scores)
+    for f in scores.get("PQ3", {}).get("findings") or []:  # known only once run: in the audit with the others
+        if f.get("code") == "cq-gold-failed":
+            run.findings.append(_cq_finding(f))
 
 
 
