@@ -64,3 +64,31 @@ def test_a_near_miss_header_names_its_column_and_task_an_unrelated_one_none():
     assert [(c.header, c.line, c.probable, c.task) for c in cols] == [
         ("Lang", 1, "Language Tag", "Language Annotation"), ("Notes", 1, None, None)]
     assert [(f.severity, f.line, f.candidate) for f in findings] == [("warning", 1, "Language Tag"), ("info", 1, None)]
+
+
+def test_absent_gold_columns_leave_their_tasks_unscored_when_the_table_fills_them():
+    """A task column the gold's header lacks is named (a misnamed header standing for it is left to
+    ignored_gold_columns); the tasks the scored table gives values are listed as unscored."""
+    from pipeline.scoring.mapping.gold_columns import absent_columns_finding, absent_gold_columns
+    from pipeline.scoring.mapping.report import score_case
+
+    gold = parse_markdown("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Lang |\n"
+                          "|---|---|---|---|---|---|\n| name | e.csv | ex:name | ex:E | http://x/{id} | en |\n",
+                          "gold.md")
+    assert absent_gold_columns(gold) == {"Related Entity Class": "Related Entity Class",
+                                         "Join Condition": "Join Condition", "Datatype": "Datatype",
+                                         "Function Name": "Function Name", "Function Output": "Function Output"}
+    table = parse_markdown("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | "
+                           "Datatype | Function Name |\n|---|---|---|---|---|---|---|\n"
+                           "| name | e.csv | ex:name | ex:E | http://x/{id} | xsd:integer | toUpperCase |\n", "t.md")
+    report = score_case([table], gold, None, config=None)
+    assert report.unscored_tasks == {
+        "Language Annotation": "the gold's header 'Lang' (line 1) is probably 'Language Tag' but is no mapping-table "
+                               "column: its cells were not read",
+        "Datatype": "the gold table has no 'Datatype' column: the table's 1 value(s) there are judged by nothing",
+        "Function Name": "the gold table has no 'Function Name' column: the table's 1 value(s) there are judged by "
+                         "nothing"}
+    assert [f.code for f in report.gold_findings] == ["gold-column-ignored", "gold-column-absent"]
+    assert absent_columns_finding(gold, {"Datatype": 0}) is None  # nothing judged by nothing
+    from pipeline.table.formats import parse_json
+    assert absent_gold_columns(parse_json('[{"data_reference": "name", "ontology_property": "ex:name"}]')) == {}

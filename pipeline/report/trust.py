@@ -181,8 +181,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
             accuracy += (f" - a partial gold: {partial} gold-table row(s) did not compile, so triples they would "
                          "give count as extra")
         if gold.get("columns_unread"):
-            accuracy += (f" - a partial gold: a gold-table column was not read ({', '.join(gold['columns_unread'])}), "
-                         "so what it says is missing from the gold KG")
+            accuracy += (f" - a partial gold: a gold-table column was not read or is absent "
+                         f"({', '.join(gold['columns_unread'])}), so what it says is missing from the gold KG")
         reasons.append(accuracy + ".")
         cq = entry.get("cq_summary") or {}
         if cq.get("total") or cq.get("scored") or cq.get("not_scorable"):
