@@ -128,7 +128,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     elif v.state in ("not validated", "not checked"):
         level = "not validated"
         headline = "The KG is not validated: " + ("no check ran (--no-evaluate)." if v.state == "not checked" else
-                                                   f"{', '.join(v.not_run)} did not run.")
+                                                   f"{', '.join(v.not_run)} did not run." if v.not_run else
+                                                   f"{v.unchecked}.")
     else:
         # rows the compiler left out: the table asked for data the KG lacks, whoever wrote the table
         left = counts.get("rows_dropped") or 0
