@@ -544,7 +544,11 @@ def pq_note(details: dict[str, Any]) -> str:
     total = details.get("n_cqs_total") or details.get("n_cqs", 0) + len(details.get("not_scorable") or ())
     parts = []
     if details.get("not_run"):
-        parts.append(f"{len(details['not_run'])} not run ({_not_run_words(map(tuple, details.get('not_run_where') or []))})")
+        where = [tuple(x) for x in details.get("not_run_where") or []]
+        if not where:  # details without kinds list files of syntax errors in their reason
+            where = [("malformed", Path(x).name) for x in str(details.get("reason", "")).split(": ", 1)[-1].split(", ")
+                     if x]
+        parts.append(f"{len(details['not_run'])} not run ({_not_run_words(where)})")
     if details.get("not_scorable"):
         parts.append(f"{len(details['not_scorable'])} without a gold answer")
     return ("partial: " if details.get("not_run") else "") + f"over {details.get('n_cqs', 0)} of {total} CQs; " \
