@@ -17,6 +17,7 @@ from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
+from pipeline.mappers.offline.profile import MISSING_MARKERS
 
 __all__ = ["choose_class", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
@@ -222,8 +223,9 @@ def held_share(data: SourceData, ref: str) -> float:
 def _attribute(info: SourceInfo, ref: str) -> bool:
     """True when most of the first :data:`ATTRIBUTE_SAMPLE` non-empty values of ``ref`` are of an attribute
     kind, each read alone (``2019-06-14`` and ``2009``: dates and years; the majority says what a column
-    holds, as :data:`MOSTLY_FITS` for a range)."""
-    values = [v for v in info.data.head_values(ref, ATTRIBUTE_SAMPLE) if v and v.strip()]
+    holds, as :data:`MOSTLY_FITS` for a range); cells that say "no value" (``N/A``) are none."""
+    values = [v for v in info.data.head_values(ref, ATTRIBUTE_SAMPLE) if v and v.strip()
+              and v.strip() not in MISSING_MARKERS]
     return bool(values) and sum(value_kind([v]) in ATTRIBUTE_KINDS for v in values) > MOSTLY_FITS * len(values)
 
 
