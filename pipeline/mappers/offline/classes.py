@@ -12,7 +12,7 @@ from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
@@ -284,6 +284,11 @@ def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str
 SUBCLASS_EVIDENCE = 0.7
 #: Lead of a subclass's name fit over its superclass's for the file name to prefer it.
 SUBCLASS_NAME_LEAD = 0.05
+#: Least name fit of the file name to a subclass for the name to prefer it to a superclass the columns fit
+#: as well: a name match (:data:`.analysis.MIN_SCORE`, the least a column's name match needs). Below it the
+#: similarity of a word that names no class of the vocabularies (``listing`` ~ ``s:Festival`` 0.32, ``big``
+#: 0.21) is noise, and a lead of 0.05 in noise would type every record with a subclass nothing supports.
+SUBCLASS_NAME_MATCH = MIN_SCORE
 
 
 def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[float, np.ndarray]],
@@ -292,8 +297,9 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
     property of its superclasses, so it scores at least as high on the columns, and by chance higher
     (``fileFormat`` ~ ``videoFormat`` makes events ``schema:BroadcastEvent``). It is kept only when the
     data names it: a column whose best property is usable on the subclass and not on the superclass,
-    with at least :data:`SUBCLASS_EVIDENCE`, or a file name fitting it better by
-    :data:`SUBCLASS_NAME_LEAD`. Occam's choice: claim no more than the data shows."""
+    with at least :data:`SUBCLASS_EVIDENCE`, or a file name that names it (a fit of at least
+    :data:`SUBCLASS_NAME_MATCH`) better by :data:`SUBCLASS_NAME_LEAD`. Occam's choice: claim no more
+    than the data shows."""
     name_fit, weights = fits[cls]
     best = (sims * weights).argmax(axis=1)
     scores = (sims * weights).max(axis=1)
@@ -306,7 +312,7 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
             continue
         sup_name, sup_weights = fits[sup]
         own = any(sup_weights[j] == 0 and v >= SUBCLASS_EVIDENCE for j, v in zip(best, scores))
-        if not own and name_fit < sup_name + SUBCLASS_NAME_LEAD:
+        if not own and (name_fit < SUBCLASS_NAME_MATCH or name_fit < sup_name + SUBCLASS_NAME_LEAD):
             return sup
     return cls
 
