@@ -41,8 +41,11 @@ from pipeline.validation.terms import check_iri
 
 __all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind"]
 
-#: Supported source formats and the file suffixes that imply them.
-FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"), "json": (".json", ".jsonl", ".ndjson"), "xml": (".xml",)}
+#: Supported source formats and the file suffixes that imply them. GeoJSON (``.geojson``, media type
+#: application/geo+json, RFC 7946 section 12) and JSON-LD (``.jsonld``, application/ld+json) documents are JSON.
+FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"),
+                                       "json": (".json", ".jsonl", ".ndjson", ".geojson", ".jsonld"),
+                                       "xml": (".xml",)}
 
 _TOP_KEYS = {"name", "scenario", "base_iri", "sources", "ontologies", "skos", "prefixes", "gold",
              "competency_questions", "shapes", "notes"}

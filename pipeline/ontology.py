@@ -330,6 +330,30 @@ class Ontology:
         return frozenset(c for c in out if isinstance(c, URIRef))
 
     @cached_property
+    def _typed(self) -> dict[URIRef, frozenset[URIRef]]:
+        """Class -> the named resources typed with it directly, other than terms of the vocabularies."""
+        terms = self.classes | self.properties | frozenset(self.graph.subjects(RDF.type, OWL.Ontology))
+        out: dict[URIRef, set[URIRef]] = {}
+        for s, c in self.graph.subject_objects(RDF.type):
+            if isinstance(s, URIRef) and isinstance(c, URIRef) and c in self.classes and s not in terms:
+                out.setdefault(c, set()).add(s)
+        return {c: frozenset(m) for c, m in out.items()}
+
+    def members(self, cls: URIRef) -> frozenset[URIRef]:
+        """The named individuals of ``cls`` the files declare: resources typed ``cls`` or one of its subclasses
+        (``rdf:type``, and RDFS rule rdfs9 for the subclasses; ``schema:EventScheduled a
+        schema:EventStatusType``, a SKOS concept typed with a class too), other than classes, properties and
+        ontology headers. Empty for a class of no declared member."""
+        def compute() -> frozenset[URIRef]:
+            return frozenset(m for c, ms in self._typed.items() if cls in self.superclasses(c) for m in ms)
+        return self._cached("members", cls, compute)
+
+    @cached_property
+    def enumerated_classes(self) -> frozenset[URIRef]:
+        """The classes of at least one declared member (:meth:`members`)."""
+        return frozenset(sup for c in self._typed for sup in self.superclasses(c) if sup in self.classes)
+
+    @cached_property
     def sorted_terms(self) -> tuple[list[URIRef], list[URIRef]]:
         """``(properties, classes)`` sorted, computed once: the pools closest-term suggestions draw from."""
         return sorted(self.properties | BUILTIN_PROPERTIES), sorted(self.classes)

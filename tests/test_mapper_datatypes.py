@@ -19,7 +19,7 @@ def test_a_column_whose_most_values_fit_the_range_is_mapped_and_the_misfits_repo
         "column 'price' of books.csv maps to lib:price with datatype xsd:decimal, but 2 of its 5 values do not fit "
         "it (e.g. '1e3', 'abc'); the guard drops those literals at materialize"]
     # where few values fit (half or less), the column stays unmapped
-    rows, findings = map_books(tmp_path, "books.csv", text.replace(",7\n", ",n/a\n"))
+    rows, findings = map_books(tmp_path, "books.csv", text.replace(",7\n", ",x\n"))
     assert not any(r[0] == "price" for r in rows)
     assert any(m.startswith("column 'price' of books.csv is not mapped; best candidates: lib:price (similarity")
                and "but the values do not fit its range (only 2 of 5 do; more than half must)" in m for c, m in findings)

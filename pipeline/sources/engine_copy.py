@@ -59,6 +59,7 @@ from rdflib import Literal, URIRef
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
+from pipeline.manifest import FORMATS
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
@@ -683,8 +684,7 @@ def _mapping_references(rml) -> dict[str, dict[str, _Reads]]:
 
         def reads_of(ls) -> _Reads | None:
             src = rml.value(ls, src_p)
-            if src is None or not isinstance(src, Literal) or not (str(src).lower().endswith(".json")
-                                                                   or is_json_lines(Path(str(src)))):
+            if src is None or not isinstance(src, Literal) or Path(str(src)).suffix.lower() not in FORMATS["json"]:
                 return None
             it = rml.value(ls, it_p)
             reads = out.setdefault(str(src), {}).setdefault(str(it) if it is not None else "$", _Reads())

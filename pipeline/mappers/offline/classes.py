@@ -12,12 +12,13 @@ from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
-from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.jsonld import defines_other, type_iris
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
+from pipeline.mappers.offline.profile import MISSING_MARKERS
 
 __all__ = ["choose_class", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
@@ -229,8 +230,9 @@ def held_share(data: SourceData, ref: str) -> float:
 def _attribute(info: SourceInfo, ref: str) -> bool:
     """True when most of the first :data:`ATTRIBUTE_SAMPLE` non-empty values of ``ref`` are of an attribute
     kind, each read alone (``2019-06-14`` and ``2009``: dates and years; the majority says what a column
-    holds, as :data:`MOSTLY_FITS` for a range)."""
-    values = [v for v in info.data.head_values(ref, ATTRIBUTE_SAMPLE) if v and v.strip()]
+    holds, as :data:`MOSTLY_FITS` for a range); cells that say "no value" (``N/A``) are none."""
+    values = [v for v in info.data.head_values(ref, ATTRIBUTE_SAMPLE) if v and v.strip()
+              and v.strip() not in MISSING_MARKERS]
     return bool(values) and sum(value_kind([v]) in ATTRIBUTE_KINDS for v in values) > MOSTLY_FITS * len(values)
 
 
@@ -289,6 +291,11 @@ def _entailed_by_attributes(ontology: Ontology, info: SourceInfo, refs: list[str
 SUBCLASS_EVIDENCE = 0.7
 #: Lead of a subclass's name fit over its superclass's for the file name to prefer it.
 SUBCLASS_NAME_LEAD = 0.05
+#: Least name fit of the file name to a subclass for the name to prefer it to a superclass the columns fit
+#: as well: a name match (:data:`.analysis.MIN_SCORE`, the least a column's name match needs). Below it the
+#: similarity of a word that names no class of the vocabularies (``listing`` ~ ``s:Festival`` 0.32, ``big``
+#: 0.21) is noise, and a lead of 0.05 in noise would type every record with a subclass nothing supports.
+SUBCLASS_NAME_MATCH = MIN_SCORE
 
 
 def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[float, np.ndarray]],
@@ -297,8 +304,9 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
     property of its superclasses, so it scores at least as high on the columns, and by chance higher
     (``fileFormat`` ~ ``videoFormat`` makes events ``schema:BroadcastEvent``). It is kept only when the
     data names it: a column whose best property is usable on the subclass and not on the superclass,
-    with at least :data:`SUBCLASS_EVIDENCE`, or a file name fitting it better by
-    :data:`SUBCLASS_NAME_LEAD`. Occam's choice: claim no more than the data shows."""
+    with at least :data:`SUBCLASS_EVIDENCE`, or a file name that names it (a fit of at least
+    :data:`SUBCLASS_NAME_MATCH`) better by :data:`SUBCLASS_NAME_LEAD`. Occam's choice: claim no more
+    than the data shows."""
     name_fit, weights = fits[cls]
     best = (sims * weights).argmax(axis=1)
     scores = (sims * weights).max(axis=1)
@@ -311,7 +319,7 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
             continue
         sup_name, sup_weights = fits[sup]
         own = any(sup_weights[j] == 0 and v >= SUBCLASS_EVIDENCE for j, v in zip(best, scores))
-        if not own and name_fit < sup_name + SUBCLASS_NAME_LEAD:
+        if not own and (name_fit < SUBCLASS_NAME_MATCH or name_fit < sup_name + SUBCLASS_NAME_LEAD):
             return sup
     return cls
 

@@ -27,7 +27,7 @@ from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.identity import identifier_properties, names_another_scheme
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words
 from pipeline.mappers.offline.profile import distinct_records, is_key
-from pipeline.mappers.offline.skos import match_value_map
+from pipeline.mappers.offline.skos import match_members, match_value_map
 
 __all__ = ["assign_by_elimination", "ELIMINATION_SCORE"]
 
@@ -41,12 +41,21 @@ MUTUAL_MARGIN = 0.05
 MUTUAL_VALUE_SCORE = 0.12
 
 
+def _names_range_members(ontology: Ontology, cls: URIRef, ref: str, values: list[str]) -> bool:
+    """The values of ``ref`` name the declared members of a class (:func:`.skos.match_members`) that is the
+    range of a property usable on ``cls``: a coded column the value maps take (:meth:`.rows.RowBuilder.skos_rows`)."""
+    vm = match_members(ontology, ref, values)
+    return vm is not None and any(vm.scheme in ontology.ranges(p) and domain_fits(ontology, p, cls) > 0
+                                  for p in ontology.properties)
+
+
 def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
                           datatype_props: list[URIRef]) -> list[Assignment]:
     """Pair leftover columns with leftover properties of ``info.cls`` by value kind (module docstring).
 
     Considered: columns with values, not assigned, no foreign key, not the language column, not a
-    coded column of a SKOS scheme, not in a repeating part read as entities (:mod:`.occurrences`); properties whose domain is the class (or a superclass), not yet
+    coded column of a SKOS scheme or of the declared members of a class, not in a repeating part read as
+    entities (:mod:`.occurrences`); properties whose domain is the class (or a superclass), not yet
     assigned. The single-column record key goes to the class's single unassigned identifier
     property first. Returns the new assignments (also appended to ``info.assignments``).
     """
@@ -59,7 +68,8 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
              if a.cls != info.cls} - {None}
     cols = [r for r in info.refs if r not in done and r not in info.fks and r != info.lang_col
             and match_value_map(ontology, r, info.data.values(r)) is None
-            and not (parts and repeating_part(info.data, info.data.iterator, r) in parts)]
+            and not (parts and repeating_part(info.data, info.data.iterator, r) in parts)
+            and not _names_range_members(ontology, info.cls, r, info.data.values(r))]
     props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, info.cls) == 1.0]
     new: list[Assignment] = []
 

@@ -23,6 +23,7 @@ from pipeline.fno.dates import decide_date_order
 from pipeline.ontology import Ontology, namespace
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
+    MISSING_MARKERS,
     XSD_BOOLEAN,
     XSD_DATETIMESTAMP,
     XSD_TIME,
@@ -30,6 +31,7 @@ from pipeline.mappers.offline.profile import (
     distinct_values,
     memoised,
     qualified_years,
+    present_values,
     profile_datatype,
     value_counts,
 )
@@ -49,7 +51,9 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
 #: range to describe the column despite the rest: more than half, the plain meaning of "most". The
 #: majority then says what the column holds, and the minority are faulty cells (a typo, ``n/a``),
 #: which the guard drops one by one at materialize and reports; leaving the column unmapped would
-#: lose the majority too. At half or below, the values say nothing about the column's kind (a code
+#: lose the majority too. Cells that say "no value" (``N/A``, ``-``) are not counted: they are no values
+#: (``skipMissing()`` gives them none), so a column most of whose records lack a value is judged on the
+#: values it has. At half or below, the values say nothing about the column's kind (a code
 #: column with some numeric codes), so the range is not taken as fitting.
 MOSTLY_FITS = 0.5
 #: :func:`value_fit` of an ``xsd:gYear`` range for a column of years most of which carry a qualifier
@@ -96,11 +100,17 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     Only ranges narrower than string are tested (numbers, booleans, dates), with
     :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
     ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9.
+    Cells that say "no value" (``N/A``, ``-``: :func:`.profile.present_values`) are no values and are
+    not tested: ``skipMissing()`` gives them no triple (:mod:`.functions`). A column of nothing else
+    has no value that fits (0.3).
     """
     ranges = {ontology.compact(r) for r in ontology.ranges(prop)}
     narrow = ranges & set(_NARROW)
     if not narrow or not values:
         return 1.0
+    values = present_values(values)
+    if not values:
+        return 0.3
     found, _ = profile_datatype(values)
     if any(found in _NARROW[r] for r in narrow):
         return 1.0
@@ -277,8 +287,9 @@ def value_kind(values: Iterable[str]) -> str | None:
     YYYYMMDD), ``boolean``, ``text``;
     ``decimal`` also for numbers with a decimal comma (``8,99``: ``toDecimal()``), ``time`` (clock
     times ``toTime()`` reads: ``20:00``); ``year`` also for years with a qualifier (``c. 1660``,
-    ``1660?``: :func:`.profile.qualified_years`); ``None`` without values."""
-    vals = [v.strip() for v in values if v and v.strip()]
+    ``1660?``: :func:`.profile.qualified_years`); ``None`` without values. Cells that say "no value"
+    (``N/A``, ``-``: :data:`.profile.MISSING_MARKERS`) are no values: ``300, N/A, 250`` is ``integer``."""
+    vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     if not vals:
         return None
     if all(re.fullmatch(r"[12]\d{3}", v) for v in vals) or qualified_years(vals):

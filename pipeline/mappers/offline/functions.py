@@ -12,6 +12,9 @@
   (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
   values miss but their title-cased form matches more often (GTFS ``gtfs:longName``).
+* ``skipMissing()``: a literal of a datatype narrower than string some of whose cells say "no value"
+  (``NA``, ``N/A``, ``-``: :data:`.profile.MISSING_MARKERS`) and that needs none of the above (each of
+  which gives such cells no value too) gets no value for those cells, instead of an ill-typed literal.
 * ``trim``: a literal none of the above normalises, some of whose values start or end with
   white space (an indented XML element's text, a padded CSV cell), gets it removed (GREL
   ``string_trim``): RML keeps a value as the source writes it, so ``"\n  Alice Smith\n"`` would
@@ -121,6 +124,9 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
         values = _values(cells)
         if not values:
             continue
+        # cells that say "no value" (NA, -) are none: each function below gives them no value, and whether a
+        # column needs the function is judged on the other cells
+        present = [v for v in values if v not in MISSING_MARKERS]
         if ontology.expand(row.datatype) == XSD.date and any(has_time_of_day(v) for v in values):
             # toDate() would cut the time of day off (2024-02-02T01:01 -> 2024-02-02): no function, and the
             # row is shown for review, its values do not fit the range
@@ -129,25 +135,26 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                    "check the property (a date-time one?) before asserting the row")
             row.review = f"{row.review}; {why}" if row.review else why
             continue
-        if ontology.expand(row.datatype) == XSD.date and _share(values, XSD_DATE.match) < 1.0 \
-                and _share(values, udfs.normalize_date) >= 0.8:
+        if ontology.expand(row.datatype) == XSD.date and _share(present, XSD_DATE.match) < 1.0 \
+                and _share(present, udfs.normalize_date) >= 0.8:
             row.function_name, row.function_output = "toDate()", "date normalised to xsd:date (YYYY-MM-DD)"
-            row.evidence.append(f"{_share(values, udfs.normalize_date):.0%} of the values parse as dates, "
-                                f"{_share(values, XSD_DATE.match):.0%} are already xsd:date")
+            row.evidence.append(f"{_share(present, udfs.normalize_date):.0%} of the values parse as dates, "
+                                f"{_share(present, XSD_DATE.match):.0%} are already xsd:date")
             added += 1
             continue
         rule = next((r for r in _VALUE_FUNCTIONS if ontology.expand(row.datatype) in r[0]
-                     and _share(values, r[1].match) < 1.0 and r[2](values)), None)
+                     and present and _share(present, r[1].match) < 1.0 and r[2](present)), None)
         if rule is not None:  # values not in the range's lexical space that a function writes in it
             row.function_name, row.function_output = rule[3], rule[4]
-            row.evidence.append(f"values {', '.join(sorted(set(values))[:4])} {rule[5]}")
+            row.evidence.append(f"values {', '.join(sorted(set(present))[:4])} {rule[5]}")
             added += 1
             continue
         bad, _ = misfits(values, {row.datatype}) if row.datatype else ({}, 0)
-        if bad and set(bad) <= MISSING_MARKERS:  # the only misfits are cells that say "no value" (NA, -)
+        marked = sorted(set(bad) & MISSING_MARKERS)
+        if marked:  # cells that say "no value" (NA, -): none instead of an ill-typed literal; other misfits stay
             row.function_name, row.function_output = "skipMissing()", "cells NA, N/A, null, NaN, - give no value"
-            row.evidence.append(f"the values that are no {row.datatype} are missing-value markers: "
-                                f"{', '.join(sorted(bad)[:4])}")
+            row.evidence.append(f"cells that are no {row.datatype} but missing-value markers: "
+                                f"{', '.join(marked[:4])}")
             added += 1
             continue
         prop = ontology.expand(row.ontology_property)

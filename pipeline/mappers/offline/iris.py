@@ -25,7 +25,7 @@ from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits
 from pipeline.mappers.offline.identity import id_like, name_words
-from pipeline.mappers.offline.names import NameMatcher, reference_words
+from pipeline.mappers.offline.names import NameMatcher, reference_words, singular, words
 
 __all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns", "assign_identifier_iris"]
 
@@ -94,6 +94,17 @@ def assign_iri_columns(info: SourceInfo, ont: Ontology, matcher: NameMatcher, ob
         taken.add((info.cls, p))
 
 
+def _own_identifier(ref: str, info: SourceInfo, ont: Ontology) -> bool:
+    """``ref`` is named as an identifier of the records' own entity: its words other than identifier words
+    (:func:`.identity.name_words`: ``event`` of ``event_id``) are, singular, the words of the file stem
+    (``events``) or of the records' class's local name or a label (``s:Event``)."""
+    own = {singular(w) for w in name_words(ref)}
+    if not own:
+        return False
+    names = [info.stem] + ([re.split(r"[#/:]", str(info.cls))[-1], *ont.labels(info.cls)] if info.cls else [])
+    return any(own == {singular(w) for w in words(n, expand=False)} for n in names)
+
+
 #: Least name match of an identifier column's other words with an object property (:data:`.classes.SUBCLASS_EVIDENCE`:
 #: a name match, ``service`` ~ ``gtfs:service``).
 IDENTIFIER_RELATION = 0.7
@@ -113,7 +124,11 @@ def assign_identifier_iris(info: SourceInfo, ont: Ontology, matcher: NameMatcher
     the template a source of services would give its subjects), written as an IRI object (Datatype
     ``IRI``). No type triple is written: ``rdfs:range`` already entails it (rdfs3), and no source says
     anything else about the entity. The record's own key, its foreign keys, its language column and columns
-    already taken are left alone; a code name (``X17``) names nothing.
+    already taken are left alone; a code name (``X17``) names nothing. So is an identifier named after the
+    records' own entity (``event_id`` in ``events.csv`` of ``s:Event``, :func:`_own_identifier`), a key or
+    not: it identifies the record, no other entity. A range whose members the vocabularies declare (an
+    enumeration, :meth:`pipeline.ontology.Ontology.members`) takes no minted IRI: its members are given,
+    and a column naming them is mapped onto them (:meth:`.rows.RowBuilder.skos_rows`).
     """
     if info.cls is None or info.cls in info.borrowed or info.link:
         return
@@ -122,7 +137,8 @@ def assign_identifier_iris(info: SourceInfo, ont: Ontology, matcher: NameMatcher
     skip = {*info.key, *info.fks, info.lang_col, *(r for k in info.keys.values() for r in k)}
     cands = [p for p in object_props if p in ont.object_properties or ont.ranges(p) & ont.classes]
     for ref in info.refs:
-        if ref in assigned or ref in skip or not id_like(ref) or is_web_iri_column(info.data.values(ref)):
+        if ref in assigned or ref in skip or not id_like(ref) or is_web_iri_column(info.data.values(ref)) \
+                or _own_identifier(ref, info, ont):
             continue
         text = " ".join(name_words(ref))
         if not text:
@@ -136,7 +152,7 @@ def assign_identifier_iris(info: SourceInfo, ont: Ontology, matcher: NameMatcher
         if len(ranges) != 1:
             continue
         rng = next(iter(ranges))
-        if rng == SKOS.Concept or str(rng).startswith(str(SKOS)) \
+        if rng == SKOS.Concept or str(rng).startswith(str(SKOS)) or rng in ont.enumerated_classes \
                 or any(rng in ont.superclasses(d) for d in described):
             continue
         info.assignments.append(Assignment(

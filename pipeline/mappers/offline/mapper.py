@@ -38,6 +38,7 @@ from pipeline.mappers.offline.envelopes import Unwrapped, unwrap
 from pipeline.mappers.offline.envelopes import rewrite as write_on_file
 from pipeline.mappers.offline.features import describe_rows
 from pipeline.mappers.offline.functions import propose_functions
+from pipeline.mappers.offline.geojson import assign_positions, geojson_type_members, point_positions
 from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
 from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
@@ -129,6 +130,7 @@ class OfflineMapper:
         taken = {d.source.name or d.source.path.name for d in inputs.sources}
         # a JSON file whose fields are wrapped in envelopes is mapped through its unwrapped view (envelopes.py)
         unwrapped: dict[str, Unwrapped] = {}
+        positions: dict[str, dict[str, int]] = {}  # source -> its Point coordinates -> elements per position
         notes: list[Finding] = []
         node_keys: dict[str, str] = {}  # source -> why its JSON-LD @id member keys it (jsonld.py)
         for data in inputs.sources:
@@ -154,6 +156,11 @@ class OfflineMapper:
             if found is not None:  # the records' IRIs (a JSON-LD @id): their subjects, no property value
                 info.node_iri, node_keys[info.name] = found
                 info.refs = refs = [r for r in refs if r != info.node_iri]
+            # GeoJSON: a `type` member names the format's structure, and a Point's coordinates are one
+            # position whose elements are read one by one (.geojson)
+            structure, positions[info.name] = set(geojson_type_members(info)), point_positions(info)
+            if structure or positions[info.name]:
+                info.refs = refs = [r for r in refs if r not in structure and r not in positions[info.name]]
             found = language_column(data, refs)
             info.lang_col = found[0] if found else None
             infos.append(info)
@@ -205,6 +212,7 @@ class OfflineMapper:
             if info.name not in documents and not info.link:
                 context_assignments(info, ont)  # what a JSON-LD context states comes before names (jsonld.py)
                 assign_properties(info, ont, matcher, dprops, described, oprops)
+                builder.findings += assign_positions(info, ont, matcher, dprops, positions[info.name])
         # an entity opened from an identifier column alone needs a class the ontology declares: a class
         # only implied by a domain union (a trimmed vocabulary) has no modelled instances of its own
         implied = ont.implied_classes()

@@ -30,10 +30,10 @@ from typing import Callable, Sequence, TypeVar
 
 from pipeline.fno import udfs
 from pipeline.fno.decimals import decide_decimal_mark
-from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
+from pipeline.sources.columns import ColumnRecords, DistinctRecords, Values, sample_indices
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_DATE", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
-           "QUALIFIED_YEAR", "decimal_comma_column", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "present_values", "QUALIFIED_YEAR", "decimal_comma_column", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
 _T = TypeVar("_T")
@@ -88,6 +88,23 @@ def qualified_years(values: Sequence[str]) -> bool:
 #: lone dash. A column of numbers with such cells is still a column of numbers; the marked cells
 #: give no value (a function returns none for them, so they give no triple).
 MISSING_MARKERS = udfs.MISSING_VALUES
+
+
+def present_values(values: Sequence[str]) -> Sequence[str]:
+    """``values`` without the cells that say "no value" (:data:`MISSING_MARKERS`: ``NA``, ``-``): what a test of
+    the values against a range or a kind reads, since ``skipMissing()`` gives those cells no value at all.
+
+    Returns ``values`` itself when it holds no marker; else a :class:`~pipeline.sources.columns.Values` of the
+    other cells (with their ``counts`` over all records for a sampled column), kept in the column's memo so
+    that later tests on it are memoised too."""
+    def compute() -> Sequence[str]:
+        if not any(v in MISSING_MARKERS for v in _stripped(values)):
+            return values
+        whole = _whole(values)
+        counts = Counter({v: c for v, c in whole.items() if not v or v.strip() not in MISSING_MARKERS}) \
+            if whole is not None else None
+        return Values((v for v in values if not v or v.strip() not in MISSING_MARKERS), counts=counts)
+    return memoised(values, "present", compute)
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:

@@ -29,7 +29,7 @@ from pipeline.mappers.offline.language import (choose_language, language_column,
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners, parent
 from pipeline.mappers.offline.profile import distinct_values, profile_datatype
-from pipeline.mappers.offline.skos import match_value_map
+from pipeline.mappers.offline.skos import match_members, match_value_map
 
 __all__ = ["mark_cross_products", "range_fits", "RowBuilder", "subject_template", "drop_repeated_rows"]
 
@@ -376,30 +376,46 @@ class RowBuilder:
                       f"{self.c(rng.cls)}; name similarity {score:.2f}"]))
 
     def skos_rows(self, info: SourceInfo, object_props: list[URIRef]) -> None:
+        """Value-map rows of ``info``'s coded columns: codes that are concepts of a SKOS scheme, for a property
+        of range ``skos:Concept``, or that name the declared members of a class, for a property whose range is
+        that class (an enumeration: ``status`` ``SCH`` -> the concept of notation ``SCH``, an instance of
+        ``s:EventStatusType``, the range of ``s:eventStatus``; :func:`.skos.match_members`). Of several such
+        properties, the one whose range covers most codes, then the best-named."""
         if info.cls is None or info.cls in info.borrowed:
             return
         assigned = {a.reference for a in info.assignments}
-        concept_props = [p for p in object_props if domain_fits(self.ont, p, info.cls) > 0
-                         and SKOS.Concept in self.ont.ranges(p)]
-        if not concept_props:
+        usable = [p for p in object_props if domain_fits(self.ont, p, info.cls) > 0]
+        concept_props = [p for p in usable if SKOS.Concept in self.ont.ranges(p)]
+        enumerations = [(p, r) for p in usable if SKOS.Concept not in self.ont.ranges(p)
+                        for r in sorted(self.ont.ranges(p)) if r in self.ont.enumerated_classes]
+        if not concept_props and not enumerations:
             return
         for ref in info.refs:
             if ref in info.fks or ref in info.key or ref == info.lang_col:
                 continue
-            vm = match_value_map(self.ont, ref, info.data.values(ref))
-            if vm is None:
-                continue
             text = " ".join(reference_words(ref))
-            score, p = max((self.matcher.score(text, p), p) for p in concept_props)
+            found = []
+            vm = match_value_map(self.ont, ref, info.data.values(ref)) if concept_props else None
+            if vm is not None:
+                score, p = max((self.matcher.score(text, p), p) for p in concept_props)
+                found.append((vm.coverage, score, str(p), p, vm, SKOS.Concept))
+            for p, r in enumerations:
+                vm = match_members(self.ont, ref, info.data.values(ref), r)
+                if vm is not None:
+                    found.append((vm.coverage, self.matcher.score(text, p), str(p), p, vm, r))
+            if not found:
+                continue
+            _, score, _, p, vm, rng = max(found, key=lambda f: f[:3])
             if ref in assigned and score < 0.6:
                 continue
             name = re.sub(r"[^A-Za-z0-9]", "", "".join(w.capitalize() for w in words(ref, expand=False)))
             self.rows.append(MappingRow(
                 data_reference=ref, source_file=info.name, ontology_property=self.c(p),
-                entity_class=self.c(info.cls), related_entity_class="skos:Concept",
+                entity_class=self.c(info.cls), related_entity_class=self.c(rng),
                 subject_template=self.template(info, info.cls), function_name=name[:1].lower() + name[1:] + "SKOS",
                 function_output=vm.output(), confidence=round(0.5 * vm.coverage + 0.5 * score, 3),
-                evidence=[evidence_line("value map", 0.5 * vm.coverage + 0.5 * score), vm.evidence, f"{self.c(p)} ranges over skos:Concept; name similarity {score:.2f}"]))
+                evidence=[evidence_line("value map", 0.5 * vm.coverage + 0.5 * score), vm.evidence,
+                          f"{self.c(p)} ranges over {self.c(rng)}; name similarity {score:.2f}"]))
 
 
 def _included_share(s: SourceInfo, fk: Any) -> str:

@@ -8,6 +8,11 @@ closest to the column name. Binary codes (``0``/``1``, ``yes``/``no``) that matc
 concept map onto a two-concept scheme of a term and its negation (``Available`` /
 ``Not Available``); integer codes onto a scheme whose description enumerates its concepts
 in order (``0`` -> the first concept named).
+
+A class whose members the vocabularies declare (an enumeration: schema.org's ``schema:EventStatusType``
+and its ``schema:EventScheduled`` ...; SKOS concepts typed with a class) is matched the same way
+(:func:`match_members`): the codes of a column that name its members are mapped onto them, for a
+property whose range is that class.
 """
 from __future__ import annotations
 
@@ -16,12 +21,12 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 from rdflib import Literal, URIRef
-from rdflib.namespace import RDF, SKOS
+from rdflib.namespace import RDF, RDFS, SKOS
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.names import words
 
-__all__ = ["ValueMap", "concept_schemes", "match_value_map"]
+__all__ = ["ValueMap", "concept_schemes", "match_value_map", "match_members"]
 
 
 @dataclass(frozen=True)
@@ -61,10 +66,11 @@ def concept_schemes(ontology: Ontology) -> dict[URIRef, list[URIRef]]:
     return {s: sorted(c for c in cs if isinstance(c, URIRef)) for s, cs in out.items() if isinstance(s, URIRef)}
 
 
-def _keys(ontology: Ontology, concept: URIRef) -> set[str]:
+def _keys(ontology: Ontology, concept: URIRef, preds: tuple = (SKOS.notation, SKOS.prefLabel, SKOS.altLabel)) -> set[str]:
+    """What a value may say to name ``concept``: its local name and the texts of ``preds``, lower-cased."""
     g = ontology.graph
     keys = {re.split(r"[#/]", str(concept).rstrip("/#"))[-1].lower()}
-    for pred in (SKOS.notation, SKOS.prefLabel, SKOS.altLabel):
+    for pred in preds:
         keys |= {str(o).strip().lower() for o in g.objects(concept, pred) if isinstance(o, Literal)}
     return keys
 
@@ -112,6 +118,48 @@ def match_value_map(ontology: Ontology, column: str, values: list[str], min_cove
         if fallback is not None:
             return fallback
     return best[2] if best else None
+
+
+#: What names a member of a class: its notation, its SKOS labels and its ``rdfs:label`` (of which the SKOS
+#: labels are sub-properties, SKOS Reference 5.4).
+_MEMBER_NAMES = (SKOS.notation, SKOS.prefLabel, SKOS.altLabel, RDFS.label)
+
+
+def match_members(ontology: Ontology, column: str, values: list[str], cls: URIRef | None = None,
+                  min_coverage: float = 0.5, max_distinct: int = 50) -> ValueMap | None:
+    """The codes of a column mapped onto the declared members of a class (:meth:`.Ontology.members`), or ``None``.
+
+    A value names a member when it equals (case-insensitively, trimmed) the member's local name, notation or
+    a label (:data:`_MEMBER_NAMES`): ``EventScheduled`` -> ``schema:EventScheduled``, ``SCH`` -> the concept of
+    notation ``SCH``. ``cls``: that class only; ``None``: the class of declared members covering most
+    distinct values (ties: the closer name to the column, then the IRI). ``min_coverage`` and
+    ``max_distinct`` as for :func:`match_value_map`. The map's ``scheme`` is the class.
+    """
+    distinct = sorted({v.strip() for v in values if v and v.strip()})
+    if not distinct or len(distinct) > max_distinct:
+        return None
+    col = " ".join(words(column))
+    found: list[tuple[float, float, str, ValueMap]] = []
+    for c in [cls] if cls is not None else sorted(ontology.enumerated_classes):
+        members = sorted(ontology.members(c))
+        if not members:
+            continue
+        index: dict[str, URIRef] = {}
+        for m in members:
+            for k in _keys(ontology, m, _MEMBER_NAMES):
+                index.setdefault(k, m)
+        mapping = {v: str(index[v.lower()]) for v in distinct if v.lower() in index}
+        coverage = len(mapping) / len(distinct)
+        if coverage < min_coverage:
+            continue
+        sim = _name_similarity(ontology, c, col)
+        found.append((coverage, sim, str(c), ValueMap(c, mapping, coverage, (
+            f"{len(mapping)}/{len(distinct)} distinct values of {column!r} name members of {ontology.compact(c)} "
+            f"(its declared instances: local name, notation or label)"))))
+    if not found:
+        return None
+    found.sort(key=lambda x: (-x[0], -x[1], x[2]))
+    return found[0][3]
 
 
 _DESCRIPTIONS = ("title", "description", "definition", "comment", "scopeNote")

@@ -33,7 +33,7 @@ from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners
 from pipeline.mappers.offline.rows import range_fits
-from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key
+from pipeline.mappers.offline.profile import MISSING_MARKERS, distinct_records, included, is_key, present_values
 from pipeline.mappers.offline.xmldoc import is_document
 
 __all__ = ["used_references", "entity_rows", "unmapped_findings", "misfit_findings", "CLASS_NAME_SCORE"]
@@ -86,7 +86,7 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         if score < MIN_SCORE:
             why = f"similarity {score:.2f} below {MIN_SCORE}"
         elif score * fit < MIN_SCORE:
-            bad, n = misfits(values, {ont.compact(r) for r in ont.ranges(p)})
+            bad, n = misfits(present_values(values), {ont.compact(r) for r in ont.ranges(p)})
             why = (f"similarity {score:.2f}, but the values do not fit its range (only {n - sum(bad.values())} "
                    f"of {n} do; more than half must)" if bad else
                    f"similarity {score:.2f}, but the values do not fit its range")
@@ -255,7 +255,9 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
     before the run: how many of the column's non-empty values do not fit, with up to three examples.
     A row most of whose values do not fit (a name match against the values' form, such as years with
     a qualifier for an ``xsd:gYear``: :data:`.fit.QUALIFIED_FIT`) is also marked for review (changed in
-    place). Rows with a transformation function are skipped (the function changes the values).
+    place). Rows with a transformation function are skipped (the function changes the values), except
+    ``skipMissing()``, which changes none: its cells that say "no value" are counted in an info, and the
+    other values are checked as above.
     """
     by_name = {i.name: i for i in infos}
     out: list[Finding] = []
@@ -271,8 +273,9 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
                                    f"({row.ontology_property}, {row.function_name}): {sum(marked.values())} cell(s) "
                                    f"say no value ({', '.join(repr(v) for v, _ in marked.most_common(3))}): they give "
                                    "no triple", column="data_reference", value=row.data_reference, severity="info"))
-            continue
-        bad, n = misfits(info.data.values(row.data_reference), {row.datatype})
+            if row.function_name != "skipMissing()":
+                continue
+        bad, n = misfits(present_values(info.data.values(row.data_reference)), {row.datatype})
         if not bad:
             continue
         k = sum(bad.values())

@@ -97,8 +97,8 @@ def source_of(g: Graph, ls: Node) -> Source:
         raise RMLError(f"logical source {node_name(ls)} has no file (rml:source)")
     path = Path(str(src))
     formulation, namespaces = _formulation(g, g.value(ls, RML.referenceFormulation))
-    formulation = formulation or {".csv": "CSV", ".tsv": "CSV", ".json": "JSONPath", ".xml": "XPath"}.get(
-        path.suffix.lower())
+    formulation = formulation or {".csv": "CSV", ".tsv": "CSV", ".json": "JSONPath", ".geojson": "JSONPath",
+                                  ".jsonld": "JSONPath", ".xml": "XPath"}.get(path.suffix.lower())
     if formulation not in ("CSV", "JSONPath", "XPath", "SPARQL", "SPARQL-text"):
         raise RMLError(f"logical source {node_name(ls)} ({path.name}): reference formulation "
                        f"{g.value(ls, RML.referenceFormulation)} is not one kgc reads (JSONPath, XPath, CSV, "
