@@ -540,16 +540,21 @@ class FitCache:
                 return None
         return self._cache
 
-    def path(self, key: str) -> Path | None:
-        """The file the fit of ``key`` is kept in, ``None`` when it is not stored (or no cache)."""
+    def _open(self, key: str):
+        """The open file of the fit stored under ``key`` (a hit renews its place), ``None`` when it is not
+        stored or the cache is unusable or unreadable."""
         store = self._store()
         if store is None:
             return None
         try:
-            fh = store.get(key, read=True)
+            return store.get(key, read=True)
         except _ERRORS as exc:
             log.debug("fit cache %s not read: %s", self.folder, exc)
             return None
+
+    def path(self, key: str) -> Path | None:
+        """The file the fit of ``key`` is kept in, ``None`` when it is not stored (or no cache)."""
+        fh = self._open(key)
         if fh is None:
             return None
         with fh:
@@ -562,14 +567,7 @@ class FitCache:
         Raises:
             UnsafeFit: the file is damaged, foreign or names an untrusted type (see :func:`loads`).
         """
-        store = self._store()
-        if store is None:
-            return None
-        try:
-            fh = store.get(key, read=True)
-        except _ERRORS as exc:
-            log.debug("fit cache %s not read: %s", self.folder, exc)
-            return None
+        fh = self._open(key)
         if fh is None:
             return None
         with fh:
