@@ -84,6 +84,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
         _say_ontology_notes(ontology)
         progress(f"mapping with the {args.mapper} mapper")
         result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
+        # records cut or padded to the header's width, read while the decompressed copies still exist
+        ragged = [f for s in sources for f in csv_row_findings(s)]
     write_table(result.table, out)
     if evidence is not None:
         write_table(result.table, evidence)
@@ -101,9 +103,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
             print(f, file=sys.stderr)
     for f in mapped:  # what the mapper left out, and why
         print(f, file=sys.stderr)
-    for s in sources:  # records the mapper saw cut or padded to the header's width
-        for f in csv_row_findings(s):
-            print(f, file=sys.stderr)
+    for f in ragged:  # records the mapper saw cut or padded to the header's width
+        print(f, file=sys.stderr)
     if raw is not None and len(raw) and not len(result.table):
         # an answer whose every row was dropped is no mapping: say so, never "0 rows written", exit 0
         print(f"error: {args.output}: the mapper answered {len(raw)} row(s) and validate-and-repair dropped every "
