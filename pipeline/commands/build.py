@@ -155,6 +155,11 @@ def _write_rml(rml, output: str, flavour: str) -> None:
         if foreign:
             print(f"note: {output} calls kgc's own functions ({', '.join(f.rsplit('#', 1)[-1] for f in foreign)}); "
                   f"other engines need them registered (they are in {UDF_FILE})", file=sys.stderr)
+        if any(True for _ in rml.objects(None, RML.function)):
+            # legacy RML's functions are old FNML, which RMLMapper and SDM-RDFizer run and Morph-KGC does not
+            print(f"note: {output} writes its functions in old FNML (fnml:functionValue), which Morph-KGC 2.10 does not "
+                  "run (it stops with KeyError: 'object'); for Morph-KGC use the RML-Core document (without --rml "
+                  "legacy), which kgc materialize runs too", file=sys.stderr)
     else:
         rml.serialize(output, format="turtle")
 
@@ -231,7 +236,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
           + (" (legacy RML)" if args.rml == "legacy" else ""))
     if yarrrml_out:
         try:
-            text = to_yarrrml(compiled.rml)
+            # the user's prefix names: the ontology files' and the manifest's before the well-known ones
+            order = {"declared": 0, "manifest": 1}
+            names = dict(sorted(ontology.prefixes.items(), key=lambda kv: order.get(ontology.prefix_origin.get(kv[0]), 2)))
+            text = to_yarrrml(compiled.rml, names)
         except InputError as exc:  # the RML stays written (it runs); the YARRRML asked for cannot be
             raise InputError(f"--yarrrml: {exc} (the RML is written to {output})", path=table_path) from exc
         yarrrml_out.write_text(text, encoding="utf-8")
