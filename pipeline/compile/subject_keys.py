@@ -18,7 +18,7 @@ records as data lost (:data:`pipeline.validation.loss.MERGED_CODE`).
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from math import prod
 
 from pipeline.compile.model import Plan, TriplesMapPlan, term_references
@@ -80,40 +80,61 @@ def _written(tm: TriplesMapPlan, by_id: dict[str, TriplesMapPlan]) -> list[str]:
     return refs
 
 
-def _rows(src: SourceData, refs: list[str]) -> list[tuple]:
-    """Per record, the values of ``refs`` (CSV: the cell, ``""`` when empty; else the tuple of values)."""
+def _keys(src: SourceData, refs: list[str]) -> list:
+    """Per record, its subject references' values: the cell of a CSV column (a tuple of cells for several
+    columns), else the tuple of each reference's values."""
     if isinstance(src.records, ColumnRecords):
         cols = [src.records.column(r) for r in refs]
-        return list(zip(*cols)) if cols else [()] * len(src.records)
+        return cols[0] if len(cols) == 1 else list(zip(*cols))
     return [tuple(tuple(rec.get(r, ())) for r in refs) for rec in src.records]
 
 
+def _values(src: SourceData, refs: list[str], idx: list[int]) -> dict[int, tuple]:
+    """The values of ``refs`` in the records ``idx`` (CSV: the cells; else the tuples of values)."""
+    if isinstance(src.records, ColumnRecords):
+        cols = [src.records.column(r) for r in refs]
+        return {i: tuple(c[i] for c in cols) for i in idx}
+    return {i: tuple(tuple(src.records[i].get(r, ())) for r in refs) for i in idx}
+
+
 def _blank(value) -> bool:
-    return not any(v.strip() for v in value) if isinstance(value, tuple) else not value.strip()
+    """No value: an empty or white-space cell, or, for a tuple (several references, or a reference's values),
+    any part without one (the subject needs every reference)."""
+    if isinstance(value, str):
+        return not value.strip()
+    return not value or any(_blank(v) for v in value)
 
 
 def _judge(tm: TriplesMapPlan, src: SourceData, keys: list[str], written: list[str], table_file: str) -> list[Finding]:
-    key_rows, value_rows = _rows(src, keys), _rows(src, written)
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    unkeyed: list[int] = []
+    key_rows = _keys(src, keys)
+    distinct = set(key_rows)
+    blanks = {k for k in distinct if _blank(k)}
+    if len(distinct) == len(key_rows) and not blanks:  # every record its own subject: the usual case, read fast
+        return []
+    counts = Counter(key_rows) if len(distinct) < len(key_rows) else Counter()
+    repeated = {k for k, n in counts.items() if n > 1 and k not in blanks}
+    groups: dict = defaultdict(list)
+    unkeyed_all: list[int] = []
     for i, key in enumerate(key_rows):
-        if any(_blank(v) for v in key):
-            if any(not _blank(v) for v in value_rows[i]):
-                unkeyed.append(i)
-            continue
-        groups[key].append(i)
-    merged = [(key, idx) for key, idx in groups.items() if len(idx) > 1 and _loses_pairing([value_rows[i] for i in idx])]
+        if key in repeated:
+            groups[key].append(i)
+        elif key in blanks:
+            unkeyed_all.append(i)
+    values = _values(src, written, [i for idx in groups.values() for i in idx] + unkeyed_all)
+    unkeyed = [i for i in unkeyed_all if any(not _blank(v) for v in values[i])]  # records holding something mapped
+    merged = [(key, idx) for key, idx in groups.items() if _loses_pairing([values[i] for i in idx])]
     name = src.source.path.name
     where = f"subject template {tm.template} ({table_file} line {min(tm.lines)})" if tm.lines else \
         f"subject template {tm.template}"
     out = []
     if merged:
         key, idx = merged[0]
-        first = [value_rows[i] for i in idx]
+        first = [values[i] for i in idx]
         differ = [written[j] for j in range(len(written)) if len({row[j] for row in first}) > 1]
         places = src.record_places(idx[:SHOWN])
         shown = _places(places, idx)
         records = sum(len(i) for _, i in merged)
+        key = (key,) if isinstance(key, str) else key  # one CSV column: its cell
         out.append(Finding(
             "compile", str(src.source.path),
             f"{where} does not identify the records of {name}: {_shown_key(keys, key)} on {shown}, which differ in "
@@ -125,7 +146,8 @@ def _judge(tm: TriplesMapPlan, src: SourceData, keys: list[str], written: list[s
     if unkeyed:
         places = src.record_places(unkeyed[:SHOWN])
         shown = _places(places, unkeyed)
-        empty = [k for j, k in enumerate(keys) if any(_blank(key_rows[i][j]) for i in unkeyed)]
+        empty = [k for j, k in enumerate(keys)
+                 if any(_blank(_part(key_rows[i], j, len(keys))) for i in unkeyed)]
         out.append(Finding(
             "compile", str(src.source.path),
             f"{len(unkeyed)} record(s) of {name} have no value for {' or '.join(map(repr, empty))}, which the {where} "
@@ -133,6 +155,11 @@ def _judge(tm: TriplesMapPlan, src: SourceData, keys: list[str], written: list[s
             _line(places, unkeyed[0]), ", ".join(keys), None, "a value for each reference of the subject template",
             severity="warning"))
     return out
+
+
+def _part(key, j: int, n: int):
+    """The ``j``-th reference's value in a record's key (a CSV cell is the whole key of one column)."""
+    return key if n == 1 and isinstance(key, str) else key[j]
 
 
 def _places(places: dict[int, str], idx: list[int]) -> str:
