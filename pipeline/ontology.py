@@ -27,7 +27,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.errors import OntologyError
-from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format
+from pipeline.rdffile import SYNTAX_NAMES, locate_parse_error, rdf_format, refuse_remote_contexts
 from pipeline.rdflists import members as _list_members
 from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
@@ -751,6 +751,8 @@ def _read_file(path: str, number: int, terms: _Terms, notes: list[str]) -> _File
             # pyoxigraph 0.3 reports RDF/XML that is not well-formed as an OSError without the
             # line; rdflib's parser gives the line, pyoxigraph's message what was expected
             strict = " ".join(str(exc).split())
+    if fmt == "json-ld":  # rdflib would download a remote @context: refused, nothing is fetched
+        refuse_remote_contexts(p, "ontology")
     g = Graph(bind_namespaces="none")
     try:
         _parse_with_prefix_repair(g, path, notes, fmt)

@@ -9,8 +9,10 @@ triples.
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import pyoxigraph
 from rdflib import Dataset, Graph, plugin
@@ -20,7 +22,8 @@ from rdflib.plugins.parsers.notation3 import RDFSink, SinkParser, TurtleParser
 from pipeline.errors import InputError
 
 __all__ = ["RDF_FORMATS", "line_chunks", "rdf_format", "load_graph", "parse_error", "syntax_hint", "ntriples_copy", "SYNTAX_NAMES",
-           "locate_parse_error", "TURTLE", "parse_turtle"]
+           "locate_parse_error", "TURTLE", "parse_turtle", "RemoteContextError", "remote_contexts",
+           "refuse_remote_contexts"]
 
 #: file extension -> rdflib parser name
 RDF_FORMATS: dict[str, str] = {
@@ -92,6 +95,70 @@ def parse_turtle(source: str | Path | None = None, *, data: str | None = None,
                          publicID=public_id)
 
 
+class RemoteContextError(InputError):
+    """A JSON-LD document whose ``@context`` (or a context's ``@import``) is a remote document: kgc runs
+    offline and never fetches it, so the document cannot be read. Not evidence that the file is not
+    JSON-LD: a check of it is *not run*, never failed.
+
+    Attributes:
+        urls: the remote context IRIs, in document order, each once.
+    """
+
+    def __init__(self, message: str, *, path: object = None, urls: list[str] | None = None) -> None:
+        super().__init__(message, path=path)
+        self.urls = list(urls or [])
+
+
+def remote_contexts(path: str | Path) -> list[str]:
+    """The remote documents a JSON-LD file's contexts refer to: every string value (alone or in an array)
+    of an ``@context`` member anywhere in the document (the root, a node, a scoped context of a term
+    definition) and of an ``@import`` (JSON-LD 1.1, sections 3.1 and 4.1.10), resolved against the file's
+    location, whose scheme is not ``file``. rdflib's JSON-LD parser dereferences each of them (JSON-LD
+    1.1 API, 9.4 LoadDocumentCallback) over the network; a context file beside the document is local.
+
+    Args:
+        path: a JSON-LD file.
+    Returns:
+        The absolute IRIs, in document order, each once; ``[]`` when there is none or the file is not
+        JSON (the parser then says why it cannot read it).
+    """
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    base = path.resolve().as_uri()
+    found: dict[str, None] = {}
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("@context", "@import"):
+                    for ref in value if isinstance(value, list) else [value]:
+                        if isinstance(ref, str) and urlsplit(urljoin(base, ref)).scheme != "file":
+                            found.setdefault(urljoin(base, ref))
+            stack.extend(reversed(list(node.values())))
+    return list(found)
+
+
+def refuse_remote_contexts(path: str | Path, what: str = "RDF file") -> None:
+    """Raise :class:`RemoteContextError` when the JSON-LD file ``path`` names a remote context
+    (:func:`remote_contexts`): called before rdflib reads any JSON-LD, so that nothing is downloaded.
+
+    Raises:
+        RemoteContextError: naming the file, the first remote context and how to give it locally.
+    """
+    urls = remote_contexts(path)
+    if urls:
+        more = f" (and {len(urls) - 1} more)" if len(urls) > 1 else ""
+        raise RemoteContextError(
+            f"{what}: its @context {urls[0]}{more} is a remote document, which kgc does not fetch (it runs "
+            f"offline); save the context as a local file and name that file in @context", path=path, urls=urls)
+
+
 def rdf_format(path: str | Path) -> str | None:
     """rdflib parser name for ``path``'s extension (case-insensitive), ``None`` when unknown."""
     return RDF_FORMATS.get(Path(path).suffix.lower())
@@ -108,6 +175,7 @@ def load_graph(path: str | Path, what: str = "RDF file") -> Graph:
     Raises:
         InputError: unknown extension (lists the known ones), missing file, or a syntax
             error (the parser's message, with the format it was read as).
+        RemoteContextError: a JSON-LD file whose context is a remote document (never fetched).
     """
     path = Path(path)
     fmt = rdf_format(path)
@@ -116,6 +184,8 @@ def load_graph(path: str | Path, what: str = "RDF file") -> Graph:
                          f"expected one of {' '.join(sorted(RDF_FORMATS))}", path=path)
     if not path.is_file():
         raise InputError(f"{what}: file not found", path=path)
+    if fmt == "json-ld":
+        refuse_remote_contexts(path, what)
     try:
         if fmt in _QUADS:
             ds = Dataset()
@@ -254,6 +324,7 @@ def ntriples_copy(path: str | Path, target: str | Path) -> str:
     Raises:
         InputError: unknown extension, or a syntax error, with the parser's line (and the
             column in the message) when it reports one.
+        RemoteContextError: a JSON-LD file whose context is a remote document (never fetched).
     """
     path = Path(path)
     fmt = rdf_format(path)

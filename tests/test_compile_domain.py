@@ -38,11 +38,12 @@ def test_outside_domain(tmp_path):
     assert outside_domain(onto, p("anything"), c("Book")) is None  # owl:Thing restricts nothing
     assert outside_domain(onto, p("name"), c("Organisation")) is None  # one member of a union
     # the fix offered: the domain class, unless a fitting class has a near name (a misspelt subclass)
-    assert outside_domain(onto, p("birthDate"), c("Book")) == DomainMisfit((c("Person"),), True, c("Person"))
+    assert outside_domain(onto, p("birthDate"), c("Book")) == DomainMisfit((c("Person"),), True, c("Person"),
+                                                                                 "ex:Person")
     assert outside_domain(onto, p("birthDate"), c("Authors")).closest == c("Author")
     assert outside_domain(onto, p("authorBirthDate"), c("Book")).domains == (c("Person"),)  # inherited
     assert outside_domain(onto, p("name"), c("Book")).domains == (c("Organisation"), c("Person"))
-    assert outside_domain(onto, p("isbn"), c("Person")) == DomainMisfit((c("Book"),), False, c("Book"))
+    assert outside_domain(onto, p("isbn"), c("Person")) == DomainMisfit((c("Book"),), False, c("Book"), "ex:Book")
 
 
 def test_outside_range(tmp_path):
@@ -52,8 +53,31 @@ def test_outside_range(tmp_path):
     onto = load_ontology([path])
     p, c = (lambda n: URIRef(EX + n)), (lambda n: URIRef(EX + n))
     assert outside_range(onto, p("wrote"), c("Book")) is None
-    assert outside_range(onto, p("wrote"), c("Person")) == DomainMisfit((c("Book"),), True, c("Book"))
+    assert outside_range(onto, p("wrote"), c("Person")) == DomainMisfit((c("Book"),), True, c("Book"),
+                                                                                "ex:Book")
     assert outside_range(onto, p("publisher"), c("Book")) == DomainMisfit((c("Organisation"),), False,
-                                                                          c("Organisation"))
+                                                                          c("Organisation"), "ex:Organisation")
     assert outside_range(onto, p("title"), c("Book")) is None  # a datatype range: no class to be in
     assert outside_range(onto, p("name"), c("Book")) is None  # no range declared
+
+
+def test_statement_words_the_axioms(tmp_path):
+    """What rdfs2 entails is the class the axiom names: a union's instance is in one member (``or``), two
+    ``rdfs:domain`` triples or an intersection make it an instance of both (``and``); a union holding
+    ``owl:Thing`` restricts nothing; a schema.org listing is any of its classes."""
+    path = tmp_path / "o.ttl"
+    path.write_text(TTL + """
+ex:A a owl:Class . ex:B a owl:Class . ex:C a owl:Class . ex:D a owl:Class .
+ex:both a owl:DatatypeProperty ; rdfs:domain ex:A , ex:B .
+ex:nested a owl:DatatypeProperty ; rdfs:domain ex:A , [ owl:unionOf ( ex:B [ owl:intersectionOf ( ex:C ex:D ) ] ) ] .
+ex:open a owl:DatatypeProperty ; rdfs:domain ex:A , [ owl:unionOf ( ex:B owl:Thing ) ] .
+ex:listed schema:domainIncludes ex:A , ex:B .
+""", encoding="utf-8")
+    onto = load_ontology([path])
+    p, c = (lambda n: URIRef(EX + n)), (lambda n: URIRef(EX + n))
+    assert outside_domain(onto, p("name"), c("Book")).statement == "ex:Person or ex:Organisation"  # as written
+    assert outside_domain(onto, p("both"), c("Book")).statement == "ex:A and ex:B"
+    assert outside_domain(onto, p("nested"), c("Book")).statement == "ex:A and (ex:B or (ex:C and ex:D))"
+    assert outside_domain(onto, p("open"), c("Book")).statement == "ex:A"
+    listed = outside_domain(onto, p("listed"), c("Book"))
+    assert (listed.statement, listed.entailed) == ("ex:A or ex:B", False)

@@ -32,7 +32,8 @@ def test_broken_cq_is_a_finding_and_the_others_are_scored():
     assert [(f.location, f.line, f.column, f.message) for f in bad] == [(str(BROKEN), 4, 3, MESSAGE)]
     assert (pq3.status, pq3.value, pq3.details["n_cqs"], pq3.details["n_cqs_total"]) == ("ok", 1.0, 1, 2)
     assert pq3.details["not_run"] == ["broken"]
-    assert pq3.details["reason"] == f"1 of 2 CQ(s) do not parse as SPARQL: {BROKEN}:4"
+    assert pq3.details["reason"] == f"1 of 2 CQ(s) not run: malformed: {BROKEN}:4"
+    assert pq3.details["not_run_where"] == [["malformed", "broken.rq:4"]]
     assert [(r["id"], r["status"], r["f1"]) for r in pq3.details["per_cq"]] == [("persons", "ok", 1.0),
                                                                                ("broken", "not_run", None)]
 

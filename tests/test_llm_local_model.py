@@ -66,8 +66,8 @@ def test_a_server_that_goes_silent_mid_answer_keeps_the_partial_answer_and_is_no
     assert transcript["finish_reason"] == "timeout" and transcript["answer"] == json.dumps(CLEAN)[:240]
     assert [r.data_reference for r in res.raw_tables[0]] == ["ID"]  # the complete row of the partial answer
     assert res.provenance["warnings"] == [
-        "the server went silent for LLM_TIMEOUT=0.5 s after 6 answer tokens; the partial answer is kept and not "
-        "asked again; raise LLM_TIMEOUT (1 complete rows kept, not cached)"]
+        "the server went silent for LLM_TIMEOUT=0.5 s after 6 answer tokens; not asked again; raise LLM_TIMEOUT "
+        "(1 complete rows kept, not cached)"]
 
 
 def test_llama_cpp_context_overflow_names_the_setting_and_sends_nothing_more(case, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -112,3 +113,52 @@ def test_kgc_map_exits_1_and_writes_no_table(tmp_path, monkeypatch, capsys):
     assert rc == 1 and not (tmp_path / "table.md").exists()
     assert f"error: the server at {srv.base} did not answer as an OpenAI-compatible API: it sent text/html" in err
     assert "Traceback" not in err and "empty response" not in err
+
+
+#: the user's server (tests/cases/llm-map-broken-stream-partial-kept-nowhere/server.py, mode sse): a
+#: valid first event, then one whose data is no JSON
+BROKEN_STREAM = b'data: {"id":"x","choices":[{"delta":{"content":"hello"}}]}\n\ndata: {broken\n\n'
+BROKEN_CASE = Path(__file__).resolve().parent / "cases" / "llm-map-broken-stream-partial-kept-nowhere"
+
+
+def _broken_line(base: str) -> str:
+    return (f"the server's stream at {base} sent an event that is not JSON after 1 answer token: '{{broken' "
+            "(Expecting property name enclosed in double quotes); the server or a proxy between it and kgc does not "
+            "speak OpenAI's streaming protocol")
+
+
+def test_a_stream_event_that_is_no_json_is_named_and_the_text_so_far_returned(tmp_path):
+    with _Plain(BROKEN_STREAM, "text/event-stream") as srv:
+        settings = LLMSettings(model="openai/m", api_base=srv.base, cache_dir=tmp_path / "cache", max_retries=2,
+                               timeout=5)
+        rec = complete(settings, [{"role": "user", "content": "hi"}])
+    assert len(srv.requests) == 1, "a started answer is not asked again"
+    assert (rec.text, rec.finish_reason, rec.error_kind, rec.accepted) == ("hello", "error", "other", False)
+    assert rec.error == _broken_line(srv.base)
+
+
+def test_kgc_map_keeps_the_partial_answer_of_a_broken_stream(tmp_path, monkeypatch, capsys):
+    work = tmp_path / "case"
+    shutil.copytree(BROKEN_CASE, work)
+    monkeypatch.chdir(work)
+    with _Plain(BROKEN_STREAM, "text/event-stream") as srv:
+        for k, v in {"LLM_MODEL": "openai/m", "LLM_API_BASE": srv.base, "LLM_API_KEY": "x",
+                     "KGC_CACHE_DIR": "0", "PIPELINE_NO_EMBEDDINGS": "1"}.items():
+            monkeypatch.setenv(k, v)
+        rc = main(["map", "case.yaml", "t.md", "--mapper", "llm", "-q"])
+    err = capsys.readouterr().err
+    assert rc == 1 and not (work / "t.md").exists() and not (work / "t.raw.md").exists()
+    assert err.splitlines() == [f"error: the LLM (openai/m) gave no complete answer: {_broken_line(srv.base)}; "
+                                "the prompts and the partial answer are in t.llm.json"]
+    kept = json.loads((work / "t.llm.json").read_text(encoding="utf-8"))
+    assert [(t["run"], t["part"], t["answer"], t["finish_reason"]) for t in kept] == [(0, 1, "hello", "error")]
+    assert kept[0]["messages"][0]["role"] == "system" and kept[0]["error"] == _broken_line(srv.base)
+
+
+def test_kgc_map_keeps_no_file_when_no_answer_started(tmp_path, monkeypatch, capsys):
+    with _Plain(HTML, "text/html") as srv:
+        for k, v in {"LLM_MODEL": "openai/foo", "LLM_API_BASE": srv.base, "LLM_API_KEY": "x",
+                     "KGC_CACHE_DIR": "0", "PIPELINE_NO_EMBEDDINGS": "1"}.items():
+            monkeypatch.setenv(k, v)
+        assert main(["map", str(MANIFEST), str(tmp_path / "table.md"), "--mapper", "llm", "-q"]) == 1
+    assert "partial answer" not in capsys.readouterr().err and not (tmp_path / "table.llm.json").exists()

@@ -29,7 +29,7 @@ def test_a_decimal_comma_column_gets_to_decimal_and_an_undecided_one_is_left(tmp
     from pipeline.fno import function_for_name, udfs
 
     assert function_for_name("toDecimal()") == "normalizeDecimalComma"
-    assert [udfs.normalize_decimal_comma(v) for v in ("8,99", "1.018,00", "12", "-3,5", "8.99", "abc")] ==\
+    assert [udfs.normalize_decimal(v) for v in ("8,99", "1.018,00", "12", "-3,5", "8.99", "abc")] ==\
         ["8.99", "1018.00", "12", "-3.5", "8.99", None]
     work = tmp_path / "case"
     shutil.copytree(CASES / "csv-decimal-comma", work)

@@ -57,3 +57,23 @@ def test_gold_diff_compares_literals_by_value():
     assert gold_diff(kg, gold) == {}
     gold.set((next(gold.subjects()), next(iter(gold.predicates(None, None))), _lit("9.51", XSD.decimal)))
     assert gold_diff(kg, gold) != {}
+
+
+def test_gold_diff_matches_entities_as_the_alignment_pairs_them():
+    """With the graph F1's alignment (subject-template keys), IRIs of another stem are the same entity:
+    only real differences are listed, each example as its graph writes it."""
+    from rdflib import Graph
+
+    from pipeline.run.evaluate import entity_alignment
+    from pipeline.run.stages import gold_diff
+
+    kg = Graph().parse(data='<http://e.org/venue/V1> <http://s.org/name> "Ahoy" .\n'
+                            '<http://e.org/venue/V1> <http://s.org/city> "Ahoy" .\n', format="nt")
+    gold = Graph().parse(data='<http://e.org/place/V1> <http://s.org/name> "Ahoy" .\n'
+                              '<http://e.org/place/V1> <http://s.org/city> "Rotterdam" .\n', format="nt")
+    assert sorted(gold_diff(kg, gold)) == ["http://s.org/city", "http://s.org/name"]  # as written: all differ
+    aligned = entity_alignment(kg, gold, ["http://e.org/venue/{id}"], ["http://e.org/place/{id}"])
+    assert gold_diff(kg, gold, alignment=aligned) == {"http://s.org/city": {
+        "missing": 1, "extra": 1,
+        "missing_examples": ['<http://e.org/place/V1> <http://s.org/city> "Rotterdam" .'],
+        "extra_examples": ['<http://e.org/venue/V1> <http://s.org/city> "Ahoy" .']}}

@@ -62,6 +62,8 @@ def test_run_case_writes_a_valid_kg_and_scores_it(tmp_path):
     case = load_case(CASE)
     res = run_case(case, tmp_path / "tiny")
     assert Graph().parse(tmp_path / "tiny" / "kg.nt").isomorphic(Graph().parse(data=KG, format="nt"))
+    lines = (tmp_path / "tiny" / "kg.nt").read_text(encoding="utf-8").splitlines()
+    assert lines == sorted(lines) and len(lines) == len(set(lines)) > 1
     assert {k: v["value"] for k, v in res["validation"].items()} == {"SV2": True, "CS2-owlrl": True, "SHACL": True}
     s = res["scores"]
     assert s["triple"]["f1"] == 1.0 and s["validity"] == 1.0 and s["adherence"] == 1.0

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.errors import InputError
 from pipeline.text import fit_cache, offline
 from pipeline.text.bench import main as bench_main
 from pipeline.text.fit_cache import FitCache, UnsafeFit
@@ -58,7 +59,8 @@ def _run(manifest: Path, out: Path, capsys) -> tuple[list[list[dict]], str, dict
 
 
 def _files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.kgcfit")) if folder.is_dir() else []
+    """The fit files diskcache keeps in the folder."""
+    return sorted(folder.rglob("*.val")) if folder.is_dir() else []
 
 
 def test_the_second_run_loads_the_fit_and_writes_the_same_triples(tmp_path, cache_dir, fits, capsys):
@@ -66,7 +68,9 @@ def test_the_second_run_loads_the_fit_and_writes_the_same_triples(tmp_path, cach
     assert len(fits) == 1 and len(_files(cache_dir)) == 1
     stored = _files(cache_dir)[0]
     assert "fitted in " in err1 and f"stored in the cache {stored}" in err1
-    assert prov1["fit"] == {"source": "fitted", "file": str(stored), "note": None, "key": stored.stem}
+    assert prov1["fit"] == {"source": "fitted", "file": str(stored), "note": None, "key": prov1["fit"]["key"]}
+    with zipfile.ZipFile(stored) as zf:  # the file is the fit of the key the provenance names
+        assert json.loads(zf.read("meta.json"))["key"] == prov1["fit"]["key"]
     # the fit's steps are said as they start, in order (a fit on thousands of sentences takes minutes)
     steps = [line.split(": fitting: ")[1].rsplit(" (", 1)[0] for line in err1.splitlines() if ": fitting: " in line]
     assert steps == ["names, types and sentence vectors of 8 training sentences",
@@ -162,7 +166,8 @@ def test_a_file_of_another_fit_is_refused(tmp_path, cache_dir):
     cache = FitCache()
     fit = cache.fitted({}, training, lambda: OfflineExtractor().fit(training))
     other = fit_cache.fit_key({"k": 3}, training)
-    shutil.copy(fit.path, cache.path(other))
+    with open(fit.path, "rb") as fh:
+        cache._store().set(other, fh, read=True)  # the file of one fit under another's key
     with pytest.raises(UnsafeFit, match="written for another fit"):
         cache.get(other)
 
@@ -176,7 +181,7 @@ def test_no_cache_with_kgc_cache_dir_0_and_no_error_when_it_cannot_be_written(tm
     _run(UNIVERSITY / "case.yaml", tmp_path / "o", capsys)
     assert len(fits) == 2 and "not stored: the cache is off (KGC_CACHE_DIR=0)" in err
     assert prov["fit"] == {"source": "fitted", "file": None, "note": "the cache is off (KGC_CACHE_DIR=0)", "key": None}
-    assert not list(tmp_path.rglob("*.kgcfit")) and not list(tmp_path.rglob(fit_cache.NAMESPACE))
+    assert not list(tmp_path.rglob("*.val")) and not list(tmp_path.rglob(fit_cache.NAMESPACE))
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("KGC_CACHE_DIR", str(blocker))  # the cache folder cannot be created
@@ -238,22 +243,50 @@ def test_the_benchmark_harness_fits_and_never_reads_the_cache(tmp_path, monkeypa
     text2kgbench_ontology(bench, "1_tinyuni", UNIVERSITY, scored=True)
     argv = ["--bench", str(bench), "--out", str(tmp_path / "out"), "--only", "1_tinyuni", "--no-validate"]
     assert bench_main(argv) == 0 and bench_main(argv) == 0
-    assert len(fits) == 2 and not list(tmp_path.rglob("*.kgcfit"))
+    assert len(fits) == 2 and not list(tmp_path.rglob("*.val"))
 
 
-def test_the_folder_keeps_the_most_recently_used_fits(tmp_path, monkeypatch):
+def test_the_folder_keeps_the_most_recently_used_fits_within_its_size(tmp_path, monkeypatch):
     monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
     case = load_case(UNIVERSITY / "case.yaml")
     ex = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
-    cache = FitCache(tmp_path, keep=2)
-    for n, key in enumerate(("a" * 64, "b" * 64, "c" * 64)):
+    cache = FitCache(tmp_path)
+    (tmp_path / fit_cache.NAMESPACE).mkdir()
+    loose = tmp_path / fit_cache.NAMESPACE / ("d" * 64 + ".kgcfit")  # a fit kept one file per key: no lookup reads it
+    loose.write_bytes(b"PK")
+    for key in ("a" * 64, "b" * 64):
         assert cache.put(key, ex, {}) == cache.path(key)
-        if n == 1:
-            os.utime(cache.path("a" * 64), (1, 1))
-            assert cache.get("a" * 64) is not None  # used (its time renewed): kept longer than b
-            os.utime(cache.path("b" * 64), (2, 2))
-    assert [p.stem[0] for p in _files(cache.folder)] == ["a", "c"]
-    assert not list(cache.folder.glob(".*"))  # no temporary file left
+    assert not loose.exists()
+    size = cache.path("a" * 64).stat().st_size
+    assert cache.get("a" * 64) is not None  # used: now more recent than b
+    # a bound that holds the two fits and half of another: storing c evicts the least recently used
+    bounded = FitCache(tmp_path, size_mb=(cache._store().volume() + size / 2) / 2 ** 20)
+    assert bounded.put("c" * 64, ex, {}) is not None
+    assert [k[0] for k in ("a" * 64, "b" * 64, "c" * 64) if bounded.path(k)] == ["a", "c"]
+    assert len(_files(bounded.folder)) == 2 and not list(bounded.folder.glob(".*part"))  # no temporary file left
+
+
+def test_many_small_fits_do_not_evict_a_large_one(tmp_path, monkeypatch):
+    """The default bound is by size: a fit kept (here a stand-in of 20 MB) outlives a hundred fits of
+    a few sentences stored after it, which a bound of three files by count did not."""
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    case = load_case(UNIVERSITY / "case.yaml")
+    ex = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
+    cache = FitCache(tmp_path)
+    assert cache.size_mb == fit_cache.DEFAULT_SIZE_MB
+    cache._store().set("z" * 64, io.BytesIO(os.urandom(20 * 2 ** 20)), read=True)
+    for n in range(100):
+        cache.put(f"{n:064d}", ex, {})
+    assert cache.path("z" * 64) is not None and all(cache.path(f"{n:064d}") for n in range(100))
+
+
+def test_the_size_bound_is_the_users_setting(tmp_path, monkeypatch):
+    monkeypatch.setenv(fit_cache.SIZE_ENV, "2.5")
+    assert FitCache(tmp_path).size_mb == 2.5
+    for bad in ("0", "-1", "lots", "nan"):
+        monkeypatch.setenv(fit_cache.SIZE_ENV, bad)
+        with pytest.raises(InputError, match=rf"^KGC_TEXT_FITS_MB='{bad}': expected the fit cache's size in MB"):
+            FitCache(tmp_path)
 
 
 def test_an_extractor_holding_what_the_format_cannot_store_is_used_unstored(tmp_path, monkeypatch):
@@ -268,4 +301,4 @@ def test_an_extractor_holding_what_the_format_cannot_store_is_used_unstored(tmp_
     fit = FitCache(tmp_path).fitted({}, training, lambda: OfflineExtractor().fit(training), prepare)
     assert fit.source == "fitted" and fit.path is None and fit.extractor.hook is len
     assert fit.note == "it holds an object of type builtins.builtin_function_or_method"
-    assert "not stored: it holds" in fit.describe() and not list(tmp_path.rglob("*kgcfit*"))
+    assert "not stored: it holds" in fit.describe() and not list(tmp_path.rglob("*.val"))

@@ -52,10 +52,65 @@ def test_rdfxml_unions_shared_labels_and_missing_ranges(tmp_path):
     assert onto.relations == {
         # one label for two properties: each named by its local name
         "fullName": Relation("fullName", "Person", "string", "fullName", ""),
-        "name": Relation("name", "", "string", "name", ""),  # a union domain: any subject
+        "name": Relation("name", "Company or Person", "string", "name", ""),  # a union domain: the union
         "knows": Relation("knows", "Person", "", "knows", ""),  # no range: open, typed by each value
         "works for": Relation("works for", "Person", "Company", "worksFor", ""),
     }
+    assert onto.unions == {"Company or Person": ["Company", "Person"]}
+    assert onto.is_a("Person", "Company or Person") and not onto.is_a("Company or Person", "Person")
+
+
+def test_union_domains_and_ranges_are_classes_that_type_nothing(tmp_path, caplog):
+    ttl = tmp_path / "u.ttl"
+    ttl.write_text("""
+@prefix : <http://ex.org/u#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix schema: <https://schema.org/> .
+:Museum a owl:Class . :Person a owl:Class . :City a owl:Class . :Country a owl:Class .
+:location a owl:ObjectProperty ; rdfs:domain [ owl:unionOf ( :Museum :Person ) ] ;
+    rdfs:range [ owl:unionOf ( :City :Country ) ] .
+:near a owl:ObjectProperty ; rdfs:subPropertyOf :location .
+:visits a owl:ObjectProperty ; schema:domainIncludes :Person ; schema:domainIncludes :Museum ; rdfs:range :City .
+:both a owl:ObjectProperty ; rdfs:domain :Museum , :Person ; rdfs:range :City .
+:odd a owl:ObjectProperty ; rdfs:domain [ owl:unionOf ( :Museum [ owl:complementOf :Person ] ) ] .
+""", encoding="utf-8")
+    onto = rdf_text_ontology(ttl)
+    rels = onto.relations
+    assert (rels["location"].domain, rels["location"].range) == ("Museum or Person", "City or Country")
+    assert (rels["near"].domain, rels["near"].range) == ("Museum or Person", "City or Country")  # inherited
+    assert (rels["visits"].domain, rels["visits"].range) == ("Museum or Person", "City")  # schema.org: a union
+    assert rels["both"].domain == ""  # two rdfs:domain: their intersection, no union
+    assert rels["odd"].domain == ""  # a member that is no named class: not read as its named member
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{ttl}: odd: rdfs:domain is a class expression kgc does not read (owl:unionOf with a member that is no "
+        "named class): the relation has no domain and is never extracted"]
+    assert onto.unions == {"Museum or Person": ["Museum", "Person"], "City or Country": ["City", "Country"]}
+    g, dropped = kg_graph([("s1", [{"sub": "Rijksmuseum", "rel": "location", "obj": "Amsterdam"},
+                                   {"sub": "Rijksmuseum", "rel": "visits", "obj": "Paris"}])], onto, "http://ex.org/kg/")
+    assert not dropped
+    # the union follows from the domain and range; which member each name is, nothing says
+    assert sorted((str(s), str(p), str(o)) for s, p, o in g) == [
+        ("http://ex.org/kg/Paris", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", "http://ex.org/u#City"),
+        ("http://ex.org/kg/Rijksmuseum", "http://ex.org/u#location", "http://ex.org/kg/Amsterdam"),
+        ("http://ex.org/kg/Rijksmuseum", "http://ex.org/u#visits", "http://ex.org/kg/Paris")]
+
+
+def test_a_name_known_by_a_union_is_not_excluded_from_its_members(tmp_path):
+    from pipeline.text.data import Sentence
+    from pipeline.text.entity_types import TypeGuesser
+
+    ttl = tmp_path / "u.ttl"
+    ttl.write_text("""
+@prefix : <http://ex.org/u#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Museum a owl:Class . :Person a owl:Class . :City a owl:Class .
+:location a owl:ObjectProperty ; rdfs:domain [ owl:unionOf ( :Museum :Person ) ] ; rdfs:range :City .
+""", encoding="utf-8")
+    onto = rdf_text_ontology(ttl)
+    types = TypeGuesser(min_count=1).fit([(onto, Sentence("s", "", [{"sub": "Rembrandt", "rel": "location",
+                                                                      "obj": "Leiden"}]))])
+    assert types.classes("Rembrandt") == {"Museum or Person": 1.0}
+    assert not types.excludes("Rembrandt", "Person", onto) and not types.excludes("Rembrandt", "Museum", onto)
+    assert types.excludes("Rembrandt", "City", onto)
 
 
 def test_declared_datatype_written_or_value_left_out():

@@ -69,9 +69,11 @@ def test_matching_joins_and_readable_values_say_nothing(tmp_path, monkeypatch, c
 
 
 def test_to_decimal_reads_decimal_commas_and_points():
-    assert [udfs.normalize_decimal_comma(v) for v in ("3.5", "12.25", ".5", "-2.5", "8,99", "1.234,56", "1.250",
-                                                      "7", "abc", "1,2,3", "")] == \
-        ["3.5", "12.25", "0.5", "-2.5", "8.99", "1234.56", "1250", "7", None, None, None]
+    # without a decided mark, 1.250 (1250 or 1.25) is no value rather than a guessed magnitude
+    assert [udfs.normalize_decimal(v) for v in ("3.5", "12.25", ".5", "-2.5", "8,99", "1.234,56", "1.250",
+                                                "7", "abc", "1,2,3", "")] == \
+        ["3.5", "12.25", "0.5", "-2.5", "8.99", "1234.56", None, "7", None, None, None]
+    assert udfs.normalize_decimal("1.250", ",") == "1250" and udfs.normalize_decimal("1.250", ".") == "1.250"
 
 
 XML_RML = """@prefix rr: <http://www.w3.org/ns/r2rml#> .

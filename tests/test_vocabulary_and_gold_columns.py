@@ -64,3 +64,81 @@ def test_a_near_miss_header_names_its_column_and_task_an_unrelated_one_none():
     assert [(c.header, c.line, c.probable, c.task) for c in cols] == [
         ("Lang", 1, "Language Tag", "Language Annotation"), ("Notes", 1, None, None)]
     assert [(f.severity, f.line, f.candidate) for f in findings] == [("warning", 1, "Language Tag"), ("info", 1, None)]
+
+
+def test_absent_gold_columns_leave_their_tasks_unscored_when_the_table_fills_them():
+    """A task column the gold's header lacks is named (a misnamed header standing for it is left to
+    ignored_gold_columns); the tasks the scored table gives values are listed as unscored."""
+    from pipeline.scoring.mapping.gold_columns import absent_columns_finding, absent_gold_columns
+    from pipeline.scoring.mapping.report import score_case
+
+    gold = parse_markdown("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Lang |\n"
+                          "|---|---|---|---|---|---|\n| name | e.csv | ex:name | ex:E | http://x/{id} | en |\n",
+                          "gold.md")
+    assert absent_gold_columns(gold) == {"Related Entity Class": "Related Entity Class",
+                                         "Join Condition": "Join Condition", "Datatype": "Datatype",
+                                         "Function Name": "Function Name", "Function Output": "Function Output"}
+    table = parse_markdown("| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | "
+                           "Datatype | Function Name |\n|---|---|---|---|---|---|---|\n"
+                           "| name | e.csv | ex:name | ex:E | http://x/{id} | xsd:integer | toUpperCase |\n", "t.md")
+    report = score_case([table], gold, None, config=None)
+    assert report.unscored_tasks == {
+        "Language Annotation": "the gold's header 'Lang' (line 1) is probably 'Language Tag' but is no mapping-table "
+                               "column: its cells were not read",
+        "Datatype": "the gold table has no 'Datatype' column: the table's 1 value(s) there are judged by nothing",
+        "Function Name": "the gold table has no 'Function Name' column: the table's 1 value(s) there are judged by "
+                         "nothing"}
+    assert [f.code for f in report.gold_findings] == ["gold-column-ignored", "gold-column-absent"]
+    assert absent_columns_finding(gold, {"Datatype": 0}) is None  # nothing judged by nothing
+    from pipeline.table.formats import parse_json
+    assert absent_gold_columns(parse_json('[{"data_reference": "name", "ontology_property": "ex:name"}]')) == {}
+
+
+_SCHEMA_ONTO = """@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix s: <https://schema.org/> .
+@prefix : <http://example.org/lib#> . <http://example.org/lib> a owl:Ontology .
+s:Event a owl:Class . s:name a owl:DatatypeProperty . :Book a owl:Class .
+"""
+
+
+def _check_with(tmp_path, onto_text, triples):
+    onto = tmp_path / "o.ttl"
+    onto.write_text(onto_text, encoding="utf-8")
+    check = VocabularyCheck(load_ontology([onto]))
+    for s, p, o in triples:
+        check.add(pyoxigraph.NamedNode(s), pyoxigraph.NamedNode(p),
+                  pyoxigraph.NamedNode(o) if o.startswith("http") else pyoxigraph.Literal(o))
+    return check.result()
+
+
+def test_the_ontology_namespace_under_the_other_scheme_is_named_and_a_kg_of_no_declared_term_is_unchecked(tmp_path):
+    """http://schema.org/name against an ontology of https://schema.org/ is no term of it (IRIs differ), said with
+    the declared term of the same name, at the severity of the namespace it mirrors (schema.org is well known
+    under either scheme: a warning; the ontology's own namespace: an error); a KG using no declared term at all
+    makes the verdict 'not validated'."""
+    from pipeline.validation.verdict import kg_verdict
+
+    t = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+    r = _check_with(tmp_path, _SCHEMA_ONTO, [("http://e/e1", t, "http://schema.org/Event"),
+                                             ("http://e/e1", "http://schema.org/name", "Jazz")])
+    assert r.value is True
+    assert [(f.severity, f.code, f.message) for f in r.findings] == [
+        ("warning", "undeclared-term", "class <http://schema.org/Event> is not declared by the ontology, which declares "
+         "s:Event: the same name under https, not http (1 triple(s)); IRIs differing in their "
+         "scheme are different terms, so no axiom or shape of the ontology applies to it"),
+        ("warning", "undeclared-term", "property <http://schema.org/name> is not declared by the ontology, which "
+         "declares s:name: the same name under https, not http (1 triple(s)); IRIs differing in "
+         "their scheme are different terms, so no axiom or shape of the ontology applies to it"),
+        ("warning", "no-ontology-term", "none of the KG's 2 triple(s) uses a class or property the ontology declares: "
+         "the reasoners and the shapes derived from the ontology had nothing to check")]
+    assert r.details["namespaces"] == {"http://example.org/lib#": "error", "https://schema.org/": "warning"}
+    assert r.details["other_scheme"] == {"http://schema.org/": "https://schema.org/",
+                                         "https://example.org/lib#": "http://example.org/lib#"}
+    verdict = kg_verdict({"SV2": {"value": True, "status": "ok"}, "vocabulary": r.to_dict()})
+    assert (verdict.state, verdict.sentence()) == (
+        "not validated", "KG not validated: no triple uses a class or property the ontology declares, so the "
+        "reasoners and the derived shapes had nothing to check (passes SV2, vocabulary)")
+    mixed = _check_with(tmp_path, _SCHEMA_ONTO, [("http://e/b1", t, "https://example.org/lib#Book"),
+                                                 ("http://e/e1", "https://schema.org/name", "Jazz")])
+    assert [(f.severity, f.message.split(":")[0]) for f in mixed.findings] == [
+        ("error", "class <https")]  # the own namespace mirrored: an error; a declared term used: not unchecked
+    assert mixed.value is False and "unchecked" not in mixed.details

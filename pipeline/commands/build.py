@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -20,6 +21,7 @@ from pipeline.compile.yarrrml.check import check_yarrrml
 from pipeline.fno import FN, UDF_FILE
 from pipeline.errors import CompileError, InputError
 from pipeline.findings import Finding
+from pipeline.llm import LLMError
 from pipeline.manifest import load_manifest
 from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
 from pipeline.mappers.repair import repair_findings
@@ -65,7 +67,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
     # table.json; named so that it never takes the name of a data file (orders.md -> orders.evidence.json)
     evidence = out.with_name(f"{out.stem}.evidence.json") if out.suffix.lower() != ".json" else None
     raw_md = out.with_name(f"{out.stem}.raw.md")  # an LLM's answer as parsed, before validate-and-repair
-    for written in (args.output, evidence, raw_md):
+    transcript = out.with_name(f"{out.stem}.llm.json")  # an LLM's prompts and partial answers when it failed
+    for written in (args.output, evidence, raw_md, transcript):
         if written is not None:
             output_file(str(written), "output", [*case_files(case), args.table])
     options = {"table": args.table} if args.table else {}
@@ -83,7 +86,10 @@ def _cmd_map(args: argparse.Namespace) -> int:
         ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
         _say_ontology_notes(ontology)
         progress(f"mapping with the {args.mapper} mapper")
-        result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
+        try:
+            result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
+        except LLMError as exc:
+            raise _keep_transcripts(exc, transcript) from exc
         # records cut or padded to the header's width, read while the decompressed copies still exist
         ragged = [f for s in sources for f in csv_row_findings(s)]
     write_table(result.table, out)
@@ -114,6 +120,17 @@ def _cmd_map(args: argparse.Namespace) -> int:
                                                                  if evidence else "")
           + (f"; the answer before validate-and-repair in {raw_md}" if raw is not None else ""))
     return 0
+
+
+def _keep_transcripts(exc: LLMError, path: Path) -> LLMError:
+    """``exc`` as it is when no answer had started; else the prompts and answers exchanged (the
+    partial one too: a stream that broke off, a server gone silent) written to ``path`` as JSON, as
+    ``kgc run`` keeps them in ``llm/``, and an error whose message names the file."""
+    if not any(t.get("answer") for t in exc.transcripts):
+        return exc
+    path.write_text(json.dumps(exc.transcripts, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return LLMError(f"{exc}; the prompts and the partial answer are in {path}", provenance=exc.provenance,
+                    transcripts=exc.transcripts)
 
 
 def copies_beside(output: Path) -> Path:

@@ -18,8 +18,8 @@ from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph
                                    validation_passed)
 from pipeline.sources.load import load_source, require_readable
 from pipeline.table import MappingTable, read_table
-from pipeline.scoring.graph.cq import pq_note
-from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
+from pipeline.scoring.graph.cq import NOT_RUN_KINDS, pq_note
+from pipeline.scoring.mapping.gold_columns import absent_gold_columns, ignored_gold_columns
 from pipeline.validation.shacl import check_shapes
 from pipeline.validation.verdict import check_reason, check_word, kg_verdict
 
@@ -206,11 +206,23 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
             for f in audit.findings:
                 said.add(str(f))
                 print(f, file=sys.stderr)
-            summary, _ = mapping_scores(table, gold_table, ontology, case, sources, out)
+            summary, report = mapping_scores(table, gold_table, ontology, case, sources, out)
+            for f in report.gold_findings:  # an absent column is known once the table is: said now
+                if f.code == "gold-column-absent" and str(f) not in said:
+                    said.add(str(f))
+                    audit.findings.append(f)
+                    print(f, file=sys.stderr)
             lacks = [f"{len(audit.dropped)} of {len(gold_table)} gold-table row(s) have errors"] if audit.dropped else []
-            if summary.get("partial_gold"):  # a gold column not read: the mean is over fewer tasks than the gold meant
-                lacks.append(f"a gold-table column was not read, so {', '.join(summary['partial_gold'])} "
-                             f"{'is' if len(summary['partial_gold']) == 1 else 'are'} not scored")
+            absent = absent_gold_columns(gold_table)
+            unread = [t for t in summary.get("partial_gold") or {} if t not in absent]  # a misnamed header
+            if unread:
+                lacks.append(f"a gold-table column was not read, so {', '.join(unread)} "
+                             f"{'is' if len(unread) == 1 else 'are'} not scored")
+            missing = [t for t in summary.get("partial_gold") or {} if t in absent]  # values judged by nothing
+            if missing:
+                lacks.append(f"the gold table has no {', '.join(absent[t] for t in missing)} "
+                             f"column{'s' if len(missing) > 1 else ''}, so {', '.join(missing)} "
+                             f"{'is' if len(missing) == 1 else 'are'} not scored")
             partial = f" against a partial gold ({'; '.join(lacks)}, see above)" if lacks else ""
             if audit.findings:  # the gold's own defects go with the scores, as a run's audit.md lists them
                 scores_file = out / "mapping.mapping-scores.json"
@@ -243,7 +255,7 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
                 note = f" ({note})" if note else ""
                 print(f"{name}: {value:.3f}{note}" if isinstance(value, float) else f"{name}: {value}{note}")
         for f in scores.get("PQ3", {}).get("findings") or []:
-            if f.get("code") == "cq-syntax":
+            if f.get("code") in NOT_RUN_KINDS:  # a CQ not run: named with its file and line
                 where = ":".join(str(x) for x in (f["location"], f.get("line"), f.get("column")) if x)
                 print(f"error: {where}: {f['message']}", file=sys.stderr)
     return 0

@@ -287,11 +287,11 @@ def _class_misfits(a: _RowAudit, row: MappingRow, column: str, cell_text: str | 
         misfit = misfit_of(cls)
         if misfit is None:
             continue
-        bounds = ", ".join(onto.compact(d) for d in misfit.domains)
+        bounds = misfit.statement
         one = len(misfit.domains) == 1
-        why = (f"under RDFS (rule {rule}) each of its {ends} becomes "
-               f"{'an instance of ' + bounds if one else 'an instance of every one of ' + bounds} too"
-               if misfit.entailed else listed)
+        # the entailed class is the one the axioms name: a union's instance is in one member, not in each
+        why = f"under RDFS (rule {rule}) each of its {ends} becomes an instance of {bounds} too" if misfit.entailed \
+            else listed
         a.add(column, f"{cell} is not {row.ontology_property}'s {side} {bounds} nor a subclass of "
               f"{'it' if one else 'one of them'}: {why}",
               f"a class within the {side} of {row.ontology_property} ({bounds})", misfit.closest, severity="warning")

@@ -10,15 +10,21 @@ a typing slip far more often than a design; the compiler says so as a warning. s
 vocabulary does not list, said the same way without the entailment. The range is read alike for the
 Related Entity Class of a relation row: under rule rdfs3 every object becomes an instance of the
 range (schema.org's ``rangeIncludes`` entails nothing).
+
+What is entailed is the class the axiom names, not each class inside it: a domain written as
+``[ owl:unionOf ( s:Event s:Place ) ]`` makes each subject an instance of the union, an Event *or* a
+Place (OWL 2 Direct Semantics, ObjectUnionOf); two ``rdfs:domain`` triples, or an
+``owl:intersectionOf``, make it an instance of both. :attr:`DomainMisfit.statement` words it so.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rdflib import URIRef
-from rdflib.namespace import RDFS
+from rdflib import BNode, URIRef
+from rdflib.namespace import OWL, RDFS
 
-from pipeline.ontology import Ontology
+from pipeline.ontology import UNIVERSAL_CLASSES, Ontology
+from pipeline.rdflists import members as rdf_members
 
 __all__ = ["DomainMisfit", "outside_domain", "outside_range", "NEAR_NAME"]
 
@@ -40,11 +46,17 @@ class DomainMisfit:
             listed by schema.org's ``domainIncludes`` (``rangeIncludes``).
         closest: the fix to offer: the fitting class (a domain class or one of its subclasses) nearest
             the row's class by name when one is near (:data:`NEAR_NAME`), else the first domain class.
+        statement: the domain (range) as the axioms state it, in the ontology's prefixes: the
+            ``rdfs:domain`` objects of the property and its super-properties joined by ``and`` (each
+            one holds), a union's members by ``or``, an intersection's by ``and``, nested ones in
+            parentheses (``s:Event or s:Place``); for a listing by ``domainIncludes`` only, its
+            classes joined by ``or`` (any of them is a documented use).
     """
 
     domains: tuple[URIRef, ...]
     entailed: bool
     closest: URIRef | None
+    statement: str = ""
 
 
 def outside_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit | None:
@@ -81,7 +93,36 @@ def outside_range(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit
 def _outside(ontology: Ontology, prop: URIRef, cls: URIRef, bounds: set[URIRef], stated: URIRef) -> DomainMisfit | None:
     if not bounds or bounds & ontology.superclasses(cls):
         return None
-    entailed = any(True for p in ontology.superproperties(prop) for _ in ontology.graph.objects(p, stated))
+    axioms = sorted({o for p in ontology.superproperties(prop) for o in ontology.graph.objects(p, stated)},
+                    key=lambda o: (isinstance(o, BNode), str(o)))
+    words = [w for w in (_words(ontology, o) for o in axioms) if w]
+    entailed = bool(axioms)
+    if not words:  # listed by domainIncludes/rangeIncludes only: any of them
+        words = [" or ".join(ontology.compact(b) for b in sorted(bounds))]
     fitting = sorted(c for c in ontology.classes if ontology.superclasses(c) & bounds)
     closest, _ = ontology.closest(str(cls), fitting, NEAR_NAME)
-    return DomainMisfit(tuple(sorted(bounds)), entailed, closest or min(bounds))
+    statement = " and ".join(w if len(words) == 1 or not _compound(w) else f"({w})" for w in words)
+    return DomainMisfit(tuple(sorted(bounds)), entailed, closest or min(bounds), statement)
+
+
+def _compound(words: str) -> bool:
+    return " or " in words or " and " in words
+
+
+def _words(ontology: Ontology, node, _open: frozenset = frozenset()) -> str:
+    """A class expression as words: a named class by its prefixed name (``""`` for a universal class, which
+    restricts nothing), a union's members joined by ``or``, an intersection's by ``and``; a nested compound
+    member in parentheses. Other expressions (restrictions) and a list holding itself give ``""``."""
+    if isinstance(node, URIRef):
+        return "" if node in UNIVERSAL_CLASSES else ontology.compact(node)
+    if not isinstance(node, BNode) or node in _open:
+        return ""
+    for pred, joint in ((OWL.unionOf, " or "), (OWL.intersectionOf, " and ")):
+        head = ontology.graph.value(node, pred)
+        if head is not None:
+            listed = rdf_members(ontology.graph, head)
+            if pred == OWL.unionOf and any(m in UNIVERSAL_CLASSES for m in listed):
+                return ""  # a union with the universal class is universal
+            parts = [w for w in (_words(ontology, m, _open | {node}) for m in listed) if w]
+            return joint.join(f"({w})" if _compound(w) and len(parts) > 1 else w for w in parts)
+    return ""

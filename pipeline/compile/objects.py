@@ -2,7 +2,8 @@
 
 Literals: reference or ``concat`` of references, datatype (the cell, else the property's single
 XSD range), language tag (constant, or a language map from a reference), FnO functions, and for
-``toDate`` and ``toDateTime`` the day/month order decided from the column's values. Value maps: code -> SKOS
+``toDate`` and ``toDateTime`` the day/month order, for ``toDecimal`` the decimal mark, decided from
+the column's values. Value maps: code -> SKOS
 concept through ``valueMap``, with the data's codes translated by a code-list crosswalk and the
 input inferred when the row names none. Relations are in :mod:`.relations`.
 """
@@ -21,6 +22,7 @@ from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.fno import function_for_name, udfs
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
+from pipeline.fno.decimals import COMMA, POINT, decide_decimal_mark, stated_decimal_mark
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_concat, parse_value_map
@@ -73,6 +75,8 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
                  "a known function (capitalize, toDate, value map)", severity="warning")
     if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
         term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term, fn)]))
+    elif fn == "normalizeDecimalComma":
+        term = Term("call", call=Call(fn, [term, _decimal_mark(ctx, row, src, term)]))
     elif fn:
         term = Term("call", call=Call(fn, [term]))
     if row.datatype and row.datatype.lower() in IRI_MARKERS:
@@ -89,10 +93,7 @@ def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term, 
     ``toDate`` (``fn`` ``normalizeDate``), values with a time of day are counted in a warning:
     ``toDate`` gives them no value (xsd:date holds no time; truncating it would lose it silently)."""
     refs = term_references(term)
-    it = (ctx.iterator(src) or "").rstrip("/")
-    # XML: every record's values (a relative XPath would read the first record only)
-    values = [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
-                                        if src.source.format == "xml" else src.values(r))]
+    values = _column_values(ctx, src, refs)
     decided = decide_date_order([str(v) for v in values],
                                 stated_date_order(row.function_name, row.function_output))
     hint = "state the order in the Function Output cell, e.g. 'MM/DD/YYYY'"
@@ -119,6 +120,47 @@ def _date_order(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term, 
                      "toDateTime() and xsd:dateTime to keep the time",
                      severity="warning")
     return decided.order
+
+
+def _column_values(ctx: PlanContext, src: SourceData, refs: list[str]) -> list:
+    """Every record's values of the references ``refs`` (XML: by the iterator's path, as a
+    relative XPath would read the first record only)."""
+    it = (ctx.iterator(src) or "").rstrip("/")
+    return [v for r in refs for v in (src.xpath(r if r.startswith("/") else f"{it}/{r}")
+                                      if src.source.format == "xml" else src.values(r))]
+
+
+_MARK_NAMES = {COMMA: "a decimal comma ('.' or a space groups thousands)",
+               POINT: "a decimal point (',' or a space groups thousands)"}
+
+
+def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> str:
+    """The decimal mark of the row's ``toDecimal()`` column, from its values or the format the table
+    states (:mod:`pipeline.fno.decimals`), decided here so that the engine reads every value alike;
+    reported when values depend on it or are no number under it."""
+    refs = term_references(term)
+    cols = ", ".join(refs)
+    decided = decide_decimal_mark([str(v) for v in _column_values(ctx, src, refs) if v is not None],
+                                  stated_decimal_mark(row.function_name, row.function_output))
+    hint = "state the format in the Function Output cell, e.g. '#,##0.00' (decimal point) or '#.##0,00'"
+    if decided.status == "decided":
+        read = "; read so: " + ", ".join(f"{v} -> {udfs.normalize_decimal(v, decided.mark)}"
+                                         for v in decided.ambiguous[:3]) if decided.ambiguous else ""
+        ctx.find(row, "function_name", f"numbers of {cols} are written with {_MARK_NAMES[decided.mark]} "
+                 f"(shown by {', '.join(decided.evidence)}){read}", severity="info")
+    elif decided.ambiguous and decided.mark not in _MARK_NAMES:
+        why = "no value shows which one the column uses" if decided.status == "ambiguous" else \
+            f"some values write a decimal comma and others a decimal point ({', '.join(decided.evidence)})"
+        first = decided.ambiguous[0]
+        example = f"{first} -> {udfs.normalize_decimal(first, POINT)} or {udfs.normalize_decimal(first, COMMA)}"
+        ctx.find(row, "function_name", f"numbers of {cols}: {len(decided.ambiguous)} value(s) read a thousand times "
+                 f"apart with a decimal point or a decimal comma ({'; '.join([example, *decided.ambiguous[1:3]])}) "
+                 f"and {why}; no reading is guessed and those values are left out", hint, severity="warning")
+    if decided.invalid:
+        under = _MARK_NAMES[decided.mark] if decided.mark in _MARK_NAMES else "either decimal mark"
+        ctx.find(row, "function_name", f"{len(decided.invalid)} value(s) of {cols} are no number written with "
+                 f"{under} ({', '.join(decided.invalid[:3])}); left out", "a number", severity="warning")
+    return decided.mark
 
 
 def _datatype(ctx: PlanContext, row: MappingRow, lang: str | None) -> tuple[URIRef | None, str | None]:

@@ -20,7 +20,7 @@ from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "part_iterator", "parts_of", "encloses", "member_of",
+__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "holds_array", "part_iterator", "parts_of", "encloses", "member_of",
            "is_position", "part_separator", "every_occurrence_holds", "position_beside_other_part"]
 
 #: The last step of a reference to an occurrence's position in its record.
@@ -167,6 +167,19 @@ def repeating_part(src: SourceData, iterator: str | None, ref: str) -> str | Non
     """
     chain = _chain(src, iterator, ref)
     return chain[-1] if chain else None
+
+
+def holds_array(src: SourceData, iterator: str | None, ref: str) -> bool:
+    """Whether ``ref`` may hold several values in one record: a JSON member path with an array on its way
+    or at its end in some record (JSON's syntax says a list, even of one value); an XML reference in a
+    repeating part (:func:`repeating_part`). ``False`` for CSV and for a JSON reference of another form."""
+    if src.source.format == "json":
+        steps = json_steps(ref)
+        return any(isinstance(n, list) for i in range(1, len(steps) + 1)
+                   for nodes in _json_nodes(src, iterator, steps[:i]) for n in nodes)
+    if src.source.format == "xml":
+        return repeating_part(src, iterator, ref) is not None
+    return False
 
 
 def part_iterator(src: SourceData, iterator: str | None, part: str, base: str | None = None) -> str:

@@ -3,7 +3,8 @@ and classes, and term maps built from template segments (subjects, and ``concat`
 
 A template of references only becomes an ``rml:template``; one holding a function (``$(f(x))``)
 becomes nested FnO calls (``concat``, ``percentEncode`` for IRIs). A relative subject template
-is resolved against the case's base IRI.
+is resolved against the case's base IRI, except a template of one reference alone whose every value
+is an absolute IRI (a JSON-LD ``@id``: ``{properties.@id}``), which is the subject IRI as written.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pipeline.compile.nesting import part_of, view_for
 from pipeline.materialize.views.view import escape
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, split_class_alternatives
-from pipeline.table.template import Segment
+from pipeline.table.template import Segment, is_absolute_iri
 
 __all__ = ["subject_term", "segments_term", "triples_map", "classes_of"]
 
@@ -28,6 +29,17 @@ def subject_term(ctx: PlanContext, template: str, src: SourceData, row: MappingR
     """The subject map of ``template`` on ``src`` (an IRI term map); ``None``, with a finding, when it
     cannot be built (a relative template and no base IRI, a reference outside the iterator)."""
     segs = ctx.segments(template)
+    whole = _iri_reference(ctx, segs, src)
+    if whole is not None:
+        # the value is an IRI already: an R2RML template would percent-encode it after the base IRI
+        # (http://example.com/base/http%3A%2F%2F...), naming nothing; a reference-valued IRI term map
+        # (RML-Core, R2RML 7.3) takes it as it is
+        rel = ctx.relative(whole, src, row, "subject_template")
+        if rel is None:
+            return None
+        ctx.find(row, "subject_template", f"every value of {whole!r} is an absolute IRI: the subject is the value "
+                 "itself (rml:reference), not the value percent-encoded after the base IRI", severity="info")
+        return Term("reference", rel, term_type="iri")
     if segs and not (segs[0].kind == "const" and re.match(_SCHEME, segs[0].value)):
         # a template that starts with a variable ('{id}') is as relative as 'person/{id}': its values
         # are percent-encoded (R2RML 7.3), so they can never supply a scheme; resolve both alike
@@ -52,6 +64,20 @@ def subject_term(ctx: PlanContext, template: str, src: SourceData, row: MappingR
     if term is not None and term.kind == "call":
         _inputs_as_templates(term)
     return term
+
+
+def _iri_reference(ctx: PlanContext, segs: list[Segment], src: SourceData) -> str | None:
+    """The reference of a template made of one reference alone (``{properties.@id}``) whose values, at least
+    one, are all absolute IRIs (:func:`pipeline.table.template.is_absolute_iri`), else ``None``."""
+    if len(segs) != 1 or segs[0].kind != "ref":
+        return None
+    ref = segs[0].value
+    values = src.values(ref)
+    if not values and src.source.format == "xml":
+        it = (ctx.iterator(src) or "").rstrip("/")
+        values = src.xpath(ref if ref.startswith("/") or not it else f"{it}/{ref}")
+    values = [str(v).strip() for v in values if str(v).strip()]
+    return ref if values and all(is_absolute_iri(v) for v in values) else None
 
 
 def segments_term(ctx: PlanContext, segs: list[Segment], src: SourceData, row: MappingRow, column: str,

@@ -35,8 +35,9 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value, FN.order),
                                  "date -> xsd:date lexical form; order DMY/MDY/YMD decided per column"),
     "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
-    "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value,),
-                                         "decimal comma 8,99 / 1.234,56 -> xsd:decimal lexical form"),
+    "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value, FN.mark),
+                                         "8,99 / 1.234,56 / 1,234.50 -> xsd:decimal lexical form; decimal mark "
+                                         "decided per column"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
     "skipMissing": FnoFunction(FN.skipMissing, (FN.value,), "NA, N/A, null, NaN, - -> no value; others as they are"),
     "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value, FN.order),

@@ -243,28 +243,62 @@ def skip_missing(value):
     return value
 
 
-_DECIMAL_COMMA = _re.compile(r"^([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$")
-_DECIMAL_POINT = _re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")
+#: Characters that group thousands in every locale that uses them and never mark decimals: a space
+#: (French, Swedish, SI: ``1 250,00``), no-break and narrow/thin spaces, an apostrophe (Swiss ``1'234.50``).
+_GROUPING_ONLY = " \u00a0\u202f\u2009'\u2019"
 
 
-@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value")
-def normalize_decimal_comma(value):
-    """A number written with a decimal comma (``8,99``, ``1.234,56``: point as thousands separator)
-    in xsd:decimal's lexical form (``8.99``, ``1234.56``); whole numbers stay (``12``); a number
-    with a decimal point that cannot be a thousands separator (``3.5``, ``12.25``, ``.5``: not
-    three digits after it) is already a decimal and stays (``.5`` -> ``0.5``). None for anything
-    else (``abc``, ``1,2,3``): the materialize stage counts and reports such values."""
+def _decimal_reading(text, mark):
+    """``text`` in xsd:decimal's lexical form (XSD 1.1 Part 2, 3.3.3: digits, one optional point, no
+    grouping) when it is a number whose decimal mark is ``mark`` (``,`` or ``.``), the other of the
+    two grouping thousands (so do :data:`_GROUPING_ONLY`); None otherwise. Grouping is by threes,
+    one character throughout the number, only in the integer part, whose first group does not
+    start with 0 (``1,234.5``, ``1.234.567``; ``0,500`` is no grouped number)."""
+    group = "." if mark == "," else ","
+    m = _re.fullmatch(r"([+-]?)(\d*)(?:" + _re.escape(mark) + r"(\d*))?", text)
+    if m is None:
+        # grouped integer part: 1-3 digits, then groups of three behind one grouping character
+        chars = _re.escape(group + _GROUPING_ONLY)
+        m = _re.fullmatch(r"([+-]?)([1-9]\d{0,2}(?P<g>[" + chars + r"])\d{3}(?:(?P=g)\d{3})*)(?:"
+                          + _re.escape(mark) + r"(\d*))?", text)
+        if m is None:
+            return None
+        sign, whole, fraction = m.group(1), _re.sub(r"\D", "", m.group(2)), m.group(4)
+    else:
+        sign, whole, fraction = m.groups()
+    if not whole and not fraction:
+        return None  # a sign or a mark alone
+    if fraction is None:
+        return sign + whole
+    return f"{sign}{whole or '0'}.{fraction or '0'}"
+
+
+#: ``mark`` of :func:`normalize_decimal` when no mark is decided: only values whose form shows it are read.
+UNDECIDED_MARK = "undecided"
+
+
+@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value", mark=_FN + "mark")
+def normalize_decimal(value, mark=None):
+    """A number as a locale writes it, in xsd:decimal's lexical form (XSD 1.1 Part 2, 3.3.3).
+
+    ``mark`` is the decimal mark the compiler decided for the column (pipeline/fno/decimals.py):
+    ``,`` reads ``8,99`` -> ``8.99`` and ``1.234,56`` -> ``1234.56`` (point groups thousands),
+    ``.`` reads ``1,234.50`` -> ``1234.50`` and ``15,000`` -> ``15000``. Spaces and apostrophes
+    group thousands under either mark (``1 250,00``, ``1'234.50``). A value that is no number with
+    that mark (``12.99`` under ``,``) gives None. Without a mark (:data:`UNDECIDED_MARK`, or a
+    mapping that passes none) a value is read only when its form decides the mark itself:
+    ``8,99``, ``12.99``, ``1,234.50``, ``1 250`` are read, ``15,000`` and ``1.250`` (a thousand
+    times more under one mark than under the other) give None rather than a guessed magnitude.
+    None for anything else (``abc``, ``1,2,3``): the materialize stage counts and reports such
+    values.
+    """
     if value is None:
         return None
     text = str(value).strip()
-    m = _DECIMAL_COMMA.match(text)
-    if m:
-        return f"{m.group(1)}{m.group(2).replace('.', '')}" + (f".{m.group(3)}" if m.group(3) else "")
-    if _DECIMAL_POINT.match(text):
-        sign = text[0] if text[0] in "+-" else ""
-        body = text.lstrip("+-")
-        return sign + ("0" + body if body.startswith(".") else body + "0" if body.endswith(".") else body)
-    return None
+    if mark in (",", "."):
+        return _decimal_reading(text, mark)
+    readings = {_decimal_reading(text, ","), _decimal_reading(text, ".")} - {None}
+    return readings.pop() if len(readings) == 1 else None
 
 
 # ---------------------------------------------------------------------------------------------

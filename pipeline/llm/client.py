@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from pipeline import cache
 from pipeline.llm.context import litellm_module
-from pipeline.llm.errors import describe_error, not_openai_message
+from pipeline.llm.errors import describe_error, not_openai_message, stream_break_message
 from pipeline.llm.progress import reporter
 from pipeline.llm.settings import LLMSettings
 
@@ -323,10 +323,10 @@ def complete(settings: LLMSettings, messages: list[dict[str, str]], *, run: int 
                 record.text, record.first_token_s, record.completion_tokens = "".join(pieces), first, tokens
                 record.finish_reason = "timeout" if kind == "timeout" else "error"
                 record.error_kind, record.latency_s, record.accepted = kind, round(latency, 4), False
+                # the partial text is returned in the record; where it is kept, the caller says
                 record.error = (f"the server went silent for LLM_TIMEOUT={settings.timeout:g} s after {tokens} answer "
-                                f"tokens; the partial answer is kept and not asked again; raise LLM_TIMEOUT"
-                                if kind == "timeout" else
-                                f"the answer broke off after {tokens} tokens ({message}); the partial answer is kept")
+                                f"tokens; not asked again; raise LLM_TIMEOUT"
+                                if kind == "timeout" else stream_break_message(exc, settings, tokens))
                 return record
             if kind in RETRYABLE_KINDS and attempt < attempts:
                 asked = _retry_after(exc)

@@ -22,13 +22,14 @@ OpenAI      ``This model's maximum context length is 128000 tokens`` (litellm's
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from pipeline.llm.settings import LLMSettings
 
 __all__ = ["FATAL_KINDS", "Overflow", "context_overflow", "describe_error", "not_openai_message",
-           "refuses_structured_output", "SERVER_CONTEXT_SETTINGS"]
+           "refuses_structured_output", "stream_break_message", "SERVER_CONTEXT_SETTINGS"]
 
 #: error kinds after which no further request of the case can succeed (configuration problems)
 FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window", "not_openai"})
@@ -153,3 +154,41 @@ def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]
     if "BadRequest" in name:
         return "bad_request", f"{where} rejected the request (BadRequest: {detail})"
     return "other", f"{name}: {detail}"
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it wraps (``__cause__``, ``__context__``, litellm's ``original_exception``),
+    outermost first, each once."""
+    out: list[BaseException] = []
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        x = todo.pop(0)
+        if x is None or any(x is seen for seen in out):
+            continue
+        out.append(x)
+        todo += [x.__cause__, x.__context__, getattr(x, "original_exception", None)]
+    return out
+
+
+def stream_break_message(exc: BaseException, settings: LLMSettings, tokens: int) -> str:
+    """What to say when a streamed answer broke off after ``tokens`` tokens with ``exc`` (not a
+    timeout: :func:`describe_error` says that one). litellm wraps the cause in several exceptions
+    whose names and texts repeat each other (``MidStreamFallbackError: ... APIConnectionError: ...
+    OpenAIException - ...``); the line names the innermost cause: an event of the server-sent event
+    stream that is not JSON (the openai client's ``json.JSONDecodeError``, whose ``doc`` is the
+    event's data), else the last exception litellm did not make (the connection closed: httpx's
+    ``RemoteProtocolError``), else litellm's innermost message."""
+    where = settings.api_base or f"the provider of {settings.model}"
+    chain = _causes(exc)
+    after = f"after {tokens} answer token{'s' if tokens != 1 else ''}"
+    bad = next((x for x in chain if isinstance(x, json.JSONDecodeError)), None)
+    if bad is not None:
+        data = " ".join(str(bad.doc).split())
+        shown = data if len(data) <= 80 else data[:80] + "..."
+        return (f"the server's stream at {where} sent an event that is not JSON {after}: {shown!r} ({bad.msg}); "
+                "the server or a proxy between it and kgc does not speak OpenAI's streaming protocol")
+    own = [x for x in chain if not type(x).__module__.startswith("litellm")]
+    cause = own[0] if own else chain[-1]
+    detail = " ".join(str(cause).split())
+    detail = re.sub(r"^(litellm\.\w+: )?(\w+Error: )*(OpenAIException - )?", "", detail)[:200]
+    return f"the server's stream at {where} broke off {after} ({type(cause).__name__}: {detail})"

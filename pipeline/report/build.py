@@ -123,16 +123,18 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
                               "consistent with domains and ranges (CS1), gold rows covered (CM1), "
                               "no TriplesMap that only repeats another's triples (CN4).",
      "KG-quality benchmark, mapping layer"),
-    ("partial", "A competency-question score (PQ) over part of the questions: some did not run (a SPARQL "
-                "syntax error; the case's section names the file and line). In a mean row, 'partial n/m': n of "
+    ("partial", "A competency-question score (PQ) over part of the questions: some did not run (malformed: "
+                "a SPARQL syntax error or an undeclared prefix; refused: a SERVICE or FROM clause, which would "
+                "reach the network; failed: the query raised an error on the gold KG; the case's section names "
+                "the file and line). In a mean row, 'partial n/m': n of "
                 "the m cases it averages are partial, so the mean is over part of the questions too.",
      "this report"),
     ("k/n yes", "A mean row's cell for a yes/no check (SV2, CS2, SHACL ...): k of the n cases where the check "
                 "ran passed it; ', m not run' counts the cases where it did not run.", "this report"),
     ("†", "A score against a partial gold. Graph scores: rows of the gold table did not compile, or a column "
-          "of it was not read, so the gold KG lacks what they say and correct triples of the KG count as "
-          "extra. Map F1: a column of the gold "
-          "table was not read (its header is no mapping-table column), so the task it feeds is not scored and "
+          "of it was not read or is absent, so the gold KG lacks what they say and correct triples of the KG "
+          "count as extra. Map F1: a column of the gold table was not read (its header is no mapping-table "
+          "column), or is absent while the table gives it values, so the task it feeds is not scored and "
           "the mean is over the other tasks.", "this report"),
     ("n/a", "Not applicable or not computed (no gold, or the case failed before it).", "this report"),
     ("not run", "A check that applies did not run or finish (timeout, a tool that could not start): never a "

@@ -129,7 +129,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     elif v.state in ("not validated", "not checked"):
         level = "not validated"
         headline = "The KG is not validated: " + ("no check ran (--no-evaluate)." if v.state == "not checked" else
-                                                   f"{', '.join(v.not_run)} did not run.")
+                                                   f"{', '.join(v.not_run)} did not run." if v.not_run else
+                                                   f"{v.unchecked}.")
     else:
         # rows the compiler left out: the table asked for data the KG lacks, whoever wrote the table
         left = counts.get("rows_dropped") or 0
@@ -182,8 +183,8 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
             accuracy += (f" - a partial gold: {partial} gold-table row(s) did not compile, so triples they would "
                          "give count as extra")
         if gold.get("columns_unread"):
-            accuracy += (f" - a partial gold: a gold-table column was not read ({', '.join(gold['columns_unread'])}), "
-                         "so what it says is missing from the gold KG")
+            accuracy += (f" - a partial gold: a gold-table column was not read or is absent "
+                         f"({', '.join(gold['columns_unread'])}), so what it says is missing from the gold KG")
         reasons.append(accuracy + ".")
         cq = entry.get("cq_summary") or {}
         if cq.get("total") or cq.get("scored") or cq.get("not_scorable"):

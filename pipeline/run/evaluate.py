@@ -36,9 +36,10 @@ from pipeline.manifest import Case
 from pipeline.materialize.materializer import materialize
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import Ontology
-from pipeline.rdffile import load_graph, ntriples_copy
+from pipeline.rdffile import RemoteContextError, load_graph, ntriples_copy
 from pipeline.scoring.gold_graph import gold_vocabulary_findings
-from pipeline.scoring.graph import keys_from_local_names, keys_from_templates, load_competency_questions, score_graph
+from pipeline.scoring.graph import (Alignment, align_entities, keys_from_local_names, keys_from_templates,
+                                    load_competency_questions, score_graph)
 from pipeline.scoring.mapping import score_case, write_case_json
 from pipeline.sources.engine_copy import copies_folder
 from pipeline.sources.load import SourceData
@@ -53,7 +54,7 @@ from pipeline.validation.verdict import NOT_RUN, kg_verdict
 from pipeline.validation.syntax import check_ntriples
 from pipeline.validation.vocabulary import NAME as VOCABULARY, VocabularyCheck
 
-__all__ = ["SHAPES_DIR", "CQ_DIR", "CHECK_TIMEOUT_S", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "case_competency_questions", "validation_passed"]
+__all__ = ["SHAPES_DIR", "CQ_DIR", "CHECK_TIMEOUT_S", "mapping_scores", "subject_templates", "GoldKG", "gold_kg", "NOT_RUN", "skipped", "graph_validation", "graph_scores", "entity_alignment", "case_competency_questions", "validation_passed"]
 
 LOGGER = logging.getLogger(__name__)
 _ROOT = Path(__file__).resolve().parents[2]
@@ -270,6 +271,12 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
         copy = (work or Path(kg_path).parent) / f"{Path(kg_path).name}.nt"
         try:
             syntax = ntriples_copy(kg_path, copy)
+        except RemoteContextError as exc:  # unreadable offline, which says nothing against its syntax: not run
+            reason = f"{Path(kg_path).name}: {str(exc).split(': KG: ', 1)[-1]}"
+            unread = Result("SV2", None, status="not_run", details={
+                "reason": reason, "remote_contexts": exc.urls, "coverage": {"mode": "not run", "reason": reason}})
+            return {"SV2": unread.to_dict(), **{n: skipped(n, "the KG could not be read (see SV2)")
+                                                for n in [*names, VOCABULARY]}}
         except InputError as exc:  # the KG does not parse: SV2 fails (exit 1), as for N-Triples
             message = str(exc).split(": ", 1)[-1] if exc.path else str(exc)
             fatal = Result("SV2", False, findings=[Finding(severity="fatal", message=message, location=str(kg_path),
@@ -512,12 +519,25 @@ def graph_scores(kg: Graph, gold_kg: Graph | None, ontology: Ontology, case: Cas
     (:func:`pipeline.scoring.graph.align.keys_from_local_names`).
     """
     cqs = case_competency_questions(case)
-    if gold_kg is not None and gold_templates is None:
-        # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
-        pred_keys, gold_keys = keys_from_local_names(kg), keys_from_local_names(gold_kg)
-    else:
-        pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
-        gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
+    pred_keys, gold_keys = _entity_keys(kg, gold_kg, pred_templates, gold_templates)
     results = score_graph(kg, gold_kg, ontology.graph, cqs=cqs, consistent=consistent,
                           pred_keys=pred_keys, gold_keys=gold_keys)
     return {name: r.to_dict() for name, r in results.items()}
+
+
+def _entity_keys(kg: Graph, gold_kg: Graph | None, pred_templates: Sequence[str],
+                 gold_templates: Sequence[str] | None) -> tuple[dict | None, dict | None]:
+    if gold_kg is not None and gold_templates is None:
+        # a gold graph from a file: its IRI scheme is unknown, so both sides key by class and last IRI segment
+        return keys_from_local_names(kg), keys_from_local_names(gold_kg)
+    pred_keys = keys_from_templates(kg, pred_templates) if pred_templates else None
+    gold_keys = keys_from_templates(gold_kg, gold_templates) if gold_templates and gold_kg is not None else None
+    return pred_keys, gold_keys
+
+
+def entity_alignment(kg: Graph, gold_kg: Graph, pred_templates: Sequence[str] = (),
+                     gold_templates: Sequence[str] | None = ()) -> Alignment:
+    """The entity alignment :func:`graph_scores` gives the IRI/key measures (graph F1, ``SA2-prop-exact``):
+    by IRI, then by the key values the subject templates encode (by class and last IRI segment
+    against a gold graph from a file, ``gold_templates=None``); arguments as for :func:`graph_scores`."""
+    return align_entities(kg, gold_kg, *_entity_keys(kg, gold_kg, pred_templates, gold_templates))

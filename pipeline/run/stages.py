@@ -30,9 +30,10 @@ from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.validation.shacl import check_shapes
 from pipeline.run.case import CaseRun, RunConfig, write_json
-from pipeline.run.evaluate import (GoldKG, case_competency_questions, gold_kg, graph_scores, graph_validation,
-                                   mapping_scores, subject_templates)
-from pipeline.scoring.graph.cq import syntax_error
+from pipeline.run.evaluate import (GoldKG, case_competency_questions, entity_alignment, gold_kg, graph_scores,
+                                   graph_validation, mapping_scores, subject_templates)
+from pipeline.scoring.graph.align import Alignment
+from pipeline.scoring.graph.cq import cannot_run
 from pipeline.scoring.graph.values import term_key
 from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
@@ -68,19 +69,24 @@ def compare_graphs(produced: Graph, expected: Graph) -> dict[str, Any]:
     return {"isomorphic": iso, "missing": lines(only_expected), "extra": lines(only_produced)}
 
 
-def gold_diff(produced: Graph, gold: Graph, examples: int = 3) -> dict[str, dict[str, Any]]:
+def gold_diff(produced: Graph, gold: Graph, examples: int = 3, alignment: Alignment | None = None
+              ) -> dict[str, dict[str, Any]]:
     """Triples of the gold KG the KG misses and triples it has in excess, per predicate.
 
-    Triples are compared as written (no entity alignment; blank nodes never match), which is
-    what a reader checks by hand, literals by value as every graph score compares them
-    (:func:`pipeline.scoring.graph.values.term_key`: ``"9.5"`` and ``"9.50"^^xsd:decimal`` agree);
-    SA2/SA4 align entities and give the scores.
+    Entities are matched as ``alignment`` pairs them (predicted -> gold entity), so that the list
+    says what the graph F1 counted: given :func:`pipeline.run.evaluate.entity_alignment`, a triple of
+    ``<venue/V1>`` matches the gold's ``<place/V1>`` when both subject templates encode the key
+    ``V1``; without one, IRIs are compared as written. Blank nodes never match; literals are
+    compared by value as every graph score compares them
+    (:func:`pipeline.scoring.graph.values.term_key`: ``"9.5"`` and ``"9.50"^^xsd:decimal`` agree).
+    The example lines are the triples as each graph writes them.
 
     Returns:
         ``{predicate IRI: {"missing": n, "extra": n, "missing_examples": [nt line], "extra_examples": [...]}}``
         with at most ``examples`` sorted lines each, predicates sorted.
     """
-    mine = {(s, p, term_key(o)): (s, p, o) for s, p, o in produced}
+    m = alignment.pairs if alignment is not None else {}
+    mine = {(m.get(s, s), p, term_key(m.get(o, o))): (s, p, o) for s, p, o in produced}
     theirs = {(s, p, term_key(o)): (s, p, o) for s, p, o in gold}
     out: dict[str, dict[str, Any]] = {}
     for kind, (these, other) in (("missing", (theirs, mine)), ("extra", (mine, theirs))):
@@ -126,10 +132,17 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
         gold = read_table(case.gold_table)
         if not is_self_replay(case, config):  # a gold column not read leaves a task unscored: said in the audit
             run.findings.extend(ignored_gold_columns(gold)[1])
-    if config.evaluate:  # a CQ that does not parse is named now, in the audit; the others are scored later
-        for bad in filter(None, map(syntax_error, case_competency_questions(case))):
-            run.findings.append(Finding("cq", bad.location, bad.message, line=bad.line, column="query",
-                                        expected="a SPARQL SELECT or ASK query"))
+    if config.evaluate:  # a CQ that cannot run is named now, in the audit; the others are scored later
+        for bad in filter(None, map(cannot_run, case_competency_questions(case))):
+            run.findings.append(_cq_finding(bad.to_dict()))
+
+
+def _cq_finding(bad: dict[str, Any]) -> Finding:
+    """A CQ that is not run (a :func:`pipeline.scoring.graph.cq.cannot_run` finding, or one that failed on the
+    gold KG, as ``Finding.to_dict()``) as an audit finding."""
+    return Finding("cq", bad["location"], bad["message"], line=bad.get("line"), column="query",
+                   expected="a SPARQL SELECT or ASK query answered on the KG alone" if bad.get("code") == "cq-remote"
+                   else "a SPARQL SELECT or ASK query")
 
 
 def _write_transcripts(run: CaseRun, transcripts: list[dict[str, Any]]) -> None:
@@ -295,6 +308,8 @@ def mapping_level(run: CaseRun, st: State, config: RunConfig, events: list | Non
     gold = read_table(case.gold_table)
     run.extra["mapping_scores"], run.mapping_report = mapping_scores(
         st.table, gold, st.ontology, case, st.sources, run.folder, events)
+    # an absent gold column leaves the table's values there unjudged: in the audit with the gold's other findings
+    run.findings.extend(f for f in run.mapping_report.gold_findings if f.code == "gold-column-absent")
     run.artifacts["mapping_scores"] = "mapping.mapping-scores.json"
     if st.raw is not None:
         run.extra["mapping_scores_raw"], _ = mapping_scores(st.raw, gold, st.ontology, case, st.sources, run.folder,
@@ -328,12 +343,18 @@ def _score(run: CaseRun, st: State, config: RunConfig) -> None:
         run.extra["self_comparison"] = ("the gold table was replayed: mapping scores and scores against the gold "
                                         "table's KG would compare it with itself and are not applicable")
     if gold.graph is not None and not self_replay:
-        run.artifacts["gold_diff"] = write_json(run.folder / "gold_diff.json", gold_diff(st.kg, gold.graph))
+        # entities matched as the graph F1 matches them, so the list and the score tell one story
+        aligned = entity_alignment(st.kg, gold.graph, templates, gold.templates)
+        run.artifacts["gold_diff"] = write_json(run.folder / "gold_diff.json",
+                                                gold_diff(st.kg, gold.graph, alignment=aligned))
     consistent = st.validation.get("CS2-owlrl", {}).get("value")
     scores = graph_scores(st.kg, gold.graph, st.ontology, case, consistent if isinstance(consistent, bool) else None,
                           templates, gold.templates)
     run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
     run.artifacts["graph_scores"] = write_json(run.folder / "graph_scores.json", scores)
+    for f in scores.get("PQ3", {}).get("findings") or []:  # known only once run: in the audit with the others
+        if f.get("code") == "cq-gold-failed":
+            run.findings.append(_cq_finding(f))
 
 
 

@@ -15,6 +15,7 @@ from lxml import etree
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.columns import ColumnRecords, Values, sample_indices
+from pipeline.sources.jsonld import JsonLd
 from pipeline.sources.namespaces import bind_default_prefix
 
 __all__ = ["SourceData"]
@@ -55,6 +56,9 @@ class SourceData:
             holds them trimmed and the engine reads a copy whose header is trimmed too.
         record_lines: the line of the user's file each record is on, when a record is a line of a
             JSON Lines file (:func:`~pipeline.sources.engine_copy.json_lines_copy`); else ``None``.
+        jsonld: what the JSON-LD contexts of the document say of the records' members
+            (:class:`~pipeline.sources.jsonld.JsonLd`); ``None`` for a JSON document without ``@context``
+            and for other formats.
     """
 
     source: Source
@@ -72,6 +76,7 @@ class SourceData:
     markup: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
     record_lines: list[int] | None = None
+    jsonld: JsonLd | None = None
     _tree: object = None
     _json: list | None = None
 

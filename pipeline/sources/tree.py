@@ -21,6 +21,7 @@ from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, jso
     unresolved_entity, xml_encoding, xml_no_records, xml_too_deep
 from pipeline.sources import json_numbers
 from pipeline.sources.envelopes import find_envelopes
+from pipeline.sources.jsonld import read_contexts
 from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, declare_prefixes, json_copy,
                                           one_prefix_per_namespace, xml_utf8_copy)
 from pipeline.sources.model import SourceData
@@ -162,6 +163,7 @@ def load_json(src: Source, copy: EngineCopy, lines: list[int] | None = None) -> 
     deep = json_too_deep(src.path, text, data)
     if deep is not None:
         return SourceData(src, src.path, src.iterator, findings=[deep])
+    linked = '"@context"' in text  # JSON-LD (read below); a document without it is not walked for contexts
     del text
     top = json_top_level(src, data)
     if top is not None:
@@ -185,6 +187,9 @@ def load_json(src: Source, copy: EngineCopy, lines: list[int] | None = None) -> 
     repair = json_copy(copy, data)
     out = SourceData(src, copy.path, iterator, refs, records, [f for f in (repair, shape) if f], _json=recs,
                      record_lines=kept_lines)
+    out.jsonld = read_contexts(data, iterator) if linked else None
+    for note in out.jsonld.notes if out.jsonld is not None else ():
+        out.findings.append(Finding("source", str(src.path), note, column="@context", severity="info"))
     for ref in sorted(odd):
         out.unaddressable[ref] = (f"a key on the path {ref!r} holds '.' or starts or ends with white space: "
                                   "Morph-KGC reads a dotted reference as a nested path and a table cell drops the "

@@ -14,10 +14,20 @@ from dataclasses import dataclass, field
 from pipeline.table.cells import split_arguments
 
 __all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren",
-           "SCHEMES"]
+           "SCHEMES", "is_absolute_iri"]
 
 #: IRI schemes whose IRIs have no ``//`` and are no prefixed names (RFC 8141, 6068, 4151, 2397 ...).
 SCHEMES = frozenset({"urn", "mailto", "tag", "data", "tel", "did", "geo", "file", "http", "https", "ftp"})
+
+_ABSOLUTE_IRI = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*://|(?:%s):)[^\s<>\"{}|\\^`]*$" % "|".join(sorted(SCHEMES)), re.I)
+
+
+def is_absolute_iri(value: str) -> bool:
+    """``value`` is an absolute IRI as written: a scheme followed by ``//`` (``http://``), or one of
+    :data:`SCHEMES` (``urn:``, ``mailto:``), and no character RFC 3987 excludes (white space, ``<>"{}|\\^```).
+    A prefixed name (``ex:a``) is none: its prefix is no scheme of :data:`SCHEMES`."""
+    return bool(_ABSOLUTE_IRI.match(value))
+
 
 #: Functions allowed inside ``$(...)`` and their argument count after the input.
 FUNCTIONS = {"replace": 2}

@@ -105,6 +105,10 @@ class TextOntology:
     term_iris: dict[tuple[str, str], str] = field(default_factory=dict)
     #: the RDF files the ontology was read from (:mod:`.owl`): the KG is validated against them as written
     rdf_files: list[str] = field(default_factory=list)
+    #: a union class a domain or range is (:mod:`.owl`; ``Museum or Person``) -> its members' names,
+    #: each of which has it among its :attr:`parents`; the KG types nothing by it (it has no IRI,
+    #: and which member a name is, a sentence does not say)
+    unions: dict[str, list[str]] = field(default_factory=dict)
 
     def resolve(self, rel: object) -> str | None:
         """The name of the ontology's relation that ``rel`` writes (its name, its ``id``, or either

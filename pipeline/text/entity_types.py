@@ -65,6 +65,8 @@ class TypeGuesser:
         return min(c, key=lambda x: (-c[x], x)) if c else None
 
     def excludes(self, name: str, cls: str, onto: TextOntology) -> bool:
-        """True when ``name`` has known classes and none of them is ``cls`` or a subclass of it."""
+        """True when ``name`` has known classes and none of them is ``cls`` or a subclass of it, nor a
+        union (:attr:`TextOntology.unions`) ``cls`` is a member of: a name known as a ``Museum or
+        Person`` may be a person."""
         c = self.classes(name)
-        return bool(c) and not any(onto.is_a(k, cls) for k in c)
+        return bool(c) and not any(onto.is_a(k, cls) or (k in onto.unions and onto.is_a(cls, k)) for k in c)

@@ -4,8 +4,10 @@ A zero-shot ``kgc text`` run fits the offline extractor on every Text2KGBench tr
 (about 10,000 sentences: tens of minutes, about 5 GB), and the fit is the same on every run. It is
 kept under the pipeline's cache root (:func:`pipeline.cache.root`: ``$KGC_CACHE_DIR``, default
 ``~/.cache/kgc``; ``KGC_CACHE_DIR=0``: nothing is read or written) in the folder
-:data:`NAMESPACE`, one file ``<key>.kgcfit`` per fit, the :data:`KEEP` most recently used ones
-kept.
+:data:`NAMESPACE`, a :class:`diskcache.Cache` holding one file per fit, bounded by size
+(:data:`SIZE_ENV`, default :data:`DEFAULT_SIZE_MB` MB) with the least recently used fits evicted
+first: a zero-shot fit that took tens of minutes (tens of MB) stays while thousands of fits of a
+few training sentences (about 30 kB each) come and go, which a bound by count did not ensure.
 
 The key (:func:`fit_key`, SHA-256) covers what determines the fit: the training data as read
 (each ontology's relations, concepts and links, each sentence's id, text and triples, ontologies
@@ -45,17 +47,20 @@ import logging
 import os
 import platform
 import re
+import sqlite3
 import tempfile
 import time
 import zipfile
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
+import diskcache
 import numpy as np
 
 import pipeline
 from pipeline import cache, embeddings
+from pipeline.errors import InputError
 from pipeline.text.data import Relation, Sentence, TextOntology
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.label_model import LabelModel
@@ -65,7 +70,7 @@ from pipeline.text.normalize import LiteralForms
 from pipeline.text.offline import OfflineExtractor, setting_names
 from pipeline.text.stacking import Bagged
 
-__all__ = ["NAMESPACE", "KEEP", "OWN_TYPES", "SKOPS_TYPES", "FitCache", "Fit", "UnsafeFit", "NotStorable",
+__all__ = ["NAMESPACE", "SIZE_ENV", "DEFAULT_SIZE_MB", "OWN_TYPES", "SKOPS_TYPES", "FitCache", "Fit", "UnsafeFit", "NotStorable",
            "fit_key", "fit_parts", "training_digest", "encode", "decode", "dump", "dumps", "loads"]
 
 log = logging.getLogger(__name__)
@@ -73,15 +78,19 @@ log = logging.getLogger(__name__)
 #: The folder of fitted extractors under the cache root.
 NAMESPACE = "text-fits"
 
-#: Fitted extractors kept (the most recently stored or loaded ones; a zero-shot fit's file is
-#: about 200 MB, see docs/methods/text-extractor.md).
-KEEP = 3
+#: Environment variable bounding the folder, in MB (the least recently stored or loaded fits are
+#: evicted beyond it).
+SIZE_ENV = "KGC_TEXT_FITS_MB"
+
+#: The folder's bound without :data:`SIZE_ENV`: diskcache's own default, as the other namespaces of
+#: :mod:`pipeline.cache` have (a zero-shot fit on DBpedia-WebNLG's 2,846 training sentences is a
+#: 17 MB file, see docs/methods/text-extractor.md).
+DEFAULT_SIZE_MB = 1024
 
 #: Version of the file layout (part of the key: another layout is another key).
 FORMAT = 1
 
-_SUFFIX = ".kgcfit"
-_TMP = ".kgcfit-part"  # a file being written (renamed to its key's name when complete)
+_TMP = ".kgcfit-part"  # a file being written (handed to the cache when complete)
 
 #: Our classes a file may name, by qualified name: created with ``__new__`` and their stored
 #: attributes, never their constructor.
@@ -421,8 +430,9 @@ def dumps(extractor: OfflineExtractor, meta: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
-def loads(data: bytes | Path, key: str) -> OfflineExtractor:
-    """The extractor in a file (its bytes, or its path) written by :func:`dump` under ``key``.
+def loads(data: bytes | Path | BinaryIO, key: str) -> OfflineExtractor:
+    """The extractor in a file (its bytes, its path, or a seekable binary file object) written by
+    :func:`dump` under ``key``.
 
     Raises:
         UnsafeFit: the file is damaged, was written under another key or format, or names a type
@@ -445,6 +455,25 @@ def loads(data: bytes | Path, key: str) -> OfflineExtractor:
 
 
 # -- the folder --------------------------------------------------------------------------------
+_ERRORS = (OSError, sqlite3.Error, diskcache.Timeout)
+
+
+def _size_setting() -> float:
+    """The bound :data:`SIZE_ENV` sets, in MB, else :data:`DEFAULT_SIZE_MB`.
+
+    Raises:
+        InputError: the variable is set to something other than a positive number (exit 2).
+    """
+    raw = os.environ.get(SIZE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_SIZE_MB
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise InputError(f"{SIZE_ENV}={raw!r}: expected the fit cache's size in MB, a positive number")
+    return value
 @dataclasses.dataclass(frozen=True)
 class Fit:
     """A fitted extractor and where it came from.
@@ -474,82 +503,115 @@ class Fit:
 
 
 class FitCache:
-    """The folder of fitted extractors (:data:`NAMESPACE` under ``base``).
+    """The folder of fitted extractors (:data:`NAMESPACE` under ``base``): a :class:`diskcache.Cache`
+    whose values are the fit files (streamed in and out, never pickled), bounded by size with the
+    least recently stored or loaded fits evicted first (diskcache's ``least-recently-used`` policy:
+    each store evicts one fit while the folder is over the bound, so a fit larger than the ones it
+    displaces may leave it over for a few stores). Several processes may share it (SQLite's locking).
 
     Args:
         base: the cache root (default :func:`pipeline.cache.root`; ``None``: no cache).
-        keep: files kept (:data:`KEEP`).
+        size_mb: the folder's bound in MB (default :data:`SIZE_ENV`, else :data:`DEFAULT_SIZE_MB`).
+
+    Raises:
+        InputError: :data:`SIZE_ENV` is set to something other than a positive number.
     """
 
-    def __init__(self, base: Path | None | object = _DEFAULT, keep: int = KEEP) -> None:
+    def __init__(self, base: Path | None | object = _DEFAULT, size_mb: float | None = None) -> None:
         base = cache.root() if base is _DEFAULT else base
         self.folder = None if base is None else Path(base) / NAMESPACE
-        self.keep = keep
+        self.size_mb = size_mb if size_mb is not None else _size_setting()
+        self._cache: diskcache.Cache | None = None
+
+    def _store(self) -> diskcache.Cache | None:
+        """The open cache (opened on first use), ``None`` when there is none or it cannot be opened."""
+        if self.folder is None:
+            return None
+        if self._cache is None:
+            try:
+                # cull_limit=1: a store evicts one fit, the least recently used, while the folder is over
+                # its bound (diskcache's default of 10 at once would take the fit just stored with them
+                # when the folder holds few)
+                self._cache = diskcache.Cache(str(self.folder), size_limit=int(self.size_mb * 2 ** 20),
+                                              eviction_policy="least-recently-used", cull_limit=1, timeout=60)
+            except _ERRORS as exc:
+                log.debug("fit cache %s unusable: %s", self.folder, exc)
+                self.folder = None
+                return None
+        return self._cache
 
     def path(self, key: str) -> Path | None:
-        """The file of ``key`` (``None``: no cache)."""
-        return None if self.folder is None else self.folder / f"{key}{_SUFFIX}"
+        """The file the fit of ``key`` is kept in, ``None`` when it is not stored (or no cache)."""
+        store = self._store()
+        if store is None:
+            return None
+        try:
+            fh = store.get(key, read=True)
+        except _ERRORS as exc:
+            log.debug("fit cache %s not read: %s", self.folder, exc)
+            return None
+        if fh is None:
+            return None
+        with fh:
+            return Path(fh.name)
 
     def get(self, key: str) -> OfflineExtractor | None:
-        """The extractor stored under ``key``, else ``None`` (no file, or the folder unreadable).
+        """The extractor stored under ``key``, else ``None`` (not stored, or the cache unreadable);
+        a hit renews its place (least recently used go first).
 
         Raises:
             UnsafeFit: the file is damaged, foreign or names an untrusted type (see :func:`loads`).
         """
-        path = self.path(key)
-        if path is None:
+        store = self._store()
+        if store is None:
             return None
         try:
-            ex = loads(path, key)
-        except FileNotFoundError:
+            fh = store.get(key, read=True)
+        except _ERRORS as exc:
+            log.debug("fit cache %s not read: %s", self.folder, exc)
             return None
-        except OSError as exc:
-            log.debug("fit cache %s not read: %s", path, exc)
+        if fh is None:
             return None
-        try:
-            os.utime(path)  # most recently used: kept longest
-        except OSError:
-            pass
-        return ex
+        with fh:
+            return loads(fh, key)
 
     def put(self, key: str, extractor: OfflineExtractor, meta: dict[str, Any]) -> Path | None:
-        """Store ``extractor`` under ``key`` (written to a temporary file, then renamed: a reader
-        never sees half a file) and keep the :attr:`keep` most recent files. Returns the file, or
-        ``None`` when the folder cannot be written (debug log).
+        """Store ``extractor`` under ``key`` (written to a temporary file, then handed to the cache,
+        which makes it visible only when complete; it evicts the least recently used fits beyond
+        the bound). Returns the file, or ``None`` when the folder cannot be written (debug log).
 
         Raises:
             NotStorable: the extractor holds something the format does not store.
         """
-        path = self.path(key)
-        if path is None:
+        store = self._store()
+        if store is None:
             return None
         meta = {**meta, "key": key, "format": FORMAT, "stored": time.time()}
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}-", suffix=_TMP, dir=path.parent)
+            fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}-", suffix=_TMP, dir=self.folder)
             try:
-                with os.fdopen(fd, "wb") as fh:
+                with os.fdopen(fd, "w+b") as fh:
                     dump(extractor, meta, fh)
-                os.replace(tmp, path)
-            except BaseException:
+                    fh.seek(0)
+                    store.set(key, fh, read=True)
+            finally:
                 Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            log.debug("fit cache %s not written: %s", path, exc)
+        except _ERRORS as exc:
+            log.debug("fit cache %s not written: %s", self.folder, exc)
             return None
         self._prune()
-        return path
+        return self.path(key)
 
     def _prune(self) -> None:
-        """Keep the :attr:`keep` most recent files, and the temporary files of the last hour (another
-        process may be writing one; an older one was left by a process that was stopped)."""
+        """Remove temporary files older than an hour (left by a process that was stopped; another
+        process may be writing a newer one), and ``*.kgcfit`` files beside the cache's own (fits
+        kept one file per key, which no lookup of the cache reads)."""
         try:
-            files = sorted(self.folder.glob(f"*{_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
-            for old in files[self.keep:]:
-                old.unlink(missing_ok=True)
             for tmp in self.folder.glob(f".*{_TMP}"):
                 if tmp.stat().st_mtime < time.time() - 3600:
                     tmp.unlink(missing_ok=True)
+            for loose in self.folder.glob("*.kgcfit"):
+                loose.unlink(missing_ok=True)
         except OSError as exc:  # another process removed one first, or the folder is read-only
             log.debug("fit cache %s not pruned: %s", self.folder, exc)
 

@@ -246,7 +246,10 @@ def _run(case: TextCase, out: Path, where: dict[str, Any], *, extractor: Any, ki
     onto_g.serialize(out / "ontology.ttl", format="turtle")
     kg, dropped = kg_graph([(r["id"], r["triples"]) for r in results], case.ontology, case.base_iri)
     kg_path = out / "kg.nt"
-    kg.serialize(kg_path, format="nt", encoding="utf-8")
+    # sorted lines: two runs of one input give the same file, and a diff of two runs shows what changed
+    # (rdflib writes N-Triples in its store's order)
+    lines = sorted(set(kg.serialize(format="nt", encoding="utf-8").decode("utf-8").splitlines()) - {""})
+    kg_path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     (out / "dropped.json").write_text(json.dumps(dropped, indent=1, ensure_ascii=False), encoding="utf-8")
     fatal = getattr(extractor, "fatal", None)  # the LLM could not be asked: no KG to judge
     validation = None

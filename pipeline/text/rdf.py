@@ -179,9 +179,9 @@ def kg_graph(outputs: list[tuple[str, list[dict[str, str]]]], onto: TextOntology
                 o = entity_iri(base_iri, t["obj"])
                 g.add((s, _prop(onto, rel), o))
                 obj_type = t.get("objType") or rel.range
-                if obj_type and (obj_type in onto.concepts or obj_type == rel.range):
+                if obj_type and (obj_type in onto.concepts or obj_type == rel.range) and obj_type not in onto.unions:
                     g.add((o, RDF.type, _class(onto, obj_type)))
             sub_type = t.get("subType") or rel.domain
-            if sub_type:
+            if sub_type and sub_type not in onto.unions:  # a union's member is not known; the domain entails the union
                 g.add((s, RDF.type, _class(onto, sub_type)))
     return g, dropped

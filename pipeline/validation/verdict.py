@@ -11,7 +11,9 @@ KG is; the KG is
 * ``invalid`` when a check fails (value ``False``): the KG has an error;
 * ``not validated`` when none fails but a check that applies did not run or finish (status
   ``not_run``, ``timeout`` or ``failed``): nothing is known about what it would have found,
-  so this is never a pass;
+  so this is never a pass; likewise when a passing check says the checks had nothing to check
+  (``details.unchecked``: no triple of the KG uses a term of the ontology, so the reasoners and the
+  derived shapes pass vacuously);
 * ``not checked`` when no check result exists (``--no-evaluate``, or the run failed before).
 
 ``not_applicable`` (HermiT without Java) does not count. Results are ``Result.to_dict()`` dicts
@@ -70,6 +72,8 @@ class Verdict:
         sampled: passing check -> ``[triples seen, triples of the KG]`` for the checks that saw a sample.
         caveats: passing check -> what part of the data it did not look at (``details.caveat``:
             ``xsd:date values not reasoned over: 2 literals`` for HermiT), said beside its name.
+        unchecked: why the passing checks checked nothing of the ontology (``details.unchecked``), or
+            ``""``; the state is then ``not validated``.
     """
 
     state: str
@@ -79,6 +83,7 @@ class Verdict:
     not_applicable: dict[str, str] = field(default_factory=dict)
     sampled: dict[str, list[int]] = field(default_factory=dict)
     caveats: dict[str, str] = field(default_factory=dict)
+    unchecked: str = ""
 
     def _named(self, names: list[str]) -> str:
         return ", ".join(f"{n} ({self.caveats[n]})" if n in self.caveats else n for n in names)
@@ -107,6 +112,8 @@ class Verdict:
         for name, why in self.not_run.items():  # one reason given once, with every check it stopped
             by_reason.setdefault(why, []).append(name)
         parts += [f"{', '.join(names)} did not run ({why})" for why, names in by_reason.items()]
+        if self.unchecked and not self.failing:
+            parts.append(f"{self.unchecked} (passes {self._named(self.passed)})")
         if self.state == "valid" and self.sampled:
             whole = [n for n in self.passed if n not in self.sampled]
             parts.append((f"passes {self._named(whole)} on every triple; " if whole else "")
@@ -123,6 +130,7 @@ class Verdict:
         """JSON-ready form (``state``, ``failing``, ``not_run``, ``passed``, ``sentence``)."""
         return {"state": self.state, "failing": self.failing, "not_run": self.not_run, "passed": self.passed,
                 "not_applicable": self.not_applicable, "sampled": self.sampled, "caveats": self.caveats,
+                "unchecked": self.unchecked,
                 "label": self.label,
                 "sentence": self.sentence()}
 
@@ -152,5 +160,7 @@ def kg_verdict(validation: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
             sampled[k] = [int(cov["triples"][0]), int(cov["triples"][1])]
     caveats = {k: str((checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat"))
                for k in passed if (checks[k].get("details") or {}).get("caveat") or checks[k].get("caveat")}
-    state = "invalid" if failing else "not validated" if not_run else "valid"
-    return Verdict(state, failing, not_run, passed, not_applicable, sampled, caveats)
+    unchecked = next((str(d["unchecked"]) for k in passed if (d := checks[k].get("details") or {}).get("unchecked")),
+                     "")
+    state = "invalid" if failing else "not validated" if not_run or unchecked else "valid"
+    return Verdict(state, failing, not_run, passed, not_applicable, sampled, caveats, unchecked)

@@ -22,6 +22,17 @@ of other namespaces are other vocabularies the KG may use freely and are not rep
 Each finding names the term, how many triples use it, the line of its first use (IRIs written in
 full, ``<...>``) and the closest declared term by local name. Terms of RDF, RDFS, OWL and XSD are
 never reported.
+
+The same namespace under the other scheme (``http://schema.org/`` for an ontology in
+``https://schema.org/``, which schema.org publishes since 2020; YARRRML's predefined ``schema:`` is
+``http://``) is watched too, with the severity of the namespace it mirrors: IRIs differing in their
+scheme are different terms (RDF 1.1 Concepts, section 3.2: IRIs are equal only character for
+character), so no axiom or derived shape of the ontology applies to them, and the finding names the
+declared term of the same name (``http://schema.org/name`` is not declared; the ontology declares
+``https://schema.org/name``, the same name under https). A KG of which no triple uses a class or
+property the ontology declares is a warning too: the reasoners and the derived shapes had nothing
+to check, so their passes say nothing about it: ``details.unchecked`` says so, and the KG's verdict
+is *not validated* (:func:`pipeline.validation.verdict.kg_verdict`).
 """
 from __future__ import annotations
 
@@ -75,21 +86,30 @@ class VocabularyCheck:
         declared = {ns for ns in declared if not ns.startswith(W3C)}
         own = {str(o).rstrip("#/") + sep for o in ontology.graph.subjects(RDF.type, OWL.Ontology) for sep in "#/"}
         known = set(WELL_KNOWN_PREFIXES.values())
+        known |= {_other_scheme(ns) for ns in known} - {None}  # schema.org is itself under either scheme
         #: namespace -> severity of an undeclared term in it
         self.watched = {ns: "error" if ns in own or ns not in known else "warning" for ns in declared}
+        #: a namespace under the other scheme (http/https) -> the declared namespace it mirrors
+        self.mirrors = {twin: ns for ns in declared if (twin := _other_scheme(ns)) and twin not in declared}
+        for twin, ns in self.mirrors.items():
+            self.watched[twin] = self.watched[ns]
         self.uses: dict[tuple[str, str], int] = {}
         self.n_triples = 0
+        self.n_declared = 0  # triples whose predicate, or whose class for rdf:type, the ontology declares
 
     def add(self, s: Any, p: Any, o: Any) -> None:
         """One triple (pyoxigraph terms, as the N-Triples pass reads them)."""
         self.n_triples += 1
         pv = p.value
         if pv == _RDF_TYPE:
-            if isinstance(o, pyoxigraph.NamedNode) and o.value not in self.classes \
-                    and namespace_of(o.value) in self.watched:
+            if isinstance(o, pyoxigraph.NamedNode) and o.value in self.classes:
+                self.n_declared += 1
+            elif isinstance(o, pyoxigraph.NamedNode) and namespace_of(o.value) in self.watched:
                 key = ("class", o.value)
                 self.uses[key] = self.uses.get(key, 0) + 1
-        elif pv not in self.properties and namespace_of(pv) in self.watched:
+        elif pv in self.properties:
+            self.n_declared += 1
+        elif namespace_of(pv) in self.watched:
             key = ("property", pv)
             self.uses[key] = self.uses.get(key, 0) + 1
 
@@ -117,27 +137,58 @@ class VocabularyCheck:
         findings = []
         for (role, term), n in shown:
             pool = self.ontology.properties if role == "property" else self.ontology.classes | self.ontology.concepts
-            cand, _ = self.ontology.closest(term, pool, min_score=CANDIDATE_SCORE)
             severity = self.watched[namespace_of(term)]
-            own = "in its own namespace" if severity == "error" else "which declares other terms of that vocabulary"
             line, column = lines.get(term, (None, None))
-            findings.append(Finding(
-                severity=severity, code="undeclared-term", line=line, column=column, term=f"<{term}>",
-                location=str(path) if path else "",
-                message=f"{role} {self._shown(term)} is not declared by the ontology, {own} ({n} triple(s))"
-                        + (f"; closest declared: {self._shown(str(cand))}" if cand else "")))
+            mirrored = self.mirrors.get(namespace_of(term))
+            if mirrored is not None:  # the ontology's namespace under the other scheme
+                same = mirrored + term[len(namespace_of(term)):]
+                known = same in (self.properties if role == "property" else self.classes)
+                scheme, other = term.split(":", 1)[0], mirrored.split(":", 1)[0]
+                message = (f"{role} <{term}> is not declared by the ontology, which declares "
+                           + (f"{self._shown(same)}: the same name under {other}, not {scheme}"
+                              if known else f"terms of <{mirrored}>: the same namespace under {other}, not {scheme}")
+                           + f" ({n} triple(s)); IRIs differing in their scheme are different terms, so no axiom "
+                             "or shape of the ontology applies to it")
+            else:
+                cand, _ = self.ontology.closest(term, pool, min_score=CANDIDATE_SCORE)
+                own = "in its own namespace" if severity == "error" else "which declares other terms of that vocabulary"
+                message = (f"{role} {self._shown(term)} is not declared by the ontology, {own} ({n} triple(s))"
+                           + (f"; closest declared: {self._shown(str(cand))}" if cand else ""))
+            findings.append(Finding(severity=severity, code="undeclared-term", line=line, column=column,
+                                    term=f"<{term}>", location=str(path) if path else "", message=message))
         if len(ordered) > MAX_REPORTED:
             rest = ordered[MAX_REPORTED:]
             worst = "error" if any(self.watched[namespace_of(t)] == "error" for (_, t), _ in rest) else "warning"
             findings.append(Finding(severity=worst, code="undeclared-term", location=str(path) if path else "",
                                     message=f"{len(rest)} more undeclared term(s) ({sum(n for _, n in rest)} "
                                             "triple(s)), not listed one by one"))
+        vacuous = bool(self.n_triples) and not self.n_declared  # every check of the ontology passed vacuously
+        if vacuous:
+            findings.append(Finding(severity="warning", code="no-ontology-term", location=str(path) if path else "",
+                                    message=f"none of the KG's {self.n_triples} triple(s) uses a class or property "
+                                            "the ontology declares: the reasoners and the shapes derived from the "
+                                            "ontology had nothing to check"))
         errors = sum(n for (_, t), n in ordered if self.watched[namespace_of(t)] == "error")
         return Result(NAME, not any(f.severity == "error" for f in findings), findings=findings,
-                      details={"namespaces": dict(sorted(self.watched.items())), "n_triples": self.n_triples,
+                      details={"namespaces": {ns: sev for ns, sev in sorted(self.watched.items())
+                                              if ns not in self.mirrors},
+                               "other_scheme": dict(sorted(self.mirrors.items())), "n_triples": self.n_triples,
+                               "n_triples_with_declared_terms": self.n_declared,
                                "undeclared_terms": len(ordered), "triples_with_undeclared_terms_own": errors,
-                               "coverage": {"mode": "full"}},
+                               "coverage": {"mode": "full"},
+                               # the KG's verdict is then "not validated": the ontology's checks passed vacuously
+                               **({"unchecked": "no triple uses a class or property the ontology declares, so the "
+                                                "reasoners and the derived shapes had nothing to check"}
+                                  if vacuous else {})},
                       elapsed_s=time.perf_counter() - t0)
+
+
+def _other_scheme(ns: str) -> str | None:
+    """``ns`` with ``http`` and ``https`` swapped; ``None`` for another scheme."""
+    for a, b in (("http://", "https://"), ("https://", "http://")):
+        if ns.startswith(a):
+            return b + ns[len(a):]
+    return None
 
 
 def first_uses(path: Path, terms: set[str]) -> dict[str, tuple[int, int]]:

@@ -298,7 +298,8 @@ class LLMMapper:
         if not any(r.raw_tables[0].rows for r in results):
             # no run got any row: a problem of the server or settings (or a model that cannot do the
             # task), never an empty mapping to compile and score
-            why = f"gave no answer: {errors[0]}" if errors else \
+            broke = any(c.get("finish_reason") in ("timeout", "error") for r in results for c in r.provenance["calls"])
+            why = f"gave no {'complete ' if broke else ''}answer: {errors[0]}" if errors else \
                 f"gave no mapping row: {said[0] if said else 'every answer was empty'}"
             raise LLMError(f"the LLM ({settings.model}) {why}",
                            provenance=results[0].provenance if len(results) == 1 else
@@ -353,6 +354,8 @@ class LLMMapper:
         errors = [c.get("error") for c in result.provenance.get("calls", []) if c.get("error")]
         if errors and not result.table.rows:
             # one run that got no answer at all cannot be scored as an empty mapping
-            raise LLMError(f"the LLM ({result.provenance.get('model')}) gave no answer: {errors[0]}",
+            broke = any(c.get("finish_reason") in ("timeout", "error") for c in result.provenance.get("calls", []))
+            raise LLMError(f"the LLM ({result.provenance.get('model')}) gave no {'complete ' if broke else ''}answer: "
+                           f"{errors[0]}",
                            provenance=result.provenance, transcripts=result.transcripts)
         return result

@@ -72,7 +72,9 @@ class Assignment:
     decision rests on (:data:`.confidence.BASES`), ``score`` its raw strength in [0, 1]; ``review``:
     why a person must confirm the row before it is asserted (``None``: asserted); ``iri_of``: for an object
     property, the class of the entity whose identifier the column holds (its IRI, by the table's subject
-    convention, is the object: :func:`.iris.assign_identifier_iris`)."""
+    convention, is the object: :func:`.iris.assign_identifier_iris`); ``datatype`` / ``language``: the Datatype
+    and Language Tag the data itself states (a JSON-LD term definition, :mod:`.jsonld`), written as given
+    (``language`` ``""``: the data says the values have none); ``None``: decided from the vocabulary and values."""
 
     reference: str
     prop: URIRef
@@ -82,6 +84,8 @@ class Assignment:
     basis: str = "name"
     review: str | None = None
     iri_of: URIRef | None = None
+    datatype: str | None = None
+    language: str | None = None
 
 
 @dataclass
@@ -105,9 +109,18 @@ class SourceInfo:
             reported as the mapper's findings.
         lang_col: the reference holding each record's language code (:func:`.language.language_column`):
             it qualifies the record's text values (their language tag), it is no property value.
+        part_relations: class -> ``(object property, part, name similarity)`` for the entities read one per
+            occurrence of a repeating part (:mod:`.occurrences`): the property relating the record's entity
+            to each of them.
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
+        node_iri: the member whose values are the IRIs of the records' entities (a JSON-LD ``@id``,
+            :func:`.jsonld.node_iri`): it keys the primary entity, whose subject is that IRI as written
+            (Subject Generation ``{node_iri}``); no property value, left out of ``refs``.
+        context_notes: reference -> what the source's JSON-LD context says of a member it maps no row
+            by (a term the vocabularies do not declare, a property of another node): added to the
+            evidence of the member's row, or to its unmapped-column warning.
     """
 
     data: SourceData
@@ -130,3 +143,6 @@ class SourceInfo:
     lang_col: str | None = None
     key_notes: list[str] = field(default_factory=list)
     typed: tuple[str, URIRef] | None = None
+    node_iri: str | None = None
+    context_notes: dict[str, str] = field(default_factory=dict)
+    part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)

@@ -15,6 +15,7 @@ from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
+from pipeline.mappers.offline.jsonld import defines_other, type_iris
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
 
@@ -34,11 +35,16 @@ def type_column(info: SourceInfo, ontology: Ontology) -> tuple[str, URIRef] | No
     prefixed names the vocabularies bind, all name one and the same class of the vocabularies
     (``http://schema.org/ParkingFacility``). Data evidence that outranks any name similarity: the
     data says what its records are. Values naming no class (GeoJSON's ``"type": "Feature"``) or
-    several classes decide nothing."""
+    several classes decide nothing. In a JSON-LD source the context decides what a member is: its
+    ``@type`` member or an alias of it (``"kind": "@type"``), whose values are expanded by the context
+    (:func:`.jsonld.type_iris`: ``"ParkingFacility"`` under ``"@vocab": "http://schema.org/"``), is one, and a
+    member the context defines as a property (``"type": "dct:type"``) is none."""
     for r in info.refs:
-        if re.split(r"[/.]", r)[-1] not in TYPE_MEMBERS:
-            continue
-        found = {ontology.expand(v.strip()) for v in set(info.data.values(r)) if v and v.strip()}
+        found = type_iris(info.data, r)
+        if found is None:
+            if re.split(r"[/.]", r)[-1] not in TYPE_MEMBERS or defines_other(info.data, r):
+                continue
+            found = {ontology.expand(v.strip()) for v in set(info.data.values(r)) if v and v.strip()}
         if len(found) == 1 and (cls := next(iter(found))) is not None and cls in ontology.classes:
             return r, cls
     return None
@@ -92,7 +98,8 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     if info.typed is not None:
         ref, cls = info.typed
         info.cls_score, info.cls = 1.0, cls
-        info.cls_evidence = f"every record states its class: {ref!r} is {ontology.compact(cls)}"
+        info.cls_evidence = f"every record states its class: {ref!r} is {ontology.compact(cls)}" + (
+            " (its JSON-LD @type)" if type_iris(info.data, ref) is not None else "")
         return
     # a file name made of generic words (datos.csv) names no class: the columns decide alone
     names = [n for n in [" ".join(w for w in words(info.stem, expand=False) if w not in GENERIC_FILE_WORDS

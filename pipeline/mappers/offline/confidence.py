@@ -6,6 +6,7 @@ that the rule behind it computed (a name similarity, the share of values a value
 ====================  ===========================================================================
 basis                 what it rests on
 ====================  ===========================================================================
+``context``           the data's JSON-LD ``@context`` defines the member as the property (:mod:`.jsonld`)
 ``exact name``        the column's words are one of the property's names (``startDate``, ``start date``)
 ``name``              the column's name resembles the property (similarity of names and embeddings)
 ``subject key``       a name match of the column that keys the entity's subject (its value is in the IRI)
@@ -49,7 +50,7 @@ from pipeline.mappers.offline.features import FEATURES, parse_features
 __all__ = ["BASES", "CALIBRATION", "MODEL", "REVIEW_THRESHOLD", "evidence_line", "basis_of", "calibrated",
            "model_confidence", "calibrate_rows"]
 
-BASES = ("exact name", "name", "subject key", "values", "joint assignment", "linked", "identifier", "label", "key",
+BASES = ("context", "exact name", "name", "subject key", "values", "joint assignment", "linked", "identifier", "label", "key",
          "record", "record choice", "value map", "document", "entity")
 
 #: basis -> isotonic calibration knots ``(raw score, probability right)``, increasing in both; read by

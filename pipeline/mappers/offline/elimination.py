@@ -20,6 +20,7 @@ import numpy as np
 from rdflib import URIRef
 from scipy.optimize import linear_sum_assignment
 
+from pipeline.compile.parts import repeating_part
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
@@ -45,7 +46,7 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
     """Pair leftover columns with leftover properties of ``info.cls`` by value kind (module docstring).
 
     Considered: columns with values, not assigned, no foreign key, not the language column, not a
-    coded column of a SKOS scheme; properties whose domain is the class (or a superclass), not yet
+    coded column of a SKOS scheme, not in a repeating part read as entities (:mod:`.occurrences`); properties whose domain is the class (or a superclass), not yet
     assigned. The single-column record key goes to the class's single unassigned identifier
     property first. Returns the new assignments (also appended to ``info.assignments``).
     """
@@ -53,8 +54,12 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
         return []
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
+    # a member of a repeating part whose occurrences are entities (occurrences.py) is no value of the record
+    parts = {repeating_part(info.data, info.data.iterator, a.reference) for a in info.assignments
+             if a.cls != info.cls} - {None}
     cols = [r for r in info.refs if r not in done and r not in info.fks and r != info.lang_col
-            and match_value_map(ontology, r, info.data.values(r)) is None]
+            and match_value_map(ontology, r, info.data.values(r)) is None
+            and not (parts and repeating_part(info.data, info.data.iterator, r) in parts)]
     props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, info.cls) == 1.0]
     new: list[Assignment] = []
 

@@ -191,8 +191,8 @@ def prefer_identifier_key(info: SourceInfo, ontology: Ontology, matcher: NameMat
     cannot key the records (repeated values, too few values) is named in ``key_notes`` with the reason
     when the key stays made of every column.
     """
-    if info.cls is None or (len(info.key) == 1 and id_like(info.key[0])):
-        return
+    if info.cls is None or info.node_iri is not None or (len(info.key) == 1 and id_like(info.key[0])):
+        return  # the records' own IRIs (a JSON-LD @id) identify them as the data says
     mine = [a for a in info.assignments if a.cls == info.cls]
     ids = identifier_properties(ontology, matcher, info.cls, [a.prop for a in mine])
     records = distinct_records(info.data.records)

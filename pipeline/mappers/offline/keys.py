@@ -11,6 +11,7 @@ import re
 
 from rdflib import URIRef
 
+from pipeline.compile.parts import holds_array
 from pipeline.ontology import Ontology
 from pipeline.sources.columns import DistinctRecords
 from pipeline.sources.load import SourceData
@@ -144,7 +145,12 @@ def analyse_keys(infos: list[SourceInfo]) -> None:
             m.nonkeys = dict(bad)
     for info in infos:
         refs = [r for r in info.refs if r not in info.nonkeys]
-        info.key, info.key_evidence = choose_key(info.data, refs or info.refs, info.stem)
+        # a value that may repeat in a record (a JSON array, even of one value; an element repeating within a
+        # record) is no key of the record while another reference is: a record holding two values would be two
+        # subjects, and an entity per occurrence of a part keyed by its position would combine every value of
+        # both (a cross product)
+        once = [r for r in refs if not holds_array(info.data, info.data.iterator, r)]
+        info.key, info.key_evidence = choose_key(info.data, once or refs or info.refs, info.stem)
         if info.nonkeys:
             info.key_evidence += "; not keys: " + "; ".join(info.nonkeys.values())
 

@@ -43,6 +43,7 @@ from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_col
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
                                            find_self_references, key_by_references, one_to_many_keys)
+from pipeline.mappers.offline.jsonld import context_assignments, node_iri
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
@@ -129,6 +130,7 @@ class OfflineMapper:
         # a JSON file whose fields are wrapped in envelopes is mapped through its unwrapped view (envelopes.py)
         unwrapped: dict[str, Unwrapped] = {}
         notes: list[Finding] = []
+        node_keys: dict[str, str] = {}  # source -> why its JSON-LD @id member keys it (jsonld.py)
         for data in inputs.sources:
             parts = split(data, data.source.name or data.source.path.name, taken)
             kinds.update((k.name, k) for k, _ in parts)
@@ -143,9 +145,15 @@ class OfflineMapper:
                     if any(v.strip() for v in data.values(r)) and r not in data.unaddressable
                     and r not in data.markup]  # markup is part of its element's text, mapped whole
             info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
+            if data.jsonld is not None:  # a record's own @context is no data (JSON-LD 1.1 section 3.1)
+                info.refs = refs = [r for r in refs if "@context" not in r.split(".")]
             info.typed = type_column(info, ont)
             if info.typed is not None:  # the records' class, no property value
                 info.refs = refs = [r for r in refs if r != info.typed[0]]
+            found = node_iri(info)
+            if found is not None:  # the records' IRIs (a JSON-LD @id): their subjects, no property value
+                info.node_iri, node_keys[info.name] = found
+                info.refs = refs = [r for r in refs if r != info.node_iri]
             found = language_column(data, refs)
             info.lang_col = found[0] if found else None
             infos.append(info)
@@ -178,6 +186,9 @@ class OfflineMapper:
         texts += [" ".join(name_words(r)) for i in infos for r in i.refs if id_like(r)]  # identifiers (iris.py)
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
+        for info in infos:
+            if info.node_iri is not None:
+                info.key, info.key_evidence = (info.node_iri,), node_keys[info.name]
         find_foreign_keys(infos)
         find_composite_keys(infos)
         builder = RowBuilder(case, ont, matcher)
@@ -192,7 +203,8 @@ class OfflineMapper:
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
-                assign_properties(info, ont, matcher, dprops, described)
+                context_assignments(info, ont)  # what a JSON-LD context states comes before names (jsonld.py)
+                assign_properties(info, ont, matcher, dprops, described, oprops)
         # an entity opened from an identifier column alone needs a class the ontology declares: a class
         # only implied by a domain union (a trimmed vocabulary) has no modelled instances of its own
         implied = ont.implied_classes()
@@ -237,6 +249,10 @@ class OfflineMapper:
                     builder.findings.append(Finding("map", str(info.data.source.path), f"no entity for "
                                                     f"{info.name}: {why}", column="entity_class", value=info.name,
                                                     severity="warning"))
+        for info in infos:  # what a JSON-LD context says of a member mapped by name (jsonld.py)
+            for row in builder.rows:
+                if row.source_file == info.name and row.data_reference in info.context_notes:
+                    row.evidence.append(info.context_notes[row.data_reference])
         propose_functions(builder.rows, data, ont)
         builder.findings += unmapped_findings(infos, builder.rows, ont, matcher, dprops)
         builder.findings += misfit_findings(infos, builder.rows)

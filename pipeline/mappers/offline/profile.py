@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Callable, Sequence, TypeVar
 
 from pipeline.fno import udfs
+from pipeline.fno.decimals import decide_decimal_mark
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, sample_indices
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_DATE", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
@@ -92,11 +93,13 @@ MISSING_MARKERS = udfs.MISSING_VALUES
 def decimal_comma_column(values: Sequence[str]) -> bool:
     """The column writes numbers with a decimal comma: every non-empty value that is no missing-value
     marker (:data:`MISSING_MARKERS`: ``NA``, ``-``) reads as such a number
-    (:func:`pipeline.fno.udfs.normalize_decimal_comma`) and some value shows the comma is no thousands
+    with the mark the column decides (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler
+    will; :func:`pipeline.fno.udfs.normalize_decimal`) and some value shows the comma is no thousands
     separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
     comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
-    return bool(vals) and all(udfs.normalize_decimal_comma(v) for v in vals) \
+    mark = decide_decimal_mark(vals).mark if vals else None
+    return bool(vals) and all(udfs.normalize_decimal(v, mark) for v in vals) \
         and any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in vals)
 
 

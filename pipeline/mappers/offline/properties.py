@@ -22,6 +22,7 @@ from pipeline.mappers.offline.language import language_members, takes_tagged_str
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
+from pipeline.mappers.offline.occurrences import occurrence_entities
 from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, partial_key,
                                              sibling_members, specialise_objects, within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
@@ -73,10 +74,12 @@ def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> 
 
 
 def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
-                      datatype_props: list[URIRef], described: dict[URIRef, SourceInfo] | None = None) -> None:
+                      datatype_props: list[URIRef], described: dict[URIRef, SourceInfo] | None = None,
+                      object_props: list[URIRef] = ()) -> None:
     """Match references to datatype properties (primary class first, then secondary classes).
 
-    ``described``: class -> the source whose primary class it is. A reference that would open a
+    ``described``: class -> the source whose primary class it is. ``object_props``: the relations that
+    may make the members of a repeating part one entity per occurrence (:mod:`.occurrences`). A reference that would open a
     second entity of a class another source describes, and whose values all occur in a unique
     column of that source, refers to those entities: it becomes a foreign key (one entity per
     key, never a second copy of the referenced entity)."""
@@ -85,12 +88,15 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     # a code name (X17) is no name evidence: such columns are left to .elimination (values, keys)
     context = words(info.stem)
     fits = {p: domain_fits(ontology, p, info.cls) for p in datatype_props}
-    mine = [p for p in datatype_props if fits[p] > 0]
+    # members and properties already mapped by what the data states (a JSON-LD context, .jsonld) stay so
+    stated = {a.reference for a in info.assignments}
+    taken = {a.prop for a in info.assignments if a.cls == info.cls}
+    mine = [p for p in datatype_props if fits[p] > 0 and p not in taken]
     # the records' language column tags the text columns; it is also the value of a property of the
     # class whose range is xsd:language (dcterms:language), which states the language itself
     speaks = any(XSD.language in ontology.ranges(p) for p in mine)
     candidates = [r for r in info.refs if r not in info.fks and (r != info.lang_col or speaks)
-                  and not is_code_name(r)]
+                  and not is_code_name(r) and r not in stated]
     # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
     # a flat column of the record; a nested object (address.street) is rather an entity of that class
     foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}
@@ -165,6 +171,8 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                 f"{ontology.compact(cls)} is a second entity in the same record"]))
     one_join_per_object(info, described or {})
     specialise_objects(info, ontology)
+    occurrence_entities(info, ontology, matcher, datatype_props, list(object_props), _score,
+                        frozenset(c for c, o in (described or {}).items() if o is not info))
     sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
     # in the source's order of references, not the assignments' (score) order: a key built of them must not

@@ -61,7 +61,13 @@ class RowBuilder:
         return None if iri is None else self.ont.compact(iri)
 
     def template(self, info: SourceInfo, cls: URIRef) -> str:
-        return subject_template(self.case.base_iri, self.ont, cls, info.keys.get(cls) or info.key)
+        """The Subject Generation of ``info``'s entities of ``cls``: :func:`subject_template`, or ``{member}``
+        for the primary entity keyed by the member whose values are its IRIs (a JSON-LD ``@id``,
+        :attr:`.analysis.SourceInfo.node_iri`; the compiler writes the value as the IRI)."""
+        key = info.keys.get(cls) or info.key
+        if info.node_iri is not None and cls == info.cls and tuple(key) == (info.node_iri,):
+            return "{" + info.node_iri + "}"
+        return subject_template(self.case.base_iri, self.ont, cls, key)
 
     def basis(self, info: SourceInfo, a: Any) -> str:
         """The basis of a datatype row (:mod:`.confidence`): a name match is ``exact name`` when the
@@ -81,7 +87,9 @@ class RowBuilder:
             values = info.data.values(a.reference)
             ranges = sorted(self.ont.datatype_ranges(a.prop))
             reference = a.reference
-            if a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
+            if a.datatype is not None:  # the data states it (a JSON-LD term definition, .jsonld)
+                dt, ev = a.datatype, f"datatype {a.datatype}: stated by the data's JSON-LD context"
+            elif a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
                 reference = subject_template(self.case.base_iri, self.ont, a.iri_of, (a.reference,))
                 dt, ev = "IRI", f"the object is the IRI of the {self.c(a.iri_of)} that {a.reference!r} identifies"
             elif a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
@@ -106,7 +114,13 @@ class RowBuilder:
             # a range of rdfs:Literal (or none) admits a language-tagged string, xsd:string does not
             admits_tag = dt in ("xsd:string", "rdfs:Literal") and takes_tagged_string(self.ont, a.prop)
             tags = language_members(info.refs, a.reference)
-            if tags and (dt == "rdf:langString" or admits_tag):
+            if a.language is not None or a.datatype is not None:
+                # the data states the tag, or that there is none (a JSON-LD term definition): nothing to detect
+                lang = a.language or None
+                if lang:
+                    dt = "rdf:langString"
+                    evidence.append(f"language tag {lang!r}: stated by the data's JSON-LD context")
+            elif tags and (dt == "rdf:langString" or admits_tag):
                 # a member of a language map is named by its text's language (JSON-LD 1.1 section 4.2.4)
                 lang, dt, unsure = tags[a.reference], "rdf:langString", False
                 evidence.append(f"language tag {lang!r}: the member name of {a.reference!r}, in an object whose "
@@ -246,15 +260,22 @@ class RowBuilder:
             # members of one occurrence describe things of that occurrence, related as the vocabulary says
             pairs += [pair for a in classes for b in classes if str(a) < str(b) and len(place[a]) == 1 == len(place[b])
                       and next(iter(place[a])) and place[a] == place[b] for pair in ((a, b), (b, a))]
+            # an entity per occurrence of a repeating part is related to the record's by the property the
+            # part's name chose (occurrences.py), one way only
+            pairs = [(d, r) for d, r in pairs if not (r == s.cls and d in s.part_relations)]
             if s.cls not in s.borrowed:
                 for dom, rng in pairs:
-                    p, score = best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
+                    part = s.part_relations.get(rng) if dom == s.cls else None
+                    p, score = (part[0], part[2]) if part else best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None or (s.cls not in (dom, rng) and domain_fits(self.ont, p, dom) < 1.0):
                         continue
                     # the only object property between the two classes is forced; one of several is a
-                    # guess by the name of the range class
+                    # guess by the name of the range class, or chosen by the name of the repeating part
                     several = sum(1 for q in object_props if domain_fits(self.ont, q, dom) > 0
                                   and range_fits(self.ont, q, rng)) > 1
+                    basis = ("name" if part else "record choice") if several else "record"
+                    why = ([f"each occurrence of the repeating part {part[1]!r} is a {self.c(rng)}; the part's name "
+                            f"fits {self.c(p)} (similarity {score:.2f})"] if part else [])
                     # the same record: both entities' keys agree (child key, then parent key); when one
                     # key contains the other (shape_id in shape_id + shape_pt_sequence) the smaller suffices
                     kd, kr = tuple(s.keys.get(dom) or s.key), tuple(s.keys.get(rng) or ())
@@ -264,8 +285,8 @@ class RowBuilder:
                         ontology_property=self.c(p), source_file=s.name, entity_class=self.c(dom),
                         related_entity_class=self.c(rng), subject_template=self.template(s, dom),
                         join_condition=", ".join(f"{k}=={k}" for k in key), confidence=round(0.4 + 0.4 * score, 3),
-                        evidence=[evidence_line("record choice" if several else "record", score),
-                                  f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}",
+                        evidence=[evidence_line(basis, score),
+                                  f"{self.c(dom)} and {self.c(rng)} come from the same record of {s.name}", *why,
                                   f"{self.c(p)} has domain {self.c(dom)} and range {self.c(rng)}"]))
 
     def exact_relation(self, ref: str, owner: URIRef, target: URIRef, described: set[URIRef],

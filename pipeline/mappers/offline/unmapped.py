@@ -178,6 +178,8 @@ def unmapped_findings(infos: list[SourceInfo], rows: list[MappingRow], ont: Onto
                 why = _candidates(info, ref, ont, matcher, dprops, rows, described)
             what = "best candidates: " + ("; ".join(why) or "none") if ref not in info.nonkeys else why[0]
             what = _value_lists(info, ref, infos) + _language_names(ref, info) + what
+            if ref in info.context_notes:  # what the data's JSON-LD context says it means (jsonld.py)
+                what = f"{info.context_notes[ref]}; {what}"
             out.append(Finding("map", str(info.data.source.path), f"column {ref!r} of {info.name} is not mapped; "
                                f"{what}", column="data_reference",
                                value=ref, expected="a row reading every column with data", severity="warning"))

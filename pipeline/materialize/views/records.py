@@ -39,6 +39,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.util import guess_format
 
 from pipeline.errors import InputError
+from pipeline.rdffile import refuse_remote_contexts
 from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import bind_default_prefix
 
@@ -284,7 +285,10 @@ def read_document(source: Source) -> Any:
         if source.formulation == "CSV":
             return path.read_text(encoding="utf-8")
         if source.formulation.startswith("SPARQL"):
-            return Graph().parse(str(path), format=guess_format(str(path)) or "turtle")
+            fmt = guess_format(str(path)) or "turtle"
+            if fmt == "json-ld":  # rdflib would download a remote @context: refused, nothing is fetched
+                refuse_remote_contexts(path, "logical source")
+            return Graph().parse(str(path), format=fmt)
     except InputError:
         raise
     except (OSError, UnicodeDecodeError) as exc:

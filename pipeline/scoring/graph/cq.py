@@ -17,7 +17,12 @@ answer is empty (``A_g = ∅``) is *not scorable*: listed in ``per_cq`` with sta
 ``not_scorable`` and the KG's answer, left out of PQ1-PQ6 (``details["not_scorable"]``): an empty
 gold answer cannot tell a right "nothing" from a gold KG that lacks the answer (gold-table
 rows that did not compile), so it would score 1 for an empty answer and 0 for a right one.
-A CQ that fails on the gold KG is not applicable (reported as a finding).
+A CQ that cannot be run is *not run*: named (file, line, why) and left out of PQ1-PQ6, which then
+say they are partial: a query that does not parse, or uses a prefix it does not declare (an error
+in SPARQL 1.1 Query, section 4.1.1, though rdflib resolves its own bindings), is *malformed*; one
+that calls a remote endpoint (``SERVICE``, SPARQL 1.1 Federated Query) or names other graphs
+(``FROM``, ``FROM NAMED``: rdflib loads them from the web) is *refused*, since kgc runs offline and
+answers on the KG; one that raises when run on the gold KG has *failed* (:func:`cannot_run`).
 A file without a ``# CQ:`` line states no question: it is still answered
 (its query may be fine) but ``statement`` is ``None`` and :func:`score_cqs`
 reports it (``cq-no-statement``), never as an empty statement.
@@ -52,7 +57,9 @@ from typing import Any, Iterable
 from rdflib import Graph, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 from rdflib.paths import Path as PropertyPath
+from pyparsing import ParseResults
 from rdflib.plugins.sparql import prepareQuery
+from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from pipeline.findings import Finding
@@ -60,8 +67,8 @@ from pipeline.validation.result import Result
 from pipeline.scoring.graph.align import Alignment, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
-__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "answer", "answers", "question_terms",
-           "score_cqs", "cq_counts", "cq_sentence", "pq_note"]
+__all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "cannot_run", "answer", "answers",
+           "question_terms", "score_cqs", "cq_counts", "cq_sentence", "pq_note", "NOT_RUN_KINDS"]
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +140,71 @@ def syntax_error(cq: CompetencyQuestion) -> Finding | None:
         question = f" ({cq.statement})" if cq.statement else ""
         return Finding(severity="error", message=f"CQ {cq.id}{question}: SPARQL syntax error{at}: {why}; not run",
                        location=str(cq.path) if cq.path else cq.id, line=line, column=col, code="cq-syntax")
+    return None
+
+
+#: How a CQ that is not run is said, by its finding's code (:func:`cannot_run`, :func:`score_cqs`).
+NOT_RUN_KINDS = {"cq-syntax": "malformed", "cq-prefix": "malformed", "cq-remote": "refused",
+                 "cq-gold-failed": "failed"}
+
+
+def _nodes(node: Any) -> Iterable[Any]:
+    """Every node of rdflib's SPARQL parse tree (CompValues, parse results and their leaves)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, CompValue):
+            stack.extend(dict.values(x))  # the raw values: CompValue.get resolves variables
+        elif isinstance(x, (list, tuple, ParseResults)):
+            stack.extend(x)
+
+
+def _line_of(text: str, pattern: str) -> int | None:
+    """The 1-based line of the first match of ``pattern`` (case-insensitive) outside a comment line."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.lstrip().startswith("#") and re.search(pattern, line, re.IGNORECASE):
+            return n
+    return None
+
+
+def cannot_run(cq: CompetencyQuestion) -> Finding | None:
+    """Why ``cq`` is not run on either KG, before it is run, as an ``error`` finding naming the file, the
+    question and the line; ``None`` when it can run.
+
+    In order: a SPARQL syntax error (:func:`syntax_error`, code ``cq-syntax``); a prefixed name whose
+    prefix the query does not declare (``cq-prefix``: SPARQL 1.1 Query, section 4.1.1, makes it an
+    error; rdflib would read it with its own bindings, ``schema:`` as ``https://schema.org/``, which
+    another store rejects); a ``SERVICE`` call or a ``FROM``/``FROM NAMED`` clause (``cq-remote``:
+    SPARQL 1.1 Federated Query makes ``SERVICE`` a request to a remote endpoint, and rdflib loads the
+    graphs a dataset clause names from the web; a CQ is answered on the KG, offline).
+    """
+    bad = syntax_error(cq)
+    if bad is not None:
+        return bad
+    where = str(cq.path) if cq.path else cq.id
+    question = f" ({cq.statement})" if cq.statement else ""
+    tree = parseQuery(cq.query)
+    declared = {dict.get(x, "prefix") or "" for x in _nodes(tree) if isinstance(x, CompValue) and x.name == "PrefixDecl"}
+    undeclared = sorted({dict.get(x, "prefix") or "" for x in _nodes(tree) if isinstance(x, CompValue) and x.name == "pname"}
+                        - declared)
+    if undeclared:
+        line = _line_of(cq.query, rf"(?<![\w<]){re.escape(undeclared[0])}:")
+        return Finding(severity="error", message=f"CQ {cq.id}{question}: prefix '{undeclared[0]}:' is used but not "
+                       "declared (a PREFIX line is required: SPARQL 1.1 Query, section 4.1.1); not run",
+                       location=where, line=line, code="cq-prefix")
+    for x in _nodes(tree):
+        if isinstance(x, CompValue) and x.name == "ServiceGraphPattern":
+            return Finding(severity="error", message=f"CQ {cq.id}{question}: SERVICE <{dict.get(x, 'term')}> calls a remote "
+                           "SPARQL endpoint (SPARQL 1.1 Federated Query); kgc runs offline and answers a competency "
+                           "question on the KG only; not run", location=where,
+                           line=_line_of(cq.query, r"\bSERVICE\b"), code="cq-remote")
+        if isinstance(x, CompValue) and x.name == "DatasetClause":
+            named = dict.get(x, "default") or dict.get(x, "named")
+            return Finding(severity="error", message=f"CQ {cq.id}{question}: FROM <{named}> names a graph rdflib would "
+                           "load from the web (SPARQL 1.1 Query, section 13.2); kgc answers a competency question on "
+                           "the KG only (no FROM clause); not run", location=where,
+                           line=_line_of(cq.query, r"\bFROM\b"), code="cq-remote")
     return None
 
 
@@ -304,20 +376,22 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
             findings.append(Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no "
                                     "competency question (expected a comment '# CQ: ...' before the query)",
                                     location=where, code="cq-no-statement"))
-        bad = syntax_error(cq)
+        bad = cannot_run(cq)
+        if bad is None:
+            try:
+                ag = answer(gold, cq)
+            except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised
+                why = " ".join(str(exc).split())[:300]
+                bad = Finding(severity="error", message=f"CQ {cq.id}{f' ({cq.statement})' if cq.statement else ''}: "
+                              f"the query fails when run on the gold KG: {type(exc).__name__}"
+                              f"{': ' + why if why else ''}; not run", location=where, code="cq-gold-failed")
         if bad is not None:
             findings.append(bad)
             not_run.append({"id": cq.id, "statement": cq.statement or cq.id, "status": "not_run", "f1": None,
                             "n_pred": None, "n_gold": 0, "n_common": None, "satisfied": False,
                             "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"],
-                            "actual": None,
+                            "actual": None, "why": NOT_RUN_KINDS[bad.code],
                             "file": where, "line": bad.line, "column": bad.column})
-            continue
-        try:
-            ag = answer(gold, cq)
-        except Exception as exc:  # noqa: BLE001 - a bad CQ is reported, not raised
-            findings.append(Finding(severity="error", message=f"CQ fails on the gold KG: {exc}", location=where,
-                                    code="cq-gold-failed"))
             continue
         if tpred is None:
             tpred = alignment.translate(pred)
@@ -359,8 +433,9 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
         per.append(row)
     elapsed = time.perf_counter() - t0
     partial = {"n_cqs_total": len(cqs), "not_run": [r["id"] for r in not_run],
-               "reason": f"{len(not_run)} of {len(cqs)} CQ(s) do not parse as SPARQL: "
-                         + ", ".join(f"{r['file']}:{r['line']}" if r["line"] else r["file"] for r in not_run)
+               "not_run_where": [[r["why"], _where(r)] for r in not_run],
+               "reason": f"{len(not_run)} of {len(cqs)} CQ(s) not run: " + _not_run_words(
+                   [(r["why"], f"{r['file']}:{r['line']}" if r["line"] else r["file"]) for r in not_run])
                } if not_run else {}
     if not per:
         why = "no competency question could be answered on the gold KG" if cqs else \
@@ -414,30 +489,47 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     return out
 
 
+def _where(row: dict[str, Any]) -> str:
+    """A not-run CQ's place: ``q3.rq:4`` (file name and line), or its id."""
+    if not row.get("file"):
+        return str(row["id"])
+    return Path(str(row["file"])).name + (f":{row['line']}" if row.get("line") else "")
+
+
+def _not_run_words(items: Iterable[tuple[str, str]]) -> str:
+    """``(kind, where)`` pairs as ``malformed: q3.rq:4, q5.rq:2; refused: q4.rq:3`` (kinds in the order
+    malformed, refused, failed)."""
+    items = list(items)
+    groups = [(k, [w for kind, w in items if kind == k]) for k in ("malformed", "refused", "failed")]
+    return "; ".join(f"{k}: {', '.join(ws)}" for k, ws in groups if ws)
+
+
 def cq_counts(per_cq: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """What happened to every CQ of a case, from PQ3's ``details["per_cq"]``.
 
     Returns:
         ``{"total", "exact" (answered exactly: A_p == A_g), "scored" (in PQ1-PQ6), "not_scorable"
-        (empty gold answer), "not_run": [where]}``, ``where`` being ``q3.rq:4`` (file name and line
-        of the syntax error) or the CQ's id.
+        (empty gold answer), "not_run": [where], "not_run_why": [kind]}``, ``where`` being ``q3.rq:4``
+        (file name and line of the fault) or the CQ's id, ``kind`` ``malformed``, ``refused`` or
+        ``failed`` (module docstring).
     """
     rows = list(per_cq)
-    not_run = [(Path(str(q["file"])).name + (f":{q['line']}" if q.get("line") else "")) if q.get("file") else str(q["id"])
-               for q in rows if q.get("status") == "not_run"]
+    stopped = [q for q in rows if q.get("status") == "not_run"]
     return {"total": len(rows), "exact": sum(q.get("satisfied") is True for q in rows),
             "scored": sum(q.get("f1") is not None for q in rows),
-            "not_scorable": sum(q.get("status") == "not_scorable" for q in rows), "not_run": not_run}
+            "not_scorable": sum(q.get("status") == "not_scorable" for q in rows),
+            "not_run": [_where(q) for q in stopped], "not_run_why": [q.get("why", "malformed") for q in stopped]}
 
 
 def cq_sentence(counts: dict[str, Any]) -> str:
     """The CQ result in one phrase, the same wherever it is shown: ``1 of 3 answered exactly, 1 not run
     (malformed: q3.rq:4), 1 without a gold answer`` (every CQ counted; a CQ that did not run is *not
-    run*, never left out of the total)."""
+    run*, never left out of the total; why: ``malformed``, ``refused`` or ``failed``)."""
     total = counts.get("total") or counts.get("scored", 0) + counts.get("not_scorable", 0)
     out = f"{counts.get('exact', 0)} of {total} answered exactly"
     if counts.get("not_run"):
-        out += f", {len(counts['not_run'])} not run (malformed: {', '.join(counts['not_run'])})"
+        kinds = counts.get("not_run_why") or ["malformed"] * len(counts["not_run"])
+        out += f", {len(counts['not_run'])} not run ({_not_run_words(zip(kinds, counts['not_run']))})"
     if counts.get("not_scorable"):
         out += f", {counts['not_scorable']} without a gold answer"
     return out
@@ -452,8 +544,11 @@ def pq_note(details: dict[str, Any]) -> str:
     total = details.get("n_cqs_total") or details.get("n_cqs", 0) + len(details.get("not_scorable") or ())
     parts = []
     if details.get("not_run"):
-        where = str(details.get("reason", "")).split(": ", 1)[-1].split(", ")
-        parts.append(f"{len(details['not_run'])} not run (malformed: {', '.join(Path(x).name for x in where if x)})")
+        where = [tuple(x) for x in details.get("not_run_where") or []]
+        if not where:  # details without kinds list files of syntax errors in their reason
+            where = [("malformed", Path(x).name) for x in str(details.get("reason", "")).split(": ", 1)[-1].split(", ")
+                     if x]
+        parts.append(f"{len(details['not_run'])} not run ({_not_run_words(where)})")
     if details.get("not_scorable"):
         parts.append(f"{len(details['not_scorable'])} without a gold answer")
     return ("partial: " if details.get("not_run") else "") + f"over {details.get('n_cqs', 0)} of {total} CQs; " \

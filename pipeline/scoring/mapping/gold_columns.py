@@ -7,6 +7,14 @@ longer counted). The reader keeps every header it does not know
 (:attr:`pipeline.table.model.MappingTable.ignored_headers`); this module turns them into gold findings,
 names the column a near miss was probably meant to be, and says which task the score then lacks, so
 that a scorer marks its figure as against a partial gold instead of printing a higher one unmarked.
+
+A column the gold table's header does not have at all (a hand-written gold of five columns) is the
+same case without a header to blame: no task finds a gold value there, so the task is not
+applicable, yet an absent column is no evidence that the cells must be empty. When the scored table
+gives that column values, they are judged by nothing: :func:`absent_gold_columns` names such
+columns, and the scorer lists their tasks as not scored (a partial gold) instead of leaving the
+mean over the other tasks unsaid. Only a Markdown or CSV gold has a header; a JSON gold's rows
+name their fields one by one, so no column is absent there.
 """
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ from pipeline.findings import Finding
 from pipeline.table.markdown import HEADER_ALIASES
 from pipeline.table.model import COLUMNS, TASK_COLUMNS, MappingTable
 
-__all__ = ["IgnoredColumn", "ignored_gold_columns"]
+__all__ = ["IgnoredColumn", "ignored_gold_columns", "absent_gold_columns", "absent_columns_finding"]
 
 #: Least rapidfuzz ratio (0-100) of a header to a column name for a near miss; the reader itself
 #: reads a header at 85 or more as that column, so a near miss lies between.
@@ -96,3 +104,43 @@ def ignored_gold_columns(gold: MappingTable) -> tuple[list[IgnoredColumn], list[
                                     "column; its cells are not read", line=line, column="header", value=header,
                                     expected="the mapping-table columns", severity="info", code="gold-column-ignored"))
     return columns, findings
+
+
+def absent_gold_columns(gold: MappingTable) -> dict[str, str]:
+    """The task columns the header of a Markdown or CSV gold table does not have, and that no header it
+    ignored stands for (:func:`ignored_gold_columns` names those).
+
+    Args:
+        gold: a gold table as read (``columns``: the fields its header names; empty for JSON).
+    Returns:
+        task -> column header (``{"Datatype": "Datatype", "Language Annotation": "Language Tag"}``), in
+        task order; ``{}`` for a JSON table or one with every task column.
+    """
+    if not gold.columns:
+        return {}
+    meant = {_probable_field(h) for h, _ in gold.ignored_headers}
+    return {task: COLUMNS[fld] for task, fld in TASK_COLUMNS.items() if fld not in gold.columns and fld not in meant}
+
+
+def absent_columns_finding(gold: MappingTable, unjudged: dict[str, int]) -> Finding | None:
+    """One gold warning naming the absent columns (:func:`absent_gold_columns`) in which the scored table
+    has values, and the tasks left unscored.
+
+    Args:
+        gold: the gold table. unjudged: task -> number of values the scored table gives it (tasks of
+            absent columns only; a task with 0 is left out: nothing is unjudged).
+    Returns:
+        The finding (stage ``gold``, code ``gold-column-absent``), or ``None`` when no value is unjudged.
+    """
+    absent = absent_gold_columns(gold)
+    tasks = [t for t in absent if unjudged.get(t)]
+    if not tasks:
+        return None
+    names = ", ".join(absent[t] for t in tasks)
+    counts = ", ".join(f"{unjudged[t]} {t}" for t in tasks)
+    message = (f"gold table: no {names} column{'s' if len(tasks) > 1 else ''}: an absent column is no evidence "
+               f"that its cells are empty, so the table's values there ({counts}) are judged by nothing; "
+               f"{'that task is' if len(tasks) == 1 else 'those tasks are'} not scored against this gold and the "
+               "mean task F1 is over the other tasks")
+    return Finding("gold", gold.source, message, column="header", expected=f"a header with the column(s) {names}",
+                   severity="warning", code="gold-column-absent")

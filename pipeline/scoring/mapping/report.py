@@ -21,7 +21,7 @@ from pipeline.ontology import Ontology
 from pipeline.table.model import TASK_COLUMNS, MappingTable
 from pipeline.findings import Finding
 from pipeline.scoring.mapping.consistency import check_cs1
-from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
+from pipeline.scoring.mapping.gold_columns import absent_columns_finding, absent_gold_columns, ignored_gold_columns
 from pipeline.scoring.mapping.redundancy import check_cn4
 from pipeline.scoring.mapping.similarity import CellSimilarity
 from pipeline.scoring.mapping.tasks import MacroScore, ScoringConfig, TableScore, macro_over_runs, score_table
@@ -50,7 +50,8 @@ class CaseReport:
         check_summary: headline value of each check averaged over runs (``None`` if never computed).
         provenance: embedding model, similarity used, elapsed seconds.
         unscored_tasks: task -> why the gold gives it no value although it was meant to (a gold
-            header near a task's column but not read as it); the mean task F1 is then against a
+            header near a task's column but not read as it), or gives it none while the scored table
+            does (a column the gold's header does not have); the mean task F1 is then against a
             partial gold.
         gold_findings: the gold table's own findings about its header (:mod:`.gold_columns`).
     """
@@ -106,6 +107,16 @@ def score_case(predicted_runs: Sequence[MappingTable], gold: MappingTable, ontol
     report.unscored_tasks = {c.task: f"the gold's header {c.header!r} (line {c.line}) is probably {c.probable!r} "
                              "but is no mapping-table column: its cells were not read"
                              for c in ignored if c.task}
+    absent = absent_gold_columns(gold)
+    unjudged = {t: max(sum(1 for r in p.rows if getattr(r, TASK_COLUMNS[t])) for p in predicted_runs)
+                for t in absent} if predicted_runs else {}
+    for task, n in unjudged.items():
+        if n:
+            report.unscored_tasks[task] = (f"the gold table has no {absent[task]!r} column: the table's {n} "
+                                           "value(s) there are judged by nothing")
+    missing = absent_columns_finding(gold, unjudged)
+    if missing is not None:
+        report.gold_findings.append(missing)
     for setting in SETTINGS:
         report.runs[setting] = [score_table(p, gold, ontology, config=config, setting=setting, similarity=sim)
                                 for p in predicted_runs]

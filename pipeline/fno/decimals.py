@@ -1,0 +1,99 @@
+"""Decimal mark of a column, decided at compile time for the FnO function ``normalizeDecimalComma``
+(``toDecimal()``; :func:`pipeline.fno.udfs.normalize_decimal`).
+
+``15,000`` is fifteen thousand where the comma groups thousands (English) and fifteen where it is
+the decimal mark (German, French); one value does not say which. The column does: a value that
+is a number under one mark only decides it, as ``1,234.50`` (both separators: the last one is the
+decimal mark), ``1,234,567`` (a grouping character repeats), ``12.99`` or ``8,99`` (a mark not
+followed by three digits cannot group thousands) do. The compiler passes the decided mark to the
+function as a parameter, so the engine run reads every value the same way. A column whose values
+point both ways, or that no value decides, gets no mark: each value is then read only when its own
+form decides it, and the ones whose magnitude depends on the mark give no value and are reported,
+never a guessed magnitude. A mark the table states (a number format code ``#,##0.00`` / ``#.##0,00``
+in Function Name or Function Output) wins.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.fno import udfs
+
+__all__ = ["DecimalMark", "decide_decimal_mark", "stated_decimal_mark", "COMMA", "POINT", "UNDECIDED"]
+
+#: Marks passed to ``normalizeDecimalComma`` (its ``mark`` parameter).
+COMMA, POINT, UNDECIDED = ",", ".", udfs.UNDECIDED_MARK
+
+#: a number format code as spreadsheets write one (``#,##0.00``, ``# ##0,00``, ``0.00``)
+_FORMAT = re.compile(r"(?<![\w.,])[#0]+(?:[,.' \u00a0][#0]+)+(?![\w.,])")
+
+
+@dataclass
+class DecimalMark:
+    """The decimal mark decided for a column.
+
+    Attributes:
+        mark: :data:`COMMA`, :data:`POINT` or :data:`UNDECIDED` (each value read by its own form).
+        status: ``decided`` (a value shows it), ``stated`` (the table says it), ``plain`` (no value
+            depends on the mark), ``ambiguous`` (some values do, none decides) or ``conflict``
+            (values point both ways).
+        evidence: values that decided it, or examples of the conflicting ones.
+        ambiguous: values read differently under the two marks (``15,000``): read with the decided
+            mark, or left out when there is none.
+        invalid: values with a digit that are no number under the mark (under either when undecided).
+    """
+
+    mark: str
+    status: str
+    evidence: list[str] = field(default_factory=list)
+    ambiguous: list[str] = field(default_factory=list)
+    invalid: list[str] = field(default_factory=list)
+
+
+def _readings(value: str) -> dict[str, str]:
+    """Mark -> the value's xsd:decimal form under that mark, for the marks it is a number under."""
+    out = {}
+    for mark in (COMMA, POINT):
+        reading = udfs.normalize_decimal(value, mark)
+        if reading is not None:
+            out[mark] = reading
+    return out
+
+
+def stated_decimal_mark(*cells: str | None) -> str | None:
+    """The decimal mark a table cell states, else ``None``: a number format whose form decides it
+    code (``#,##0.00`` and ``0.00`` say :data:`POINT`, ``#.##0,00`` and ``# ##0,00`` :data:`COMMA`;
+    ``#,##0`` decides nothing). Only format codes state it: the offline mapper's note
+    ``decimal comma read as a point (8,99 -> 8.99)`` describes the values it saw, not a rule."""
+    for cell in cells:
+        for m in _FORMAT.finditer(cell or ""):
+            readings = _readings(m.group(0).replace("#", "1"))
+            if len(readings) == 1:
+                return next(iter(readings))
+    return None
+
+
+def decide_decimal_mark(values: list[str], stated: str | None = None) -> DecimalMark:
+    """Decide the decimal mark of a column from its values.
+
+    Args:
+        values: the column's values (empty ones and those without a digit ignored).
+        stated: a mark the table states (:func:`stated_decimal_mark`); it wins, and values that are
+            no number under it are listed as ``invalid``.
+    Returns:
+        A :class:`DecimalMark`.
+    """
+    distinct = sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)})
+    read = {v: _readings(v) for v in distinct}
+    ambiguous = [v for v in distinct if len(set(read[v].values())) == 2]
+    if stated:
+        return DecimalMark(stated, "stated", [], ambiguous, [v for v in distinct if stated not in read[v]])
+    comma = [v for v in distinct if list(read[v]) == [COMMA]]
+    point = [v for v in distinct if list(read[v]) == [POINT]]
+    invalid = [v for v in distinct if not read[v]]
+    if comma and point:
+        return DecimalMark(UNDECIDED, "conflict", comma[:2] + point[:2], ambiguous, invalid)
+    if comma or point:
+        mark = COMMA if comma else POINT
+        return DecimalMark(mark, "decided", (comma or point)[:3], ambiguous, invalid)
+    return DecimalMark(UNDECIDED, "ambiguous" if ambiguous else "plain", ambiguous[:3], ambiguous, invalid)

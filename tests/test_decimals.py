@@ -1,0 +1,70 @@
+"""The decimal mark of a ``toDecimal()`` column (pipeline/fno/decimals.py) and the function that
+reads a number with it (pipeline/fno/udfs.py, ``normalize_decimal``)."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.fno import udfs
+from pipeline.fno.decimals import COMMA, POINT, UNDECIDED, DecimalMark, decide_decimal_mark, stated_decimal_mark
+
+
+@pytest.mark.parametrize("value, comma, point", [
+    ("1,234.50", None, "1234.50"),       # both separators: the last one marks decimals
+    ("15,000", "15.000", "15000"),       # one separator before three digits: either reading
+    ("1.250", "1250", "1.250"),
+    ("12.99", None, "12.99"),            # a point before two digits groups nothing
+    ("8,99", "8.99", None),
+    ("1.234,56", "1234.56", None),
+    ("1 250,00", "1250.00", None),       # a space groups thousands under either mark
+    ("1\u202f250.5", None, "1250.5"),
+    ("1'234.50", None, "1234.50"),       # Swiss apostrophe
+    ("1,234,567", None, "1234567"),      # a repeated separator groups
+    ("1.234.567", "1234567", None),
+    ("0,500", "0.500", None),            # a group does not start with 0
+    ("-3,5", "-3.5", None),
+    ("+1,000.5", None, "+1000.5"),
+    (".5", None, "0.5"),
+    ("5.", None, "5.0"),
+    ("7", "7", "7"),
+    ("1,2,3", None, None),
+    ("1,23,456.00", None, None),         # Indian grouping (2-digit groups) is not read
+    ("1 2345", None, None),
+    ("abc", None, None),
+    ("", None, None),
+    ("-", None, None),
+])
+def test_a_number_under_each_mark(value, comma, point):
+    assert udfs.normalize_decimal(value, COMMA) == comma
+    assert udfs.normalize_decimal(value, POINT) == point
+    # without a mark: the one reading there is, none when the two readings differ
+    readings = {comma, point} - {None}
+    assert udfs.normalize_decimal(value) == (readings.pop() if len(readings) == 1 else None)
+    assert udfs.normalize_decimal(value, UNDECIDED) == udfs.normalize_decimal(value)
+
+
+def test_a_column_decides_its_mark_by_values_that_read_under_one_mark_only():
+    assert decide_decimal_mark(["1,234.50", "15,000", "12.99", "2,750.00", ""]) == \
+        DecimalMark(POINT, "decided", ["1,234.50", "12.99", "2,750.00"], ["15,000"], [])
+    assert decide_decimal_mark(["8,99", "1.250", "12", "NA"]) == DecimalMark(COMMA, "decided", ["8,99"], ["1.250"], [])
+
+
+def test_a_column_that_nothing_decides_or_that_points_both_ways_gets_no_mark():
+    assert decide_decimal_mark(["1,000", "500", "2,500"]) == \
+        DecimalMark(UNDECIDED, "ambiguous", ["1,000", "2,500"], ["1,000", "2,500"], [])
+    assert decide_decimal_mark(["8,99", "3.5", "15,000"]) == \
+        DecimalMark(UNDECIDED, "conflict", ["8,99", "3.5"], ["15,000"], [])
+    assert decide_decimal_mark(["12", "1 250", "22 °C", "1,2,3"]) == \
+        DecimalMark(UNDECIDED, "plain", [], [], ["1,2,3", "22 °C"])
+
+
+def test_a_stated_mark_wins_and_values_against_it_are_listed():
+    assert decide_decimal_mark(["12,5", "1.5", "1.000"], COMMA) == DecimalMark(COMMA, "stated", [], ["1.000"], ["1.5"])
+
+
+@pytest.mark.parametrize("cell, mark", [
+    ("#,##0.00", POINT), ("0.00", POINT), ("#.##0,00", COMMA), ("# ##0,00", COMMA), ("0,00", COMMA),
+    ("format #,##0.00 (USD)", POINT), ("#,##0", None), ("", None), (None, None),
+    ("decimal comma read as a point (8,99 -> 8.99)", None), ("10,00", None),
+])
+def test_a_cell_states_a_mark_by_a_number_format_code(cell, mark):
+    assert stated_decimal_mark(cell) == mark
