@@ -213,3 +213,57 @@ def test_local_name_reference_is_refused_with_the_bound_path(tmp_path):
     result = audit_table(MappingTable(rows=[row]), ont, case, [load_source(s, tmp_path) for s in case.sources])
     errors = [f for f in result.findings if f.severity == "error"]
     assert len(errors) == 1 and errors[0].candidate == "d:title" and "local-name()" in errors[0].message
+
+
+_EVENTS_ONTO = ("@prefix s: <https://schema.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "s:Event a owl:Class . s:Place a owl:Class . s:name a owl:DatatypeProperty .\n"
+                "s:location a owl:ObjectProperty ; rdfs:domain s:Event ; rdfs:range s:Place .\n")
+_EVENTS_HEAD = ("| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | "
+                "Subject Generation | Join Condition |\n|---|---|---|---|---|---|---|\n"
+                "| name | events.csv | s:name | s:Event |  | http://example.org/event/{event_id} |  |\n")
+
+
+def _events(tmp_path, relation_row: str) -> None:
+    (tmp_path / "onto.ttl").write_text(_EVENTS_ONTO, encoding="utf-8")
+    (tmp_path / "events.csv").write_text("event_id,name,place_id\nE1,Jazz Night,P1\n", encoding="utf-8")
+    (tmp_path / "places.csv").write_text("id,label\nP1,Hall\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [events.csv, places.csv]\nontologies: [onto.ttl]\n"
+                                        'prefixes: {s: "https://schema.org/"}\n', encoding="utf-8")
+    (tmp_path / "t.md").write_text(_EVENTS_HEAD + relation_row, encoding="utf-8")
+
+
+def test_a_relation_row_without_join_reading_no_column_is_left_out(tmp_path, capsys):
+    # no join condition: the record itself is the link, so its Data Reference must name data of the record;
+    # 'venue' names nothing, and minting one place per event from the event's key would invent entities
+    _events(tmp_path, "| venue | events.csv | s:location | s:Event | s:Place | http://example.org/event/{event_id} |  |\n")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 1
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"error: {tmp_path / 't.md'}:4 [data_reference]: data reference 'venue' is no "
+                                "column/path of events.csv"]
+    assert out == f"1 TriplesMaps (1 of 2 rows; 1 left out, see the errors above) written to {tmp_path / 'm.ttl'}\n"
+
+
+def test_a_relation_row_with_a_join_keeps_a_data_reference_naming_no_column_as_a_hint(tmp_path, capsys):
+    # the join condition says which columns link the two entities: the Data Reference (here the related
+    # class's name, as BLINKG's link-file rows write it) adds nothing and is only warned about
+    _events(tmp_path, "| Place | events.csv | s:location | s:Event | s:Place | http://example.org/event/{event_id} | "
+                      "events.place_id==places.id |\n"
+                      "| label | places.csv | s:name | s:Place |  | http://example.org/place/{id} |  |\n")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"warning: {tmp_path / 't.md'}:4 [data_reference]: data reference 'Place' is no "
+                                "column/path of events.csv (relation row: resolved by the compiler) (closest valid: "
+                                "place_id)"]
+    assert main(["-q", "materialize", str(tmp_path / "m.ttl"), str(tmp_path / "kg.nt")]) == 0
+    assert "<http://example.org/event/E1> <https://schema.org/location> <http://example.org/place/P1> ." in \
+        (tmp_path / "kg.nt").read_text(encoding="utf-8").splitlines()
+
+
+def test_a_relation_row_whose_join_names_no_column_either_is_left_out(tmp_path, capsys):
+    # an identity join on a column the file lacks says nothing of the data: the Data Reference is no hint then
+    _events(tmp_path, "| venue | events.csv | s:location | s:Event | s:Place | http://example.org/event/{event_id} | "
+                      "venue==venue |\n")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {tmp_path / 't.md'}:4 [data_reference]: data reference 'venue' is no column/path of events.csv"]

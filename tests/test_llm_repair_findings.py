@@ -96,3 +96,28 @@ def test_a_near_miss_row_is_completed_from_the_domain_and_the_table_and_kept(cas
     assert "dropped" not in err
     table = (case / "t.md").read_text(encoding="utf-8")
     assert "| isbn | books.csv | lib:isbn | lib:Book |  | http://example.org/book/{isbn} |" in table
+
+
+#: a relation row naming a column books.csv lacks, with no join condition: nothing in the data says which
+#: publisher a book has, and no near column to repair it to
+RELATION = ("| Data Reference | Source File | Ontology Property | Entity Class | Related Entity Class | Subject Generation |"
+            "\n|---|---|---|---|---|---|\n"
+            "| pages | books.csv | lib:pages | lib:Book |  | http://example.org/book/{isbn} |\n"
+            "| publisher_name | books.csv | lib:publisher | lib:Book | lib:Publisher | http://example.org/book/{isbn} |\n")
+
+
+def test_a_relation_row_reading_no_column_is_dropped_not_kept(case, monkeypatch, capsys):
+    # the relation row's Data Reference is a cell like any other: without a join condition to say what links
+    # the two entities, a reference the file lacks is a broken cell, and repair drops the row rather than
+    # minting one publisher per book from the book's own key
+    with (case / "lib.ttl").open("a", encoding="utf-8") as f:
+        f.write(":Publisher a owl:Class .\n:publisher a owl:ObjectProperty ; rdfs:domain :Book ; rdfs:range :Publisher .\n")
+    with _Server([RELATION]) as srv:
+        monkeypatch.setenv("LLM_API_BASE", srv.base)
+        assert main(["map", "case.yaml", "t.md", "--mapper", "llm", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "1 rows written to t.md" in out
+    assert [line for line in err.splitlines() if "dropped" in line] == [
+        "error: t.raw.md:4 [data_reference]: row 'publisher_name' -> 'lib:publisher' dropped: validate-and-repair "
+        "could not repair it: [data_reference] data reference 'publisher_name' is no column/path of books.csv"]
+    assert "lib:publisher" not in (case / "t.md").read_text(encoding="utf-8")

@@ -163,3 +163,36 @@ def test_an_array_of_arrays_is_unaddressable_and_an_index_reads_its_positions(tm
     assert (data.has_reference("geo.coords[*][1]"), data.has_reference("geo.coords[*]"),
             data.has_reference("tags[*]"), data.has_reference("id[0]")) == (True, False, False, False)
     assert data.values("geo.coords[*][0]") == ["50.85", "50.86", "50.83"]
+
+
+def test_json_lines_findings_name_the_users_file_and_its_lines(tmp_path):
+    # the engine reads a JSON array standing in for the file; what the user reads is the file and its lines
+    from pipeline.manifest import Source
+
+    path = tmp_path / "events.jsonl"
+    path.write_text('{"id": "E1"}\n\n{"id": "E2"}\n[1,2]\n"x"\n{"id": "E4"}\n', encoding="utf-8")
+    data = load_source(Source(path=path, format="json"), tmp_path / "copies")
+    assert data.source.path == path and data.path != path and data.source.stem == "events"
+    assert data.record_lines == [1, 3, 6]
+    shape = [f for f in data.findings if f.column == "iterator"]
+    assert [(f.file, f.line, f.message) for f in shape] == [(
+        str(path), 4, "2 of the 5 lines (one JSON value each) hold no objects (line 4 is an array: [1, 2]; also line 5): "
+        "a reference reads a record's members by name, so none of their values is read")]
+    assert data.record_places([0, 2]) == {0: "line 1", 2: "line 6"}
+
+
+def test_a_compressed_source_is_named_as_the_user_wrote_it(tmp_path, capsys):
+    # kgc map on a gzip CSV with a record wider than its header: the finding names the .gz file (not the
+    # decompressed copy, in a folder gone when the command ends) and the command goes on (exit 0)
+    import gzip
+
+    with gzip.open(tmp_path / "r.csv.gz", "wt", encoding="utf-8") as fh:
+        fh.write("id,name\n1,Ann,extra\n")
+    (tmp_path / "onto.ttl").write_text("@prefix ex: <http://example.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                                       "ex:Person a owl:Class . ex:name a owl:DatatypeProperty .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("sources: [r.csv.gz]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    assert main(["map", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), "-q"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"warning: {tmp_path / 'r.csv.gz'}:2 [record]: 1 record(s) have more cells than the header; the extra cells " \
+           "are dropped (no column name addresses them): line 2 (3 cells)" in err
+    assert not [line for line in err if "kgc-map-" in line]

@@ -47,7 +47,8 @@ def test_functions_round_trip_on_scenario3(scenarios, tmp_path):
     rml = _compiled(tmp_path / "manifests" / "scenario3" / "1.yaml", tmp_path)
     (tmp_path / "m.yml").write_text(to_yarrrml(rml), encoding="utf-8")
     text = (tmp_path / "m.yml").read_text()
-    assert "function: grel:" in text or "function: fn:" in text
+    # functions and parameters as full IRIs: Morph-KGC 2.10 looks a function up by the name as written
+    assert "function: https://w3id.org/kgc-pipeline/function#" in text and "function: fn:" not in text
     back = read_yarrrml(tmp_path / "m.yml")
     kg = _kg(rml, tmp_path / "a.ttl")
     assert kg and kg == _kg(back, tmp_path / "b.ttl")
@@ -75,7 +76,74 @@ def test_cli_compile_writes_and_reads_yarrrml(tmp_path):
     assert main(["compile", manifest, str(ROOT / "mappings" / "example_table.md"), str(tmp_path / "m.rml.ttl"),
                  "--yarrrml", "-q"]) == 0
     yml = tmp_path / "m.rml.yarrrml.yml"
-    assert "[a, 'http://example.org/ontology#Person']" in yml.read_text()
+    assert "[a, 'ex:Person']" in yml.read_text()  # the manifest's prefix name
     assert main(["compile", manifest, str(yml), str(tmp_path / "back.rml.ttl"), "-q"]) == 0
     back = Graph().parse(tmp_path / "back.rml.ttl")
     assert len(set(back.subjects(None, RML.TriplesMap))) == 2
+
+
+_EVENTS = {"events.csv": "id,name,free\nE1,Jazz Night,yes\nE2,Organ Recital,no\n",
+           "onto.ttl": "@prefix s: <https://schema.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                       "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                       "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+                       "s:Event a owl:Class . s:name a owl:DatatypeProperty ; rdfs:range xsd:string .\n"
+                       "s:isAccessibleForFree a owl:DatatypeProperty ; rdfs:range xsd:boolean .\n",
+           "case.yaml": "sources: [{path: events.csv}]\nontologies: [onto.ttl]\nprefixes: {s: 'https://schema.org/'}\n",
+           "t.md": "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Datatype | "
+                   "Function Name |\n|---|---|---|---|---|---|---|\n"
+                   "| name | events.csv | s:name | s:Event | http://example.org/event/{id} | xsd:string |  |\n"
+                   "| free | events.csv | s:isAccessibleForFree | s:Event | http://example.org/event/{id} | xsd:boolean | "
+                   "toBoolean() |\n"}
+
+
+def test_the_yarrrml_export_gives_the_same_kg_in_morph_kgc_alone(tmp_path):
+    # a manifest prefix 's' (a key Morph-KGC renames to 'subjects' wherever it occurs) for https://schema.org/
+    # (whose predefined name 'schema' Morph-KGC keeps as http://schema.org/), and a kgc function: the
+    # export must give Morph-KGC 2.10, run by itself with kgc's functions registered, kgc's own KG
+    import morph_kgc
+
+    from pipeline.cli import main
+    from pipeline.fno import UDF_FILE
+
+    for name, text in _EVENTS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl"),
+                 "--yarrrml", "-q"]) == 0
+    text = (tmp_path / "m.yarrrml.yml").read_text(encoding="utf-8")
+    assert "prefixes: {s1: 'https://schema.org/', xsd: 'http://www.w3.org/2001/XMLSchema#'}" in text
+    assert "function: https://w3id.org/kgc-pipeline/function#normalizeBoolean" in text
+    assert main(["materialize", str(tmp_path / "m.yarrrml.yml"), str(tmp_path / "kgc.nt"), "-q"]) == 0
+    ours = set((tmp_path / "kgc.nt").read_text(encoding="utf-8").splitlines())
+    assert '<http://example.org/event/E1> <https://schema.org/isAccessibleForFree> ' \
+        '"true"^^<http://www.w3.org/2001/XMLSchema#boolean> .' in ours and len(ours) == 6
+    config = f"[CONFIGURATION]\nudfs = {UDF_FILE}\n[DataSource1]\nmappings = {tmp_path / 'm.yarrrml.yml'}\n"
+    theirs = {f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in morph_kgc.materialize(config)}
+    assert theirs == ours
+
+
+def test_prefixes_morph_kgc_forces_are_those_the_writer_avoids():
+    # the tables kgc keeps of what Morph-KGC does to a YARRRML document's prefixes, checked against it
+    from morph_kgc.mapping import yarrrml as morph_yarrrml
+
+    from pipeline.compile.yarrrml.prefixes import MORPH_KGC_PREFIXES, MORPH_KGC_RENAMED_KEYS
+
+    assert morph_yarrrml._add_default_prefixes({})["prefixes"] == {**MORPH_KGC_PREFIXES}
+    renamed = morph_yarrrml._normalize_yarrrml_key_names({"prefixes": {k: "http://x/" for k in MORPH_KGC_RENAMED_KEYS}})
+    assert not set(renamed["prefixes"]) & MORPH_KGC_RENAMED_KEYS
+    kept = morph_yarrrml._normalize_yarrrml_key_names({"prefixes": {"sdo": "http://x/", "ex": "http://y/"}})
+    assert kept["prefixes"] == {"sdo": "http://x/", "ex": "http://y/"}
+
+
+def test_a_document_redeclaring_a_prefix_morph_kgc_fixes_is_noted(tmp_path, capsys):
+    from pipeline.cli import main
+
+    (tmp_path / "events.csv").write_text(_EVENTS["events.csv"], encoding="utf-8")
+    (tmp_path / "u.yml").write_text("prefixes: {schema: 'https://schema.org/'}\nmappings:\n  ev:\n"
+                                    "    sources: [[events.csv~csv]]\n    s: http://example.org/event/$(id)\n"
+                                    "    po:\n      - [schema:name, $(name)]\n", encoding="utf-8")
+    assert main(["materialize", str(tmp_path / "u.yml"), str(tmp_path / "kg.nt"), "-q"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"note: {tmp_path / 'u.yml'}: prefixes: schema is declared as <https://schema.org/>, which kgc uses; schema: "
+        "is predefined as <http://schema.org/>, which Morph-KGC 2.10 keeps whatever the document declares, so it "
+        "makes other IRIs of this file (declare another name)"]
+    assert "<https://schema.org/name>" in (tmp_path / "kg.nt").read_text(encoding="utf-8")

@@ -90,6 +90,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
             result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
         except LLMError as exc:
             raise _keep_transcripts(exc, transcript) from exc
+        # records cut or padded to the header's width, read while the decompressed copies still exist
+        ragged = [f for s in sources for f in csv_row_findings(s)]
     write_table(result.table, out)
     if evidence is not None:
         write_table(result.table, evidence)
@@ -107,9 +109,8 @@ def _cmd_map(args: argparse.Namespace) -> int:
             print(f, file=sys.stderr)
     for f in mapped:  # what the mapper left out, and why
         print(f, file=sys.stderr)
-    for s in sources:  # records the mapper saw cut or padded to the header's width
-        for f in csv_row_findings(s):
-            print(f, file=sys.stderr)
+    for f in ragged:  # records the mapper saw cut or padded to the header's width
+        print(f, file=sys.stderr)
     if raw is not None and len(raw) and not len(result.table):
         # an answer whose every row was dropped is no mapping: say so, never "0 rows written", exit 0
         print(f"error: {args.output}: the mapper answered {len(raw)} row(s) and validate-and-repair dropped every "
@@ -171,6 +172,11 @@ def _write_rml(rml, output: str, flavour: str) -> None:
         if foreign:
             print(f"note: {output} calls kgc's own functions ({', '.join(f.rsplit('#', 1)[-1] for f in foreign)}); "
                   f"other engines need them registered (they are in {UDF_FILE})", file=sys.stderr)
+        if any(True for _ in rml.objects(None, RML.function)):
+            # legacy RML's functions are old FNML, which RMLMapper and SDM-RDFizer run and Morph-KGC does not
+            print(f"note: {output} writes its functions in old FNML (fnml:functionValue), which Morph-KGC 2.10 does not "
+                  "run (it stops with KeyError: 'object'); for Morph-KGC use the RML-Core document (without --rml "
+                  "legacy), which kgc materialize runs too", file=sys.stderr)
     else:
         rml.serialize(output, format="turtle")
 
@@ -247,7 +253,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
           + (" (legacy RML)" if args.rml == "legacy" else ""))
     if yarrrml_out:
         try:
-            text = to_yarrrml(compiled.rml)
+            # the user's prefix names: the ontology files' and the manifest's before the well-known ones
+            order = {"declared": 0, "manifest": 1}
+            names = dict(sorted(ontology.prefixes.items(), key=lambda kv: order.get(ontology.prefix_origin.get(kv[0]), 2)))
+            text = to_yarrrml(compiled.rml, names)
         except InputError as exc:  # the RML stays written (it runs); the YARRRML asked for cannot be
             raise InputError(f"--yarrrml: {exc} (the RML is written to {output})", path=table_path) from exc
         yarrrml_out.write_text(text, encoding="utf-8")

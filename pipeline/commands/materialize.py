@@ -95,7 +95,10 @@ def _read_mapping(path: Path) -> tuple[Graph, str]:
     if path.suffix.lower() in YARRRML_SUFFIXES:
         if not path.is_file():
             raise InputError("YARRRML file not found", path=path.absolute())
-        return load_yarrrml(path).graph, ""
+        doc = load_yarrrml(path)
+        for note in doc.notes:  # what the reader read with a remark (a prefix Morph-KGC reads otherwise ...)
+            print(f"note: {path}: {note}", file=sys.stderr)
+        return doc.graph, ""
     return _read_rml(path)
 
 

@@ -32,7 +32,8 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
                                is_langstring,
                                is_xsd_datatype)
 from pipeline.sources.load import SourceData
-from pipeline.table import MappingRow, MappingTable, parse_concat, parse_value_map, split_class_alternatives
+from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map,
+                            split_class_alternatives)
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.domain import outside_domain, outside_range
 from pipeline.compile.parts import is_position, position_beside_other_part
@@ -676,15 +677,34 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
         _check_nested_position(a, refs, src)
     elif row.ontology_property or row.class_only:
         a.add("subject_template", "row has no subject template", "an IRI template")
-    if relation:
-        # the compiler resolves relation rows through their join condition / link file
+    if relation and _join_reads(row, src):
+        # the join condition says which columns of the row's file link the two entities (a link file's
+        # subject too), so the Data Reference is only a hint (BLINKG's link-file rows name the related class
+        # there); without such a join the row's own record is the link, and a reference it does not hold is a
+        # broken cell like any other
         for i in range(start, len(a.findings)):
             f = a.findings[i]
             if f.column in ("data_reference", "subject_template") and "malformed" not in f.message \
-                    and not (ENGINE_CANNOT in f.message and f.column == "subject_template") \
-                    and (f.column == "data_reference" or row.join_condition):
+                    and not (ENGINE_CANNOT in f.message and f.column == "subject_template"):
                 a.findings[i] = dataclasses.replace(f, severity="warning",
                                                     message=f.message + " (relation row: resolved by the compiler)")
+
+
+def _join_reads(row: MappingRow, src: SourceData) -> bool:
+    """Whether the row's Join Condition names a reference of the row's own source ``src`` on a side naming
+    that source or no source (``student_sport.ID_Student==student.ID`` on ``student_sport.csv``): then the
+    condition, not the Data Reference, says how the two entities are linked. A condition naming only
+    references ``src`` lacks (``venue==venue``) says nothing of the data."""
+    stem = src.source.stem.lower()
+    for alt in parse_join_condition(row.join_condition, [src.source.stem]):
+        for pair in alt:
+            for name, ref in ((pair.child_source, pair.child_ref), (pair.parent_source, pair.parent_ref)):
+                if name is None and ref.lower().startswith(stem + "."):  # an XPath side is not split
+                    name, ref = stem, ref[len(stem) + 1:]
+                named = name is None or name.lower() in stem or stem in name.lower()  # as the planner reads it
+                if named and (src.has_reference(ref) or is_position(src, ref)):
+                    return True
+    return False
 
 
 _LOCAL_NAME = re.compile(r"\*\[\s*local-name\(\)\s*=\s*['\"]([\w.\-]+)['\"]\s*\]")

@@ -14,7 +14,9 @@
 4. logical views (:mod:`.views`): each group of term maps gets a view with only the fields it reads,
    the repeated parts it reads together nested as in the data; predicate-object maps that read other
    repeated members move to TriplesMaps of their own with the same subjects;
-5. a warning for each XML TriplesMap whose references combine as a cross product.
+5. a warning for each XML TriplesMap whose references combine as a cross product;
+6. a warning for each TriplesMap whose subject merges records it cannot give back, or leaves records
+   with mapped values without a subject (:mod:`.subject_keys`).
 
 Anything a pass cannot resolve becomes a finding and the row is left out.
 :mod:`pipeline.compile.rml` then emits the plans as an RML graph.
@@ -31,6 +33,7 @@ from pipeline.compile.nesting import part_of, per_occurrence
 from pipeline.compile.parts import is_position
 from pipeline.compile.objects import literal_object, value_map_object
 from pipeline.compile.relations import link_file, relation_objects
+from pipeline.compile.subject_keys import subject_key_findings
 from pipeline.compile.subjects import classes_of, triples_map
 from pipeline.compile.views import layout_views, pom_references, values_per_iteration
 from pipeline.findings import Finding
@@ -64,6 +67,7 @@ def plan_mapping(audit: AuditResult, ontology: Ontology, case: Case, table_file:
                                          list(ctx.elements.values()) + list(ctx.twins.values()))
     for tm in ctx.plan.triples_maps:
         _warn_cross_product(ctx, tm)
+    ctx.plan.findings += subject_key_findings(ctx.plan, table_file)
     return ctx.plan
 
 

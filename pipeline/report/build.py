@@ -86,7 +86,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
      "Zaveri et al. 2016, IN3 (usage of undefined classes and properties)"),
     ("KG", "The KG's verdict: valid (every check ran and passes), invalid (a check fails), not validated "
            "(a check that applies did not run or finish: never a pass), lossy (valid, but values were dropped, "
-           "rows of the user's table left out, or half or more of the mapped records without a subject; "
+           "rows of the user's table left out, records that differ merged into one subject, or half or more of the "
+           "mapped records without a subject; "
            "unmapped columns are listed, not judged).",
      "this report"),
     ("CS2", "The KG plus the part of the ontology its terms reach is consistent: OWL 2 RL rules (owlrl) and, "

@@ -12,7 +12,8 @@ level              when                                                         
 ``lossy``          the KG is valid, but it lacks data its input holds: values       amber
                    dropped (guards, join keys without parent, functions giving no
                    value), rows of the case's table left out (the user's, or one a mapper
-                   wrote that the compiler cannot read), or a large share
+                   wrote that the compiler cannot read), records that differ merged
+                   into one subject, or a large share
                    of the source columns or records not mapped
                    (:mod:`pipeline.validation.loss`)
 ``valid``          every check ran and passes                                       green

@@ -7,6 +7,7 @@ Each stage is ``stage(run, state, config)``: it reads what earlier stages left i
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,10 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     st.normalized = normalize_rml(st.compiled.rml, base_iri=run.case.base_iri,
                                   where=str(run.folder / "mapping.rml.ttl"), copies=copies_folder(run.folder))
     st.engine = engine = st.normalized.graph
-    run.findings.extend(json_engine_copies(engine, run.folder, copies_folder(run.folder)))  # JSON the engine reads whole
+    # JSON the engine reads whole; a finding on a copy of a source (a JSON Lines file's array) names the user's file
+    users = {str(s.path.resolve()): str(s.source.path) for s in st.sources if s.path != s.source.path}
+    run.findings.extend(dataclasses.replace(f, file=users.get(str(Path(f.file).resolve()), f.file))
+                        for f in json_engine_copies(engine, run.folder, copies_folder(run.folder)))
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
     write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",

@@ -211,7 +211,8 @@ def _json_kind(value) -> str:
     return next((k for t, k in _JSON_KINDS.items() if isinstance(value, t)), type(value).__name__)
 
 
-def json_records(path: Path, iterator: str, records: list) -> tuple[list, Finding | None]:
+def json_records(path: Path, iterator: str, records: list, lines: list[int] | None = None
+                 ) -> tuple[list, Finding | None]:
     """The records that are JSON objects, and a finding for those that are not.
 
     A reference reads a record's members by name (RML-Core, JSONPath relative to the iterated
@@ -222,6 +223,8 @@ def json_records(path: Path, iterator: str, records: list) -> tuple[list, Findin
     Args:
         path: the source file (named in the finding). iterator: the JSONPath that selected ``records``.
         records: the values the iterator selects.
+        lines: the line of a JSON Lines file each of ``records`` is on (they are its lines' values),
+            named instead of the record's number and the iterator, which the user did not write.
     Returns:
         ``(the object records, finding)``: an ``error`` when no record is an object (nothing to map:
         bad input), a ``warning`` naming how many are left out when some are, ``None`` when all are.
@@ -237,16 +240,24 @@ def json_records(path: Path, iterator: str, records: list) -> tuple[list, Findin
             "orient=\"split\") reads as records once written as objects (pandas to_json(orient=\"records\"))"
             if isinstance(first, list) else "")
     kept = [r for r in records if isinstance(r, dict)]
+    # a JSON Lines file's records are its lines: named by line, without the iterator kgc chose for them
+    where, what, few = ((f"line {lines[bad[0]]}", "lines (one JSON value each) hold", "no objects") if lines is not None
+                        else (f"record {bad[0] + 1}", f"records the iterator {iterator!r} selects are", "not objects"))
+    line = lines[bad[0]] if lines is not None else None
     if not kept:
-        return [], Finding("source", str(path), f"the records the iterator {iterator!r} selects are "
-                           f"{kind.split(' ')[-1]}s, not objects (record 1: {shown}): a reference reads a "
-                           f"record's members by name, and these have none; nothing to map", column="iterator",
+        return [], Finding("source", str(path), f"the {what} {kind.split(' ')[-1]}s, not objects "
+                           f"({where}: {shown}): a reference reads a record's members by name, and these have none; "
+                           f"nothing to map", line, column="iterator",
                            value=iterator, expected=f"records that are JSON objects ({{\"id\": ..., \"name\": ...}})"
                            f"{hint}")
-    return kept, Finding("source", str(path), f"{len(bad)} of the {len(records)} records the iterator {iterator!r} "
-                         f"selects are not objects (record {bad[0] + 1} is {kind}: {shown}): a reference reads a "
-                         f"record's members by name, so none of their values is read", column="iterator",
-                         value=iterator, expected="records that are JSON objects", severity="warning")
+    others = ""
+    if lines is not None and len(bad) > 1:  # the user's lines to fix, a few of them
+        shown_lines = [str(lines[i]) for i in bad[1:4]] + (["..."] if len(bad) > 4 else [])
+        others = f"; also line{'s' if len(bad) > 2 else ''} {', '.join(shown_lines)}"
+    return kept, Finding("source", str(path), f"{len(bad)} of the {len(records)} {what} {few} ({where} is "
+                         f"{kind}: {shown}{others}): a reference reads a record's members by name, so none of their "
+                         "values is read", line, column="iterator", value=iterator,
+                         expected="records that are JSON objects", severity="warning")
 
 
 def json_top_level(src: Source, data) -> Finding | None:

@@ -194,21 +194,41 @@ class ColumnRecords(Sequence):
         self._load()
         if not self._long and not self._short:
             return [], []
-        wanted, lines = set(self._long) | set(self._short), {}
-        limit = csv.field_size_limit(2 ** 31 - 1)
-        with open(self._path, encoding="utf-8-sig", newline="") as fh:  # second pass only when needed
-            reader = csv.reader(fh, delimiter=self._delimiter)
-            next(reader, None)
-            i, end = 0, 1  # end: the line the previous row ended on
-            for row in reader:
-                start, end = end + 1, reader.line_num
-                if not row:
-                    continue
-                if i in wanted:
-                    lines[i] = (start, len(row))
-                i += 1
-        csv.field_size_limit(limit)
+        lines = self._starts(set(self._long) | set(self._short))  # second pass only when needed
         return [lines[i] for i in self._long], [lines[i] for i in self._short]
+
+    def start_lines(self, indices) -> dict[int, int]:
+        """The 1-based line of the file each record of ``indices`` starts on (a quoted field may span
+        lines; blank lines are no records), read in a second pass over the file. Records of a sample
+        (profile-and-sample) are not located: ``{}``."""
+        if self.step != 1:
+            return {}
+        return {i: line for i, (line, _cells) in self._starts(set(indices)).items()}
+
+    def _starts(self, wanted: set[int]) -> dict[int, tuple[int, int]]:
+        """Record index -> (line it starts on, its cell count), for the records of ``wanted``."""
+        lines: dict[int, tuple[int, int]] = {}
+        if not wanted:
+            return lines
+        limit = csv.field_size_limit(2 ** 31 - 1)
+        try:
+            with open(self._path, encoding="utf-8-sig", newline="") as fh:
+                reader = csv.reader(fh, delimiter=self._delimiter)
+                next(reader, None)
+                i, end = 0, 1  # end: the line the previous row ended on
+                last = max(wanted)
+                for row in reader:
+                    start, end = end + 1, reader.line_num
+                    if not row:
+                        continue
+                    if i in wanted:
+                        lines[i] = (start, len(row))
+                    if i >= last:
+                        break
+                    i += 1
+        finally:
+            csv.field_size_limit(limit)
+        return lines
 
     def _ragged_unquoted(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
         """:meth:`ragged` without parsing, for a file without quotes: then every line is one record

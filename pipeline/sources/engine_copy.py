@@ -274,7 +274,7 @@ def parse_json_lines(text: str) -> list:
     return records
 
 
-def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding]:
+def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding, list[int]]:
     """A JSON copy of a JSON Lines file: the array of its lines' values (:func:`parse_json_lines`),
     which the engine and the profilers read with the iterator ``$[*]``.
 
@@ -282,17 +282,20 @@ def json_lines_copy(original: Path, folder: Path | None) -> tuple[Path, Finding]
         original: the JSON Lines file (UTF-8). folder: where the copy goes (``None``: a temporary
             folder, :func:`scratch_folder`).
     Returns:
-        ``(copy, info finding naming it)``; the copy is ``<stem>.<hash>.json``.
+        ``(copy, info finding naming it, the 1-based line of the file each value of the array comes
+        from)``; the copy is ``<stem>.<hash>.json``.
     Raises:
         json.JSONDecodeError: a line is not one JSON value (the file's line and column).
         OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
     """
-    records = parse_json_lines(Path(original).read_text(encoding="utf-8-sig"))
+    text = Path(original).read_text(encoding="utf-8-sig")
+    records = parse_json_lines(text)
+    lines = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]  # as parse_json_lines skips them
     digest = hashlib.sha1(str(Path(original).resolve()).encode("utf-8")).hexdigest()[:8]
     copy = EngineCopy(Path(original), folder, f"{Path(original).stem}.{digest}.json")
     target = copy.write(json_numbers.dumps(records, ensure_ascii=False))
     return target, Finding("source", str(original), f"JSON Lines: {len(records)} record(s), one a line; the engine "
-                           f"reads them as a JSON array: {target}", expected="JSON", severity="info")
+                           f"reads them as a JSON array: {target}", expected="JSON", severity="info"), lines
 
 
 #: Leading bytes of the compressed formats -> their RML-IO compression (a tar inside: by the name).

@@ -62,15 +62,19 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
             return SourceData(source, source.path, source.iterator,
                               findings=[Finding("source", str(source.path), str(exc).split(": ", 1)[-1],
                                                 expected=f"a readable {packed}-compressed {source.format} file")])
-        data = load_source(dataclasses.replace(source, path=plain), copies, profile)
+        data = _as_user_file(load_source(dataclasses.replace(source, path=plain), copies, profile), source, plain)
         data.findings.insert(0, note)
         return data
     if source.format == "json" and is_json_lines(source.path):  # records one a line: a JSON array stands in
         try:
-            plain, note = json_lines_copy(source.path, copies)
+            plain, note, lines = json_lines_copy(source.path, copies)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, "json", exc)])
-        data = load_source(dataclasses.replace(source, path=plain), copies, profile)
+        try:
+            data = load_json(dataclasses.replace(source, path=plain), EngineCopy(plain, copies), lines)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, "json", exc)])
+        data = _as_user_file(data, source, plain)
         data.findings.insert(0, note)
         return data
     copy = EngineCopy(source.path, copies)
@@ -82,3 +86,15 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         return load_xml(source, copy)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
+
+
+def _as_user_file(data: SourceData, source: Source, stand_in: Path) -> SourceData:
+    """``data``, loaded from ``stand_in`` (a decompressed copy, a JSON array of a JSON Lines file's
+    values), as the user's ``source``: the manifest entry itself (names, stems, the file findings
+    name), the engine still reading ``data.path``. A finding on the stand-in names the user's file
+    instead: the stand-in is an internal copy, possibly in a folder gone when the command ends."""
+    data.source = source
+    data.findings = [dataclasses.replace(f, file=str(source.path),
+                                         message=f.message.replace(str(stand_in), str(source.path)))
+                     if f.file == str(stand_in) else f for f in data.findings]
+    return data

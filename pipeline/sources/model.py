@@ -54,6 +54,8 @@ class SourceData:
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
         trimmed: CSV header names that had white space at their ends, as in the file; ``references``
             holds them trimmed and the engine reads a copy whose header is trimmed too.
+        record_lines: the line of the user's file each record is on, when a record is a line of a
+            JSON Lines file (:func:`~pipeline.sources.engine_copy.json_lines_copy`); else ``None``.
         jsonld: what the JSON-LD contexts of the document say of the records' members
             (:class:`~pipeline.sources.jsonld.JsonLd`); ``None`` for a JSON document without ``@context``
             and for other formats.
@@ -73,6 +75,7 @@ class SourceData:
     element_prefixes: dict[str, str] = field(default_factory=dict)
     markup: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
+    record_lines: list[int] | None = None
     jsonld: JsonLd | None = None
     _tree: object = None
     _json: list | None = None
@@ -117,6 +120,18 @@ class SourceData:
             else:
                 cache[reference] = Values(v for r in self.records for v in r.get(reference, []))
         return cache[reference]
+
+    def record_places(self, indices) -> dict[int, str]:
+        """Where each record of ``indices`` (0-based, in iterator order) is in the user's file, for a
+        message: ``line 4`` for a CSV record (the line it starts on) or a JSON Lines record, else
+        ``record 4`` (1-based, the iterator's order)."""
+        if self.record_lines is not None:
+            return {i: f"line {self.record_lines[i]}" for i in indices}
+        if isinstance(self.records, ColumnRecords):
+            lines = self.records.start_lines(indices)
+            if len(lines) == len(set(indices)):
+                return {i: f"line {lines[i]}" for i in indices}
+        return {i: f"record {i + 1}" for i in indices}
 
     def head_values(self, reference: str, k: int) -> list[str]:
         """The non-empty values of ``reference`` in the first ``k`` records, in order; a CSV file

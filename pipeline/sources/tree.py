@@ -148,10 +148,13 @@ def _members(data, iterator: str) -> list[str]:
             for m in jp_parse(iterator).find(data)]
 
 
-def load_json(src: Source, copy: EngineCopy) -> SourceData:
+def load_json(src: Source, copy: EngineCopy, lines: list[int] | None = None) -> SourceData:
     """Read a JSON source into flattened records (dotted keys relative to the iterator); ``copy`` is
-    written for ``null`` members and a byte-order mark. Raises ``OSError``/``json.JSONDecodeError``
-    (:func:`~pipeline.sources.load.load_source` turns them into findings)."""
+    written for ``null`` members and a byte-order mark. ``lines``: for the JSON array standing in for
+    a JSON Lines file, the line of the user's file each of its values is on, so that findings and
+    :attr:`SourceData.record_lines` name lines (when the records are those values). Raises
+    ``OSError``/``json.JSONDecodeError`` (:func:`~pipeline.sources.load.load_source` turns them into
+    findings)."""
     text = src.path.read_text(encoding="utf-8-sig")
     try:
         data = json_numbers.loads(text)
@@ -174,12 +177,16 @@ def load_json(src: Source, copy: EngineCopy) -> SourceData:
             return SourceData(src, src.path, iterator, findings=[Finding(
                 "source", str(src.path), f"iterator {iterator!r} is no valid JSONPath: {exc}", column="iterator",
                 value=iterator, expected="a JSONPath selecting the records")])
-    recs, shape = json_records(src.path, iterator, recs)
+    if lines is not None and not (iterator == "$[*]" and isinstance(data, list) and len(data) == len(lines)):
+        lines = None  # an iterator into the lines' values: its records are no lines
+    kept_lines = [n for n, r in zip(lines, recs) if isinstance(r, dict)] if lines is not None else None
+    recs, shape = json_records(src.path, iterator, recs, lines)
     if shape is not None and shape.severity == "error":
         return SourceData(src, src.path, iterator, findings=[shape])
     records, refs, odd, inner = flatten_records(recs)
     repair = json_copy(copy, data)
-    out = SourceData(src, copy.path, iterator, refs, records, [f for f in (repair, shape) if f], _json=recs)
+    out = SourceData(src, copy.path, iterator, refs, records, [f for f in (repair, shape) if f], _json=recs,
+                     record_lines=kept_lines)
     out.jsonld = read_contexts(data, iterator) if linked else None
     for note in out.jsonld.notes if out.jsonld is not None else ():
         out.findings.append(Finding("source", str(src.path), note, column="@context", severity="info"))

@@ -13,9 +13,12 @@ a run's facts (``run.json`` ``counts`` and ``coverage``, the materialize finding
 * **unmapped columns**: columns (JSON/XML paths) with values that no TriplesMap reads, over every
   source of the case (a source no TriplesMap reads counts with all its columns);
 * **records without a subject**: records of a mapped source for which no subject map has every
-  value it references (R2RML section 7: no subject, no triple).
+  value it references (R2RML section 7: no subject, no triple);
+* **records merged**: records one subject is made of whose values the subject cannot give back (two
+  records of one key with another name and another date: which date goes with which name is gone;
+  the compiler counts them, :data:`MERGED_CODE`, :mod:`pipeline.compile.subject_keys`).
 
-Any dropped value makes the KG lossy: the mapping asked for that data. Records without a subject
+Any dropped value, and any merged record, makes the KG lossy: the mapping asked for that data. Records without a subject
 make it lossy when they are a large share (:data:`LARGE_SHARE`) of the mapped records: the mapping
 reads those records and most of them vanish. Unmapped columns are said in the reasons, never
 judged: which columns a KG should hold is the mapping's choice (BLINKG's own gold mapping of
@@ -31,7 +34,7 @@ from typing import Any, Iterable, Mapping
 
 from pipeline.materialize.materializer import JOIN_REASON, NO_VALUE_REASON
 
-__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "CoverageLoss", "coverage_loss"]
+__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "MERGED_CODE", "CoverageLoss", "coverage_loss"]
 
 #: Share of a case's mapped records without a subject at or above which the KG is lossy: half of
 #: them, "most of the records". Below it the loss is said, not judged.
@@ -41,6 +44,11 @@ LARGE_SHARE = 0.5
 #: (``N value(s) of 'ref' ... get no literal``).
 UNTAGGED_CODE = "values-without-language"
 _UNTAGGED = re.compile(r"(\d+) value\(s\) of ")
+
+#: ``code`` of the compiler's finding on a subject template that merges records whose values it cannot
+#: give back (``... (N record(s) become M subject(s))``).
+MERGED_CODE = "records-merged"
+_MERGED = re.compile(r"\((\d+) record\(s\) become (\d+) subject\(s\)\)")
 
 _DROPPED = re.compile(r"^(\d+) (value|triple)\(s\) dropped: (.*)$", re.S)
 
@@ -58,6 +66,8 @@ class CoverageLoss:
         columns, unmapped: source columns with a value, and ``{source: [names]}`` of those no
             TriplesMap reads.
         records, without_subject: records of the mapped sources, and how many get no subject.
+        merged, merged_into: records merged into subjects that cannot give their values back, and
+            the number of those subjects.
     """
 
     dropped: int = 0
@@ -68,6 +78,8 @@ class CoverageLoss:
     unmapped: dict[str, list[str]] = field(default_factory=dict)
     records: int = 0
     without_subject: int = 0
+    merged: int = 0
+    merged_into: int = 0
 
     @property
     def guard(self) -> int:
@@ -89,13 +101,15 @@ class CoverageLoss:
     @property
     def lossy(self) -> bool:
         """Values were dropped, or a large share of the mapped records got no subject (module docstring)."""
-        return bool(self.dropped or self.untagged) or self.subject_share >= LARGE_SHARE
+        return bool(self.dropped or self.untagged or self.merged) or self.subject_share >= LARGE_SHARE
 
     def summary(self) -> str:
         """The losses in a few words (``4 value(s) dropped; 3 of 4 source columns not mapped``), ``""`` without any."""
         parts = [f"{self.dropped} value(s) dropped"] if self.dropped else []
         if self.untagged:
             parts.append(f"{self.untagged} value(s) without a language tag")
+        if self.merged:
+            parts.append(f"{self.merged} records merged into {self.merged_into} subject(s)")
         if self.n_unmapped:
             parts.append(f"{self.n_unmapped} of {self.columns} source columns not mapped ({self.unmapped_share:.0%})")
         if self.without_subject:
@@ -116,6 +130,9 @@ class CoverageLoss:
         if self.untagged:
             out.append(f"{self.untagged} value(s) the table reads a language tag for have none: no literal is made "
                        "of them (see the audit)")
+        if self.merged:
+            out.append(f"{self.merged} records that differ become {self.merged_into} subject(s): a subject template "
+                       "does not identify them, and which of their values came together is not in the KG (see the audit)")
         if self.n_unmapped:
             names = "; ".join(f"{src}: {', '.join(cols[:5])}{' ...' if len(cols) > 5 else ''}"
                               for src, cols in self.unmapped.items() if cols)
@@ -130,14 +147,15 @@ class CoverageLoss:
     def from_dict(cls, d: Mapping[str, Any]) -> "CoverageLoss":
         """The loss a :meth:`to_dict` gave (its derived keys ignored)."""
         return cls(**{k: d[k] for k in ("dropped", "join", "function", "untagged", "columns", "unmapped", "records",
-                                        "without_subject") if k in d})
+                                        "without_subject", "merged", "merged_into") if k in d})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with ``lossy`` and ``summary``."""
         return {"dropped": self.dropped, "guard": self.guard, "join": self.join, "function": self.function,
                 "untagged": self.untagged,
                 "columns": self.columns, "unmapped": self.unmapped, "records": self.records,
-                "without_subject": self.without_subject, "lossy": self.lossy, "summary": self.summary()}
+                "without_subject": self.without_subject, "merged": self.merged, "merged_into": self.merged_into,
+                "lossy": self.lossy, "summary": self.summary()}
 
 
 def _get(f: Any, key: str) -> Any:
@@ -162,6 +180,11 @@ def coverage_loss(counts: Mapping[str, Any] | None, coverage: Mapping[str, Any] 
         if _get(f, "stage") == "audit" and _get(f, "code") == UNTAGGED_CODE:
             if m := _UNTAGGED.search(str(_get(f, "message") or "")):
                 loss.untagged += int(m.group(1))
+            continue
+        if _get(f, "code") == MERGED_CODE:
+            if m := _MERGED.search(str(_get(f, "message") or "")):
+                loss.merged += int(m.group(1))
+                loss.merged_into += int(m.group(2))
             continue
         if _get(f, "stage") != "materialize":
             continue

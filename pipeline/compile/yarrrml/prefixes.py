@@ -14,7 +14,8 @@ import re
 
 from pipeline.table.template import SCHEMES
 
-__all__ = ["RDFA_CONTEXT", "PREDEFINED", "SCHEMES", "UnknownPrefix", "expand_name"]
+__all__ = ["RDFA_CONTEXT", "PREDEFINED", "MORPH_KGC_PREFIXES", "SCHEMES", "UnknownPrefix", "expand_name",
+           "MORPH_KGC_RENAMED_KEYS", "unusable_prefix"]
 
 #: The RDFa 1.1 initial context (W3C), the YARRRML specification's predefined prefixes.
 RDFA_CONTEXT: dict[str, str] = {
@@ -49,6 +50,58 @@ RDFA_CONTEXT: dict[str, str] = {
 #: namespaces of GREL and IDLab (as yarrrml-parser writes them into its RML).
 PREDEFINED: dict[str, str] = {**RDFA_CONTEXT, "grel": "http://users.ugent.be/~bjdmeest/function/grel.ttl#",
                               "idlab-fn": "https://w3id.org/imec/idlab/function#"}
+
+
+#: The prefixes Morph-KGC 2.10 sets on every YARRRML document it reads, over the document's own
+#: declarations (``morph_kgc/mapping/yarrrml.py``, ``_add_default_prefixes``): a document binding
+#: one of these names to another namespace gets other IRIs from Morph-KGC than from kgc and
+#: yarrrml-parser, which let the document's declaration win as the specification says.
+MORPH_KGC_PREFIXES: dict[str, str] = {
+    "rml": "http://w3id.org/rml/", "fno": "https://w3id.org/function/ontology#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#", "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "as": "https://www.w3.org/ns/activitystreams#", "csvw": "http://www.w3.org/ns/csvw#",
+    "dcat": "http://www.w3.org/ns/dcat#", "dqv": "http://www.w3.org/ns/dqv#", "duv": "https://www.w3.org/ns/duv#",
+    "grddl": "http://www.w3.org/2003/g/data-view#", "jsonld": "http://www.w3.org/ns/json-ld#",
+    "ldp": "http://www.w3.org/ns/ldp#", "ma": "http://www.w3.org/ns/ma-ont#", "oa": "http://www.w3.org/ns/oa#",
+    "odrl": "http://www.w3.org/ns/odrl/2/", "org": "http://www.w3.org/ns/org#",
+    "owl": "http://www.w3.org/2002/07/owl#", "prov": "http://www.w3.org/ns/prov#",
+    "qb": "http://purl.org/linked-data/cube#", "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfa": "http://www.w3.org/ns/rdfa#", "rif": "http://www.w3.org/2007/rif#", "rr": "http://www.w3.org/ns/r2rml#",
+    "sd": "http://www.w3.org/ns/sparql-service-description#", "skos": "http://www.w3.org/2004/02/skos/core#",
+    "skosxl": "http://www.w3.org/2008/05/skos-xl#", "ssn": "http://www.w3.org/ns/ssn/",
+    "sosa": "http://www.w3.org/ns/sosa/", "time": "http://www.w3.org/2006/time#", "void": "http://rdfs.org/ns/void#",
+    "wdr": "http://www.w3.org/2007/05/powder#", "wdrs": "http://www.w3.org/2007/05/powder-s#",
+    "xhv": "http://www.w3.org/1999/xhtml/vocab#", "xml": "http://www.w3.org/XML/1998/namespace",
+    "cc": "http://creativecommons.org/ns#", "ctag": "http://commontag.org/ns#", "dc": "http://purl.org/dc/terms/",
+    "dcterms": "http://purl.org/dc/terms/", "dc11": "http://purl.org/dc/elements/1.1/",
+    "foaf": "http://xmlns.com/foaf/0.1/", "gr": "http://purl.org/goodrelations/v1#",
+    "ical": "http://www.w3.org/2002/12/cal/icaltzd#", "og": "http://ogp.me/ns#", "rev": "http://purl.org/stuff/rev#",
+    "sioc": "http://rdfs.org/sioc/ns#", "v": "http://rdf.data-vocabulary.org/#",
+    "vcard": "http://www.w3.org/2006/vcard/ns#", "schema": "http://schema.org/",
+}
+
+
+#: The keys Morph-KGC 2.10 renames wherever they occur in a YARRRML document, to the specification's long
+#: forms (``morph_kgc/mapping/yarrrml.py``, ``_normalize_yarrrml_key_names``), the keys under
+#: ``prefixes`` too: a prefix with one of these names is gone before its names are expanded.
+MORPH_KGC_RENAMED_KEYS = frozenset({"mapping", "m", "subject", "s", "predicateobject", "po", "predicate", "p",
+                                    "inversepredicate", "i", "object", "o", "graph", "g", "fn", "f", "pms", "pm",
+                                    "v", "author", "a"})
+
+
+def unusable_prefix(prefix: str, namespace: str) -> str | None:
+    """Why a YARRRML document declaring ``prefix`` for ``namespace`` is not read the same by every
+    reader, or ``None`` when it is: a name a reader predefines for another namespace
+    (:data:`PREDEFINED`, :data:`MORPH_KGC_PREFIXES`: Morph-KGC keeps its own, kgc and yarrrml-parser take
+    the document's), or a key Morph-KGC renames (:data:`MORPH_KGC_RENAMED_KEYS`)."""
+    if prefix in MORPH_KGC_RENAMED_KEYS:
+        return (f"Morph-KGC 2.10 reads the key {prefix!r} anywhere in the document as a YARRRML shortcut, under "
+                "'prefixes' too, so it expands none of its names")
+    other = next((ns for ns in (MORPH_KGC_PREFIXES.get(prefix), PREDEFINED.get(prefix))
+                  if ns is not None and ns != namespace), None)
+    if other is not None:
+        return f"{prefix}: is predefined as <{other}>, which Morph-KGC 2.10 keeps whatever the document declares"
+    return None
 
 
 _NAME = re.compile(r"^([A-Za-z_][\w.-]*)?:(.*)$", re.S)

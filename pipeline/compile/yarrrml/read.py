@@ -47,7 +47,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.compile.rml import MAPPING_NS, RML
-from pipeline.compile.yarrrml.prefixes import PREDEFINED, UnknownPrefix, expand_name
+from pipeline.compile.yarrrml.prefixes import MORPH_KGC_PREFIXES, PREDEFINED, UnknownPrefix, expand_name, \
+    unusable_prefix
 from pipeline.compile.yarrrml.syntax import (Node, function_shortcut, is_function_shortcut, line_of, load_document,
                                              split_value)
 from pipeline.errors import InputError
@@ -687,6 +688,11 @@ def parse_yarrrml(text: str, base_dir: str | Path = ".", *, path: str | Path | N
     if not isinstance(declared, dict):
         reader.fail("prefixes: expected a mapping prefix -> namespace IRI", doc, "prefixes")
     reader.prefixes.update({str(k): str(v) for k, v in declared.items()})
+    for prefix, ns in declared.items():
+        if (why := unusable_prefix(str(prefix), str(ns))) is not None and MORPH_KGC_PREFIXES.get(str(prefix)) != str(ns):
+            # kgc reads the document's declaration, as the specification says; Morph-KGC does not
+            reader.notes.append(f"prefixes: {prefix!s} is declared as <{ns}>, which kgc uses; {why}, so it makes "
+                                "other IRIs of this file (declare another name)")
     for prefix, ns in declared.items():
         reader.g.bind(str(prefix), str(ns), override=True)
     if top.get("base"):

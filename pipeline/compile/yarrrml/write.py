@@ -11,7 +11,12 @@ specification's long forms that :mod:`.read` and yarrrml-parser both read:
   with ``type``, ``datatype``, ``language``; a language or datatype map is written
   ``language: $(lang)`` / ``datatype: $(dt)``;
 * classes as ``[a, ex:Class]``; every predicate of a predicate-object map (``p: [ex:a, ex:b]``);
-* functions ``{function, parameters: [{parameter, value}]}``, nested functions as values;
+* functions ``{function, parameters: [{parameter, value}]}`` with full IRIs (Morph-KGC 2.10 looks a
+  function up by the name as written), nested functions as values;
+* prefixes: the user's names (a manifest's ``sdo:`` for ``https://schema.org/``) over those the graph
+  binds; a name a YARRRML reader would read otherwise is numbered (``s1:``): one Morph-KGC predefines
+  for another namespace (it keeps ``schema: http://schema.org/`` whatever a document declares), or
+  one of the key shortcuts it renames wherever they occur (``s``, ``p``, ``o``, ``fn`` ...);
 * references to other mappings ``{mapping, condition: {function: equal, parameters: [[str1,
   $(child), s], [str2, $(parent), o]]}}``;
 * graph maps as ``graphs``.
@@ -27,7 +32,7 @@ A literal ``$(`` in a constant is written ``\\$(``; parentheses inside a referen
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import unquote
 
 import re
@@ -37,6 +42,7 @@ from rdflib import Graph
 from rdflib.namespace import RDF
 
 from pipeline.compile.rml import MAPPING_NS, RML
+from pipeline.compile.yarrrml.prefixes import MORPH_KGC_PREFIXES, PREDEFINED, unusable_prefix
 from pipeline.compile.yarrrml.syntax import escape_reference
 from pipeline.errors import InputError
 
@@ -69,10 +75,31 @@ def _template_to_yarrrml(template: str) -> str:
     return "".join(out)
 
 
+def _prefix_names(g: Graph, preferred: Mapping[str, str] | None) -> dict[str, str]:
+    """Namespace -> the one prefix name the document writes it with: the user's names first
+    (``preferred``, in order), then a name the YARRRML readers predefine for it, then the graph's; a name
+    some reader would read otherwise (:func:`~.prefixes.unusable_prefix`: ``schema`` for
+    ``https://schema.org/`` is ``http://schema.org/`` to Morph-KGC whatever the document declares; a
+    prefix ``s`` is its shortcut for ``subjects``) is numbered (``s1``), never written as it is."""
+    out: dict[str, str] = {}
+    candidates = [*(preferred or {}).items(), *PREDEFINED.items(), *MORPH_KGC_PREFIXES.items(),
+                  *((p, str(ns)) for p, ns in g.namespaces())]
+    for prefix, ns in candidates:
+        ns = str(ns)
+        if not prefix or ns == str(MAPPING_NS) or ns in out:
+            continue
+        name, n = prefix, 0
+        while name in out.values() or unusable_prefix(name, ns) is not None:  # the user's name, numbered
+            n += 1
+            name = f"{prefix}{n}"
+        out[ns] = name
+    return out
+
+
 class _Writer:
-    def __init__(self, g: Graph) -> None:
+    def __init__(self, g: Graph, preferred: Mapping[str, str] | None = None) -> None:
         self.g = g
-        self.prefixes = {p: str(ns) for p, ns in g.namespaces() if p and str(ns) != str(MAPPING_NS)}
+        self.prefixes = {p: ns for ns, p in _prefix_names(g, preferred).items()}
         self.used: set[str] = set()
         #: view key -> the expression it stands for, in the mapping being written
         self.rename: dict[str, str] = {}
@@ -94,10 +121,11 @@ class _Writer:
         ex = g.value(node, RML.functionExecution)
         if ex is not None:
             params = []
+            # functions and parameters as full IRIs: Morph-KGC 2.10 looks a function up by the name as written
             for inp in sorted(g.objects(ex, RML.input), key=lambda n: str(g.value(n, RML.parameter))):
-                params.append({"parameter": self.name(g.value(inp, RML.parameter)),
+                params.append({"parameter": str(g.value(inp, RML.parameter)),
                                "value": self.value(g.value(inp, RML.inputValueMap))})
-            return {"function": self.name(g.value(ex, RML.function)), "parameters": params}
+            return {"function": str(g.value(ex, RML.function)), "parameters": params}
         for pred, show in ((RML.reference, lambda v: f"$({escape_reference(self.rename.get(v, v))})"),
                            (RML.template, lambda v: _template_to_yarrrml(self.renamed(v))),
                            (RML.constant, lambda v: str(v).replace("$(", "\\$("))):
@@ -238,16 +266,21 @@ class _Writer:
         return out
 
 
-def to_yarrrml(rml: Graph) -> str:
+def to_yarrrml(rml: Graph, prefixes: Mapping[str, str] | None = None) -> str:
     """The RML document ``rml`` (current vocabulary, what :mod:`pipeline.compile.rml` emits) as YARRRML text.
 
+    Args:
+        rml: the RML graph.
+        prefixes: the user's prefix names (a manifest's, an ontology's), preferred in this order over
+            the names the graph binds; a name a YARRRML reader predefines for another namespace is never
+            written (:func:`_prefix_names`).
     Returns:
         The document: ``base`` (when the TriplesMaps share an ``rml:baseIRI``), the prefixes it
-        uses, and one mapping per TriplesMap.
+        uses, and one mapping per TriplesMap; functions and their parameters are full IRIs.
     Raises:
         InputError: a term map with no value (not RML kgc writes).
     """
-    w = _Writer(rml)
+    w = _Writer(rml, prefixes)
     maps = {w.tm_name(tm): w.mapping(tm) for tm in sorted(rml.subjects(RDF.type, RML.TriplesMap))
             if rml.value(tm, RML.logicalSource) is not None and rml.value(tm, RML.subjectMap) is not None}
     used = {p: ns for p, ns in sorted(w.prefixes.items()) if p in w.used}
