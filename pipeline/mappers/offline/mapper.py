@@ -46,6 +46,7 @@ from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, fi
                                            find_self_references, key_by_references, one_to_many_keys)
 from pipeline.mappers.offline.jsonld import context_assignments, node_iri
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
+from pipeline.mappers.offline.nested import follow_owner_key
 from pipeline.mappers.offline.language import language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
@@ -226,6 +227,9 @@ class OfflineMapper:
         find_foreign_keys_named_by_relations([i for i in infos if i.name not in documents], ont, matcher, oprops)
         one_to_many_keys([i for i in infos if i.name not in documents])
         key_by_references([i for i in infos if i.name not in documents])
+        for info in infos:
+            if info.name not in documents:
+                follow_owner_key(info, before[info.name])
         naming = naming_properties(ont, matcher)
         for info in infos:
             if info.name not in documents and not info.link:

@@ -22,7 +22,7 @@ from pipeline.mappers.offline.names import NameMatcher, is_code_name
 from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "partial_key",
-           "within_owner", "member_id",
+           "within_owner", "follow_owner_key", "member_id",
            "foreign_key_owners"]
 
 
@@ -281,6 +281,24 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
             return tuple(info.key) + (f"{part}{part_separator(info.data)}{POSITION}",)
         return tuple(info.key) + own
     return own
+
+
+def follow_owner_key(info: SourceInfo, old: tuple[str, ...]) -> None:
+    """Rekey the entities keyed within their owner (:func:`within_owner`: the owner's key, then a position
+    or values) by the owner's final key, when the record's key changed after they were keyed (an identifier
+    preferred to a name, a candidate key other sources refer to).
+
+    Keyed by a key the owner is no longer identified by (``softwareVersion/{name}_{releases.#}`` beside
+    ``software/{repository}``), two owners sharing that value (two repositories named ``alpha``) would
+    share their parts' IRIs; keyed by the owner's own key, a part's IRI names its owner as the owner's
+    IRI does."""
+    new = tuple(info.key)
+    old = tuple(old)
+    if not old or not new or new == old:
+        return
+    for cls, key in list(info.keys.items()):
+        if cls != info.cls and len(key) > len(old) and tuple(key[:len(old)]) == old:
+            info.keys[cls] = new + tuple(r for r in key[len(old):] if r not in new)
 
 
 def _presence_member(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...] | None:
