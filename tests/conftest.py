@@ -9,6 +9,7 @@ the suite. The case runner runs ``--distributed`` steps in a child process for t
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,15 @@ SCENARIOS = BLINKG / "scenarios"
 
 #: test modules that start a Dask cluster in the test process (see the module docstring)
 IN_PROCESS_DASK = ("test_scale_distributed.py", "test_scale_distributed_workers.py")
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any attempt to open a connection fails the test (the product runs offline)."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a network connection was attempted: {args}")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
 
 def pytest_collection_modifyitems(config, items: list) -> None:

@@ -4,7 +4,6 @@ anything reaches the network, a query raising on the gold KG has failed; PQ1-PQ6
 marked partial (tests/cases/cq-runtime-error-dropped-not-partial/)."""
 from __future__ import annotations
 
-import socket
 
 import pytest
 from rdflib import Graph
@@ -18,15 +17,6 @@ S = "PREFIX s: <https://schema.org/>\n"
 
 def _cq(name: str, query: str) -> CompetencyQuestion:
     return CompetencyQuestion(name, f"question {name}", query, None)
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Any attempt to open a connection fails the test."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"a network connection was attempted: {args}")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
 
 @pytest.mark.parametrize("query, code, line, message", [

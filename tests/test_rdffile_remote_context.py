@@ -4,20 +4,10 @@ opens a connection, and a context file beside the document is read."""
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 
 from pipeline.rdffile import RemoteContextError, load_graph, remote_contexts
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Any attempt to open a connection fails the test."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"a network connection was attempted: {args}")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
 
 def test_remote_contexts_anywhere_in_the_document(tmp_path):
