@@ -75,6 +75,17 @@ def _keys(ontology: Ontology, concept: URIRef, preds: tuple = (SKOS.notation, SK
     return keys
 
 
+def _named_values(ontology: Ontology, terms, distinct: list[str],
+                  preds: tuple = (SKOS.notation, SKOS.prefLabel, SKOS.altLabel)) -> dict[str, str]:
+    """``value -> IRI`` of each of ``distinct`` that names one of ``terms`` (:func:`_keys` with ``preds``,
+    case-insensitive); of two terms named alike, the first of ``terms``."""
+    index: dict[str, URIRef] = {}
+    for t in terms:
+        for k in _keys(ontology, t, preds):
+            index.setdefault(k, t)
+    return {v: str(index[v.lower()]) for v in distinct if v.lower() in index}
+
+
 def _name_similarity(ontology: Ontology, scheme: URIRef, column_words: str) -> float:
     """rapidfuzz ``token_set_ratio`` / 100 of a column's words and the scheme's local name or labels, best one."""
     names = [" ".join(words(re.split(r"[#/]", str(scheme).rstrip("/#"))[-1]))] + \
@@ -99,11 +110,7 @@ def match_value_map(ontology: Ontology, column: str, values: list[str], min_cove
     col = " ".join(words(column))
     best: tuple[float, float, ValueMap] | None = None
     for scheme, concepts in concept_schemes(ontology).items():
-        index: dict[str, URIRef] = {}
-        for c in concepts:
-            for k in _keys(ontology, c):
-                index.setdefault(k, c)
-        mapping = {v: str(index[v.lower()]) for v in distinct if v.lower() in index}
+        mapping = _named_values(ontology, concepts, distinct)
         coverage = len(mapping) / len(distinct)
         if coverage < min_coverage:
             continue
@@ -144,11 +151,7 @@ def match_members(ontology: Ontology, column: str, values: list[str], cls: URIRe
         members = sorted(ontology.members(c))
         if not members:
             continue
-        index: dict[str, URIRef] = {}
-        for m in members:
-            for k in _keys(ontology, m, _MEMBER_NAMES):
-                index.setdefault(k, m)
-        mapping = {v: str(index[v.lower()]) for v in distinct if v.lower() in index}
+        mapping = _named_values(ontology, members, distinct, _MEMBER_NAMES)
         coverage = len(mapping) / len(distinct)
         if coverage < min_coverage:
             continue
