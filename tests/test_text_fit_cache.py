@@ -108,6 +108,23 @@ def test_a_changed_training_sentence_or_setting_misses(tmp_path, cache_dir, fits
     assert fit_cache.fit_key({}, training) != fit_cache.fit_key({"k": 4}, training)
 
 
+def test_fit_key_is_the_ontology_not_where_it_was_read(tmp_path):
+    """An OWL ontology copied to another folder is the same fit (the file paths serve validation only);
+    a change to one of its terms is another fit."""
+    def key(folder: Path) -> str:
+        case = load_case(folder / "case.yaml")
+        assert case.ontology.rdf_files == [str(folder / "university.ttl")]
+        return fit_cache.fit_key({}, {"u": (case.ontology, case.train)})
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder in (first, second):
+        shutil.copytree(CASES / "text-owl-ontology", folder)
+    assert key(first) == key(second)
+    onto = second / "university.ttl"
+    onto.write_text(onto.read_text(encoding="utf-8").replace('"city"', '"town"'), encoding="utf-8")
+    assert key(first) != key(second)
+
+
 def _tamper(path: Path, change) -> None:
     """Rewrite the zip at ``path`` with ``change(name, data) -> data`` applied to each member."""
     src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))

@@ -169,12 +169,17 @@ def _plain(x: Any) -> Any:
 
 def training_digest(training: dict[str, tuple[TextOntology, list[Sentence]]]) -> str:
     """SHA-256 of training data as read, ``{name: (ontology, sentences)}``: ontologies by name, each
-    ontology's fields (relations, concepts, links, ids), then its sentences in their order (id,
+    ontology's fields (relations, concepts, links, ids; not the paths of the files it was read from),
+    then its sentences in their order (id,
     text, triples; the order matters: it sets the cross-fitting folds' order)."""
     h = hashlib.sha256()
     for name in sorted(training):
         onto, sents = training[name]
-        h.update(json.dumps([name, _plain(onto)], sort_keys=True, ensure_ascii=False).encode("utf-8"))
+        fields = _plain(onto)
+        # where the ontology was read from is not what it says: the same ontology copied to another
+        # folder is the same fit (its terms are the other fields; the files serve validation only)
+        fields.pop("rdf_files", None)
+        h.update(json.dumps([name, fields], sort_keys=True, ensure_ascii=False).encode("utf-8"))
         for s in sents:
             h.update(json.dumps([s.id, s.text, s.triples], sort_keys=True, ensure_ascii=False).encode("utf-8"))
     return h.hexdigest()
