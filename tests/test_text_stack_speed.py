@@ -214,3 +214,23 @@ def test_a_models_bins_read_from_the_shared_bins_are_its_bin_mappers():
     bagged = stacking.Bagged([model, model], edges)
     assert bagged.predict_proba(X[1500:]).tobytes() == np.mean(
         [model.predict_proba(test.astype(np.float64))] * 2, axis=0).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fixed_features_of_an_earlier_round_give_the_rows_of_the_row_by_row_loop(seed):
+    """A stacking round replaces each row's ``p`` only: the fixed part computed on the first
+    round's rows gives every later round the rows the plain loop gives them."""
+    sentences = _sentences(seed)
+    fixed = [stacking.fixed_features(s) for s in sentences]
+    rng = np.random.default_rng(100 + seed)
+    later = [[stacking._with_p(c, float(rng.integers(0, 6)) / 5) for c in s] for s in sentences]
+    assert any(c.p != d.p for s, t in zip(sentences, later) for c, d in zip(s, t))
+    for groups in (None, [str(i) for i in range(len(sentences))]):
+        with_fixed = stacking.sentence_features(later, groups, fixed)
+        reference = _ReferenceCorpus(later, groups)
+        for i, s in enumerate(later):
+            assert with_fixed[i].tobytes() == _reference_features(s, reference, i).tobytes()
+    # the block holds the fixed columns only
+    other = [j for j, name in enumerate(stacking.FEATURES) if name not in stacking.FIXED_COLUMNS]
+    assert all(not f.block[:, other].any() for f in fixed)
+    assert any(f.block[:, [stacking.FEATURES.index(n) for n in stacking.FIXED_COLUMNS]].any() for f in fixed)

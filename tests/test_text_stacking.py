@@ -193,9 +193,9 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     # the run's sentences are one corpus for the stacker; with corpus: false each one alone
     groups = []
 
-    def restack_spy(sentences, stacker, g=None):
+    def restack_spy(sentences, stacker, g=None, fixed=None):
         groups.append(g)
-        return offline_restack(sentences, stacker, g)
+        return offline_restack(sentences, stacker, g, fixed)
     offline_restack = offline.restack
     monkeypatch.setattr(offline, "restack", restack_spy)
     stacked.extract(texts, case.ontology)

@@ -89,13 +89,19 @@ class CorpusStats:
             if self._size[g] == 1:  # a sentence alone: no other sentence reads it (row() says so)
                 self._own.append({})
                 continue
-            local: dict[tuple, float] = {}
+            # per kind, each key's highest value in this sentence (max(old, v), a key without a
+            # value 0.0), then keyed (kind, group, key); the values do not depend on the order
+            by_kind: dict[str, dict] = {"t": {}, "p": {}, "s": {}, "o": {}}
+            t_max, p_max, s_max, o_max = by_kind["t"], by_kind["p"], by_kind["s"], by_kind["o"]
+            seen: dict[str, None] = {}
             for c in rows:
-                a, b, v = _name(c.a), _name(c.b), c.p
-                for k in (("t", g, (a, c.rel, b)), ("p", g, (a, b)), ("s", g, a), ("o", g, b)):
-                    old = local.get(k, 0.0)
-                    local[k] = v if v > old else old  # max(old, v), a key without a value 0.0
-                local[("n", g, a)] = local[("n", g, b)] = 1.0
+                a, b, v = _folded(c.a.value), _folded(c.b.value), c.p
+                for d, k in ((t_max, (a, c.rel, b)), (p_max, (a, b)), (s_max, a), (o_max, b)):
+                    old = d.get(k, 0.0)
+                    d[k] = v if v > old else old
+                seen[a] = seen[b] = None
+            local: dict[tuple, float] = {(kind, g, k): v for kind, d in by_kind.items() for k, v in d.items()}
+            local.update(((("n", g, x), 1.0) for x in seen))
             for k, v in local.items():
                 # the two highest, an earlier sentence first among equal values
                 top = self._top.get(k)
@@ -114,7 +120,10 @@ class CorpusStats:
             self._own.append(local)
 
     def _max(self, i: int, k: tuple) -> float:
-        return next((v for v, j in self._top.get(k, ()) if j != i), 0.0)
+        for v, j in self._top.get(k, ()):  # the highest of another sentence than i
+            if j != i:
+                return v
+        return 0.0
 
     def _others(self, i: int, k: tuple) -> tuple[float, int]:
         total, n = self._sum.get(k, (0.0, 0))
@@ -136,7 +145,7 @@ class CorpusStats:
         pairs: dict[tuple[str, str], tuple[float, float, float]] = {}
         out = []
         for c in scored:
-            a, b = _name(c.a), _name(c.b)
+            a, b = _folded(c.a.value), _folded(c.b.value)
             pair = pairs.get((a, b))
             if pair is None:
                 pair = pairs[(a, b)] = (min(self._others(i, ("p", g, (a, b)))[1], _CAP), self._max(i, ("p", g, (a, b))),

@@ -226,15 +226,20 @@ def _front_roles(sent: str, ms: list[Mention], m: Mention) -> tuple[float, float
 
 
 def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb: set[str],
-                  known: dict[str, set[str]], types: TypeGuesser) -> dict[str, float]:
+                  known: dict[str, set[str]], types: TypeGuesser, names: list[int] | None = None,
+                  tops: dict[str, str | None] | None = None) -> dict[str, float]:
     """Sparse features ``{name: value}`` of the pair (subject candidate ``a``, object candidate
     ``b``) of ``sent``: words between and around them, shapes, order and distance, their place
     around a sentence-initial adverbial phrase (``a_fronted``, ``b_fronted``, ``a_main``:
     :func:`_front_roles`), known relations
     of the names (``known``, :func:`known_relations`), their learned classes (``types``) and the
-    relations ``nb`` of the nearest training sentences."""
+    relations ``nb`` of the nearest training sentences. ``names``: the sorted distinct starts of
+    the name mentions of ``ms`` when the caller has them (the same for every pair of a sentence);
+    ``tops``: a memo of ``types.top`` by name for the sentence's pairs (filled as read)."""
     f: dict[str, float] = {}
-    first = min((m.start for m in ms if m.shape in NAME_SHAPES), default=-1)
+    if names is None:
+        names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
+    first = names[0] if names else -1
     lo, hi = (a, b) if a.start < b.start else (b, a)
     between = words(toks, lo.end, hi.start)
     f["order"] = 1.0 if a.start < b.start else -1.0
@@ -256,7 +261,6 @@ def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb
     f[f"SA:{a.shape}"] = f[f"SB:{b.shape}"] = 1
     f[f"SAB:{a.shape}:{b.shape}"] = 1
     f["a_first"] = 1.0 if a.start == first else 0.0
-    names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
     f[f"arank={min(names.index(a.start), 3)}"] = 1
     aleft = words(toks, 0, a.start)[-1:]
     aright = words(toks, a.end, len(sent))[:1]
@@ -274,7 +278,13 @@ def pair_features(sent: str, toks, ms: list[Mention], a: Mention, b: Mention, nb
     for w in words(toks, a.start, a.end)[-2:]:
         f[f"S:{w}"] = 1
     # classes of the two names learned from the training triples (domain/range evidence)
-    ta, tb = types.top(a.value), types.top(b.value) if b.shape in NAME_SHAPES or b.shape == "LOW" else b.shape
+    if tops is None:
+        tops = {}
+    if a.value not in tops:
+        tops[a.value] = types.top(a.value)
+    if (b.shape in NAME_SHAPES or b.shape == "LOW") and b.value not in tops:
+        tops[b.value] = types.top(b.value)
+    ta, tb = tops[a.value], tops[b.value] if b.shape in NAME_SHAPES or b.shape == "LOW" else b.shape
     f[f"TA:{ta}"] = f[f"TB:{tb}"] = f[f"TAB:{ta}:{tb}"] = 1
     for r in known.get(key(b.value), ()):
         f[f"KO:{r}"] = 1
@@ -314,12 +324,15 @@ def sentence_pairs(sent: str, nb: set[str], lexicon: Lexicon, known: dict[str, s
     sentence's :func:`.mentions.find_mentions` with ``lexicon`` when the caller has them."""
     ms = plain_mentions(find_mentions(sent, lexicon) if mentions is None else mentions)
     toks = tokens(sent)
+    names = sorted({m.start for m in ms if m.shape in NAME_SHAPES})
+    keys = [key(m.value) for m in ms]
+    tops: dict[str, str | None] = {}  # types.top is a function of the name: once per name
     out = []
-    for a in ms:
+    for a, ka in zip(ms, keys):
         if a.shape not in NAME_SHAPES:
             continue
-        for b in ms:
-            if b is a or key(a.value) == key(b.value) or (a.start < b.end and b.start < a.end):
+        for b, kb in zip(ms, keys):
+            if b is a or ka == kb or (a.start < b.end and b.start < a.end):
                 continue
-            out.append((a, b, pair_features(sent, toks, ms, a, b, nb, known, types)))
+            out.append((a, b, pair_features(sent, toks, ms, a, b, nb, known, types, names, tops)))
     return out

@@ -72,7 +72,7 @@ from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_v
                                     variant_rates, words)
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from pipeline.text.normalize import LiteralForms, key, normalize_value, year_keys
-from pipeline.text.stacking import cross_fitted_scores, fit_stackers, restack, stack_labels
+from pipeline.text.stacking import cross_fitted_scores, fit_stackers, fixed_features, restack, stack_labels
 from pipeline.text.tagger import MODELS, SequenceTagger, add_tag_features, combine
 from pipeline.text.vectors import sentence_vectors
 from pipeline.text.windows import MAX_CHARS, text_windows
@@ -542,6 +542,10 @@ class OfflineExtractor:
         out = []
         toks = tokens(sent)
         unseen = sorted(set(rels) - set(classes))
+        # Python floats: the same IEEE values, read per element without numpy's scalar boxing
+        scores_l, p_l, ps_l = scores.tolist(), p.tolist(), ps.tolist()
+        # per object shape, the (column, relation) of the classes it may be the object of
+        by_shape: dict[str, list[tuple[int, str, Relation]]] = {}
         for i, (a, b, _) in enumerate(pairs):
             # both names of a training triple: a training sentence stated that relation of theirs
             fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
@@ -550,14 +554,16 @@ class OfflineExtractor:
                               words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
             bonus = {r: self.label_weight * len(ctx_words & label_stems(r)) / max(len(label_stems(r)), 1) for r in rels}
             ranked, raw, raw_s = [], None, -1e9  # (score, relation) of every relation allowed
-            for j, r in enumerate(classes):
-                rel = rels.get(r)
-                if rel is None or not compatible(rel.range, b.shape):
-                    continue
-                if scores[i, j] > raw_s:
-                    raw, raw_s = r, scores[i, j]
+            allowed_cls = by_shape.get(b.shape)
+            if allowed_cls is None:
+                allowed_cls = by_shape[b.shape] = [(j, r, rels[r]) for j, r in enumerate(classes)
+                                                   if r in rels and compatible(rels[r].range, b.shape)]
+            row = scores_l[i]
+            for j, r, rel in allowed_cls:
+                if row[j] > raw_s:
+                    raw, raw_s = r, row[j]
                 if not (self.type_filter and self._type_conflict(rel, a, b, ontology)):
-                    ranked.append((float(scores[i, j] + bonus[r]), r))
+                    ranked.append((row[j] + bonus[r], r))
             # ... also before the first name: "the manager of X is Y", "the rector of X is Y"
             wide = ctx_words | stems(words(toks, 0, min(a.start, b.start))[-3:])
             if ctx is not None:
@@ -583,10 +589,10 @@ class OfflineExtractor:
             cue = self.label_weight * 0.2 * max(bonus.values(), default=0)
             for n, (sc, r) in enumerate(ranked[:alternatives] if not fact else ranked[:1]):
                 other = max((v for k, v in share.items() if k != r), default=0.0)
-                out.append(PairScore(a, b, float(p[i]), float(ps[i]), r, sc, raw, fact[0] if fact else None, cue,
+                out.append(PairScore(a, b, p_l[i], ps_l[i], r, sc, raw, fact[0] if fact else None, cue,
                                      sent, i, n, share[r], other))
             if not ranked:
-                out.append(PairScore(a, b, float(p[i]), float(ps[i]), None, -1e9, raw, fact[0] if fact else None,
+                out.append(PairScore(a, b, p_l[i], ps_l[i], None, -1e9, raw, fact[0] if fact else None,
                                      cue, sent, i, 0))
         return out
 
@@ -622,8 +628,9 @@ class OfflineExtractor:
         return threshold_decode(scored, self.threshold, power)
 
     def _first_level(self, sentences: list[str], ontology: TextOntology, rels: dict
-                     ) -> tuple[list[list[Mention]], list[list[PairScore]]]:
-        """Each sentence's mentions and scored pairs before stacking (:meth:`pair_scores`). They do
+                     ) -> tuple[list[list[Mention]], list[list[PairScore]], list | None]:
+        """Each sentence's mentions and scored pairs before stacking (:meth:`pair_scores`), and with
+        a fitted stacker their :func:`.stacking.fixed_features` (what no stacking round changes). They do
         not depend on :attr:`corpus` (only the stacking rounds do), so the last call's are kept
         and reused when the same sentences of the same ontology are extracted again with the same
         settings: a benchmark extracts each test split twice, with the corpus evidence and each
@@ -634,7 +641,7 @@ class OfflineExtractor:
         key = (id(ontology), ontology.name, repr(sorted((n, r.domain, r.range) for n, r in rels.items())),
                tuple(sentences), repr(sorted(settings.items())))
         if self._first is not None and self._first[0] == key:
-            return self._first[1], self._first[2]
+            return self._first[1], self._first[2], self._first[3]
         tags = self.tagger.tag(sentences, ontology, self.lexicon) if self.model == "features" else None
         nbs = self._neighbour_rels(self._vectors(sentences), [ontology.name.removeprefix("ont_")] * len(sentences))
         mentions = [find_mentions(sent, self.lexicon) for sent in sentences]
@@ -642,8 +649,9 @@ class OfflineExtractor:
         scored = [self.pair_scores(sent, nb, tags[n] if tags is not None else None, rels, ontology, mentions[n],
                                    ctxs.get(sent))
                   for n, (sent, nb) in enumerate(zip(sentences, nbs))]
-        self._first = (key, mentions, scored)
-        return mentions, scored
+        fixed = [fixed_features(s) for s in scored] if self.stackers else None
+        self._first = (key, mentions, scored, fixed)
+        return mentions, scored, fixed
 
     @cycles_uncollected()  # millions of mentions, feature dicts and scored pairs, no cycles
     def extract(self, sentences: list[str], ontology: TextOntology) -> list[list[dict[str, str]]]:
@@ -670,11 +678,11 @@ class OfflineExtractor:
             return combine(self, sentences, ontology)
         results = []
         rels = self.relations(ontology)
-        mentions, scored = self._first_level(sentences, ontology, rels)
+        mentions, scored, fixed = self._first_level(sentences, ontology, rels)
         # one corpus (the other sentences' evidence), or each sentence its own
         groups = None if self.corpus else [str(n) for n in range(len(sentences))]
         for stacker in self.stackers:
-            scored = restack(scored, stacker, groups)
+            scored = restack(scored, stacker, groups, fixed)
         for sent, scored, all_ms in zip(sentences, scored, mentions):
             chosen = self.decode(scored)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,

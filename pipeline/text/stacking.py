@@ -32,7 +32,7 @@ from threadpoolctl import threadpool_limits
 from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
 from pipeline.text.decode import PairScore
 
-__all__ = ["apply_bins", "BAGS", "Bagged", "bin_codes", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "fit_stacker", "fit_stackers", "model_bins", "restack", "ROUNDS", "sentence_features",
+__all__ = ["apply_bins", "BAGS", "Bagged", "bin_codes", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "Fixed", "FIXED_COLUMNS", "fixed_features", "fit_stacker", "fit_stackers", "model_bins", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
@@ -73,6 +73,10 @@ FEATURES = ("p", "logit_p", "ps", "rel_score", "cue", "p_over_best_for_object", 
             f"object_shape={s}" for s in _SHAPES) + tuple(f"clause={r}" for r in _CLAUSE_ROLES) + CORPUS_FEATURES
 
 
+#: The first corpus column of :data:`FEATURES`.
+_CORPUS_COLUMN = FEATURES.index(CORPUS_FEATURES[0])
+
+
 def span(m) -> tuple[int, int]:
     """A mention's character span, the key of names within one sentence."""
     return m.start, m.end
@@ -102,7 +106,92 @@ def _count_above(ref_groups: np.ndarray, ref_values: np.ndarray, groups: np.ndar
     return above, below
 
 
-def context_features(scored: list[PairScore], corpus: CorpusStats | None = None, index: int = 0) -> np.ndarray:
+class Fixed:
+    """What :func:`context_features` reads of one sentence's scored rows that a stacking round
+    leaves as it is (a round replaces each row's ``p`` only, :func:`restack`, in the same row
+    order): the rows' pairs and spans, and the columns that depend on neither ``p`` nor the
+    corpus (:func:`fixed_features`)."""
+
+    __slots__ = ("block", "rows_pair", "pair_rows", "alt", "top_rel", "positions", "ia", "ib", "RS")
+
+    def __init__(self, block, rows_pair, pair_rows, alt, top_rel, positions, ia, ib, RS) -> None:
+        self.block, self.rows_pair, self.pair_rows, self.alt = block, rows_pair, pair_rows, alt
+        self.top_rel, self.positions, self.ia, self.ib, self.RS = top_rel, positions, ia, ib, RS
+
+
+#: Columns of :data:`FEATURES` that depend neither on the rows' probabilities ``p`` nor on the
+#: corpus: computed once per sentence (:func:`fixed_features`) and copied in every round.
+FIXED_COLUMNS = ("ps", "rel_score", "cue", "object_before_subject", "has_relation", "subject_position",
+                 "object_position", "names_between", "alternative", "relation_margin", "label_share",
+                 "label_share_other") + tuple(f"object_shape={s}" for s in _SHAPES) + tuple(
+                 f"clause={r}" for r in _CLAUSE_ROLES)
+
+
+def fixed_features(scored: list[PairScore]) -> Fixed:
+    """The part of :func:`context_features` of one sentence's scored rows that no stacking round
+    changes (:class:`Fixed`): each row's pair (pairs in order of first row; two rows are one pair
+    when their two spans and names are), the spans as integer ids in text order, and the
+    :data:`FIXED_COLUMNS` of a ``len(scored)`` x ``len(FEATURES)`` block (the other columns 0)."""
+    n = len(scored)
+    block = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    pair_of: dict[tuple, int] = {}
+    rows_pair = np.empty(n, dtype=np.int64)
+    pair_rows: list[list[int]] = []
+    top_rel: list[float] = []
+    for i, c in enumerate(scored):
+        a, b = c.a, c.b
+        k = (a.start, a.end, a.value, b.start, b.end, b.value)
+        j = pair_of.get(k)
+        if j is None:
+            j = pair_of[k] = len(pair_rows)
+            pair_rows.append([i])
+            top_rel.append(c.rel_score)
+        else:
+            pair_rows[j].append(i)
+            if c.rel_score > top_rel[j]:
+                top_rel[j] = c.rel_score
+        rows_pair[i] = j
+    # spans as integer ids, in text order (``positions``)
+    sa_l = [(c.a.start, c.a.end) for c in scored]
+    sb_l = [(c.b.start, c.b.end) for c in scored]
+    positions = sorted(set(sa_l) | set(sb_l))
+    pos = {s: i for i, s in enumerate(positions)}
+    ia = np.array([pos[s] for s in sa_l], dtype=np.int64)
+    ib = np.array([pos[s] for s in sb_l], dtype=np.int64)
+    RS = np.array([c.rel_score for c in scored], dtype=np.float64)
+    if n:
+        col = {name: j for j, name in enumerate(FEATURES)}
+        block[:, 2] = [c.ps for c in scored]
+        block[:, 3] = np.maximum(np.minimum(RS, 3.0), -3.0)
+        block[:, 4] = [c.cue for c in scored]
+        block[:, 17] = [c.b.start < c.a.start for c in scored]
+        block[:, 19] = [c.rel is not None for c in scored]
+        block[:, 21] = np.minimum(ia, 8)
+        block[:, 22] = np.minimum(ib, 8)
+        block[:, 23] = np.minimum(np.abs(ib - ia) - 1, 8)
+        block[:, 26] = [min(c.alt, 3) for c in scored]
+        block[:, 27] = np.maximum(RS - np.array(top_rel)[rows_pair], -3.0)
+        block[:, 28] = [c.label for c in scored]
+        block[:, 29] = [c.label_other for c in scored]
+        shapes = [c.b.shape for c in scored]
+        for s in _SHAPES:
+            block[:, col[f"object_shape={s}"]] = [x == s for x in shapes]
+        # the names: every subject span (each pair's context row has its pair's subject)
+        name_spans = [positions[s] for s in sorted(set(ia.tolist()))]
+        roles: dict[tuple, str | None] = {}
+        role_l = []
+        for c, sa in zip(scored, sa_l):
+            rk = (c.sent, c.a.start, sa, c.b.start)
+            if rk not in roles:
+                roles[rk] = clause_role(c.sent, c.a, c.b, name_spans)
+            role_l.append(roles[rk])
+        for r in _CLAUSE_ROLES:
+            block[:, col[f"clause={r}"]] = [x == r for x in role_l]
+    return Fixed(block, rows_pair, pair_rows, [c.alt for c in scored], top_rel, positions, ia, ib, RS)
+
+
+def context_features(scored: list[PairScore], corpus: CorpusStats | None = None, index: int = 0,
+                     fixed: Fixed | None = None) -> np.ndarray:
     """One row of :data:`FEATURES` per scored pair of one sentence (``len(scored)`` x
     ``len(FEATURES)``).
 
@@ -116,45 +205,30 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     alternative became more probable ranks second to it. The topic is the subject span
     with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
     threshold without a stacker). ``corpus``: the run's :class:`.corpus.CorpusStats`, in which
-    this is sentence ``index`` (else the corpus features say "no evidence").
+    this is sentence ``index`` (else the corpus features say "no evidence"). ``fixed``: the
+    sentence's :func:`fixed_features` when already known (the same rows, any ``p``).
 
     Computed column by column (numpy over the rows; per span and per pair once): a long text's
-    sentence has thousands of rows and each stacking round computes them again.
+    sentence has thousands of rows and each stacking round computes them again, all but the
+    :data:`FIXED_COLUMNS`, which a round does not change.
     """
     n = len(scored)
-    out = np.zeros((n, len(FEATURES)), dtype=np.float64)
     if not n:
-        return out
-    # the pair of each row (its two spans and names) and its context row: the most probable
-    # (alt 0 on a tie; the first such row)
-    pair_of: dict[tuple, int] = {}
-    rows_pair = np.empty(n, dtype=np.int64)
-    base: list[int] = []  # row of each pair's context entry, pairs in order of first row
-    top_rel: list[float] = []
-    for i, c in enumerate(scored):
-        a, b = c.a, c.b
-        k = (a.start, a.end, a.value, b.start, b.end, b.value)
-        j = pair_of.get(k)
-        if j is None:
-            j = pair_of[k] = len(base)
-            base.append(i)
-            top_rel.append(c.rel_score)
-        else:
-            bc = scored[base[j]]
-            if (c.p, -c.alt) > (bc.p, -bc.alt):
-                base[j] = i
-            if c.rel_score > top_rel[j]:
-                top_rel[j] = c.rel_score
-        rows_pair[i] = j
-    # spans as integer ids, in text order (``positions``)
-    sa_l = [(c.a.start, c.a.end) for c in scored]
-    sb_l = [(c.b.start, c.b.end) for c in scored]
-    positions = sorted(set(sa_l) | set(sb_l))
-    pos = {s: i for i, s in enumerate(positions)}
-    ia = np.array([pos[s] for s in sa_l], dtype=np.int64)
-    ib = np.array([pos[s] for s in sb_l], dtype=np.int64)
+        return np.zeros((n, len(FEATURES)), dtype=np.float64)
+    if fixed is None:
+        fixed = fixed_features(scored)
+    out = fixed.block.copy()
+    positions, ia, ib, RS = fixed.positions, fixed.ia, fixed.ib, fixed.RS
     P = np.array([c.p for c in scored], dtype=np.float64)
-    RS = np.array([c.rel_score for c in scored], dtype=np.float64)
+    # each pair's context row: its most probable (alt 0 on a tie; the first such row)
+    P_l, alt = P.tolist(), fixed.alt
+    base: list[int] = []
+    for rows in fixed.pair_rows:
+        i = rows[0]
+        for r in rows[1:]:
+            if (P_l[r], -alt[r]) > (P_l[i], -alt[i]):
+                i = r
+        base.append(i)
     # per span, from the pairs (their context rows), in pair order as sums are order-dependent
     m = len(positions)
     as_obj, as_sub = [0.0] * m, [0.0] * m
@@ -199,12 +273,8 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     ref_sr = np.array([sub_rel[(int(ia[i]), scored[i].rel)] for i in base], dtype=np.int64)
     same_rel, _ = _count_above(ref_sr, P[base_rows], g_sr, P)
     rel_rank, _ = _count_above(ib[base_rows], RS[base_rows], ib, RS)
-    col = {name: j for j, name in enumerate(FEATURES)}
     out[:, 0] = P
-    out[:, 1] = [_logit(p) for p in P.tolist()]
-    out[:, 2] = [c.ps for c in scored]
-    out[:, 3] = np.maximum(np.minimum(RS, 3.0), -3.0)
-    out[:, 4] = [c.cue for c in scored]
+    out[:, 1] = [_logit(p) for p in P_l]
     out[:, 5] = np.divide(P, best, out=np.zeros(n), where=best != 0)
     out[:, 6] = P >= best
     out[:, 7] = np.minimum(rank, 3)
@@ -217,33 +287,11 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     out[:, 14] = min(likely, 8)
     out[:, 15] = np.minimum(obj_rank[ib], 8)
     out[:, 16] = best
-    out[:, 17] = [c.b.start < c.a.start for c in scored]
     out[:, 18] = sum_of[ib]
-    out[:, 19] = [r is not None for r in rel_l]
     out[:, 20] = np.array(ps_of)[ib]
-    out[:, 21] = np.minimum(ia, 8)
-    out[:, 22] = np.minimum(ib, 8)
-    out[:, 23] = np.minimum(np.abs(ib - ia) - 1, 8)
     out[:, 24] = np.where(g_sr >= 0, same_rel, 0)
     out[:, 25] = rel_rank
-    out[:, 26] = [min(c.alt, 3) for c in scored]
-    out[:, 27] = np.maximum(RS - np.array(top_rel)[rows_pair], -3.0)
-    out[:, 28] = [c.label for c in scored]
-    out[:, 29] = [c.label_other for c in scored]
-    shapes = [c.b.shape for c in scored]
-    for s in _SHAPES:
-        out[:, col[f"object_shape={s}"]] = [x == s for x in shapes]
-    name_spans = [positions[s] for s in sorted(topic)]
-    roles: dict[tuple, str | None] = {}
-    role_l = []
-    for c, sa in zip(scored, sa_l):
-        rk = (c.sent, c.a.start, sa, c.b.start)
-        if rk not in roles:
-            roles[rk] = clause_role(c.sent, c.a, c.b, name_spans)
-        role_l.append(roles[rk])
-    for r in _CLAUSE_ROLES:
-        out[:, col[f"clause={r}"]] = [x == r for x in role_l]
-    first = col[CORPUS_FEATURES[0]]
+    first = _CORPUS_COLUMN
     out[:, first:] = corpus.rows(index, scored) if corpus is not None else NO_EVIDENCE
     return out
 
@@ -359,11 +407,15 @@ def model_bins(model, edges: list[np.ndarray], codes: np.ndarray) -> np.ndarray 
     return np.concatenate(tables)[codes + offsets]
 
 
-def sentence_features(sentences: list[list[PairScore]], groups: list[str] | None = None) -> list[np.ndarray]:
+def sentence_features(sentences: list[list[PairScore]], groups: list[str] | None = None,
+                      fixed: list[Fixed] | None = None) -> list[np.ndarray]:
     """:func:`context_features` of each sentence, with the corpus features read from the other
-    sentences of its group (:class:`.corpus.CorpusStats`; ``groups`` default: one group)."""
+    sentences of its group (:class:`.corpus.CorpusStats`; ``groups`` default: one group);
+    ``fixed``: each sentence's :func:`fixed_features` when already known."""
     corpus = CorpusStats(sentences, groups)
-    return [context_features(s, corpus, i) for i, s in enumerate(sentences)]
+    if fixed is None:
+        return [context_features(s, corpus, i) for i, s in enumerate(sentences)]
+    return [context_features(s, corpus, i, f) for i, (s, f) in enumerate(zip(sentences, fixed, strict=True))]
 
 
 #: A negative row (label 0) whose current probability (``p``, the first feature) is below this
@@ -423,8 +475,11 @@ def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep:
     rows = _sample(data, keep)
     edges = None
     if keep < 1.0:  # weighted: the models are fitted on (and read) the rows' unweighted bins
-        edges = bin_edges(np.vstack([X for X, _, _ in rows]))
-        rows = [(apply_bins(edges, X), y, w) for X, y, w in rows]
+        stacked = np.vstack([X for X, _, _ in rows])
+        edges = bin_edges(stacked)
+        # binned at once (the same values as sentence by sentence), then split back by sentence
+        parts = np.split(apply_bins(edges, stacked), np.cumsum([len(y) for _, y, _ in rows])[:-1])
+        rows = [(b, y, w) for b, (_, y, w) in zip(parts, rows)]
 
     def fit(X: np.ndarray, y: np.ndarray, w: np.ndarray):
         # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
@@ -493,8 +548,9 @@ def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], fold
     ontology; :func:`sentence_features`). Fewer models when a fit has a single class."""
     models: list = []
     keep = keep_rate(labels)
+    fixed = [fixed_features(s) for s in sentences]  # a round changes the rows' p only
     for r in range(rounds):
-        feats = sentence_features(sentences, groups)
+        feats = sentence_features(sentences, groups, fixed)
         data = [(X, np.array(ls)) for X, ls in zip(feats, labels)]
         model = _fit_rows(data, None, keep)
         if model is None:
@@ -522,11 +578,14 @@ def stack_labels(sentences: list[list[PairScore]], gold: list[list[str | None]])
     return [[1 if g[c.pair] is not None and g[c.pair] == c.rel else 0 for c in s] for s, g in zip(sentences, gold)]
 
 
-def restack(sentences: list[list[PairScore]], stacker, groups: list[str] | None = None) -> list[list[PairScore]]:
+def restack(sentences: list[list[PairScore]], stacker, groups: list[str] | None = None,
+            fixed: list[Fixed] | None = None) -> list[list[PairScore]]:
     """Each sentence's scored pairs with the stacked probability in place of the pair
     probability ``p`` (one batched prediction: a call per sentence costs more than the model);
-    the corpus features from the other sentences of the same ``groups`` entry (default: all)."""
-    return _apply(sentences, sentence_features(sentences, groups), stacker)
+    the corpus features from the other sentences of the same ``groups`` entry (default: all).
+    ``fixed``: each sentence's :func:`fixed_features` when already known (the rows of an
+    earlier round: the same pairs in the same order)."""
+    return _apply(sentences, sentence_features(sentences, groups, fixed), stacker)
 
 
 def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: list, Sm, y_s: np.ndarray
