@@ -68,7 +68,7 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 from pipeline.findings import Finding
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.axioms import AxiomCheck
-from pipeline.validation.java import hermit_classpath, java, java_failure
+from pipeline.validation.java import JVM_FLAGS, hermit_classpath, java, java_failure
 from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 
@@ -471,7 +471,7 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
         details["caveat"] = _caveat(ignored)
     try:
         data.serialize(path, format="nt", encoding="utf-8")
-        cmd = [exe, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
+        cmd = [exe, *JVM_FLAGS, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
                "-c", "--ignoreUnsupportedDatatypes", "-I", f"file://{path}"]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)

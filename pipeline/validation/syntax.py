@@ -38,7 +38,7 @@ import pyoxigraph
 
 from pipeline.findings import Finding
 from pipeline.rdffile import line_chunks
-from pipeline.validation.java import java, java_failure, riot_classpath
+from pipeline.validation.java import JVM_FLAGS, java, java_failure, riot_classpath
 from pipeline.validation.result import Result
 from pipeline.validation.terms import check_iri, check_literal
 
@@ -394,7 +394,7 @@ def riot_check(path: str | Path, *, timeout_s: float = 120.0) -> Result:
     if cp is None or exe is None:
         return Result.not_applicable("SV2-riot", "Java or the Jena jars (libapache-jena-java) are not installed")
     t0 = time.perf_counter()
-    cmd = [exe, "-cp", cp, "riotcmd.riot", "--strict", "--validate", "--syntax=ntriples", str(path)]
+    cmd = [exe, *JVM_FLAGS, "-cp", cp, "riotcmd.riot", "--strict", "--validate", "--syntax=ntriples", str(path)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
