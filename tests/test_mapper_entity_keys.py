@@ -59,3 +59,38 @@ def test_a_refuted_identifier_keys_the_entity_by_its_owner(tmp_path):
     # an empty street contradicts nothing
     info = _info(tmp_path, {"events": [dict(events[0], streetAddress=""), events[1]]}, ("identifier",))
     assert identifies(info, ("postalCode",), own)
+
+
+def test_an_objects_identifier_member_the_data_refute_keys_nothing(tmp_path):
+    """Operational points of the RINF register (rinf-railway-infrastructure, rinf-it-lfi.xml): each
+    ``OPRailwayLocation`` holds the kilometre point of the point on a line and that line's national number.
+    The number is the object's identifier-named member, but one line holds many kilometre points: it names
+    the line, so it keys no location (member_id gives nothing; the entity is keyed within its owner)."""
+    from pipeline.mappers.offline.nested import member_id
+    ops = [("IT06915", "AREZZO", [("Arezzo-Stia", "227.370"), ("Arezzo-Sinalunga", "227.370")]),
+           ("IT06852", "SINALUNGA", [("Arezzo-Sinalunga", "196.683")]),
+           ("IT06063", "Arezzo Pescaiola", [("Arezzo-Sinalunga", "1.668")]),
+           ("IT06064", "Via Chiari", [("Arezzo-Sinalunga", "4.330")])]
+    xml = "<RINFData>" + "".join(
+        f'<OperationalPoint><OPName Value="{name}"/><UniqueOPID Value="{uid}"/>' + "".join(
+            f'<OPRailwayLocation Kilometer="{km}" NationalIdentNum="{line}"/>' for line, km in locs)
+        + "</OperationalPoint>" for uid, name, locs in ops) + "</RINFData>"
+    (tmp_path / "op.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("sources: [{path: op.xml}]\nontologies: [o.ttl]\n", encoding="utf-8")
+    src = load_manifest(tmp_path / "c.yaml").sources[0]
+    data = load_source(src, tmp_path)
+    refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+    info = SourceInfo(data, src.path.name, src.stem, refs, key=("UniqueOPID/@Value",))
+    own = ("OPRailwayLocation/@Kilometer",)
+    assert "OPRailwayLocation/@NationalIdentNum" in refs
+    assert not identifies(info, ("OPRailwayLocation/@NationalIdentNum",), own)
+    assert member_id(info, own) == ()
+    # the two points of one line at one kilometre: nothing refutes the number, which keys as the object's id
+    (tmp_path / "op.xml").write_text("<RINFData>" + "".join(
+        f'<OperationalPoint><UniqueOPID Value="{uid}"/>'
+        f'<OPRailwayLocation Kilometer="227.370" NationalIdentNum="Arezzo-Stia"/></OperationalPoint>'
+        for uid in ("IT06915", "IT06852")) + "</RINFData>", encoding="utf-8")
+    data = load_source(src, tmp_path)
+    info = SourceInfo(data, src.path.name, src.stem, list(data.references), key=("UniqueOPID/@Value",))
+    assert member_id(info, own) == ("OPRailwayLocation/@NationalIdentNum",)

@@ -382,7 +382,9 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     """The identifier member of the object a second entity's references lie in (``venue.id`` for
     ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
     object's own ``id`` names it, so it keys the entity even when no property takes its value.
-    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
+    Of several such objects the innermost; ``()`` when there is none, two ids compete, or the data refute
+    it (:func:`identifies`: RINF's ``OPRailwayLocation/@NationalIdentNum``, the number of the line a
+    location lies on, with 17 kilometre points of one line: it names the line, not the location)."""
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 
@@ -395,7 +397,7 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
         return ()
     deepest = max(len(parent(r)) for r in ids)
     ids = [r for r in ids if len(parent(r)) == deepest]
-    return (ids[0],) if len(ids) == 1 else ()
+    return (ids[0],) if len(ids) == 1 and identifies(info, (ids[0],), own) else ()
 
 
 def foreign_key_owners(info: SourceInfo, ref: str, target: URIRef | None) -> list[URIRef]:
