@@ -393,14 +393,25 @@ class Ontology:
             return out
         return set()
 
+    def _restricts(self, node, _open: frozenset = frozenset()) -> bool:
+        """Whether a class expression of a domain or range restricts anything: not a universal class
+        (``owl:Thing``, ``rdfs:Resource``), nor a union holding one (``owl:unionOf (owl:Thing sd:Person)``
+        is ``owl:Thing``: OWL 2 Direct Semantics, the union's extension is the union of its members')."""
+        if node in UNIVERSAL_CLASSES:
+            return False
+        if isinstance(node, BNode) and node not in _open and (lst := self.graph.value(node, OWL.unionOf)) is not None:
+            return all(self._restricts(m, _open | {node}) for m in rdf_members(self.graph, lst))
+        return True
+
     def domains(self, prop: URIRef) -> set[URIRef]:
         """Named classes a property is used on: ``rdfs:domain`` (unions flattened) and schema.org's
         ``domainIncludes``, inherited from super-properties; a universal class (``owl:Thing``,
-        ``rdfs:Resource``) restricts nothing and is left out, so that such a property has no domain.
-        Returns a new set."""
+        ``rdfs:Resource``), or a union holding one (:meth:`_restricts`), restricts nothing and is left
+        out, so that such a property has no domain. Returns a new set."""
         return set(self._cached("domains", prop, lambda: frozenset(
             c for p in self.superproperties(prop) for pred in (RDFS.domain, *_DOMAIN_INCLUDES)
-            for d in self.graph.objects(p, pred) for c in self._class_expr(d) if c not in UNIVERSAL_CLASSES)))
+            for d in self.graph.objects(p, pred) if self._restricts(d)
+            for c in self._class_expr(d) if c not in UNIVERSAL_CLASSES)))
 
     def vocabulary_class(self, prop: URIRef) -> URIRef | None:
         """The class a datatype property of no domain describes by its vocabulary: the one class that the
@@ -449,12 +460,13 @@ class Ontology:
         """Named classes or datatypes of ``rdfs:range`` (unions flattened) and of schema.org's
         ``rangeIncludes`` (its DataTypes read as their XSD datatype: ``schema:Text`` -> ``xsd:string``),
         inherited; ``rdfs:Literal`` for the RDFS built-ins ``rdfs:label``/``rdfs:comment`` when no file
-        says otherwise. A universal class is left out. Returns a new set."""
+        says otherwise. A universal class, or a union holding one (:meth:`_restricts`), is left out.
+        Returns a new set."""
         def compute() -> frozenset[URIRef]:
             out: set[URIRef] = set()
             for p in self.superproperties(prop):
                 for r in self.graph.objects(p, RDFS.range):
-                    out |= self._class_expr(r)
+                    out |= self._class_expr(r) if self._restricts(r) else set()
                 for pred in _RANGE_INCLUDES:
                     for r in self.graph.objects(p, pred):
                         out |= {self._schema_datatype(c) for c in self._class_expr(r)}

@@ -38,3 +38,28 @@ def test_a_leftover_column_of_a_flat_record_joins_the_second_entity_it_names(tmp
         ("postalCode", "ex:postalCode", "ex:PostalAddress", address, "subject key", None),
         (None, "ex:address", "ex:Event", "http://example.org/event/{event_id}", "record", None),
     ]
+
+
+def test_a_postal_code_shared_by_two_streets_keys_no_address(tmp_path: Path):
+    """Three events of the city agenda (city-cultural-agenda-es, datos.csv) in Lorca, postal code 30800, at
+    three streets: the identifier-named ``postalCode`` does not determine the street (nested.identifies), so
+    it names no address; each event's address is keyed by the event (one entity per record), not merged
+    into one address holding three streets."""
+    ontology = ONTOLOGY.replace('ex:postalCode a', 'ex:streetAddress a owl:DatatypeProperty ; '
+                                'rdfs:label "street address" ; rdfs:domain ex:PostalAddress ; rdfs:range xsd:string .\n'
+                                'ex:postalCode a')
+    (tmp_path / "o.ttl").write_text(ontology, encoding="utf-8")
+    (tmp_path / "events.csv").write_text(
+        "event_id,title,addressLocality,streetAddress,postalCode\n"
+        "3423,Paquete especial Semana Santa,Lorca,CASTILLO FORTALEZA DEL SOL. S. X - XX,30800\n"
+        "3403,EXPOSICIÓN CARTELES DE SEMANA SANTA LORCA,Lorca,C/ Lope Gisbert,30800\n"
+        "3317,Visita teatralizada: EL SECRETO DEL IRLANDÉS,Lorca,\"Plaza de España, 7\",30800\n"
+        "11578054,Antonio Lizana (Latina),Madrid,AVENIDA LAS AGUILAS 2,28044\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: ev\nbase_iri: http://example.org/\nsources: [events.csv]\n"
+                                        "ontologies: [o.ttl]\n", encoding="utf-8")
+    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    assert sorted({(r.entity_class, r.subject_template) for r in rows}) == [
+        ("ex:Event", "http://example.org/event/{event_id}"),
+        ("ex:PostalAddress", "http://example.org/postalAddress/{event_id}")]
+    assert sorted(r.data_reference for r in rows if r.entity_class == "ex:PostalAddress") == [
+        "addressLocality", "postalCode", "streetAddress"]

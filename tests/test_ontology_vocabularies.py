@@ -125,6 +125,33 @@ def test_universal_and_union_domains(tmp_path):
     assert OWL.Thing not in onto.classes and RDFS.Resource not in onto.classes
 
 
+def test_a_union_holding_owl_thing_restricts_nothing(tmp_path):
+    """The Software Description Ontology 1.9.0 (software-metadata-somef) declares ``sd:description`` with the
+    domain ``owl:unionOf (owl:Thing sd:Software sd:SourceCode ...)``: a union holding owl:Thing is owl:Thing,
+    so the property has no domain (usable on any class), where flattening the union kept its other members.
+    A second domain statement still restricts (domains intersect: Thing and Software is Software); a range
+    union holding owl:Thing is no range."""
+    sd = "https://w3id.org/okn/o/sd#"
+    f = tmp_path / "sd.ttl"
+    f.write_text("@prefix : <https://w3id.org/okn/o/sd#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                 "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix rdf: "
+                 "<http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                 ":Software a owl:Class . :SourceCode a owl:Class . :Person a owl:Class .\n"
+                 ":description rdf:type owl:DatatypeProperty ; rdfs:subPropertyOf <http://schema.org/description> ;\n"
+                 "  rdfs:domain [ rdf:type owl:Class ; owl:unionOf ( owl:Thing :Person :Software :SourceCode ) ] .\n"
+                 ":license rdf:type owl:DatatypeProperty ;\n"
+                 "  rdfs:domain [ rdf:type owl:Class ; owl:unionOf ( :Software :SourceCode ) ] .\n"
+                 ":note rdf:type owl:DatatypeProperty ; rdfs:domain :Software ;\n"
+                 "  rdfs:domain [ owl:unionOf ( owl:Thing :Person ) ] .\n"
+                 ":author rdf:type owl:ObjectProperty ; rdfs:range [ owl:unionOf ( :Person owl:Thing ) ] .\n",
+                 encoding="utf-8")
+    onto = load_ontology([f])
+    assert onto.domains(URIRef(sd + "description")) == set()
+    assert onto.domains(URIRef(sd + "license")) == {URIRef(sd + "Software"), URIRef(sd + "SourceCode")}
+    assert onto.domains(URIRef(sd + "note")) == {URIRef(sd + "Software")}
+    assert onto.ranges(URIRef(sd + "author")) == set()
+
+
 def test_rdfs_label_is_a_property_of_every_vocabulary(tmp_path):
     f = tmp_path / "onto.ttl"
     f.write_text(HEAD + "ex:A a owl:Class .\n", encoding="utf-8")

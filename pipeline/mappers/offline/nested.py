@@ -22,7 +22,7 @@ from pipeline.mappers.offline.names import NameMatcher, is_code_name
 from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "partial_key",
-           "within_owner", "follow_owner_key", "member_id",
+           "within_owner", "follow_owner_key", "member_id", "named_identifier", "identifies",
            "foreign_key_owners"]
 
 
@@ -283,6 +283,59 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     return own
 
 
+def identifies(info: SourceInfo, key: tuple[str, ...], own: tuple[str, ...]) -> bool:
+    """Whether the values of ``key`` determine the values of the entity's other members ``own`` in the
+    data (the functional dependency ``key -> own``, which a key of the entity implies: Codd's relational
+    model). Only records holding one value of each key member are read (a flat column, a single nested
+    object); an empty value contradicts nothing. ``False`` when one key value occurs with two different
+    values of another member (the postal code ``37240`` with two street addresses): the values name
+    something many entities share, not the entity."""
+    rest = [r for r in own if r not in key]
+    if not key or not rest:
+        return True
+    seen: dict[tuple[str, ...], dict[str, str]] = {}
+    for rec in info.data.records:
+        k = [[str(v).strip() for v in rec.get(r) or () if str(v).strip()] for r in key]
+        if any(len(v) != 1 for v in k):
+            continue
+        known = seen.setdefault(tuple(v[0] for v in k), {})
+        for r in rest:
+            vals = [str(v).strip() for v in rec.get(r) or () if str(v).strip()]
+            if len(vals) != 1:
+                continue
+            if known.setdefault(r, vals[0]) != vals[0]:
+                return False
+    return True
+
+
+def named_identifier(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The key of a second entity of a record (its references ``own``) by its members named as identifiers
+    (:func:`.identity.id_like`: ``venue_id``, ``postalCode``), when their values identify it
+    (:func:`identifies`); ``()`` when none is so named.
+
+    A name says a column holds codes, not whose identity they are: a postal code is named as a code and
+    is the address's value, shared by every address of a district. When the data refute the
+    identifier (a code with two street addresses), keyed by it the addresses of one district would be one
+    entity, each with every street (a lossy key). The entity holds one value of each member per record
+    then (a flat record, a single nested object), so the record holds one such entity: it is keyed within
+    its owner, by the owner's key (``postalAddress/{identifier}``; when some records lack every member,
+    with the one member every other record holds, :func:`_presence_member`, so that no record gets an
+    empty entity). The owner's key overlapping the entity's members, or a member read several times per
+    record, keys nothing here (``()``; the next rules of :func:`.properties.assign_properties` decide)."""
+    ids = tuple(r for r in own if id_like(r))
+    # a value that may repeat (a member of a list) keys the entity only when no other member does: an
+    # occurrence holding two would be two subjects, one holding none no subject (as for a record's key)
+    once = tuple(r for r in ids if repeating_part(info.data, info.data.iterator, r) is None)
+    ids = once or ids
+    if not ids or identifies(info, ids, own):
+        return ids
+    if not info.key or set(info.key) & set(own) or any(
+            len(rec.get(r) or ()) > 1 for rec in info.data.records for r in own):
+        return ()
+    present = _presence_member(info, own)
+    return tuple(info.key) + (own if present is None else present)
+
+
 def follow_owner_key(info: SourceInfo, old: tuple[str, ...]) -> None:
     """Rekey the entities keyed within their owner (:func:`within_owner`: the owner's key, then a position
     or values) by the owner's final key, when the record's key changed after they were keyed (an identifier
@@ -329,7 +382,9 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     """The identifier member of the object a second entity's references lie in (``venue.id`` for
     ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
     object's own ``id`` names it, so it keys the entity even when no property takes its value.
-    Of several such objects the innermost; ``()`` when there is none or two ids compete."""
+    Of several such objects the innermost; ``()`` when there is none, two ids compete, or the data refute
+    it (:func:`identifies`: RINF's ``OPRailwayLocation/@NationalIdentNum``, the number of the line a
+    location lies on, with 17 kilometre points of one line: it names the line, not the location)."""
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 
@@ -342,7 +397,7 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
         return ()
     deepest = max(len(parent(r)) for r in ids)
     ids = [r for r in ids if len(parent(r)) == deepest]
-    return (ids[0],) if len(ids) == 1 else ()
+    return (ids[0],) if len(ids) == 1 and identifies(info, (ids[0],), own) else ()
 
 
 def foreign_key_owners(info: SourceInfo, ref: str, target: URIRef | None) -> list[URIRef]:

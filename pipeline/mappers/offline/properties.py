@@ -24,7 +24,8 @@ from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_pro
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
 from pipeline.mappers.offline.occurrences import occurrence_entities
 from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ontology_identifier, parent, partial_key,
-                                             sibling_members, specialise_objects, within_owner)
+                                             named_identifier, sibling_members, specialise_objects,
+                                             within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
 __all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
@@ -190,7 +191,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.keys[cls] = info.key
         else:  # a second entity in a record is identified by its own values
             info.keys[cls] = (ontology_identifier(info, ontology, matcher, cls)
-                              or tuple(r for r in own if id_like(r)) or member_id(info, own)
+                              or named_identifier(info, own) or member_id(info, own)
                               or partial_key(info, ontology, matcher, cls, own) or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key

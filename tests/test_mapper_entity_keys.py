@@ -1,0 +1,96 @@
+"""The key of a second entity of a record by its members named as identifiers (pipeline.mappers.offline.nested,
+``named_identifier``): a member of a list keys it only when no other member does, and an identifier the data
+refute (a value with two different values of another member) keys nothing: the entity is keyed by its owner."""
+from __future__ import annotations
+
+import json
+
+from pipeline.manifest import load_manifest
+from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.nested import identifies, named_identifier
+from pipeline.sources.load import load_source
+
+# components of the CycloneDX SBOM of the python:3.9 image (container-sbom-cyclonedx, sbom-python-3.9.json),
+# cut to the members read here: two libraries and the image's operating system
+COMPONENTS = [
+    {"type": "library", "name": "adduser", "version": "3.118", "licenses": [{"license": {"id": "GPL-2.0"}}]},
+    {"type": "library", "name": "apt", "version": "2.2.4",
+     "licenses": [{"license": {"id": "GPL-2.0"}}, {"license": {"id": "GPL-2.0+"}}]},
+    {"type": "operating-system", "name": "debian", "version": "11", "description": "Debian GNU/Linux 11 (bullseye)",
+     "syft:distro:versionID": "11", "website": "https://www.debian.org/",
+     "issue-tracker": "https://bugs.debian.org/"},
+]
+
+
+def _info(tmp_path, doc: dict, key: tuple[str, ...]) -> SourceInfo:
+    (tmp_path / "sbom.json").write_text(json.dumps(doc), encoding="utf-8")
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("sources: [{path: sbom.json}]\nontologies: [o.ttl]\n", encoding="utf-8")
+    src = load_manifest(tmp_path / "c.yaml").sources[0]
+    data = load_source(src, tmp_path)
+    refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+    return SourceInfo(data, src.path.name, src.stem, refs, key=key)
+
+
+def test_a_member_of_a_list_keys_no_entity_another_identifier_keys(tmp_path):
+    info = _info(tmp_path, {"components": COMPONENTS}, ("name",))
+    assert info.data.iterator == "$.components[*]"
+    own = ("issue-tracker", "website", "description", "syft:distro:versionID", "licenses.license.id")
+    # the operating system holds no license: keyed by both, it would get no IRI
+    assert named_identifier(info, own) == ("syft:distro:versionID",)
+    # with no identifier read once per record, the list's member still keys
+    assert named_identifier(info, ("website", "licenses.license.id")) == ("licenses.license.id",)
+
+
+def test_a_refuted_identifier_keys_the_entity_by_its_owner(tmp_path):
+    # three events of the city agenda (city-cultural-agenda-es) in Lorca, one postal code, three streets
+    events = [{"identifier": "3423", "streetAddress": "CASTILLO FORTALEZA DEL SOL. S. X - XX", "postalCode": "30800"},
+              {"identifier": "3403", "streetAddress": "C/ Lope Gisbert", "postalCode": "30800"},
+              {"identifier": "3317", "streetAddress": "Plaza de España, 7", "postalCode": "30800"},
+              {"identifier": "11578054", "streetAddress": "AVENIDA LAS AGUILAS 2", "postalCode": "28044"}]
+    info = _info(tmp_path, {"events": events}, ("identifier",))
+    own = ("streetAddress", "postalCode")
+    assert not identifies(info, ("postalCode",), own)
+    assert named_identifier(info, own) == ("identifier",)
+    # one street per postal code: the code is not refuted and keys the address
+    info = _info(tmp_path, {"events": events[2:]}, ("identifier",))
+    assert identifies(info, ("postalCode",), own)
+    assert named_identifier(info, own) == ("postalCode",)
+    # an empty street contradicts nothing
+    info = _info(tmp_path, {"events": [dict(events[0], streetAddress=""), events[1]]}, ("identifier",))
+    assert identifies(info, ("postalCode",), own)
+
+
+def test_an_objects_identifier_member_the_data_refute_keys_nothing(tmp_path):
+    """Operational points of the RINF register (rinf-railway-infrastructure, rinf-it-lfi.xml): each
+    ``OPRailwayLocation`` holds the kilometre point of the point on a line and that line's national number.
+    The number is the object's identifier-named member, but one line holds many kilometre points: it names
+    the line, so it keys no location (member_id gives nothing; the entity is keyed within its owner)."""
+    from pipeline.mappers.offline.nested import member_id
+    ops = [("IT06915", "AREZZO", [("Arezzo-Stia", "227.370"), ("Arezzo-Sinalunga", "227.370")]),
+           ("IT06852", "SINALUNGA", [("Arezzo-Sinalunga", "196.683")]),
+           ("IT06063", "Arezzo Pescaiola", [("Arezzo-Sinalunga", "1.668")]),
+           ("IT06064", "Via Chiari", [("Arezzo-Sinalunga", "4.330")])]
+    xml = "<RINFData>" + "".join(
+        f'<OperationalPoint><OPName Value="{name}"/><UniqueOPID Value="{uid}"/>' + "".join(
+            f'<OPRailwayLocation Kilometer="{km}" NationalIdentNum="{line}"/>' for line, km in locs)
+        + "</OperationalPoint>" for uid, name, locs in ops) + "</RINFData>"
+    (tmp_path / "op.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("sources: [{path: op.xml}]\nontologies: [o.ttl]\n", encoding="utf-8")
+    src = load_manifest(tmp_path / "c.yaml").sources[0]
+    data = load_source(src, tmp_path)
+    refs = [r for r in data.references if any(v.strip() for v in data.values(r))]
+    info = SourceInfo(data, src.path.name, src.stem, refs, key=("UniqueOPID/@Value",))
+    own = ("OPRailwayLocation/@Kilometer",)
+    assert "OPRailwayLocation/@NationalIdentNum" in refs
+    assert not identifies(info, ("OPRailwayLocation/@NationalIdentNum",), own)
+    assert member_id(info, own) == ()
+    # the two points of one line at one kilometre: nothing refutes the number, which keys as the object's id
+    (tmp_path / "op.xml").write_text("<RINFData>" + "".join(
+        f'<OperationalPoint><UniqueOPID Value="{uid}"/>'
+        f'<OPRailwayLocation Kilometer="227.370" NationalIdentNum="Arezzo-Stia"/></OperationalPoint>'
+        for uid in ("IT06915", "IT06852")) + "</RINFData>", encoding="utf-8")
+    data = load_source(src, tmp_path)
+    info = SourceInfo(data, src.path.name, src.stem, list(data.references), key=("UniqueOPID/@Value",))
+    assert member_id(info, own) == ("OPRailwayLocation/@NationalIdentNum",)
