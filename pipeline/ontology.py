@@ -33,7 +33,7 @@ from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
-           "datatype_restriction",
+           "datatype_restriction", "superproperties",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
            "closest_term", "DATATYPE_SPELLING", "namespace", "local_name"]
 
@@ -506,15 +506,7 @@ class Ontology:
                                                                                OWL.equivalentProperty)))
 
     def _closure(self, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
-        out, todo = {start}, [start]
-        while todo:
-            x = todo.pop()
-            nxt = [*self.graph.objects(x, up), *self.graph.objects(x, same), *self.graph.subjects(same, x)]
-            for y in nxt:
-                if isinstance(y, URIRef) and y not in out:
-                    out.add(y)
-                    todo.append(y)
-        return frozenset(out)
+        return _closure(self.graph, start, up, same)
 
     def labels(self, iri: URIRef) -> list[str]:
         """``rdfs:label``, ``skos:prefLabel``/``altLabel`` texts of ``iri`` (English first). Returns a new list."""
@@ -629,6 +621,25 @@ class Restriction:
         parts = [f"{str(f).rsplit('#', 1)[-1]} {v.n3() if isinstance(v, Literal) and str(f) == str(XSD.pattern) else v}"
                  for f, v in self.facets]
         return f"{short(self.base)}[{', '.join(parts)}]"
+
+
+def superproperties(g: Graph, prop: URIRef) -> frozenset[URIRef]:
+    """Reflexive-transitive closure of ``prop`` over ``rdfs:subPropertyOf`` and ``owl:equivalentProperty``
+    (either direction) in the graph ``g``: the properties whose domain and range hold for ``prop``'s
+    triples (RDF 1.1 Semantics, rules rdfs7 with rdfs2 and rdfs3; OWL 2 ``SubObjectPropertyOf``,
+    ``SubDataPropertyOf``)."""
+    return _closure(g, prop, RDFS.subPropertyOf, OWL.equivalentProperty)
+
+
+def _closure(g: Graph, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
+    out, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for y in (*g.objects(x, up), *g.objects(x, same), *g.subjects(same, x)):
+            if isinstance(y, URIRef) and y not in out:
+                out.add(y)
+                todo.append(y)
+    return frozenset(out)
 
 
 def datatype_restriction(g: Graph, node: Any, _seen: frozenset = frozenset()) -> Restriction | None:
