@@ -57,7 +57,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
-from pipeline.ontology import Restriction, datatype_restriction, superproperties
+from pipeline.ontology import VALUE_FAMILY, VALUE_UNION, Restriction, datatype_restriction, superproperties
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import facet_violation
 from pipeline.validation.result import Result
@@ -67,25 +67,8 @@ __all__ = ["AxiomCheck", "value_family", "data_value"]
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _X = str(XSD)
 _R = str(RDF)
-#: Value-space family of each built-in datatype (OWL 2 datatype map, plus the XSD types outside it).
-_FAMILY: dict[str, str] = {
-    **{_X + t: "real" for t in ("decimal", "integer", "nonNegativeInteger", "nonPositiveInteger",
-                                "positiveInteger", "negativeInteger", "long", "int", "short", "byte",
-                                "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")},
-    str(OWL) + "real": "real", str(OWL) + "rational": "real",
-    _X + "double": "double", _X + "float": "float",
-    **{_X + t: "string" for t in ("string", "normalizedString", "token", "language", "Name", "NCName",
-                                  "NMTOKEN")},
-    _R + "langString": "langString", _X + "boolean": "boolean", _X + "hexBinary": "hexBinary",
-    _X + "base64Binary": "base64Binary", _X + "anyURI": "anyURI",
-    _X + "dateTime": "dateTime", _X + "dateTimeStamp": "dateTime", _X + "date": "date", _X + "time": "time",
-    _X + "gYear": "gYear", _X + "gYearMonth": "gYearMonth", _X + "gMonth": "gMonth", _X + "gDay": "gDay",
-    _X + "gMonthDay": "gMonthDay", _X + "duration": "duration", _X + "dayTimeDuration": "duration",
-    _X + "yearMonthDuration": "duration", _R + "XMLLiteral": "XMLLiteral",
-}
-#: Ranges whose value space holds several families.
-_UNION: dict[str, set[str]] = {str(RDFS.Literal): set(_FAMILY.values()) | {"*"},
-                               _R + "PlainLiteral": {"string", "langString"}}
+_FAMILY = VALUE_FAMILY
+_UNION = VALUE_UNION
 
 
 def value_family(datatype: str) -> str | None:

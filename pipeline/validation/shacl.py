@@ -75,7 +75,8 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import BUILTIN_DATATYPES, datatype_restriction, is_langstring, is_xsd_datatype, superproperties
+from pipeline.ontology import (BUILTIN_DATATYPES, datatype_restriction, disjoint_ranges, is_langstring, is_xsd_datatype,
+                               superproperties)
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import anchored_pattern
@@ -216,6 +217,9 @@ class _Builder:
                     Collection(self.sg, lst, alts)
                     self.sg.add((s, SH["or"], lst))
             ranges = list(dict.fromkeys(r for q in owners for r in o.objects(q, RDFS.range)))
+            clash = disjoint_ranges(o, p)  # every range holds: with disjoint ones no value can conform
+            void = (f"; its ranges {clash[0]} and {clash[1]} have no common value, so no literal conforms "
+                    "(a choice of datatypes is an owl:unionOf)") if clash else ""
             for r in ranges:
                 q = next(x for x in owners if (x, RDFS.range, r) in o)
                 via = "" if q == p else f" (the range of {q}, a super-property)"
@@ -226,7 +230,7 @@ class _Builder:
                         c = RDF.langString
                     if c == RDF.langString or (str(c).startswith(str(XSD)) and is_xsd_datatype(c)):
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,
-                                  f"values of {p} must have datatype {c}{via}", bool(via), datatype=c)
+                                  f"values of {p} must have datatype {c}{via}{void}", bool(via), datatype=c)
                     elif c == RDFS.Literal:
                         self.prop(f"range-{name}-literal", subj, p, SH.Violation,
                                   f"values of {p} must be literals{via}", bool(via), nodeKind=SH.Literal)
