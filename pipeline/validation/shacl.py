@@ -412,7 +412,7 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
             # pyshacl writes the constraint's value as Python (Literal("250", datatype=xsd:integer)): its text
             msg = _PY_LITERAL.sub(lambda m: m.group(1), str(msg)) if msg is not None else msg
             findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
-                                    location=(focus.n3() if isinstance(focus, Literal) else str(focus))
+                                    location=(focus.n3() if isinstance(focus, (Literal, BNode)) else str(focus))
                                     if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
