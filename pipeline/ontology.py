@@ -33,7 +33,7 @@ from pipeline.rdflists import LIST_PREDICATES, list_fault
 from pipeline.rdflists import members as rdf_members
 
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
-           "datatype_restriction",
+           "datatype_restriction", "superproperties", "disjoint_ranges", "VALUE_FAMILY", "VALUE_UNION",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
            "closest_term", "DATATYPE_SPELLING", "namespace", "local_name"]
 
@@ -518,15 +518,7 @@ class Ontology:
                                                                                OWL.equivalentProperty)))
 
     def _closure(self, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
-        out, todo = {start}, [start]
-        while todo:
-            x = todo.pop()
-            nxt = [*self.graph.objects(x, up), *self.graph.objects(x, same), *self.graph.subjects(same, x)]
-            for y in nxt:
-                if isinstance(y, URIRef) and y not in out:
-                    out.add(y)
-                    todo.append(y)
-        return frozenset(out)
+        return _closure(self.graph, start, up, same)
 
     def labels(self, iri: URIRef) -> list[str]:
         """``rdfs:label``, ``skos:prefLabel``/``altLabel`` texts of ``iri`` (English first). Returns a new list."""
@@ -641,6 +633,72 @@ class Restriction:
         parts = [f"{str(f).rsplit('#', 1)[-1]} {v.n3() if isinstance(v, Literal) and str(f) == str(XSD.pattern) else v}"
                  for f, v in self.facets]
         return f"{short(self.base)}[{', '.join(parts)}]"
+
+
+_XS, _RD = str(XSD), str(RDF)
+#: Value-space family of each built-in datatype (OWL 2 datatype map, plus the XSD types outside it).
+VALUE_FAMILY: dict[str, str] = {
+    **{_XS + t: "real" for t in ("decimal", "integer", "nonNegativeInteger", "nonPositiveInteger",
+                                "positiveInteger", "negativeInteger", "long", "int", "short", "byte",
+                                "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")},
+    str(OWL) + "real": "real", str(OWL) + "rational": "real",
+    _XS + "double": "double", _XS + "float": "float",
+    **{_XS + t: "string" for t in ("string", "normalizedString", "token", "language", "Name", "NCName",
+                                  "NMTOKEN")},
+    _RD + "langString": "langString", _XS + "boolean": "boolean", _XS + "hexBinary": "hexBinary",
+    _XS + "base64Binary": "base64Binary", _XS + "anyURI": "anyURI",
+    _XS + "dateTime": "dateTime", _XS + "dateTimeStamp": "dateTime", _XS + "date": "date", _XS + "time": "time",
+    _XS + "gYear": "gYear", _XS + "gYearMonth": "gYearMonth", _XS + "gMonth": "gMonth", _XS + "gDay": "gDay",
+    _XS + "gMonthDay": "gMonthDay", _XS + "duration": "duration", _XS + "dayTimeDuration": "duration",
+    _XS + "yearMonthDuration": "duration", _RD + "XMLLiteral": "XMLLiteral",
+}
+#: Ranges whose value space holds several families.
+VALUE_UNION: dict[str, set[str]] = {str(RDFS.Literal): set(VALUE_FAMILY.values()) | {"*"},
+                                   _RD + "PlainLiteral": {"string", "langString"}}
+
+
+def disjoint_ranges(g: Graph, prop: URIRef) -> tuple[URIRef, URIRef] | None:
+    """Two built-in datatypes stated as ``rdfs:range`` of ``prop`` (or of a super-property,
+    :func:`superproperties`) whose value spaces are disjoint, else ``None``.
+
+    Several ``rdfs:range`` axioms all hold (RDF 1.1 Semantics, rule rdfs3; OWL 2 ``DataPropertyRange``):
+    a value must be in each, i.e. in their intersection, and the value spaces of distinct primitive
+    XSD types are disjoint (XSD 1.1 Part 2, section 2.4; families of :data:`VALUE_FAMILY`), so no
+    literal can be a value of such a property. Vocabularies written by hand often list "the accepted
+    datatypes" so, meaning a union (``owl:unionOf``). ``rdfs:Literal`` and ``rdf:PlainLiteral`` hold
+    several families; a datatype outside :data:`VALUE_FAMILY` is not judged.
+
+    Returns:
+        The first such pair in IRI order, or ``None``.
+    """
+    stated = sorted({str(r) for q in superproperties(g, prop) for r in g.objects(q, RDFS.range)
+                     if isinstance(r, URIRef)})
+    for i, a in enumerate(stated):
+        for b in stated[i + 1:]:
+            fa = VALUE_UNION.get(a) or ({VALUE_FAMILY[a]} if a in VALUE_FAMILY else None)
+            fb = VALUE_UNION.get(b) or ({VALUE_FAMILY[b]} if b in VALUE_FAMILY else None)
+            if fa and fb and not (fa & fb) and "*" not in fa | fb:
+                return URIRef(a), URIRef(b)
+    return None
+
+
+def superproperties(g: Graph, prop: URIRef) -> frozenset[URIRef]:
+    """Reflexive-transitive closure of ``prop`` over ``rdfs:subPropertyOf`` and ``owl:equivalentProperty``
+    (either direction) in the graph ``g``: the properties whose domain and range hold for ``prop``'s
+    triples (RDF 1.1 Semantics, rules rdfs7 with rdfs2 and rdfs3; OWL 2 ``SubObjectPropertyOf``,
+    ``SubDataPropertyOf``)."""
+    return _closure(g, prop, RDFS.subPropertyOf, OWL.equivalentProperty)
+
+
+def _closure(g: Graph, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
+    out, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for y in (*g.objects(x, up), *g.objects(x, same), *g.subjects(same, x)):
+            if isinstance(y, URIRef) and y not in out:
+                out.add(y)
+                todo.append(y)
+    return frozenset(out)
 
 
 def datatype_restriction(g: Graph, node: Any, _seen: frozenset = frozenset()) -> Restriction | None:
@@ -899,6 +957,27 @@ def _note_list_faults(files: list[_File], graph: Graph, notes: list[str]) -> Non
                                  "are read up to the fault")
 
 
+def _note_disjoint_ranges(files: list[_File], graph: Graph, notes: list[str]) -> None:
+    """A note per property that states datatype ranges with no common value (:func:`disjoint_ranges`),
+    naming the file of its first such ``rdfs:range``; a sub-property inheriting the pair is not noted again."""
+    def shown(iri: URIRef) -> str:
+        try:
+            return graph.namespace_manager.curie(str(iri), generate=False)
+        except (KeyError, ValueError):
+            return f"<{iri}>"
+
+    for p in sorted({x for x in graph.subjects(RDFS.range, None) if isinstance(x, URIRef)}):
+        pair = disjoint_ranges(graph, p)
+        if pair is None or not any((p, RDFS.range, r) in graph for r in pair):
+            continue
+        where = next((f.path for f in files for t in f.triples if t[0] == p and t[1] == RDFS.range and t[2] in pair),
+                     files[0].path if files else "ontology")
+        notes.append(f"{where}: the ranges of {shown(p)}, {shown(pair[0])} and {shown(pair[1])}, have no common value "
+                     "(every rdfs:range holds, and their value spaces are disjoint): no literal can be a value of "
+                     "it, and the shapes derived from the ranges reject every value; a choice of datatypes is one "
+                     "range, an owl:unionOf")
+
+
 def _short(term: Any) -> str:
     """A term as a note names it: a blank node as such, an IRI in angle brackets."""
     return "a blank node" if isinstance(term, BNode) else f"<{term}>"
@@ -1008,6 +1087,7 @@ def load_ontology(files: Iterable[str | Path], extra_prefixes: dict[str, str] | 
             origin[p] = source
     for p, ns in prefixes.items():
         graph.bind(p, ns, override=True, replace=True)
+    _note_disjoint_ranges(read, graph, notes)
     onto = Ontology(graph=graph, prefixes=prefixes, prefix_origin=origin, files=paths, notes=notes)
     if paths and not onto.classes and not onto.properties:
         # nothing to map onto: say so at load, not as "the table has no rows" after the mapper ran

@@ -9,9 +9,12 @@ triples.
 """
 from __future__ import annotations
 
+import io
 import json
 import re
+import uuid
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pyoxigraph
@@ -345,7 +348,64 @@ def ntriples_copy(path: str | Path, target: str | Path) -> str:
             raise  # the file itself cannot be read: the CLI names it
         line, why = _oxigraph_reason(path, " ".join(str(exc).split()))
         raise InputError(f"not valid {name}: {why}", path=path, line=line) from exc
+    if fmt in _TURTLE_FAMILY and path.stat().st_size <= _RELABEL_MAX_BYTES:
+        _document_labels(path, fmt, Path(target))
     return name
+
+
+#: Syntaxes whose blank node labels :func:`_document_labels` restores (``_:x`` tokens of Turtle and TriG).
+_TURTLE_FAMILY = {"turtle", "trig"}
+_RELABEL_MAX_BYTES = 50_000_000  # the file is read into memory once more
+# the tokens of Turtle/TriG inside which ``_:`` is no blank node: long and short strings, IRIs, comments
+_TURTLE_SKIP = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\'|"(?:[^"\\\n]|\\.)*"'
+                          r"|'(?:[^'\\\n]|\\.)*'|<[^>\s]*>|#[^\n]*")
+_BNODE_LABEL = re.compile(r"_:((?:[\w]|[\u00b7\u0300-\u036f\u203f-\u2040-])(?:[\w.\u00b7\u0300-\u036f\u203f-\u2040-]*[\w\u00b7\u0300-\u036f\u203f-\u2040-])?)")
+
+
+def _document_labels(path: Path, fmt: str, target: Path) -> None:
+    """Rewrite the N-Triples copy of a Turtle/TriG file so that its blank nodes carry the labels the
+    document gives them (``_:madrid2``), and the ones it leaves anonymous (``[]``, collections) the
+    stable names ``_:anon1``, ``_:anon2``... in order of first appearance.
+
+    pyoxigraph names every blank node afresh (random ids, different at every run); RDF 1.1
+    Concepts 3.4 makes blank node identifiers local to a document, so the document's label is the
+    only name a user can look up. The document is parsed once more with each label written as an
+    IRI of a namespace made for the call (a label is a term like an IRI, so the triples are the same);
+    the copy's triples are then those of this parse with the IRIs turned back into labels.
+    """
+    text = path.read_text(encoding="utf-8-sig")
+    mark = f"urn:uuid:{uuid.uuid4()}:"
+    out, pos, used = [], 0, set()
+    for m in re.finditer(f"{_TURTLE_SKIP.pattern}|{_BNODE_LABEL.pattern}", text):
+        if m.group(0).startswith("_:"):
+            out.append(text[pos:m.start()] + f"<{mark}{m.group(1)}>")
+            pos = m.end()
+            used.add(m.group(1))
+    if not used and "[" not in text and "(" not in text:
+        return  # no blank node can occur
+    out.append(text[pos:])
+    try:
+        statements = list(pyoxigraph.parse(io.BytesIO("".join(out).encode("utf-8")), _OXIGRAPH[fmt]))
+    except (SyntaxError, ValueError):
+        return  # the rewrite is not the document (a token this scan misread): keep pyoxigraph's names
+    fresh: dict[str, str] = {}
+
+    def term(t: Any) -> str:
+        if isinstance(t, pyoxigraph.BlankNode):
+            if t.value not in fresh:
+                n = len(fresh) + 1
+                while f"anon{n}" in used:
+                    n += 1
+                fresh[t.value] = f"anon{n}"
+                used.add(fresh[t.value])
+            return f"_:{fresh[t.value]}"
+        if isinstance(t, pyoxigraph.NamedNode) and t.value.startswith(mark):
+            return f"_:{t.value[len(mark):]}"
+        return str(t)
+
+    with open(target, "wb") as fh:
+        for st in statements:
+            fh.write(f"{term(st.subject)} {st.predicate} {term(st.object)} .\n".encode("utf-8"))
 
 
 def line_chunks(path: str | Path, size: int = 32 << 20):

@@ -76,3 +76,39 @@ def test_undescribed_superclass_and_closest_class_in_the_namespace_written(tmp_p
     ont.prefixes["ex"] = "http://e.org/"
     assert ont.closest("ex:Persn", sorted(ont.classes))[0] == URIRef("http://e.org/Person")
     assert ont.closest("http://a.org/Persn", sorted(ont.classes))[0] == URIRef("http://a.org/Person")
+
+
+def test_datatype_ranges_with_no_common_value_are_noted_once_at_load(tmp_path):
+    from rdflib import URIRef
+
+    from pipeline.ontology import disjoint_ranges
+
+    ttl = """@prefix v: <http://example.org/v#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    @prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    v:C a owl:Class .
+    v:opened rdfs:domain v:C ; rdfs:range xsd:date, xsd:dateTime .
+    v:firstOpened rdfs:subPropertyOf v:opened .
+    v:count rdfs:range xsd:integer, xsd:nonNegativeInteger .
+    v:label rdfs:range xsd:string, rdfs:Literal .
+    v:text rdfs:range xsd:string, rdf:langString .
+    v:own rdfs:range v:Code, xsd:string ."""
+    (tmp_path / "o.ttl").write_text(ttl.replace("@prefix v:", "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . @prefix v:"),
+                                    encoding="utf-8")
+    onto = load_ontology([tmp_path / "o.ttl"])
+    v, xsd = "http://example.org/v#", "http://www.w3.org/2001/XMLSchema#"
+    g = onto.graph
+    assert disjoint_ranges(g, URIRef(v + "opened")) == (URIRef(xsd + "date"), URIRef(xsd + "dateTime"))
+    assert disjoint_ranges(g, URIRef(v + "firstOpened")) == (URIRef(xsd + "date"), URIRef(xsd + "dateTime"))
+    assert disjoint_ranges(g, URIRef(v + "text")) == (URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"),
+                                                      URIRef(xsd + "string"))
+    for ok in ("count", "label", "own"):  # one value space, rdfs:Literal, a datatype not judged
+        assert disjoint_ranges(g, URIRef(v + ok)) is None
+    notes = [n.split(": ", 1)[1] for n in onto.notes]
+    assert notes == [
+        "the ranges of v:opened, xsd:date and xsd:dateTime, have no common value (every rdfs:range holds, and their "
+        "value spaces are disjoint): no literal can be a value of it, and the shapes derived from the ranges reject "
+        "every value; a choice of datatypes is one range, an owl:unionOf",
+        "the ranges of v:text, rdf:langString and xsd:string, have no common value (every rdfs:range holds, and "
+        "their value spaces are disjoint): no literal can be a value of it, and the shapes derived from the ranges "
+        "reject every value; a choice of datatypes is one range, an owl:unionOf"]
+    assert all(n.startswith(str(tmp_path / "o.ttl") + ": ") for n in onto.notes)

@@ -77,3 +77,44 @@ def test_a_tsv_file_the_engine_would_misread_gets_a_copy_named_csv(tmp_path, mon
         '<http://example.org/p/1> <http://example.org/name> "Zoë" .',
         '<http://example.org/p/2> <http://example.org/name> "Jo" .']
     assert "CSV uses '\\t' as separator and a byte-order mark" in capsys.readouterr().err
+
+
+def test_lines_repeating_the_header_are_found_by_line_and_are_no_records(tmp_path):
+    from pipeline.manifest import Source
+    from pipeline.sources.checks import repeated_header_lines
+    from pipeline.sources.engine_copy import EngineCopy
+    from pipeline.sources.tabular import load_csv
+
+    path = tmp_path / "f.csv"
+    # a quoted field spanning lines holds a line equal to the header: it is a cell, not a repeat
+    path.write_bytes(b'\xef\xbb\xbfid,name\r\n1,"a\r\nid,name"\r\nid,name\r\n2,b\r\n\r\nid,name\r\n3,c\r\n')
+    assert repeated_header_lines(path, ",") == [4, 7]
+    data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
+    assert data.records.column("id") == ["1", "2", "3"]
+    assert data.records.start_lines([0, 1, 2]) == {0: 2, 1: 5, 2: 8}
+    assert data.records.head("name", 3) == ["a\r\nid,name", "b", "c"]
+    assert (tmp_path / "copies" / "f.csv").read_bytes() == b'id,name\r\n1,"a\r\nid,name"\r\n2,b\r\n\r\n3,c\r\n'
+    assert [(f.line, f.severity, f.message) for f in data.findings][0] == (
+        4, "info", "lines 4, 7 repeat the header line (a page break of a spreadsheet export): not a record, left out")
+    plain = tmp_path / "p.csv"
+    plain.write_text("id,name\n1,id\n", encoding="utf-8")
+    assert repeated_header_lines(plain, ",") == []
+
+
+@pytest.mark.parametrize("last, found", [
+    ("Summe;;", ("Nummer", "Summe", 5)),
+    ("Total;;1.234,50", ("Nummer", "Total", 5)),
+    (";Gesamt;12", None),  # the word is in a column of words
+    ("Summe;x;", None),     # another cell holds a word: a record, not sums
+    ("4;Emma;3", None),
+])
+def test_a_last_record_of_a_word_in_a_column_of_numbers_and_sums_is_a_probable_totals_row(tmp_path, last, found):
+    from pipeline.manifest import Source
+    from pipeline.sources.engine_copy import EngineCopy
+    from pipeline.sources.tabular import csv_row_findings, load_csv
+
+    path = tmp_path / "f.csv"
+    path.write_text(f"Nummer;Name;Betrag\n1;A;5\n2;B;6\n\n{last}\n", encoding="utf-8")
+    data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
+    got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
+    assert got == ([found] if found else [])

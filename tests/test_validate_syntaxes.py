@@ -102,3 +102,34 @@ def test_validate_prints_the_first_syntax_finding_and_why_the_rest_did_not_run(t
                        f"  {kg}:1:1: fatal: expected an IRI or blank node as subject, found '@'",
                        f"  {kg}:2:1: fatal: expected an IRI or blank node as subject, found 'e'"]
     assert "SHACL: not run: the KG does not parse (see SV2)" in out
+
+
+def test_the_turtle_copy_keeps_the_documents_blank_node_labels_and_names_anonymous_ones_stably(tmp_path):
+    from rdflib import BNode
+
+    from pipeline.rdffile import ntriples_copy
+    from pipeline.run.evaluate import _parse_nt, source_position
+
+    ttl = ('@prefix ex: <http://e.org/> .\n'
+           '[] ex:p "_:notanode # nor a comment" ; ex:q [ ex:r ( 1 ) ] .\n'
+           '_:anon1 ex:p <http://e.org/_:y> .  # _:inacomment\n'
+           '_:b.c ex:p """long\n_:z""" , _:b.c .\n')
+    (tmp_path / "k.ttl").write_text(ttl, encoding="utf-8")
+    for _ in range(2):  # the same names on every run
+        assert ntriples_copy(tmp_path / "k.ttl", tmp_path / "k.nt") == "Turtle"
+        nt = (tmp_path / "k.nt").read_text(encoding="utf-8")
+        assert sorted(nt.splitlines()) == sorted([
+            '_:anon2 <http://e.org/p> "_:notanode # nor a comment" .',
+            '_:anon2 <http://e.org/q> _:anon3 .',
+            '_:anon3 <http://e.org/r> _:anon4 .',
+            '_:anon4 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+            '_:anon4 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .',
+            '_:anon1 <http://e.org/p> <http://e.org/_:y> .',
+            '_:b.c <http://e.org/p> "long\\n_:z" .',
+            '_:b.c <http://e.org/p> _:b.c .'])
+    g = _parse_nt(tmp_path / "k.nt")
+    assert {str(s) for s in g.subjects() if isinstance(s, BNode)} == {"anon1", "anon2", "anon3", "anon4", "b.c"}
+    lines = ttl.splitlines()
+    at = source_position({"term": "_:b.c", "line": 1}, tmp_path / "k.ttl", lines)
+    assert (at["line"], at["column"]) == (4, 1)
+    assert source_position({"term": "_:anon2", "line": 1}, tmp_path / "k.ttl", lines)["line"] is None

@@ -137,3 +137,25 @@ def test_verdict_sentence_sample_and_full():
     assert (v.state, v.label) == ("valid", "valid on a sample")
     assert v.sentence() == "KG valid on a sample: passes SV2 on every triple; passes SHACL on a sample of 1,923 of " \
                            "90,001 triples only"
+
+
+def test_a_super_propertys_datatype_range_holds_for_its_sub_properties_values():
+    # rdfs7 then rdfs3: d:x ex:legalName 42 entails d:x ex:name 42, outside xsd:string
+    onto = """@prefix ex: <http://example.org/ontology#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    @prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    ex:name rdfs:range xsd:string . ex:fullName rdfs:subPropertyOf ex:name .
+    ex:legalName rdfs:subPropertyOf ex:fullName . ex:alias owl:equivalentProperty ex:name .
+    ex:code rdfs:range [ a rdfs:Datatype ; owl:onDatatype xsd:integer ;
+                         owl:withRestrictions ( [ xsd:minInclusive 1 ] ) ] . ex:subCode rdfs:subPropertyOf ex:code ."""
+    check = AxiomCheck(Graph().parse(data=onto, format="turtle"))
+    nt = "".join([_t("x", "legalName", f'"42"^^<{XSD}integer>'), _t("y", "alias", f'"7"^^<{XSD}integer>'),
+                  _t("z", "fullName", '"Ann"'), _t("w", "subCode", f'"0"^^<{XSD}integer>')])
+    for t in pyoxigraph.parse(io.BytesIO(nt.encode()), "application/n-triples"):
+        check.add(t.subject, t.predicate, t.object)
+    r = check.result()
+    got = sorted((f.code, f.location, f.message) for f in r.findings)
+    assert [(c, loc) for c, loc, _ in got] == [("datatype-facet", f"<{E}w>"), ("datatype-range", f"<{E}x>"),
+                                               ("datatype-range", f"<{E}y>")]
+    assert got[1][2] == (f'the value "42"^^<{XSD}integer> of <{E}ontology#legalName> is outside its range <{XSD}string> '
+                         f"(the range of <{E}ontology#name>, a super-property) (value spaces of <{XSD}integer> and "
+                         f"<{XSD}string> are disjoint)")

@@ -175,3 +175,27 @@ def test_a_datatype_that_is_no_datatype_is_a_warning_with_the_closest(tmp_path):
             "has it and every value fails this constraint (closest: xsd:integer)"),
         (6, "sh:datatype xsd:langString: not an XSD or RDF datatype, nor an rdfs:Datatype of the ontology, so no "
             "literal has it and every value fails this constraint (closest: rdf:langString)")]
+
+
+def test_sub_properties_get_the_domain_and_range_shapes_of_their_super_properties():
+    # RDF 1.1 Semantics rdfs7 with rdfs2/rdfs3: a super-property's domain and range hold for sub-property triples
+    onto = """@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+    @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    :Person a owl:Class . :name a owl:DatatypeProperty ; rdfs:domain :Person ; rdfs:range xsd:string .
+    :fullName a owl:DatatypeProperty ; rdfs:subPropertyOf :name .
+    :legalName rdfs:subPropertyOf :fullName ; rdfs:range xsd:string ."""
+    sg = derive_shapes(Graph().parse(data=onto, format="turtle"))
+    names = {str(s)[len(str(SHAPES)):] for s in sg.subjects(RDF.type, SH.NodeShape)}
+    assert names == {"domain-name", "range-name-string", "kind-name", "domain-fullName-name", "range-fullName-string",
+                     "kind-fullName", "domain-legalName-name", "range-legalName-string"}
+    assert str(sg.value(SHAPES["range-fullName-string"], SH.message)) == (
+        "values of http://ex.org/fullName must have datatype http://www.w3.org/2001/XMLSchema#string "
+        "(the range of http://ex.org/name, a super-property)")
+    assert str(sg.value(SHAPES["range-legalName-string"], SH.message)) == (  # its own axiom, said once
+        "values of http://ex.org/legalName must have datatype http://www.w3.org/2001/XMLSchema#string")
+    kg = Graph().parse(data='@prefix : <http://ex.org/> . :x a :Person ; :legalName 42 . :y :fullName "Ann" .',
+                       format="turtle")
+    r = validate_shacl(kg, Graph().parse(data=onto, format="turtle"))
+    assert r.value is False
+    assert r.details["by_shape"] == {"urn:kgc:shapes:range-legalName-string-p": {"Violation": 1},
+                                     "urn:kgc:shapes:domain-fullName-name": {"Warning": 1}}

@@ -142,8 +142,8 @@ def _finding_lines(name: str, r: dict, kg: str) -> list[str]:
                 where = f"{f['location']}: " if f.get("location") else ""
             message = " ".join(str(f.get("message")).split())
             if name in _NODE_RESULTS and f.get("line") and f.get("location"):
-                loc = str(f["location"])  # an IRI, or a literal focus node in its N-Triples form
-                message = f"{loc if loc.startswith(chr(34)) else '<' + loc + '>'} {message}"
+                loc = str(f["location"])  # an IRI, or a literal or blank focus node in its N-Triples form
+                message = f"{loc if loc.startswith((chr(34), '_:')) else '<' + loc + '>'} {message}"
             term = f": {f['term']}" if f.get("term") and sev != "fatal" and f["term"] not in message \
                 else ""  # the offending term or value (a fatal line's term is its raw text)
             out.append(f"{where}{sev}: {message}{term}")

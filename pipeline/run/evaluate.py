@@ -416,15 +416,16 @@ def _position(focus: str, term: str, source: Path, lines: list[str]) -> tuple[in
     """``(line, column)`` of a SHACL result in ``lines``: its value (``term``, N-Triples form; may be
     empty) on a line naming the focus node, else the value's first occurrence, else the focus
     node's; each lookup only when the one before found nothing; ``None`` when none does."""
+    named = focus if focus.startswith("_:") else f"<{focus}>"  # a blank node by the file's label
     if term:
         key = _value_key(term)
         for n, line in enumerate(lines, 1):  # the value on the focus node's own line (N-Triples, one-line Turtle)
-            if f"<{focus}>" in line and key in line:
+            if named in line and key in line:
                 return n, line.find(key) + 1
         value = source_position({"term": term, "line": 1}, source, lines)
         if value.get("line"):
             return value["line"], value["column"]
-    node = source_position({"term": f"<{focus}>", "line": 1}, source, lines)
+    node = source_position({"term": named, "line": 1}, source, lines)
     return (node["line"], node["column"]) if node.get("line") else None
 
 
@@ -437,7 +438,8 @@ def _value_key(term: str) -> str:
 def source_position(finding: dict[str, Any], source: Path, lines: list[str]) -> dict[str, Any]:
     """``finding`` (``Finding.to_dict()``) of SV2 on the N-Triples copy of ``source``, located in
     ``source``: the line and column of the first occurrence of its term there (a literal by its
-    quoted lexical form, an IRI written whole or by the local name of a prefixed name); without
+    quoted lexical form, an IRI written whole or by the local name of a prefixed name, a blank node
+    by its label ``_:x``, which the checks keep from the file); without
     one, no line (a line of the copy, which is deleted, would mislead).
 
     Args:
@@ -455,10 +457,13 @@ def source_position(finding: dict[str, Any], source: Path, lines: list[str]) -> 
     elif m := re.match(r"^<([^>]*)>", term):
         iri = m.group(1)
         keys = [f"<{iri}>"] + ([":" + local] if (local := re.split(r"[#/]", iri)[-1]) else [])
+    elif re.match(r"^_:[^\s]+$", term):
+        keys = [term]
     for n, line in enumerate(lines, 1):
         for key in keys:
             at = line.find(key)
-            if at >= 0 and (not key.startswith(":") or not re.match(r"[\w.-]", line[at + len(key):at + len(key) + 1])):
+            if at >= 0 and (not key.startswith((":", "_:"))
+                            or not re.match(r"[\w.-]", line[at + len(key):at + len(key) + 1])):
                 if key.startswith(":"):  # the prefixed name starts at its prefix
                     at = next(i for i in range(at, -2, -1) if i < 0 or not re.match(r"[\w.-]", line[i])) + 1
                 return {**out, "line": n, "column": at + 1}
@@ -474,14 +479,24 @@ def _imports_finding(missing: list[str]) -> dict[str, Any]:
                            "to the manifest's ontologies to include them)").to_dict()
 
 
+class _FileLabels(dict):
+    """An rdflib ``bnode_context`` that maps each blank node label of the file to itself: the
+    checks' findings name ``_:x`` as the file does, the same on every run, instead of a fresh id
+    (RDF 1.1 Concepts 3.4: labels are local to the document, so its own is the one a user finds)."""
+
+    def get(self, key, default=None):
+        return key
+
+
 def _parse_nt(path: Path) -> Graph:
     """An N-Triples file as rdflib reads it, after a UTF-8 byte-order mark, which SV2 accepts
-    and rdflib's N-Triples parser rejects ("Invalid line"; the checks would not run)."""
+    and rdflib's N-Triples parser rejects ("Invalid line"; the checks would not run); blank nodes
+    keep the file's labels (:class:`_FileLabels`)."""
     with path.open("rb") as fh:
         bom = fh.read(3) == b"\xef\xbb\xbf"
     if bom:
-        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format="nt")
-    return Graph().parse(path, format="nt")
+        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format="nt", bnode_context=_FileLabels())
+    return Graph().parse(path, format="nt", bnode_context=_FileLabels())
 
 
 def validation_passed(validation: dict[str, Any]) -> bool:

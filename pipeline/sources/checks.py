@@ -26,7 +26,7 @@ from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "repeated_header_lines", "json_top_level",
            "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
            "require_readable", "check_logical_sources", "xml_encoding"]
 
@@ -69,6 +69,42 @@ def unclosed_quote(path: Path, delimiter: str) -> tuple[int, int] | None:
                 at_start = not in_quotes and ch in (delimiter, "\n", "\r")
                 i += 1
     return opened if in_quotes else None
+
+
+def repeated_header_lines(path: Path, delimiter: str) -> list[int]:
+    """Lines below the header of a CSV file that repeat it cell for cell.
+
+    A spreadsheet printed or exported over pages repeats its header row at each page break; such
+    a line is not a record (RFC 4180 section 2.3: one optional header line), and a record whose
+    every cell is its own column's name carries no data. The file is scanned as bytes for lines
+    equal to its first line and parsed with :mod:`csv` only when one is found (a quoted field
+    spanning lines could hold such a line).
+
+    Returns:
+        The 1-based lines (of the file) of the records equal to the header, in order; ``[]`` when
+        there is none or the file is empty.
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with path.open("rb") as fh:
+        first = fh.readline()
+        head = first.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n")
+        if not head.strip() or not any(line.rstrip(b"\r\n") == head for line in fh):
+            return []
+    found: list[int] = []
+    limit = csv.field_size_limit(2 ** 31 - 1)
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=delimiter)
+            header = next(reader, None)
+            end = reader.line_num
+            for row in reader:
+                start, end = end + 1, reader.line_num
+                if row == header:
+                    found.append(start)
+    finally:
+        csv.field_size_limit(limit)
+    return found
 
 
 def csv_nul_byte(path: Path, delimiter: str = ",") -> Finding | None:

@@ -95,7 +95,7 @@ class Values(list):
 class ColumnRecords(Sequence):
     """The records of a CSV file as columns, parsed on first use.
 
-    Semantics are those of :class:`csv.DictReader` (blank lines skipped, a short row's
+    Semantics are those of :class:`csv.DictReader` (blank lines and repeats of the header skipped, a short row's
     missing cells empty, a long row's extra cells dropped, a repeated header name takes
     the last cell), so record ``i`` is ``{name: [cell] if cell else []}``.
 
@@ -105,10 +105,15 @@ class ColumnRecords(Sequence):
         profile: keep only the sample and the value counts of a file above :data:`PROFILE_RECORDS`
             records (module docstring); then the sequence is the sample (``len`` its records) and
             :attr:`total` the file's records.
+        skip: the header's cells as read, when lines below repeat it
+            (:func:`pipeline.sources.checks.repeated_header_lines`): rows equal to it are no records,
+            as blank lines are not; ``None``: every row is a record.
     """
 
-    def __init__(self, path: Path, delimiter: str, names: list[str], profile: bool = False):
+    def __init__(self, path: Path, delimiter: str, names: list[str], profile: bool = False,
+                 skip: list[str] | None = None):
         self._path, self._delimiter = path, delimiter
+        self._skip = skip
         last = {name: i for i, name in enumerate(names)}  # DictReader: the last cell of a repeated name wins
         self._names = list(dict.fromkeys(names))
         self._index = [last[n] for n in self._names]
@@ -160,7 +165,7 @@ class ColumnRecords(Sequence):
             reader = csv.reader(fh, delimiter=self._delimiter)
             next(reader, None)
             while raw := list(itertools.islice(reader, _CHUNK_ROWS)):
-                chunk = [r for r in raw if r]
+                chunk = [r for r in raw if r and r != self._skip]
                 if any(len(r) != w for r in chunk):  # rare: note which records, then pad or cut them
                     self._long += [n + i for i, r in enumerate(chunk) if len(r) > w]
                     self._short += [n + i for i, r in enumerate(chunk) if len(r) < w]
@@ -219,7 +224,7 @@ class ColumnRecords(Sequence):
                 last = max(wanted)
                 for row in reader:
                     start, end = end + 1, reader.line_num
-                    if not row:
+                    if not row or row == self._skip:
                         continue
                     if i in wanted:
                         lines[i] = (start, len(row))
@@ -268,7 +273,7 @@ class ColumnRecords(Sequence):
                 for row in reader:
                     if len(out) >= k:
                         break
-                    if row:
+                    if row and row != self._skip:
                         out.append(row[i] if i < len(row) else "")
         finally:
             csv.field_size_limit(limit)

@@ -162,7 +162,8 @@ def csv_dialect(path: Path, declared: str | None = None) -> tuple[str, bool]:
     return delimiter, bom
 
 
-def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None) -> Finding:
+def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | None = None,
+             repeats: int = 0) -> Finding:
     """Write a comma-separated, BOM-less UTF-8 copy of a CSV file (Morph-KGC reads only that), named
     ``.csv`` (``p.tsv`` -> ``p.tsv.csv``: the engine reads a ``.tsv`` file as tab-separated).
 
@@ -170,7 +171,9 @@ def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | No
         copy: the source's engine copy. delimiter, bom: the input's separator and whether it
             starts with a byte-order mark. header: the header to write instead of the file's
             (its names trimmed of white space, :func:`pipeline.sources.tabular.trimmed_header`),
-            same length; ``None`` keeps the file's.
+            same length; ``None`` keeps the file's. repeats: how many lines below the header
+            repeat it (:func:`pipeline.sources.checks.repeated_header_lines`); the copy leaves out
+            every row equal to the header.
     Returns:
         An ``info`` finding naming what differed and the copy.
     """
@@ -180,6 +183,9 @@ def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | No
         rows, writer = csv.reader(fh, delimiter=delimiter), csv.writer(out)
         first = next(rows, None)
         renamed: list[str] = []
+        raw = first
+        if first is not None and repeats:
+            rows = (r for r in rows if r != raw)
         if first is not None:
             if header is not None and len(header) == len(first):
                 renamed = [f"{a!r} as {b!r}" for a, b in zip(first, header) if a != b]
@@ -188,7 +194,8 @@ def csv_copy(copy: EngineCopy, delimiter: str, bom: bool, header: list[str] | No
         writer.writerows(rows)
     what = [w for w, on in ((f"{delimiter!r} as separator", delimiter != ","), ("a byte-order mark", bom),
                             ("header names with white space at their ends (read "
-                             + ", ".join(renamed) + ")", bool(renamed))) if on]
+                             + ", ".join(renamed) + ")", bool(renamed)),
+                            (f"{repeats} repeat(s) of its header line", bool(repeats))) if on]
     return Finding("source", str(copy.original), f"CSV uses {' and '.join(what)}; the engine reads "
                    f"a comma-separated UTF-8 copy: {copy.path}", expected="comma-separated UTF-8", severity="info")
 

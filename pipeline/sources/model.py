@@ -54,6 +54,8 @@ class SourceData:
         delimiter / bom: CSV separator and byte-order mark (CSV only; a copy is read otherwise).
         trimmed: CSV header names that had white space at their ends, as in the file; ``references``
             holds them trimmed and the engine reads a copy whose header is trimmed too.
+        repeated_header: CSV lines below the header that repeat it (no records: the engine reads a
+            copy without them); 0 for none and for other formats.
         record_lines: the line of the user's file each record is on, when a record is a line of a
             JSON Lines file (:func:`~pipeline.sources.engine_copy.json_lines_copy`); else ``None``.
         jsonld: what the JSON-LD contexts of the document say of the records' members
@@ -71,6 +73,7 @@ class SourceData:
     delimiter: str = ","
     bom: bool = False
     trimmed: list[str] = field(default_factory=list)
+    repeated_header: int = 0
     default_prefixes: dict[str, str] = field(default_factory=dict)
     element_prefixes: dict[str, str] = field(default_factory=dict)
     markup: dict[str, str] = field(default_factory=dict)

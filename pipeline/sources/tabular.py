@@ -6,10 +6,11 @@ comma-separated BOM-less UTF-8 gets a normalised copy for the engine (:func:`pip
 from __future__ import annotations
 
 import csv
+import re
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, unclosed_quote
+from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, repeated_header_lines, unclosed_quote
 from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.sources.engine_copy import EngineCopy, csv_copy, csv_dialect
 from pipeline.sources.model import SourceData
@@ -25,8 +26,9 @@ def load_csv(src: Source, copy: EngineCopy, profile: bool = False) -> SourceData
     limit = csv.field_size_limit(2 ** 31 - 1)  # long cells are data too (the default stops at 128 KiB)
     try:
         data = _read_csv(src, profile)
-        if data.delimiter != "," or data.bom or data.trimmed:
-            data.findings.append(csv_copy(copy, data.delimiter, data.bom, data.references if data.trimmed else None))
+        if data.delimiter != "," or data.bom or data.trimmed or data.repeated_header:
+            data.findings.append(csv_copy(copy, data.delimiter, data.bom, data.references if data.trimmed else None,
+                                          data.repeated_header))
             data.path = copy.path
         return data
     finally:
@@ -37,15 +39,24 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
     """Header, separator and BOM now; the cells on first use (:class:`~pipeline.sources.columns.ColumnRecords`)."""
     quotes = check_utf8(src.path)  # an undecodable file is a finding at load, though its cells are read later
     delimiter, bom = csv_dialect(src.path)
+    repeats = repeated_header_lines(src.path, delimiter)
     with src.path.open(encoding="utf-8-sig", newline="") as fh:
         reader = csv.reader(fh, delimiter=delimiter)
-        refs = next(reader, [])
-        has_record = any(row for row in reader)
+        raw = refs = next(reader, [])
+        has_record = any(row and row != raw for row in reader)
     refs, trimmed = trimmed_header(refs)
-    records = ColumnRecords(src.path, delimiter, refs, profile=profile)
+    records = ColumnRecords(src.path, delimiter, refs, profile=profile, skip=raw if repeats else None)
     data = SourceData(src, src.path, None, refs, records)
     data.delimiter = delimiter
     data.trimmed = trimmed
+    data.repeated_header = len(repeats)
+    if repeats:
+        lines = ", ".join(map(str, repeats[:5])) + (f" and {len(repeats) - 5} more" if len(repeats) > 5 else "")
+        what = f"line {lines} repeats" if len(repeats) == 1 else f"lines {lines} repeat"
+        data.findings.append(Finding("source", str(src.path), f"{what} the header line (a page break of a "
+                                     "spreadsheet export): not a record, left out", line=repeats[0],
+                                     column="record", expected="one header line (RFC 4180 section 2.3)",
+                                     severity="info"))
     for name in dict.fromkeys(n for n in refs if n.strip() and n != n.strip()):  # left untrimmed: a clash
         data.unaddressable[name] = (f"the header name {name!r} has white space at its ends and trimming it would "
                                     "give the name of another column: a table cell cannot address it")
@@ -135,4 +146,42 @@ def csv_row_findings(data: SourceData) -> list[Finding]:
             out.append(Finding("source", str(data.source.path), f"{len(rows)} record(s) have {what}: {first}{more}",
                                line=rows[0][0], column="record", expected=f"{width} cells per record, as the header",
                                severity=severity))
+    totals = _totals_row(data.records, data.source.path)
+    if totals is not None:
+        out.append(totals)
     return out
+
+
+# a number as spreadsheets write it: digits with optional sign, thousands and decimal marks
+_NUMBER = re.compile(r"[+-]?(?:\d[\d.,' \u00a0]*|[.,]\d+)")
+_MIN_NUMBERS = 2  # other values of the column that make "a column of numbers"
+
+
+def _totals_row(records: ColumnRecords, path) -> Finding | None:
+    """A warning when the last record of ``records`` (read from ``path``) looks like a spreadsheet's totals
+    row, else ``None``.
+
+    Evidence, all from the file: the last record's first non-empty cell is a word in a column whose
+    every other non-empty value (at least two) is a number, and each of its other cells is empty or
+    a number (a sum). Such a row is a label with aggregates, not an instance of what the other
+    records describe, yet it maps as one; it is reported, not removed (a label can be a real key).
+    """
+    if records.step != 1 or len(records) < _MIN_NUMBERS + 1:
+        return None
+    cols = [records.column(n) for n in records.names]
+    last = [c[-1] for c in cols]
+    filled = [j for j, v in enumerate(last) if v.strip()]
+    if not filled:
+        return None
+    j = filled[0]
+    label = last[j].strip()
+    others = [v for v in cols[j][:-1] if v.strip()]
+    if (_NUMBER.fullmatch(label) or len(others) < _MIN_NUMBERS or not all(_NUMBER.fullmatch(v.strip()) for v in others)
+            or not all(_NUMBER.fullmatch(last[k].strip()) for k in filled[1:])):
+        return None
+    line = records.start_lines([len(records) - 1]).get(len(records) - 1)
+    name = records.names[j]
+    return Finding("source", str(path), f"the last record looks like a totals row: {label!r} in column "
+                   f"{name!r}, whose other values are numbers, and its other cells empty or numbers; it maps "
+                   "as a record like the others", line=line, column=name, value=label,
+                   expected="records only; remove a totals row before mapping", severity="warning")

@@ -7,8 +7,10 @@ parser reads them (:class:`AxiomCheck`, fed like :class:`.sample.SubjectSample`)
 in the triples and memory linear in the values of the constrained properties.
 
 Class membership is the asserted ``rdf:type`` closed under the ontology's told ``rdfs:subClassOf``
-and ``owl:equivalentClass`` between named classes (OWL 2 RL rules cax-sco, cax-eqc1/2); nothing
-else is inferred (no sub-property, domain/range typing or ``owl:sameAs``), so every error is an
+and ``owl:equivalentClass`` between named classes (OWL 2 RL rules cax-sco, cax-eqc1/2); a
+property's datatype ranges include those of its told super-properties (``rdfs:subPropertyOf``,
+``owl:equivalentProperty``, transitively: RDF 1.1 Semantics rdfs7 then rdfs3, OWL 2 RL prp-spo1
+then prp-rng); nothing else is inferred (no domain/range typing or ``owl:sameAs``), so every error is an
 inconsistency of KG + ontology under the OWL 2 Direct Semantics, and a clash that needs more
 inference is left to the reasoners. Each kind, with its justification:
 
@@ -55,7 +57,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
-from pipeline.ontology import Restriction, datatype_restriction
+from pipeline.ontology import VALUE_FAMILY, VALUE_UNION, Restriction, datatype_restriction, superproperties
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import facet_violation
 from pipeline.validation.result import Result
@@ -65,25 +67,8 @@ __all__ = ["AxiomCheck", "value_family", "data_value"]
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _X = str(XSD)
 _R = str(RDF)
-#: Value-space family of each built-in datatype (OWL 2 datatype map, plus the XSD types outside it).
-_FAMILY: dict[str, str] = {
-    **{_X + t: "real" for t in ("decimal", "integer", "nonNegativeInteger", "nonPositiveInteger",
-                                "positiveInteger", "negativeInteger", "long", "int", "short", "byte",
-                                "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")},
-    str(OWL) + "real": "real", str(OWL) + "rational": "real",
-    _X + "double": "double", _X + "float": "float",
-    **{_X + t: "string" for t in ("string", "normalizedString", "token", "language", "Name", "NCName",
-                                  "NMTOKEN")},
-    _R + "langString": "langString", _X + "boolean": "boolean", _X + "hexBinary": "hexBinary",
-    _X + "base64Binary": "base64Binary", _X + "anyURI": "anyURI",
-    _X + "dateTime": "dateTime", _X + "dateTimeStamp": "dateTime", _X + "date": "date", _X + "time": "time",
-    _X + "gYear": "gYear", _X + "gYearMonth": "gYearMonth", _X + "gMonth": "gMonth", _X + "gDay": "gDay",
-    _X + "gMonthDay": "gMonthDay", _X + "duration": "duration", _X + "dayTimeDuration": "duration",
-    _X + "yearMonthDuration": "duration", _R + "XMLLiteral": "XMLLiteral",
-}
-#: Ranges whose value space holds several families.
-_UNION: dict[str, set[str]] = {str(RDFS.Literal): set(_FAMILY.values()) | {"*"},
-                               _R + "PlainLiteral": {"string", "langString"}}
+_FAMILY = VALUE_FAMILY
+_UNION = VALUE_UNION
 
 
 def value_family(datatype: str) -> str | None:
@@ -161,6 +146,22 @@ class AxiomCheck:
                 d = restriction.base
             if str(d) in _FAMILY or str(d) in _UNION:
                 self.ranges[str(p)].append(str(d))
+        # a super-property's ranges hold for p's values (RDF 1.1 Semantics rdfs7 then rdfs3; OWL 2
+        # SubDataPropertyOf with DataPropertyRange): p -> the ranges it inherits, and from where
+        self.inherited: dict[tuple[str, str], str] = {}
+        subs = {x for x in g.subjects(RDFS.subPropertyOf, None) if isinstance(x, URIRef)}
+        subs |= {x for pair in g.subject_objects(OWL.equivalentProperty) for x in pair if isinstance(x, URIRef)}
+        own_ranges = {p: list(v) for p, v in self.ranges.items()}
+        own_restricted = {p: list(v) for p, v in self.restricted.items()}
+        for x in sorted(subs):
+            for q in sorted(str(y) for y in superproperties(g, x) if y != x):
+                for d in own_ranges.get(q, ()):
+                    if d not in self.ranges[str(x)]:
+                        self.ranges[str(x)].append(d)
+                        self.inherited[(str(x), d)] = q
+                for r in own_restricted.get(q, ()):
+                    if r not in self.restricted[str(x)]:
+                        self.restricted[str(x)].append(r)
         # property -> [(class, max, datatype range counted or None)]
         self.max_card: dict[str, list[tuple[str, int, str | None]]] = defaultdict(list)
         for r in g.subjects(OWL.onProperty, None):
@@ -265,9 +266,14 @@ class AxiomCheck:
             if family not in allowed:
                 self.findings.append(Finding(
                     severity="error", code="datatype-range", location=_text(s), term=_literal_text(o),
-                    message=f"the value {_literal_text(o)} of <{pv}> is outside its range <{d}> "
+                    message=f"the value {_literal_text(o)} of <{pv}> is outside its range <{d}>{self._via(pv, d)} "
                             f"(value spaces of <{dt}> and <{d}> are disjoint)"))
                 return
+
+    def _via(self, pv: str, d: str) -> str:
+        """`` (the range of <q>, a super-property)`` for a range ``pv`` inherits, else ``""``."""
+        q = self.inherited.get((pv, d))
+        return f" (the range of <{q}>, a super-property)" if q else ""
 
     def _facets(self, s: Any, pv: str, o: Any, restrictions: list[Restriction]) -> None:
         dt = _R + "langString" if o.language else o.datatype.value

@@ -218,9 +218,26 @@ def _keep_owlrl_terms() -> None:
                 setattr(module, name, _KeptTerms(ns))
 
 
+def _labelled_blank_nodes(data: Graph) -> Graph:
+    """``data`` with each blank node ``x`` replaced by one whose id is ``_:x``: owlrl writes the nodes
+    of its messages with ``str()``, so a blank node reads ``_:x`` there as in every other finding
+    (the checks keep the file's labels), not as a bare word. ``data`` itself when it has none."""
+    if not any(isinstance(t, BNode) for t in data.all_nodes()):
+        return data
+    out = Graph()
+    for p, ns in data.namespaces():
+        out.bind(p, ns)
+
+    def term(t: Any) -> Any:
+        return BNode(f"_:{t}") if isinstance(t, BNode) else t
+    out.addN((term(s), p, term(o), out) for s, p, o in data)
+    return out
+
+
 def _owlrl_child(data: Graph, conn: Any) -> None:
     try:
         _keep_owlrl_terms()
+        data = _labelled_blank_nodes(data)
         keys = [(c, rdf_members(data, k)) for c, k in data.subject_objects(OWL.hasKey)]
         data.remove((None, OWL.hasKey, None))  # owlrl's prp-key is wrong (module docstring); applied below
         closure = owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, rdfs_closure=False, axiomatic_triples=False,

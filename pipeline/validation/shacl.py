@@ -20,6 +20,12 @@ ontology axiom                                   derived SHACL (W3C SHACL sectio
 ``C ⊑ ∀P.D``                                     ``sh:targetClass C ; sh:class D`` on ``P``    Warning
 ==============================================  =========================================  ===========
 
+A property's domain and range shapes include those of its super-properties (``rdfs:subPropertyOf``
+and ``owl:equivalentProperty``, transitively; RDF 1.1 Semantics rules rdfs7 with rdfs2 and rdfs3:
+``x p' y`` and ``p' rdfs:subPropertyOf p`` entail ``x p y``), named ``domain-<p'>-<p>`` and
+``range-<p'>-<range>``, the message naming the super-property; a range the property states itself
+makes one shape.
+
 Class-membership and minimum-count shapes are warnings because OWL reads
 them under the open-world assumption (a missing type or value is no
 contradiction); datatype, node-kind and maximum counts are violations.
@@ -69,7 +75,8 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import BUILTIN_DATATYPES, datatype_restriction, is_langstring, is_xsd_datatype
+from pipeline.ontology import (BUILTIN_DATATYPES, datatype_restriction, disjoint_ranges, is_langstring, is_xsd_datatype,
+                               superproperties)
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import anchored_pattern
@@ -152,7 +159,12 @@ class _Builder:
         return s
 
     def prop(self, name: str, target: tuple[URIRef, URIRef], path: URIRef, severity: URIRef, message: str,
-             **constraints: Any) -> None:
+             inherited: bool = False, **constraints: Any) -> None:
+        """A node shape ``name`` with one property shape on ``path`` (constraints added to it when it
+        exists); ``inherited``: an axiom of a super-property, skipped when ``name`` exists (the
+        property states the same range itself)."""
+        if inherited and (SHAPES[name], RDF.type, SH.NodeShape) in self.sg:
+            return
         s = self.node(name, target, severity, message)
         ps = SHAPES[name + "-p"]
         self.sg.add((s, SH.property, ps))
@@ -173,9 +185,15 @@ class _Builder:
         props = {p for t in (OWL.ObjectProperty, OWL.DatatypeProperty, RDF.Property, OWL.FunctionalProperty)
                  for p in o.subjects(RDF.type, t)}
         props |= set(o.subjects(RDFS.domain, None)) | set(o.subjects(RDFS.range, None))
+        props |= set(o.subjects(RDFS.subPropertyOf, None))
         for p in sorted(x for x in props if isinstance(x, URIRef)):
             name, subj = self.name(p), (SH.targetSubjectsOf, p)
-            for d in o.objects(p, RDFS.domain):
+            # a super-property's domain and range hold for p's triples too (RDF 1.1 Semantics rdfs7 with
+            # rdfs2 and rdfs3): its own axioms first, then each super-property's not already stated
+            owners = [p, *sorted(superproperties(o, p) - {p})]
+            domains = list(dict.fromkeys((d, q) for q in owners for d in o.objects(q, RDFS.domain)))
+            domains = [(d, q) for i, (d, q) in enumerate(domains) if q == p or d not in [e for e, _ in domains[:i]]]
+            for d, q in domains:
                 union = _named(o, d, OWL.unionOf)
                 members = union if union else _named(o, d, OWL.intersectionOf)
                 if union and any(m in _TOP for m in union):
@@ -183,7 +201,9 @@ class _Builder:
                 members = [m for m in members if m not in _TOP]
                 if not members:
                     continue
-                s = self.node(f"domain-{name}", subj, SH.Warning, f"subject of {p} should be a {' or '.join(members)}")
+                via = "" if q == p else f" (the domain of {q}, a super-property)"
+                s = self.node(f"domain-{name}" if q == p else f"domain-{name}-{self.name(q)}", subj, SH.Warning,
+                              f"subject of {p} should be a {' or '.join(members)}{via}")
                 if len(members) == 1 or not union:
                     for m in members:
                         self.sg.add((s, SH["class"], m))
@@ -196,21 +216,27 @@ class _Builder:
                     lst = BNode()
                     Collection(self.sg, lst, alts)
                     self.sg.add((s, SH["or"], lst))
-            for r in o.objects(p, RDFS.range):
-                if self.restriction(p, name, subj, r):
+            ranges = list(dict.fromkeys(r for q in owners for r in o.objects(q, RDFS.range)))
+            clash = disjoint_ranges(o, p)  # every range holds: with disjoint ones no value can conform
+            void = (f"; its ranges {clash[0]} and {clash[1]} have no common value, so no literal conforms "
+                    "(a choice of datatypes is an owl:unionOf)") if clash else ""
+            for r in ranges:
+                q = next(x for x in owners if (x, RDFS.range, r) in o)
+                via = "" if q == p else f" (the range of {q}, a super-property)"
+                if self.restriction(p, name, subj, r, via):
                     continue
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
                     if is_langstring(c):
                         c = RDF.langString
                     if c == RDF.langString or (str(c).startswith(str(XSD)) and is_xsd_datatype(c)):
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,
-                                  f"values of {p} must have datatype {c}", datatype=c)
+                                  f"values of {p} must have datatype {c}{via}{void}", bool(via), datatype=c)
                     elif c == RDFS.Literal:
                         self.prop(f"range-{name}-literal", subj, p, SH.Violation,
-                                  f"values of {p} must be literals", nodeKind=SH.Literal)
+                                  f"values of {p} must be literals{via}", bool(via), nodeKind=SH.Literal)
                     elif c in self.classes and c not in self.datatypes and c not in _TOP:
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Warning,
-                                  f"values of {p} should be instances of {c}", **{"class": c})
+                                  f"values of {p} should be instances of {c}{via}", bool(via), **{"class": c})
             if (p, RDF.type, OWL.DatatypeProperty) in o:
                 self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be literals", nodeKind=SH.Literal)
             elif (p, RDF.type, OWL.ObjectProperty) in o:
@@ -220,9 +246,10 @@ class _Builder:
                 self.prop(f"functional-{name}", subj, p, SH.Violation, f"{p} is functional: at most one value",
                           maxCount=Literal(1))
 
-    def restriction(self, p: URIRef, name: str, subj: tuple[URIRef, URIRef], r: Any) -> bool:
+    def restriction(self, p: URIRef, name: str, subj: tuple[URIRef, URIRef], r: Any, via: str = "") -> bool:
         """The shape of a range that is a datatype restriction (named or in place): ``sh:datatype`` its
-        base (when built in) and one SHACL parameter per facet; False when ``r`` is none."""
+        base (when built in) and one SHACL parameter per facet; False when ``r`` is none. ``via``:
+        appended to the message (the super-property the range is inherited from)."""
         restriction = datatype_restriction(self.o, r)
         if restriction is None:
             return False
@@ -247,7 +274,7 @@ class _Builder:
         if constraints:
             label = self.name(restriction.name) if restriction.name is not None else "restriction"
             self.prop(f"range-{name}-{label}", subj, p, SH.Violation,
-                      f"values of {p} must be {restriction.describe(self.o)}", **constraints)
+                      f"values of {p} must be {restriction.describe(self.o)}{via}", bool(via), **constraints)
         return True
 
     def restrictions(self) -> None:
@@ -385,7 +412,7 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
             # pyshacl writes the constraint's value as Python (Literal("250", datatype=xsd:integer)): its text
             msg = _PY_LITERAL.sub(lambda m: m.group(1), str(msg)) if msg is not None else msg
             findings.append(Finding(severity=_SEVERITY.get(sev_iri, "warning"), message=f"[{shape}] {msg}",
-                                    location=(focus.n3() if isinstance(focus, Literal) else str(focus))
+                                    location=(focus.n3() if isinstance(focus, (Literal, BNode)) else str(focus))
                                     if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
