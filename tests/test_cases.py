@@ -9,6 +9,9 @@ folder were checked by hand once; they say what is right, not merely what the co
 Format of ``expect.yaml`` (unknown keys are an error, so a misspelt check cannot pass unnoticed)::
 
     about: one line: what the case checks
+    fresh_cache: true                       # optional: the case's own empty cache root
+                                            # (KGC_CACHE_DIR), for a case whose output says whether
+                                            # something was computed or loaded (a text fit)
     steps:                                  # run in order, in the same copy of the folder
       - run: [compile, case.yaml, table.md, "{out}/m.rml.ttl"]   # argv of `kgc`
         exit: 0                             # the exit code (required)
@@ -59,7 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"
 FOLDERS = sorted(p.parent for p in CASES.glob("*/expect.yaml"))
 
-_TOP = {"about", "steps", "files"}
+_TOP = {"about", "fresh_cache", "steps", "files"}
 _STEP = {"run", "exit", "stdout", "stderr", "not_stdout", "not_stderr", "stdout_lines", "stderr_lines",
          "stdout_count", "stderr_count", "files"}
 _FILE = {"path", "exists", "graph", "text", "contains", "not_contains", "line_count", "lines_with", "json"}
@@ -222,6 +225,8 @@ def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
     out.mkdir()
     places = Places(work, out)
     monkeypatch.chdir(work)
+    if expect.get("fresh_cache"):  # what other runs stored must not decide what this one prints
+        monkeypatch.setenv("KGC_CACHE_DIR", str(tmp_path / "cache"))
     for i, step in enumerate(expect["steps"], 1):
         _unknown(f"{folder.name} step {i}", step, _STEP)
         assert "run" in step and "exit" in step, f"{folder.name} step {i}: 'run' and 'exit' are required"
