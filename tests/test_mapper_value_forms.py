@@ -1,5 +1,6 @@
 """Evidence read from the values: decimal-comma columns with a few faulty cells, the forms of text values
-(e-mail addresses, telephone numbers, web addresses) a property's name promises."""
+(e-mail addresses, telephone numbers, web addresses) a property's name promises, and terms the
+vocabulary marks owl:deprecated."""
 from __future__ import annotations
 
 from rdflib import URIRef
@@ -69,4 +70,13 @@ def test_elimination_gives_a_property_named_for_a_form_only_a_column_of_that_for
     # the leftover column holds e-mail addresses: the only leftover text property of that form takes it
     rows, _ = _map(tmp_path, onto, "Name;Q7\nA;a@x.org\nB;b@y.org\nC;c@z.org\n")
     assert ("Q7", "ex:email", None) in rows
+
+
+def test_deprecated_terms_are_not_proposed(tmp_path):
+    onto = ("ex:name a owl:DatatypeProperty ; rdfs:label \"Name\" ; rdfs:domain ex:Firm ; rdfs:range xsd:string .\n"
+            "ex:oldCity a owl:DatatypeProperty ; rdfs:label \"City\" ; owl:deprecated true ; rdfs:domain ex:Firm .\n"
+            "ex:town a owl:DatatypeProperty ; rdfs:label \"Town\" ; owl:deprecated false ; rdfs:domain ex:Firm .\n")
+    rows, msgs = _map(tmp_path, onto, "Name,City,Town\nA,Rome,Ostia\nB,Turin,Ivrea\n")
+    assert ("City", "ex:oldCity", None) not in rows and ("Town", "ex:town", None) in rows
+    assert "1 term(s) marked owl:deprecated true in the vocabulary not proposed: ex:oldCity" in msgs
 
