@@ -80,3 +80,13 @@ def test_deprecated_terms_are_not_proposed(tmp_path):
     assert ("City", "ex:oldCity", None) not in rows and ("Town", "ex:town", None) in rows
     assert "1 term(s) marked owl:deprecated true in the vocabulary not proposed: ex:oldCity" in msgs
 
+
+def test_elimination_leaves_a_property_a_column_names_but_whose_values_misfit(tmp_path):
+    onto = ("ex:name a owl:DatatypeProperty ; rdfs:label \"Name\" ; rdfs:domain ex:Firm ; rdfs:range xsd:string .\n"
+            "ex:price a owl:DatatypeProperty ; rdfs:label \"Price\" ; rdfs:domain ex:Firm ; rdfs:range xsd:decimal .\n")
+    # 'Price' names ex:price, its values are no numbers: the row number does not take the price by elimination
+    rows, _ = _map(tmp_path, onto, "No;Name;Price\n1;A;dear\n2;B;cheap\n3;C;fair\n")
+    assert {r[0] for r in rows} == {"Name"}
+    # no column names it: the whole numbers are the only ones its range admits, and take it
+    rows, _ = _map(tmp_path, onto, "No;Name;Remark\n1;A;dear\n2;B;cheap\n3;C;fair\n")
+    assert ("No", "ex:price", None) in rows

@@ -12,7 +12,8 @@ candidate by value kind and no other column has that property as its only candid
 decimal property for the decimal column can leave one whole-number property for the
 whole-number column). Text columns compete for text properties; when several remain, none is
 guessed; a text property whose name promises e-mail addresses, telephone numbers or web
-addresses takes only a column of that form (:mod:`.forms`). Every pair carries the evidence and a low confidence (0.5): it is a reading of the
+addresses takes only a column of that form (:mod:`.forms`), and a property a leftover column names but
+whose range its values do not fit goes to no other column. Every pair carries the evidence and a low confidence (0.5): it is a reading of the
 data, not of the names.
 """
 from __future__ import annotations
@@ -92,11 +93,25 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
     kinds = {r: value_kind(info.data.values(r)) for r in cols}
     admits = {p: range_kinds(ontology, p) for p in props}
     _refine_text_forms(info, ontology, kinds, admits)
+    for p in _claimed_by_name(matcher, cols, props, kinds, admits):
+        props.remove(p)
     ids_left = set(ids)
     while _unique_pairs(info, ontology, cols, props, kinds, admits, ids_left, take) + \
             _mutual_best(info, ontology, matcher, cols, [p for p in props if p not in ids_left], kinds, admits, take):
         pass
     return new
+
+
+def _claimed_by_name(matcher: NameMatcher, cols: list[str], props: list[URIRef], kinds: dict,
+                     admits: dict) -> list[URIRef]:
+    """The properties a leftover column names (similarity :data:`.analysis.MIN_SCORE` or more) whose range
+    does not admit that column's values (``Preis`` ~ ``ex:preis``, but its prices are written ``ab 5 Euro``):
+    the name says the property is that column's, the values that the column is faulty; neither says
+    another column's values are the property's, so elimination does not hand it to one (a row number is no
+    price)."""
+    return [p for p in props
+            if any(kinds[c] is not None and kinds[c] not in admits[p] and not is_code_name(c)
+                   and matcher.score(" ".join(reference_words(c)), p) >= MIN_SCORE for c in cols)]
 
 
 def _refine_text_forms(info: SourceInfo, ontology: Ontology, kinds: dict, admits: dict) -> None:
