@@ -290,6 +290,14 @@ class Ontology:
         return frozenset(out)
 
     @cached_property
+    def deprecated(self) -> frozenset[URIRef]:
+        """Terms the files mark ``owl:deprecated true`` (OWL 2 Structural Specification, section 5.5: a
+        built-in annotation property; true means the entity should no longer be used). Only the literal
+        ``true`` (``"true"^^xsd:boolean``, ``"true"``, ``"1"``) counts: ``false`` deprecates nothing."""
+        return frozenset(s for s, o in self.graph.subject_objects(OWL.deprecated)
+                         if isinstance(s, URIRef) and isinstance(o, Literal) and str(o).strip().lower() in ("true", "1"))
+
+    @cached_property
     def annotation_uses(self) -> dict[URIRef, int]:
         """Annotation properties of the vocabularies -> how many of their classes and properties carry a
         literal value of it.

@@ -307,6 +307,19 @@ def _audit_class_only(a: _RowAudit, row: MappingRow) -> None:
                   "Class): the cell qualifies no value and is ignored", "an empty cell", None, severity="warning")
 
 
+def _audit_deprecated(a: _RowAudit, row: MappingRow) -> None:
+    """A warning per property or class cell naming a term the ontology marks ``owl:deprecated true``
+    (OWL 2 Structural Specification 5.5: the term should no longer be used)."""
+    cells = [("ontology_property", row.ontology_property)]
+    cells += [("entity_class", c) for c in split_class_alternatives(row.entity_class)]
+    cells += [("related_entity_class", c) for c in split_class_alternatives(row.related_entity_class)]
+    for column, text in cells:
+        iri = a.ontology.expand(text) if text else None
+        if iri is not None and iri in a.ontology.deprecated:
+            a.add(column, f"{text!r} is marked owl:deprecated true in the ontology: it should no longer be used",
+                  "a term the ontology does not deprecate", severity="warning", code="deprecated-term")
+
+
 def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
                case: Case) -> list[Finding]:
     a = _RowAudit(row, table, ontology)
@@ -325,6 +338,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   ontology.closest(cls, classes)[0])
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
+    _audit_deprecated(a, row)
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
     if prop_iri is not None and ontology.kind(prop_iri) in ("object_property", "datatype_property", "property"):
         _outside_domain(a, row, prop_iri)

@@ -21,7 +21,8 @@ of other namespaces are other vocabularies the KG may use freely and are not rep
 
 Each finding names the term, how many triples use it, the line of its first use (IRIs written in
 full, ``<...>``) and the closest declared term by local name. Terms of RDF, RDFS, OWL and XSD are
-never reported.
+never reported. A declared term the ontology marks ``owl:deprecated true`` (OWL 2 Structural
+Specification 5.5: it should no longer be used) is a ``warning``, with how many triples use it.
 
 The same namespace under the other scheme (``http://schema.org/`` for an ontology in
 ``https://schema.org/``, which schema.org publishes since 2020; YARRRML's predefined ``schema:`` is
@@ -94,6 +95,9 @@ class VocabularyCheck:
         for twin, ns in self.mirrors.items():
             self.watched[twin] = self.watched[ns]
         self.uses: dict[tuple[str, str], int] = {}
+        #: terms the ontology marks owl:deprecated true (OWL 2 Structural Specification 5.5) -> triples using them
+        self.deprecated = {str(t) for t in ontology.deprecated}
+        self.deprecated_uses: dict[str, int] = {}
         self.n_triples = 0
         self.n_declared = 0  # triples whose predicate, or whose class for rdf:type, the ontology declares
 
@@ -104,14 +108,21 @@ class VocabularyCheck:
         if pv == _RDF_TYPE:
             if isinstance(o, pyoxigraph.NamedNode) and o.value in self.classes:
                 self.n_declared += 1
+                self._deprecated_use(o.value)
             elif isinstance(o, pyoxigraph.NamedNode) and namespace_of(o.value) in self.watched:
                 key = ("class", o.value)
                 self.uses[key] = self.uses.get(key, 0) + 1
         elif pv in self.properties:
             self.n_declared += 1
+            self._deprecated_use(pv)
         elif namespace_of(pv) in self.watched:
             key = ("property", pv)
             self.uses[key] = self.uses.get(key, 0) + 1
+
+    def _deprecated_use(self, iri: str) -> None:
+        """Count one triple using a declared term, when the ontology deprecates it."""
+        if iri in self.deprecated:
+            self.deprecated_uses[iri] = self.deprecated_uses.get(iri, 0) + 1
 
     def _shown(self, iri: str) -> str:
         """``prefix:local`` where a prefix covers ``iri``, else ``<iri>``."""
@@ -162,6 +173,10 @@ class VocabularyCheck:
             findings.append(Finding(severity=worst, code="undeclared-term", location=str(path) if path else "",
                                     message=f"{len(rest)} more undeclared term(s) ({sum(n for _, n in rest)} "
                                             "triple(s)), not listed one by one"))
+        findings += [Finding(severity="warning", code="deprecated-term", term=f"<{term}>", location=str(path) if path else "",
+                             message=f"{self._shown(term)} is marked owl:deprecated true in the ontology ({n} triple(s)): "
+                                     "it should no longer be used")
+                     for term, n in sorted(self.deprecated_uses.items())]
         vacuous = bool(self.n_triples) and not self.n_declared  # every check of the ontology passed vacuously
         if vacuous:
             findings.append(Finding(severity="warning", code="no-ontology-term", location=str(path) if path else "",
@@ -174,7 +189,7 @@ class VocabularyCheck:
                                               if ns not in self.mirrors},
                                "other_scheme": dict(sorted(self.mirrors.items())), "n_triples": self.n_triples,
                                "n_triples_with_declared_terms": self.n_declared,
-                               "undeclared_terms": len(ordered), "triples_with_undeclared_terms_own": errors,
+                               "undeclared_terms": len(ordered), "deprecated_terms": len(self.deprecated_uses), "triples_with_undeclared_terms_own": errors,
                                "coverage": {"mode": "full"},
                                # the KG's verdict is then "not validated": the ontology's checks passed vacuously
                                **({"unchecked": "no triple uses a class or property the ontology declares, so the "

@@ -11,7 +11,9 @@ unassigned with a property of the class left unassigned when the property is the
 candidate by value kind and no other column has that property as its only candidate, repeating until nothing changes (taking a
 decimal property for the decimal column can leave one whole-number property for the
 whole-number column). Text columns compete for text properties; when several remain, none is
-guessed. Every pair carries the evidence and a low confidence (0.5): it is a reading of the
+guessed; a text property whose name promises e-mail addresses, telephone numbers or web
+addresses takes only a column of that form (:mod:`.forms`), and a property a leftover column names but
+whose range its values do not fit goes to no other column. Every pair carries the evidence and a low confidence (0.5): it is a reading of the
 data, not of the names.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pipeline.compile.parts import repeating_part
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_kind
+from pipeline.mappers.offline.forms import FORMS, named_form, value_form
 from pipeline.mappers.offline.identity import identifier_properties, names_another_scheme
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words
 from pipeline.mappers.offline.profile import distinct_records, is_key
@@ -89,11 +92,40 @@ def assign_by_elimination(info: SourceInfo, ontology: Ontology, matcher: NameMat
                                   f"only unassigned identifier property of {ontology.compact(info.cls)}")
     kinds = {r: value_kind(info.data.values(r)) for r in cols}
     admits = {p: range_kinds(ontology, p) for p in props}
+    _refine_text_forms(info, ontology, kinds, admits)
+    for p in _claimed_by_name(matcher, cols, props, kinds, admits):
+        props.remove(p)
     ids_left = set(ids)
     while _unique_pairs(info, ontology, cols, props, kinds, admits, ids_left, take) + \
             _mutual_best(info, ontology, matcher, cols, [p for p in props if p not in ids_left], kinds, admits, take):
         pass
     return new
+
+
+def _claimed_by_name(matcher: NameMatcher, cols: list[str], props: list[URIRef], kinds: dict,
+                     admits: dict) -> list[URIRef]:
+    """The properties a leftover column names (similarity :data:`.analysis.MIN_SCORE` or more) whose range
+    does not admit that column's values (``Preis`` ~ ``ex:preis``, but its prices are written ``ab 5 Euro``):
+    the name says the property is that column's, the values that the column is faulty; neither says
+    another column's values are the property's, so elimination does not hand it to one (a row number is no
+    price)."""
+    return [p for p in props
+            if any(kinds[c] is not None and kinds[c] not in admits[p] and not is_code_name(c)
+                   and matcher.score(" ".join(reference_words(c)), p) >= MIN_SCORE for c in cols)]
+
+
+def _refine_text_forms(info: SourceInfo, ontology: Ontology, kinds: dict, admits: dict) -> None:
+    """Split the text kind by the forms of :mod:`.forms` (changed in place): a text column of e-mail
+    addresses (telephone numbers, web addresses) is of that form, a text property whose name promises a
+    form admits only columns of it (a price is no e-mail address), and any other text property admits
+    every form (an e-mail address is text)."""
+    for r, k in kinds.items():
+        if k == "text":
+            kinds[r] = value_form(info.data.values(r)) or "text"
+    for p, ks in admits.items():
+        if "text" in ks:
+            form = named_form(ontology, p)
+            admits[p] = (ks - {"text"}) | {form} if form else ks | set(FORMS)
 
 
 def _unique_pairs(info: SourceInfo, ontology: Ontology, cols: list[str], props: list[URIRef], kinds: dict,
@@ -150,7 +182,7 @@ def _mutual_best(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, col
             floor[r] = MUTUAL_VALUE_SCORE if coded else MUTUAL_SCORE
             for p in props:
                 if kinds[r] in admits[p]:
-                    cos = (matcher.cosine(sample, p) if kinds[r] == "text" and sample else None) or 0.0
+                    cos = (matcher.cosine(sample, p) if kinds[r] in ("text", *FORMS) and sample else None) or 0.0
                     sc[(r, p)] = cos if coded else max(matcher.score(text, p), cos)
         if not sc:
             return 0

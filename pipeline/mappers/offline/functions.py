@@ -6,8 +6,8 @@
 * ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
   ``normalizeBoolean``).
 * ``toDecimal()``: a literal typed ``xsd:decimal`` (double, float) whose column writes a decimal
-  comma (``8,99``, ``1.234,56``; :func:`.profile.decimal_comma_column`) gets the point (FnO
-  ``normalizeDecimalComma``).
+  comma (``8,99``, ``1.234,56``; more than half of its values: :func:`.profile.decimal_comma_share`) gets the
+  point (FnO ``normalizeDecimalComma``); the other values get none and are counted (:mod:`.unmapped`).
 * ``toTime()``: a literal typed ``xsd:time`` whose values are clock times without seconds
   (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
@@ -36,8 +36,8 @@ from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
-from pipeline.mappers.offline.fit import column_datetime, has_time_of_day, misfits
-from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_column
+from pipeline.mappers.offline.fit import MOSTLY_FITS, column_datetime, has_time_of_day, misfits
+from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -50,7 +50,7 @@ _XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 _VALUE_FUNCTIONS = (
     ((XSD.boolean,), XSD_BOOLEAN, lambda vs: _share(vs, udfs.normalize_boolean) == 1.0,
      "toBoolean()", "value normalised to xsd:boolean (true/false)", "read as booleans"),
-    ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, decimal_comma_column,
+    ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: decimal_comma_share(vs) > MOSTLY_FITS,
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),

@@ -76,6 +76,15 @@ def _representatives(ont: Ontology, props: list[URIRef]) -> list[URIRef]:
     return out
 
 
+def _deprecated_note(case, ont: Ontology) -> Finding:
+    """An info naming the vocabulary terms marked ``owl:deprecated true`` that the mapper does not propose
+    (up to five, then how many more)."""
+    gone = sorted(ont.compact(t) for t in ont.deprecated)
+    shown = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+    return Finding("map", ", ".join(str(p) for p in case.ontologies), f"{len(gone)} term(s) marked owl:deprecated "
+                   f"true in the vocabulary not proposed: {shown}", severity="info")
+
+
 def _borrow(infos: list[SourceInfo]) -> None:
     """Mark classes a source only refers to: its entities of the class carry nothing but a composite
     key of another source, which describes the same class with more (``lives.csv`` repeats the
@@ -169,6 +178,11 @@ class OfflineMapper:
         # a class the vocabularies only name as a superclass, never describing it, is a term of a vocabulary not
         # loaded: the records would fit it vacuously (it has no property), and the mapper would climb to it
         skip |= ont.undescribed_superclasses
+        # a term the vocabulary marks owl:deprecated true should no longer be used (OWL 2 Structural
+        # Specification 5.5): it is no candidate, and the note says which were left out
+        skip |= ont.deprecated
+        if ont.deprecated:
+            notes.append(_deprecated_note(case, ont))
         classes = sorted(c for c in ont.classes if c not in skip and not str(c).startswith(str(SKOS)))
         # a vocabulary of properties alone (Dublin Core elements) declares no class: every individual is an
         # owl:Thing (OWL 2 Direct Semantics), the one class its entities can be typed with
@@ -177,7 +191,7 @@ class OfflineMapper:
         # nor is a term the vocabularies also declare a class (schema:Audience typed a datatype property by a
         # vocabulary that meant schema:audience): a property named like a class would take its columns
         props = _representatives(ont, [p for p in ont.properties if not str(p).startswith(_META)
-                                       and p not in ont.classes])
+                                       and p not in ont.classes and p not in ont.deprecated])
         # a property whose own ranges include a datatype as well as classes (schema.org's `description`: Text
         # or TextObject; `image`: URL or ImageObject) takes a literal column too: "rangeIncludes" lists the
         # types its values may have, one of which is a literal (https://schema.org/docs/datamodel.html); an

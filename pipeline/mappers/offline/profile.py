@@ -33,7 +33,7 @@ from pipeline.fno.decimals import decide_decimal_mark
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, Values, sample_indices
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_DATE", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
-           "present_values", "QUALIFIED_YEAR", "decimal_comma_column", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "present_values", "QUALIFIED_YEAR", "decimal_comma_column", "decimal_comma_share", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
 _T = TypeVar("_T")
@@ -107,17 +107,26 @@ def present_values(values: Sequence[str]) -> Sequence[str]:
     return memoised(values, "present", compute)
 
 
-def decimal_comma_column(values: Sequence[str]) -> bool:
-    """The column writes numbers with a decimal comma: every non-empty value that is no missing-value
-    marker (:data:`MISSING_MARKERS`: ``NA``, ``-``) reads as such a number
-    with the mark the column decides (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler
-    will; :func:`pipeline.fno.udfs.normalize_decimal`) and some value shows the comma is no thousands
+def decimal_comma_share(values: Sequence[str]) -> float:
+    """Share (0..1) of a column's non-empty values, missing-value markers (:data:`MISSING_MARKERS`: ``NA``,
+    ``-``) left out, that read as numbers with a decimal comma: each is read with the mark the column
+    decides (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler will;
+    :func:`pipeline.fno.udfs.normalize_decimal`), and some value must show the comma is no thousands
     separator: a comma followed by other than three digits (``8,99``, ``12,5``) or a point before a
-    comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing."""
+    comma (``1.234,56``). ``1,500`` alone could be either, so it decides nothing (share 0). A cell no
+    mark makes a number (``€ 5,50``, a typo) lowers the share: ``toDecimal()`` gives it no value."""
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     mark = decide_decimal_mark(vals).mark if vals else None
-    return bool(vals) and all(udfs.normalize_decimal(v, mark) for v in vals) \
-        and any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in vals)
+    read = [v for v in vals if udfs.normalize_decimal(v, mark)]
+    if not any(re.search(r",(\d{1,2}|\d{4,})$", v) or ("." in v and "," in v) for v in read):
+        return 0.0
+    return len(read) / len(vals)
+
+
+def decimal_comma_column(values: Sequence[str]) -> bool:
+    """The column writes numbers with a decimal comma: every non-empty value that is no missing-value
+    marker reads as such a number (:func:`decimal_comma_share` is 1)."""
+    return decimal_comma_share(values) == 1.0
 
 
 def memoised(values: Sequence[str], name: str, compute: Callable[[], _T]) -> _T:

@@ -22,6 +22,8 @@ from collections import Counter
 from rdflib import URIRef
 
 from pipeline.findings import Finding
+from pipeline.fno import udfs
+from pipeline.fno.decimals import decide_decimal_mark
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
@@ -273,6 +275,8 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
                                    f"({row.ontology_property}, {row.function_name}): {sum(marked.values())} cell(s) "
                                    f"say no value ({', '.join(repr(v) for v, _ in marked.most_common(3))}): they give "
                                    "no triple", column="data_reference", value=row.data_reference, severity="info"))
+            if row.function_name == "toDecimal()":
+                out += _unread_decimals(info, row)
             if row.function_name != "skipMissing()":
                 continue
         bad, n = misfits(present_values(info.data.values(row.data_reference)), {row.datatype})
@@ -292,3 +296,21 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
                            column="datatype", value=row.datatype, expected=f"values of {row.datatype}",
                            severity="warning"))
     return out
+
+
+def _unread_decimals(info: SourceInfo, row: MappingRow) -> list[Finding]:
+    """A warning for a ``toDecimal()`` row some of whose values no decimal mark makes a number (``€ 5,50``
+    in a column of ``12,00``): the function, run with the mark the column decides
+    (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler passes it), gives them no value.
+    The mapper proposes the function when most values read (:func:`.profile.decimal_comma_share`)."""
+    vals = [v.strip() for v in present_values(info.data.values(row.data_reference)) if v and v.strip()]
+    mark = decide_decimal_mark(vals).mark if vals else None
+    bad = Counter(v for v in vals if not udfs.normalize_decimal(v, mark))
+    if not bad:
+        return []
+    shown = ", ".join(repr(v) for v, _ in bad.most_common(3))
+    return [Finding("map", str(info.data.source.path), f"column {row.data_reference!r} of {info.name} maps to "
+                    f"{row.ontology_property} with toDecimal(), but {sum(bad.values())} of its {len(vals)} values "
+                    f"are no number with the column's decimal mark {mark!r} (e.g. {shown}): they give no triple",
+                    column="function_name", value=row.function_name, expected="numbers with a decimal comma",
+                    severity="warning")]
