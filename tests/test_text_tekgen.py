@@ -184,7 +184,8 @@ def test_without_train_kgc_text_is_zero_shot_and_says_so(tmp_path, monkeypatch, 
     assert "tiny_film: zero-shot (zero-shot: no training sentence of this ontology, 1 training ontologies, " \
         "fitted on this run)" in out
     # the fit of minutes is announced before it starts, with what it learns from
-    stages = [re.sub(r" \(\d+\.\d s\)$", "", line).split(" in ")[0] for line in captured.err.splitlines()
+    stages = [re.sub(r" \(\d+\.\d s, peak memory \d+(\.\d)? [MG]B\)$", "", line).split(" in ")[0]
+              for line in captured.err.splitlines()
               if line.startswith("kgc text: ")]
     assert stages == ["kgc text: tiny_film: zero-shot: fitting the offline extractor on 8 training sentences of 1 "
                       "other ontologies (no training sentence of this one)",

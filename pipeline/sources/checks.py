@@ -25,6 +25,7 @@ from pipeline.manifest import FORMATS, Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
+from pipeline.sources.xml_parser import parse_file
 
 __all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "repeated_header_lines", "json_top_level",
            "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
@@ -327,18 +328,17 @@ def xml_no_records(path: Path, root: etree._Element) -> Finding | None:
 
 
 def parse_xml(path: Path) -> etree._ElementTree:
-    """Parse without the network, never resolving external entities (XXE); internal entities
-    are expanded as the engine's parser (expat) expands them, so both read the same text.
+    """Parse as the engine reads (:func:`pipeline.sources.xml_parser.parse_file`: internal-subset
+    attribute defaults applied, nothing external read, never resolving external entities: XXE);
+    internal entities are expanded as the engine's parser (expat) expands them, so both read the same text.
 
     Raises:
         lxml.etree.XMLSyntaxError: not well-formed.
     """
-    safe = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
-    tree = etree.parse(str(path), safe)
+    tree = parse_file(path)
     entities = list(tree.docinfo.internalDTD.iterentities()) if tree.docinfo.internalDTD is not None else []
     if entities and not any(e.system_url for e in entities):  # with an external one, _unresolved_entity says so
-        tree = etree.parse(str(path), etree.XMLParser(resolve_entities="internal", no_network=True,
-                                                      load_dtd=False, huge_tree=True))
+        tree = parse_file(path, resolve_entities="internal")
     return tree
 
 

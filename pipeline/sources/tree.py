@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from jsonpath_ng.exceptions import JSONPathError
 from jsonpath_ng.ext import parse as jp_parse
@@ -27,7 +28,8 @@ from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, d
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, element_prefixes, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "flatten_records", "markup_references"]
+__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "flatten_records", "markup_references",
+           "xsi_types", "XSI"]
 
 
 def _qname(el: etree._Element, prefixes: dict[str, str] | None = None) -> str:
@@ -254,6 +256,47 @@ def _repeating(record: etree._Element, iterator: str, defaults: dict[str, str]) 
     return list(found.items())
 
 
+#: The XML Schema instance namespace, whose ``type`` attribute names an element's type.
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+
+def xsi_types(elements: list, path: str, iterator: str, namespaces: dict[str, str]) -> Finding | None:
+    """The warning that the records at ``iterator`` are of several types by their ``xsi:type``
+    attribute, else ``None``.
+
+    ``xsi:type`` names the type of the element that carries it (XML Schema 1.1 Part 1, section 2.7.1):
+    records of one element name with different ``xsi:type`` values are different kinds of thing
+    (``<Party xsi:type="Person">`` beside ``<Party xsi:type="Organization">``). Read at one iterator
+    they are one kind of record, mapped to one class; the manifest can list the file once per type,
+    each with an iterator selecting that type's records (a predicate on ``@xsi:type``).
+
+    Args:
+        elements: the record elements. path: the file, as messages name it. iterator: the records' XPath.
+        namespaces: prefix -> namespace URI, as the iterator and references use them.
+    Returns:
+        A ``warning`` naming each type with its count and a manifest entry per type; ``None`` when the
+        records carry at most one ``xsi:type`` value.
+    """
+    counts: dict[str, int] = {}
+    for e in elements:
+        t = e.get(f"{{{XSI}}}type") if isinstance(e, etree._Element) else None
+        if t is not None:
+            counts[t.strip()] = counts.get(t.strip(), 0) + 1
+    if len(counts) < 2:
+        return None
+    prefix = next((p for p, uri in namespaces.items() if uri == XSI and p), "xsi")
+    shown = ", ".join(f"{t!r} ({n})" for t, n in counts.items())
+    untyped = len([e for e in elements if isinstance(e, etree._Element)]) - sum(counts.values())
+    none = f", {untyped} without one" if untyped else ""
+    entries = "; ".join(f"{{path: {Path(path).name}, name: {t.split(':')[-1]}.xml, iterator: "
+                        f"\"{iterator}[@{prefix}:type='{t}']\"}}" for t in counts)
+    return Finding("source", path, f"the records at {iterator!r} are of {len(counts)} types by their {prefix}:type "
+                   f"attribute: {shown}{none}; {prefix}:type names each element's type (XML Schema 1.1 Part 1, "
+                   f"section 2.7.1), but read at one iterator they are one kind of record, mapped to one class; to "
+                   f"map each type as its own kind, list the file once per type in the manifest: {entries}",
+                   column="iterator", value=iterator, expected="one iterator per xsi:type", severity="warning")
+
+
 #: The namespace of ``xml:lang``, ``xml:id``, bound to ``xml`` in every document (Namespaces in XML, 3).
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 
@@ -417,6 +460,9 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
             f"{src.path.name}, name: {first.rsplit('/', 1)[-1].split(':')[-1]}.xml, iterator: {first}}})",
             column="iterator", value=iterator, expected="one iterator per kind of record", candidate=first,
             severity="info" if own_text else "warning"))
+    typed = xsi_types(elements, str(src.path), iterator, namespaces)
+    if typed is not None:
+        findings.append(typed)
     refs: list[str] = []
     for r in records:
         refs.extend(k for k in r if k not in refs)

@@ -30,6 +30,7 @@ from pipeline.llm import LLMError, LLMSettings
 from pipeline.text import run_folder
 from pipeline.text.data import Sentence, TextOntology, load_ontology, load_sentences
 from pipeline.text.fit_cache import Fit, FitCache
+from pipeline.text.heartbeat import Heartbeat, peak_memory
 from pipeline.text.llm import LLMExtractor
 from pipeline.text.manifest import TextCase, benchmark_dir, ontology_names, tekgen_dir
 from pipeline.text.metrics import Output, macro, score_ontology
@@ -131,8 +132,10 @@ def run_case(case: TextCase, out: Path, *, extractor: Any = None, kind: str = "o
             the zero-shot setting.
         extra_training: training data of other ontologies, ``{name: (ontology, sentences)}``.
         validate: run SV2, CS2 and SHACL on the KG.
-        progress: called with a line as each stage starts (the fit, the extraction, validation):
-            a zero-shot fit takes tens of minutes, which a user must not wait through in silence;
+        progress: called with a line as each stage starts (the fit, the extraction, validation), with
+            the time since the start and the peak memory, and once a minute while a stage runs
+            (:class:`.heartbeat.Heartbeat`): a zero-shot fit takes tens of minutes, which a user must
+            not wait through in silence;
             and when the fit is done: loaded from the cache (:class:`.fit_cache.FitCache`, the file
             named) or fitted (and stored: the same training data, settings and code load it next time).
     Returns:
@@ -191,47 +194,53 @@ def _run(case: TextCase, out: Path, where: dict[str, Any], *, extractor: Any, ki
     def say(stage: str) -> None:
         where["stage"] = stage
         if progress is not None:
-            progress(f"{case.name}: {stage} ({time.perf_counter() - t0:.1f} s)")
+            progress(f"{case.name}: {stage} ({time.perf_counter() - t0:.1f} s, peak memory {peak_memory()})")
 
     texts = [s.text for s in case.sentences]
     train = _training(case, protocol, extra_training)
     if not case.ontology.relations:  # said when the ontology was read: no relation, no triple
         extractor = _NoRelations()
-    if extractor is None:
-        if kind == "offline":
-            zero_shot = case.ontology.name.removeprefix("ont_") not in train
-            if zero_shot:  # what the extractor learned on other ontologies' training sentences
-                train.update(general_training(case.ontology))
-                if not train:
-                    raise InputError("no training sentences: give 'train' in the manifest, or make Text2KGBench "
-                                     "readable (TEXT2KGBENCH_DIR) for the zero-shot setting", path=case.path, key="train")
-            n_train = sum(len(ss) for _, ss in train.values())
-            fitting = (f"zero-shot: fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
-                       "other ontologies (no training sentence of this one)" if zero_shot else
-                       f"fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
-                       f"ontolog{'y' if len(train) == 1 else 'ies'}")
+    # a stage that runs for minutes (a step of the zero-shot fit) is repeated once a minute; stopped
+    # before validation, which forks (a thread must not be running then: validation.parallel)
+    with Heartbeat(progress, case.name, lambda: where["stage"], t0):
+        if extractor is None:
+            if kind == "offline":
+                zero_shot = case.ontology.name.removeprefix("ont_") not in train
+                if zero_shot:  # what the extractor learned on other ontologies' training sentences
+                    train.update(general_training(case.ontology))
+                    if not train:
+                        raise InputError("no training sentences: give 'train' in the manifest, or make "
+                                         "Text2KGBench readable (TEXT2KGBENCH_DIR) for the zero-shot setting",
+                                         path=case.path, key="train")
+                n_train = sum(len(ss) for _, ss in train.values())
+                fitting = (f"zero-shot: fitting the offline extractor on {n_train:,} training sentences of "
+                           f"{len(train)} other ontologies (no training sentence of this one)" if zero_shot else
+                           f"fitting the offline extractor on {n_train:,} training sentences of {len(train)} "
+                           f"ontolog{'y' if len(train) == 1 else 'ies'}")
 
-            def starting() -> None:
-                log.info("%s: %s", case.name, fitting)
-                say(fitting)
+                def starting() -> None:
+                    log.info("%s: %s", case.name, fitting)
+                    say(fitting)
 
-            def prepare(ex: OfflineExtractor) -> None:
-                if ex.zero_shot_for(case.ontology) and ex.relations(case.ontology):
-                    ex.label_model  # fitted on first use: stored with the fit, not redone on the next run
-            fit = FitCache().fitted(case.offline, train,
-                                    lambda: OfflineExtractor(**case.offline).fit(train, lambda s: say(f"fitting: {s}")),
-                                    prepare, starting)
-            extractor = fit.extractor
-            done = (f"{'zero-shot: ' if zero_shot else ''}the offline extractor for {n_train:,} training sentences of "
-                    f"{len(train)} {'other ' if zero_shot else ''}ontolog{'y' if len(train) == 1 else 'ies'} "
-                    f"{fit.describe()}")
-            log.info("%s: %s", case.name, done)
-            say(done)
-        else:
-            extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
-    say(f"extracting triples from {len(texts):,} sentences")
-    start = time.perf_counter()
-    raw = extractor.extract(texts, case.ontology)
+                def prepare(ex: OfflineExtractor) -> None:
+                    if ex.zero_shot_for(case.ontology) and ex.relations(case.ontology):
+                        ex.label_model  # fitted on first use: stored with the fit, not redone on the next run
+                fit = FitCache().fitted(
+                    case.offline, train,
+                    lambda: OfflineExtractor(**case.offline).fit(train, lambda s: say(f"fitting: {s}")),
+                    prepare, starting)
+                extractor = fit.extractor
+                done = (f"{'zero-shot: ' if zero_shot else ''}the offline extractor for {n_train:,} training "
+                        f"sentences of {len(train)} {'other ' if zero_shot else ''}"
+                        f"ontolog{'y' if len(train) == 1 else 'ies'} "
+                        f"{fit.describe()}")
+                log.info("%s: %s", case.name, done)
+                say(done)
+            else:
+                extractor = LLMExtractor([s for _, ss in train.values() for s in ss], settings=llm_settings)
+        say(f"extracting triples from {len(texts):,} sentences")
+        start = time.perf_counter()
+        raw = extractor.extract(texts, case.ontology)
     per_sentence = (time.perf_counter() - start) / max(len(texts), 1)
     results = []
     for s, r in zip(case.sentences, raw):

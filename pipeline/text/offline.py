@@ -57,6 +57,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from scipy import sparse
 
 from pipeline import embeddings
 from pipeline.errors import InputError
@@ -82,6 +83,11 @@ __all__ = ["OfflineExtractor", "compatible", "setting_names"]
 log = logging.getLogger(__name__)
 
 STACK_MIN_SENTENCES = 200  # fewer training sentences: no stacker (see OfflineExtractor.fit)
+
+
+#: Candidate pairs vectorized at a time in a fit (:meth:`OfflineExtractor.fit`): bounds the transform's
+#: working memory, not the result.
+VECTORIZE_ROWS = 65_536
 
 
 def _csr32(m):
@@ -431,8 +437,11 @@ class OfflineExtractor:
                     pos_y.append(rel)
                     label_examples.append((s.text, a, b, rel, rels_of[name]))
         step(f"first-level models on {len(X):,} candidate pairs")
-        self.vec = DictVectorizer()
-        Xm = _csr32(self.vec.fit_transform(X))
+        # fitted, then the pairs transformed a block at a time (the same matrix as fit_transform): the
+        # transform holds a Python float per nonzero of its input, over a GB for a zero-shot fit's pairs
+        self.vec = DictVectorizer().fit(X)
+        Xm = _csr32(sparse.vstack([self.vec.transform(X[i:i + VECTORIZE_ROWS])
+                                   for i in range(0, len(X), VECTORIZE_ROWS)] or [self.vec.transform(X)], format="csr"))
         # features seen in fewer than min_df pairs name one entity, not a pattern: dropped
         # (a small training set has no frequent features: the bar scales with its size)
         support = np.asarray((Xm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
@@ -445,6 +454,12 @@ class OfflineExtractor:
                              "extractor learns to choose between relations and needs sentences that state "
                              "triples of at least two (their subject and object written in the sentence)", key="train")
         self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
+        # the feature dicts, one per candidate pair (a few kB each: most of the fit's memory), are in Xm
+        # now; the stacker reads a sentence's pairs for their mentions only
+        n_pairs = len(X)
+        del X, pos_x
+        for m in meta:
+            m[3][:] = [(a, b, None) for a, b, _ in m[3]]
         self.classes = [str(c) for c in self.relation.classes_]
         self.svec = DictVectorizer()
         Sm = _csr32(self.svec.fit_transform(S))
@@ -456,10 +471,12 @@ class OfflineExtractor:
         # the stacker learns from out-of-fold scores: a few dozen training sentences give it
         # too few positive pairs per fold to learn anything but noise
         if self.stack and len(texts) >= STACK_MIN_SENTENCES:
-            step("the stacker (cross-fitted scores, then its rounds)")
+            step(f"the stacker: out-of-fold scores of {n_pairs:,} candidate pairs (first-level models fitted "
+                 "again on each half of the training sentences)")
             scored = cross_fitted_scores(self, training, meta, Xm, np.array(y_bin), y_rel, _csr32(Sm[:, keep]),
                                          np.array(y_s))
             labels = stack_labels(scored, [y_rel[m[4]:m[4] + len(m[3])] for m in meta])
+            step(f"the stacker: its rounds on {sum(len(s) for s in scored):,} scored rows")
             self.stackers = fit_stackers(scored, labels, [m[2] for m in meta],
                                          groups=training_groups([m[0] for m in meta], [m[1] for m in meta]))
         self.threshold = self.given_threshold if self.given_threshold is not None else 0.2
@@ -467,7 +484,7 @@ class OfflineExtractor:
         # a disambiguation is written out when the training names used it at most spans it fired on
         self.variant_rate = variant_rates(variant_counts)
         log.info("offline extractor: %d training sentences, %d pairs (%d positive), %d relations, %.1f s",
-                 len(texts), len(X), len(pos_y), len(self.classes), time.perf_counter() - t0)
+                 len(texts), n_pairs, len(pos_y), len(self.classes), time.perf_counter() - t0)
         return self
 
     # -- extraction ------------------------------------------------------------------------

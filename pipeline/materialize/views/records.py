@@ -42,6 +42,7 @@ from pipeline.errors import InputError
 from pipeline.rdffile import refuse_remote_contexts
 from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import bind_default_prefix
+from pipeline.sources.xml_parser import parse_file, xml_parser
 
 __all__ = ["Value", "Source", "Iteration", "FORMULATIONS", "iterate", "read_document", "natural_value",
            "default_element_prefix", "xpath_failure", "XPATH_VERSION"]
@@ -280,8 +281,7 @@ def read_document(source: Source) -> Any:
         if source.formulation == "JSONPath":
             return json_numbers.loads(path.read_text(encoding="utf-8"))
         if source.formulation == "XPath":
-            parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-            return etree.parse(str(path), parser)
+            return parse_file(path)
         if source.formulation == "CSV":
             return path.read_text(encoding="utf-8")
         if source.formulation.startswith("SPARQL"):
@@ -361,8 +361,7 @@ def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces
     if formulation == "XPath":
         if isinstance(document, str):
             try:
-                document = etree.fromstring(document.encode("utf-8"),
-                                            etree.XMLParser(resolve_entities=False, no_network=True))
+                document = etree.fromstring(document.encode("utf-8"), xml_parser())
             except etree.XMLSyntaxError as exc:
                 raise InputError(f"{where}: not XML: {exc}") from exc
         root = document.getroot() if hasattr(document, "getroot") else document
