@@ -19,14 +19,14 @@ from pathlib import Path
 from lxml import etree
 from rdflib import Literal, URIRef
 
-from pipeline.errors import InputError, json_syntax_error
+from pipeline.errors import InputError, json_syntax_error, not_utf8
 from pipeline.findings import Finding
 from pipeline.manifest import FORMATS, Source
 from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "json_top_level",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "c1_controls", "json_top_level",
            "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
            "require_readable", "check_logical_sources", "xml_encoding"]
 
@@ -122,6 +122,47 @@ def csv_nul_byte(path: Path, delimiter: str = ",") -> Finding | None:
                    "engine's CSV reader would cut the value there", line=line, column=name,
                    expected="no NUL bytes in a CSV file; remove them (tr -d '\\000' < in.csv > out.csv) or "
                    "write the value another way")
+
+
+#: A C1 control character (U+0080-U+009F) in UTF-8: the bytes C2 80 ... C2 9F.
+_C1 = re.compile(rb"\xc2[\x80-\x9f]")
+
+
+def c1_controls(path: Path) -> Finding | None:
+    """The warning for C1 control characters (U+0080-U+009F) in a UTF-8 source, else ``None``.
+
+    No text uses them (XML 1.0, section 2.2, asks authors to avoid them; Unicode gives them no
+    printable meaning), while bytes 0x80-0x9F are the printable ``€ ‚ „ … – — “ ”`` ... of
+    Windows-1252: a file holding C1 controls is almost always a Windows-1252 file converted as if
+    it were ISO-8859-1 (``iconv -f latin1``), its ``€`` now U+0080 in every literal and IRI.
+
+    Returns:
+        A ``warning`` finding of stage ``source`` with the line and character of the first one and
+        the number in the file.
+    """
+    first, count, size, tail = None, 0, 0, b""
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 24), b""):
+            data = tail + chunk  # a pair split across two chunks is found in the next one
+            hits = list(_C1.finditer(data))
+            if hits and first is None:
+                first = size - len(tail) + hits[0].start()
+            count += len(hits)
+            tail = data[-1:] if data.endswith(b"\xc2") else b""
+            size += len(chunk)
+    if first is None:
+        return None
+    with path.open("rb") as fh:
+        head = fh.read(first + 2)
+    line = head.count(b"\n", 0, first) + 1
+    column = len(head[head.rfind(b"\n", 0, first) + 1:first].decode("utf-8", errors="replace")) + 1
+    char = head[first:].decode("utf-8", errors="replace")
+    meant = bytes([ord(char)]).decode("cp1252", errors="replace")
+    return Finding("source", str(path), f"{count:,} C1 control character(s), the first U+{ord(char):04X} at line "
+                   f"{line}, character {column} ({meant!r} in Windows-1252): a Windows-1252 file converted as if it "
+                   "were Latin-1?", line=line,
+                   expected="printable text; convert the original file with iconv -f cp1252 -t utf-8",
+                   severity="warning")
 
 
 def _deep_position(text: str, limit: int) -> tuple[int, int] | None:
@@ -351,17 +392,7 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
     line, why = getattr(exc, "lineno", None), str(exc)
     expected = f"a readable {fmt} file"
     if isinstance(exc, UnicodeDecodeError):
-        with path.open("rb") as fh:
-            head = fh.read(exc.start)
-        line, column = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
-        bad = exc.object[exc.start:exc.end].hex(" ")
-        why = f"not UTF-8: byte(s) {bad} at line {line}, column {column} (byte offset {exc.start})"
-        expected = "UTF-8 text; convert a Latin-1 / Windows-1252 file with iconv -f latin1 -t utf-8"
-        with path.open("rb") as fh:
-            head = fh.read(2)
-        if head in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark: Excel's "Unicode text"
-            why = f"not UTF-8: the file is UTF-16 (byte-order mark {head.hex(' ')})"
-            expected = "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
+        line, why, expected = not_utf8(path, exc)
     elif isinstance(exc, json.JSONDecodeError):
         line, why, expected = json_syntax_error(exc, exc.doc)
     elif isinstance(exc, OSError):
