@@ -25,7 +25,6 @@ from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
-from pipeline.materialize.guard import ILL_IRI
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error, parse_turtle
@@ -262,7 +261,8 @@ def _say_finding(finding, where_from=None) -> None:
 
     Args:
         finding: the finding. where_from: ``(predicate IRI, statement) -> "value 'x' in file line N"``
-            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI dropped.
+            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI or a
+            literal read as it is dropped.
     """
     file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
     print(finding, file=file)
@@ -270,7 +270,7 @@ def _say_finding(finding, where_from=None) -> None:
         print(f"  first dropped: {'; '.join(finding.value.split(' | '))[:600]}", file=file)  # the values, up to 3
     elif finding.stage == "materialize" and finding.value and "dropped" in finding.message:
         first = finding.value.split(" | ")[0]
-        found = where_from(first) if where_from is not None and ILL_IRI in finding.message else None
+        found = where_from(first) if where_from is not None else None
         print(f"  first dropped: {f'{found}: ' if found else ''}{first[:300]}{' ...' if len(first) > 300 else ''}",
               file=file)
 
