@@ -15,6 +15,7 @@ import csv
 import json
 import re
 from pathlib import Path
+from xml.parsers import expat
 
 from lxml import etree
 from rdflib import Literal, URIRef
@@ -26,8 +27,9 @@ from pipeline.sources.columns import check_utf8
 from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "c1_controls", "json_top_level",
-           "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "c1_controls",
+           "json_top_level", "json_records", "json_too_deep", "xml_too_deep", "xml_amplification", "xml_parse_error",
+           "parse_xml", "unresolved_entity", "read_error",
            "require_readable", "check_logical_sources", "xml_encoding"]
 
 
@@ -347,6 +349,88 @@ def parse_xml(path: Path) -> etree._ElementTree:
     return tree
 
 
+def _entity_references(path: Path) -> tuple[dict[str, str], list[tuple[str, int]]]:
+    """The internal entities ``path`` declares (name -> replacement text) and the references to them
+    in its content, ``(name, line)`` in document order, read without expanding any (expat: with a
+    default handler, a reference in content is reported, not expanded)."""
+    declared: dict[str, str] = {}
+    refs: list[tuple[str, int]] = []
+    parser = expat.ParserCreate()
+
+    def declaration(name, is_parameter, value, *_):
+        if not is_parameter and value is not None:
+            declared.setdefault(name, value)  # the first declaration binds (XML 1.0, section 4.2)
+
+    def default(data):
+        if data.startswith("&") and data.endswith(";") and data[1:-1] in declared:
+            refs.append((data[1:-1], parser.CurrentLineNumber))
+    parser.EntityDeclHandler, parser.DefaultHandler = declaration, default
+    try:
+        with path.open("rb") as fh:
+            parser.ParseFile(fh)
+    except (expat.ExpatError, OSError):  # a reference in an attribute value is expanded, and may stop it
+        pass
+    return declared, refs
+
+
+def xml_amplification(path: Path, message: str) -> Finding | None:
+    """The error for XML that libxml2 refused for entity amplification (a "billion laughs"
+    document: entities nested in entities, each reference multiplying the text), else ``None``.
+
+    The document is well-formed (XML 1.0, section 4 allows such declarations); the parser refuses
+    to expand it past its amplification limit, which protects memory. libxml2's own message names
+    line 1, column 7 and a C function; this one names the reference and what it expands to.
+
+    Args:
+        path: the XML file. message: the parser's error message.
+    Returns:
+        An ``error`` finding of stage ``source`` at the line of the reference that expands most.
+    """
+    if "amplification" not in message and "entity reference loop" not in message:
+        return None
+    declared, refs = _entity_references(path)
+    sizes: dict[str, tuple[float, int]] = {}
+
+    def size(name: str, seen: frozenset = frozenset()) -> tuple[float, int]:
+        """(characters the entity expands to, depth of nesting); a loop is infinite."""
+        if name in seen:
+            return float("inf"), len(seen)
+        if name not in sizes:
+            inner = [size(m, seen | {name}) for m in re.findall(r"&([^\s&;]+);", declared.get(name, ""))
+                     if m in declared]
+            plain = len(re.sub(r"&[^\s&;]+;", "", declared.get(name, "")))
+            sizes[name] = (plain + sum(n for n, _ in inner), 1 + max((d for _, d in inner), default=0))
+        return sizes[name]
+    worst = max(refs, key=lambda r: size(r[0])[0], default=None)
+    if worst is None:
+        return Finding("source", str(path), "XML refused: its entities would expand past the parser's limit "
+                       "(entities nested in entities, a \"billion laughs\" document)", line=None,
+                       expected="entities that expand to text of about their own size; replace the references "
+                       "by the text meant")
+    n, depth = size(worst[0])
+    if n == float("inf"):
+        return Finding("source", str(path), f"XML is not well-formed: the entity &{worst[0]}; refers to itself "
+                       "through the entities it holds (XML 1.0, well-formedness constraint: No Recursion)",
+                       line=worst[1], expected="entities that do not refer to themselves")
+    return Finding("source", str(path), f"the entity &{worst[0]}; expands to {int(n):,} characters through entities "
+                   f"nested {depth} deep (a \"billion laughs\" document): refused, past the XML parser's limit on "
+                   "entity expansion", line=worst[1],
+                   expected="entities that expand to text of about their own size; replace the reference by the "
+                   "text meant")
+
+
+def xml_parse_error(path: Path, exc: etree.XMLSyntaxError, parsed: Path | None = None) -> Finding:
+    """The error for XML that does not parse: nested too deeply (:func:`xml_too_deep`), refused for
+    entity amplification (:func:`xml_amplification`), else not well-formed (libxml2's message).
+
+    Args:
+        path: the file the finding names. exc: the parser's error.
+        parsed: the file that was parsed, when it is a copy of ``path`` (declared prefixes).
+    """
+    return xml_too_deep(path, None, exc.msg) or xml_amplification(parsed or path, exc.msg) or Finding(
+        "source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno, expected="well-formed XML")
+
+
 _XML_DECL = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
 
@@ -461,9 +545,7 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
             try:
                 tree = parse_xml(path)
             except etree.XMLSyntaxError as exc:
-                return xml_too_deep(path, None, exc.msg) or Finding(
-                    "source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno,
-                    expected="well-formed XML")
+                return xml_parse_error(path, exc)
             deep = xml_too_deep(path, tree)
             if deep is not None:
                 return deep
