@@ -107,8 +107,7 @@ def _stages(run: CaseRun, state: State, config: RunConfig, stages, progress, whe
                 msg = str(exc).removeprefix(f"{where}:{exc.line}: " if getattr(exc, "line", None) else f"{where}: ")
                 run.findings.append(Finding(name, Path(where).name if where else "", msg,
                                             line=getattr(exc, "line", None)))
-            # the case's summary line (CaseRun.summary) gives the message: logged again it would show twice
-            LOGGER.debug("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
+            LOGGER.error("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
         except Exception as exc:  # keep artifacts and report, whatever broke
             run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
             run.error_kind = "internal"
