@@ -16,6 +16,7 @@ __all__ = [
     "RMLError",
     "on_user_file",
     "json_syntax_error",
+    "not_utf8",
 ]
 
 
@@ -138,3 +139,38 @@ def json_syntax_error(exc, text: str) -> tuple[int, str, str]:
         return line, "trailing comma after the last element", what
     expected = next((v for k, v in _JSON_EXPECTED.items() if exc.msg.startswith(k)), "a JSON document")
     return exc.lineno, f"not valid JSON: {exc.msg} (column {exc.colno})", expected
+
+
+def not_utf8(path, exc: UnicodeDecodeError) -> tuple[int, str, str]:
+    """Where a file is not UTF-8 and how to convert it, for the person who has to fix it.
+
+    Python's codec error gives a byte offset only; this gives the line and column, the bytes, and
+    what they are in Windows-1252: the encoding spreadsheet programs on Windows write (Excel's
+    "CSV"), of which ISO-8859-1 (Latin-1) is the printable subset. Bytes 0x80-0x9F are C1 control
+    characters in ISO-8859-1 and printable characters in Windows-1252 (``€``, ``–``, ``“`` ...), so
+    converting with ``-f latin1`` would turn them into control characters; the WHATWG Encoding
+    Standard maps the label ``latin1`` to windows-1252 for this reason. Used for data sources,
+    mapping tables, RML and YARRRML files alike.
+
+    Args:
+        path: the file (its first ``exc.start`` bytes are read again for the line).
+        exc: the ``UnicodeDecodeError``, ``start`` a byte offset in the file.
+    Returns:
+        ``(line, reason, expected)``: the 1-based line, the reason (column, bytes, offset), and
+        what was expected with the ``iconv`` command that converts the file.
+    """
+    with open(path, "rb") as fh:
+        head = fh.read(exc.start)
+        bad = fh.read(max(exc.end - exc.start, 1))
+        fh.seek(0)
+        bom = fh.read(2)
+    if bom in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark: Excel's "Unicode text"
+        return 1, f"not UTF-8: the file is UTF-16 (byte-order mark {bom.hex(' ')})", \
+            "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
+    line, column = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
+    try:
+        meant = f", {bad.decode('cp1252')!r} in Windows-1252"
+    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F, 0x90, 0x9D: no character in Windows-1252 either
+        meant = ""
+    why = f"not UTF-8: byte(s) {bad.hex(' ')} at line {line}, column {column} (byte offset {exc.start}{meant})"
+    return line, why, "UTF-8 text; convert a Windows-1252 (or Latin-1) file with iconv -f cp1252 -t utf-8"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-__all__ = ["aside", "replace", "begin", "end", "restore"]
+__all__ = ["aside", "replace", "begin", "end", "restore", "carry"]
 
 
 def aside(folder: Path, suffix: str) -> Path:
@@ -42,6 +42,31 @@ def begin(folder: Path) -> Path | None:
         folder.rename(previous)
     folder.mkdir(parents=True, exist_ok=True)
     return previous if previous.is_dir() else None
+
+
+def carry(path: Path, folder: Path, previous: Path | None) -> Path:
+    """An input of this run that lay inside the case folder :func:`begin` set aside, copied back.
+
+    A run's own files are inputs too (``kgc run --table out/<scenario>/<case>/table.md``, the
+    table edited in place): when ``path`` was inside ``folder`` it now lies under ``previous``.
+    It is copied (not moved) to its old place in the fresh folder, so the run reads it and cites
+    it where the user edited it, and the earlier run stays whole if this one fails or is stopped.
+
+    Args:
+        path: the input file as the user named it.
+        folder: the case folder of this run.
+        previous: what :func:`begin` returned for it.
+    Returns:
+        ``path`` itself (it is back in place, or was never inside ``folder``).
+    """
+    try:
+        inner = path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return path
+    if previous is not None and (previous / inner).is_file() and not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(previous / inner, path)
+    return path
 
 
 def end(previous: Path | None) -> None:

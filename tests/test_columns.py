@@ -54,7 +54,7 @@ def test_undecodable_csv_is_a_finding_at_load(tmp_path):
     p.write_bytes(b"a,b\n1,2\n3,\xff\n")
     data = load_source(Source(path=p, format="csv"), tmp_path)
     assert len(data.records) == 0
-    assert [(f.line, f.message) for f in data.findings] == [(3, "not UTF-8: byte(s) ff at line 3, column 3 (byte offset 10)")]
+    assert [(f.line, f.message) for f in data.findings] == [(3, "not UTF-8: byte(s) ff at line 3, column 3 (byte offset 10, 'ÿ' in Windows-1252)")]
 
 
 def test_sample_is_systematic_and_deterministic():

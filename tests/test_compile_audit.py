@@ -267,3 +267,20 @@ def test_a_relation_row_whose_join_names_no_column_either_is_left_out(tmp_path, 
     assert main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")]) == 1
     assert capsys.readouterr().err.splitlines() == [
         f"error: {tmp_path / 't.md'}:4 [data_reference]: data reference 'venue' is no column/path of events.csv"]
+
+
+def test_an_unknown_function_name_is_a_bad_cell_with_the_closest_table_function(tmp_path, capsys):
+    # a name the compiler does not apply would let the values through untransformed: the row is left out;
+    # a value map names its function freely
+    people_case(tmp_path, gold=False)
+    (tmp_path / "t.md").write_text(
+        "| Data Reference | Source File | Ontology Property | Entity Class | Subject Generation | Function Name "
+        "| Function Output |\n|---|---|---|---|---|---|---|\n"
+        "| name | p.csv | ex:name | ex:Person | http://example.org/p/{pid} | trimm |  |\n"
+        "| name | p.csv | ex:name | ex:Person | http://example.org/p/{pid} | trim |  |\n"
+        "| name | p.csv | ex:name | ex:Person | http://example.org/p/{pid} | nameCode | Ann -> http://example.org/a |\n",
+        encoding="utf-8")
+    main(["compile", str(tmp_path / "case.yaml"), str(tmp_path / "t.md"), str(tmp_path / "m.ttl")])
+    err = capsys.readouterr().err
+    assert [line for line in err.splitlines() if "[function_name]" in line] == [
+        f"error: {tmp_path / 't.md'}:3 [function_name]: function 'trimm' is unknown (closest valid: trim)"]

@@ -43,7 +43,9 @@ def test_materialize_drop_findings_name_the_users_rml(tmp_path, capsys):
     err = capsys.readouterr().err
     dropped = [line for line in err.splitlines() if "triple(s) dropped" in line]
     assert dropped and all(line.startswith(f"error: {tmp_path / 'm.rml.ttl'}") for line in dropped), err
-    assert '  first dropped: <http://example.org/book/97800-x> <http://example.org/isbn> "97800-x"^^' in err
+    assert (f"  first dropped: value '97800-x' in {tmp_path / 'books.xml'} line 4, column 15: "
+            "<http://example.org/book/97800-x> "
+            '<http://example.org/isbn> "97800-x"^^') in err
 
 
 LANG_XML = """<?xml version="1.0" encoding="UTF-8"?>

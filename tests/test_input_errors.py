@@ -16,8 +16,8 @@ CASES = Path(__file__).resolve().parent / "cases" / "bad-sources"
 BAD = {
     "unclosed-quote.csv": (2, "unclosed quote: the quoted field opened at line 2, column 4 runs to the end of the file",
                            'a closing "; a quote inside a quoted field is written ""'),
-    "latin1.csv": (2, "not UTF-8: byte(s) e9 at line 2, column 8 (byte offset 15)",
-                   "UTF-8 text; convert a Latin-1 / Windows-1252 file with iconv -f latin1 -t utf-8"),
+    "latin1.csv": (2, "not UTF-8: byte(s) e9 at line 2, column 8 (byte offset 15, 'é' in Windows-1252)",
+                   "UTF-8 text; convert a Windows-1252 (or Latin-1) file with iconv -f cp1252 -t utf-8"),
     "scalar.json": (1, "the top level is a number", "an object or an array of objects, the records"),
     "external-entity.xml": (3, "the entity &secret; is external (SYSTEM 'file:///etc/hostname'): kgc never resolves "
                                "external entities (security: XXE) and the engine cannot read them",
@@ -240,3 +240,42 @@ def test_duplicate_and_empty_header_names_are_warnings_naming_the_columns():
     assert [(f.severity, f.line, f.message) for f in data.findings] == [
         ("warning", 1, "the header names 'name' in columns 2, 3: the engine reads column 2 only"),
         ("warning", 1, "header cell(s) in column(s) 4 are empty: no reference addresses that data")]
+
+
+_CP1252_ADVICE = "UTF-8 text; convert a Windows-1252 (or Latin-1) file with iconv -f cp1252 -t utf-8"
+
+
+@pytest.mark.parametrize("name, text, line", [
+    ("t.md", b"| Data Reference | Ontology Property |\n|---|---|\n| H\xf6he | ex:h |\n", 3),
+    ("m.yaml", b"name: x\n# H\xf6he\n", 2),
+    ("m.rml.ttl", b"@prefix ex: <http://e/> .\n# H\xf6he\n", 2),
+    ("m.yarrrml.yaml", b"mappings:\n  # H\xf6he\n", 2),
+])
+def test_every_user_text_file_not_utf8_is_one_line_with_place_and_cp1252_advice(tmp_path, capsys, name, text, line):
+    path = tmp_path / name
+    path.write_bytes(text)
+    good = CASES.parent / "table-csv-saved-by-excel-cp1252-codec-error" / "case.yaml"
+    argv = {"t.md": ["compile", str(good), str(path), str(tmp_path / "o.ttl")],
+            "m.yaml": ["map", str(path), str(tmp_path / "o.md")],
+            "m.rml.ttl": ["materialize", str(path), str(tmp_path / "o.nt")],
+            "m.yarrrml.yaml": ["materialize", str(path), str(tmp_path / "o.nt")]}[name]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    column, offset = text.split(b"\n")[line - 1].index(b"\xf6") + 1, text.index(b"\xf6")
+    assert f"{name}:{line}: " in err
+    assert f"not UTF-8: byte(s) f6 at line {line}, column {column} (byte offset {offset}, 'ö' in " \
+        f"Windows-1252) (expected: {_CP1252_ADVICE})" in err
+
+
+def test_c1_controls_are_a_warning_naming_the_first_one_and_the_cp1252_conversion(tmp_path):
+    from pipeline.sources.checks import c1_controls
+    good = tmp_path / "good.csv"
+    good.write_text("name\nTee – grün €\n", encoding="utf-8")
+    assert c1_controls(good) is None
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes("id;preis\n1;€ 3\n2;x – y\n".encode("cp1252").decode("latin1").encode("utf-8"))
+    found = c1_controls(bad)
+    assert (found.severity, found.line, found.message) == (
+        "warning", 2, "2 C1 control character(s), the first U+0080 at line 2, character 3 ('€' in Windows-1252): "
+        "a Windows-1252 file converted as if it were Latin-1?")
+    assert found.expected == "printable text; convert the original file with iconv -f cp1252 -t utf-8"

@@ -178,3 +178,11 @@ def test_gtfs_scenario_compiled_from_its_gold_table(tmp_path, monkeypatch, scena
     # 73 TriplesMap runs: the gold table's stop_times.trip_id=trips.trip_id joins the trips' TriplesMap,
     # though frequencies.csv's rows make gtfs:Trip too (the join names the source it means)
     assert len(ran) == 73 and fast.n_triples > 40_000 and fast.dropped > 0
+
+
+def test_a_composite_key_keeps_its_values_apart():
+    # numpy reads a str scalar "\x00" as an empty str_: added that way, ('Pari', 'sFR') and ('Paris', 'FR') were one key
+    import numpy as np
+    keys = columnar.key_text([np.array(["Pari", "Paris"], dtype=object), np.array(["sFR", "FR"], dtype=object)])
+    assert list(keys) == ["Pari\x1fsFR", "Paris\x1fFR"]
+    assert list(columnar.key_text([np.array(["a"], dtype=object)])) == ["a"]

@@ -49,7 +49,7 @@ def test_cli_output_is_byte_identical_to_the_guard_before_streaming(tmp_path, mo
     dropped = sorted(re.search(r"\d+ triple\(s\) dropped: .*", line).group(0) for line in err.err.splitlines()
                      if "triple(s) dropped" in line)
     # each drop is followed by its first statement, so the record can be found
-    assert sum(line.startswith("  first dropped: <") for line in err.err.splitlines()) == 4
+    assert sum(line.startswith("  first dropped: ") for line in err.err.splitlines()) == 4
     assert dropped == ["1 triple(s) dropped: not a valid N-Triples statement",
                        "1 triple(s) dropped: relative or illegal IRI",
                        "2 triple(s) dropped: xsd:integer value that is no integer",

@@ -80,3 +80,17 @@ def test_a_run_whose_guards_dropped_triples_says_lossy_and_exits_1(tmp_path, cap
                  "--out", str(tmp_path / "out")]) == 1
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith("custom/b: ok (KG valid, lossy)") and "triples-dropped=1" in line
+
+
+def test_carry_copies_an_input_of_the_run_back_from_the_folder_set_aside(tmp_path):
+    from pipeline.outfolder import begin, carry
+    folder = tmp_path / "out" / "custom" / "people"
+    folder.mkdir(parents=True)
+    (folder / "table.md").write_text("edited\n")
+    previous = begin(folder)
+    assert not (folder / "table.md").exists()
+    assert carry(folder / "table.md", folder, previous) == folder / "table.md"
+    assert (folder / "table.md").read_text() == "edited\n"
+    assert (previous / "table.md").read_text() == "edited\n"  # the earlier run stays whole
+    outside = tmp_path / "t.md"
+    assert carry(outside, folder, previous) == outside and not outside.exists()

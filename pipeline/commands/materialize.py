@@ -20,12 +20,11 @@ from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
 from pipeline.compile.yarrrml import load_yarrrml
-from pipeline.errors import InputError, on_user_file
+from pipeline.errors import InputError, not_utf8, on_user_file
 from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
 from pipeline.materialize.document import materialize_document
-from pipeline.materialize.guard import ILL_IRI
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
 from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error, parse_turtle
@@ -79,7 +78,8 @@ def _read_rml(path: Path) -> tuple[Graph, str]:
         raise InputError("is a folder; expected an RML file (Turtle) or a Morph-KGC configuration (.ini)",
                          path=path) from exc
     except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text file: {exc}", path=path) from exc
+        line, why, expected = not_utf8(path, exc)
+        raise InputError(f"{why} (expected: {expected})", path=path, line=line) from exc
     except Exception as exc:  # rdflib raises parser-specific types
         line, why = parse_error(exc)
         raise InputError(f"not an RML mapping in Turtle: {why}", path=path, line=line) from exc
@@ -123,7 +123,10 @@ def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
     config = configparser.ConfigParser(interpolation=configparser.ExtendedInterpolation())
     try:
         config.read_string(path.read_text(encoding="utf-8"), source=str(path))
-    except (configparser.Error, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        line, why, expected = not_utf8(path, exc)
+        raise InputError(f"{why} (expected: {expected})", path=path, line=line) from exc
+    except configparser.Error as exc:
         raise InputError(f"not a Morph-KGC configuration (INI): {str(exc).splitlines()[0]}",
                          path=path, line=getattr(exc, "lineno", None)) from exc
     mappings: list[Path] = []
@@ -258,7 +261,8 @@ def _say_finding(finding, where_from=None) -> None:
 
     Args:
         finding: the finding. where_from: ``(predicate IRI, statement) -> "value 'x' in file line N"``
-            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI dropped.
+            or ``None`` (:func:`~pipeline.materialize.data_errors.dropped_value`), for an IRI or a
+            literal read as it is dropped.
     """
     file = sys.stderr  # looked up per call: the stream may be replaced after import (capture, redirection)
     print(finding, file=file)
@@ -266,7 +270,7 @@ def _say_finding(finding, where_from=None) -> None:
         print(f"  first dropped: {'; '.join(finding.value.split(' | '))[:600]}", file=file)  # the values, up to 3
     elif finding.stage == "materialize" and finding.value and "dropped" in finding.message:
         first = finding.value.split(" | ")[0]
-        found = where_from(first) if where_from is not None and ILL_IRI in finding.message else None
+        found = where_from(first) if where_from is not None else None
         print(f"  first dropped: {f'{found}: ' if found else ''}{first[:300]}{' ...' if len(first) > 300 else ''}",
               file=file)
 

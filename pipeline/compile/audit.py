@@ -27,6 +27,7 @@ from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml
 from pipeline.materialize.rml.check import unknown_xsd_datatype
 from pipeline.materialize.rml.xml_sources import inherited_language
 from pipeline.findings import Finding
+from pipeline.fno import TABLE_FUNCTIONS, function_for_name
 from pipeline.manifest import Case
 from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, datatype_restriction,
                                is_langstring,
@@ -339,6 +340,14 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
     _audit_deprecated(a, row)
+    if row.function_name and not row.class_only and not parse_value_map(row.function_output) \
+            and function_for_name(row.function_name) is None:
+        # a value map names its function freely; any other name must be one the compiler applies, or the
+        # values would reach the KG untransformed (a misspelt toDecimal() leaves "1.234,50" for an xsd:decimal)
+        names = [name for name, _ in TABLE_FUNCTIONS]
+        a.add("function_name", f"function {row.function_name!r} is unknown",
+              f"a function of the table ({', '.join(names)}) or a value map in Function Output",
+              _closest(row.function_name, names))
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
     if prop_iri is not None and ontology.kind(prop_iri) in ("object_property", "datatype_property", "property"):
         _outside_domain(a, row, prop_iri)

@@ -69,10 +69,7 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
         term = Term("reference", ref) if ref is not None else None
     if term is None:
         return None
-    fn = function_for_name(row.function_name)
-    if row.function_name and fn is None:
-        ctx.find(row, "function_name", f"function {row.function_name!r} is unknown; value used unchanged",
-                 "a known function (capitalize, toDate, value map)", severity="warning")
+    fn = function_for_name(row.function_name)  # an unknown name left the row out at the audit
     if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
         term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term, fn)]))
     elif fn == "normalizeDecimalComma":

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.materialize.engine import NO_VALUE, note_join_misses, trusted_term
+from pipeline.materialize.engine import NO_VALUE, join_key_text, note_join_misses, trusted_term
 
 __all__ = ["CHUNK_ROWS", "VOLATILE", "Rule", "Join", "Unsupported", "columnar_rule", "plan_rules", "run_file", "Joins",
            "ParentIndex", "read_chunks", "join_id", "key_text", "parent_pairs", "child_pairs", "join_statements",
@@ -459,7 +459,7 @@ class ParentIndex:
     """A join's parent side: its distinct (join key, parent term) pairs, indexed by key.
 
     Attributes:
-        keys: the distinct key tuples (values joined by NUL, :func:`key_text`), a ``pandas.Index``.
+        keys: the distinct key tuples (values joined by :func:`key_text`), a ``pandas.Index``.
         starts: per key the start of its run in ``codes`` (``starts[-1]``: the number of pairs).
         codes: per pair its term's index in ``terms``, runs sorted by key.
         terms: the distinct parent terms (N-Triples text).
@@ -537,13 +537,8 @@ def join_id(join: Join) -> tuple:
 
 
 def key_text(columns: list) -> Any:
-    """Join key tuples as one string each (NUL-separated: no CSV value holds a NUL the engine keeps)."""
-    if len(columns) == 1:
-        return columns[0]
-    out = columns[0].astype(object)
-    for col in columns[1:]:
-        out = out + "\x00" + col
-    return out
+    """Join key tuples as one string each (:func:`pipeline.materialize.engine.join_key_text`)."""
+    return join_key_text(columns)
 
 
 def _rows(rule: Rule, chunk: "_Chunk") -> tuple[Any, list]:

@@ -187,15 +187,19 @@ def _triples_map_of(g: Graph, rule: dict) -> str | None:
     return None
 
 
-def _first_line(path: Path, value: str) -> int | None:
-    """The first line of ``path`` holding ``value`` as written in the file (plain, JSON- or XML-escaped)."""
-    forms = {value, json.dumps(value, ensure_ascii=False)[1:-1],
-             value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")}
+def _first_place(path: Path, value: str) -> str | None:
+    """Where the first occurrence of ``value`` (plain, JSON- or XML-escaped) is in ``path``: ``line 4``
+    in a CSV file, where a line is a record; ``line 1, column 84213`` in a JSON or XML file, where
+    one line may hold every record (``json.dump`` and web APIs write a document on one line); the
+    column counts characters from 1. ``None`` when the file does not hold it as written."""
+    forms = [f for f in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1],
+                                       value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))) if f]
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             for n, line in enumerate(fh, 1):
-                if any(f and f in line for f in forms):
-                    return n
+                at = [i for i in (line.find(f) for f in forms) if i >= 0]
+                if at:
+                    return f"line {n}" if path.suffix.lower() in (".csv", ".tsv") else f"line {n}, column {min(at) + 1}"
     except OSError:
         return None
     return None
@@ -222,8 +226,8 @@ def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None
     record = None
     if src is not None and err.record is None and isinstance(err.value, str) and err.value:
         path = Path(src) if Path(src).is_absolute() or base is None else base / src
-        line = _first_line(path, err.value)
-        record = f"line {line} (the first holding the value)" if line else "(the value is not in the file as written)"
+        place = _first_place(path, err.value)
+        record = f"{place} (the first holding the value)" if place else "(the value is not in the file as written)"
     reference = _term_map(g, tm, err.position, err.predicate) if tm is not None else None
     return err.completed(source=src, record=record, reference=reference)
 
@@ -231,9 +235,22 @@ def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None
 _TOKEN = re.compile(r'<[^<>]*>|_:\S+|"(?:[^"\\]|\\.)*"\S*')
 
 
+def _lexical(token: str) -> str | None:
+    """The lexical form of an N-Triples literal token (``"1990-02-30"^^<...>``), else ``None``."""
+    m = re.match(r'"((?:[^"\\]|\\.)*)"', token)
+    if m is None:
+        return None
+    try:
+        return json.loads(f'"{m.group(1)}"')  # N-Triples' escapes are JSON's but for \U, kept as written
+    except ValueError:
+        return m.group(1)
+
+
 def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path | None = None) -> str | None:
-    """Where a statement dropped for a reference-valued IRI (``rml:reference`` with term type IRI)
-    got its value: ``value 'x' in <file> line N``, the value as the data hold it.
+    """Where a statement dropped for a reference-valued IRI (``rml:reference`` with term type IRI),
+    or for a literal an ``rml:reference`` object map read as it is (an ill-typed literal), got its
+    value: ``value 'x' in <file> line N`` (with the column in a JSON or XML file, see
+    :func:`_first_place`), the value as the data hold it.
 
     Args:
         g: the normalised mapping the engine ran. sources: TriplesMap IRI -> source file, as the
@@ -249,6 +266,7 @@ def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path 
         return None
     predicate = tokens[1][1:-1]
     subject, obj = (t[1:-1] if t.startswith("<") else None for t in (tokens[0], tokens[2]))
+    lexical = _lexical(tokens[2]) if "\"^^<" in tokens[2] else None  # a typed literal: its value is what failed
     for tm in sorted(g.subjects(RML.logicalSource, None), key=str):
         src = sources.get(str(tm))
         if src is None:
@@ -259,12 +277,15 @@ def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path 
             preds |= {str(g.value(pm, RML.constant)) for pm in g.objects(pom, RML.predicateMap)}
             if predicate in preds:
                 nodes += [(om, obj) for om in g.objects(pom, RML.objectMap)]
+                # a literal read as it is: its lexical form is the value (not so through a function)
+                nodes += [(om, lexical) for om in g.objects(pom, RML.objectMap) if g.value(om, RML.reference)]
         for node, value in nodes:
             template = g.value(node, RML.template) if node is not None else None
-            if not value or template is None or _REF_TEMPLATE.fullmatch(str(template)) is None:
+            plain = value is lexical and node is not None and g.value(node, RML.reference) is not None
+            if not value or not plain and (template is None or _REF_TEMPLATE.fullmatch(str(template)) is None):
                 continue
             path = Path(src) if Path(src).is_absolute() or base is None else base / src
-            line = _first_line(path, value)
-            if line is not None:
-                return f"value {value!r} in {src} line {line}"
+            place = _first_place(path, value)
+            if place is not None:
+                return f"value {value!r} in {src} {place}"
     return None

@@ -75,7 +75,7 @@ from pipeline.materialize.rml.vocabulary import BNODE_NS, DERIVED_SUFFIX, REF_NS
 from pipeline.materialize.rule_cache import load, rule_key, store
 
 __all__ = ["ENGINE_VERSION", "iri_safe", "nt_escape", "iri_safe_values", "nt_escape_values", "iri_template",
-           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES", "NO_VALUE", "JOIN_MISSES", "note_join_misses",
+           "literal_template", "all_text", "engine_run", "run_engine", "engine_config", "EMPTY_VALUES", "NO_VALUE", "JOIN_MISSES", "note_join_misses", "KEY_SEPARATOR", "join_key_text",
            "engine_groups", "engine_rules", "asserted_groups", "group_frames", "trusted_template", "trusted_term"]
 
 ENGINE_VERSION = "2.10.0"
@@ -93,6 +93,32 @@ NO_VALUE: dict[str, list] = {}
 #: with a near miss (a parent key equal without surrounding white space, or ignoring case). Moved
 #: into the guard per mapping group, said at the end (:func:`pipeline.materialize.materializer.join_drops`).
 JOIN_MISSES: dict[tuple, list] = {}
+#: What separates the values of a composite join key in its text (:func:`join_key_text`): ASCII's
+#: unit separator, a control character made to separate fields, which no text value holds. Not NUL:
+#: pandas' string hash tables read a key as a C string, up to its first NUL, so ``'s1\x00A'`` and
+#: ``'s1\x00B'`` would be one key.
+KEY_SEPARATOR = "\x1f"
+
+
+def join_key_text(columns: list) -> Any:
+    """Join key tuples as one string each, the values separated by :data:`KEY_SEPARATOR`.
+
+    The separator is added as an object array, never as a ``str`` scalar: numpy makes that a
+    ``str_``, which drops trailing NULs (a NUL separator added so glued ``('US', 'Paris')`` into
+    ``'USParis'``, the key of ``('USP', 'aris')`` too).
+
+    Args:
+        columns: one array (or ``pandas.Series``) of text per reference of the key, equal lengths.
+    Returns:
+        The first column itself for a key of one reference, else an object array of strings.
+    """
+    if len(columns) == 1:
+        return columns[0]
+    sep = np.array([KEY_SEPARATOR], dtype=object)
+    out = np.asarray(columns[0], dtype=object)
+    for col in columns[1:]:
+        out = out + sep + np.asarray(col, dtype=object)
+    return out
 
 
 def _near_miss(key: str, parent_keys: Any) -> str:
@@ -108,7 +134,7 @@ def _near_miss(key: str, parent_keys: Any) -> str:
 
 
 def note_join_misses(rule: Any, child_refs: list, parent_refs: list, missing: Any, parent_keys: Any) -> None:
-    """Keep the join keys ``missing`` (text, NUL-joined for several conditions) that no parent key
+    """Keep the join keys ``missing`` (text, :func:`join_key_text` for several conditions) that no parent key
     matched for the engine rule ``rule``, in :data:`JOIN_MISSES`.
 
     Args:
@@ -382,10 +408,8 @@ def engine_run() -> Iterator[None]:
             child, parent = get_references_in_join_condition(rml_rule, join_condition)
             if all(c in data for c in child) and all(p in parent_data for p in parent):
                 def keys(frame, refs):
-                    text = frame[refs[0]].astype(str)
-                    for r in refs[1:]:
-                        text = text + "\x00" + frame[r].astype(str)
-                    return text.to_numpy(dtype=object)
+                    return np.asarray(join_key_text([frame[r].astype(str).to_numpy(dtype=object) for r in refs]),
+                                      dtype=object)
 
                 parent_keys = pd.Index(pd.unique(keys(parent_data, parent)))
                 child_keys = keys(data, child)

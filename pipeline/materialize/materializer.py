@@ -57,8 +57,8 @@ from pipeline.fno import FILTERS, written_name
 from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
 from pipeline.materialize.data_errors import DataError, stopping
-from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, NO_VALUE, engine_config, engine_groups, engine_run,
-                                         group_frames, ini_value, run_engine)
+from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, KEY_SEPARATOR, NO_VALUE, engine_config,
+                                         engine_groups, engine_run, group_frames, ini_value, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
 from pipeline.materialize.guard_worker import GuardWorker, available as overlap_available
 from pipeline.materialize.output import Runs, sort_command
@@ -430,7 +430,7 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
         if not shown:
             shown = [(k, "") for k in sorted(lost)[:3]]
         for key, hint in list(dict.fromkeys(shown))[:3 - len(entry[1])]:
-            text = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split("\x00")))
+            text = ", ".join(f"{c}={v!r}" for c, v in zip(child, str(key).split(KEY_SEPARATOR)))
             entry[1].append(f"{text} ({hint})" if hint else text)
 
 

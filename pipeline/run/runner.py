@@ -41,7 +41,7 @@ from typing import Any, Callable
 from pipeline.errors import InputError, PipelineError
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.outfolder import aside, begin, replace
+from pipeline.outfolder import aside, begin, carry, replace
 from pipeline.run.case import CaseRun, RunConfig, finish, versions
 from pipeline.run.evaluate import mapping_scores
 from pipeline.run.stages import (STAGES, State, compare_graphs, gold_diff, graph_counts, is_self_replay, mapping_level,
@@ -220,6 +220,8 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
     """
     folder = config.out_dir / case.scenario / case.name
     previous = begin(folder)  # the earlier run waits aside until this one ends
+    if config.mapper_options.get("table"):  # a table edited inside the run's own folder: read where it was
+        carry(Path(config.mapper_options["table"]), folder, previous)
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
                                         "processes": config.processes, "out_dir": str(config.out_dir),
                                         "evaluate": config.evaluate})

@@ -178,13 +178,18 @@ def use_result(run: CaseRun, st: State, result: Any) -> None:
     """Take one mapper result as the run's table: write it (and the table before repair)."""
     st.table = result.table
     run.provenance = result.provenance
-    if not Path(st.table.source or "").is_file():
+    given = Path(st.table.source or "")
+    given = given.resolve() if given.is_file() else None  # a table file replayed (its findings cite it)
+    if given is None:
         # a mapper's own table: findings cite the written table.md, one row per line after the header
         st.table.source = str(run.folder / "table.md")
         for i, row in enumerate(st.table.rows):
             row.line = i + 3
     for fmt in ("md", "csv", "json"):
-        run.artifacts[f"table.{fmt}"] = write_table(st.table, run.folder / f"table.{fmt}").name
+        target = run.folder / f"table.{fmt}"
+        if target.resolve() != given:  # a table replayed from this very place stays as the user wrote it
+            write_table(st.table, target)
+        run.artifacts[f"table.{fmt}"] = target.name
     if result.raw_tables:  # an LLM's answer as parsed, before validate-and-repair
         st.raw = result.raw_tables[0]
         for fmt in ("md", "json"):

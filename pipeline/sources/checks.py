@@ -15,11 +15,12 @@ import csv
 import json
 import re
 from pathlib import Path
+from xml.parsers import expat
 
 from lxml import etree
 from rdflib import Literal, URIRef
 
-from pipeline.errors import InputError, json_syntax_error
+from pipeline.errors import InputError, json_syntax_error, not_utf8
 from pipeline.findings import Finding
 from pipeline.manifest import FORMATS, Source
 from pipeline.sources.columns import check_utf8
@@ -27,8 +28,9 @@ from pipeline.sources.engine_copy import is_json_lines, parse_json_lines
 from pipeline.sources.model import SourceData
 from pipeline.sources.xml_parser import parse_file
 
-__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "repeated_header_lines", "json_top_level",
-           "json_records", "json_too_deep", "xml_too_deep", "parse_xml", "unresolved_entity", "read_error",
+__all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "c1_controls",
+           "repeated_header_lines", "json_top_level", "json_records", "json_too_deep", "xml_too_deep",
+           "xml_amplification", "xml_parse_error", "parse_xml", "unresolved_entity", "read_error",
            "require_readable", "check_logical_sources", "xml_encoding"]
 
 
@@ -159,6 +161,47 @@ def csv_nul_byte(path: Path, delimiter: str = ",") -> Finding | None:
                    "engine's CSV reader would cut the value there", line=line, column=name,
                    expected="no NUL bytes in a CSV file; remove them (tr -d '\\000' < in.csv > out.csv) or "
                    "write the value another way")
+
+
+#: A C1 control character (U+0080-U+009F) in UTF-8: the bytes C2 80 ... C2 9F.
+_C1 = re.compile(rb"\xc2[\x80-\x9f]")
+
+
+def c1_controls(path: Path) -> Finding | None:
+    """The warning for C1 control characters (U+0080-U+009F) in a UTF-8 source, else ``None``.
+
+    No text uses them (XML 1.0, section 2.2, asks authors to avoid them; Unicode gives them no
+    printable meaning), while bytes 0x80-0x9F are the printable ``€ ‚ „ … – — “ ”`` ... of
+    Windows-1252: a file holding C1 controls is almost always a Windows-1252 file converted as if
+    it were ISO-8859-1 (``iconv -f latin1``), its ``€`` now U+0080 in every literal and IRI.
+
+    Returns:
+        A ``warning`` finding of stage ``source`` with the line and character of the first one and
+        the number in the file.
+    """
+    first, count, size, tail = None, 0, 0, b""
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 24), b""):
+            data = tail + chunk  # a pair split across two chunks is found in the next one
+            hits = list(_C1.finditer(data))
+            if hits and first is None:
+                first = size - len(tail) + hits[0].start()
+            count += len(hits)
+            tail = data[-1:] if data.endswith(b"\xc2") else b""
+            size += len(chunk)
+    if first is None:
+        return None
+    with path.open("rb") as fh:
+        head = fh.read(first + 2)
+    line = head.count(b"\n", 0, first) + 1
+    column = len(head[head.rfind(b"\n", 0, first) + 1:first].decode("utf-8", errors="replace")) + 1
+    char = head[first:].decode("utf-8", errors="replace")
+    meant = bytes([ord(char)]).decode("cp1252", errors="replace")
+    return Finding("source", str(path), f"{count:,} C1 control character(s), the first U+{ord(char):04X} at line "
+                   f"{line}, character {column} ({meant!r} in Windows-1252): a Windows-1252 file converted as if it "
+                   "were Latin-1?", line=line,
+                   expected="printable text; convert the original file with iconv -f cp1252 -t utf-8",
+                   severity="warning")
 
 
 def _deep_position(text: str, limit: int) -> tuple[int, int] | None:
@@ -342,6 +385,88 @@ def parse_xml(path: Path) -> etree._ElementTree:
     return tree
 
 
+def _entity_references(path: Path) -> tuple[dict[str, str], list[tuple[str, int]]]:
+    """The internal entities ``path`` declares (name -> replacement text) and the references to them
+    in its content, ``(name, line)`` in document order, read without expanding any (expat: with a
+    default handler, a reference in content is reported, not expanded)."""
+    declared: dict[str, str] = {}
+    refs: list[tuple[str, int]] = []
+    parser = expat.ParserCreate()
+
+    def declaration(name, is_parameter, value, *_):
+        if not is_parameter and value is not None:
+            declared.setdefault(name, value)  # the first declaration binds (XML 1.0, section 4.2)
+
+    def default(data):
+        if data.startswith("&") and data.endswith(";") and data[1:-1] in declared:
+            refs.append((data[1:-1], parser.CurrentLineNumber))
+    parser.EntityDeclHandler, parser.DefaultHandler = declaration, default
+    try:
+        with path.open("rb") as fh:
+            parser.ParseFile(fh)
+    except (expat.ExpatError, OSError):  # a reference in an attribute value is expanded, and may stop it
+        pass
+    return declared, refs
+
+
+def xml_amplification(path: Path, message: str) -> Finding | None:
+    """The error for XML that libxml2 refused for entity amplification (a "billion laughs"
+    document: entities nested in entities, each reference multiplying the text), else ``None``.
+
+    The document is well-formed (XML 1.0, section 4 allows such declarations); the parser refuses
+    to expand it past its amplification limit, which protects memory. libxml2's own message names
+    line 1, column 7 and a C function; this one names the reference and what it expands to.
+
+    Args:
+        path: the XML file. message: the parser's error message.
+    Returns:
+        An ``error`` finding of stage ``source`` at the line of the reference that expands most.
+    """
+    if "amplification" not in message and "entity reference loop" not in message:
+        return None
+    declared, refs = _entity_references(path)
+    sizes: dict[str, tuple[float, int]] = {}
+
+    def size(name: str, seen: frozenset = frozenset()) -> tuple[float, int]:
+        """(characters the entity expands to, depth of nesting); a loop is infinite."""
+        if name in seen:
+            return float("inf"), len(seen)
+        if name not in sizes:
+            inner = [size(m, seen | {name}) for m in re.findall(r"&([^\s&;]+);", declared.get(name, ""))
+                     if m in declared]
+            plain = len(re.sub(r"&[^\s&;]+;", "", declared.get(name, "")))
+            sizes[name] = (plain + sum(n for n, _ in inner), 1 + max((d for _, d in inner), default=0))
+        return sizes[name]
+    worst = max(refs, key=lambda r: size(r[0])[0], default=None)
+    if worst is None:
+        return Finding("source", str(path), "XML refused: its entities would expand past the parser's limit "
+                       "(entities nested in entities, a \"billion laughs\" document)", line=None,
+                       expected="entities that expand to text of about their own size; replace the references "
+                       "by the text meant")
+    n, depth = size(worst[0])
+    if n == float("inf"):
+        return Finding("source", str(path), f"XML is not well-formed: the entity &{worst[0]}; refers to itself "
+                       "through the entities it holds (XML 1.0, well-formedness constraint: No Recursion)",
+                       line=worst[1], expected="entities that do not refer to themselves")
+    return Finding("source", str(path), f"the entity &{worst[0]}; expands to {int(n):,} characters through entities "
+                   f"nested {depth} deep (a \"billion laughs\" document): refused, past the XML parser's limit on "
+                   "entity expansion", line=worst[1],
+                   expected="entities that expand to text of about their own size; replace the reference by the "
+                   "text meant")
+
+
+def xml_parse_error(path: Path, exc: etree.XMLSyntaxError, parsed: Path | None = None) -> Finding:
+    """The error for XML that does not parse: nested too deeply (:func:`xml_too_deep`), refused for
+    entity amplification (:func:`xml_amplification`), else not well-formed (libxml2's message).
+
+    Args:
+        path: the file the finding names. exc: the parser's error.
+        parsed: the file that was parsed, when it is a copy of ``path`` (declared prefixes).
+    """
+    return xml_too_deep(path, None, exc.msg) or xml_amplification(parsed or path, exc.msg) or Finding(
+        "source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno, expected="well-formed XML")
+
+
 _XML_DECL = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
 
@@ -387,17 +512,7 @@ def read_error(path: Path, fmt: str, exc: Exception) -> Finding:
     line, why = getattr(exc, "lineno", None), str(exc)
     expected = f"a readable {fmt} file"
     if isinstance(exc, UnicodeDecodeError):
-        with path.open("rb") as fh:
-            head = fh.read(exc.start)
-        line, column = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
-        bad = exc.object[exc.start:exc.end].hex(" ")
-        why = f"not UTF-8: byte(s) {bad} at line {line}, column {column} (byte offset {exc.start})"
-        expected = "UTF-8 text; convert a Latin-1 / Windows-1252 file with iconv -f latin1 -t utf-8"
-        with path.open("rb") as fh:
-            head = fh.read(2)
-        if head in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark: Excel's "Unicode text"
-            why = f"not UTF-8: the file is UTF-16 (byte-order mark {head.hex(' ')})"
-            expected = "UTF-8 text; convert it with iconv -f utf-16 -t utf-8"
+        line, why, expected = not_utf8(path, exc)
     elif isinstance(exc, json.JSONDecodeError):
         line, why, expected = json_syntax_error(exc, exc.doc)
     elif isinstance(exc, OSError):
@@ -466,9 +581,7 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
             try:
                 tree = parse_xml(path)
             except etree.XMLSyntaxError as exc:
-                return xml_too_deep(path, None, exc.msg) or Finding(
-                    "source", str(path), f"XML is not well-formed: {exc.msg}", line=exc.lineno,
-                    expected="well-formed XML")
+                return xml_parse_error(path, exc)
             deep = xml_too_deep(path, tree)
             if deep is not None:
                 return deep

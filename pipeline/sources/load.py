@@ -28,7 +28,7 @@ from pathlib import Path
 from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import read_error, require_readable
+from pipeline.sources.checks import c1_controls, read_error, require_readable
 from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.tabular import csv_row_findings, load_csv
@@ -76,16 +76,20 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
             return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, "json", exc)])
         data = _as_user_file(data, source, plain)
         data.findings.insert(0, note)
+        data.findings.extend(filter(None, [c1_controls(source.path)]))
         return data
     copy = EngineCopy(source.path, copies)
     try:
         if source.format == "csv":
-            return load_csv(source, copy, profile)
-        if source.format == "json":
-            return load_json(source, copy)
-        return load_xml(source, copy)
+            data = load_csv(source, copy, profile)
+        elif source.format == "json":
+            data = load_json(source, copy)
+        else:
+            data = load_xml(source, copy)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
+    data.findings.extend(filter(None, [c1_controls(source.path)]))
+    return data
 
 
 def _as_user_file(data: SourceData, source: Source, stand_in: Path) -> SourceData:

@@ -19,7 +19,7 @@ from lxml import etree
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, json_top_level, parse_xml, \
-    unresolved_entity, xml_encoding, xml_no_records, xml_too_deep
+    unresolved_entity, xml_encoding, xml_no_records, xml_parse_error, xml_too_deep
 from pipeline.sources import json_numbers
 from pipeline.sources.envelopes import find_envelopes
 from pipeline.sources.jsonld import read_contexts
@@ -392,8 +392,7 @@ def load_xml(src: Source, copy: EngineCopy) -> SourceData:
     try:
         tree = parse_xml(copy.path)
     except etree.XMLSyntaxError as exc:
-        findings.append(xml_too_deep(src.path, None, exc.msg) or Finding(
-            "source", str(src.path), f"XML is not well-formed: {exc.msg}", line=exc.lineno, expected="well-formed XML"))
+        findings.append(xml_parse_error(src.path, exc, copy.path))
         return SourceData(src, copy.path, src.iterator, findings=findings)
     deep = xml_too_deep(src.path, tree)
     if deep is not None:  # the record walks below recurse once per level

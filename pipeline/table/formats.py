@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pipeline.errors import TableParseError, json_syntax_error
 from pipeline.table.cells import clean_cell
-from pipeline.table.markdown import header_field, parse_markdown, to_markdown
+from pipeline.table.markdown import header_field, parse_markdown, table_text, to_markdown
 from pipeline.table.model import COLUMNS, MappingRow, MappingTable
 
 __all__ = ["read_table", "write_table", "parse_csv", "to_csv", "parse_json", "to_json", "REQUIRED_COLUMNS"]
@@ -181,10 +181,7 @@ def read_table(path: str | Path) -> MappingTable:
     parser = _PARSERS.get(p.suffix.lower())
     if parser is None:
         raise TableParseError(f"unknown mapping-table format {p.suffix!r}; expected one of {sorted(_PARSERS)}", path=p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableParseError(f"cannot read mapping table: {exc}", path=p) from exc
+    text = table_text(p)
     table = parser(text, source=str(p))
     missing = [COLUMNS[c] for c in REQUIRED_COLUMNS if table.columns and c not in table.columns]
     if missing:  # no row could name its triple: every row would be dropped, or reach the engine half-made

@@ -13,11 +13,12 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from pipeline.errors import TableParseError
+from pipeline.errors import TableParseError, not_utf8
 from pipeline.table.cells import clean_cell, split_function_cell, split_source_hint
 from pipeline.table.model import COLUMNS, MappingRow, MappingTable
 
-__all__ = ["HEADER_ALIASES", "header_field", "parse_markdown", "read_markdown", "to_markdown", "write_markdown"]
+__all__ = ["HEADER_ALIASES", "header_field", "parse_markdown", "read_markdown", "table_text", "to_markdown",
+           "write_markdown"]
 
 #: Normalised header text -> row field. Keys are lower case, punctuation-free.
 HEADER_ALIASES: dict[str, str] = {
@@ -196,11 +197,24 @@ def read_markdown(path: str | Path) -> MappingTable:
         TableParseError: the file is missing, not UTF-8 or holds no table.
     """
     p = Path(path)
+    return parse_markdown(table_text(p), source=str(p))
+
+
+def table_text(path: Path) -> str:
+    """The text of a mapping-table file (any format), UTF-8.
+
+    Raises:
+        TableParseError: the file is missing or unreadable, or not UTF-8 (the line, column and
+            bytes, and the ``iconv`` command that converts a spreadsheet's Windows-1252 file).
+    """
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableParseError(f"cannot read mapping table: {exc}", path=p) from exc
-    return parse_markdown(text, source=str(p))
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line, why, expected = not_utf8(path, exc)
+        raise TableParseError(f"cannot read mapping table: {why} (expected: {expected})", path=path,
+                              line=line) from exc
+    except OSError as exc:
+        raise TableParseError(f"cannot read mapping table: {exc.strerror or exc}", path=path) from exc
 
 
 def _md_cell(value: str | None) -> str:
