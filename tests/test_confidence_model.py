@@ -108,3 +108,27 @@ def test_a_model_sets_the_confidence_and_marks_rows_below_the_threshold():
         evidence_line("name", 0.9), features_line({"exact": 0.0, "margin": 0.2, "own": 1.0})])]
     calibrate_rows(plain)  # the shipped MODEL is empty: a name row keeps its score and is not marked
     assert plain[0].confidence == 0.9 and plain[0].review is None
+
+
+
+def _row(basis: str, margin: float, reference: str = "stop_id", own: float = 0.0) -> MappingRow:
+    return MappingRow(data_reference=reference, source_file="stops.csv", ontology_property="dct:identifier",
+                      entity_class="gtfs:Stop", subject_template="http://example.org/stop/{stop_id}",
+                      evidence=[evidence_line(basis, 0.63), features_line({"exact": 0.0, "margin": margin, "own": own})])
+
+
+def test_a_name_match_to_a_property_of_no_domain_whose_column_another_names_better_is_marked():
+    rows = [_row("subject key", -0.236), _row("name", -0.03, "nombre", own=0.5), _row("name", -0.017, "refsource", own=1.0),
+            _row("name", 0.0, "title"), _row("exact name", -0.135, "name"), _row("values", -0.108, "email"),
+            _row("subject key", 0.049, "id")]
+    calibrate_rows(rows, model={})
+    assert [r.review for r in rows] == [
+        "second choice: another property the class may take names 'stop_id' better (margin -0.24, subject key "
+        "evidence), and no domain ties this one to the class: check the property",
+        "second choice: another property the class may take names 'nombre' better (margin -0.03, name evidence), "
+        "and no domain ties this one to the class: check the property",
+        None,  # a property declared for the class itself: its own attributes compete for its columns
+        None,  # a tie is no better name
+        None,  # a column named word for word keeps its property
+        None,  # a forced pairing is no name match (values evidence)
+        None]

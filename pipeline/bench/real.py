@@ -20,7 +20,10 @@ SHACL; CPU seconds of that process and its children, as for the map stage, and i
 against the reference; the sources that contributed (a record of theirs got a subject). The
 table's rows marked ``review`` are counted apart: their share, and the precision of the rows not
 marked, a row being right when at least half of the (predicate, value) pairs its property gives
-on its class's entities are in the reference. Rows are judged on a second KG built from the table
+on its class's entities are in the reference; a relation the reference states from the other end with
+the inverse property the vocabularies declare (``owl:inverseOf``: ``isConsequenceOf`` for the row's
+``hasConsequence``) counts as stated, each entailing the other (OWL 2 RL prp-inv1, prp-inv2). The
+(predicate, value) pair scores compare the graphs as written. Rows are judged on a second KG built from the table
 with every review mark cleared (a marked row is not in the first KG), so that every row, marked or
 not, is judged the same way; rows sharing a property and a class are judged each on a KG without
 the others.
@@ -48,8 +51,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from rdflib import Graph, URIRef
-from rdflib.namespace import RDF
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF
 
 from pipeline.errors import InputError
 from pipeline.manifest import load_manifest
@@ -60,7 +63,7 @@ from pipeline.rdffile import load_graph
 from pipeline.scoring.graph.pairs import compare_graphs, declared_terms, graph_pairs
 from pipeline.table import MappingRow
 
-__all__ = ["corpus_cases", "bench_case", "fit_calibration", "calibration_report", "fit_model", "model_report", "render",
+__all__ = ["corpus_cases", "bench_case", "inverse_properties", "fit_calibration", "calibration_report", "fit_model", "model_report", "render",
            "main"]
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -122,6 +125,7 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
     by_prop: dict[str, list[tuple[Any, Any, Any]]] = {}
     for s, p, o in kg:
         by_prop.setdefault(str(p), []).append((s, p, o))
+    inverse = inverse_properties(ontology)
     out = []
     for data in rows:
         row = MappingRow.from_dict(data)
@@ -140,12 +144,47 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
                          if k[0] == prop and (not row.class_only or k[1] == cls)})
         right = None
         if pairs:
-            right = sum((pairs & ref_pairs).values()) >= 0.5 * sum(pairs.values())
+            hits = sum((pairs & ref_pairs).values())
+            if inverse.get(prop) and hits < sum(pairs.values()):
+                hits += _inverse_hits(sub, prop, inverse[prop], types, ref_pairs - (pairs & ref_pairs),
+                                      sum(pairs.values()) - hits)
+            right = hits >= 0.5 * sum(pairs.values())
         out.append({"line": row.line, "property": row.ontology_property, "class": row.entity_class,
                     "reference": row.data_reference, "basis": found[0] if found else None,
                     "raw": found[1] if found else None, "confidence": row.confidence,
                     "review": bool(row.review), "right": right, "features": parse_features(row.evidence)})
     return out
+
+
+def inverse_properties(ontology: Ontology) -> dict[str, set[str]]:
+    """Property IRI -> the properties the vocabularies declare its inverse (``owl:inverseOf``, read both ways:
+    OWL 2 RDF-Based Semantics, the inverse of an inverse is the property itself)."""
+    out: dict[str, set[str]] = {}
+    for p, q in ontology.graph.subject_objects(OWL.inverseOf):
+        if isinstance(p, URIRef) and isinstance(q, URIRef):
+            out.setdefault(str(p), set()).add(str(q))
+            out.setdefault(str(q), set()).add(str(p))
+    return out
+
+
+def _inverse_hits(sub: Graph, prop: str, inverses: set[str], types: dict[Any, set[str]], ref_left: Counter,
+                  most: int) -> int:
+    """How many of a row's statements ``s prop o`` (in ``sub``) the reference states the other way round, ``o q s``
+    with ``q`` an inverse of ``prop``: by OWL 2 (``owl:inverseOf``, RL rules prp-inv1/prp-inv2) each entails the
+    other, so a row that relates a pattern to its consequences with ``hasConsequence`` states what a reference
+    writing ``isConsequenceOf`` does. Read as pairs of the reference (:func:`graph_pairs`: an object that is an
+    entity gives ``entity of`` its classes), counted against ``ref_left`` (the reference's pairs the row's own
+    reading did not match) and at most ``most``."""
+    left, hits = Counter(ref_left), 0
+    for s, _, o in sorted(sub.triples((None, URIRef(prop), None))):
+        if isinstance(o, Literal):
+            continue
+        value = "entity of " + " ".join(sorted(types.get(s, ())))
+        q = next((q for q in sorted(inverses) if left[(q, value)] > 0), None)
+        if q is not None:  # each statement matches one of the reference's at most
+            left[(q, value)] -= 1
+            hits += 1
+    return min(hits, most)
 
 
 def _row_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:

@@ -36,7 +36,8 @@ right" on the raw score per basis, fitted by ``python -m pipeline.bench.real --c
 reports its leave-one-case-out precision), and marks the rows below :data:`REVIEW_THRESHOLD` for review
 (:attr:`pipeline.table.MappingRow.review`): the compiler does not assert them; a person accepts one by
 clearing the mark. :data:`CALIBRATION` ships knots for the ``joint assignment`` and ``record`` bases
-only (see there); other rows are marked only for what only a person can give (:mod:`.rows`).
+only (see there); other rows are marked for what only a person can give (:mod:`.rows`), and a name match to a
+property of no domain whose column another property names better (:func:`mark_second_choices`).
 """
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ from bisect import bisect_right
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.features import FEATURES, parse_features
 
-__all__ = ["BASES", "CALIBRATION", "MODEL", "REVIEW_THRESHOLD", "evidence_line", "basis_of", "calibrated",
-           "model_confidence", "calibrate_rows"]
+__all__ = ["BASES", "CALIBRATION", "MODEL", "NAME_BASES", "REVIEW_THRESHOLD", "evidence_line", "basis_of", "calibrated",
+           "model_confidence", "mark_second_choices", "calibrate_rows"]
 
 BASES = ("context", "exact name", "name", "subject key", "values", "joint assignment", "linked", "identifier", "label", "key",
          "record", "record choice", "value map", "document", "entity")
@@ -143,6 +144,35 @@ def model_confidence(features: dict[str, float], model: dict[str, float] | None 
     return 1.0 / (1.0 + math.exp(-z))
 
 
+#: The bases of a column matched by the similarity of its name, not word for word: a row of one whose column another
+#: property names better is marked (:func:`mark_second_choices`).
+NAME_BASES = ("name", "subject key")
+
+
+def mark_second_choices(rows: list[MappingRow]) -> None:
+    """Mark for review each row matched by name (basis ``name`` or ``subject key``, not an ``exact name``) to a
+    property its vocabulary does not declare for the row's class (``own`` below 1: no domain, a superclass's or
+    another vocabulary's) whose column another property the class may take names better (``margin`` below 0;
+    :data:`.features.FEATURES`, where a super-property of the row's own is no other property).
+
+    Nothing speaks for such a row but a similarity the mapper itself rates below another's: the column's best
+    name went to another column (the one-to-one assignment) or was barred, and what it got is a property of
+    general use (``dct:identifier`` for ``stop_id`` in ``stops.csv``, ``schema:legalName`` for an event's
+    ``nombre``), which no domain ties to the records. A property the vocabulary declares for the class itself
+    is left alone: the class's own attributes compete for its columns by design, and the one-to-one assignment
+    among them is the vocabulary's evidence (a generated synonym case's columns take their class's properties
+    so). A column named word for word is left alone too: the name is the property's."""
+    for row in rows:
+        found, features = basis_of(row), parse_features(row.evidence)
+        if found is None or found[0] not in NAME_BASES or features is None or features["margin"] >= 0 \
+                or features["own"] >= 1:
+            continue
+        why = (f"second choice: another property the class may take names {row.data_reference!r} better "
+               f"(margin {features['margin']:.2f}, {found[0]} evidence), and no domain ties this one to the "
+               "class: check the property")
+        row.review = f"{row.review}; {why}" if row.review else why
+
+
 def calibrate_rows(rows: list[MappingRow], threshold: float = REVIEW_THRESHOLD,
                    table: dict[str, list[tuple[float, float]]] | None = None,
                    model: dict[str, float] | None = None) -> None:
@@ -158,6 +188,7 @@ def calibrate_rows(rows: list[MappingRow], threshold: float = REVIEW_THRESHOLD,
     nothing."""
     table = CALIBRATION if table is None else table
     model = MODEL if model is None else model
+    mark_second_choices(rows)
     for row in rows:
         found = basis_of(row)
         features = parse_features(row.evidence) if model else None

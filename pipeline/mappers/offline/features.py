@@ -31,7 +31,8 @@ __all__ = ["FEATURES", "row_features", "features_line", "parse_features", "descr
 #:
 #: ``exact``     1 when the column's words are one of the property's names (basis ``exact name``), else 0;
 #: ``margin``    the column's name similarity to its property minus its best similarity to another property
-#:               the class may take (domain fits), in [-1, 1]; 0 for a row without a column of its own;
+#:               the class may take (domain fits; not one of the property's super-properties, which the row
+#:               states too), in [-1, 1]; 0 for a row without a column of its own;
 #: ``own``       1 when a declared domain of the property is the row's class itself, 0.5 when it is a
 #:               superclass, 0 when the property has no domain, a generic one, or another vocabulary's.
 FEATURES = ("exact", "margin", "own")
@@ -61,8 +62,11 @@ def row_features(row: MappingRow, basis: tuple[str, float] | None, info: SourceI
         text = " ".join(reference_words(ref))
         mine = matcher.score(text, prop)
         weights = index.weights(cls) if cls is not None else None
+        # a super-property (or an equivalent) of the row's property is no alternative to it: the row states it too
+        # (RDFS rdfs7), so its name is no evidence against the row
+        entailed = ontology.superproperties(prop)
         others = [matcher.score(text, p) for i, p in enumerate(candidates)
-                  if p != prop and (weights is None or weights[i] > 0)]
+                  if p not in entailed and (weights is None or weights[i] > 0)]
         margin = mine - max(others, default=0.0)
     own = 0.0
     if prop is not None and cls is not None:

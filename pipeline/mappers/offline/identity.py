@@ -141,15 +141,20 @@ def names_another_scheme(matcher: NameMatcher, ref: str, prop: URIRef, cls: URIR
     A column named as an identifier says what it holds: ``author_id`` is the author's key in this
     data, and writing it as an ORCID would state a false identity in another scheme. Words of the
     class and of the file name are no scheme (``stop_code`` for "stop code" of a Stop). A column
-    not named as an identifier, or code-named (``F07``), says nothing here: ``False``."""
+    not named as an identifier, or code-named (``F07``), says nothing here: ``False``. Each label of the
+    property (in any language) is read alone, the local name when it has none: a label that names no
+    other scheme (``dct:identifier``, labelled ``Identifier`` and, in Spanish, ``identificador``) makes the
+    property a generic identifier, whose other labels are translations, not a scheme; a local name that
+    abbreviates its label (``mo:uuid``, "universally unique identifier") is no name of its own."""
     if is_code_name(ref) or not id_like(ref):
         return False
     name = ref.split("/")[-1].lstrip("@")
     col = set(words(name, expand=False)) | set(words(name))
     own = set(words(" ".join(matcher.names(cls)), expand=False)) | set(words(stem, expand=False))
-    scheme = set(words(" ".join(matcher.names(prop)), expand=False)) - GENERIC_ID_WORDS - own
+    names = matcher.ontology.labels(prop) or matcher.names(prop)[:1]
+    schemes = [set(words(n, expand=False)) - GENERIC_ID_WORDS - own for n in names]
     # a column word may abbreviate the scheme's word (inv_no: inventory number)
-    return any(not any(abbreviates(c, w) for c in col) for w in scheme)
+    return bool(schemes) and all(any(not any(abbreviates(c, w) for c in col) for w in scheme) for scheme in schemes)
 
 
 def identifier_properties(ontology: Ontology, matcher: NameMatcher, cls: URIRef,

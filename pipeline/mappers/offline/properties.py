@@ -28,7 +28,7 @@ from pipeline.mappers.offline.nested import (member_id, one_join_per_object, ont
                                              within_owner)
 from pipeline.mappers.offline.profile import distinct_records, included, is_key, is_numeric
 
-__all__ = ["assign_properties", "identifier_entities", "SECONDARY_SCORE", "LINKED_SCORE"]
+__all__ = ["assign_properties", "identifier_entities", "specialise_properties", "SECONDARY_SCORE", "LINKED_SCORE"]
 
 #: Least similarity for a reference to open an entity of another class in the same record.
 SECONDARY_SCORE = 0.7
@@ -176,6 +176,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                         frozenset(c for c, o in (described or {}).items() if o is not info))
     sibling_members(info, ontology, matcher, datatype_props, candidates, used, _score)
     _linked_entities(info, ontology, matcher, datatype_props, set(described or {}) - {info.cls})
+    specialise_properties(info, ontology, matcher, datatype_props)
     # in the source's order of references, not the assignments' (score) order: a key built of them must not
     # change its IRIs when a similarity moves by a rounding error
     where = {r: i for i, r in enumerate(info.refs)}
@@ -195,6 +196,43 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                               or partial_key(info, ontology, matcher, cls, own) or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
+
+
+def specialise_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
+                          datatype_props: list[URIRef]) -> None:
+    """Give a name-matched column the sub-property its name names as well as the property it took.
+
+    A column named word for word by a property and by one of its sub-properties (``description`` ~
+    ``schema:description`` and ``sd:description``, ``rdfs:subPropertyOf schema:description``, domain
+    ``sd:Software``) is a value of both: by RDFS (RDF 1.1 Semantics, rdfs7) a statement of the
+    sub-property entails the super-property's, so the sub-property says what the other says and what
+    its own vocabulary adds, and a reader of either vocabulary finds the value. The sub-property is
+    taken when its name is the column's word for word (:meth:`.names.NameMatcher.named_exactly`), its
+    domain fits the entity's class at least as well as the property taken (:func:`.fit.domain_fits`),
+    its range admits the values as well (:func:`.fit.value_fit`) and no other column of that entity took
+    it; of several, the most specific (one that is a sub-property of the others), then the best named.
+    Only rows of a name match (basis ``name``) move: what the data states (a JSON-LD context) stays."""
+    taken = {(a.cls, a.prop) for a in info.assignments}
+    for a in info.assignments:
+        if a.basis != "name" or a.datatype is not None or a.iri_of is not None:
+            continue
+        values = info.data.values(a.reference)
+        fit, vfit = domain_fits(ontology, a.prop, a.cls), value_fit(ontology, a.prop, values)
+        subs = [q for q in datatype_props if a.prop in ontology.superproperties(q) - {q}
+                and q not in ontology.superproperties(a.prop)
+                and (a.cls, q) not in taken and domain_fits(ontology, q, a.cls) >= fit > 0
+                and value_fit(ontology, q, values) >= vfit and matcher.named_exactly(a.reference, info.stem, q)]
+        if not subs:
+            continue
+        # the most specific first (a sub-property of every other candidate), then the best named
+        q = max(subs, key=lambda q: (len(ontology.superproperties(q) & set(subs)),
+                                     _score(matcher, a.reference, q, []), str(q)))
+        taken.discard((a.cls, a.prop))
+        taken.add((a.cls, q))
+        a.evidence.append(f"{a.reference!r} names {ontology.compact(q)} word for word too, a sub-property of "
+                          f"{ontology.compact(a.prop)} ({domain_evidence(ontology, q, a.cls)}): its statement "
+                          f"entails {ontology.compact(a.prop)}'s (RDFS rdfs7) and says more")
+        a.prop = q
 
 
 def language_map_members(info: SourceInfo, ontology: Ontology, candidates: list[str]) -> None:

@@ -1,0 +1,74 @@
+"""bench-real's row judgment: a row is right when the reference states its facts, also when the reference
+states them with the inverse property the vocabulary declares (owl:inverseOf entails each from the other)."""
+from __future__ import annotations
+
+from rdflib import Graph
+
+from pipeline.bench.real import _judge_rows, inverse_properties
+from pipeline.ontology import load_ontology
+from pipeline.scoring.graph.pairs import declared_terms, graph_pairs
+
+ONTOLOGY = """@prefix ex: <http://example.org/v#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Pattern a owl:Class .
+ex:Consequence a owl:Class .
+ex:Skill a owl:Class .
+ex:hasConsequence a owl:ObjectProperty ; owl:inverseOf ex:isConsequenceOf ;
+    rdfs:domain ex:Pattern ; rdfs:range ex:Consequence .
+ex:isConsequenceOf a owl:ObjectProperty ; rdfs:domain ex:Consequence ; rdfs:range ex:Pattern .
+ex:hasSkill a owl:ObjectProperty ; rdfs:domain ex:Pattern ; rdfs:range ex:Skill .
+ex:isSkillOf a owl:ObjectProperty ; rdfs:domain ex:Skill ; rdfs:range ex:Pattern .
+"""
+
+# the mapper's KG: patterns point to their consequences and skills (its own IRIs)
+KG = """@prefix ex: <http://example.org/v#> .
+<http://kg/p1> a ex:Pattern ; ex:hasConsequence <http://kg/c1>, <http://kg/c2> ; ex:hasSkill <http://kg/s1> .
+<http://kg/c1> a ex:Consequence . <http://kg/c2> a ex:Consequence . <http://kg/s1> a ex:Skill .
+"""
+
+# the reference: the same facts from the other end (other IRIs), with the declared inverse for consequences and an
+# undeclared one for skills
+REFERENCE = """@prefix ex: <http://example.org/v#> .
+<http://ref/P1> a ex:Pattern .
+<http://ref/C1> a ex:Consequence ; ex:isConsequenceOf <http://ref/P1> .
+<http://ref/C2> a ex:Consequence ; ex:isConsequenceOf <http://ref/P1> .
+<http://ref/S1> a ex:Skill ; ex:isSkillOf <http://ref/P1> .
+"""
+
+
+def _row(prop: str, rng: str) -> dict:
+    return {"ontology_property": f"http://example.org/v#{prop}", "entity_class": "http://example.org/v#Pattern",
+            "related_entity_class": f"http://example.org/v#{rng}", "subject_template": "http://kg/{id}",
+            "source_file": "patterns.json", "evidence": ["confidence: record evidence, raw 0.900"]}
+
+
+def test_a_relation_the_reference_states_with_the_declared_inverse_is_right(tmp_path):
+    (tmp_path / "v.ttl").write_text(ONTOLOGY, encoding="utf-8")
+    ontology = load_ontology([tmp_path / "v.ttl"])
+    kg, reference = Graph().parse(data=KG, format="turtle"), Graph().parse(data=REFERENCE, format="turtle")
+    vocabulary = declared_terms([ontology.graph])
+    assert inverse_properties(ontology) == {"http://example.org/v#hasConsequence": {"http://example.org/v#isConsequenceOf"},
+                                            "http://example.org/v#isConsequenceOf": {"http://example.org/v#hasConsequence"}}
+    judged = _judge_rows([_row("hasConsequence", "Consequence"), _row("hasSkill", "Skill")], kg,
+                         graph_pairs(reference, vocabulary), vocabulary, ontology)
+    # hasConsequence: both statements are the reference's isConsequenceOf read the other way; hasSkill has no declared
+    # inverse, so the reference's isSkillOf says nothing of it
+    assert [(j["property"].rsplit("#", 1)[1], j["right"]) for j in judged] == [("hasConsequence", True),
+                                                                              ("hasSkill", False)]
+
+
+def test_an_inverse_statement_counts_once(tmp_path):
+    # the reference states one of the consequences: each reference statement matches one of the row's at most
+    (tmp_path / "v.ttl").write_text(ONTOLOGY, encoding="utf-8")
+    ontology = load_ontology([tmp_path / "v.ttl"])
+    vocabulary = declared_terms([ontology.graph])
+    one = REFERENCE.replace("<http://ref/C2> a ex:Consequence ; ex:isConsequenceOf <http://ref/P1> .", "")
+    ref_pairs = graph_pairs(Graph().parse(data=one, format="turtle"), vocabulary)
+    assert ref_pairs[("http://example.org/v#isConsequenceOf", "entity of http://example.org/v#Pattern")] == 1
+    three = KG + "<http://kg/p1> ex:hasConsequence <http://kg/c3> . <http://kg/c3> a ex:Consequence .\n"
+    row = [_row("hasConsequence", "Consequence")]
+    # 1 of 3 statements: below half; 1 of 2: half, right
+    assert _judge_rows(row, Graph().parse(data=three, format="turtle"), ref_pairs, vocabulary, ontology)[0]["right"] \
+        is False
+    assert _judge_rows(row, Graph().parse(data=KG, format="turtle"), ref_pairs, vocabulary, ontology)[0]["right"] is True
