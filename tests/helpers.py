@@ -2,6 +2,7 @@
 and readers of what ``kgc`` wrote. Imported as ``helpers`` (pytest puts ``tests/`` on the path)."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -231,3 +232,14 @@ def materialize_mapping(folder: Path, mapping: str, files: dict[str, str], monke
     out = folder / "out" / "kg.nq"
     rc = main(["materialize", "mapping.ttl", str(out), "--format", "nq"])
     return rc, capsys.readouterr().err, out.read_text(encoding="utf-8") if out.is_file() else ""
+
+
+def map_files(tmp_path: Path, files: dict[str, str], manifest: str) -> dict[str, dict]:
+    """Write ``files`` and ``case.yaml`` (``manifest``) into ``tmp_path``, ``kgc map`` it to JSON and
+    return its rows by data reference (relation and class-only rows by property)."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(manifest, encoding="utf-8")
+    assert main(["-q", "map", str(tmp_path / "case.yaml"), str(tmp_path / "t.json")]) == 0
+    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["rows"]
+    return {r["data_reference"] or r["ontology_property"]: r for r in rows}

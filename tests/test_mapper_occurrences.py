@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipeline.cli import main
 from pipeline.compile.parts import holds_array
 from pipeline.manifest import Source
 from pipeline.sources.load import load_source
+
+from helpers import map_files
 
 ONTO = """@prefix ex: <http://example.org/o#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
@@ -22,12 +23,8 @@ ex:dateCreated a owl:DatatypeProperty ; rdfs:domain ex:Software ; rdfs:range xsd
 
 
 def _map(tmp_path: Path, records: list, onto: str = ONTO) -> dict[str, dict]:
-    (tmp_path / "onto.ttl").write_text(onto, encoding="utf-8")
-    (tmp_path / "repos.json").write_text(json.dumps(records), encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: r\nsources: [repos.json]\nontologies: [onto.ttl]\n", encoding="utf-8")
-    assert main(["-q", "map", str(tmp_path / "case.yaml"), str(tmp_path / "t.json")]) == 0
-    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["rows"]
-    return {r["data_reference"] or r["ontology_property"]: r for r in rows}
+    return map_files(tmp_path, {"onto.ttl": onto, "repos.json": json.dumps(records)},
+                     "name: r\nsources: [repos.json]\nontologies: [onto.ttl]\n")
 
 
 def _repos(**extra) -> list:

@@ -11,6 +11,8 @@ from pipeline.cli import main
 from pipeline.mappers.offline.confidence import basis_of, calibrate_rows, calibrated, evidence_line
 from pipeline.table import MappingRow, read_table
 
+from helpers import map_files
+
 CASES = Path(__file__).resolve().parent / "cases"
 PREFIXES = ("@prefix ex: <http://example.org/o#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
@@ -18,14 +20,7 @@ PREFIXES = ("@prefix ex: <http://example.org/o#> . @prefix owl: <http://www.w3.o
             "@prefix foaf: <http://xmlns.com/foaf/0.1/> .\n")
 
 
-def _map(tmp_path: Path, files: dict[str, str], manifest: str) -> dict[str, dict]:
-    """Write the case, ``kgc map`` it to JSON; rows by data reference (relation rows by property)."""
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "case.yaml").write_text(manifest, encoding="utf-8")
-    assert main(["-q", "map", str(tmp_path / "case.yaml"), str(tmp_path / "t.json")]) == 0
-    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["rows"]
-    return {r["data_reference"] or r["ontology_property"]: r for r in rows}
+_map = map_files
 
 
 def test_a_property_with_an_owl_thing_domain_names_the_column_of_any_class(tmp_path):

@@ -4,14 +4,14 @@ names an identifier scheme only when each of its names does."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from rdflib import URIRef
 
-from pipeline.cli import main
 from pipeline.mappers.offline.identity import names_another_scheme
 from pipeline.mappers.offline.names import NameMatcher
 from pipeline.ontology import load_ontology
+
+from helpers import map_files
 
 PREFIXES = ("@prefix ex: <http://example.org/o#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
@@ -35,13 +35,7 @@ ex:shortName a owl:DatatypeProperty ; rdfs:subPropertyOf schema:name ; rdfs:doma
 """
 
 
-def _map(tmp_path: Path, files: dict[str, str], manifest: str) -> dict[str, dict]:
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "case.yaml").write_text(manifest, encoding="utf-8")
-    assert main(["-q", "map", str(tmp_path / "case.yaml"), str(tmp_path / "t.json")]) == 0
-    rows = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["rows"]
-    return {r["data_reference"] or r["ontology_property"]: r for r in rows}
+_map = map_files
 
 
 def test_a_column_named_by_a_property_and_its_sub_property_takes_the_sub_property(tmp_path):
