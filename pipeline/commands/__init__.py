@@ -12,15 +12,18 @@ imported only when that subcommand runs.
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.findings import Finding
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.manifest import Case
 
-__all__ = ["output_file", "case_files", "require_llm_settings", "chosen_mapper", "nothing_left_on_bad_input"]
+__all__ = ["output_file", "case_files", "require_llm_settings", "chosen_mapper", "nothing_left_on_bad_input",
+           "say_ontology_notes"]
 
 
 def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) -> Path:
@@ -109,3 +112,12 @@ def nothing_left_on_bad_input(*paths: str | Path | None) -> Iterator[None]:
             except OSError:
                 pass
         raise
+
+
+def say_ontology_notes(ontology) -> None:
+    """What reading the ontology guessed or found (an undeclared well-known prefix, a syntax other than
+    the extension's, an import not resolved, datatype ranges with no common value), one warning line
+    each on stderr, as `run`'s audit has them."""
+    for note in ontology.notes:
+        file, _, message = note.partition(": ")
+        print(Finding("ontology", file, message or note, severity="warning"), file=sys.stderr)

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from rdflib.namespace import RDF
 
-from pipeline.commands import case_files, chosen_mapper, nothing_left_on_bad_input, output_file, require_llm_settings
+from pipeline.commands import case_files, chosen_mapper, say_ontology_notes, nothing_left_on_bad_input, output_file, require_llm_settings
 from pipeline.compile import RML, compile_table, require_triples_maps
 from pipeline.compile.legacy import to_legacy_rml
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
@@ -43,14 +43,6 @@ class _Progress:
     def __call__(self, stage: str) -> None:
         if not self.quiet:
             print(f"{self.command}: {stage} ({time.perf_counter() - self.t0:.1f} s)", file=sys.stderr, flush=True)
-
-
-def _say_ontology_notes(ontology) -> None:
-    """What reading the ontology guessed (an undeclared well-known prefix, a syntax other than the
-    extension's, an import not resolved), on stderr as `run`'s audit has it."""
-    for note in ontology.notes:
-        file, _, message = note.partition(": ")
-        print(Finding("ontology", file, message or note, severity="warning"), file=sys.stderr)
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
@@ -84,7 +76,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
         gone = str(Path(tmp).resolve())
         progress(f"reading the ontology ({len(case.ontologies)} file(s), {len(case.skos)} SKOS)")
         ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-        _say_ontology_notes(ontology)
+        say_ontology_notes(ontology)
         progress(f"mapping with the {args.mapper} mapper")
         try:
             result = mapper.map(MapInput(case, ontology, tuple(sources)), **options)
@@ -223,7 +215,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         if written is not None:
             output_file(str(written), "output", case_files(case))
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    _say_ontology_notes(ontology)
+    say_ontology_notes(ontology)
     work = Path(output).resolve().parent
     table = read_table(table_path)  # before anything is written: an unreadable table writes nothing
     copies = copies_beside(Path(output))

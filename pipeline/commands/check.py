@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.commands import case_files, output_file
+from pipeline.commands import case_files, output_file, say_ontology_notes
 from pipeline.errors import InputError
 from pipeline.compile.audit import AuditResult, audit_table
 from pipeline.manifest import Case, load_manifest
@@ -33,6 +33,7 @@ _NODE_RESULTS = ("SHACL", "CS2-hermit")
 def _case_context(manifest: str, work: Path, with_sources: bool = True):
     case = load_manifest(manifest)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
+    say_ontology_notes(ontology)
     for f in case.shapes:  # as `run` does: unparsable shapes, or a term SHACL does not define, are bad input
         for finding in check_shapes(f, ontology, case.shapes):
             print(finding, file=sys.stderr)
