@@ -16,14 +16,20 @@ _ONTO = """@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix : <http://exa
 """
 
 
-def _check(tmp_path, triples):
-    onto = tmp_path / "lib.ttl"
-    onto.write_text(_ONTO, encoding="utf-8")
+def _check_with(tmp_path, onto_text, triples):
+    """The vocabulary check's result on ``triples`` ``(s, p, o)`` (``o`` an IRI when it starts with http)
+    against the ontology ``onto_text``."""
+    onto = tmp_path / "o.ttl"
+    onto.write_text(onto_text, encoding="utf-8")
     check = VocabularyCheck(load_ontology([onto]))
     for s, p, o in triples:
         check.add(pyoxigraph.NamedNode(s), pyoxigraph.NamedNode(p),
                   pyoxigraph.NamedNode(o) if o.startswith("http") else pyoxigraph.Literal(o))
     return check.result()
+
+
+def _check(tmp_path, triples):
+    return _check_with(tmp_path, _ONTO, triples)
 
 
 def test_namespace_of_cuts_at_the_last_hash_else_slash():
@@ -98,16 +104,6 @@ _SCHEMA_ONTO = """@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix s: <ht
 @prefix : <http://example.org/lib#> . <http://example.org/lib> a owl:Ontology .
 s:Event a owl:Class . s:name a owl:DatatypeProperty . :Book a owl:Class .
 """
-
-
-def _check_with(tmp_path, onto_text, triples):
-    onto = tmp_path / "o.ttl"
-    onto.write_text(onto_text, encoding="utf-8")
-    check = VocabularyCheck(load_ontology([onto]))
-    for s, p, o in triples:
-        check.add(pyoxigraph.NamedNode(s), pyoxigraph.NamedNode(p),
-                  pyoxigraph.NamedNode(o) if o.startswith("http") else pyoxigraph.Literal(o))
-    return check.result()
 
 
 def test_the_ontology_namespace_under_the_other_scheme_is_named_and_a_kg_of_no_declared_term_is_unchecked(tmp_path):
