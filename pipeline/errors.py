@@ -17,6 +17,7 @@ __all__ = [
     "on_user_file",
     "json_syntax_error",
     "not_utf8",
+    "not_utf8_error",
 ]
 
 
@@ -174,3 +175,16 @@ def not_utf8(path, exc: UnicodeDecodeError) -> tuple[int, str, str]:
         meant = ""
     why = f"not UTF-8: byte(s) {bad.hex(' ')} at line {line}, column {column} (byte offset {exc.start}{meant})"
     return line, why, "UTF-8 text; convert a Windows-1252 (or Latin-1) file with iconv -f cp1252 -t utf-8"
+
+
+def not_utf8_error(path, exc: UnicodeDecodeError, kind: type[InputError] = InputError,
+                   what: str = "") -> InputError:
+    """The error to raise for a user file that is not UTF-8 (:func:`not_utf8`'s line, reason and advice).
+
+    Args:
+        path: the file. exc: the decoding error (``start`` a byte offset in the file).
+        kind: the :class:`InputError` subclass (a manifest, a mapping table ...).
+        what: words before the reason (``cannot read mapping table``), or none.
+    """
+    line, why, expected = not_utf8(path, exc)
+    return kind(f"{what + ': ' if what else ''}{why} (expected: {expected})", path=path, line=line)

@@ -35,7 +35,7 @@ from jsonpath_ng.exceptions import JSONPathError
 from jsonpath_ng.ext import parse as jsonpath_parse
 from lxml import etree
 
-from pipeline.errors import ManifestError, not_utf8
+from pipeline.errors import ManifestError, not_utf8_error
 from pipeline.rdffile import RDF_FORMATS, rdf_format
 from pipeline.validation.terms import check_iri
 
@@ -268,8 +268,7 @@ def load_manifest(path: str | Path) -> Case:
     except FileNotFoundError as exc:
         raise ManifestError("manifest not found", path=path) from exc
     except UnicodeDecodeError as exc:
-        line, why, expected = not_utf8(path, exc)
-        raise ManifestError(f"{why} (expected: {expected})", path=path, line=line) from exc
+        raise not_utf8_error(path, exc, ManifestError) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ManifestError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=path,

@@ -20,7 +20,7 @@ from pipeline.commands.build import copies_beside
 from pipeline.compile import RML
 from pipeline.compile.yarrrml import SUFFIXES as YARRRML_SUFFIXES
 from pipeline.compile.yarrrml import load_yarrrml
-from pipeline.errors import InputError, not_utf8, on_user_file
+from pipeline.errors import InputError, not_utf8_error, on_user_file
 from pipeline.manifest import load_manifest
 from pipeline.materialize.data_errors import POLICIES, DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed, parse_size
@@ -78,8 +78,7 @@ def _read_rml(path: Path) -> tuple[Graph, str]:
         raise InputError("is a folder; expected an RML file (Turtle) or a Morph-KGC configuration (.ini)",
                          path=path) from exc
     except UnicodeDecodeError as exc:
-        line, why, expected = not_utf8(path, exc)
-        raise InputError(f"{why} (expected: {expected})", path=path, line=line) from exc
+        raise not_utf8_error(path, exc) from exc
     except Exception as exc:  # rdflib raises parser-specific types
         line, why = parse_error(exc)
         raise InputError(f"not an RML mapping in Turtle: {why}", path=path, line=line) from exc
@@ -124,8 +123,7 @@ def _morph_kgc_config(path: Path) -> tuple[list[Path], str | None, str | None]:
     try:
         config.read_string(path.read_text(encoding="utf-8"), source=str(path))
     except UnicodeDecodeError as exc:
-        line, why, expected = not_utf8(path, exc)
-        raise InputError(f"{why} (expected: {expected})", path=path, line=line) from exc
+        raise not_utf8_error(path, exc) from exc
     except configparser.Error as exc:
         raise InputError(f"not a Morph-KGC configuration (INI): {str(exc).splitlines()[0]}",
                          path=path, line=getattr(exc, "lineno", None)) from exc

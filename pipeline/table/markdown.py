@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from pipeline.errors import TableParseError, not_utf8
+from pipeline.errors import TableParseError, not_utf8_error
 from pipeline.table.cells import clean_cell, split_function_cell, split_source_hint
 from pipeline.table.model import COLUMNS, MappingRow, MappingTable
 
@@ -210,9 +210,7 @@ def table_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        line, why, expected = not_utf8(path, exc)
-        raise TableParseError(f"cannot read mapping table: {why} (expected: {expected})", path=path,
-                              line=line) from exc
+        raise not_utf8_error(path, exc, TableParseError, "cannot read mapping table") from exc
     except OSError as exc:
         raise TableParseError(f"cannot read mapping table: {exc.strerror or exc}", path=path) from exc
 

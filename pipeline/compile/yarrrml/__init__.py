@@ -14,7 +14,7 @@ from rdflib import Graph
 
 from pipeline.compile.yarrrml.read import YarrrmlMapping, parse_yarrrml
 from pipeline.compile.yarrrml.write import to_yarrrml
-from pipeline.errors import InputError, not_utf8
+from pipeline.errors import InputError, not_utf8_error
 
 __all__ = ["to_yarrrml", "from_yarrrml", "read_yarrrml", "load_yarrrml", "YarrrmlMapping", "SUFFIXES"]
 
@@ -47,8 +47,7 @@ def load_yarrrml(path: str | Path, *, prefixes: dict[str, str] | None = None,
     except OSError as exc:
         raise InputError(f"cannot read the YARRRML file: {exc.strerror}", path=p) from exc
     except UnicodeDecodeError as exc:
-        line, why, expected = not_utf8(p, exc)
-        raise InputError(f"{why} (expected: {expected})", path=p, line=line) from exc
+        raise not_utf8_error(p, exc) from exc
     return parse_yarrrml(text, p.resolve().parent, path=p, prefixes=prefixes, base_iri=base_iri)
 
 
