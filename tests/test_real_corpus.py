@@ -21,6 +21,7 @@ FOAF = "http://xmlns.com/foaf/0.1/"
 SEPSES = "http://w3id.org/sepses/vocab/ref/"
 EMMO = "http://emmo.info/emmo#"
 SD = "https://w3id.org/okn/o/sd#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
 
 #: case id -> (triples, {class IRI: typed subjects}, distinct predicates, sources, vocabulary files)
 EXPECTED = {
@@ -86,10 +87,20 @@ EXPECTED = {
         ["oeg-upm_morph-kgc.json"],
         ["sd-1.9.0.ttl"],
     ),
+    "kbr-master-data-multilingual": (
+        1069,
+        {SKOS + "Concept": 101, "http://www.w3.org/ns/prov#Role": 100, "http://schema.org/BookFormatType": 18},
+        6,
+        ["thesaurus-belgian-bibliography-en-hierarchy.csv", "thesaurus-belgian-bibliography-fr-hierarchy.csv",
+         "thesaurus-belgian-bibliography-nl-hierarchy.csv", "marc-roles.csv", "binding-types.csv", "book-formats.csv",
+         "country-code-mapping-iso-marc.csv"],
+        ["skos.ttl", "prov.ttl"],
+    ),
 }
 
 #: cases whose reference is checked against a fresh ``kgc materialize reference/config.ini`` of their adjusted mapping
-REPRODUCED = ["alloy-composition-emmo", "seismic-events-semcon", "software-metadata-somef", "attack-ics-sepses"]
+REPRODUCED = ["alloy-composition-emmo", "seismic-events-semcon", "software-metadata-somef", "attack-ics-sepses",
+              "kbr-master-data-multilingual"]
 
 #: exit status of that run when it is not 0: attack-ics-sepses's `rr:template "{url}"` makes 33 IRIs that are not
 #: absolute (the URL percent-encoded), which kgc drops and reports as an error (exit 1), as the case README says
@@ -175,3 +186,20 @@ def test_seismic_update_time_is_the_authors_function_output():
     got = sorted(str(o) for o in gold.objects(None, rdflib.URIRef("http://w3id.org/semcon/ns/seismic#lastUpdate")))
     assert got == ["2019-06-10T09:48:52", "2019-06-10T10:00:01", "2019-06-10T10:32:49", "2019-06-10T11:00:01",
                    "2019-06-10T12:27:15"]
+
+
+def test_kbr_thesaurus_concepts_have_one_label_per_language_file():
+    """The three thesaurus files describe the same 101 concepts; the language of each label is the file's (a constant
+    of its TriplesMap), and the 10 top concepts (empty parentID) have no broader concept."""
+    gold = _graph(ROOT / "kbr-master-data-multilingual" / "reference" / "reference.nt")
+    concepts = set(gold.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "Concept")))
+    langs = Counter(tuple(sorted(o.language for o in gold.objects(c, rdflib.URIRef(SKOS + "prefLabel"))))
+                    for c in concepts)
+    assert langs == Counter({("en", "fr", "nl"): 101})
+    broader = rdflib.URIRef(SKOS + "broaderTransitive")
+    assert sum(1 for c in concepts if (c, broader, None) not in gold) == 10
+    library = rdflib.URIRef("http://kbr.be/id/data/LEXICON_00000016")
+    assert {str(o) for o in gold.objects(library, rdflib.URIRef(SKOS + "prefLabel"))} == {
+        "010 Library, library sciences.", "010 Bibliothèque, bibliothéconomie.",
+        "010 Bibliotheek, bibliotheekwetenschappen."}
+    assert (library, broader, rdflib.URIRef("http://kbr.be/id/data/LEXICON_00000007")) in gold
