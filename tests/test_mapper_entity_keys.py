@@ -1,6 +1,8 @@
 """The key of a second entity of a record by its members named as identifiers (pipeline.mappers.offline.nested,
 ``named_identifier``): a member of a list keys it only when no other member does, and an identifier the data
-refute (a value with two different values of another member) keys nothing: the entity is keyed by its owner."""
+refute (a value with two different values of another member) keys nothing: the entity is keyed by its owner.
+The identifier member of the object an entity lies in (``member_id``) is one named as an identifier or as an IRI
+with absolute IRIs for values (``cpe23Uri``)."""
 from __future__ import annotations
 
 import json
@@ -94,3 +96,29 @@ def test_an_objects_identifier_member_the_data_refute_keys_nothing(tmp_path):
     data = load_source(src, tmp_path)
     info = SourceInfo(data, src.path.name, src.stem, list(data.references), key=("UniqueOPID/@Value",))
     assert member_id(info, own) == ("OPRailwayLocation/@NationalIdentNum",)
+
+
+def test_a_member_named_as_an_iri_whose_values_are_iris_keys_its_objects_entity(tmp_path):
+    """CPE matches of two NVD CVE records (nvd-cve-sepses, nvdcve-1.1-recent-subset.json): the CPE entity that a
+    match's version bounds open (``versionEndIncluding``, ``versionStartIncluding``, each absent from some
+    matches) is keyed by the match's ``cpe23Uri``, an IRI naming the product (RDF 1.1 Concepts 1.2), not by the
+    bounds, which would give no IRI to a match lacking one."""
+    from pipeline.mappers.offline.identity import iri_like
+    from pipeline.mappers.offline.nested import member_id
+    items = [{"cve": {"ID": "CVE-2020-36420"}, "nodes": [{"operator": "OR", "cpe_match": [
+                {"vulnerable": True, "cpe23Uri": "cpe:2.3:a:polipo_project:polipo:*:*:*:*:*:*:*:*",
+                 "versionEndIncluding": "1.1.1"}]}]},
+             {"cve": {"ID": "CVE-2021-34477"}, "nodes": [{"operator": "OR", "cpe_match": [
+                {"vulnerable": True, "cpe23Uri": "cpe:2.3:a:microsoft:.net_education_bundle_sdk_install_tool:*:*:*:*:*:"
+                                                 "visual_studio_code:*:*", "versionStartIncluding": "0.6.0"},
+                {"vulnerable": True, "cpe23Uri": "cpe:2.3:a:microsoft:.net_install_tool_for_extension_authors:*:*:*:*:"
+                                                 "*:visual_studio_code:*:*", "versionStartIncluding": "1.1.0"}]}]}]
+    info = _info(tmp_path, {"CVE_Items": items}, ("cve.ID",))
+    assert info.data.iterator == "$.CVE_Items[*]"
+    own = ("nodes.cpe_match.versionEndIncluding", "nodes.cpe_match.versionStartIncluding")
+    assert member_id(info, own) == ("nodes.cpe_match.cpe23Uri",)
+    assert iri_like("nodes.cpe_match.cpe23Uri", info.data.values("nodes.cpe_match.cpe23Uri"))
+    # named as an IRI, but a value is no absolute IRI (no scheme): it names nothing, and keys nothing
+    assert not iri_like("homepageUrl", ["www.debian.org", "https://www.debian.org/"])
+    # IRIs in a member not named as one (a description that is a link) are no identifier either
+    assert not iri_like("description", ["https://www.debian.org/"])

@@ -3,7 +3,7 @@ paired with some of more leftover properties by the best joint assignment of wea
 (``joint assignment`` evidence, right in none of the real-mappings corpus' rows) are marked; a column
 paired with the only property left whose range admits its kind of values (``values``) is not; a
 relation between two entities of one record by one of several object properties (``record choice``)
-is marked, by the only one (``record``) is not."""
+is marked, by the only one (``record``) is not unless no domain ties the property to the subject class."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -86,3 +86,20 @@ def test_the_only_relation_of_two_entities_of_a_record_is_asserted_and_one_of_se
     assert _relations(tmp_path, several) == [
         ("ev:plannedAt", "ev:Event", "ev:Venue", "id==id, venue.id==venue.id", "record choice",
          "confidence 0.09 < 0.50 (record choice evidence): check the property, class and values")]
+
+
+def test_the_only_relation_of_a_record_by_a_property_no_domain_ties_to_the_class_is_marked(tmp_path):
+    # ev:heldAt without a domain: the only Event -> Venue property, but the vocabulary does not say that events
+    # take it; the record says an event and a venue occur together, not how they are related
+    undeclared = EVENTS.replace("rdfs:domain ev:Event ; rdfs:range ev:Venue", "rdfs:range ev:Venue")
+    assert _relations(tmp_path, undeclared) == [
+        ("ev:heldAt", "ev:Event", "ev:Venue", "id==id, venue.id==venue.id", "record",
+         "relation of one record by a property no domain ties to ev:Event (own 0, record evidence): the record "
+         "says the entities occur together, not how they are related; check the property")]
+    # declared for a superclass only (ev:Happening): usable on an event (rdfs9), still not the event's own
+    superclass = EVENTS.replace("rdfs:domain ev:Event ; rdfs:range ev:Venue",
+                                "rdfs:domain ev:Happening ; rdfs:range ev:Venue") \
+        + "ev:Happening a owl:Class . ev:Event rdfs:subClassOf ev:Happening .\n"
+    assert [r[5] for r in _relations(tmp_path, superclass)] == [
+        "relation of one record by a property no domain ties to ev:Event (own 0.5, record evidence): the record "
+        "says the entities occur together, not how they are related; check the property"]

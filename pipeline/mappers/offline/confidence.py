@@ -36,8 +36,9 @@ right" on the raw score per basis, fitted by ``python -m pipeline.bench.real --c
 reports its leave-one-case-out precision), and marks the rows below :data:`REVIEW_THRESHOLD` for review
 (:attr:`pipeline.table.MappingRow.review`): the compiler does not assert them; a person accepts one by
 clearing the mark. :data:`CALIBRATION` ships knots for the ``joint assignment`` and ``record`` bases
-only (see there); other rows are marked for what only a person can give (:mod:`.rows`), and a name match to a
-property of no domain whose column another property names better (:func:`mark_second_choices`).
+only (see there); other rows are marked for what only a person can give (:mod:`.rows`), a name match to a
+property of no domain whose column another property names better (:func:`mark_second_choices`), and a relation of
+one record by a property no domain ties to the subject's class (:func:`mark_unowned_relations`).
 """
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ from pipeline.table import MappingRow
 from pipeline.mappers.offline.features import FEATURES, parse_features
 
 __all__ = ["BASES", "CALIBRATION", "MODEL", "NAME_BASES", "REVIEW_THRESHOLD", "evidence_line", "basis_of", "calibrated",
-           "model_confidence", "mark_second_choices", "calibrate_rows"]
+           "model_confidence", "mark_second_choices", "mark_unowned_relations",
+           "calibrate_rows"]
 
 BASES = ("context", "exact name", "name", "subject key", "values", "joint assignment", "linked", "identifier", "label", "key",
          "record", "record choice", "value map", "document", "entity")
@@ -173,6 +175,27 @@ def mark_second_choices(rows: list[MappingRow]) -> None:
         row.review = f"{row.review}; {why}" if row.review else why
 
 
+def mark_unowned_relations(rows: list[MappingRow]) -> None:
+    """Mark for review each relation between two entities of one record by the only object property of their
+    classes (basis ``record``) whose vocabulary does not declare it for the subject's class (``own`` below 1,
+    :data:`.features.FEATURES`: no domain, a generic one, a superclass's or another vocabulary's).
+
+    Such a row rests on nothing but the two entities sharing a record and the property admitting them: the
+    record says the two things occur together, not how they are related, and a property no domain ties to
+    the subject class relates anything to anything (``schema:subjectOf``, domain ``schema:Thing``, from an
+    event's address to the event; ``era:lineReference`` of another class from a section of line). When the
+    vocabulary declares the property for the subject's class itself (``ev:heldAt``, domain ``ev:Event``), the
+    vocabulary's authors say such a class takes that relation, and the forced choice stands."""
+    for row in rows:
+        found, features = basis_of(row), parse_features(row.evidence)
+        if found is None or found[0] != "record" or features is None or features["own"] >= 1:
+            continue
+        why = (f"relation of one record by a property no domain ties to {row.entity_class} (own "
+               f"{features['own']:g}, record evidence): the record says the entities occur together, not how "
+               "they are related; check the property")
+        row.review = f"{row.review}; {why}" if row.review else why
+
+
 def calibrate_rows(rows: list[MappingRow], threshold: float = REVIEW_THRESHOLD,
                    table: dict[str, list[tuple[float, float]]] | None = None,
                    model: dict[str, float] | None = None) -> None:
@@ -189,6 +212,7 @@ def calibrate_rows(rows: list[MappingRow], threshold: float = REVIEW_THRESHOLD,
     table = CALIBRATION if table is None else table
     model = MODEL if model is None else model
     mark_second_choices(rows)
+    mark_unowned_relations(rows)
     for row in rows:
         found = basis_of(row)
         features = parse_features(row.evidence) if model else None

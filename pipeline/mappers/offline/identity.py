@@ -35,7 +35,7 @@ from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.names import NameMatcher, abbreviates, is_code_name, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, is_key, nonblank_count
 
-__all__ = ["id_like", "name_like", "name_words", "code_like", "source_kinds", "non_distinguishing",
+__all__ = ["id_like", "iri_like", "name_like", "name_words", "code_like", "source_kinds", "non_distinguishing",
            "identifier_properties", "names_another_scheme", "prefer_identifier_key", "ID_WORDS", "GENERIC_ID_WORDS",
            "IDENTIFIER_COVERAGE"]
 
@@ -66,6 +66,25 @@ def id_like(ref: str) -> bool:
     """A reference named like an identifier (``stop_id``, ``id_author``, ``cod_parada``)."""
     w = words(ref.split("/")[-1].lstrip("@"), expand=False)
     return bool(w) and (w[-1] in ID_WORDS or w[0] in _ID_HEADS)
+
+
+#: The words that name a member as an IRI (``cpe23Uri``, ``htmlUrl``, ``iri``).
+IRI_WORDS = {"uri", "url", "iri"}
+#: An absolute IRI (RFC 3987 / RFC 3986 section 3: a scheme, a colon, then no character an IRI excludes).
+_ABSOLUTE_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
+
+
+def iri_like(ref: str, values: Iterable[str]) -> bool:
+    """A reference named as an IRI (its last word ``uri``, ``url`` or ``iri``: ``cpe23Uri``) whose every
+    non-empty value is an absolute IRI (``cpe:2.3:a:apple:safari:*:...``, ``https://...``), and at least one.
+
+    An IRI identifies one resource (RDF 1.1 Concepts section 1.2): such a member names the thing its object
+    describes as an identifier member does (:func:`id_like`), though no identifier word says so."""
+    w = words(ref.split("/")[-1].lstrip("@"), expand=False)
+    if not w or w[-1] not in IRI_WORDS:
+        return False
+    seen = [str(v).strip() for v in values if str(v).strip()]
+    return bool(seen) and all(_ABSOLUTE_IRI.match(v) for v in seen)
 
 
 def name_words(ref: str) -> list[str]:

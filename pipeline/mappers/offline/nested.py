@@ -17,7 +17,7 @@ from pipeline.compile.parts import POSITION, encloses, every_occurrence_holds, p
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
-from pipeline.mappers.offline.identity import id_like, identifier_properties
+from pipeline.mappers.offline.identity import id_like, identifier_properties, iri_like
 from pipeline.mappers.offline.names import NameMatcher, is_code_name
 from pipeline.mappers.offline.skos import match_value_map
 
@@ -384,15 +384,18 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     object's own ``id`` names it, so it keys the entity even when no property takes its value.
     Of several such objects the innermost; ``()`` when there is none, two ids compete, or the data refute
     it (:func:`identifies`: RINF's ``OPRailwayLocation/@NationalIdentNum``, the number of the line a
-    location lies on, with 17 kilometre points of one line: it names the line, not the location)."""
+    location lies on, with 17 kilometre points of one line: it names the line, not the location).
+    A member named as an IRI whose values are absolute IRIs (:func:`.identity.iri_like`: NVD's
+    ``cpe_match.cpe23Uri``) is such a member too: an IRI identifies its resource (RDF 1.1 Concepts 1.2),
+    where the object's other values (a CPE match's version bounds, mostly absent) would key nothing."""
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 
     # an identifier member that is another entity's value names that entity (lines.sku of a Product read in
     # an order line), not the object: it keys the product, and every line of one product is no one line
     others = {a.reference for a in info.assignments if a.reference not in own}
-    ids = [r for r in info.refs if r not in own and r not in info.fks and r not in others and id_like(r)
-           and holds(parent(r))]
+    ids = [r for r in info.refs if r not in own and r not in info.fks and r not in others and holds(parent(r))
+           and (id_like(r) or iri_like(r, info.data.values(r)))]
     if not ids:
         return ()
     deepest = max(len(parent(r)) for r in ids)
