@@ -319,7 +319,8 @@ def read_document(source: Source) -> Any:
 
 
 def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, dict[str, str]]]:
-    """``(line, record)`` of CSV text (RFC 4180, header first; blank lines skipped).
+    """``(line, record)`` of CSV text (RFC 4180, header first; blank lines skipped; a name the header
+    repeats holds its first cell, as the engine, pandas, reads it).
 
     Raises:
         InputError: with ``strict``, a record whose field count differs from the header's
@@ -338,7 +339,10 @@ def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, 
                                  f"{len(header)} ({', '.join(header)}): not a valid CSV file (RFC 4180)",
                                  path=where, line=reader.line_num)
             fields = (fields + [None] * len(header))[:len(header)]
-        yield reader.line_num, dict(zip(header, fields))
+        record: dict[str, str] = {}
+        for name, value in zip(header, fields):  # a repeated name: its first cell, as the engine reads it
+            record.setdefault(name, value)
+        yield reader.line_num, record
 
 
 def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces: dict[str, str] | None = None,
