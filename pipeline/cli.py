@@ -114,7 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     command = _command(argv)
-    args = build_parser([command] if command else []).parse_args(argv)
+    parser = build_parser([command] if command else [])
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said with the subcommand's usage, which shows its positional arguments and options
+        sub = next((a.choices.get(args.command) for a in parser._actions
+                    if isinstance(a, argparse._SubParsersAction)), None)
+        (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR if args.quiet else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     if not args.verbose:

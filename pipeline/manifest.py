@@ -226,6 +226,9 @@ def _list(data: dict, key: str, path: Path, node: yaml.Node | None) -> list:
     return value
 
 
+#: Suffixes of spreadsheet workbooks (Office Open XML, legacy Excel, OpenDocument, Numbers): zip packages or
+#: binary files of several sheets, no source kgc reads; a sheet saved as CSV is.
+SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 #: Suffixes of compressed single files, read through a decompressed copy (:mod:`pipeline.sources.load`).
 COMPRESSED_SUFFIXES = (".gz", ".xz", ".bz2")
 
@@ -241,6 +244,10 @@ def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int
     for fmt, suffixes in FORMATS.items():
         if suffix.lower() in suffixes:
             return fmt
+    if suffix.lower() in SPREADSHEET_SUFFIXES:
+        raise ManifestError(f"sources[{idx}]: {p.name!r} is a spreadsheet workbook, which kgc does not read "
+                            f"(expected: {', '.join(FORMATS)}); save each sheet as CSV UTF-8 and list the .csv files",
+                            path=path, line=_line_of(node, "sources"), key="path")
     raise ManifestError(f"sources[{idx}]: cannot tell the format of {p.name!r} from its suffix; "
                         f"add format: one of {', '.join(FORMATS)}", path=path, line=_line_of(node, "sources"),
                         key="format")

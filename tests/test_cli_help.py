@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import shutil
 
+import pytest
+
 from pipeline.cli import build_parser, main
 
 from helpers import CASES
@@ -48,3 +50,19 @@ def test_quiet_keeps_the_findings_as_its_help_says(tmp_path, capsys):
     err = capsys.readouterr().err
     # -q keeps the warnings and infos (scripts and tests read them), and its help says so
     assert "warning: " in err and "info: " in err and "are still printed" in QUIET_HELP
+
+
+def test_an_unknown_option_is_said_with_the_subcommands_usage(capsys):
+    """Case cli-map-text-no-o-option: 'kgc map case.yaml t.md --bogus' printed kgc's own usage
+    (the list of subcommands), not kgc map's."""
+    with pytest.raises(SystemExit) as exc:
+        main(["map", "case.yaml", "t.md", "--bogus"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert err.startswith("usage: kgc map ") and "kgc map: error: unrecognized arguments: --bogus" in err
+
+
+def test_text_and_map_take_o_for_their_output():
+    for command, dest in (("map", "output_opt"), ("text", "out")):
+        args = build_parser([command]).parse_args([command, "x.yaml", "-o", "y"])
+        assert getattr(args, dest) == "y"

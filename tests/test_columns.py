@@ -23,9 +23,14 @@ TRICKY = ('\ufeffid;name;id;note\n'
 
 
 def _dictreader(path, delimiter):
+    """DictReader's records, except that a repeated header name keeps its first cell (the engine's, pandas')."""
     with open(path, encoding="utf-8-sig", newline="") as fh:
-        return [{k: ([v] if v not in (None, "") else []) for k, v in row.items() if k is not None}
-                for row in csv.DictReader(fh, delimiter=delimiter)]
+        rows = [r for r in csv.reader(fh, delimiter=delimiter) if r]
+    header, out = rows[0], []
+    first = {n: header.index(n) for n in header}
+    for cells in rows[1:]:
+        out.append({n: [cells[i]] if i < len(cells) and cells[i] != "" else [] for n, i in first.items()})
+    return out
 
 
 def _load(tmp_path, text, name="t.csv"):
@@ -42,11 +47,11 @@ def test_records_are_dictreader_records(tmp_path):
     assert list(data.records) == expected
     assert len(data.records) == 5 and data.records[-1] == expected[-1] and data.records[1:3] == expected[1:3]
     assert data.references == ["id", "name", "id", "note"]
-    assert data.values("id") == ["x", "z", "w", "x"]  # the last 'id' cell wins, as in DictReader
+    assert data.values("id") == ["1", "2", "3", "4", "1"]  # the first 'id' cell, as the engine reads it
     assert data.values("note") == ["two\nlines", "n", " ", "two\nlines"]
     assert data.values("nope") == []
     assert {v for n in data.records.names for v in data.records.column(n)} - {""} == {
-        "x", "z", "w", "two\nlines", "n", " ", 'Ana; the "first"', "Bo", "Cy"}
+        "1", "2", "3", "4", "two\nlines", "n", " ", 'Ana; the "first"', "Bo", "Cy"}
 
 
 def test_undecodable_csv_is_a_finding_at_load(tmp_path):

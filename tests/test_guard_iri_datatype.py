@@ -58,3 +58,16 @@ def test_copy_out_turtle_leaves_out_a_line_that_is_not_ntriples(tmp_path: Path) 
                                    "<http://example.com/o>^^<http://example.com/d> .")
     g = [str(q.object) for q in pyoxigraph.parse(str(tmp_path / "kg.ttl"), "text/turtle")]
     assert g == ['"ok"']
+
+
+def test_a_dropped_reference_iri_with_a_scheme_is_shown_without_the_base():
+    """Case iri-value-with-space-drop-shows-base-joined: RML-Core prefixes the base IRI only to a
+    value that is no IRI of its own; the message shows the value as the data hold it."""
+    from urllib.parse import quote
+
+    from pipeline.materialize.guard import shown
+    from pipeline.materialize.rml.vocabulary import REF_NS
+    base = quote("http://example.org/", safe="")
+    assert shown(f"<s> <p> <{REF_NS}{base}/{quote('http://example.org/a b', safe='')}> .") == \
+        "<s> <p> <http://example.org/a b> ."
+    assert shown(f"<s> <p> <{REF_NS}{base}/{quote('a b', safe='')}> .") == "<s> <p> <http://example.org/a b> ."

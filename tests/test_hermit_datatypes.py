@@ -49,3 +49,15 @@ def test_hermit_line_says_dates_not_reasoned(tmp_path, monkeypatch, capsys):
     assert main(["validate", "case.yaml", "kg-datetime.nt"]) == 1
     out = capsys.readouterr().out
     assert "CS2-hermit: fails (4 errors)" in out and "not reasoned over" not in out  # traced to 3 triples
+
+
+@pytest.mark.skipif(hermit_missing() is not None, reason="HermiT needs Java")
+def test_hermit_runs_from_the_root_folder(tmp_path, monkeypatch, capsys):
+    """Case ``validate-hermit-fails-from-root-folder``: from '/', HermiT said "unable to create default
+    IRI base", so the KG was "not validated" (exit 1)."""
+    case = Path(__file__).parent / "cases" / "validate-hermit-fails-from-root-folder"
+    shutil.copytree(case, tmp_path / "c")
+    monkeypatch.chdir("/")
+    assert main(["validate", str(tmp_path / "c" / "case.yaml"), str(tmp_path / "c" / "kg.nt")]) == 0
+    out = capsys.readouterr().out
+    assert "CS2-hermit: passes" in out and "KG valid: passes SV2, CS2-owlrl, CS2-hermit, SHACL, vocabulary" in out

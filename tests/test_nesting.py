@@ -13,7 +13,8 @@ from rdflib import Graph, Literal, Namespace
 from rdflib.namespace import RDF
 
 from pipeline.cli import main
-from pipeline.compile.parts import is_position, member_of, repeating_part
+from pipeline.compile.parts import is_position, member_of, repeating_part, values_reference
+from pipeline.materialize.views.records import member_path
 from pipeline.manifest import load_manifest
 from pipeline.sources.load import load_source
 
@@ -150,3 +151,30 @@ def test_a_literal_of_the_position_is_read_per_occurrence(tmp_path):
     pairs = {(str(s).rsplit("/", 1)[-1], str(o)) for s, o in Graph().parse(tmp_path / "kg.nt").subject_objects(
         Namespace("http://example.org/")["title"])}
     assert pairs == {("111", "0"), ("111", "1"), ("111", "2"), ("222", "0")}
+
+
+def test_a_key_the_jsonpath_shorthand_cannot_write_gets_a_name_selector(tmp_path):
+    """RFC 9535 2.5.1: '$price', 'tags[0]', '@id' and 'a b' are member names of these records, not path
+    syntax; a plain or non-ASCII name keeps the shorthand; a dotted path is left as it is."""
+    path = tmp_path / "r.json"
+    path.write_text('[{"$price": "1", "tags[0]": "x", "@id": "i", "a b": ["p", "q"], "título": "t", "it\'s": "y",'
+                    ' "o": {"k": "v"}}]', encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("sources: [{path: r.json}]\nontologies: [o.ttl]\n", encoding="utf-8")
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    src = load_source(load_manifest(tmp_path / "c.yaml").sources[0])
+    assert values_reference(src, src.iterator, "$price") == "$['$price']"
+    assert values_reference(src, src.iterator, "tags[0]") == "$['tags[0]']"
+    assert values_reference(src, src.iterator, "@id") == "$['@id']"
+    assert values_reference(src, src.iterator, "a b") == "$['a b'][*]"  # an array: its values
+    assert values_reference(src, src.iterator, "it's") == "$['it\\'s']"
+    assert values_reference(src, src.iterator, "título") == "título"
+    assert values_reference(src, src.iterator, "o.k") == "o.k"
+    assert values_reference(src, src.iterator, "price") == "price"  # no such key: not rewritten
+
+
+def test_the_derivation_reads_member_names_jsonpath_ng_does_not_lex():
+    """jsonpath-ng's lexer refuses a space or a non-ASCII letter in a name the engine reads as a key."""
+    assert member_path("event title") == "$['event title']"
+    assert member_path("$.extras.Frecuencia de actualización") == "$['extras']['Frecuencia de actualización']"
+    assert member_path("título") == "$['título']"
+    assert member_path("tags[0]") is None and member_path("a[*].b") is None and member_path("$['x']") is None

@@ -155,3 +155,14 @@ def test_a_json_row_that_is_no_object_is_named_by_its_line():
 
     with pytest.raises(TableParseError, match=r"t\.json:3: row 1: expected an object, found str"):
         parse_json('{"rows": [\n{"ontology_property": "a:p"},\n"x"]}', source="t.json")
+
+
+def test_a_placeholder_reads_a_column_whose_name_holds_braces():
+    """RML-Core templates escape a brace that delimits no reference, inside a reference too."""
+    from pipeline.table.template import Segment, TemplateError, parse_template, placeholder
+    assert placeholder("{id}") == "{\\{id\\}}" and placeholder("id") == "{id}"
+    assert parse_template("http://ex.org/v/" + placeholder("{id}") + "_{n}") == [
+        Segment("const", "http://ex.org/v/"), Segment("ref", "{id}"), Segment("const", "_"), Segment("ref", "n")]
+    assert parse_template("http://ex.org/\\{a\\}/{b}") == [Segment("const", "http://ex.org/{a}/"), Segment("ref", "b")]
+    with pytest.raises(TemplateError, match="never closed"):
+        parse_template("http://ex.org/{a\\}")

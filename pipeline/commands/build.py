@@ -47,6 +47,11 @@ class _Progress:
 
 def _cmd_map(args: argparse.Namespace) -> int:
     args.mapper = chosen_mapper(args.mapper, args.table, DEFAULT_MAPPER)
+    if args.output and args.output_opt and args.output != args.output_opt:
+        raise InputError(f"two outputs given: {args.output} and -o {args.output_opt}; give one")
+    args.output = args.output or args.output_opt
+    if not args.output:
+        raise InputError(f"no output given: kgc map {args.manifest} OUTPUT (or -o OUTPUT; .md, .csv or .json)")
     output_file(args.output, "output")
     out = Path(args.output)
     if out.suffix.lower() not in (".md", ".csv", ".json"):
@@ -264,7 +269,9 @@ def add_map_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
                                    "stage on stderr (not with -q). "
                                    "Example: kgc map case.yaml table.md --mapper replay")
     m.add_argument("manifest", help="the case manifest (.yaml): sources, ontologies, SKOS")
-    m.add_argument("output", help="table file to write; .md, .csv or .json by its suffix")
+    m.add_argument("output", nargs="?", metavar="OUTPUT", help="table file to write; .md, .csv or .json by its suffix")
+    m.add_argument("-o", "--output", "--out", dest="output_opt", metavar="OUTPUT",
+                   help="the table file to write, instead of the positional argument")
     m.add_argument("--mapper", default=None,
                    help=f"one of: {', '.join(known_mappers())} (default: {DEFAULT_MAPPER}; replay with --table)")
     m.add_argument("--table", help="table for the replay mapper, which --table implies (default: the case's gold "

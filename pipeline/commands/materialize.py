@@ -367,6 +367,8 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
             copies[m.group(1)] = f.file
 
     def on_user_data(f):
+        if f.file == str(engine):  # a finding on the temporary engine copy is one on the user's mapping
+            return dataclasses.replace(f, file=str(rml_path))
         return dataclasses.replace(f, file=copies[f.file]) if f.file in copies else f
     norm.graph.serialize(engine, format="turtle")
     if args.engine_copy:  # asked for: written before the engine runs, so it is there to read when it fails

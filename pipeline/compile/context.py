@@ -114,7 +114,8 @@ class PlanContext:
             self.find(row, column, f"XPath {ref!r} is outside the iterator {it!r} of {src.source.path.name}",
                       f"a path below {it}")
             return None
-        if src.source.format == "json" and ref.startswith("$"):
+        if src.source.format == "json" and ref.startswith("$") and ref not in src.references:
+            # a key of the records that starts with '$' ("$price") is a member name, not a root path
             prefix = (it or "$").replace("[*]", "")
             # a path from the document root outside the iterator: drop the root step only ($.a.b -> a.b;
             # lstrip would eat every leading '$' and '.', turning $..a, a recursive descent, into a)

@@ -20,7 +20,7 @@ from lxml import etree
 
 from pipeline.sources.load import SourceData
 
-__all__ = ["POSITION", "json_steps", "values_reference", "xml_steps", "element_path", "common_element", "repeating_part", "holds_array", "part_iterator", "parts_of", "encloses", "member_of",
+__all__ = ["POSITION", "json_steps", "values_reference", "name_literal", "xml_steps", "element_path", "common_element", "repeating_part", "holds_array", "part_iterator", "parts_of", "encloses", "member_of",
            "is_position", "part_separator", "every_occurrence_holds", "position_beside_other_part"]
 
 #: The last step of a reference to an occurrence's position in its record.
@@ -109,6 +109,16 @@ def _json_nodes(src: SourceData, iterator: str | None, steps: list[str]) -> list
     return out
 
 
+#: RFC 9535 2.5.1.1 member-name-shorthand: ALPHA, ``_`` or any non-ASCII character first, then digits too
+_SHORTHAND = re.compile(r"[A-Za-z_\u0080-\U0010FFFF][A-Za-z0-9_\u0080-\U0010FFFF]*")
+
+
+def name_literal(name: str) -> str:
+    """``name`` as a JSONPath string literal in single quotes (RFC 9535 2.3.1.1: ``\\`` and ``\'``
+    escaped), for a name selector: ``event title`` -> ``'event title'``."""
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def values_reference(src: SourceData, iterator: str | None, ref: str) -> str:
     """A relative JSON reference with ``[*]`` after each member that holds an array in some record
     of ``src`` (``tags`` -> ``tags[*]``, ``items.name`` -> ``items[*].name``), so that it yields the
@@ -117,8 +127,15 @@ def values_reference(src: SourceData, iterator: str | None, ref: str) -> str:
     Args:
         src: the loaded JSON source. iterator: the records' iterator.
         ref: a reference relative to the record; one that is no plain member path (``$``-rooted,
-            quoted keys, filters, ``[*]`` already) is returned as it is.
+            quoted keys, filters, ``[*]`` already) is returned as it is, except a member name of the
+            records that JSONPath's shorthand cannot write (``event title``, ``$price``, ``tags[0]``,
+            ``@id``: a key of the data, not a path): written with a name selector, ``$['event title']``
+            (RFC 9535 2.5.1), which the engine and the derivation of sources both read.
     """
+    if "." not in ref and ref in src.references and not _SHORTHAND.fullmatch(ref):
+        quoted = "$[" + name_literal(ref) + "]"
+        holds = any(isinstance(n, list) for nodes in _json_nodes(src, iterator, [ref]) for n in nodes)
+        return quoted + "[*]" if holds else quoted
     steps = json_steps(ref)
     if not steps or "[" in ref or ref.startswith("$") or ".".join(steps) != ref:
         return ref

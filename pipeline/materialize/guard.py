@@ -58,6 +58,8 @@ _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
 ILL_IRI, NOT_NT = "relative or illegal IRI", "not a valid N-Triples statement"
 #: A reference-valued IRI whose value is no absolute IRI while the mapping has no base IRI.
 NO_BASE = f"{ILL_IRI} (the value is no absolute IRI and there is no base IRI to put before it: give --base-iri)"
+#: a value that starts with an IRI scheme (RFC 3987 / 3986 section 3.1): the base IRI is no part of it
+_HAS_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _REF_TERM = re.compile("<" + re.escape(REF_NS) + r"([^/<>\s]*)/([^<>\s]*)>")
 
 
@@ -105,10 +107,14 @@ BAD_PERCENT = re.compile(r"%(?![0-9A-F]{2})")
 def shown(statement: str) -> str:
     """A statement's text as a user reads it: each reference-valued IRI (kgc's private
     :data:`~pipeline.materialize.rml.vocabulary.REF_NS`, never written to a KG) as the value the data
-    hold (``<david.chaves@kuleuven.be>``, its base IRI before it when there is one), and
-    ``xsd:integer`` for the engine's stand-in."""
+    hold (``<david.chaves@kuleuven.be>``, its base IRI before it when there is one, not before a value
+    that has a scheme of its own: ``<http://example.org/a b>`` is an absolute IRI with a space, never
+    a relative one), and ``xsd:integer`` for the engine's stand-in."""
     if REF_NS in statement:
-        statement = _REF_TERM.sub(lambda m: f"<{unquote(m.group(1))}{unquote(m.group(2))}>", statement)
+        def value(m: re.Match) -> str:
+            own = unquote(m.group(2))
+            return f"<{own}>" if _HAS_SCHEME.match(own) else f"<{unquote(m.group(1))}{own}>"
+        statement = _REF_TERM.sub(value, statement)
     return statement.replace(ENGINE_INTEGER, _XSD_INTEGER)
 
 

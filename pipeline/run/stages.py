@@ -249,7 +249,7 @@ def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
     try:
         with policy(config.on_data_error):
             mat, st.events = materialize_with_events(st.engine, folder / "cn4", processes=config.processes,
-                                                     locate=locate)
+                                                     locate=locate, shown_as=str(folder / "mapping.rml.ttl"))
     except DataError as exc:  # --on-data-error stop: named in the mapping and the data the engine read
         raise located(exc, st.engine, logical_sources(st.engine), folder) from None
     except InputError as exc:  # the engine ran a copy: name the mapping the user has

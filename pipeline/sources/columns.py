@@ -96,8 +96,9 @@ class ColumnRecords(Sequence):
     """The records of a CSV file as columns, parsed on first use.
 
     Semantics are those of :class:`csv.DictReader` (blank lines and repeats of the header skipped, a short row's
-    missing cells empty, a long row's extra cells dropped, a repeated header name takes
-    the last cell), so record ``i`` is ``{name: [cell] if cell else []}``.
+    missing cells empty, a long row's extra cells dropped), so record ``i`` is
+    ``{name: [cell] if cell else []}``; a repeated header name takes its first cell, the one the engine
+    reads (pandas names the others ``name.1`` ...), as the header's warning says.
 
     Args:
         path: the CSV file (UTF-8, an optional BOM). delimiter: its separator.
@@ -114,9 +115,11 @@ class ColumnRecords(Sequence):
                  skip: list[str] | None = None):
         self._path, self._delimiter = path, delimiter
         self._skip = skip
-        last = {name: i for i, name in enumerate(names)}  # DictReader: the last cell of a repeated name wins
-        self._names = list(dict.fromkeys(names))
-        self._index = [last[n] for n in self._names]
+        first: dict[str, int] = {}
+        for i, name in enumerate(names):  # the engine (pandas) reads the first cell of a repeated name
+            first.setdefault(name, i)
+        self._names = list(first)
+        self._index = [first[n] for n in self._names]
         self._width = len(names)
         self._cols: list[list[str]] | None = None
         self._n = 0

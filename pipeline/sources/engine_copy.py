@@ -334,6 +334,9 @@ def _unpack(path: Path, kind: str | None) -> tuple[bytes, str]:
     if kind == "zip":
         with zipfile.ZipFile(path) as z:
             files = [n for n in z.namelist() if not n.endswith("/")]
+            if "[Content_Types].xml" in files or "mimetype" in files:  # ECMA-376 / ODF package: a document
+                raise InputError("a spreadsheet or office document (a zip package of several parts), not a "
+                                 "compressed data file; save the sheet as CSV UTF-8 and list the .csv file", path=path)
             if len(files) != 1:
                 raise InputError(f"zip archive holds {len(files)} files, a logical source must be one", path=path)
             return z.read(files[0]), Path(files[0]).name

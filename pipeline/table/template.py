@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from pipeline.table.cells import split_arguments
 
-__all__ = ["Segment", "TemplateError", "parse_template", "expand_template_prefix", "FUNCTIONS", "closing_paren",
+__all__ = ["Segment", "TemplateError", "parse_template", "placeholder", "expand_template_prefix", "FUNCTIONS", "closing_paren",
            "SCHEMES", "is_absolute_iri"]
 
 #: IRI schemes whose IRIs have no ``//`` and are no prefixed names (RFC 8141, 6068, 4151, 2397 ...).
@@ -108,11 +108,33 @@ def _expression(expr: str) -> Segment:
     return Segment("ref", expr.strip())
 
 
+def _placeholder_end(template: str, start: int) -> int:
+    """Index of the ``}`` that closes the placeholder opened at ``start``, past the braces escaped in
+    it (RML-Core templates: a brace that delimits no reference is written ``\\{``, ``\\}``, in a
+    reference too: ``{\\{id\\}}`` reads the column ``{id}``); -1 when none does."""
+    i = start + 1
+    while i < len(template):
+        if template[i] == "\\" and i + 1 < len(template):
+            i += 2
+            continue
+        if template[i] == "}":
+            return i
+        i += 1
+    return -1
+
+
+def placeholder(name: str) -> str:
+    """The placeholder of a template that reads the column or path ``name``: ``{name}``, its braces
+    escaped (``{id}`` -> ``{\\{id\\}}``), which :func:`parse_template` reads back as ``name``."""
+    return "{" + name.replace("{", "\\{").replace("}", "\\}") + "}"
+
+
 def parse_template(template: str) -> list[Segment]:
     """Parse a subject template into segments.
 
     Args:
-        template: e.g. ``http://ex.org/p/{ID}`` or ``http://x/codice_$(replace(/entry/id,'a',''))``.
+        template: e.g. ``http://ex.org/p/{ID}`` or ``http://x/codice_$(replace(/entry/id,'a',''))``; a
+            brace that is text, outside a placeholder or in a column's name, is escaped: ``\\{``.
     Returns:
         Segments in order; adjacent constants merged.
     Raises:
@@ -138,10 +160,10 @@ def parse_template(template: str) -> list[Segment]:
             i = end + 1
             continue
         if ch == "{":
-            end = template.find("}", i)
+            end = _placeholder_end(template, i)
             if end < 0:
                 raise TemplateError(f"unbalanced braces: '{{' at position {i} is never closed")
-            name = template[i + 1:end].strip()
+            name = re.sub(r"\\([{}])", r"\1", template[i + 1:end]).strip()
             if not name:
                 raise TemplateError(f"empty variable '{{}}' at position {i}")
             if const:

@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     t.add_argument("--protocol", default="standard", choices=["standard", "loo"],
                    help="loo: the offline extractor never trains on the case's own ontology (zero-shot, as "
                         "without 'train')")
-    t.add_argument("--out", default="out/text",
+    t.add_argument("-o", "--out", default="out/text",
                    help="folder for each case's outputs, KG, validation and scores (default: %(default)s)")
     t.add_argument("--no-validate", dest="validate", action="store_false", help="skip SV2, CS2 and SHACL")
     t.add_argument("--text2kgbench", nargs="?", const="", metavar="DIR",

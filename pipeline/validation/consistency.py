@@ -491,7 +491,10 @@ def hermit_consistency(kg: Graph, ontology: Any, *, timeout_s: float = 300.0, re
         cmd = [exe, *JVM_FLAGS, f"-Xmx{java_memory_mb}M", "-cp", cp, "org.semanticweb.HermiT.cli.CommandLine",
                "-c", "--ignoreUnsupportedDatatypes", "-I", f"file://{path}"]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+            # run in the input's folder: HermiT (the OWL API) derives a default base IRI from the working
+            # directory and fails on '/' ("unable to create default IRI base"), a container's usual one
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False,
+                                  cwd=os.path.dirname(path))
         except subprocess.TimeoutExpired:
             reason = f"HermiT did not finish within {timeout_s:g} s"
             return Result("CS2-hermit", None, status="timeout", details={**details, "reason": reason},

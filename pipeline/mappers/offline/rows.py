@@ -21,6 +21,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, is_langstring, is_xsd_datatype
 from pipeline.table import MappingRow, parse_concat
+from pipeline.table.template import placeholder
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import _disjoint, domain_evidence, domain_fits, misfits
@@ -39,7 +40,7 @@ def subject_template(base: str, ontology: Ontology, cls: URIRef, key: tuple[str,
     local = re.split(r"[#/:]", str(cls).rstrip("/#"))[-1]
     path = local[:1].lower() + local[1:]
     sep = "" if base.endswith(("/", "#")) else "/"
-    return f"{base}{sep}{path}/" + "_".join("{" + k + "}" for k in key)
+    return f"{base}{sep}{path}/" + "_".join(placeholder(k) for k in key)
 
 
 def range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
@@ -66,7 +67,7 @@ class RowBuilder:
         :attr:`.analysis.SourceInfo.node_iri`; the compiler writes the value as the IRI)."""
         key = info.keys.get(cls) or info.key
         if info.node_iri is not None and cls == info.cls and tuple(key) == (info.node_iri,):
-            return "{" + info.node_iri + "}"
+            return placeholder(info.node_iri)
         return subject_template(self.case.base_iri, self.ont, cls, key)
 
     def basis(self, info: SourceInfo, a: Any) -> str:

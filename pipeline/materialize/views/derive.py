@@ -63,8 +63,10 @@ __all__ = ["derive_sources", "read_view", "source_of", "viewed_source", "write_d
 _NOT_OWNED = {RML.parentTriplesMap, RML.quotedTriplesMap, RML.logicalSource, RDF.type, RML.predicate,
               RML["class"], RML.datatype, RML.constant, RML.termType, RML.function, RML.parameter,
               RML.logicalTarget, RML.baseIRI, RML.language, RML["return"], RML.gatherAs, RML.strategy}
-# a member path, each member possibly followed by [*] (the engine's flattening of arrays gives their values)
-_ENGINE_JSON_REF = re.compile(r"^\$?\.?(?:[^.\[\]*?@()]+|\[['\"][^'\"]+['\"]\])(?:\[\*\])?"
+# a member path, each member possibly followed by [*] (the engine's flattening of arrays gives their values);
+# a quoted first member only when its name is one the engine reads as a column: it unquotes the name, and
+# a '$', '@', '.' or bracket in it is then read as path syntax ($['$price'] gives nothing)
+_ENGINE_JSON_REF = re.compile(r"^\$?\.?(?:[^.\[\]*?@()]+|\[['\"][^'\".\[\]*?@()$\\]+['\"]\])(?:\[\*\])?"
                               r"(?:\.[^.\[\]*?@()]+(?:\[\*\])?)*$")
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -128,6 +129,21 @@ class Iteration:
         raise NotImplementedError
 
 
+#: member names as the engine reads a reference (split on '.'): any text but path syntax
+_MEMBERS = re.compile(r"^\$?\.?[^.\[\]*?@()$'\"\\]+(?:\.[^.\[\]*?@()$'\"\\]+)*$")
+
+
+def member_path(reference: str) -> str | None:
+    """A reference of member names that jsonpath-ng's lexer refuses but the engine reads as a path of
+    keys (``event title``, ``título``, ``extras.Frecuencia de actualización``: RFC 9535 2.5.1.1 allows
+    non-ASCII names; Morph-KGC reads the names between the dots) written with name selectors
+    (``$['event title']``), which jsonpath-ng reads; ``None`` for anything else."""
+    if not _MEMBERS.match(reference):
+        return None
+    names = re.sub(r"^\$\.?", "", reference).split(".")
+    return "$" + "".join("['" + n + "']" for n in names)
+
+
 class _JSON(Iteration):
     formulation = "JSONPath"
     _cache: dict[str, Any] = {}
@@ -141,7 +157,10 @@ class _JSON(Iteration):
             try:
                 expr = self._cache[reference] = jsonpath(reference)
             except Exception as exc:  # jsonpath-ng raises its own lexer/parser errors
-                raise InputError(f"JSONPath reference {reference!r} does not parse: {exc}") from exc
+                quoted = member_path(reference)
+                if quoted is None:
+                    raise InputError(f"JSONPath reference {reference!r} does not parse: {exc}") from exc
+                expr = self._cache[reference] = jsonpath(quoted)
         out = []
         for m in expr.find(self.node):
             if m.value is None:
@@ -300,7 +319,8 @@ def read_document(source: Source) -> Any:
 
 
 def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, dict[str, str]]]:
-    """``(line, record)`` of CSV text (RFC 4180, header first; blank lines skipped).
+    """``(line, record)`` of CSV text (RFC 4180, header first; blank lines skipped; a name the header
+    repeats holds its first cell, as the engine, pandas, reads it).
 
     Raises:
         InputError: with ``strict``, a record whose field count differs from the header's
@@ -319,7 +339,10 @@ def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, 
                                  f"{len(header)} ({', '.join(header)}): not a valid CSV file (RFC 4180)",
                                  path=where, line=reader.line_num)
             fields = (fields + [None] * len(header))[:len(header)]
-        yield reader.line_num, dict(zip(header, fields))
+        record: dict[str, str] = {}
+        for name, value in zip(header, fields):  # a repeated name: its first cell, as the engine reads it
+            record.setdefault(name, value)
+        yield reader.line_num, record
 
 
 def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces: dict[str, str] | None = None,

@@ -18,6 +18,8 @@ runs untagged and CN4 is reported not run.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -32,6 +34,8 @@ __all__ = ["EVENT_GRAPH", "event_mapping", "materialize_with_events"]
 
 #: Prefix of the named graphs that tag each TriplesMap's output.
 EVENT_GRAPH = "urn:kgc:cn4:"
+#: an event graph term after a statement in a finding's examples
+_EVENT_TERM = re.compile(r" <" + re.escape(EVENT_GRAPH) + r"\d+>")
 _RDF_TYPE = f"<{RDF.type}>"
 
 
@@ -62,7 +66,8 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
 
 
 def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 1,
-                            locate: Callable[[str], tuple[str, int | None]] | None = None):
+                            locate: Callable[[str], tuple[str, int | None]] | None = None,
+                            shown_as: str | None = None):
     """One guarded Morph-KGC run that yields the KG and the CN4 generation events.
 
     The tagged copy of the mapping (:func:`event_mapping`) runs through
@@ -75,6 +80,7 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 
         engine_rml: the engine copy of the mapping (:func:`pipeline.materialize.rml.normalize.normalize_rml`).
         work_dir: folder for the tagged mapping (``mapping.cn4.ttl``; created).
         processes, locate: as for :func:`pipeline.materialize.materializer.materialize`.
+        shown_as: the mapping file findings name instead of the tagged copy (the user's RML).
     Returns:
         ``(result, events)``: the :class:`pipeline.materialize.materializer.MaterializeResult` of the KG, and
         ``[(event_id, {N-Triples statement, ...}), ...]`` sorted by id over the KG's statements
@@ -106,5 +112,9 @@ def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 
         pred = body.split(" ", 2)[1]
         key = f"{tm}#class" if pred == _RDF_TYPE else f"{tm}#{pred[1:-1]}"
         by_event.setdefault(key, set()).add(line)
-    result = MaterializeResult(sorted(triples), findings=run.findings, dropped=run.dropped)
+    # the tagging is internal: findings show the statements without their event graph, and name the
+    # user's mapping rather than the tagged copy
+    findings = [replace(f, value=_EVENT_TERM.sub("", f.value) if f.value else f.value,
+                        file=shown_as if shown_as and f.file == str(path) else f.file) for f in run.findings]
+    result = MaterializeResult(sorted(triples), findings=findings, dropped=run.dropped)
     return result, sorted(by_event.items())
