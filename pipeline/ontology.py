@@ -256,6 +256,30 @@ class Ontology:
         return frozenset(c for c in self.classes if c not in described)
 
     @cached_property
+    def undescribed_equivalents(self) -> frozenset[URIRef]:
+        """Classes the files only declare and state equivalent to a class they describe: no triple has
+        one as subject beside ``rdf:type`` and ``owl:equivalentClass`` (no label, comment nor superclass
+        of its own), no domain or range names it, and an ``owl:equivalentClass`` partner is described
+        (schema.org's ``foaf:Person a rdfs:Class`` beside ``schema:Person owl:equivalentClass foaf:Person``).
+        Equivalent classes have the same instances (OWL 2 Direct Semantics, EquivalentClasses), so the
+        described partner types records with the same meaning, in the term the vocabulary describes; the
+        other is a term of a vocabulary not loaded."""
+        plain = {RDF.type, OWL.equivalentClass}
+        named = {c for pred in (RDFS.domain, RDFS.range, *_DOMAIN_INCLUDES, *_RANGE_INCLUDES)
+                 for o in self.graph.objects(None, pred) for c in self._class_expr(o)}
+
+        def bare(c: URIRef) -> bool:
+            return c not in named and all(p in plain for p in self.graph.predicates(c, None))
+        return frozenset(c for c in self.classes if bare(c) and any(
+            isinstance(x, URIRef) and x != c and x in self.classes and not bare(x)
+            for x in (*self.graph.objects(c, OWL.equivalentClass), *self.graph.subjects(OWL.equivalentClass, c))))
+
+    def equivalents(self, cls: URIRef) -> set[URIRef]:
+        """``cls`` and the classes equivalent to it: each a superclass of the other (:meth:`superclasses`,
+        ``owl:equivalentClass`` either way and mutual ``rdfs:subClassOf``). Returns a new set."""
+        return {c for c in self.superclasses(cls) if cls in self.superclasses(c)}
+
+    @cached_property
     def _schema_datatypes(self) -> frozenset[URIRef]:
         """schema.org DataTypes the files declare (typed ``schema:DataType``, and their subclasses)."""
         roots = {s for ns in _SCHEMA for s in self.graph.subjects(RDF.type, URIRef(ns + "DataType"))
