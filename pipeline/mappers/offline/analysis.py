@@ -74,7 +74,8 @@ class Assignment:
     property, the class of the entity whose identifier the column holds (its IRI, by the table's subject
     convention, is the object: :func:`.iris.assign_identifier_iris`); ``datatype`` / ``language``: the Datatype
     and Language Tag the data itself states (a JSON-LD term definition, :mod:`.jsonld`), written as given
-    (``language`` ``""``: the data says the values have none); ``None``: decided from the vocabulary and values."""
+    (``language`` ``""``: the data says the values have none); ``None``: decided from the vocabulary and values;
+    ``function``: the table function that writes each value as the IRI object (``mailto()``: :data:`.iris.IRI_FORMS`)."""
 
     reference: str
     prop: URIRef
@@ -86,6 +87,7 @@ class Assignment:
     iri_of: URIRef | None = None
     datatype: str | None = None
     language: str | None = None
+    function: str | None = None
 
 
 @dataclass

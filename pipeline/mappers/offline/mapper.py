@@ -178,6 +178,9 @@ class OfflineMapper:
         # a class the vocabularies only name as a superclass, never describing it, is a term of a vocabulary not
         # loaded: the records would fit it vacuously (it has no property), and the mapper would climb to it
         skip |= ont.undescribed_superclasses
+        # so is one the vocabularies only declare as equivalent to a class they describe: the same instances
+        # (OWL 2), and the described class is the vocabulary's term for them (schema:Person, not foaf:Person)
+        skip |= ont.undescribed_equivalents
         # a term the vocabulary marks owl:deprecated true should no longer be used (OWL 2 Structural
         # Specification 5.5): it is no candidate, and the note says which were left out
         skip |= ont.deprecated

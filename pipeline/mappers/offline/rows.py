@@ -25,6 +25,7 @@ from pipeline.table.template import placeholder
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import _disjoint, domain_evidence, domain_fits, misfits
+from pipeline.mappers.offline.iris import function_output
 from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, language_members,
                                                 own_language, takes_tagged_string, vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
@@ -93,6 +94,8 @@ class RowBuilder:
             elif a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
                 reference = subject_template(self.case.base_iri, self.ont, a.iri_of, (a.reference,))
                 dt, ev = "IRI", f"the object is the IRI of the {self.c(a.iri_of)} that {a.reference!r} identifies"
+            elif a.function is not None:  # e-mail addresses, telephone numbers (.iris): the function writes the IRI
+                dt, ev = "IRI", f"the values are written as IRIs by {a.function}: IRI objects"
             elif a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
                 dt, ev = "IRI", f"{self.c(a.prop)} is an owl:ObjectProperty and the values are IRIs: IRI objects"
             elif any(is_langstring(r) for r in ranges):
@@ -154,6 +157,7 @@ class RowBuilder:
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3),
+                                        function_name=a.function, function_output=function_output(a.function),
                                         evidence=[evidence_line(self.basis(info, a), a.score), *evidence],
                                         review=review))
 
