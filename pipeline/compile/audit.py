@@ -372,7 +372,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
               "related entity class (nor IRI datatype): its objects are written as literals",
               "the class of the objects (or IRI in the datatype column)", severity="warning")
     elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
-            and row.data_reference:
+            and row.data_reference and not row.join_condition:
         # the compiler turns codes into concepts only through a value map; without one the codes stay literals,
         # which an object property (OWL 2 structural spec 5.3) and the derived SHACL shapes (sh:nodeKind) reject
         a.add("function_output", f"{row.ontology_property!r} relates to skos:Concept but the row has no value map "
@@ -587,7 +587,7 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
 def _is_relation(row: MappingRow) -> bool:
     """An object-property row linking two entities (its data reference is only a hint)."""
     return bool(row.related_entity_class) and not parse_value_map(row.function_output) and \
-        row.related_entity_class.strip().lower() != "skos:concept"
+        (row.related_entity_class.strip().lower() != "skos:concept" or bool(row.join_condition))
 
 
 def _check_nested_position(a: _RowAudit, refs: list[str], src: SourceData) -> None:

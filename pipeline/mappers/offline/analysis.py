@@ -114,6 +114,10 @@ class SourceInfo:
         part_relations: class -> ``(object property, part, name similarity)`` for the entities read one per
             occurrence of a repeating part (:mod:`.occurrences`): the property relating the record's entity
             to each of them.
+        self_relations: reference -> the object property that relates a record to the record of the same
+            source its values name (:mod:`.hierarchy`: ``parentID`` -> ``skos:broader``).
+        file_lang: the language the file's name gives its texts among files of one kind
+            (:func:`.language.file_languages`: ``thesaurus-fr-hierarchy.csv`` -> ``fr``).
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
@@ -148,3 +152,5 @@ class SourceInfo:
     node_iri: str | None = None
     context_notes: dict[str, str] = field(default_factory=dict)
     part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)
+    self_relations: dict[str, URIRef] = field(default_factory=dict)
+    file_lang: str | None = None
