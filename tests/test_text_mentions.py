@@ -209,3 +209,39 @@ def test_a_fronted_phrase_ends_at_its_comma_and_joins_no_name_to_the_subject():
     assert fronted_phrases("Beijing is the capital, and it is big.") == []
     assert fronted_phrases("Reading FC, a club, plays in Reading.") == []
     assert fronted_phrases("Albuquerque, N.M. has an area of 490.9 square kilometres.") == []
+
+
+def test_the_subject_before_an_opening_copula_is_one_candidate():
+    from pipeline.text.mentions import copular_subject
+
+    def head(sentence: str, lex: Lexicon | None = None) -> list[tuple[str, str]]:
+        return [(m.value, m.shape) for m in find_mentions(sentence, lex) if m.shape in ("CAPHEAD", "DISTHE0", "DISA0")]
+    # a title with the lower-case words of English title case: no capitalised run covers it
+    assert head("Got to Be There is the debut solo studio album by Michael Jackson.") == [
+        ("Got to Be There", "CAPHEAD")]
+    assert head("Step into Liquid (2003) is a documentary about surfing.") == [("Step into Liquid", "CAPHEAD")]
+    # tokenized contractions and subtitle colons stay inside it
+    assert head("Do n't Waste Your Time is the second single.") == [("Do n't Waste Your Time", "CAPHEAD")]
+    # an opening article: the name after it, and the name with it as a variant
+    assert sorted(head("The Old Lady and the Pigeons is a 1997 animated short film.")) == [
+        ("Old Lady and the Pigeons", "CAPHEAD"), ("The Old Lady and the Pigeons", "DISTHE0")]
+    assert sorted(head("A Matter of Some Gravity is a 1996 comic.")) == [
+        ("A Matter of Some Gravity", "DISA0"), ("Matter of Some Gravity", "CAPHEAD")]
+    # a span a capitalised run already gives is not given twice
+    assert head("Windows CE is an operating system.") == []
+    assert copular_subject("Windows CE is an operating system.")[:2] == (0, len("Windows CE"))
+    # no name: a description, a pronoun, a fronted phrase, a clause, a comma, no copula, too long
+    for sentence in ("The film was directed by John Ford.", "It was released in 1999.",
+                     "In 1990 Smith was elected mayor.", "Although Smith was ill, he went.",
+                     "Pavel Babaylov became a member of the Communist Party in 1944 and was wounded.",
+                     "Released in 1999, Abc Def was a hit.", "Mickey Mouse appears in Fantasia.",
+                     "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Thirteen is long."):
+        assert copular_subject(sentence) is None, sentence
+
+
+def test_a_learned_name_tail_goes_on_over_a_possessive_modifier():
+    lex = Lexicon(["Italy_national_volleyball_team", "Jamaica_national_football_team", "Peru_national_rugby_team"])
+    assert lex.tails == {"team"}
+    ms = [(m.text, m.value, m.shape) for m in find_mentions(
+        "He played for the Jamaica women's national volleyball team in 2001.", lex)]
+    assert ("Jamaica", "Jamaica women's national volleyball team", "DISLOW") in ms

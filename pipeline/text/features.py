@@ -20,7 +20,7 @@ from pipeline.text.normalize import key, normalize_value
 __all__ = ["NAME_SHAPES", "compatible", "pair_features", "subject_features", "sentence_pairs", "words", "stems",
            "label_stems", "of_argument", "alias_keys", "plain_mentions", "known_relations", "disambiguation", "variant_kind", "count_variants", "variant_rates", "variant_values"]
 
-NAME_SHAPES = {"CAP", "CAPCOMMA", "LEX", "QUOTE"}
+NAME_SHAPES = {"CAP", "CAPCOMMA", "CAPHEAD", "LEX", "QUOTE"}
 _STOP = {"the", "a", "an", "is", "was", "of", "and", "in", "to", "which", "who", "by", "its", "it", "has", "at"}
 
 

@@ -1,7 +1,8 @@
 """Candidate mentions of a sentence: names, numbers, dates, quoted values and lexicon matches.
 
 A mention is a span of the sentence with a *value* (the normalized name or literal the KG gets)
-and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``NUM``, ``YEAR``, ``DATE``,
+and a *shape* (``CAP`` capitalised name, ``LEX`` a known entity name, ``CAPHEAD`` the subject of
+an opening copula, :func:`copular_subject`, ``NUM``, ``YEAR``, ``DATE``,
 ``QUOTE``, ``CODE`` digit groups joined by hyphens, an ISBN). Candidates overlap on purpose (``Alba Iulia`` and ``Alba Iulia, Alba``); the
 extractor's classifier picks among them.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pipeline.text.names import Disambiguator, article_and_tail_variants
 from pipeline.text.normalize import MONTHS, clean_name, date_value, fold_accents, key, number_value
 
-__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "fold_accents"]  # fold_accents: from normalize
+__all__ = ["Mention", "Lexicon", "find_mentions", "tokens", "fronted_phrases", "copular_subject", "fold_accents"]  # fold_accents: from normalize
 
 # an en dash joins the parts of a name like a hyphen ("Madrid–Barajas")
 # a runway-like code "14L/32R" is one token
@@ -240,6 +241,68 @@ def fronted_phrases(sentence: str, toks: list[tuple[int, int, str]] | None = Non
     return out
 
 
+#: The copula whose subject :func:`copular_subject` reads.
+_COPULA = {"is", "was", "are", "were"}
+#: Words English title case writes in lower case (articles, conjunctions, short prepositions; the
+#: Chicago Manual of Style's rule), the joiners of foreign names and the pieces of tokenized
+#: contractions ("Do n't Waste Your Time", "Let 's Join Joanie").
+_TITLE_LOWER = _JOINERS | {"a", "an", "and", "but", "or", "nor", "as", "at", "by", "into", "onto", "over", "to",
+                           "up", "with", "from", "via", "vs", "vs.", "s", "n't", "'s", "n", "los", "las"}
+#: Longest subject, in tokens, :func:`copular_subject` takes (a title; longer openings are clauses).
+_HEAD_TOKENS = 12
+
+
+def copular_subject(sentence: str, toks: list[tuple[int, int, str]] | None = None
+                    ) -> tuple[int, int, str] | None:
+    """The character span ``(start, end, article)`` of the subject of a sentence that opens with it and
+    its copula, "X is ..." / "X was ..." (English syntax: the noun phrase before the copula is its
+    subject), else ``None``. A title is often such a subject and is no capitalised run: it has
+    lower-case words ("Got to Be There is ...", "Step into Liquid (2003) is ..."), so it is one
+    candidate as a whole.
+
+    Taken only when the opening is a name: it starts with a capital or a digit, has 1 to
+    :data:`_HEAD_TOKENS` tokens, no comma (a fronted phrase or an apposition: "Released in 1999,
+    the album was ..."), no sentence-final punctuation, no lower-case word but those English
+    title case writes in lower case (:data:`_TITLE_LOWER`: "Pavel Babaylov became a member ..."
+    is a clause; a title in another language is not taken), does not open with a preposition,
+    pronoun or quantifier (``In 1990 Smith was``, ``It was``, ``Both films were``); an article
+    opens it only before a capitalised word ("The Old Lady and the Pigeons is", not "The film
+    was"); the span is then the name after it, and ``article`` the article as written (else
+    ``""``): Wikidata's labels drop an entity's article and keep a title's ("The Old Lady and the
+    Pigeons"), which the extractor's learned variant rate decides. A parenthesis just before the
+    copula (a year, a translation) is left out.
+    """
+    toks = tokens(sentence) if toks is None else toks
+    end = next((k for k, t in enumerate(toks) if t[2] in _COPULA), None)
+    if not end or end > _HEAD_TOKENS + 8:
+        return None
+    last = end - 1
+    if toks[last][2] == ")":  # "Step into Liquid (2003) is": the parenthesis is no part of it
+        depth, k = 0, last
+        while k >= 0:
+            depth += {")": 1, "(": -1}.get(toks[k][2], 0)
+            if depth == 0:
+                break
+            k -= 1
+        last = k - 1
+    head = toks[:last + 1]
+    if not head or len(head) > _HEAD_TOKENS or not _is_cap(head[0][2]) \
+            or any(t[2] in (",", ";", ".", "!", "?", "(", ")", '"') for t in head):
+        return None
+    first, article = head[0][2].lower(), ""
+    if first in ("the", "a", "an"):
+        article, head = head[0][2], head[1:]  # the name is the span after it ("The Altair 8800 is")
+        if not head or not _is_cap(head[0][2]):
+            return None  # "The film was": a description, no name
+    elif _stop_cap(head[0][2]) or first in _FRONT_OPENERS:
+        return None
+    # a title's lower-case words are those English title case leaves in lower case; another one
+    # makes the opening a clause ("Pavel Babaylov became a member of ...", "Crumpler graduated ...")
+    if any(t[2][:1].islower() and t[2].lower() not in _TITLE_LOWER for t in head):
+        return None
+    return head[0][0], head[-1][1], article
+
+
 def _stop_cap(text: str) -> bool:
     """A capitalised function word that starts a clause, not a name (``The``, ``It``); an
     all-capitals word is an acronym (``AS Livorno``, ``IT``)."""
@@ -401,6 +464,13 @@ def find_mentions(sentence: str, lexicon: Lexicon | None = None) -> list[Mention
         if k > j1 and (k + 1 == len(toks) or not re.match(r"[A-Za-z0-9]", toks[k + 1][2])
                        or toks[k + 1][2] in _FUNCTION):
             add(toks[b1][0], toks[k][1], clean_name(sentence[toks[b1][0]:toks[k][1]]), "CAPCOMMA")
+    head = copular_subject(sentence, all_toks)
+    if head is not None:
+        start, end, article = head
+        add(start, end, clean_name(sentence[start:end]), "CAPHEAD")
+        if article:  # with its article, a variant chosen by its learned rate as a capitalised run's
+            add(start, end, clean_name(f"{article.capitalize()} {sentence[start:end]}"),
+                "DISA0" if article.lower() in ("a", "an") else "DISTHE0")
     # lower-case phrases between function words ("general relativity", "unitary state") can be
     # objects (classes like Genre or Field are often written in lower case)
     run: list[tuple[int, int, str]] = []

@@ -197,7 +197,8 @@ def article_and_tail_variants(sentence: str, toks: list[tuple[int, int, str]], f
         after = [t for t in toks if t[0] >= m.end][:4]
         end = m.end
         for t in after:
-            if t[0] - end > 1 or not re.fullmatch(r"[a-z]+(?:-\w+)?", t[2]) or t[2] in stop:
+            # (a possessive modifier is part of it: "Jamaica women's national volleyball team")
+            if t[0] - end > 1 or not re.fullmatch(r"[a-z]+(?:-\w+)?(?:['\u2019]s)?", t[2]) or t[2] in stop:
                 break
             end = t[1]
             if t[2] in tails:
