@@ -112,6 +112,9 @@ class SourceInfo:
         part_relations: class -> ``(object property, part, name similarity)`` for the entities read one per
             occurrence of a repeating part (:mod:`.occurrences`): the property relating the record's entity
             to each of them.
+        part_owners: class -> the class of the entities whose occurrences enclose the part its entities are read
+            from, for a part inside another part (:mod:`.occurrences`); the property of ``part_relations``
+            relates that class's entities, not the record's, to them.
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
@@ -146,3 +149,4 @@ class SourceInfo:
     node_iri: str | None = None
     context_notes: dict[str, str] = field(default_factory=dict)
     part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)
+    part_owners: dict[URIRef, URIRef] = field(default_factory=dict)
