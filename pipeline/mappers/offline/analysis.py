@@ -118,6 +118,9 @@ class SourceInfo:
             source its values name (:mod:`.hierarchy`: ``parentID`` -> ``skos:broader``).
         file_lang: the language the file's name gives its texts among files of one kind
             (:func:`.language.file_languages`: ``thesaurus-fr-hierarchy.csv`` -> ``fr``).
+        part_owners: class -> the class of the entities whose occurrences enclose the part its entities are read
+            from, for a part inside another part (:mod:`.occurrences`); the property of ``part_relations``
+            relates that class's entities, not the record's, to them.
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
@@ -154,3 +157,4 @@ class SourceInfo:
     part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)
     self_relations: dict[str, URIRef] = field(default_factory=dict)
     file_lang: str | None = None
+    part_owners: dict[URIRef, URIRef] = field(default_factory=dict)

@@ -13,7 +13,8 @@ from typing import Callable
 
 from rdflib import URIRef
 
-from pipeline.compile.parts import POSITION, encloses, every_occurrence_holds, part_separator, repeating_part
+from pipeline.compile.parts import (POSITION, encloses, every_occurrence_holds, part_separator, parts_of,
+                                    repeating_part)
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
@@ -278,7 +279,13 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
         direct = [r for r in own if _object_of(r) == part]
         if len(parts) == 1 and part is not None and direct and \
                 every_occurrence_holds(info.data, info.data.iterator, part, direct):
-            return tuple(info.key) + (f"{part}{part_separator(info.data)}{POSITION}",)
+            # a part inside another (the components of each line of an order) is numbered within each
+            # enclosing occurrence too: the position of the innermost alone numbers the occurrences of the
+            # record where the part is read on its own, but within its enclosing occurrence where a relation
+            # reads the two together (RML-LV nests the iterable fields), so the two would name different things
+            sep = part_separator(info.data)
+            chain = parts_of(info.data, info.data.iterator, f"{part}{sep}{POSITION}") or [part]
+            return tuple(info.key) + tuple(f"{p}{sep}{POSITION}" for p in chain)
         return tuple(info.key) + own
     return own
 

@@ -14,8 +14,16 @@ matched to that class's properties on their own, keyed within their owner
 (:func:`.nested.within_owner`: the owner's key and the occurrence's position) and related to the
 record's entity by that property (:attr:`.analysis.SourceInfo.part_relations`).
 
-Left as they are: a part inside another part (its things belong to the enclosing occurrence, which the
-record's relations say nothing of), a part with one member that names a property (the ``term`` of each ``keywords``
+A part inside another part (the sections of each chapter of a book, the CPE matches of each node of
+a vulnerable configuration) holds things of the enclosing occurrence, which the record's relations say
+nothing of: it is read the same way once the enclosing part's occurrences are entities of their own
+(outer parts first), with their class in place of the record's: an object property from that class
+relates each enclosing occurrence to the inner occurrences it holds
+(:attr:`.analysis.SourceInfo.part_owners`), which are keyed by the owner's key and the positions of
+every enclosing part (``{isbn}_{chapters.#}_{chapters.sections.#}``).
+
+Left as they are: a part inside another part whose enclosing occurrences are no entity (or several),
+a part with one member that names a property (the ``term`` of each ``keywords``
 object is one more keyword of the record: a multi-valued property, nothing to pair), a part that no
 class related to the record's fits (a vocabulary that flattens the parts onto the record's class has
 nothing else to give them), and members another entity already took (a person nested in a release).
@@ -53,7 +61,8 @@ def _part_words(part: str) -> str:
     return " ".join(words(last.split(":")[-1]))
 
 
-def _in_record(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part: str) -> bool:
+def _in_record(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part: str,
+               outer: str = "", owner: URIRef | None = None) -> bool:
     """Whether the occurrences of ``part`` belong to the record: the part lies in the record itself or under
     objects that are the record's or mere wrappers. An object between the record and the part is a
     wrapper when it holds nothing but the part (``authors/author``, ``references.reference_data``); one
@@ -61,11 +70,13 @@ def _in_record(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
     its superclasses (NVD's ``cve`` object of a ``cve:CVE`` record); one named for another class is a
     thing of its own (``SOLTrack``, a track, holding the track's parameters), which the occurrences belong
     to rather than the record. A name names a class when the class's name ends it (``sol track`` ~
-    ``Track``: an English compound's head is its last word)."""
+    ``Track``: an English compound's head is its last word). For a part inside another part ``outer``
+    whose occurrences are entities of ``owner``, the same holds of the objects between ``outer`` and
+    the part, with ``owner`` in place of the record's class."""
     sep = part_separator(info.data)
     steps = part.split(sep)
-    own = ontology.superclasses(info.cls)
-    for i in range(1, len(steps)):
+    own = ontology.superclasses(owner or info.cls)
+    for i in range(len(outer.split(sep)) + 1 if outer else 1, len(steps)):
         wrapper = sep.join(steps[:i])
         if not any(r.startswith(wrapper + sep) and not r.startswith(part + sep) for r in info.refs):
             continue
@@ -79,7 +90,7 @@ def _in_record(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
 
 def part_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part: str,
                matches: Callable[[URIRef], list[tuple[str, URIRef, float]]],
-               object_props: list[URIRef], described: frozenset[URIRef] = frozenset()
+               object_props: list[URIRef], described: frozenset[URIRef] = frozenset(), owner: URIRef | None = None
                ) -> tuple[URIRef, URIRef, float, list[tuple[str, URIRef, float]]] | None:
     """The class of the occurrences of ``part``, the object property relating the record's class to it, and
     the members' properties on that class.
@@ -92,7 +103,8 @@ def part_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
     one of them, which a foreign key links, and keyed by its position it would be a second copy). ``matches(cls)`` gives the members' one-to-one matching with the class's properties; a
     candidate needs :data:`MIN_MEMBERS` of them. The best has the most members matched, then the
     highest name similarity of the part to the property or the class (``releases`` ~ ``hasVersion``),
-    then the range itself before a subclass.
+    then the range itself before a subclass. ``owner``: the class the relation starts from in place of
+    the record's (the entities of an enclosing part's occurrences).
 
     Returns:
         ``(class, property, name similarity, matches)``, or ``None`` when no candidate has enough members.
@@ -105,7 +117,7 @@ def part_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
     best = None
     seen: dict[URIRef, list] = {}
     for o in object_props:
-        if not ontology.domains(o) or domain_fits(ontology, o, info.cls) < 1.0:
+        if not ontology.domains(o) or domain_fits(ontology, o, owner or info.cls) < 1.0:
             continue
         for rng in sorted(ontology.ranges(o) & ontology.classes):
             for k in below.get(rng, [rng]):
@@ -129,11 +141,14 @@ def occurrence_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatch
     """Make the members of each repeating part of ``info``'s records one entity per occurrence (module
     docstring), replacing what the record's class took of them.
 
-    Parts of the record only (:func:`_in_record`; a part inside another part, or inside an object named for
-    another class, holds things of that occurrence or object), none of whose members opened an entity already (the nested-object rules own it:
-    :func:`.nested.sibling_members`); the part's class is none of the record's other entities' (a
-    track's parameters inside a track are no second track). A part's members: references whose only repeating part it is (members of an object nested
-    in an occurrence included), with values, neither a foreign key, the record's key nor taken by an entity
+    Parts of the record (:func:`_in_record`; a part inside an object named for another class holds things
+    of that object), and parts inside another part whose occurrences are entities of one class
+    (:func:`_occurrence_class`; read after it, that class in place of the record's); a part some of whose
+    members opened an entity already (the nested-object rules: :func:`.nested.sibling_members`) gives
+    that entity the members the record's class took (:func:`_opened_class`); the part's class is none of
+    the record's other entities' (a track's parameters inside a track are no second track). A part's
+    members: references whose innermost repeating part it is (members of an object nested in an
+    occurrence included), with values, neither a foreign key, the record's key nor taken by an entity
     other than the record's; a code name (``X17``) says nothing and is left out. Each candidate class's
     matching is the Hungarian algorithm on ``score(matcher, ref, prop, [])`` times the value fit and the domain fit
     (:func:`.fit.domain_fits`, > 0), pairs of at least :data:`.analysis.MIN_SCORE`. The members' earlier
@@ -153,13 +168,22 @@ def occurrence_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatch
         if r in info.fks or r in info.key or r in others or r == info.lang_col or is_code_name(r):
             continue
         chain = parts_of(info.data, info.data.iterator, r)
-        # a part inside another (the parameters of each track of an operational point) holds things of the
-        # enclosing occurrence, not of the record: the record's relations say nothing of it
-        if len(chain) == 1:
-            parts.setdefault(chain[0], []).append(r)
+        if chain:
+            parts.setdefault(chain[-1], []).append(r)
     c = ontology.compact
-    for part, members in sorted(parts.items()):
-        if not _in_record(info, ontology, matcher, part):
+    # outer parts first: a part inside another (the sections of each chapter of a book) holds things of
+    # the enclosing occurrence, not of the record, so it is read only once that occurrence is an entity,
+    # related to it by the relations of that entity's class (the record's say nothing of it)
+    for part, members in sorted(parts.items(), key=lambda kv: (len(parts_of(info.data, info.data.iterator,
+                                                                            kv[1][0])), kv[0])):
+        chain = parts_of(info.data, info.data.iterator, members[0])
+        outer, owner = "", None
+        if len(chain) > 1:
+            outer = chain[-2]
+            owner = _occurrence_class(info, outer)
+            if owner is None:
+                continue
+        if not _in_record(info, ontology, matcher, part, outer, owner):
             continue
         values = {r: info.data.values(r) for r in members}
 
@@ -183,19 +207,32 @@ def occurrence_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatch
         else:
             if len(members) < MIN_MEMBERS:
                 continue
-            found = part_class(info, ontology, matcher, part, matches, object_props, described | present)
+            # the enclosing parts' classes count too: a node inside a node is no second entity of that class
+            taken = present | frozenset(k for p in chain[:-1] if (k := _occurrence_class(info, p)) is not None)
+            found = part_class(info, ontology, matcher, part, matches, object_props, described | taken, owner)
             if found is None:
                 continue
             cls, rel, sim, pairs = found
-            why = (f"one per occurrence of the repeating part {part!r} ({c(rel)} relates {c(info.cls)} to it; the "
-                   f"part's name fits it {sim:.2f})")
+            why = (f"one per occurrence of the repeating part {part!r} ({c(rel)} relates {c(owner or info.cls)} "
+                   f"to it; the part's name fits it {sim:.2f})")
             info.part_relations[cls] = (rel, part, sim)
+            if owner is not None:
+                info.part_owners[cls] = owner
         info.assignments = [a for a in info.assignments if a.reference not in members]
         for r, p, s in pairs:
             info.assignments.append(Assignment(r, p, cls, s, [
                 f"{r!r} ~ {c(p)} similarity {s:.2f} ({matcher.mode}), {domain_evidence(ontology, p, cls)}",
                 f"{r!r} is a member of an occurrence: a value of its {c(cls)}, {why}, not one more value of the "
                 f"record's {c(info.cls)}"]))
+
+
+def _occurrence_class(info: SourceInfo, part: str) -> URIRef | None:
+    """The class of the entities read one per occurrence of ``part``: the one class other than the record's
+    whose references lie in ``part`` itself (its innermost repeating part), and not deeper; ``None`` when
+    there is none or several."""
+    found = {a.cls for a in info.assignments if a.cls != info.cls
+             and (parts_of(info.data, info.data.iterator, a.reference) or [None])[-1] == part}
+    return found.pop() if len(found) == 1 else None
 
 
 def _opened_class(info: SourceInfo, part: str, matches: Callable[..., list[tuple[str, URIRef, float]]]
@@ -205,7 +242,7 @@ def _opened_class(info: SourceInfo, part: str, matches: Callable[..., list[tuple
     ``None`` when none takes one."""
     mine: dict[URIRef, set[URIRef]] = {}
     for a in info.assignments:
-        if a.cls != info.cls and parts_of(info.data, info.data.iterator, a.reference) == [part]:
+        if a.cls != info.cls and (parts_of(info.data, info.data.iterator, a.reference) or [None])[-1] == part:
             mine.setdefault(a.cls, set()).add(a.prop)
     best = None
     for cls in sorted(mine, key=str):

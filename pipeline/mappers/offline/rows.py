@@ -262,23 +262,25 @@ class RowBuilder:
                 if t.cls is not None and t.cls not in s.borrowed and s.cls not in s.borrowed:
                     self.composite_reference_row(s, t, ck, best_prop)
             classes = sorted(set(s.keys) - {s.cls} - s.borrowed)
-            # two nested entities, one inside the other's object (a person in a post of members[]), are
-            # related like the record's entity and a nested one, when a property's domain names the outer
+            # two nested entities, one inside the other's object (a person in a post of members[]; an element in
+            # another element, XML's separator being '/'), are related like the record's entity and a nested
+            # one, when a property's domain names the outer
             place = {c: {parent(a.reference) for a in s.assignments if a.cls == c} for c in classes}
             inner = [(a, b) for a in classes for b in classes if a != b and len(place[a]) == 1 == len(place[b])
-                     and next(iter(place[a])) and next(iter(place[b])).startswith(next(iter(place[a])) + ".")]
+                     and next(iter(place[a])) and encloses(s.data, next(iter(place[a])), next(iter(place[b])))]
             pairs = [pair for o in classes for pair in ((s.cls, o), (o, s.cls))]
             pairs += [pair for a, b in inner for pair in ((a, b), (b, a))]
             # and two read in one object (an order line and the product its sku names, both in lines[]): the
             # members of one occurrence describe things of that occurrence, related as the vocabulary says
             pairs += [pair for a in classes for b in classes if str(a) < str(b) and len(place[a]) == 1 == len(place[b])
                       and next(iter(place[a])) and place[a] == place[b] for pair in ((a, b), (b, a))]
-            # an entity per occurrence of a repeating part is related to the record's by the property the
-            # part's name chose (occurrences.py), one way only
-            pairs = [(d, r) for d, r in pairs if not (r == s.cls and d in s.part_relations)]
+            # an entity per occurrence of a repeating part is related to its owner's (the record's, or the
+            # enclosing occurrence's for a part inside another) by the property the part's name chose
+            # (occurrences.py), one way only
+            pairs = [(d, r) for d, r in pairs if not (d in s.part_relations and r == s.part_owners.get(d, s.cls))]
             if s.cls not in s.borrowed:
                 for dom, rng in pairs:
-                    part = s.part_relations.get(rng) if dom == s.cls else None
+                    part = s.part_relations.get(rng) if dom == s.part_owners.get(rng, s.cls) else None
                     p, score = (part[0], part[2]) if part else best_prop(" ".join(words(self.c(rng) or "")), dom, rng)
                     if p is None or (s.cls not in (dom, rng) and domain_fits(self.ont, p, dom) < 1.0):
                         continue
