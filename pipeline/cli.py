@@ -103,8 +103,10 @@ def _os_error(exc: OSError, args: argparse.Namespace) -> str:
         target = Path(exc.filename)
         blocking = next((a for a in (target, *target.parents) if a.exists() and not a.is_dir()), None)
         if blocking is not None:
+            from pipeline.commands import option_as_typed  # the subcommands' package, loaded with them
             out = getattr(args, "out", None)
-            named = "--out" if out and Path(out).absolute() == blocking.absolute() else "a folder of the output path"
+            named = option_as_typed(args, "-o", "--out") if out and Path(out).absolute() == blocking.absolute() \
+                else "a folder of the output path"
             return f"{blocking}: {named} is a file; expected a folder (or a name that does not exist yet)"
     where = f"{exc.filename}: " if exc.filename else ""
     return f"{where}{exc.strerror or exc}"
@@ -116,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     command = _command(argv)
     parser = build_parser([command] if command else [])
     args, extra = parser.parse_known_args(argv)
+    args.argv = tuple(argv)  # messages name an option as it was typed (pipeline.commands.option_as_typed)
     if extra:  # said with the subcommand's usage, which shows its positional arguments and options
         sub = next((a.choices.get(args.command) for a in parser._actions
                     if isinstance(a, argparse._SubParsersAction)), None)
