@@ -36,10 +36,10 @@ FUNCTIONS: dict[str, FnoFunction] = {
                                  "date -> xsd:date lexical form; order DMY/MDY/YMD decided per column"),
     "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
     "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value, FN.mark, FN.unit),
-                                         "8,99 / 1.234,56 / 1,234.50 / €1,250.00 / 12.5% -> xsd:decimal lexical "
-                                         "form; decimal mark (',', '.' or 'undecided') and unit (a currency sign "
-                                         "or ISO 4217 code or '%' shared by the column, optional) decided per "
-                                         "column"),
+                                         # the description is the LLM prompt's (a new text re-asks every cached call);
+                                         # fn:unit, optional: a currency sign, ISO 4217 code or % (compiler.md)
+                                         "8,99 / 1.234,56 / 1,234.50 -> xsd:decimal lexical form; decimal mark "
+                                         "decided per column"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),
     "skipMissing": FnoFunction(FN.skipMissing, (FN.value,), "NA, N/A, null, NaN, - -> no value; others as they are"),
     "normalizeDateTime": FnoFunction(FN.normalizeDateTime, (FN.value, FN.order),
