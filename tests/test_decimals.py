@@ -113,6 +113,8 @@ def test_decide_unit():
     assert decide_unit(["€1,250.00", "€15.50", "€8", "", "n/a"]) == ColumnUnit("€", "shared", ["€1,250.00", "€15.50", "€8"])
     assert decide_unit(["€12.00", "$15.50", "£8", "€3"]) == ColumnUnit(None, "mixed", ["$15.50", "£8", "€12.00", "€3"])
     assert decide_unit(["12", "8,50"]) == ColumnUnit(None, "none")
+    # one value with a sign among plain numbers: a faulty cell, no unit for the column
+    assert decide_unit(["1.234,56", "89,90", "€ 5,50"]) == ColumnUnit(None, "partial", ["€ 5,50"])
     # the mark is decided on the numbers without their unit
     assert decide_decimal_mark(["€1,250.00", "€8"], unit="€").mark == POINT
     assert decide_decimal_mark(["1.250,00 €", "8 €"], unit="€").mark == COMMA

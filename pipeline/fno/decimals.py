@@ -13,10 +13,11 @@ never a guessed magnitude. A mark the table states (a number format code ``#,##0
 in Function Name or Function Output) wins.
 
 A unit written on the values (a currency sign or code, ``€1,250.00``, ``12 EUR``; a percent sign,
-``12.5%``) is no part of an xsd:decimal (XSD 1.1 Part 2, 3.3.3). When the values that carry one all
-carry the same (:func:`decide_unit`), the compiler passes it as the function's ``unit`` parameter
-and the number is read without it; a column with two currencies holds amounts that are not one
-quantity, so no unit is passed and those values give no value, reported.
+``12.5%``) is no part of an xsd:decimal (XSD 1.1 Part 2, 3.3.3). When every value carries the same
+one (:func:`decide_unit`), the compiler passes it as the function's ``unit`` parameter and the
+number is read without it; a column with two currencies holds amounts that are not one quantity,
+and a lone ``€ 5,50`` among plain numbers is a faulty cell, so then no unit is passed and the
+values with one give no value, reported.
 """
 from __future__ import annotations
 
@@ -64,8 +65,10 @@ class ColumnUnit:
     Attributes:
         unit: the one currency sign, ISO 4217 code or ``%`` the values carry (:func:`udfs.value_unit`),
             else ``None``.
-        status: ``none`` (no value carries a unit), ``shared`` (those that do carry ``unit``) or
-            ``mixed`` (two or more units: no unit is decided).
+        status: ``none`` (no value carries a unit), ``shared`` (every value with a digit carries
+            ``unit``), ``partial`` (one unit, but some values carry none: those with it are read as
+            faulty cells, ``€ 5,50`` among ``12,00``) or ``mixed`` (two or more units); no unit is
+            decided unless ``shared``.
         evidence: up to three values per unit seen, for messages.
     """
 
@@ -77,15 +80,18 @@ class ColumnUnit:
 def decide_unit(values: list[str]) -> ColumnUnit:
     """The unit of a column's numbers from its values (empty ones and those without a digit ignored)."""
     seen: dict[str, list[str]] = {}
+    plain = []
     for v in sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)}):
         unit = udfs.value_unit(v)[0]
         if unit is not None:
             seen.setdefault(unit, []).append(v)
+        else:
+            plain.append(v)
     if not seen:
         return ColumnUnit(None, "none")
     if len(seen) == 1:
         unit, shown = next(iter(seen.items()))
-        return ColumnUnit(unit, "shared", shown[:3])
+        return ColumnUnit(unit, "shared", shown[:3]) if not plain else ColumnUnit(None, "partial", shown[:3])
     return ColumnUnit(None, "mixed", [v for shown in seen.values() for v in shown[:2]])
 
 

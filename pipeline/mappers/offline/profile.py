@@ -126,8 +126,8 @@ def decimal_comma_share(values: Sequence[str]) -> float:
 def unit_share(values: Sequence[str]) -> float:
     """Share (0..1) of a column's non-empty values, missing-value markers left out, that ``toDecimal()``
     reads as numbers once the column's one unit is left out (a currency sign or ISO 4217 code, ``%``:
-    :func:`pipeline.fno.decimals.decide_unit`, as the compiler decides it). 0 when no value carries a
-    unit or the values carry two (``€5``, ``$5``: amounts in two currencies are not one quantity)."""
+    :func:`pipeline.fno.decimals.decide_unit`, as the compiler decides it). 0 unless every value with a
+    digit carries the same unit (``€5``, ``$5``: amounts in two currencies are not one quantity)."""
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     unit = decide_unit(vals) if vals else None
     if unit is None or unit.status != "shared":
