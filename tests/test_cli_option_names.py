@@ -1,11 +1,11 @@
-"""Messages name an option as the command line wrote it (pipeline.commands.option_as_typed)."""
+"""Messages name an option as the command line wrote it (pipeline.cli.option_as_typed)."""
 from __future__ import annotations
 
 import argparse
 
 import pytest
 
-from pipeline.commands import option_as_typed
+from pipeline.cli import option_as_typed
 
 
 @pytest.mark.parametrize("argv, expected", [

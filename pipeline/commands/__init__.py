@@ -11,7 +11,6 @@ imported only when that subcommand runs.
 """
 from __future__ import annotations
 
-import argparse
 
 import shutil
 import sys
@@ -24,7 +23,7 @@ from pipeline.findings import Finding
 from pipeline.llm import LLMError, LLMSettings
 from pipeline.manifest import Case
 
-__all__ = ["option_as_typed", "output_file", "case_files", "require_llm_settings", "chosen_mapper", "nothing_left_on_bad_input",
+__all__ = ["output_file", "case_files", "require_llm_settings", "chosen_mapper", "nothing_left_on_bad_input",
            "say_ontology_notes"]
 
 
@@ -47,22 +46,6 @@ def output_file(path: str, what: str, inputs: Iterable[str | Path | None] = ()) 
                 raise InputError(f"{what} is {Path(f).name}, a file this command reads; expected a new file name "
                                  "(kgc never writes over its inputs)", path=path)
     return Path(path)
-
-
-def option_as_typed(args: argparse.Namespace, *spellings: str) -> str:
-    """The option of ``spellings`` (``"-o", "--out"``) as the command line wrote it, for a message
-    about its value: ``-o`` when the user typed ``-o x``, ``-ox``, ``--out`` for ``--out=x`` or an
-    abbreviation argparse accepts (``--ou``); all spellings (``-o/--out``) when ``args`` holds no
-    command line (``args.argv``, set by :func:`pipeline.cli.main`) or none of them is in it. The
-    last occurrence wins, as argparse keeps the last value."""
-    for token in reversed(getattr(args, "argv", None) or ()):
-        name = token.split("=", 1)[0]
-        for s in spellings:
-            if name == s or (len(s) == 2 and not token.startswith("--") and token.startswith(s)):
-                return s
-            if name.startswith("--") and len(name) > 2 and s.startswith(name):
-                return name
-    return "/".join(spellings)
 
 
 def case_files(case: Case) -> list[Path]:

@@ -8,7 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.commands import case_files, option_as_typed, output_file, say_ontology_notes
+from pipeline.commands import case_files, output_file, say_ontology_notes
+from pipeline.cli import option_as_typed
 from pipeline.errors import InputError
 from pipeline.compile.audit import AuditResult, audit_table
 from pipeline.manifest import Case, load_manifest
