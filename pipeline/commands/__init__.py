@@ -11,7 +11,6 @@ imported only when that subcommand runs.
 """
 from __future__ import annotations
 
-
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
