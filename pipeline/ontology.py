@@ -17,11 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import product
+from math import prod
 from pathlib import Path
 from typing import Any, Iterable
 
 import pyoxigraph
 from lxml import etree
+from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
@@ -94,6 +97,10 @@ BUILTIN_PROPERTIES = frozenset({RDFS.label, RDFS.comment, RDFS.seeAlso, RDFS.isD
 _SCHEMA = ("http://schema.org/", "https://schema.org/")
 _DOMAIN_INCLUDES = frozenset(URIRef(ns + "domainIncludes") for ns in _SCHEMA)
 _RANGE_INCLUDES = frozenset(URIRef(ns + "rangeIncludes") for ns in _SCHEMA)
+#: Most clauses a union of compound members is distributed into (:meth:`Ontology._clauses`); past it the
+#: union is one clause of its named members. A union of n intersections of two classes gives 2**n
+#: clauses: vocabularies write a handful at most.
+_MAX_CLAUSES = 64
 #: schema.org's DataTypes (https://schema.org/DataType) and the XSD datatype of their values.
 _SCHEMA_DATATYPES = {"Text": XSD.string, "URL": XSD.anyURI, "Date": XSD.date, "DateTime": XSD.dateTime,
                      "Time": XSD.time, "Number": XSD.decimal, "Integer": XSD.integer, "Float": XSD.double,
@@ -249,6 +256,30 @@ class Ontology:
         return frozenset(c for c in self.classes if c not in described)
 
     @cached_property
+    def undescribed_equivalents(self) -> frozenset[URIRef]:
+        """Classes the files only declare and state equivalent to a class they describe: no triple has
+        one as subject beside ``rdf:type`` and ``owl:equivalentClass`` (no label, comment nor superclass
+        of its own), no domain or range names it, and an ``owl:equivalentClass`` partner is described
+        (schema.org's ``foaf:Person a rdfs:Class`` beside ``schema:Person owl:equivalentClass foaf:Person``).
+        Equivalent classes have the same instances (OWL 2 Direct Semantics, EquivalentClasses), so the
+        described partner types records with the same meaning, in the term the vocabulary describes; the
+        other is a term of a vocabulary not loaded."""
+        plain = {RDF.type, OWL.equivalentClass}
+        named = {c for pred in (RDFS.domain, RDFS.range, *_DOMAIN_INCLUDES, *_RANGE_INCLUDES)
+                 for o in self.graph.objects(None, pred) for c in self._class_expr(o)}
+
+        def bare(c: URIRef) -> bool:
+            return c not in named and all(p in plain for p in self.graph.predicates(c, None))
+        return frozenset(c for c in self.classes if bare(c) and any(
+            isinstance(x, URIRef) and x != c and x in self.classes and not bare(x)
+            for x in (*self.graph.objects(c, OWL.equivalentClass), *self.graph.subjects(OWL.equivalentClass, c))))
+
+    def equivalents(self, cls: URIRef) -> set[URIRef]:
+        """``cls`` and the classes equivalent to it: each a superclass of the other (:meth:`superclasses`,
+        ``owl:equivalentClass`` either way and mutual ``rdfs:subClassOf``). Returns a new set."""
+        return {c for c in self.superclasses(cls) if cls in self.superclasses(c)}
+
+    @cached_property
     def _schema_datatypes(self) -> frozenset[URIRef]:
         """schema.org DataTypes the files declare (typed ``schema:DataType``, and their subclasses)."""
         roots = {s for ns in _SCHEMA for s in self.graph.subjects(RDF.type, URIRef(ns + "DataType"))
@@ -401,25 +432,131 @@ class Ontology:
             return out
         return set()
 
-    def _restricts(self, node, _open: frozenset = frozenset()) -> bool:
-        """Whether a class expression of a domain or range restricts anything: not a universal class
-        (``owl:Thing``, ``rdfs:Resource``), nor a union holding one (``owl:unionOf (owl:Thing sd:Person)``
-        is ``owl:Thing``: OWL 2 Direct Semantics, the union's extension is the union of its members')."""
-        if node in UNIVERSAL_CLASSES:
-            return False
-        if isinstance(node, BNode) and node not in _open and (lst := self.graph.value(node, OWL.unionOf)) is not None:
-            return all(self._restricts(m, _open | {node}) for m in rdf_members(self.graph, lst))
-        return True
+    def _clauses(self, node, _open: frozenset = frozenset()) -> list[frozenset[URIRef]]:
+        """A class expression (or data range) as clauses that all hold, any member of a clause sufficing
+        (conjunctive normal form over named terms).
+
+        A named term is one clause of itself; ``owl:intersectionOf`` gives the clauses of every member
+        (OWL 2 Direct Semantics: ObjectIntersectionOf's extension is the intersection of its members');
+        ``owl:unionOf`` one clause per choice of a clause of each member (distribution:
+        (A and B) or C = (A or C) and (B or C)), flattened to one clause of all its named members past
+        :data:`_MAX_CLAUSES` choices (looser, never stricter). What restricts nothing gives no clause: a
+        universal class (:data:`UNIVERSAL_CLASSES`), a union holding one or holding an expression that
+        names no class (a property restriction: its instances need be in no named member), and such an
+        expression itself."""
+        if isinstance(node, URIRef):
+            return [] if node in UNIVERSAL_CLASSES else [frozenset({node})]
+        if not isinstance(node, BNode) or node in _open:  # a list holding itself is a fault, not a loop
+            return []
+        inner = _open | {node}
+        lst = self.graph.value(node, OWL.intersectionOf)
+        if lst is not None:
+            return [c for m in rdf_members(self.graph, lst) for c in self._clauses(m, inner)]
+        lst = self.graph.value(node, OWL.unionOf)
+        if lst is None:
+            return []
+        choices = [self._clauses(m, inner) for m in rdf_members(self.graph, lst)]
+        if not choices or any(not c for c in choices):
+            return []
+        if prod(len(c) for c in choices) > _MAX_CLAUSES:
+            return [frozenset().union(*(m for c in choices for m in c))]
+        return [frozenset().union(*pick) for pick in product(*choices)]
+
+    def _axiom_clauses(self, prop: URIRef, stated: URIRef, includes: frozenset[URIRef], schema=None) \
+            -> tuple[frozenset[URIRef], ...]:
+        """The clauses of ``prop``'s ``stated`` axioms (``rdfs:domain`` or ``rdfs:range``) and of its
+        super-properties', each axiom holding (RDF 1.1 Semantics rules rdfs2/rdfs3 with rdfs7; OWL 2
+        ``ObjectPropertyDomain`` ...), plus one clause of the classes schema.org's ``includes`` predicates
+        list for it and its super-properties (``schema`` maps each listed term): a listing entails nothing,
+        any class listed is a documented use (https://schema.org/docs/datamodel.html), so listings are
+        never intersected (``schema:name``, listed on ``schema:Thing``, stays usable on an event when an
+        equivalent ``og:title`` is listed on ``schema:CreativeWork``). Clauses are kept once; one that a
+        narrower clause implies (a superset of it) is left out."""
+        out: list[frozenset[URIRef]] = []
+        listed: set[URIRef] = set()
+        for p in sorted(self.superproperties(prop), key=str):
+            for o in self.graph.objects(p, stated):
+                out += self._clauses(o)
+            listed |= {schema(c) if schema else c for pred in includes for o in self.graph.objects(p, pred)
+                       for c in self._class_expr(o)}
+        if listed and not listed & UNIVERSAL_CLASSES:
+            out.append(frozenset(listed))
+        unique = list(dict.fromkeys(out))
+        return tuple(c for c in unique if not any(o < c for o in unique))
+
+    def domain_clauses(self, prop: URIRef) -> tuple[frozenset[URIRef], ...]:
+        """The domain of ``prop`` as clauses (:meth:`_clauses`): every clause holds of each subject, any
+        class of a clause sufficing. Two ``rdfs:domain`` axioms are two clauses (each holds: a subject is
+        an instance of both), ``[ owl:intersectionOf (A B) ]`` the clauses ``{A}`` and ``{B}``,
+        ``[ owl:unionOf (A B) ]`` the one clause ``{A, B}``; schema.org's ``domainIncludes`` one clause
+        of every class listed for the property and its super-properties. Empty: no domain (none stated, or a universal class)."""
+        return self._cached("domain_clauses", prop, lambda: self._axiom_clauses(prop, RDFS.domain, _DOMAIN_INCLUDES))
+
+    def range_clauses(self, prop: URIRef) -> tuple[frozenset[URIRef], ...]:
+        """The range of ``prop`` as clauses, read as :meth:`domain_clauses` (``rdfs:range``; schema.org's
+        ``rangeIncludes`` with its DataTypes read as their XSD datatype); ``rdfs:Literal`` for the RDFS
+        built-ins ``rdfs:label``/``rdfs:comment`` when no file says otherwise. Several datatype ranges
+        all hold: a value's datatype must meet each clause (RDF 1.1 Semantics rule rdfs3; OWL 2
+        ``DataPropertyRange``), a choice of datatypes being one ``owl:unionOf``."""
+        def compute() -> tuple[frozenset[URIRef], ...]:
+            out = self._axiom_clauses(prop, RDFS.range, _RANGE_INCLUDES, self._schema_datatype)
+            if not out and prop in (RDFS.label, RDFS.comment):
+                return (frozenset({RDFS.Literal}),)
+            return out
+        return self._cached("range_clauses", prop, compute)
+
+    def meets(self, term: URIRef, clause: frozenset[URIRef]) -> bool:
+        """Whether every instance (or value) of ``term`` is in some member of ``clause``: a member is
+        ``term`` or one of its superclasses (:meth:`superclasses`), a datatype whose value space holds
+        ``term``'s (owlrl's table of XSD derivations: ``xsd:int`` under ``xsd:integer``), or
+        ``rdfs:Literal`` for a datatype (``rdf:PlainLiteral`` for ``xsd:string`` and ``rdf:langString``)."""
+        if term in clause or clause & self.superclasses(term) or clause & set(OWL_Datatype_Subsumptions.get(term, ())):
+            return True
+        if RDFS.Literal in clause and self.is_datatype(term):
+            return True
+        return RDF.PlainLiteral in clause and (term == XSD.string or is_langstring(term))
+
+    def _conjoined(self, clauses: tuple[frozenset[URIRef], ...]) -> frozenset[URIRef]:
+        """One set of named terms for ``clauses``, read as any of them: the clause itself when there is one;
+        for several, the terms (members and classes of the ontology) that meet every clause
+        (:meth:`meets`), the widest of them, so that a class is within the clauses exactly when one of these
+        is among its superclasses. When no named term meets every clause (datatypes whose value spaces
+        are disjoint, which loading notes; classes no class of the files lies under), the members of the
+        clauses: a looser reading the set cannot avoid, the compiler's checks read the clauses themselves."""
+        if len(clauses) <= 1:
+            return clauses[0] if clauses else frozenset()
+        members = frozenset().union(*clauses)
+        pool = members | (self.classes if members & self.classes else frozenset())
+        fit = {t for t in pool if all(self.meets(t, c) for c in clauses)}
+
+        def wider(k: URIRef, t: URIRef) -> bool:  # k strictly wider than t
+            return k != t and self.meets(t, frozenset({k})) and not self.meets(k, frozenset({t}))
+        widest = frozenset(t for t in fit if not any(wider(k, t) for k in fit))
+        return widest or members
 
     def domains(self, prop: URIRef) -> set[URIRef]:
-        """Named classes a property is used on: ``rdfs:domain`` (unions flattened) and schema.org's
-        ``domainIncludes``, inherited from super-properties; a universal class (``owl:Thing``,
-        ``rdfs:Resource``), or a union holding one (:meth:`_restricts`), restricts nothing and is left
-        out, so that such a property has no domain. Returns a new set."""
-        return set(self._cached("domains", prop, lambda: frozenset(
-            c for p in self.superproperties(prop) for pred in (RDFS.domain, *_DOMAIN_INCLUDES)
-            for d in self.graph.objects(p, pred) if self._restricts(d)
-            for c in self._class_expr(d) if c not in UNIVERSAL_CLASSES)))
+        """Named classes a property is used on, read as any of them (a class fits when one of them is
+        among its superclasses): the one clause of :meth:`domain_clauses` as written (an ``rdfs:domain``,
+        a union's members, a ``domainIncludes`` listing), or for several clauses (two ``rdfs:domain``
+        axioms, an ``owl:intersectionOf``) the widest classes within all of them (:meth:`_conjoined`);
+        inherited from super-properties; empty for none, or a universal class. Returns a new set."""
+        return set(self._cached("domains", prop, lambda: self._read_as_any(prop, self.domain_clauses(prop),
+                                                                          _DOMAIN_INCLUDES)))
+
+    def _read_as_any(self, prop: URIRef, clauses: tuple[frozenset[URIRef], ...],
+                     includes: frozenset[URIRef]) -> frozenset[URIRef]:
+        """:meth:`_conjoined` of ``clauses``; but when schema.org's ``includes`` predicates list terms for
+        ``prop`` or a super-property, every member: the listing documents where the vocabulary uses the
+        property, and the mapper follows it as schema.org's data model reads it (any of them), as it did
+        an ``rdfs:domain`` another file adds (``schema:name rdfs:domain schema:CreativeWork`` beside its
+        listing on ``schema:Thing``; the compiler's audit, reading the clauses, warns of the entailment)."""
+        listed = {c for p in self.superproperties(prop) for pred in includes for o in self.graph.objects(p, pred)
+                  for c in self._class_expr(o)}
+        if listed:
+            schema = self._schema_datatype if includes == _RANGE_INCLUDES else (lambda c: c)
+            return frozenset().union(*clauses, {schema(c) for c in listed}) - UNIVERSAL_CLASSES if clauses \
+                else frozenset()
+        return self._conjoined(clauses)
 
     def vocabulary_class(self, prop: URIRef) -> URIRef | None:
         """The class a datatype property of no domain describes by its vocabulary: the one class that the
@@ -465,23 +602,15 @@ class Ontology:
         return {ns: tuple(cs) for ns, cs in out.items()}
 
     def ranges(self, prop: URIRef) -> set[URIRef]:
-        """Named classes or datatypes of ``rdfs:range`` (unions flattened) and of schema.org's
-        ``rangeIncludes`` (its DataTypes read as their XSD datatype: ``schema:Text`` -> ``xsd:string``),
-        inherited; ``rdfs:Literal`` for the RDFS built-ins ``rdfs:label``/``rdfs:comment`` when no file
-        says otherwise. A universal class, or a union holding one (:meth:`_restricts`), is left out.
-        Returns a new set."""
-        def compute() -> frozenset[URIRef]:
-            out: set[URIRef] = set()
-            for p in self.superproperties(prop):
-                for r in self.graph.objects(p, RDFS.range):
-                    out |= self._class_expr(r) if self._restricts(r) else set()
-                for pred in _RANGE_INCLUDES:
-                    for r in self.graph.objects(p, pred):
-                        out |= {self._schema_datatype(c) for c in self._class_expr(r)}
-            if not out and prop in (RDFS.label, RDFS.comment):
-                out.add(RDFS.Literal)
-            return frozenset(out - UNIVERSAL_CLASSES)
-        return set(self._cached("ranges", prop, compute))
+        """Named classes or datatypes of a property's values, read as any of them: the one clause of
+        :meth:`range_clauses` as written (an ``rdfs:range``, a union's members, a ``rangeIncludes`` listing
+        with schema.org's DataTypes as their XSD datatype: ``schema:Text`` -> ``xsd:string``), or for
+        several clauses the widest terms within all of them (:meth:`_conjoined`: ranges ``xsd:integer``
+        and ``xsd:nonNegativeInteger`` give ``xsd:nonNegativeInteger``); inherited; ``rdfs:Literal`` for
+        the RDFS built-ins ``rdfs:label``/``rdfs:comment`` when no file says otherwise; empty for none,
+        or a universal class. Returns a new set."""
+        return set(self._cached("ranges", prop, lambda: self._read_as_any(prop, self.range_clauses(prop),
+                                                                         _RANGE_INCLUDES)))
 
     def _schema_datatype(self, cls: URIRef) -> URIRef:
         """A schema.org DataType as its XSD datatype (``rdfs:Literal`` for one the table does not know);

@@ -81,3 +81,30 @@ ex:listed schema:domainIncludes ex:A , ex:B .
     assert outside_domain(onto, p("open"), c("Book")).statement == "ex:A"
     listed = outside_domain(onto, p("listed"), c("Book"))
     assert (listed.statement, listed.entailed) == ("ex:A or ex:B", False)
+
+
+def test_every_clause_of_a_domain_or_range_holds(tmp_path):
+    """Two ``rdfs:domain`` axioms and an ``owl:intersectionOf`` hold each: a class under one member only is a
+    misfit (each subject becomes an instance of both), a class under all is not; a union's member fits."""
+    path = tmp_path / "o.ttl"
+    path.write_text(TTL + """
+ex:Student a owl:Class . ex:Employee a owl:Class .
+ex:WorkingStudent a owl:Class ; rdfs:subClassOf ex:Student , ex:Employee .
+ex:hours a owl:DatatypeProperty ; rdfs:domain [ owl:intersectionOf ( ex:Student ex:Employee ) ] .
+ex:year a owl:DatatypeProperty ; rdfs:domain ex:Student , ex:Employee .
+ex:mentor a owl:ObjectProperty ; rdfs:range [ owl:intersectionOf ( ex:Student ex:Employee ) ] .
+ex:either a owl:DatatypeProperty ; rdfs:domain [ owl:unionOf ( ex:Book [ owl:intersectionOf ( ex:Student ex:Employee ) ] ) ] .
+""", encoding="utf-8")
+    onto = load_ontology([path])
+    p, c = (lambda n: URIRef(EX + n)), (lambda n: URIRef(EX + n))
+    for prop in ("hours", "year"):
+        misfit = outside_domain(onto, p(prop), c("Student"))
+        assert (misfit.domains, misfit.closest, misfit.every) == ((c("WorkingStudent"),), c("WorkingStudent"), True)
+        assert outside_domain(onto, p(prop), c("WorkingStudent")) is None
+    assert outside_range(onto, p("mentor"), c("Employee")).every is True
+    assert outside_range(onto, p("mentor"), c("WorkingStudent")) is None
+    # Book or (Student and Employee): a book fits, a student alone does not
+    assert outside_domain(onto, p("either"), c("Book")) is None
+    assert outside_domain(onto, p("either"), c("WorkingStudent")) is None
+    assert outside_domain(onto, p("either"), c("Student")).statement == "ex:Book or (ex:Student and ex:Employee)"
+    assert outside_domain(onto, p("name"), c("Book")).every is False  # one union: one clause

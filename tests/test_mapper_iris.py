@@ -12,3 +12,52 @@ def test_codes_relative_paths_and_other_schemes_do_not():
     assert not is_web_iri_column(["mailto:nina@example.org"])   # not a web address
     assert not is_web_iri_column(["https://a.org/with space"])
     assert not is_web_iri_column(["", " "])
+
+
+def test_mailto_and_tel_write_rfc_6068_and_3966_iris():
+    """fn:mailto keeps the '@' (no template escaping) and percent-encodes what RFC 6068 excludes; fn:tel writes a
+    global number without its visual separators; what is no address or no global number gives no value."""
+    from pipeline.fno import udfs
+    assert udfs.mailto(" ana@example.org ") == "mailto:ana@example.org"
+    assert udfs.mailto("MAILTO:bo.lind@example.se") == "mailto:bo.lind@example.se"
+    assert udfs.mailto("x%y&z@example.org") == "mailto:x%25y%26z@example.org"
+    assert udfs.mailto("chloé@example.fr") == "mailto:chloé@example.fr"  # an IRI keeps non-ASCII letters
+    assert [udfs.mailto(v) for v in ("n/a", "a b@example.org", "ana@localhost", None)] == [None] * 4
+    assert udfs.tel("+34 91 123 4567") == "tel:+34911234567"
+    assert udfs.tel("tel:+33-1-23-45-67-89") == "tel:+33123456789"
+    assert udfs.tel("+49 (0)89 123456") == "tel:+4989123456"  # the trunk prefix is not dialled from abroad
+    assert [udfs.tel(v) for v in ("91 123 4567", "ext. 12", "+1234567890123456", None)] == [None] * 4
+
+
+def test_table_names_of_the_iri_functions():
+    from pipeline.fno import FUNCTIONS, function_for_name
+    assert function_for_name("mailto()") == "mailto" and function_for_name("toMailto") == "mailto"
+    assert function_for_name("tel()") == "tel"
+    assert str(FUNCTIONS["mailto"].iri) == "https://w3id.org/kgc-pipeline/function#mailto"
+
+
+def test_iri_forms_of_columns_and_the_properties_that_take_them():
+    """A column is of a form when every value converts; the properties: named for the form, values resources."""
+    from rdflib import Graph, URIRef
+    from pipeline.mappers.offline.iris import form_properties, iri_form
+    from pipeline.ontology import Ontology
+    assert iri_form(["ana@example.org", "", "bo@example.se"]) == "e-mail"
+    assert iri_form(["+34 91 123 4567", "+46 8 765 43 21"]) == "phone"
+    assert iri_form(["91 123 4567", "+46 8 765 43 21"]) is None  # a local number is no tel: IRI
+    assert iri_form(["ana@example.org", "n/a"]) is None
+    onto = Ontology(Graph().parse(format="turtle", data="""
+@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Person a owl:Class . ex:Mailbox a owl:Class . ex:Shop a owl:Class .
+ex:mbox a owl:ObjectProperty ; rdfs:domain ex:Person .
+ex:email a owl:DatatypeProperty ; rdfs:domain ex:Person .
+ex:mailbox a rdf:Property ; rdfs:range ex:Mailbox .
+ex:shopEmail a owl:ObjectProperty ; rdfs:domain ex:Shop .
+ex:phone a owl:ObjectProperty .
+"""))
+    ex = lambda n: URIRef("http://ex.org/" + n)  # noqa: E731
+    props = [ex(n) for n in ("mbox", "email", "mailbox", "shopEmail", "phone")]
+    # the datatype property's values are literals; ex:shopEmail is used on shops
+    assert form_properties(onto, ex("Person"), props, set(), "e-mail") == [ex("mbox"), ex("mailbox")]
+    assert form_properties(onto, ex("Person"), props, {ex("Mailbox")}, "e-mail") == [ex("mbox")]  # a source of mailboxes
+    assert form_properties(onto, ex("Person"), props, set(), "phone") == [ex("phone")]

@@ -232,3 +232,21 @@ def test_a_domainless_datatype_property_belongs_to_the_one_class_of_its_vocabula
     assert onto.vocabulary_class(URIRef("http://xmlns.com/foaf/0.1/name")) is None
     # one class, but no owl:Ontology of that namespace: a fragment of a vocabulary, whose classes are not all here
     assert onto.vocabulary_class(URIRef("http://purl.org/dc/terms/identifier")) is None
+
+
+def test_undescribed_equivalents():
+    """A class only declared and stated equivalent to a described class; two bare equivalents are neither."""
+    from rdflib import Graph, URIRef
+    from pipeline.ontology import Ontology
+    onto = Ontology(Graph().parse(format="turtle", data="""
+@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Person a rdfs:Class ; rdfs:label "Person" ; owl:equivalentClass ex:Human .
+ex:Human a rdfs:Class .
+ex:A a rdfs:Class ; owl:equivalentClass ex:B . ex:B a rdfs:Class .
+ex:C a rdfs:Class ; owl:equivalentClass ex:D . ex:D a rdfs:Class . ex:p rdfs:domain ex:D .
+"""))
+    ex = lambda n: URIRef("http://ex.org/" + n)  # noqa: E731
+    assert onto.undescribed_equivalents == {ex("Human"), ex("C")}  # ex:D is described by a domain
+    assert onto.equivalents(ex("Human")) == onto.equivalents(ex("Person")) == {ex("Human"), ex("Person")}
+    assert onto.equivalents(ex("A")) == {ex("A"), ex("B")}

@@ -62,3 +62,50 @@ def test_reachable_cuts_the_reference_to_declared_terms():
     reachable = compare_graphs(kg, _g(REFERENCE), vocabulary, reachable=True)
     assert everything.pair_recall == 10 / 11 and everything.predicate_recall == 5 / 6
     assert reachable.pair_recall == 1.0 and reachable.reference_triples == 10
+
+
+SKOS_AXIOMS = """
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+skos:broader rdfs:subPropertyOf skos:broaderTransitive ; owl:inverseOf skos:narrower .
+skos:broaderTransitive rdfs:subPropertyOf skos:semanticRelation .
+"""
+
+# the KG writes the more specific skos:broader; the reference its super-property, from the other end once
+BROADER_KG = """
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+<urn:c:1> a skos:Concept ; skos:broader <urn:c:0> .
+<urn:c:2> a skos:Concept ; skos:broader <urn:c:0> .
+<urn:c:0> a skos:Concept .
+"""
+TRANSITIVE_REFERENCE = """
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+<http://r/1> a skos:Concept ; skos:broaderTransitive <http://r/0> .
+<http://r/0> a skos:Concept ; skos:narrower <http://r/2> .
+<http://r/2> a skos:Concept .
+"""
+
+
+def test_entailment_counts_what_a_sub_property_or_an_inverse_states():
+    kg, ref, axioms = _g(BROADER_KG), _g(TRANSITIVE_REFERENCE), _g(SKOS_AXIOMS)
+    written = compare_graphs(kg, ref)
+    # pairs: 3 types each side; the KG's 2 broader links, the reference's 1 broaderTransitive + 1 narrower
+    assert (written.pair_precision, written.pair_recall) == (3 / 5, 3 / 5)
+    s = compare_graphs(kg, ref, entailment=axioms)
+    # recall: the KG's broader entails broaderTransitive (1 of the reference's) and narrower from the
+    # other end (c:0 narrower c:1, c:2: the reference's 1); precision: the reference entails broader
+    # only through narrower's inverse (r:2 broader r:0), so 1 of the KG's 2 broader links is entailed
+    assert (s.pair_precision, s.pair_recall) == (4 / 5, 5 / 5)
+
+
+def test_entailed_adds_super_properties_and_inverses_to_a_fixpoint():
+    from pipeline.scoring.graph.pairs import entailed
+    from rdflib import URIRef
+    out = entailed(_g(BROADER_KG), _g(SKOS_AXIOMS))
+    skos = "http://www.w3.org/2004/02/skos/core#"
+    c1, c0 = URIRef("urn:c:1"), URIRef("urn:c:0")
+    assert (c1, URIRef(skos + "broaderTransitive"), c0) in out
+    assert (c1, URIRef(skos + "semanticRelation"), c0) in out
+    assert (c0, URIRef(skos + "narrower"), c1) in out
+    assert len(out) == len(_g(BROADER_KG)) + 2 * 3

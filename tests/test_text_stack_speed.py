@@ -200,6 +200,12 @@ def test_a_models_bins_read_from_the_shared_bins_are_its_bin_mappers():
     edges = stacking.bin_edges(X[:3000])
     codes = stacking.bin_codes(edges, X)
     assert codes.dtype == np.intp and (codes.astype(np.float64) == stacking.apply_bins(edges, X)).all()
+    # column by column on a transposed copy: the codes of the plain search of each strided column,
+    # for row-major, column-major and sliced rows alike
+    plain = np.stack([np.searchsorted(e, X[:, j], side="left") for j, e in enumerate(edges)], axis=1)
+    assert codes.tobytes() == plain.tobytes() and codes.flags["C_CONTIGUOUS"]
+    assert stacking.bin_codes(edges, np.asfortranarray(X)).tobytes() == plain.tobytes()
+    assert stacking.bin_codes(edges, X[::3]).tobytes() == plain[::3].copy().tobytes()
     # fitted on part of the codes (as a bootstrap sample): column 3 without its bins 1 and 4, the
     # others with fewer distinct bins, so the model's bins are not ours
     part = (X[:, 3] != 1) & (X[:, 3] != 4) & (np.arange(4000) < 1500)
@@ -209,6 +215,8 @@ def test_a_models_bins_read_from_the_shared_bins_are_its_bin_mappers():
     test = codes[1500:]  # rows and bins the model did not see, above and below its thresholds
     mine = stacking.model_bins(model, edges, test)
     theirs = model._bin_mapper.transform(test.astype(np.float64))
+    # the flat indices a bagged stacker computes once for its models give the same bins
+    assert stacking.model_bins(model, edges, test, stacking.flat_codes(edges, test)).tobytes() == mine.tobytes()
     assert mine.dtype == np.uint8 and mine.flags["C_CONTIGUOUS"] and mine.tobytes() == np.ascontiguousarray(theirs).tobytes()
     assert sorted(set(mine[:, 3].tolist())) == [0, 1, 2, 3] and len(set(test[:, 3].tolist())) == 6
     bagged = stacking.Bagged([model, model], edges)
@@ -234,3 +242,21 @@ def test_fixed_features_of_an_earlier_round_give_the_rows_of_the_row_by_row_loop
     other = [j for j, name in enumerate(stacking.FEATURES) if name not in stacking.FIXED_COLUMNS]
     assert all(not f.block[:, other].any() for f in fixed)
     assert any(f.block[:, [stacking.FEATURES.index(n) for n in stacking.FIXED_COLUMNS]].any() for f in fixed)
+
+
+def test_the_stacker_runs_one_openmp_thread_and_gives_the_pools_back():
+    """:func:`.stacking._one_thread` (one controller for the process) limits scikit-learn's OpenMP
+    pool to one thread inside the block, as ``threadpool_limits(1)`` does, and restores it after."""
+    from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: F401 - loads its OpenMP runtime
+    from threadpoolctl import threadpool_info
+
+    def openmp() -> list[int]:
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "openmp"]
+    before = openmp()
+    assert before
+    with stacking._one_thread():
+        assert openmp() == [1] * len(before)
+        with stacking._one_thread():  # nested, as a fit inside a limited block
+            assert openmp() == [1] * len(before)
+        assert openmp() == [1] * len(before)
+    assert openmp() == before

@@ -23,7 +23,9 @@ marked, a row being right when at least half of the (predicate, value) pairs its
 on its class's entities are in the reference; a relation the reference states from the other end with
 the inverse property the vocabularies declare (``owl:inverseOf``: ``isConsequenceOf`` for the row's
 ``hasConsequence``) counts as stated, each entailing the other (OWL 2 RL prp-inv1, prp-inv2). The
-(predicate, value) pair scores compare the graphs as written. Rows are judged on a second KG built from the table
+(predicate, value) pair scores compare the graphs as written, and once more (``entailed``, reachable part)
+with what each side entails by the vocabularies' sub-property, equivalent- and inverse-property axioms
+(:func:`pipeline.scoring.graph.pairs.entailed`). Rows are judged on a second KG built from the table
 with every review mark cleared (a marked row is not in the first KG), so that every row, marked or
 not, is judged the same way; rows sharing a property and a class are judged each on a KG without
 the others.
@@ -242,6 +244,7 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
     vocabulary = declared_terms([ontology.graph])
     res["all"] = compare_graphs(kg, reference, vocabulary).to_dict()
     res["reachable"] = compare_graphs(kg, reference, vocabulary, reachable=True).to_dict()
+    res["entailed"] = compare_graphs(kg, reference, vocabulary, reachable=True, entailment=ontology.graph).to_dict()
     rows = json.loads(table.read_text(encoding="utf-8")).get("rows", []) if table.is_file() else []
     judge_kg = kg
     if any(r.get("review") for r in rows):  # every row judged: a KG with the marks cleared
@@ -419,12 +422,14 @@ def render(results: list[dict[str, Any]]) -> str:
     kept = [j["right"] for j in judged if not j["review"]]
     rows = [j for r in results for j in r.get("row_judgements", [])]
     lines += ["", "Means over the cases (reachable reference unless said):", "",
-              "| class P / R | predicate P / R | pair P / R (all) | pair P / R (reachable) | entities within 20% "
+              "| class P / R | predicate P / R | pair P / R (all) | pair P / R (reachable) "
+              "| pair P / R (reachable, entailed) | entities within 20% "
               "| unmarked row precision (case mean; all rows) | rows marked for review | every source contributes |",
-              "|---|---|---|---|---|---|---|---|",
+              "|---|---|---|---|---|---|---|---|---|",
               f"| {mean('class_precision')} / {mean('class_recall')} | {mean('predicate_precision')} / "
               f"{mean('predicate_recall')} | {mean('pair_precision', 'all')} / {mean('pair_recall', 'all')} | "
-              f"{mean('pair_precision')} / {mean('pair_recall')} | {mean('entities_within')} | "
+              f"{mean('pair_precision')} / {mean('pair_recall')} | "
+              f"{mean('pair_precision', 'entailed')} / {mean('pair_recall', 'entailed')} | {mean('entities_within')} | "
               f"{_f(_mean([r.get('rows', {}).get('unmarked_precision') for r in results]))}; "
               f"{_f(sum(kept) / len(kept) if kept else None)} ({len(kept)} rows) | "
               f"{sum(j['review'] for j in rows)} of {len(rows)} | "

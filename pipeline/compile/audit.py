@@ -30,7 +30,7 @@ from pipeline.findings import Finding
 from pipeline.fno import TABLE_FUNCTIONS, function_for_name
 from pipeline.manifest import Case
 from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, datatype_restriction,
-                               is_langstring,
+                               disjoint_ranges, is_langstring,
                                is_xsd_datatype)
 from pipeline.sources.load import SourceData
 from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map,
@@ -230,14 +230,21 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
     (and not narrower than it: :func:`_narrower_than_range` says that): ``xsd:int`` under
     ``xsd:nonNegativeInteger``, ``xsd:string`` (no tag) under ``rdf:langString``, a tag under ``xsd:string``.
 
-    The datatype written is the compiler's: ``rdf:langString`` with a language tag, else the Datatype
-    cell, else the single XSD range, else ``xsd:string`` (RDF 1.1: a plain literal). SHACL's ``sh:datatype``
-    is an exact match (SHACL 4.1.1), so the shapes derived from the range reject every value. Ranges
-    that are no built-in datatype (a vocabulary's own ``rdfs:Datatype``) are not judged."""
+    Every range holds (:meth:`Ontology.range_clauses`: two ``rdfs:range`` axioms are two clauses, a
+    choice of datatypes is one ``owl:unionOf`` clause), so the datatype must meet each clause: be a
+    member of it or narrower than one (``rdfs:range rdfs:Literal , xsd:integer`` still rejects
+    ``xsd:string``). The datatype written is the compiler's: ``rdf:langString`` with a language tag,
+    else the Datatype cell, else the single XSD range, else ``xsd:string`` (RDF 1.1: a plain literal).
+    SHACL's ``sh:datatype`` is an exact match (SHACL 4.1.1), so the shapes derived from the range reject
+    every value. A clause holding a term that is no built-in datatype (a vocabulary's own
+    ``rdfs:Datatype``) is not judged."""
     onto = a.ontology
-    ranges = {RDF.langString if is_langstring(r) else r for r in onto.ranges(prop)}  # xsd:langString too
-    if not ranges or ranges & _ANY_LITERAL or not all(is_xsd_datatype(r) for r in ranges):
-        return
+    clauses = [frozenset(RDF.langString if is_langstring(r) else r for r in c)  # xsd:langString too
+               for c in onto.range_clauses(prop)]
+    clauses = [c for c in clauses if not c & _ANY_LITERAL and all(is_xsd_datatype(r) for r in c)]
+    if not clauses or disjoint_ranges(onto.graph, prop) is not None:
+        return  # ranges with no common value: no datatype fits them, which reading the ontology says once
+    ranges = {RDF.langString if is_langstring(r) else r for r in onto.ranges(prop)}
     conflict = tag_or_datatype(onto, row)
     if row.language_tag and (conflict is None or conflict.winner == "language_tag"):
         written = RDF.langString
@@ -246,15 +253,18 @@ def _outside_range(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
         if written is None or not onto.is_datatype(written) or written in _ANY_LITERAL:
             return  # an invalid cell is an error of its own; rdfs:Literal writes the value as given
     else:
-        xsd = sorted(r for r in ranges if r != RDF.langString)
-        written = xsd[0] if len(ranges) == 1 and xsd else XSD.string
-    if written in ranges or ranges & set(OWL_Datatype_Subsumptions.get(written, ())):
+        xsd = sorted(r for r in ranges if is_xsd_datatype(r))  # as the compiler chooses (pipeline.compile.objects)
+        written = xsd[0] if len(xsd) == 1 and xsd[0] != RDF.langString else XSD.string
+    missed = [c for c in clauses if not (written in c or c & set(OWL_Datatype_Subsumptions.get(written, ())))]
+    if not missed:
         return
-    shown = ", ".join(sorted(onto.compact(r) for r in ranges))
-    fix = "a language tag (or {column} of the record's tag)" if ranges == {RDF.langString} else f"the range {shown}"
+    shown = " and ".join(sorted(" or ".join(sorted(onto.compact(r) for r in c)) for c in clauses)) if len(clauses) > 1 \
+        else ", ".join(sorted(onto.compact(r) for r in clauses[0]))
+    fix = "a language tag (or {column} of the record's tag)" if missed[0] == {RDF.langString} else f"the range {shown}"
     a.add("datatype", f"the row writes {onto.compact(written)} literals but the range of {row.ontology_property!r} is "
           f"{shown}: SHACL's sh:datatype is an exact match, so the shapes derived from the range reject every value",
-          fix, None if ranges == {RDF.langString} else min(ranges), severity="warning")
+          fix, None if missed[0] == {RDF.langString} else min(ranges & set().union(*clauses) or missed[0]),
+          severity="warning")
 
 
 def _outside_domain(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
@@ -294,7 +304,7 @@ def _class_misfits(a: _RowAudit, row: MappingRow, column: str, cell_text: str | 
         why = f"under RDFS (rule {rule}) each of its {ends} becomes an instance of {bounds} too" if misfit.entailed \
             else listed
         a.add(column, f"{cell} is not {row.ontology_property}'s {side} {bounds} nor a subclass of "
-              f"{'it' if one else 'one of them'}: {why}",
+              f"{'each of them' if misfit.every else 'it' if one else 'one of them'}: {why}",
               f"a class within the {side} of {row.ontology_property} ({bounds})", misfit.closest, severity="warning")
 
 
@@ -362,7 +372,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
               "related entity class (nor IRI datatype): its objects are written as literals",
               "the class of the objects (or IRI in the datatype column)", severity="warning")
     elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
-            and row.data_reference:
+            and row.data_reference and not row.join_condition:
         # the compiler turns codes into concepts only through a value map; without one the codes stay literals,
         # which an object property (OWL 2 structural spec 5.3) and the derived SHACL shapes (sh:nodeKind) reject
         a.add("function_output", f"{row.ontology_property!r} relates to skos:Concept but the row has no value map "
@@ -577,7 +587,7 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
 def _is_relation(row: MappingRow) -> bool:
     """An object-property row linking two entities (its data reference is only a hint)."""
     return bool(row.related_entity_class) and not parse_value_map(row.function_output) and \
-        row.related_entity_class.strip().lower() != "skos:concept"
+        (row.related_entity_class.strip().lower() != "skos:concept" or bool(row.join_condition))
 
 
 def _check_nested_position(a: _RowAudit, refs: list[str], src: SourceData) -> None:

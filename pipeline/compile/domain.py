@@ -14,7 +14,9 @@ range (schema.org's ``rangeIncludes`` entails nothing).
 What is entailed is the class the axiom names, not each class inside it: a domain written as
 ``[ owl:unionOf ( s:Event s:Place ) ]`` makes each subject an instance of the union, an Event *or* a
 Place (OWL 2 Direct Semantics, ObjectUnionOf); two ``rdfs:domain`` triples, or an
-``owl:intersectionOf``, make it an instance of both. :attr:`DomainMisfit.statement` words it so.
+``owl:intersectionOf``, make it an instance of both. :attr:`DomainMisfit.statement` words it so, and a
+row's class is within the domain only when it lies under each of them: under one member of a union,
+under every member of an intersection and every ``rdfs:domain`` (:meth:`Ontology.domain_clauses`).
 """
 from __future__ import annotations
 
@@ -51,12 +53,15 @@ class DomainMisfit:
             one holds), a union's members by ``or``, an intersection's by ``and``, nested ones in
             parentheses (``s:Event or s:Place``); for a listing by ``domainIncludes`` only, its
             classes joined by ``or`` (any of them is a documented use).
+        every: ``True`` when the domain (range) is several clauses (two ``rdfs:domain`` axioms, an
+            intersection), each of which a fitting class lies under; ``False`` for one clause.
     """
 
     domains: tuple[URIRef, ...]
     entailed: bool
     closest: URIRef | None
     statement: str = ""
+    every: bool = False
 
 
 def outside_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit | None:
@@ -67,11 +72,12 @@ def outside_domain(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfi
         prop: a property of the ontology.
         cls: a class of the ontology (the row's Entity Class).
     Returns:
-        ``None`` when ``prop`` has no domain (none declared, or only a universal class) or a domain
-        class is ``cls`` or one of its superclasses (``rdfs:subClassOf``/``owl:equivalentClass``
-        closure); else a :class:`DomainMisfit`.
+        ``None`` when ``prop`` has no domain (none declared, or only a universal class) or every
+        clause of it (:meth:`Ontology.domain_clauses`: each ``rdfs:domain`` axiom, each member of an
+        ``owl:intersectionOf``; a union's members are one clause) holds ``cls`` or one of its
+        superclasses (``rdfs:subClassOf``/``owl:equivalentClass`` closure); else a :class:`DomainMisfit`.
     """
-    return _outside(ontology, prop, cls, ontology.domains(prop), RDFS.domain)
+    return _outside(ontology, prop, cls, ontology.domain_clauses(prop), ontology.domains(prop), RDFS.domain)
 
 
 def outside_range(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit | None:
@@ -83,26 +89,34 @@ def outside_range(ontology: Ontology, prop: URIRef, cls: URIRef) -> DomainMisfit
         cls: a class of the ontology.
     Returns:
         ``None`` when ``prop`` has no class range (none declared, a universal class, or datatypes only)
-        or a range class is ``cls`` or one of its superclasses; else a :class:`DomainMisfit` whose
-        ``domains`` are the range classes.
+        or every clause of it (:meth:`Ontology.range_clauses`) holds ``cls`` or one of its superclasses;
+        else a :class:`DomainMisfit` whose ``domains`` are the range classes.
     """
+    # an IRI object is in no datatype: a clause's classes are what it can meet (a clause of datatypes only
+    # is not judged here)
+    clauses = [k for k in (c & ontology.classes for c in ontology.range_clauses(prop)) if k]
     ranges = {r for r in ontology.ranges(prop) if r in ontology.classes}
-    return _outside(ontology, prop, cls, ranges, RDFS.range)
+    return _outside(ontology, prop, cls, clauses, ranges, RDFS.range)
 
 
-def _outside(ontology: Ontology, prop: URIRef, cls: URIRef, bounds: set[URIRef], stated: URIRef) -> DomainMisfit | None:
-    if not bounds or bounds & ontology.superclasses(cls):
+def _outside(ontology: Ontology, prop: URIRef, cls: URIRef, clauses, bounds: set[URIRef],
+             stated: URIRef) -> DomainMisfit | None:
+    """``cls`` against the clauses of a domain or range (:meth:`Ontology.domain_clauses`): within it when
+    each clause holds a superclass of ``cls``; ``bounds``: the same as named classes read as any of them."""
+    sup = ontology.superclasses(cls)
+    if not clauses or all(c & sup for c in clauses):
         return None
+    bounds = bounds or set().union(*clauses)
     axioms = sorted({o for p in ontology.superproperties(prop) for o in ontology.graph.objects(p, stated)},
                     key=lambda o: (isinstance(o, BNode), str(o)))
     words = [w for w in (_words(ontology, o) for o in axioms) if w]
     entailed = bool(axioms)
     if not words:  # listed by domainIncludes/rangeIncludes only: any of them
         words = [" or ".join(ontology.compact(b) for b in sorted(bounds))]
-    fitting = sorted(c for c in ontology.classes if ontology.superclasses(c) & bounds)
+    fitting = sorted(c for c in ontology.classes if all(k & ontology.superclasses(c) for k in clauses))
     closest, _ = ontology.closest(str(cls), fitting, NEAR_NAME)
     statement = " and ".join(w if len(words) == 1 or not _compound(w) else f"({w})" for w in words)
-    return DomainMisfit(tuple(sorted(bounds)), entailed, closest or min(bounds), statement)
+    return DomainMisfit(tuple(sorted(bounds)), entailed, closest or min(bounds), statement, len(clauses) > 1)
 
 
 def _compound(words: str) -> bool:

@@ -117,8 +117,10 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
         tm.lines.append(row.line)
         return True
     has_map = bool(parse_value_map(row.function_output))
-    is_relation = bool(row.related_entity_class) and not has_map and \
-        ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept
+    # skos:Concept as the related class means codes turned into concepts by a value map, unless a join condition
+    # names the source whose entities the concepts are (a thesaurus' own records: parentID -> skos:broader)
+    is_relation = bool(row.related_entity_class) and not has_map and (
+        ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept or bool(row.join_condition))
     if is_relation:
         objects = relation_objects(ctx, row, tm)
         tm = _per_occurrence_relation(ctx, row, tm, objects or [])

@@ -46,6 +46,10 @@ FUNCTIONS: dict[str, FnoFunction] = {
                                      "2024-03-01 10:00+0100, 31/12/2024 14:05 -> xsd:dateTime lexical form "
                                      "2024-03-01T10:00:00+01:00; date order as normalizeDate's"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
+    "mailto": FnoFunction(FN.mailto, (FN.value,), "e-mail address -> mailto: IRI (RFC 6068), @ kept; no value for "
+                          "what is no address"),
+    "tel": FnoFunction(FN.tel, (FN.value,), "global telephone number -> tel: IRI (RFC 3966), visual separators "
+                       "removed; no value for a local number (no +country code) or what is no number"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
     "toUpperCase": FnoFunction(GREL.toUpperCase, (GREL.valueParameter,), "GREL upper case"),
@@ -69,7 +73,7 @@ TABLE_FUNCTIONS = (("toDate()", "normalizeDate"), ("toBoolean()", "normalizeBool
                    ("toDecimal()", "normalizeDecimalComma"), ("toTime()", "normalizeTime"),
                    ("toDateTime()", "normalizeDateTime"), ("skipMissing()", "skipMissing"),
                    ("capitalize", "toTitlecase"), ("toUpperCase", "toUpperCase"), ("toLowerCase", "toLowerCase"),
-                   ("trim", "trim"))
+                   ("trim", "trim"), ("mailto()", "mailto"), ("tel()", "tel"))
 
 #: Function names written in mapping tables -> :data:`FUNCTIONS` key.
 #: ``capitalize`` ("Input string in capital format", BLINKG scenario 2) is read as
@@ -87,6 +91,7 @@ _ALIASES = {
     "trim": "trim", "strip": "trim", "stringtrim": "trim",
     "skipmissing": "skipMissing", "missing": "skipMissing",
     "todatetime": "normalizeDateTime", "normalizedatetime": "normalizeDateTime", "datetime": "normalizeDateTime",
+    "mailto": "mailto", "tomailto": "mailto", "tel": "tel", "totel": "tel",
 }
 
 

@@ -159,6 +159,68 @@ def resolve_iri(value, base):
 
 
 _SCHEME = _re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+#: An e-mail address (RFC 5322 addr-spec, simplified as the mapper reads one): a local part and a domain
+#: with a dot, one ``@``, no white space.
+_ADDRESS = _re.compile(r"^([^@\s]+)@([^@\s]+\.[^@\s]+)$")
+#: Characters RFC 6068 (section 2, ``qchar`` without ``?``, ``&``, ``=``: unreserved and some-delims) and
+#: RFC 3987 (``ucschar``: any non-ASCII letter) let a mailto: address part hold as they are.
+_MAILTO_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;:")
+
+
+def _mailto_part(text):
+    """``text`` with every character RFC 6068 does not let an address part hold percent-encoded (UTF-8)."""
+    return "".join(c if c in _MAILTO_SAFE or ord(c) > 127 else _quote(c, safe="") for c in text)
+
+
+@udf(fun_id=_FN + "mailto", value=_FN + "value")
+def mailto(value):
+    """An e-mail address as its ``mailto:`` IRI (RFC 6068): ``ana@example.org`` -> ``mailto:ana@example.org``.
+
+    The ``@`` stays (an R2RML template would write ``%40``: its values are IRI-safe escaped, R2RML 7.3,
+    so the IRI would never equal the one other data use); a character RFC 6068 does not allow in an
+    address (``%``, ``/``, ``?``, ``#``, ``&``, ``=``, ``"`` ...) is percent-encoded, non-ASCII letters are
+    kept (an IRI, RFC 3987). A value already written ``mailto:...`` is read without it. None for a value
+    that is no address (no ``@``, no domain with a dot, white space inside): it names no mailbox.
+    """
+    if value is None:
+        return None
+    text = str(value).strip()
+    if text[:7].lower() == "mailto:":
+        text = text[7:]
+    m = _ADDRESS.match(text)
+    if m is None:
+        return None
+    return f"mailto:{_mailto_part(m.group(1))}@{_mailto_part(m.group(2))}"
+
+
+#: The visual separators people write in telephone numbers (RFC 3966 section 5.1.1: ``-``, ``.``, ``(``,
+#: ``)``), with white space and ``/``: none carries meaning, and an IRI holds no white space.
+_PHONE_SEPARATORS = _re.compile(r"[\s\-.()/]")
+
+
+@udf(fun_id=_FN + "tel", value=_FN + "value")
+def tel(value):
+    """A telephone number as its ``tel:`` IRI (RFC 3966): ``+34 91 123 4567`` -> ``tel:+34911234567``.
+
+    Only a global number (``+`` and the country code, RFC 3966 section 5.1.4) is written: its visual
+    separators are removed, so two spellings of one number give one IRI (section 3: separators have no
+    meaning), and so is a trunk prefix written ``(0)`` after the country code (``+49 (0)89 ...``), which
+    is not dialled from abroad. A local number (``91 123 4567``) needs the ``phone-context`` of the place it is dialled
+    from (section 5.1.5), which the value does not give: None, as for a value that is no number (an
+    extension in words, letters). A value already written ``tel:...`` is read without it.
+    """
+    if value is None:
+        return None
+    text = str(value).strip()
+    if text[:4].lower() == "tel:":
+        text = text[4:]
+    # "+49 (0)89 ...": the trunk prefix in parentheses is dialled within the country only, never after the code
+    digits = _PHONE_SEPARATORS.sub("", text.replace("(0)", ""))
+    if not _re.fullmatch(r"\+\d{3,15}", digits):  # ITU-T E.164: at most 15 digits
+        return None
+    return f"tel:{digits}"
+
+
 #: yes/no and true/false in English, Spanish, French, German, Dutch, Italian and Portuguese (the
 #: languages whose month names normalize_date reads), 1/0, on/off
 _TRUE = {"1", "true", "t", "yes", "y", "si", "sí", "s", "on", "oui", "vrai", "ja", "wahr", "waar", "sì", "vero",

@@ -107,7 +107,8 @@ def _stages(run: CaseRun, state: State, config: RunConfig, stages, progress, whe
                 msg = str(exc).removeprefix(f"{where}:{exc.line}: " if getattr(exc, "line", None) else f"{where}: ")
                 run.findings.append(Finding(name, Path(where).name if where else "", msg,
                                             line=getattr(exc, "line", None)))
-            LOGGER.error("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
+            # the case's summary line says it (FAILED at <stage>: <error>): logged again, a user reads it twice
+            LOGGER.debug("%s/%s failed at %s: %s", run.case.scenario, run.case.name, name, exc)
         except Exception as exc:  # keep artifacts and report, whatever broke
             run.status, run.failed_stage, run.error = "failed", name, f"{type(exc).__name__}: {exc}"
             run.error_kind = "internal"

@@ -27,12 +27,12 @@ import math
 import re
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
 from pipeline.text.decode import PairScore
 
-__all__ = ["apply_bins", "BAGS", "Bagged", "bin_codes", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "Fixed", "FIXED_COLUMNS", "fixed_features", "fit_stacker", "fit_stackers", "model_bins", "restack", "ROUNDS", "sentence_features",
+__all__ = ["apply_bins", "BAGS", "Bagged", "bin_codes", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "Fixed", "FIXED_COLUMNS", "fixed_features", "flat_codes", "fit_stacker", "fit_stackers", "model_bins", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]
 
 _SHAPES = ("CAP", "LEX", "QUOTE", "NUM", "YEAR", "DATE", "LOW")
@@ -309,6 +309,23 @@ GBM = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 15, "min_samples
        "l2_regularization": 1.0}
 
 
+#: The process's thread pools (threadpoolctl), found on first use (:func:`_one_thread`).
+_POOLS: ThreadpoolController | None = None
+
+
+def _one_thread():
+    """A context in which the OpenMP and BLAS pools of the loaded libraries run one thread
+    (threadpoolctl's ``limit``, as ``threadpool_limits(1)``), with the libraries found once per
+    process: each new controller walks the loaded shared objects (milliseconds), and the stacker
+    asks for one thread dozens of times per round. First asked for by a stacker's fit or
+    prediction, when scikit-learn's compiled modules, whose OpenMP runtime the models use, are
+    loaded."""
+    global _POOLS
+    if _POOLS is None:
+        _POOLS = ThreadpoolController()
+    return _POOLS.limit(limits=1)
+
+
 class Bagged:
     """The mean ``predict_proba`` of several fitted classifiers (bagging, Breiman 1996,
     "Bagging predictors", Machine Learning 24(2)); ``models``: fitted with the same classes."""
@@ -325,8 +342,8 @@ class Bagged:
         if edges is None:
             return np.mean([binned_proba(m, X) for m in self.models], axis=0)
         codes = bin_codes(edges, X)
-        binned = codes.astype(np.float64)
-        return np.mean([binned_proba(m, binned, model_bins(m, edges, codes)) for m in self.models], axis=0)
+        binned, flat = codes.astype(np.float64), flat_codes(edges, codes)
+        return np.mean([binned_proba(m, binned, model_bins(m, edges, codes, flat)) for m in self.models], axis=0)
 
 
 def binned_proba(model, X: np.ndarray, bins: np.ndarray | None = None) -> np.ndarray:
@@ -345,7 +362,7 @@ def binned_proba(model, X: np.ndarray, bins: np.ndarray | None = None) -> np.nda
         return model.predict_proba(X)
     raw = np.zeros((len(X), 1), dtype=model._baseline_prediction.dtype, order="F")
     raw += model._baseline_prediction
-    with threadpool_limits(1):
+    with _one_thread():
         if bins is None:
             bins = mapper.transform(np.asarray(X, dtype=np.float64))
         model._predict_iterations(bins, model._predictors, raw, is_binned=True, n_threads=1)
@@ -379,7 +396,12 @@ def bin_codes(edges: list[np.ndarray], X: np.ndarray) -> np.ndarray:
     ``edges[j][i - 1] < x <= edges[j][i]`` (scikit-learn's convention)."""
     if not len(X):
         return np.zeros(np.shape(X), dtype=np.intp)
-    return np.stack([np.searchsorted(e, X[:, j], side="left") for j, e in enumerate(edges)], axis=1)
+    # searched column by column in a transposed copy: a column of the row-major rows is strided
+    cols = np.ascontiguousarray(np.asarray(X).T)
+    out = np.empty((cols.shape[1], len(edges)), dtype=np.intp)
+    for j, e in enumerate(edges):
+        out[:, j] = np.searchsorted(e, cols[j], side="left")
+    return out
 
 
 def apply_bins(edges: list[np.ndarray], X: np.ndarray) -> np.ndarray:
@@ -389,7 +411,15 @@ def apply_bins(edges: list[np.ndarray], X: np.ndarray) -> np.ndarray:
     return bin_codes(edges, X).astype(np.float64)
 
 
-def model_bins(model, edges: list[np.ndarray], codes: np.ndarray) -> np.ndarray | None:
+def flat_codes(edges: list[np.ndarray], codes: np.ndarray) -> np.ndarray:
+    """``codes`` (:func:`bin_codes` under ``edges``) as indices into the concatenation of one
+    table per feature of ``len(edge) + 1`` entries (:func:`model_bins`): the same for every
+    model read from ``edges``."""
+    return codes + np.cumsum([0] + [len(e) + 1 for e in edges[:-1]])
+
+
+def model_bins(model, edges: list[np.ndarray], codes: np.ndarray, flat: np.ndarray | None = None
+               ) -> np.ndarray | None:
     """What ``model``'s bin mapper gives the rows whose :func:`bin_codes` under ``edges`` are
     ``codes`` (the model was fitted on such codes as floats, :func:`apply_bins`): per feature a
     table from our bin to the model's (scikit-learn maps ``x`` to the number of its thresholds
@@ -397,14 +427,14 @@ def model_bins(model, edges: list[np.ndarray], codes: np.ndarray) -> np.ndarray 
     of ``model._bin_mapper.transform(codes)``, rows x features ``uint8`` in row order (the trees
     read a row's features together), at about a fifth of its CPU: a bagged stacker's models each
     map the same rows. ``None`` (let :func:`binned_proba` decide) for a model without a bin mapper
-    or with categorical features."""
+    or with categorical features. ``flat``: :func:`flat_codes` of ``codes`` when already known
+    (a bagged stacker's models share it)."""
     mapper = getattr(model, "_bin_mapper", None)
     if mapper is None or mapper.is_categorical_ is not None and np.any(mapper.is_categorical_):
         return None
     tables = [np.searchsorted(t, np.arange(len(e) + 1, dtype=np.float64), side="left").astype(np.uint8)
               for t, e in zip(mapper.bin_thresholds_, edges)]
-    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]])
-    return np.concatenate(tables)[codes + offsets]
+    return np.concatenate(tables)[flat_codes(edges, codes) if flat is None else flat]
 
 
 def sentence_features(sentences: list[list[PairScore]], groups: list[str] | None = None,
@@ -483,7 +513,7 @@ def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep:
 
     def fit(X: np.ndarray, y: np.ndarray, w: np.ndarray):
         # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
-        with threadpool_limits(1):
+        with _one_thread():
             return HistGradientBoostingClassifier(**GBM, early_stopping=False, random_state=0).fit(
                 X, y, sample_weight=None if keep >= 1.0 else w)
     bags = BAGS if bags is None else bags
@@ -519,7 +549,7 @@ def _apply(sentences: list[list[PairScore]], features: list[np.ndarray], stacker
     rows = [X for X, s in zip(features, sentences) if s]
     if not rows:
         return sentences
-    with threadpool_limits(1):
+    with _one_thread():
         q = iter(stacker.predict_proba(np.vstack(rows))[:, 1].tolist())
     return [[_with_p(c, next(q)) for c in s] for s in sentences]
 

@@ -9,6 +9,8 @@ ontology axiom                                   derived SHACL (W3C SHACL sectio
 ``P rdfs:domain D`` (named, union -> sh:or)     ``sh:targetSubjectsOf P ; sh:class D`` 4.1.1  Warning
 ``P rdfs:range C`` (a class of the ontology)     ``sh:property [sh:path P ; sh:class C]``      Warning
 ``P rdfs:range xsd:T``                           ``sh:property [sh:path P ; sh:datatype xsd:T]`` Violation
+(none for ``xsd:T`` when another range is a
+datatype derived from it, whose shape implies it)
 ``P rdfs:range rdf:langString``                  ``sh:property [sh:path P ; sh:datatype rdf:langString]`` Violation
 ``P rdfs:range`` a datatype restriction           ``sh:datatype`` its base, ``sh:pattern`` (anchored),  Violation
 (in place, or a named datatype it defines)        ``sh:minInclusive`` ... ``sh:minLength`` per facet
@@ -69,6 +71,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import pyshacl
+from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
@@ -220,6 +223,11 @@ class _Builder:
             clash = disjoint_ranges(o, p)  # every range holds: with disjoint ones no value can conform
             void = (f"; its ranges {clash[0]} and {clash[1]} have no common value, so no literal conforms "
                     "(a choice of datatypes is an owl:unionOf)") if clash else ""
+            # every range holds and sh:datatype is an exact match (SHACL 4.1.1): of two built-in datatype
+            # ranges one within the other (xsd:integer and xsd:nonNegativeInteger) the literals must carry
+            # the narrower, whose shape alone is derived (a shape per range would reject every value)
+            stated = {c for r in ranges for c in _named(o, r, OWL.intersectionOf)}
+            wider = {w for c in stated for w in OWL_Datatype_Subsumptions.get(c, ()) if w != c and w in stated}
             for r in ranges:
                 q = next(x for x in owners if (x, RDFS.range, r) in o)
                 via = "" if q == p else f" (the range of {q}, a super-property)"
@@ -228,6 +236,8 @@ class _Builder:
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
                     if is_langstring(c):
                         c = RDF.langString
+                    if c in wider:
+                        continue
                     if c == RDF.langString or (str(c).startswith(str(XSD)) and is_xsd_datatype(c)):
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Violation,
                                   f"values of {p} must have datatype {c}{via}{void}", bool(via), datatype=c)

@@ -74,7 +74,8 @@ class Assignment:
     property, the class of the entity whose identifier the column holds (its IRI, by the table's subject
     convention, is the object: :func:`.iris.assign_identifier_iris`); ``datatype`` / ``language``: the Datatype
     and Language Tag the data itself states (a JSON-LD term definition, :mod:`.jsonld`), written as given
-    (``language`` ``""``: the data says the values have none); ``None``: decided from the vocabulary and values."""
+    (``language`` ``""``: the data says the values have none); ``None``: decided from the vocabulary and values;
+    ``function``: the table function that writes each value as the IRI object (``mailto()``: :data:`.iris.IRI_FORMS`)."""
 
     reference: str
     prop: URIRef
@@ -86,6 +87,7 @@ class Assignment:
     iri_of: URIRef | None = None
     datatype: str | None = None
     language: str | None = None
+    function: str | None = None
 
 
 @dataclass
@@ -112,6 +114,10 @@ class SourceInfo:
         part_relations: class -> ``(object property, part, name similarity)`` for the entities read one per
             occurrence of a repeating part (:mod:`.occurrences`): the property relating the record's entity
             to each of them.
+        self_relations: reference -> the object property that relates a record to the record of the same
+            source its values name (:mod:`.hierarchy`: ``parentID`` -> ``skos:broader``).
+        file_lang: the language the file's name gives its texts among files of one kind
+            (:func:`.language.file_languages`: ``thesaurus-fr-hierarchy.csv`` -> ``fr``).
         typed: ``(reference, class)`` when a member of the records states their class
             (:func:`.classes.type_column`: a JSON-LD ``@type`` naming a class of the vocabularies); that
             reference is then no property value and is left out of ``refs``.
@@ -146,3 +152,5 @@ class SourceInfo:
     node_iri: str | None = None
     context_notes: dict[str, str] = field(default_factory=dict)
     part_relations: dict[URIRef, tuple[URIRef, str, float]] = field(default_factory=dict)
+    self_relations: dict[str, URIRef] = field(default_factory=dict)
+    file_lang: str | None = None

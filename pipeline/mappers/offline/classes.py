@@ -139,13 +139,17 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         held = None
     index = DomainIndex(ontology, props)
     best: tuple[float, URIRef | None, str] = (-1.0, None, "")
+    best_own = -1.0
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     scored: dict[URIRef, tuple[float, str]] = {}
     minority = classes_of_few(info, matcher, classes)
     for cls in classes:
         if cls in minority:
             continue
-        name_fit = max((matcher.score(n, cls) for n in names), default=0.0)
+        # equivalent classes are one class (OWL 2: the same instances): a name matching either is the class's;
+        # between equivalents of one score, the one whose own name fits best (own_fit) is taken
+        own_fit = max((matcher.score(n, cls) for n in names), default=0.0)
+        name_fit = max((matcher.score(n, e) for n in names for e in ontology.equivalents(cls)), default=0.0)
         # a property of another vocabulary is usable on the class, but no evidence of it: counted, every
         # class of a small vocabulary (org:Organization) would take the main vocabulary's properties
         weights = index.weights(cls, foreign=False)
@@ -163,8 +167,8 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
             f"the file name {info.stem!r} names no class"
         scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
-        if score > best[0]:
-            best = (score, cls, scored[cls][1])
+        if score > best[0] or (score == best[0] and own_fit > best_own):
+            best, best_own = (score, cls, scored[cls][1]), own_fit
     info.cls_score, info.cls, info.cls_evidence = best
     if info.cls is not None:
         info.cls_name_fit = fits[info.cls][0]

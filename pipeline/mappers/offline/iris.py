@@ -10,6 +10,15 @@ is mapped to the best-named such property usable on the records' class, with the
 source describes one. A value that is not an absolute IRI (a bare code ``0042``) is never turned
 into one: only columns whose values already are IRIs qualify.
 
+A column of e-mail addresses or of global telephone numbers names a resource too, by an IRI of a
+scheme of its own: the mailbox ``mailto:ana@example.org`` (RFC 6068), the line ``tel:+34911234567``
+(RFC 3966). Vocabularies model them as such (FOAF's ``foaf:mbox``, "an Internet mailbox", and
+``foaf:phone``, "specified using fully qualified tel: URI scheme", are object properties). Such a column
+is mapped to a property whose name promises the form (:func:`.forms.named_form`) and whose values are
+resources (an object property as above, or a property whose every range is a class), with the
+Function Name ``mailto()`` / ``tel()`` and the Datatype ``IRI`` (:data:`IRI_FORMS`); every value must
+convert (a local number lacks the context RFC 3966 needs, and is no IRI column).
+
 An identifier column of an entity no source describes (``trips.service_id``: ``gtfs:service``, range
 ``gtfs:Service``, and no source of services) names that entity by its identifier: the object is the IRI
 the table's convention makes of it (``{base}service/{service_id}``, :func:`assign_identifier_iris`).
@@ -21,13 +30,16 @@ import re
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDFS, SKOS
 
+from pipeline.fno import udfs
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits
+from pipeline.mappers.offline.forms import named_form
 from pipeline.mappers.offline.identity import id_like, name_words
 from pipeline.mappers.offline.names import NameMatcher, reference_words, singular, words
 
-__all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns", "assign_identifier_iris"]
+__all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns", "assign_identifier_iris", "IRI_FORMS",
+           "iri_form", "form_properties", "function_output"]
 
 #: An absolute http(s) IRI: scheme, authority, no character RFC 3987 excludes from an IRI.
 _WEB_IRI = re.compile(r"^https?://[^\s<>\"{}|\\^`/?#]+[^\s<>\"{}|\\^`]*$", re.I)
@@ -41,6 +53,46 @@ def is_web_iri_column(values: list[str]) -> bool:
     ``http``/``https`` IRI."""
     seen = [v.strip() for v in values if v.strip()]
     return bool(seen) and all(_WEB_IRI.match(v) for v in seen)
+
+
+#: Forms of text values (:mod:`.forms`) that name a resource by an IRI of their own scheme -> the table function
+#: that writes it (:mod:`pipeline.fno`: ``fn:mailto``, RFC 6068; ``fn:tel``, RFC 3966).
+IRI_FORMS = {"e-mail": "mailto()", "phone": "tel()"}
+_CONVERT = {"e-mail": udfs.mailto, "phone": udfs.tel}
+#: What Function Output says of each function.
+_OUTPUT = {"mailto()": "the address as its mailto: IRI (RFC 6068)",
+           "tel()": "the number as its tel: IRI (RFC 3966), visual separators removed"}
+
+
+def function_output(function: str | None) -> str | None:
+    """The Function Output cell of a row calling ``function`` of :data:`IRI_FORMS` (what the function writes),
+    else ``None``."""
+    return _OUTPUT.get(function) if function else None
+
+
+def iri_form(values: list[str]) -> str | None:
+    """The form of :data:`IRI_FORMS` whose function writes every non-empty value of ``values`` as an IRI (at
+    least one value), else ``None``: ``e-mail`` for addresses, ``phone`` for global telephone numbers."""
+    seen = [v.strip() for v in values if v and v.strip()]
+    return next((form for form, convert in _CONVERT.items() if seen and all(convert(v) for v in seen)), None)
+
+
+def form_properties(ont: Ontology, cls: URIRef, props: list[URIRef], described: set[URIRef], form: str) -> list[URIRef]:
+    """Properties usable on ``cls`` whose name promises ``form`` (:func:`.forms.named_form`: ``foaf:mbox``
+    e-mail) and whose values are resources: an object property of :func:`iri_properties`, or a property of
+    no OWL kind whose every range is a class no source describes (a datatype property's values are literals)."""
+    out = []
+    for p in props:
+        if named_form(ont, p) != form or p in ont.datatype_properties or domain_fits(ont, p, cls) <= 0:
+            continue
+        if p in ont.object_properties:
+            out += iri_properties(ont, cls, [p], described)
+            continue
+        ranges = ont.ranges(p) - _UNIVERSAL
+        if ranges and all(r in ont.classes for r in ranges) and SKOS.Concept not in ranges \
+                and not any(c in ont.superclasses(d) for c in ranges for d in described):
+            out.append(p)
+    return out
 
 
 def iri_properties(ont: Ontology, cls: URIRef, object_props: list[URIRef],
@@ -71,13 +123,18 @@ def assign_iri_columns(info: SourceInfo, ont: Ontology, matcher: NameMatcher, ob
     if info.cls is None or info.cls in info.borrowed:
         return
     cands = iri_properties(ont, info.cls, object_props, described)
-    if not cands:
-        return
     taken = {(a.cls, a.prop) for a in info.assignments}
     assigned = {a.reference for a in info.assignments}
     skip = {*info.key, *info.fks, info.lang_col}
     for ref in info.refs:
-        if ref in assigned or ref in skip or not is_web_iri_column(info.data.values(ref)):
+        if ref in assigned or ref in skip:
+            continue
+        form = iri_form(info.data.values(ref))
+        if form is not None:
+            _assign_form(info, ont, matcher, ref, form_properties(ont, info.cls, object_props, described, form),
+                         form, taken)
+            continue
+        if not is_web_iri_column(info.data.values(ref)):
             continue
         text = " ".join(reference_words(ref))
         scored = sorted(((matcher.score(text, p), str(p), p) for p in cands if (info.cls, p) not in taken),
@@ -92,6 +149,33 @@ def assign_iri_columns(info: SourceInfo, ont: Ontology, matcher: NameMatcher, ob
                                       f"resource, written as an IRI object of the object property {ont.compact(p)} "
                                       f"(range {', '.join(rng) if rng else 'none'}, which no source describes)"]))
         taken.add((info.cls, p))
+
+
+def _assign_form(info: SourceInfo, ont: Ontology, matcher: NameMatcher, ref: str, cands: list[URIRef], form: str,
+                 taken: set) -> None:
+    """Assign ``ref``, a column of ``form`` (:func:`iri_form`), to the best-named free property of ``cands``. The
+    property's name promises the form and every value has it: that is the evidence (basis ``values``, at least
+    the elimination's confidence, 0.5), a name match (``phone`` ~ ``foaf:phone``) adds to it."""
+    scored = sorted(((matcher.score(" ".join(reference_words(ref)), p), str(p), p) for p in cands
+                     if (info.cls, p) not in taken), reverse=True)
+    if not scored:
+        return
+    score, _, p = scored[0]
+    function = IRI_FORMS[form]
+    by_name = score >= MIN_SCORE
+    info.assignments.append(Assignment(
+        ref, p, info.cls, score if by_name else max(score, _FORM_SCORE),
+        [f"{ref!r} ~ {ont.compact(p)} similarity {score:.2f} (lexical+embeddings)",
+         f"every value of {ref!r} is {'an e-mail address' if form == 'e-mail' else 'a global telephone number'} and "
+         f"the name of {ont.compact(p)} promises {'e-mail addresses' if form == 'e-mail' else 'telephone numbers'}: "
+         f"each value written as its IRI by {function}, {_OUTPUT[function]}"],
+        "name" if by_name else "values", function=function))
+    taken.add((info.cls, p))
+
+
+#: Confidence of a column paired with a property by its values' form alone (the elimination's:
+#: :data:`.elimination.ELIMINATION_SCORE`).
+_FORM_SCORE = 0.5
 
 
 def _own_identifier(ref: str, info: SourceInfo, ont: Ontology) -> bool:

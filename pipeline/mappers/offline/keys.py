@@ -22,7 +22,7 @@ from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words,
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
 from pipeline.mappers.offline.rows import range_fits
 
-__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references",
+__all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references", "self_reference_columns",
            "find_foreign_keys_named_by_relations", "one_to_many_keys", "key_by_references", "SEQUENCE_COVERAGE", "DANGLING_INCLUSION",
            "RELATION_NAME_SCORE"]
 
@@ -538,16 +538,30 @@ def find_self_references(info: SourceInfo) -> None:
     the key), and the key is not whole numbers (a rank or quantity falls inside 1..n by chance).
     Whether a relation follows is the ontology's call (an object property whose domain and range
     fit the class, in :mod:`.rows`); else the unmapped-column warning (:mod:`.unmapped`) names the foreign key."""
-    if info.cls is None or info.link or len(info.key) != 1:
+    if info.cls is None:
         return
+    taken = {a.reference for a in info.assignments} | set(info.fks)
+    for ref in self_reference_columns(info):
+        if ref not in taken:
+            info.fks[ref] = ForeignKey(ref, info.name, info.key[0], 1.0)
+
+
+def self_reference_columns(info: SourceInfo) -> list[str]:
+    """The columns of ``info`` whose values all name other records of the same source (``parentID`` ->
+    ``id``), in reference order: :func:`find_self_references`'s data evidence without its "no property took
+    it" test; a column that is a foreign key into another source too (files of one kind, the same records in
+    several languages) counts, its own source being the one it is read with. Empty for a link file, a source of several key columns or of a key of whole numbers."""
+    if info.link or len(info.key) != 1:
+        return []
     key = info.key[0]
     keys = info.data.values(key)
     if not keys or all(re.fullmatch(r"[+-]?\d+", v.strip()) for v in keys if v.strip()):
-        return
-    taken = {a.reference for a in info.assignments} | set(info.fks) | {key, info.lang_col}
+        return []
+    out = []
     for ref in info.refs:
-        if ref in taken or included(info.data.values(ref), keys) < 1.0:
+        if ref in (key, info.lang_col) or included(info.data.values(ref), keys) < 1.0:
             continue
         if any(v.strip() and v.strip() not in {k.strip() for k in rec.get(key, ())}
                for rec in info.data.records for v in rec.get(ref, ())):
-            info.fks[ref] = ForeignKey(ref, info.name, key, 1.0)
+            out.append(ref)
+    return out

@@ -13,24 +13,28 @@ column.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS
 
-from pipeline.ontology import Ontology
+from pipeline.ontology import Ontology, namespace
 from pipeline.mappers.offline.analysis import Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits
 from pipeline.mappers.offline.identity import id_like
+from pipeline.mappers.offline.language import column_language
 from pipeline.mappers.offline.names import NameMatcher, words
 from pipeline.mappers.offline.profile import is_numeric
 
-__all__ = ["assign_labels", "label_like", "naming_properties", "NamingProperty", "LABEL_WORDS", "LABEL_SCORE"]
+__all__ = ["assign_labels", "label_like", "naming_properties", "NamingProperty", "LABEL_WORDS", "LABEL_SCORE", "PREFERRED_WORDS", "class_label", "translations"]
 
 #: Words of a column (last step, or the element an XML attribute belongs to) naming what people call a thing.
 LABEL_WORDS = frozenset({"name", "title", "label"})
 #: Raw score of a label found so (the column's name says it is a name; the property is RDFS's own).
 LABEL_SCORE = 0.7
+#: Words that name a vocabulary's main label among its labels (SKOS's "preferred label").
+PREFERRED_WORDS = frozenset({"preferred", "primary", "main"})
 
 
 def _steps(ref: str) -> list[str]:
@@ -88,14 +92,39 @@ def naming_properties(ontology: Ontology, matcher: NameMatcher) -> list[NamingPr
     return sorted(out, key=lambda n: (-n.uses, not n.declared, n.prop != RDFS.label, str(n.prop)))
 
 
+def class_label(naming: list[NamingProperty], matcher: NameMatcher, ontology: Ontology,
+                cls: URIRef) -> NamingProperty | None:
+    """The naming property of ``naming`` that the vocabulary of ``cls`` declares as its preferred label, else ``None``.
+
+    A vocabulary that defines a class and its own sub-properties of ``rdfs:label`` (SKOS: ``skos:Concept``,
+    ``skos:prefLabel``, ``skos:altLabel``, ``skos:hiddenLabel``) says how its instances are named: a name
+    column of such entities is that vocabulary's label, and the one for a thing's name is the one named
+    preferred (:data:`PREFERRED_WORDS`: "preferred label"; the others are alternative or hidden names).
+    Stating it entails ``rdfs:label`` (RDF 1.1 Semantics, rdfs7), so nothing that ``rdfs:label`` says is
+    lost. The property must be in the namespace of ``cls`` (:func:`pipeline.ontology.namespace`) and have
+    ``rdfs:label`` among its super-properties; ``None`` unless exactly one such property is preferred (or
+    there is one alone)."""
+    own = [n for n in naming if n.prop != RDFS.label and namespace(n.prop) == namespace(cls)
+           and RDFS.label in ontology.superproperties(n.prop)]
+    if len(own) > 1:
+        own = [n for n in own if set(words(" ".join(matcher.names(n.prop)), expand=False)) & PREFERRED_WORDS]
+    return own[0] if len(own) == 1 else None
+
+
 def _choose(ref: str, stem: str, naming: list[NamingProperty], matcher: NameMatcher,
-            ontology: Ontology) -> tuple[NamingProperty, str, str | None]:
+            ontology: Ontology, cls: URIRef | None = None) -> tuple[NamingProperty, str, str | None]:
     """``(property, evidence, review)`` for the name column ``ref``: the naming property the column's name
-    names word for word (``title`` ~ ``dct:title``), else the strongest; ``review`` says why when the choice
+    names word for word (``title`` ~ ``dct:title``), else the preferred label of the vocabulary of the
+    entities' class ``cls`` (:func:`class_label`), else the strongest; ``review`` says why when the choice
     is one among equals (several properties as strong, none named by the column)."""
     exact = [n for n in naming if matcher.named_exactly(ref, stem, n.prop)]
     if len(exact) == 1:
         return exact[0], f"the column's name is the name of {ontology.compact(exact[0].prop)}", None
+    preferred = class_label(naming, matcher, ontology, cls) if cls is not None and not exact else None
+    if preferred is not None:
+        return preferred, (f"{ontology.compact(preferred.prop)}, the preferred label of the vocabulary of "
+                           f"{ontology.compact(cls)} (a sub-property of rdfs:label: each value is an rdfs:label "
+                           "too, RDF 1.1 Semantics rdfs7)"), None
     pool = exact or naming
     best = pool[0]
     how = "declared owl:AnnotationProperty" if best.declared else (
@@ -147,11 +176,27 @@ def assign_labels(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         if not cands:
             continue
         r = cands[0]
-        chosen, why, review = _choose(r, info.stem, naming, matcher, ontology)
-        a = Assignment(r, chosen.prop, cls, LABEL_SCORE, [
-            f"{r!r} names the entities of {ontology.compact(cls)} (a name column, distinct values) and no property "
-            f"of the class took it: {why}; an annotation property applies to any resource"], "label", review)
-        info.assignments.append(a)
-        done.add(r)
-        new.append(a)
+        chosen, why, review = _choose(r, info.stem, naming, matcher, ontology, cls)
+        # the same name in other languages (labelEN beside labelFR and labelNL): one label per language
+        for c in [r, *translations(r, cands, info.refs)]:
+            a = Assignment(c, chosen.prop, cls, LABEL_SCORE, [
+                f"{c!r} names the entities of {ontology.compact(cls)} (a name column, distinct values) and no "
+                f"property of the class took it: {why}; an annotation property applies to any resource"]
+                + ([f"{c!r} is {r!r} in another language (their names differ by a language code alone)"]
+                   if c != r else []), "label", review)
+            info.assignments.append(a)
+            done.add(c)
+            new.append(a)
     return new
+
+
+def translations(ref: str, cands: list[str], refs: list[str]) -> list[str]:
+    """The columns of ``cands`` that hold the name ``ref`` holds in other languages: their names and
+    ``ref``'s end with a language code and are otherwise the same (``labelFR``, ``labelNL`` for
+    ``labelEN``: :func:`.language.column_language`); ``[]`` when ``ref``'s name states no language."""
+    def stem(r: str) -> list[str]:
+        return words(re.split(r"[/.]", r)[-1].lstrip("@"), expand=False)[:-1]
+    if column_language(ref, refs) is None:
+        return []
+    return [c for c in cands if c != ref and column_language(c, refs) is not None and stem(c) == stem(ref)
+            and column_language(c, refs) != column_language(ref, refs)]

@@ -4,7 +4,8 @@ Detection is lingua's, restricted to :data:`CANDIDATE_LANGUAGES` (:func:`detect_
 file-name suffix (``city_es.csv``, :func:`language_hint`) is separate evidence that outweighs
 detection on short values.
 
-Order of evidence for the tag of a text column whose property ranges over
+A column whose name ends with a language code (``labelEN``, :func:`column_language`) is in that language,
+before any other evidence. Order of evidence for the tag of another text column whose property ranges over
 ``rdf:langString`` (or whose file name carries a language):
 
 1. a *language column* of the same record (:func:`language_column`): every value
@@ -14,7 +15,8 @@ Order of evidence for the tag of a text column whose property ranges over
    case and is not named as a country or region (ISO 3166 codes overlap). The tag
    is then data-driven: the Language Tag cell holds ``{column}`` (compiled to an
    ``rml:languageMap`` with an ``rml:reference``), one tag per record;
-2. the file name (``city_es.csv``);
+2. the file name (``city_es.csv``; a language code in the names of files of one kind,
+   :func:`file_languages`);
 3. lingua on the column's text, when it is confident (>= 0.5) for the whole
    column and no value alone is placed in another language; a column whose values
    lingua places in several languages gets no constant tag (a finding says so: one
@@ -54,7 +56,7 @@ from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import memoised
 
 __all__ = ["language_column", "own_language", "language_members", "takes_tagged_string", "LANGUAGE_ATTRIBUTES", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
-           "language_hint", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
+           "language_hint", "file_languages", "column_language", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
 CANDIDATE_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ca")
@@ -77,6 +79,60 @@ def language_hint(file_name: str) -> str | None:
     """Language code from a file-name suffix (``city_es.csv`` -> ``es``), if one of the candidates."""
     m = re.search(r"[_\-.]([a-z]{2})(?:\.[a-z]+)?$", file_name.lower())
     return m.group(1) if m and m.group(1) in CANDIDATE_LANGUAGES else None
+
+
+def _tokens(file_name: str) -> list[str]:
+    return re.split(r"[_\-. ]", file_name.lower())
+
+
+def file_languages(sources: Sequence[tuple[str, Sequence[str]]]) -> dict[str, str]:
+    """File name -> language code, for files of one kind that differ in their names by a language code alone.
+
+    Data published in several languages is often one file per language with the language in the name
+    (``thesaurus-en-hierarchy.csv``, ``thesaurus-fr-hierarchy.csv``, ``thesaurus-nl-hierarchy.csv``): the
+    same columns, names equal but for one token, and that token an ISO 639-1 code (:data:`ISO_639_1`) that
+    differs from file to file. Each file's texts are then in its token's language. Two such files at least:
+    one name alone with a two-letter token (``stops-it.csv``, ``codes-no.csv``) could mean anything.
+
+    Args:
+        sources: ``(file name, references)`` of every source.
+    Returns:
+        the files of such groups with their codes (``{}`` when there is none).
+    """
+    groups: dict[tuple, dict[str, str]] = {}
+    for name, refs in sources:
+        toks = _tokens(name)
+        for i, t in enumerate(toks):
+            if t in ISO_639_1:
+                groups.setdefault((tuple(toks[:i]), tuple(toks[i + 1:]), frozenset(refs)), {})[name] = t
+    out: dict[str, str] = {}
+    for found in groups.values():
+        if len(found) >= 2 and len(set(found.values())) == len(found):
+            out.update(found)
+    return out
+
+
+def column_language(reference: str, refs: Sequence[str]) -> str | None:
+    """The language a text column's name ends with (``labelEN``, ``name_fr``, ``titel_nl``), else ``None``.
+
+    The name's last word is an ISO 639-1 code (:data:`ISO_639_1`) and either another column of the
+    source has the same other words and another such code (``labelEN`` beside ``labelFR``: the same text
+    in several languages), or the other words name a name, title or label (``labelEN`` alone: a label in
+    English). A column named as an identifier (``name_id``, ``name_no``: ``id`` and ``no`` are ISO 639-1
+    codes too) is none."""
+    def split(ref: str) -> tuple[tuple[str, ...], str] | None:
+        ws = words(re.split(r"[/.]", ref)[-1].lstrip("@"), expand=False)
+        if len(ws) < 2 or ws[-1] not in ISO_639_1 or id_like(ref):
+            return None
+        return tuple(ws[:-1]), ws[-1]
+    mine = split(reference)
+    if mine is None:
+        return None
+    stem, code = mine
+    siblings = {s[1] for r in refs if r != reference and (s := split(r)) is not None and s[0] == stem}
+    if siblings - {code} or set(stem) & {"name", "title", "label"}:
+        return code
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -285,7 +341,8 @@ def vocabulary_language(ontology, prop) -> str | None:
 
 
 def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, str] | None,
-                    others: Sequence[str] = (), required_lang: str | None = None) -> tuple[str | None, str, bool]:
+                    others: Sequence[str] = (), required_lang: str | None = None,
+                    file_lang: str | None = None) -> tuple[str | None, str, bool]:
     """Language Tag cell for the text column ``reference`` (steps 1-6 of the module docstring).
 
     Args:
@@ -295,6 +352,7 @@ def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, s
         others: the source's other references that may carry text (keys left out), for step 4.
         required_lang: :func:`vocabulary_language` of the property when its range requires a tag
             (``rdf:langString``), for step 5; ``None`` otherwise.
+        file_lang: the language :func:`file_languages` gives the file (step 2, beside :func:`language_hint`).
     Returns:
         ``(cell, evidence, unsure)``: ``"{lang_code}"`` (a column reference) or a constant tag with
         ``unsure=False``; the ontology's language (step 5) or ``None``
@@ -303,7 +361,7 @@ def choose_language(data, reference: str, file_name: str, lang_col: tuple[str, s
     values = data.values(reference)
     if lang_col is not None and lang_col[0] != reference:
         return "{" + lang_col[0] + "}", f"language tag per record from {lang_col[1]}", False
-    hint = language_hint(file_name)
+    hint = language_hint(file_name) or file_lang
     if hint:
         detected, conf = detect_language(values)
         return hint, f"language {hint!r} from the file name; lingua says {detected} ({conf:.2f})", False

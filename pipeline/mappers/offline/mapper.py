@@ -41,13 +41,14 @@ from pipeline.mappers.offline.functions import propose_functions
 from pipeline.mappers.offline.geojson import assign_positions, geojson_type_members, point_positions
 from pipeline.mappers.offline.identity import id_like, name_words, prefer_identifier_key
 from pipeline.mappers.offline.iris import assign_identifier_iris, assign_iri_columns
+from pipeline.mappers.offline.hierarchy import class_from_hierarchy
 from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, find_foreign_keys,
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
                                            find_self_references, key_by_references, one_to_many_keys)
 from pipeline.mappers.offline.jsonld import context_assignments, node_iri
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.nested import follow_owner_key
-from pipeline.mappers.offline.language import language_column
+from pipeline.mappers.offline.language import file_languages, language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
 from pipeline.mappers.offline.rows import RowBuilder, drop_repeated_rows, mark_cross_products
@@ -174,10 +175,16 @@ class OfflineMapper:
             found = language_column(data, refs)
             info.lang_col = found[0] if found else None
             infos.append(info)
+        languages = file_languages([(i.name, i.refs) for i in infos])  # one file per language (language.py)
+        for info in infos:
+            info.file_lang = languages.get(info.name)
         skip = {OWL.Thing, SKOS.Concept, SKOS.ConceptScheme, RDFS.Resource}
         # a class the vocabularies only name as a superclass, never describing it, is a term of a vocabulary not
         # loaded: the records would fit it vacuously (it has no property), and the mapper would climb to it
         skip |= ont.undescribed_superclasses
+        # so is one the vocabularies only declare as equivalent to a class they describe: the same instances
+        # (OWL 2), and the described class is the vocabulary's term for them (schema:Person, not foaf:Person)
+        skip |= ont.undescribed_equivalents
         # a term the vocabulary marks owl:deprecated true should no longer be used (OWL 2 Structural
         # Specification 5.5): it is no candidate, and the note says which were left out
         skip |= ont.deprecated
@@ -222,6 +229,9 @@ class OfflineMapper:
             elif not info.link:
                 choose_class(info, ont, matcher, classes, dprops, oprops)
         class_from_references([i for i in infos if i.name not in documents], ont, matcher, classes, dprops, oprops)
+        # a source whose records name their parent by its key: the hierarchy relation's domain and range entail
+        # their class (hierarchy.py)
+        class_from_hierarchy([i for i in infos if i.name not in documents], ont, matcher, oprops)
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:

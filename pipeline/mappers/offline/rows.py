@@ -25,7 +25,8 @@ from pipeline.table.template import placeholder
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import _disjoint, domain_evidence, domain_fits, misfits
-from pipeline.mappers.offline.language import (choose_language, language_column, language_hint, language_members,
+from pipeline.mappers.offline.iris import function_output
+from pipeline.mappers.offline.language import (choose_language, column_language, language_column, language_hint, language_members,
                                                 own_language, takes_tagged_string, vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners, parent
@@ -93,6 +94,8 @@ class RowBuilder:
             elif a.iri_of is not None:  # an identifier (.iris): the object is the IRI of the entity it names
                 reference = subject_template(self.case.base_iri, self.ont, a.iri_of, (a.reference,))
                 dt, ev = "IRI", f"the object is the IRI of the {self.c(a.iri_of)} that {a.reference!r} identifies"
+            elif a.function is not None:  # e-mail addresses, telephone numbers (.iris): the function writes the IRI
+                dt, ev = "IRI", f"the values are written as IRIs by {a.function}: IRI objects"
             elif a.prop in self.ont.object_properties:  # a column of IRIs (.iris): the values are the objects
                 dt, ev = "IRI", f"{self.c(a.prop)} is an owl:ObjectProperty and the values are IRIs: IRI objects"
             elif any(is_langstring(r) for r in ranges):
@@ -126,14 +129,18 @@ class RowBuilder:
                 lang, dt, unsure = tags[a.reference], "rdf:langString", False
                 evidence.append(f"language tag {lang!r}: the member name of {a.reference!r}, in an object whose "
                                 f"members are all language tags ({', '.join(tags.values())})")
-            elif dt == "rdf:langString" or ((language_hint(info.name) or own) and admits_tag):
+            elif (named := column_language(a.reference, info.refs)) and (dt == "rdf:langString" or admits_tag):
+                # the column's name states its language (labelEN beside labelFR): the tag of its text
+                lang, dt, unsure = named, "rdf:langString", False
+                evidence.append(f"language tag {lang!r}: the last word of the column's name {a.reference!r}")
+            elif dt == "rdf:langString" or ((language_hint(info.name) or info.file_lang or own) and admits_tag):
                 # the element's own language attribute (cbc:Description/@languageID) tags its text, not another's
                 lang_col = (own, f"the element's own attribute {own!r}") if own else \
                     language_column(info.data, info.refs, exclude=(*info.key, a.reference))
                 lang, why, unsure = choose_language(info.data, a.reference, info.name, lang_col,
                                                     [r for r in info.refs if r not in info.key],
                                                     vocabulary_language(self.ont, a.prop)
-                                                    if dt == "rdf:langString" and ranges else None)
+                                                    if dt == "rdf:langString" and ranges else None, info.file_lang)
                 evidence.append(why)
                 dt = "rdf:langString"
                 if unsure:
@@ -154,6 +161,7 @@ class RowBuilder:
                                         ontology_property=self.c(a.prop), entity_class=self.c(a.cls),
                                         subject_template=self.template(info, a.cls), datatype=dt,
                                         language_tag=lang, confidence=round(min(1.0, a.score), 3),
+                                        function_name=a.function, function_output=function_output(a.function),
                                         evidence=[evidence_line(self.basis(info, a), a.score), *evidence],
                                         review=review))
 
@@ -221,6 +229,10 @@ class RowBuilder:
                 # a foreign key in an occurrence of a repeating part relates that occurrence's entity first
                 p, score, owner = None, 0.0, s.cls
                 for owner in foreign_key_owners(s, ref, t.cls):
+                    if ref in s.self_relations and owner == s.cls:  # the hierarchy's relation (hierarchy.py)
+                        p, score = s.self_relations[ref], self.matcher.score(" ".join(reference_words(ref)),
+                                                                              s.self_relations[ref])
+                        break
                     p, score = self.exact_relation(ref, owner, t.cls, {i.cls for i in infos} - {t.cls, None},
                                                    object_props)
                     if p is None:

@@ -30,7 +30,7 @@ from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.fit import MOSTLY_FITS, domain_fits, misfits, value_fit
 from pipeline.mappers.offline.identity import identifier_properties
-from pipeline.mappers.offline.iris import iri_properties, is_web_iri_column
+from pipeline.mappers.offline.iris import form_properties, iri_form, iri_properties, is_web_iri_column
 from pipeline.mappers.offline.language import language_names
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners
@@ -80,6 +80,9 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
     # a column of web IRIs may be the objects of an object property (.iris): those are candidates too
     links = set(iri_properties(ont, info.cls, sorted(ont.object_properties), described)) \
         if info.cls is not None and is_web_iri_column(values) else set()
+    # so may a column of e-mail addresses or global telephone numbers, as mailto: / tel: IRIs (.iris)
+    form = iri_form(values) if info.cls is not None else None
+    links |= set(form_properties(ont, info.cls, sorted(ont.properties), described, form)) if form else set()
     scored = sorted(((matcher.score(text, p), str(p), p) for p in [*dprops, *sorted(links)]), reverse=True)[:3]
     out = []
     for score, _, p in scored:

@@ -205,8 +205,11 @@ def _constant_templates(g: Graph, maps: list[Node]) -> None:
 def _absolute_output(g: Graph, execution: Node) -> bool:
     """Whether a function execution's value is an absolute IRI whatever the record: a concatenation
     whose first input is a constant with a scheme (how kgc compiles IRI templates with functions),
-    or a value map (``fn:valueMap``) whose every value has a scheme."""
+    a value map (``fn:valueMap``) whose every value has a scheme, or ``fn:mailto`` / ``fn:tel``
+    (a ``mailto:`` / ``tel:`` IRI, or no value)."""
     function = g.value(execution, RML.function)
+    if function in (FN.mailto, FN.tel):
+        return True
     constants = {g.value(inp, RML.parameter): g.value(g.value(inp, RML.inputValueMap), RML.constant)
                  for inp in g.objects(execution, RML.input)}
     if function == FN.concat:

@@ -21,6 +21,16 @@ stated for 9 entities is 9 pairs). With ``reachable``, the reference is cut to t
 whose class and property the vocabularies declare (what a mapper that uses only the given
 vocabularies can produce), as the real-mappings corpus notes that some hand-written mappings use
 terms no vocabulary declares.
+
+With ``entailment`` (the vocabularies' graph), each side is read with what its statements entail
+by the vocabularies' property axioms before the other side's pairs are looked up in it: a
+sub-property's statement states its super-properties (RDFS 1.1 Semantics, rule rdfs7), an
+equivalent property's (OWL 2 RL prp-eqp1/2) and an inverse's the other way round (prp-inv1/2).
+Recall is then the share of the reference's pairs the KG entails, precision the share of the KG's
+pairs the reference entails: a KG writing ``skos:broader`` recalls a reference's
+``skos:broaderTransitive``, but the reference's ``broaderTransitive`` does not make the KG's more
+specific ``broader`` right. Class axioms are not applied (a superclass would change every link's
+``entity of`` value).
 """
 from __future__ import annotations
 
@@ -35,7 +45,7 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.scoring.graph.values import canonical_number, loose_text_key
 
-__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number"]
+__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number", "entailed"]
 
 #: Namespaces every RDF tool knows: their terms are reachable without a vocabulary file.
 _BUILTIN = (str(RDF), str(RDFS), str(OWL), str(XSD))
@@ -77,6 +87,54 @@ def graph_pairs(graph: Graph, vocabulary: set[str] | None = None) -> Counter[tup
         else:
             value = _tail(str(o))
         out[(str(p), value)] += 1
+    return out
+
+
+def _property_closure(vocabulary: Graph) -> dict[URIRef, set[tuple[URIRef, bool]]]:
+    """Property -> every (property, same direction?) one of its statements entails, itself excluded."""
+    up: dict[URIRef, set[tuple[URIRef, bool]]] = {}
+
+    def link(p: Any, q: Any, forward: bool) -> None:
+        if isinstance(p, URIRef) and isinstance(q, URIRef) and p != q:
+            up.setdefault(p, set()).add((q, forward))
+
+    for p, q in vocabulary.subject_objects(RDFS.subPropertyOf):
+        link(p, q, True)
+    for p, q in vocabulary.subject_objects(OWL.equivalentProperty):
+        link(p, q, True)
+        link(q, p, True)
+    for p, q in vocabulary.subject_objects(OWL.inverseOf):
+        link(p, q, False)
+        link(q, p, False)
+    closure: dict[URIRef, set[tuple[URIRef, bool]]] = {}
+    for start in up:
+        seen: set[tuple[URIRef, bool]] = set()
+        todo = [(start, True)]
+        while todo:
+            p, forward = todo.pop()
+            for q, same in up.get(p, ()):
+                step = (q, forward == same)
+                if step not in seen and step != (start, True):
+                    seen.add(step)
+                    todo.append(step)
+        closure[start] = seen
+    return closure
+
+
+def entailed(graph: Graph, vocabulary: Graph) -> Graph:
+    """``graph`` with the statements its property statements entail by ``vocabulary``'s
+    ``rdfs:subPropertyOf``, ``owl:equivalentProperty`` and ``owl:inverseOf`` axioms (RDFS 1.1
+    Semantics rdfs7; OWL 2 RL prp-spo1, prp-eqp1/2, prp-inv1/2), to a fixpoint. A new graph; an
+    inverse is not applied to a literal object (a literal is no subject)."""
+    closure = _property_closure(vocabulary)
+    out = Graph()
+    for s, p, o in graph:
+        out.add((s, p, o))
+        for q, forward in closure.get(p, ()):
+            if forward:
+                out.add((s, q, o))
+            elif not isinstance(o, Literal):
+                out.add((o, q, s))
     return out
 
 
@@ -131,7 +189,7 @@ class PairScores:
 
 
 def compare_graphs(kg: Graph, reference: Graph, vocabulary: set[str] | None = None, reachable: bool = False,
-                   tolerance: float = 0.2) -> PairScores:
+                   tolerance: float = 0.2, entailment: Graph | None = None) -> PairScores:
     """Score ``kg`` against ``reference`` ignoring the IRIs either mints.
 
     Args:
@@ -141,6 +199,8 @@ def compare_graphs(kg: Graph, reference: Graph, vocabulary: set[str] | None = No
         reachable: cut the reference to statements whose property (and, for ``rdf:type``, class)
             the vocabularies declare or RDF/RDFS/OWL/XSD define.
         tolerance: relative difference of entity counts accepted by ``entities_within``.
+        entailment: the vocabularies' graph; when given, pair precision and recall read each side
+            with what it entails by the property axioms (module docstring; :func:`entailed`).
     Returns:
         The :class:`PairScores`.
     """
@@ -159,6 +219,11 @@ def compare_graphs(kg: Graph, reference: Graph, vocabulary: set[str] | None = No
     cp, cr = _set_pr(set(mine_classes), set(ref_classes))
     pp, pr = _set_pr({p for p, _ in mine_pairs}, {p for p, _ in ref_pairs})
     vp, vr = _pr(mine_pairs, ref_pairs)
+    if entailment is not None:  # each side's pairs looked up in what the other side entails
+        hit_p = sum((mine_pairs & graph_pairs(entailed(reference, entailment), vocabulary)).values())
+        hit_r = sum((ref_pairs & graph_pairs(entailed(kg, entailment), vocabulary)).values())
+        n_mine, n_ref = sum(mine_pairs.values()), sum(ref_pairs.values())
+        vp, vr = (hit_p / n_mine if n_mine else None), (hit_r / n_ref if n_ref else None)
     entities = {c: [mine_classes.get(c, 0), n] for c, n in sorted(ref_classes.items())}
     within = [abs(m - n) <= tolerance * n for m, n in entities.values()]
     return PairScores(cp, cr, pp, pr, vp, vr, entities, sum(within) / len(within) if within else None,
