@@ -18,7 +18,7 @@ from pathlib import Path
 from pipeline import __version__
 from pipeline.errors import InputError, PipelineError
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "COMMANDS", "option_as_typed"]
 
 LOGGER = logging.getLogger("pipeline")
 
@@ -95,6 +95,22 @@ def _terminated(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt("terminated (SIGTERM)")
 
 
+def option_as_typed(args: argparse.Namespace, *spellings: str) -> str:
+    """The option of ``spellings`` (``"-o", "--out"``) as the command line wrote it, for a message
+    about its value: ``-o`` when the user typed ``-o x``, ``-ox``, ``--out`` for ``--out=x`` or an
+    abbreviation argparse accepts (``--ou``); all spellings (``-o/--out``) when ``args`` holds no
+    command line (``args.argv``, set by :func:`pipeline.cli.main`) or none of them is in it. The
+    last occurrence wins, as argparse keeps the last value."""
+    for token in reversed(getattr(args, "argv", None) or ()):
+        name = token.split("=", 1)[0]
+        for s in spellings:
+            if name == s or (len(s) == 2 and not token.startswith("--") and token.startswith(s)):
+                return s
+            if name.startswith("--") and len(name) > 2 and s.startswith(name):
+                return name
+    return "/".join(spellings)
+
+
 def _os_error(exc: OSError, args: argparse.Namespace) -> str:
     """The one line for an ``OSError``: the file and the reason; when a folder could not be made because
     a file stands where a folder of its path should be (``--out results`` with ``results`` a file),
@@ -104,7 +120,8 @@ def _os_error(exc: OSError, args: argparse.Namespace) -> str:
         blocking = next((a for a in (target, *target.parents) if a.exists() and not a.is_dir()), None)
         if blocking is not None:
             out = getattr(args, "out", None)
-            named = "--out" if out and Path(out).absolute() == blocking.absolute() else "a folder of the output path"
+            named = option_as_typed(args, "-o", "--out") if out and Path(out).absolute() == blocking.absolute() \
+                else "a folder of the output path"
             return f"{blocking}: {named} is a file; expected a folder (or a name that does not exist yet)"
     where = f"{exc.filename}: " if exc.filename else ""
     return f"{where}{exc.strerror or exc}"
@@ -116,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     command = _command(argv)
     parser = build_parser([command] if command else [])
     args, extra = parser.parse_known_args(argv)
+    args.argv = tuple(argv)  # messages name an option as it was typed (option_as_typed)
     if extra:  # said with the subcommand's usage, which shows its positional arguments and options
         sub = next((a.choices.get(args.command) for a in parser._actions
                     if isinstance(a, argparse._SubParsersAction)), None)

@@ -58,16 +58,20 @@ class Source:
     """One input file of a case.
 
     Attributes:
-        path: absolute path.
+        path: absolute path (of the folder, for a folder source).
         format: ``csv``, ``json`` or ``xml``.
         iterator: JSONPath/XPath of the records (``None``: detected from the data).
-        name: the file name the mapping table uses (default: the file's name).
+        name: the file name the mapping table uses (default: the file's name; for a folder source
+            the folder's name with the format's suffix, ``records.json``).
+        members: the files of a folder source (``path: records/`` or ``path: records/*.json``),
+            sorted, read as one logical source (:mod:`pipeline.sources.folders`); empty for a file.
     """
 
     path: Path
     format: str
     iterator: str | None = None
     name: str = ""
+    members: tuple[Path, ...] = ()
 
     @property
     def stem(self) -> str:
@@ -253,6 +257,59 @@ def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int
                         key="format")
 
 
+#: Formats a folder source may hold: records that concatenate (JSON documents, CSV rows under one header).
+FOLDER_FORMATS = ("json", "csv")
+
+
+def _folder_source(base: Path, item: dict, idx: int, path: Path,
+                   node: yaml.Node | None) -> tuple[Path, str, tuple[Path, ...]] | None:
+    """``(folder, format, files)`` when the source's ``path`` names a folder (``records/``) or a glob
+    (``records/*.json``, ``records/**/*.json``: :meth:`pathlib.Path.glob`), else ``None``. A folder
+    holds the files of the format its ``format`` key or its files' suffixes say (one format).
+
+    Raises:
+        ManifestError: no such folder, no file matches, files of two formats, or XML files (one
+            document per file has no one root to read them under).
+    """
+    value = item["path"]
+    if not isinstance(value, str) or not value.strip():
+        return None
+    key, line = f"sources[{idx}].path", _item_line(node, "sources", idx, "path")
+    glob = re.search(r"[*?\[]", value)
+    if glob:
+        head, _, pattern = value[:glob.start()].rpartition("/")
+        pattern = value[len(head) + 1 if head else 0:]
+        folder = Path(head) if Path(head).is_absolute() else (base / head).resolve()
+        if not folder.is_dir():
+            raise ManifestError(f"{key}: folder not found: {folder}", path=path, line=line, key=key)
+        files = sorted(p for p in folder.glob(pattern) if p.is_file())
+    else:
+        folder = Path(value) if Path(value).is_absolute() else (base / value).resolve()
+        if not folder.is_dir():
+            return None
+        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    given = item.get("format")
+    if given is not None:
+        fmt = _format_of(folder, given, path, node, idx)
+        files = [p for p in files if glob or p.suffix.lower() in FORMATS[fmt]]
+    else:
+        kinds = {next((f for f, suffixes in FORMATS.items() if p.suffix.lower() in suffixes), None) for p in files}
+        if None in kinds or len(kinds) > 1:
+            odd = sorted(p.name for p in files)[:3]
+            raise ManifestError(f"{key}: the folder {folder} holds files of {'several formats' if len(kinds) > 1 else 'no known format'} "
+                                f"({', '.join(odd)}{' ...' if len(files) > 3 else ''}); name the files with a glob "
+                                "(records/*.json) or add format",
+                                path=path, line=line, key=key)
+        fmt = kinds.pop() if kinds else "json"
+    if not files:
+        raise ManifestError(f"{key}: no file in {folder} matches {value!r}" if glob else
+                            f"{key}: the folder {folder} holds no {fmt} file", path=path, line=line, key=key)
+    if fmt not in FOLDER_FORMATS:
+        raise ManifestError(f"{key}: a folder source reads {' or '.join(FOLDER_FORMATS)} files, not {fmt}: list "
+                            "each XML file as a source", path=path, line=line, key=key)
+    return folder, fmt, tuple(files)
+
+
 def is_text_manifest(data: Any) -> bool:
     """Whether parsed manifest ``data`` describes a text case (``kind: text``, read by ``kgc text``)."""
     return isinstance(data, dict) and str(data.get("kind", "")).strip().lower() == "text"
@@ -308,9 +365,15 @@ def load_manifest(path: str | Path) -> Case:
         for key, what in (("format", "one of " + ", ".join(FORMATS)), ("name", "a file name")):
             _text(item.get(key), f"sources[{i}].{key}", what, path, _item_line(node, "sources", i, key),
                   numbers=key == "name")
-        p = _file(base, item["path"], f"sources[{i}].path", path, node)
-        src = Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
-                     iterator=item.get("iterator"), name=str(item.get("name") or p.name))
+        folder = _folder_source(base, item, i, path, node)
+        if folder is not None:
+            p, fmt, members = folder
+            src = Source(path=p, format=fmt, iterator=item.get("iterator"),
+                         name=str(item.get("name") or p.name + FORMATS[fmt][0]), members=members)
+        else:
+            p = _file(base, item["path"], f"sources[{i}].path", path, node)
+            src = Source(path=p, format=_format_of(p, item.get("format"), path, node, i),
+                         iterator=item.get("iterator"), name=str(item.get("name") or p.name))
         if "iterator" in item and (problem := _iterator_problem(src.format, item["iterator"])):
             raise ManifestError(f"sources[{i}].iterator: {problem}", path=path,
                                 line=_item_line(node, "sources", i, "iterator"), key="iterator")

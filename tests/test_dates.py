@@ -172,3 +172,39 @@ def test_to_date_keeps_a_written_timezone_in_xsd_form():
                                              "2024-03-04T05:00+09:00", "20240304")] == \
         ["2020-01-16Z", "2020-01-17+09:00", "2020-01-18", "2020-01-18-05:30",
          "2024-03-04+09:00", "2024-03-04Z", None, None, "2024-03-04"]
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("1 mars 2024", "2024-03-01"), ("15 février 2024", "2024-02-15"), ("15 fevrier 2024", "2024-02-15"),
+    ("1er mai 2024", "2024-05-01"), ("5 août 2024", "2024-08-05"), ("3 déc. 2024", "2024-12-03"),
+    ("1. März 2024", "2024-03-01"), ("24. Dezember 2024", "2024-12-24"), ("3 Okt 2024", "2024-10-03"),
+    ("12 maart 2024", "2024-03-12"), ("12 mrt 2024", "2024-03-12"), ("1 mei 2024", "2024-05-01"),
+    ("3 dicembre 2024", "2024-12-03"), ("7 gennaio 2024", "2024-01-07"), ("2 giugno 2024", "2024-06-02"),
+    ("1 de março de 2024", "2024-03-01"), ("9 outubro 2024", "2024-10-09"), ("30 fevereiro 2024", None),
+    ("1 marz 2024", None),                # no month of any of the languages
+])
+def test_month_names_of_seven_languages(value, expected):
+    from pipeline.fno import udfs
+
+    assert udfs.normalize_date(value, "YMD") == expected
+
+
+def test_no_month_word_names_two_months():
+    from pipeline.fno import udfs
+
+    source = udfs._MONTHS  # built from one line per month: a word on two lines would be kept for the later one
+    lines = [line for line in open(udfs.__file__, encoding="utf-8").read().split("_MONTHS = {", 1)[1]
+             .split("for name in names.split()}", 1)[0].split('"')[1::2]]
+    words = [w for line in lines for w in line.split()]
+    assert len(lines) == 12 and len(words) == len(set(words)) == len(source)
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("oui", "true"), ("Non", "false"), ("ja", "true"), ("NEIN", "false"), ("nee", "false"), ("sí", "true"),
+    ("sim", "true"), ("não", "false"), ("vrai", "true"), ("falso", "false"), ("1", "true"), ("0", "false"),
+    ("peut-être", None), ("2", None),
+])
+def test_yes_no_words(value, expected):
+    from pipeline.fno import udfs
+
+    assert udfs.normalize_boolean(value) == expected

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.fno import udfs
-from pipeline.fno.decimals import COMMA, POINT, UNDECIDED, DecimalMark, decide_decimal_mark, stated_decimal_mark
+from pipeline.fno.decimals import (COMMA, POINT, UNDECIDED, ColumnUnit, DecimalMark, decide_decimal_mark, decide_unit,
+                                   stated_decimal_mark)
 
 
 @pytest.mark.parametrize("value, comma, point", [
@@ -68,3 +69,53 @@ def test_a_stated_mark_wins_and_values_against_it_are_listed():
 ])
 def test_a_cell_states_a_mark_by_a_number_format_code(cell, mark):
     assert stated_decimal_mark(cell) == mark
+
+
+@pytest.mark.parametrize("value, unit, number", [
+    ("€1,250.00", "€", "1,250.00"),
+    ("1 250,00 €", "€", "1 250,00"),
+    ("-€5", "€", "-5"),
+    ("€-5", "€", "-5"),
+    ("USD 12", "USD", "12"),
+    ("12 EUR", "EUR", "12"),
+    ("US$3", "US$", "3"),
+    ("R$ 4,50", "R$", "4,50"),
+    ("CHF 1'234.50", "CHF", "1'234.50"),
+    ("12.5%", "%", "12.5"),
+    ("12.5 %", "%", "12.5"),
+    ("%12", None, "%12"),                # a percent sign before the number is no unit
+    ("#12", None, "#12"),                # no currency symbol (Unicode Sc)
+    ("12 kg", None, "12 kg"),            # lower-case letters: no ISO 4217 code
+    ("EURO 12", None, "EURO 12"),
+    ("€12 EUR", None, "€12 EUR"),        # two units
+    ("€", None, "€"),
+    ("12", None, "12"),
+])
+def test_value_unit(value, unit, number):
+    assert udfs.value_unit(value) == (unit, number)
+
+
+@pytest.mark.parametrize("value, mark, unit, expected", [
+    ("€1,250.00", POINT, "€", "1250.00"),
+    ("€8", POINT, "€", "8"),
+    ("8", POINT, "€", "8"),              # a value without the unit is read as it is
+    ("$8", POINT, "€", None),            # another currency: no value
+    ("€8", POINT, None, None),           # no unit passed: a value with one is no number
+    ("1 250,00 €", COMMA, "€", "1250.00"),
+    ("12.5%", UNDECIDED, "%", "12.5"),   # the number as written, % its unit (not 0.125)
+    ("-12,50 EUR", COMMA, "EUR", "-12.50"),
+])
+def test_normalize_decimal_unit(value, mark, unit, expected):
+    assert udfs.normalize_decimal(value, mark, unit) == expected
+
+
+def test_decide_unit():
+    assert decide_unit(["€1,250.00", "€15.50", "€8", "", "n/a"]) == ColumnUnit("€", "shared", ["€1,250.00", "€15.50", "€8"])
+    assert decide_unit(["€12.00", "$15.50", "£8", "€3"]) == ColumnUnit(None, "mixed", ["$15.50", "£8", "€12.00", "€3"])
+    assert decide_unit(["12", "8,50"]) == ColumnUnit(None, "none")
+    # one value with a sign among plain numbers: a faulty cell, no unit for the column
+    assert decide_unit(["1.234,56", "89,90", "€ 5,50"]) == ColumnUnit(None, "partial", ["€ 5,50"])
+    # the mark is decided on the numbers without their unit
+    assert decide_decimal_mark(["€1,250.00", "€8"], unit="€").mark == POINT
+    assert decide_decimal_mark(["1.250,00 €", "8 €"], unit="€").mark == COMMA
+    assert decide_decimal_mark(["€1,250.00", "€8"]).invalid == ["€1,250.00", "€8"]

@@ -150,14 +150,19 @@ def test_undeclared_well_known_prefix_in_a_skos_file_is_read_with_a_warning(scen
 
 
 def test_manifest_refuses_a_source_given_twice_or_a_folder_naming_its_line(tmp_path, capsys):
-    # a source listed twice would give every table row twice (and a self-join); a folder is no file
+    # a source listed twice would give every table row twice (and a self-join); a folder of files of several
+    # formats is no one source (a folder of one format is: tests/test_sources_folder.py)
     books_case(tmp_path, "")
     cases = {"twice.yaml": ("sources: [books.csv, books.csv]\n", "sources[1]: the same source as sources[0] (books.csv)"),
              "named.yaml": ("sources: [books.csv, {path: sub/books.csv}]\n",
                             "sources[1]: named 'books.csv' as sources[0]; give one a distinct 'name'"),
-             "folder.yaml": ("sources: [.]\n", f"sources[0].path: {tmp_path} is a folder; expected a file"),
+             "folder.yaml": ("sources: [mixed]\n", f"sources[0].path: the folder {tmp_path / 'mixed'} holds files of "
+                             "several formats (a.csv, b.txt); name the files with a glob (records/*.json) or add format"),
              "missing.yaml": ("sources: [nope.csv]\n", f"sources[0].path: file not found: {tmp_path / 'nope.csv'}")}
     (tmp_path / "sub").mkdir()
+    (tmp_path / "mixed").mkdir()
+    (tmp_path / "mixed" / "a.csv").write_text("id\n1\n", encoding="utf-8")
+    (tmp_path / "mixed" / "b.txt").write_text("notes\n", encoding="utf-8")
     (tmp_path / "sub" / "books.csv").write_text("id\n1\n", encoding="utf-8")
     for name, (sources, message) in cases.items():
         (tmp_path / name).write_text(f"name: b\n{sources}ontologies: [onto.ttl]\n", encoding="utf-8")

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.commands import case_files, output_file, say_ontology_notes
+from pipeline.cli import option_as_typed
 from pipeline.errors import InputError
 from pipeline.compile.audit import AuditResult, audit_table
 from pipeline.manifest import Case, load_manifest
@@ -46,12 +47,12 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.out:
-        output_file(args.out, "--out", [args.kg, args.manifest, *(args.shapes or ())])
+        output_file(args.out, option_as_typed(args, "-o", "--output", "--out"), [args.kg, args.manifest, *(args.shapes or ())])
     if args.timeout <= 0:
         raise InputError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
     case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
     if args.out:
-        output_file(args.out, "--out", case_files(case))
+        output_file(args.out, option_as_typed(args, "-o", "--output", "--out"), case_files(case))
     for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
         for finding in check_shapes(f, ontology, [*case.shapes, *args.shapes]):
             print(finding, file=sys.stderr)
@@ -187,7 +188,7 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
         raise InputError("the manifest names no gold table or gold graph to score against", path=case.manifest,
                          key="gold")
     if out.is_file():
-        raise InputError("--out is a file; expected a folder for the scores", path=out)
+        raise InputError(f"{option_as_typed(args, '-o', '--out')} is a file; expected a folder for the scores", path=out)
     _, ontology, sources = _case_context(args.manifest, copies)
     # every input is read before the output folder is made: bad input writes nothing
     table = read_table(args.table) if args.table else None

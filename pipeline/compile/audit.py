@@ -433,12 +433,12 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
-              "a source file of the case", [s.path.name for s in case.sources][0] if case.sources else None)
+              "a source file of the case", [s.name for s in case.sources][0] if case.sources else None)
         return a.findings
     hint = (row.source_file or "").strip().lower()
     if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower()) \
             and hint.rsplit(".", 1)[0] != src.source.stem.lower():
-        known = ", ".join(s.path.name for s in case.sources)
+        known = ", ".join(s.name for s in case.sources)
         if len(case.sources) > 1 and not _near_miss(hint, src):
             # a file the case does not have: which of several sources the row meant is a guess (the first
             # source holding its references), so the row is left out rather than read from another file
@@ -446,7 +446,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   f"out (known source files: {known})", f"one of {known}", None)
         else:  # a near miss of the file read, or the case's only source: read from it, and say so
             a.add("source_file", f"source file {row.source_file!r} is not a source of the case; the row is read "
-                  f"from {src.source.path.name}", f"one of {known}", src.source.path.name, severity="warning")
+                  f"from {src.source.name}", f"one of {known}", src.source.name, severity="warning")
     _audit_references(a, row, src)
     return a.findings
 

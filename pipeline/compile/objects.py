@@ -22,7 +22,7 @@ from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.fno import function_for_name, udfs
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
-from pipeline.fno.decimals import COMMA, POINT, decide_decimal_mark, stated_decimal_mark
+from pipeline.fno.decimals import COMMA, POINT, decide_decimal_mark, decide_unit, stated_decimal_mark
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_concat, parse_value_map
@@ -73,7 +73,7 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
     if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
         term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term, fn)]))
     elif fn == "normalizeDecimalComma":
-        term = Term("call", call=Call(fn, [term, _decimal_mark(ctx, row, src, term)]))
+        term = Term("call", call=Call(fn, [term, *_decimal_mark(ctx, row, src, term)]))
     elif fn:
         term = Term("call", call=Call(fn, [term]))
     if row.datatype and row.datatype.lower() in IRI_MARKERS:
@@ -131,17 +131,26 @@ _MARK_NAMES = {COMMA: "a decimal comma ('.' or a space groups thousands)",
                POINT: "a decimal point (',' or a space groups thousands)"}
 
 
-def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> str:
-    """The decimal mark of the row's ``toDecimal()`` column, from its values or the format the table
-    states (:mod:`pipeline.fno.decimals`), decided here so that the engine reads every value alike;
-    reported when values depend on it or are no number under it."""
+def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> list[str]:
+    """The arguments after the value of the row's ``toDecimal()`` call: the column's decimal mark,
+    from its values or the format the table states, and its unit when the values carry one
+    (:mod:`pipeline.fno.decimals`), decided here so that the engine reads every value alike;
+    reported when values depend on the mark, carry two units, or are no number."""
     refs = term_references(term)
     cols = ", ".join(refs)
-    decided = decide_decimal_mark([str(v) for v in _column_values(ctx, src, refs) if v is not None],
-                                  stated_decimal_mark(row.function_name, row.function_output))
+    values = [str(v) for v in _column_values(ctx, src, refs) if v is not None]
+    unit = decide_unit(values)
+    if unit.status == "shared":
+        ctx.find(row, "function_name", f"numbers of {cols} carry the unit {unit.unit!r} "
+                 f"({', '.join(unit.evidence)}): read without it, the unit is not in the literal", severity="info")
+    elif unit.status == "mixed":
+        ctx.find(row, "function_name", f"numbers of {cols} carry different units ({', '.join(unit.evidence)}): "
+                 "amounts in two currencies are not one quantity, so the values with a unit are left out",
+                 "one currency per column (or a column of currency codes beside the amount)", severity="warning")
+    decided = decide_decimal_mark(values, stated_decimal_mark(row.function_name, row.function_output), unit.unit)
     hint = "state the format in the Function Output cell, e.g. '#,##0.00' (decimal point) or '#.##0,00'"
     if decided.status == "decided":
-        read = "; read so: " + ", ".join(f"{v} -> {udfs.normalize_decimal(v, decided.mark)}"
+        read = "; read so: " + ", ".join(f"{v} -> {udfs.normalize_decimal(v, decided.mark, unit.unit)}"
                                          for v in decided.ambiguous[:3]) if decided.ambiguous else ""
         ctx.find(row, "function_name", f"numbers of {cols} are written with {_MARK_NAMES[decided.mark]} "
                  f"(shown by {', '.join(decided.evidence)}){read}", severity="info")
@@ -149,7 +158,8 @@ def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term
         why = "no value shows which one the column uses" if decided.status == "ambiguous" else \
             f"some values write a decimal comma and others a decimal point ({', '.join(decided.evidence)})"
         first = decided.ambiguous[0]
-        example = f"{first} -> {udfs.normalize_decimal(first, POINT)} or {udfs.normalize_decimal(first, COMMA)}"
+        example = (f"{first} -> {udfs.normalize_decimal(first, POINT, unit.unit)} or "
+                   f"{udfs.normalize_decimal(first, COMMA, unit.unit)}")
         ctx.find(row, "function_name", f"numbers of {cols}: {len(decided.ambiguous)} value(s) read a thousand times "
                  f"apart with a decimal point or a decimal comma ({'; '.join([example, *decided.ambiguous[1:3]])}) "
                  f"and {why}; no reading is guessed and those values are left out", hint, severity="warning")
@@ -157,7 +167,7 @@ def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term
         under = _MARK_NAMES[decided.mark] if decided.mark in _MARK_NAMES else "either decimal mark"
         ctx.find(row, "function_name", f"{len(decided.invalid)} value(s) of {cols} are no number written with "
                  f"{under} ({', '.join(decided.invalid[:3])}); left out", "a number", severity="warning")
-    return decided.mark
+    return [decided.mark, unit.unit] if unit.unit else [decided.mark]
 
 
 def _datatype(ctx: PlanContext, row: MappingRow, lang: str | None) -> tuple[URIRef | None, str | None]:

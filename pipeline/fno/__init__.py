@@ -35,7 +35,9 @@ FUNCTIONS: dict[str, FnoFunction] = {
     "normalizeDate": FnoFunction(FN.normalizeDate, (FN.value, FN.order),
                                  "date -> xsd:date lexical form; order DMY/MDY/YMD decided per column"),
     "normalizeBoolean": FnoFunction(FN.normalizeBoolean, (FN.value,), "yes/no, 1/0 -> xsd:boolean lexical form"),
-    "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value, FN.mark),
+    "normalizeDecimalComma": FnoFunction(FN.normalizeDecimalComma, (FN.value, FN.mark, FN.unit),
+                                         # the description is the LLM prompt's (a new text re-asks every cached call);
+                                         # fn:unit, optional: a currency sign, ISO 4217 code or % (compiler.md)
                                          "8,99 / 1.234,56 / 1,234.50 -> xsd:decimal lexical form; decimal mark "
                                          "decided per column"),
     "normalizeTime": FnoFunction(FN.normalizeTime, (FN.value,), "hh:mm, h:mm -> xsd:time lexical form hh:mm:ss"),

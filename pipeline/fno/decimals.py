@@ -11,6 +11,13 @@ point both ways, or that no value decides, gets no mark: each value is then read
 form decides it, and the ones whose magnitude depends on the mark give no value and are reported,
 never a guessed magnitude. A mark the table states (a number format code ``#,##0.00`` / ``#.##0,00``
 in Function Name or Function Output) wins.
+
+A unit written on the values (a currency sign or code, ``€1,250.00``, ``12 EUR``; a percent sign,
+``12.5%``) is no part of an xsd:decimal (XSD 1.1 Part 2, 3.3.3). When every value carries the same
+one (:func:`decide_unit`), the compiler passes it as the function's ``unit`` parameter and the
+number is read without it; a column with two currencies holds amounts that are not one quantity,
+and a lone ``€ 5,50`` among plain numbers is a faulty cell, so then no unit is passed and the
+values with one give no value, reported.
 """
 from __future__ import annotations
 
@@ -19,7 +26,8 @@ from dataclasses import dataclass, field
 
 from pipeline.fno import udfs
 
-__all__ = ["DecimalMark", "decide_decimal_mark", "stated_decimal_mark", "COMMA", "POINT", "UNDECIDED"]
+__all__ = ["DecimalMark", "ColumnUnit", "decide_decimal_mark", "decide_unit", "stated_decimal_mark", "COMMA", "POINT",
+           "UNDECIDED"]
 
 #: Marks passed to ``normalizeDecimalComma`` (its ``mark`` parameter).
 COMMA, POINT, UNDECIDED = ",", ".", udfs.UNDECIDED_MARK
@@ -50,11 +58,48 @@ class DecimalMark:
     invalid: list[str] = field(default_factory=list)
 
 
-def _readings(value: str) -> dict[str, str]:
+@dataclass
+class ColumnUnit:
+    """The unit written on a column's numbers.
+
+    Attributes:
+        unit: the one currency sign, ISO 4217 code or ``%`` the values carry (:func:`udfs.value_unit`),
+            else ``None``.
+        status: ``none`` (no value carries a unit), ``shared`` (every value with a digit carries
+            ``unit``), ``partial`` (one unit, but some values carry none: those with it are read as
+            faulty cells, ``€ 5,50`` among ``12,00``) or ``mixed`` (two or more units); no unit is
+            decided unless ``shared``.
+        evidence: up to three values per unit seen, for messages.
+    """
+
+    unit: str | None
+    status: str
+    evidence: list[str] = field(default_factory=list)
+
+
+def decide_unit(values: list[str]) -> ColumnUnit:
+    """The unit of a column's numbers from its values (empty ones and those without a digit ignored)."""
+    seen: dict[str, list[str]] = {}
+    plain = []
+    for v in sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)}):
+        unit = udfs.value_unit(v)[0]
+        if unit is not None:
+            seen.setdefault(unit, []).append(v)
+        else:
+            plain.append(v)
+    if not seen:
+        return ColumnUnit(None, "none")
+    if len(seen) == 1:
+        unit, shown = next(iter(seen.items()))
+        return ColumnUnit(unit, "shared", shown[:3]) if not plain else ColumnUnit(None, "partial", shown[:3])
+    return ColumnUnit(None, "mixed", [v for shown in seen.values() for v in shown[:2]])
+
+
+def _readings(value: str, unit: str | None = None) -> dict[str, str]:
     """Mark -> the value's xsd:decimal form under that mark, for the marks it is a number under."""
     out = {}
     for mark in (COMMA, POINT):
-        reading = udfs.normalize_decimal(value, mark)
+        reading = udfs.normalize_decimal(value, mark, unit)
         if reading is not None:
             out[mark] = reading
     return out
@@ -73,18 +118,19 @@ def stated_decimal_mark(*cells: str | None) -> str | None:
     return None
 
 
-def decide_decimal_mark(values: list[str], stated: str | None = None) -> DecimalMark:
+def decide_decimal_mark(values: list[str], stated: str | None = None, unit: str | None = None) -> DecimalMark:
     """Decide the decimal mark of a column from its values.
 
     Args:
         values: the column's values (empty ones and those without a digit ignored).
         stated: a mark the table states (:func:`stated_decimal_mark`); it wins, and values that are
             no number under it are listed as ``invalid``.
+        unit: the column's unit (:func:`decide_unit`), left out of each value that carries it.
     Returns:
         A :class:`DecimalMark`.
     """
     distinct = sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)})
-    read = {v: _readings(v) for v in distinct}
+    read = {v: _readings(v, unit) for v in distinct}
     ambiguous = [v for v in distinct if len(set(read[v].values())) == 2]
     if stated:
         return DecimalMark(stated, "stated", [], ambiguous, [v for v in distinct if stated not in read[v]])

@@ -61,7 +61,8 @@ def normalize_date(value, order=None):
     follow ``order``: ``DMY`` day-first, ``MDY`` month-first, ``YMD`` none (such values give
     None: the compiler passes it for a column whose order nothing decides, see
     pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
-    A month written as a word (``29 April 2003``, ``April 29, 2003``, ``29 de abril de 2003``)
+    A month written as a word (``29 April 2003``, ``April 29, 2003``, ``29 de abril de 2003``,
+    ``1 mars 2024``, ``1. März 2024``: English, Spanish, French, German, Dutch, Italian, Portuguese)
     needs no order.
     """
     if value is None:
@@ -94,18 +95,29 @@ def normalize_date(value, order=None):
     return None
 
 
-#: Month names (English, Spanish; full and abbreviated) -> month number.
+#: Month names -> month number: English, Spanish, French, German, Dutch, Italian, Portuguese, full and
+#: abbreviated as the Unicode CLDR's Gregorian "format" month names write them (with the accent-less
+#: spellings people type: fevrier, aout, maerz, marco). No two languages give one word two months.
 _MONTHS = {name: i + 1 for i, names in enumerate((
-    "january jan enero ene", "february feb febrero", "march mar marzo", "april apr abril abr",
-    "may mayo", "june jun junio", "july jul julio", "august aug agosto ago",
-    "september sep sept septiembre setiembre set", "october oct octubre", "november nov noviembre",
-    "december dec diciembre dic")) for name in names.split()}
+    "january jan enero ene janvier janv januar jänner januari gennaio gen janeiro",
+    "february feb febrero février févr fevrier fevr februar februari febbraio fevereiro fev",
+    "march mar marzo mars märz mär maerz maart mrt março marco",
+    "april apr abril abr avril avr aprile",
+    "may mayo mai mei maggio mag maio",
+    "june jun junio juin juni giugno giu junho",
+    "july jul julio juillet juil juli luglio lug julho",
+    "august aug agosto ago août aout augustus",
+    "september sep sept septiembre setiembre set septembre settembre setembro",
+    "october oct octubre octobre oktober okt ottobre ott outubro out",
+    "november nov noviembre novembre novembro",
+    "december dec diciembre dic décembre déc decembre dezember dez dicembre dezembro")) for name in names.split()}
 
 
 def _named_month_date(v):
-    """``29 April 2003``, ``April 29, 2003``, ``29-Apr-2003``, ``29 de abril de 2003`` -> ``2003-04-29``: a
-    month written as a word names itself, so no day/month order is involved; None otherwise."""
-    day = r"(\d{1,2})(?:st|nd|rd|th|º)?"
+    """``29 April 2003``, ``April 29, 2003``, ``29-Apr-2003``, ``29 de abril de 2003``, ``29 avril 2003``,
+    ``1er mars 2003``, ``29. April 2003`` -> ``2003-04-29``: a month written as a word (:data:`_MONTHS`)
+    names itself, so no day/month order is involved; None otherwise."""
+    day = r"(\d{1,2})(?:st|nd|rd|th|º|er|\.)?"
     month = r"([A-Za-zÀ-ÿ]+)\.?"
     m = _re.fullmatch(day + r"[\s/-]+(?:de\s+)?" + month + r"[\s/,-]+(?:de(?:l)?\s+)?(\d{4})", v, _re.IGNORECASE)
     if m:
@@ -209,13 +221,18 @@ def tel(value):
     return f"tel:{digits}"
 
 
-_TRUE = {"1", "true", "t", "yes", "y", "si", "sí", "s", "on"}
-_FALSE = {"0", "false", "f", "no", "n", "off"}
+#: yes/no and true/false in English, Spanish, French, German, Dutch, Italian and Portuguese (the
+#: languages whose month names normalize_date reads), 1/0, on/off
+_TRUE = {"1", "true", "t", "yes", "y", "si", "sí", "s", "on", "oui", "vrai", "ja", "wahr", "waar", "sì", "vero",
+         "sim", "verdadero", "verdadeiro"}
+_FALSE = {"0", "false", "f", "no", "n", "off", "non", "faux", "nein", "falsch", "nee", "onwaar", "não", "nao",
+          "falso"}
 
 
 @udf(fun_id=_FN + "normalizeBoolean", value=_FN + "value")
 def normalize_boolean(value):
-    """Normalise yes/no, 1/0, true/false (any case) to xsd:boolean's ``true``/``false``; None otherwise."""
+    """Normalise yes/no, 1/0, true/false (any case; also oui/non, ja/nein, sí/no, sim/não, vrai/faux ...:
+    :data:`_TRUE`, :data:`_FALSE`) to xsd:boolean's ``true``/``false``; None otherwise."""
     if value is None:
         return None
     v = str(value).strip().lower()
@@ -339,8 +356,39 @@ def _decimal_reading(text, mark):
 UNDECIDED_MARK = "undecided"
 
 
-@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value", mark=_FN + "mark")
-def normalize_decimal(value, mark=None):
+#: a number with a unit written before or after it: a currency sign (``€``, ``US$``, ``R$``), an ISO 4217
+#: code (three capitals: ``EUR``, ``USD``) or a percent sign (after it), a sign in front of either
+_WITH_UNIT = _re.compile(r"(?P<sign>[+-]?)\s*(?:(?P<pre>[A-Z]{3}(?![A-Za-z])|[A-Z]{0,2}[^\w\s.,'+-])\s*)?"
+                         r"(?P<num>[+-]?[\d.,][\d.,'\u2019 \u00a0\u202f\u2009]*?)"
+                         r"\s*(?P<post>(?<![A-Za-z])[A-Z]{3}|[^\w\s.,'+-]|%)?")
+
+
+def value_unit(value):
+    """``(unit, number)`` of a value written with one unit: a currency sign (a character of Unicode's
+    Currency_Symbol category, ``Sc``, alone or after up to two capitals as in ``US$``), an ISO 4217
+    code (three capitals) before or after the number, or ``%`` after it: ``€1,250.00`` ->
+    ``("€", "1,250.00")``, ``-12,50 EUR`` -> ``("EUR", "-12,50")``, ``12.5%`` -> ``("%", "12.5")``.
+    ``(None, value)`` for a value with no unit, two of them, or another mark (``#12``, ``12 kg``)."""
+    text = str(value).strip()
+    m = _WITH_UNIT.fullmatch(text)
+    if m is None or not any(c.isdigit() for c in m.group("num")) or bool(m.group("pre")) == bool(m.group("post")):
+        return None, text
+    unit = m.group("pre") or m.group("post")
+    symbol = unit.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    if unit == "%" and m.group("post") is None:
+        return None, text
+    if symbol and unit != "%" and _unicodedata.category(symbol) != "Sc":
+        return None, text
+    number = m.group("num").strip()
+    if m.group("sign"):
+        if number[:1] in "+-":
+            return None, text
+        number = m.group("sign") + number
+    return unit, number
+
+
+@udf(fun_id=_FN + "normalizeDecimalComma", value=_FN + "value", mark=_FN + "mark", unit=_FN + "unit")
+def normalize_decimal(value, mark=None, unit=None):
     """A number as a locale writes it, in xsd:decimal's lexical form (XSD 1.1 Part 2, 3.3.3).
 
     ``mark`` is the decimal mark the compiler decided for the column (pipeline/fno/decimals.py):
@@ -353,10 +401,23 @@ def normalize_decimal(value, mark=None):
     times more under one mark than under the other) give None rather than a guessed magnitude.
     None for anything else (``abc``, ``1,2,3``): the materialize stage counts and reports such
     values.
+
+    ``unit`` is the one currency sign, ISO 4217 code or ``%`` the compiler found on the column's
+    values (:func:`value_unit`; pipeline/fno/decimals.py): it is left out of the number
+    (``€1,250.00`` -> ``1250.00``; ``12.5%`` -> ``12.5``, the number as written, ``%`` being its
+    unit as in QUDT's ``unit:PERCENT``, not 0.125); a value with another unit (``$8`` under ``€``)
+    gives None, as does any value with a unit when no ``unit`` is passed: amounts in two currencies
+    are not one quantity.
     """
     if value is None:
         return None
     text = str(value).strip()
+    if unit:
+        found, number = value_unit(text)
+        if found is not None:
+            if found != unit:
+                return None
+            text = number
     if mark in (",", "."):
         return _decimal_reading(text, mark)
     readings = {_decimal_reading(text, ","), _decimal_reading(text, ".")} - {None}

@@ -29,6 +29,7 @@ from pipeline.errors import InputError
 from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import c1_controls, read_error, require_readable
+from pipeline.sources.folders import folder_copy
 from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.tabular import csv_row_findings, load_csv
@@ -54,6 +55,14 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         file cannot be mapped (not UTF-8, not well-formed, an unclosed CSV quote, an external XML
         entity, no records); :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
+    if source.members:  # a folder of files: one combined copy stands in (pipeline.sources.folders)
+        combined, notes, iterator = folder_copy(source, copies)
+        if combined is None:
+            return SourceData(source, source.path, source.iterator, findings=notes)
+        data = _as_user_file(load_source(dataclasses.replace(source, path=combined, members=(), iterator=iterator),
+                                         copies, profile), source, combined)
+        data.findings[:0] = notes
+        return data
     packed = compression_of(source.path)
     if packed is not None:  # the engine and the profilers read plain files: a decompressed copy stands in
         try:

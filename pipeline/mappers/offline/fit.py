@@ -34,6 +34,7 @@ from pipeline.mappers.offline.profile import (
     qualified_years,
     present_values,
     profile_datatype,
+    unit_share,
     value_counts,
 )
 
@@ -127,6 +128,9 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         # 8,99: toDecimal() will write the decimal point; a minority no mark reads (€ 5,50) are faulty cells,
         # as below, which the function gives no value (counted: unmapped.misfit_findings)
         return 0.9
+    if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and memoised(values, "unit", lambda: unit_share(values)) \
+            > MOSTLY_FITS:
+        return 0.9  # €1,250.00, 12.5%: one unit on the column, toDecimal() reads the numbers without it
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
     read = column_datetime(value_counts(values)) if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} else None

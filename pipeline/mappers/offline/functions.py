@@ -37,7 +37,7 @@ from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.fit import MOSTLY_FITS, column_datetime, has_time_of_day, misfits
-from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share
+from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share, unit_share
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -52,6 +52,9 @@ _VALUE_FUNCTIONS = (
      "toBoolean()", "value normalised to xsd:boolean (true/false)", "read as booleans"),
     ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: decimal_comma_share(vs) > MOSTLY_FITS,
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
+    ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: unit_share(vs) > MOSTLY_FITS,
+     "toDecimal()", "number read without its unit (a currency sign or code, a percent sign)",
+     "carry one unit (a currency or %), which the literal leaves out"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
     ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, column_datetime(vs)) == 1.0,

@@ -23,7 +23,7 @@ from rdflib import URIRef
 
 from pipeline.findings import Finding
 from pipeline.fno import udfs
-from pipeline.fno.decimals import decide_decimal_mark
+from pipeline.fno.decimals import decide_decimal_mark, decide_unit
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
@@ -95,6 +95,10 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
             why = (f"similarity {score:.2f}, but the values do not fit its range (only {n - sum(bad.values())} "
                    f"of {n} do; more than half must)" if bad else
                    f"similarity {score:.2f}, but the values do not fit its range")
+            units = decide_unit(present_values(values)) if bad else None
+            if units is not None and units.status == "mixed":
+                why += (f"; they carry different units ({', '.join(units.evidence[:4])}): amounts in two "
+                        "currencies are not one number")
         elif c in taken:
             why = f"similarity {score:.2f}; property taken by {taken[c]!r}"
         elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
@@ -307,8 +311,9 @@ def _unread_decimals(info: SourceInfo, row: MappingRow) -> list[Finding]:
     (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler passes it), gives them no value.
     The mapper proposes the function when most values read (:func:`.profile.decimal_comma_share`)."""
     vals = [v.strip() for v in present_values(info.data.values(row.data_reference)) if v and v.strip()]
-    mark = decide_decimal_mark(vals).mark if vals else None
-    bad = Counter(v for v in vals if not udfs.normalize_decimal(v, mark))
+    unit = decide_unit(vals).unit
+    mark = decide_decimal_mark(vals, unit=unit).mark if vals else None
+    bad = Counter(v for v in vals if not udfs.normalize_decimal(v, mark, unit))
     if not bad:
         return []
     shown = ", ".join(repr(v) for v, _ in bad.most_common(3))

@@ -99,6 +99,10 @@ def _parse(path: Path) -> CompetencyQuestion:
     return CompetencyQuestion(path.stem, statement, text, path, cases)
 
 
+#: The CQ files whose missing ``# CQ:`` line this process has warned of.
+_WARNED: set[Path] = set()
+
+
 def load_competency_questions(paths: Iterable[str | Path], case: str | None = None) -> list[CompetencyQuestion]:
     """Read ``.rq`` files and folders of them (recursively, sorted by path).
 
@@ -118,7 +122,9 @@ def load_competency_questions(paths: Iterable[str | Path], case: str | None = No
             log.warning("competency question path not found: %s", p)
     cqs = [_parse(f) for f in files]
     for c in cqs:
-        if c.statement is None:
+        if c.statement is None and c.path not in _WARNED:
+            # a run reads its CQs at its check and at its score stage: the warning is for the file, once
+            _WARNED.add(c.path)
             log.warning("%s: no '# CQ: <statement>' line; the query is answered without a stated question", c.path)
     return [c for c in cqs if case is None or c.cases is None or case in c.cases]
 

@@ -1,0 +1,80 @@
+"""A folder source (a folder or a glob of files read as one logical source): the manifest's reading
+of the path (pipeline/manifest.py) and the combined copy (pipeline/sources/folders.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.errors import ManifestError
+from pipeline.manifest import load_manifest
+from pipeline.sources.folders import folder_copy
+from pipeline.sources.load import load_source
+
+
+def _case(tmp_path, source: str):
+    (tmp_path / "onto.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"sources: [{source}]\nontologies: [onto.ttl]\n", encoding="utf-8")
+    return tmp_path / "case.yaml"
+
+
+def _files(folder, **files):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name.replace("_", ".", 1)).write_text(text, encoding="utf-8")
+
+
+def test_a_folder_or_a_glob_is_one_source_of_its_files(tmp_path):
+    _files(tmp_path / "rec", b_json='{"id": 2}', a_json='{"id": 1}', c_txt="notes")
+    with pytest.raises(ManifestError, match=r"sources\[0\].path: the folder .*rec holds files of several formats "
+                                            r"\(a.json, b.json, c.txt\); name the files with a glob"):
+        load_manifest(_case(tmp_path, "{path: rec}"))
+    src = load_manifest(_case(tmp_path, '{path: "rec/*.json"}')).sources[0]
+    assert (src.path, src.format, src.name, [p.name for p in src.members]) == \
+        (tmp_path / "rec", "json", "rec.json", ["a.json", "b.json"])
+    src = load_manifest(_case(tmp_path, "{path: rec/, format: json, name: r.json}")).sources[0]
+    assert (src.name, [p.name for p in src.members]) == ("r.json", ["a.json", "b.json"])
+    with pytest.raises(ManifestError, match=r"no file in .*rec matches 'rec/\*.csv'"):
+        load_manifest(_case(tmp_path, '{path: "rec/*.csv"}'))
+    _files(tmp_path / "x", a_xml="<r/>")
+    with pytest.raises(ManifestError, match="a folder source reads json or csv files, not xml"):
+        load_manifest(_case(tmp_path, "{path: x}"))
+    assert load_manifest(_case(tmp_path, "{path: rec/a.json}")).sources[0].members == ()
+
+
+def test_json_files_combined_arrays_flattened_iterator_read_inside_each(tmp_path):
+    _files(tmp_path / "rec", a_json='{"id": 1, "price": 1.10}', b_json='[{"id": 2}, {"id": 3}]',
+           c_jsonl='{"id": 4}\n{"id": 5}\n')
+    src = load_manifest(_case(tmp_path, "{path: rec}")).sources[0]
+    copy, notes, iterator = folder_copy(src, tmp_path / "inputs")
+    assert copy.parent == tmp_path / "inputs" / "folder-sources" and iterator is None
+    assert copy.read_text(encoding="utf-8") == '[{"id": 1, "price": 1.1}, {"id": 2}, {"id": 3}, {"id": 4}, {"id": 5}]'
+    assert notes[0].severity == "info" and "3 file(s) (a.json, b.json ...), 5 record(s)" in notes[0].message
+    _files(tmp_path / "wrapped", a_json='{"items": [{"id": 1}]}', b_json='{"items": [{"id": 2}, {"id": 3}]}')
+    src = load_manifest(_case(tmp_path, '{path: wrapped, iterator: "$.items[*]"}')).sources[0]
+    data = load_source(src, tmp_path / "inputs")
+    assert [f for f in data.findings if f.severity == "error"] == []
+    assert data.iterator == "$[*].items[*]" and data.values("id") == ["1", "2", "3"]
+    assert data.source is src and data.path.parent.name == "folder-sources"
+
+
+def test_a_file_that_does_not_parse_is_named_with_line_and_column(tmp_path):
+    _files(tmp_path / "rec", a_json='{"id": 1}', b_json='{"id": 2\n  "x": 3}', c_json="[1,")
+    src = load_manifest(_case(tmp_path, "{path: rec}")).sources[0]
+    copy, errors, _ = folder_copy(src, tmp_path / "inputs")
+    assert copy is None and not (tmp_path / "inputs").exists()
+    assert [(f.file, f.line, f.severity) for f in errors] == \
+        [(str(tmp_path / "rec" / "b.json"), 2, "error"), (str(tmp_path / "rec" / "c.json"), 1, "error")]
+    assert "Expecting ',' delimiter (column 3)" in errors[0].message
+
+
+def test_csv_files_share_one_header(tmp_path):
+    _files(tmp_path / "t", a_csv="id,name\n1,A\n", b_csv="\ufeffid;name\n2;B\n3;C\n")
+    src = load_manifest(_case(tmp_path, "{path: t}")).sources[0]
+    copy, notes, _ = folder_copy(src, tmp_path / "inputs")
+    assert copy.read_bytes() == b"id,name\r\n1,A\r\n2,B\r\n3,C\r\n"
+    _files(tmp_path / "t", c_csv="id,title\n4,D\n")
+    src = load_manifest(_case(tmp_path, "{path: t}")).sources[0]
+    copy, errors, _ = folder_copy(src, tmp_path / "inputs")
+    assert copy is None and [(f.file, f.line) for f in errors] == [(str(tmp_path / "t" / "c.csv"), 1)]
+    assert errors[0].message.startswith("header 'id,title' differs from the header of a.csv ('id,name')")
