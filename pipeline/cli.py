@@ -111,6 +111,40 @@ def option_as_typed(args: argparse.Namespace, *spellings: str) -> str:
     return "/".join(spellings)
 
 
+class _ReaderGone:
+    """Standard output that outlives its reader: when the process reading it leaves (``kgc run ... |
+    head -1``), the rest of the output goes to ``os.devnull`` and the command goes on, so that its files
+    (KG, report) are written and its exit code says how the work went, not whether anyone read all of
+    it (the Python docs' recipe for SIGPIPE, signal module, redirects stdout to devnull the same way;
+    its exit code 1 is for programs whose output is their result, which kgc's files are)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _gone(self) -> None:
+        try:  # the descriptor too, so that the interpreter's final flush raises nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        except (OSError, ValueError):
+            pass
+        self._stream = open(os.devnull, "w", encoding="utf-8")
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def _os_error(exc: OSError, args: argparse.Namespace) -> str:
     """The one line for an ``OSError``: the file and the reason; when a folder could not be made because
     a file stands where a folder of its path should be (``--out results`` with ``results`` a file),
@@ -148,17 +182,20 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         _HANDLER_PID = os.getpid()
         previous = signal.signal(signal.SIGTERM, _terminated)
+    stdout = sys.stdout
+    if not isinstance(stdout, _ReaderGone):
+        sys.stdout = _ReaderGone(stdout)
     try:
         return args.func(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # `kgc ... | head`: the reader left; not an input error
-        try:  # the Python docs' recipe (signal module, "Note on SIGPIPE"): no second error at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:  # a write that bypassed _ReaderGone (a library's own stream): the recipe's exit 1
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
         except (OSError, ValueError):
             pass
-        return 0
+        return 1
     except OSError as exc:
         print(f"error: {_os_error(exc, args)}", file=sys.stderr)
         return 2
@@ -169,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"interrupted: {exc}" if str(exc) else "interrupted", file=sys.stderr)
         return 130
     finally:
+        sys.stdout = stdout
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
