@@ -110,7 +110,12 @@ def test_normalize_decimal_unit(value, mark, unit, expected):
 
 
 def test_decide_unit():
-    assert decide_unit(["€1,250.00", "€15.50", "€8", "", "n/a"]) == ColumnUnit("€", "shared", ["€1,250.00", "€15.50", "€8"])
+    assert decide_unit(["€1,250.00", "€15.50", "€8", "", "n/a"]) == ColumnUnit("EUR", "shared", ["€1,250.00", "€15.50", "€8"])
+    # a sign and the ISO 4217 code of its one currency are one unit; `$` names several currencies
+    assert decide_unit(["12 €", "EUR 5"]) == ColumnUnit("EUR", "shared", ["12 €", "EUR 5"])
+    assert decide_unit(["$12", "USD 5"]) == ColumnUnit(None, "mixed", ["$12", "USD 5"])
+    assert udfs.normalize_decimal("12 €", COMMA, "EUR") == "12"
+    assert udfs.normalize_decimal("£12", COMMA, "EUR") is None
     assert decide_unit(["€12.00", "$15.50", "£8", "€3"]) == ColumnUnit(None, "mixed", ["$15.50", "£8", "€12.00", "€3"])
     assert decide_unit(["12", "8,50"]) == ColumnUnit(None, "none")
     # one value with a sign among plain numbers: a faulty cell, no unit for the column

@@ -82,7 +82,7 @@ def decide_unit(values: list[str]) -> ColumnUnit:
     seen: dict[str, list[str]] = {}
     plain = []
     for v in sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)}):
-        unit = udfs.value_unit(v)[0]
+        unit = udfs.same_unit(udfs.value_unit(v)[0])  # `12 €` and `EUR 5`: one currency
         if unit is not None:
             seen.setdefault(unit, []).append(v)
         else:

@@ -363,6 +363,19 @@ _WITH_UNIT = _re.compile(r"(?P<sign>[+-]?)\s*(?:(?P<pre>[A-Z]{3}(?![A-Za-z])|[A-
                          r"\s*(?P<post>(?<![A-Za-z])[A-Z]{3}|[^\w\s.,'+-]|%)?")
 
 
+#: Currency signs that name one ISO 4217 currency, and the code they stand for (``$``, ``¥``, ``kr`` name
+#: several and stay signs): ``12 €`` and ``EUR 5`` are amounts in one currency.
+SIGN_CODES = {"€": "EUR", "£": "GBP", "₹": "INR", "₽": "RUB", "₩": "KRW", "₺": "TRY", "₴": "UAH", "₪": "ILS",
+              "₫": "VND", "฿": "THB", "₱": "PHP", "₦": "NGN", "US$": "USD", "A$": "AUD", "C$": "CAD",
+              "NZ$": "NZD", "HK$": "HKD", "R$": "BRL"}
+
+
+def same_unit(unit):
+    """The currency a unit names, as its ISO 4217 code where a sign names one (:data:`SIGN_CODES`), else the
+    unit itself: ``€`` and ``EUR`` -> ``EUR``; ``$`` -> ``$``."""
+    return SIGN_CODES.get(unit, unit) if unit is not None else None
+
+
 def value_unit(value):
     """``(unit, number)`` of a value written with one unit: a currency sign (a character of Unicode's
     Currency_Symbol category, ``Sc``, alone or after up to two capitals as in ``US$``), an ISO 4217
@@ -407,7 +420,8 @@ def normalize_decimal(value, mark=None, unit=None):
     (``€1,250.00`` -> ``1250.00``; ``12.5%`` -> ``12.5``, the number as written, ``%`` being its
     unit as in QUDT's ``unit:PERCENT``, not 0.125); a value with another unit (``$8`` under ``€``)
     gives None, as does any value with a unit when no ``unit`` is passed: amounts in two currencies
-    are not one quantity.
+    are not one quantity. A sign and the code of its one currency are one unit (``12 €`` under ``EUR``:
+    :func:`same_unit`).
     """
     if value is None:
         return None
@@ -415,7 +429,7 @@ def normalize_decimal(value, mark=None, unit=None):
     if unit:
         found, number = value_unit(text)
         if found is not None:
-            if found != unit:
+            if same_unit(found) != same_unit(unit):
                 return None
             text = number
     if mark in (",", "."):
