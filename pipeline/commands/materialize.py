@@ -230,12 +230,12 @@ def _predicate_locator(files: list[Path], graph: Graph):
         files: the RML documents the user gave, in order.
         graph: the parsed mapping (its namespace bindings give the prefixed names).
     Returns:
-        The callable ``locate(predicate) -> tuple``.
+        The callable ``locate(predicate, reason) -> tuple``.
     """
     texts = [(f, f.read_text(encoding="utf-8").splitlines()) for f in files]
     prefixes = [(p, str(ns)) for p, ns in graph.namespaces() if p]
 
-    def locate(predicate: str) -> tuple:
+    def locate(predicate: str, reason: str = "") -> tuple:  # noqa: ARG001 - an RML predicate has one place
         written = [f"<{predicate}>"] + [f"{p}:{predicate[len(ns):]}" for p, ns in prefixes
                                           if predicate.startswith(ns) and predicate[len(ns):]]
         for f, lines in texts:

@@ -437,7 +437,7 @@ def _quiet_worker_logs() -> None:
 def materialize_distributed(mapping_file: Path, output: Path, *, workers: int = 2, scheduler: str | None = None,
                             block_size: int = BLOCK_SIZE, merge: bool = True, fmt: str = "nt",
                             where: str | None = None,
-                            locate: Callable[[str], tuple[str, int | None]] | None = None) -> DistributedResult:
+                            locate: Callable[[str, str], tuple[str, int | None]] | None = None) -> DistributedResult:
     """Materialize an engine mapping on Dask workers (see the module docstring).
 
     Args:
@@ -535,7 +535,7 @@ def _close_clusters_quietly(close: Callable[[], None]) -> None:
 
 def _run(mapping_file: Path, output: Path, parts: Path, workers: int, scheduler: str | None, block_size: int,
          merge: bool, fmt: str, where: str | None,
-         locate: Callable[[str], tuple[str, int | None]] | None) -> DistributedResult:
+         locate: Callable[[str, str], tuple[str, int | None]] | None) -> DistributedResult:
     """The distributed run of :func:`materialize_distributed`, writing in the work folder ``parts``
     (the merged file too, as :data:`_MERGED`)."""
     result = DistributedResult(output if merge else None, parts / "manifest.json")

@@ -80,7 +80,7 @@ def _run(graph: Graph, engine_file: Path, output: Path, fmt: str | None, extra: 
 
 
 def materialize_document(norm: Normalized, engine_file: Path, output: Path, fmt: str | None = None,
-                         processes: int = 1, locate: Callable[[str], tuple[str, int | None]] | None = None,
+                         processes: int = 1, locate: Callable[[str, str], tuple[str, int | None]] | None = None,
                          overlap: bool = False, columnar: bool = True) -> DocumentResult:
     """Materialize a normalised RML document (engine copy already written to ``engine_file``).
 

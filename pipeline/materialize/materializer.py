@@ -163,14 +163,14 @@ def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_f
 
 
 def findings_of(guard: Guard, where: str,
-                locate: Callable[[str], tuple] | None) -> list[Finding]:
+                locate: Callable[[str, str], tuple] | None) -> list[Finding]:
     """One finding per (reason, predicate) the guard dropped statements for, and one for the literals
     it repaired.
 
     Args:
         guard: the guard after the run.
         where: the file findings name when ``locate`` cannot say better.
-        locate: predicate IRI -> ``(file, line)`` of the table row that maps it (the finding's column
+        locate: ``(predicate IRI, reason)`` -> ``(file, line)`` of the table row that maps it (the finding's column
             is then ``ontology_property``) or ``(file, line, column)`` for another kind of mapping
             file (an RML document: its ``rml:predicate``).
     Returns:
@@ -182,7 +182,7 @@ def findings_of(guard: Guard, where: str,
         if reason.startswith(tuple(_DROPPED_KINDS.values())):  # keyed by its source file (object_drops)
             loc = (predicate, None)
         else:
-            loc = locate(predicate) if locate and predicate else (where, None)
+            loc = locate(predicate, reason) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
         column = loc[2] if len(loc) > 2 else ("ontology_property" if line else None)
         if reason.startswith((NO_VALUE_REASON, JOIN_REASON, *_DROPPED_KINDS.values())):
@@ -435,7 +435,7 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
 
 
 def guard_triples(lines: list[str] | set[str], where: str = "mapping",
-                  locate: Callable[[str], tuple[str, int | None]] | None = None) -> MaterializeResult:
+                  locate: Callable[[str, str], tuple[str, int | None]] | None = None) -> MaterializeResult:
     """Guard engine statements given as text (the guards of :func:`materialize`, in memory).
 
     Args:
@@ -616,7 +616,7 @@ def _term_map_hint(g: Graph, tm, message: str) -> str:
 
 
 def materialize(mapping_file: Path, processes: int = 1,
-                locate: Callable[[str], tuple[str, int | None]] | None = None,
+                locate: Callable[[str, str], tuple[str, int | None]] | None = None,
                 output: Path | None = None, fmt: str | None = None, overlap: bool = False,
                 extra: list[str] | None = None, columnar: bool = True) -> MaterializeResult:
     """Run Morph-KGC on an engine mapping file and guard the result, one engine rule at a time.

@@ -18,6 +18,7 @@ from rdflib.namespace import RDF
 
 from pipeline.compile import compile_table, require_triples_maps
 from pipeline.compile.coverage import source_coverage
+from pipeline.compile.views import pom_references
 from pipeline.errors import CompileError, InputError, PipelineError, on_user_file
 from pipeline.findings import Finding
 from pipeline.manifest import Case
@@ -238,12 +239,20 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
 
 def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
     folder = run.folder
-    rows = {str(pom.predicate): pom.line for tm in st.compiled.plan.triples_maps for pom in tm.poms}
+    rows: dict[str, list[tuple[int, list[str]]]] = {}
+    for tm in st.compiled.plan.triples_maps:
+        for pom in tm.poms:
+            rows.setdefault(str(pom.predicate), []).append((pom.line, pom_references(pom)))
     table_file = st.table.source or str(folder / "table.md")
 
-    def locate(predicate: str) -> tuple[str, int | None]:
-        """The table row that maps ``predicate`` (for findings on dropped triples)."""
-        return (table_file, rows[predicate]) if predicate in rows else (str(folder / "mapping.rml.ttl"), None)
+    def locate(predicate: str, reason: str = "") -> tuple[str, int | None]:
+        """The table row that maps ``predicate`` (for findings on dropped triples); of several rows mapping
+        it, the one whose references the finding's reason quotes (``for values of 'neg'``)."""
+        found = rows.get(predicate)
+        if not found:
+            return str(folder / "mapping.rml.ttl"), None
+        named = [line for line, refs in found if any(f"'{r}'" in reason for r in refs)]
+        return table_file, (named or [line for line, _ in found])[0]
 
     # one engine run gives the KG and, from a named graph per TriplesMap, the CN4 generation events
     try:

@@ -66,7 +66,7 @@ def event_mapping(engine_rml: Graph) -> tuple[Graph, dict[str, str]]:
 
 
 def materialize_with_events(engine_rml: Graph, work_dir: Path, processes: int = 1,
-                            locate: Callable[[str], tuple[str, int | None]] | None = None,
+                            locate: Callable[[str, str], tuple[str, int | None]] | None = None,
                             shown_as: str | None = None):
     """One guarded Morph-KGC run that yields the KG and the CN4 generation events.
 
