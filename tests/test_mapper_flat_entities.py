@@ -22,13 +22,18 @@ ex:address a owl:ObjectProperty ; rdfs:label "address" ; rdfs:domain ex:Event ; 
 """
 
 
-def test_a_leftover_column_of_a_flat_record_joins_the_second_entity_it_names(tmp_path: Path):
-    (tmp_path / "o.ttl").write_text(ONTOLOGY, encoding="utf-8")
-    (tmp_path / "events.csv").write_text("event_id,title,addressLocality,postalCode\nE1,Jazz night,Madrid,28045\n"
-                                         "E2,Film club,Salamanca,37700\nE3,Poetry slam,Madrid,28012\n", encoding="utf-8")
+def _map(tmp_path: Path, ontology: str, events_csv: str):
+    """The offline mapper (lexically) on ``events.csv`` with ``ontology``: the table's rows."""
+    (tmp_path / "o.ttl").write_text(ontology, encoding="utf-8")
+    (tmp_path / "events.csv").write_text(events_csv, encoding="utf-8")
     (tmp_path / "case.yaml").write_text("name: ev\nbase_iri: http://example.org/\nsources: [events.csv]\n"
                                         "ontologies: [o.ttl]\n", encoding="utf-8")
-    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    return map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+
+
+def test_a_leftover_column_of_a_flat_record_joins_the_second_entity_it_names(tmp_path: Path):
+    rows = _map(tmp_path, ONTOLOGY, "event_id,title,addressLocality,postalCode\nE1,Jazz night,Madrid,28045\n"
+                                    "E2,Film club,Salamanca,37700\nE3,Poetry slam,Madrid,28012\n")
     address = "http://example.org/postalAddress/{postalCode}"
     assert [(r.data_reference, r.ontology_property, r.entity_class, r.subject_template, basis_of(r)[0], r.review)
             for r in rows] == [
@@ -48,16 +53,12 @@ def test_a_postal_code_shared_by_two_streets_keys_no_address(tmp_path: Path):
     ontology = ONTOLOGY.replace('ex:postalCode a', 'ex:streetAddress a owl:DatatypeProperty ; '
                                 'rdfs:label "street address" ; rdfs:domain ex:PostalAddress ; rdfs:range xsd:string .\n'
                                 'ex:postalCode a')
-    (tmp_path / "o.ttl").write_text(ontology, encoding="utf-8")
-    (tmp_path / "events.csv").write_text(
-        "event_id,title,addressLocality,streetAddress,postalCode\n"
-        "3423,Paquete especial Semana Santa,Lorca,CASTILLO FORTALEZA DEL SOL. S. X - XX,30800\n"
-        "3403,EXPOSICIÓN CARTELES DE SEMANA SANTA LORCA,Lorca,C/ Lope Gisbert,30800\n"
-        "3317,Visita teatralizada: EL SECRETO DEL IRLANDÉS,Lorca,\"Plaza de España, 7\",30800\n"
-        "11578054,Antonio Lizana (Latina),Madrid,AVENIDA LAS AGUILAS 2,28044\n", encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: ev\nbase_iri: http://example.org/\nsources: [events.csv]\n"
-                                        "ontologies: [o.ttl]\n", encoding="utf-8")
-    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    rows = _map(tmp_path, ontology,
+                "event_id,title,addressLocality,streetAddress,postalCode\n"
+                "3423,Paquete especial Semana Santa,Lorca,CASTILLO FORTALEZA DEL SOL. S. X - XX,30800\n"
+                "3403,EXPOSICIÓN CARTELES DE SEMANA SANTA LORCA,Lorca,C/ Lope Gisbert,30800\n"
+                "3317,Visita teatralizada: EL SECRETO DEL IRLANDÉS,Lorca,\"Plaza de España, 7\",30800\n"
+                "11578054,Antonio Lizana (Latina),Madrid,AVENIDA LAS AGUILAS 2,28044\n")
     assert sorted({(r.entity_class, r.subject_template) for r in rows}) == [
         ("ex:Event", "http://example.org/event/{event_id}"),
         ("ex:PostalAddress", "http://example.org/postalAddress/{event_id}")]
