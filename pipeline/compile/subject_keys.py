@@ -192,5 +192,7 @@ def _value(value) -> str:
 
 
 def _line(places: dict[int, str], i: int) -> int | None:
+    """The line of record ``i`` in the source file the finding names; ``None`` for a record named by
+    number, or by a line of one of the files of a folder source (``line 3 of b.csv``)."""
     where = places.get(i, "")
-    return int(where.split()[1]) if where.startswith("line ") else None
+    return int(where.split()[1]) if where.startswith("line ") and " of " not in where else None

@@ -29,6 +29,7 @@ from rdflib.term import Node
 
 from pipeline.errors import InputError
 from pipeline.materialize.rml.vocabulary import REF_NS, RML
+from pipeline.sources.folders import folder_members
 
 __all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located", "dropped_value"]
 
@@ -205,6 +206,20 @@ def _first_place(path: Path, value: str) -> str | None:
     return None
 
 
+def _place(path: Path, src: str, value: str) -> tuple[str, str | None]:
+    """``(file, place)`` of the first occurrence of ``value`` (:func:`_first_place`) in the source ``src``
+    (read at ``path``); of the combined copy of a folder source, in the user's file that holds it
+    (:func:`~pipeline.sources.folders.folder_members`), not in the copy, which the user did not write."""
+    members = folder_members(path)
+    if members is None:
+        return src, _first_place(path, value)
+    for member in members:
+        place = _first_place(member, value)
+        if place is not None:
+            return str(member), place
+    return src, None
+
+
 def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None = None) -> DataError:
     """``err`` completed with the term map (its expression in ``g``), the source file (``sources``,
     :func:`logical_sources`) and the first line of the file holding the value.
@@ -226,7 +241,7 @@ def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None
     record = None
     if src is not None and err.record is None and isinstance(err.value, str) and err.value:
         path = Path(src) if Path(src).is_absolute() or base is None else base / src
-        place = _first_place(path, err.value)
+        src, place = _place(path, src, err.value)
         record = f"{place} (the first holding the value)" if place else "(the value is not in the file as written)"
     reference = _term_map(g, tm, err.position, err.predicate) if tm is not None else None
     return err.completed(source=src, record=record, reference=reference)
@@ -285,7 +300,7 @@ def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path 
             if not value or not plain and (template is None or _REF_TEMPLATE.fullmatch(str(template)) is None):
                 continue
             path = Path(src) if Path(src).is_absolute() or base is None else base / src
-            place = _first_place(path, value)
+            where, place = _place(path, src, value)
             if place is not None:
-                return f"value {value!r} in {src} {place}"
+                return f"value {value!r} in {where} {place}"
     return None

@@ -30,6 +30,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import c1_controls, read_error, require_readable
 from pipeline.sources.folders import folder_copy
+from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.tabular import csv_row_findings, load_csv
@@ -56,12 +57,15 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         entity, no records); :func:`require_readable` turns those into one :class:`~pipeline.errors.InputError`.
     """
     if source.members:  # a folder of files: one combined copy stands in (pipeline.sources.folders)
-        combined, notes, iterator = folder_copy(source, copies)
-        if combined is None:
-            return SourceData(source, source.path, source.iterator, findings=notes)
-        data = _as_user_file(load_source(dataclasses.replace(source, path=combined, members=(), iterator=iterator),
-                                         copies, profile), source, combined)
-        data.findings[:0] = notes
+        combined = folder_copy(source, copies)
+        if combined.path is None:
+            return SourceData(source, source.path, source.iterator, findings=combined.findings)
+        data = _as_user_file(load_source(dataclasses.replace(source, path=combined.path, members=(),
+                                                             iterator=combined.iterator), copies, profile),
+                             source, combined.path)
+        data.findings[:0] = combined.findings
+        if combined.places is not None and _counted(data) == len(combined.places):
+            data.places = combined.places
         return data
     packed = compression_of(source.path)
     if packed is not None:  # the engine and the profilers read plain files: a decompressed copy stands in
@@ -99,6 +103,15 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
     data.findings.extend(filter(None, [c1_controls(source.path)]))
     return data
+
+
+def _counted(data: SourceData) -> int | None:
+    """The number of records of ``data`` in iterator order, or ``None`` when it holds a sample of them
+    (a large CSV profiled, :mod:`pipeline.sources.columns`)."""
+    if isinstance(data.records, ColumnRecords):
+        n = len(data.records)  # reads the file, which sets the step
+        return n if data.records.step == 1 else None
+    return len(data.records)
 
 
 def _as_user_file(data: SourceData, source: Source, stand_in: Path) -> SourceData:

@@ -58,6 +58,9 @@ class SourceData:
             copy without them); 0 for none and for other formats.
         record_lines: the line of the user's file each record is on, when a record is a line of a
             JSON Lines file (:func:`~pipeline.sources.engine_copy.json_lines_copy`); else ``None``.
+        places: where each record is among the files of a folder source, in iterator order
+            (``line 3 of b.csv``, ``record 2 of b.json``: :class:`~pipeline.sources.folders.FolderCopy`);
+            else ``None``.
         jsonld: what the JSON-LD contexts of the document say of the records' members
             (:class:`~pipeline.sources.jsonld.JsonLd`); ``None`` for a JSON document without ``@context``
             and for other formats.
@@ -79,6 +82,7 @@ class SourceData:
     markup: dict[str, str] = field(default_factory=dict)
     unaddressable: dict[str, str] = field(default_factory=dict)
     record_lines: list[int] | None = None
+    places: list[str] | None = None
     jsonld: JsonLd | None = None
     _tree: object = None
     _json: list | None = None
@@ -127,7 +131,10 @@ class SourceData:
     def record_places(self, indices) -> dict[int, str]:
         """Where each record of ``indices`` (0-based, in iterator order) is in the user's file, for a
         message: ``line 4`` for a CSV record (the line it starts on) or a JSON Lines record, else
-        ``record 4`` (1-based, the iterator's order)."""
+        ``record 4`` (1-based, the iterator's order); of a folder source, the file too (``line 4 of
+        b.csv``, ``record 2 of b.json``, :attr:`places`)."""
+        if self.places is not None:
+            return {i: self.places[i] for i in indices}
         if self.record_lines is not None:
             return {i: f"line {self.record_lines[i]}" for i in indices}
         if isinstance(self.records, ColumnRecords):

@@ -28,7 +28,7 @@ from pipeline.sources.engine_copy import (EngineCopy, bind_default_namespaces, d
 from pipeline.sources.model import SourceData
 from pipeline.sources.namespaces import bind_default_prefix, element_prefixes, xml_namespaces
 
-__all__ = ["load_json", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "flatten_records", "markup_references",
+__all__ = ["load_json", "json_records_path", "load_xml", "xml_records", "xml_step", "values_path", "flatten_json", "flatten_records", "markup_references",
            "xsi_types", "XSI"]
 
 
@@ -105,7 +105,15 @@ def _keyed_records(data: dict) -> bool:
     return all(len(n) * 2 >= len(union) for n in names) and bool(set.intersection(*names))
 
 
-def _json_records_path(data) -> tuple[str, list]:
+def json_records_path(data) -> tuple[str, list]:
+    """Where the records of a JSON document are, without an iterator: ``(iterator, records)``.
+
+    An array gives its items (``$[*]``); an object of wrapped fields (:mod:`~pipeline.sources.envelopes`)
+    is one record (``$``); else the first member holding an array of objects (``$.people[*]``), an
+    object keyed by identifier (``$.*``), the first member holding an array of arrays (rows of values),
+    the same inside a member object (``$.data.items[*]``), and last the object itself (``$``). A
+    scalar gives ``("$", [])``.
+    """
     if isinstance(data, list):
         return "$[*]", data
     if isinstance(data, dict):
@@ -121,7 +129,7 @@ def _json_records_path(data) -> tuple[str, list]:
                 return f"$.{k}[*]", v
         for k, v in data.items():
             if isinstance(v, dict):
-                sub, recs = _json_records_path(v)
+                sub, recs = json_records_path(v)
                 if recs and sub != "$":
                     return "$." + k + sub[1:], recs
         return "$", [data]
@@ -129,7 +137,7 @@ def _json_records_path(data) -> tuple[str, list]:
 
 
 def _sibling_record_arrays(data, iterator: str) -> list[str]:
-    """The other members of the object holding the records that :func:`_json_records_path` chose
+    """The other members of the object holding the records that :func:`json_records_path` chose
     (``$.datasets[*]`` in ``{"datasets": [...], "publishers": [...]}``) which are arrays of records
     too: ``["publishers"]``; ``[]`` for any other iterator."""
     if not (iterator.startswith("$.") and iterator.endswith("[*]")):
@@ -170,7 +178,7 @@ def load_json(src: Source, copy: EngineCopy, lines: list[int] | None = None) -> 
     top = json_top_level(src, data)
     if top is not None:
         return SourceData(src, src.path, src.iterator, findings=[top])
-    iterator, recs = _json_records_path(data)
+    iterator, recs = json_records_path(data)
     if src.iterator:
         iterator = src.iterator
         try:
