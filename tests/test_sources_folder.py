@@ -77,7 +77,22 @@ def test_csv_files_share_one_header(tmp_path):
     src = load_manifest(_case(tmp_path, "{path: t}")).sources[0]
     copy, errors, _, _ = folder_copy(src, tmp_path / "inputs")
     assert copy is None and [(f.file, f.line) for f in errors] == [(str(tmp_path / "t" / "c.csv"), 1)]
-    assert errors[0].message.startswith("header 'id,title' differs from the header of a.csv ('id,name')")
+    assert errors[0].message == ("header 'id,title' differs from the header of a.csv ('id,name': 'title' not in "
+                                 "a.csv; no 'name'); the files of a folder source share one set of columns (in any "
+                                 "order)")
+
+
+def test_csv_files_of_one_set_of_columns_in_another_order_are_written_in_the_first_files_order(tmp_path):
+    _files(tmp_path / "t", a_csv="id,name,age\n1,Ann,30\n", b_csv="id,age,name\n2,40,Bob\n\n3,50\n")
+    src = load_manifest(_case(tmp_path, "{path: t}")).sources[0]
+    copy, _, _, places = folder_copy(src, tmp_path / "inputs")
+    # a short row keeps each cell under its own column; the blank line is no record
+    assert copy.read_bytes() == b"id,name,age\r\n1,Ann,30\r\n2,Bob,40\r\n3,,50\r\n"
+    assert places == ["line 2 of a.csv", "line 2 of b.csv", "line 4 of b.csv"]
+    _files(tmp_path / "t", c_csv="id,name,name\n4,D,E\n")
+    copy, errors, _, _ = folder_copy(load_manifest(_case(tmp_path, "{path: t}")).sources[0], tmp_path / "inputs")
+    assert copy is None and errors[0].message.startswith(
+        "header 'id,name,name' differs from the header of a.csv ('id,name,age': no 'age'; 'name' named twice)")
 
 
 def test_json_files_records_found_per_file_where_each_file_alone_has_them(tmp_path):

@@ -17,8 +17,9 @@ taken in the sorted order of their paths.
   first file of the other kind is named, exit 2.
   With an iterator (``$.items[*]``, the records inside each file), the copy is the array of the
   files' documents and the iterator is read inside each one (``$[*].items[*]``).
-* CSV: every file has the same header (names and order); the copy is that header and every file's
-  rows, comma-separated UTF-8.
+* CSV: every file has the same columns (names; the order may differ: RML and the mapping table
+  reference a column by name); the copy is the first file's header and every file's rows, their cells
+  in that header's order, comma-separated UTF-8.
 
 The copy knows where each record came from (:attr:`FolderCopy.places`: ``line 3 of b.csv``,
 ``record 2 of b.json``), which :meth:`pipeline.sources.model.SourceData.record_places` names; a
@@ -292,10 +293,11 @@ def _csv(source: Source) -> tuple[str | None, list[Finding], list[str] | None]:
         if header is None:
             header, first_file = first, member
         elif first != header:
-            errors.append(Finding("source", str(member), f"header {','.join(first)!r} differs from the header of "
-                                  f"{first_file.name} ({','.join(header)!r}); the files of a folder source "
-                                  "share one header", line=1, expected=",".join(header)))
-            continue
+            order = _order(first, header)
+            if order is None:
+                errors.append(_other_columns(member, first, first_file, header))
+                continue
+            body = [[row[i] if i < len(row) else "" for i in order] + row[len(first):] for row in body]
         rows.extend(body)
         places.extend(f"line {n} of {_named(member, source)}" for n in starts)
     if errors:
@@ -308,3 +310,23 @@ def _csv(source: Source) -> tuple[str | None, list[Finding], list[str] | None]:
     writer.writerows(rows)
     return out.getvalue(), [], places
 
+
+def _order(names: list[str], header: list[str]) -> list[int] | None:
+    """The position in ``names`` of each column of ``header``, when both name the same columns once
+    each (in another order); else ``None``."""
+    if len(set(names)) != len(names) or len(set(header)) != len(header) or set(names) != set(header):
+        return None
+    return [names.index(h) for h in header]
+
+
+def _other_columns(member: Path, names: list[str], first: Path, header: list[str]) -> Finding:
+    """The error for a CSV file of a folder source whose columns are not those of the first file."""
+    extra = [n for n in names if n not in header]
+    missing = [h for h in header if h not in names]
+    twice = sorted({n for n in names if names.count(n) > 1} | {h for h in header if header.count(h) > 1})
+    why = "; ".join(filter(None, [f"{', '.join(map(repr, extra))} not in {first.name}" if extra else "",
+                                  f"no {', '.join(map(repr, missing))}" if missing else "",
+                                  f"{', '.join(map(repr, twice))} named twice" if twice else ""]))
+    return Finding("source", str(member), f"header {','.join(names)!r} differs from the header of {first.name} "
+                   f"({','.join(header)!r}: {why}); the files of a folder source share one set of columns (in any "
+                   "order)", line=1, expected=",".join(header))
