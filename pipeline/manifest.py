@@ -291,7 +291,10 @@ def _folder_source(base: Path, item: dict, idx: int, path: Path,
     given = item.get("format")
     if given is not None:
         fmt = _format_of(folder, given, path, node, idx)
-        files = [p for p in files if glob or p.suffix.lower() in FORMATS[fmt]]
+        listed, files = files, [p for p in files if glob or p.suffix.lower() in FORMATS[fmt]]
+        if not files and not glob:
+            raise ManifestError(_no_data_file(key, folder, value, FORMATS[fmt], [p for p in listed if p not in files]),
+                                path=path, line=line, key=key)
     else:
         kinds = {next((f for f, suffixes in FORMATS.items() if p.suffix.lower() in suffixes), None) for p in files}
         if None in kinds or len(kinds) > 1:
@@ -300,14 +303,34 @@ def _folder_source(base: Path, item: dict, idx: int, path: Path,
                                 f"({', '.join(odd)}{' ...' if len(files) > 3 else ''}); name the files with a glob "
                                 "(records/*.json) or add format",
                                 path=path, line=line, key=key)
+        if not files and not glob:
+            read = tuple(x for f in FOLDER_FORMATS for x in FORMATS[f])
+            raise ManifestError(_no_data_file(key, folder, value, read, []), path=path, line=line, key=key)
         fmt = kinds.pop() if kinds else "json"
     if not files:
-        raise ManifestError(f"{key}: no file in {folder} matches {value!r}" if glob else
-                            f"{key}: the folder {folder} holds no {fmt} file", path=path, line=line, key=key)
+        raise ManifestError(f"{key}: no file in {folder} matches {value!r}", path=path, line=line, key=key)
     if fmt not in FOLDER_FORMATS:
         raise ManifestError(f"{key}: a folder source reads {' or '.join(FOLDER_FORMATS)} files, not {fmt}: list "
                             "each XML file as a source", path=path, line=line, key=key)
     return folder, fmt, tuple(files)
+
+
+def _no_data_file(key: str, folder: Path, value: str, suffixes: tuple[str, ...], other: list[Path]) -> str:
+    """The message for a folder source (``value``, as the manifest writes it) whose folder holds no file it
+    reads: the suffixes read and what the folder holds instead (files of other suffixes, hidden files,
+    subfolders, which a folder source does not descend into: a glob ``records/**/*.json`` does)."""
+    entries = sorted(folder.iterdir())
+    hidden = [p.name for p in entries if p.is_file() and p.name.startswith(".")]
+    subfolders = [p.name + "/" for p in entries if p.is_dir()]
+
+    def few(names: list[str]) -> str:
+        return ", ".join(names[:3]) + (" ..." if len(names) > 3 else "")
+    skipped = [f"{few([p.name for p in other])} (another format)" if other else "",
+               f"hidden file(s) {few(hidden)}" if hidden else "",
+               f"subfolder(s) {few(subfolders)} (not read: name their files with a glob, "
+               f"{value.rstrip('/')}/**/*{suffixes[0]})" if subfolders else ""]
+    held = "; it holds only " + ", ".join(filter(None, skipped)) if any(skipped) else "; it is empty"
+    return f"{key}: the folder {folder} holds no data file (a folder source reads {', '.join(suffixes)} files){held}"
 
 
 def is_text_manifest(data: Any) -> bool:

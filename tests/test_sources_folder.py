@@ -140,3 +140,20 @@ def test_csv_records_of_a_folder_source_are_placed_in_their_file(tmp_path):
     _files(tmp_path / "t", a_csv="id,name\n1,A\n", b_csv='id,name\n2,"B\nb"\n3,C\n')
     data = load_source(load_manifest(_case(tmp_path, "{path: t}")).sources[0], tmp_path / "inputs")
     assert data.record_places([0, 1, 2]) == {0: "line 2 of a.csv", 1: "line 2 of b.csv", 2: "line 4 of b.csv"}
+
+
+def test_a_folder_holding_no_data_file_says_what_it_reads_and_what_it_skipped(tmp_path):
+    (tmp_path / "rec").mkdir()
+    with pytest.raises(ManifestError, match=r"sources\[0\].path: the folder .*rec holds no data file \(a folder source "
+                                            r"reads \.json, \.jsonl, .*, \.csv, \.tsv files\); it is empty$"):
+        load_manifest(_case(tmp_path, "{path: rec/}"))
+    _files(tmp_path / "rec" / "sub", a_json="{}")
+    (tmp_path / "rec" / ".DS_Store").write_bytes(b"\0")
+    with pytest.raises(ManifestError, match=r"holds no data file .*; it holds only hidden file\(s\) \.DS_Store, "
+                                            r"subfolder\(s\) sub/ \(not read: name their files with a glob, "
+                                            r"rec/\*\*/\*\.json\)$"):
+        load_manifest(_case(tmp_path, "{path: rec/}"))
+    _files(tmp_path / "rec", a_csv="id\n1\n")
+    with pytest.raises(ManifestError, match=r"holds no data file \(a folder source reads \.json, \.jsonl, \.ndjson, "
+                                            r"\.geojson, \.jsonld files\); it holds only a\.csv \(another format\), hidden"):
+        load_manifest(_case(tmp_path, "{path: rec/, format: json}"))
