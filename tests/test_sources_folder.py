@@ -130,6 +130,9 @@ def test_a_json_file_holding_members_beside_a_list_of_objects_is_one_record(tmp_
     data = load_source(load_manifest(_case(tmp_path, "{path: rec}")).sources[0], tmp_path / "inputs")
     assert data.iterator == "$[*]" and data.values("title") == ["Gala", "Fair"]
     assert data.values("performers.name") == ["Ann", "Bob", "Cy"]
+    _files(tmp_path / "last", a_json='{"people": [{"id": 1}]}', b_json='{"people": []}', c_json="[]", d_json="{}")
+    copy, notes, _, places = folder_copy(load_manifest(_case(tmp_path, "{path: last}")).sources[0], tmp_path / "inputs")
+    assert copy.read_text(encoding="utf-8") == '[{"id": 1}]' and places == ["record 1 of a.json"]
     _files(tmp_path / "num", a_json='{"id": 1}', b_json="3")
     copy, errors, _, _ = folder_copy(load_manifest(_case(tmp_path, "{path: num}")).sources[0], tmp_path / "inputs")
     assert copy is None and [(f.file, f.line, f.message) for f in errors] == \

@@ -10,7 +10,8 @@ taken in the sorted order of their paths.
   own, has them (:func:`pipeline.sources.tree.json_records_path`), when that leaves no value of the
   file unread: an array's items, the records inside an object holding nothing else (a wrapper,
   ``{"people": [...]}``), else the document as one record (``{"id": 1, "performers": [...]}``: its
-  list stays addressable); a JSON Lines file (``.jsonl``), each line's value. The copy is the array
+  list stays addressable); a JSON Lines file (``.jsonl``), each line's value; a file of no record
+  (``[]``, ``{}``, ``{"people": []}``, the last page of a paged export) none. The copy is the array
   of them all. Files whose records are found at different places are read so only when their
   records hold mostly the same member names (at least half of the names of the file with fewer: one
   kind of record, as RML's one logical source maps every record with the same term maps); else the
@@ -175,6 +176,8 @@ def _json(source: Source) -> tuple[str | None, list[Finding], int, list[str] | N
         if top is not None and top.severity == "error":
             errors.append(top)
             continue
+        if top is not None or _emptied(values[0]):  # [], {}, {"people": []}: a file of no record adds none
+            continue
         iterator, records = json_records_path(values[0])
         if not _wrapper(values[0], iterator):  # members beside the records: the document is one record
             iterator, records = "$", [values[0]]
@@ -219,6 +222,14 @@ def _wrapper(document, iterator: str) -> bool:
             return False
         node = node[step]
     return True
+
+
+def _emptied(document) -> bool:
+    """Whether ``document`` is a wrapper whose array of records is empty (``{"people": []}``, the
+    last page of a paged export): objects of one member each down to an empty array."""
+    while isinstance(document, dict) and len(document) == 1:
+        document = next(iter(document.values()))
+    return document == []
 
 
 def _reading(iterator: str) -> str:
