@@ -61,3 +61,32 @@ ex:phone a owl:ObjectProperty .
     assert form_properties(onto, ex("Person"), props, set(), "e-mail") == [ex("mbox"), ex("mailbox")]
     assert form_properties(onto, ex("Person"), props, {ex("Mailbox")}, "e-mail") == [ex("mbox")]  # a source of mailboxes
     assert form_properties(onto, ex("Person"), props, set(), "phone") == [ex("phone")]
+
+
+def test_a_column_a_property_of_resources_names_word_for_word_is_written_as_iris(tmp_path):
+    """``phone`` is foaf:phone's name word for word and no text property's (schema:telephone is reached by a
+    synonym): kept for the tel: IRIs. ``email`` is schema:email's name word for word: the text property may
+    take it. A column of local numbers (no tel: IRI) and one no property names stay."""
+    from rdflib import URIRef
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.analysis import SourceInfo
+    from pipeline.mappers.offline.iris import named_iri_columns
+    from pipeline.mappers.offline.names import NameMatcher
+    from pipeline.ontology import load_ontology
+    from pipeline.sources.load import load_source
+    from helpers import case_folder
+
+    case = case_folder("mapper-phone-named-object-property-over-text")
+    (tmp_path / "people.csv").write_text("id,phone,email,office,mobile\n"
+                                         "1,+32 2 123 45 67,ann@example.org,02 123 45 67,+32 470 12 34 56\n",
+                                         encoding="utf-8")
+    data = load_source(Source(path=tmp_path / "people.csv", format="csv"), tmp_path)
+    info = SourceInfo(data, "people.csv", "people", list(data.references))
+    info.key, info.cls = ("id",), URIRef("http://xmlns.com/foaf/0.1/Person")
+    ont = load_ontology([case / "onto.ttl"])
+    schema, foaf = "http://schema.org/", "http://xmlns.com/foaf/0.1/"
+    text = [URIRef(schema + "telephone"), URIRef(schema + "email"), URIRef(foaf + "name")]
+    objects = [URIRef(foaf + "phone"), URIRef(foaf + "mbox")]
+    found = named_iri_columns(info, ont, NameMatcher(ont, use_embeddings=False), ["phone", "email", "office", "mobile"],
+                              objects, text, set())
+    assert found == {"phone"}

@@ -19,6 +19,7 @@ from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
 from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
 from pipeline.mappers.offline.language import language_members, language_variants, takes_tagged_string
+from pipeline.mappers.offline.iris import named_iri_columns
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
@@ -98,6 +99,10 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     speaks = any(XSD.language in ontology.ranges(p) for p in mine)
     candidates = [r for r in info.refs if r not in info.fks and (r != info.lang_col or speaks)
                   and not is_code_name(r) and r not in stated]
+    # a column of e-mail addresses or telephone numbers that a property of resources names word for word
+    # (phone ~ foaf:phone) is written as IRIs (.iris), not matched with a text property a synonym reaches
+    as_iris = named_iri_columns(info, ontology, matcher, candidates, list(object_props), mine, set(described or {}))
+    candidates = [r for r in candidates if r not in as_iris]
     # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
     # a flat column of the record; a nested object (address.street) is rather an entity of that class
     foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}
