@@ -27,6 +27,17 @@ def test_mailto_and_tel_write_rfc_6068_and_3966_iris():
     assert udfs.tel("tel:+33-1-23-45-67-89") == "tel:+33123456789"
     assert udfs.tel("+49 (0)89 123456") == "tel:+4989123456"  # the trunk prefix is not dialled from abroad
     assert [udfs.tel(v) for v in ("91 123 4567", "ext. 12", "+1234567890123456", None)] == [None] * 4
+    # an extension is RFC 3966's ;ext= parameter (section 5.1)
+    assert [udfs.tel(v) for v in ("+1-555-123-4567 ext. 89", "+1 555 123 4567 x89", "+1 555 123 4567, ext 7",
+                                  "+1 555 123 4567 extension 12", "tel:+1-555-123-4567;ext=89", "555-1234 ext. 5",
+                                  "+1 555 123 4567 ext")] == \
+        ["tel:+15551234567;ext=89", "tel:+15551234567;ext=89", "tel:+15551234567;ext=7", "tel:+15551234567;ext=12",
+         "tel:+15551234567;ext=89", None, None]
+    # several addresses in one cell: one IRI each (RFC 6068's `,`, a mail program's `;`); any part no address: none
+    assert udfs.mailto("bob@x.org, bob@y.org") == ["mailto:bob@x.org", "mailto:bob@y.org"]
+    assert udfs.mailto("cy@x.org;cy@y.org; cy@x.org") == ["mailto:cy@x.org", "mailto:cy@y.org"]
+    assert udfs.mailto("ann@example.org, ann@example.org") == "mailto:ann@example.org"
+    assert [udfs.mailto(v) for v in ("bob@x.org, n/a", "bob@x.org,", ",")] == [None] * 3
 
 
 def test_table_names_of_the_iri_functions():
