@@ -208,3 +208,30 @@ def test_yes_no_words(value, expected):
     from pipeline.fno import udfs
 
     assert udfs.normalize_boolean(value) == expected
+
+
+@pytest.mark.parametrize("value, order, expected", [
+    ("lundi 4 mars 2024", "YMD", "2024-03-04"), ("Monday, 4 March 2024", "YMD", "2024-03-04"),
+    ("Monday, March 4, 2024", "YMD", "2024-03-04"), ("Montag, 4. März 2024", "YMD", "2024-03-04"),
+    ("lunes, 4 de marzo de 2024", "YMD", "2024-03-04"), ("maandag 4 maart 2024", "YMD", "2024-03-04"),
+    ("lunedì 4 marzo 2024", "YMD", "2024-03-04"), ("segunda-feira, 4 de março de 2024", "YMD", "2024-03-04"),
+    ("lun. 4 mars 2024", "YMD", "2024-03-04"), ("Sun 3 Mar 2024", "YMD", "2024-03-03"),
+    ("Mon 04/03/2024", "DMY", "2024-03-04"), ("Mon 2024-03-04", "YMD", "2024-03-04"),
+    ("Tuesday, 4 March 2024", "YMD", None),   # 4 March 2024 is a Monday: the value contradicts itself
+    ("Mon 04/03/2024", "MDY", None),          # 3 April 2024 is a Wednesday
+    ("hello 4 mars 2024", "YMD", None),       # no weekday
+    ("Mar 4, 2024", "YMD", "2024-03-04"),     # a month before the day, not the Spanish or French Tuesday
+])
+def test_a_weekday_before_the_date_is_read_when_it_is_the_date_s(value, order, expected):
+    from pipeline.fno import udfs
+
+    assert udfs.normalize_date(value, order) == expected
+
+
+def test_no_weekday_word_names_two_days():
+    from pipeline.fno import udfs
+
+    text = open(udfs.__file__, encoding="utf-8").read().split("_WEEKDAYS = {", 1)[1].split("for name in names.split()}", 1)[0]
+    lines = [" ".join(part for part in day.split('"')[1::2]) for day in text.split('",\n')]
+    words = [w for line in lines for w in line.split()]
+    assert len(lines) == 7 and len(words) == len(set(words)) == len(udfs._WEEKDAYS)

@@ -104,6 +104,16 @@ def test_value_unit(value, unit, number):
     ("1 250,00 €", COMMA, "€", "1250.00"),
     ("12.5%", UNDECIDED, "%", "12.5"),   # the number as written, % its unit (not 0.125)
     ("-12,50 EUR", COMMA, "EUR", "-12.50"),
+    # accounting negatives: the amount in parentheses, a unit inside or outside them
+    ("(12.00)", POINT, None, "-12.00"),
+    ("(12.00)", UNDECIDED, None, "-12.00"),
+    ("(1.234,56)", COMMA, None, "-1234.56"),
+    ("$ (1,250.00)", POINT, "$", "-1250.00"),
+    ("($1,250.00)", POINT, "$", "-1250.00"),
+    ("(12,00) €", COMMA, "EUR", "-12.00"),
+    ("(-12)", POINT, None, None),          # a sign inside too: no value
+    ("(abc)", POINT, None, None),
+    ("(12)(3)", POINT, None, None),
 ])
 def test_normalize_decimal_unit(value, mark, unit, expected):
     assert udfs.normalize_decimal(value, mark, unit) == expected
@@ -118,6 +128,9 @@ def test_decide_unit():
     assert udfs.normalize_decimal("£12", COMMA, "EUR") is None
     assert decide_unit(["€12.00", "$15.50", "£8", "€3"]) == ColumnUnit(None, "mixed", ["$15.50", "£8", "€12.00", "€3"])
     assert decide_unit(["12", "8,50"]) == ColumnUnit(None, "none")
+    # an accounting negative carries its unit inside or outside its parentheses
+    assert decide_unit(["$12.00", "($3.50)", "$ (1.00)"]) == ColumnUnit("$", "shared", ["$ (1.00)", "$12.00", "($3.50)"])
+    assert decide_decimal_mark(["(12.00)", "3"]) == DecimalMark(POINT, "decided", ["(12.00)"])
     # one value with a sign among plain numbers: a faulty cell, no unit for the column
     assert decide_unit(["1.234,56", "89,90", "€ 5,50"]) == ColumnUnit(None, "partial", ["€ 5,50"])
     # the mark is decided on the numbers without their unit

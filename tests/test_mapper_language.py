@@ -168,3 +168,46 @@ def test_language_map_members_and_ranges_that_take_a_tag(tmp_path):
     ont = load_ontology([onto])
     assert [takes_tagged_string(ont, URIRef("http://e.org/" + p)) for p in ("lit", "ls", "none", "str", "obj")] == \
         [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("range_, expected", [
+    ("rdf:langString", {("label_en", "ex:label", "en"), ("label_fr", "ex:label", "fr")}),
+    ("rdfs:Literal", {("label_en", "ex:label", "en"), ("label_fr", "ex:label", "fr")}),
+    (None, {("label_en", "ex:label", "en"), ("label_fr", "ex:label", "fr")}),
+    # an xsd:string value has no tag (RDF 1.1 Concepts 3.3): the property holds one label, not one per language
+    ("xsd:string", {("label_en", "ex:label", None)}),
+])
+def test_columns_in_other_languages_take_the_property_one_of_them_took(tmp_path, range_, expected):
+    """``label_en`` beside ``label_fr`` is one label in two languages: both take the property whose range admits
+    a language-tagged string (rdf:langString, rdfs:Literal or none), each tagged by its name's code."""
+    (tmp_path / "categories.csv").write_text("id,label_en,label_fr\nanimal,Animal,Animal\nbird,Bird,Oiseau\n"
+                                             "dog,Dog,Chien\n", encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/ontology#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+        "ex:Category a owl:Class ; rdfs:label \"category\"@en .\n"
+        "ex:label a owl:DatatypeProperty ; rdfs:label \"label\"@en ; rdfs:domain ex:Category"
+        + (f" ; rdfs:range {range_}" if range_ else "") + " .\n", encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: c\nsources: [{path: categories.csv}]\nontologies: [onto.ttl]\n"
+                                        "prefixes: {ex: \"http://example.org/ontology#\"}\n", encoding="utf-8")
+    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    assert {(r.data_reference, r.ontology_property, r.language_tag) for r in result.table} == expected
+
+
+def test_numbers_in_columns_named_like_languages_are_no_variants(tmp_path):
+    """``it_budget`` beside ``hr_budget`` (departments; ``it`` and ``hr`` are ISO 639-1 codes too) hold numbers,
+    which have no language: the property ``it_budget`` took is not given to ``hr_budget``."""
+    (tmp_path / "departments.csv").write_text("id,it_budget,hr_budget\nd1,1200,800\nd2,1300,950\nd3,900,700\n",
+                                              encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/ontology#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "ex:Department a owl:Class ; rdfs:label \"department\"@en .\n"
+        "ex:itBudget a owl:DatatypeProperty ; rdfs:label \"it budget\"@en ; rdfs:domain ex:Department .\n",
+        encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: c\nsources: [{path: departments.csv}]\nontologies: [onto.ttl]\n"
+                                        "prefixes: {ex: \"http://example.org/ontology#\"}\n", encoding="utf-8")
+    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    assert {(r.data_reference, r.ontology_property, r.language_tag) for r in result.table} == \
+        {("it_budget", "ex:itBudget", None)}

@@ -18,7 +18,7 @@ from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.hierarchy import class_from_hierarchy, hierarchy_class, hierarchy_relations
 from pipeline.mappers.offline.keys import self_reference_columns
 from pipeline.mappers.offline.labels import class_label, naming_properties, translations
-from pipeline.mappers.offline.language import column_language, file_languages
+from pipeline.mappers.offline.language import column_language, file_languages, language_variants
 from pipeline.mappers.offline.names import NameMatcher
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
@@ -125,3 +125,15 @@ def test_columns_named_by_language():
     assert column_language("titel_nl", ["titel_nl", "titel_de"]) == "nl"
     assert translations("labelFR", ["labelFR", "labelEN", "labelNL", "code"], refs) == ["labelEN", "labelNL"]
     assert translations("label", ["label", "labelEN"], ["label", "labelEN"]) == []
+    # a code before the rest of the name, in another language beside it
+    assert column_language("fr_title", ["en_title", "fr_title"]) == "fr"
+    assert column_language("en_title", ["en_title"]) is None
+
+
+def test_language_variants_differ_by_a_code_alone_in_one_object():
+    refs = ["id", "label_en", "label_fr", "labelNL", "en_title", "de_title", "name_id", "name_no", "a.name_en",
+            "b.name_fr", "note_de"]
+    assert language_variants("label_fr", refs) == {"label_fr": "fr", "label_en": "en", "labelNL": "nl"}
+    assert language_variants("de_title", refs) == {"de_title": "de", "en_title": "en"}
+    # identifiers (id, no are ISO 639-1 codes too), other objects, a code alone say nothing
+    assert [language_variants(r, refs) for r in ("id", "name_id", "a.name_en", "note_de")] == [{}, {}, {}, {}]

@@ -46,10 +46,10 @@ FUNCTIONS: dict[str, FnoFunction] = {
                                      "2024-03-01 10:00+0100, 31/12/2024 14:05 -> xsd:dateTime lexical form "
                                      "2024-03-01T10:00:00+01:00; date order as normalizeDate's"),
     "concat": FnoFunction(FN.concat, (FN.first, FN.second), "string concatenation"),
-    "mailto": FnoFunction(FN.mailto, (FN.value,), "e-mail address -> mailto: IRI (RFC 6068), @ kept; no value for "
-                          "what is no address"),
+    "mailto": FnoFunction(FN.mailto, (FN.value,), "e-mail address -> mailto: IRI (RFC 6068), @ kept; a cell of several "
+                          "addresses -> one IRI each; no value for what is no address"),
     "tel": FnoFunction(FN.tel, (FN.value,), "global telephone number -> tel: IRI (RFC 3966), visual separators "
-                       "removed; no value for a local number (no +country code) or what is no number"),
+                       "removed, an extension as ;ext=; no value for a local number (no +country code) or what is no number"),
     "replace": FnoFunction(GREL.string_replace, (GREL.valueParameter, GREL.p_string_find, GREL.p_string_replace),
                            "GREL replace"),
     "toUpperCase": FnoFunction(GREL.toUpperCase, (GREL.valueParameter,), "GREL upper case"),

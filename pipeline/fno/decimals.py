@@ -82,7 +82,8 @@ def decide_unit(values: list[str]) -> ColumnUnit:
     seen: dict[str, list[str]] = {}
     plain = []
     for v in sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)}):
-        unit = udfs.same_unit(udfs.value_unit(v)[0])  # `12 €` and `EUR 5`: one currency
+        # `12 €` and `EUR 5`: one currency; `($ 12.00)`, an accounting negative, carries its unit inside
+        unit = udfs.same_unit(udfs.value_unit(udfs.accounting_negative(v) or v)[0])
         if unit is not None:
             seen.setdefault(unit, []).append(v)
         else:

@@ -63,7 +63,10 @@ def normalize_date(value, order=None):
     pipeline/fno/dates.py). Without ``order`` (a quick parse check) day-first is tried first.
     A month written as a word (``29 April 2003``, ``April 29, 2003``, ``29 de abril de 2003``,
     ``1 mars 2024``, ``1. März 2024``: English, Spanish, French, German, Dutch, Italian, Portuguese)
-    needs no order.
+    needs no order. A weekday written before the date, as the Unicode CLDR's full date formats write
+    it (``lundi 4 mars 2024``, ``Monday, 4 March 2024``, ``Montag, 4. März 2024``, ``Mon 04/03/2024``;
+    :data:`_WEEKDAYS`), is read when it is the date's weekday; a value whose weekday is another
+    day's contradicts itself and gives None.
     """
     if value is None:
         return None
@@ -82,6 +85,11 @@ def normalize_date(value, order=None):
     named = _named_month_date(v)
     if named:
         return named
+    weekday = _WEEKDAY.fullmatch(v)
+    if weekday and weekday.group(1).lower() in _WEEKDAYS:
+        day = normalize_date(weekday.group(2), order)
+        # the weekday must be the date's: a value that contradicts itself is no date
+        return day if day and _date.fromisoformat(day[:10]).weekday() == _WEEKDAYS[weekday.group(1).lower()] else None
     m = _re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", v)
     if not m:
         return None
@@ -111,6 +119,22 @@ _MONTHS = {name: i + 1 for i, names in enumerate((
     "october oct octubre octobre oktober okt ottobre ott outubro out",
     "november nov noviembre novembre novembro",
     "december dec diciembre dic décembre déc decembre dezember dez dicembre dezembro")) for name in names.split()}
+
+
+#: Weekday names -> ISO weekday index (Monday 0), in the languages of :data:`_MONTHS`, full and abbreviated as the
+#: Unicode CLDR's Gregorian "format" day names write them (with the accent-less spellings people type).
+#: No two languages give one word two days.
+_WEEKDAYS = {name: i for i, names in enumerate((
+    "monday mon lunes lun lundi montag mo maandag ma lunedì lunedi segunda-feira segunda seg",
+    "tuesday tue tues martes mar mardi dienstag di dinsdag martedì martedi terça-feira terca-feira terça terca ter",
+    "wednesday wed miércoles miercoles mié mie mercredi mer mittwoch mi woensdag wo mercoledì mercoledi "
+    "quarta-feira quarta qua",
+    "thursday thu thur thurs jueves jue jeudi jeu donnerstag do donderdag giovedì giovedi gio quinta-feira quinta qui",
+    "friday fri viernes vie vendredi ven freitag fr vrijdag vr venerdì venerdi sexta-feira sexta sex",
+    "saturday sat sábado sabado sáb sab samedi sam samstag sonnabend sa zaterdag za",
+    "sunday sun domingo dom dimanche dim sonntag so zondag zo domenica")) for name in names.split()}
+#: A word, perhaps abbreviated with a point and followed by a comma, before the rest of a date.
+_WEEKDAY = _re.compile(r"([A-Za-zÀ-ÿ]+(?:-[A-Za-z]+)?)\.?,?\s+(\S.*)")
 
 
 def _named_month_date(v):
@@ -162,6 +186,9 @@ _SCHEME = _re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 #: An e-mail address (RFC 5322 addr-spec, simplified as the mapper reads one): a local part and a domain
 #: with a dot, one ``@``, no white space.
 _ADDRESS = _re.compile(r"^([^@\s]+)@([^@\s]+\.[^@\s]+)$")
+#: What separates the addresses of a cell that holds several: RFC 6068's ``,`` (section 2, ``to``), a mail
+#: program's ``;``.
+_ADDRESS_LIST = _re.compile(r"[,;]")
 #: Characters RFC 6068 (section 2, ``qchar`` without ``?``, ``&``, ``=``: unreserved and some-delims) and
 #: RFC 3987 (``ucschar``: any non-ASCII letter) let a mailto: address part hold as they are.
 _MAILTO_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;:")
@@ -181,21 +208,34 @@ def mailto(value):
     address (``%``, ``/``, ``?``, ``#``, ``&``, ``=``, ``"`` ...) is percent-encoded, non-ASCII letters are
     kept (an IRI, RFC 3987). A value already written ``mailto:...`` is read without it. None for a value
     that is no address (no ``@``, no domain with a dot, white space inside): it names no mailbox.
+
+    A cell of several addresses (``bob@x.org, bob@y.org``; ``,`` as RFC 6068 section 2 separates them,
+    or ``;`` as mail programs do) names several mailboxes: the list of their IRIs, one each (RFC 6068
+    would write one IRI for a message to both, ``mailto:bob@x.org,bob@y.org``, which names no one
+    mailbox), which Morph-KGC writes as one object each (RML-FNML: the outer function's list output
+    is exploded). None when any part is no address.
     """
     if value is None:
         return None
     text = str(value).strip()
     if text[:7].lower() == "mailto:":
         text = text[7:]
-    m = _ADDRESS.match(text)
-    if m is None:
+    parts = [p.strip() for p in _ADDRESS_LIST.split(text)]
+    found = [_ADDRESS.match(p) for p in parts]
+    if not parts or None in found:
         return None
-    return f"mailto:{_mailto_part(m.group(1))}@{_mailto_part(m.group(2))}"
+    iris = list(dict.fromkeys(f"mailto:{_mailto_part(m.group(1))}@{_mailto_part(m.group(2))}" for m in found))
+    return iris[0] if len(iris) == 1 else iris
 
 
 #: The visual separators people write in telephone numbers (RFC 3966 section 5.1.1: ``-``, ``.``, ``(``,
 #: ``)``), with white space and ``/``: none carries meaning, and an IRI holds no white space.
 _PHONE_SEPARATORS = _re.compile(r"[\s\-.()/]")
+
+
+#: An extension after a telephone number as people write it (``ext. 89``, ``ext 89``, ``x89``, ``extension 89``,
+#: RFC 3966's own ``;ext=89``): its digits.
+_EXTENSION = _re.compile(r"\s*(?:;\s*ext=|,?\s*(?:ext\.?|extension|x)\s*)(\d{1,10})\s*$", _re.I)
 
 
 @udf(fun_id=_FN + "tel", value=_FN + "value")
@@ -206,19 +246,25 @@ def tel(value):
     separators are removed, so two spellings of one number give one IRI (section 3: separators have no
     meaning), and so is a trunk prefix written ``(0)`` after the country code (``+49 (0)89 ...``), which
     is not dialled from abroad. A local number (``91 123 4567``) needs the ``phone-context`` of the place it is dialled
-    from (section 5.1.5), which the value does not give: None, as for a value that is no number (an
-    extension in words, letters). A value already written ``tel:...`` is read without it.
+    from (section 5.1.5), which the value does not give: None, as for a value that is no number
+    (letters). An extension written after the number (``ext. 89``, ``ext 89``, ``x89``, ``extension
+    89``; :data:`_EXTENSION`) is the IRI's ``;ext=`` parameter (section 5.1, ``extension``):
+    ``+1-555-123-4567 ext. 89`` -> ``tel:+15551234567;ext=89``. A value already written ``tel:...`` is
+    read without it.
     """
     if value is None:
         return None
     text = str(value).strip()
     if text[:4].lower() == "tel:":
         text = text[4:]
+    extension = _EXTENSION.search(text)
+    if extension:
+        text = text[:extension.start()]
     # "+49 (0)89 ...": the trunk prefix in parentheses is dialled within the country only, never after the code
     digits = _PHONE_SEPARATORS.sub("", text.replace("(0)", ""))
     if not _re.fullmatch(r"\+\d{3,15}", digits):  # ITU-T E.164: at most 15 digits
         return None
-    return f"tel:{digits}"
+    return f"tel:{digits}" + (f";ext={extension.group(1)}" if extension else "")
 
 
 #: yes/no and true/false in English, Spanish, French, German, Dutch, Italian and Portuguese (the
@@ -370,6 +416,21 @@ SIGN_CODES = {"€": "EUR", "£": "GBP", "₹": "INR", "₽": "RUB", "₩": "KRW
               "NZ$": "NZD", "HK$": "HKD", "R$": "BRL"}
 
 
+#: An amount in parentheses, a unit perhaps outside them (``(12.00)``, ``$ (1,250.00)``, ``(12,00) €``).
+_PARENTHESES = _re.compile(r"([^()\d]*)\(\s*([^()]*\d[^()]*?)\s*\)([^()\d]*)")
+
+
+def accounting_negative(text):
+    """The amount of an accounting negative without its parentheses (``(12.00)`` -> ``12.00``,
+    ``$ (1,250.00)`` -> ``$ 1,250.00``), else None. Accounting writes a negative amount in parentheses
+    (the spreadsheet "Accounting" and "Currency" formats' negative section, ``#,##0.00_);(#,##0.00)``);
+    the caller reads the amount and negates it."""
+    m = _PARENTHESES.fullmatch(str(text).strip())
+    if m is None:
+        return None
+    return (m.group(1) + m.group(2) + m.group(3)).strip()
+
+
 def same_unit(unit):
     """The currency a unit names, as its ISO 4217 code where a sign names one (:data:`SIGN_CODES`), else the
     unit itself: ``€`` and ``EUR`` -> ``EUR``; ``$`` -> ``$``."""
@@ -422,10 +483,18 @@ def normalize_decimal(value, mark=None, unit=None):
     gives None, as does any value with a unit when no ``unit`` is passed: amounts in two currencies
     are not one quantity. A sign and the code of its one currency are one unit (``12 €`` under ``EUR``:
     :func:`same_unit`).
+
+    An amount in parentheses is negative, as accounting writes losses (``(12.00)`` -> ``-12.00``,
+    ``$ (1,250.00)`` -> ``-1250.00``: :func:`accounting_negative`); one with a sign of its own inside
+    (``(-12)``) gives None.
     """
     if value is None:
         return None
     text = str(value).strip()
+    inner = accounting_negative(text)
+    if inner is not None:
+        amount = normalize_decimal(inner, mark, unit)
+        return None if amount is None or amount[:1] in "+-" else "-" + amount
     if unit:
         found, number = value_unit(text)
         if found is not None:

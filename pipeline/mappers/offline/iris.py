@@ -39,7 +39,7 @@ from pipeline.mappers.offline.identity import id_like, name_words
 from pipeline.mappers.offline.names import NameMatcher, reference_words, singular, words
 
 __all__ = ["is_web_iri_column", "iri_properties", "assign_iri_columns", "assign_identifier_iris", "IRI_FORMS",
-           "iri_form", "form_properties", "function_output"]
+           "iri_form", "form_properties", "function_output", "named_iri_columns"]
 
 #: An absolute http(s) IRI: scheme, authority, no character RFC 3987 excludes from an IRI.
 _WEB_IRI = re.compile(r"^https?://[^\s<>\"{}|\\^`/?#]+[^\s<>\"{}|\\^`]*$", re.I)
@@ -92,6 +92,30 @@ def form_properties(ont: Ontology, cls: URIRef, props: list[URIRef], described: 
         if ranges and all(r in ont.classes for r in ranges) and SKOS.Concept not in ranges \
                 and not any(c in ont.superclasses(d) for c in ranges for d in described):
             out.append(p)
+    return out
+
+
+def named_iri_columns(info: SourceInfo, ont: Ontology, matcher: NameMatcher, refs: list[str],
+                      object_props: list[URIRef], text_props: list[URIRef], described: set[URIRef]) -> set[str]:
+    """The columns of ``refs`` that a property of resources names word for word, to be written as IRIs
+    (:func:`assign_iri_columns`) rather than matched with a text property.
+
+    Such a column's every value has a form of :data:`IRI_FORMS` (:func:`iri_form`), a property of
+    :func:`form_properties` on the records' class is its name word for word
+    (:meth:`.names.NameMatcher.named_exactly`: ``phone`` ~ ``foaf:phone``) and none of ``text_props`` (the
+    datatype properties the column could take) is: a name that matches by itself says which property,
+    whatever other property a synonym reaches (``schema:telephone``); ``email`` beside ``schema:email``
+    keeps the text."""
+    if info.cls is None or info.cls in info.borrowed:
+        return set()
+    out = set()
+    for ref in refs:
+        form = iri_form(info.data.values(ref))
+        if form is None or any(matcher.named_exactly(ref, info.stem, p) for p in text_props):
+            continue
+        if any(matcher.named_exactly(ref, info.stem, p)
+               for p in form_properties(ont, info.cls, object_props, described, form)):
+            out.add(ref)
     return out
 
 

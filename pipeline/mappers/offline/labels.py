@@ -13,7 +13,6 @@ column.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from rdflib import URIRef
@@ -23,7 +22,7 @@ from pipeline.ontology import Ontology, namespace
 from pipeline.mappers.offline.analysis import Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits
 from pipeline.mappers.offline.identity import id_like
-from pipeline.mappers.offline.language import column_language
+from pipeline.mappers.offline.language import language_variants
 from pipeline.mappers.offline.names import NameMatcher, words
 from pipeline.mappers.offline.profile import is_numeric
 
@@ -192,11 +191,7 @@ def assign_labels(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
 
 def translations(ref: str, cands: list[str], refs: list[str]) -> list[str]:
     """The columns of ``cands`` that hold the name ``ref`` holds in other languages: their names and
-    ``ref``'s end with a language code and are otherwise the same (``labelFR``, ``labelNL`` for
-    ``labelEN``: :func:`.language.column_language`); ``[]`` when ``ref``'s name states no language."""
-    def stem(r: str) -> list[str]:
-        return words(re.split(r"[/.]", r)[-1].lstrip("@"), expand=False)[:-1]
-    if column_language(ref, refs) is None:
-        return []
-    return [c for c in cands if c != ref and column_language(c, refs) is not None and stem(c) == stem(ref)
-            and column_language(c, refs) != column_language(ref, refs)]
+    ``ref``'s differ by a language code alone (``labelFR``, ``labelNL`` for ``labelEN``:
+    :func:`.language.language_variants`); ``[]`` when ``ref``'s name states no language."""
+    variants = language_variants(ref, refs)
+    return [c for c in cands if c != ref and c in variants]

@@ -56,7 +56,7 @@ from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import memoised
 
 __all__ = ["language_column", "own_language", "language_members", "takes_tagged_string", "LANGUAGE_ATTRIBUTES", "language_names", "choose_language", "vocabulary_language", "record_language", "code_list",
-           "language_hint", "file_languages", "column_language", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
+           "language_hint", "file_languages", "column_language", "language_variants", "detect_language", "ISO_639_1", "CANDIDATE_LANGUAGES", "MIN_CONFIDENCE", "FREE_TEXT_WORDS"]
 
 #: ISO 639-1 codes the detector chooses among (BLINKG data: English and Spanish, plus neighbours).
 CANDIDATE_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ca")
@@ -112,26 +112,59 @@ def file_languages(sources: Sequence[tuple[str, Sequence[str]]]) -> dict[str, st
     return out
 
 
-def column_language(reference: str, refs: Sequence[str]) -> str | None:
-    """The language a text column's name ends with (``labelEN``, ``name_fr``, ``titel_nl``), else ``None``.
+def _code_forms(ref: str) -> list[tuple[tuple[str, str, tuple[str, ...]], str]]:
+    """The ways ``ref``'s name carries an ISO 639-1 code: ``((parent, "suffix" | "prefix", other words),
+    code)`` for a last (``label_fr``) or first (``fr_label``) word of :data:`ISO_639_1` beside at least one
+    other word; none for a name read as an identifier (``name_id``, ``no_order``: ``id`` and ``no`` are
+    ISO 639-1 codes too)."""
+    ws = words(re.split(r"[/.]", ref)[-1].lstrip("@"), expand=False)
+    if len(ws) < 2 or id_like(ref):
+        return []
+    out = []
+    if ws[-1] in ISO_639_1:
+        out.append(((parent(ref), "suffix", tuple(ws[:-1])), ws[-1]))
+    if ws[0] in ISO_639_1:
+        out.append(((parent(ref), "prefix", tuple(ws[1:])), ws[0]))
+    return out
 
-    The name's last word is an ISO 639-1 code (:data:`ISO_639_1`) and either another column of the
-    source has the same other words and another such code (``labelEN`` beside ``labelFR``: the same text
-    in several languages), or the other words name a name, title or label (``labelEN`` alone: a label in
-    English). A column named as an identifier (``name_id``, ``name_no``: ``id`` and ``no`` are ISO 639-1
-    codes too) is none."""
-    def split(ref: str) -> tuple[tuple[str, ...], str] | None:
-        ws = words(re.split(r"[/.]", ref)[-1].lstrip("@"), expand=False)
-        if len(ws) < 2 or ws[-1] not in ISO_639_1 or id_like(ref):
-            return None
-        return tuple(ws[:-1]), ws[-1]
-    mine = split(reference)
-    if mine is None:
-        return None
-    stem, code = mine
-    siblings = {s[1] for r in refs if r != reference and (s := split(r)) is not None and s[0] == stem}
-    if siblings - {code} or set(stem) & {"name", "title", "label"}:
-        return code
+
+def language_variants(reference: str, refs: Sequence[str]) -> dict[str, str]:
+    """The columns that hold ``reference``'s text in other languages, ``reference`` first, each with its
+    code; ``{}`` when there is none.
+
+    A variant lies in the same object and its name differs from ``reference``'s by an ISO 639-1 code
+    alone, as last word (``labelEN``, ``labelFR``, ``labelNL``) or first (``en_title``, ``fr_title``),
+    with another code: the same text published once per language, the way a SKOS thesaurus writes one
+    ``skos:prefLabel`` per language. Two columns at least: one name alone with a two-letter word
+    (``stop_it``) could mean anything.
+
+    Args:
+        reference: one of ``refs``. refs: the source's references.
+    Returns:
+        reference -> code (``{"labelEN": "en", "labelFR": "fr"}``), ``reference`` first, the others in
+        the order of ``refs``.
+    """
+    for form, code in _code_forms(reference):
+        found = {r: c for r in refs if r != reference for f, c in _code_forms(r) if f == form and c != code}
+        if found and len(set(found.values())) == len(found):
+            return {reference: code, **found}
+    return {}
+
+
+def column_language(reference: str, refs: Sequence[str]) -> str | None:
+    """The language a text column's name states (``labelEN``, ``name_fr``, ``titel_nl``, ``fr_title``),
+    else ``None``.
+
+    The name has :func:`language_variants` (``labelEN`` beside ``labelFR``: the same text in several
+    languages), or its last word is an ISO 639-1 code (:data:`ISO_639_1`) and the other words name a
+    name, title or label (``labelEN`` alone: a label in English). A column named as an identifier
+    (``name_id``, ``name_no``) is none."""
+    variants = language_variants(reference, refs)
+    if variants:
+        return variants[reference]
+    for (_, where, stem), code in _code_forms(reference):
+        if where == "suffix" and set(stem) & {"name", "title", "label"}:
+            return code
     return None
 
 

@@ -18,7 +18,8 @@ from scipy.optimize import linear_sum_assignment
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
 from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
-from pipeline.mappers.offline.language import language_members, takes_tagged_string
+from pipeline.mappers.offline.language import language_members, language_variants, takes_tagged_string
+from pipeline.mappers.offline.iris import named_iri_columns
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
                                                 names_another_scheme)
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, reference_words, singular, words
@@ -98,6 +99,10 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
     speaks = any(XSD.language in ontology.ranges(p) for p in mine)
     candidates = [r for r in info.refs if r not in info.fks and (r != info.lang_col or speaks)
                   and not is_code_name(r) and r not in stated]
+    # a column of e-mail addresses or telephone numbers that a property of resources names word for word
+    # (phone ~ foaf:phone) is written as IRIs (.iris), not matched with a text property a synonym reaches
+    as_iris = named_iri_columns(info, ontology, matcher, candidates, list(object_props), mine, set(described or {}))
+    candidates = [r for r in candidates if r not in as_iris]
     # a property of another vocabulary whose domain is one of its own classes (geo:lat on a gtfs:Stop) fits
     # a flat column of the record; a nested object (address.street) is rather an entity of that class
     foreign = {p for p in mine if foreign_domain(ontology, p, info.cls)}
@@ -140,7 +145,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
                                                    [f"{refs[i]!r} ~ {ontology.compact(mine[j])} similarity "
                                                     f"{m[i, j]:.2f} ({matcher.mode}), "
                                                     f"{domain_evidence(ontology, mine[j], info.cls)}"]))
-    language_map_members(info, ontology, candidates)
+    language_variant_members(info, ontology, candidates)
     done = {a.reference for a in info.assignments}
     used = {a.prop for a in info.assignments}
     # best pair first: of two references naming one property (venue.id, venue.name ~ venueName) the
@@ -235,25 +240,36 @@ def specialise_properties(info: SourceInfo, ontology: Ontology, matcher: NameMat
         a.prop = q
 
 
-def language_map_members(info: SourceInfo, ontology: Ontology, candidates: list[str]) -> None:
-    """Give the other members of a language map the property one of them took (``name.en`` ~ ``ex:name``:
-    ``name.de`` and ``name.fr`` too, :func:`.language.language_members`).
+def language_variant_members(info: SourceInfo, ontology: Ontology, candidates: list[str]) -> None:
+    """Give the variants of a text in other languages the property one of them took: the other members of
+    a language map (``name.en`` ~ ``ex:name``: ``name.de`` and ``name.fr`` too,
+    :func:`.language.language_members`) and the columns whose names differ by a language code alone
+    (``label_en`` ~ ``ex:label``: ``label_fr`` too, :func:`.language.language_variants`).
 
-    The members hold one text in several languages, and a property takes one value per language
-    (``rdf:langString``, RDF 1.1 Concepts 3.3; the member name is its tag, JSON-LD 1.1 section 4.2.4):
-    the one-to-one matching of columns to properties would keep one language and drop the others.
-    Only for a property that admits a tagged string (:func:`.language.takes_tagged_string`)."""
+    They hold one text in several languages, and a property takes one value per language
+    (``rdf:langString``, RDF 1.1 Concepts 3.3; the member name is its tag, JSON-LD 1.1 section 4.2.4; a
+    SKOS thesaurus writes one ``skos:prefLabel`` per language, SKOS Reference section 5.4): the one-to-one
+    matching of columns to properties would keep one language and drop the others. Only for a property
+    that admits a tagged string (:func:`.language.takes_tagged_string`: range ``rdf:langString``,
+    ``rdfs:Literal`` or none; not ``xsd:string``, whose values carry no tag), and only a variant no
+    property took yet whose values are text (numbers have no language: ``it_budget`` beside
+    ``hr_budget`` are departments)."""
     done = {a.reference for a in info.assignments}
     for a in list(info.assignments):
-        tags = language_members(info.refs, a.reference)
-        if not tags or not takes_tagged_string(ontology, a.prop):
+        if not takes_tagged_string(ontology, a.prop):
             continue
-        for r in tags:
-            if r not in done and r in candidates:
+        members = language_members(info.refs, a.reference)
+        variants = {} if members else language_variants(a.reference, info.refs)
+        for r in members or variants:
+            # a text has a language; numbers (it_budget beside hr_budget: departments) have none
+            if r not in done and r in candidates and not is_numeric(info.data.values(r)):
                 done.add(r)
+                why = (f"a member of the language map {parent(r)!r}, whose {a.reference!r}" if members else
+                       f"{a.reference!r} in another language (their names differ by a language code alone), and "
+                       f"{a.reference!r}")
                 info.assignments.append(Assignment(r, a.prop, a.cls, a.score, [
-                    f"{r!r}: a member of the language map {parent(r)!r}, whose {a.reference!r} took "
-                    f"{ontology.compact(a.prop)} (similarity {a.score:.2f}); one value per language"]))
+                    f"{r!r}: {why} took {ontology.compact(a.prop)} (similarity {a.score:.2f}); one value per "
+                    f"language"]))
 
 
 def _names_other_entity(matcher: NameMatcher, ontology: Ontology, info: SourceInfo, ref: str,
