@@ -6,11 +6,14 @@ with absolute IRIs for values (``cpe23Uri``)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pipeline.manifest import load_manifest
 from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.nested import identifies, named_identifier
 from pipeline.sources.load import load_source
+
+ROOT = Path(__file__).resolve().parents[1] / "data" / "real-mappings"
 
 # components of the CycloneDX SBOM of the python:3.9 image (container-sbom-cyclonedx, sbom-python-3.9.json),
 # cut to the members read here: two libraries and the image's operating system
@@ -122,3 +125,81 @@ def test_a_member_named_as_an_iri_whose_values_are_iris_keys_its_objects_entity(
     assert not iri_like("homepageUrl", ["www.debian.org", "https://www.debian.org/"])
     # IRIs in a member not named as one (a description that is a link) are no identifier either
     assert not iri_like("description", ["https://www.debian.org/"])
+
+
+def test_an_identifier_some_occurrences_of_a_part_lack_keys_none_of_them(tmp_path):
+    """Two techniques of MITRE ATT&CK for ICS (attack-ics-sepses, ics-attack-subset.json: T0858 and T0868, cut to
+    their id, name, dates and references) with the case's SEPSES vocabulary: of each technique's five
+    ``external_references`` one holds an ``external_id`` (the ATT&CK page), four are citations without one. Keyed
+    by ``external_id`` the citations got no IRI (2 references of 10); keyed within their technique by position,
+    every occurrence is one ``attack:Reference`` with its URL."""
+    import shutil
+    from pipeline.cli import main
+    from pipeline.mappers.offline.nested import held_by_every_occurrence
+    case = ROOT / "attack-ics-sepses"
+    src = json.loads((case / "data" / "ics-attack-subset.json").read_text(encoding="utf-8"))
+    keep = ("type", "id", "name", "created", "modified", "external_references")
+    objects = [{k: o[k] for k in keep} for o in src["objects"]
+               if o["id"] in ("attack-pattern--2883c520-7957-46ca-89bd-dab1ad53b601",
+                              "attack-pattern--2aa406ed-81c3-4c1d-ba83-cfbee5a2847a")]
+    assert [len(o["external_references"]) for o in objects] == [5, 5]
+    (tmp_path / "bundle.json").write_text(json.dumps({"type": "bundle", "objects": objects}), encoding="utf-8")
+    for f in ("sepses-attack.ttl", "dcterms.ttl"):
+        shutil.copy(case / "ontology" / f, tmp_path / f)
+    (tmp_path / "case.yaml").write_text("name: attack-refs\nbase_iri: http://w3id.org/sepses/resource/\n"
+                                        "sources: [{path: bundle.json}]\n"
+                                        "ontologies: [sepses-attack.ttl, dcterms.ttl]\n", encoding="utf-8")
+    info = _info(tmp_path, {"type": "bundle", "objects": objects}, ("id",))
+    assert not held_by_every_occurrence(info, "external_references.external_id")
+    assert held_by_every_occurrence(info, "external_references.url") and held_by_every_occurrence(info, "name")
+    assert named_identifier(info, ("external_references.url", "external_references.external_id",
+                                   "external_references.source_name")) == ()
+    assert main(["-q", "run", str(tmp_path / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    out = next((tmp_path / "out").glob("*/attack-refs"))
+    ref = "http://w3id.org/sepses/vocab/ref/attack#"
+    rows = json.loads((out / "table.json").read_text(encoding="utf-8"))["rows"]
+    assert {r["subject_template"] for r in rows if r["entity_class"] == ref + "Reference"} == {
+        "http://w3id.org/sepses/resource/reference/{id}_{external_references.#}"}
+    kg = (out / "kg.nt").read_text(encoding="utf-8").splitlines()
+    subjects = sorted(t.split()[0] for t in kg if t.endswith(f"<{ref}Reference> ."))
+    base = "<http://w3id.org/sepses/resource/reference/attack-pattern--"
+    assert subjects == [f"{base}2883c520-7957-46ca-89bd-dab1ad53b601_{i}>" for i in range(5)] + [
+        f"{base}2aa406ed-81c3-4c1d-ba83-cfbee5a2847a_{i}>" for i in range(5)]
+    assert f'{base}2883c520-7957-46ca-89bd-dab1ad53b601_4> <{ref}referenceUrl> "https://www.plcgurus.net/plc-basics/" .' \
+        in kg
+    assert f'{base}2aa406ed-81c3-4c1d-ba83-cfbee5a2847a_0> <{ref}referenceId> "T0868" .' in kg
+
+
+def test_a_second_entity_of_single_values_and_value_lists_is_one_per_record(tmp_path):
+    """CAPEC 3.9 (capec-attack-patterns-sepses, its three attack patterns, SEPSES vocabularies): each pattern's
+    ``@Abstraction``, ``@Status``, likelihood and severity (once per pattern) and its lists of single values
+    (``Prerequisites/Prerequisite``, ``Mitigations/Mitigation``, ``Indicators/Indicator``: one member each, a
+    multi-valued property) open one ``capec:CAPEC`` per pattern, keyed by the pattern's ``@ID``; keyed by the
+    owner's key and every value, the values were combined as a cross product (and the rows marked for review)."""
+    import shutil
+    from pipeline.cli import main
+    from pipeline.mappers.offline.containers import split
+    from pipeline.mappers.offline.nested import within_owner
+    case = ROOT / "capec-attack-patterns-sepses"
+    shutil.copytree(case, tmp_path / "capec")
+    src = load_manifest(tmp_path / "capec" / "case.yaml").sources[0]
+    kind, data = next((k, d) for k, d in split(load_source(src, tmp_path / "c"), "capec.xml", set())
+                      if k.step.endswith("Attack_Pattern"))
+    info = SourceInfo(data, "Attack_Pattern.xml", "Attack_Pattern", list(data.references), key=("@ID",))
+    once = ("@Abstraction", "@Status", "capec:Likelihood_Of_Attack")
+    lists = ("capec:Prerequisites/capec:Prerequisite", "capec:Mitigations/capec:Mitigation")
+    assert within_owner(info, once + lists) == ("@ID",)
+    # a part with two members (a consequence's scope and impact) holds things of their own: not one per record
+    both = ("capec:Consequences/capec:Consequence/capec:Scope", "capec:Consequences/capec:Consequence/capec:Impact")
+    assert within_owner(info, once + both) == ("@ID",) + once + both
+    # lists of single values alone are values of the record's own entity: no entity per record here
+    assert within_owner(info, lists) == ("@ID",) + lists
+    assert main(["-q", "run", str(tmp_path / "capec" / "case.yaml"), "--out", str(tmp_path / "out")]) in (0, 1)
+    kg = (next((tmp_path / "out").glob("*/capec-attack-patterns-sepses")) / "kg.nt").read_text(encoding="utf-8")
+    C, R = "http://w3id.org/sepses/vocab/ref/capec#", "http://w3id.org/sepses/resource/cAPEC/"
+    lines = kg.splitlines()
+    assert sorted(t.split()[0] for t in lines if t.endswith(f"<{C}CAPEC> .")) == sorted(f"<{R}{i}>" for i in (1, 10, 96))
+    assert f'<{R}10> <{C}likelihoodOfAttack> "High" .' in lines and f'<{R}96> <{C}abstraction> "Detailed" .' in lines
+    assert [sum(1 for t in lines if t.startswith(f"<{R}{i}> <{C}{p}>")) for i in (1, 10, 96)
+            for p in ("prerequisite", "mitigation")] == [3, 1, 4, 4, 2, 1]
+    assert f'<{R}10> <{C}mitigation> "Do not expose environment variable to the user." .' in lines

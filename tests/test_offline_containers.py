@@ -6,7 +6,7 @@ from pipeline.manifest import Source
 from pipeline.mappers.offline.containers import record_kinds
 from pipeline.sources.load import load_source
 
-from helpers import kgc_run, table_rows
+from helpers import CASES, kgc_run, table_rows
 
 
 def test_each_kind_of_record_of_a_container_file_is_its_own_source(tmp_path):
@@ -72,3 +72,66 @@ def test_rows_of_a_kind_are_written_on_the_file_under_the_kind_element():
         "http://example.org/data/line/{Line/LineIdentification/@Value}",
         "Line/LineStart/@Value==Station/StationCode/@Value, Line/@id==Line/@id")
     assert (other.source_file, other.data_reference, other.join_condition) == ("stops.csv", "stop_id", "stops.a==routes.b")
+
+
+def test_kinds_listed_in_wrapper_elements_are_the_records(tmp_path):
+    # a catalogue of several collections, each in a list element of its own (`<Lines>` holding only `<Line>`s):
+    # the same register as xml-container-kinds, read kind by kind through the list elements
+    from pipeline.cli import main
+    import shutil
+    case = tmp_path / "case"
+    shutil.copytree(CASES / "xml-container-kinds", case)
+    (case / "register.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Register Name="rail register" Version="2">\n<Lines>\n'
+        '<Line><LineIdentification Value="L-100"/><LineStart Value="ST01"/><LineEnd Value="ST02"/>'
+        '<LineLength Value="12.5"/></Line>\n'
+        '<Line><LineIdentification Value="L-200"/><LineStart Value="ST02"/><LineEnd Value="ST03"/>'
+        '<LineLength Value="8.25"/></Line>\n</Lines>\n<Stations>\n'
+        '<Station><StationCode Value="ST01"/><StationName Value="Amersfoort"/></Station>\n'
+        '<Station><StationCode Value="ST02"/><StationName Value="Barneveld"/></Station>\n'
+        '<Station><StationCode Value="ST03"/><StationName Value="Ede"/></Station>\n</Stations>\n</Register>\n',
+        encoding="utf-8")
+    assert record_kinds(load_source(Source(case / "register.xml", "xml"), tmp_path / "c")) == [
+        "Lines/Line", "Stations/Station"]
+    assert main(["-q", "run", str(case / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
+    out = tmp_path / "out" / "tests" / "xml-container-kinds"
+    D = "http://example.org/data/"
+    assert table_rows(out / "table.md") == [
+        ("Lines/Line/LineIdentification/@Value", "register.xml", "rail:lineIdentification", "rail:Line",
+         D + "line/{Lines/Line/LineIdentification/@Value}", ""),
+        ("Lines/Line/LineLength/@Value", "register.xml", "rail:length", "rail:Line",
+         D + "line/{Lines/Line/LineIdentification/@Value}", ""),
+        ("Stations/Station/StationCode/@Value", "register.xml", "rail:stationCode", "rail:Station",
+         D + "station/{Stations/Station/StationCode/@Value}", ""),
+        ("Stations/Station/StationName/@Value", "register.xml", "rail:stationName", "rail:Station",
+         D + "station/{Stations/Station/StationCode/@Value}", ""),
+        ("Lines/Line/LineStart/@Value", "register.xml", "rail:lineStart", "rail:Line",
+         D + "line/{Lines/Line/LineIdentification/@Value}",
+         "Lines/Line/LineStart/@Value==Stations/Station/StationCode/@Value"),
+        ("Lines/Line/LineEnd/@Value", "register.xml", "rail:lineEnd", "rail:Line",
+         D + "line/{Lines/Line/LineIdentification/@Value}",
+         "Lines/Line/LineEnd/@Value==Stations/Station/StationCode/@Value"),
+    ]
+    R, T = "http://example.org/rail#", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+    kg = set((out / "kg.nt").read_text(encoding="utf-8").splitlines())
+    assert f"<{D}line/L-100> <{R}lineEnd> <{D}station/ST02> ." in kg
+    assert f"<{D}line/L-200> <{R}lineStart> <{D}station/ST02> ." in kg
+    assert f'<{D}station/ST03> <{R}stationName> "Ede" .' in kg
+    assert sum(1 for t in kg if f"<{T}> <{R}Station>" in t) == 3
+    assert sum(1 for t in kg if f"<{T}> <{R}Line>" in t) == 2
+    assert len(kg) == 19  # the flat register's triples, no more: the list elements and the root's attributes are no entity
+
+
+def test_a_list_element_that_repeats_or_holds_values_is_no_wrapper(tmp_path):
+    repeated = tmp_path / "repeated.xml"  # each record is its own list element: records of kind `A`, not lists
+    repeated.write_text("<R><A><x><v>1</v></x><x><v>2</v></x></A><A><x><v>3</v></x><x><v>4</v></x></A>"
+                        "<B><y>1</y></B><B><y>2</y></B></R>", encoding="utf-8")
+    valued = tmp_path / "valued.xml"  # the element holds a value beside its items: a part of a document
+    valued.write_text('<R><As n="2"><a><x>1</x></a><a><x>2</x></a></As><Bs><b><y>1</y></b><b><y>2</y></b></Bs></R>',
+                      encoding="utf-8")
+    mixed = tmp_path / "mixed.xml"  # items of two names: a part with children, no list
+    mixed.write_text("<R><As><a><x>1</x></a><c><x>2</x></c></As><Bs><b><y>1</y></b><b><y>2</y></b></Bs></R>",
+                     encoding="utf-8")
+    assert record_kinds(load_source(Source(repeated, "xml"), tmp_path / "c")) == ["A", "B"]
+    assert record_kinds(load_source(Source(valued, "xml"), tmp_path / "c")) == []
+    assert record_kinds(load_source(Source(mixed, "xml"), tmp_path / "c")) == []

@@ -11,6 +11,13 @@ kind per element name, as a person would write one logical source per kind (the 
 container: its root holds values of its own (``cbc:ID``, ``cbc:IssueDate``) or single structured parts
 (``cac:TenderingTerms``), and it stays one record (:mod:`.xmldoc`).
 
+A catalogue often lists each kind inside a list element of its own (CAPEC's ``<Attack_Pattern_Catalog>``
+holding ``<Attack_Patterns>`` with three ``<Attack_Pattern>`` and ``<External_References>`` with fifteen
+``<External_Reference>``): an element that occurs once under the root, holds no text and no attribute, and
+whose child elements, two or more, are all of one name and each structured, is a list, and its items are
+the records of the kind (``Attack_Patterns/Attack_Pattern``). The list element itself says nothing: it is
+the plural of its items, as a JSON array is (:func:`_list_items`).
+
 The mapper maps each kind as a source of its own (:func:`split`: records at ``<root>/<kind>``, one
 entity per occurrence, keys, classes and foreign keys found per kind, so a reference of one kind to
 the identifier of another is a join), then writes its rows on the file as the manifest names it
@@ -23,6 +30,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+
+from lxml import etree
 
 from pipeline.sources.load import SourceData
 from pipeline.sources.tree import markup_references, xml_records, xml_step
@@ -58,12 +67,14 @@ def record_kinds(data: SourceData) -> list[str]:
     A container: an XML source read as one record at its root (iterator detected, not given), whose
     root's children hold no text of their own, and whose children with child elements all occur at
     least :data:`MIN_OCCURRENCES` times (childless elements beside them, attributes only, are stamps of
-    the file: ``<MemberStateCode Code="IT"/>``).
+    the file: ``<MemberStateCode Code="IT"/>``); a list element (:func:`_list_items`) counts as its items,
+    and the kind's step goes through it.
 
     Args:
         data: a loaded source.
     Returns:
-        Steps such as ``['SectionOfLine', 'OperationalPoint']`` (prefixed when namespaced).
+        Steps such as ``['SectionOfLine', 'OperationalPoint']`` (prefixed when namespaced;
+        ``['Attack_Patterns/Attack_Pattern', ...]`` through list elements).
     """
     if data.source.format != "xml" or data.source.iterator or len(data.records) != 1 or data._tree is None:
         return []
@@ -77,10 +88,29 @@ def record_kinds(data: SourceData) -> list[str]:
     for c in children:
         if len(c):
             step = xml_step(c, data.element_prefixes)
+            # a list element occurs once: an element repeated under the root is a record that holds a part
+            items = _list_items(c) if sum(1 for d in children if d.tag == c.tag) == 1 else []
+            if items:
+                step = f"{step}/{xml_step(items[0], data.element_prefixes)}"
+                counts[step] = counts.get(step, 0) + len(items)
+                continue
             counts[step] = counts.get(step, 0) + 1
     if not counts or min(counts.values()) < MIN_OCCURRENCES:
         return []
     return list(counts)
+
+
+def _list_items(el: etree._Element) -> list[etree._Element]:
+    """The items of a list element: ``el`` holds no text and no attribute of its own, and its child elements,
+    at least :data:`MIN_OCCURRENCES`, share one name and each hold children or attributes (``<Attack_Patterns>``
+    holding only ``<Attack_Pattern>`` elements); ``[]`` for any other element (a part holding values, or
+    children of several kinds)."""
+    kids = [c for c in el if isinstance(c.tag, str)]
+    if len(kids) < MIN_OCCURRENCES or (el.text or "").strip() or el.attrib:
+        return []
+    if len({c.tag for c in kids}) != 1 or not all(len(c) or c.attrib for c in kids):
+        return []
+    return kids
 
 
 def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, SourceData]]:
@@ -95,7 +125,7 @@ def split(data: SourceData, name: str, taken: set[str]) -> list[tuple[Kind, Sour
     """
     out = []
     for step in record_kinds(data):
-        local = step.split(":")[-1]
+        local = step.split("/")[-1].split(":")[-1]
         kind = Kind(name, step, f"{local}.xml")
         if kind.name in taken:
             return []

@@ -24,6 +24,7 @@ from pipeline.mappers.offline.skos import match_value_map
 
 __all__ = ["parent", "one_join_per_object", "specialise_objects", "sibling_members", "ontology_identifier", "partial_key",
            "within_owner", "follow_owner_key", "member_id", "named_identifier", "identifies",
+           "held_by_every_occurrence",
            "foreign_key_owners"]
 
 
@@ -260,7 +261,10 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     would lose its conditions. When some records lack the object, the key adds the one member every
     record holding the object has (:func:`_presence_member`): a template with no value makes no IRI, so a
     record without the object gets no empty entity and no link to one; the owner's key still tells the
-    entities apart."""
+    entities apart. So is an entity of values read once per record beside lists of single values
+    (:func:`_values_of_one_entity`: a CAPEC pattern's ``@Status`` beside its ``Mitigations/Mitigation``):
+    each list is a multi-valued property of the one entity, and keyed by its values the lists would be
+    combined as a cross product."""
     listed = any(len(rec.get(r, ())) > 1 for rec in info.data.records for r in own)
     # JSON tells an object from an array by its syntax; an XML child element may repeat in the next
     # document whatever this one shows (its schema decides), so it keeps the values below
@@ -286,8 +290,27 @@ def within_owner(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
             sep = part_separator(info.data)
             chain = parts_of(info.data, info.data.iterator, f"{part}{sep}{POSITION}") or [part]
             return tuple(info.key) + tuple(f"{p}{sep}{POSITION}" for p in chain)
+        if _values_of_one_entity(info, own, parts):
+            present = _presence_member(info, own)
+            return tuple(info.key) + (own if present is None else present)
         return tuple(info.key) + own
     return own
+
+
+def _values_of_one_entity(info: SourceInfo, own: tuple[str, ...], parts: set[str | None]) -> bool:
+    """Whether ``own`` are the values of one entity per record: some members are read once per record, and
+    each repeating part holds one member of ``own``, its occurrences' own value, in no enclosing repeating
+    part (a list of single values is a multi-valued property, as :mod:`.occurrences` reads a part with one
+    member), so no occurrence is a thing of its own that a position would name. A list inside a repeating
+    part (the scopes of each of a pattern's consequences) belongs to that part's occurrences."""
+    if None not in parts:
+        return False
+    for part in parts - {None}:
+        inside = [r for r in own if repeating_part(info.data, info.data.iterator, r) == part]
+        if len(inside) != 1 or part not in (inside[0], _object_of(inside[0])) \
+                or len(parts_of(info.data, info.data.iterator, inside[0])) != 1:
+            return False
+    return True
 
 
 def identifies(info: SourceInfo, key: tuple[str, ...], own: tuple[str, ...]) -> bool:
@@ -331,9 +354,10 @@ def named_identifier(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     record, keys nothing here (``()``; the next rules of :func:`.properties.assign_properties` decide)."""
     ids = tuple(r for r in own if id_like(r))
     # a value that may repeat (a member of a list) keys the entity only when no other member does: an
-    # occurrence holding two would be two subjects, one holding none no subject (as for a record's key)
+    # occurrence holding two would be two subjects, one holding none no subject (as for a record's key);
+    # so a member of a part keys only when every occurrence of the part holds it
     once = tuple(r for r in ids if repeating_part(info.data, info.data.iterator, r) is None)
-    ids = once or ids
+    ids = once or tuple(r for r in ids if held_by_every_occurrence(info, r))
     if not ids or identifies(info, ids, own):
         return ids
     if not info.key or set(info.key) & set(own) or any(
@@ -407,7 +431,21 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
         return ()
     deepest = max(len(parent(r)) for r in ids)
     ids = [r for r in ids if len(parent(r)) == deepest]
-    return (ids[0],) if len(ids) == 1 and identifies(info, (ids[0],), own) else ()
+    return (ids[0],) if len(ids) == 1 and identifies(info, (ids[0],), own) \
+        and held_by_every_occurrence(info, ids[0]) else ()
+
+
+def held_by_every_occurrence(info: SourceInfo, ref: str) -> bool:
+    """Whether every occurrence of the repeating part ``ref`` lies in holds a value of it (``True`` for a
+    reference read once per record).
+
+    A key names each thing it keys: a template with no value makes no IRI, so an occurrence lacking its
+    key member is no entity at all (ATT&CK's ``external_references``: 33 of 97 hold an ``external_id``,
+    the other 64, citations, hold a source name, a description and a URL). A member some occurrences
+    lack keys nothing; the occurrences are then keyed within their owner (:func:`within_owner`), as the
+    partial key of a weak entity must be held by every occurrence (:func:`partial_key`)."""
+    part = repeating_part(info.data, info.data.iterator, ref)
+    return part is None or every_occurrence_holds(info.data, info.data.iterator, part, [ref])
 
 
 def foreign_key_owners(info: SourceInfo, ref: str, target: URIRef | None) -> list[URIRef]:
