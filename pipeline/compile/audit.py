@@ -33,7 +33,7 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
                                disjoint_ranges, is_langstring,
                                is_xsd_datatype)
 from pipeline.sources.load import SourceData
-from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map,
+from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map, quoted_constant,
                             split_class_alternatives)
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.domain import outside_domain, outside_range
@@ -697,6 +697,12 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
             return
     for ref in data_references(row):
         _check_reference(a, "data_reference", "data reference", ref, src)
+    constant = quoted_constant(row.data_reference)
+    if constant is not None and not relation and not src.has_reference(row.data_reference) \
+            and src.has_reference(constant):
+        a.add("data_reference", f"{row.data_reference.strip()} is a quoted constant: every record gets the text "
+              f"{constant!r}, though {constant!r} is a column/path of {_shown(src)} whose values the row would read "
+              "without the quotes", f"{constant} (the column's values)", constant, severity="warning")
     if row.subject_template:
         try:
             segments = parse_template(row.subject_template)
