@@ -75,6 +75,29 @@ def test_interrupted_rerun_keeps_the_previous_result(tmp_path: Path) -> None:
     assert not running.exists()
 
 
+def test_ctrl_c_to_the_process_group_is_one_line(tmp_path: Path) -> None:
+    """Ctrl-C on a terminal sends SIGINT to the whole foreground group, the Dask workers too: the
+    command alone says the interruption (the workers, started with SIGINT blocked, print nothing)."""
+    (tmp_path / "m.ttl").write_text(MAPPING, encoding="utf-8")
+    (tmp_path / "obs.csv").write_text("id,value\n" + "".join(f"{i},v{i}\n" for i in range(300_000)),
+                                      encoding="utf-8")
+    running = tmp_path / "out" / "kg.nt.parts.running"
+    args = ["materialize", "m.ttl", "out/kg.nt", "--distributed", "--workers", "2", "--block-size", "16k"]
+    # a new session, as a terminal's job is its own group; SIGINT at its default (a shell's background
+    # job would ignore it)
+    run = _kgc(args, tmp_path, start_new_session=True,
+               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while run.poll() is None and time.monotonic() < deadline and not _written(running):
+        time.sleep(0.05)
+    assert run.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 130
+    assert err.splitlines() == ["interrupted"], err
+    assert not running.exists()
+
+
 def test_swap_interrupted_between_renames_is_finished_by_the_next_run(tmp_path: Path) -> None:
     output = tmp_path / "kg.nt"
     old, new = Path(f"{output}.parts"), Path(f"{output}.parts.running")

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.errors import TableParseError
 from pipeline.table import (COLUMNS, json_schema, parse_concat, parse_join_condition, parse_markdown, parse_value_map,
-                            read_table, split_class_alternatives, write_table)
+                            quoted_constant, read_table, split_class_alternatives, write_table)
 from pipeline.table.cells import JoinPair, split_source_hint
 
 #: rows of each gold table, counted by hand in the files
@@ -34,6 +34,14 @@ def test_source_hints_concat_and_language(scenarios):
     assert [r.language_tag for r in h] == [None, "en", "es"]
     g = read_table(scenarios / "scenario1/1G/expected_table.md")
     assert any("7 cells for 8 columns" in n for n in g.notes)
+
+
+def test_quoted_constant():
+    assert quoted_constant("'Government body'") == "Government body"
+    assert quoted_constant(' "SE" ') == "SE"
+    assert quoted_constant("''") == ""
+    for cell in (None, "", "org_id", "'", "'open", "concat('a', 'b')", "'a', 'b'", "'a' + 'b'", "'it's'"):
+        assert quoted_constant(cell) is None, cell
 
 
 def test_scenario2_variants(scenarios):

@@ -184,3 +184,16 @@ def test_validate_passes_a_kg_whose_classes_have_keys(tmp_path, capsys):
                                             for i, s in enumerate("ab")), encoding="utf-8")
     assert main(["validate", str(tmp_path / "case.yaml"), str(tmp_path / "kg.nt"), "--out", str(tmp_path / "v.json")]) == 0
     assert "CS2-owlrl: passes" in capsys.readouterr().out.splitlines()
+
+
+def test_owlrl_finding_is_about_the_individual_or_the_literal() -> None:
+    """The location of an owlrl clash, located later in the KG file: the individual of a disjointness (a
+    blank one too, not the last class named) and the literal of a lexical clash (not its datatype)."""
+    from pipeline.validation.consistency import _subject_of
+
+    assert _subject_of("Disjoint classes http://ex.org/City and http://ex.org/Person have a common individual "
+                       "_:madrid2") == "_:madrid2"
+    assert _subject_of("Lexical value of the literal 'X \"1\"' does not match its datatype "
+                       "(http://www.w3.org/2001/XMLSchema#integer)") == \
+        '"X \\"1\\""^^<http://www.w3.org/2001/XMLSchema#integer>'
+    assert _subject_of("Property http://ex.org/p is functional but http://ex.org/a has two values") == "http://ex.org/a"

@@ -28,7 +28,7 @@ __all__ = ["PARSERS", "add_validate_parser", "add_score_parser"]
 
 #: Checks whose findings name a node of the KG and are located in its file (SHACL's focus nodes, the
 #: triples HermiT's inconsistency was traced to).
-_NODE_RESULTS = ("SHACL", "CS2-hermit")
+_NODE_RESULTS = ("SHACL", "CS2-hermit", "CS2-owlrl")
 
 
 def _case_context(manifest: str, work: Path, with_sources: bool = True):

@@ -33,7 +33,7 @@ from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_
                                disjoint_ranges, is_langstring,
                                is_xsd_datatype)
 from pipeline.sources.load import SourceData
-from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map,
+from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map, quoted_constant,
                             split_class_alternatives)
 from pipeline.table.cells import IRI_MARKERS
 from pipeline.compile.domain import outside_domain, outside_range
@@ -387,7 +387,10 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
         elif iri != SKOS.Concept and ontology.kind(iri) != "class":
             a.add("related_entity_class", f"related class {cls!r} is not declared in the ontology",
                   "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0], severity="warning")
-    if row.datatype and row.datatype.lower() not in IRI_MARKERS:
+    # a relation row's objects are the related entity's IRIs: its Datatype and Language Tag cells mark no
+    # literal, and the planner says they are not applied (plan._unapplied_relation_cells)
+    relation = _is_relation(row)
+    if row.datatype and row.datatype.lower() not in IRI_MARKERS and not relation:
         iri = ontology.expand(row.datatype)
         prop = ontology.expand(row.ontology_property)
         if iri != RDF.langString and is_langstring(iri):
@@ -417,7 +420,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
                   f"the restriction's base datatype {base}", base, severity="warning")
         elif prop is not None:
             _narrower_than_range(a, row, iri, ontology.ranges(prop))
-    conflict = tag_or_datatype(ontology, row)
+    conflict = None if relation else tag_or_datatype(ontology, row)
     if conflict is not None:
         used, dropped = (("Language Tag", "Datatype") if conflict.winner == "language_tag"
                          else ("Datatype", "Language Tag"))
@@ -430,7 +433,8 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             and not row.related_entity_class:
         _outside_range(a, row, prop_iri)
     _audit_template_prefix(a, row)
-    _audit_language(a, row, src)
+    if not relation:
+        _audit_language(a, row, src)
     if src is None:
         a.add("source_file", "cannot tell which source file the row reads (no hint, references found in none)",
               "a source file of the case", [s.name for s in case.sources][0] if case.sources else None)
@@ -697,6 +701,12 @@ def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:
             return
     for ref in data_references(row):
         _check_reference(a, "data_reference", "data reference", ref, src)
+    constant = quoted_constant(row.data_reference)
+    if constant is not None and not relation and not src.has_reference(row.data_reference) \
+            and src.has_reference(constant):
+        a.add("data_reference", f"{row.data_reference.strip()} is a quoted constant: every record gets the text "
+              f"{constant!r}, though {constant!r} is a column/path of {_shown(src)} whose values the row would read "
+              "without the quotes", f"{constant} (the column's values)", constant, severity="warning")
     if row.subject_template:
         try:
             segments = parse_template(row.subject_template)

@@ -25,7 +25,7 @@ from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
 from pipeline.fno.decimals import COMMA, POINT, decide_decimal_mark, decide_unit, stated_decimal_mark
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
-from pipeline.table import MappingRow, parse_concat, parse_value_map
+from pipeline.table import MappingRow, parse_concat, parse_value_map, quoted_constant
 from pipeline.table.template import Segment, TemplateError, parse_template
 
 __all__ = ["literal_object", "value_map_object"]
@@ -36,8 +36,8 @@ _ORDER_NAMES = {DMY: "day-first (DD/MM/YYYY)", MDY: "month-first (MM/DD/YYYY)"}
 
 
 def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term | None:
-    """The object of a literal row: a reference, ``concat`` of references (joined with a space), or a
-    function of them, with its datatype or language (tag or language map); an IRI term map when
+    """The object of a literal row: a reference, ``concat`` of references (joined with a space), a quoted
+    constant (``'Government body'``), or a function of them, with its datatype or language (tag or language map); an IRI term map when
     the Datatype cell says IRI. ``None`` when a reference cannot be read (the finding says why)."""
     conflict = tag_or_datatype(ctx.onto, row)
     tag_cell = "" if conflict is not None and conflict.winner == "datatype" else row.language_tag
@@ -49,6 +49,8 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
         if lang_ref is None:
             return None
     args = parse_concat(row.data_reference)
+    if args is None and quoted_constant(row.data_reference) is not None and not src.has_reference(row.data_reference):
+        args = [row.data_reference.strip()]  # a constant: what concat('Government body') writes, for every record
     if args:
         # BLINKG's expected graphs write concat(fname,lname) as "Bob Smith": two references side by side
         # join with a space; a quoted argument is the user's own separator (concat(a, ': ', b) is "x: y")

@@ -41,6 +41,7 @@ from pipeline.manifest import Case
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_value_map, split_class_alternatives
+from pipeline.table.cells import IRI_MARKERS
 
 __all__ = ["plan_mapping"]
 
@@ -107,6 +108,13 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
     """Pass 2: the row's predicate-object map on ``tm`` (a link-file row makes its own TriplesMap);
     ``False`` when the row is left out (the findings say why)."""
     pred = ctx.onto.expand(row.ontology_property)
+    has_map = bool(parse_value_map(row.function_output))
+    # skos:Concept as the related class means codes turned into concepts by a value map, unless a join condition
+    # names the source whose entities the concepts are (a thesaurus' own records: parentID -> skos:broader)
+    is_relation = bool(row.related_entity_class) and not has_map and (
+        ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept or bool(row.join_condition))
+    if is_relation:
+        _unapplied_relation_cells(ctx, row)
     if tm is None:
         if link_file(ctx, row):
             return True
@@ -116,11 +124,6 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
     if row.class_only:  # the subject map's class is the row's whole statement (pass 3 keeps tm for it)
         tm.lines.append(row.line)
         return True
-    has_map = bool(parse_value_map(row.function_output))
-    # skos:Concept as the related class means codes turned into concepts by a value map, unless a join condition
-    # names the source whose entities the concepts are (a thesaurus' own records: parentID -> skos:broader)
-    is_relation = bool(row.related_entity_class) and not has_map and (
-        ctx.onto.expand(split_class_alternatives(row.related_entity_class)[0]) != SKOS.Concept or bool(row.join_condition))
     if is_relation:
         objects = relation_objects(ctx, row, tm)
         tm = _per_occurrence_relation(ctx, row, tm, objects or [])
@@ -146,6 +149,25 @@ def _predicate_object(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan | No
     tm.poms.append(PredicateObject(pred, objects, row.line))
     tm.lines.append(row.line)
     return True
+
+
+def _unapplied_relation_cells(ctx: PlanContext, row: MappingRow) -> None:
+    """A warning per cell of a relation row that the compiler cannot apply: its objects are the related
+    entity's IRIs (made by that entity's subject template, or a join to its records), so a Function Name
+    has no value to change, and a Language Tag or a literal Datatype has no literal to mark (RDF 1.1
+    Concepts 3.3: only literals carry them; R2RML 7.3/7.4: rr:language and rr:datatype apply to term type
+    Literal alone). A Datatype saying IRI is what such a row writes and is not warned of."""
+    objects = f"the row's objects are the IRIs of {row.related_entity_class} (the related entity's subject " \
+              "template)"
+    if row.function_name:
+        ctx.find(row, "function_name", f"{row.function_name!r} is not applied: {objects}, which no function of this "
+                 "row changes", "no function on a relation row", severity="warning")
+    if row.language_tag:
+        ctx.find(row, "language_tag", f"{row.language_tag!r} is not applied: {objects}, and an IRI has no language "
+                 "tag", "no language tag on a relation row", severity="warning")
+    if row.datatype and row.datatype.strip().lower() not in IRI_MARKERS:
+        ctx.find(row, "datatype", f"{row.datatype!r} is not applied: {objects}, and an IRI has no datatype",
+                 "IRI (or no datatype) on a relation row", severity="warning")
 
 
 def _per_occurrence_relation(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan,

@@ -60,6 +60,7 @@ import os
 import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -414,12 +415,36 @@ def _client(workers: int, scheduler: str | None) -> tuple[Any, Any]:
             get_mp_context().set_forkserver_preload(list(_PRELOAD))
     import dask
 
-    with dask.config.set(settings):
+    # the scheduler's HTTP server starts whatever the dashboard setting (None means its default port,
+    # 8787, and a warning on the console when another cluster holds it): a free port of this host
+    with dask.config.set(settings), _sigint_held():
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None, silence_logs=logging.WARNING)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.WARNING)
     client = Client(cluster)
     client.run(_quiet_worker_logs)
     return client, cluster
+
+
+@contextlib.contextmanager
+def _sigint_held():
+    """SIGINT blocked in the calling (main) thread while a local cluster starts.
+
+    Ctrl-C on a terminal sends SIGINT to every process of the foreground group, the Dask worker
+    processes too, each of which then ends on its own ``KeyboardInterrupt`` with a traceback on the
+    console. A signal mask is inherited by the threads a thread creates (the cluster's event loop)
+    and the processes they fork (POSIX ``pthread_sigmask``, ``fork``), and kept across ``exec``, so
+    the workers started meanwhile never receive SIGINT: the command alone does, closes the cluster
+    (which stops its workers) and says so in one line. A Ctrl-C during the start is delivered to the
+    command when the mask is restored. Elsewhere than in the main thread of a POSIX process: no change.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _quiet_worker_logs() -> None:

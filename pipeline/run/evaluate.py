@@ -357,7 +357,8 @@ def graph_validation(kg_path: Path, kg: Graph | None, ontology: Ontology, case: 
             r["findings"].append(_imports_finding(missing))
             r["n_findings"] += 1
         result[name] = r
-    for name in ("SHACL", "CS2-hermit"):  # results naming a node (HermiT's: the triples its clash was traced to)
+    # results naming a node (HermiT's: the triples its clash was traced to; owlrl's: the individual or literal)
+    for name in ("SHACL", "CS2-hermit", "CS2-owlrl"):
         result[name]["findings"] = shacl_positions(result[name]["findings"], source if read_as else Path(kg_path))
     result[VOCABULARY] = terms  # last: the other checks keep their places in the listings
     return result
@@ -416,7 +417,7 @@ def _position(focus: str, term: str, source: Path, lines: list[str]) -> tuple[in
     """``(line, column)`` of a SHACL result in ``lines``: its value (``term``, N-Triples form; may be
     empty) on a line naming the focus node, else the value's first occurrence, else the focus
     node's; each lookup only when the one before found nothing; ``None`` when none does."""
-    named = focus if focus.startswith("_:") else f"<{focus}>"  # a blank node by the file's label
+    named = focus if focus.startswith(("_:", '"')) else f"<{focus}>"  # a blank node by the file's label; a literal
     if term:
         key = _value_key(term)
         for n, line in enumerate(lines, 1):  # the value on the focus node's own line (N-Triples, one-line Turtle)

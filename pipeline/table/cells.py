@@ -17,6 +17,7 @@ __all__ = [
     "split_source_hint",
     "split_arguments",
     "parse_concat",
+    "quoted_constant",
     "JoinPair",
     "parse_join_condition",
     "parse_value_map",
@@ -121,6 +122,21 @@ def parse_concat(reference: str | None) -> list[str] | None:
         return None
     try:
         return split_arguments(m.group("args"))
+    except ValueError:
+        return None
+
+
+def quoted_constant(reference: str | None) -> str | None:
+    """The text of a Data Reference cell that is one quoted string (``'Government body'``, ``"SE"``), else ``None``.
+
+    Such a cell is a constant, the same value for every record, as a quoted argument of ``concat`` is
+    (``concat(lname, ', ', fname)``); ``concat('a', 'b')`` and ``'a', 'b'`` are not one quoted string.
+    """
+    text = (reference or "").strip()
+    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
+        return None
+    try:
+        return text[1:-1] if split_arguments(text) == [text] and text[0] not in text[1:-1] else None
     except ValueError:
         return None
 

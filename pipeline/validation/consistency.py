@@ -348,7 +348,20 @@ def _owlrl_lexical_false_positive(message: str) -> bool:
     return bool(m) and not Literal(m.group(1), datatype=URIRef(m.group(2))).ill_typed
 
 
+_INDIVIDUAL = re.compile(r"common individual (\S+)\s*$")
+_ILL_TYPED = re.compile(r"^Lexical value of the literal '(.*)' does not match its datatype \((\S+)\)\s*$", re.S)
+
+
 def _subject_of(message: str) -> str:
+    """What an owlrl clash is about, for the finding's ``location`` (then located in the KG file): the
+    individual of a disjointness (``... have a common individual _:b1``: the node, not the last class
+    named), the literal of a lexical clash in N-Triples form (``"X1"^^<...#integer>``, not its datatype),
+    else the last IRI the message names."""
+    if m := _INDIVIDUAL.search(message):
+        return m.group(1)
+    if m := _ILL_TYPED.match(message):
+        lexical = m.group(1).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+        return f'"{lexical}"^^<{m.group(2)}>'
     iris = re.findall(r"(?:https?|urn|file):[^\s,()]+", message)
     return iris[-1] if iris else ""
 

@@ -44,7 +44,7 @@ from rdflib.namespace import SKOS
 
 from pipeline.findings import Finding
 from pipeline.ontology import Ontology
-from pipeline.table.cells import parse_concat, parse_join_condition, split_class_alternatives
+from pipeline.table.cells import parse_concat, parse_join_condition, quoted_constant, split_class_alternatives
 from pipeline.table.model import MappingRow, MappingTable
 from pipeline.scoring.mapping.similarity import CellSimilarity
 
@@ -96,7 +96,7 @@ def _reference_parts(ref: str | None) -> list[str]:
         return []
     args = parse_concat(ref)
     if args is None:
-        return [ref.strip()]
+        return [] if quoted_constant(ref) is not None else [ref.strip()]  # a constant reads no column
     return [a for a in args if a and a[0] not in "'\""]
 
 
