@@ -38,7 +38,7 @@ from pipeline.rdflists import members as rdf_members
 __all__ = ["WELL_KNOWN_PREFIXES", "Ontology", "load_ontology", "is_xsd_datatype", "is_langstring", "Restriction",
            "datatype_restriction", "superproperties", "disjoint_ranges", "VALUE_FAMILY", "VALUE_UNION",
            "UNIVERSAL_CLASSES", "BUILTIN_PROPERTIES", "BUILTIN_DATATYPES", "sniff_syntax",
-           "closest_term", "DATATYPE_SPELLING", "namespace", "local_name"]
+           "closest_term", "DATATYPE_SPELLING", "namespace", "local_name", "expression_subclasses"]
 
 #: Prefixes a table may use without the ontology declaring them (prefix.cc
 #: consensus). ``epo`` is the eProcurement Ontology, whose files use ``:``.
@@ -213,20 +213,59 @@ class Ontology:
 
     # -- term kinds -------------------------------------------------------
     @cached_property
+    def declared_classes(self) -> frozenset[URIRef]:
+        """The named classes class axioms make classes, datatypes and the universal classes left out:
+        ``owl:Class``/``rdfs:Class`` subjects, both ends of ``rdfs:subClassOf``,
+        ``owl:equivalentClass``, ``owl:disjointWith`` and ``owl:complementOf``, the objects of
+        ``owl:onClass``, the subject and members of ``owl:disjointUnionOf``, and the named members of
+        every ``owl:intersectionOf``/``owl:unionOf`` such an end is (OWL 2 RDF-Based Semantics, section 5:
+        the domain and range of these properties are classes, and the members of a class's intersection
+        or union are classes). An ``owl:equivalentClass`` or ``owl:disjointWith`` with a data range at
+        either end (a named datatype defined by a datatype restriction, OWL 2 Structural Specification
+        9.4) relates datatypes."""
+        g = self.graph
+        # a blank node typed owl:Class is an expression written in place (a domain's union): its members are
+        # classes where it is used (an rdfs:domain's: implied_classes), not declared ones
+        named: set[Any] = {s for t in (OWL.Class, RDFS.Class) for s in g.subjects(RDF.type, t) if isinstance(s, URIRef)}
+        ends: set[Any] = {x for pair in g.subject_objects(RDFS.subClassOf) for x in pair}
+        for pred in (OWL.equivalentClass, OWL.disjointWith):
+            for a, b in g.subject_objects(pred):
+                if not (self._is_data_range(a) or self._is_data_range(b)):
+                    ends.update((a, b))
+        ends.update(x for pair in g.subject_objects(OWL.complementOf) for x in pair)
+        ends.update(g.objects(None, OWL.onClass))
+        for c, lst in g.subject_objects(OWL.disjointUnionOf):
+            ends.add(c)
+            ends.update(rdf_members(g, lst))
+        out: set[URIRef] = set(named)
+        for e in ends:
+            out |= self._class_expr(e)
+        return frozenset(c for c in out if isinstance(c, URIRef) and c not in UNIVERSAL_CLASSES
+                         and not self.is_datatype(c))
+
+    def _is_data_range(self, node: Any) -> bool:
+        """Whether ``node`` is a data range: a datatype (:meth:`is_datatype`), a named datatype defined by a
+        datatype restriction, or a blank node typed ``rdfs:Datatype`` or built with ``owl:onDatatype`` /
+        ``owl:datatypeComplementOf`` (OWL 2 Mapping to RDF Graphs, Table 4)."""
+        if isinstance(node, URIRef):
+            return self.is_datatype(node) or datatype_restriction(self.graph, node) is not None
+        return (node, RDF.type, RDFS.Datatype) in self.graph or any(
+            self.graph.value(node, p) is not None for p in (OWL.onDatatype, OWL.datatypeComplementOf))
+
+    @cached_property
     def classes(self) -> frozenset[URIRef]:
-        """Named classes: ``owl:Class``/``rdfs:Class`` subjects, ``rdfs:subClassOf`` ends and the classes
-        that RDFS semantics implies, except datatypes (a user datatype written ``rdfs:subClassOf
-        xsd:float`` is no class, nor is a schema.org DataType such as ``schema:Text``) and the universal
-        classes ``owl:Thing`` and ``rdfs:Resource``.
+        """Named classes: the terms class axioms make classes (:attr:`declared_classes`: declarations,
+        both ends of ``rdfs:subClassOf``/``owl:equivalentClass``/``owl:disjointWith``, members of a class's
+        intersection or union ...) and the classes that RDFS semantics implies, except datatypes (a user
+        datatype written ``rdfs:subClassOf xsd:float`` is no class, nor is a schema.org DataType such as
+        ``schema:Text``) and the universal classes ``owl:Thing`` and ``rdfs:Resource``.
 
         RDFS entailment rules rdfs2/rdfs3 (RDF 1.1 Semantics, section 9.2.1) make every value of
         ``rdfs:domain`` a class, and every value of ``rdfs:range`` of a property that is not an
         ``owl:DatatypeProperty`` a class too (RDFS vocabularies such as EBUCore declare classes only
         this way). The range of a datatype property is a data range (OWL 2), never a class here.
         """
-        out = {s for t in (OWL.Class, RDFS.Class) for s in self.graph.subjects(RDF.type, t)}
-        for s, o in self.graph.subject_objects(RDFS.subClassOf):
-            out.update({s, o})
+        out = set(self.declared_classes)
         data = set(self.graph.subjects(RDF.type, OWL.DatatypeProperty))
         for p, d in self.graph.subject_objects(RDFS.domain):
             out |= self._class_expr(d)
@@ -237,16 +276,15 @@ class Ontology:
                          and not self.is_datatype(c))
 
     def implied_classes(self) -> frozenset[URIRef]:
-        """Classes known only through ``rdfs:domain``/``rdfs:range`` (not declared as a class)."""
-        declared = {s for t in (OWL.Class, RDFS.Class) for s in self.graph.subjects(RDF.type, t)}
-        declared |= {x for pair in self.graph.subject_objects(RDFS.subClassOf) for x in pair}
-        return frozenset(self.classes - declared)
+        """Classes known only through ``rdfs:domain``/``rdfs:range`` (no class axiom names them)."""
+        return frozenset(self.classes - self.declared_classes)
 
     @cached_property
     def undescribed_superclasses(self) -> frozenset[URIRef]:
-        """Classes the files only name as the superclass of another and never describe: the object of an
-        ``rdfs:subClassOf``, the subject of no triple (no declaration, label, comment nor superclass of its
-        own) and no domain or range. RDFS makes it a class (the range of ``rdfs:subClassOf`` is
+        """Classes the files only name in another's axiom and never describe: the object of an
+        ``rdfs:subClassOf`` (or a member of an intersection, the other end of an equivalence), the
+        subject of no triple (no declaration, label, comment nor superclass of its own) and no domain or
+        range. RDFS makes it a class (the range of ``rdfs:subClassOf`` is
         ``rdfs:Class``), but it is a term of a vocabulary that was not loaded (FOAF's
         ``foaf:Person rdfs:subClassOf contact:Person``; OWL 2 Structural Specification 5.8.1 would have it
         declared): nothing loaded says what it is, so any record fits it vacuously."""
@@ -642,20 +680,26 @@ class Ontology:
         return out
 
     def superclasses(self, cls: URIRef) -> set[URIRef]:
-        """Reflexive-transitive closure of ``cls`` over ``rdfs:subClassOf`` and ``owl:equivalentClass``
-        (either direction: OWL 2 equivalent classes are subclasses of each other), named classes only.
-        Returns a new set."""
-        return set(self._cached("superclasses", cls, lambda: self._closure(cls, RDFS.subClassOf,
-                                                                           OWL.equivalentClass)))
+        """Reflexive-transitive closure of ``cls`` over ``rdfs:subClassOf``, ``owl:equivalentClass``
+        (either direction: OWL 2 equivalent classes are subclasses of each other) and the subclass
+        relations class expressions entail (:func:`expression_subclasses`: a class equivalent to an
+        intersection lies under each member), named classes only. Returns a new set."""
+        return set(self._cached("superclasses", cls, lambda: _closure(self.graph, cls, RDFS.subClassOf,
+                                                                      OWL.equivalentClass, self._expression_up)))
+
+    @cached_property
+    def _expression_up(self) -> dict[URIRef, frozenset[URIRef]]:
+        """Named class -> the named superclasses class expressions give it (:func:`expression_subclasses`)."""
+        out: dict[URIRef, set[URIRef]] = {}
+        for sub, sup in expression_subclasses(self.graph):
+            out.setdefault(sub, set()).add(sup)
+        return {c: frozenset(s) for c, s in out.items()}
 
     def superproperties(self, prop: URIRef) -> set[URIRef]:
         """Reflexive-transitive closure of ``prop`` over ``rdfs:subPropertyOf`` and
         ``owl:equivalentProperty`` (either direction). Returns a new set."""
-        return set(self._cached("superproperties", prop, lambda: self._closure(prop, RDFS.subPropertyOf,
-                                                                               OWL.equivalentProperty)))
-
-    def _closure(self, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
-        return _closure(self.graph, start, up, same)
+        return set(self._cached("superproperties", prop, lambda: _closure(self.graph, prop, RDFS.subPropertyOf,
+                                                                         OWL.equivalentProperty)))
 
     def labels(self, iri: URIRef) -> list[str]:
         """``rdfs:label``, ``skos:prefLabel``/``altLabel`` texts of ``iri`` (English first). Returns a new list."""
@@ -827,11 +871,54 @@ def superproperties(g: Graph, prop: URIRef) -> frozenset[URIRef]:
     return _closure(g, prop, RDFS.subPropertyOf, OWL.equivalentProperty)
 
 
-def _closure(g: Graph, start: URIRef, up: URIRef, same: URIRef) -> frozenset[URIRef]:
+def expression_subclasses(g: Graph) -> list[tuple[URIRef, URIRef]]:
+    """``(subclass, superclass)`` pairs of named classes that the class expressions of ``g`` entail, beyond
+    the ``rdfs:subClassOf``/``owl:equivalentClass`` triples between named classes:
+
+    * ``C owl:equivalentClass`` (either way) or ``rdfs:subClassOf`` an ``owl:intersectionOf``: ``C`` is a
+      subclass of each member (OWL 2 RL rules cls-int2 with cax-eqc1/cax-eqc2, scm-int with scm-sco;
+      OWL 2 Direct Semantics, ObjectIntersectionOf);
+    * ``C owl:equivalentClass`` (either way) an ``owl:unionOf``, or ``C owl:disjointUnionOf`` a list:
+      each member is a subclass of ``C`` (OWL 2 RL rule scm-uni; DisjointUnion, Structural
+      Specification 9.1.4).
+
+    Nested intersections (of an intersection) and unions (of a union) are flattened; members that are
+    other expressions (restrictions, complements) name no class and give no pair.
+    """
+    def named(node: Any, op: URIRef, _open: frozenset = frozenset()) -> set[URIRef]:
+        if isinstance(node, URIRef):
+            return {node}
+        if not isinstance(node, BNode) or node in _open:
+            return set()
+        head = g.value(node, op)
+        if head is None:
+            return set()
+        return {m for x in rdf_members(g, head) for m in named(x, op, _open | {node})}
+
+    out: list[tuple[URIRef, URIRef]] = []
+    for pred in (OWL.equivalentClass, RDFS.subClassOf):
+        for a, b in g.subject_objects(pred):
+            pairs = [(a, b), (b, a)] if pred == OWL.equivalentClass else [(a, b)]
+            for c, expr in pairs:
+                if not isinstance(c, URIRef) or not isinstance(expr, BNode):
+                    continue
+                out += [(c, m) for m in named(expr, OWL.intersectionOf) if m != c]
+                if pred == OWL.equivalentClass:
+                    out += [(m, c) for m in named(expr, OWL.unionOf) if m != c]
+    for c, lst in g.subject_objects(OWL.disjointUnionOf):
+        if isinstance(c, URIRef):
+            out += [(m, c) for m in rdf_members(g, lst) if isinstance(m, URIRef) and m != c]
+    return list(dict.fromkeys(out))
+
+
+def _closure(g: Graph, start: URIRef, up: URIRef, same: URIRef,
+             extra: dict[URIRef, frozenset[URIRef]] | None = None) -> frozenset[URIRef]:
+    """Reflexive-transitive closure of ``start`` over ``up``, ``same`` (either direction) and the
+    ``extra`` edges (term -> terms above it); named terms only."""
     out, todo = {start}, [start]
     while todo:
         x = todo.pop()
-        for y in (*g.objects(x, up), *g.objects(x, same), *g.subjects(same, x)):
+        for y in (*g.objects(x, up), *g.objects(x, same), *g.subjects(same, x), *(extra or {}).get(x, ())):
             if isinstance(y, URIRef) and y not in out:
                 out.add(y)
                 todo.append(y)

@@ -56,6 +56,26 @@ def test_the_class_both_ends_of_a_relation_must_be_comes_from_its_super_properti
     assert hierarchy_class(onto, URIRef(EX + "packedIn")) is None
 
 
+def test_a_relation_of_no_domain_gives_its_range_alone(tmp_path):
+    """Case mapper-hierarchy-relation-of-range-only: an excerpt of SKOS without skos:semanticRelation states
+    skos:broader's range alone; the parents are records of the file, so its one kind of record is of the range."""
+    f = tmp_path / "o.ttl"
+    f.write_text("""@prefix skos: <http://www.w3.org/2004/02/skos/core#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix ex: <http://ex.org/> .
+skos:Concept a owl:Class . ex:Sub rdfs:subClassOf skos:Concept . ex:Other a owl:Class .
+skos:broader a owl:ObjectProperty ; rdfs:range skos:Concept .
+ex:under a owl:ObjectProperty ; rdfs:range skos:Concept , ex:Sub .
+ex:apart a owl:ObjectProperty ; rdfs:range [ owl:unionOf ( ex:Sub ex:Other ) ] .
+ex:nothing a owl:ObjectProperty .
+""", encoding="utf-8")
+    onto = load_ontology([f])
+    assert hierarchy_class(onto, SKOS.broader) == SKOS.Concept
+    assert hierarchy_class(onto, URIRef("http://ex.org/under")) == URIRef("http://ex.org/Sub")
+    # a union range is no one class; no range at all relates things of any kind
+    assert hierarchy_class(onto, URIRef("http://ex.org/apart")) is None
+    assert hierarchy_class(onto, URIRef("http://ex.org/nothing")) is None
+
+
 def test_the_parent_column_names_broader_by_the_vocabulary_s_comment():
     onto = _ontology()
     matcher = NameMatcher(onto, use_embeddings=False)

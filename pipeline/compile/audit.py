@@ -21,7 +21,7 @@ from lxml import etree
 from owlrl.XsdDatatypes import OWL_Datatype_Subsumptions
 from rapidfuzz import fuzz, process
 from rdflib import URIRef
-from rdflib.namespace import RDF, RDFS, SKOS, XSD
+from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from pipeline.materialize.limits import ENGINE_CANNOT, json_reference_issue, xml_reference_issue
 from pipeline.materialize.rml.check import unknown_xsd_datatype
@@ -32,6 +32,7 @@ from pipeline.manifest import Case
 from pipeline.ontology import (BUILTIN_DATATYPES, DATATYPE_SPELLING, WELL_KNOWN_PREFIXES, Ontology, datatype_restriction,
                                disjoint_ranges, is_langstring,
                                is_xsd_datatype)
+from pipeline.rdflists import members as rdf_members
 from pipeline.sources.load import SourceData
 from pipeline.table import (MappingRow, MappingTable, parse_concat, parse_join_condition, parse_value_map, quoted_constant,
                             split_class_alternatives)
@@ -221,6 +222,59 @@ def _narrower_than_range(a: _RowAudit, row: MappingRow, datatype: URIRef, ranges
 
 
 
+def _stated_range_clauses(onto: Ontology, prop: URIRef) -> list[frozenset[URIRef]]:
+    """The clauses of :meth:`Ontology.range_clauses` that ``rdfs:range`` axioms state (of ``prop`` or a
+    super-property; a union or intersection read through its named members): what rdfs3 entails. A
+    schema.org ``rangeIncludes`` listing entails nothing (https://schema.org/docs/datamodel.html: text
+    is expected where other types are), so its clause is left out."""
+    def named(node, depth: int = 0) -> set:
+        if isinstance(node, URIRef) or depth > 8:
+            return {node}
+        return {m for pred in (OWL.unionOf, OWL.intersectionOf) for lst in onto.graph.objects(node, pred)
+                for x in rdf_members(onto.graph, lst) for m in named(x, depth + 1)}
+    stated = {m for q in onto.superproperties(prop) for o in onto.graph.objects(q, RDFS.range) for m in named(o)}
+    if prop in (RDFS.label, RDFS.comment):  # RDFS's axiomatic triples state their range (RDF Schema 1.1, 3.6, 3.7)
+        stated.add(RDFS.Literal)
+    return [c for c in onto.range_clauses(prop) if c and c <= stated]
+
+
+def _class_range(onto: Ontology, prop: URIRef) -> str | None:
+    """The range of ``prop`` in words (``ex:Page``, ``ex:A or ex:B``) when a stated clause of it
+    (:func:`_stated_range_clauses`) holds classes of the ontology only, else ``None``."""
+    for c in _stated_range_clauses(onto, prop):
+        if all(r in onto.classes for r in c):
+            return " or ".join(onto.compact(r) for r in sorted(c))
+    return None
+
+
+def _iris_for_literal_property(a: _RowAudit, row: MappingRow, prop: URIRef) -> None:
+    """Warn when the row writes IRIs (Datatype ``IRI``, with ``mailto()``/``tel()`` or an IRI template, a
+    value map to concepts, a Related Entity Class) as values of a property whose values are literals: an
+    ``owl:DatatypeProperty`` (OWL 2 Structural Specification 5.4: it relates individuals to literals), or
+    a property whose ``rdfs:range`` is a datatype (a stated clause of datatypes only,
+    :func:`_stated_range_clauses`: an IRI is in no datatype's value space, RDF 1.1 Semantics, section 7). The KG then fails the shapes
+    derived from the ontology (``sh:nodeKind sh:Literal``, ``sh:datatype``); a literal datatype, the
+    range's, is the fix (the converse, literals for an ``owl:ObjectProperty``, is warned in
+    :func:`_audit_row`)."""
+    onto = a.ontology
+    data_ranges = [c for c in _stated_range_clauses(onto, prop) if all(onto.is_datatype(r) for r in c)]
+    data = onto.kind(prop) == "datatype_property"
+    if not data and not data_ranges:
+        return
+    what = "Related Entity Class" if row.related_entity_class and not (row.datatype or "").strip() else \
+        "a value map to concepts" if (row.datatype or "").lower() not in IRI_MARKERS else \
+        f"Datatype {row.datatype.strip()!r}" + (f" with {row.function_name.strip()}" if row.function_name else "")
+    xsd = sorted(r for c in data_ranges for r in c if is_xsd_datatype(r))
+    shown = " or ".join(onto.compact(r) for c in data_ranges for r in sorted(c))
+    why = (f"an owl:DatatypeProperty, whose values are literals (OWL 2 Structural Specification 5.4)" if data
+           else "a property whose values are literals") + (f", of range {shown}" if shown else "")
+    column = "related_entity_class" if what == "Related Entity Class" else "datatype"
+    a.add(column, f"{row.ontology_property!r} is {why}, but {what} writes IRIs: an IRI is in no datatype's "
+          "value space, so the KG fails the shapes derived from the ontology", "a literal datatype"
+          + (f" (the range {onto.compact(xsd[0])})" if xsd else "") + ", or an object property for IRIs",
+          xsd[0] if xsd and column == "datatype" else None, severity="warning")
+
+
 #: Ranges any literal fits: no datatype to disagree with.
 _ANY_LITERAL = {RDFS.Literal, RDF.PlainLiteral}
 
@@ -365,10 +419,15 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
             _related_outside_range(a, row, prop_iri)
     literal_objects = (row.datatype or "").lower() not in IRI_MARKERS and not parse_value_map(row.function_output)
     related = split_class_alternatives(row.related_entity_class)
-    if prop_iri is not None and ontology.kind(prop_iri) == "object_property" and not row.related_entity_class \
-            and literal_objects:
-        # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3); a literal object contradicts it
-        a.add("related_entity_class", f"{row.ontology_property!r} is an owl:ObjectProperty but the row has no "
+    class_range = _class_range(ontology, prop_iri) if prop_iri is not None else None
+    if prop_iri is not None and (ontology.kind(prop_iri) == "object_property" or class_range) \
+            and not row.related_entity_class and literal_objects:
+        # an owl:ObjectProperty relates individuals (OWL 2 structural spec 5.3), and so does a property whose
+        # range is a class (rdfs3 makes each object an instance of it; OWL 2 Direct Semantics keeps literals
+        # out of every class): a literal object contradicts it
+        what = "an owl:ObjectProperty" if ontology.kind(prop_iri) == "object_property" else \
+            f"a property of range {class_range}"
+        a.add("related_entity_class", f"{row.ontology_property!r} is {what} but the row has no "
               "related entity class (nor IRI datatype): its objects are written as literals",
               "the class of the objects (or IRI in the datatype column)", severity="warning")
     elif prop_iri is not None and literal_objects and len(related) == 1 and ontology.expand(related[0]) == SKOS.Concept \
@@ -379,6 +438,8 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
               f"(Function Output 'code -> concept IRI', one pair per code) nor IRI datatype: the values of "
               f"{row.data_reference!r} are written as literals, not concepts",
               "a value map from the column's codes to the concepts of the SKOS scheme", severity="warning")
+    if prop_iri is not None and (not literal_objects or row.related_entity_class):
+        _iris_for_literal_property(a, row, prop_iri)
     for cls in related:
         iri = ontology.expand(cls)
         if iri is None:

@@ -7,7 +7,8 @@ parser reads them (:class:`AxiomCheck`, fed like :class:`.sample.SubjectSample`)
 in the triples and memory linear in the values of the constrained properties.
 
 Class membership is the asserted ``rdf:type`` closed under the ontology's told ``rdfs:subClassOf``
-and ``owl:equivalentClass`` between named classes (OWL 2 RL rules cax-sco, cax-eqc1/2); a
+and ``owl:equivalentClass`` between named classes (OWL 2 RL rules cax-sco, cax-eqc1/2) and the
+subclass relations of class expressions (a class equivalent to an intersection, cls-int2); a
 property's datatype ranges include those of its told super-properties (``rdfs:subPropertyOf``,
 ``owl:equivalentProperty``, transitively: RDF 1.1 Semantics rdfs7 then rdfs3, OWL 2 RL prp-spo1
 then prp-rng); nothing else is inferred (no domain/range typing or ``owl:sameAs``), so every error is an
@@ -57,7 +58,8 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.findings import Finding
-from pipeline.ontology import VALUE_FAMILY, VALUE_UNION, Restriction, datatype_restriction, superproperties
+from pipeline.ontology import (VALUE_FAMILY, VALUE_UNION, Restriction, datatype_restriction, expression_subclasses,
+                               superproperties)
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import facet_violation
 from pipeline.validation.result import Result
@@ -340,11 +342,14 @@ def _text(term: Any) -> str:
 
 def _superclasses(g: Graph, extra: set[str]) -> dict[str, set[str]]:
     """Every named class -> itself and its told superclasses (``rdfs:subClassOf``, ``owl:equivalentClass``
-    between named classes, transitively)."""
+    between named classes, and those class expressions entail, :func:`pipeline.ontology.expression_subclasses`:
+    a class equivalent to an intersection lies under each member; transitively)."""
     up: dict[str, set[str]] = defaultdict(set)
     for a, b in g.subject_objects(RDFS.subClassOf):
         if isinstance(a, URIRef) and isinstance(b, URIRef):
             up[str(a)].add(str(b))
+    for a, b in expression_subclasses(g):
+        up[str(a)].add(str(b))
     for a, b in g.subject_objects(OWL.equivalentClass):
         if isinstance(a, URIRef) and isinstance(b, URIRef):
             up[str(a)].add(str(b))

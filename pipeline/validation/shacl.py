@@ -78,8 +78,8 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import (BUILTIN_DATATYPES, datatype_restriction, disjoint_ranges, is_langstring, is_xsd_datatype,
-                               superproperties)
+from pipeline.ontology import (BUILTIN_DATATYPES, Ontology, datatype_restriction, disjoint_ranges, is_langstring,
+                               is_xsd_datatype, superproperties)
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import anchored_pattern
@@ -121,9 +121,11 @@ def _named(g: Graph, node: Any, op: URIRef) -> list[URIRef]:
 
 
 def _classes(g: Graph) -> set[URIRef]:
-    out = {s for t in (OWL.Class, RDFS.Class) for s in g.subjects(RDF.type, t)}
-    out |= {c for pair in g.subject_objects(RDFS.subClassOf) for c in pair}
-    return {c for c in out if isinstance(c, URIRef)}
+    """The classes of the ontology graph ``g`` a range or ``owl:allValuesFrom`` may name for an ``sh:class``
+    shape: those its class axioms make classes (:attr:`pipeline.ontology.Ontology.declared_classes`:
+    declarations, both ends of ``rdfs:subClassOf``/``owl:equivalentClass``, members of a class's
+    intersection ...), as every stage reads them."""
+    return set(Ontology(graph=g).declared_classes)
 
 
 def _term_names(g: Graph) -> dict[URIRef, str]:

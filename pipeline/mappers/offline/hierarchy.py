@@ -4,7 +4,8 @@ Reference data (a thesaurus, a code list, a taxonomy, an organisation chart) is 
 each naming its parent by the parent's key (``id;name;parentID``): :func:`.keys.self_reference_columns`
 finds such a column by its values (every one the key of another record of the file). Both ends of that
 relation are records of the source, so the vocabulary's relation for it is a property whose domain and
-range, its own or inherited from a super-property, admit one class for both ends: SKOS's ``skos:broader``
+range, its own or inherited from a super-property, admit one class for both ends (its range alone when it
+states no domain: the range types every parent, a record of the same kind): SKOS's ``skos:broader``
 (``skos:broader`` < ``skos:broaderTransitive`` < ``skos:semanticRelation``, domain and range
 ``skos:Concept``). The property is the one the column names (``parent`` ~ ``skos:broader``, whose comment
 says broader concepts "are typically rendered as parents in a concept hierarchy"), and its domain and
@@ -36,11 +37,15 @@ NAMED_CLASS = 0.7
 def hierarchy_class(ontology: Ontology, prop: URIRef) -> URIRef | None:
     """The one class that both ends of ``prop`` must be, by its domains and ranges (own or inherited,
     :meth:`pipeline.ontology.Ontology.domains`/``ranges``): a class that is or is a subclass of every domain
-    and every range, and is itself one of them (the most specific stated); ``None`` when the property states
-    no domain or no class range (it relates things of any kind) or no stated class is below all the others."""
+    and every range, and is itself one of them (the most specific stated). A property of no domain gives its
+    range alone: within one source the parents are records of the file as the children are, and the range
+    types every parent (rdfs3), so the file's one kind of record is of it (an excerpt of SKOS that declares
+    ``skos:broader``'s range ``skos:Concept`` and not ``skos:semanticRelation``, whose domain it inherits).
+    ``None`` when the property states no class range (it relates things of any kind) or no stated class is
+    below all the others."""
     doms = ontology.domains(prop)
     rngs = ontology.ranges(prop) & ontology.classes
-    if not doms or not rngs:
+    if not rngs:
         return None
     both = doms | rngs
     fits = [c for c in sorted(both, key=str) if both <= ontology.superclasses(c)]
