@@ -161,6 +161,14 @@ def _os_error(exc: OSError, args: argparse.Namespace) -> str:
     return f"{where}{exc.strerror or exc}"
 
 
+class _LevelFormatter(logging.Formatter):
+    """A log record as the findings are printed: ``warning: <message>`` (the level in lower case, no
+    logger name); a traceback, when one is logged, follows as :class:`logging.Formatter` writes it."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {super().format(record)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``kgc``; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -172,8 +180,12 @@ def main(argv: list[str] | None = None) -> int:
         sub = next((a.choices.get(args.command) for a in parser._actions
                     if isinstance(a, argparse._SubParsersAction)), None)
         (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    # a user reads `warning: ...` as the findings write it; `-v` adds the logger's name for a developer
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if args.verbose
+                         else _LevelFormatter())
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR if args.quiet else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+                        handlers=[handler])
     if not args.verbose:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)

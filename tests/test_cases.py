@@ -193,7 +193,7 @@ def _main_with_log(argv: list[str]) -> tuple[int, str]:
     lines never reach the captured standard error."""
     lines: list[str] = []
     handler = logging.Handler(logging.WARNING)
-    handler.emit = lambda record: lines.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+    handler.emit = lambda record: lines.append(f"{record.levelname.lower()}: {record.getMessage()}")
     root = logging.getLogger()
     root.addHandler(handler)
     try:

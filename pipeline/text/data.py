@@ -145,6 +145,9 @@ class Sentence:
     id: str
     text: str
     triples: list[dict[str, str]] = field(default_factory=list)
+    #: the 1-based line of its file where the sentence is (its first line in the one-triple-per-line
+    #: layout); None when it was not read from a file. Findings name it; equality ignores it.
+    line: int | None = field(default=None, compare=False)
 
     @property
     def subject_group(self) -> str:
@@ -363,7 +366,7 @@ def load_sentences(path: str | Path, unique_ids: bool = False, require_text: boo
                 if d["sent"] in by_text:
                     by_text[d["sent"]].triples.append(triple)
                     continue
-                out.append(Sentence(str(d["id"]), d["sent"], [triple]))
+                out.append(Sentence(str(d["id"]), d["sent"], [triple], line=i))
                 by_text[d["sent"]] = out[-1]
             else:
                 triples = d.get("triples") or []
@@ -374,7 +377,7 @@ def load_sentences(path: str | Path, unique_ids: bool = False, require_text: boo
                                      "number 'sub' and 'obj'")
                 # a number written as a JSON number is the same value as its text
                 triples = [{**t, "sub": str(t["sub"]), "obj": str(t["obj"])} for t in triples]
-                out.append(Sentence(str(d["id"]), d["sent"], triples))
+                out.append(Sentence(str(d["id"]), d["sent"], triples, line=i))
         except (json.JSONDecodeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise InputError(f"expected a JSON object with 'id' and 'sent' ({exc})", path=path, line=i) from exc
         if out[-1].id in first_line and unique_ids:  # sentences and gold are paired by id: a score would be wrong
@@ -392,33 +395,59 @@ def resolve_relations(ontology: TextOntology, sentences: list[Sentence], source:
     """``sentences`` with each triple's relation written as the ontology names it
     (:meth:`TextOntology.resolve`: ``cast member``, ``cast_member`` and ``P161`` are one relation);
     triples of relations the ontology lacks are left out, with one warning naming ``source`` (the
-    file), how many and which (at debug level when not ``own``: the benchmark's training data of
-    another ontology, nothing the user can fix). Sentences already in the ontology's names are
-    returned as they are."""
-    out, unknown = [], {}
+    file) and the line of the first such triple, how many and which. Triples of which neither entity
+    is written in their sentence are kept but said (one warning, with the first line): they teach
+    the extractor no mention of either end. Both warnings are at debug level when not ``own`` (the
+    benchmark's training data of another ontology, nothing the user can fix). Sentences already in
+    the ontology's names are returned as they are."""
+    out, unknown, lines = [], {}, {}
+    unwritten: list[Sentence] = []
     for s in sentences:
         triples = []
         for t in s.triples:
             name = ontology.resolve(t["rel"])
             if name is None:
                 unknown[t["rel"]] = unknown.get(t["rel"], 0) + 1
+                if s.line is not None:
+                    lines.setdefault(t["rel"], s.line)
             else:
                 triples.append(t if name == t["rel"] else {**t, "rel": name})
+                if not (_written(t["sub"], s.text) or _written(t["obj"], s.text)):
+                    unwritten.append(s)
         out.append(s if len(triples) == len(s.triples) and all(a is b for a, b in zip(triples, s.triples))
-                   else Sentence(s.id, s.text, triples))
+                   else Sentence(s.id, s.text, triples, s.line))
+    level = logging.WARNING if own else logging.DEBUG
+    where = str(source or "training")
     if unknown:
-        log.log(logging.WARNING if own else logging.DEBUG,
-                "%s: %d training triple(s) left out, their relation is not in ontology %s: %s", source or "training",
-                    sum(unknown.values()), ontology.name, unknown_relations(ontology, unknown))
+        first = min(lines.values(), default=None)
+        log.log(level, "%s%s: %d training triple(s) left out, their relation is not in ontology %s: %s", where,
+                f":{first}" if first else "", sum(unknown.values()), ontology.name,
+                unknown_relations(ontology, unknown, lines))
+    if unwritten:
+        first = unwritten[0]
+        log.log(level, "%s%s: %d training triple(s) name neither entity as their sentence writes it (first: "
+                "sentence %r); they are kept, but teach no mention of either end", where,
+                f":{first.line}" if first.line else "", len(unwritten), first.id)
     return out
 
 
-def unknown_relations(ontology: TextOntology, unknown: dict[str, int]) -> str:
+def _written(label: str, text: str) -> bool:
+    """Whether the entity ``label`` (``Jane_Austen``, ``Jane Austen``) is written in ``text``,
+    ignoring case and the underscores that stand for spaces in DBpedia/Wikidata labels."""
+    words = str(label).replace("_", " ").strip().casefold()
+    return bool(words) and words in text.casefold()
+
+
+def unknown_relations(ontology: TextOntology, unknown: dict[str, int],
+                      lines: dict[str, int] | None = None) -> str:
     """``unknown`` (relation name as written -> triples) as one line: the 8 most frequent, each with
-    its count and the closest relation of ``ontology`` when one is close (a typo, an old name)."""
+    its count, its first line when ``lines`` (relation -> line) has it, and the closest relation of
+    ``ontology`` when one is close (a typo, an old name)."""
     names = list(ontology.relations)
+    lines = lines or {}
 
     def one(rel: str, n: int) -> str:
         close = difflib.get_close_matches(rel, names, 1, 0.6)
-        return f"{rel!r} ({n}{', closest: ' + repr(close[0]) if close else ''})"
+        at = f", line {lines[rel]}" if rel in lines else ""
+        return f"{rel!r} ({n}{at}{', closest: ' + repr(close[0]) if close else ''})"
     return ", ".join(one(r, n) for r, n in sorted(unknown.items(), key=lambda x: -x[1])[:8])

@@ -136,14 +136,18 @@ def load_case(path: str | Path) -> TextCase:
         ontology = load_ontology(onto_path, doc.get("ontology_iri"))
     if gold is not None:  # a gold relation the ontology lacks can never be extracted: said, counted as missed
         unknown: dict[str, int] = {}
+        lines: dict[str, int] = {}
         for s in gold.values():
             for t in s.triples:
                 if ontology.resolve(t["rel"]) is None:
                     unknown[t["rel"]] = unknown.get(t["rel"], 0) + 1
+                    if s.line is not None:
+                        lines[t["rel"]] = min(lines.get(t["rel"], s.line), s.line)
         if unknown:
-            log.warning("%s: %d gold triple(s) name a relation that is not in ontology %s, so no extraction can "
-                        "match them (scored as missed): %s", rel(doc["gold"]), sum(unknown.values()), ontology.name,
-                        unknown_relations(ontology, unknown))
+            first = min(lines.values(), default=None)
+            log.warning("%s%s: %d gold triple(s) name a relation that is not in ontology %s, so no extraction can "
+                        "match them (scored as missed): %s", rel(doc["gold"]), f":{first}" if first else "",
+                        sum(unknown.values()), ontology.name, unknown_relations(ontology, unknown, lines))
     # an ontology without relations (said when it is read) has nothing to learn
     train = _training_sentences(ontology, [rel(p) for p in train_files]) if ontology.relations else []
     sentences = load_sentences(rel(doc["sentences"]), unique_ids=True, require_text=True)
