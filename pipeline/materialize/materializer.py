@@ -64,6 +64,7 @@ from pipeline.materialize.guard_worker import GuardWorker, available as overlap_
 from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.readers import INNER_ARRAY, NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
+from pipeline.sources.folders import folder_members, shown_source
 from pipeline.materialize.rml.vocabulary import RML
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
@@ -307,7 +308,7 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
             for _, rule in rules.drop_duplicates(subset=["triples_map_id", "predicate_map_value"]).iterrows():
                 located = True
                 predicate = str(rule["predicate_map_value"]) if role != "subject" else ""
-                source = Path(str(rule["logical_source_value"])).name
+                source = shown_source(str(rule["logical_source_value"]))
                 what = {"lang_datatype": "language or datatype map", "subject": "subject map"}.get(role, f"{role} map")
                 tm = names.get(top) or (f"<{rule['triples_map_id']}>" if not re.fullmatch(r"#TM\d+",
                                                                                           str(rule["triples_map_id"]))
@@ -708,7 +709,7 @@ def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Find
         if kind in _DROPPED_KINDS:  # counted as dropped values (object_drops): an error finding says it
             continue
         findings.append(Finding(
-            "materialize", source, f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
+            "materialize", _user_source(source), f"{n} record(s) hold a JSON {kind} where the reference {reference!r} needs a value "
             f"(first: record {first}, {value}): " + ("one term per element" if kind == "array" else "no term")
             + f" (RML-Core: a reference yields values{fix}; --on-data-error stop refuses it)", column=reference,
             severity="warning"))
@@ -717,9 +718,15 @@ def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Find
         if kind in _DROPPED_KINDS and (source, reference) in empty:
             empty[(source, reference)] = max(empty[(source, reference)] - n, 0)
     for (source, reference), n in sorted((k, v) for k, v in empty.items() if v):
-        findings.append(Finding("materialize", source, f"{n} record(s) have no value for {reference!r} "
+        findings.append(Finding("materialize", _user_source(source), f"{n} record(s) have no value for {reference!r} "
                                 "(empty or missing): no term made from them", column=reference, severity="info"))
     return findings
+
+
+def _user_source(source: str) -> str:
+    """``source`` as a finding names it: the user's folder for the combined copy of a folder source
+    (:func:`~pipeline.sources.folders.shown_source`), else as the engine read it."""
+    return shown_source(source) if folder_members(source) else source
 
 
 def _mappings(config) -> str | None:

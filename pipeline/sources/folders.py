@@ -36,6 +36,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -50,7 +51,7 @@ from pipeline.sources.checks import json_top_level, read_error
 from pipeline.sources.engine_copy import EngineCopy, csv_dialect, is_json_lines, parse_json_lines, scratch_folder
 from pipeline.sources.tree import json_records_path
 
-__all__ = ["folder_copy", "folder_members", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
+__all__ = ["folder_copy", "folder_members", "shown_source", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
 
 #: The subfolder of the copies folder that holds the combined copies (no input's copy has its name).
 SUBFOLDER = "folder-sources"
@@ -126,6 +127,17 @@ def folder_members(path: str | Path) -> list[Path] | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return [Path(f) for f in listed] if isinstance(listed, list) else None
+
+
+def shown_source(path: str | Path) -> str:
+    """A source file as a message names it to the user: the folder a combined copy was written from
+    (``/data/records/ (folder source of 3 files)``: the copy in ``folder-sources/`` is kgc's, not the
+    user's), else ``path``'s file name."""
+    members = folder_members(path)
+    if not members:
+        return Path(str(path)).name
+    folder = Path(os.path.commonpath([str(m.parent) for m in members]))
+    return f"{folder}/ (folder source of {len(members)} file{'s' if len(members) != 1 else ''})"
 
 
 def _named(member: Path, source: Source) -> str:
