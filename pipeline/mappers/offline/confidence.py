@@ -38,7 +38,8 @@ reports its leave-one-case-out precision), and marks the rows below :data:`REVIE
 clearing the mark. :data:`CALIBRATION` ships knots for the ``joint assignment`` and ``record`` bases
 only (see there); other rows are marked for what only a person can give (:mod:`.rows`), a name match to a
 property of no domain whose column another property names better (:func:`mark_second_choices`), and a relation of
-one record by a property no domain ties to the subject's class (:func:`mark_unowned_relations`).
+one record by a property no domain ties to the subject's class (:func:`mark_unowned_relations`), and what
+evidence in the values or among the rows speaks against (:mod:`.doubts`).
 """
 from __future__ import annotations
 

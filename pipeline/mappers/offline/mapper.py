@@ -33,6 +33,7 @@ from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.classes import choose_class, class_from_references, type_column
 from pipeline.mappers.offline.confidence import basis_of, calibrate_rows
 from pipeline.mappers.offline.containers import Kind, rewrite, split
+from pipeline.mappers.offline.doubts import mark_doubtful_rows
 from pipeline.mappers.offline.elimination import assign_by_elimination
 from pipeline.mappers.offline.envelopes import Unwrapped, unwrap
 from pipeline.mappers.offline.envelopes import rewrite as write_on_file
@@ -308,6 +309,7 @@ class OfflineMapper:
         mark_cross_products(builder.rows, data)
         describe_rows(builder.rows, [basis_of(r) for r in builder.rows], infos, ont, matcher, dprops)
         calibrate_rows(builder.rows)
+        mark_doubtful_rows(builder.rows, infos, ont)
         rewrite(builder.rows, kinds)
         write_on_file(builder.rows, unwrapped)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")

@@ -1,0 +1,132 @@
+"""Evidence against a proposed row that the rule proposing it did not weigh (:mod:`pipeline.mappers.offline.doubts`):
+a form the values lack, codes under a generic kind, an entity one column opens.
+
+Inputs are real: excerpts of the real-mappings corpus (``data/real-mappings``: the SNCB GTFS routes with the
+GTFS, Dublin Core and FOAF vocabularies; CAPEC's reference dates with the SEPSES vocabularies); the matcher is
+lexical (no model).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rdflib import URIRef
+
+from pipeline.manifest import Source, load_manifest
+from pipeline.mappers import get_mapper, map_case
+from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.confidence import evidence_line
+from pipeline.mappers.offline.doubts import (form_doubt, generic_kind, is_code_list, kind_doubt,
+                                             mark_one_column_entities, one_column_entities)
+from pipeline.mappers.offline.features import features_line
+from pipeline.ontology import load_ontology
+from pipeline.sources.load import load_source
+from pipeline.table import MappingRow
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real-mappings"
+SNCB = REAL / "sncb-gtfs-rail"
+CAPEC = REAL / "capec-attack-patterns-sepses"
+
+
+def _routes_case(tmp_path: Path, lines: int = 21) -> Path:
+    """The first ``lines`` lines of SNCB's routes.csv with the case's GTFS, Dublin Core and FOAF files."""
+    text = (SNCB / "data" / "routes.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (tmp_path / "routes.csv").write_text("".join(text[:lines]), encoding="utf-8")
+    for name in ("gtfs.ttl", "dcterms.ttl", "foaf.ttl"):
+        (tmp_path / name).write_text((SNCB / "ontology" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: routes\nbase_iri: http://irail.be/\nsources: [routes.csv]\n"
+                                        "ontologies: [gtfs.ttl, dcterms.ttl, foaf.ttl]\n", encoding="utf-8")
+    return tmp_path / "case.yaml"
+
+
+def _map(manifest: Path, monkeypatch) -> dict[tuple, str | None]:
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    rows = map_case(get_mapper("offline"), load_manifest(manifest), use_embeddings=False).table
+    return {(r.data_reference, r.ontology_property, r.entity_class, r.related_entity_class): r.review for r in rows}
+
+
+def test_codes_under_a_generic_kind_and_an_entity_one_column_opens_are_marked(tmp_path: Path, monkeypatch):
+    got = _map(_routes_case(tmp_path), monkeypatch)
+    # route_type (700, 2, 100: three codes over 20 routes) matches dct:type, "Type", of no domain, through "type"
+    assert got[("route_type", "dct:type", "gtfs:Route", None)] == (
+        "codes under a generic kind: dct:type is named only as a kind or code and no domain ties it to gtfs:Route, "
+        "and 'route_type' holds a code list (3 distinct of 20 values): check whether and how the codes belong in "
+        "the graph")
+    # without agency.csv, agency_id opens a gtfs:Agency that only it describes (by a FOAF chat id, of all
+    # properties); its relation to the route is only as good as that entity
+    assert got[("agency_id", "foaf:aimChatID", "gtfs:Agency", None)] == (
+        "an entity one column opens: 'agency_id' alone describes the gtfs:Agency of its record (identifier "
+        "evidence), which may as well be an attribute of the record's own entity: check the class and the property")
+    assert got[(None, "gtfs:agency", "gtfs:Route", "gtfs:Agency")].endswith(
+        "; relation to an entity one column opens: every gtfs:Agency of routes.csv is described by one column "
+        "alone, and the relation is only as good as that entity: check both")
+    # the route's own names, named by gtfs properties, stand
+    assert got[("route_short_name", "gtfs:shortName", "gtfs:Route", None)] is None
+    assert got[("route_long_name", "gtfs:longName", "gtfs:Route", None)] is None
+
+
+def test_a_kind_column_whose_values_mostly_differ_is_not_a_code_list(tmp_path: Path, monkeypatch):
+    # the first route alone: one value is no list
+    got = _map(_routes_case(tmp_path, lines=2), monkeypatch)
+    assert got[("route_type", "dct:type", "gtfs:Route", None)] is None
+    assert is_code_list(["700", "700", "2", "700"]) and not is_code_list(["700", "700", "2"])
+    assert not is_code_list(["700"])
+
+
+def test_a_generic_kind_is_a_property_named_by_kind_words_alone():
+    onto = load_ontology([SNCB / "ontology" / "gtfs.ttl", SNCB / "ontology" / "dcterms.ttl"])
+    assert generic_kind(onto, URIRef("http://purl.org/dc/terms/type"))  # local name "type", label "Type"
+    assert not generic_kind(onto, URIRef("http://vocab.gtfs.org/terms#code"))  # labelled "Stop Code": whose code
+    assert not generic_kind(onto, URIRef("http://vocab.gtfs.org/terms#routeType"))
+
+
+def _row(ref: str, prop: str, cls: str, basis: str, own: float, template: str = "http://x.org/{id}",
+         related: str | None = None) -> MappingRow:
+    return MappingRow(data_reference=ref, source_file="f.csv", ontology_property=prop, entity_class=cls,
+                      related_entity_class=related, subject_template=template,
+                      evidence=[evidence_line(basis, 0.7), features_line({"exact": 0.0, "margin": 0.1, "own": own})])
+
+
+def test_a_kind_of_the_class_own_is_left_alone():
+    onto = load_ontology([SNCB / "ontology" / "dcterms.ttl"])
+    codes = ["0", "1", "0", "0"]
+    assert kind_doubt(_row("location_type", "dct:type", "gtfs:Stop", "name", 0.0), codes, onto) is not None
+    assert kind_doubt(_row("location_type", "dct:type", "gtfs:Stop", "name", 1.0), codes, onto) is None
+
+
+def test_a_property_named_for_web_addresses_doubts_dates():
+    onto = load_ontology([CAPEC / "ontology" / "sepses-integrated.ttl"])
+    row = _row("capec:URL_Date", "cve:referenceUrl", "cve:Reference", "name", 1.0)
+    row.ontology_property = "http://w3id.org/sepses/vocab/ref/cve#referenceUrl"
+    # the dates CAPEC's external references give under URL_Date
+    assert form_doubt(row, ["2022-09-22", "2022-09-22", "2023-01-18"], onto) == (
+        "values contradict the property's name: http://w3id.org/sepses/vocab/ref/cve#referenceUrl is named for a "
+        "web address and most values of 'capec:URL_Date' ('2022-09-22' ...) are none: check the property")
+    assert form_doubt(row, ["https://capec.mitre.org/", "https://cwe.mitre.org/data/definitions/79.html"], onto) is None
+    # a property named for no form doubts nothing
+    row.ontology_property = "http://w3id.org/sepses/vocab/ref/cve#referenceSource"
+    assert form_doubt(row, ["2022-09-22"], onto) is None
+
+
+def test_one_column_entities_and_their_relations(tmp_path: Path):
+    onto = load_ontology([SNCB / "ontology" / "gtfs.ttl"])
+    (tmp_path / "f.csv").write_text("id,name,track,street,city\n1,A,T1,Main St,Gent\n", encoding="utf-8")
+    data = load_source(Source(path=tmp_path / "f.csv", format="csv"), tmp_path)
+    info = SourceInfo(data, "f.csv", "f", list(data.references), cls=URIRef("http://vocab.gtfs.org/terms#Stop"))
+    rows = [_row("name", "gtfs:name", "gtfs:Stop", "exact name", 1.0),
+            _row("track", "gtfs:code", "gtfs:Agency", "name", 1.0, "http://x.org/agency/{track}"),
+            _row("street", "gtfs:street", "gtfs:Station", "name", 1.0, "http://x.org/station/{id}"),
+            _row("city", "gtfs:city", "gtfs:Station", "name", 1.0, "http://x.org/station/{id}"),
+            _row("", "gtfs:agency", "gtfs:Stop", "record", 1.0, related="gtfs:Agency"),
+            _row("", "gtfs:parentStation", "gtfs:Stop", "record", 1.0, related="gtfs:Station")]
+    # the stop is the source's own entity, one row or many; the station has two columns; the agency one
+    single, classes = one_column_entities(rows, [info], onto)
+    assert [r.data_reference for r in single] == ["track"] and classes == {("f.csv", "gtfs:Agency")}
+    mark_one_column_entities(rows, [info], onto)
+    assert [bool(r.review) for r in rows] == [False, True, False, False, True, False]
+    # the vocabulary speaks for the entity when the column is its property's name word for word (whatever the
+    # basis), or the name of an entity an object property of the record's class links: neither row is marked
+    for one in (_row("code", "gtfs:code", "gtfs:Agency", "subject key", 1.0, "http://x.org/agency/{code}"),
+                _row("track", "gtfs:code", "gtfs:Agency", "linked", 1.0, "http://x.org/agency/{track}")):
+        rows = [one, _row("", "gtfs:agency", "gtfs:Stop", "record", 1.0, related="gtfs:Agency")]
+        mark_one_column_entities(rows, [info], onto)
+        assert [bool(r.review) for r in rows] == [False, False]
