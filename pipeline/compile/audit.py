@@ -632,8 +632,9 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
     values = [v for vs in per_record for v in vs]
     bad = sorted({v for v in values if v.strip() and not is_language_tag(v.strip())})
     empty = sum(1 for vs in per_record if not any(v.strip() for v in vs))
-    why = f"; values that are no BCP 47 tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple at " \
-          "materialize" if bad else ""
+    meant = [f"{v!r} -> {c}" for v in bad[:3] if (c := closest_language_tag(v))]
+    why = f"; values that are no BCP 47 language tag ({', '.join(repr(v) for v in bad[:3])}) lose their triple " \
+          f"at materialize{' (closest tags: ' + ', '.join(meant) + ')' if meant else ''}" if bad else ""
     untagged = _untagged_values(src, ref, row.data_reference)
     lost = untagged if untagged is not None else _values_without_tag(src, per_record, row.data_reference)
     # RML: a language map that yields no value generates no literal (the value's triple is left out)

@@ -2,7 +2,7 @@
 
 A *data error* is a term a mapping would generate from the data that is not valid RDF or not what
 the mapping says: an IRI that is invalid or relative without a base IRI, a literal that is
-ill-typed for its datatype, a language tag that is not BCP 47, and (RML-Core: a reference yields
+ill-typed for its datatype, a language tag that names no BCP 47 language, and (RML-Core: a reference yields
 values) a reference whose value is a JSON array or object instead of a scalar. R2RML section 11
 says a processor "MUST abort the operation that would return such a term" and "MAY provide
 partial access" to the rest; both readings are offered:

@@ -334,7 +334,7 @@ class Guard:
         """A literal from its lexical form and datatype IRI or language tag."""
         if lang is not None:
             lang = lang.lower()
-            return Verdict(None, "language tag that is not BCP 47") \
+            return Verdict(None, "language tag that names no BCP 47 language") \
                 if _errors(check_langtag(lang)) or not PRIMARY_LANGUAGE.match(lang) \
                 else Verdict(f"{_quote(lex)}@{lang}")
         dt = _XSD_STRING if datatype is None else datatype

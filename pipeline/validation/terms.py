@@ -113,16 +113,22 @@ def check_langtag(tag: str) -> list[Issue]:
     Returns:
         ``[("error", "bad-language-tag", message)]`` when the tag is not
         well-formed per RFC 5646 section 2.1, or when its primary language subtag
-        has four letters: RFC 5646 section 2.2.1 reserves those, so no language has
-        one, and in practice they are a missing value written as a tag (``@None``,
-        ``@null``). Else ``[]``. Registry membership (is ``xx`` an
-        assigned code?) is not checked.
+        has four letters (RFC 5646 section 2.2.1 reserves those, so no language has
+        one; in practice a missing value written as a tag: ``@None``, ``@null``) or
+        five to eight (kept for registration, and the IANA Language Subtag Registry
+        holds none: in practice a language's name, ``@english``, ``@French``; the
+        W3C R2RML test RMLTC0015b expects ``english`` refused). Else ``[]``.
+        Registry membership of 2-3 letter codes (is ``xx`` assigned?) is not checked.
     """
     m = _LANGTAG.match(tag)
     if m and all(len(p) <= 8 for p in tag.split("-")):
         if m.group("lang") and len(m.group("lang")) == 4:
             return [("error", "bad-language-tag", f"language tag @{tag}: a 4-letter primary language subtag is "
                      "reserved (RFC 5646 section 2.2.1); a missing value written as a tag?")]
+        if m.group("lang") and len(m.group("lang")) >= 5:
+            return [("error", "bad-language-tag", f"language tag @{tag}: a primary language subtag of 5-8 letters "
+                     "is well-formed but names no language: RFC 5646 section 2.2.1 keeps them for registration and "
+                     "the IANA registry has none (a language's name written as a tag? its ISO 639 code is the tag)")]
         return []
     return [("error", "bad-language-tag", f"language tag not valid per BCP 47: @{tag}")]
 
