@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 from jsonpath_ng.exceptions import JSONPathError
@@ -39,7 +39,8 @@ from pipeline.errors import ManifestError, not_utf8_error
 from pipeline.rdffile import RDF_FORMATS, rdf_format
 from pipeline.validation.terms import check_iri
 
-__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind"]
+__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind",
+           "is_manifest_file", "refuse_swapped_manifest"]
 
 #: Supported source formats and the file suffixes that imply them. GeoJSON (``.geojson``, media type
 #: application/geo+json, RFC 7946 section 12) and JSON-LD (``.jsonld``, application/ld+json) documents are JSON.
@@ -336,6 +337,36 @@ def _no_data_file(key: str, folder: Path, value: str, suffixes: tuple[str, ...],
 def is_text_manifest(data: Any) -> bool:
     """Whether parsed manifest ``data`` describes a text case (``kind: text``, read by ``kgc text``)."""
     return isinstance(data, dict) and str(data.get("kind", "")).strip().lower() == "text"
+
+
+def is_manifest_file(path: str | Path) -> bool:
+    """Whether the file at ``path`` reads as a table manifest (a YAML mapping with ``sources`` and
+    ``ontologies`` at its top level); ``False`` for a missing, unreadable or other file."""
+    try:
+        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
+        return False
+    return isinstance(doc, dict) and "sources" in doc and "ontologies" in doc
+
+
+def refuse_swapped_manifest(manifest: str | None, others: Iterable[str | None], usage: str) -> None:
+    """Refuse a command line whose manifest argument is no manifest while another file argument is one:
+    the arguments are in the wrong order, which reading the first as YAML would report as invalid
+    YAML (a Markdown table) or as no mapping of keys (a KG) without saying so.
+
+    Args:
+        manifest: the argument given where the manifest goes.
+        others: the command's other file arguments (``None`` for one not given).
+        usage: the order expected, as ``kgc compile MANIFEST TABLE OUTPUT``.
+    Raises:
+        ManifestError: naming both files and ``usage``.
+    """
+    if not manifest or is_manifest_file(manifest):
+        return
+    for other in others:
+        if other and other != manifest and is_manifest_file(other):
+            raise ManifestError(f"{manifest} is given where the manifest goes and {other} is a manifest: the "
+                             f"arguments are in the wrong order; expected {usage}")
 
 
 def load_manifest(path: str | Path) -> Case:

@@ -129,3 +129,12 @@ def test_literals_compare_by_value():
     gold = Graph().parse(data='<http://ex.org/a> <http://ex.org/owes> "20.0E0"^^<http://www.w3.org/2001/XMLSchema#double> .',
                          format="nt")
     assert sa2(pred, gold)["SA2-prop-exact"].value == 1.0
+
+
+def test_cn5_language_tag_is_part_of_the_value():
+    """RDF 1.1 Concepts 3.3: "Animal"@en and "Animal"@fr are two values; "animal"@EN repeats "Animal"@en."""
+    pred = Graph().parse(data="""@prefix : <http://ex.org/> .
+    :a :label "Animal"@en , "Animal"@fr , "animal"@EN , "Animal" , " animal" , "Tier"@de .""", format="turtle")
+    r = conciseness_completeness(pred, None, ONTO)["CN5"]
+    assert (r.details, r.value) == ({"n_values": 6, "n_redundant": 2}, pytest.approx(4 / 6))
+    assert [(f.location, f.message) for f in r.findings] == [(EX + "a", f"2 redundant value(s) of {EX}label")]

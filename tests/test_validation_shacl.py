@@ -7,7 +7,7 @@ from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, SH
 
 from pipeline.ontology import load_ontology
-from pipeline.validation.shacl import SHAPES, derive_shapes, start_shacl, validate_shacl
+from pipeline.validation.shacl import SHAPES, derive_shapes, entailed_subclass_triples, start_shacl, validate_shacl
 
 from helpers import case_folder
 
@@ -199,3 +199,32 @@ def test_sub_properties_get_the_domain_and_range_shapes_of_their_super_propertie
     assert r.value is False
     assert r.details["by_shape"] == {"urn:kgc:shapes:range-legalName-string-p": {"Violation": 1},
                                      "urn:kgc:shapes:domain-fullName-name": {"Warning": 1}}
+
+
+EQUIV = """@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Employee owl:equivalentClass [ owl:intersectionOf ( :Person :Agent ) ] .
+:Staff owl:equivalentClass :Employee .
+:Party owl:equivalentClass [ owl:unionOf ( :Person :Organisation ) ] .
+:Team a owl:Class . :member rdfs:range :Person .
+"""
+
+
+def test_entailed_subclass_triples_of_equivalences_and_expressions():
+    ex = "http://ex.org/"
+    got = {(str(s)[len(ex):], str(o)[len(ex):]) for s, _, o in entailed_subclass_triples(
+        Graph().parse(data=EQUIV, format="turtle"))}
+    assert got == {("Employee", "Person"), ("Employee", "Agent"), ("Staff", "Employee"), ("Employee", "Staff"),
+                   ("Person", "Party"), ("Organisation", "Party")}
+
+
+def test_sh_class_sees_entailed_types():
+    """SHACL 1.0 2.1.3.1: sh:class follows rdfs:subClassOf; an equivalence to an intersection entails it."""
+    shapes = Graph().parse(data="""@prefix : <http://ex.org/> . @prefix sh: <http://www.w3.org/ns/shacl#> .
+        :S a sh:NodeShape ; sh:targetClass :Team ; sh:property [ sh:path :member ; sh:class :Person ] .""",
+                           format="turtle")
+    kg = Graph().parse(data="""@prefix : <http://ex.org/> .
+        :t a :Team ; :member :e , :s , :a . :e a :Employee . :s a :Staff . :a a :Agent .""", format="turtle")
+    r = validate_shacl(kg, Graph().parse(data=EQUIV, format="turtle"), [shapes], derive=False)
+    assert r.value is False and r.details["by_severity"] == {"Violation": 1, "Warning": 0, "Info": 0}
+    assert [f.term for f in r.findings] == ["<http://ex.org/a>"]

@@ -9,7 +9,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
 from rdflib.namespace import RDF
 
 from pipeline.commands import case_files, chosen_mapper, say_ontology_notes, nothing_left_on_bad_input, output_file, require_llm_settings
@@ -22,7 +21,7 @@ from pipeline.fno import FN, UDF_FILE
 from pipeline.errors import CompileError, InputError
 from pipeline.findings import Finding
 from pipeline.llm import LLMError
-from pipeline.manifest import load_manifest
+from pipeline.manifest import is_manifest_file, load_manifest, refuse_swapped_manifest
 from pipeline.mappers import DEFAULT_MAPPER, MapInput, get_mapper, known_mappers
 from pipeline.mappers.repair import repair_findings
 from pipeline.materialize.rml.normalize import normalize_rml
@@ -46,6 +45,7 @@ class _Progress:
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
+    refuse_swapped_manifest(args.manifest, [args.output, args.output_opt, args.table], "kgc map MANIFEST OUTPUT")
     args.mapper = chosen_mapper(args.mapper, args.table, DEFAULT_MAPPER)
     if args.output and args.output_opt and args.output != args.output_opt:
         raise InputError(f"two outputs given: {args.output} and -o {args.output_opt}; give one")
@@ -137,24 +137,17 @@ def copies_beside(output: Path) -> Path:
     return output.parent / f"{output.stem}.inputs"
 
 
-def _manifest_document(path: Path) -> bool:
-    """Whether ``path`` reads as a manifest (``sources`` and ``ontologies`` at its top level)."""
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
-        return False
-    return isinstance(doc, dict) and "sources" in doc and "ontologies" in doc
-
-
 def _compile_inputs(args: argparse.Namespace) -> tuple[str | None, str, str]:
     """(manifest or None, table or YARRRML, output) from ``kgc compile``'s arguments:
     ``MANIFEST TABLE OUTPUT``, ``MANIFEST TABLE -o OUTPUT``, ``YARRRML OUTPUT`` or ``YARRRML -o OUTPUT``."""
     given = list(args.inputs) + ([args.output_opt] if args.output_opt else [])
+    if len(given) in (2, 3):
+        refuse_swapped_manifest(given[0], given[1:2], "kgc compile MANIFEST TABLE OUTPUT")
     if len(given) == 3:
         return given[0], given[1], given[2]
-    if len(given) == 2 and Path(given[0]).suffix.lower() in YARRRML_SUFFIXES and not _manifest_document(Path(given[0])):
+    if len(given) == 2 and Path(given[0]).suffix.lower() in YARRRML_SUFFIXES and not is_manifest_file(Path(given[0])):
         return None, given[0], given[1]  # the YARRRML reader names what is wrong in it
-    if len(given) == 2 and _manifest_document(Path(given[0])):
+    if len(given) == 2 and is_manifest_file(Path(given[0])):
         raise InputError(f"no output given: kgc compile {given[0]} {given[1]} OUTPUT (or -o OUTPUT)")
     if len(given) == 2:
         raise InputError(f"{given[0]} is no YARRRML mapping; compiling a mapping table needs MANIFEST TABLE OUTPUT")

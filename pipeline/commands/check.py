@@ -12,7 +12,7 @@ from pipeline.commands import case_files, output_file, say_ontology_notes
 from pipeline.cli import option_as_typed
 from pipeline.errors import InputError
 from pipeline.compile.audit import AuditResult, audit_table
-from pipeline.manifest import Case, load_manifest
+from pipeline.manifest import Case, load_manifest, refuse_swapped_manifest
 from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph, rdf_format
 from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph_validation, mapping_scores,
@@ -46,6 +46,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    refuse_swapped_manifest(args.manifest, [args.kg], "kgc validate MANIFEST KG")
     if args.out:
         output_file(args.out, option_as_typed(args, "-o", "--output", "--out"), [args.kg, args.manifest, *(args.shapes or ())])
     if args.timeout <= 0:
@@ -172,6 +173,7 @@ def _gold_audit(gold: MappingTable, ontology: Ontology, case: Case, sources: lis
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    refuse_swapped_manifest(args.manifest, [args.kg, args.table], "kgc score MANIFEST [--table TABLE] [--kg KG]")
     with tempfile.TemporaryDirectory(prefix="kgc-score-") as tmp:  # the sources' engine copies
         return _score(args, Path(tmp))
 

@@ -361,15 +361,23 @@ def _materialize_to(args: argparse.Namespace, norm, rml_path: Path, output: Path
     def where_from(statement: str) -> str | None:
         return dropped_value(norm.graph, sources, statement, mapping_dir)
     copies: dict[str, str] = {}  # engine copy -> the user's file, for the findings on the data
+    # with the KG on standard output the copies live in the temporary folder: a message names none of
+    # them (the file is gone when the user reads it) but says that the file was temporary
+    temporary = re.compile("|".join(re.escape(str(t)) for t in {tmp, tmp.resolve()}) + r"/[^\s,:;()]+")
+
+    def untemporary(f):
+        if not to_stdout or not temporary.search(f.message):
+            return f
+        return dataclasses.replace(f, message=temporary.sub("a temporary file removed when the command ends", f.message))
     for f in json_engine_copies(norm.graph, rml_path.resolve().parent, tmp if to_stdout else copies_beside(output)):
-        print(f, file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
         if m := _ENGINE_READS.match(f.message):
             copies[m.group(1)] = f.file
+        print(untemporary(f), file=sys.stderr)  # JSON with nulls: the engine reads a copy without them
 
     def on_user_data(f):
         if f.file == str(engine):  # a finding on the temporary engine copy is one on the user's mapping
             return dataclasses.replace(f, file=str(rml_path))
-        return dataclasses.replace(f, file=copies[f.file]) if f.file in copies else f
+        return untemporary(dataclasses.replace(f, file=copies[f.file]) if f.file in copies else f)
     norm.graph.serialize(engine, format="turtle")
     if args.engine_copy:  # asked for: written before the engine runs, so it is there to read when it fails
         Path(args.engine_copy).parent.mkdir(parents=True, exist_ok=True)

@@ -44,7 +44,9 @@ in BLINKG's) is read as ``rdf:langString``, as every stage reads it
 shape would only flag that the type is not asserted.
 
 Results are about the KG: pyshacl validates the union of the KG and the ontology (so that
-``sh:class`` sees ``rdfs:subClassOf`` and the types of the ontology's individuals). The union is
+``sh:class`` sees ``rdfs:subClassOf`` and the types of the ontology's individuals), plus the
+``rdfs:subClassOf`` triples the ontology's equivalences and class expressions entail
+(:func:`entailed_subclass_triples`: ``sh:class`` follows no other axiom). The union is
 built here, not by pyshacl's ``ont_graph`` mix-in: that mix-in deep-copies every
 ``owl:NamedIndividual`` through all its named neighbours, recursively, which on a vocabulary
 whose individuals link to one another (a SKOS scheme typed as individuals) takes minutes for a
@@ -78,8 +80,8 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.ontology import (BUILTIN_DATATYPES, Ontology, datatype_restriction, disjoint_ranges, is_langstring,
-                               is_xsd_datatype, superproperties)
+from pipeline.ontology import (BUILTIN_DATATYPES, Ontology, datatype_restriction, disjoint_ranges,
+                               expression_subclasses, is_langstring, is_xsd_datatype, superproperties)
 from pipeline.rdffile import load_graph
 from pipeline.rdflists import members as rdf_members
 from pipeline.validation.facets import anchored_pattern
@@ -87,7 +89,7 @@ from pipeline.validation.parallel import start_child
 from pipeline.validation.result import Result
 from pipeline.validation.shape_values import ValueFault, constraint_value_faults
 
-__all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl", "check_shapes"]
+__all__ = ["SHAPES", "derive_shapes", "validate_shacl", "start_shacl", "check_shapes", "entailed_subclass_triples"]
 
 log = logging.getLogger(__name__)
 # pySHACL's validate() gives this logger its own stderr handler on every call and logs a shapes
@@ -395,6 +397,7 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
         data += kg
         if onto is not None:
             data += onto
+            data += entailed_subclass_triples(onto)
         conforms, rg, _ = pyshacl.validate(data, shacl_graph=sg, inference=inference, inplace=True,
                                            allow_warnings=True, allow_infos=True)
     except Exception as exc:  # noqa: BLE001 - bad shapes or a pyshacl crash are reported, not raised
@@ -428,7 +431,7 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
                                     if focus is not None else "",
                                     term=value.n3() if value is not None else None, code="shacl"))
     valid = by_sev["Violation"] == 0
-    idle = _idle_shapes(own, kg, onto)
+    idle = _idle_shapes(own, kg, data if onto is not None else None)
     details = {"n_results": sum(by_sev.values()), "shapes_without_focus": idle,
                "by_severity": {k: by_sev.get(k, 0) for k in ("Violation", "Warning", "Info")},
                "by_shape": {k: dict(v) for k, v in sorted(by_shape.items())},
@@ -436,6 +439,25 @@ def validate_shacl(kg: Graph, ontology: Any = None, shapes: Iterable[Graph | str
                "n_results_outside_kg": outside, "pyshacl_conforms": bool(conforms)}
     log.info("SHACL: %d results (%s) in %.2f s", details["n_results"], dict(by_sev), time.perf_counter() - t0)
     return Result("SHACL", valid, findings=findings, details=details, elapsed_s=time.perf_counter() - t0)
+
+
+def entailed_subclass_triples(onto: Graph) -> Graph:
+    """The ``rdfs:subClassOf`` triples between named classes that ``onto``'s OWL axioms entail and
+    state otherwise: both directions of an ``owl:equivalentClass`` between named classes (OWL 2 RL
+    rules cax-eqc1/cax-eqc2) and the pairs class expressions give (:func:`pipeline.ontology.expression_subclasses`:
+    a class equivalent to an intersection lies under each member, each member of a union under the
+    class). SHACL's ``sh:class`` follows only ``rdfs:subClassOf`` in the data graph (SHACL 1.0,
+    section 2.1.3.1, "SHACL instance"), so without these triples a value typed ``ex:Employee``, with
+    ``ex:Employee owl:equivalentClass [owl:intersectionOf (ex:Person ex:Agent)]``, would fail
+    ``sh:class ex:Person`` although OWL 2 entails it is a person. Returns a new graph."""
+    out = Graph()
+    for a, b in onto.subject_objects(OWL.equivalentClass):
+        if isinstance(a, URIRef) and isinstance(b, URIRef) and a != b:
+            out.add((a, RDFS.subClassOf, b))
+            out.add((b, RDFS.subClassOf, a))
+    for sub, sup in expression_subclasses(onto):
+        out.add((sub, RDFS.subClassOf, sup))
+    return out
 
 
 #: rdflib's repr of a literal in pyshacl's messages.

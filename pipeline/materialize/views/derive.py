@@ -478,7 +478,7 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True,
         g.add((new, RML.iterator, Literal("$[*]")))
         derived[ls] = (new, keys, datatypes)
         findings.append(Finding("normalise", where, f"TriplesMap {tm_names}: {why}: the engine reads the derived "
-                                f"source {path} ({len(rows)} records)", severity="info"))
+                                f"source of {_origin(g, ls)}, {path} ({len(rows)} records)", severity="info"))
     if not derived:
         _uri_as_iri(g)
         return findings

@@ -20,7 +20,10 @@ predicates other than ``rdf:type``); entities are subjects (:mod:`.align`).
 * **CN5 property-value conciseness** = ``1 - n_redundant / n_values`` over all
   ``(s, p, o)``; a value is redundant when another value of the same ``(s, p)``
   has the same loose key (numbers by value, other text trimmed and case-folded,
-  datatype and language ignored: ``"20"`` and ``"20.0"^^xsd:double``).
+  datatype ignored: ``"20"`` and ``"20.0"^^xsd:double``) and the same language tag (compared
+  case-insensitively, BCP 47 section 2.1.1; none for a literal without one): the tag is part of a
+  literal's value (RDF 1.1 Concepts, section 3.3), so ``"Animal"@en`` and ``"Animal"@fr`` are two
+  statements, a label in two languages, not a repeated value.
 * **CM2 source-information completeness** = share of the gold KG's distinct
   literal values (loose keys) present anywhere in the predicted KG; missing listed.
 * **CM3 population completeness** = aligned gold entities / gold entities,
@@ -162,7 +165,7 @@ def cn5(pred: Graph) -> Result:
         if p == rdf_type:
             continue
         n_values += 1
-        value = (s, p, loose_key(o) if isinstance(o, Literal) else ("node", o))
+        value = (s, p, (loose_key(o), (o.language or "").lower()) if isinstance(o, Literal) else ("node", o))
         if value in seen:
             extra[(s, p)] += 1
         else:
