@@ -1,8 +1,9 @@
 """Evidence against a proposed row that the rule proposing it did not weigh (:mod:`pipeline.mappers.offline.doubts`):
-a form the values lack, codes under a generic kind, an entity one column opens.
+a form the values lack, codes under a generic kind, a reference written as text, an entity one column opens.
 
 Inputs are real: excerpts of the real-mappings corpus (``data/real-mappings``: the SNCB GTFS routes with the
-GTFS, Dublin Core and FOAF vocabularies; CAPEC's reference dates with the SEPSES vocabularies); the matcher is
+GTFS, Dublin Core and FOAF vocabularies; CAPEC's reference dates with the SEPSES vocabularies; the ATT&CK ICS STIX
+bundle); the matcher is
 lexical (no model).
 """
 from __future__ import annotations
@@ -13,10 +14,11 @@ from rdflib import URIRef
 
 from pipeline.manifest import Source, load_manifest
 from pipeline.mappers import get_mapper, map_case
-from pipeline.mappers.offline.analysis import SourceInfo
+from pipeline.mappers.offline.analysis import ForeignKey, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.doubts import (form_doubt, generic_kind, is_code_list, kind_doubt,
-                                             mark_one_column_entities, one_column_entities)
+                                             mark_one_column_entities, one_column_entities, reference_columns,
+                                             reference_doubt)
 from pipeline.mappers.offline.features import features_line
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
@@ -25,6 +27,7 @@ from pipeline.table import MappingRow
 REAL = Path(__file__).resolve().parent.parent / "data" / "real-mappings"
 SNCB = REAL / "sncb-gtfs-rail"
 CAPEC = REAL / "capec-attack-patterns-sepses"
+ATTACK = REAL / "attack-ics-sepses"
 
 
 def _routes_case(tmp_path: Path, lines: int = 21) -> Path:
@@ -130,3 +133,42 @@ def test_one_column_entities_and_their_relations(tmp_path: Path):
         rows = [one, _row("", "gtfs:agency", "gtfs:Stop", "record", 1.0, related="gtfs:Agency")]
         mark_one_column_entities(rows, [info], onto)
         assert [bool(r.review) for r in rows] == [False, False]
+
+
+def test_a_foreign_key_written_as_a_literal_is_marked(monkeypatch):
+    got = _map(ATTACK / "case.yaml", monkeypatch)
+    technique = "http://w3id.org/sepses/vocab/ref/attack#Technique"
+    # a STIX relationship's source_ref holds the id of another object of the bundle: dct:source would assert it as text
+    assert got[("source_ref", "dct:source", technique, None)] == (
+        "a reference written as text: the values of 'source_ref' are keys of the records of ics-attack-subset.json.id, "
+        "so the column links to them, and dct:source would assert the identifiers as literals: check whether a "
+        "relation to those records is meant")
+    # a mark already there gets the reason appended
+    assert got[("created_by_ref", "dct:creator", technique, None)].endswith(
+        "; a reference written as text: the values of 'created_by_ref' are keys of the records of "
+        "ics-attack-subset.json.id, so the column links to them, and dct:creator would assert the identifiers as "
+        "literals: check whether a relation to those records is meant")
+    # the records' own key, and values that name no record, stand
+    assert got[("id", "dct:identifier", technique, None)] is None
+    assert got[("created", "dct:created", technique, None)] is None
+    assert got[("name", "dct:title", technique, None)] is None
+
+
+def test_reference_columns_and_the_rows_they_doubt(tmp_path: Path):
+    (tmp_path / "f.csv").write_text("id,name,parent,owner\nc1,A,,o1\nc2,B,c1,o2\nc3,C,c1,o1\n", encoding="utf-8")
+    data = load_source(Source(path=tmp_path / "f.csv", format="csv"), tmp_path)
+    info = SourceInfo(data, "f.csv", "f", list(data.references), key=("id",),
+                      cls=URIRef("http://vocab.gtfs.org/terms#Stop"),
+                      fks={"owner": ForeignKey("owner", "o.csv", "oid", 1.0)})
+    # a foreign key into another source; parent names other records of its own (c1), name and id none
+    refs = reference_columns(info)
+    assert refs == {"owner": "o.csv.oid", "parent": "f.csv.id"}
+    assert reference_doubt(_row("parent", "gtfs:code", "gtfs:Stop", "name", 1.0), refs) == (
+        "a reference written as text: the values of 'parent' are keys of the records of f.csv.id, so the column links "
+        "to them, and gtfs:code would assert the identifiers as literals: check whether a relation to those records "
+        "is meant")
+    assert reference_doubt(_row("name", "gtfs:name", "gtfs:Stop", "exact name", 1.0), refs) is None
+    # the entity the values name, keyed by them, described by its identifier; a relation row
+    assert reference_doubt(_row("owner", "gtfs:code", "gtfs:Agency", "subject key", 1.0,
+                                "http://x.org/agency/{owner}"), refs) is None
+    assert reference_doubt(_row("owner", "gtfs:agency", "gtfs:Stop", "key", 1.0, related="gtfs:Agency"), refs) is None

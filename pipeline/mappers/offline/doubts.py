@@ -1,7 +1,7 @@
 """Evidence in a column's values against the row that maps it: such rows are marked for review.
 
 A row rests on a name match or on the kind of a column's values (:mod:`.confidence`); neither reads
-whether the values are what the property is *named* for. Two tests do, each on every datatype row that
+whether the values are what the property is *named* for. Three tests do, each on every datatype row that
 reads one column of its source (no template, no function):
 
 * **A form the values lack.** A property named ``url``, ``homepage``, ``email`` or ``telephone``
@@ -22,7 +22,16 @@ reads one column of its source (no template, no function):
   column whose values mostly differ (names, identifiers) and a property named by more than the generic
   word (``magnitudeType``, ``postalCode``) are left alone.
 
-A third test reads the rows together:
+* **A reference written as text.** A column whose values all name records of a source by their key (a
+  foreign key into another source, :func:`.keys.find_foreign_keys`, or into its own source,
+  :func:`.keys.self_reference_columns`: STIX's ``source_ref`` and ``target_ref`` hold the ``id`` of other
+  objects of the bundle) identifies those records; it is a relation to them, not a value of the record. A
+  datatype row that writes it as a literal under a property of the record (``source_ref`` ->
+  ``dct:source``) asserts opaque identifiers as text and hides the link; a person decides between a
+  relation, the literal, or neither. A column that keys the row's own subject (it is in the subject
+  template: the entity the values name, described by its identifier) is left alone.
+
+A fourth test reads the rows together:
 
 * **An entity one column opens.** Columns of a record that describe another thing than the record come in
   groups (an address's street, postcode and locality; a reference's URL, source and identifier). A
@@ -50,9 +59,11 @@ from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import basis_of
 from pipeline.mappers.offline.features import parse_features
 from pipeline.mappers.offline.forms import named_form, value_form
+from pipeline.mappers.offline.keys import self_reference_columns
 from pipeline.mappers.offline.names import term_names, words
 
 __all__ = ["KIND_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "one_column_entities",
+           "reference_columns", "reference_doubt",
            "mark_value_doubts", "mark_one_column_entities", "mark_doubtful_rows"]
 
 #: Words that name a kind or a code of something without saying of what (a property named by these alone is
@@ -94,6 +105,28 @@ def kind_doubt(row: MappingRow, values: list[str], ontology: Ontology) -> str | 
     return (f"codes under a generic kind: {row.ontology_property} is named only as a kind or code and no domain ties "
             f"it to {row.entity_class}, and {row.data_reference!r} holds a code list ({len(set(values))} distinct of "
             f"{len(values)} values): check whether and how the codes belong in the graph")
+
+
+def reference_columns(info: SourceInfo) -> dict[str, str]:
+    """The columns of ``info`` whose values all name records of a source by their key: ``{reference: "source.key"}``,
+    its foreign keys (:attr:`.analysis.SourceInfo.fks`, found by :mod:`.keys`) and the columns naming other records
+    of its own source (:func:`.keys.self_reference_columns`)."""
+    found = {ref: f"{fk.target}.{fk.target_ref}" for ref, fk in info.fks.items()}
+    for ref in self_reference_columns(info):
+        found.setdefault(ref, f"{info.name}.{info.key[0]}")
+    return found
+
+
+def reference_doubt(row: MappingRow, references: dict[str, str]) -> str | None:
+    """The review reason of a datatype row (a property, no related class) whose column is one of ``references``
+    (:func:`reference_columns` of its source) and is not in the row's subject template, else ``None``."""
+    ref = row.data_reference
+    target = references.get(ref or "")
+    if target is None or row.related_entity_class or "{" + ref + "}" in (row.subject_template or ""):
+        return None
+    return (f"a reference written as text: the values of {ref!r} are keys of the records of {target}, so the "
+            f"column links to them, and {row.ontology_property} would assert the identifiers as literals: check "
+            "whether a relation to those records is meant")
 
 
 #: Bases of a relation between two entities of one record (:mod:`.confidence`).
@@ -146,18 +179,21 @@ def _mark(row: MappingRow, why: str) -> None:
 
 
 def mark_value_doubts(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> None:
-    """Mark for review (changed in place) each row that :func:`form_doubt` or :func:`kind_doubt` doubts: rows that
+    """Mark for review (changed in place) each row that :func:`form_doubt`, :func:`kind_doubt` or
+    :func:`reference_doubt` doubts: rows that
     read one reference of their source (``data_reference`` in :attr:`.analysis.SourceInfo.refs`) by a property,
     with no function; their features line must be in the evidence (:func:`.features.describe_rows` runs
     first)."""
     by_name = {i.name: i for i in infos}
+    references = {i.name: reference_columns(i) for i in infos}
     for row in rows:
         info = by_name.get(row.source_file)
         if info is None or not row.ontology_property or ontology.expand(row.ontology_property) is None \
                 or row.function_name or row.related_entity_class or row.data_reference not in info.refs:
             continue
         values = [v.strip() for v in info.data.values(row.data_reference) if v and v.strip()]
-        for why in (form_doubt(row, values, ontology), kind_doubt(row, values, ontology)):
+        for why in (form_doubt(row, values, ontology), kind_doubt(row, values, ontology),
+                    reference_doubt(row, references[info.name])):
             if why:
                 _mark(row, why)
 
