@@ -180,34 +180,33 @@ def test_language_map_members_and_ranges_that_take_a_tag(tmp_path):
 def test_columns_in_other_languages_take_the_property_one_of_them_took(tmp_path, range_, expected):
     """``label_en`` beside ``label_fr`` is one label in two languages: both take the property whose range admits
     a language-tagged string (rdf:langString, rdfs:Literal or none), each tagged by its name's code."""
-    (tmp_path / "categories.csv").write_text("id,label_en,label_fr\nanimal,Animal,Animal\nbird,Bird,Oiseau\n"
-                                             "dog,Dog,Chien\n", encoding="utf-8")
-    (tmp_path / "onto.ttl").write_text(
-        "@prefix ex: <http://example.org/ontology#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
-        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
-        "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
-        "ex:Category a owl:Class ; rdfs:label \"category\"@en .\n"
-        "ex:label a owl:DatatypeProperty ; rdfs:label \"label\"@en ; rdfs:domain ex:Category"
-        + (f" ; rdfs:range {range_}" if range_ else "") + " .\n", encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: c\nsources: [{path: categories.csv}]\nontologies: [onto.ttl]\n"
-                                        "prefixes: {ex: \"http://example.org/ontology#\"}\n", encoding="utf-8")
-    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    onto = ("@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . "
+            "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+            "ex:Category a owl:Class ; rdfs:label \"category\"@en .\n"
+            "ex:label a owl:DatatypeProperty ; rdfs:label \"label\"@en ; rdfs:domain ex:Category"
+            + (f" ; rdfs:range {range_}" if range_ else "") + " .\n")
+    result = _map_one(tmp_path, "categories.csv", "id,label_en,label_fr\nanimal,Animal,Animal\nbird,Bird,Oiseau\n"
+                      "dog,Dog,Chien\n", onto)
     assert {(r.data_reference, r.ontology_property, r.language_tag) for r in result.table} == expected
 
 
 def test_numbers_in_columns_named_like_languages_are_no_variants(tmp_path):
     """``it_budget`` beside ``hr_budget`` (departments; ``it`` and ``hr`` are ISO 639-1 codes too) hold numbers,
     which have no language: the property ``it_budget`` took is not given to ``hr_budget``."""
-    (tmp_path / "departments.csv").write_text("id,it_budget,hr_budget\nd1,1200,800\nd2,1300,950\nd3,900,700\n",
-                                              encoding="utf-8")
-    (tmp_path / "onto.ttl").write_text(
-        "@prefix ex: <http://example.org/ontology#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
-        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-        "ex:Department a owl:Class ; rdfs:label \"department\"@en .\n"
-        "ex:itBudget a owl:DatatypeProperty ; rdfs:label \"it budget\"@en ; rdfs:domain ex:Department .\n",
-        encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: c\nsources: [{path: departments.csv}]\nontologies: [onto.ttl]\n"
-                                        "prefixes: {ex: \"http://example.org/ontology#\"}\n", encoding="utf-8")
-    result = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
+    result = _map_one(tmp_path, "departments.csv", "id,it_budget,hr_budget\nd1,1200,800\nd2,1300,950\nd3,900,700\n",
+                      "ex:Department a owl:Class ; rdfs:label \"department\"@en .\n"
+                      "ex:itBudget a owl:DatatypeProperty ; rdfs:label \"it budget\"@en ; rdfs:domain ex:Department .\n")
     assert {(r.data_reference, r.ontology_property, r.language_tag) for r in result.table} == \
         {("it_budget", "ex:itBudget", None)}
+
+
+def _map_one(tmp_path, name: str, csv: str, terms: str):
+    """The offline mapper's result (no embeddings) on one CSV file ``name`` and an ontology of ``terms``
+    (Turtle with the ``ex:``, ``owl:`` and ``rdfs:`` prefixes declared)."""
+    (tmp_path / name).write_text(csv, encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix ex: <http://example.org/ontology#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n" + terms, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"name: c\nsources: [{{path: {name}}}]\nontologies: [onto.ttl]\n"
+                                        "prefixes: {ex: \"http://example.org/ontology#\"}\n", encoding="utf-8")
+    return map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False)
