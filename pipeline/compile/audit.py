@@ -549,15 +549,10 @@ def _audit_template_prefix(a: _RowAudit, row: MappingRow) -> None:
           best[0] if best else None)
 
 
-#: A primary language subtag of 2-3 letters (ISO 639), or x-/i- (private use, grandfathered). BCP 47's
-#: grammar also admits 5-8 letters (RFC 5646 2.2.1, "registered" languages), but none is registered and the
-#: materializer refuses them (a misread language name such as 'english' would kill the whole run there).
-_PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
-
-
 def is_language_tag(tag: str) -> bool:
-    """Whether ``tag`` is a BCP 47 tag (RFC 5646 2.1) with a 2-3 letter primary language subtag."""
-    return not check_langtag(tag) and bool(_PRIMARY_LANGUAGE.match(tag))
+    """Whether ``tag`` is a BCP 47 tag (RFC 5646 2.1) that names a language: a 2-3 letter primary language
+    subtag, or the private-use ``x-`` and grandfathered ``i-`` forms (:func:`check_langtag`)."""
+    return not check_langtag(tag)
 
 
 def closest_language_tag(text: str) -> str | None:

@@ -44,7 +44,6 @@ import pyoxigraph
 
 from pipeline.materialize.data_errors import DataError, stopping
 from pipeline.materialize.output import Runs, row_count
-from pipeline.materialize.rml.check import PRIMARY_LANGUAGE
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
@@ -335,7 +334,7 @@ class Guard:
         if lang is not None:
             lang = lang.lower()
             return Verdict(None, "language tag that names no BCP 47 language") \
-                if _errors(check_langtag(lang)) or not PRIMARY_LANGUAGE.match(lang) \
+                if _errors(check_langtag(lang)) \
                 else Verdict(f"{_quote(lex)}@{lang}")
         dt = _XSD_STRING if datatype is None else datatype
         if dt != _XSD_STRING and dt != ENGINE_INTEGER and not self._datatype_ok(dt):

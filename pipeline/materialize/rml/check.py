@@ -278,17 +278,13 @@ def _check_vocabulary_terms(g: Graph, tm: Node, where: str) -> None:
         if isinstance(term, URIRef) and str(term).startswith("file:"):
             written = str(term).rsplit("/", 1)[-1]
             hint = (f"; a language tag is rml:language \"{written}\""
-                    if kind == "datatype" and PRIMARY_LANGUAGE.match(written) and not check_langtag(written) else "")
+                    if kind == "datatype" and not check_langtag(written) else "")
             raise RMLError(f"TriplesMap {node_name(tm)}: the {what} <{term}> is a relative IRI (<{written}>) resolved "
                            f"against the mapping file's location; expected an absolute {kind} IRI or a prefixed name "
                            f"(e.g. {'xsd:string' if kind == 'datatype' else 'ex:name'}){hint}", path=where)
 
 
 _PLACEHOLDERS = re.compile(r"\\[{}\\]|\{|\}")
-#: A language tag whose primary language subtag names a language: 2 or 3 letters (ISO 639), or the
-#: private-use ``x-`` and grandfathered ``i-`` forms. RFC 5646 section 2.2.1 reserves 4 letters and
-#: keeps 5 to 8 for future registration; none is registered, so ``english`` names no language.
-PRIMARY_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}|[xXiI])(-|$)")
 
 
 def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> None:
@@ -329,7 +325,7 @@ def _check_term_map(g: Graph, tm: Node, role: str, node: Node, where: str) -> No
                        path=where)
     lang = g.value(node, RML.language)
     if lang is not None:
-        if check_langtag(str(lang)) or not PRIMARY_LANGUAGE.match(str(lang)):
+        if check_langtag(str(lang)):
             raise RMLError(f"TriplesMap {node_name(tm)}: the {role}'s language tag {str(lang)!r} is not a BCP 47 "
                            "language tag (e.g. en, en-GB; a primary language subtag has 2 or 3 letters)",
                            path=where)
