@@ -64,8 +64,8 @@ from pipeline.materialize.guard_worker import GuardWorker, available as overlap_
 from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.readers import INNER_ARRAY, NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
-from pipeline.sources.folders import folder_members, shown_source
 from pipeline.materialize.rml.vocabulary import RML
+from pipeline.sources.folders import folder_source_name, shown_source
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
            "function_drops", "join_drops", "object_drops", "value_findings", "NO_VALUE_REASON", "JOIN_REASON", "OBJECT_REASON"]
@@ -725,8 +725,8 @@ def value_findings(guard: Guard, empty: dict[tuple[str, str], int]) -> list[Find
 
 def _user_source(source: str) -> str:
     """``source`` as a finding names it: the user's folder for the combined copy of a folder source
-    (:func:`~pipeline.sources.folders.shown_source`), else as the engine read it."""
-    return shown_source(source) if folder_members(source) else source
+    (:func:`~pipeline.sources.folders.folder_source_name`), else as the engine read it."""
+    return folder_source_name(source) or source
 
 
 def _mappings(config) -> str | None:

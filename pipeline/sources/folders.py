@@ -51,7 +51,7 @@ from pipeline.sources.checks import json_top_level, read_error
 from pipeline.sources.engine_copy import EngineCopy, csv_dialect, is_json_lines, parse_json_lines, scratch_folder
 from pipeline.sources.tree import json_records_path
 
-__all__ = ["folder_copy", "folder_members", "shown_source", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
+__all__ = ["folder_copy", "folder_members", "shown_source", "folder_source_name", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
 
 #: The subfolder of the copies folder that holds the combined copies (no input's copy has its name).
 SUBFOLDER = "folder-sources"
@@ -129,15 +129,21 @@ def folder_members(path: str | Path) -> list[Path] | None:
     return [Path(f) for f in listed] if isinstance(listed, list) else None
 
 
-def shown_source(path: str | Path) -> str:
-    """A source file as a message names it to the user: the folder a combined copy was written from
+def folder_source_name(path: str | Path) -> str | None:
+    """The folder the combined copy ``path`` was written from, as a message names it to the user
     (``/data/records/ (folder source of 3 files)``: the copy in ``folder-sources/`` is kgc's, not the
-    user's), else ``path``'s file name."""
+    user's); ``None`` for any other file."""
     members = folder_members(path)
     if not members:
-        return Path(str(path)).name
+        return None
     folder = Path(os.path.commonpath([str(m.parent) for m in members]))
     return f"{folder}/ (folder source of {len(members)} file{'s' if len(members) != 1 else ''})"
+
+
+def shown_source(path: str | Path) -> str:
+    """A source file as a message names it to the user: :func:`folder_source_name` for a combined copy,
+    else ``path``'s file name."""
+    return folder_source_name(path) or Path(str(path)).name
 
 
 def _named(member: Path, source: Source) -> str:
