@@ -369,6 +369,19 @@ def refuse_swapped_manifest(manifest: str | None, others: Iterable[str | None], 
                              f"arguments are in the wrong order; expected {usage}")
 
 
+_FILE_KINDS = {".csv": "a CSV file", ".tsv": "a TSV file", ".json": "a JSON file", ".jsonl": "a JSON Lines file",
+               ".xml": "an XML file", ".md": "a Markdown file", ".nt": "an N-Triples file", ".ttl": "a Turtle file",
+               ".n3": "an N3 file", ".nq": "an N-Quads file", ".trig": "a TriG file", ".rdf": "an RDF/XML file",
+               ".owl": "an OWL file", ".jsonld": "a JSON-LD file"}
+
+
+def _file_kind(path: Path) -> str | None:
+    """What the file's extension says it is when that is a data, RDF or table file, else ``None``:
+    a user who gives a data file or a KG where the manifest goes is told so, not that the YAML
+    lacks keys."""
+    return _FILE_KINDS.get(path.suffix.lower())
+
+
 def load_manifest(path: str | Path) -> Case:
     """Read and validate a manifest file.
 
@@ -393,7 +406,11 @@ def load_manifest(path: str | Path) -> Case:
                             line=mark.line + 1 if mark else None) from exc
     except RecursionError as exc:  # PyYAML composes nested collections recursively
         raise ManifestError("invalid YAML: collections nested too deeply to read", path=path) from exc
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or (set(data).isdisjoint(_TOP_KEYS) and _file_kind(path)):
+        kind = _file_kind(path)
+        if kind:
+            raise ManifestError(f"this is {kind}, not a manifest: expected a YAML manifest naming the case's "
+                                "sources and ontologies (README, 'The manifest')", path=path)
         raise ManifestError("expected a mapping of keys (sources, ontologies, ...) at the top level", path=path)
     if is_text_manifest(data):
         raise ManifestError("a text manifest (kind: text): run it with kgc text", path=path, key="kind")
