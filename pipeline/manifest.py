@@ -39,7 +39,7 @@ from pipeline.errors import ManifestError, not_utf8_error
 from pipeline.rdffile import RDF_FORMATS, rdf_format
 from pipeline.validation.terms import check_iri
 
-__all__ = ["FORMATS", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind",
+__all__ = ["FORMATS", "SELECTION", "Source", "Case", "load_manifest", "dump_manifest", "is_text_manifest", "yaml_kind",
            "is_manifest_file", "refuse_swapped_manifest"]
 
 #: Supported source formats and the file suffixes that imply them. GeoJSON (``.geojson``, media type
@@ -51,6 +51,12 @@ FORMATS: dict[str, tuple[str, ...]] = {"csv": (".csv", ".tsv"),
 _TOP_KEYS = {"name", "scenario", "base_iri", "sources", "ontologies", "skos", "prefixes", "gold",
              "competency_questions", "shapes", "notes"}
 _SOURCE_KEYS = {"path", "format", "iterator", "name"}
+
+#: The name of a selection of a JSON file's records by the value of one of their members, written as the
+#: JSONPath filter that selects them after the file's name (``stix.json[?(@.type=="malware")]``): the
+#: form Morph-KGC's JSONPath reads (double quotes, no space around ``==``); see
+#: :mod:`pipeline.sources.selection`.
+SELECTION = re.compile(r'(?P<file>[^\[\]]+)\[\?\(@\.(?P<member>[A-Za-z_][A-Za-z0-9_]*)=="(?P<value>[^"\\\[\]()]+)"\)\]')
 _GOLD_KEYS = {"table", "graph"}
 
 
@@ -76,8 +82,11 @@ class Source:
 
     @property
     def stem(self) -> str:
-        """File name without suffix (``routes`` for ``routes.csv``)."""
-        return Path(self.name or self.path.name).stem
+        """File name without suffix (``routes`` for ``routes.csv``); of a selection of a file's records by
+        kind (:data:`SELECTION`), the kind (``malware`` for ``stix.json[?(@.type=="malware")]``), which join
+        conditions name it by."""
+        chosen = SELECTION.fullmatch(self.name)
+        return chosen.group("value") if chosen else Path(self.name or self.path.name).stem
 
 
 @dataclass(frozen=True)

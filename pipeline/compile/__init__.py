@@ -17,6 +17,7 @@ from pipeline.errors import CompileError
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
+from pipeline.sources.selection import selected_sources
 from pipeline.table import MappingTable
 
 __all__ = ["CompileResult", "compile_table", "require_triples_maps", "RML"]
@@ -43,10 +44,13 @@ def compile_table(table: MappingTable, ontology: Ontology, case: Case, sources: 
         table: the mapping table.
         ontology: the case's ontology and SKOS.
         case: the case (sources, base IRI).
-        sources: loaded sources (see :func:`pipeline.sources.load.load_source`).
+        sources: loaded sources (see :func:`pipeline.sources.load.load_source`); a Source File cell
+            naming a selection of one's records by kind (``stix.json[?(@.type=="malware")]``) reads
+            that selection (:mod:`pipeline.sources.selection`).
     Returns:
         A :class:`CompileResult`; broken rows are findings, never exceptions.
     """
+    sources = [*sources, *selected_sources((r.source_file for r in table.rows), sources)]
     audit = audit_table(table, ontology, case, sources)
     plan = plan_mapping(audit, ontology, case, table.source or "<table>", sources)
     return CompileResult(audit, plan, emit_rml(plan, case.base_iri))
