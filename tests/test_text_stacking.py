@@ -172,16 +172,17 @@ def test_the_extractor_stacks_only_with_enough_training_sentences(monkeypatch):
     monkeypatch.setattr(offline, "STACK_MIN_SENTENCES", 1)
     seen = {}
 
-    def spy(sentences, labels, folds, rounds=3, groups=None):
+    def spy(sentences, labels, folds, rounds=3, groups=None, seed=0):
         seen.update(n=len(sentences), pairs=sum(map(len, sentences)), pos=sum(map(sum, labels)), folds=folds,
-                    alts=sum(c.alt for s in sentences for c in s), groups=set(groups))
-        return fit_stackers(sentences, labels, folds, rounds, groups)
+                    alts=sum(c.alt for s in sentences for c in s), groups=set(groups), seed=seed)
+        return fit_stackers(sentences, labels, folds, rounds, groups, seed)
     monkeypatch.setattr(offline, "fit_stackers", spy)
     offline.OfflineExtractor(relation_candidates=1).fit(training)
     # every training sentence gets out-of-fold scored pairs, labelled like the pair model's rows
     # the corpus of a sentence: its ontology's others; four of these eight (by CRC-32) are a corpus of their own
     assert seen["groups"] == {"tiny_university"} | {f"tiny_university#{i}" for i in (4, 5, 6, 7)}
     assert seen["n"] == len(case.train) and seen["folds"] == [s.fold for s in case.train] == [0, 1, 0, 1, 0, 1, 1, 0]
+    assert seen["seed"] == 0
     assert (seen["pairs"], seen["pos"], seen["alts"]) == (76, 16, 0)  # both folds scored: all 76 candidate pairs, 16 of them gold
     stacked = offline.OfflineExtractor().fit(training)
     # and each pair's second-best relation: 16 of the 76 pairs have one, none of them a gold triple

@@ -32,8 +32,15 @@ grouped by subject; the fit then uses the other 80%). Design choices are made on
 ``test``. ``--errors`` also writes each ontology's per-sentence error classes
 (:mod:`.error_analysis`) to ``<out>/<ontology>/errors.jsonl`` and their totals to ``<out>/errors.json``.
 
+``--fits N`` repeats the whole run with N fits that differ only in the extractor's ``seed``
+(:class:`.offline.OfflineExtractor`: the cross-fitting folds, the training order, the stacker's
+draws; fit ``i`` uses seed ``s + i``, ``s`` the ``--set seed=`` given, default 0), each run under
+``<out>/seed<seed>/``, and writes the mean, standard deviation and range over the fits of each
+ontology's and the macro's scores (:func:`fit_spread`) to ``<out>/fits.md`` and ``<out>/fits.json``:
+what a refit alone moves a score by, the bar a change must clear to be told from noise.
+
     python -m pipeline.text.bench [--bench DIR] [--out out/text2kg] [--protocol standard|own|loo|zero-shot|dev]
-                                  [--split test|dev] [--other DIR] [--only NAME ...] [--errors]
+                                  [--split test|dev] [--other DIR] [--only NAME ...] [--errors] [--fits N]
 """
 from __future__ import annotations
 
@@ -41,6 +48,7 @@ import argparse
 import hashlib
 import json
 import logging
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -54,7 +62,7 @@ from pipeline.text.manifest import TextCase, benchmark_dir, ontology_names
 from pipeline.text.offline import OfflineExtractor, setting_names
 
 __all__ = ["run_benchmark", "format_table", "main", "dev_split", "parse_settings", "PROTOCOLS", "SPLITS",
-           "other_part"]
+           "other_part", "fit_spread", "format_spread"]
 
 PROTOCOLS = ("standard", "own", "loo", "zero-shot", "dev")
 SPLITS = ("test", "dev")
@@ -326,6 +334,77 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The scores :func:`fit_spread` summarises: (label, row key, metric) of each run's rows.
+SPREAD_SCORES = (("triple F1", "ours", "triple"), ("T2KB F1", "ours", "t2kb"),
+                 ("triple F1 one-doc", "ours one-document", "triple"),
+                 ("T2KB F1 one-doc", "ours one-document", "t2kb"))
+
+
+def fit_spread(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean, sample standard deviation (``n - 1``; 0.0 for one fit), minimum and maximum over
+    several runs of :func:`run_benchmark` (one per fit) of each ontology's and the macro's F1 in
+    :data:`SPREAD_SCORES`.
+
+    Args:
+        results: the runs, with the same ontologies (a run's ``seed`` key names its fit).
+    Returns:
+        ``{"seeds": [...], "rows": {ontology or "macro": {label: {"mean", "sd", "min", "max",
+        "values"}}}}``; a score a run lacks (one-doc without a stacker is the corpus figure) is
+        left out.
+    Raises:
+        ValueError: no run, or runs that scored different ontologies.
+    """
+    if not results or any(set(r["rows"]) != set(results[0]["rows"]) for r in results):
+        raise ValueError("fit_spread needs runs of the same ontologies")
+    names = list(results[0]["rows"]) + ["macro"]
+    rows: dict[str, Any] = {}
+    for name in names:
+        row = {}
+        for label, key, metric in SPREAD_SCORES:
+            vals = []
+            for r in results:
+                scores = r["macro"][key] if name == "macro" else r["rows"][name][key]
+                if scores and scores.get(metric) and scores[metric].get("f1") is not None:
+                    vals.append(float(scores[metric]["f1"]))
+            if len(vals) == len(results):
+                mean = statistics.fmean(vals)
+                sd = statistics.stdev(vals) if len(vals) > 1 else 0.0  # exact sums: equal values give 0.0
+                row[label] = {"mean": mean, "sd": sd, "min": min(vals), "max": max(vals), "values": vals}
+        rows[name] = row
+    return {"seeds": [r.get("seed") for r in results], "rows": rows}
+
+
+def format_spread(spread: dict[str, Any]) -> str:
+    """:func:`fit_spread` as a Markdown table: per ontology and score, mean ± sd [min, max]."""
+    labels = [label for label, _, _ in SPREAD_SCORES]
+    lines = [f"Fits: {len(spread['seeds'])} (seeds {', '.join(str(s) for s in spread['seeds'])}); "
+             "mean ± sample sd [min, max] over the fits.", "",
+             "| ontology | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+    for name, row in spread["rows"].items():
+        cells = [f"{row[lb]['mean']:.4f} ± {row[lb]['sd']:.4f} [{row[lb]['min']:.4f}, {row[lb]['max']:.4f}]"
+                 if lb in row else "-" for lb in labels]
+        lines.append(f"| {'**macro**' if name == 'macro' else name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def run_fits(fits: int, bench: Path, out: Path, settings: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``fits`` runs of :func:`run_benchmark` (``kwargs``: its other arguments), fit ``i`` with the
+    extractor's ``seed`` = ``settings``' seed (default 0) + ``i``, under ``<out>/seed<seed>``;
+    writes ``<out>/fits.json`` and ``<out>/fits.md`` (:func:`fit_spread`) and returns the spread."""
+    base = int(settings.get("seed", 0))
+    results = []
+    for i in range(fits):
+        seed = base + i
+        res = run_benchmark(bench, out / f"seed{seed}", settings={**settings, "seed": seed}, **kwargs)
+        res["seed"] = seed
+        results.append(res)
+    spread = fit_spread(results)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "fits.json").write_text(json.dumps(spread, indent=1), encoding="utf-8")
+    (out / "fits.md").write_text(format_spread(spread), encoding="utf-8")
+    return spread
+
+
 def parse_settings(items: list[str]) -> dict[str, Any]:
     """``--set`` items (``KEY=VALUE``) as extractor keyword arguments: ``true``/``false`` ->
     bool, ``none``/``null`` -> None (a setting turned off: ``zero_shot=none``), an integer -> int
@@ -377,13 +456,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--errors", action="store_true", help="write per-sentence error classes (errors.jsonl)")
     p.add_argument("--no-validate", dest="validate", action="store_false")
     p.add_argument("--only", nargs="+", help="ontology names (default: all)")
+    p.add_argument("--fits", type=int, default=1, metavar="N",
+                   help="N fits differing only in the extractor's seed (--set seed=S: S..S+N-1; default 0..N-1), "
+                        "each run under OUT/seed<seed>/; the mean and spread of every score in OUT/fits.md")
     args = p.parse_args(argv)
+    if args.fits < 1:
+        print(f"error: --fits {args.fits}: expected a whole number >= 1", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("httpx", "sentence_transformers", "LiteLLM"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     bench = Path(args.bench) if args.bench else benchmark_dir()
     try:
         settings = parse_settings(args.set)
+        if args.fits > 1:
+            spread = run_fits(args.fits, bench, Path(args.out), settings, protocol=args.protocol,
+                              validate=args.validate, only=args.only, errors=args.errors, split=args.split,
+                              other=Path(args.other) if args.other else None)
+            print(format_spread(spread))
+            return 0
         result = run_benchmark(bench, Path(args.out), args.protocol, args.validate, args.only, args.errors, settings,
                                args.split, Path(args.other) if args.other else None)
     except PipelineError as exc:

@@ -157,8 +157,16 @@ class Sentence:
 
     @property
     def fold(self) -> int:
-        """Cross-fitting fold (0 or 1) of the sentence: the SHA-1 of :attr:`subject_group`, mod 2."""
-        return int(hashlib.sha1(self.subject_group.encode()).hexdigest(), 16) % 2
+        """Cross-fitting fold (0 or 1) of the sentence: :func:`fold_of` its :attr:`subject_group`."""
+        return fold_of(self.subject_group)
+
+
+def fold_of(group: str, seed: int = 0) -> int:
+    """Cross-fitting fold (0 or 1) of a subject group: the SHA-1 of ``group`` mod 2 (seed 0), else
+    of ``"<seed>:<group>"``: another seed cuts the training sentences into two other halves, still
+    by subject group and independent of the order or the process (no Python ``hash``)."""
+    text = group if not seed else f"{seed}:{group}"
+    return int(hashlib.sha1(text.encode()).hexdigest(), 16) % 2
 
 
 #: A Wikidata item id (``Q5``): the benchmark names classes no concept lists by them; a QID has no

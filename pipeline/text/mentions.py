@@ -118,12 +118,13 @@ class Lexicon:
         return {a for a in out if a and not number_value(a) and not date_value(a)}
 
     @classmethod
-    def cross_fitted(cls, sentences: list) -> tuple["Lexicon", list["Lexicon"]]:
+    def cross_fitted(cls, sentences: list, folds: list[int] | None = None) -> tuple["Lexicon", list["Lexicon"]]:
         """The lexicon of training sentences (:class:`.data.Sentence`) and, per cross-fitting fold
-        (:attr:`.data.Sentence.fold`), the lexicon of the other fold's sentences: a training sentence
-        then sees the names known without it, as a test sentence sees the training split's."""
+        (``folds``, 0/1 per sentence; default :attr:`.data.Sentence.fold`), the lexicon of the other
+        fold's sentences: a training sentence then sees the names known without it, as a test
+        sentence sees the training split's."""
         examples = [(s.text, [x for t in s.triples for x in (t["sub"], t["obj"])]) for s in sentences]
-        folds = [s.fold for s in sentences]
+        folds = [s.fold for s in sentences] if folds is None else list(folds)
         full = cls.learn(examples)
         per_fold = [cls.learn([e for e, f in zip(examples, folds) if f != k]) for k in (0, 1)]
         for lex in per_fold:

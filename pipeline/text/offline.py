@@ -43,7 +43,8 @@ Built from the ontology, the training split and the packaged sentence embeddings
 7. fact memory (``fact_memory``): a pair whose two names form a triple of the training split gets
    that triple's relation and is ranked before every other pair.
 
-Deterministic: liblinear solvers with a fixed seed, mentions and pairs in text order.
+Deterministic: one ``seed`` setting (default 0) fixes every draw of the fit (folds, order, samples,
+solvers' ``random_state``); mentions and pairs in text order.
 Training data: the training sentences of the ontologies given to :meth:`OfflineExtractor.fit`;
 the leave-one-ontology-out protocol fits without the scored ontology (see :mod:`.harness`).
 """
@@ -64,7 +65,7 @@ from pipeline.errors import InputError
 from pipeline.gcpause import cycles_uncollected
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
-from pipeline.text.data import Relation, Sentence, TextOntology, resolve_relations
+from pipeline.text.data import Relation, Sentence, TextOntology, fold_of, resolve_relations
 from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.label_model import LabelModel, contexts
@@ -108,14 +109,15 @@ DECODERS = ("f1", "threshold")
 _SETTING_RANGES = {"k": (1, None, True, False), "min_df": (1, None, True, False),
                    "threshold": (0.0, 1.0, False, True), "label_weight": (0.0, None, False, False),
                    "subject_weight": (0.0, None, False, False), "zero_shot": (None, None, False, True),
-                   "missing": (0.0, None, False, False), "relation_candidates": (1, None, True, False)}
+                   "missing": (0.0, None, False, False), "relation_candidates": (1, None, True, False),
+                   "seed": (0, 1_000_000, True, False)}
 
 
 def _check_types(numbers: dict[str, object], flags: dict[str, object]) -> None:
     """Settings from a manifest or ``--set`` are checked before they reach a comparison or a
     slice: ``numbers`` against :data:`_SETTING_RANGES` (``k`` and ``min_df`` whole numbers >= 1,
     ``threshold`` a probability in [0, 1] or null, weights and ``missing`` >= 0,
-    ``relation_candidates`` a whole number >= 1, ``zero_shot`` any
+    ``relation_candidates`` a whole number >= 1, ``seed`` a whole number in [0, 1000000], ``zero_shot`` any
     number on the SVM's scale or null), ``flags`` true/false.
 
     Raises:
@@ -216,6 +218,13 @@ class OfflineExtractor:
             alone (which pairs it keeps does not depend on the other sentences; how their names
             are written still does, with ``canonical`` - spellings and names cut short - and the
             written-out disambiguations).
+        seed: which of equally good fits (default 0): the cross-fitting folds
+            (:func:`.data.fold_of`), the order of each ontology's training sentences (0: as given;
+            else a permutation drawn with this seed), the stacker's samples, bootstrap bags and
+            binning subsample (:mod:`.stacking`) and the liblinear solvers' ``random_state``. One
+            seed gives one fit, the same in every process; two seeds measure how far a refit
+            alone moves a score (``bench --fits``). The sequence tagger (``model`` other than
+            ``pair``) takes it as its torch seed; its own lexicon folds stay seed 0's.
 
     Raises:
         InputError: an unknown ``model`` or ``decoder``, a ``threshold`` with ``decoder: f1`` or a
@@ -230,7 +239,8 @@ class OfflineExtractor:
                  subject_weight: float = 1.0, type_filter: bool = False, fact_memory: bool = True,
                  model: str = "pair", stack: bool = True, literal_forms: bool = True,
                  canonical: bool = True, zero_shot: float | None = 0.5, decoder: str | None = None,
-                 missing: float | None = None, relation_candidates: int = 2, corpus: bool = True) -> None:
+                 missing: float | None = None, relation_candidates: int = 2, corpus: bool = True,
+                 seed: int = 0) -> None:
         if model not in MODELS:
             raise InputError(f"offline model {model!r} unknown; expected one of {', '.join(MODELS)}", key="model")
         # a threshold asked for is a threshold applied: it chooses the threshold decoder
@@ -248,7 +258,7 @@ class OfflineExtractor:
         missing = 1.0 if missing is None else missing
         _check_types({"k": k, "threshold": threshold, "min_df": min_df, "label_weight": label_weight,
                       "subject_weight": subject_weight, "zero_shot": zero_shot, "missing": missing,
-                      "relation_candidates": relation_candidates},
+                      "relation_candidates": relation_candidates, "seed": seed},
                      {"use_embeddings": use_embeddings, "type_filter": type_filter, "fact_memory": fact_memory,
                       "stack": stack, "literal_forms": literal_forms, "canonical": canonical, "corpus": corpus})
         self.model, self.tagger = model, None
@@ -265,6 +275,9 @@ class OfflineExtractor:
         self.zero_shot = zero_shot
         self.decoder, self.missing = decoder, missing
         self.relation_candidates = int(relation_candidates)
+        self.seed = int(seed)
+        # the cross-fitting fold (0/1) of each training sentence, set by fit()
+        self.train_folds: list[int] = []
         self.subject = None
         self._label_examples: list = []
         self._label_model: LabelModel | None = None
@@ -301,7 +314,7 @@ class OfflineExtractor:
         gold relations a new sentence's neighbours never give)."""
         out = []
         owners = np.array([o for o, _ in self.train_sents])
-        folds = np.array([s.fold for _, s in self.train_sents])
+        folds = np.array(self.train_folds)
         sims_all = vecs @ self.train_vecs.T
         for i in range(len(vecs)):
             mask = owners == onto_names[i]
@@ -338,6 +351,11 @@ class OfflineExtractor:
         # a case's own training file is resolved, with its warning, when its manifest is read: what is
         # left out here is the benchmark's training data of other ontologies (said at debug level)
         training = {n: (o, resolve_relations(o, ss, n, own=False)) for n, (o, ss) in training.items()}
+        if self.seed:
+            # another seed, another order: liblinear's passes, the bootstrap bags (drawn by
+            # sentence index) and ties read the sentences in order
+            rng = np.random.default_rng(self.seed)
+            training = {n: (o, [ss[i] for i in rng.permutation(len(ss))]) for n, (o, ss) in sorted(training.items())}
         names = sorted({t["rel"] for _, ss in training.values() for s in ss for t in s.triples})
         if len(names) < 2:
             raise InputError(f"the training sentences ({', '.join(sorted(training)) or 'none'}) have triples of "
@@ -347,7 +365,7 @@ class OfflineExtractor:
         if self.model != "pair" and not (self.use_embeddings and embeddings.available()):
             raise InputError(f"offline model {self.model!r} needs the packaged MiniLM (embeddings off)", key="model")
         if self.model in ("tagger", "union"):  # the sequence tagger: alone, or merged with the pairs
-            self.tagger = SequenceTagger().fit(training)
+            self.tagger = SequenceTagger(seed=self.seed).fit(training)
         self.train_sents = [(name, s) for name, (_, sents) in sorted(training.items()) for s in sents]
         step = progress or (lambda line: None)
         step(f"names, types and sentence vectors of {len(self.train_sents):,} training sentences")
@@ -356,8 +374,8 @@ class OfflineExtractor:
         # cross-fitting: a training sentence sees the names and relations known from the other
         # fold only, as a test sentence sees those of the training split (its entities are new)
         # (folds by subject: WebNLG verbalises the same facts in several sentences)
-        folds = [s.fold for _, s in self.train_sents]
-        self.lexicon, fold_lex = Lexicon.cross_fitted([s for _, s in self.train_sents])
+        folds = self.train_folds = [fold_of(s.subject_group, self.seed) for _, s in self.train_sents]
+        self.lexicon, fold_lex = Lexicon.cross_fitted([s for _, s in self.train_sents], folds)
         fold_known = [known_relations([s for (_, s), f in zip(self.train_sents, folds) if f != k]) for k in (0, 1)]
         fold_types = [TypeGuesser().fit([(training[n][0], s) for (n, s), f in zip(self.train_sents, folds) if f != k])
                       for k in (0, 1)]
@@ -384,7 +402,7 @@ class OfflineExtractor:
         variant_counts: dict[str, list[int]] = {}
         train_tags = [None] * len(self.train_sents)
         if self.model == "features":  # the tagger's view of each training sentence, cross-fitted
-            self.tagger = SequenceTagger()
+            self.tagger = SequenceTagger(seed=self.seed)
             train_tags = self.tagger.fit_crossed(training, folds)
         step(f"candidate pairs of {len(self.train_sents):,} training sentences")
         for (name, s), nb, fold, tagged in zip(self.train_sents, nbs, folds, train_tags):
@@ -447,13 +465,13 @@ class OfflineExtractor:
         support = np.asarray((Xm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
         self.vec.restrict(support)
         Xm = _csr32(Xm[:, support])
-        self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(Xm, y_bin)
+        self.binary = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=self.seed).fit(Xm, y_bin)
         if len(set(pos_y)) < 2:
             raise InputError("the training triples are found in their sentences for "
                              f"{'no relation' if not pos_y else 'one relation only, ' + repr(pos_y[0])}: the offline "
                              "extractor learns to choose between relations and needs sentences that state "
                              "triples of at least two (their subject and object written in the sentence)", key="train")
-        self.relation = LinearSVC(C=self.c_relation, random_state=0).fit(_csr32(self.vec.transform(pos_x)), pos_y)
+        self.relation = LinearSVC(C=self.c_relation, random_state=self.seed).fit(_csr32(self.vec.transform(pos_x)), pos_y)
         # the feature dicts, one per candidate pair (a few kB each: most of the fit's memory), are in Xm
         # now; the stacker reads a sentence's pairs for their mentions only
         n_pairs = len(X)
@@ -465,7 +483,7 @@ class OfflineExtractor:
         Sm = _csr32(self.svec.fit_transform(S))
         keep = np.asarray((Sm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
         self.svec.restrict(keep)
-        self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=0).fit(
+        self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=self.seed).fit(
             _csr32(Sm[:, keep]), y_s) if len(set(y_s)) > 1 else None
         self.stackers = []
         # the stacker learns from out-of-fold scores: a few dozen training sentences give it
@@ -478,7 +496,8 @@ class OfflineExtractor:
             labels = stack_labels(scored, [y_rel[m[4]:m[4] + len(m[3])] for m in meta])
             step(f"the stacker: its rounds on {sum(len(s) for s in scored):,} scored rows")
             self.stackers = fit_stackers(scored, labels, [m[2] for m in meta],
-                                         groups=training_groups([m[0] for m in meta], [m[1] for m in meta]))
+                                         groups=training_groups([m[0] for m in meta], [m[1] for m in meta]),
+                                         seed=self.seed)
         self.threshold = self.given_threshold if self.given_threshold is not None else 0.2
         self._label_examples, self._label_model = label_examples, None
         # a disambiguation is written out when the training names used it at most spans it fired on

@@ -474,7 +474,13 @@ def keep_rate(labels: list) -> float:
     return EASY_KEEP if rows and pos < RARE * rows else 1.0
 
 
-def _sample(data: list[tuple[np.ndarray, np.ndarray]], keep: float
+def _rng(stream: int, seed: int) -> np.random.Generator:
+    """The generator of draw ``stream`` (0: the easy-negative sample; ``b``: bootstrap bag ``b``)
+    of fit ``seed``: seed 0 seeds it with ``stream`` alone, another seed with the pair."""
+    return np.random.default_rng(stream if not seed else (seed, stream))
+
+
+def _sample(data: list[tuple[np.ndarray, np.ndarray]], keep: float, seed: int = 0
             ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each sentence's (rows, labels, weights) with the easy negatives (label 0, ``p`` below
     :data:`EASY_P`) sampled at rate ``keep`` and weighted by ``1 / keep``: the weighted log-loss
@@ -482,10 +488,10 @@ def _sample(data: list[tuple[np.ndarray, np.ndarray]], keep: float
     (negative down-sampling with re-weighting: He et al. 2014, "Practical lessons from
     predicting clicks on ads at Facebook", ADKDD). Every positive row and every negative row at
     or above :data:`EASY_P` is kept with weight 1. ``keep`` 1.0: every row, weight 1.
-    Deterministic: one generator of fixed seed draws for the rows in order."""
+    Deterministic: one generator of ``seed`` (:func:`_rng`) draws for the rows in order."""
     if keep >= 1.0:
         return [(X, y, np.ones(len(y))) for X, y in data]
-    rng = np.random.default_rng(0)
+    rng = _rng(0, seed)
     out = []
     for X, y in data:
         easy = (y == 0) & (X[:, 0] < EASY_P)
@@ -494,15 +500,16 @@ def _sample(data: list[tuple[np.ndarray, np.ndarray]], keep: float
     return out
 
 
-def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep: float = 1.0):
+def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep: float = 1.0, seed: int = 0):
     """:func:`fit_stacker` on each sentence's (feature rows, labels), the easy negatives sampled
-    at rate ``keep`` (:func:`_sample`)."""
+    at rate ``keep`` (:func:`_sample`); ``seed``: the fit's draws (:func:`_rng`; the gradient-boosted
+    models' ``random_state``, which draws their binning subsample)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     data = [(X, y) for X, y in data if len(y)]
     y_all = np.concatenate([y for _, y in data]) if data else np.array([])
     if len(set(y_all.tolist())) < 2:
         return None
-    rows = _sample(data, keep)
+    rows = _sample(data, keep, seed)
     edges = None
     if keep < 1.0:  # weighted: the models are fitted on (and read) the rows' unweighted bins
         stacked = np.vstack([X for X, _, _ in rows])
@@ -514,7 +521,7 @@ def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep:
     def fit(X: np.ndarray, y: np.ndarray, w: np.ndarray):
         # one OpenMP thread: on a shared machine the threads' busy waits cost 50x the work itself
         with _one_thread():
-            return HistGradientBoostingClassifier(**GBM, early_stopping=False, random_state=0).fit(
+            return HistGradientBoostingClassifier(**GBM, early_stopping=False, random_state=seed).fit(
                 X, y, sample_weight=None if keep >= 1.0 else w)
     bags = BAGS if bags is None else bags
     if bags <= 1:
@@ -522,8 +529,8 @@ def _fit_rows(data: list[tuple[np.ndarray, np.ndarray]], bags: int | None, keep:
                     np.concatenate([w for _, _, w in rows]))
         return model if edges is None else Bagged([model], edges)
     models = []
-    for seed in range(bags):
-        pick = np.random.default_rng(seed).integers(0, len(rows), len(rows))
+    for b in range(bags):
+        pick = _rng(b, seed).integers(0, len(rows), len(rows))
         y = np.concatenate([rows[i][1] for i in pick])
         if len(set(y.tolist())) < 2:
             continue
@@ -538,7 +545,7 @@ def fit_stacker(sentences: list[list[PairScore]], labels: list[list[int]], bags:
     :func:`context_features` of each training sentence's out-of-fold scored pairs (corpus
     features from the other sentences of its ``groups`` entry: :func:`sentence_features`); with
     ``bags`` > 1 (default :data:`BAGS`) the mean of up to ``bags`` such classifiers, each fitted
-    on a bootstrap sample of the sentences (seeds 0..bags-1: deterministic; a sample whose labels
+    on a bootstrap sample of the sentences (bag b drawn by :func:`_rng` b, seed 0; a sample whose labels
     are all one class is skipped).
     Returns ``None`` when the labels are all one class."""
     return _fit_rows([(X, np.array(ls)) for X, ls in zip(sentence_features(sentences, groups), labels)], bags,
@@ -570,19 +577,20 @@ ROUNDS = 3
 
 
 def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], folds: list[int],
-                 rounds: int = ROUNDS, groups: list[str] | None = None) -> list:
+                 rounds: int = ROUNDS, groups: list[str] | None = None, seed: int = 0) -> list:
     """``rounds`` stackers applied in turn (auto-context: a round's context features are computed
     from the previous round's probabilities). A round after the first learns from out-of-fold
     stacked scores: the previous round is fitted again on each fold's complement (``folds``: 0/1
     per sentence) and re-scores that fold. ``groups``: the corpus of each sentence (its
-    ontology; :func:`sentence_features`). Fewer models when a fit has a single class."""
+    ontology; :func:`sentence_features`); ``seed``: the fit's draws (:func:`_fit_rows`). Fewer
+    models when a fit has a single class."""
     models: list = []
     keep = keep_rate(labels)
     fixed = [fixed_features(s) for s in sentences]  # a round changes the rows' p only
     for r in range(rounds):
         feats = sentence_features(sentences, groups, fixed)
         data = [(X, np.array(ls)) for X, ls in zip(feats, labels)]
-        model = _fit_rows(data, None, keep)
+        model = _fit_rows(data, None, keep, seed)
         if model is None:
             break
         models.append(model)
@@ -590,7 +598,7 @@ def fit_stackers(sentences: list[list[PairScore]], labels: list[list[int]], fold
             break
         nxt = list(sentences)
         for k in (0, 1):
-            part = _fit_rows([d for d, f in zip(data, folds) if f != k], OOF_BAGS, keep)
+            part = _fit_rows([d for d, f in zip(data, folds) if f != k], OOF_BAGS, keep, seed)
             if part is None:
                 return models
             idx = [i for i, f in enumerate(folds) if f == k]
@@ -648,9 +656,9 @@ def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: 
         pos = np.flatnonzero(tr & (y_bin == 1))
         if len(set(y_bin[tr])) < 2 or len({y_rel[i] for i in pos}) < 2:
             continue
-        binary = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(Xm[tr], y_bin[tr])
-        relation = LinearSVC(C=ex.c_relation, random_state=0).fit(Xm[pos], [y_rel[i] for i in pos])
-        subject = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=0).fit(
+        binary = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=ex.seed).fit(Xm[tr], y_bin[tr])
+        relation = LinearSVC(C=ex.c_relation, random_state=ex.seed).fit(Xm[pos], [y_rel[i] for i in pos])
+        subject = LogisticRegression(solver="liblinear", C=ex.c_binary, random_state=ex.seed).fit(
             Sm[s_tr], y_s[s_tr]) if len(set(y_s[s_tr])) > 1 else None
         classes = [str(c) for c in relation.classes_]
         s_prob = subject.predict_proba(Sm)[:, 1] if subject is not None else None
