@@ -10,7 +10,7 @@ import re
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, repeated_header_lines, unclosed_quote
+from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, csv_preamble, repeated_header_lines, unclosed_quote
 from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.sources.engine_copy import EngineCopy, csv_copy, csv_dialect
 from pipeline.sources.model import SourceData
@@ -76,6 +76,8 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
                                      f"{opened[0]}, column {opened[1]} runs to the end of the file", line=opened[0],
                                      expected='a closing "; a quote inside a quoted '
                                      'field is written ""'))
+    elif preamble := csv_preamble(src.path, delimiter):
+        data.findings.append(preamble)
     elif not has_record:
         data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
                                      line=2, column=NO_RECORDS, expected="at least one record below the header",
