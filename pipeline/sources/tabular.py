@@ -63,6 +63,8 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
         data.findings.append(Finding("source", str(src.path), data.unaddressable[name], line=1, column="header",
                                      value=name, expected="distinct column names without white space at their ends",
                                      severity="warning"))
+    for name in dict.fromkeys(n for n in refs if not n.strip()):  # said by _header_warnings
+        data.unaddressable[name] = "the column's header cell is empty: no table cell can name it"
     data.bom = bom
     opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
     nul = csv_nul_byte(src.path, delimiter)
