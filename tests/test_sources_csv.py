@@ -140,3 +140,21 @@ def test_lines_above_a_csv_table_are_found_by_the_width_its_rows_share(tmp_path,
     assert (found.line if found else None) == line
     if found:
         assert found.severity == "error" and f"tail -n +{line} t.csv > t.table.csv" in found.expected
+
+
+@pytest.mark.parametrize("last, found", [
+    ("Total,,4800000", ("id", "Total", 4)),     # 2700000 + 2100000
+    ("Total,,4800001", None),                   # not the sum
+    ("M3,Louvre,4800000", None),                # a word in another cell: a record
+    ("Total,,4.8e6", None),                     # no plain decimal number: not read as one
+])
+def test_a_last_record_of_a_word_whose_number_sums_its_column_is_a_probable_totals_row(tmp_path, last, found):
+    from pipeline.manifest import Source
+    from pipeline.sources.engine_copy import EngineCopy
+    from pipeline.sources.tabular import csv_row_findings, load_csv
+
+    path = tmp_path / "m.csv"
+    path.write_text(f"id,name,visitors\nM1,Rijksmuseum,2700000\nM2,Van Gogh Museum,2100000\n{last}\n", encoding="utf-8")
+    data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
+    got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
+    assert got == ([found] if found else [])
