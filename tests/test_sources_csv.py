@@ -118,3 +118,43 @@ def test_a_last_record_of_a_word_in_a_column_of_numbers_and_sums_is_a_probable_t
     data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
     got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
     assert got == ([found] if found else [])
+
+
+@pytest.mark.parametrize("content, line", [
+    # the World Bank's layout: metadata lines and blank lines above the header, a trailing comma
+    ('"Data Source","WDI",\n\n"Last Updated Date","2024-01-25",\n\n"Name","Code","2020",\n"Aruba","ABW","1",\n'
+     '"Chad","TCD","2",\n', 5),
+    ("Museums of Europe\nid,name,city\nM1,Louvre,Paris\nM2,Prado,Madrid\n", 2),
+    # a header of three names and one long record: no preamble (that record is not the width the rest share)
+    ("id,name,city\nM1,Louvre,Paris,x,y,z\nM2,Prado,Madrid\n", None),
+    # a header one trailing cell shorter than its records: more than half the width, no preamble
+    ("id,name,city\nM1,Louvre,Paris,\nM2,Prado,Madrid,\n", None),
+    ("id,name\nM1,Louvre\n", None),  # one record
+    ("Title\nid\n1\n2\n", None),  # a width of one column says nothing
+])
+def test_lines_above_a_csv_table_are_found_by_the_width_its_rows_share(tmp_path, content, line):
+    from pipeline.sources.checks import csv_preamble
+    path = tmp_path / "t.csv"
+    path.write_text(content, encoding="utf-8")
+    found = csv_preamble(path)
+    assert (found.line if found else None) == line
+    if found:
+        assert found.severity == "error" and f"tail -n +{line} t.csv > t.table.csv" in found.expected
+
+
+@pytest.mark.parametrize("last, found", [
+    ("Total,,4800000", ("id", "Total", 4)),     # 2700000 + 2100000
+    ("Total,,4800001", None),                   # not the sum
+    ("M3,Louvre,4800000", None),                # a word in another cell: a record
+    ("Total,,4.8e6", None),                     # no plain decimal number: not read as one
+])
+def test_a_last_record_of_a_word_whose_number_sums_its_column_is_a_probable_totals_row(tmp_path, last, found):
+    from pipeline.manifest import Source
+    from pipeline.sources.engine_copy import EngineCopy
+    from pipeline.sources.tabular import csv_row_findings, load_csv
+
+    path = tmp_path / "m.csv"
+    path.write_text(f"id,name,visitors\nM1,Rijksmuseum,2700000\nM2,Van Gogh Museum,2100000\n{last}\n", encoding="utf-8")
+    data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
+    got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
+    assert got == ([found] if found else [])

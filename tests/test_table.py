@@ -174,3 +174,16 @@ def test_a_placeholder_reads_a_column_whose_name_holds_braces():
     assert parse_template("http://ex.org/\\{a\\}/{b}") == [Segment("const", "http://ex.org/{a}/"), Segment("ref", "b")]
     with pytest.raises(TemplateError, match="never closed"):
         parse_template("http://ex.org/{a\\}")
+
+
+@pytest.mark.parametrize("field, raw, expected", [
+    ("subject_template", "<http://ex.org/p/{id}>", "http://ex.org/p/{id}"),
+    ("ontology_property", " <http://ex.org/o#name> ", "http://ex.org/o#name"),
+    ("datatype", "<http://www.w3.org/2001/XMLSchema#integer>", "http://www.w3.org/2001/XMLSchema#integer"),
+    ("subject_template", "<a b>", "<a b>"),  # white space: no IRIREF, left to the audit
+    ("data_reference", "<id>", "<id>"),  # a column may be named so
+    ("subject_template", "-", None),
+])
+def test_a_cell_of_an_iri_column_in_angle_brackets_is_the_iri_between_them(field, raw, expected):
+    from pipeline.table.cells import clean_cell
+    assert clean_cell(raw, field) == expected

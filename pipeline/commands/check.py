@@ -210,6 +210,10 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
             for f in audit.findings:
                 said.add(str(f))
                 print(f, file=sys.stderr)
+            own = audit_table(table, ontology, case, sources)  # the scored table, as kgc compile audits it
+            for f in own.findings:  # its errors: the rows compile would leave out (warnings: in the JSON)
+                if f.severity == "error":
+                    print(f, file=sys.stderr)
             summary, report = mapping_scores(table, gold_table, ontology, case, sources, out)
             for f in report.gold_findings:  # an absent column is known once the table is: said now
                 if f.code == "gold-column-absent" and str(f) not in said:
@@ -228,14 +232,21 @@ def _score(args: argparse.Namespace, copies: Path) -> int:
                              f"column{'s' if len(missing) > 1 else ''}, so {', '.join(missing)} "
                              f"{'is' if len(missing) == 1 else 'are'} not scored")
             partial = f" against a partial gold ({'; '.join(lacks)}, see above)" if lacks else ""
+            scores_file = out / "mapping.mapping-scores.json"
+            data = json.loads(scores_file.read_text(encoding="utf-8"))
             if audit.findings:  # the gold's own defects go with the scores, as a run's audit.md lists them
-                scores_file = out / "mapping.mapping-scores.json"
-                data = json.loads(scores_file.read_text(encoding="utf-8"))
                 data["gold_audit"] = {"rows_dropped": len(audit.dropped), "dropped_lines": [r.line for r in audit.dropped],
                                       "findings": [f.to_dict() for f in audit.findings]}
-                scores_file.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+            # the scored table's own errors: cells are scored by similarity (a column name in another
+            # case counts as right), so a table that would not compile is said next to its score
+            data["table_audit"] = {"rows": len(table), "rows_dropped": len(own.dropped),
+                                   "dropped_lines": [r.line for r in own.dropped],
+                                   "findings": [f.to_dict() for f in own.findings if f.severity in ("error", "warning")]}
+            scores_file.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
             f1 = summary["f1"]
-            print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'}{partial} "
+            broken = (f"; {len(own.dropped)} of {len(table)} row(s) of the scored table have errors and would not "
+                      "compile, see above") if own.dropped else ""
+            print(f"mapping level: mean task F1 = {'n/a' if f1 is None else f'{f1:.3f}'}{partial}{broken} "
                   f"(details: {out / 'mapping.mapping-scores.json'})")
     if kg is not None:
         gold = gold_kg(case, ontology, sources, out)

@@ -188,9 +188,7 @@ class _RowAudit:
         text = getattr(self.row, column)
         iri = self.ontology.expand(text)
         if iri is None:
-            prefix = text.split(":", 1)[0] if ":" in text else ""
-            reason = f"unknown prefix {prefix!r}" if prefix and prefix not in self.ontology.prefixes else "not an IRI"
-            self.add(column, f"{what} {text!r}: {reason}", f"a {what} of the ontology",
+            self.add(column, f"{what} {text!r}: {unexpanded(text, self.ontology)}", f"a {what} of the ontology",
                      self.ontology.closest(text, pool, _PROPOSE)[0])
             return None
         kind = self.ontology.kind(iri)
@@ -385,6 +383,14 @@ def _audit_deprecated(a: _RowAudit, row: MappingRow) -> None:
                   "a term the ontology does not deprecate", severity="warning", code="deprecated-term")
 
 
+def unexpanded(text: str, ontology: Ontology) -> str:
+    """Why a term cell names no IRI (:meth:`Ontology.expand` gave ``None``): ``unknown prefix 'mus'``
+    when it is a prefixed name whose prefix neither the ontology nor the manifest declares, else
+    ``not an IRI``."""
+    prefix = text.split(":", 1)[0] if ":" in text else ""
+    return f"unknown prefix {prefix!r}" if prefix and prefix not in ontology.prefixes else "not an IRI"
+
+
 def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: SourceData | None,
                case: Case) -> list[Finding]:
     a = _RowAudit(row, table, ontology)
@@ -399,7 +405,8 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     for cls in split_class_alternatives(row.entity_class):
         iri = ontology.expand(cls)
         if iri is None or ontology.kind(iri) != "class":
-            a.add("entity_class", f"entity class {cls!r} is not a class of the ontology", "a class of the ontology",
+            why = f": {unexpanded(cls, ontology)}" if iri is None else " is not a class of the ontology"
+            a.add("entity_class", f"entity class {cls!r}{why}", "a class of the ontology",
                   ontology.closest(cls, classes)[0])
     if not row.entity_class:
         a.add("entity_class", "row has no entity class", "a class of the ontology")
@@ -443,7 +450,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
     for cls in related:
         iri = ontology.expand(cls)
         if iri is None:
-            a.add("related_entity_class", f"related class {cls!r}: unknown prefix or not an IRI",
+            a.add("related_entity_class", f"related class {cls!r}: {unexpanded(cls, ontology)}",
                   "a class of the ontology or skos:Concept", ontology.closest(cls, classes)[0])
         elif iri != SKOS.Concept and ontology.kind(iri) != "class":
             a.add("related_entity_class", f"related class {cls!r} is not declared in the ontology",

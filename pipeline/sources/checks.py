@@ -12,6 +12,7 @@ turns them into an :class:`~pipeline.errors.InputError` (exit 2).
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import re
 from pathlib import Path
@@ -29,7 +30,7 @@ from pipeline.sources.model import SourceData
 from pipeline.sources.xml_parser import parse_file
 
 __all__ = ["NO_RECORDS", "MAX_DEPTH", "xml_no_records", "unclosed_quote", "csv_nul_byte", "c1_controls",
-           "repeated_header_lines", "json_top_level", "json_records", "json_too_deep", "xml_too_deep",
+           "repeated_header_lines", "csv_preamble", "json_top_level", "json_records", "json_too_deep", "xml_too_deep",
            "xml_amplification", "xml_parse_error", "parse_xml", "unresolved_entity", "read_error",
            "require_readable", "check_logical_sources", "xml_encoding"]
 
@@ -108,6 +109,65 @@ def repeated_header_lines(path: Path, delimiter: str) -> list[int]:
     finally:
         csv.field_size_limit(limit)
     return found
+
+
+#: Rows of a CSV file :func:`csv_preamble` reads: the lines above a table and enough of the table
+#: to see the width its lines share.
+PREAMBLE_SCAN_ROWS = 200
+
+
+def csv_preamble(path: Path, delimiter: str = ",") -> Finding | None:
+    """The error for lines above a CSV file's table (a title, notes, a date), else ``None``.
+
+    Statistics downloads (the World Bank's indicator files, several statistics offices' exports)
+    put a few lines of metadata above the header. Every reader of the file (kgc's, the engine's
+    pandas, RML's CSV reference formulation) takes line 1 for the header, so the metadata's cells
+    become the column names and the real header a record. RFC 4180 section 2 has one optional
+    header line followed by records "containing the same number of fields throughout the file":
+    the table starts at the first row of the width that row and every non-blank row after it
+    share, when every non-blank row above it fills at most half that width. Both conditions
+    hold for a preamble and fail for a table with a few long rows (those rows are not shared by
+    the rest) or with a header shorter by one trailing cell (more than half the width). Read on
+    the first :data:`PREAMBLE_SCAN_ROWS` rows.
+
+    Returns:
+        An ``error`` finding of stage ``source`` naming the table's header line, the lines above
+        it and how to drop them; ``None`` when line 1 starts the table (or the file has fewer than
+        two rows of the table's width, or a width below 2).
+    Raises:
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8.
+    """
+    limit = csv.field_size_limit(2 ** 31 - 1)
+    rows: list[tuple[int, list[str]]] = []  # (line the row starts on, cells), blank rows left out
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=delimiter)
+            end = 0
+            for row in itertools.islice(reader, PREAMBLE_SCAN_ROWS):
+                start, end = end + 1, reader.line_num
+                if any(c.strip() for c in row):
+                    rows.append((start, row))
+    except csv.Error:
+        return None  # a malformed row: the loader's other checks say where
+    finally:
+        csv.field_size_limit(limit)
+    for i in range(1, len(rows)):
+        width = len(rows[i][1])
+        if width < 2 or len(rows) - i < 2 or len(rows[i - 1][1]) == width:
+            continue
+        if all(len(r) == width for _, r in rows[i:]) and \
+                all(sum(1 for c in r if c.strip()) <= width / 2 for _, r in rows[:i]):
+            header = rows[i][0]
+            above = header - 1  # blank lines above the header included
+            filled = max(sum(1 for c in r if c.strip()) for _, r in rows[:i])
+            return Finding("source", str(path), f"line {header} starts the table: lines 1-{above} hold at most "
+                           f"{filled} filled cell(s) each (a title or notes above the header), while line {header} "
+                           f"and the {len(rows) - i - 1} record(s) below it hold {width} cells each; every reader "
+                           "takes line 1 for the header", line=header, column="header",
+                           expected=f"the header on line 1 (RFC 4180 section 2: one header line, then records of as "
+                           f"many fields): remove lines 1-{above}, e.g. tail -n +{header} {path.name} > "
+                           f"{path.stem}.table{path.suffix or '.csv'}")
+    return None
 
 
 def csv_nul_byte(path: Path, delimiter: str = ",") -> Finding | None:
@@ -558,7 +618,7 @@ def _check_file(path: Path, fmt: str) -> Finding | None:
                 return Finding("source", str(path), f"unclosed quote: the quoted field opened at line {opened[0]}, "
                                f"column {opened[1]} runs to the end of the file", line=opened[0],
                                expected='a closing "; a quote inside a quoted field is written ""')
-            return csv_nul_byte(path)
+            return csv_nul_byte(path) or csv_preamble(path)
         elif fmt == "json":
             text = path.read_text(encoding="utf-8-sig")
             try:

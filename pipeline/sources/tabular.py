@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import csv
 import re
+from decimal import Decimal
 
 from pipeline.findings import Finding
 from pipeline.manifest import Source
-from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, repeated_header_lines, unclosed_quote
+from pipeline.sources.checks import NO_RECORDS, csv_nul_byte, csv_preamble, repeated_header_lines, unclosed_quote
 from pipeline.sources.columns import ColumnRecords, check_utf8
 from pipeline.sources.engine_copy import EngineCopy, csv_copy, csv_dialect
 from pipeline.sources.model import SourceData
@@ -63,6 +64,8 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
         data.findings.append(Finding("source", str(src.path), data.unaddressable[name], line=1, column="header",
                                      value=name, expected="distinct column names without white space at their ends",
                                      severity="warning"))
+    for name in dict.fromkeys(n for n in refs if not n.strip()):  # said by _header_warnings
+        data.unaddressable[name] = "the column's header cell is empty: no table cell can name it"
     data.bom = bom
     opened = unclosed_quote(src.path, delimiter) if quotes % 2 else None
     nul = csv_nul_byte(src.path, delimiter)
@@ -76,6 +79,8 @@ def _read_csv(src: Source, profile: bool = False) -> SourceData:
                                      f"{opened[0]}, column {opened[1]} runs to the end of the file", line=opened[0],
                                      expected='a closing "; a quote inside a quoted '
                                      'field is written ""'))
+    elif preamble := csv_preamble(src.path, delimiter):
+        data.findings.append(preamble)
     elif not has_record:
         data.findings.append(Finding("source", str(src.path), "CSV file has a header but no records: nothing to map",
                                      line=2, column=NO_RECORDS, expected="at least one record below the header",
@@ -161,10 +166,12 @@ def _totals_row(records: ColumnRecords, path) -> Finding | None:
     """A warning when the last record of ``records`` (read from ``path``) looks like a spreadsheet's totals
     row, else ``None``.
 
-    Evidence, all from the file: the last record's first non-empty cell is a word in a column whose
-    every other non-empty value (at least two) is a number, and each of its other cells is empty or
-    a number (a sum). Such a row is a label with aggregates, not an instance of what the other
-    records describe, yet it maps as one; it is reported, not removed (a label can be a real key).
+    Evidence, all from the file: the last record's first non-empty cell is a word and each of its
+    other cells is empty or a number, and either the word's column holds numbers in every other
+    record (at least two), or one of the last record's numbers is the sum of its column's other
+    values (at least two, every one a plain decimal number: `Total,,4800000` under 2700000 and
+    2100000). Such a row is a label with aggregates, not an instance of what the other records
+    describe, yet it maps as one; it is reported, not removed (a label can be a real key).
     """
     if records.step != 1 or len(records) < _MIN_NUMBERS + 1:
         return None
@@ -176,12 +183,30 @@ def _totals_row(records: ColumnRecords, path) -> Finding | None:
     j = filled[0]
     label = last[j].strip()
     others = [v for v in cols[j][:-1] if v.strip()]
-    if (_NUMBER.fullmatch(label) or len(others) < _MIN_NUMBERS or not all(_NUMBER.fullmatch(v.strip()) for v in others)
-            or not all(_NUMBER.fullmatch(last[k].strip()) for k in filled[1:])):
+    if _NUMBER.fullmatch(label) or not all(_NUMBER.fullmatch(last[k].strip()) for k in filled[1:]):
         return None
-    line = records.start_lines([len(records) - 1]).get(len(records) - 1)
     name = records.names[j]
-    return Finding("source", str(path), f"the last record looks like a totals row: {label!r} in column "
-                   f"{name!r}, whose other values are numbers, and its other cells empty or numbers; it maps "
+    if len(others) >= _MIN_NUMBERS and all(_NUMBER.fullmatch(v.strip()) for v in others):
+        why = f"{label!r} in column {name!r}, whose other values are numbers, and its other cells empty or numbers"
+    else:
+        summed = next((k for k in filled[1:] if _is_sum(last[k], cols[k][:-1])), None)
+        if summed is None:
+            return None
+        why = (f"{label!r} in column {name!r}, and its {records.names[summed]!r} ({last[summed].strip()}) is the "
+               "sum of that column's other values")
+    line = records.start_lines([len(records) - 1]).get(len(records) - 1)
+    return Finding("source", str(path), f"the last record looks like a totals row: {why}; it maps "
                    "as a record like the others", line=line, column=name, value=label,
                    expected="records only; remove a totals row before mapping", severity="warning")
+
+
+_PLAIN = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def _is_sum(total: str, values: list[str]) -> bool:
+    """``total`` equals the sum of ``values`` (at least :data:`_MIN_NUMBERS` non-empty, every one and
+    ``total`` a plain decimal number: no thousands separator whose reading would be a guess)."""
+    cells = [v.strip() for v in values if v.strip()]
+    if len(cells) < _MIN_NUMBERS or not _PLAIN.fullmatch(total.strip()) or not all(_PLAIN.fullmatch(v) for v in cells):
+        return False
+    return sum(Decimal(v) for v in cells) == Decimal(total.strip())

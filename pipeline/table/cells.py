@@ -14,6 +14,7 @@ from pipeline.fno import function_for_name
 
 __all__ = [
     "clean_cell",
+    "IRI_FIELDS",
     "split_source_hint",
     "split_arguments",
     "parse_concat",
@@ -38,11 +39,22 @@ IRI_MARKERS = frozenset({"uri", "iri", "object property", "anyuri-iri", "rr:iri"
 _IDENT_CALL = re.compile(r"^[A-Za-z_][\w\-]*(\(\))?$")
 
 
-def clean_cell(raw: str | None) -> str | None:
+#: Fields whose cell is one IRI (or IRI template): written in angle brackets, as Turtle and SPARQL
+#: write an IRI, the cell is the IRI between them.
+IRI_FIELDS = frozenset({"ontology_property", "entity_class", "related_entity_class", "subject_template", "datatype"})
+
+_IRIREF = re.compile(r"^<([^<>\s]+)>$")
+
+
+def clean_cell(raw: str | None, field: str | None = None) -> str | None:
     """Normalise one cell: strip whitespace and backtick quoting; empty markers -> ``None``.
 
     Args:
         raw: the cell text as split from the Markdown row (may be ``None``).
+        field: the cell's column (:data:`pipeline.table.model.FIELDS` name); in a column of
+            :data:`IRI_FIELDS` a cell written as Turtle's ``IRIREF`` (``<http://ex.org/p/{id}>``,
+            RDF 1.1 Turtle section 6.3) is the text between the brackets: ``<`` and ``>`` cannot
+            occur in an IRI (RFC 3987), so they only delimit it.
     Returns:
         The cleaned text, or ``None`` for empty/``-`` cells.
     """
@@ -52,6 +64,8 @@ def clean_cell(raw: str | None) -> str | None:
     text = re.sub(r"[ \t]+", " ", text)
     if text.lower() in EMPTY_MARKERS:
         return None
+    if field in IRI_FIELDS and (m := _IRIREF.match(text)):
+        return m.group(1)
     return text
 
 

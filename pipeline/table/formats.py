@@ -66,7 +66,7 @@ def parse_csv(text: str, source: str = "<string>") -> MappingTable:
     if not any(fields):
         raise TableParseError(f"CSV header {headers!r} names no mapping-table column", path=source, line=1)
     for cells in reader:
-        values = {f: clean_cell(c) for f, c in zip(fields, cells) if f}
+        values = {f: clean_cell(c, f) for f, c in zip(fields, cells) if f}
         row = MappingRow(line=reader.line_num, **values)
         if any(row.cells().values()):
             table.rows.append(row)
@@ -157,7 +157,7 @@ def parse_json(text: str, source: str = "<string>") -> MappingTable:
             row.line = line
         for f in (*COLUMNS, "review"):
             value = getattr(row, f)
-            setattr(row, f, clean_cell(value) if isinstance(value, str) or value is None else clean_cell(str(value)))
+            setattr(row, f, clean_cell(value if isinstance(value, str) or value is None else str(value), f))
         table.rows.append(row)
     return table
 

@@ -166,7 +166,7 @@ def parse_markdown(text: str, source: str = "<string>") -> MappingTable:
             table.notes.append(f"line {i + 1}: {len(cells)} cells for {len(fields)} columns; "
                                + ("missing trailing cells read as empty" if len(cells) < len(fields)
                                   else "extra cells ignored"))
-        values = {f: clean_cell(c) for f, c in zip(fields, cells) if f}
+        values = {f: clean_cell(c, f) for f, c in zip(fields, cells) if f}
         row = MappingRow(line=i + 1, **values)
         if row.source_file is None:
             row.source_file, row.data_reference = split_source_hint(row.data_reference)
