@@ -1,5 +1,6 @@
 """Evidence against a proposed row that the rule proposing it did not weigh (:mod:`pipeline.mappers.offline.doubts`):
-a form the values lack, codes under a generic kind, a reference written as text, an entity one column opens.
+a form the values lack, codes under a generic kind, a reference written as text, a column that names another thing,
+the class's own word for the column, an entity one column opens.
 
 Inputs are real: excerpts of the real-mappings corpus (``data/real-mappings``: the SNCB GTFS routes with the
 GTFS, Dublin Core and FOAF vocabularies; CAPEC's reference dates with the SEPSES vocabularies; the ATT&CK ICS STIX
@@ -16,9 +17,9 @@ from pipeline.manifest import Source, load_manifest
 from pipeline.mappers import get_mapper, map_case
 from pipeline.mappers.offline.analysis import ForeignKey, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
-from pipeline.mappers.offline.doubts import (form_doubt, generic_kind, is_code_list, kind_doubt,
-                                             mark_one_column_entities, one_column_entities, reference_columns,
-                                             reference_doubt)
+from pipeline.mappers.offline.doubts import (form_doubt, generic_kind, head_doubt, is_code_list, kind_doubt,
+                                             mark_one_column_entities, one_column_entities, own_term_doubt,
+                                             reference_columns, reference_doubt)
 from pipeline.mappers.offline.features import features_line
 from pipeline.ontology import load_ontology
 from pipeline.sources.load import load_source
@@ -53,7 +54,9 @@ def test_codes_under_a_generic_kind_and_an_entity_one_column_opens_are_marked(tm
     assert got[("route_type", "dct:type", "gtfs:Route", None)] == (
         "codes under a generic kind: dct:type is named only as a kind or code and no domain ties it to gtfs:Route, "
         "and 'route_type' holds a code list (3 distinct of 20 values): check whether and how the codes belong in "
-        "the graph")
+        "the graph; the class's own word for the column: gtfs:routeType, declared for gtfs:Route, is named 'route "
+        "type', the column's words qualified by the class's name, where dct:type is not declared for it: check "
+        "which property is meant")
     # without agency.csv, agency_id opens a gtfs:Agency that only it describes (by a FOAF chat id, of all
     # properties); its relation to the route is only as good as that entity
     assert got[("agency_id", "foaf:aimChatID", "gtfs:Agency", None)] == (
@@ -70,7 +73,8 @@ def test_codes_under_a_generic_kind_and_an_entity_one_column_opens_are_marked(tm
 def test_a_kind_column_whose_values_mostly_differ_is_not_a_code_list(tmp_path: Path, monkeypatch):
     # the first route alone: one value is no list
     got = _map(_routes_case(tmp_path, lines=2), monkeypatch)
-    assert got[("route_type", "dct:type", "gtfs:Route", None)] is None
+    # (the class's own routeType still doubts dct:type: test_a_property_of_no_domain_where_the_class_has_...)
+    assert "codes under a generic kind" not in got[("route_type", "dct:type", "gtfs:Route", None)]
     assert is_code_list(["700", "700", "2", "700"]) and not is_code_list(["700", "700", "2"])
     assert not is_code_list(["700"])
 
@@ -172,3 +176,51 @@ def test_reference_columns_and_the_rows_they_doubt(tmp_path: Path):
     assert reference_doubt(_row("owner", "gtfs:code", "gtfs:Agency", "subject key", 1.0,
                                 "http://x.org/agency/{owner}"), refs) is None
     assert reference_doubt(_row("owner", "gtfs:agency", "gtfs:Stop", "key", 1.0, related="gtfs:Agency"), refs) is None
+
+
+def test_a_column_matched_through_what_qualifies_its_head_is_marked():
+    onto = load_ontology([CAPEC / "ontology" / "sepses-capec.ttl", SNCB / "ontology" / "dcterms.ttl"])
+    ref = "capec:External_References/capec:External_Reference/capec:"
+    publisher = "http://w3id.org/sepses/vocab/ref/capec#referencePublisher"
+    # CAPEC's publication months ("--11") matched to "reference publisher" through "publication" (stem "publi")
+    assert head_doubt(_row(ref + "Publication_Month", publisher, "capec:Reference", "name", 1.0), onto) == (
+        "the column names another thing: 'Publication_Month' is a month (the last word of its name), matched to "
+        f"{publisher} through what qualifies it (publication): check the property")
+    # "relationship type" is a type, not a relation (stem "relat"); the same with a subject key's basis
+    assert head_doubt(_row("relationship_type", "dct:relation", "capec:Reference", "subject key", 0.0), onto) == (
+        "the column names another thing: 'relationship_type' is a type (the last word of its name), matched to "
+        "dct:relation through what qualifies it (relationship): check the property")
+    # a head the property names; an exact name; a one-word column; a designating head; a head no word of which the
+    # property holds, and no qualifier either
+    for row in (_row(ref + "Publisher", publisher, "capec:Reference", "name", 1.0),
+                _row("relationship_type", "dct:relation", "capec:Reference", "exact name", 0.0),
+                _row("relationship", "dct:relation", "capec:Reference", "name", 0.0),
+                _row("relation_id", "dct:relation", "capec:Reference", "name", 0.0),
+                _row("entry_note", "dct:relation", "capec:Reference", "name", 0.0)):
+        assert head_doubt(row, onto) is None
+    # a head that is a synonym of the property's: "reference heading" is the reference's title, not a heading of one
+    assert head_doubt(_row(ref + "Reference_Heading", "http://w3id.org/sepses/vocab/ref/capec#referenceTitle",
+                           "capec:Reference", "name", 1.0), onto) is None
+    # a language code after the head says the text's language: "publisher en" is a publisher's name in English
+    assert head_doubt(_row(ref + "Publisher_en", publisher, "capec:Reference", "name", 1.0), onto) is None
+    assert head_doubt(_row(ref + "Publication_Month_en", publisher, "capec:Reference", "name", 1.0), onto) is not None
+    # a Spanish name puts its head first: "fecha_relacion" is a date of a relation, read no further
+    assert head_doubt(_row("fecha_relacion", "dct:relation", "capec:Reference", "name", 0.0), onto) is None
+
+
+def test_a_property_of_no_domain_where_the_class_has_its_own_qualified_word_is_marked():
+    onto = load_ontology([CAPEC / "ontology" / "sepses-capec.ttl", SNCB / "ontology" / "dcterms.ttl",
+                          SNCB / "ontology" / "gtfs.ttl"])
+    ref = "capec:External_References/capec:External_Reference/capec:"
+    # dct:title has no domain; capec:referenceTitle, domain capec:Reference, is "title" qualified by the class's name
+    assert own_term_doubt(_row(ref + "Title", "dct:title", "capec:Reference", "exact name", 0.0), onto) == (
+        "the class's own word for the column: capec:referenceTitle, declared for capec:Reference, is named "
+        "'reference title', the column's words qualified by the class's name, where dct:title is not declared for "
+        "it: check which property is meant")
+    assert own_term_doubt(_row("route_type", "dct:type", "gtfs:Route", "exact name", 0.0), onto) == (
+        "the class's own word for the column: gtfs:routeType, declared for gtfs:Route, is named 'route type', the "
+        "column's words qualified by the class's name, where dct:type is not declared for it: check which property "
+        "is meant")
+    # a property the vocabulary declares for the class is left alone; so is a column no own property qualifies
+    assert own_term_doubt(_row(ref + "Title", "dct:title", "capec:Reference", "exact name", 1.0), onto) is None
+    assert own_term_doubt(_row(ref + "Summary", "dct:title", "capec:Reference", "name", 0.0), onto) is None

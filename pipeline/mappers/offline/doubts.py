@@ -1,8 +1,9 @@
-"""Evidence in a column's values against the row that maps it: such rows are marked for review.
+"""Evidence in a column's values and names against the row that maps it: such rows are marked for review.
 
 A row rests on a name match or on the kind of a column's values (:mod:`.confidence`); neither reads
-whether the values are what the property is *named* for. Three tests do, each on every datatype row that
-reads one column of its source (no template, no function):
+whether the values are what the property is *named* for, nor what the column's name says beyond its
+resemblance. Five tests do, each on every datatype row that reads one column of its source (no template; the
+three that read values, no function either):
 
 * **A form the values lack.** A property named ``url``, ``homepage``, ``email`` or ``telephone``
   (:func:`.forms.named_form`) holds web addresses, e-mail addresses or telephone numbers whatever its
@@ -31,7 +32,29 @@ reads one column of its source (no template, no function):
   relation, the literal, or neither. A column that keys the row's own subject (it is in the subject
   template: the entity the values name, described by its identifier) is left alone.
 
-A fourth test reads the rows together:
+* **A column that names another thing.** In an English compound name the last word is the head and says what
+  the thing is; the words before it qualify it (the right-hand head rule: Williams, On the notions "lexically
+  related" and "head of a word", Linguistic Inquiry 12, 1981): a ``Postal Code Regex`` is a regular expression,
+  a ``Publication_Month`` a month, ``versionEndIncluding`` a bound on versions. A column matched by a name's
+  resemblance (basis ``name`` or ``subject key``, not an exact name) whose own name (its last path step) has two
+  words or more, whose head is none of the property's words and one of whose qualifiers is the head of the
+  property's name (``Postal Code Regex`` -> ``gn:postalCode``, ``relationship_type`` -> ``dct:relation``) is a
+  *head* of the thing the property names, not that thing. A head that is a synonym of the property's head
+  (``studio_mail`` -> ``studioEmail``) leaves the property's head out of the qualifiers and is not doubted; a
+  last word that is a language code (``label_en``) marks the text's language and is left out first. The row
+  is marked unless the head is a word that designates the qualified thing (:data:`DESIGNATORS`: ``readmeUrl``
+  -> ``sd:readme``, ``tagName`` -> ``sd:tag``, whose value the URL or name stands for) or the name holds a
+  Spanish word (Spanish puts the head first: ``fecha_inicio``).
+  Words compare by singular, abbreviation (:func:`.names.abbreviates`) or a shared stem (the first five
+  letters: ``relationship`` and ``relation``, ``publication`` and ``publisher``).
+* **The class's own word for the column.** A property the vocabulary does not declare for the row's class
+  (``own`` below 1: no domain, a generic one, a superclass's or another vocabulary's) is a second choice when a
+  property declared for the class (its domain the class or a superclass) is named by the column's words
+  qualified by the class's name (``capec:referenceTitle`` of ``capec:Reference`` for a ``Title`` column matched
+  to ``dct:title``; ``gtfs:routeType`` for ``route_type`` matched to ``dct:type``): the vocabulary's authors
+  named the class's own attribute of that name, and a person decides between the two.
+
+A last test reads the rows together:
 
 * **An entity one column opens.** Columns of a record that describe another thing than the record come in
   groups (an address's street, postcode and locality; a reference's URL, source and identifier). A
@@ -53,6 +76,8 @@ from __future__ import annotations
 
 import re
 
+from rdflib import OWL, RDFS
+
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.analysis import SourceInfo
@@ -60,9 +85,11 @@ from pipeline.mappers.offline.confidence import basis_of
 from pipeline.mappers.offline.features import parse_features
 from pipeline.mappers.offline.forms import named_form, value_form
 from pipeline.mappers.offline.keys import self_reference_columns
-from pipeline.mappers.offline.names import term_names, words
+from pipeline.mappers.offline.language import ISO_639_1
+from pipeline.mappers.offline.names import SPANISH, abbreviates, singular, term_names, words
 
-__all__ = ["KIND_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "one_column_entities",
+__all__ = ["KIND_WORDS", "DESIGNATORS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
+           "own_term_doubt", "one_column_entities",
            "reference_columns", "reference_doubt",
            "mark_value_doubts", "mark_one_column_entities", "mark_doubtful_rows"]
 
@@ -105,6 +132,88 @@ def kind_doubt(row: MappingRow, values: list[str], ontology: Ontology) -> str | 
     return (f"codes under a generic kind: {row.ontology_property} is named only as a kind or code and no domain ties "
             f"it to {row.entity_class}, and {row.data_reference!r} holds a code list ({len(set(values))} distinct of "
             f"{len(values)} values): check whether and how the codes belong in the graph")
+
+
+#: Head words that designate the thing their qualifiers name (its name, identifier, address or code): a column
+#: ``readmeUrl`` stands for the readme, ``tagName`` for the tag.
+DESIGNATORS = frozenset({"name", "id", "identifier", "url", "uri", "iri", "link", "code", "number", "label", "title",
+                         "key", "ref", "reference"})
+
+#: Bases of a column matched by the resemblance of its name (:mod:`.confidence`), not word for word.
+_RESEMBLANCE_BASES = ("name", "subject key")
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two words are alike: equal once singular (:func:`.names.singular`), one abbreviating the other
+    (:func:`.names.abbreviates`), or sharing their first five letters (a stem: ``relation``, ``relationship``)."""
+    a, b = singular(a), singular(b)
+    return a == b or abbreviates(a, b) or abbreviates(b, a) or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
+
+
+def _own_name(reference: str | None) -> str:
+    """The last path step of a reference (``capec:Publication_Month`` of an XPath, ``tags`` of ``a.b.tags``),
+    without an attribute's ``@`` (:func:`.names.words` drops a namespace prefix)."""
+    steps = [s for s in re.split(r"[/.]", reference or "") if s and s not in ("$", "*")]
+    return steps[-1].lstrip("@") if steps else ""
+
+
+def head_doubt(row: MappingRow, ontology: Ontology) -> str | None:
+    """The review reason of a row matched by resemblance (basis ``name`` or ``subject key``) whose column's own
+    name (:func:`_own_name`; two words or more, no Spanish word, without a last word that is an ISO 639-1 code:
+    ``label_en``) has a head (last word) alike none of the property's words and not one of :data:`DESIGNATORS`,
+    while another of its words is alike the head of one of the property's names (:func:`_alike`); else
+    ``None``."""
+    found = basis_of(row)
+    prop = ontology.expand(row.ontology_property)
+    if found is None or found[0] not in _RESEMBLANCE_BASES or prop is None:
+        return None
+    name = _own_name(row.data_reference)
+    raw = words(name, expand=False)
+    if set(raw) & set(SPANISH):
+        return None
+    # a last word that is a language code marks the text's language (label_en), not what the column is
+    ws = words(" ".join(raw[:-1])) if len(raw) >= 2 and raw[-1] in ISO_639_1 else words(name)
+    if len(ws) < 2 or ws[-1] in DESIGNATORS:
+        return None
+    names = [n.split() for n in term_names(ontology, prop)]
+    head, qualifiers = ws[-1], ws[:-1]
+    # the column is a <head> of what the property names: the property's own head qualifies the column's
+    if any(_alike(head, w) for n in names for w in n) or not any(_alike(q, n[-1]) for q in qualifiers for n in names):
+        return None
+    shown = re.sub(r"^[A-Za-z][\w\-]*:(?=[A-Za-z])", "", name)
+    return (f"the column names another thing: {shown!r} is a {head} (the last word of its name), matched to "
+            f"{row.ontology_property} through what qualifies it ({' '.join(qualifiers)}): check the property")
+
+
+#: Classes of everything, whose name ("thing", "resource") qualifies nothing and whose domain ties a property to no
+#: class in particular.
+_GENERIC_CLASSES = frozenset({OWL.Thing, RDFS.Resource})
+
+
+def own_term_doubt(row: MappingRow, ontology: Ontology) -> str | None:
+    """The review reason of a row whose property is not declared for its class (``own`` below 1 in its features
+    line; a row without one is left alone) when a property whose domain is the class or a superclass has a name
+    made of the column's own words (:func:`_own_name`, singular) and words of the names of the class or a
+    superclass, at least one of them (``owl:Thing`` and ``rdfs:Resource`` count as neither); else ``None``."""
+    features = parse_features(row.evidence)
+    prop, cls = ontology.expand(row.ontology_property), ontology.expand(row.entity_class)
+    if features is None or features["own"] >= 1 or prop is None or cls is None:
+        return None
+    classes = (ontology.superclasses(cls) | {cls}) - _GENERIC_CLASSES
+    class_words = {singular(w) for c in classes for n in term_names(ontology, c) for w in n.split()}
+    column = {singular(w) for w in words(_own_name(row.data_reference))} - class_words
+    if not column:
+        return None
+    for other in sorted(ontology.properties):
+        if other == prop or not ontology.domains(other) & classes:
+            continue
+        for n in term_names(ontology, other):
+            ws = {singular(w) for w in n.split()}
+            if ws - class_words == column and ws & class_words:
+                return (f"the class's own word for the column: {ontology.compact(other)}, declared for "
+                        f"{row.entity_class}, is named {n!r}, the column's words qualified by the class's name, "
+                        f"where {row.ontology_property} is not declared for it: check which property is meant")
+    return None
 
 
 def reference_columns(info: SourceInfo) -> dict[str, str]:
@@ -179,21 +288,25 @@ def _mark(row: MappingRow, why: str) -> None:
 
 
 def mark_value_doubts(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> None:
-    """Mark for review (changed in place) each row that :func:`form_doubt`, :func:`kind_doubt` or
-    :func:`reference_doubt` doubts: rows that
-    read one reference of their source (``data_reference`` in :attr:`.analysis.SourceInfo.refs`) by a property,
-    with no function; their features line must be in the evidence (:func:`.features.describe_rows` runs
-    first)."""
+    """Mark for review (changed in place) each row that :func:`form_doubt`, :func:`kind_doubt`,
+    :func:`reference_doubt`, :func:`head_doubt` or :func:`own_term_doubt` doubts: rows that
+    read one reference of their source (``data_reference`` in :attr:`.analysis.SourceInfo.refs`) by a property;
+    the tests of values only when no function rewrites them (the tests of names read the column's name, which a
+    function such as ``trim`` leaves as it is); their features line must be in the evidence
+    (:func:`.features.describe_rows` runs first)."""
     by_name = {i.name: i for i in infos}
     references = {i.name: reference_columns(i) for i in infos}
     for row in rows:
         info = by_name.get(row.source_file)
         if info is None or not row.ontology_property or ontology.expand(row.ontology_property) is None \
-                or row.function_name or row.related_entity_class or row.data_reference not in info.refs:
+                or row.related_entity_class or row.data_reference not in info.refs:
             continue
-        values = [v.strip() for v in info.data.values(row.data_reference) if v and v.strip()]
-        for why in (form_doubt(row, values, ontology), kind_doubt(row, values, ontology),
-                    reference_doubt(row, references[info.name])):
+        found = [head_doubt(row, ontology), own_term_doubt(row, ontology)]
+        if not row.function_name:
+            values = [v.strip() for v in info.data.values(row.data_reference) if v and v.strip()]
+            found = [form_doubt(row, values, ontology), kind_doubt(row, values, ontology),
+                     reference_doubt(row, references[info.name]), *found]
+        for why in found:
             if why:
                 _mark(row, why)
 
