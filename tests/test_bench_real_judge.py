@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rdflib import Graph
 
-from pipeline.bench.real import _judge_rows, inverse_properties
+from pipeline.bench.real import _decision, _judge_rows, inverse_properties
 from pipeline.ontology import load_ontology
 from pipeline.scoring.graph.pairs import declared_terms, graph_pairs
 
@@ -72,3 +72,12 @@ def test_an_inverse_statement_counts_once(tmp_path):
     assert _judge_rows(row, Graph().parse(data=three, format="turtle"), ref_pairs, vocabulary, ontology)[0]["right"] \
         is False
     assert _judge_rows(row, Graph().parse(data=KG, format="turtle"), ref_pairs, vocabulary, ontology)[0]["right"] is True
+
+
+def test_a_row_written_for_each_file_of_a_kind_is_one_decision():
+    row = {"data_reference": "document.title", "source_file": "adv-1.json", "ontology_property": "ex:title",
+           "entity_class": "ex:Advisory", "line": 1, "confidence": 0.9, "evidence": ["a"], "review": None}
+    twin = {**row, "source_file": "adv-2.json", "line": 7, "confidence": 0.8, "evidence": ["b"], "review": "low"}
+    other = {**row, "data_reference": "document.notes"}
+    assert _decision(row) == _decision(twin)
+    assert _decision(row) != _decision(other)

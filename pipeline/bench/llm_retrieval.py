@@ -29,7 +29,7 @@ from pipeline.mappers.llm.prompt import subgraph_turtle
 from pipeline.mappers.llm.retrieve import retrieve_terms
 from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph
-from pipeline.sources.load import load_source
+from pipeline.sources.load import load_sources
 from pipeline.table import read_table
 
 __all__ = ["gold_terms_table", "gold_terms_graph", "measure", "main"]
@@ -69,7 +69,7 @@ def measure(case: Case, gold: str) -> dict:
     """Retrieval figures of one case; ``gold`` is ``"table"`` or ``"graph"``."""
     ontology = load_ontology(case.ontologies, case.prefixes)
     with tempfile.TemporaryDirectory(prefix="bench-retrieval-") as tmp:
-        sources = [load_source(s, Path(tmp)) for s in case.sources]
+        sources = load_sources(case.sources, Path(tmp))
         got = retrieve_terms(ontology, sources)
     wanted = gold_terms_table(case, ontology) if gold == "table" else gold_terms_graph(case, ontology)
     whole = "\n\n".join(Path(p).read_text(encoding="utf-8", errors="replace") for p in case.ontologies)

@@ -28,7 +28,7 @@ with what each side entails by the vocabularies' sub-property, equivalent- and i
 (:func:`pipeline.scoring.graph.pairs.entailed`). Rows are judged on a second KG built from the table
 with every review mark cleared (a marked row is not in the first KG), so that every row, marked or
 not, is judged the same way; rows sharing a property and a class are judged each on a KG without
-the others.
+the others (the copies of one row written for each file of a kind together).
 
 ``--calibrate`` fits the offline mapper's confidence calibration on the judged rows (isotonic
 regression of "right" on the raw score, per basis of evidence:
@@ -259,17 +259,33 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
     groups: dict[tuple, list[int]] = {}
     for i, r in enumerate(rows):
         groups.setdefault((r.get("ontology_property"), r.get("entity_class")), []).append(i)
+    # one row written for each file of a kind (pipeline/mappers/offline/onekind.py) is one decision: its copies
+    # (equal but for the Source File) are judged together, on a KG without the other rows of the group
     for members in (m for m in groups.values() if len(m) > 1):
+        copies: dict[str, list[int]] = {}
         for i in members:
+            copies.setdefault(_decision(rows[i]), []).append(i)
+        if len(copies) == 1:
+            continue
+        for same in copies.values():
+            i = same[0]
             alone = folder / f"table.row{i}.json"
-            keep = [{**r, "review": None} for j, r in enumerate(rows) if j == i or j not in members]
+            keep = [{**r, "review": None} for j, r in enumerate(rows) if j in same or j not in members]
             alone.write_text(json.dumps({"rows": keep}, indent=1), encoding="utf-8")
             _, alone_dir = _replay(manifest, alone, folder / f"run-row{i}", timeout)
-            judged[i]["right"] = _judge_rows([rows[i]], _read_kg(alone_dir / "kg.nt"), ref_pairs, vocabulary,
-                                             ontology)[0]["right"]
+            kg_alone = _read_kg(alone_dir / "kg.nt")
+            for k in same:
+                judged[k]["right"] = _judge_rows([rows[k]], kg_alone, ref_pairs, vocabulary, ontology)[0]["right"]
     res["row_judgements"] = judged
     res["rows"] = _row_summary(judged)
     return res
+
+
+def _decision(row: dict[str, Any]) -> str:
+    """What a table row decides, whatever file it is written for: its cells but the Source File, its line
+    and what the mapper said of it."""
+    return json.dumps({k: v for k, v in row.items() if k not in ("source_file", "line", "evidence", "confidence",
+                                                                  "review")}, sort_keys=True, default=str)
 
 
 def _pav(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

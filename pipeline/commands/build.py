@@ -27,7 +27,7 @@ from pipeline.mappers.repair import repair_findings
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import load_ontology
 from pipeline.sources.checks import check_logical_sources
-from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.sources.load import csv_row_findings, require_readable, load_sources
 from pipeline.table import read_table, write_table
 
 __all__ = ["PARSERS", "add_map_parser", "add_compile_parser", "copies_beside"]
@@ -76,7 +76,7 @@ def _cmd_map(args: argparse.Namespace) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         progress(f"reading {len(case.sources)} source(s)")  # as `run`'s load stage: bad sources stop here
         # the mapper needs value statistics: a large CSV is read as its sample plus value counts
-        sources = [load_source(s, Path(tmp), profile=True) for s in case.sources]
+        sources = load_sources(case.sources, Path(tmp), profile=True)
         require_readable(sources)
         gone = str(Path(tmp).resolve())
         progress(f"reading the ontology ({len(case.ontologies)} file(s), {len(case.skos)} SKOS)")
@@ -219,7 +219,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     copies = copies_beside(Path(output))
     # bad input writes nothing: not the repaired copies of the sources, nor the folders made for them
     with nothing_left_on_bad_input(copies, output, yarrrml_out):
-        sources = [load_source(s, copies) for s in case.sources]
+        sources = load_sources(case.sources, copies)
         require_readable(sources)
         for note in table.notes:  # what the reader guessed or ignored (an unknown header ...), as `run`'s audit has it
             line, _, text = note.partition(": ") if note.startswith("line ") else ("", "", note)

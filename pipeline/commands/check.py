@@ -17,7 +17,7 @@ from pipeline.ontology import Ontology, load_ontology
 from pipeline.rdffile import load_graph, rdf_format
 from pipeline.run.evaluate import (CHECK_TIMEOUT_S, gold_kg, graph_scores, graph_validation, mapping_scores,
                                    validation_passed)
-from pipeline.sources.load import load_source, require_readable
+from pipeline.sources.load import require_readable, load_sources
 from pipeline.table import MappingTable, read_table
 from pipeline.scoring.graph.cq import NOT_RUN_KINDS, pq_note
 from pipeline.scoring.mapping.gold_columns import absent_gold_columns, ignored_gold_columns
@@ -40,7 +40,7 @@ def _case_context(manifest: str, work: Path, with_sources: bool = True):
             print(finding, file=sys.stderr)
     if not with_sources:  # validating a KG reads no source
         return case, ontology, []
-    sources = [load_source(s, work / "inputs") for s in case.sources]  # work: a temporary folder
+    sources = load_sources(case.sources, work / "inputs")  # work: a temporary folder
     require_readable(sources)  # as `run` does: an unreadable source is bad input, not a score of nothing
     return case, ontology, sources
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from pipeline.manifest import Case
 from pipeline.ontology import Ontology, load_ontology
-from pipeline.sources.load import SourceData, load_source
+from pipeline.sources.load import SourceData, load_sources
 from pipeline.table import MappingTable
 
 __all__ = ["MapInput", "MapResult", "Mapper", "load_inputs", "map_case"]
@@ -29,7 +29,7 @@ class MapInput:
         case: the scenario case (base IRI, prefixes, file paths, gold table).
         ontology: the case's ontologies and SKOS vocabularies, loaded together
             (``load_ontology([*case.ontologies, *case.skos], case.prefixes)``).
-        sources: the case's sources, loaded (:func:`pipeline.sources.load.load_source`), in the
+        sources: the case's sources, loaded (:func:`pipeline.sources.load.load_sources`), in the
             order of ``case.sources``; their repaired copies live in the folder they were loaded
             into, which must outlive the mapper's call.
     """
@@ -54,7 +54,7 @@ def load_inputs(case: Case, workdir: Path) -> MapInput:
         OntologyError: an ontology or SKOS file is missing or cannot be parsed.
     """
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    return MapInput(case, ontology, tuple(load_source(s, workdir) for s in case.sources))
+    return MapInput(case, ontology, tuple(load_sources(case.sources, workdir)))
 
 
 @dataclass

@@ -41,7 +41,7 @@ from pipeline.scoring.mapping import check_cn4
 from pipeline.scoring.mapping.cn4 import materialize_with_events
 from pipeline.scoring.mapping.gold_columns import ignored_gold_columns
 from pipeline.sources.engine_copy import copies_folder, json_engine_copies
-from pipeline.sources.load import csv_row_findings, load_source, require_readable
+from pipeline.sources.load import csv_row_findings, require_readable, load_sources
 from pipeline.table import read_table, write_table
 from pipeline.validation.verdict import NOT_RUN, check_reason
 
@@ -154,7 +154,7 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
         run.findings.extend(check_shapes(f, st.ontology, case.shapes))
     run.findings.extend(Finding("ontology", n.split(": ", 1)[0], n.split(": ", 1)[1], severity="warning")
                         for n in st.ontology.notes)
-    st.sources = [load_source(s, copies_folder(folder)) for s in case.sources]
+    st.sources = load_sources(case.sources, copies_folder(folder))
     for s in st.sources:
         run.findings.extend(s.findings)
         if s.path != s.source.path:

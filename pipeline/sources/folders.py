@@ -51,7 +51,7 @@ from pipeline.sources.checks import json_top_level, read_error
 from pipeline.sources.engine_copy import EngineCopy, csv_dialect, is_json_lines, parse_json_lines, scratch_folder
 from pipeline.sources.tree import json_records_path
 
-__all__ = ["folder_copy", "folder_members", "shown_source", "folder_source_name", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
+__all__ = ["folder_copy", "is_wrapper", "folder_members", "shown_source", "folder_source_name", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
 
 #: The subfolder of the copies folder that holds the combined copies (no input's copy has its name).
 SUBFOLDER = "folder-sources"
@@ -197,7 +197,7 @@ def _json(source: Source) -> tuple[str | None, list[Finding], int, list[str] | N
         if top is not None or _emptied(values[0]):  # [], {}, {"people": []}: a file of no record adds none
             continue
         iterator, records = json_records_path(values[0])
-        if not _wrapper(values[0], iterator):  # members beside the records: the document is one record
+        if not is_wrapper(values[0], iterator):  # members beside the records: the document is one record
             iterator, records = "$", [values[0]]
         found.append((member, iterator, records, [f"record {k} of {name}" for k in range(1, len(records) + 1)]))
     if errors:
@@ -223,7 +223,7 @@ def _json(source: Source) -> tuple[str | None, list[Finding], int, list[str] | N
     return json_numbers.dumps(out, ensure_ascii=False), [], len(out), places, where
 
 
-def _wrapper(document, iterator: str) -> bool:
+def is_wrapper(document, iterator: str) -> bool:
     """Whether ``document`` holds nothing but the path to the records ``iterator`` selects in it
     (``{"people": [...]}``, ``{"data": {"items": [...]}}``): read so, its records leave no value of the
     file unread. An array (``$[*]``) is its records. A document with members beside the records

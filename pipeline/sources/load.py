@@ -33,10 +33,11 @@ from pipeline.sources.folders import folder_copy
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
+from pipeline.sources.same_kind import documents
 from pipeline.sources.tabular import csv_row_findings, load_csv
 from pipeline.sources.tree import load_json, load_xml
 
-__all__ = ["SourceData", "load_source", "require_readable", "csv_row_findings"]
+__all__ = ["SourceData", "load_source", "load_sources", "require_readable", "csv_row_findings"]
 
 
 def load_source(source: Source, copies: Path | None = None, profile: bool = False) -> SourceData:
@@ -103,6 +104,21 @@ def load_source(source: Source, copies: Path | None = None, profile: bool = Fals
         return SourceData(source, source.path, source.iterator, findings=[read_error(source.path, source.format, exc)])
     data.findings.extend(filter(None, [c1_controls(source.path)]))
     return data
+
+
+def load_sources(sources, copies: Path | None = None, profile: bool = False) -> list[SourceData]:
+    """Read a case's sources (:func:`load_source` each, arguments as there), the JSON files of one kind
+    listed one by one read as a folder of them is: a file of one document is one record
+    (:func:`pipeline.sources.same_kind.documents`).
+
+    Args:
+        sources: the manifest's sources, in order.
+    Returns:
+        One :class:`SourceData` per source, in order.
+    """
+    loaded = [load_source(s, copies, profile) for s in sources]
+    return documents(loaded, lambda data, iterator: load_source(dataclasses.replace(data.source, iterator=iterator),
+                                                                copies, profile))
 
 
 def _counted(data: SourceData) -> int | None:

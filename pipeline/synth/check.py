@@ -18,7 +18,7 @@ from pipeline.manifest import load_manifest
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.run.evaluate import gold_kg
-from pipeline.sources.load import load_source
+from pipeline.sources.load import load_sources
 
 __all__ = ["GoldCheck", "check_gold"]
 
@@ -65,7 +65,7 @@ def check_gold(manifest: str | Path, workdir: str | Path) -> GoldCheck:
     work = Path(workdir)
     work.mkdir(parents=True, exist_ok=True)
     ontology = load_ontology([*case.ontologies, *case.skos], case.prefixes)
-    sources = [load_source(s, work / "inputs") for s in case.sources]
+    sources = load_sources(case.sources, work / "inputs")
     expected = load_graph(case.gold_graph, "gold graph")
     built = gold_kg(dataclasses.replace(case, gold_graph=None), ontology, sources, work)
     got = built.graph if built.graph is not None else expected.__class__()

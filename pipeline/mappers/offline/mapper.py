@@ -49,6 +49,7 @@ from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, fi
 from pipeline.mappers.offline.jsonld import context_assignments, node_iri
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.nested import follow_owner_key
+from pipeline.mappers.offline.onekind import merge, spread
 from pipeline.mappers.offline.language import file_languages, language_column
 from pipeline.mappers.offline.names import NameMatcher, own_words, reference_words, words
 from pipeline.mappers.offline.properties import assign_properties, identifier_entities
@@ -143,9 +144,10 @@ class OfflineMapper:
         # a JSON file whose fields are wrapped in envelopes is mapped through its unwrapped view (envelopes.py)
         unwrapped: dict[str, Unwrapped] = {}
         positions: dict[str, dict[str, int]] = {}  # source -> its Point coordinates -> elements per position
-        notes: list[Finding] = []
+        # sources listed one by one that are of one kind are mapped as one, their rows written for each (onekind.py)
+        listed, groups, notes = merge(list(inputs.sources), taken)
         node_keys: dict[str, str] = {}  # source -> why its JSON-LD @id member keys it (jsonld.py)
-        for data in inputs.sources:
+        for data in listed:
             parts = split(data, data.source.name or data.source.path.name, taken)
             kinds.update((k.name, k) for k, _ in parts)
             view = unwrap(data, data.source.name or data.source.path.name)
@@ -312,13 +314,16 @@ class OfflineMapper:
         mark_doubtful_rows(builder.rows, infos, ont)
         rewrite(builder.rows, kinds)
         write_on_file(builder.rows, unwrapped)
+        builder.rows = spread(builder.rows, groups)
         table = MappingTable(rows=builder.rows, source=f"offline mapper {case.name}")
         for i, row in enumerate(table.rows, 1):
             row.line = i
+        kind_of = {g.name: g.members for g in groups}  # a group's listed files (onekind.py)
         decisions = [{"source": i.name, "class": builder.c(i.cls), "class_score": round(i.cls_score, 3),
                       "class_evidence": i.cls_evidence, "key": list(i.key), "key_evidence": i.key_evidence,
                       "link_file": i.link, "foreign_keys": {r: f"{f.target}.{f.target_ref}" for r, f in i.fks.items()},
                       "findings": [str(f) for f in i.data.findings],
+                      **({"one_kind": list(kind_of[i.name])} if i.name in kind_of else {}),
                       **({"profiling": sampled[i.name]} if i.name in sampled else {})} for i in infos]
         for f in builder.findings:
             log.info("%s", f)
