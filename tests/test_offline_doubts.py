@@ -204,6 +204,12 @@ def test_a_column_matched_through_what_qualifies_its_head_is_marked():
     # a language code after the head says the text's language: "publisher en" is a publisher's name in English
     assert head_doubt(_row(ref + "Publisher_en", publisher, "capec:Reference", "name", 1.0), onto) is None
     assert head_doubt(_row(ref + "Publication_Month_en", publisher, "capec:Reference", "name", 1.0), onto) is not None
+    # a currency code or a unit after the head says the value's unit: "publisher eur" is read as "publisher", and
+    # "publication month kg" still as a month
+    assert head_doubt(_row(ref + "Publisher_EUR", publisher, "capec:Reference", "name", 1.0), onto) is None
+    assert head_doubt(_row(ref + "Publisher_km", publisher, "capec:Reference", "name", 1.0), onto) is None
+    assert head_doubt(_row(ref + "Publication_Month_kg", publisher, "capec:Reference", "name", 1.0), onto) is not None
+    assert head_doubt(_row(ref + "Publication_Month", publisher, "capec:Reference", "name", 1.0), onto) is not None
     # a Spanish name puts its head first: "fecha_relacion" is a date of a relation, read no further
     assert head_doubt(_row("fecha_relacion", "dct:relation", "capec:Reference", "name", 0.0), onto) is None
 

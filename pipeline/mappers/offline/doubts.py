@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import re
 
+import pycountry
 from rdflib import OWL, RDFS
 
 from pipeline.ontology import Ontology
@@ -88,7 +89,7 @@ from pipeline.mappers.offline.keys import self_reference_columns
 from pipeline.mappers.offline.language import ISO_639_1
 from pipeline.mappers.offline.names import SPANISH, abbreviates, singular, term_names, words
 
-__all__ = ["KIND_WORDS", "DESIGNATORS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
+__all__ = ["KIND_WORDS", "DESIGNATORS", "UNIT_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
            "own_term_doubt", "one_column_entities",
            "reference_columns", "reference_doubt",
            "mark_value_doubts", "mark_one_column_entities", "mark_doubtful_rows"]
@@ -157,10 +158,18 @@ def _own_name(reference: str | None) -> str:
     return steps[-1].lstrip("@") if steps else ""
 
 
+#: Last words of a column name that give its value's unit, not what the value is: ISO 4217 currency codes
+#: (pycountry) and the symbols of the SI base units, their common multiples and the non-SI units accepted
+#: for use with the SI (SI Brochure, 9th edition, tables 2 and 8), plus per cent.
+UNIT_WORDS = frozenset({c.alpha_3.lower() for c in pycountry.currencies} | {
+    "m", "km", "cm", "mm", "kg", "g", "mg", "s", "ms", "mol", "cd", "l", "ml", "min", "h", "d", "ha", "t",
+    "kwh", "kw", "w", "pct", "percent"})
+
+
 def head_doubt(row: MappingRow, ontology: Ontology) -> str | None:
     """The review reason of a row matched by resemblance (basis ``name`` or ``subject key``) whose column's own
-    name (:func:`_own_name`; two words or more, no Spanish word, without a last word that is an ISO 639-1 code:
-    ``label_en``) has a head (last word) alike none of the property's words and not one of :data:`DESIGNATORS`,
+    name (:func:`_own_name`; two words or more, no Spanish word, without a last word that is an ISO 639-1 code,
+    ``label_en``, or a unit of :data:`UNIT_WORDS`, ``price_eur``) has a head (last word) alike none of the property's words and not one of :data:`DESIGNATORS`,
     while another of its words is alike the head of one of the property's names (:func:`_alike`); else
     ``None``."""
     found = basis_of(row)
@@ -171,8 +180,10 @@ def head_doubt(row: MappingRow, ontology: Ontology) -> str | None:
     raw = words(name, expand=False)
     if set(raw) & set(SPANISH):
         return None
-    # a last word that is a language code marks the text's language (label_en), not what the column is
-    ws = words(" ".join(raw[:-1])) if len(raw) >= 2 and raw[-1] in ISO_639_1 else words(name)
+    # a last word that is a language code marks the text's language (label_en), and one that is a currency or a
+    # unit the value's unit (price_eur, length_km), not what the column is
+    ws = words(" ".join(raw[:-1])) if len(raw) >= 2 and (raw[-1] in ISO_639_1 or raw[-1] in UNIT_WORDS) \
+        else words(name)
     if len(ws) < 2 or ws[-1] in DESIGNATORS:
         return None
     names = [n.split() for n in term_names(ontology, prop)]
