@@ -109,15 +109,19 @@ def test_lines_repeating_the_header_are_found_by_line_and_are_no_records(tmp_pat
     ("4;Emma;3", None),
 ])
 def test_a_last_record_of_a_word_in_a_column_of_numbers_and_sums_is_a_probable_totals_row(tmp_path, last, found):
+    assert _totals_rows(tmp_path, f"Nummer;Name;Betrag\n1;A;5\n2;B;6\n\n{last}\n") == ([found] if found else [])
+
+
+def _totals_rows(tmp_path, text: str) -> list[tuple]:
+    """(column, value, line) of each probable-totals-row finding of a CSV file holding ``text``."""
     from pipeline.manifest import Source
     from pipeline.sources.engine_copy import EngineCopy
     from pipeline.sources.tabular import csv_row_findings, load_csv
 
     path = tmp_path / "f.csv"
-    path.write_text(f"Nummer;Name;Betrag\n1;A;5\n2;B;6\n\n{last}\n", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
-    got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
-    assert got == ([found] if found else [])
+    return [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
 
 
 @pytest.mark.parametrize("content, line", [
@@ -149,12 +153,5 @@ def test_lines_above_a_csv_table_are_found_by_the_width_its_rows_share(tmp_path,
     ("Total,,4.8e6", None),                     # no plain decimal number: not read as one
 ])
 def test_a_last_record_of_a_word_whose_number_sums_its_column_is_a_probable_totals_row(tmp_path, last, found):
-    from pipeline.manifest import Source
-    from pipeline.sources.engine_copy import EngineCopy
-    from pipeline.sources.tabular import csv_row_findings, load_csv
-
-    path = tmp_path / "m.csv"
-    path.write_text(f"id,name,visitors\nM1,Rijksmuseum,2700000\nM2,Van Gogh Museum,2100000\n{last}\n", encoding="utf-8")
-    data = load_csv(Source(path=path, format="csv"), EngineCopy(path, tmp_path / "copies"))
-    got = [(f.column, f.value, f.line) for f in csv_row_findings(data) if "totals row" in f.message]
-    assert got == ([found] if found else [])
+    assert _totals_rows(tmp_path, f"id,name,visitors\nM1,Rijksmuseum,2700000\nM2,Van Gogh Museum,2100000\n{last}\n") \
+        == ([found] if found else [])
