@@ -61,6 +61,9 @@ class Relation:
     #: the XSD datatype IRI an RDF ontology declares as the range (``xsd:integer``), written on the
     #: literals instead of the range name's default (``number`` -> ``xsd:decimal``); ``""``: none
     datatype: str = ""
+    #: declared ``owl:SymmetricProperty``: ``r(a, b)`` entails ``r(b, a)``, so a sentence may
+    #: give both directions
+    symmetric: bool = False
 
     @property
     def is_datatype(self) -> bool:

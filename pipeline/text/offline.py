@@ -66,7 +66,7 @@ from pipeline.gcpause import cycles_uncollected
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
 from pipeline.text.data import Relation, Sentence, TextOntology, fold_of, resolve_relations
-from pipeline.text.decode import PairScore, f1_decode, threshold_decode, write_triples
+from pipeline.text.decode import PairScore, f1_decode, stated_pairs, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.label_model import LabelModel, contexts
 from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
@@ -655,13 +655,34 @@ class OfflineExtractor:
         takes any mention, typed by its value (:func:`.normalize.value_type`)."""
         return {n: self.literals.relation(r) for n, r in ontology.relations.items() if r.domain}
 
-    def decode(self, scored: list[PairScore]) -> list[tuple[float, Mention, Mention, str]]:
+    def decode(self, scored: list[PairScore], rels: dict[str, Relation] | None = None,
+               ontology: TextOntology | None = None) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.f1_decode` or
-        :func:`.decode.threshold_decode`, by :attr:`decoder`)."""
+        :func:`.decode.threshold_decode`, by :attr:`decoder`), of those it states
+        (:func:`.decode.stated_pairs`: no denied pair; one direction per pair and relation, the
+        one the names' learned classes admit, :meth:`type_support`, with ``rels`` and ``ontology``
+        given; ``rels``' symmetric relations keep both)."""
         power = 0.0 if self.stackers else 1.0
+        symmetric = frozenset(n for n, r in (rels or {}).items() if r.symmetric)
+        support = None
+        if rels is not None and ontology is not None:
+            support = lambda c, r: self.type_support(rels[r], c.a, c.b, ontology)  # noqa: E731
+        scored = stated_pairs(scored, symmetric, support, power)
         if self.decoder == "f1":
             return f1_decode(scored, self.missing, power)
         return threshold_decode(scored, self.threshold, power)
+
+    def type_support(self, rel: Relation, a: Mention, b: Mention, ontology: TextOntology) -> int:
+        """How far the learned classes of the names (:class:`.entity_types.TypeGuesser`) admit
+        ``rel`` for subject ``a`` and object ``b``: +1 for each name with a known class that is the
+        domain (range) or a subclass of it, -1 for each whose known classes exclude it, 0 for an
+        unknown name or a datatype object (-2 .. 2)."""
+        n = 0
+        for name, cls in ((a.value, rel.domain), (b.value, "" if rel.is_datatype else rel.range)):
+            known = self.types.classes(name) if cls else {}
+            if known:
+                n += -1 if self.types.excludes(name, cls, ontology) else 1
+        return n
 
     def _first_level(self, sentences: list[str], ontology: TextOntology, rels: dict
                      ) -> tuple[list[list[Mention]], list[list[PairScore]], list | None]:
@@ -720,7 +741,7 @@ class OfflineExtractor:
         for stacker in self.stackers:
             scored = restack(scored, stacker, groups, fixed)
         for sent, scored, all_ms in zip(sentences, scored, mentions):
-            chosen = self.decode(scored)
+            chosen = self.decode(scored, rels, ontology)
             results.append(self.literals.restore(write_triples(sent, chosen, [c.b for c in scored], rels, all_ms,
                                                                    self.variant_rate), ontology, sent))
         results = written_disambiguations(results, mentions, self.variant_rate)

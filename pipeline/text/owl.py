@@ -22,6 +22,8 @@ ontology is an OWL or RDFS file. :func:`rdf_text_ontology` reads one through
   name is, the sentence does not say, and its membership in the union follows from the
   property's own domain (range). Several named domains without a union (their intersection, RDFS
   2.2.4) leave the relation without a domain, as before;
+* a property typed ``owl:SymmetricProperty`` is a symmetric relation (:attr:`.data.Relation.symmetric`:
+  a sentence may state it in both directions);
 * every term keeps its own IRI (:attr:`.data.TextOntology.term_iris`), so the KG uses the
   ontology's terms, and the KG is validated against the ontology as written.
 
@@ -133,7 +135,8 @@ def rdf_text_ontology(path: str | Path, name: str | None = None) -> TextOntology
             rng = ""
             log.warning("%s: %s: rdfs:range is a class expression kgc does not read (%s): the range is left "
                         "open (each value typed by what it is)", path, prop_name[p], unread)
-        rel = Relation(prop_name[p], domain, rng, local_name(p), datatype)
+        rel = Relation(prop_name[p], domain, rng, local_name(p), datatype,
+                       (p, RDF.type, OWL.SymmetricProperty) in onto.graph)
         rels[rel.name] = rel
         iris[("relation", rel.name)] = str(p)
     if not rels:
