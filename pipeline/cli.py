@@ -95,6 +95,23 @@ def _terminated(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt("terminated (SIGTERM)")
 
 
+def interrupted(exc: KeyboardInterrupt) -> None:
+    """Say an interruption in one line on stderr, and keep the process's exit quiet after it.
+
+    The interruption lands wherever the command was, possibly inside a library's constructor (Dask's
+    ``Future.__init__``): the half-built object's ``__del__`` then fails when it is collected, which
+    Python prints as an "Exception ignored in ..." traceback after the one line. Those failures are
+    of objects the interruption abandoned, so from here on they go to the debug log only
+    (``sys.unraisablehook``, PEP 578 / Python 3.8)."""
+    print(f"interrupted: {exc}" if str(exc) else "interrupted", file=sys.stderr)
+    sys.unraisablehook = _abandoned
+
+
+def _abandoned(unraisable) -> None:
+    logging.getLogger(__name__).debug("after the interruption: %s in %r (%s)", unraisable.exc_type.__name__,
+                                      unraisable.object, unraisable.exc_value)
+
+
 def option_as_typed(args: argparse.Namespace, *spellings: str) -> str:
     """The option of ``spellings`` (``"-o", "--out"``) as the command line wrote it, for a message
     about its value: ``-o`` when the user typed ``-o x``, ``-ox``, ``--out`` for ``--out=x`` or an
@@ -215,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:  # Ctrl-C: one line (what was kept, where), the shell's 128 + SIGINT
-        print(f"interrupted: {exc}" if str(exc) else "interrupted", file=sys.stderr)
+        interrupted(exc)
         return 130
     finally:
         sys.stdout = stdout
