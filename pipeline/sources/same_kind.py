@@ -24,6 +24,7 @@ entity per document and the document's own members (title, tracking id, dates) a
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from pipeline.sources import json_numbers
@@ -104,7 +105,12 @@ def same_kind_groups(sources: Sequence[SourceData]) -> list[list[int]]:
     """
     firsts: list[tuple[tuple, int]] = []
     groups: dict[int, list[int]] = {}
+    # a shape reads a JSON file whole: only sources that another source's format and iterator could match
+    # are read (a case of one large JSON file reads it once, at load, not again here)
+    keys = Counter((d.source.format, d.source.iterator) for d in sources)
     for i, data in enumerate(sources):
+        if keys[(data.source.format, data.source.iterator)] < 2:
+            continue
         found = shape(data)
         if found is None:
             continue
