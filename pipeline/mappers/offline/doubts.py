@@ -87,7 +87,7 @@ from pipeline.mappers.offline.features import parse_features
 from pipeline.mappers.offline.forms import named_form, value_form
 from pipeline.mappers.offline.keys import self_reference_columns
 from pipeline.mappers.offline.language import ISO_639_1
-from pipeline.mappers.offline.names import SPANISH, abbreviates, singular, term_names, words
+from pipeline.mappers.offline.names import SPANISH, abbreviates, reference_steps, singular, term_names, words
 
 __all__ = ["KIND_WORDS", "DESIGNATORS", "UNIT_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
            "own_term_doubt", "one_column_entities",
@@ -154,8 +154,8 @@ def _alike(a: str, b: str) -> bool:
 def _own_name(reference: str | None) -> str:
     """The last path step of a reference (``capec:Publication_Month`` of an XPath, ``tags`` of ``a.b.tags``),
     without an attribute's ``@`` (:func:`.names.words` drops a namespace prefix)."""
-    steps = [s for s in re.split(r"[/.]", reference or "") if s and s not in ("$", "*")]
-    return steps[-1].lstrip("@") if steps else ""
+    steps = reference_steps(reference)
+    return steps[-1] if steps else ""
 
 
 #: Last words of a column name that give its value's unit, not what the value is: ISO 4217 currency codes

@@ -31,7 +31,7 @@ from rdflib import URIRef
 from pipeline import embeddings
 from pipeline.ontology import Ontology
 
-__all__ = ["words", "reference_words", "singular", "own_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
+__all__ = ["words", "reference_words", "reference_steps", "singular", "own_words", "term_names", "NameMatcher", "ABBREVIATIONS", "NAME_PART_SYNONYMS",
            "abbreviates", "abbreviation_score", "is_code_name", "SPANISH"]
 
 log = logging.getLogger(__name__)
@@ -133,11 +133,16 @@ def reference_words(reference: str, context: int = 1) -> list[str]:
     ``cac:TenderResult/cbc:AwardDate`` -> ``["tender", "result", "award", "date"]``
     with ``context=1``; attribute steps (``@id``) count as steps.
     """
-    steps = [s for s in re.split(r"[/.]", reference) if s and s not in ("$", "*")]
     out: list[str] = []
-    for s in steps[-(context + 1):]:
-        out.extend(words(s.lstrip("@")))
+    for s in reference_steps(reference)[-(context + 1):]:
+        out.extend(words(s))
     return out
+
+
+def reference_steps(reference: str | None) -> list[str]:
+    """The path steps of a data reference, an attribute's without its ``@`` (``a/@b`` -> ``["a", "b"]``,
+    ``$.a.tags`` -> ``["a", "tags"]``); ``[]`` for none."""
+    return [s.lstrip("@") for s in re.split(r"[/.]", reference or "") if s and s not in ("$", "*")]
 
 
 def is_code_name(reference: str) -> bool:
