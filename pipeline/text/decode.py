@@ -104,25 +104,17 @@ def stated_pairs(scored: list[PairScore], symmetric: frozenset[str] = frozenset(
     scopes = {(min(c.a.end, c.b.end), max(c.a.start, c.b.start)) for c, d in zip(scored, denied) if d}
     rows = [c for c, d in zip(scored, denied)
             if not d and not any(lo <= m.start and m.end <= hi for lo, hi in scopes for m in (c.a, c.b))]
-    best: dict[tuple, tuple] = {}
+    best: dict[tuple, tuple] = {}  # (subject span, object span, relation) -> its best row's score
+    keyed = []
     for c in rows:
         r = c.fact or c.rel
-        if r is None or r in symmetric:
-            continue
-        k = ((c.a.start, c.a.end), (c.b.start, c.b.end), r)
-        score = (support(c, r) if support else 0, _rank(c, subject_power), -c.a.start)
-        if k not in best or score > best[k]:
-            best[k] = score
-    out = []
-    for c in rows:
-        r = c.fact or c.rel
-        if r is not None and r not in symmetric:
-            k = ((c.a.start, c.a.end), (c.b.start, c.b.end), r)
-            rev = (k[1], k[0], r)
-            if rev in best and best[rev] > best[k]:
-                continue
-        out.append(c)
-    return out
+        k = None if r is None or r in symmetric else ((c.a.start, c.a.end), (c.b.start, c.b.end), r)
+        keyed.append((c, k))
+        if k is not None:
+            score = (support(c, r) if support else 0, _rank(c, subject_power), -c.a.start)
+            if k not in best or score > best[k]:
+                best[k] = score
+    return [c for c, k in keyed if k is None or best.get((k[1], k[0], k[2]), best[k]) <= best[k]]
 
 
 def threshold_decode(scored: list[PairScore], threshold: float, subject_power: float = 1.0) -> list[Chosen]:
