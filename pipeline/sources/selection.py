@@ -9,8 +9,9 @@ is all the compiler needs to read it: :func:`selected_sources` makes the source 
 if the manifest listed the file once per kind with its iterator and that name.
 
 The filter is written as Morph-KGC 2.10's JSONPath library reads it: double quotes, no space around
-``==`` (``[?(@.type == 'a')]`` selects nothing there, silently); ``jsonpath_ng.ext``, which the loader
-uses, reads the same text.
+``==`` (other spellings are rewritten so in the engine copy:
+:func:`pipeline.materialize.rml.json_sources.engine_filter`); ``jsonpath_ng.ext``, which the loader uses,
+reads the same text.
 """
 from __future__ import annotations
 

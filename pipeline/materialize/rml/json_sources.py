@@ -22,7 +22,7 @@ from pipeline.materialize.rml.check import mapping_nodes, node_name, term_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, RML
 from pipeline.sources.checks import json_records
 
-__all__ = ["json_references", "json_datatypes"]
+__all__ = ["json_references", "json_datatypes", "json_iterators", "engine_filter"]
 
 _JSON_REF = re.compile(r"^\$(?:\.([^.\[\]]+(?:\[\*\])?(?:\..*)?)|\[['\"]([^'\"]+)['\"]\](.*))$")
 _JSON_PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
@@ -226,6 +226,50 @@ def relative_reference(ref: str) -> str:
     ``$['name']`` and ``name`` name the same field (RML-Core section "References"; RMLMapper reads
     both forms); any other expression is returned as it is."""
     return _JSON_REF.sub(_relative, ref)
+
+
+#: A filter expression of a JSONPath step, ``[?( ... )]``.
+_FILTER = re.compile(r"\[\?\((.*?)\)\]")
+#: A quoted string of a filter (either quote) or a comparison operator with the blanks around it.
+_FILTER_TOKEN = re.compile(r"\"[^\"]*\"|'[^'\"]*'|\s*(==|!=|<=|>=|<|>)\s*")
+
+
+def engine_filter(iterator: str) -> str:
+    """``iterator`` with each filter step written the way Morph-KGC 2.10's JSONPath library reads it.
+
+    The library (``jsonpath``, ``JSONPath._filter``) turns ``@.member`` into a dictionary lookup of
+    everything up to the comparison operator, blanks included, and strips the quotes of single-quoted
+    strings before it evaluates the filter as Python, so ``[?(@.type == 'a')]`` looks up the key
+    ``"type "`` and compares with the name ``a``: no record matches, and nothing says so. The same filter
+    with no blanks around the operator and double quotes (``[?(@.type=="a")]``) means what every
+    JSONPath reading means by the first (RFC 9535 section 2.3.5), so it is the engine's text. A quoted
+    string holding the other quote is left as written.
+
+    Args:
+        iterator: a JSONPath expression (``$.items[?(@.type == 'a')]``).
+    Returns:
+        The same expression, filters rewritten (``$.items[?(@.type=="a")]``); unchanged without a filter.
+    """
+    def token(m: re.Match) -> str:
+        text = m.group(0)
+        if m.group(1):
+            return m.group(1)
+        return '"' + text[1:-1] + '"' if text.startswith("'") else text
+
+    return _FILTER.sub(lambda f: "[?(" + _FILTER_TOKEN.sub(token, f.group(1)) + ")]", iterator)
+
+
+def json_iterators(g: Graph, maps: list[Node]) -> None:
+    """Each JSON logical source's iterator in the text the engine reads as the user meant it
+    (:func:`engine_filter`): a filter with blanks around its operator or single quotes selects
+    nothing in Morph-KGC 2.10, silently, while the loader and other engines read it."""
+    for tm in maps:
+        ls = g.value(tm, RML.logicalSource)
+        if ls is None or g.value(ls, RML.referenceFormulation) != RML.JSONPath:
+            continue
+        iterator = g.value(ls, RML.iterator)
+        if iterator is not None and (text := engine_filter(str(iterator))) != str(iterator):
+            g.set((ls, RML.iterator, Literal(text)))
 
 
 def json_references(g: Graph, maps: list[Node]) -> None:

@@ -54,7 +54,7 @@ from pipeline.fno import FN
 from pipeline.materialize.engine import iri_safe
 from pipeline.materialize.rml.check import (check_functions, check_mapping, misplaced_term_map_keys, node_name,
                                            source_key, term_maps, triples_maps)
-from pipeline.materialize.rml.json_sources import json_datatypes, json_references
+from pipeline.materialize.rml.json_sources import json_datatypes, json_iterators, json_references
 from pipeline.materialize.rml.repeated import xml_cross_products
 from pipeline.materialize.rml.unify import resolve_sources, unify
 from pipeline.materialize.rml.vocabulary import BNODE_NS, KGC, LEGACY, REF_NS, RML, RR
@@ -330,6 +330,7 @@ def normalize_rml(rml: Graph, *, mapping_dir: Path | None = None, base_iri: str 
     check_functions(g, maps, where)
     findings += misplaced_term_map_keys(g, maps, where)
     json_references(g, maps)
+    json_iterators(g, maps)
     findings += json_datatypes(g, maps, natural, where)
     findings += _rewrite_terms(g, maps, base_iri, where)
     _constant_templates(g, maps)
