@@ -2,9 +2,11 @@
 states them with the inverse property the vocabulary declares (owl:inverseOf entails each from the other)."""
 from __future__ import annotations
 
+import json
+
 from rdflib import Graph
 
-from pipeline.bench.real import _decision, _judge_rows, inverse_properties
+from pipeline.bench.real import _decision, _judge_rows, _replay, _replays, inverse_properties
 from pipeline.ontology import load_ontology
 from pipeline.scoring.graph.pairs import declared_terms, graph_pairs
 
@@ -81,3 +83,37 @@ def test_a_row_written_for_each_file_of_a_kind_is_one_decision():
     other = {**row, "data_reference": "document.notes"}
     assert _decision(row) == _decision(twin)
     assert _decision(row) != _decision(other)
+
+
+def _table(path, rows: list[tuple[str, str]]) -> None:
+    path.write_text(json.dumps({"rows": [
+        {"data_reference": ref, "source_file": "events.csv", "ontology_property": prop, "entity_class": "s:Event",
+         "subject_template": "http://example.org/event/{event_id}", "datatype": "xsd:string"}
+        for ref, prop in rows]}), encoding="utf-8")
+
+
+def test_tables_replayed_in_one_process_give_the_kg_of_a_process_each(tmp_path):
+    # real kgc run (compiler, Morph-KGC); the second table's rows: one that compiles and one that does not
+    (tmp_path / "events.csv").write_text("event_id,name,city\nE1,Jazz Night,Ghent\nE2,Recital,Liège\n",
+                                         encoding="utf-8")
+    (tmp_path / "onto.ttl").write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix s: <https://schema.org/> . s:Event a owl:Class .\n"
+        "s:name a owl:DatatypeProperty ; rdfs:domain s:Event . s:address a owl:DatatypeProperty ; rdfs:domain s:Event .\n",
+        encoding="utf-8")
+    manifest = tmp_path / "case.yaml"
+    manifest.write_text("sources: [{path: events.csv}]\nontologies: [onto.ttl]\nprefixes: {s: \"https://schema.org/\"}\n",
+                        encoding="utf-8")
+    _table(tmp_path / "a.json", [("name", "s:name")])
+    _table(tmp_path / "b.json", [("city", "s:address"), ("venue", "s:name")])
+    dirs = _replays(manifest, [(tmp_path / "a.json", tmp_path / "ra"), (tmp_path / "b.json", tmp_path / "rb")], 300)
+    _, alone = _replay(manifest, tmp_path / "b.json", tmp_path / "rb1", 300)
+    lines = [sorted((d / "kg.nt").read_text(encoding="utf-8").splitlines()) for d in (*dirs, alone)]
+    assert lines[0] == sorted(
+        [f'<http://example.org/event/{e}> <https://schema.org/name> "{n}" .' for e, n in (("E1", "Jazz Night"),
+                                                                                          ("E2", "Recital"))]
+        + [f"<http://example.org/event/{e}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://schema.org/Event> ."
+           for e in ("E1", "E2")])
+    assert lines[1] == lines[2]
+    assert '<http://example.org/event/E2> <https://schema.org/address> "Liège" .' in lines[1]
+    assert _replays(manifest, [], 300) == []

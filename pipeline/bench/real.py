@@ -128,6 +128,7 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
     for s, p, o in kg:
         by_prop.setdefault(str(p), []).append((s, p, o))
     inverse = inverse_properties(ontology)
+    verdicts: dict[tuple[str, str, bool], bool | None] = {}  # the verdict depends on these alone, not on the row
     out = []
     for data in rows:
         row = MappingRow.from_dict(data)
@@ -135,27 +136,43 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
         # a class-only row writes rdf:type statements alone: its pairs are (rdf:type, its class)
         prop = str(RDF.type) if row.class_only else str(ontology.expand(row.ontology_property) or "")
         cls = str(ontology.expand(row.entity_class) or "")
-        sub = Graph()
-        for s, p, o in by_prop.get(prop, []):
-            if not cls or cls in types.get(s, ()):
-                sub.add((s, p, o))
-        for s in set(sub.subjects()) | {o for o in sub.objects() if o in types}:  # types, for "entity of" values
-            for t in types.get(s, ()):
-                sub.add((s, RDF.type, URIRef(t)))
-        pairs = Counter({k: v for k, v in graph_pairs(sub, vocabulary).items()
-                         if k[0] == prop and (not row.class_only or k[1] == cls)})
-        right = None
-        if pairs:
-            hits = sum((pairs & ref_pairs).values())
-            if inverse.get(prop) and hits < sum(pairs.values()):
-                hits += _inverse_hits(sub, prop, inverse[prop], types, ref_pairs - (pairs & ref_pairs),
-                                      sum(pairs.values()) - hits)
-            right = hits >= 0.5 * sum(pairs.values())
+        key = (prop, cls, bool(row.class_only))
+        if key not in verdicts:
+            verdicts[key] = _verdict(prop, cls, bool(row.class_only), types, by_prop, ref_pairs, vocabulary,
+                                     inverse)
+        right = verdicts[key]
         out.append({"line": row.line, "property": row.ontology_property, "class": row.entity_class,
                     "reference": row.data_reference, "basis": found[0] if found else None,
                     "raw": found[1] if found else None, "confidence": row.confidence,
                     "review": bool(row.review), "right": right, "features": parse_features(row.evidence)})
     return out
+
+
+def _verdict(prop: str, cls: str, class_only: bool, types: dict[Any, set[str]],
+             by_prop: dict[str, list[tuple[Any, Any, Any]]], ref_pairs: Counter, vocabulary: set[str],
+             inverse: dict[str, set[str]]) -> bool | None:
+    """Whether the statements of property ``prop`` (IRI; ``rdf:type`` for a class-only row) on the entities of
+    class ``cls`` (every subject when empty) are right: at least half of their (predicate, value) pairs
+    (:func:`graph_pairs`) are in ``ref_pairs`` or stated by the reference with an inverse property
+    (:func:`_inverse_hits`); ``None`` when they give no pair. ``types`` (node -> class IRIs) and ``by_prop``
+    (property IRI -> statements) index the KG the row is judged on."""
+    sub = Graph()
+    for s, p, o in by_prop.get(prop, []):
+        if not cls or cls in types.get(s, ()):
+            sub.add((s, p, o))
+    for s in set(sub.subjects()) | {o for o in sub.objects() if o in types}:  # types, for "entity of" values
+        for t in types.get(s, ()):
+            sub.add((s, RDF.type, URIRef(t)))
+    pairs = Counter({k: v for k, v in graph_pairs(sub, vocabulary).items()
+                     if k[0] == prop and (not class_only or k[1] == cls)})
+    right = None
+    if pairs:
+        hits = sum((pairs & ref_pairs).values())
+        if inverse.get(prop) and hits < sum(pairs.values()):
+            hits += _inverse_hits(sub, prop, inverse[prop], types, ref_pairs - (pairs & ref_pairs),
+                                  sum(pairs.values()) - hits)
+        right = hits >= 0.5 * sum(pairs.values())
+    return right
 
 
 def inverse_properties(ontology: Ontology) -> dict[str, set[str]]:
@@ -206,6 +223,27 @@ def _replay(manifest: Path, table: Path, folder: Path, timeout: float) -> tuple[
                          capture_output=True, text=True, timeout=timeout)
     case = load_manifest(manifest)
     return run, folder / case.scenario / case.name
+
+
+# Runs `kgc` with each argument list of the JSON list on stdin, one after the other in this one process.
+_BATCH = ("import json, sys, traceback\nfrom pipeline.cli import main\nfor argv in json.load(sys.stdin):\n"
+          "    try:\n        main(argv)\n    except (Exception, SystemExit):\n        traceback.print_exc()\n")
+
+
+def _replays(manifest: Path, jobs: list[tuple[Path, Path]], timeout: float) -> list[Path]:
+    """``kgc run --mapper replay`` of each ``(table, folder)`` as :func:`_replay` does, all in one process: the
+    same command line of each through :func:`pipeline.cli.main`, so one interpreter start and one import of
+    the pipeline serve every table (a table whose run fails leaves no KG, as in a process of its own).
+    Returns the case folder of each job; ``timeout`` is per job (the process gets their sum).
+    Raises subprocess.TimeoutExpired when the jobs together take longer."""
+    if not jobs:
+        return []
+    argvs = [["-q", "run", str(manifest), "--mapper", "replay", "--table", str(table), "--out", str(folder),
+              "--no-evaluate"] for table, folder in jobs]
+    subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps(argvs), capture_output=True, text=True,
+                   timeout=timeout * len(jobs))
+    case = load_manifest(manifest)
+    return [folder / case.scenario / case.name for _, folder in jobs]
 
 
 def _read_kg(path: Path) -> Graph:
@@ -261,6 +299,7 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
         groups.setdefault((r.get("ontology_property"), r.get("entity_class")), []).append(i)
     # one row written for each file of a kind (pipeline/mappers/offline/onekind.py) is one decision: its copies
     # (equal but for the Source File) are judged together, on a KG without the other rows of the group
+    alone: list[tuple[list[int], Path, Path]] = []  # (rows judged together, their table, its run folder)
     for members in (m for m in groups.values() if len(m) > 1):
         copies: dict[str, list[int]] = {}
         for i in members:
@@ -269,13 +308,14 @@ def bench_case(manifest: Path, out: Path, timeout: float = 600.0) -> dict[str, A
             continue
         for same in copies.values():
             i = same[0]
-            alone = folder / f"table.row{i}.json"
             keep = [{**r, "review": None} for j, r in enumerate(rows) if j in same or j not in members]
-            alone.write_text(json.dumps({"rows": keep}, indent=1), encoding="utf-8")
-            _, alone_dir = _replay(manifest, alone, folder / f"run-row{i}", timeout)
-            kg_alone = _read_kg(alone_dir / "kg.nt")
-            for k in same:
-                judged[k]["right"] = _judge_rows([rows[k]], kg_alone, ref_pairs, vocabulary, ontology)[0]["right"]
+            path = folder / f"table.row{i}.json"
+            path.write_text(json.dumps({"rows": keep}, indent=1), encoding="utf-8")
+            alone.append((same, path, folder / f"run-row{i}"))
+    for (same, _, _), alone_dir in zip(alone, _replays(manifest, [(t, f) for _, t, f in alone], timeout)):
+        kg_alone = _read_kg(alone_dir / "kg.nt")
+        for k in same:
+            judged[k]["right"] = _judge_rows([rows[k]], kg_alone, ref_pairs, vocabulary, ontology)[0]["right"]
     res["row_judgements"] = judged
     res["rows"] = _row_summary(judged)
     return res
