@@ -203,3 +203,31 @@ def test_a_second_entity_of_single_values_and_value_lists_is_one_per_record(tmp_
     assert [sum(1 for t in lines if t.startswith(f"<{R}{i}> <{C}{p}>")) for i in (1, 10, 96)
             for p in ("prerequisite", "mitigation")] == [3, 1, 4, 4, 2, 1]
     assert f'<{R}10> <{C}mitigation> "Do not expose environment variable to the user." .' in lines
+
+
+def test_a_member_named_as_its_class_whose_values_are_codes_keys_the_occurrences(tmp_path):
+    """A member of a repeating part named as the class of its object (``vulnerabilities.vulnerability`` of an
+    ``ex:Vulnerability``) whose values are codes, each once over all occurrences, keys the part's entity; a
+    name, a number, or a code two occurrences share keys nothing (the position does)."""
+    from pipeline.mappers.offline.identity import designation_like
+    from pipeline.mappers.offline.nested import member_id
+    advisories = [{"id": "ADV-1", "vulnerabilities": [{"vulnerability": "VU-2023-0001", "severity": "HIGH"},
+                                                      {"vulnerability": "VU-2023-0002", "severity": "LOW"}]},
+                  {"id": "ADV-2", "vulnerabilities": [{"vulnerability": "VU-2023-0003", "severity": "LOW"}]}]
+    info = _info(tmp_path, {"advisories": advisories}, ("id",))
+    own = ("vulnerabilities.severity",)
+    assert member_id(info, own, ["vulnerability"]) == ("vulnerabilities.vulnerability",)
+    # named as another class, or no class given: not the object's designation
+    assert member_id(info, own, ["weakness"]) == ()
+    assert member_id(info, own) == ()
+    assert designation_like("vulnerabilities.vulnerabilities", ["vulnerability"], ["VU-1", "VU-2"])
+    assert designation_like("a/@cve", ["cve"], ["CVE-2023-0052"])
+    assert not designation_like("a.cve", ["cve"], ["CVE-2023-0052", "CVE-2023-0052"])  # shared
+    assert not designation_like("a.cve", ["cve"], ["Black Box KVM"])  # a name
+    assert not designation_like("a.chapter", ["chapter"], ["1", "2"])  # numbers: an ordinal repeats per owner
+    assert not designation_like("a.cve", ["cve"], ["CVE-2023-0052", ""])  # an occurrence without one
+    assert not designation_like("a.cve", ["cve"], [])
+    # the same code in two advisories: nothing in the data says it is one thing rather than a per-owner label
+    advisories[1]["vulnerabilities"][0]["vulnerability"] = "VU-2023-0001"
+    info = _info(tmp_path, {"advisories": advisories}, ("id",))
+    assert member_id(info, own, ["vulnerability"]) == ()

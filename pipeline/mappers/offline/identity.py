@@ -11,6 +11,8 @@ distinct entities share its value):
   version number) identifies nothing, and when every file holds a single record
   (one notice per file) the key must differ from file to file, otherwise all
   files' entities merge into one IRI (:func:`non_distinguishing`);
+* a member of a nested object named as the class of that object (:func:`designation_like`:
+  ``vulnerabilities.cve`` of a ``cve:CVE``) whose values are codes no two occurrences share names it;
 * a numeric column is a key candidate when its values look like codes, not
   quantities (:func:`code_like`: whole numbers of one fixed width of at least
   five digits, or with leading zeros: ISBN, EAN, member numbers), which years,
@@ -32,10 +34,11 @@ from rdflib.namespace import OWL, RDF
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import SourceInfo
-from pipeline.mappers.offline.names import NameMatcher, abbreviates, is_code_name, words
+from pipeline.mappers.offline.names import NameMatcher, abbreviates, is_code_name, reference_steps, singular, words
 from pipeline.mappers.offline.profile import distinct_records, distinct_values, is_key, nonblank_count
 
-__all__ = ["id_like", "iri_like", "name_like", "name_words", "code_like", "source_kinds", "non_distinguishing",
+__all__ = ["id_like", "iri_like", "designation_like", "name_like", "name_words", "code_like", "source_kinds",
+           "non_distinguishing",
            "identifier_properties", "names_another_scheme", "prefer_identifier_key", "ID_WORDS", "GENERIC_ID_WORDS",
            "IDENTIFIER_COVERAGE"]
 
@@ -85,6 +88,28 @@ def iri_like(ref: str, values: Iterable[str]) -> bool:
         return False
     seen = [str(v).strip() for v in values if str(v).strip()]
     return bool(seen) and all(_ABSOLUTE_IRI.match(v) for v in seen)
+
+
+#: A code: one token of letters and digits, with at least one of each, the separators codes use between them
+#: (``CVE-2023-0052``, ``ICSA-23-010-01``, ``3fa85f64-5717-4562-b3fc-2c963f66afa6``, ``EYK220F001``).
+_CODE = re.compile(r"^(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)*$")
+
+
+def designation_like(ref: str, class_names: Iterable[str], values: Iterable[str]) -> bool:
+    """A member named as the class of the object it lies in (its last step's words are a name of the class
+    word for word, plurals aside: ``vulnerabilities.cve`` of a ``cve:CVE``) whose values are codes (one token
+    of letters and digits, at least one of each: ``CVE-2023-0052``), each value once over all its
+    occurrences and files, and at least one.
+
+    The member names the thing by the name of its kind, as ``event_id`` of an event's record does, and the
+    data show what an identifier is: codes, no two occurrences sharing one (a key's definition). A name
+    (``Black Box KVM``), a number (an ordinal repeats from one owner to the next) or a value two occurrences
+    share (a category) is no designation."""
+    w = " ".join(singular(x) for s in reference_steps(ref)[-1:] for x in words(s, expand=False))
+    if not w or w not in {" ".join(singular(x) for x in n.split()) for n in class_names}:
+        return False
+    seen = [str(v).strip() for v in values]
+    return bool(seen) and all(_CODE.match(v) for v in seen) and len(set(seen)) == len(seen)
 
 
 def name_words(ref: str) -> list[str]:

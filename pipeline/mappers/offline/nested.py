@@ -9,7 +9,7 @@ object (:func:`one_join_per_object`) and the entity's key (:func:`ontology_ident
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Iterable
 
 from rdflib import URIRef
 
@@ -18,7 +18,7 @@ from pipeline.compile.parts import (POSITION, encloses, every_occurrence_holds, 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, SourceInfo
 from pipeline.mappers.offline.fit import domain_fits, range_kinds, value_fit, value_kind
-from pipeline.mappers.offline.identity import id_like, identifier_properties, iri_like
+from pipeline.mappers.offline.identity import designation_like, id_like, identifier_properties, iri_like
 from pipeline.mappers.offline.names import NameMatcher, is_code_name
 from pipeline.mappers.offline.skos import match_value_map
 
@@ -409,7 +409,7 @@ def _object_of(ref: str) -> str:
     return "/".join(steps[:-1])
 
 
-def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
+def member_id(info: SourceInfo, own: tuple[str, ...], class_names: Iterable[str] = ()) -> tuple[str, ...]:
     """The identifier member of the object a second entity's references lie in (``venue.id`` for
     ``venue.name`` and ``venue.geo.lat``; ``cat:supplier/@id`` for ``cat:supplier/cat:name``): an
     object's own ``id`` names it, so it keys the entity even when no property takes its value.
@@ -418,7 +418,11 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     location lies on, with 17 kilometre points of one line: it names the line, not the location).
     A member named as an IRI whose values are absolute IRIs (:func:`.identity.iri_like`: NVD's
     ``cpe_match.cpe23Uri``) is such a member too: an IRI identifies its resource (RDF 1.1 Concepts 1.2),
-    where the object's other values (a CPE match's version bounds, mostly absent) would key nothing."""
+    where the object's other values (a CPE match's version bounds, mostly absent) would key nothing.
+    So is a member named as the entity's class (``class_names``, :func:`.identity.designation_like`) whose
+    values are codes, each once over all occurrences: CSAF's ``vulnerabilities.cve`` (``CVE-2023-0052``) of
+    a ``cve:CVE``, read from ``vulnerabilities.references.url``, keys the vulnerability (one entity per
+    CVE, however many references it lists), not each reference's position."""
     def holds(p: str) -> bool:
         return bool(p) and all(r.startswith(p) and r[len(p):len(p) + 1] in "/." for r in own)
 
@@ -426,7 +430,8 @@ def member_id(info: SourceInfo, own: tuple[str, ...]) -> tuple[str, ...]:
     # an order line), not the object: it keys the product, and every line of one product is no one line
     others = {a.reference for a in info.assignments if a.reference not in own}
     ids = [r for r in info.refs if r not in own and r not in info.fks and r not in others and holds(parent(r))
-           and (id_like(r) or iri_like(r, info.data.values(r)))]
+           and (id_like(r) or iri_like(r, info.data.values(r))
+                or designation_like(r, class_names, info.data.values(r)))]
     if not ids:
         return ()
     deepest = max(len(parent(r)) for r in ids)

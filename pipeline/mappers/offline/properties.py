@@ -197,7 +197,7 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             info.keys[cls] = info.key
         else:  # a second entity in a record is identified by its own values
             info.keys[cls] = (ontology_identifier(info, ontology, matcher, cls)
-                              or named_identifier(info, own) or member_id(info, own)
+                              or named_identifier(info, own) or member_id(info, own, matcher.names(cls))
                               or partial_key(info, ontology, matcher, cls, own) or within_owner(info, own))
     if info.cls not in info.keys:
         info.keys[info.cls] = info.key
