@@ -107,6 +107,30 @@ _SCHEMA_DATATYPES = {"Text": XSD.string, "URL": XSD.anyURI, "Date": XSD.date, "D
                      "Boolean": XSD.boolean, "CssSelectorType": XSD.string, "PronounceableText": XSD.string,
                      "XPathType": XSD.string}
 
+#: Namespaces of LinkML's metamodel (https://w3id.org/linkml/meta, prefix ``linkml:``; and biolinkml's, as the
+#: metamodel was published before it moved, ``https://w3id.org/biolink/biolinkml/meta/``, which Biolink Model
+#: releases to 2021 were generated with). Its OWL generator (``gen-owl``, default ``--type-objects``;
+#: https://linkml.io/linkml/generators/owl.html) declares every slot an ``owl:ObjectProperty`` and a slot's
+#: literal range as a "class-shadow of literals": a class typed ``TypeDefinition`` (the metamodel: "an element
+#: whose instances are atomic scalar values that can be mapped to primitive types"), under a built-in type
+#: (``typeof``) or stating its type's ``uri`` as ``rdfs:subClassOf [ owl:onProperty topValue ;
+#: owl:onDataRange xsd:T ; owl:qualifiedCardinality 1 ]``.
+_LINKML_META = ("https://w3id.org/linkml/", "https://w3id.org/biolink/biolinkml/meta/")
+_LINKML_TOP_VALUE = frozenset(URIRef(ns + "topValue") for ns in _LINKML_META)
+_LINKML_TYPE_DEFINITION = frozenset(URIRef(ns + "TypeDefinition") for ns in _LINKML_META)
+#: LinkML's built-in types and the XSD datatype each stands for (linkml-model ``types.yaml``: a type's ``uri``),
+#: by their local name in the metamodel namespace (``linkml:String``; biolinkml: ``meta/types/String``). Recent
+#: generators leave the built-ins out of the OWL and name them in ranges and ``rdfs:subClassOf`` only. The
+#: types whose ``uri`` is no datatype (``objectidentifier``: ``shex:iri``; ``nodeidentifier``) are nodes, not
+#: literals, and ``date_or_datetime`` names none.
+_LINKML_BUILTIN_TYPES = {
+    "String": XSD.string, "Integer": XSD.integer, "Boolean": XSD.boolean, "Float": XSD.float,
+    "Double": XSD.double, "Decimal": XSD.decimal, "Time": XSD.time, "Date": XSD.date, "Datetime": XSD.dateTime,
+    "Uriorcurie": XSD.anyURI, "Curie": XSD.string, "Uri": XSD.anyURI, "Ncname": XSD.string,
+    "Jsonpointer": XSD.string, "Jsonpath": XSD.string, "Sparqlpath": XSD.string}
+_LINKML_BUILTINS = {URIRef(ns + sub + name): dt for ns in _LINKML_META for sub in ("", "types/")
+                    for name, dt in _LINKML_BUILTIN_TYPES.items()}
+
 
 def namespace(iri: URIRef | str) -> str:
     """The namespace of a term: its IRI up to the last ``#`` or ``/`` (``http://www.w3.org/2003/01/geo/wgs84_pos#``)."""
@@ -330,24 +354,98 @@ class Ontology:
                     todo.append(s)
         return frozenset(out)
 
+    @cached_property
+    def linkml_types(self) -> dict[URIRef, URIRef]:
+        """LinkML types the files hold as classes (:data:`_LINKML_META`) -> the datatype of their values.
+
+        A LinkML type is a class typed the metamodel's ``TypeDefinition``, a class stating a type's ``uri``
+        (``rdfs:subClassOf [ owl:onProperty linkml:topValue ; owl:onDataRange xsd:T ]``), a built-in type of
+        the metamodel named in the files (:data:`_LINKML_BUILTINS`: ``linkml:String``), and a class under one
+        of these (``typeof``: Biolink's ``bl:LabelType rdfs:subClassOf metatype:String``). Its datatype is
+        the ``owl:onDataRange`` it states, else its built-in's ``uri`` (``types.yaml``), else its nearest
+        LinkML superclass's; ``rdfs:Literal`` for a ``TypeDefinition`` whose chain names none (a type of a
+        schema not loaded: its instances are still "atomic scalar values"). A type whose ``uri`` is no
+        datatype (``objectidentifier``: ``shex:iri``, its values are nodes) is left out, as is any class of no
+        such statement: nothing here is read from a term's name outside the metamodel's namespaces."""
+        g = self.graph
+
+        def stated(c: URIRef) -> URIRef | None:
+            for r in g.objects(c, RDFS.subClassOf):
+                if isinstance(r, BNode) and g.value(r, OWL.onProperty) in _LINKML_TOP_VALUE:
+                    d = g.value(r, OWL.onDataRange)
+                    if isinstance(d, URIRef):
+                        return d
+            return None
+        found = {c for t in _LINKML_TYPE_DEFINITION for c in g.subjects(RDF.type, t) if isinstance(c, URIRef)}
+        found |= {c for c in g.subjects(RDFS.subClassOf, None) if isinstance(c, URIRef) and stated(c) is not None}
+        found |= {b for b in _LINKML_BUILTINS if (None, None, b) in g or (b, None, None) in g}
+        todo = list(found)
+        while todo:  # the classes under a type (typeof)
+            for c in g.subjects(RDFS.subClassOf, todo.pop()):
+                if isinstance(c, URIRef) and c not in found:
+                    found.add(c)
+                    todo.append(c)
+        if not found:
+            return {}
+
+        def datatype(c: URIRef, seen: frozenset) -> URIRef | None:
+            d = stated(c) or _LINKML_BUILTINS.get(c)
+            if d is not None:
+                return d
+            for sup in sorted(x for x in g.objects(c, RDFS.subClassOf) if x in found and x not in seen):
+                d = datatype(sup, seen | {c})
+                if d is not None:
+                    return d
+            return None
+        out: dict[URIRef, URIRef] = {}
+        for c in sorted(found):
+            d = datatype(c, frozenset())
+            if d is None:
+                out[c] = RDFS.Literal
+            elif is_xsd_datatype(d):
+                out[c] = d
+        return out
+
     def is_datatype(self, iri: URIRef | str) -> bool:
-        """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString``, ``rdfs:Datatype`` subjects and
-        schema.org DataTypes (``schema:Text``, ``schema:Date`` ...)."""
+        """True for XSD built-ins, ``rdfs:Literal``, ``rdf:langString``, ``rdfs:Datatype`` subjects,
+        schema.org DataTypes (``schema:Text``, ``schema:Date`` ...) and LinkML types (:attr:`linkml_types`)."""
         if is_xsd_datatype(iri):
             return True
         ref = URIRef(str(iri))
         return (ref, RDF.type, RDFS.Datatype) in self.graph or ref in self._schema_datatypes \
-            or (_schema_local(str(iri)) in _SCHEMA_DATATYPES)
+            or (_schema_local(str(iri)) in _SCHEMA_DATATYPES) or ref in self.linkml_types
+
+    @cached_property
+    def linkml_literal_slots(self) -> frozenset[URIRef]:
+        """``owl:ObjectProperty`` subjects whose every stated ``rdfs:range`` (at least one) is a LinkML type
+        (:attr:`linkml_types`): LinkML slots of a literal range, which LinkML's own RDF writes as literals of
+        the type's ``uri`` (the OWL generator's "class-shadows of literals"), so read as datatype properties."""
+        if not self.linkml_types:
+            return frozenset()
+        out = set()
+        for p in self.graph.subjects(RDF.type, OWL.ObjectProperty):
+            ranges = list(self.graph.objects(p, RDFS.range))
+            if isinstance(p, URIRef) and ranges and all(r in self.linkml_types for r in ranges):
+                out.add(p)
+        return frozenset(out)
+
+    def is_linkml_slot(self, prop: URIRef) -> bool:
+        """Whether ``prop`` is a slot of a LinkML schema: typed the metamodel's ``SlotDefinition``, or of a
+        stated range that is a LinkML type (:attr:`linkml_types`)."""
+        return any((prop, RDF.type, URIRef(ns + "SlotDefinition")) in self.graph for ns in _LINKML_META) \
+            or any(r in self.linkml_types for r in self.graph.objects(prop, RDFS.range))
 
     @cached_property
     def object_properties(self) -> frozenset[URIRef]:
-        """``owl:ObjectProperty`` subjects."""
-        return frozenset(p for p in self.graph.subjects(RDF.type, OWL.ObjectProperty) if isinstance(p, URIRef))
+        """``owl:ObjectProperty`` subjects, but LinkML's slots of a literal range (:attr:`linkml_literal_slots`)."""
+        return frozenset(p for p in self.graph.subjects(RDF.type, OWL.ObjectProperty) if isinstance(p, URIRef)
+                         and p not in self.linkml_literal_slots)
 
     @cached_property
     def datatype_properties(self) -> frozenset[URIRef]:
-        """``owl:DatatypeProperty`` subjects."""
-        return frozenset(p for p in self.graph.subjects(RDF.type, OWL.DatatypeProperty) if isinstance(p, URIRef))
+        """``owl:DatatypeProperty`` subjects and LinkML's slots of a literal range (:attr:`linkml_literal_slots`)."""
+        return frozenset(p for p in self.graph.subjects(RDF.type, OWL.DatatypeProperty) if isinstance(p, URIRef)) \
+            | self.linkml_literal_slots
 
     @cached_property
     def properties(self) -> frozenset[URIRef]:
@@ -535,11 +633,20 @@ class Ontology:
         ``rangeIncludes`` with its DataTypes read as their XSD datatype); ``rdfs:Literal`` for the RDFS
         built-ins ``rdfs:label``/``rdfs:comment`` when no file says otherwise. Several datatype ranges
         all hold: a value's datatype must meet each clause (RDF 1.1 Semantics rule rdfs3; OWL 2
-        ``DataPropertyRange``), a choice of datatypes being one ``owl:unionOf``."""
+        ``DataPropertyRange``), a choice of datatypes being one ``owl:unionOf``. A LinkML type is read as
+        its datatype (:attr:`linkml_types`: ``bl:LabelType`` -> ``xsd:string``), and a LinkML slot's own
+        range replaces its parent slot's (LinkML's slot ``is_a``: a slot inherits the parent's range unless it
+        states its own; ``bl:update_date``, range ``Date``, under ``bl:node_property``, range ``String``)."""
         def compute() -> tuple[frozenset[URIRef], ...]:
             out = self._axiom_clauses(prop, RDFS.range, _RANGE_INCLUDES, self._schema_datatype)
             if not out and prop in (RDFS.label, RDFS.comment):
                 return (frozenset({RDFS.Literal}),)
+            if self.linkml_types:  # a LinkML type is read as the datatype it stands for
+                if self.is_linkml_slot(prop):  # a slot's own range overrides its parent slot's (LinkML is_a)
+                    own = tuple(dict.fromkeys(c for o in self.graph.objects(prop, RDFS.range)
+                                              for c in self._clauses(o)))
+                    out = own or out
+                out = tuple(dict.fromkeys(frozenset(self.linkml_types.get(t, t) for t in c) for c in out))
             return out
         return self._cached("range_clauses", prop, compute)
 

@@ -28,6 +28,12 @@ and ``owl:equivalentProperty``, transitively; RDF 1.1 Semantics rules rdfs7 with
 ``range-<p'>-<range>``, the message naming the super-property; a range the property states itself
 makes one shape.
 
+A LinkML schema's OWL (:attr:`pipeline.ontology.Ontology.linkml_types`) is read as every stage reads it:
+its types are the datatypes they stand for (``P rdfs:range bl:LabelType`` derives ``sh:datatype
+xsd:string``, a qualified count ``owl:onClass bl:LabelType`` an ``sh:qualifiedValueShape [ sh:datatype
+xsd:string ]``), its slots of such a range are datatype properties (``sh:nodeKind sh:Literal``, though
+declared ``owl:ObjectProperty``), and a slot's own range replaces its parent slot's.
+
 Class-membership and minimum-count shapes are warnings because OWL reads
 them under the open-world assumption (a missing type or value is no
 contradiction); datatype, node-kind and maximum counts are violations.
@@ -150,7 +156,8 @@ class _Builder:
         self._names = _term_names(onto)
         self.sg.bind("sh", SH)
         self.sg.bind("shape", SHAPES)
-        self.classes = _classes(onto)
+        self.reading = Ontology(graph=onto)
+        self.classes = set(self.reading.declared_classes)
         self.datatypes = {d for d in onto.subjects(RDF.type, RDFS.Datatype) if isinstance(d, URIRef)}
 
     def name(self, iri: URIRef) -> str:
@@ -180,10 +187,10 @@ class _Builder:
         self.sg.add((ps, SH.severity, severity))
         self.sg.add((ps, SH.message, Literal(message)))
         for key, value in constraints.items():
-            if key == "qualified_class":
+            if key in ("qualified_class", "qualified_datatype"):
                 q = BNode()
                 self.sg.add((ps, SH.qualifiedValueShape, q))
-                self.sg.add((q, SH["class"], value))
+                self.sg.add((q, SH["class"] if key == "qualified_class" else SH.datatype, value))
             else:
                 self.sg.add((ps, SH[key], value))
 
@@ -223,7 +230,9 @@ class _Builder:
                     lst = BNode()
                     Collection(self.sg, lst, alts)
                     self.sg.add((s, SH["or"], lst))
-            ranges = list(dict.fromkeys(r for q in owners for r in o.objects(q, RDFS.range)))
+            # a LinkML slot's own range replaces its parent slot's (Ontology.range_clauses)
+            linkml = self.reading.is_linkml_slot(p) and (p, RDFS.range, None) in o
+            ranges = list(dict.fromkeys(r for q in ([p] if linkml else owners) for r in o.objects(q, RDFS.range)))
             clash = disjoint_ranges(o, p)  # every range holds: with disjoint ones no value can conform
             void = (f"; its ranges {clash[0]} and {clash[1]} have no common value, so no literal conforms "
                     "(a choice of datatypes is an owl:unionOf)") if clash else ""
@@ -238,6 +247,7 @@ class _Builder:
                 if self.restriction(p, name, subj, r, via):
                     continue
                 for c in _named(o, r, OWL.intersectionOf):  # a union range derives no shape
+                    c = self.reading.linkml_types.get(c, c)  # a LinkML type: the datatype it stands for
                     if is_langstring(c):
                         c = RDF.langString
                     if c in wider:
@@ -251,9 +261,10 @@ class _Builder:
                     elif c in self.classes and c not in self.datatypes and c not in _TOP:
                         self.prop(f"range-{name}-{self.name(c)}", subj, p, SH.Warning,
                                   f"values of {p} should be instances of {c}{via}", bool(via), **{"class": c})
-            if (p, RDF.type, OWL.DatatypeProperty) in o:
+            # read as every stage reads them: a LinkML slot of a literal range is a datatype property
+            if p in self.reading.datatype_properties:
                 self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be literals", nodeKind=SH.Literal)
-            elif (p, RDF.type, OWL.ObjectProperty) in o:
+            elif p in self.reading.object_properties:
                 self.prop(f"kind-{name}", subj, p, SH.Violation, f"values of {p} must be IRIs or blank nodes",
                           nodeKind=SH.BlankNodeOrIRI)
             if (p, RDF.type, OWL.FunctionalProperty) in o:
@@ -302,6 +313,8 @@ class _Builder:
             tgt, base = (SH.targetClass, c), f"{self.name(c)}-{self.name(p)}"
             on_class = o.value(r, OWL.onClass)
             q = {"qualified_class": on_class} if isinstance(on_class, URIRef) else {}
+            if on_class in self.reading.linkml_types:  # values of a LinkML type are literals of its datatype
+                q = {"qualified_datatype": self.reading.linkml_types[on_class]}
             for pred, kinds in ((OWL.cardinality, ("min", "max")), (OWL.minCardinality, ("min",)),
                                 (OWL.maxCardinality, ("max",)), (OWL.qualifiedCardinality, ("min", "max")),
                                 (OWL.minQualifiedCardinality, ("min",)), (OWL.maxQualifiedCardinality, ("max",))):
