@@ -267,6 +267,49 @@ def _format_of(p: Path, given: Any, path: Path, node: yaml.Node | None, idx: int
                         key="format")
 
 
+#: JSONPath filter or wildcard syntax, which a glob never means: ``[?(`` opens a filter, ``[*]`` every item.
+_JSONPATH_IN_PATH = re.compile(r"\[\?\(|\[\*\]")
+
+
+def _selection_source(base: Path, item: dict, idx: int, path: Path, node: yaml.Node | None) -> Source | None:
+    """The source a ``path`` naming a selection of a JSON file's records stands for
+    (``events.json[?(@.type=="club")]``, :data:`SELECTION`): the file, named by the selection, whose
+    loader keeps the records of that kind (:func:`pipeline.sources.load.load_source`), as a table's
+    Source File cell of that form reads them. ``None`` for any other path.
+
+    The filter's brackets and ``?`` are glob syntax too, where they would match another file
+    (``[?(@.type=="club")]`` is one character of ``?(@.type=club)``: ``events.json`` + ``l``), so a
+    path with JSONPath filter syntax is never read as a glob.
+
+    Raises:
+        ManifestError: the file does not exist or is no JSON file; a ``name`` or ``iterator`` beside the
+            selection (the selection is the name, its filter the iterator's last step); filter syntax
+            in another form than the one the engine reads.
+    """
+    value = item["path"]
+    if not isinstance(value, str) or not _JSONPATH_IN_PATH.search(value):
+        return None
+    key, line = f"sources[{idx}].path", _item_line(node, "sources", idx, "path")
+    chosen = SELECTION.fullmatch(value.strip())
+    if chosen is None:
+        raise ManifestError(f"{key}: {value!r} holds JSONPath filter syntax, but is no selection of a file's "
+                            'records; expected <file>[?(@.<member>=="<value>")] (double quotes, no blank around '
+                            '==: the only form Morph-KGC 2.10 reads), or the file as path and the filter in '
+                            "its iterator", path=path, line=line, key=key)
+    file = _file(base, chosen.group("file"), key, path, node)
+    fmt = _format_of(file, item.get("format"), path, node, idx)
+    if fmt != "json":
+        raise ManifestError(f"{key}: {value!r} selects records of {file.name}, a {fmt} file; a selection by "
+                            "a member's value reads JSON records", path=path, line=line, key=key)
+    for extra in ("name", "iterator"):
+        if extra in item:
+            raise ManifestError(f"sources[{idx}].{extra}: a selection ({value!r}) is named by its path and "
+                                "iterates the file's records with its filter; leave out "
+                                f"{extra!r}, or give the file as path with the filter in 'iterator'",
+                                path=path, line=_item_line(node, "sources", idx, extra), key=extra)
+    return Source(path=file, format=fmt, name=value.strip())
+
+
 #: Formats a folder source may hold: records that concatenate (JSON documents, CSV rows under one header).
 FOLDER_FORMATS = ("json", "csv")
 
@@ -445,8 +488,11 @@ def load_manifest(path: str | Path) -> Case:
         for key, what in (("format", "one of " + ", ".join(FORMATS)), ("name", "a file name")):
             _text(item.get(key), f"sources[{i}].{key}", what, path, _item_line(node, "sources", i, key),
                   numbers=key == "name")
-        folder = _folder_source(base, item, i, path, node)
-        if folder is not None:
+        selection = _selection_source(base, item, i, path, node)
+        folder = None if selection is not None else _folder_source(base, item, i, path, node)
+        if selection is not None:
+            src = selection
+        elif folder is not None:
             p, fmt, members = folder
             src = Source(path=p, format=fmt, iterator=item.get("iterator"),
                          name=str(item.get("name") or p.name + FORMATS[fmt][0]), members=members)

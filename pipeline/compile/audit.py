@@ -508,7 +508,9 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
               "a source file of the case", [s.name for s in case.sources][0] if case.sources else None)
         return a.findings
     hint = (row.source_file or "").strip().lower()
-    if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower()) \
+    # the source's own name too: a selection of a file's records (stix.json[?(@.type=="malware")]) is
+    # named by neither its file nor its stem
+    if hint and hint not in (src.source.path.name.lower(), src.source.stem.lower(), (src.source.name or "").lower()) \
             and hint.rsplit(".", 1)[0] != src.source.stem.lower():
         known = ", ".join(s.name for s in case.sources)
         if len(case.sources) > 1 and not _near_miss(hint, src):

@@ -33,8 +33,8 @@ class ReplayMapper:
         case = inputs.case
         path = Path(table) if table else case.gold_table
         if path is None:
-            raise InputError(f"replay mapper: case {case.name!r} has no gold table; pass a table file",
-                             path=case.manifest, key="gold.table")
+            raise InputError(f"replay mapper: case {case.name!r} has no gold table; give the table to replay "
+                             "with --table FILE", path=case.manifest, key="gold.table")
         t0 = time.perf_counter()
         result = read_table(path)
         return MapResult(result, {"mapper": "replay", "version": __version__, "table": str(path),

@@ -142,17 +142,20 @@ def _to_trig(path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path) -> Path:
+def write_engine_config(mapping_file: str | Path, ini_file: str | Path, output_file: str | Path,
+                        note: str = "") -> Path:
     """Write a ready ``morph-kgc.ini`` for ``mapping_file`` (see :func:`engine_config`); returns its path.
 
     The file runs the mapping unchanged in Morph-KGC: ``python -m morph_kgc morph-kgc.ini``
     or ``morph_kgc.materialize(<ini path>)``. Unlike ``kgc materialize`` it has no output guards
-    (``xsd:integer`` through floats, relative IRIs, ``"None"`` from empty XML elements).
+    (``xsd:integer`` through floats, relative IRIs, ``"None"`` from empty XML elements). ``note``:
+    comment lines (without ``#``) added to the header, such as why it names that mapping file.
     """
     ini = Path(ini_file)
     header = ("# Morph-KGC configuration for the mapping beside it (written by kgc).\n"
               "# Run: python -m morph_kgc morph-kgc.ini  (paths are absolute). kgc materialize adds\n"
-              "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n")
+              "# output guards Morph-KGC has not (xsd:integer through floats, relative IRIs, 'None').\n"
+              + "".join(f"# {line}\n" for line in note.splitlines()))
     mappings = None
     if "," in str(Path(mapping_file).resolve()):
         # Morph-KGC reads a comma in `mappings` as a list separator: the file is named relative to

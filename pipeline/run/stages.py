@@ -28,6 +28,7 @@ from pipeline.mappers.repair import repair_findings
 from pipeline.materialize.data_errors import DataError, located, logical_sources, policy
 from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
+from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.ontology import load_ontology
 from pipeline.rdffile import load_graph
 from pipeline.validation.shacl import check_shapes
@@ -248,7 +249,16 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
     run.findings.extend(dataclasses.replace(f, file=users.get(str(Path(f.file).resolve()), f.file))
                         for f in json_engine_copies(engine, run.folder, copies_folder(run.folder)))
     engine.serialize(run.folder / "mapping.morph-kgc.ttl", format="turtle")
-    write_engine_config(run.folder / "mapping.rml.ttl", run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt")
+    # Morph-KGC 2.10 cannot run what kgc reads as derived sources (an RML-LV logical view, a reference its
+    # JSONPath or XPath cannot evaluate: pipeline.materialize.views.derive) and stops on them: the
+    # configuration then runs the engine copy, which reads the records kgc computed
+    derived = sorted({Path(str(o)).name for o in engine.objects() if str(o).endswith(DERIVED_SUFFIX)})
+    write_engine_config(run.folder / ("mapping.morph-kgc.ttl" if derived else "mapping.rml.ttl"),
+                        run.folder / "morph-kgc.ini", run.folder / "morph-kgc.nt",
+                        note="mapping.rml.ttl has what Morph-KGC 2.10 does not run (a logical view, or a reference\n"
+                             "its JSONPath/XPath cannot evaluate): this runs kgc's engine copy, mapping.morph-kgc.ttl,\n"
+                             f"which reads the records kgc computed for them: {', '.join(derived)} in inputs/"
+                        if derived else "")
     run.artifacts.update({"rml": "mapping.rml.ttl", "engine_rml": "mapping.morph-kgc.ttl",
                           "morph_kgc_ini": "morph-kgc.ini"})
     plan = st.compiled.plan

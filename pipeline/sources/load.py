@@ -27,13 +27,14 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.findings import Finding
-from pipeline.manifest import Source
+from pipeline.manifest import SELECTION, Source
 from pipeline.sources.checks import c1_controls, read_error, require_readable
 from pipeline.sources.folders import folder_copy
 from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.engine_copy import EngineCopy, compression_of, decoded_copy, is_json_lines, json_lines_copy
 from pipeline.sources.model import SourceData
 from pipeline.sources.same_kind import documents
+from pipeline.sources.selection import select
 from pipeline.sources.tabular import csv_row_findings, load_csv
 from pipeline.sources.tree import load_json, load_xml
 
@@ -41,6 +42,32 @@ __all__ = ["SourceData", "load_source", "load_sources", "require_readable", "csv
 
 
 def load_source(source: Source, copies: Path | None = None, profile: bool = False) -> SourceData:
+    """Read one source and profile it; a source named by a selection of its file's records
+    (``events.json[?(@.type=="club")]``, :data:`pipeline.manifest.SELECTION`, as a manifest path names one)
+    holds the selected records, its iterator the filter (:func:`pipeline.sources.selection.select`).
+
+    Arguments and returns as :func:`_load_source`; a selection that keeps no record is a finding of stage
+    ``source`` and severity ``error`` naming the file, the member and the value.
+    """
+    data = _load_source(source, copies, profile)
+    chosen = SELECTION.fullmatch(source.name or "")
+    if chosen is None or source.members or chosen.group("file") != source.path.name \
+            or any(f.severity == "error" for f in data.findings):
+        return data
+    whole = dataclasses.replace(data, source=dataclasses.replace(source, name=chosen.group("file")))
+    member, value = chosen.group("member"), chosen.group("value")
+    sub = select(whole, member, value)
+    if sub is None:
+        data.findings.append(Finding(
+            "source", str(source.path), f"the selection {source.name!r} keeps no record: no record of "
+            f"{source.path.name} (iterator {data.iterator!r}) has the member {member!r} with the JSON string "
+            f"{value!r}", expected=f"records that are the items of an array, some with \"{member}\": \"{value}\""))
+        return data
+    sub.findings = list(data.findings)
+    return sub
+
+
+def _load_source(source: Source, copies: Path | None = None, profile: bool = False) -> SourceData:
     """Read one source and profile it.
 
     Args:

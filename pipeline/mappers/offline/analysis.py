@@ -130,6 +130,9 @@ class SourceInfo:
         context_notes: reference -> what the source's JSON-LD context says of a member it maps no row
             by (a term the vocabularies do not declare, a property of another node): added to the
             evidence of the member's row, or to its unmapped-column warning.
+        barred: ``(reference, property) -> why`` for the pairs the property assignment ruled out whatever
+            their similarity (:func:`.properties.assign_properties`): the reason an unmapped column's
+            candidate was not assigned (:mod:`.unmapped`).
     """
 
     data: SourceData
@@ -158,3 +161,4 @@ class SourceInfo:
     self_relations: dict[str, URIRef] = field(default_factory=dict)
     file_lang: str | None = None
     part_owners: dict[URIRef, URIRef] = field(default_factory=dict)
+    barred: dict[tuple[str, URIRef], str] = field(default_factory=dict)

@@ -53,10 +53,13 @@ class Group:
         return Path(self.name).stem
 
 
-def _name(datas: list[SourceData], taken: set[str]) -> str:
+def _name(datas: list[SourceData], taken: set[str], folder: Path) -> str:
     """The group's name: the leading words its files' stems share, numbers dropped (``icsa-23-010-01``,
-    ``icsa-23-012-02`` -> ``icsa``), with the format's suffix; the first file's stem when they share none,
-    and ``-files`` added when the name is a listed source's."""
+    ``icsa-23-012-02`` -> ``icsa``), with the format's suffix; when they share none, the name of the
+    ``folder`` holding them all if the first file's stem has no letter and the folder's has
+    (``loans/2025-01.csv``, ``loans/2025-02.csv`` -> ``loans``, as the folder source ``path: loans/`` is
+    named: a name of numbers says nothing of the records, and the name is class evidence), else the first
+    file's stem; ``-files`` added when the name is a listed source's."""
     tokens = [re.split(r"[-_. ]+", d.source.stem) for d in datas]
     shared = []
     for parts in zip(*tokens):
@@ -65,7 +68,9 @@ def _name(datas: list[SourceData], taken: set[str]) -> str:
         shared.append(parts[0])
     while shared and not re.search(r"[A-Za-z]", shared[-1]):
         shared.pop()
-    stem = "-".join(shared) or datas[0].source.stem
+    first = datas[0].source.stem
+    wordless = not re.search(r"[A-Za-z]", first) and re.search(r"[A-Za-z]", folder.name)
+    stem = "-".join(shared) or (folder.name if wordless else first)
     suffix = Path(datas[0].source.name or datas[0].source.path.name).suffix or f".{datas[0].source.format}"
     name = f"{stem}{suffix}"
     return name if name not in taken else f"{stem}-files{suffix}"
@@ -92,8 +97,8 @@ def merge(sources: list[SourceData], taken: set[str]) -> tuple[list[SourceData],
             continue  # no folder source of XML files; a join names a source by its stem
         if file_languages([(n, d.references) for n, d in zip(names, datas)]):
             continue  # one file per language: each file's texts take its own tag (language.py)
-        name = _name(datas, taken)
         folder = Path(os.path.commonpath([str(d.source.path.parent) for d in datas]))
+        name = _name(datas, taken, folder)
         src = Source(folder, datas[0].source.format, datas[0].source.iterator, name,
                      tuple(d.source.path for d in datas))
         merged = load_source(src)

@@ -118,12 +118,26 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
         # (stop_id, not zone_id, is the gtfs:id of a stop)
         id_props = {p for p in mine if _is_identifier_property(matcher, p)}
         # an identifier of a named scheme (ORCID) is no match for the data set's own key (author_id)
-        barred = {(r, p) for p in identifier_properties(ontology, matcher, info.cls, mine) for r in refs
-                  if names_another_scheme(matcher, r, p, info.cls, info.stem)}
+        for p in identifier_properties(ontology, matcher, info.cls, mine):
+            named = (ontology.labels(p) or [ontology.compact(p)])[0]
+            for r in refs:
+                if names_another_scheme(matcher, r, p, info.cls, info.stem):
+                    info.barred[(r, p)] = (f"{r!r} is named as an identifier, the data's own keys, and "
+                                           f"{ontology.compact(p)} ({named!r}) names a scheme of identifiers "
+                                           "the column's name does not")
         # nor is a name: an identifier column (author_id) holds keys, not what people call the entity
-        barred |= {(r, p) for p in mine if _is_name_property(matcher, p) for r in refs
-                   if id_like(r) and not name_like(r) and not is_code_name(r)}
-        barred |= {(r, p) for p in foreign for r in refs if parent(r)}
+        for p in mine:
+            if _is_name_property(matcher, p):
+                for r in refs:
+                    if id_like(r) and not name_like(r) and not is_code_name(r):
+                        info.barred[(r, p)] = (f"{r!r} is named as an identifier, which holds keys, and "
+                                               f"{ontology.compact(p)} is a name, what people call the entity")
+        for p in foreign:
+            for r in refs:
+                if parent(r):
+                    info.barred[(r, p)] = (f"{r!r} is a member of a nested object, rather an entity of "
+                                           f"{ontology.compact(p)}'s own domain than a value of the record's class")
+        barred = set(info.barred)
 
         def pair(r: str, p: URIRef) -> float:
             base = ((_score(matcher, r, p, context) + (0.2 if r == key and p in id_props else 0.0))

@@ -30,7 +30,7 @@ from pipeline.mappers.offline.language import (choose_language, column_language,
                                                 own_language, takes_tagged_string, vocabulary_language)
 from pipeline.mappers.offline.names import NameMatcher, reference_words, words
 from pipeline.mappers.offline.nested import foreign_key_owners, parent
-from pipeline.mappers.offline.profile import distinct_values, profile_datatype
+from pipeline.mappers.offline.profile import DATATYPE_PATTERNS, distinct_values, profile_datatype, value_counts
 from pipeline.mappers.offline.skos import match_members, match_value_map
 
 __all__ = ["mark_cross_products", "range_fits", "RowBuilder", "subject_template", "drop_repeated_rows"]
@@ -49,6 +49,25 @@ def range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
     the referenced entities are then instances of the range (``lentTo`` ranges over ``Patron``,
     ``members.csv`` describes persons: its persons are the patrons)."""
     return any(r in ontology.superclasses(cls) or cls in ontology.superclasses(r) for r in ontology.ranges(prop))
+
+
+
+#: A URI as profiling recognises one (an absolute URI with its scheme: ``https://``, ``urn:``, ``mailto:``).
+_URI = dict(DATATYPE_PATTERNS)["xsd:anyURI"]
+
+
+def range_misfits(values: Any, datatype: str) -> int:
+    """How many non-empty values (repeats counted) do not fit ``datatype`` (a compact XSD name), for the
+    choice among a property's several datatype ranges.
+
+    The lexical checks are :func:`.fit.misfits`'; ``xsd:anyURI`` is judged by what it denotes, a URI
+    (XSD 1.1 Part 2, section 3.3.17): a value that is no URI (``Pride and Prejudice``, ``9780141439518``)
+    is a misfit, although the anyURI lexical space admits nearly any string. So schema.org's Text or
+    URL range (``schema:identifier``) gives text ``xsd:string`` and links ``xsd:anyURI``, where equal
+    counts would leave the choice to the order of the IRIs."""
+    if datatype == "xsd:anyURI":
+        return sum(n for v, n in value_counts(values).items() if v and v.strip() and not _URI.match(v.strip()))
+    return sum(misfits(values, {datatype})[0].values())
 
 
 class RowBuilder:
@@ -102,7 +121,7 @@ class RowBuilder:
                 dt, ev = "rdf:langString", f"rdfs:range of {self.c(a.prop)} is {self.c(ranges[0])}: language-tagged"
             elif ranges:
                 # of several ranges (schema.org's Date or DateTime) the one the values fit, fewest misfits first
-                best = min(ranges, key=lambda r: (sum(misfits(values, {self.c(r)})[0].values()), str(r)))
+                best = min(ranges, key=lambda r: (range_misfits(values, self.c(r)), str(r)))
                 dt, ev = self.ont.compact(best), f"datatype from rdfs:range of {self.c(a.prop)}" + (
                     f" (of {', '.join(self.c(r) for r in ranges)}: the one the values fit)" if len(ranges) > 1 else "")
             else:

@@ -107,6 +107,8 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
         elif ref == info.lang_col:  # the column was held as the records' language, and no text row took it
             why = (f"similarity {score:.2f}; not assigned: its values are language codes, held for the language "
                    "tags of text columns, and no mapped property takes a language-tagged string")
+        elif (ref, p) in info.barred:  # ruled out by the assignment, whatever the similarity
+            why = f"similarity {score:.2f}; not assigned: {info.barred[(ref, p)]}"
         elif (other := next((a.reference for a in info.assignments if a.prop == p and a.reference != ref), None)):
             why = f"similarity {score:.2f}; {other!r} matched it better"
         elif not any(r.source_file == info.name for r in rows):
