@@ -47,6 +47,9 @@ from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, fi
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
                                            find_self_references, key_by_references, one_to_many_keys)
 from pipeline.mappers.offline.jsonld import context_assignments, node_iri
+from pipeline.mappers.offline.kinds import (file_key, kind_class, mark_references_across_kinds,
+                                            mark_untyped_rows, own_members)
+from pipeline.mappers.offline.kinds import split as split_kinds
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.nested import follow_owner_key
 from pipeline.mappers.offline.onekind import merge, spread
@@ -147,6 +150,13 @@ class OfflineMapper:
         # sources listed one by one that are of one kind are mapped as one, their rows written for each (onekind.py)
         listed, groups, notes = merge(list(inputs.sources), taken)
         node_keys: dict[str, str] = {}  # source -> why its JSON-LD @id member keys it (jsonld.py)
+        # an array of records of several kinds, each naming its kind in a member: one source per kind (kinds.py);
+        # the member, constant within a kind, is no property value
+        kind_members: dict[str, str] = {}
+        kind_own: dict[str, set[str]] = {}  # a kind's source -> the members not every kind has
+        kind_keys: dict[str, tuple[tuple[str, ...], str]] = {}  # a kind's source -> the key of its file's records
+        kind_files: dict[str, Any] = {}  # a kind's source -> its whole file (every kind)
+        stems = {d.source.stem for d in inputs.sources}
         for data in listed:
             parts = split(data, data.source.name or data.source.path.name, taken)
             kinds.update((k.name, k) for k, _ in parts)
@@ -154,12 +164,27 @@ class OfflineMapper:
             if view is not None:
                 unwrapped[view[1].name] = view[1]
                 notes.append(view[2])
-            sources += [sub for _, sub in parts] or [view[0] if view is not None else data]
+            by_kind = split_kinds(data, stems) if not parts and view is None else None
+            if by_kind is not None:
+                member, subs = by_kind
+                kind_members.update((sub.source.name, member) for sub in subs)
+                kind_own.update(own_members(subs))
+                key = file_key(data, member)
+                kind_keys.update((sub.source.name, key) for sub in subs)
+                kind_files.update((sub.source.name, data) for sub in subs)
+                notes.append(Finding("map", str(data.source.path), f"the records of {data.source.name or data.source.path.name} "
+                                     f"are of {len(subs)} kinds told apart by their member {member!r} (each kind has "
+                                     "members of its own): each kind is mapped as a source of its own, read through "
+                                     "a JSONPath filter iterator", column="iterator", value=data.iterator,
+                                     severity="info"))
+            sources += [sub for _, sub in parts] or ([view[0]] if view is not None else by_kind[1] if by_kind
+                                                     else [data])
         for data in sources:
             src = data.source
             refs = [r for r in data.references
                     if any(v.strip() for v in data.values(r)) and r not in data.unaddressable
                     and r not in data.markup]  # markup is part of its element's text, mapped whole
+            refs = [r for r in refs if r != kind_members.get(src.name)]
             info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
             if data.jsonld is not None:  # a record's own @context is no data (JSON-LD 1.1 section 3.1)
                 info.refs = refs = [r for r in refs if "@context" not in r.split(".")]
@@ -218,6 +243,10 @@ class OfflineMapper:
         texts += [" ".join(name_words(r)) for i in infos for r in i.refs if id_like(r)]  # identifiers (iris.py)
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
+        for info in infos:  # a kind of few records cannot tell its key: its file's records do (kinds.py)
+            key, why = kind_keys.get(info.name, ((), ""))
+            if key and set(key) <= set(info.refs) and tuple(info.key) != tuple(key):
+                info.key, info.key_evidence = key, f"the key of every record of the file, whatever their kind: {why}"
         for info in infos:
             if info.node_iri is not None:
                 info.key, info.key_evidence = (info.node_iri,), node_keys[info.name]
@@ -235,6 +264,11 @@ class OfflineMapper:
         # a source whose records name their parent by its key: the hierarchy relation's domain and range entail
         # their class (hierarchy.py)
         class_from_hierarchy([i for i in infos if i.name not in documents], ont, matcher, oprops)
+        for info in infos:  # the class of one kind of record: from evidence only (kinds.py)
+            if info.name in kind_own and not info.link and info.typed is None:
+                info.cls, why = kind_class(info, ont, matcher, classes, [*dprops, *oprops], kind_own[info.name])
+                info.cls_score = info.cls_name_fit = 0.0 if info.cls == OWL.Thing else 1.0
+                info.cls_evidence = f"{why} (name and property fit: {info.cls_evidence})"
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
         for info in infos:
             if info.name not in documents and not info.link:
@@ -312,6 +346,8 @@ class OfflineMapper:
         describe_rows(builder.rows, [basis_of(r) for r in builder.rows], infos, ont, matcher, dprops)
         calibrate_rows(builder.rows)
         mark_doubtful_rows(builder.rows, infos, ont)
+        mark_untyped_rows([r for r in builder.rows if r.source_file in kind_own], ont)
+        mark_references_across_kinds(builder.rows, infos, kind_files, {n: k for n, (k, _) in kind_keys.items()})
         rewrite(builder.rows, kinds)
         write_on_file(builder.rows, unwrapped)
         builder.rows = spread(builder.rows, groups)
