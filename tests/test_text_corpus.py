@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats, training_groups
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 from pipeline.text.mentions import Mention
 from pipeline.text.stacking import FEATURES, context_features, sentence_features
 

@@ -319,3 +319,60 @@ def test_an_extractor_holding_what_the_format_cannot_store_is_used_unstored(tmp_
     assert fit.source == "fitted" and fit.path is None and fit.extractor.hook is len
     assert fit.note == "it holds an object of type builtins.builtin_function_or_method"
     assert "not stored: it holds" in fit.describe() and not list(tmp_path.rglob("*.val"))
+
+
+def test_an_edit_of_decoding_keeps_the_code_key_and_an_edit_of_what_fits_changes_it(tmp_path):
+    """The code part of the key hashes the real source files the fit imports: a copy of
+    ``pipeline/text`` edited in a decoding, spelling, window, negation or report module gives the
+    same digest; an edit of features, the scored-pair record, the stacker or the fit another."""
+    text = tmp_path / "pipeline" / "text"
+    shutil.copytree(Path(fit_cache.__file__).parent, text, ignore=shutil.ignore_patterns("__pycache__"))
+    base = fit_cache._code_digest(text)
+    assert base == fit_cache._code_digest()  # the copy is the package's own sources
+    names = {p.name for p in fit_cache.fit_modules(text)}
+    assert {"offline.py", "features.py", "stacking.py", "pair_score.py", "mentions.py"} <= names
+    assert not names & {"decode.py", "canonical.py", "windows.py", "negation.py", "bench.py", "harness.py",
+                        "metrics.py", "rdf.py", "cli.py"}
+
+    def edited(name: str) -> str:
+        f = text / name
+        before = f.read_bytes()
+        f.write_bytes(before.replace(b"\n\n\n", b"\n\n\n# an edit\n", 1))
+        assert f.read_bytes() != before
+        try:
+            return fit_cache._code_digest(text)
+        finally:
+            f.write_bytes(before)
+    for name in ("decode.py", "canonical.py", "windows.py", "negation.py", "bench.py", "harness.py", "metrics.py"):
+        assert edited(name) == base, name
+    for name in ("features.py", "pair_score.py", "stacking.py", "offline.py", "mentions.py", "fit_cache.py"):
+        assert edited(name) != base, name
+    assert fit_cache._code_digest(text) == base
+
+
+def test_a_stacked_fit_runs_no_function_of_the_applied_modules(monkeypatch):
+    """What the key leaves out (:data:`fit_cache.APPLIED_MODULES`) is never run by a fit: with every
+    function and class of those modules replaced by one that raises, wherever it was imported, a
+    stacked fit (cross-fitted stacker rounds) completes; extracting then fails (the stubs are live)."""
+    import sys
+    import types
+    monkeypatch.setenv("PIPELINE_NO_EMBEDDINGS", "1")
+    monkeypatch.setattr(offline, "STACK_MIN_SENTENCES", 1)
+
+    class Ran(Exception):
+        pass
+    applied = {sys.modules[m] for m in fit_cache.APPLIED_MODULES}
+    stubbed = 0
+    for mod in [m for n, m in list(sys.modules.items()) if n.startswith("pipeline.") and m is not None]:
+        for attr, value in list(vars(mod).items()):
+            if isinstance(value, (types.FunctionType, type)) and value.__module__ in fit_cache.APPLIED_MODULES:
+                def stub(*a, _name=f"{value.__module__}.{attr}", **k):
+                    raise Ran(_name)
+                monkeypatch.setattr(mod, attr, stub)
+                stubbed += mod not in applied
+    assert stubbed >= 4  # offline's f1_decode, stated, threshold_decode, write_triples, canonical_spellings ...
+    case = load_case(UNIVERSITY / "case.yaml")
+    ex = OfflineExtractor().fit({"tiny_university": (case.ontology, case.train)})
+    assert len(ex.stackers) == 3
+    with pytest.raises(Ran):
+        ex.extract([s.text for s in case.sentences], case.ontology)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.text import stacking
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 from pipeline.text.mentions import Mention
 
 ALAN = Mention(0, 9, "Alan Bean", "Alan Bean", "CAP")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pipeline.text import stacking
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 from pipeline.text.features import words
 from pipeline.text.mentions import Mention, tokens
 

@@ -18,7 +18,7 @@ import pytest
 from pipeline.text import corpus as corpus_mod
 from pipeline.text import stacking
 from pipeline.text.corpus import CorpusStats
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 from pipeline.text.mentions import Mention
 
 SHAPES = ("CAP", "CAP", "NUM", "YEAR", "DATE", "LOW", "LEX", "QUOTE")

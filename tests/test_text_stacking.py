@@ -6,7 +6,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from pipeline.text.decode import PairScore, f1_decode, threshold_decode
+from pipeline.text.decode import f1_decode, threshold_decode
+from pipeline.text.pair_score import PairScore
 from pipeline.text.mentions import Mention
 from pipeline.text.stacking import (FEATURES, Bagged, clause_role, context_features, fit_stacker, fit_stackers, restack,
                                     stack_labels)

@@ -23,7 +23,7 @@ import functools
 import zlib
 from collections import Counter
 
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 from pipeline.text.normalize import fold_accents, key
 
 __all__ = ["ALONE", "CORPUS_FEATURES", "NO_EVIDENCE", "CorpusStats", "training_groups"]
@@ -72,7 +72,7 @@ class CorpusStats:
     as object, kept so that the value of every *other* sentence can be read in constant time.
 
     Args:
-        sentences: each sentence's scored rows (:class:`.decode.PairScore`; its current ``p``).
+        sentences: each sentence's scored rows (:class:`.pair_score.PairScore`; its current ``p``).
         groups: the group of each sentence (default: all one group); sentences of different
             groups never see each other.
     """

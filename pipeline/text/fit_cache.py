@@ -12,8 +12,10 @@ few training sentences (about 30 kB each) come and go, which a bound by count di
 The key (:func:`fit_key`, SHA-256) covers what determines the fit: the training data as read
 (each ontology's relations, concepts and links, each sentence's id, text and triples, ontologies
 by name, sentences in their order), the extractor's settings with their defaults, the code that
-fits (every source file of ``pipeline/text`` and ``pipeline/embeddings.py``, and the package
-version), the versions of Python, scikit-learn, numpy, scipy and skops, and whether the packaged
+fits (:func:`fit_modules`: the modules of ``pipeline/text`` the fit imports, transitively, but
+not those that only read its scores, :data:`APPLIED_MODULES`: decoding, spellings, windows; a
+benchmark or report module is not imported by the fit; and ``pipeline/embeddings.py`` and the
+package version), the versions of Python, scikit-learn, numpy, scipy and skops, and whether the packaged
 sentence embeddings are used (with their package versions).
 
 The file never runs code on load, unlike a pickle. It is a zip of
@@ -38,6 +40,7 @@ cache (a debug log line), never an error.
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import inspect
@@ -70,7 +73,7 @@ from pipeline.text.normalize import LiteralForms
 from pipeline.text.offline import OfflineExtractor, setting_names
 from pipeline.text.stacking import Bagged
 
-__all__ = ["NAMESPACE", "SIZE_ENV", "DEFAULT_SIZE_MB", "OWN_TYPES", "SKOPS_TYPES", "FitCache", "Fit", "UnsafeFit", "NotStorable",
+__all__ = ["NAMESPACE", "SIZE_ENV", "APPLIED_MODULES", "fit_modules", "DEFAULT_SIZE_MB", "OWN_TYPES", "SKOPS_TYPES", "FitCache", "Fit", "UnsafeFit", "NotStorable",
            "fit_key", "fit_parts", "training_digest", "encode", "decode", "dump", "dumps", "loads"]
 
 log = logging.getLogger(__name__)
@@ -141,16 +144,69 @@ def _version(pkg: str) -> str:
         return "not installed"
 
 
-def _code_digest() -> str:
-    """SHA-256 of the sources that fit: every ``.py`` file of ``pipeline/text`` (by relative path)
-    and ``pipeline/embeddings.py``."""
-    text = Path(__file__).resolve().parent
-    files = sorted(text.rglob("*.py")) + [Path(embeddings.__file__).resolve()]
+#: Modules of ``pipeline/text`` the fit imports and never runs: they read a fitted extractor's
+#: scores (:mod:`.decode`: which scored pairs become triples; :mod:`.canonical`: how the run's
+#: names are spelt; :mod:`.windows`: a long text cut into windows). An edit of them is not an edit
+#: of the fit, so it does not refit: they are left out of the key (tests/test_text_fit_cache.py
+#: fits a stacked extractor with each of their functions replaced by one that raises).
+APPLIED_MODULES = frozenset({"pipeline.text.decode", "pipeline.text.canonical", "pipeline.text.windows"})
+
+#: Where the walk of :func:`fit_modules` starts: the fit itself and the file format of this module.
+_FIT_ROOTS = ("pipeline.text.offline", "pipeline.text.fit_cache")
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """The modules of ``package`` (``pipeline.text``) the source file ``path`` imports, at any
+    level of the file (an import inside a function too): ``import P.m``, ``from P.m import x``,
+    ``from P import m``."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith(package + "."))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == package:
+                out.update(f"{package}.{a.name}" for a in node.names)
+            elif node.module.startswith(package + "."):
+                out.add(node.module)
+    return out
+
+
+def fit_modules(text_dir: Path | None = None) -> list[Path]:
+    """The source files of ``pipeline/text`` (``text_dir``, default this package's folder) a fit
+    runs, sorted: the modules :data:`_FIT_ROOTS` import, and theirs, transitively, except
+    :data:`APPLIED_MODULES` (not walked into: a module only they import is left out too). A name
+    imported from the package that is not a module file of it is not a module (a function).
+
+    Raises:
+        SyntaxError: a source file that does not parse.
+        OSError: a source file that cannot be read.
+    """
+    text_dir = Path(__file__).resolve().parent if text_dir is None else Path(text_dir)
+    package = "pipeline.text"
+    seen: set[str] = set()
+    todo = list(_FIT_ROOTS)
+    while todo:
+        mod = todo.pop()
+        path = text_dir / f"{mod.removeprefix(package + '.').replace('.', '/')}.py"
+        if mod in seen or mod in APPLIED_MODULES or not path.is_file():
+            continue
+        seen.add(mod)
+        todo.extend(_imports(path, package) - seen)
+    return sorted(text_dir / f"{m.removeprefix(package + '.').replace('.', '/')}.py" for m in seen)
+
+
+def _code_digest(text_dir: Path | None = None) -> str:
+    """SHA-256 of the sources that fit: :func:`fit_modules` (by path relative to the folder above
+    ``text_dir``, ``text/offline.py``) and ``pipeline/embeddings.py`` (the sentence vectors)."""
+    text_dir = Path(__file__).resolve().parent if text_dir is None else Path(text_dir)
     h = hashlib.sha256()
-    for f in files:
-        h.update(f"{f.relative_to(text.parent).as_posix()}\0".encode())
+    for f in fit_modules(text_dir):
+        h.update(f"{f.relative_to(text_dir.parent).as_posix()}\0".encode())
         h.update(f.read_bytes())
         h.update(b"\0")
+    emb = Path(embeddings.__file__).resolve()
+    h.update(f"{emb.name}\0".encode())
+    h.update(emb.read_bytes())
     return h.hexdigest()
 
 

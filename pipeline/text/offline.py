@@ -66,7 +66,7 @@ from pipeline.gcpause import cycles_uncollected
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
 from pipeline.text.data import Relation, Sentence, TextOntology, fold_of, resolve_relations
-from pipeline.text.decode import PairScore, f1_decode, stated_pairs, threshold_decode, write_triples
+from pipeline.text.decode import f1_decode, stated, threshold_decode, write_triples
 from pipeline.text.entity_types import TypeGuesser
 from pipeline.text.label_model import LabelModel, contexts
 from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_variants, known_relations,
@@ -74,6 +74,7 @@ from pipeline.text.features import (NAME_SHAPES, alias_keys, compatible, count_v
                                     variant_rates, words)
 from pipeline.text.mentions import Lexicon, Mention, find_mentions, fold_accents, tokens
 from pipeline.text.normalize import LiteralForms, key, normalize_value, year_keys
+from pipeline.text.pair_score import PairScore
 from pipeline.text.stacking import cross_fitted_scores, fit_stackers, fixed_features, restack, stack_labels
 from pipeline.text.tagger import MODELS, SequenceTagger, add_tag_features, combine
 from pipeline.text.vectors import sentence_vectors
@@ -209,7 +210,7 @@ class OfflineExtractor:
             SVM score plus the label-word bonus (a zero-shot relation at ``zero_shot``; trained
             relations win ties; relations ``type_filter`` rules out are not ranked), the best and
             the next ones each a row the stacker weighs against the others by the share of its
-            name's words around the pair (:attr:`.decode.PairScore.label`: the SVM sees the
+            name's words around the pair (:attr:`.pair_score.PairScore.label`: the SVM sees the
             context words, not whether they name the relation); a training fact's pair keeps one
             row; the decoders keep one relation per object.
         corpus: the sentences of one :meth:`extract` call are one corpus: the stacker sees what
@@ -531,7 +532,7 @@ class OfflineExtractor:
 
     def pair_scores(self, sent: str, nb: set[str], tagged, rels: dict, ontology: TextOntology,
                     mentions: list[Mention] | None = None, ctx=None) -> list[PairScore]:
-        """Every candidate pair of ``sent`` scored (:class:`.decode.PairScore`): the pair model's
+        """Every candidate pair of ``sent`` scored (:class:`.pair_score.PairScore`): the pair model's
         probability, the subject model's, the best relation allowed by the range (the relation
         SVM's score plus the label-word bonus) - with a fitted stacker also the next best, up to
         ``relation_candidates`` rows per pair (one for a training fact's pair) - and a training
@@ -567,7 +568,7 @@ class OfflineExtractor:
     def _assemble(self, sent: str, pairs: list, p: np.ndarray, ps: np.ndarray, scores: np.ndarray,
                   classes: list[str], rels: dict, ontology: TextOntology, facts: bool,
                   alternatives: int = 1, ctx=None) -> list[PairScore]:
-        """:class:`.decode.PairScore` of each pair from the models' outputs (``p``, ``ps``: one
+        """:class:`.pair_score.PairScore` of each pair from the models' outputs (``p``, ``ps``: one
         probability per pair; ``scores``: relation SVM decision values, pairs x ``classes``);
         with ``alternatives`` > 1, also a pair's next-best relations (``alt`` 1, 2 ...; none for a
         training fact's pair), for the stacker to weigh against the best. With ``ctx`` (the
@@ -659,7 +660,7 @@ class OfflineExtractor:
                ontology: TextOntology | None = None) -> list[tuple[float, Mention, Mention, str]]:
         """The pairs kept for one sentence, best first (:func:`.decode.f1_decode` or
         :func:`.decode.threshold_decode`, by :attr:`decoder`), of those it states
-        (:func:`.decode.stated_pairs`: no denied pair; one direction per pair and relation, the
+        (:func:`.decode.stated`: no denied pair; one direction per pair and relation, the
         one the names' learned classes admit, :meth:`type_support`, with ``rels`` and ``ontology``
         given; ``rels``' symmetric relations keep both)."""
         power = 0.0 if self.stackers else 1.0
@@ -667,10 +668,10 @@ class OfflineExtractor:
         support = None
         if rels is not None and ontology is not None:
             support = lambda c, r: self.type_support(rels[r], c.a, c.b, ontology)  # noqa: E731
-        scored = stated_pairs(scored, symmetric, support, power)
+        flags = stated(scored, symmetric, support, power)
         if self.decoder == "f1":
-            return f1_decode(scored, self.missing, power)
-        return threshold_decode(scored, self.threshold, power)
+            return f1_decode(scored, self.missing, power, flags)
+        return threshold_decode(scored, self.threshold, power, flags)
 
     def type_support(self, rel: Relation, a: Mention, b: Mention, ontology: TextOntology) -> int:
         """How far the learned classes of the names (:class:`.entity_types.TypeGuesser`) admit
@@ -691,7 +692,7 @@ class OfflineExtractor:
         not depend on :attr:`corpus` (only the stacking rounds do), so the last call's are kept
         and reused when the same sentences of the same ontology are extracted again with the same
         settings: a benchmark extracts each test split twice, with the corpus evidence and each
-        sentence alone. The :class:`.decode.PairScore` and :class:`.mentions.Mention` records are
+        sentence alone. The :class:`.pair_score.PairScore` and :class:`.mentions.Mention` records are
         frozen, so sharing them between calls changes no result."""
         settings = {k: v for k, v in self.public_settings().items() if k != "corpus"}
         # the ontology by its name and relations too: an id is reused once its object is freed

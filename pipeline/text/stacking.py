@@ -30,7 +30,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from pipeline.text.corpus import CORPUS_FEATURES, NO_EVIDENCE, CorpusStats
-from pipeline.text.decode import PairScore
+from pipeline.text.pair_score import PairScore
 
 __all__ = ["apply_bins", "BAGS", "Bagged", "bin_codes", "bin_edges", "binned_proba", "FEATURES", "context_features", "cross_fitted_scores", "Fixed", "FIXED_COLUMNS", "fixed_features", "flat_codes", "fit_stacker", "fit_stackers", "model_bins", "restack", "ROUNDS", "sentence_features",
            "stack_labels"]
@@ -200,7 +200,7 @@ def context_features(scored: list[PairScore], corpus: CorpusStats | None = None,
     all of a pair's rows have the same probability); each of its rows has its own probability,
     relation score and relation rank, ``alternative`` (its ``alt``, at most 3),
     ``relation_margin`` (its relation score minus the pair's best, at least -3),
-    ``label_share`` / ``label_share_other`` (:attr:`.decode.PairScore.label`). A row is ranked
+    ``label_share`` / ``label_share_other`` (:attr:`.pair_score.PairScore.label`). A row is ranked
     among the competitors for its object as in that context, so a pair's best-relation row whose
     alternative became more probable ranks second to it. The topic is the subject span
     with the highest sum of ``p * ps`` over its pairs; "likely" is ``p >= 0.2`` (the pair
@@ -612,7 +612,7 @@ def stack_labels(sentences: list[list[PairScore]], gold: list[list[str | None]])
     """The stacker's label of each scored row: 1 when its pair is a gold pair and the row's
     relation is the gold one, else 0 (a gold pair written with another relation is a wrong
     triple, not a right one). ``gold``: per sentence, the gold relation (or ``None``) of each
-    candidate pair, indexed by :attr:`.decode.PairScore.pair`."""
+    candidate pair, indexed by :attr:`.pair_score.PairScore.pair`."""
     return [[1 if g[c.pair] is not None and g[c.pair] == c.rel else 0 for c in s] for s, g in zip(sentences, gold)]
 
 
@@ -640,7 +640,7 @@ def cross_fitted_scores(ex, training, meta: list, Xm, y_bin: np.ndarray, y_rel: 
         Xm, y_bin, y_rel: pair feature rows, gold flags (0/1) and gold relations (or ``None``).
         Sm, y_s: subject feature rows and gold flags.
     Returns:
-        one list of :class:`.decode.PairScore` per sentence (empty when a fold had one class),
+        one list of :class:`.pair_score.PairScore` per sentence (empty when a fold had one class),
         up to ``ex.relation_candidates`` rows per pair.
     """
     from sklearn.linear_model import LogisticRegression
