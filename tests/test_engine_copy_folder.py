@@ -49,3 +49,15 @@ def test_normalizing_without_a_copies_folder_derives_no_source_beside_the_mappin
     assert sorted(p.name for p in tmp_path.iterdir()) == ["people.json"]
     derived = [str(o) for o in norm.graph.objects(None, None) if "kgc-derived" in str(o)]
     assert derived and all(d.startswith(str(scratch_folder(tmp_path))) for d in derived)
+
+
+def test_original_of_follows_copies_of_copies_to_the_users_file(tmp_path):
+    from pipeline.sources.engine_copy import EngineCopy, original_of
+    from pipeline.sources.folders import shown_source
+    user = tmp_path / "events.jsonl"
+    user.write_text('{"a": 1}\n', encoding="utf-8")
+    first = EngineCopy(user, tmp_path / "inputs", "events.1.json").write("[{\"a\": 1}]")
+    again = EngineCopy(first, tmp_path / "inputs").write("[{\"a\": 1}]")  # rewritten in place: keeps its original
+    last = EngineCopy(again, tmp_path / "inputs", "events.engine.json").write("[{\"a\": 1}]")
+    assert original_of(last) == user.resolve() and shown_source(last) == "events.jsonl"
+    assert original_of(user) == user  # an input is its own

@@ -92,3 +92,14 @@ def test_cq_file_without_cq_line_is_a_finding(tmp_path: Path) -> None:
     assert out["PQ4"].value == 1.0
     codes = [(f.code, Path(f.location).name) for f in out["PQ3"].findings]
     assert codes == [("cq-no-statement", "q1.rq")]
+
+
+def test_without_gold_each_cq_is_answered_not_scored():
+    from pipeline.scoring.graph.cq import answer_cqs, cq_counts, cq_sentence
+    per, findings = answer_cqs(PRED, CQS)
+    by = {q["id"]: q for q in per}
+    assert [(by[i]["status"], by[i].get("answer")) for i in ("names", "types", "ask", "spurious", "broken")] == [
+        ("not_scored", "3 row(s)"), ("not_scored", "2 row(s)"), ("not_scored", "ASK: false"),
+        ("not_scored", "1 row(s)"), ("not_run", None)]
+    assert by["broken"]["why"] == "malformed" and [f.code for f in findings] == ["cq-syntax"]
+    assert cq_sentence(cq_counts(per)) == "4 of 5 run on the KG, not scored: no gold KG, 1 not run (malformed: broken:1)"

@@ -34,7 +34,9 @@ def test_each_loss_is_counted_apart_and_a_large_share_is_lossy():
     assert (v["level"], v["headline"]) == ("lossy", "The KG is valid (SV2, CS2-owlrl, SHACL pass), but it lacks data "
                                            "its input holds: 6 value(s) dropped; 3 of 6 source columns not mapped "
                                            "(50%); 1 of 10 records without a subject (10%).")
-    assert v["reasons"][:5] == [
+    assert v["reasons"][:6] == [
+        "6 value(s) dropped at materialize (the case line's triples-dropped, run.json's "
+        "counts.triples_dropped_by_guards), of which:",
         "1 triple(s) dropped by the guards (invalid terms; see the audit)",
         "3 join key(s) without a parent record: their links are not in the KG (see the audit)",
         "2 value(s) a function gave no value for are not in the KG (see the audit)",

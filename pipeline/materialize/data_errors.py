@@ -23,15 +23,17 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import unquote
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
 from pipeline.errors import InputError
 from pipeline.materialize.rml.vocabulary import REF_NS, RML
+from pipeline.sources.engine_copy import original_of
 from pipeline.sources.folders import folder_members
 
-__all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located", "dropped_value"]
+__all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located", "dropped_value", "value_place"]
 
 #: The choices of ``--on-data-error``.
 POLICIES = ("drop", "stop")
@@ -206,13 +208,23 @@ def _first_place(path: Path, value: str) -> str | None:
     return None
 
 
+def value_place(src: str | Path, value: str) -> str | None:
+    """Where the user's file behind the source ``src`` (an input or an engine copy) first holds ``value``:
+    ``events.jsonl line 5, column 118`` (:func:`_first_place`); ``None`` when no file holds it as written."""
+    where, place = _place(Path(src), str(original_of(src).name), value)
+    return f"{Path(where).name} {place}" if place else None
+
+
 def _place(path: Path, src: str, value: str) -> tuple[str, str | None]:
     """``(file, place)`` of the first occurrence of ``value`` (:func:`_first_place`) in the source ``src``
     (read at ``path``); of the combined copy of a folder source, in the user's file that holds it
-    (:func:`~pipeline.sources.folders.folder_members`), not in the copy, which the user did not write."""
+    (:func:`~pipeline.sources.folders.folder_members`), and of another engine copy, in the file it was
+    written from (:func:`~pipeline.sources.engine_copy.original_of`): not in the copy, which the user did
+    not write."""
     members = folder_members(path)
     if members is None:
-        return src, _first_place(path, value)
+        user = original_of(path)  # an engine copy's lines are not the user's: the file it was written from
+        return (src if user == path else str(user)), _first_place(user, value)
     for member in members:
         place = _first_place(member, value)
         if place is not None:
@@ -273,8 +285,9 @@ def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path 
         statement: the statement as a finding shows it (:func:`pipeline.materialize.guard.shown`: the
             value in ``<...>``, which may hold spaces). base: folder a relative source path is read from.
     Returns:
-        The text, or ``None`` when no reference-valued subject map, or object map of the statement's
-        predicate, made a term of it, or the value is in no source file as written.
+        The text; else the record the statement's subject was made from, when a subject template with
+        one reference made it (``record id='E104' in events.jsonl line 5, column 9``); ``None`` when
+        neither is found, or the value is in no source file as written.
     """
     tokens = _TOKEN.findall(statement)
     if len(tokens) < 3 or not tokens[1].startswith("<"):
@@ -303,4 +316,30 @@ def dropped_value(g: Graph, sources: dict[str, str], statement: str, base: Path 
             where, place = _place(path, src, value)
             if place is not None:
                 return f"value {value!r} in {where} {place}"
+    return _subject_record(g, sources, subject, base) if subject else None
+
+
+#: An IRI template with one reference: ``(text before, reference, text after)``.
+_ONE_REFERENCE = re.compile(r"([^{}]*)\{([^{}]+)\}([^{}]*)")
+
+
+def _subject_record(g: Graph, sources: dict[str, str], subject: str, base: Path | None) -> str | None:
+    """The record a statement's subject was made from, when a subject map's template has one reference
+    and the subject fits it (``http://x/event/{id}`` and ``http://x/event/E104``: the record whose ``id``
+    is ``E104``, the template's value percent-decoded as R2RML section 7.3 encodes it):
+    ``record id='E104' in events.jsonl line 5, column 9``; ``None`` when no template fits or no source
+    file holds the value as written."""
+
+    for tm in sorted(g.subjects(RML.logicalSource, None), key=str):
+        src, sm = sources.get(str(tm)), g.value(tm, RML.subjectMap)
+        template = g.value(sm, RML.template) if sm is not None else None
+        m = _ONE_REFERENCE.fullmatch(str(template)) if template is not None and src else None
+        if m is None or not subject.startswith(m.group(1)) or not subject.endswith(m.group(3)) \
+                or len(subject) <= len(m.group(1)) + len(m.group(3)):
+            continue
+        value = unquote(subject[len(m.group(1)):len(subject) - len(m.group(3))])
+        path = Path(src) if Path(src).is_absolute() or base is None else base / src
+        where, place = _place(path, src, value)
+        if place is not None:
+            return f"record {m.group(2)}={value!r} in {Path(where).name} {place}"
     return None

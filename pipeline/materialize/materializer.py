@@ -56,7 +56,7 @@ from pipeline.findings import Finding
 from pipeline.fno import FILTERS, written_name
 from pipeline.fno.udfs import MISSING_VALUES
 from pipeline.materialize.columnar import Joins, Unsupported, join_id as id_of, plan_rules, run_file
-from pipeline.materialize.data_errors import DataError, stopping
+from pipeline.materialize.data_errors import DataError, stopping, value_place
 from pipeline.materialize.engine import (EMPTY_VALUES, JOIN_MISSES, KEY_SEPARATOR, NO_VALUE, engine_config,
                                          engine_groups, engine_run, group_frames, ini_value, run_engine)
 from pipeline.materialize.guard import ILL_IRI, NOT_NT, Guard, split_statement
@@ -65,6 +65,7 @@ from pipeline.materialize.output import Runs, sort_command
 from pipeline.materialize.readers import INNER_ARRAY, NESTED_VALUES
 from pipeline.materialize.rml.check import term_maps, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
+from pipeline.sources.engine_copy import original_of
 from pipeline.sources.folders import folder_source_name, shown_source
 
 __all__ = ["MaterializeResult", "write_engine_config", "materialize", "guard_triples", "findings_of", "run_engine_group",
@@ -184,7 +185,7 @@ def findings_of(guard: Guard, where: str,
     out, values = [], []
     for (reason, predicate), (count, examples) in guard.dropped.items():
         if reason.startswith(tuple(_DROPPED_KINDS.values())):  # keyed by its source file (object_drops)
-            loc = (predicate, None)
+            loc = (str(original_of(predicate)), None)  # the user's file, not the engine's copy of it
         else:
             loc = locate(predicate, reason) if locate and predicate else (where, None)
         file, line = loc[0], loc[1]
@@ -312,6 +313,9 @@ def function_drops(guard: Guard, rml_df, fnml_df, mapping_file: str | None = Non
                 located = True
                 predicate = str(rule["predicate_map_value"]) if role != "subject" else ""
                 source = shown_source(str(rule["logical_source_value"]))
+                if len(present) == 1:  # the record: where the user's file holds the first value (one input only)
+                    place = value_place(str(rule["logical_source_value"]), str(distinct.iloc[0, 0]))
+                    source += f"; first: {place}" if place else ""
                 what = {"lang_datatype": "language or datatype map", "subject": "subject map"}.get(role, f"{role} map")
                 tm = names.get(top) or (f"<{rule['triples_map_id']}>" if not re.fullmatch(r"#TM\d+",
                                                                                           str(rule["triples_map_id"]))
@@ -366,7 +370,7 @@ def _joins_of(mapping_file: str | None) -> dict[tuple, tuple[str, set[str]]]:
                 if parent is None:
                     continue
                 pls = g.value(parent, RML.logicalSource)
-                parent_source = Path(str(g.value(pls, RML.source))).name if pls is not None else ""
+                parent_source = shown_source(str(g.value(pls, RML.source))) if pls is not None else ""
                 children = tuple(sorted(str(g.value(jc, RML.child)) for jc in g.objects(om, RML.joinCondition)))
                 for p in predicates:
                     name, parents = out.setdefault((source, subject, p, children),
@@ -426,8 +430,12 @@ def join_drops(guard: Guard, mapping_file: str | None = None) -> None:
         tm, parents = names.get((source, subject, predicate, tuple(sorted(child))), ("", set()))
         parents = sorted(parents - {""})
         condition = ", ".join(f"{c} == {p}" for c, p in zip(child, rules[0][1]))
+        first = sorted(map(str, lost))[0]
+        # the record: where the user's file holds the first lost key (a one-reference key only)
+        place = value_place(source, first) if len(child) == 1 and source else None
         reason = (f"{JOIN_REASON} ({condition}{' in ' + ', '.join(parents) if parents else ''}; "
-                  f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map): no triple")
+                  f"{'TriplesMap ' + tm + ', ' if tm else ''}referencing object map, source {shown_source(source)}"
+                  f"{'; first: ' + place if place else ''}): no triple")
         entry = guard.dropped.setdefault((reason, predicate if predicate.startswith(("http", "urn")) else ""), [0, []])
         entry[0] += sum(k in lost for k in held)
         shown = [(k, h) for _, _, (_, examples) in rules for k, h in examples if k in lost]

@@ -192,6 +192,9 @@ def case_verdict(entry: Mapping[str, Any], validation: Mapping[str, Any]) -> dic
     elif level != "failed":
         reasons.append("No gold KG or gold table: accuracy is not measured. Judge the KG by the checks above, "
                        "the KG summary and the mapper's rows to check.")
+        cq = entry.get("cq_summary") or {}
+        if cq.get("total"):
+            reasons.append(f"Competency questions: {cq_sentence(cq)} (their answers are listed below).")
     if graph.get("self_comparison"):
         reasons.append(str(graph["self_comparison"]))
     return {"level": level, "css": LEVELS[level], "headline": headline, "reasons": reasons, "kg": v.to_dict()}

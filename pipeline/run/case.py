@@ -110,6 +110,11 @@ class CaseRun:
                 size += f" review={c['rows_review']}"
             if c.get("triples_dropped_by_guards"):  # lost data says so on the console, not only in audit.md
                 size += f" triples-dropped={c['triples_dropped_by_guards']}"
+                kinds = c.get("dropped_by_kind") or {}
+                if kinds.get("join_keys") or kinds.get("function_values"):  # the total is not all invalid terms
+                    size += " (" + ", ".join(f"{n} {what}" for n, what in (
+                        (kinds.get("invalid_terms"), "invalid term(s)"), (kinds.get("join_keys"), "join key(s)"),
+                        (kinds.get("function_values"), "function value(s)")) if n) + ")"
         unmapped = sum(f.severity == "warning" and f.stage == "map" and f.column == "data_reference" for f in own)
         if unmapped:  # most warnings of a wide source are coverage notes: say so, not only a count
             warns = f"{warns} ({unmapped} unmapped column{'s' if unmapped != 1 else ''})"

@@ -22,10 +22,11 @@ from pipeline.compile.coverage import source_coverage
 from pipeline.compile.views import pom_references
 from pipeline.errors import CompileError, InputError, PipelineError, on_user_file
 from pipeline.findings import Finding
+from pipeline.validation.loss import coverage_loss
 from pipeline.manifest import Case
 from pipeline.mappers import MapInput, get_mapper
 from pipeline.mappers.repair import repair_findings
-from pipeline.materialize.data_errors import DataError, located, logical_sources, policy
+from pipeline.materialize.data_errors import DataError, dropped_value, located, logical_sources, policy
 from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
@@ -170,6 +171,11 @@ def _load(run: CaseRun, st: State, config: RunConfig) -> None:
             run.findings.append(_cq_finding(bad.to_dict()))
 
 
+def _answer_rows(n: int | None) -> str:
+    """A KG's answer size as run.json says it: ``3 row(s)``, or ``query failed`` (``None``)."""
+    return "query failed" if n is None else f"{n} row(s)"
+
+
 def _cq_finding(bad: dict[str, Any]) -> Finding:
     """A CQ that is not run (a :func:`pipeline.scoring.graph.cq.cannot_run` finding, or one that failed on the
     gold KG, as ``Finding.to_dict()``) as an audit finding."""
@@ -278,6 +284,16 @@ def _compile(run: CaseRun, st: State, config: RunConfig) -> None:
         raise
 
 
+def _with_record(f: Finding, engine: Graph, sources: dict[str, str], folder: Path) -> Finding:
+    """A finding on triples the guards dropped, with the record of the first of them in the user's file
+    (:func:`~pipeline.materialize.data_errors.dropped_value`: ``first: record id='E104' in events.jsonl
+    line 5, column 9``) when it is known; any other finding as it is."""
+    if f.stage != "materialize" or not f.value or "triple(s) dropped" not in f.message:
+        return f
+    where = dropped_value(engine, sources, f.value.split(" | ")[0], folder)
+    return dataclasses.replace(f, message=f"{f.message} (first: {where})") if where else f
+
+
 def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
     folder = run.folder
     rows: dict[str, list[tuple[int, list[str]]]] = {}
@@ -305,14 +321,19 @@ def _materialize(run: CaseRun, st: State, config: RunConfig) -> None:
     except InputError as exc:  # the engine ran a copy: name the mapping the user has
         raise on_user_file(exc, folder / "mapping.rml.ttl") from exc
     # a finding on a derived source's key names the user's reference instead
-    run.findings.extend(st.normalized.in_user_terms(f, folder / "mapping.rml.ttl") if st.normalized else f
-                        for f in mat.findings)
+    sources = logical_sources(st.engine)
+    run.findings.extend(_with_record(st.normalized.in_user_terms(f, folder / "mapping.rml.ttl") if st.normalized
+                                     else f, st.engine, sources, folder) for f in mat.findings)
     mat.write(folder / "kg.nt")
     run.artifacts["kg"] = "kg.nt"
     st.kg, st.kg_file = None, folder / "kg.nt"
     with open(st.kg_file, encoding="utf-8") as fh:  # the counts of run.json, without parsing the KG into a graph
         run.counts.update(ntriples_counts(fh))
     run.counts["triples_dropped_by_guards"] = mat.dropped
+    if mat.dropped:  # the total's kinds, as the report lists them (pipeline.validation.loss)
+        loss = coverage_loss(run.counts, None, run.findings)
+        run.counts["dropped_by_kind"] = {"invalid_terms": loss.guard, "join_keys": loss.join,
+                                         "function_values": loss.function}
     if config.turtle:
         kg = st.graph()
         for prefix, ns in st.ontology.graph.namespaces():
@@ -409,6 +430,12 @@ def _score(run: CaseRun, st: State, config: RunConfig) -> None:
                           templates, gold.templates)
     run.extra["graph_scores"] = {k: v.get("value") for k, v in scores.items()}
     run.artifacts["graph_scores"] = write_json(run.folder / "graph_scores.json", scores)
+    per_cq = ((scores.get("PQ3") or {}).get("details") or {}).get("per_cq") or []
+    if per_cq:  # what each question gave, scored or not: run.json tells it without the report
+        run.extra["competency_questions"] = [
+            {"id": q["id"], "status": q.get("status"), "f1": q.get("f1"),
+             "answer": q.get("answer") or (None if q.get("status") == "not_run" else _answer_rows(q.get("n_pred")))}
+            for q in per_cq]
     for f in scores.get("PQ3", {}).get("findings") or []:  # known only once run: in the audit with the others
         if f.get("code") == "cq-gold-failed":
             run.findings.append(_cq_finding(f))

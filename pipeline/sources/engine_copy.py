@@ -65,7 +65,7 @@ from pipeline.sources import json_numbers
 from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, default_namespace_prefixes,
                                          undeclared_prefixes)
 
-__all__ = ["EngineCopy", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
+__all__ = ["EngineCopy", "original_of", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
            "bind_default_namespaces", "one_prefix_per_namespace", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
            "is_json_lines", "json_lines_copy", "parse_json_lines"]
 
@@ -95,6 +95,24 @@ def scratch_folder(original: Path | None = None) -> Path:
     return Path(_SCRATCH[0].name) / hashlib.sha1(str(where).encode("utf-8")).hexdigest()[:12]
 
 
+#: Each copy this process wrote (resolved path) -> the file it was written from (resolved), for
+#: :func:`original_of`.
+_ORIGINALS: dict[Path, Path] = {}
+
+
+def original_of(path: str | Path) -> Path:
+    """The user's file an engine copy was written from, through every copy made of a copy
+    (``events.<hash>.engine.json`` -> ``events.<hash>.json`` -> ``events.jsonl``), so that a finding on
+    a value the engine read names the file the user wrote; ``path`` itself when this process wrote
+    no copy there (an input, or a copy written by another command)."""
+    here = Path(path)
+    seen = set()
+    while (key := here.resolve()) in _ORIGINALS and key not in seen:
+        seen.add(key)
+        here = _ORIGINALS[key]
+    return here
+
+
 class EngineCopy:
     """The file the engine reads for one input: the input itself until a repair writes a copy.
 
@@ -113,9 +131,16 @@ class EngineCopy:
         self.target = self.folder / (name or self.original.name)
         self.path = self.original
 
+    def _remember(self) -> None:
+        """Record the copy's original for :func:`original_of` (a copy rewritten in place keeps the one it had)."""
+        target, original = self.target.resolve(), self.original.resolve()
+        if target != original:
+            _ORIGINALS[target] = original
+
     def write(self, content: str | bytes) -> Path:
         """Write the copy (text as UTF-8) and read it from now on; returns its path."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._remember()
         if isinstance(content, bytes):
             self.target.write_bytes(content)
         else:
@@ -126,6 +151,7 @@ class EngineCopy:
     def open(self) -> TextIO:
         """The copy opened for writing UTF-8 text, line ends as written (for :mod:`csv`); read from now on."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._remember()
         self.path = self.target
         return self.target.open("w", encoding="utf-8", newline="")
 

@@ -48,7 +48,7 @@ from pipeline.findings import Finding
 from pipeline.manifest import Source
 from pipeline.sources import json_numbers
 from pipeline.sources.checks import json_top_level, read_error
-from pipeline.sources.engine_copy import EngineCopy, csv_dialect, is_json_lines, parse_json_lines, scratch_folder
+from pipeline.sources.engine_copy import EngineCopy, csv_dialect, original_of, is_json_lines, parse_json_lines, scratch_folder
 from pipeline.sources.tree import json_records_path
 
 __all__ = ["folder_copy", "is_wrapper", "folder_members", "shown_source", "folder_source_name", "FolderCopy", "SUBFOLDER", "SIDECAR_SUFFIX"]
@@ -142,8 +142,9 @@ def folder_source_name(path: str | Path) -> str | None:
 
 def shown_source(path: str | Path) -> str:
     """A source file as a message names it to the user: :func:`folder_source_name` for a combined copy,
-    else ``path``'s file name."""
-    return folder_source_name(path) or Path(str(path)).name
+    else the file name of the user's file the engine read a copy of
+    (:func:`~pipeline.sources.engine_copy.original_of`), or ``path``'s."""
+    return folder_source_name(path) or original_of(str(path)).name
 
 
 def _named(member: Path, source: Source) -> str:

@@ -120,6 +120,9 @@ class CoverageLoss:
     def reasons(self) -> list[str]:
         """One line per loss, for the report's verdict."""
         out = []
+        if self.dropped and (self.join or self.function):  # the total the case line and run.json give, then its kinds
+            out.append(f"{self.dropped} value(s) dropped at materialize (the case line's triples-dropped, run.json's "
+                       "counts.triples_dropped_by_guards), of which:")
         if self.guard:
             out.append(f"{self.guard} triple(s) dropped by the guards (invalid terms; see the audit)")
         if self.join:

@@ -24,7 +24,7 @@ from pipeline.validation.result import Result
 from pipeline.scoring.graph.align import (Alignment, align_entities, forget_graph, keys_from_local_names,
                                           keys_from_templates, term_key)
 from pipeline.scoring.graph.assertions import sa2, sa3, sa4
-from pipeline.scoring.graph.cq import CompetencyQuestion, load_competency_questions, score_cqs
+from pipeline.scoring.graph.cq import CompetencyQuestion, answer_cqs, load_competency_questions, score_cqs
 from pipeline.scoring.graph.quality import cm3, conciseness_completeness
 from pipeline.scoring.graph.resolution import resolve_entities
 
@@ -82,6 +82,11 @@ def _all_measures(pred: Graph, gold: Graph | None, og: Graph | None, cqs: list, 
         out.update(conciseness_completeness(pred, None, og, None, pred_keys, gold_keys))
         for name in ("PQ1", "PQ2", "PQ3", "PQ4", "PQ5", "PQ6"):
             out[name] = Result.not_applicable(name, "no gold KG")
+        if cqs:  # nothing to score against, but the questions are still answered on the KG (a decision aid)
+            per_cq, found = answer_cqs(pred, cqs)
+            out["PQ3"].findings.extend(found)
+            out["PQ3"].details = {"per_cq": per_cq, "not_scored": [q["id"] for q in per_cq
+                                                                   if q["status"] == "not_scored"]}
         out.update({aligned: Result.not_applicable(aligned, "no gold KG") for aligned in ALIGNED_NAMES.values()})
         return out
     al = align_entities(pred, gold, pred_keys, gold_keys)

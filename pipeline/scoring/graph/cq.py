@@ -23,6 +23,9 @@ in SPARQL 1.1 Query, section 4.1.1, though rdflib resolves its own bindings), is
 that calls a remote endpoint (``SERVICE``, SPARQL 1.1 Federated Query) or names other graphs
 (``FROM``, ``FROM NAMED``: rdflib loads them from the web) is *refused*, since kgc runs offline and
 answers on the KG; one that raises when run on the gold KG has *failed* (:func:`cannot_run`).
+Without a gold KG nothing is scored: :func:`answer_cqs` still runs every CQ on the KG and lists
+its answer (its size: rows, or the ``ASK`` result) with status ``not_scored``, so the questions
+tell the user what the KG answers; a CQ that cannot run is *not run* as above.
 A file without a ``# CQ:`` line states no question: it is still answered
 (its query may be fine) but ``statement`` is ``None`` and :func:`score_cqs`
 reports it (``cq-no-statement``), never as an empty statement.
@@ -68,7 +71,7 @@ from pipeline.scoring.graph.align import Alignment, term_key
 from pipeline.scoring.graph.hierarchy import Hierarchy, max_weight_matching
 
 __all__ = ["CompetencyQuestion", "load_competency_questions", "syntax_error", "cannot_run", "answer", "answers",
-           "question_terms", "score_cqs", "cq_counts", "cq_sentence", "pq_note", "NOT_RUN_KINDS"]
+           "question_terms", "score_cqs", "answer_cqs", "answer_size", "cq_counts", "cq_sentence", "pq_note", "NOT_RUN_KINDS"]
 
 log = logging.getLogger(__name__)
 
@@ -393,11 +396,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
                               f"{': ' + why if why else ''}; not run", location=where, code="cq-gold-failed")
         if bad is not None:
             findings.append(bad)
-            not_run.append({"id": cq.id, "statement": cq.statement or cq.id, "status": "not_run", "f1": None,
-                            "n_pred": None, "n_gold": 0, "n_common": None, "satisfied": False,
-                            "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"],
-                            "actual": None, "why": NOT_RUN_KINDS[bad.code],
-                            "file": where, "line": bad.line, "column": bad.column})
+            not_run.append(_not_run_row(cq, bad))
             continue
         if tpred is None:
             tpred = alignment.translate(pred)
@@ -495,6 +494,66 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     return out
 
 
+def _not_run_row(cq: CompetencyQuestion, bad: Finding) -> dict[str, Any]:
+    """The ``per_cq`` row of a CQ that is not run (``bad``: why, a :func:`cannot_run` finding or one
+    from the gold KG)."""
+    return {"id": cq.id, "statement": cq.statement or cq.id, "status": "not_run", "f1": None,
+            "n_pred": None, "n_gold": 0, "n_common": None, "satisfied": False,
+            "expected": [f"(not run: {bad.message.split(': ', 1)[1].removesuffix('; not run')})"],
+            "actual": None, "why": NOT_RUN_KINDS[bad.code],
+            "file": str(cq.path) if cq.path else cq.id, "line": bad.line, "column": bad.column}
+
+
+def answer_size(rows: set[tuple] | None, ask: bool) -> str:
+    """A KG's answer to a CQ in a few words: ``3 row(s)``, ``ASK: true``, ``query failed`` (``rows`` None)."""
+    if rows is None:
+        return "query failed"
+    if ask:
+        return f"ASK: {'true' if any(r[0] for r in rows) else 'false'}"
+    return f"{len(rows)} row(s)"
+
+
+def answer_cqs(pred: Graph, cqs: Iterable[CompetencyQuestion]) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """Every CQ run on ``pred`` without a gold KG to score it against (module docstring).
+
+    Args:
+        pred: the KG; cqs: the competency questions.
+    Returns:
+        ``(per_cq, findings)``: per CQ a row as :func:`score_cqs` lists them, with status
+        ``not_scored`` (``n_pred``, ``actual``: up to :data:`ANSWER_SAMPLE` rows as text, ``answer``:
+        :func:`answer_size`; ``actual`` None when the query raised on the KG) or ``not_run`` (why,
+        file, line); findings: a ``cq-syntax``/``cq-prefix``/``cq-remote`` error per CQ not run, a
+        ``cq-failed`` warning per query that raised, a ``cq-no-statement`` warning per file without
+        a ``# CQ:`` line.
+    """
+    per: list[dict[str, Any]] = []
+    findings: list[Finding] = []
+    for cq in cqs:
+        where = str(cq.path) if cq.path else cq.id
+        if cq.statement is None:
+            findings.append(Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no "
+                                    "competency question (expected a comment '# CQ: ...' before the query)",
+                                    location=where, code="cq-no-statement"))
+        bad = cannot_run(cq)
+        if bad is not None:
+            findings.append(bad)
+            per.append(_not_run_row(cq, bad))
+            continue
+        try:
+            rows: set | None = answer(pred, cq)
+        except Exception as exc:  # noqa: BLE001 - a query that raises is reported, not raised
+            findings.append(Finding(severity="warning", message=f"CQ fails on the KG: {exc}", location=where,
+                                    code="cq-failed"))
+            rows = None
+        ask = prepareQuery(cq.query).algebra.name == "AskQuery"
+        per.append({"id": cq.id, "statement": cq.statement, "status": "not_scored", "f1": None,
+                    "correctness": None, "completeness": None, "satisfied": None,
+                    "n_pred": len(rows) if rows is not None and not ask else None, "n_gold": 0, "n_common": None,
+                    "expected": [], "actual": _show(rows), "answer": answer_size(rows, ask),
+                    "reason": "no gold KG: not scored"})
+    return per, findings
+
+
 def _where(row: dict[str, Any]) -> str:
     """A not-run CQ's place: ``q3.rq:4`` (file name and line), or its id."""
     if not row.get("file"):
@@ -515,7 +574,8 @@ def cq_counts(per_cq: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
     Returns:
         ``{"total", "exact" (answered exactly: A_p == A_g), "scored" (in PQ1-PQ6), "not_scorable"
-        (empty gold answer), "not_run": [where], "not_run_why": [kind]}``, ``where`` being ``q3.rq:4``
+        (empty gold answer), "not_scored" (run on the KG, no gold KG to score against: :func:`answer_cqs`),
+        "not_run": [where], "not_run_why": [kind]}``, ``where`` being ``q3.rq:4``
         (file name and line of the fault) or the CQ's id, ``kind`` ``malformed``, ``refused`` or
         ``failed`` (module docstring).
     """
@@ -524,15 +584,20 @@ def cq_counts(per_cq: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return {"total": len(rows), "exact": sum(q.get("satisfied") is True for q in rows),
             "scored": sum(q.get("f1") is not None for q in rows),
             "not_scorable": sum(q.get("status") == "not_scorable" for q in rows),
+            "not_scored": sum(q.get("status") == "not_scored" for q in rows),
             "not_run": [_where(q) for q in stopped], "not_run_why": [q.get("why", "malformed") for q in stopped]}
 
 
 def cq_sentence(counts: dict[str, Any]) -> str:
     """The CQ result in one phrase, the same wherever it is shown: ``1 of 3 answered exactly, 1 not run
-    (malformed: q3.rq:4), 1 without a gold answer`` (every CQ counted; a CQ that did not run is *not
+    (malformed: q3.rq:4), 1 without a gold answer`` (without a gold KG: ``2 of 3 run on the KG, not
+    scored: no gold KG, 1 not run (...)``) (every CQ counted; a CQ that did not run is *not
     run*, never left out of the total; why: ``malformed``, ``refused`` or ``failed``)."""
     total = counts.get("total") or counts.get("scored", 0) + counts.get("not_scorable", 0)
-    out = f"{counts.get('exact', 0)} of {total} answered exactly"
+    if counts.get("not_scored"):
+        out = f"{counts['not_scored']} of {total} run on the KG, not scored: no gold KG"
+    else:
+        out = f"{counts.get('exact', 0)} of {total} answered exactly"
     if counts.get("not_run"):
         kinds = counts.get("not_run_why") or ["malformed"] * len(counts["not_run"])
         out += f", {len(counts['not_run'])} not run ({_not_run_words(zip(kinds, counts['not_run']))})"
