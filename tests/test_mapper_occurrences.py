@@ -200,3 +200,40 @@ def test_an_element_inside_a_repeated_element_is_related_to_its_own_occurrence_x
         ("ex:OrderLine", "ex:Component")
     assert _components(g) == {("bike", "wheel"), ("bike", "frame"), ("lamp", "bulb"), ("desk", "top"),
                               ("desk", "leg"), ("chair", "seat")}
+
+
+ADVISORY = """@prefix ex: <http://example.org/o#> . @prefix dct: <http://purl.org/dc/terms/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+ex:Advisory a owl:Class . ex:Sector a owl:Class .
+ex:hasSector a owl:ObjectProperty ; rdfs:domain ex:Advisory ; rdfs:range ex:Sector .
+ex:title a owl:DatatypeProperty ; rdfs:domain ex:Advisory ; rdfs:range xsd:string .
+ex:sectorName a owl:DatatypeProperty ; rdfs:domain ex:Sector ; rdfs:range xsd:string .
+dct:date a rdf:Property . dct:hasVersion a rdf:Property .
+"""
+
+
+def _advisories() -> list:
+    return [{"id": f"A{i}", "title": f"advisory {i}",
+             "revision_history": [{"date": f"2023-0{j}-1{i}", "version": f"{j}.{i}"} for j in range(1, i + 2)]}
+            for i in (1, 2, 3)]
+
+
+def test_members_of_domainless_properties_give_a_part_no_class(tmp_path):
+    # dct:date and dct:hasVersion have no domain: usable on any class, they say nothing of which class the
+    # revisions are, so the only relation's range (ex:Sector, a name the part does not fit) is not theirs
+    rows = _map(tmp_path, _advisories(), ADVISORY)
+    for ref, prop in (("revision_history.date", "dct:date"), ("revision_history.version", "dct:hasVersion")):
+        assert (rows[ref]["entity_class"], rows[ref]["ontology_property"], rows[ref]["subject_template"]) == (
+            "ex:Advisory", prop, "http://example.org/advisory/{id}"), ref
+    assert not any(r["entity_class"] == "ex:Sector" for r in rows.values())
+    assert "ex:hasSector" not in rows
+    # the same members under properties whose domain is the range: one sector per occurrence
+    own = ADVISORY.replace("dct:date a rdf:Property . dct:hasVersion a rdf:Property .",
+                       "dct:date a owl:DatatypeProperty ; rdfs:domain ex:Sector . "
+                       "dct:hasVersion a owl:DatatypeProperty ; rdfs:domain ex:Sector .")
+    (tmp_path / "own").mkdir()
+    rows = _map(tmp_path / "own", _advisories(), own)
+    assert rows["revision_history.date"]["entity_class"] == "ex:Sector"
+    assert rows["ex:hasSector"]["related_entity_class"] == "ex:Sector"
+

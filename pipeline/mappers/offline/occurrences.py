@@ -8,9 +8,10 @@ the record's: a tag, a name and a date fit both), the property matching of the r
 and dates on one entity, the pairing of each tag with its own date lost; or, one property per
 column, leave a release's ``name`` unmapped because the record's own ``name`` took the property.
 The data say the members of one occurrence belong together and apart from the record: when two or
-more of them name properties of a class that an object property relates to the record's class
-(:func:`part_class`), they are one entity of that class per occurrence (:func:`occurrence_entities`),
-matched to that class's properties on their own, keyed within their owner
+more of them name properties of a class (their declared domain is the class or a superclass) that an
+object property relates to the record's class (:func:`part_class`), they are one entity of that class
+per occurrence (:func:`occurrence_entities`), matched to that class's properties on their own, keyed
+within their owner
 (:func:`.nested.within_owner`: the owner's key and the occurrence's position) and related to the
 record's entity by that property (:attr:`.analysis.SourceInfo.part_relations`).
 
@@ -100,10 +101,14 @@ def part_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
     a subclass of a range whose name the part's name fits (:data:`PART_NAME_SCORE`: ``releases`` ~
     ``SoftwareVersion`` under a range ``Software``); not ``owl:Thing``, ``rdfs:Resource``, a SKOS
     class, nor a class of ``described`` (another source describes its entities: an occurrence then names
-    one of them, which a foreign key links, and keyed by its position it would be a second copy). ``matches(cls)`` gives the members' one-to-one matching with the class's properties; a
-    candidate needs :data:`MIN_MEMBERS` of them. The best has the most members matched, then the
-    highest name similarity of the part to the property or the class (``releases`` ~ ``hasVersion``),
-    then the range itself before a subclass. ``owner``: the class the relation starts from in place of
+    one of them, which a foreign key links, and keyed by its position it would be a second copy).
+    ``matches(cls)`` gives the members' one-to-one matching with the class's properties; a candidate needs
+    :data:`MIN_MEMBERS` of them whose property's domain is the class or a superclass
+    (:func:`.fit.domain_fits` 1.0): a property of no domain is usable on any class and says nothing of
+    which class its subject has (RDFS infers a class from declared domains only, rdfs2), and one whose
+    domain is another vocabulary's class says the subject is of that class, not of the candidate. The
+    best has the most members matched, then the highest name similarity of the part to the property or
+    the class (``releases`` ~ ``hasVersion``), then the range itself before a subclass. ``owner``: the class the relation starts from in place of
     the record's (the entities of an enclosing part's occurrences).
 
     Returns:
@@ -126,7 +131,10 @@ def part_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, part:
                     continue
                 if k not in seen:
                     seen[k] = matches(k)
-                if len(seen[k]) < MIN_MEMBERS:
+                # a property with no domain says nothing of its subject's class (no rdfs2 inference), nor does
+                # one of another vocabulary's domain (it says the subject is of that class): only members whose
+                # property's domain is the class or a superclass name properties *of* the class
+                if sum(domain_fits(ontology, p, k) >= 1.0 for _, p, _ in seen[k]) < MIN_MEMBERS:
                     continue
                 sim = max(matcher.score(text, o), matcher.score(text, k))
                 rank = (len(seen[k]), round(sim, 6), int(k == rng), str(o), str(k))
