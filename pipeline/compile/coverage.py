@@ -21,6 +21,9 @@ from pipeline.sources.load import SourceData
 
 __all__ = ["term_references", "source_coverage"]
 
+#: The member a JSONPath filter step compares (``[?(@.type=="malware")]`` -> ``type``).
+_FILTER_MEMBER = re.compile(r"\[\?\(@\.([\w-]+)\s*(?:==|!=)")
+
 
 def term_references(term: Term | None) -> list[str]:
     """References a term map reads: template variables, references, function-call inputs."""
@@ -96,19 +99,42 @@ def source_coverage(plan: Plan, sources: list[SourceData]) -> dict[str, dict[str
     Returns:
         ``{file name: {"columns": n with a value, "columns_mapped": n read by a TriplesMap,
         "unmapped_columns": [names], "records": n, "records_with_subject": n,
-        "triples_maps": n}}``; a source no TriplesMap reads has ``triples_maps`` 0.
+        "triples_maps": n}}``; a source no TriplesMap reads has ``triples_maps`` 0. A source whose records
+        the table reads through selections by kind (``file.json[?(@.type=="x")]``) counts what they read:
+        their columns (and the member their filters compare) are its columns mapped, their records with a
+        subject its own, their TriplesMaps its own, and ``"selections"`` says how many there are; read through
+        selections alone, its ``records`` are the selections' records and ``"records_in_file"`` all of them.
     """
     out: dict[str, dict[str, Any]] = {}
+    listed = {id(src) for src in sources}
     for src in sources:
         tms = [tm for tm in plan.triples_maps if tm.source is src]
+        # a selection of this file's records by kind (pipeline.sources.selection): its own SourceData, the same
+        # file and format; its records are a part of this source's, its references some of this source's
+        selections: dict[int, tuple[SourceData, list[TriplesMapPlan]]] = {}
+        for tm in plan.triples_maps:
+            if id(tm.source) not in listed and tm.source.path == src.path \
+                    and tm.source.source.format == src.source.format:
+                selections.setdefault(id(tm.source), (tm.source, []))[1].append(tm)
         used: set[str] = set()
-        for tm in tms:
+        for tm in tms + [tm for _, part in selections.values() for tm in part]:
             refs = term_references(tm.subject) + [r for pom in tm.poms for o in pom.objects for r in _object_refs(o)]
             used |= {_absolute(src, tm.iterator, r) for r in refs}
+        # the member a selection's filter reads decides which TriplesMaps (classes) its records get
+        used |= {m.group(1) for sel, _ in selections.values() for m in _FILTER_MEMBER.finditer(sel.iterator or "")}
         cols = [r for r in src.references if any(v.strip() for v in src.values(r))]
         unmapped = [c for c in cols if _absolute(src, src.iterator, c) not in used and c not in used]
+        # selections keep disjoint records (one value of one member each), so their counts add up
+        with_subject = max(_records_with_subject(src, tms),
+                           sum(_records_with_subject(sel, part) for sel, part in selections.values()))
+        # a file read through selections alone: its records are those the selections iterate (the table
+        # chose the kinds it maps; the file's other records are no records of a logical source)
+        records = sum(len(sel.records) for sel, _ in selections.values()) if selections and not tms \
+            else len(src.records)
         out[src.source.name or src.source.path.name] = {  # named sources may share one file
             "columns": len(cols), "columns_mapped": len(cols) - len(unmapped), "unmapped_columns": unmapped,
-            "records": len(src.records), "records_with_subject": _records_with_subject(src, tms),
-            "triples_maps": len(tms)}
+            "records": records, "records_with_subject": min(with_subject, records),
+            "triples_maps": len(tms) + sum(len(part) for _, part in selections.values()),
+            **({"selections": len(selections)} if selections else {}),
+            **({"records_in_file": len(src.records)} if selections and not tms else {})}
     return out
