@@ -310,6 +310,19 @@ class NameMatcher:
                 (own_words(reference, stem), " ".join(reference_words(reference, 0)))}
         return bool(mine & {" ".join(singular(w) for w in n.split()) for n in self.names(iri)})
 
+    def named_literally(self, reference: str, stem: str, iri: URIRef) -> bool:
+        """:meth:`named_exactly` as spelled, no abbreviation, Spanish word or cognate read: the reference's
+        last step (without its entity's words, or all of them) is one of the term's names, its local name or a
+        label in any language, plurals aside (``nombre`` ~ ``esequip:nombre``, labelled "nombre"@es, not
+        ``schema:name``, which ``nombre`` names only once translated)."""
+        steps = reference_steps(reference)
+        mine = words(steps[-1] if steps else reference, expand=False)
+        entity = {_singular(w) for w in words(stem, expand=False)}
+        forms = {" ".join(_singular(w) for w in t) for t in (mine, [w for w in mine if _singular(w) not in entity])}
+        local = re.split(r"[#/:]", str(iri).rstrip("/#"))[-1]
+        return bool(forms & {" ".join(_singular(w) for w in words(n, expand=False))
+                             for n in [local, *self.ontology.labels(iri)]})
+
     def score(self, text: str, iri: URIRef) -> float:
         """Similarity in [0, 1] of a space-joined word string and a term (computed once per pair)."""
         key = (text, iri)

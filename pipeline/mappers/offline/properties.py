@@ -75,6 +75,38 @@ def _score(matcher: NameMatcher, ref: str, prop: URIRef, context: list[str]) -> 
     return best
 
 
+def _joint_assignment(scores: np.ndarray, exact: np.ndarray, literal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The one-to-one assignment of references (rows) to properties (columns), lexicographic: the most pairs
+    whose reference names the property word for word (``exact``, :meth:`.names.NameMatcher.named_exactly`),
+    of them the most spelled as the property's name (``literal``, :meth:`.names.NameMatcher.named_literally`,
+    no translation or abbreviation read), then the highest sum of ``scores``; only pairs of at least
+    ``MIN_SCORE`` count as exact. A word-for-word name is stronger evidence than any partial one
+    (``prev_symbol`` ~ ``bl:symbol`` 0.75 says "a previous symbol", not "the symbol"), so ``symbol``
+    keeps ``bl:symbol`` (0.95) rather than yield it for the sum of two weaker pairs (``symbol`` ~
+    ``bl:has_chemical_formula`` 0.59 besides). Of two columns ``name`` and ``nombre``, both naming ``ex:name``
+    and ``ex:nombre`` (labelled "name"@en, "nombre"@es) once Spanish is read, each takes the one it spells.
+
+    ``scores``: (references x properties) floats in [0, 1.2]; ``exact``, ``literal``: booleans of that shape.
+    Returns ``scipy.optimize.linear_sum_assignment``'s row and column indices. When the plain maximum sum
+    already has as many exact and literal pairs, it is returned as is (its choice among equal sums kept).
+    """
+    exact = exact & (scores >= MIN_SCORE)
+    literal = literal & exact
+    plain = linear_sum_assignment(-scores)
+
+    def counts(rows: np.ndarray, cols: np.ndarray) -> tuple[int, int]:
+        return int(exact[rows, cols].sum()), int(literal[rows, cols].sum())
+
+    if not exact.any():
+        return plain
+    # each tier outweighs everything below it: a literal pair more than any sum of scores, an exact pair more
+    # than every literal pair and score together
+    step = float(scores.sum()) + 1.0
+    tiered = scores + literal * step + exact * step * (min(scores.shape) + 1)
+    best = linear_sum_assignment(-tiered)
+    return plain if counts(*best) == counts(*plain) else best
+
+
 def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
                       datatype_props: list[URIRef], described: dict[URIRef, SourceInfo] | None = None,
                       object_props: list[URIRef] = ()) -> None:
@@ -152,7 +184,12 @@ def assign_properties(info: SourceInfo, ontology: Ontology, matcher: NameMatcher
             return base * fits[p]
 
         m = np.array([[pair(r, p) for p in mine] for r in refs])
-        rows, cols = linear_sum_assignment(-m)
+        # the exact name says which property, not that the column is the class's value: a property whose domain
+        # is another vocabulary's class (foreign) keeps its weak prior and no exact-name priority
+        rows, cols = _joint_assignment(
+            m, np.array([[p not in foreign and matcher.named_exactly(r, info.stem, p) for p in mine] for r in refs],
+                        dtype=bool),
+            np.array([[matcher.named_literally(r, info.stem, p) for p in mine] for r in refs], dtype=bool))
         for i, j in zip(rows, cols):
             if m[i, j] >= MIN_SCORE:
                 info.assignments.append(Assignment(refs[i], mine[j], info.cls, float(m[i, j]),

@@ -1,0 +1,59 @@
+"""The joint assignment of columns to properties puts word-for-word name matches first: a column named
+as a property keeps it, even when a column whose name only contains the property's name with a modifier
+(``prev_symbol``) and a weaker pair of its own would together score more.
+
+A small hand-made ontology and file; the mapper runs lexically (no embedding model) and the test asserts
+the exact rows it must produce.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.manifest import load_manifest
+from pipeline.mappers import get_mapper, map_case
+from pipeline.mappers.offline.confidence import basis_of
+from pipeline.mappers.offline.properties import _joint_assignment
+
+GENES = """@prefix ex: <http://example.org/gene#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:Gene a owl:Class ; rdfs:label "gene" .
+ex:geneId a owl:DatatypeProperty ; rdfs:label "gene id" ; rdfs:domain ex:Gene ; rdfs:range xsd:string .
+ex:symbol a owl:DatatypeProperty ; rdfs:label "symbol" ; rdfs:domain ex:Gene ; rdfs:range xsd:string .
+ex:symbolAlias a owl:DatatypeProperty ; rdfs:label "symbol alias" ; rdfs:domain ex:Gene ; rdfs:range xsd:string .
+"""
+
+
+def test_a_column_named_as_a_property_keeps_it_over_a_modified_name(tmp_path: Path):
+    (tmp_path / "o.ttl").write_text(GENES, encoding="utf-8")
+    (tmp_path / "genes.csv").write_text("gene_id,symbol,prev_symbol\nG1,A1BG,\nG2,A2M,CPAMD5\nG3,NAT1,AAC1\n",
+                                        encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: g\nbase_iri: http://example.org/\nsources: [genes.csv]\n"
+                                        "ontologies: [o.ttl]\n", encoding="utf-8")
+    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    # by the sum alone, symbol ~ ex:symbolAlias 0.853 plus prev_symbol ~ ex:symbol 0.875 (1.728) would beat
+    # symbol ~ ex:symbol 1.000 plus prev_symbol ~ ex:symbolAlias 0.639 (1.639)
+    assert {(r.data_reference, r.ontology_property, basis_of(r)[0], r.confidence, r.review) for r in rows} == {
+        ("gene_id", "ex:geneId", "subject key", 1.0, None),
+        ("symbol", "ex:symbol", "exact name", 1.0, None),
+        ("prev_symbol", "ex:symbolAlias", "name", 0.639, None),
+    }
+
+
+def test_exact_pairs_then_literal_ones_then_the_sum():
+    scores = np.array([[1.0, 0.85], [0.875, 0.6]])
+    none = np.zeros((2, 2), dtype=bool)
+    assert [c.tolist() for c in _joint_assignment(scores, none, none)] == [[0, 1], [1, 0]]  # 1.725 > 1.6
+    exact = np.array([[True, False], [False, False]])
+    assert [c.tolist() for c in _joint_assignment(scores, exact, none)] == [[0, 1], [0, 1]]
+    # an exact name whose pair stays below the least score (its values misfit the range) is no such evidence
+    weak = np.array([[0.3, 0.85], [0.875, 0.6]])
+    assert [c.tolist() for c in _joint_assignment(weak, exact, none)] == [[0, 1], [1, 0]]
+    # name and nombre both name schema:name (column 0) and esequip:nombre (column 1) once Spanish is read;
+    # each spells one of them: the literal pairs win a tie of exact pairs and sums
+    tie = np.array([[0.803, 0.506], [0.803, 0.506]])
+    both = np.ones((2, 2), dtype=bool)
+    spelled = np.array([[True, True], [False, True]])
+    assert [c.tolist() for c in _joint_assignment(tie, both, spelled)] == [[0, 1], [0, 1]]
+    assert [c.tolist() for c in _joint_assignment(tie, both, spelled[::-1])] == [[0, 1], [1, 0]]
