@@ -381,10 +381,7 @@ def score_cqs(pred: Graph, gold: Graph, cqs: Iterable[CompetencyQuestion], ontol
     findings: list[Finding] = []
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
-        if cq.statement is None:
-            findings.append(Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no "
-                                    "competency question (expected a comment '# CQ: ...' before the query)",
-                                    location=where, code="cq-no-statement"))
+        findings += _no_statement(cq, where)
         bad = cannot_run(cq)
         if bad is None:
             try:
@@ -513,6 +510,15 @@ def answer_size(rows: set[tuple] | None, ask: bool) -> str:
     return f"{len(rows)} row(s)"
 
 
+def _no_statement(cq: CompetencyQuestion, where: str) -> list[Finding]:
+    """A ``cq-no-statement`` warning when ``cq``'s file has no ``# CQ:`` line, else nothing."""
+    if cq.statement is not None:
+        return []
+    return [Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no competency "
+                    "question (expected a comment '# CQ: ...' before the query)", location=where,
+                    code="cq-no-statement")]
+
+
 def answer_cqs(pred: Graph, cqs: Iterable[CompetencyQuestion]) -> tuple[list[dict[str, Any]], list[Finding]]:
     """Every CQ run on ``pred`` without a gold KG to score it against (module docstring).
 
@@ -530,10 +536,7 @@ def answer_cqs(pred: Graph, cqs: Iterable[CompetencyQuestion]) -> tuple[list[dic
     findings: list[Finding] = []
     for cq in cqs:
         where = str(cq.path) if cq.path else cq.id
-        if cq.statement is None:
-            findings.append(Finding(severity="warning", message="no '# CQ: <statement>' line: the file states no "
-                                    "competency question (expected a comment '# CQ: ...' before the query)",
-                                    location=where, code="cq-no-statement"))
+        findings += _no_statement(cq, where)
         bad = cannot_run(cq)
         if bad is not None:
             findings.append(bad)
