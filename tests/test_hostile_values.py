@@ -50,7 +50,9 @@ def test_quotes_brackets_newlines_and_non_ascii_in_csv(tmp_path):
     # 3.7 is no xsd:integer: dropped and reported, not rounded to 3; the 20-digit number survives exactly
     assert counts == ["12345678901234567890", "7"]
     dropped = [f for f in run.findings if f.stage == "materialize"]
-    assert [f.message for f in dropped] == ["1 triple(s) dropped: xsd:integer value that is no integer"]
+    # the value's place: the line of the user's file holding it (the record spans lines 3-4)
+    assert [f.message for f in dropped] == ["1 triple(s) dropped: xsd:integer value that is no integer (first: "
+                                            f"value '3.7' in {tmp_path / 'data.csv'} line 4)"]
     assert (Path(dropped[0].file).name, dropped[0].line) == ("table.md", 4)  # the row mapping ex:count
     assert '"3.7"^^<http://www.w3.org/2001/XMLSchema#integer>' in dropped[0].value
     assert all(o.datatype == XSD.integer for o in kg.objects(None, URIRef("http://example.org/count")))
@@ -91,7 +93,8 @@ def test_relative_iris_from_data_are_dropped_and_reported(tmp_path):
     assert sorted(str(o) for o in kg.objects(None, URIRef("http://example.org/label"))) == [
         "http://example.org/ok", "http://example.org/relative/page"]
     messages = sorted(f.message for f in run.findings if f.stage == "materialize" and f.severity == "error")
-    assert messages == ["1 triple(s) dropped: relative or illegal IRI"]
+    assert messages == [f"1 triple(s) dropped: relative or illegal IRI (first: value 'http://bad iri' in "
+                        f"{tmp_path / 'data.csv'} line 4)"]
 
 
 def test_padded_values_are_written_without_their_white_space(tmp_path):

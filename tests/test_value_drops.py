@@ -48,10 +48,12 @@ def test_function_and_join_drops_are_counted_and_named(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err.splitlines()
     assert [line for line in err if "dropped" in line] == [
         "error: m.rml.ttl:7 [rml:predicate]: 2 value(s) dropped: no value from function toDate() for values "
-        "of 'd' that are there (TriplesMap <http://example.org/rml/Things>, object map, source r.csv): no triple",
+        "of 'd' that are there (TriplesMap <http://example.org/rml/Things>, object map, source r.csv; first: r.csv "
+        "line 3): no triple",
         "  first dropped: d='2024-02-30'; d='soon'",
         "error: m.rml.ttl:11 [rml:predicate]: 4 value(s) dropped: no parent record for join key (owner == pid in "
-        "p.csv; TriplesMap <http://example.org/rml/Things>, referencing object map): no triple",
+        "p.csv; TriplesMap <http://example.org/rml/Things>, referencing object map, source r.csv; first: r.csv line "
+        "3): no triple",
         "  first dropped: owner='P2' (matches 'p2' ignoring case); owner='p1 ' (matches 'p1' without its "
         "surrounding white space); owner='p9'"]
     kg = (tmp_path / "kg.nt").read_text(encoding="utf-8")
