@@ -57,3 +57,31 @@ def test_exact_pairs_then_literal_ones_then_the_sum():
     spelled = np.array([[True, True], [False, True]])
     assert [c.tolist() for c in _joint_assignment(tie, both, spelled)] == [[0, 1], [0, 1]]
     assert [c.tolist() for c in _joint_assignment(tie, both, spelled[::-1])] == [[0, 1], [1, 0]]
+
+
+EVENTS = """@prefix ev: <http://example.org/event#> . @prefix fa: <http://example.org/facility#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ev:Event a owl:Class ; rdfs:label "event" .
+ev:title a owl:DatatypeProperty ; rdfs:label "title" ; rdfs:domain ev:Event ; rdfs:range xsd:string .
+ev:eventName a owl:DatatypeProperty ; rdfs:label "event name" ; rdfs:domain ev:Event ; rdfs:range xsd:string .
+fa:Facility a owl:Class ; rdfs:label "facility" .
+fa:name a owl:DatatypeProperty ; rdfs:label "name" ; rdfs:domain fa:Facility ; rdfs:range xsd:string .
+"""
+
+
+def test_an_exact_name_of_another_vocabularys_class_gets_no_priority(tmp_path: Path):
+    # `name` names fa:name word for word, but fa:name's domain is another vocabulary's class: the exact name
+    # says which property, not that the events' column is a facility's value; with the priority, `name` took
+    # fa:name (marked) and the record key `id` was left to ev:eventName
+    (tmp_path / "o.ttl").write_text(EVENTS, encoding="utf-8")
+    (tmp_path / "events.csv").write_text("id,name,title\nE1,Jazz night,Jazz night at the Dome\n"
+                                         "E2,Book fair,Spring book fair\nE3,Open air cinema,Cinema in the park\n",
+                                         encoding="utf-8")
+    (tmp_path / "case.yaml").write_text("name: f\nbase_iri: http://example.org/\nsources: [events.csv]\n"
+                                        "ontologies: [o.ttl]\n", encoding="utf-8")
+    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    assert {(r.data_reference, r.ontology_property, basis_of(r)[0], r.confidence, r.review) for r in rows} == {
+        ("name", "ev:eventName", "name", 0.95, None),
+        ("title", "ev:title", "exact name", 1.0, None),
+    }
