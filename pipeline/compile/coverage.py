@@ -16,13 +16,11 @@ from lxml import etree
 
 from pipeline.sources.columns import ColumnRecords
 from pipeline.compile.parts import is_position
+from pipeline.manifest import SELECTION
 from pipeline.compile.model import ObjectSpec, Plan, Term, TriplesMapPlan
 from pipeline.sources.load import SourceData
 
 __all__ = ["term_references", "source_coverage"]
-
-#: The member a JSONPath filter step compares (``[?(@.type=="malware")]`` -> ``type``).
-_FILTER_MEMBER = re.compile(r"\[\?\(@\.([\w-]+)\s*(?:==|!=)")
 
 
 def term_references(term: Term | None) -> list[str]:
@@ -121,7 +119,8 @@ def source_coverage(plan: Plan, sources: list[SourceData]) -> dict[str, dict[str
             refs = term_references(tm.subject) + [r for pom in tm.poms for o in pom.objects for r in _object_refs(o)]
             used |= {_absolute(src, tm.iterator, r) for r in refs}
         # the member a selection's filter reads decides which TriplesMaps (classes) its records get
-        used |= {m.group(1) for sel, _ in selections.values() for m in _FILTER_MEMBER.finditer(sel.iterator or "")}
+        used |= {m.group("member") for sel, _ in selections.values()
+                 if (m := SELECTION.fullmatch(sel.source.name or ""))}
         cols = [r for r in src.references if any(v.strip() for v in src.values(r))]
         unmapped = [c for c in cols if _absolute(src, src.iterator, c) not in used and c not in used]
         # selections keep disjoint records (one value of one member each), so their counts add up

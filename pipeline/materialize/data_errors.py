@@ -329,7 +329,6 @@ def _subject_record(g: Graph, sources: dict[str, str], subject: str, base: Path 
     is ``E104``, the template's value percent-decoded as R2RML section 7.3 encodes it):
     ``record id='E104' in events.jsonl line 5, column 9``; ``None`` when no template fits or no source
     file holds the value as written."""
-
     for tm in sorted(g.subjects(RML.logicalSource, None), key=str):
         src, sm = sources.get(str(tm)), g.value(tm, RML.subjectMap)
         template = g.value(sm, RML.template) if sm is not None else None

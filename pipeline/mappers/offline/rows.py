@@ -51,7 +51,6 @@ def range_fits(ontology: Ontology, prop: URIRef, cls: URIRef) -> bool:
     return any(r in ontology.superclasses(cls) or cls in ontology.superclasses(r) for r in ontology.ranges(prop))
 
 
-
 #: A URI as profiling recognises one (an absolute URI with its scheme: ``https://``, ``urn:``, ``mailto:``).
 _URI = dict(DATATYPE_PATTERNS)["xsd:anyURI"]
 
