@@ -25,13 +25,18 @@ ex:symbolAlias a owl:DatatypeProperty ; rdfs:label "symbol alias" ; rdfs:domain 
 """
 
 
-def test_a_column_named_as_a_property_keeps_it_over_a_modified_name(tmp_path: Path):
-    (tmp_path / "o.ttl").write_text(GENES, encoding="utf-8")
-    (tmp_path / "genes.csv").write_text("gene_id,symbol,prev_symbol\nG1,A1BG,\nG2,A2M,CPAMD5\nG3,NAT1,AAC1\n",
-                                        encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: g\nbase_iri: http://example.org/\nsources: [genes.csv]\n"
+def _map_lexically(tmp_path: Path, ontology: str, name: str, csv: str):
+    """The offline mapper's rows (lexically: no embedding model) for one CSV file ``name`` and ``ontology``."""
+    (tmp_path / "o.ttl").write_text(ontology, encoding="utf-8")
+    (tmp_path / name).write_text(csv, encoding="utf-8")
+    (tmp_path / "case.yaml").write_text(f"name: c\nbase_iri: http://example.org/\nsources: [{name}]\n"
                                         "ontologies: [o.ttl]\n", encoding="utf-8")
-    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    return map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+
+
+def test_a_column_named_as_a_property_keeps_it_over_a_modified_name(tmp_path: Path):
+    rows = _map_lexically(tmp_path, GENES, "genes.csv",
+                          "gene_id,symbol,prev_symbol\nG1,A1BG,\nG2,A2M,CPAMD5\nG3,NAT1,AAC1\n")
     # by the sum alone, symbol ~ ex:symbolAlias 0.853 plus prev_symbol ~ ex:symbol 0.875 (1.728) would beat
     # symbol ~ ex:symbol 1.000 plus prev_symbol ~ ex:symbolAlias 0.639 (1.639)
     assert {(r.data_reference, r.ontology_property, basis_of(r)[0], r.confidence, r.review) for r in rows} == {
@@ -74,13 +79,9 @@ def test_an_exact_name_of_another_vocabularys_class_gets_no_priority(tmp_path: P
     # `name` names fa:name word for word, but fa:name's domain is another vocabulary's class: the exact name
     # says which property, not that the events' column is a facility's value; with the priority, `name` took
     # fa:name (marked) and the record key `id` was left to ev:eventName
-    (tmp_path / "o.ttl").write_text(EVENTS, encoding="utf-8")
-    (tmp_path / "events.csv").write_text("id,name,title\nE1,Jazz night,Jazz night at the Dome\n"
-                                         "E2,Book fair,Spring book fair\nE3,Open air cinema,Cinema in the park\n",
-                                         encoding="utf-8")
-    (tmp_path / "case.yaml").write_text("name: f\nbase_iri: http://example.org/\nsources: [events.csv]\n"
-                                        "ontologies: [o.ttl]\n", encoding="utf-8")
-    rows = map_case(get_mapper("offline"), load_manifest(tmp_path / "case.yaml"), use_embeddings=False).table
+    rows = _map_lexically(tmp_path, EVENTS, "events.csv",
+                          "id,name,title\nE1,Jazz night,Jazz night at the Dome\nE2,Book fair,Spring book fair\n"
+                          "E3,Open air cinema,Cinema in the park\n")
     assert {(r.data_reference, r.ontology_property, basis_of(r)[0], r.confidence, r.review) for r in rows} == {
         ("name", "ev:eventName", "name", 0.95, None),
         ("title", "ev:title", "exact name", 1.0, None),
