@@ -32,6 +32,8 @@ kind member, constant within it, is no property value. Then:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rdflib import URIRef
 from rdflib.namespace import OWL
 
@@ -45,11 +47,28 @@ from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
 from pipeline.sources.selection import select, selection_name
 
-__all__ = ["MIN_RECORDS", "kind_member", "split", "own_members", "kind_class", "file_key", "mark_untyped_rows",
-           "mark_references_across_kinds"]
+__all__ = ["MIN_RECORDS", "RecordKind", "kind_member", "split", "own_members", "record_kinds", "kind_class",
+           "file_key", "mark_untyped_rows", "mark_references_across_kinds"]
 
 #: A group needs this many records for the members its records share to say something of the kind.
 MIN_RECORDS = 2
+
+
+@dataclass(frozen=True)
+class RecordKind:
+    """What the mapper keeps of one kind of record of a split file (see the module docstring).
+
+    Attributes:
+        member: the kind member (constant within the kind: no property value).
+        own: the members at most half of the file's kinds have (:func:`own_members`).
+        key: the key of all the file's records, whatever their kind (:func:`file_key`); ``key_evidence`` why.
+        file: the whole file, every kind.
+    """
+    member: str
+    own: frozenset[str]
+    key: tuple[str, ...]
+    key_evidence: str
+    file: SourceData
 
 
 def _told_apart(data: SourceData, groups: dict[str, list[int]]) -> int:
@@ -136,6 +155,17 @@ def own_members(subs: list[SourceData]) -> dict[str, set[str]]:
         for r in set(s.references):
             have[r] = have.get(r, 0) + 1
     return {s.source.name: {r for r in s.references if have[r] <= len(subs) / 2} for s in subs}
+
+
+def record_kinds(data: SourceData, member: str, subs: list[SourceData]) -> dict[str, RecordKind]:
+    """Each kind's :class:`RecordKind`, by the name of its source.
+
+    Args:
+        data: the whole file. member: its kind member. subs: one source per kind, as :func:`split` gives them.
+    """
+    own = own_members(subs)
+    key, why = file_key(data, member)
+    return {s.source.name: RecordKind(member, frozenset(own[s.source.name]), tuple(key), why, data) for s in subs}
 
 
 def kind_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, classes: list[URIRef],
@@ -229,30 +259,31 @@ def mark_untyped_rows(rows: list[MappingRow], ontology: Ontology) -> None:
             row.review = f"{row.review}; {why}" if row.review else why
 
 
-def mark_references_across_kinds(rows: list[MappingRow], infos: list[SourceInfo], files: dict[str, SourceData],
-                                 keys: dict[str, tuple[str, ...]]) -> None:
+def mark_references_across_kinds(rows: list[MappingRow], infos: list[SourceInfo],
+                                 kinds: dict[str, RecordKind]) -> None:
     """Mark for review, in place, a literal row of a kind whose values are all identifiers of the file's records
     of other kinds (a STIX relationship's ``source_ref``: a technique's or a group's ``id``): the member links
     to those records, of several kinds, so no one join states it, and a literal property would assert the
     identifiers as text.
 
     Args:
-        rows: the table's rows. infos: every source. files: a kind's source name -> its whole file.
-        keys: a kind's source name -> the key of the file's records (:func:`file_key`).
+        rows: the table's rows. infos: every source. kinds: a kind's source name -> its :class:`RecordKind`.
     """
     by_name = {i.name: i for i in infos}
     for row in rows:
         info = by_name.get(row.source_file or "")
-        key = keys.get(row.source_file or "", ())
+        kind = kinds.get(row.source_file or "")
+        key = kind.key if kind is not None else ()
         ref = row.data_reference
         if info is None or len(key) != 1 or not ref or row.related_entity_class or ref in info.key:
             continue
         values = {v for v in info.data.values(ref) if v}
         mine = {v for v in info.data.values(key[0]) if v}
-        ids = {v for v in files[info.name].values(key[0]) if v}
+        whole = kind.file
+        ids = {v for v in whole.values(key[0]) if v}
         if values and values <= ids and not values <= mine:
             why = (f"a reference written as text: the values of {ref!r} are identifiers ({key[0]!r}) of records of "
-                   f"other kinds of {files[info.name].source.name or files[info.name].source.path.name}, so the "
+                   f"other kinds of {whole.source.name or whole.source.path.name}, so the "
                    f"member links to them, and {row.ontology_property} would assert the identifiers as literals: "
                    "check whether a relation to those records is meant")
             row.review = f"{row.review}; {why}" if row.review else why

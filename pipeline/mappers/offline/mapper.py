@@ -47,8 +47,8 @@ from pipeline.mappers.offline.keys import (analyse_keys, find_composite_keys, fi
                                            find_foreign_keys_into_new_keys, find_foreign_keys_named_by_relations,
                                            find_self_references, key_by_references, one_to_many_keys)
 from pipeline.mappers.offline.jsonld import context_assignments, node_iri
-from pipeline.mappers.offline.kinds import (file_key, kind_class, mark_references_across_kinds,
-                                            mark_untyped_rows, own_members)
+from pipeline.mappers.offline.kinds import (RecordKind, kind_class, mark_references_across_kinds,
+                                            mark_untyped_rows, record_kinds)
 from pipeline.mappers.offline.kinds import split as split_kinds
 from pipeline.mappers.offline.labels import assign_labels, naming_properties
 from pipeline.mappers.offline.nested import follow_owner_key
@@ -152,10 +152,7 @@ class OfflineMapper:
         node_keys: dict[str, str] = {}  # source -> why its JSON-LD @id member keys it (jsonld.py)
         # an array of records of several kinds, each naming its kind in a member: one source per kind (kinds.py);
         # the member, constant within a kind, is no property value
-        kind_members: dict[str, str] = {}
-        kind_own: dict[str, set[str]] = {}  # a kind's source -> the members not every kind has
-        kind_keys: dict[str, tuple[tuple[str, ...], str]] = {}  # a kind's source -> the key of its file's records
-        kind_files: dict[str, Any] = {}  # a kind's source -> its whole file (every kind)
+        by_record_kind: dict[str, RecordKind] = {}  # a kind's source -> what the mapper keeps of the kind
         stems = {d.source.stem for d in inputs.sources}
         for data in listed:
             parts = split(data, data.source.name or data.source.path.name, taken)
@@ -167,11 +164,7 @@ class OfflineMapper:
             by_kind = split_kinds(data, stems) if not parts and view is None else None
             if by_kind is not None:
                 member, subs = by_kind
-                kind_members.update((sub.source.name, member) for sub in subs)
-                kind_own.update(own_members(subs))
-                key = file_key(data, member)
-                kind_keys.update((sub.source.name, key) for sub in subs)
-                kind_files.update((sub.source.name, data) for sub in subs)
+                by_record_kind.update(record_kinds(data, member, subs))
                 notes.append(Finding("map", str(data.source.path), f"the records of {data.source.name or data.source.path.name} "
                                      f"are of {len(subs)} kinds told apart by their member {member!r} (each kind has "
                                      "members of its own): each kind is mapped as a source of its own, read through "
@@ -184,7 +177,8 @@ class OfflineMapper:
             refs = [r for r in data.references
                     if any(v.strip() for v in data.values(r)) and r not in data.unaddressable
                     and r not in data.markup]  # markup is part of its element's text, mapped whole
-            refs = [r for r in refs if r != kind_members.get(src.name)]
+            if src.name in by_record_kind:
+                refs = [r for r in refs if r != by_record_kind[src.name].member]
             info = SourceInfo(data, src.name or src.path.name, src.stem, refs)
             if data.jsonld is not None:  # a record's own @context is no data (JSON-LD 1.1 section 3.1)
                 info.refs = refs = [r for r in refs if "@context" not in r.split(".")]
@@ -244,9 +238,10 @@ class OfflineMapper:
         matcher.prepare(texts, [*classes, *dprops, *oprops])
         analyse_keys(infos)
         for info in infos:  # a kind of few records cannot tell its key: its file's records do (kinds.py)
-            key, why = kind_keys.get(info.name, ((), ""))
-            if key and set(key) <= set(info.refs) and tuple(info.key) != tuple(key):
-                info.key, info.key_evidence = key, f"the key of every record of the file, whatever their kind: {why}"
+            kind = by_record_kind.get(info.name)
+            if kind and kind.key and set(kind.key) <= set(info.refs) and tuple(info.key) != kind.key:
+                info.key = kind.key
+                info.key_evidence = f"the key of every record of the file, whatever their kind: {kind.key_evidence}"
         for info in infos:
             if info.node_iri is not None:
                 info.key, info.key_evidence = (info.node_iri,), node_keys[info.name]
@@ -265,8 +260,9 @@ class OfflineMapper:
         # their class (hierarchy.py)
         class_from_hierarchy([i for i in infos if i.name not in documents], ont, matcher, oprops)
         for info in infos:  # the class of one kind of record: from evidence only (kinds.py)
-            if info.name in kind_own and not info.link and info.typed is None:
-                info.cls, why = kind_class(info, ont, matcher, classes, [*dprops, *oprops], kind_own[info.name])
+            if info.name in by_record_kind and not info.link and info.typed is None:
+                info.cls, why = kind_class(info, ont, matcher, classes, [*dprops, *oprops],
+                                           set(by_record_kind[info.name].own))
                 info.cls_score = info.cls_name_fit = 0.0 if info.cls == OWL.Thing else 1.0
                 info.cls_evidence = f"{why} (name and property fit: {info.cls_evidence})"
         described = {i.cls: i for i in infos if i.cls is not None and i.name not in documents and not i.link}
@@ -346,8 +342,8 @@ class OfflineMapper:
         describe_rows(builder.rows, [basis_of(r) for r in builder.rows], infos, ont, matcher, dprops)
         calibrate_rows(builder.rows)
         mark_doubtful_rows(builder.rows, infos, ont)
-        mark_untyped_rows([r for r in builder.rows if r.source_file in kind_own], ont)
-        mark_references_across_kinds(builder.rows, infos, kind_files, {n: k for n, (k, _) in kind_keys.items()})
+        mark_untyped_rows([r for r in builder.rows if r.source_file in by_record_kind], ont)
+        mark_references_across_kinds(builder.rows, infos, by_record_kind)
         rewrite(builder.rows, kinds)
         write_on_file(builder.rows, unwrapped)
         builder.rows = spread(builder.rows, groups)
