@@ -6,7 +6,7 @@ import json
 
 from rdflib import Graph
 
-from pipeline.bench.real import _decision, _judge_rows, _replay, _replays, inverse_properties
+from pipeline.bench.real import _decision, _judge_rows, _replay, _replays, _row_summary, inverse_properties
 from pipeline.ontology import load_ontology
 from pipeline.scoring.graph.pairs import declared_terms, graph_pairs
 
@@ -117,3 +117,28 @@ def test_tables_replayed_in_one_process_give_the_kg_of_a_process_each(tmp_path):
     assert lines[1] == lines[2]
     assert '<http://example.org/event/E2> <https://schema.org/address> "Liège" .' in lines[1]
     assert _replays(manifest, [], 300) == []
+
+
+def test_a_wrong_row_on_data_the_reference_never_states_is_one_it_cannot_judge(tmp_path):
+    # the reference states the patterns' names and their consequences; it says nothing of their severity
+    (tmp_path / "v.ttl").write_text(ONTOLOGY + "ex:name a owl:DatatypeProperty .\nex:severity a owl:DatatypeProperty .\n"
+                                    "ex:label a owl:DatatypeProperty .\n", encoding="utf-8")
+    ontology = load_ontology([tmp_path / "v.ttl"])
+    vocabulary = declared_terms([ontology.graph])
+    kg = Graph().parse(data=KG + '<http://kg/p1> ex:label "Phishing" ; ex:severity "High" .\n', format="turtle")
+    ref = Graph().parse(data=REFERENCE + '<http://ref/P1> ex:name "Phishing" .\n', format="turtle")
+
+    def row(prop: str) -> dict:
+        return {**_row(prop, ""), "related_entity_class": ""}
+
+    judged = _judge_rows([row("label"), row("severity"), _row("hasSkill", "Skill")], kg,
+                         graph_pairs(ref, vocabulary), vocabulary, ontology)
+    # label: wrong property, but the reference states its value ("Phishing" under ex:name): judged, wrong;
+    # severity: "High" is nowhere in the reference: not covered; hasSkill: the reference has Skill entities: covered
+    assert [(j["right"], j["covered"]) for j in judged] == [(False, True), (False, False), (False, True)]
+    assert _row_summary(judged) == {"rows": 3, "review": 0, "judged": 3, "unmarked_precision": 0.0,
+                                    "marked_precision": None, "unmarked_precision_covered": 0.0,
+                                    "unmarked_uncovered": 1}
+    judged[0]["right"] = True
+    assert _row_summary(judged)["unmarked_precision_covered"] == 0.5
+    assert _row_summary(judged)["unmarked_precision"] == 1 / 3

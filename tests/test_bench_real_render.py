@@ -32,3 +32,14 @@ def test_means_give_the_entailed_pair_scores_beside_the_written_ones():
     values = dict(zip(names, [c.strip() for c in lines[head + 2].strip("|").split("|")]))
     assert values["pair P / R (reachable)"] == "0.75 / 0.50"
     assert values["pair P / R (reachable, entailed)"] == "0.88 / 0.75"
+
+
+def test_means_say_how_many_unmarked_rows_the_reference_cannot_judge():
+    judgements = [{"review": False, "right": True, "covered": True}, {"review": False, "right": False, "covered": True},
+                  {"review": False, "right": False, "covered": False}, {"review": True, "right": False, "covered": False}]
+    results = [{"case": "a", "status": "ok", "map": {}, "row_judgements": judgements,
+                "rows": {"unmarked_precision_covered": 0.5}}]
+    assert render(results).splitlines()[-1] == (
+        "Unmarked rows the reference cannot judge (not right, and none of their values stated by the reference "
+        "under any property: data its author did not map): 1 of 3. Precision of the other unmarked rows: 0.50 "
+        "(case mean), 0.50 (2 rows).")

@@ -30,6 +30,13 @@ with every review mark cleared (a marked row is not in the first KG), so that ev
 not, is judged the same way; rows sharing a property and a class are judged each on a KG without
 the others (the copies of one row written for each file of a kind together).
 
+A reference is one person's mapping: data its author left out gives a row nothing to be judged on. A
+row that is not right and none of whose values the reference states under any property (a
+relation: no entity of its object's class) is counted as one the reference cannot judge, and the
+precision of the unmarked rows is given once more without them, as bpref leaves unjudged documents
+out of a ranking's score (Buckley and Voorhees, "Retrieval evaluation with incomplete information",
+SIGIR 2004). The strict figure, every judged row counted, stays the one the goal is read on.
+
 ``--calibrate`` fits the offline mapper's confidence calibration on the judged rows (isotonic
 regression of "right" on the raw score, per basis of evidence:
 :mod:`pipeline.mappers.offline.confidence`), prints the knots to ship, and reports, leave one case
@@ -128,7 +135,8 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
     for s, p, o in kg:
         by_prop.setdefault(str(p), []).append((s, p, o))
     inverse = inverse_properties(ontology)
-    verdicts: dict[tuple[str, str, bool], bool | None] = {}  # the verdict depends on these alone, not on the row
+    stated = reference_values(ref_pairs)
+    verdicts: dict[tuple[str, str, bool], tuple[bool | None, bool]] = {}  # they depend on these alone, not on the row
     out = []
     for data in rows:
         row = MappingRow.from_dict(data)
@@ -139,23 +147,50 @@ def _judge_rows(rows: list[dict[str, Any]], kg: Graph, ref_pairs: Counter, vocab
         key = (prop, cls, bool(row.class_only))
         if key not in verdicts:
             verdicts[key] = _verdict(prop, cls, bool(row.class_only), types, by_prop, ref_pairs, vocabulary,
-                                     inverse)
-        right = verdicts[key]
+                                     inverse, stated)
+        right, covered = verdicts[key]
         out.append({"line": row.line, "property": row.ontology_property, "class": row.entity_class,
                     "reference": row.data_reference, "basis": found[0] if found else None,
                     "raw": found[1] if found else None, "confidence": row.confidence,
-                    "review": bool(row.review), "right": right, "features": parse_features(row.evidence)})
+                    "review": bool(row.review), "right": right, "covered": covered,
+                    "features": parse_features(row.evidence)})
     return out
+
+
+def reference_values(ref_pairs: Counter) -> set[str]:
+    """What a reference states of its data, whatever the property: the values of its (predicate, value) pairs
+    (:func:`graph_pairs`), and ``entity of <C>`` for each class ``C`` it types an entity with (a relation to an
+    entity of ``C`` concerns entities the reference has)."""
+    out = {v for _, v in ref_pairs}
+    out |= {f"entity of {v}" for p, v in ref_pairs if p == str(RDF.type)}
+    return out
+
+
+def _covered(value: str, stated: set[str]) -> bool:
+    """Whether the reference states the pair value ``value`` under some property (:func:`reference_values`); a
+    relation's ``entity of C1 C2`` when the reference has entities of any of its classes."""
+    if value in stated:
+        return True
+    if value.startswith("entity of "):
+        classes = value[len("entity of "):].split()
+        return not classes or any(f"entity of {c}" in stated for c in classes)
+    return False
 
 
 def _verdict(prop: str, cls: str, class_only: bool, types: dict[Any, set[str]],
              by_prop: dict[str, list[tuple[Any, Any, Any]]], ref_pairs: Counter, vocabulary: set[str],
-             inverse: dict[str, set[str]]) -> bool | None:
+             inverse: dict[str, set[str]], stated: set[str] = frozenset()) -> tuple[bool | None, bool]:
     """Whether the statements of property ``prop`` (IRI; ``rdf:type`` for a class-only row) on the entities of
     class ``cls`` (every subject when empty) are right: at least half of their (predicate, value) pairs
     (:func:`graph_pairs`) are in ``ref_pairs`` or stated by the reference with an inverse property
     (:func:`_inverse_hits`); ``None`` when they give no pair. ``types`` (node -> class IRIs) and ``by_prop``
-    (property IRI -> statements) index the KG the row is judged on."""
+    (property IRI -> statements) index the KG the row is judged on.
+
+    Returns:
+        ``(right, covered)``: ``covered`` is whether the reference states any of the row's values under any
+        property (``stated``: :func:`reference_values`), i.e. whether the person who wrote the reference
+        mapped the data the row reads at all; a row that is not right and not covered is one the reference
+        cannot judge (its author left that data out)."""
     sub = Graph()
     for s, p, o in by_prop.get(prop, []):
         if not cls or cls in types.get(s, ()):
@@ -172,7 +207,8 @@ def _verdict(prop: str, cls: str, class_only: bool, types: dict[Any, set[str]],
             hits += _inverse_hits(sub, prop, inverse[prop], types, ref_pairs - (pairs & ref_pairs),
                                   sum(pairs.values()) - hits)
         right = hits >= 0.5 * sum(pairs.values())
-    return right
+    covered = any(_covered(v, stated) for _, v in pairs)
+    return right, covered
 
 
 def inverse_properties(ontology: Ontology) -> dict[str, set[str]]:
@@ -206,13 +242,23 @@ def _inverse_hits(sub: Graph, prop: str, inverses: set[str], types: dict[Any, se
     return min(hits, most)
 
 
+def _reference_judges(row: dict[str, Any]) -> bool:
+    """Whether the reference can judge a judged row: it is right, or the reference states some of its values
+    (``covered``; a judgement without that key counts as covered)."""
+    return bool(row["right"]) or row.get("covered", True)
+
+
 def _row_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:
-    """Rows, rows marked, rows judged, precision of the unmarked and of the marked rows."""
+    """Rows, rows marked, rows judged, precision of the unmarked and of the marked rows; and the precision of
+    the unmarked rows the reference can judge (:func:`_reference_judges`), with how many it cannot."""
     unmarked = [r["right"] for r in judged if not r["review"] and r["right"] is not None]
     marked = [r["right"] for r in judged if r["review"] and r["right"] is not None]
+    covered = [r["right"] for r in judged if not r["review"] and r["right"] is not None and _reference_judges(r)]
     return {"rows": len(judged), "review": sum(r["review"] for r in judged), "judged": len(unmarked) + len(marked),
             "unmarked_precision": sum(unmarked) / len(unmarked) if unmarked else None,
-            "marked_precision": sum(marked) / len(marked) if marked else None}
+            "marked_precision": sum(marked) / len(marked) if marked else None,
+            "unmarked_precision_covered": sum(covered) / len(covered) if covered else None,
+            "unmarked_uncovered": len(unmarked) - len(covered)}
 
 
 def _replay(manifest: Path, table: Path, folder: Path, timeout: float) -> tuple[subprocess.CompletedProcess, Path]:
@@ -491,6 +537,13 @@ def render(results: list[dict[str, Any]]) -> str:
               f"{sum(j['review'] for j in rows)} of {len(rows)} | "
               f"{sum(1 for r in results if r.get('sources') and r['sources'][0] == r['sources'][1])} of "
               f"{len(results)} cases |"]
+    unjudged = [j for j in judged if not j["review"] and not _reference_judges(j)]
+    covered = [j["right"] for j in judged if not j["review"] and _reference_judges(j)]
+    lines += ["", f"Unmarked rows the reference cannot judge (not right, and none of their values stated by the "
+              f"reference under any property: data its author did not map): {len(unjudged)} of {len(kept)}. "
+              f"Precision of the other unmarked rows: "
+              f"{_f(_mean([r.get('rows', {}).get('unmarked_precision_covered') for r in results]))} (case mean), "
+              f"{_f(sum(covered) / len(covered) if covered else None)} ({len(covered)} rows)."]
     return "\n".join(lines)
 
 
