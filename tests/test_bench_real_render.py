@@ -23,15 +23,16 @@ def test_validation_column_reports_cpu_and_exit_or_not_run():
 
 def test_means_give_the_entailed_pair_scores_beside_the_written_ones():
     results = [{"case": "a", "status": "ok", "map": {}, "reachable": {"pair_precision": 0.5, "pair_recall": 0.25},
-                "entailed": {"pair_precision": 0.75, "pair_recall": 0.5}},
+                "entailed": {"pair_precision": 0.75, "pair_recall": 0.5, "class_precision": 0.5, "class_recall": 1.0}},
                {"case": "b", "status": "ok", "map": {}, "reachable": {"pair_precision": 1.0, "pair_recall": 0.75},
-                "entailed": {"pair_precision": 1.0, "pair_recall": 1.0}}]
+                "entailed": {"pair_precision": 1.0, "pair_recall": 1.0, "class_precision": 1.0, "class_recall": 0.5}}]
     lines = render(results).splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("| class P / R"))
     names = [c.strip() for c in lines[head].strip("|").split("|")]
     values = dict(zip(names, [c.strip() for c in lines[head + 2].strip("|").split("|")]))
     assert values["pair P / R (reachable)"] == "0.75 / 0.50"
     assert values["pair P / R (reachable, entailed)"] == "0.88 / 0.75"
+    assert values["class P / R (reachable, entailed)"] == "0.75 / 0.75"
 
 
 def test_means_say_how_many_unmarked_rows_the_reference_cannot_judge():

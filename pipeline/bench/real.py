@@ -525,13 +525,14 @@ def render(results: list[dict[str, Any]]) -> str:
     rows = [j for r in results for j in r.get("row_judgements", [])]
     lines += ["", "Means over the cases (reachable reference unless said):", "",
               "| class P / R | predicate P / R | pair P / R (all) | pair P / R (reachable) "
-              "| pair P / R (reachable, entailed) | entities within 20% "
+              "| pair P / R (reachable, entailed) | class P / R (reachable, entailed) | entities within 20% "
               "| unmarked row precision (case mean; all rows) | rows marked for review | every source contributes |",
-              "|---|---|---|---|---|---|---|---|---|",
+              "|---|---|---|---|---|---|---|---|---|---|",
               f"| {mean('class_precision')} / {mean('class_recall')} | {mean('predicate_precision')} / "
               f"{mean('predicate_recall')} | {mean('pair_precision', 'all')} / {mean('pair_recall', 'all')} | "
               f"{mean('pair_precision')} / {mean('pair_recall')} | "
-              f"{mean('pair_precision', 'entailed')} / {mean('pair_recall', 'entailed')} | {mean('entities_within')} | "
+              f"{mean('pair_precision', 'entailed')} / {mean('pair_recall', 'entailed')} | "
+              f"{mean('class_precision', 'entailed')} / {mean('class_recall', 'entailed')} | {mean('entities_within')} | "
               f"{_f(_mean([r.get('rows', {}).get('unmarked_precision') for r in results]))}; "
               f"{_f(sum(kept) / len(kept) if kept else None)} ({len(kept)} rows) | "
               f"{sum(j['review'] for j in rows)} of {len(rows)} | "

@@ -29,8 +29,13 @@ equivalent property's (OWL 2 RL prp-eqp1/2) and an inverse's the other way round
 Recall is then the share of the reference's pairs the KG entails, precision the share of the KG's
 pairs the reference entails: a KG writing ``skos:broader`` recalls a reference's
 ``skos:broaderTransitive``, but the reference's ``broaderTransitive`` does not make the KG's more
-specific ``broader`` right. Class axioms are not applied (a superclass would change every link's
-``entity of`` value).
+specific ``broader`` right. Class axioms are not applied to the pairs (a superclass would change every
+link's ``entity of`` value); the class figures read each side's classes with what its statements entail
+by the vocabularies' ``rdfs:domain``, ``rdfs:range`` and ``rdfs:subClassOf`` axioms (RDFS 1.1 Semantics
+rdfs2, rdfs3, rdfs9: :func:`entailed_classes`): class recall is the share of the reference's classes the
+KG entails, precision the share of the KG's classes the reference entails (a KG typing an event
+``schema:Event`` and stating its ``agenda:interior``, whose domain is ``agenda:Evento``, recalls a
+reference's ``agenda:Evento``).
 """
 from __future__ import annotations
 
@@ -45,7 +50,8 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from pipeline.scoring.graph.values import canonical_number, loose_text_key
 
-__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number", "entailed"]
+__all__ = ["PairScores", "graph_pairs", "compare_graphs", "declared_terms", "canonical_number", "entailed",
+           "entailed_classes"]
 
 #: Namespaces every RDF tool knows: their terms are reachable without a vocabulary file.
 _BUILTIN = (str(RDF), str(RDFS), str(OWL), str(XSD))
@@ -138,6 +144,38 @@ def entailed(graph: Graph, vocabulary: Graph) -> Graph:
     return out
 
 
+def entailed_classes(graph: Graph, vocabulary: Graph) -> set[str]:
+    """The classes of which ``graph`` has an instance, by its ``rdf:type`` statements and by what its statements
+    entail with ``vocabulary``'s ``rdfs:domain`` (the subject is one), ``rdfs:range`` (an IRI or blank-node
+    object is one) and ``rdfs:subClassOf`` axioms, to a fixpoint (RDFS 1.1 Semantics rdfs2, rdfs3, rdfs9).
+    Domains and ranges that are no IRI (an ``owl:unionOf`` node) entail nothing here; ``owl:Thing`` and
+    ``rdfs:Resource`` are left out (every individual is one).
+
+    Args:
+        graph: a KG, best read through :func:`entailed` first (a sub-property's statement has its
+            super-property's domain). vocabulary: the vocabularies' graph.
+    Returns:
+        Class IRIs as strings.
+    """
+    def iris(values: Iterable[Any]) -> set[str]:
+        return {str(v) for v in values if isinstance(v, URIRef)}
+
+    out = {str(o) for o in graph.objects(None, RDF.type) if isinstance(o, URIRef)}
+    for p in set(graph.predicates()) - {RDF.type}:
+        domains, ranges = iris(vocabulary.objects(p, RDFS.domain)), iris(vocabulary.objects(p, RDFS.range))
+        if domains:
+            out |= domains
+        if ranges and any(not isinstance(o, Literal) for o in graph.objects(None, p)):
+            out |= ranges
+    todo = list(out)
+    while todo:
+        for sup in iris(vocabulary.objects(URIRef(todo.pop()), RDFS.subClassOf)):
+            if sup not in out:
+                out.add(sup)
+                todo.append(sup)
+    return out - {str(OWL.Thing), str(RDFS.Resource)}
+
+
 def declared_terms(vocabularies: Iterable[Graph]) -> set[str]:
     """IRIs that the vocabularies declare or describe (the subjects of their statements)."""
     return {str(s) for g in vocabularies for s in g.subjects() if isinstance(s, URIRef)}
@@ -224,6 +262,11 @@ def compare_graphs(kg: Graph, reference: Graph, vocabulary: set[str] | None = No
         hit_r = sum((ref_pairs & graph_pairs(entailed(kg, entailment), vocabulary)).values())
         n_mine, n_ref = sum(mine_pairs.values()), sum(ref_pairs.values())
         vp, vr = (hit_p / n_mine if n_mine else None), (hit_r / n_ref if n_ref else None)
+        mine_set, ref_set = set(mine_classes), set(ref_classes)  # each side's classes in what the other entails
+        theirs = entailed_classes(entailed(reference, entailment), entailment)
+        ours = entailed_classes(entailed(kg, entailment), entailment)
+        cp = len(mine_set & theirs) / len(mine_set) if mine_set else None
+        cr = len(ref_set & ours) / len(ref_set) if ref_set else None
     entities = {c: [mine_classes.get(c, 0), n] for c, n in sorted(ref_classes.items())}
     within = [abs(m - n) <= tolerance * n for m, n in entities.values()]
     return PairScores(cp, cr, pp, pr, vp, vr, entities, sum(within) / len(within) if within else None,
