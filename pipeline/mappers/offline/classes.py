@@ -18,9 +18,10 @@ from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.jsonld import defines_other, type_iris
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
+from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import MISSING_MARKERS
 
-__all__ = ["choose_class", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
+__all__ = ["choose_class", "part_members", "type_column", "classes_of_few", "held_share", "class_from_references", "TYPE_MEMBERS", "GENERIC_FILE_WORDS"]
 
 
 #: Member names that state a record's class: JSON-LD's keyword (JSON-LD 1.1, section 4.3: "@type" sets
@@ -49,6 +50,26 @@ def type_column(info: SourceInfo, ontology: Ontology) -> tuple[str, URIRef] | No
         if len(found) == 1 and (cls := next(iter(found))) is not None and cls in ontology.classes:
             return r, cls
     return None
+
+
+def part_members(refs: list[str], matcher: NameMatcher, classes: list[URIRef]) -> set[str]:
+    """The references of ``refs`` that lie in a nested object (:func:`.nested.parent`) whose own name is a
+    name of a class of the vocabularies at a name match's level (:data:`SUBCLASS_EVIDENCE`): ``city.name``
+    and ``city.code`` under ``city`` ~ ``ex:City``. Such an object is a part of the record holding an entity of
+    that class, so its members describe that entity, not the record's (an object named for no class, GeoJSON's
+    ``properties``, holds the record's own members). Empty when no object is so named."""
+    out: set[str] = set()
+    named: dict[str, bool] = {}
+    for r in refs:
+        obj = parent(r)
+        if not obj:
+            continue
+        if obj not in named:
+            text = " ".join(words(re.split(r"[/.]", obj)[-1]))
+            named[obj] = bool(text) and any(matcher.score(text, c) >= SUBCLASS_EVIDENCE for c in classes)
+        if named[obj]:
+            out.add(r)
+    return out
 
 
 def classes_of_few(info: SourceInfo, matcher: NameMatcher, classes: list[URIRef]) -> set[URIRef]:
@@ -102,15 +123,23 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         info.cls_evidence = f"every record states its class: {ref!r} is {ontology.compact(cls)}" + (
             " (its JSON-LD @type)" if type_iris(info.data, ref) is not None else "")
         return
-    # a file name made of generic words (datos.csv) names no class: the columns decide alone
-    names = [n for n in [" ".join(w for w in words(info.stem, expand=False) if w not in GENERIC_FILE_WORDS
-                                   and not w.isdigit())] if n]
-    names = [" ".join(words(n)) for n in names]
+    # a file name made of generic words (datos.csv) names no class: the columns decide alone; so does the
+    # member or element the records lie in when it is such a word (an API answer's `data`, `records`)
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
-    if it and it not in ("$", ""):
-        names.append(" ".join(words(it)))
+    names = [n for n in (" ".join(w for w in words(text, expand=False) if w not in GENERIC_FILE_WORDS
+                                  and not w.isdigit()) for text in (info.stem, it if it != "$" else "")) if n]
+    names = [" ".join(words(n)) for n in names]
     # code names (X17) say nothing about the class: the file name and the kinds of their values decide
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]
+    # the members of a nested object named as a class (`city.name`, `city.code` in a museum's record)
+    # describe that object's entity, a second one of the record (:mod:`.properties` opens it): no evidence
+    # of the record's own class, when the record has members of its own that decide it (one names a property
+    # of a declared domain at a name match's level: `visitors` ~ ex:visitors, domain ex:Museum)
+    parts = part_members(refs, matcher, classes)
+    if parts and not any(ontology.domains(p) and matcher.score(own_words(r, info.stem), p) >= SUBCLASS_EVIDENCE
+                         for r in refs if r not in parts for p in props):
+        parts = set()
+    refs = [r for r in refs if r not in parts]
     coded = [r for r in info.refs if r not in info.fks and r != info.lang_col and is_code_name(r)]
     coded_kinds = [value_kind(info.data.values(r)) for r in coded]
     # a column named after the records' own entity (stop_name, stop_lat in stops.csv) names a property
@@ -164,12 +193,17 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
             score = prop_fit
         else:
             score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
-        named = f"name fit {name_fit:.2f} ({names[0]!r})" if names else \
-            f"the file name {info.stem!r} names no class"
+        # the name that fits: the file's, or the member or element the records lie in
+        fitting = max(names, key=lambda n: max(matcher.score(n, e) for e in ontology.equivalents(cls))) \
+            if names else None
+        named = f"name fit {name_fit:.2f} ({fitting!r})" if names else f"the file name {info.stem!r} names no class"
         scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
         if score > best[0] or (score == best[0] and own_fit > best_own):
             best, best_own = (score, cls, scored[cls][1]), own_fit
     info.cls_score, info.cls, info.cls_evidence = best
+    if info.cls is not None and parts:
+        objects = ", ".join(repr(o) for o in sorted({parent(r) for r in parts}))
+        info.cls_evidence += f" (the members of {objects}, named as a class, describe an entity of their own)"
     if info.cls is not None:
         info.cls_name_fit = fits[info.cls][0]
         # the runner-up, so that a reader sees how close the choice was
