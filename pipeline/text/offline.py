@@ -63,6 +63,7 @@ from scipy import sparse
 from pipeline import embeddings
 from pipeline.errors import InputError
 from pipeline.gcpause import cycles_uncollected
+from pipeline.text import sparse_rows
 from pipeline.text.canonical import canonical_spellings, completed_names, written_disambiguations
 from pipeline.text.corpus import training_groups
 from pipeline.text.data import Relation, Sentence, TextOntology, fold_of, resolve_relations
@@ -343,7 +344,6 @@ class OfflineExtractor:
             InputError: the training triples (after that) name fewer than two relations: the
                 relation classifier needs two (none: no training data at all).
         """
-        from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
         from sklearn.svm import LinearSVC
 
@@ -457,9 +457,9 @@ class OfflineExtractor:
                     label_examples.append((s.text, a, b, rel, rels_of[name]))
         step(f"first-level models on {len(X):,} candidate pairs")
         # fitted, then the pairs transformed a block at a time (the same matrix as fit_transform): the
-        # transform holds a Python float per nonzero of its input, over a GB for a zero-shot fit's pairs
-        self.vec = DictVectorizer().fit(X)
-        Xm = _csr32(sparse.vstack([self.vec.transform(X[i:i + VECTORIZE_ROWS])
+        # transform holds an index and a value per nonzero of its input, a GB for a zero-shot fit's pairs
+        self.vec = sparse_rows.fitted(X)
+        Xm = _csr32(sparse.vstack([sparse_rows.transform(self.vec, X[i:i + VECTORIZE_ROWS])
                                    for i in range(0, len(X), VECTORIZE_ROWS)] or [self.vec.transform(X)], format="csr"))
         # features seen in fewer than min_df pairs name one entity, not a pattern: dropped
         # (a small training set has no frequent features: the bar scales with its size)
@@ -472,7 +472,8 @@ class OfflineExtractor:
                              f"{'no relation' if not pos_y else 'one relation only, ' + repr(pos_y[0])}: the offline "
                              "extractor learns to choose between relations and needs sentences that state "
                              "triples of at least two (their subject and object written in the sentence)", key="train")
-        self.relation = LinearSVC(C=self.c_relation, random_state=self.seed).fit(_csr32(self.vec.transform(pos_x)), pos_y)
+        self.relation = LinearSVC(C=self.c_relation, random_state=self.seed).fit(
+            _csr32(sparse_rows.transform(self.vec, pos_x)), pos_y)
         # the feature dicts, one per candidate pair (a few kB each: most of the fit's memory), are in Xm
         # now; the stacker reads a sentence's pairs for their mentions only
         n_pairs = len(X)
@@ -480,8 +481,8 @@ class OfflineExtractor:
         for m in meta:
             m[3][:] = [(a, b, None) for a, b, _ in m[3]]
         self.classes = [str(c) for c in self.relation.classes_]
-        self.svec = DictVectorizer()
-        Sm = _csr32(self.svec.fit_transform(S))
+        self.svec = sparse_rows.fitted(S)
+        Sm = _csr32(sparse_rows.transform(self.svec, S))
         keep = np.asarray((Sm != 0).sum(axis=0)).ravel() >= min(self.min_df, 1 + len(texts) // 500)
         self.svec.restrict(keep)
         self.subject = LogisticRegression(solver="liblinear", C=self.c_binary, random_state=self.seed).fit(
@@ -546,7 +547,7 @@ class OfflineExtractor:
             add_tag_features(sent, tagged, pairs, self.tagger.relations)
         if not pairs:
             return []
-        Xm = _csr32(self.vec.transform([f for _, _, f in pairs]))
+        Xm = _csr32(sparse_rows.transform(self.vec, [f for _, _, f in pairs]))
         p = self.binary.predict_proba(Xm)[:, 1]
         ps = np.ones(len(pairs))
         if self.subject is not None and self.subject_weight:
@@ -556,8 +557,8 @@ class OfflineExtractor:
             for a, _, _ in pairs:
                 names.setdefault((a.start, a.end, a.value), a)
             # one call for the sentence's subjects: each row's probability is that row's alone
-            fa = self.svec.transform([subject_features(sent, toks, ms, a, self.known_rels, self.types)
-                                      for a in names.values()])
+            fa = sparse_rows.transform(self.svec, [subject_features(sent, toks, ms, a, self.known_rels, self.types)
+                                                     for a in names.values()])
             subj = dict(zip(names, self.subject.predict_proba(_csr32(fa))[:, 1].tolist()))
             ps = np.array([subj[(a.start, a.end, a.value)] for a, _, _ in pairs]) ** self.subject_weight
         scores = self.relation.decision_function(Xm)
@@ -583,13 +584,16 @@ class OfflineExtractor:
         scores_l, p_l, ps_l = scores.tolist(), p.tolist(), ps.tolist()
         # per object shape, the (column, relation) of the classes it may be the object of
         by_shape: dict[str, list[tuple[int, str, Relation]]] = {}
+        # each relation's name stems and their number (at least 1), read for every pair
+        label_of = {r: (label_stems(r), max(len(label_stems(r)), 1)) for r in rels}
+        weight = self.label_weight
         for i, (a, b, _) in enumerate(pairs):
             # both names of a training triple: a training sentence stated that relation of theirs
             fact = sorted(r for r in self.facts.get((fold_accents(key(a.value)), fold_accents(key(b.value))), ())
                           if r in rels and compatible(rels[r].range, b.shape)) if facts else []
             ctx_words = stems(words(toks, min(a.end, b.end), max(a.start, b.start)) +
                               words(toks, 0, b.start)[-3:] + words(toks, b.end, len(sent))[:2])
-            bonus = {r: self.label_weight * len(ctx_words & label_stems(r)) / max(len(label_stems(r)), 1) for r in rels}
+            bonus = {r: weight * len(ctx_words & lab) / n for r, (lab, n) in label_of.items()}
             ranked, raw, raw_s = [], None, -1e9  # (score, relation) of every relation allowed
             allowed_cls = by_shape.get(b.shape)
             if allowed_cls is None:
@@ -622,7 +626,7 @@ class OfflineExtractor:
                         ranked.append((float(self.zero_shot), r))
             # best first (stable: trained relations win ties over zero-shot ones)
             ranked.sort(key=lambda x: -x[0])
-            share = {r: len(wide & label_stems(r)) / max(len(label_stems(r)), 1) for _, r in ranked}
+            share = {r: len(wide & label_of[r][0]) / label_of[r][1] for _, r in ranked}
             cue = self.label_weight * 0.2 * max(bonus.values(), default=0)
             for n, (sc, r) in enumerate(ranked[:alternatives] if not fact else ranked[:1]):
                 other = max((v for k, v in share.items() if k != r), default=0.0)
