@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Finding", "SEVERITIES", "INPUT_KEYS", "CHECK_KEYS"]
+__all__ = ["Finding", "SEVERITIES", "INPUT_KEYS", "CHECK_KEYS", "UNREAD_RECORDS"]
 
 #: ``fatal``: the file cannot be read as what it should be (a line that is no N-Triples statement);
 #: ``error``: the item was dropped, or the KG breaks the rule checked; ``warning``: kept after a
@@ -24,6 +24,10 @@ INPUT_KEYS = ("stage", "file", "message", "line", "column", "value", "expected",
 #: Keys of :meth:`Finding.to_dict` for a finding of a KG check or a graph-level scorer (no ``stage``):
 #: ``graph_validation.json``, ``graph_scores.json``.
 CHECK_KEYS = ("severity", "message", "location", "line", "column", "term", "code")
+
+#: ``code`` of a loader's finding on arrays of records a JSON source does not read (the loader writes
+#: it, :mod:`pipeline.validation.loss` counts it for the KG's verdict)
+UNREAD_RECORDS = "unread-records"
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 Shared by ``kgc run`` (:mod:`pipeline.run.runner`) and ``kgc text``
 (:mod:`pipeline.text.run_folder`). A run writes a fresh ``<case>/`` while the earlier run's folder
-waits as ``<case>.previous/``; a run that ends removes it, a run interrupted or failed on bad input
-moves its own folder aside (``<case>.interrupted/``, ``<case>.failed/``) and puts the earlier run
+waits as ``<case>.previous/``; a run that ends removes it, a run interrupted or failed (bad input, a stage
+that could not go on) moves its own folder aside (``<case>.interrupted/``, ``<case>.failed/``) and puts the earlier run
 back. A run killed outright leaves ``<case>.previous/``: the next run keeps the killed run's folder
 as ``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run.
 """

@@ -24,6 +24,7 @@ Format of ``expect.yaml`` (unknown keys are an error, so a misspelt check cannot
         stderr_count: {"[datatype]": 1}     # number of lines containing the substring; or a list of
                                             # [pattern, n] pairs, the pattern a substring or {re: ...}
         stdout_count: {...}
+        env: {LLM_MODEL: openai/m}          # environment variables set for this step only
         files: [...]                        # checked right after this step (see below)
     files:                                  # checked after the last step
       - path: "{out}/kg.nt"
@@ -64,7 +65,7 @@ FOLDERS = sorted(p.parent for p in CASES.glob("*/expect.yaml"))
 
 _TOP = {"about", "fresh_cache", "steps", "files"}
 _STEP = {"run", "exit", "stdout", "stderr", "not_stdout", "not_stderr", "stdout_lines", "stderr_lines",
-         "stdout_count", "stderr_count", "files"}
+         "stdout_count", "stderr_count", "env", "files"}
 _FILE = {"path", "exists", "graph", "text", "contains", "not_contains", "line_count", "lines_with", "json"}
 
 
@@ -232,13 +233,16 @@ def run_case(folder: Path, tmp_path: Path, capsys, monkeypatch) -> int:
         assert "run" in step and "exit" in step, f"{folder.name} step {i}: 'run' and 'exit' are required"
         step = places(step)
         argv = [str(a) for a in step["run"]]
-        if "--distributed" in argv:  # a Dask cluster in this process would outlive the step (tests/conftest.py)
-            stdout, stderr, rc = _child(argv, work)
-        else:
-            capsys.readouterr()
-            rc, logged = _main_with_log(argv)
-            stdout, stderr = capsys.readouterr()
-            stderr = logged + stderr  # what a user's terminal shows: kgc's log lines go to standard error too
+        with monkeypatch.context() as env:
+            for key, value in (step.get("env") or {}).items():
+                env.setenv(str(key), str(value))
+            if "--distributed" in argv:  # a Dask cluster in this process would outlive the step (tests/conftest.py)
+                stdout, stderr, rc = _child(argv, work)
+            else:
+                capsys.readouterr()
+                rc, logged = _main_with_log(argv)
+                stdout, stderr = capsys.readouterr()
+                stderr = logged + stderr  # what a user's terminal shows: kgc's log lines go to standard error too
         where = f"{folder.name} step {i} (kgc {' '.join(map(str, step['run']))})"
         assert rc == step["exit"], f"{where}: exit {rc}, expected {step['exit']}\nstdout:\n{stdout}\nstderr:\n{stderr}"
         check_text(f"{where} stdout", stdout, step, "stdout")

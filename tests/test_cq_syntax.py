@@ -67,7 +67,7 @@ def test_run_audit_names_the_broken_cq(tmp_path):
                  f"competency_questions: [{CASE / 'persons.rq'}, {BROKEN}]\n", encoding="utf-8")
     main(["-q", "run", str(m), "--mapper", "replay", "--out", str(tmp_path / "out")])
     audit = (tmp_path / "out" / "example" / "people" / "audit.md").read_text(encoding="utf-8")
-    assert f"| error | cq | broken.rq:4 | query |  | {MESSAGE} |  |" in audit.splitlines()
+    assert f"| error | cq | broken.rq:4 | query |  | {MESSAGE} | a SPARQL SELECT or ASK query |  |" in audit.splitlines()
 
 
 def test_a_competency_question_with_a_syntax_error_is_named_in_pq(tmp_path):

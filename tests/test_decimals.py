@@ -137,3 +137,15 @@ def test_decide_unit():
     assert decide_decimal_mark(["€1,250.00", "€8"], unit="€").mark == POINT
     assert decide_decimal_mark(["1.250,00 €", "8 €"], unit="€").mark == COMMA
     assert decide_decimal_mark(["€1,250.00", "€8"]).invalid == ["€1,250.00", "€8"]
+
+
+def test_an_integer_datatype_admits_no_reading_with_a_fraction():
+    # populations of a German export: only the thousands-dot reading of '523.026' is an integer
+    from pipeline.fno.decimals import COMMA, UNDECIDED, decide_decimal_mark
+
+    values = ["523.026", "301.033", "153.094"]
+    assert decide_decimal_mark(values).status == "ambiguous"
+    got = decide_decimal_mark(values, integer=True)
+    assert (got.mark, got.status, got.evidence, got.ambiguous) == (COMMA, "decided", ["153.094", "301.033", "523.026"], [])
+    both = decide_decimal_mark(["1.000", "2.000"], integer=True)  # 1 or 1000: both integers, nothing decides
+    assert (both.mark, both.status, both.ambiguous) == (UNDECIDED, "ambiguous", ["1.000", "2.000"])

@@ -135,7 +135,7 @@ def test_report_of_a_run_without_gold(tmp_path):
 
 def test_what_the_checks_found_is_grouped_with_exact_counts(tmp_path):
     """graph_validation.json keeps 200 findings a check; a SHACL group counts every result of its shape, and a
-    warning both reasoners give (imports reasoned without) is one line naming both."""
+    warning both reasoners give (imports reasoned without) is one line naming both, and what it is about."""
     folder = tmp_path / "s" / "c"
     folder.mkdir(parents=True)
     imports = {"severity": "warning", "message": "owl:imports of 1 ontology not among the ontology files given",
@@ -154,7 +154,7 @@ def test_what_the_checks_found_is_grouped_with_exact_counts(tmp_path):
         k: {"value": v["value"], "status": v["status"]} for k, v in validation.items()}}), encoding="utf-8")
     entry = case_entry(folder, tmp_path / "s")
     assert [(g["stage"], g["count"], g["listed"], g["more_listed"]) for g in entry["check_groups"]] == [
-        ("SHACL", 1532, ["http://e/p0", "http://e/p1"], 1530), ("CS2-owlrl, CS2-hermit", 1, [], 0)]
+        ("SHACL", 1532, ["http://e/p0", "http://e/p1"], 1530), ("CS2-owlrl, CS2-hermit", 1, ["<http://x/>"], 0)]
     assert entry["verdict"]["level"] == "valid"
     assert any(r.startswith("SHACL: 1532 warning(s)") and "1532 from urn:kgc:shapes:domain-name" in r
                for r in entry["verdict"]["reasons"])

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.validation import consistency
-from pipeline.validation.java import RIOT_JARS, java_failure, riot_classpath
+from pipeline.validation.java import RIOT_JARS, java, java_failure, riot_classpath
 from pipeline.validation.syntax import riot_available, riot_check
 
 
@@ -111,3 +111,18 @@ def test_without_java_hermit_is_listed_as_not_applicable_with_the_reason(tmp_pat
     assert out.splitlines()[-2].startswith("KG valid: passes SV2, CS2-owlrl, SHACL, vocabulary; CS2-hermit n/a (no Java runtime")
     hermit = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))["CS2-hermit"]
     assert (hermit["status"], hermit["value"]) == ("not_applicable", None)
+
+
+def test_java_is_found_on_the_path_else_under_java_home(tmp_path, monkeypatch):
+    # the message for a machine without Java names both places; JAVA_HOME alone (a JDK outside the PATH) must count
+    exe = tmp_path / "jdk" / "bin" / "java"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n", encoding="utf-8")
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    assert java() is None
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    assert java() == str(exe)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "nothing"))
+    assert java() is None

@@ -54,11 +54,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     case, ontology, _ = _case_context(args.manifest, Path("."), with_sources=False)
     if args.out:
         output_file(args.out, option_as_typed(args, "-o", "--output", "--out"), case_files(case))
-    for f in args.shapes or ():  # pySHACL's -s: shapes beside the manifest's, checked before any work
-        for finding in check_shapes(f, ontology, [*case.shapes, *args.shapes]):
+    # pySHACL's -s: shapes beside the manifest's (a file the manifest lists too, or given twice, counts once)
+    given = {Path(f).resolve() for f in case.shapes}
+    typed = {}  # each file once, named as typed
+    for f in args.shapes or ():
+        if Path(f).resolve() not in given:
+            typed.setdefault(Path(f).resolve(), f)
+    for f in typed.values():  # checked before any work
+        for finding in check_shapes(f, ontology, [*case.shapes, *typed.values()]):
             print(finding, file=sys.stderr)
-    if args.shapes:
-        case = dataclasses.replace(case, shapes=(*case.shapes, *(Path(f).resolve() for f in args.shapes)))
+    if typed:
+        case = dataclasses.replace(case, shapes=(*case.shapes, *typed))
     if Path(args.kg).is_dir():
         raise InputError("is a folder; expected a KG file", path=args.kg)
     if not Path(args.kg).is_file():

@@ -75,7 +75,7 @@ def literal_object(ctx: PlanContext, row: MappingRow, src: SourceData) -> Term |
     if fn in ("normalizeDate", "normalizeDateTime"):  # one date reader, one day/month rule
         term = Term("call", call=Call(fn, [term, _date_order(ctx, row, src, term, fn)]))
     elif fn == "normalizeDecimalComma":
-        term = Term("call", call=Call(fn, [term, *_decimal_mark(ctx, row, src, term)]))
+        term = Term("call", call=Call(fn, [term, *_decimal_mark(ctx, row, src, term, datatype)]))
     elif fn:
         term = Term("call", call=Call(fn, [term]))
     if row.datatype and row.datatype.lower() in IRI_MARKERS:
@@ -133,11 +133,19 @@ _MARK_NAMES = {COMMA: "a decimal comma ('.' or a space groups thousands)",
                POINT: "a decimal point (',' or a space groups thousands)"}
 
 
-def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term) -> list[str]:
+#: xsd:integer and the datatypes derived from it (XSD 1.1 Part 2, 3.4.13-3.4.25): values without a fraction
+INTEGER_DATATYPES = frozenset(str(XSD) + t for t in (
+    "integer", "nonNegativeInteger", "nonPositiveInteger", "positiveInteger", "negativeInteger", "long", "int",
+    "short", "byte", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
+
+
+def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term,
+                  datatype: URIRef | None = None) -> list[str]:
     """The arguments after the value of the row's ``toDecimal()`` call: the column's decimal mark,
     from its values or the format the table states, and its unit when the values carry one
     (:mod:`pipeline.fno.decimals`), decided here so that the engine reads every value alike;
-    reported when values depend on the mark, carry two units, or are no number."""
+    reported when values depend on the mark, carry two units, or are no number. ``datatype``: the
+    literals' datatype; an integer one admits no reading with a fraction (``523.026`` -> 523026)."""
     refs = term_references(term)
     cols = ", ".join(refs)
     values = [str(v) for v in _column_values(ctx, src, refs) if v is not None]
@@ -149,13 +157,16 @@ def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term
         ctx.find(row, "function_name", f"numbers of {cols} carry different units ({', '.join(unit.evidence)}): "
                  "amounts in two currencies are not one quantity, so the values with a unit are left out",
                  "one currency per column (or a column of currency codes beside the amount)", severity="warning")
-    decided = decide_decimal_mark(values, stated_decimal_mark(row.function_name, row.function_output), unit.unit)
+    integer = datatype is not None and str(datatype) in INTEGER_DATATYPES
+    decided = decide_decimal_mark(values, stated_decimal_mark(row.function_name, row.function_output), unit.unit,
+                                  integer=integer)
     hint = "state the format in the Function Output cell, e.g. '#,##0.00' (decimal point) or '#.##0,00'"
     if decided.status == "decided":
         read = "; read so: " + ", ".join(f"{v} -> {udfs.normalize_decimal(v, decided.mark, unit.unit)}"
                                          for v in decided.ambiguous[:3]) if decided.ambiguous else ""
+        whole = f", read as xsd:{str(datatype).rsplit('#', 1)[-1]} values, which have no fraction" if integer else ""
         ctx.find(row, "function_name", f"numbers of {cols} are written with {_MARK_NAMES[decided.mark]} "
-                 f"(shown by {', '.join(decided.evidence)}){read}", severity="info")
+                 f"(shown by {', '.join(decided.evidence)}{whole}){read}", severity="info")
     elif decided.ambiguous and decided.mark not in _MARK_NAMES:
         why = "no value shows which one the column uses" if decided.status == "ambiguous" else \
             f"some values write a decimal comma and others a decimal point ({', '.join(decided.evidence)})"

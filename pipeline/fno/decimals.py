@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from pipeline.fno import udfs
 
@@ -106,6 +107,15 @@ def _readings(value: str, unit: str | None = None) -> dict[str, str]:
     return out
 
 
+def _integral(reading: str) -> bool:
+    """Whether an xsd:decimal form has no fractional part (``523026``, ``12.00``)."""
+    try:
+        number = Decimal(reading)
+    except InvalidOperation:
+        return False
+    return number == number.to_integral_value()
+
+
 def stated_decimal_mark(*cells: str | None) -> str | None:
     """The decimal mark a table cell states, else ``None``: a number format whose form decides it
     code (``#,##0.00`` and ``0.00`` say :data:`POINT`, ``#.##0,00`` and ``# ##0,00`` :data:`COMMA`;
@@ -119,7 +129,8 @@ def stated_decimal_mark(*cells: str | None) -> str | None:
     return None
 
 
-def decide_decimal_mark(values: list[str], stated: str | None = None, unit: str | None = None) -> DecimalMark:
+def decide_decimal_mark(values: list[str], stated: str | None = None, unit: str | None = None,
+                        integer: bool = False) -> DecimalMark:
     """Decide the decimal mark of a column from its values.
 
     Args:
@@ -127,11 +138,19 @@ def decide_decimal_mark(values: list[str], stated: str | None = None, unit: str 
         stated: a mark the table states (:func:`stated_decimal_mark`); it wins, and values that are
             no number under it are listed as ``invalid``.
         unit: the column's unit (:func:`decide_unit`), left out of each value that carries it.
+        integer: the values become literals of an integer datatype (``xsd:integer`` and the types
+            derived from it, whose values have no fractional part: XSD 1.1 Part 2, 3.4.13), so a
+            reading with a fraction is no reading of a value: ``523.026`` of a population is 523026,
+            and decides that ``.`` groups thousands. A value with a fraction under every mark is
+            left to the datatype's check (the guard reports it), not called undecided.
     Returns:
         A :class:`DecimalMark`.
     """
     distinct = sorted({v.strip() for v in values if v and any(c.isdigit() for c in v)})
     read = {v: _readings(v, unit) for v in distinct}
+    if integer:
+        whole = {v: {m: r for m, r in read[v].items() if _integral(r)} for v in distinct}
+        read = {v: whole[v] or read[v] for v in distinct}  # a fraction under every mark: as read
     ambiguous = [v for v in distinct if len(set(read[v].values())) == 2]
     if stated:
         return DecimalMark(stated, "stated", [], ambiguous, [v for v in distinct if stated not in read[v]])

@@ -66,7 +66,7 @@ class CallRecord:
             ``interrupted`` (Ctrl-C); ``None`` when no answer started.
         max_tokens: the completion limit sent (``None``: the server's default).
         error: the last error when the call failed or stopped early, in words a user can act on.
-        error_kind: ``timeout``, ``connection``, ``auth``, ``not_found``, ``rate_limit``,
+        error_kind: ``timeout``, ``connection``, ``auth``, ``not_found``, ``unsupported_param``, ``rate_limit``,
             ``bad_request``, ``context_window``, ``not_openai`` (the server's reply was no chat
             completion: ``extra["server_sent"]`` holds its status, content type and first characters)
             or ``other`` (``None`` without error).

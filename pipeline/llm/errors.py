@@ -32,7 +32,15 @@ __all__ = ["FATAL_KINDS", "Overflow", "context_overflow", "describe_error", "not
            "refuses_structured_output", "stream_break_message", "SERVER_CONTEXT_SETTINGS"]
 
 #: error kinds after which no further request of the case can succeed (configuration problems)
-FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window", "not_openai"})
+FATAL_KINDS = frozenset({"connection", "auth", "not_found", "context_window", "not_openai", "unsupported_param"})
+
+#: the request parameters kgc sets, each with the setting that sets it (named when a model refuses one)
+PARAMETER_SETTINGS = {"temperature": "LLM_TEMPERATURE", "max_tokens": "LLM_MAX_TOKENS",
+                      "max_completion_tokens": "LLM_MAX_TOKENS"}
+
+#: litellm's refusal of a temperature a model does not take: ``... don't support temperature=0.3. Only
+#: temperature=1 is supported.`` (OpenAI's gpt-5 and o-series models)
+_ONLY_VALUE = re.compile(r"\bOnly (temperature)=([0-9.]+) is supported", re.I)
 
 #: where each common local server sets its context window (named in the advice)
 SERVER_CONTEXT_SETTINGS = ("llama.cpp: --ctx-size; vLLM: --max-model-len; Ollama: num_ctx; "
@@ -120,7 +128,9 @@ def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]
     """``(kind, message)`` for a failed request, in words that say what to do.
 
     Kinds: ``timeout``, ``connection``, ``auth``, ``not_found``, ``rate_limit``, ``context_window``,
-    ``not_openai`` (a reply that is no chat completion), ``bad_request``, ``other``. A context-window refusal is tested first (servers send it as a
+    ``not_openai`` (a reply that is no chat completion), ``unsupported_param`` (litellm refuses a
+    parameter the model does not take, before sending: :func:`_unsupported_message`), ``bad_request``,
+    ``other``. A context-window refusal is tested first (servers send it as a
     plain 400); a timeout is tested before a connection error because ``openai.APITimeoutError``
     is a kind of ``APIConnectionError``.
     """
@@ -151,9 +161,31 @@ def describe_error(exc: BaseException, settings: LLMSettings) -> tuple[str, str]
         return "not_found", (f"litellm cannot tell the provider of model {settings.model!r}: prefix it with one "
                              "(openai/<model> for an OpenAI-compatible server at LLM_API_BASE, ollama/<model>, "
                              "anthropic/<model> ...; https://docs.litellm.ai/docs/providers); check LLM_MODEL")
-    if "BadRequest" in name:
-        return "bad_request", f"{where} rejected the request (BadRequest: {detail})"
+    if "UnsupportedParams" in name and not refuses_structured_output(text):
+        return "unsupported_param", _unsupported_message(text, settings)
+    if "BadRequest" in name or "UnsupportedParams" in name:  # response_format refused: the Markdown fallback
+        return "bad_request", f"{where} rejected the request ({name.removesuffix('Error')}: {detail})"
     return "other", f"{name}: {detail}"
+
+
+def _unsupported_message(text: str, settings: LLMSettings) -> str:
+    """What to say when litellm refuses, before sending anything, a parameter kgc sets that the model
+    does not take (``UnsupportedParamsError``): the value the model accepts and the setting to change
+    when litellm's text gives them (``Only temperature=1 is supported``), else the parameters kgc sets
+    with their settings. litellm's own advice (``litellm.drop_params``) is a Python setting a kgc user
+    cannot reach, so it is left out of the quote."""
+    said = " ".join(text.split())
+    said = re.sub(r"^(litellm\.\w+: )+", "", said)
+    said = re.split(r"\s*(?:To drop|For gpt-5\.1)", said)[0].rstrip(" .")[:200]
+    only = _ONLY_VALUE.search(text)
+    if only:
+        param, value = only.group(1).lower(), only.group(2)
+        return (f"{settings.model} accepts only {param}={value} (litellm: {said}): set "
+                f"{PARAMETER_SETTINGS[param]}={value}")
+    named = ", ".join(f"{p} ({v})" for p, v in PARAMETER_SETTINGS.items() if p in text) or \
+        ", ".join(f"{p} ({v})" for p, v in list(PARAMETER_SETTINGS.items())[:2])
+    return (f"{settings.model} does not take a request parameter kgc sends (litellm: {said}); kgc sets {named}: "
+            "change that setting, or choose another LLM_MODEL")
 
 
 def _causes(exc: BaseException) -> list[BaseException]:

@@ -317,8 +317,10 @@ def _written(path: Path) -> str | None:
 
 def _check_groups(validation: Mapping[str, Any], top: int) -> list[dict[str, Any]]:
     """The KG checks' findings grouped by kind (:func:`.findings.group_findings`), one group for a kind
-    several checks report (``stage``: the checks' names); a SHACL group counts every result of its
-    shape (``details.by_shape``), not only the findings kept in ``graph_validation.json``."""
+    several checks report (``stage``: the checks' names); a group of one finding lists the node it is
+    about; a SHACL group that is its shape's only one counts every result of the shape
+    (``details.by_shape``), not only the findings kept in ``graph_validation.json``; several groups of a
+    shape (one per constraint) count their own findings."""
     where: dict[tuple, list[str]] = {}
     findings = []
     for name, r in validation.items():
@@ -335,10 +337,21 @@ def _check_groups(validation: Mapping[str, Any], top: int) -> list[dict[str, Any
     groups = group_findings(findings, top)
     by_shape = ((validation.get("SHACL") or {}).get("details") or {}).get("by_shape") or {}
     severity = {"error": "Violation", "warning": "Warning", "info": "Info"}
+    node = {(f.get("severity"), f.get("message")): f.get("location") for f in reversed(findings)}
+    shape_of = {id(g): str(g["message"])[1:].split("]", 1)[0] if str(g["message"] or "").startswith("[") else None
+                for g in groups}
     for g in groups:
         g["stage"] = ", ".join(where.get((g["severity"], g["message"]), []))
-        shape = str(g["message"] or "")[1:].split("]", 1)[0] if str(g["message"] or "").startswith("[") else None
-        if g["stage"] == "SHACL" and shape in by_shape:
+        if not g["listed"] and node.get((g["severity"], g["message"])):  # the one node a finding is about
+            g["listed"] = [node[(g["severity"], g["message"])]]
+    for g in groups:
+        shape = shape_of[id(g)]
+        if g["stage"] != "SHACL" or shape not in by_shape:
+            continue
+        # a shape's constraints (sh:minCount, sh:maxInclusive ...) give one group each; the shape's total
+        # counts also the results graph_validation.json does not keep, which only a shape's one group may take
+        same = [h for h in groups if shape_of[id(h)] == shape and h["severity"] == g["severity"] and h["stage"] == "SHACL"]
+        if len(same) == 1:
             g["count"] = max(g["count"], by_shape[shape].get(severity.get(g["severity"], ""), 0))
             g["more_listed"] = g["count"] - len(g["listed"]) if g["listed"] else 0
     return groups

@@ -64,7 +64,8 @@ def _count(r: Mapping[str, Any], severity: str) -> int:
 
 def check_rows(validation: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per KG check for the report: ``{"name", "word", "errors", "warnings", "coverage",
-    "module", "note"}``; ``note`` is the reason of a check that did not run, or its first error."""
+    "module", "note"}``; ``note`` is the reason of a check that did not run or does not apply, or its
+    first error."""
     rows = []
     for name, r in validation.items():
         if not isinstance(r, Mapping):
@@ -86,6 +87,8 @@ def check_rows(validation: Mapping[str, Any]) -> list[dict[str, Any]]:
         first = next((f for f in r.get("findings") or [] if f.get("severity") in ("fatal", "error")), None)
         note = check_reason(r) if word == "not run" else \
             (" ".join(str(first.get("message")).split()) if word == "fails" and first else "")
+        if word == "n/a" and (d.get("reason") or r.get("reason")):  # why it does not apply (HermiT without Java)
+            note = " ".join(str(d.get("reason") or r.get("reason")).split())
         if d.get("caveat") or r.get("caveat"):  # part of the data the check did not look at
             note = (note + "; " if note else "") + str(d.get("caveat") or r.get("caveat"))
         if d.get("unresolved_imports"):

@@ -162,10 +162,15 @@ def write_json(path: Path, data: Any) -> str:
 def audit_md(run: CaseRun) -> str:
     """The run's findings as the Markdown table of ``audit.md``; rows marked for review come first."""
     lines = [f"# Audit of {run.case.scenario}/{run.case.name}", "",
-             "| severity | stage | file:line | column | value | message | closest valid |", "|---|---|---|---|---|---|---|"]
+             "| severity | stage | file:line | column | value | message | expected | closest valid |",
+             "|---|---|---|---|---|---|---|---|"]
     for f in sorted(run.findings, key=lambda f: f.column != "review"):
         where = Path(f.file).name + (f":{f.line}" if f.line else "")
-        cells = [f.severity, f.stage, where, f.column or "", (f.value or "")[:120], f.message, f.candidate or ""]
+        # what would have been valid (often the fix: "state the format in the Function Output cell ..."),
+        # unless the message already says it
+        expected = f.expected if f.expected and f.expected not in f.message else ""
+        cells = [f.severity, f.stage, where, f.column or "", (f.value or "")[:120], f.message, expected,
+                 f.candidate or ""]
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 

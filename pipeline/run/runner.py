@@ -22,9 +22,11 @@ A run stopped by Ctrl-C (:class:`RunInterrupted`) writes its ``run.json`` (``sta
 interrupted``) and audit, is moved to ``<case>.interrupted/`` with its stages and LLM transcripts
 so far, and the earlier run comes back to ``<case>/``. A run that was killed outright leaves
 ``<case>.previous/`` behind; the next run of the case keeps the killed run's folder as
-``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run. A run that fails on bad
-input (a source, ontology or table that does not load: exit 2) is moved to ``<case>.failed/`` and
-the earlier run comes back too: nothing a user had, an edited ``table.md`` included, is lost.
+``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run. A run that fails (bad
+input, exit 2: a source, ontology or table that does not load; or a stage that cannot go on, exit 1:
+an LLM server that cannot be reached, a model it does not know, a crash) is moved to
+``<case>.failed/`` and the earlier run comes back too: nothing a user had, an edited ``table.md``
+included, is lost to a run that wrote no KG of its own.
 
 The model and artifact writing are in :mod:`pipeline.run.case`, the stages in :mod:`pipeline.run.stages`;
 this module runs the stages in order (once per mapper run with ``LLM_RUNS`` > 1).
@@ -238,9 +240,9 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
     except KeyboardInterrupt:
         raise _interrupted(run, previous, where["stage"]) from None
     finish(run)
-    if previous is not None and run.status == "failed" and run.error_kind == "input":
-        # bad input (exit 2) loses nothing already written: the earlier run comes back, this one's
-        # audit and run.json wait in <case>.failed/
+    if previous is not None and run.status == "failed":
+        # a failed run (bad input, an unreachable LLM server, a crash) loses nothing already written:
+        # the earlier run comes back, this one's audit, run.json and stages so far wait in <case>.failed/
         kept = aside(folder, ".failed")
         replace(folder, kept)
         previous.rename(folder)

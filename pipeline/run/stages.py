@@ -364,7 +364,9 @@ def _validate(run: CaseRun, st: State, config: RunConfig) -> None:
                                          "coverage": (v.get("details") or {}).get("coverage"),
                                          **({"caveat": v["details"]["caveat"]} if (v.get("details") or {}).get("caveat")
                                             else {}),
-                                         **({"reason": check_reason(v)} if v.get("status") in NOT_RUN else {})}
+                                         # why a check did not run, or does not apply (HermiT without Java)
+                                         **({"reason": check_reason(v)}
+                                            if v.get("status") in (*NOT_RUN, "not_applicable") else {})}
                                      for k, v in st.validation.items()}
     run.artifacts["graph_validation"] = write_json(run.folder / "graph_validation.json", st.validation)
 

@@ -16,7 +16,7 @@ from jsonpath_ng.exceptions import JSONPathError
 from jsonpath_ng.ext import parse as jp_parse
 from lxml import etree
 
-from pipeline.findings import Finding
+from pipeline.findings import UNREAD_RECORDS, Finding
 from pipeline.manifest import Source
 from pipeline.sources.checks import NO_RECORDS, json_records, json_too_deep, json_top_level, parse_xml, \
     unresolved_entity, xml_encoding, xml_no_records, xml_parse_error, xml_too_deep
@@ -221,7 +221,7 @@ def load_json(src: Source, copy: EngineCopy, lines: list[int] | None = None) -> 
             f"of records ({shown}), which are not read: list the file once per array in the manifest, each with its "
             f"iterator and a name, e.g. {{path: {src.path.name}, iterator: \"{base}.{others[0]}[*]\", name: "
             f"{others[0]}}}", column="iterator", value=iterator, expected="one source per array of records",
-            severity="warning"))
+            severity="warning", code=UNREAD_RECORDS))
     if not src.iterator and iterator.endswith(".*"):  # the records are the members of a keyed object
         keys = _members(data, iterator)
         shown = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")

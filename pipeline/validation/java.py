@@ -162,5 +162,7 @@ def java_failure(output: str, tool: str) -> tuple[str, str]:
 
 
 def java() -> str | None:
-    """The ``java`` executable on the PATH, or ``None``."""
-    return shutil.which("java")
+    """The ``java`` executable on the PATH, else ``$JAVA_HOME/bin/java`` (where a JDK installed outside
+    the PATH is found), or ``None``."""
+    home = os.environ.get("JAVA_HOME")
+    return shutil.which("java") or (shutil.which("java", path=str(Path(home) / "bin")) if home else None)

@@ -14,6 +14,9 @@ a run's facts (``run.json`` ``counts`` and ``coverage``, the materialize finding
   source of the case (a source no TriplesMap reads counts with all its columns);
 * **records without a subject**: records of a mapped source for which no subject map has every
   value it references (R2RML section 7: no subject, no triple);
+* **unread arrays of records**: arrays of records beside the one a JSON source's iterator reads
+  (``{"stations": [...], "regions": [...]}`` listed once reads the stations): the loader's finding
+  :data:`UNREAD_CODE` names them; said in the reasons like unmapped columns, not judged;
 * **records merged**: records one subject is made of whose values the subject cannot give back (two
   records of one key with another name and another date: which date goes with which name is gone;
   the compiler counts them, :data:`MERGED_CODE`, :mod:`pipeline.compile.subject_keys`).
@@ -32,9 +35,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from pipeline.findings import UNREAD_RECORDS
 from pipeline.materialize.materializer import JOIN_REASON, NO_VALUE_REASON
 
-__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "MERGED_CODE", "CoverageLoss", "coverage_loss"]
+__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "MERGED_CODE", "UNREAD_CODE", "CoverageLoss", "coverage_loss"]
 
 #: Share of a case's mapped records without a subject at or above which the KG is lossy: half of
 #: them, "most of the records". Below it the loss is said, not judged.
@@ -49,6 +53,11 @@ _UNTAGGED = re.compile(r"(\d+) value\(s\) of ")
 #: give back (``... (N record(s) become M subject(s))``).
 MERGED_CODE = "records-merged"
 _MERGED = re.compile(r"\((\d+) record\(s\) become (\d+) subject\(s\)\)")
+
+#: ``code`` of the loader's finding on arrays of records a JSON source does not read (``... holds N more
+#: array(s) of records ('regions'), which are not read ...``; :func:`pipeline.sources.tree.load_json`).
+UNREAD_CODE = UNREAD_RECORDS
+_UNREAD = re.compile(r"holds (\d+) more array\(s\) of records \((.*?)\), which are not read")
 
 _DROPPED = re.compile(r"^(\d+) (value|triple)\(s\) dropped: (.*)$", re.S)
 
@@ -68,6 +77,7 @@ class CoverageLoss:
         records, without_subject: records of the mapped sources, and how many get no subject.
         merged, merged_into: records merged into subjects that cannot give their values back, and
             the number of those subjects.
+        unread: ``{file: [array names]}`` of the arrays of records its JSON sources do not read.
     """
 
     dropped: int = 0
@@ -80,6 +90,7 @@ class CoverageLoss:
     without_subject: int = 0
     merged: int = 0
     merged_into: int = 0
+    unread: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def guard(self) -> int:
@@ -144,13 +155,16 @@ class CoverageLoss:
         if self.without_subject:
             out.append(f"{self.without_subject} of {self.records} records get no subject ({self.subject_share:.0%}; "
                        "a value their subject IRI needs is missing): nothing of them is in the KG")
+        for src, arrays in self.unread.items():
+            out.append(f"{src}: arrays of records not read ({', '.join(arrays)}): nothing of them is in the KG; "
+                       "list the file once per array in the manifest (see the audit)")
         return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CoverageLoss":
         """The loss a :meth:`to_dict` gave (its derived keys ignored)."""
         return cls(**{k: d[k] for k in ("dropped", "join", "function", "untagged", "columns", "unmapped", "records",
-                                        "without_subject", "merged", "merged_into") if k in d})
+                                        "without_subject", "merged", "merged_into", "unread") if k in d})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with ``lossy`` and ``summary``."""
@@ -158,7 +172,7 @@ class CoverageLoss:
                 "untagged": self.untagged,
                 "columns": self.columns, "unmapped": self.unmapped, "records": self.records,
                 "without_subject": self.without_subject, "merged": self.merged, "merged_into": self.merged_into,
-                "lossy": self.lossy, "summary": self.summary()}
+                "unread": self.unread, "lossy": self.lossy, "summary": self.summary()}
 
 
 def _get(f: Any, key: str) -> Any:
@@ -183,6 +197,13 @@ def coverage_loss(counts: Mapping[str, Any] | None, coverage: Mapping[str, Any] 
         if _get(f, "stage") == "audit" and _get(f, "code") == UNTAGGED_CODE:
             if m := _UNTAGGED.search(str(_get(f, "message") or "")):
                 loss.untagged += int(m.group(1))
+            continue
+        if _get(f, "code") == UNREAD_CODE:
+            if m := _UNREAD.search(str(_get(f, "message") or "")):
+                name = str(_get(f, "file") or "").replace("\\", "/").rsplit("/", 1)[-1]
+                shown = [a.strip("'") for a in m.group(2).split(", ") if a != "..."]
+                shown += [f"{int(m.group(1)) - len(shown)} more"] if int(m.group(1)) > len(shown) else []
+                loss.unread.setdefault(name, []).extend(a for a in shown if a not in loss.unread.get(name, []))
             continue
         if _get(f, "code") == MERGED_CODE:
             if m := _MERGED.search(str(_get(f, "message") or "")):
