@@ -54,7 +54,7 @@ def test_a_marked_row_is_listed_first_and_not_asserted_until_its_mark_is_cleared
     first = (folder / "audit.md").read_text(encoding="utf-8").splitlines()[4]
     assert first == (f"| warning | audit | t.md:4 | review | confidence 0.41 < 0.60 | marked for review, not asserted in "
                      "the KG: nick -> ex:nick of ex:Person; confidence 0.41 < 0.60 (clear the Review cell to accept the "
-                     "row, or delete the row) |  |")
+                     "row, or delete the row) | a person's check of the row |  |")
     counts = json.loads((folder / "run.json").read_text(encoding="utf-8"))["counts"]
     assert (counts["rows"], counts["rows_compiled"], counts["rows_review"], counts["rows_dropped"]) == (2, 1, 1, 0)
     assert "review=1" in capsys.readouterr().out
