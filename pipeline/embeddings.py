@@ -15,7 +15,9 @@ weights of ``sentence-transformers/all-MiniLM-L6-v2`` (Reimers and Gurevych,
 is downloaded: ``HF_HUB_OFFLINE=1`` and ``TRANSFORMERS_OFFLINE=1`` are set
 before ``sentence_transformers`` is imported. ``torch`` and
 ``sentence_transformers`` cost seconds to import, so they are imported on the
-first :func:`embed` call only.
+first :func:`embed` call only. Loading the model sets torch to one intra-op thread for the
+process (as :mod:`pipeline.text.vectors` does): cheaper in CPU for this small model, and
+vectors that do not depend on the machine's core count.
 
 Vectors are also kept on disk, in the ``embeddings`` namespace of the pipeline's cache
 (:mod:`pipeline.cache`: ``$KGC_CACHE_DIR``, default ``~/.cache/kgc``; ``0`` turns it off),
@@ -125,6 +127,13 @@ def _load() -> Any:
             hf_logging.disable_progress_bar()  # no "Loading weights" bar on stderr
         except ImportError as exc:
             raise EmbeddingsUnavailableError(f"cannot import sentence_transformers: {exc}") from exc
+        # one intra-op thread: the model is small (6 layers, width 384), and with more threads the matching's
+        # calls of a few texts cost ~14 times the CPU of one thread (0.24 against 0.017 CPU s per text,
+        # measured on 2 cores shared with other processes: the threads wait for each other spinning), and
+        # a batch of a vocabulary's 765 terms 1.8 times (18.8 against 10.5 CPU s); the vectors then no longer
+        # depend on the machine's core count either (a sum split across threads adds in another order)
+        import torch
+        torch.set_num_threads(1)
         path = model_dir()
         try:
             _model = SentenceTransformer(str(path), device="cpu")

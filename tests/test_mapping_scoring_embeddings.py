@@ -45,3 +45,30 @@ def test_disk_cache_serves_a_new_process_without_the_model(monkeypatch: pytest.M
 
     monkeypatch.setattr(embeddings, "_load", no_model)
     assert np.array_equal(embeddings.embed(["a text seen once", "date of birth"]), first[::-1])
+
+
+_PROBE = """
+import sys, numpy as np, torch
+from pipeline import embeddings
+v = embeddings.embed(["hgnc id", "previous symbol", "the date the entry was last modified"])
+np.save(sys.argv[1], v)
+print(torch.get_num_threads())
+"""
+
+
+def test_vectors_do_not_depend_on_the_thread_count(tmp_path) -> None:
+    """The model runs on one intra-op thread whatever torch was started with (OMP_NUM_THREADS): the
+    same bits on a machine of one core or of four (more threads split the sums otherwise)."""
+    import os
+    import subprocess
+    import sys
+
+    out = {}
+    for n in ("1", "4"):
+        env = {**os.environ, "OMP_NUM_THREADS": n, "KGC_CACHE_DIR": "0"}
+        run = subprocess.run([sys.executable, "-c", _PROBE, str(tmp_path / f"v{n}.npy")], env=env,
+                             capture_output=True, text=True, check=True)
+        assert run.stdout.split()[-1] == "1"
+        out[n] = np.load(tmp_path / f"v{n}.npy")
+    assert out["1"].shape == (3, embeddings.DIMENSION)
+    assert np.array_equal(out["1"], out["4"])
