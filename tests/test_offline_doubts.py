@@ -18,8 +18,7 @@ from pipeline.mappers import get_mapper, map_case
 from pipeline.mappers.offline.analysis import ForeignKey, SourceInfo
 from pipeline.mappers.offline.confidence import evidence_line
 from pipeline.mappers.offline.doubts import (form_doubt, generic_kind, head_doubt, is_code_list, kind_doubt,
-                                             mark_one_column_entities, mark_unnamed_entities, one_column_entities,
-                                             own_term_doubt, unnamed_entities,
+                                             mark_one_column_entities, one_column_entities, own_term_doubt,
                                              reference_columns, reference_doubt)
 from pipeline.mappers.offline.features import features_line
 from pipeline.ontology import load_ontology
@@ -226,36 +225,3 @@ def test_a_property_of_no_domain_where_the_class_has_its_own_qualified_word_is_m
     # a property the vocabulary declares for the class is left alone; so is a column no own property qualifies
     assert own_term_doubt(_row(ref + "Title", "dct:title", "capec:Reference", "exact name", 1.0), onto) is None
     assert own_term_doubt(_row(ref + "Summary", "dct:title", "capec:Reference", "name", 0.0), onto) is None
-
-
-def test_an_entity_no_name_opens_and_its_relations(tmp_path: Path):
-    onto = load_ontology([SNCB / "ontology" / "gtfs.ttl"])
-    (tmp_path / "f.csv").write_text("id,name,lat,when\n1,A,50.1,2024-01-01\n", encoding="utf-8")
-    data = load_source(Source(path=tmp_path / "f.csv", format="csv"), tmp_path)
-    stop = URIRef("http://vocab.gtfs.org/terms#Stop")
-    rows = [_row("lat", "gtfs:lat", "gtfs:Stop", "values", 1.0),
-            _row("when", "gtfs:date", "gtfs:Stop", "joint assignment", 1.0),
-            _row("name", "gtfs:name", "gtfs:Agency", "linked", 1.0, "http://x.org/agency/{name}"),
-            _row("", "gtfs:agency", "gtfs:Stop", "record", 1.0, related="gtfs:Agency"),
-            _row("", "gtfs:stop", "gtfs:Agency", "record", 1.0, related="gtfs:Stop")]
-    # every row of the stop is a leftover pairing and the file name fits gtfs:Stop below a name match (0.45)
-    info = SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.33)
-    assert unnamed_entities(rows, [info], onto) == {("f.csv", "gtfs:Stop")}
-    mark_unnamed_entities(rows, [info], onto)
-    assert [bool(r.review) for r in rows] == [True, True, False, True, True]
-    assert rows[0].review.startswith("an entity no name opens: every column of the gtfs:Stop of f.csv")
-    assert rows[4].review.startswith("relation to an entity no name opens: the gtfs:Stop of f.csv")
-    # a column's name fits a property of the class below 0.45 (the basis says nothing of names): still marked
-    info = SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.33, column_fits={stop: 0.44})
-    assert unnamed_entities(rows, [info], onto) == {("f.csv", "gtfs:Stop")}
-    # the file name names the class (0.45), the records state it, a column's name fits one of its properties at
-    # 0.45 though elimination paired it (basis values), or a row rests on a name: kept
-    for info, first in ((SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.45), "values"),
-                        (SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.0,
-                                    typed=("type", stop)), "values"),
-                        (SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.0,
-                                    column_fits={stop: 0.45}), "values"),
-                        (SourceInfo(data, "f.csv", "f", list(data.references), cls=stop, cls_name_fit=0.0), "name")):
-        rows = [_row("lat", "gtfs:lat", "gtfs:Stop", first, 1.0),
-                _row("when", "gtfs:date", "gtfs:Stop", "values", 1.0)]
-        assert unnamed_entities(rows, [info], onto) == set()

@@ -100,8 +100,7 @@ class SourceInfo:
         key: key references of the primary entity; key_evidence says why.
         fks: foreign keys by reference. link: ``True`` for a link file.
         cls: primary class (``None`` for link files); cls_score: its score; cls_name_fit: how well the
-            file (or record element) name fits it, in [0, 1]; column_fits: class -> the best name similarity
-            of a column to a property declared for the class (its domain the class or a superclass), in [0, 1].
+            file (or record element) name fits it, in [0, 1].
         assignments: reference -> property decisions (primary and secondary classes).
         keys: class -> key references (secondary classes get their own).
         cfks: composite foreign keys (:func:`find_composite_keys`).
@@ -147,7 +146,6 @@ class SourceInfo:
     cls: URIRef | None = None
     cls_score: float = 0.0
     cls_name_fit: float = 0.0
-    column_fits: dict[URIRef, float] = field(default_factory=dict)
     cls_evidence: str = ""
     assignments: list[Assignment] = field(default_factory=list)
     keys: dict[URIRef, tuple[str, ...]] = field(default_factory=dict)

@@ -186,8 +186,6 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         prop_fit = 0.0
         if sims is not None and weights.any():
             prop_fit = float(np.average((sims * weights).max(axis=1), weights=held))
-            # whether one column names a property the vocabulary declares for the class (read by :mod:`.doubts`)
-            info.column_fits[cls] = float((sims * (weights >= 1.0)).max())
         if not refs and coded:
             prop_fit = _kind_fit(ontology, [p for p, w in zip(props, weights) if w == 1.0 and p in data_props],
                                  coded_kinds)

@@ -68,16 +68,6 @@ A last test reads the rows together:
   ``linked``: ``maker`` -> the ``m:Artist`` of ``m:createdBy``). Every relation of one record (basis
   ``record`` or ``record choice``) to or from a class whose every entity in the source is such a marked
   one is marked too: it is only as good as the entity it links.
-* **An entity no name opens.** Elimination and joint assignment pair leftover columns with the leftover
-  properties of a class by the kinds of their values (:mod:`.elimination`); they say which property a column
-  is *if* the records describe such an entity, not that they do. An entity of a source (a class there, the
-  rows as they write it) every datatype row of which rests on that pairing alone (basis ``values`` or
-  ``joint assignment``) and, for the source's class, neither the records' own type member nor the file name
-  names the class nor a column's name fits a property declared for it (each a fit below
-  :data:`.analysis.MIN_SCORE`, the least a name match needs), rests on the kinds of the values alone: the class was the choice among classes that
-  fit alike (German column names against an English vocabulary: ``Einwohner`` as the ``ex:function`` of an
-  ``ex:BudgetLine`` the data never mention). Each of its rows is marked, with the relations of one record to or
-  from it; the marks name the pairing, so a person sees the candidates.
 
 Each marked row gets a **Review** reason (:attr:`pipeline.table.MappingRow.review`), appended to any it
 had: the compiler does not assert it and a person decides.
@@ -91,7 +81,7 @@ from rdflib import OWL, RDFS
 
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
-from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
+from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import basis_of
 from pipeline.mappers.offline.features import parse_features
 from pipeline.mappers.offline.forms import named_form, value_form
@@ -102,8 +92,7 @@ from pipeline.mappers.offline.names import SPANISH, abbreviates, reference_steps
 __all__ = ["KIND_WORDS", "DESIGNATORS", "UNIT_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
            "own_term_doubt", "one_column_entities",
            "reference_columns", "reference_doubt",
-           "mark_value_doubts", "mark_one_column_entities", "unnamed_entities", "mark_unnamed_entities",
-           "mark_doubtful_rows"]
+           "mark_value_doubts", "mark_one_column_entities", "mark_doubtful_rows"]
 
 #: Words that name a kind or a code of something without saying of what (a property named by these alone is
 #: a catch-all: Dublin Core's ``type``, a ``code`` of any scheme).
@@ -357,60 +346,8 @@ def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], on
                            "by one column alone, and the relation is only as good as that entity: check both")
 
 
-#: Bases of a row paired with a property by the kind of its values among leftovers, not by a name
-#: (:mod:`.confidence`).
-_LEFTOVER_BASES = ("values", "joint assignment")
-
-
-def unnamed_entities(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> set[tuple]:
-    """The ``(source, class)`` pairs (the class as the rows write it) of the entities no name opens: every
-    datatype row of the class in the source (a property, no related class, not class-only; at least one) rests
-    on a basis of :data:`_LEFTOVER_BASES`, and, for the source's primary class
-    (:attr:`.analysis.SourceInfo.cls`), the records state no class (:attr:`.analysis.SourceInfo.typed`), and
-    neither the file name (:attr:`.analysis.SourceInfo.cls_name_fit`) nor a column's name
-    (:attr:`.analysis.SourceInfo.column_fits`: elimination records the basis ``values`` for a column that also
-    names its property, ``population2020`` -> ``ex:population2020``) fits the class or a property declared for
-    it at :data:`.analysis.MIN_SCORE`."""
-    by_name = {i.name: i for i in infos}
-    leftover: dict[tuple, bool] = {}
-    for row in rows:
-        if not row.ontology_property or row.related_entity_class or row.class_only or not row.entity_class:
-            continue
-        found = basis_of(row)
-        key = (row.source_file, row.entity_class)
-        leftover[key] = leftover.get(key, True) and found is not None and found[0] in _LEFTOVER_BASES
-    found_pairs = set()
-    for (source, cls), only in leftover.items():
-        info = by_name.get(source)
-        if not only or info is None:
-            continue
-        if ontology.expand(cls) == info.cls and (info.typed is not None or info.cls_name_fit >= MIN_SCORE
-                                                 or info.column_fits.get(info.cls, 0.0) >= MIN_SCORE):
-            continue
-        found_pairs.add((source, cls))
-    return found_pairs
-
-
-def mark_unnamed_entities(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> None:
-    """Mark for review (changed in place) every row of an entity no name opens (:func:`unnamed_entities`), and
-    the relations of one record (basis ``record`` or ``record choice``) to or from it."""
-    unnamed = unnamed_entities(rows, infos, ontology)
-    for row in rows:
-        if (row.source_file, row.entity_class) in unnamed:
-            _mark(row, f"an entity no name opens: every column of the {row.entity_class} of {row.source_file} was "
-                       "paired with a leftover property by the kind of its values, and neither a column nor the file "
-                       f"name names {row.entity_class} or a property of it: check whether the records describe one")
-            continue
-        found = basis_of(row)
-        if row.related_entity_class and (row.source_file, row.related_entity_class) in unnamed \
-                and found is not None and found[0] in _RECORD_BASES:
-            _mark(row, f"relation to an entity no name opens: the {row.related_entity_class} of {row.source_file} "
-                       "rests on leftover pairings alone: check both")
-
-
 def mark_doubtful_rows(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> None:
-    """Mark for review (changed in place) the rows :func:`mark_value_doubts`, :func:`mark_one_column_entities`
-    and :func:`mark_unnamed_entities` doubt."""
+    """Mark for review (changed in place) the rows :func:`mark_value_doubts` and :func:`mark_one_column_entities`
+    doubt."""
     mark_value_doubts(rows, infos, ontology)
     mark_one_column_entities(rows, infos, ontology)
-    mark_unnamed_entities(rows, infos, ontology)
