@@ -133,3 +133,17 @@ def test_weak_entity_keyed_by_sequence_number_even_when_a_few_are_missing(tmp_pa
     data = load_source(Source(path=tmp_path / "stop_times.csv", format="csv"), tmp_path)
     key, _ = choose_key(data, list(data.references), "stop_times")
     assert key == ("trip_id", "stop_sequence")
+
+
+def test_an_amount_with_a_decimal_comma_keys_nothing(tmp_path):
+    """Amounts written with a decimal comma and space thousands (`-2 500,00`) are quantities, as amounts
+    written with a point are: the text columns key the records although the amount alone is unique."""
+    from pipeline.manifest import Source
+    from pipeline.mappers.offline.keys import choose_key
+    from pipeline.sources.load import load_source
+
+    (tmp_path / "budget.csv").write_text(
+        "nom_commune,fonction,montant\nA,Culture,\"12 345,67\"\nA,Voirie,\"8 901,20\"\nB,Culture,\"-2 500,00\"\n", encoding="utf-8")
+    data = load_source(Source(path=tmp_path / "budget.csv", format="csv"), tmp_path)
+    assert choose_key(data, list(data.references), "budget") == (
+        ("nom_commune", "fonction"), "minimal key ['nom_commune', 'fonction'] over 3 distinct records")

@@ -19,7 +19,8 @@ from pipeline.mappers.offline.analysis import CompositeKey, ForeignKey, SourceIn
 from pipeline.mappers.offline.identity import ID_WORDS, code_like, id_like, name_like, name_words, non_distinguishing, source_kinds
 from pipeline.mappers.offline.fit import domain_fits
 from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
-from pipeline.mappers.offline.profile import distinct_records, distinct_values, included, is_key, is_numeric, minimal_keys
+from pipeline.mappers.offline.profile import (decimal_comma_column, distinct_records, distinct_values, included, is_key,
+                                              is_numeric, minimal_keys)
 from pipeline.mappers.offline.rows import range_fits
 
 __all__ = ["choose_key", "analyse_keys", "find_foreign_keys", "find_foreign_keys_into_new_keys", "find_composite_keys", "find_self_references", "self_reference_columns",
@@ -53,7 +54,9 @@ def choose_key(data: SourceData, refs: list[str], context: str = "") -> tuple[tu
     if seq is not None:  # before other composite keys: (trip_id, stop_sequence), not (trip_id, arrival_time)
         return seq, (f"an identifier plus the sequence number {seq[1]!r} identify the {len(records)} "
                      "distinct records")
-    text = [r for r in refs if not is_numeric(data.values(r))]
+    # a number written with a decimal comma (`12 345,67`, `-2 500,00`: a French or German amount) is a
+    # number as one with a point is: a measured quantity, no name of the record, whatever the locale
+    text = [r for r in refs if not is_numeric(data.values(r)) and not decimal_comma_column(data.values(r))]
     keys = [k for k in minimal_keys(records, text or refs)]
     if keys:
         return keys[0], f"minimal key {list(keys[0])} over {len(records)} distinct records"
