@@ -538,13 +538,12 @@ def render(results: list[dict[str, Any]]) -> str:
               f"{sum(j['review'] for j in rows)} of {len(rows)} | "
               f"{sum(1 for r in results if r.get('sources') and r['sources'][0] == r['sources'][1])} of "
               f"{len(results)} cases |"]
-    unjudged = [j for j in judged if not j["review"] and not _reference_judges(j)]
-    covered = [j["right"] for j in judged if not j["review"] and _reference_judges(j)]
+    pooled = _row_summary(rows)  # every case's rows together
     lines += ["", f"Unmarked rows the reference cannot judge (not right, and none of their values stated by the "
-              f"reference under any property: data its author did not map): {len(unjudged)} of {len(kept)}. "
-              f"Precision of the other unmarked rows: "
+              f"reference under any property: data its author did not map): {pooled['unmarked_uncovered']} of "
+              f"{len(kept)}. Precision of the other unmarked rows: "
               f"{_f(_mean([r.get('rows', {}).get('unmarked_precision_covered') for r in results]))} (case mean), "
-              f"{_f(sum(covered) / len(covered) if covered else None)} ({len(covered)} rows)."]
+              f"{_f(pooled['unmarked_precision_covered'])} ({len(kept) - pooled['unmarked_uncovered']} rows)."]
     return "\n".join(lines)
 
 

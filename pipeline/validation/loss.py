@@ -16,7 +16,7 @@ a run's facts (``run.json`` ``counts`` and ``coverage``, the materialize finding
   value it references (R2RML section 7: no subject, no triple);
 * **unread arrays of records**: arrays of records beside the one a JSON source's iterator reads
   (``{"stations": [...], "regions": [...]}`` listed once reads the stations): the loader's finding
-  :data:`UNREAD_CODE` names them; said in the reasons like unmapped columns, not judged;
+  (code :data:`pipeline.findings.UNREAD_RECORDS`) names them; said in the reasons like unmapped columns, not judged;
 * **records merged**: records one subject is made of whose values the subject cannot give back (two
   records of one key with another name and another date: which date goes with which name is gone;
   the compiler counts them, :data:`MERGED_CODE`, :mod:`pipeline.compile.subject_keys`).
@@ -38,7 +38,7 @@ from typing import Any, Iterable, Mapping
 from pipeline.findings import UNREAD_RECORDS
 from pipeline.materialize.materializer import JOIN_REASON, NO_VALUE_REASON
 
-__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "MERGED_CODE", "UNREAD_CODE", "CoverageLoss", "coverage_loss"]
+__all__ = ["LARGE_SHARE", "UNTAGGED_CODE", "MERGED_CODE", "CoverageLoss", "coverage_loss"]
 
 #: Share of a case's mapped records without a subject at or above which the KG is lossy: half of
 #: them, "most of the records". Below it the loss is said, not judged.
@@ -54,9 +54,8 @@ _UNTAGGED = re.compile(r"(\d+) value\(s\) of ")
 MERGED_CODE = "records-merged"
 _MERGED = re.compile(r"\((\d+) record\(s\) become (\d+) subject\(s\)\)")
 
-#: ``code`` of the loader's finding on arrays of records a JSON source does not read (``... holds N more
-#: array(s) of records ('regions'), which are not read ...``; :func:`pipeline.sources.tree.load_json`).
-UNREAD_CODE = UNREAD_RECORDS
+#: the message of the loader's finding on arrays of records a JSON source does not read (code
+#: :data:`pipeline.findings.UNREAD_RECORDS`; :func:`pipeline.sources.tree.load_json`)
 _UNREAD = re.compile(r"holds (\d+) more array\(s\) of records \((.*?)\), which are not read")
 
 _DROPPED = re.compile(r"^(\d+) (value|triple)\(s\) dropped: (.*)$", re.S)
@@ -198,7 +197,7 @@ def coverage_loss(counts: Mapping[str, Any] | None, coverage: Mapping[str, Any] 
             if m := _UNTAGGED.search(str(_get(f, "message") or "")):
                 loss.untagged += int(m.group(1))
             continue
-        if _get(f, "code") == UNREAD_CODE:
+        if _get(f, "code") == UNREAD_RECORDS:
             if m := _UNREAD.search(str(_get(f, "message") or "")):
                 name = str(_get(f, "file") or "").replace("\\", "/").rsplit("/", 1)[-1]
                 shown = [a.strip("'") for a in m.group(2).split(", ") if a != "..."]
