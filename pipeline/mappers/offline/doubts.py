@@ -77,7 +77,7 @@ from __future__ import annotations
 import re
 
 import pycountry
-from rdflib import OWL, RDFS
+from rdflib import OWL, RDFS, URIRef
 
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow
@@ -85,9 +85,11 @@ from pipeline.mappers.offline.analysis import SourceInfo
 from pipeline.mappers.offline.confidence import basis_of
 from pipeline.mappers.offline.features import parse_features
 from pipeline.mappers.offline.forms import named_form, value_form
+from pipeline.mappers.offline.identity import id_like
 from pipeline.mappers.offline.keys import self_reference_columns
 from pipeline.mappers.offline.language import ISO_639_1
 from pipeline.mappers.offline.names import SPANISH, abbreviates, reference_steps, singular, term_names, words
+from pipeline.mappers.offline.nested import parent
 
 __all__ = ["KIND_WORDS", "DESIGNATORS", "UNIT_WORDS", "generic_kind", "is_code_list", "form_doubt", "kind_doubt", "head_doubt",
            "own_term_doubt", "one_column_entities",
@@ -266,6 +268,30 @@ def _named_word_for_word(row: MappingRow, ontology: Ontology) -> bool:
     return bool(own) and prop is not None and own in term_names(ontology, prop)
 
 
+def _object_describes_another(row: MappingRow, rows: list[MappingRow], primary: URIRef | None,
+                              ontology: Ontology) -> str | None:
+    """The class of another secondary entity that two or more other members of the row's object (the nested
+    object its column lies in, :func:`.nested.parent`) describe, when there is one; ``None`` for a flat column,
+    an identifier column (``lines.sku``: an identifier names the entity it identifies, which the object refers
+    to, as a foreign key does) or an object whose other members describe no such entity.
+
+    The members of one object describe one thing: ``url`` and ``refsource`` of an NVD ``reference_data``
+    object describe its ``cve:Reference``, and its ``name``, named word for word by ``capec:name`` (domain
+    ``capec:CAPEC``), is that reference's name, not a pattern of CAPEC's: the vocabulary's word names the
+    member, not the object it lies in."""
+    obj = parent(row.data_reference or "")
+    if not obj or id_like(row.data_reference or ""):
+        return None
+    others: dict[str, set[str]] = {}
+    for r in rows:
+        if r.source_file != row.source_file or r.subject_template == row.subject_template or not r.ontology_property \
+                or r.related_entity_class or r.class_only or not r.data_reference \
+                or ontology.expand(r.entity_class) == primary or parent(r.data_reference) != obj:
+            continue
+        others.setdefault(r.entity_class, set()).add(r.data_reference)
+    return next((c for c, refs in sorted(others.items()) if len(refs) >= 2), None)
+
+
 def one_column_entities(rows: list[MappingRow], infos: list[SourceInfo],
                         ontology: Ontology) -> tuple[list[MappingRow], set]:
     """The secondary entities that one datatype row alone describes: ``(their rows, {(source, class)})``.
@@ -328,10 +354,20 @@ def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], on
     its property's name word for word; and the relations of one record (basis ``record`` or ``record choice``,
     :func:`.confidence.basis_of`) to or from a class whose every entity in the source is such a marked one."""
     single, classes = one_column_entities(rows, infos, ontology)
+    primary = {i.name: i.cls for i in infos}
     for row in single:
         found = basis_of(row)
         if (found is not None and found[0] in _NAMED_BASES) or _named_word_for_word(row, ontology):
-            classes.discard((row.source_file, row.entity_class))
+            # the vocabulary's word names the member; but when the other members of its object describe another
+            # entity, the object is that entity, and the word names a property of a class the object is not
+            other = _object_describes_another(row, rows, primary.get(row.source_file), ontology) \
+                if found is None or found[0] != "context" else None
+            if other is None:
+                classes.discard((row.source_file, row.entity_class))
+                continue
+            _mark(row, f"an entity one column opens: {row.data_reference!r} alone describes the {row.entity_class} "
+                       f"of its record, while the other members of its object describe a {other}: the column may "
+                       f"be that entity's value under a term the vocabularies lack; check the class and the property")
             continue
         _mark(row, f"an entity one column opens: {row.data_reference!r} alone describes the {row.entity_class} "
                    f"of its record ({found[0] if found else 'no'} evidence), which may as well be an attribute of "
