@@ -65,7 +65,11 @@ A last test reads the rows together:
   row is marked unless the vocabulary speaks for the entity: the column is its property's name word for
   word (``lines.sku`` -> ``s:sku``, whatever the basis recorded), the data's JSON-LD context defines it, or
   the column is the name of an entity that an object property of the record's class links (basis
-  ``linked``: ``maker`` -> the ``m:Artist`` of ``m:createdBy``). Every relation of one record (basis
+  ``linked``: ``maker`` -> the ``m:Artist`` of ``m:createdBy``). A word-for-word name does not speak for the
+  entity when the column is a member of a nested object whose other members (two or more) describe another
+  entity and the column is no identifier: the members of one object describe one thing, and the word names a
+  property of a class the object is not (NVD's ``reference_data.name`` -> ``capec:name`` beside the
+  reference's ``url`` and ``refsource``). Every relation of one record (basis
   ``record`` or ``record choice``) to or from a class whose every entity in the source is such a marked
   one is marked too: it is only as good as the entity it links.
 
@@ -351,7 +355,8 @@ def mark_value_doubts(rows: list[MappingRow], infos: list[SourceInfo], ontology:
 def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], ontology: Ontology) -> None:
     """Mark for review (changed in place) the rows of the entities one column opens (:func:`one_column_entities`)
     by a resemblance alone: the entity's row, unless its basis is one of :data:`_NAMED_BASES` or its column is
-    its property's name word for word; and the relations of one record (basis ``record`` or ``record choice``,
+    its property's name word for word, and then still when its object's other members describe another entity
+    (:func:`_object_describes_another`; a JSON-LD context's definition stands); and the relations of one record (basis ``record`` or ``record choice``,
     :func:`.confidence.basis_of`) to or from a class whose every entity in the source is such a marked one."""
     single, classes = one_column_entities(rows, infos, ontology)
     primary = {i.name: i.cls for i in infos}
@@ -366,7 +371,7 @@ def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], on
                 classes.discard((row.source_file, row.entity_class))
                 continue
             _mark(row, f"an entity one column opens: {row.data_reference!r} alone describes the {row.entity_class} "
-                       f"of its record, while the other members of its object describe a {other}: the column may "
+                       f"of its record, while the other members of its object describe the {other}: the column may "
                        f"be that entity's value under a term the vocabularies lack; check the class and the property")
             continue
         _mark(row, f"an entity one column opens: {row.data_reference!r} alone describes the {row.entity_class} "
