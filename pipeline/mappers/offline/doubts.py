@@ -67,9 +67,9 @@ A last test reads the rows together:
   the column is the name of an entity that an object property of the record's class links (basis
   ``linked``: ``maker`` -> the ``m:Artist`` of ``m:createdBy``). A word-for-word name does not speak for the
   entity when the column is a member of a nested object whose other members (two or more) describe another
-  entity and the column is no identifier: the members of one object describe one thing, and the word names a
-  property of a class the object is not (NVD's ``reference_data.name`` -> ``capec:name`` beside the
-  reference's ``url`` and ``refsource``). Every relation of one record (basis
+  entity and the column is no identifier (nor a linked entity's name, nor defined by a JSON-LD context): the
+  members of one object describe one thing, and the word names a property of a class the object is not
+  (NVD's ``reference_data.name`` -> ``capec:name`` beside the reference's ``url`` and ``refsource``). Every relation of one record (basis
   ``record`` or ``record choice``) to or from a class whose every entity in the source is such a marked
   one is marked too: it is only as good as the entity it links.
 
@@ -356,8 +356,8 @@ def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], on
     """Mark for review (changed in place) the rows of the entities one column opens (:func:`one_column_entities`)
     by a resemblance alone: the entity's row, unless its basis is one of :data:`_NAMED_BASES` or its column is
     its property's name word for word, and then still when its object's other members describe another entity
-    (:func:`_object_describes_another`; a JSON-LD context's definition stands); and the relations of one record (basis ``record`` or ``record choice``,
-    :func:`.confidence.basis_of`) to or from a class whose every entity in the source is such a marked one."""
+    (:func:`_object_describes_another`; a JSON-LD context's definition and a linked entity's name stand); and the
+    relations of one record (basis ``record`` or ``record choice``, :func:`.confidence.basis_of`) to or from a class whose every entity in the source is such a marked one."""
     single, classes = one_column_entities(rows, infos, ontology)
     primary = {i.name: i.cls for i in infos}
     for row in single:
@@ -365,8 +365,10 @@ def mark_one_column_entities(rows: list[MappingRow], infos: list[SourceInfo], on
         if (found is not None and found[0] in _NAMED_BASES) or _named_word_for_word(row, ontology):
             # the vocabulary's word names the member; but when the other members of its object describe another
             # entity, the object is that entity, and the word names a property of a class the object is not
+            # (a JSON-LD context's definition and a linked entity's name stand: the data, or a relation of the
+            # record's class, speak for the entity, not a resemblance of names)
             other = _object_describes_another(row, rows, primary.get(row.source_file), ontology) \
-                if found is None or found[0] != "context" else None
+                if found is None or found[0] not in ("context", "linked") else None
             if other is None:
                 classes.discard((row.source_file, row.entity_class))
                 continue
