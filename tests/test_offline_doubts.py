@@ -139,6 +139,38 @@ def test_one_column_entities_and_their_relations(tmp_path: Path):
         assert [bool(r.review) for r in rows] == [False, False]
 
 
+def test_a_word_for_word_member_of_an_object_describing_another_entity_is_marked(tmp_path: Path):
+    """The members of one object describe one thing: a member named word for word by another class's property
+    (``links.name`` ~ ``gtfs:name`` of an agency) beside two members describing a station is marked with its
+    relation; an identifier member (``links.agency_id``), a linked entity's name, a flat column and a member
+    beside one other member only are left alone."""
+    onto = load_ontology([SNCB / "ontology" / "gtfs.ttl"])
+    (tmp_path / "f.csv").write_text("id,name\n1,A\n", encoding="utf-8")
+    data = load_source(Source(path=tmp_path / "f.csv", format="csv"), tmp_path)
+    info = SourceInfo(data, "f.csv", "f", list(data.references), cls=URIRef("http://vocab.gtfs.org/terms#Stop"))
+    station = "http://x.org/station/{id}_{links.#}"
+
+    def rows_with(one: MappingRow, members: tuple[str, ...] = ("links.street", "links.city")) -> list[MappingRow]:
+        return [one, *(_row(m, f"gtfs:{m.split('.')[-1]}", "gtfs:Station", "name", 1.0, station) for m in members),
+                _row("", "gtfs:agency", "gtfs:Stop", "record", 1.0, related="gtfs:Agency")]
+
+    rows = rows_with(_row("links.name", "gtfs:name", "gtfs:Agency", "exact name", 1.0, "http://x.org/agency/{id}"))
+    mark_one_column_entities(rows, [info], onto)
+    assert [bool(r.review) for r in rows] == [True, False, False, True]
+    assert "the other members of its object describe the gtfs:Station" in rows[0].review
+    for one, members in ((_row("links.agency_id", "gtfs:code", "gtfs:Agency", "exact name", 1.0,
+                               "http://x.org/agency/{links.agency_id}"), ("links.street", "links.city")),
+                         (_row("links.name", "gtfs:name", "gtfs:Agency", "linked", 1.0, "http://x.org/agency/{id}"),
+                          ("links.street", "links.city")),
+                         (_row("name", "gtfs:name", "gtfs:Agency", "exact name", 1.0, "http://x.org/agency/{id}"),
+                          ("street", "city")),
+                         (_row("links.name", "gtfs:name", "gtfs:Agency", "exact name", 1.0, "http://x.org/agency/{id}"),
+                          ("links.street",))):
+        rows = rows_with(one, members)
+        mark_one_column_entities(rows, [info], onto)
+        assert not any(r.review for r in rows), one.data_reference
+
+
 def test_a_foreign_key_written_as_a_literal_is_marked(monkeypatch):
     got = _map(ATTACK / "case.yaml", monkeypatch)
     technique = "http://w3id.org/sepses/vocab/ref/attack#Technique"
