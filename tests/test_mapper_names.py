@@ -11,7 +11,7 @@ import pytest
 from pipeline.manifest import load_manifest
 from pipeline.mappers import get_mapper, map_case
 from pipeline.mappers.offline.fit import range_kinds, value_kind
-from pipeline.mappers.offline.names import abbreviates, abbreviation_score, words
+from pipeline.mappers.offline.names import abbreviates, abbreviation_score, own_words, words
 from pipeline.ontology import load_ontology
 
 from helpers import SHOP_ONTOLOGY, write_shop_case
@@ -82,6 +82,16 @@ def test_abbreviations_elimination_language_column_and_no_copy_of_a_described_cl
 ])
 def test_spanish_words_and_cognates(name, expected):
     assert words(name) == expected
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("orgs", ["organisation"]), ("depts", ["department"]),    # an abbreviation's plural is the abbreviation
+    ("org_name", ["organisation", "name"]),
+    ("status", ["status"]), ("nos", ["nos"]),                # no plural of an abbreviation (_singular keeps them)
+])
+def test_plural_of_an_abbreviation_is_expanded(name, expected):
+    assert words(name) == expected
+    assert own_words("org_name", "orgs") == "name"
 
 
 def test_code_names_are_matched_by_values_only_and_never_guessed(tmp_path):

@@ -17,7 +17,7 @@ from pipeline.sources.columns import ColumnRecords
 from pipeline.sources.model import SourceData
 from pipeline.mappers.offline.jsonld import defines_other, type_iris
 from pipeline.mappers.offline.fit import MOSTLY_FITS, DomainIndex, domain_fits, range_kinds, value_kind
-from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, words
+from pipeline.mappers.offline.names import NameMatcher, is_code_name, own_words, singular, words
 from pipeline.mappers.offline.nested import parent
 from pipeline.mappers.offline.profile import MISSING_MARKERS
 
@@ -126,8 +126,15 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     # a file name made of generic words (datos.csv) names no class: the columns decide alone; so does the
     # member or element the records lie in when it is such a word (an API answer's `data`, `records`)
     it = (info.data.iterator or "").rstrip("]*[").split("/")[-1].split(".")[-1]
-    names = [n for n in (" ".join(w for w in words(text, expand=False) if w not in GENERIC_FILE_WORDS
-                                  and not w.isdigit()) for text in (info.stem, it if it != "$" else "")) if n]
+    # unless the element or member is named as a class of the vocabularies, word for word: each record is a
+    # <dataset> element, and under DCAT's dcat:Dataset the name says what it is. A file name keeps the rule
+    # (a file is a data set, an export, whatever its records are). A single letter (a.xml, b.xml) or a number
+    # is no word: its similarity to a class's name is noise, and the class would flip with it
+    named = {singular(n) for c in classes for n in matcher.names(c) if " " not in n}
+    names = [n for n in (" ".join(w for w in words(text, expand=False)
+                                  if (w not in GENERIC_FILE_WORDS or (element and singular(w) in named))
+                                  and len(w) > 1 and not w.isdigit())
+                         for text, element in ((info.stem, False), (it if it != "$" else "", True))) if n]
     names = [" ".join(words(n)) for n in names]
     # code names (X17) say nothing about the class: the file name and the kinds of their values decide
     refs = [r for r in info.refs if r not in info.fks and r != info.lang_col and not is_code_name(r)]

@@ -102,7 +102,7 @@ def words(text: str | None, expand: bool = True) -> list[str]:
 
     ``stopTimes`` -> ``["stop", "times"]``; ``agency_id`` -> ``["agency", "id"]``;
     ``cbc:AwardDate`` -> ``["award", "date"]`` (prefix dropped); ``fname`` ->
-    ``["first", "name"]`` when ``expand``.
+    ``["first", "name"]`` and ``orgs`` -> ``["organisation"]`` (an abbreviation's plural) when ``expand``.
     """
     if not text:
         return []
@@ -118,6 +118,10 @@ def words(text: str | None, expand: bool = True) -> list[str]:
     for i, w in enumerate(w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w):
         if expand and w in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[w].split())
+        elif expand and _singular(w) != w and _singular(w) in ABBREVIATIONS:
+            # the plural of an abbreviation is the same abbreviation (orgs.csv holds organisations): read
+            # unexpanded, its words would never meet the expanded ones of the file's own columns (org_name)
+            out.extend(ABBREVIATIONS[_singular(w)].split())
         elif expand and w in SPANISH:
             out.extend(SPANISH[w].split())
         elif expand and w in _SPANISH_STOP and 0 < i < len(parts) - 1:

@@ -412,7 +412,8 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     or codes of digits, as :func:`.fit.value_kind` reads them; not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
-    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property: one named as a
+    name, title or label, or one the column's name matches (:data:`MIN_SCORE`); with neither, no entity.
     Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
     value of this record is no key of those entities, and keying one by it would mint a copy.
     An attribute of an element mapped as a value (``height/@unit``) qualifies that value (its unit,
@@ -452,8 +453,11 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         if len(linked) > 1 and sim < LINKED_SCORE:
             continue
         props = [p for p in datatype_props if p not in used and domain_fits(ontology, p, cls) == 1.0]
-        cands = sorted(((max(_score(matcher, r, p, []), matcher.score("name", p)) * value_fit(ontology, p, values),
-                         str(p), p) for p in props), reverse=True)
+        # the text names the entity, so it fills a property that is a name (its names say name, title or
+        # label) or one the column's own name matches; a word merely spelled like "name" (foaf:age, 0.50)
+        # is neither, and asserting the text as its value states something the data never said
+        cands = sorted(((max(_score(matcher, r, p, []), matcher.score("name", p) if _is_name_property(matcher, p)
+                             else 0.0) * value_fit(ontology, p, values), str(p), p) for p in props), reverse=True)
         if not cands or cands[0][0] < MIN_SCORE:
             continue
         score, _, p = cands[0]
