@@ -3,6 +3,7 @@ before any work) ends it with one line and exit 130, not a traceback (nu18 inter
 traceback: 25-50 lines of traceback from ``build_parser``'s imports)."""
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -33,33 +34,31 @@ def test_signal_while_modules_load_is_one_line(sig, line) -> None:
     assert (done.returncode, done.stderr, done.stdout) == (130, line + "\n", "")
 
 
-def test_interrupt_inside_the_command_keeps_its_own_line(monkeypatch, capsys) -> None:
+def _main_running(command, monkeypatch) -> int:
+    """``kgc map`` in this process with ``command`` as the command's function: its exit code."""
     from pipeline import cli
-
-    def command(args):
-        raise KeyboardInterrupt("at stage materialize; kept: nothing")
     parser = cli.build_parser([])
     monkeypatch.setattr(cli, "build_parser", lambda full=None: parser)
     monkeypatch.setattr(parser, "parse_known_args", lambda argv: (
-        __import__("argparse").Namespace(func=command, verbose=False, quiet=True, command="map"), []))
-    assert cli.main(["map"]) == 130
+        argparse.Namespace(func=command, verbose=False, quiet=True, command="map"), []))
+    return cli.main(["map"])
+
+
+def test_interrupt_inside_the_command_keeps_its_own_line(monkeypatch, capsys) -> None:
+    def command(args):
+        raise KeyboardInterrupt("at stage materialize; kept: nothing")
+    assert _main_running(command, monkeypatch) == 130
     assert capsys.readouterr().err == "interrupted: at stage materialize; kept: nothing\n"
 
 
 def test_interruption_reraised_as_another_error_is_said_as_one(monkeypatch, capsys) -> None:
     # CPython 3.11 turns a Ctrl-C that lands in a class body's __set_name__ (an import) into a RuntimeError
-    from pipeline import cli
-
     def command(args):
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as exc:
             raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper' instance") from exc
-    parser = cli.build_parser([])
-    monkeypatch.setattr(cli, "build_parser", lambda full=None: parser)
-    monkeypatch.setattr(parser, "parse_known_args", lambda argv: (
-        __import__("argparse").Namespace(func=command, verbose=False, quiet=True, command="map"), []))
-    assert cli.main(["map"]) == 130
+    assert _main_running(command, monkeypatch) == 130
     assert capsys.readouterr().err == "interrupted\n"
 
 
