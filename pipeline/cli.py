@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.errors import InputError, PipelineError
+from pipeline.errors import InputError, PipelineError, interruption_in
 
 __all__ = ["main", "build_parser", "COMMANDS", "option_as_typed"]
 
@@ -187,8 +187,35 @@ class _LevelFormatter(logging.Formatter):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``kgc``; returns the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Entry point of ``kgc``; returns the exit code.
+
+    Ctrl-C (or SIGTERM) at any point, also while the command's modules load (the first seconds,
+    before any work), ends it with one line on stderr and exit 130, never a traceback.
+    """
+    global _HANDLER_PID
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        _HANDLER_PID = os.getpid()
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    started: list[bool] = []  # set by _main when the command itself starts
+    try:
+        code = _main(sys.argv[1:] if argv is None else list(argv), started)
+    except KeyboardInterrupt as exc:  # while the modules load or the options are read; or while a finding prints
+        early = "before the command started, nothing was done"
+        interrupted(exc if started else KeyboardInterrupt(f"{exc}; {early}" if str(exc) else early))
+        code = 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    if argv is None and threading.current_thread() is threading.main_thread():
+        # the command line's own process: its work and exit code are final, and Python's exit (finalizers,
+        # worker pools) can take seconds, in which a Ctrl-C would end it with 130 and no word
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
+
+
+def _main(argv: list[str], started: list[bool]) -> int:
+    """:func:`main` once its SIGTERM handler is installed; appends to ``started`` when the command starts."""
     command = _command(argv)
     parser = build_parser([command] if command else [])
     args, extra = parser.parse_known_args(argv)
@@ -206,14 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.verbose:
         # rdflib logs a traceback for every ill-typed literal it meets; the guards and SV2 report them
         logging.getLogger("rdflib.term").setLevel(logging.ERROR)
-    global _HANDLER_PID
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        _HANDLER_PID = os.getpid()
-        previous = signal.signal(signal.SIGTERM, _terminated)
     stdout = sys.stdout
     if not isinstance(stdout, _ReaderGone):
         sys.stdout = _ReaderGone(stdout)
+    started.append(True)
     try:
         return args.func(args)
     except InputError as exc:
@@ -234,10 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C: one line (what was kept, where), the shell's 128 + SIGINT
         interrupted(exc)
         return 130
+    except Exception as exc:
+        if (cause := interruption_in(exc)) is None:
+            raise
+        interrupted(cause)  # an interruption Python reraised as another error (pipeline.errors.interruption_in)
+        return 130
     finally:
         sys.stdout = stdout
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ __all__ = [
     "json_syntax_error",
     "not_utf8",
     "not_utf8_error",
+    "interruption_in",
 ]
 
 
@@ -188,3 +189,20 @@ def not_utf8_error(path, exc: UnicodeDecodeError, kind: type[InputError] = Input
     """
     line, why, expected = not_utf8(path, exc)
     return kind(f"{what + ': ' if what else ''}{why} (expected: {expected})", path=path, line=line)
+
+
+def interruption_in(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM, :func:`pipeline.cli.main`) behind ``exc``, ``None`` when there is none.
+
+    Python turns some interruptions into other errors: one landing while a class body is set up
+    (an import) comes out as ``RuntimeError: Error calling __set_name__ ...`` whose ``__cause__`` is the
+    ``KeyboardInterrupt`` (CPython 3.11; 3.12 adds a note instead). Such an error is the interruption,
+    not a crash of kgc, and is said as one. The chain of ``__cause__``/``__context__`` is followed.
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None

@@ -10,9 +10,37 @@ as ``<case>.interrupted/`` and treats ``<case>.previous/`` as the earlier run.
 from __future__ import annotations
 
 import shutil
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["aside", "replace", "begin", "end", "restore", "carry"]
+__all__ = ["aside", "replace", "begin", "end", "restore", "carry", "signals_held"]
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT (Ctrl-C) and SIGTERM back while the block runs, then let the first that came act as
+    it would have (its handler runs, e.g. ``KeyboardInterrupt``): files or folders that belong together
+    (a report's three files, a run's folder swap) are never left half replaced by an interruption. Keep
+    the block short (renames). Python runs signal handlers in the main thread, so the handlers are
+    swapped there for recording ones (blocking the signal with ``pthread_sigmask`` would not do: the
+    kernel hands a process's signal to any thread not blocking it, e.g. a library's). Outside the main
+    thread the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in held}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)  # None: set outside Python
+        if came:
+            signal.raise_signal(came[0])  # handled now, by the handler that was in place before the block
 
 
 def aside(folder: Path, suffix: str) -> Path:

@@ -27,7 +27,7 @@ from pipeline.materialize.distributed import BLOCK_SIZE, materialize_distributed
 from pipeline.materialize.document import materialize_document
 from pipeline.materialize.rml.locate import at_triples_map
 from pipeline.materialize.rml.normalize import document_base, normalize_rml
-from pipeline.rdffile import RDF_FORMATS, SYNTAX_NAMES, parse_error, parse_turtle
+from pipeline.rdffile import NTRIPLES, RDF_FORMATS, SYNTAX_NAMES, parse_error, parse_turtle
 from pipeline.sources.checks import check_logical_sources
 from pipeline.sources.engine_copy import json_engine_copies
 
@@ -181,7 +181,7 @@ def _turtle(src: Path, turtle: Path, statements: int, prefixes: tuple[tuple[str,
         g = Graph()
         for prefix, ns in prefixes:
             g.bind(prefix, ns)
-        g.parse(src, format="nt").serialize(turtle, format="turtle", encoding="utf-8")
+        g.parse(src, format=NTRIPLES).serialize(turtle, format="turtle", encoding="utf-8")
     else:
         with open(turtle, "wb") as out:
             pyoxigraph.serialize(pyoxigraph.parse(str(src), "application/n-triples"), out, "text/turtle")

@@ -11,14 +11,14 @@ import yaml
 from tqdm import tqdm
 
 from pipeline.commands import chosen_mapper, require_llm_settings
-from pipeline.errors import InputError
+from pipeline.errors import InputError, interruption_in
 from pipeline.llm import LLMSettings
 from pipeline.manifest import is_text_manifest, load_manifest
 from pipeline.materialize.data_errors import POLICIES
 from pipeline.mappers import DEFAULT_MAPPER, get_mapper, known_mappers
 from pipeline.report import case_entry, case_folders, write_report
 from pipeline.run.evaluate import validation_passed
-from pipeline.run.runner import RunConfig, run_case, versions
+from pipeline.run.runner import RunConfig, RunInterrupted, run_case, versions
 from pipeline.scoring.mapping import write_scenario_markdown
 from pipeline.validation.loss import coverage_loss
 
@@ -149,29 +149,55 @@ def _cmd_run(args: argparse.Namespace) -> int:
     tqdm.monitor_interval = 0
     bar = tqdm(cases, desc="cases", unit="case", disable=True if args.quiet else None, file=sys.stderr)
     lines = StageLines(enabled=not args.quiet and sys.stderr.isatty())
-    for case in bar:
-        def progress(stage: str, c=case) -> None:
-            bar.set_postfix_str(f"{c.name}: {stage}")
-            lines.start(f"{c.scenario}/{c.name}", stage)
-        result = run_case(case, config, progress=progress)
-        lines.end()
-        runs.append(result)
-        tqdm.write(result.summary())
-        if result.mapping_report is not None:
-            mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
+    try:
+        for case in bar:
+            def progress(stage: str, c=case) -> None:
+                bar.set_postfix_str(f"{c.name}: {stage}")
+                lines.start(f"{c.scenario}/{c.name}", stage)
+            result = run_case(case, config, progress=progress)
+            lines.end()
+            runs.append(result)
+            tqdm.write(result.summary())
+            if result.mapping_report is not None:
+                mapping_reports.setdefault(case.scenario, []).append(result.mapping_report)
+    except RunInterrupted:  # inside a case: its own line says where its files and the earlier run are
+        raise
+    except KeyboardInterrupt as exc:  # between two cases (a summary line printing)
+        ended = ", ".join(f"{r.case.scenario}/{r.case.name}" for r in runs) or "none"
+        raise KeyboardInterrupt(f"{exc}; " * bool(str(exc)) + f"between cases: the folders of the cases that ended "
+                                f"({ended}) are this run's; no report was written") from None
     for scenario in (dict.fromkeys(r.case.scenario for r in runs) if args.evaluate else ()):
         out = Path(args.out) / scenario
-        # every case whose artifacts are in the folder: a run of one case keeps the others in the report
-        entries = [case_entry(f, out, earlier_run=earlier) for f, earlier in
-                   case_folders(out, [r.folder for r in runs if r.case.scenario == scenario])]
-        paths = write_report(entries, out, stem="report", meta=_report_meta(config))
-        print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
-              f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
-        print(paths["console"])
-        if mapping_reports.get(scenario):
-            md = write_scenario_markdown(mapping_reports[scenario], out, scenario)
-            print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
+        written = False
+        try:
+            # every case whose artifacts are in the folder: a run of one case keeps the others in the report
+            entries = [case_entry(f, out, earlier_run=earlier) for f, earlier in
+                       case_folders(out, [r.folder for r in runs if r.case.scenario == scenario])]
+            paths = write_report(entries, out, stem="report", meta=_report_meta(config))
+            written = True
+            print(f"\n{scenario}: mapping level (BLINKG task F1 vs gold table) next to graph level "
+                  f"(SA2 property F1 vs gold KG); n/a = no independent gold. Report: {paths['html']}")
+            print(paths["console"])
+            if mapping_reports.get(scenario):
+                md = write_scenario_markdown(mapping_reports[scenario], out, scenario)
+                print(f"mapping-level tasks x P/R/F1 (raw and post-processed): {md}")
+        except Exception as exc:  # an interruption Python reraised as another error (an import's class body)
+            if (cause := interruption_in(exc)) is None:
+                raise
+            raise KeyboardInterrupt(_report_interrupted(str(cause), out, written)) from None
+        except KeyboardInterrupt as exc:  # the cases ended: say which report files are this run's
+            raise KeyboardInterrupt(_report_interrupted(str(exc), out, written)) from None
     return _run_exit_code(runs)
+
+
+def _report_interrupted(signal_said: str, out: Path, written: bool) -> str:
+    """The one line of a run interrupted while it wrote a scenario's report (``write_report`` replaces
+    report.json, .md and .html together: all of them are this run's or none)."""
+    head = f"{signal_said}; " if signal_said else ""
+    if written:
+        return f"{head}after the report was written: the cases' folders and {out}/report.json, .md, .html are this run's"
+    return (f"{head}while the report was written: the cases' folders are this run's, {out}/report.json, .md, "
+            f".html are not (the earlier run's, if any); run the command again to write them")
 
 
 def add_run_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

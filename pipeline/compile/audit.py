@@ -46,7 +46,7 @@ from pipeline.validation.terms import check_langtag
 
 __all__ = ["AuditResult", "audit_table", "resolve_source", "IRI_MARKERS", "check_xpath", "language_reference",
            "iri_template",
-           "review_finding", "is_language_tag", "closest_language_tag"]
+           "review_finding", "is_language_tag", "closest_language_tag", "closest_reference"]
 
 
 _XPATH_CHECK = etree.XPath  # compile-only syntax check
@@ -94,10 +94,17 @@ def check_xpath(expr: str, namespaces: dict[str, str]) -> str | None:
     return None
 
 
-def _closest(value: str, options: list[str]) -> str | None:
+def closest_reference(value: str, options: list[str]) -> str | None:
+    """The option (a column/path name, a function name) most like ``value`` by edit distance
+    (rapidfuzz's ``fuzz.ratio``, 0-100) with case ignored, ``None`` below 50 or without options.
+
+    Case is ignored in the comparison because a case-only change is the commonest slip in a hand-typed
+    name (``{ID}`` for ``id``; ratio 0 letter by letter, though every letter is right); the option is
+    returned as the source spells it.
+    """
     if not options:
         return None
-    best = process.extractOne(value, options, scorer=fuzz.ratio)
+    best = process.extractOne(value, options, scorer=fuzz.ratio, processor=str.casefold)
     return best[0] if best and best[1] >= 50 else None
 
 
@@ -418,7 +425,7 @@ def _audit_row(row: MappingRow, table: MappingTable, ontology: Ontology, src: So
         names = [name for name, _ in TABLE_FUNCTIONS]
         a.add("function_name", f"function {row.function_name!r} is unknown",
               f"a function of the table ({', '.join(names)}) or a value map in Function Output",
-              _closest(row.function_name, names))
+              closest_reference(row.function_name, names))
     prop_iri = ontology.expand(row.ontology_property) if row.ontology_property else None
     if prop_iri is not None and ontology.kind(prop_iri) in ("object_property", "datatype_property", "property"):
         _outside_domain(a, row, prop_iri)
@@ -626,7 +633,7 @@ def _audit_language(a: _RowAudit, row: MappingRow, src: SourceData | None) -> No
         return
     if src is not None and not src.has_reference(ref):
         a.add("language_tag", f"language tag reference {ref!r} is no column/path of {_shown(src)}",
-              f"a column/path of {_shown(src)}", _closest(ref, src.references))
+              f"a column/path of {_shown(src)}", closest_reference(ref, src.references))
         return
     if src is not None and src.source.format == "xml" and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add("language_tag", f"language tag reference {ref!r}: {reason}",
@@ -721,7 +728,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
         reason = check_xpath(ref, src.namespaces)
         if reason:
             a.add(column, f"{what} {ref!r}: {reason}{_prefix_of_namespace(ref, src, a.ontology.prefixes)}",
-                  "a well-formed XPath of the source", _renamed(ref, src, a.ontology.prefixes) or _closest(ref, options))
+                  "a well-formed XPath of the source", _renamed(ref, src, a.ontology.prefixes) or closest_reference(ref, options))
             return
         named = _LOCAL_NAME.sub(lambda m: _bound_name(m.group(1), src), ref)
         if column == "data_reference" and named != ref:
@@ -732,7 +739,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
             return
     if not src.has_reference(ref) and src.json_path_values(ref) is not None:  # a JSONPath that parses
         a.add(column, f"{what} {ref!r} selects no value (a string, number or boolean) in any record of {_shown(src)}",
-              "a JSONPath selecting values of the record", _closest(ref, options))
+              "a JSONPath selecting values of the record", closest_reference(ref, options))
         return
     if not src.has_reference(ref):
         hint = ""
@@ -740,7 +747,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
             uri, prefix = next(iter(src.default_prefixes.items()))
             hint = f" (its elements are in the default namespace <{uri}>, bound to '{prefix}:')"
         a.add(column, f"{what} {ref!r} is no column/path of {_shown(src)}{hint}",
-              f"a column/path of {_shown(src)}", _closest(ref, options))
+              f"a column/path of {_shown(src)}", closest_reference(ref, options))
         return
     if is_xml and (bound := src.bind(ref)) != ref:
         uri = next((u for u, p in src.default_prefixes.items() if f"{p}:" in bound), "")
@@ -753,7 +760,7 @@ def _check_reference(a: _RowAudit, column: str, what: str, ref: str, src: Source
               next((f.candidate for f in src.findings if f.column == "reference" and f.value == ref), None))
     elif is_xml and (reason := xml_reference_issue(ref, src.namespaces)):
         a.add(column, f"{what} {ref!r}: {reason}", "a path of plain steps, ending in /@attribute at most",
-              _closest(re.sub(r"\[[^\]]*\]", "", ref), options))
+              closest_reference(re.sub(r"\[[^\]]*\]", "", ref), options))
 
 
 def _audit_references(a: _RowAudit, row: MappingRow, src: SourceData) -> None:

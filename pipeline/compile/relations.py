@@ -12,6 +12,7 @@ import re
 
 from rdflib import URIRef
 
+from pipeline.compile.audit import closest_reference
 from pipeline.compile.context import PlanContext
 from pipeline.compile.parts import is_position, position_beside_other_part
 from pipeline.compile.model import ObjectSpec, PredicateObject, Term, TriplesMapPlan, term_references
@@ -48,8 +49,18 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
         parent = _conventional_parent(ctx, row, tm, target, [] if identity else alternatives,
                                       keys if identity else [])
         if parent is None:
-            ctx.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} "
-                     "(no row has it as entity class)", "a class with a subject template in the table")
+            # a misspelt join column is said too: it, not the missing class, may be what the user must fix
+            for m, c in _missing_join_columns(ctx, [pr for alt in alternatives for pr in alt], [src]):
+                ctx.find(row, "join_condition", f"join condition names no such column: {m}",
+                         "child.column==parent.column", c)
+            left = [r.line for r in ctx.audit.dropped if r.entity_class and target is not None
+                    and ctx.onto.expand(split_class_alternatives(r.entity_class)[0]) == target]
+            many = len(left) > 1
+            why = (f"line{'s' * many} {', '.join(map(str, left))}, the row{'s' * many} with it as entity class, "
+                   f"{'are' if many else 'is'} left out: see {'their' if many else 'its'} errors"
+                   if left else "no row has it as entity class")
+            ctx.find(row, "related_entity_class", f"no TriplesMap generates {row.related_entity_class} ({why})",
+                     "a class with a subject template in the table")
             return None
         parents = [parent]
     parent = parents[0]
@@ -70,18 +81,35 @@ def relation_objects(ctx: PlanContext, row: MappingRow, tm: TriplesMapPlan) -> l
     for alt in alternatives:
         joins = _orient(alt, src, parent.source)
         if joins is None:
-            missing = sorted({f"{p.child_source or '?'}.{p.child_ref}" for p in alt
-                              if not (src.has_reference(p.child_ref) or parent.source.has_reference(p.child_ref))}
-                             | {f"{p.parent_source or '?'}.{p.parent_ref}" for p in alt
-                                if not (src.has_reference(p.parent_ref) or parent.source.has_reference(p.parent_ref))})
-            why = f"; no such column: {', '.join(missing)}" if missing else ""
+            missing = _missing_join_columns(ctx, alt, [src, parent.source])
+            why = f"; no such column: {', '.join(m for m, _ in missing)}" if missing else ""
             ctx.find(row, "join_condition", f"join condition does not connect {src.source.path.name} "
                      f"and {parent.source.path.name} with existing columns{why}",
-                     "child.column==parent.column")
+                     "child.column==parent.column", ", ".join(c for _, c in missing if c) or None)
             return None
         target_tm = join_twin(ctx, parent) if parent.source is src and all(c == p for c, p in joins) else parent
         objects.append(ObjectSpec(parent=target_tm.id, joins=joins))
     return objects
+
+
+def _missing_join_columns(ctx: PlanContext, pairs: list[JoinPair],
+                          sources: list[SourceData]) -> list[tuple[str, str | None]]:
+    """The sides of ``pairs`` naming a column that is in none of the files they may mean, each as
+    ``("<file>.<column>", closest valid or None)``, sorted. A side is looked up in the file its prefix
+    names (``people.orgg``: people.csv, among every source of the case), else in ``sources``; its
+    closest valid is that file's column most like it (:func:`pipeline.compile.audit.closest_reference`),
+    written as the side is (``people.org``)."""
+    by_stem = {s.source.stem.lower(): s for s in [*ctx.audit.row_sources.values(), *ctx.sources]}
+    out = set()
+    for name, ref in {(p.child_source, p.child_ref) for p in pairs} | {(p.parent_source, p.parent_ref) for p in pairs}:
+        named = by_stem.get((name or "").lower())
+        files = [named] if named is not None else sources
+        if any(f.has_reference(ref) for f in files):
+            continue
+        options = [r for f in files for r in f.references]
+        near = closest_reference(ref, options)
+        out.add((f"{name or '?'}.{ref}", f"{name}.{near}" if near and name else near))
+    return sorted(out)
 
 
 def join_twin(ctx: PlanContext, parent: TriplesMapPlan) -> TriplesMapPlan:

@@ -30,7 +30,7 @@ from rdflib.term import Node
 
 from pipeline.errors import InputError
 from pipeline.materialize.rml.vocabulary import REF_NS, RML
-from pipeline.sources.engine_copy import original_of
+from pipeline.sources.engine_copy import DerivedOrigin, derived_origin, original_of
 from pipeline.sources.folders import folder_members
 
 __all__ = ["POLICIES", "DataError", "policy", "stopping", "logical_sources", "located", "dropped_value", "value_place"]
@@ -221,6 +221,11 @@ def _place(path: Path, src: str, value: str) -> tuple[str, str | None]:
     (:func:`~pipeline.sources.folders.folder_members`), and of another engine copy, in the file it was
     written from (:func:`~pipeline.sources.engine_copy.original_of`): not in the copy, which the user did
     not write."""
+    origin = derived_origin(path)
+    if origin is not None:  # kgc's records of the user's file: the record holding the value, in that file
+        at = _derived_record(path, origin, lambda record: value in record.values()
+                             or any(isinstance(v, list) and value in v for v in record.values()))
+        return str(origin.file), at[1] if at else None
     members = folder_members(path)
     if members is None:
         user = original_of(path)  # an engine copy's lines are not the user's: the file it was written from
@@ -230,6 +235,21 @@ def _place(path: Path, src: str, value: str) -> tuple[str, str | None]:
         if place is not None:
             return str(member), place
     return src, None
+
+
+def _derived_record(path: Path, origin: DerivedOrigin, holds) -> tuple[int, str] | None:
+    """``(index, place)`` of the first record of the derived source ``path`` for which ``holds(record)``
+    (the record as a dict); ``place`` is where it starts in the user's file (``line 4``), else its
+    ordinal (``record 3``, where the format keeps no line); ``None`` when no record holds it."""
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for i, record in enumerate(records if isinstance(records, list) else []):
+        if isinstance(record, dict) and holds(record):
+            place = origin.places[i] if i < len(origin.places) else None
+            return i, place or f"record {i + 1}"
+    return None
 
 
 def located(err: DataError, g: Graph, sources: dict[str, str], base: Path | None = None) -> DataError:
@@ -338,6 +358,13 @@ def _subject_record(g: Graph, sources: dict[str, str], subject: str, base: Path 
             continue
         value = unquote(subject[len(m.group(1)):len(subject) - len(m.group(3))])
         path = Path(src) if Path(src).is_absolute() or base is None else base / src
+        origin = derived_origin(path)
+        if origin is not None:  # the record whose key holds the value, named by the user's reference
+            key = m.group(2)
+            at = _derived_record(path, origin, lambda record: record.get(key) == value)
+            if at is not None:
+                return f"record {origin.references.get(key, key)}={value!r} in {origin.file.name} {at[1]}"
+            continue
         where, place = _place(path, src, value)
         if place is not None:
             return f"record {m.group(2)}={value!r} in {Path(where).name} {place}"

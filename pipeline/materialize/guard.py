@@ -47,7 +47,7 @@ from pipeline.materialize.output import Runs, row_count
 from pipeline.materialize.rml.vocabulary import BNODE_NS, REF_NS
 from pipeline.validation.terms import check_iri, check_langtag, check_literal
 
-__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "shown", "NO_BASE", "BAD_PERCENT",
+__all__ = ["ENGINE_INTEGER", "Guard", "Verdict", "split_statement", "shown", "NO_BASE", "EMPTY_LANGUAGE", "BAD_PERCENT",
            "FAST_IRI_TOKEN", "screen", "is_constant", "statement_texts", "column_rows"]
 
 #: Stand-in datatype for ``xsd:integer`` in engine copies written by earlier kgc versions; read as ``xsd:integer``.
@@ -55,6 +55,9 @@ ENGINE_INTEGER = "https://w3id.org/kgc-pipeline/engine#integer"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_INTEGER, _XSD_STRING = _XSD + "integer", _XSD + "string"
 ILL_IRI, NOT_NT = "relative or illegal IRI", "not a valid N-Triples statement"
+#: A literal written with ``@`` and no tag: a language map whose value was empty (BCP 47 has no empty tag).
+EMPTY_LANGUAGE = "empty language tag (the language map gave an empty value)"
+_EMPTY_TAG = re.compile(r'"(?:[^"\\]|\\.)*"@')
 #: A reference-valued IRI whose value is no absolute IRI while the mapping has no base IRI.
 NO_BASE = f"{ILL_IRI} (the value is no absolute IRI and there is no base IRI to put before it: give --base-iri)"
 #: a value that starts with an IRI scheme (RFC 3987 / 3986 section 3.1): the base IRI is no part of it
@@ -272,6 +275,8 @@ class Guard:
             quad = next(iter(pyoxigraph.parse(io.BytesIO(_PROBE[position].format(token).encode("utf-8")),
                                               "application/n-quads")))
         except (SyntaxError, ValueError, StopIteration) as exc:
+            if position == 2 and _EMPTY_TAG.fullmatch(token):
+                return Verdict(None, EMPTY_LANGUAGE)
             return Verdict(None, ILL_IRI if "IRI" in str(exc) else NOT_NT)
         parsed = (quad.subject, quad.predicate, quad.object, quad.graph_name)[position]
         if isinstance(parsed, pyoxigraph.NamedNode):

@@ -35,6 +35,7 @@ from pipeline.errors import RMLError
 from pipeline.materialize.rdfjson import serialize_rdfjson
 from pipeline.materialize.rml.check import gather_members, node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import RML
+from pipeline.rdffile import NQUADS
 
 __all__ = ["LogicalTarget", "TargetPlan", "split_targets", "check_target_paths", "write_target", "SERIALIZATIONS"]
 
@@ -213,14 +214,14 @@ def _serialize(nquads: bytes, target: LogicalTarget) -> bytes:
             return b"".join(f"{q.subject} {q.predicate} {q.object} .\n".encode("utf-8")
                             for q in pyoxigraph.parse(io.BytesIO(nquads), "application/n-quads"))
         ds = Dataset()
-        ds.parse(data=nquads.decode("utf-8"), format="nquads")
+        ds.parse(data=nquads.decode("utf-8"), format=NQUADS)
         return "".join(f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o, _ in ds.quads()).encode("utf-8")
     if fmt == "trig":
         out = io.BytesIO()
         pyoxigraph.serialize(pyoxigraph.parse(io.BytesIO(nquads), "application/n-quads"), out, "application/trig")
         return out.getvalue()
     ds = Dataset()
-    ds.parse(data=nquads.decode("utf-8"), format="nquads")
+    ds.parse(data=nquads.decode("utf-8"), format=NQUADS)
     if fmt == "json-ld":
         return ds.serialize(format="json-ld").encode("utf-8")
     triples = Graph()

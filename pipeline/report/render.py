@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jinja2
 
+from pipeline.outfolder import signals_held
 from pipeline.report.build import build_report, console_table, fmt, mean_cell, table_rows
 from pipeline.report.plots import plot_f1_png, plot_tasks_png
 
@@ -61,7 +63,24 @@ def write_report(cases: Sequence[Mapping[str, Any]], out_dir: str | Path, stem: 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / f"{stem}.json", "markdown": out / f"{stem}.md", "html": out / f"{stem}.html"}
-    paths["json"].write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    paths["markdown"].write_text(to_markdown(report), encoding="utf-8")
-    paths["html"].write_text(to_html(report), encoding="utf-8")
+    texts = {"json": json.dumps(report, indent=2, default=str), "markdown": to_markdown(report), "html": to_html(report)}
+    _replace_together({paths[k]: text for k, text in texts.items()})
     return {**paths, "console": console_table(report)}  # type: ignore[dict-item]
+
+
+def _replace_together(files: dict[Path, str]) -> None:
+    """Write ``files`` (path -> UTF-8 text) so that they are all the new ones or all the earlier ones,
+    also when Ctrl-C or ``kill`` comes meanwhile: each is written beside its place (``.<name>.part``), then
+    the renames (``os.replace``, atomic on POSIX) run with SIGINT and SIGTERM held back
+    (:func:`pipeline.outfolder.signals_held`), so a report's page never describes another run than its
+    JSON and Markdown. A signal that came is handled after them."""
+    parts = {path: path.with_name(f".{path.name}.part") for path in files}
+    try:
+        for path, text in files.items():
+            parts[path].write_text(text, encoding="utf-8")
+        with signals_held():
+            for path, part in parts.items():
+                os.replace(part, path)
+    finally:
+        for part in parts.values():
+            part.unlink(missing_ok=True)

@@ -36,7 +36,7 @@ from pipeline.manifest import Case
 from pipeline.materialize.materializer import materialize
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.ontology import Ontology
-from pipeline.rdffile import RemoteContextError, load_graph, ntriples_copy
+from pipeline.rdffile import NTRIPLES, RemoteContextError, load_graph, ntriples_copy
 from pipeline.scoring.gold_graph import gold_vocabulary_findings
 from pipeline.scoring.graph import (Alignment, align_entities, keys_from_local_names, keys_from_templates,
                                     load_competency_questions, score_graph)
@@ -162,7 +162,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
             shutil.copyfile(cache / name, gold_dir / name)
         here = str(gold_dir)
         findings = [Finding(**{**f, "file": f["file"].replace(_GOLD_DIR, here)}) for f in meta["findings"]]
-        return GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), meta["templates"], findings,
+        return GoldKG(Graph().parse(gold_dir / "kg.nt", format=NTRIPLES), meta["templates"], findings,
                       meta["rows_dropped"])
     table = read_table(case.gold_table)
     compiled = compile_table(table, ontology, case, sources)
@@ -175,7 +175,7 @@ def gold_kg(case: Case, ontology: Ontology, sources: list[SourceData], folder: P
     mat.write(gold_dir / "kg.nt")
     findings = [dataclasses.replace(f, stage="gold", message="gold table: " + f.message)
                 for f in [*compiled.findings, *mat.findings] if f.severity in ("error", "warning")]
-    gold = GoldKG(Graph().parse(gold_dir / "kg.nt", format="nt"), subject_templates(compiled.plan), findings,
+    gold = GoldKG(Graph().parse(gold_dir / "kg.nt", format=NTRIPLES), subject_templates(compiled.plan), findings,
                   len(table) - len(compiled.plan.compiled_lines))
     if cache is not None:
         try:
@@ -496,8 +496,8 @@ def _parse_nt(path: Path) -> Graph:
     with path.open("rb") as fh:
         bom = fh.read(3) == b"\xef\xbb\xbf"
     if bom:
-        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format="nt", bnode_context=_FileLabels())
-    return Graph().parse(path, format="nt", bnode_context=_FileLabels())
+        return Graph().parse(data=path.read_text(encoding="utf-8-sig"), format=NTRIPLES, bnode_context=_FileLabels())
+    return Graph().parse(path, format=NTRIPLES, bnode_context=_FileLabels())
 
 
 def validation_passed(validation: dict[str, Any]) -> bool:

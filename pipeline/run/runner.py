@@ -43,7 +43,7 @@ from typing import Any, Callable
 from pipeline.errors import InputError, PipelineError
 from pipeline.findings import Finding
 from pipeline.manifest import Case
-from pipeline.outfolder import aside, begin, carry, replace
+from pipeline.outfolder import aside, begin, carry, replace, signals_held
 from pipeline.run.case import CaseRun, RunConfig, finish, versions
 from pipeline.run.evaluate import mapping_scores
 from pipeline.run.stages import (STAGES, State, compare_graphs, gold_diff, graph_counts, is_self_replay, mapping_level,
@@ -222,33 +222,35 @@ def run_case(case: Case, config: RunConfig = RunConfig(),
             run is back in place (see the module docstring).
     """
     folder = config.out_dir / case.scenario / case.name
-    previous = begin(folder)  # the earlier run waits aside until this one ends
-    if config.mapper_options.get("table"):  # a table edited inside the run's own folder: read where it was
-        carry(Path(config.mapper_options["table"]), folder, previous)
     run = CaseRun(case, folder, config={"mapper": config.mapper, "mapper_options": config.mapper_options,
                                         "processes": config.processes, "out_dir": str(config.out_dir),
                                         "evaluate": config.evaluate})
     state = State()
     where = {"stage": "start"}
-    try:
+    previous = begin(folder)  # the earlier run waits aside until this one ends
+    try:  # from here until run.json is written, Ctrl-C puts the earlier run back and says where this one is
+        if config.mapper_options.get("table"):  # a table edited inside the run's own folder: read where it was
+            carry(Path(config.mapper_options["table"]), folder, previous)
         if _stages(run, state, config, STAGES[:2], progress, where):
             if len(state.results) > 1:
                 _run_many(run, state, config, progress, where)
             else:
                 _stages(run, state, config, STAGES[2:], progress, where)
                 _after_failure(run, state, config)
+        where["stage"] = "the end (run.json)"
+        finish(run)
     except KeyboardInterrupt:
         raise _interrupted(run, previous, where["stage"]) from None
-    finish(run)
-    if previous is not None and run.status == "failed":
-        # a failed run (bad input, an unreachable LLM server, a crash) loses nothing already written:
-        # the earlier run comes back, this one's audit, run.json and stages so far wait in <case>.failed/
-        kept = aside(folder, ".failed")
-        replace(folder, kept)
-        previous.rename(folder)
-        run.folder = kept
-    else:
-        if previous is not None:
-            shutil.rmtree(previous, ignore_errors=True)
-        shutil.rmtree(aside(folder, ".failed"), ignore_errors=True)  # an older bad-input run: superseded
+    with signals_held():  # the folders' swap is whole: this run in place (or aside when it failed), never half
+        if previous is not None and run.status == "failed":
+            # a failed run (bad input, an unreachable LLM server, a crash) loses nothing already written:
+            # the earlier run comes back, this one's audit, run.json and stages so far wait in <case>.failed/
+            kept = aside(folder, ".failed")
+            replace(folder, kept)
+            previous.rename(folder)
+            run.folder = kept
+        else:
+            if previous is not None:
+                shutil.rmtree(previous, ignore_errors=True)
+            shutil.rmtree(aside(folder, ".failed"), ignore_errors=True)  # an older bad-input run: superseded
     return run

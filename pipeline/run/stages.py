@@ -31,7 +31,7 @@ from pipeline.materialize.materializer import write_engine_config
 from pipeline.materialize.rml.normalize import normalize_rml
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX
 from pipeline.ontology import load_ontology
-from pipeline.rdffile import load_graph
+from pipeline.rdffile import NTRIPLES, load_graph
 from pipeline.validation.shacl import check_shapes
 from pipeline.run.case import CaseRun, RunConfig, write_json
 from pipeline.run.evaluate import (GoldKG, case_competency_questions, entity_alignment, gold_kg, graph_scores,
@@ -145,7 +145,7 @@ class State:
         materialize (``--no-evaluate``) never pays for it (at 1.2M triples, 8x the CPU time and 5x the
         memory of the materialize stage itself)."""
         if self.kg is None:
-            self.kg = Graph().parse(self.kg_file, format="nt")
+            self.kg = Graph().parse(self.kg_file, format=NTRIPLES)
         return self.kg
 
 

@@ -50,6 +50,7 @@ import re
 import tarfile
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -67,7 +68,7 @@ from pipeline.sources.namespaces import (KNOWN_XML_NAMESPACES, declare_on_root, 
 
 __all__ = ["EngineCopy", "original_of", "copies_folder", "scratch_folder", "csv_dialect", "csv_copy", "json_copy", "xml_utf8_copy", "declare_prefixes",
            "bind_default_namespaces", "one_prefix_per_namespace", "json_engine_copies", "decoded_copy", "COMPRESSIONS", "JSON_LINES_SUFFIXES",
-           "is_json_lines", "json_lines_copy", "parse_json_lines"]
+           "is_json_lines", "json_lines_copy", "parse_json_lines", "DerivedOrigin", "remember_derived", "derived_origin"]
 
 
 def copies_folder(beside: Path) -> Path:
@@ -111,6 +112,36 @@ def original_of(path: str | Path) -> Path:
         seen.add(key)
         here = _ORIGINALS[key]
     return here
+
+
+@dataclass(frozen=True)
+class DerivedOrigin:
+    """What a derived source (:data:`~pipeline.materialize.rml.vocabulary.DERIVED_SUFFIX`, one JSON object
+    per record of one logical source, under keys kgc names) stands for in the user's terms.
+
+    Attributes:
+        file: the user's file the records were read from (through every copy, :func:`original_of`).
+        references: key -> the reference or template of the user's mapping it holds (``k0_id`` -> ``id``).
+        places: per record, in the derived file's order, where it starts in ``file`` (``line 4``), or
+            ``None`` where the format gives no line (JSON).
+    """
+
+    file: Path
+    references: dict[str, str]
+    places: list[str | None]
+
+
+_DERIVED: dict[Path, DerivedOrigin] = {}
+
+
+def remember_derived(path: Path, origin: DerivedOrigin) -> None:
+    """Record that the derived source ``path`` (written by this process) stands for ``origin``."""
+    _DERIVED[Path(path).resolve()] = origin
+
+
+def derived_origin(path: str | Path) -> DerivedOrigin | None:
+    """The :class:`DerivedOrigin` of a derived source this process wrote, ``None`` for any other file."""
+    return _DERIVED.get(Path(path).resolve())
 
 
 class EngineCopy:

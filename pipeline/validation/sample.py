@@ -39,7 +39,7 @@ import pyoxigraph
 from rdflib import Graph
 
 from pipeline.materialize.output import count_lines
-from pipeline.rdffile import line_chunks
+from pipeline.rdffile import NTRIPLES, line_chunks
 
 __all__ = ["FULL_LIMIT", "SAMPLE_TRIPLES", "MIN_PER_STRATUM", "count_triples", "SubjectSample", "subject_sample"]
 
@@ -138,7 +138,7 @@ class SubjectSample:
         for o in sorted(objects, key=str):
             lines.extend(f"{o} {_RDF_TYPE} {c} ." for c in self.types.get(o, ()))
         graph = Graph(bind_namespaces="none")
-        graph.parse(data="\n".join(lines) + "\n", format="nt")
+        graph.parse(data="\n".join(lines) + "\n", format=NTRIPLES)
         coverage = {"mode": "sample",
                     "method": (f"subjects by a BLAKE2b hash (rate {self.rate:.4f}) plus the first "
                                f"{self.min_per_stratum} subjects of each class and predicate; all their triples "

@@ -52,6 +52,7 @@ from pipeline.materialize.limits import xml_reference_issue
 from pipeline.materialize.rml.check import node_name, triples_maps
 from pipeline.materialize.rml.vocabulary import DERIVED_SUFFIX, KGC, RML
 from pipeline.materialize.views.functions import FunctionCaller, is_true
+from pipeline.sources.engine_copy import DerivedOrigin, original_of, remember_derived
 from pipeline.materialize.views.records import FORMULATIONS, Iteration, Source, Value, iterate, read_document
 from pipeline.materialize.views.view import (PLACEHOLDER, Expression, ExpressionField, IterableField, LogicalView,
                                              ViewError, ViewIteration, ViewJoin, expand_template, template_references,
@@ -465,6 +466,14 @@ def derive_sources(g: Graph, folder: Path, where: str, natural: bool = True,
             raise RMLError(f"TriplesMap {tm_names}: {exc}", path=where) from exc
         digest = hashlib.sha1(str(ls).encode("utf-8")).hexdigest()[:8]
         path = write_derived(rows, folder / f"{stem}.{digest}{DERIVED_SUFFIX}")
+        if g.value(ls, RML.viewOn) is None and g.value(ls, RML.source) is not None:
+            # a drop in the derived file is told in the user's file, record and reference (data_errors);
+            # a view's rows are no records of one file, so they keep the derived file's names
+            remember_derived(path, DerivedOrigin(
+                original_of(Path(str(g.value(ls, RML.source)))),
+                {key: getattr(exprs[sig], "reference", None) or getattr(exprs[sig], "template", None) or key
+                 for sig, key in keys.items()},
+                [f"line {it.line}" if it.line else None for it in its]))
         if names is not None:
             origin = _origin(g, ls)
             for sig, key in keys.items():

@@ -117,9 +117,15 @@ class Source:
 
 
 class Iteration:
-    """One logical iteration: evaluates references (:meth:`values`)."""
+    """One logical iteration: evaluates references (:meth:`values`).
+
+    Attributes:
+        line: the 1-based line of the source file the record starts on (a CSV record, an XML element),
+            ``None`` where the parsed document keeps no line (JSON, a view's row, a SPARQL solution).
+    """
 
     formulation = ""
+    line: int | None = None
 
     def values(self, reference: str) -> list[Value]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -225,6 +231,7 @@ class _XML(Iteration):
     def __init__(self, element: Any, namespaces: dict[str, str], nulls: frozenset[str],
                  default: str | None = None) -> None:
         self.element, self.namespaces, self.nulls, self.default = element, namespaces, nulls, default
+        self.line = element.sourceline  # lxml's: the line of the element's start tag (None when built in memory)
 
     def values(self, reference: str) -> list[Value]:
         try:
@@ -257,8 +264,8 @@ class _XML(Iteration):
 class _Row(Iteration):
     formulation = "CSV"
 
-    def __init__(self, row: dict[str, str], nulls: frozenset[str], where: str) -> None:
-        self.row, self.nulls, self.where = row, nulls, where
+    def __init__(self, row: dict[str, str], nulls: frozenset[str], where: str, line: int | None = None) -> None:
+        self.row, self.nulls, self.where, self.line = row, nulls, where, line
 
     def values(self, reference: str) -> list[Value]:
         if reference not in self.row:
@@ -320,7 +327,8 @@ def read_document(source: Source) -> Any:
 
 def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, dict[str, str]]]:
     """``(line, record)`` of CSV text (RFC 4180, header first; blank lines skipped; a name the header
-    repeats holds its first cell, as the engine, pandas, reads it).
+    repeats holds its first cell, as the engine, pandas, reads it); ``line``: the 1-based line the record
+    starts on (a quoted field may span lines).
 
     Raises:
         InputError: with ``strict``, a record whose field count differs from the header's
@@ -330,7 +338,9 @@ def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, 
     header = next(reader, None)
     if header is None:
         return
+    end = reader.line_num  # the line the previous row ended on
     for fields in reader:
+        start, end = end + 1, reader.line_num
         if not fields:
             continue
         if len(fields) != len(header):
@@ -342,7 +352,7 @@ def csv_rows(text: str, where: str, strict: bool = True) -> Iterator[tuple[int, 
         record: dict[str, str] = {}
         for name, value in zip(header, fields):  # a repeated name: its first cell, as the engine reads it
             record.setdefault(name, value)
-        yield reader.line_num, record
+        yield start, record
 
 
 def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces: dict[str, str] | None = None,
@@ -400,7 +410,7 @@ def iterate(formulation: str, document: Any, iterator: str | None, *, namespaces
     if formulation == "CSV":
         if not isinstance(document, str):
             raise InputError(f"{where}: a CSV iteration needs text, got {type(document).__name__}")
-        return [_Row(row, nulls, where) for _, row in csv_rows(document, where)]
+        return [_Row(row, nulls, where, line) for line, row in csv_rows(document, where)]
     if formulation.startswith("SPARQL"):
         return _solutions(document, iterator or "", where, typed=formulation == "SPARQL")
     raise InputError(f"{where}: reference formulation {formulation!r} is not one kgc reads "

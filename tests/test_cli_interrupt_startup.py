@@ -1,0 +1,73 @@
+"""Ctrl-C or SIGTERM while ``kgc`` loads its command's modules (the first seconds of every command,
+before any work) ends it with one line and exit 130, not a traceback (nu18 interrupt-at-startup-
+traceback: 25-50 lines of traceback from ``build_parser``'s imports)."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# the signal is sent by the process itself while build_parser runs: a real signal, landing at a known point
+SCRIPT = """
+import os, signal, sys
+from pipeline import cli
+build = cli.build_parser
+def build_parser(full=None):
+    os.kill(os.getpid(), signal.{sig})
+    return build(full)
+cli.build_parser = build_parser
+sys.exit(cli.main(["map", "case.yaml", "t.md"]))
+"""
+
+
+@pytest.mark.parametrize("sig, line", [
+    ("SIGINT", "interrupted: before the command started, nothing was done"),
+    ("SIGTERM", "interrupted: terminated (SIGTERM); before the command started, nothing was done"),
+])
+def test_signal_while_modules_load_is_one_line(sig, line) -> None:
+    done = subprocess.run([sys.executable, "-c", SCRIPT.format(sig=sig)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, line + "\n", "")
+
+
+def _main_running(command, monkeypatch) -> int:
+    """``kgc map`` in this process with ``command`` as the command's function: its exit code."""
+    from pipeline import cli
+    parser = cli.build_parser([])
+    monkeypatch.setattr(cli, "build_parser", lambda full=None: parser)
+    monkeypatch.setattr(parser, "parse_known_args", lambda argv: (
+        argparse.Namespace(func=command, verbose=False, quiet=True, command="map"), []))
+    return cli.main(["map"])
+
+
+def test_interrupt_inside_the_command_keeps_its_own_line(monkeypatch, capsys) -> None:
+    def command(args):
+        raise KeyboardInterrupt("at stage materialize; kept: nothing")
+    assert _main_running(command, monkeypatch) == 130
+    assert capsys.readouterr().err == "interrupted: at stage materialize; kept: nothing\n"
+
+
+def test_interruption_reraised_as_another_error_is_said_as_one(monkeypatch, capsys) -> None:
+    # CPython 3.11 turns a Ctrl-C that lands in a class body's __set_name__ (an import) into a RuntimeError
+    def command(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper' instance") from exc
+    assert _main_running(command, monkeypatch) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_an_error_without_interruption_is_not_one() -> None:
+    from pipeline.errors import interruption_in
+    try:
+        try:
+            raise ValueError("a")
+        except ValueError as exc:
+            raise RuntimeError("b") from exc
+    except RuntimeError as exc:
+        assert interruption_in(exc) is None
