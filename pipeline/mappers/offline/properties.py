@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
+from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, range_kinds, value_fit, value_kind
 from pipeline.mappers.offline.language import language_members, language_variants, takes_tagged_string
 from pipeline.mappers.offline.iris import named_iri_columns
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
@@ -412,7 +412,10 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     or codes of digits, as :func:`.fit.value_kind` reads them; not identifiers) is an
     entity of a class that an object property links (domain/range, subclass closure) to a
     class already in the record: the only such class, or the one its name resembles most
-    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property.
+    (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property. While the
+    record's own class has a free text property (one the value could be of the record's entity), the
+    column's name must name the other entity: fit the class, the relation or that property at
+    :data:`.analysis.MIN_SCORE`; a name matching none of them opens nothing, as a code name opens nothing.
     Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
     value of this record is no key of those entities, and keying one by it would mint a copy.
     An attribute of an element mapped as a value (``height/@unit``) qualifies that value (its unit,
@@ -457,6 +460,21 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         if not cands or cands[0][0] < MIN_SCORE:
             continue
         score, _, p = cands[0]
+        # a column of the record is first an attribute of the record's own entity; a second entity is one more
+        # claim, which the column's name must make when the record's class could hold the value itself: the name
+        # fits the class, the relation or the property it would fill at a name match's level (Ministerie ~
+        # ex:Ministry 0.63). A name matching none of them says nothing of another entity, as a code name says
+        # nothing (Zweckbestimmung, the purpose of a budget line, ~ ex:Ministry 0.15, ex:ofMinistry 0.20,
+        # ex:ministryName 0.22, while ex:BudgetLine has free text properties: opened, every purpose would be a
+        # ministry); the column is left to the record's own properties (elimination, joint assignment) or unmapped
+        # with its candidates. A record class with no free text property has no place for it (Student in BLINKG 1C's
+        # student_sport.csv, whose ex:Sport has its name: the student is the linked ex:Person)
+        named = max(sim, matcher.score(text, linked[cls]), _score(matcher, r, p, []))
+        own_room = info.cls is not None and any(
+            q not in used and domain_fits(ontology, q, info.cls) == 1.0 and "text" in range_kinds(ontology, q)
+            for q in datatype_props)
+        if named < MIN_SCORE and own_room:
+            continue
         used.add(p)
         present.add(cls)
         info.assignments.append(Assignment(r, p, cls, score, [
