@@ -116,7 +116,8 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     properties) and ``object_props`` (a column named for a relation of the class is evidence of it too);
     code-named columns by the kinds of their values with the datatype properties only. When no name of the source,
     the file's nor a column's, fits anything at a name match's level (:func:`_names_match_nothing`), every column is
-    judged as a code-named one: the class is the one the kinds of the values fit best."""
+    judged as a code-named one: the class is the one the kinds of the values fit best, when some value is of a kind
+    other than text (a text fits every text range and tells no class from another)."""
     data_props = set(props)
     props = [*props, *(p for p in object_props if p not in data_props)]
     if info.typed is not None:
@@ -178,9 +179,15 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     # name fits a class or a property at a name match's level (MIN_SCORE), their similarities are noise (German
     # columns against English labels: `gemeinden` ~ ex:BudgetLine 0.33, `Gemeinde` ~ ex:municipalityName 0.28), and
     # the class is the one whose properties' ranges the kinds of the column values fit, as for code names
+    # the kinds decide only when some value is of a kind other than text (a number, date, year, truth value, time):
+    # a text fits every text range, so columns of text alone make every class with as many text properties fit
+    # alike (kbr's country-code-mapping-iso-marc.csv of three text columns: prov:KeyEntityPair 0.33, prov:Removal
+    # 0.33), a count of text properties, no evidence of what the records are
     unnamed = _names_match_nothing(ontology, matcher, names, classes, sims)
+    kinds = [value_kind(info.data.values(r)) for r in refs] if unnamed else []
+    unnamed = unnamed and any(k not in (None, "text") for k in [*kinds, *coded_kinds])
     if unnamed:
-        coded_kinds = coded_kinds + [value_kind(info.data.values(r)) for r in refs]
+        coded_kinds = coded_kinds + kinds
     for cls in classes:
         if cls in minority:
             continue
