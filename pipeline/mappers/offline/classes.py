@@ -114,7 +114,10 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     """Set the primary class of a (non-link) source: the class its records state (:attr:`SourceInfo.typed`),
     else the best of name fit and property fit. The columns' names are matched with ``props`` (datatype
     properties) and ``object_props`` (a column named for a relation of the class is evidence of it too);
-    code-named columns by the kinds of their values with the datatype properties only."""
+    code-named columns by the kinds of their values with the datatype properties only. When no name of the source,
+    the file's nor a column's, fits anything at a name match's level (:func:`_names_match_nothing`), every column is
+    judged as a code-named one: the class is the one the kinds of the values fit best, when some value is of a kind
+    other than text (a text fits every text range and tells no class from another)."""
     data_props = set(props)
     props = [*props, *(p for p in object_props if p not in data_props)]
     if info.typed is not None:
@@ -179,6 +182,19 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
     fits: dict[URIRef, tuple[float, np.ndarray]] = {}
     scored: dict[URIRef, tuple[float, str]] = {}
     minority = classes_of_few(info, matcher, classes)
+    # names that match nothing are no evidence, as a code name is none: when neither the file name nor any column
+    # name fits a class or a property at a name match's level (MIN_SCORE), their similarities are noise (German
+    # columns against English labels: `gemeinden` ~ ex:BudgetLine 0.33, `Gemeinde` ~ ex:municipalityName 0.28), and
+    # the class is the one whose properties' ranges the kinds of the column values fit, as for code names
+    # the kinds decide only when some value is of a kind other than text (a number, date, year, truth value, time):
+    # a text fits every text range, so columns of text alone make every class with as many text properties fit
+    # alike (kbr's country-code-mapping-iso-marc.csv of three text columns: prov:KeyEntityPair 0.33, prov:Removal
+    # 0.33), a count of text properties, no evidence of what the records are
+    unnamed = _names_match_nothing(ontology, matcher, names, classes, sims)
+    kinds = [value_kind(info.data.values(r)) for r in refs] if unnamed else []
+    unnamed = unnamed and any(k not in (None, "text") for k in [*kinds, *coded_kinds])
+    if unnamed:
+        coded_kinds = coded_kinds + kinds
     for cls in classes:
         if cls in minority:
             continue
@@ -193,10 +209,10 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         prop_fit = 0.0
         if sims is not None and weights.any():
             prop_fit = float(np.average((sims * weights).max(axis=1), weights=held))
-        if not refs and coded:
+        if (not refs and coded) or unnamed:
             prop_fit = _kind_fit(ontology, [p for p, w in zip(props, weights) if w == 1.0 and p in data_props],
                                  coded_kinds)
-        if not names:
+        if not names or unnamed:
             score = prop_fit
         else:
             score = 0.5 * name_fit + 0.5 * prop_fit if refs or coded else name_fit
@@ -204,7 +220,9 @@ def choose_class(info: SourceInfo, ontology: Ontology, matcher: NameMatcher, cla
         fitting = max(names, key=lambda n: max(matcher.score(n, e) for e in ontology.equivalents(cls))) \
             if names else None
         named = f"name fit {name_fit:.2f} ({fitting!r})" if names else f"the file name {info.stem!r} names no class"
-        scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)")
+        scored[cls] = (score, f"{named}, property fit {prop_fit:.2f} over {len(refs)} reference(s)" if not unnamed
+                       else f"no file or column name fits a class or property at {MIN_SCORE} ({named}): the kinds of "
+                            f"the values fit its properties' ranges {prop_fit:.2f} over {len(coded_kinds)} reference(s)")
         if score > best[0] or (score == best[0] and own_fit > best_own):
             best, best_own = (score, cls, scored[cls][1]), own_fit
     info.cls_score, info.cls, info.cls_evidence = best
@@ -367,6 +385,17 @@ def _most_general_fit(ontology: Ontology, cls: URIRef, fits: dict[URIRef, tuple[
         if not own and (name_fit < SUBCLASS_NAME_MATCH or name_fit < sup_name + SUBCLASS_NAME_LEAD):
             return sup
     return cls
+
+
+def _names_match_nothing(ontology: Ontology, matcher: NameMatcher, names: list[str], classes: list[URIRef],
+                         sims: np.ndarray | None) -> bool:
+    """True when some column has a name (``sims``, the columns' similarities to the properties, has a row) and neither
+    a column's name fits a property nor one of ``names`` (the file's, the records' element) fits a class at
+    :data:`.analysis.MIN_SCORE`, the least a name match needs: every name similarity of the source is then below
+    what any match would take, and says nothing of its class."""
+    if sims is None or not sims.size or float(sims.max()) >= MIN_SCORE:
+        return False
+    return all(matcher.score(n, e) < MIN_SCORE for n in names for c in classes for e in ontology.equivalents(c))
 
 
 def _kind_fit(ontology: Ontology, props: list[URIRef], kinds: list[str | None]) -> float:

@@ -101,7 +101,8 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
 
     Only ranges narrower than string are tested (numbers, booleans, dates), with
     :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
-    ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9.
+    ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9 (dates: when
+    more than half of the values, :data:`MOSTLY_FITS`, are dates ``toDate()`` reads).
     Cells that say "no value" (``N/A``, ``-``: :func:`.profile.present_values`) are no values and are
     not tested: ``skipMissing()`` gives them no triple (:mod:`.functions`). A column of nothing else
     has no value that fits (0.3).
@@ -120,8 +121,10 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 1.0  # four-digit whole numbers profile as xsd:integer but are gYear lexical forms
     if "xsd:date" in narrow and memoised(values, "dates", lambda: sum(
             n for v, n in value_counts(values).items() if udfs.normalize_date(v) and not has_time_of_day(v))) \
-            >= 0.8 * sum(value_counts(values).values()):
-        return 0.9  # dates in another lexical form: toDate() will normalise them (see .functions)
+            > MOSTLY_FITS * sum(value_counts(values).values()):
+        # dates in another lexical form (5 Jan 2024, 13/03/2024 among ISO ones): toDate() will normalise them (see
+        # .functions); as for every range, the majority says what the column holds and the rest are faulty cells
+        return 0.9
     if "xsd:boolean" in narrow and all(udfs.normalize_boolean(v) for v in value_counts(values)):
         return 0.9  # yes/no, Y/N ...: toBoolean() will normalise them
     if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and decimal_comma_share(values) > MOSTLY_FITS:

@@ -1,8 +1,10 @@
 """Transformation functions the offline mapper proposes from the data and the ontology.
 
-* ``toDate()``: a literal typed ``xsd:date`` whose values are dates in another lexical form
-  (``28/12/2020``, ``20201228``) is normalised to ``YYYY-MM-DD`` (FnO ``normalizeDate``; a written
-  timezone is kept). A column already in xsd:date's lexical form, zones included, gets none.
+* ``toDate()``: a literal typed ``xsd:date`` some of whose values are dates in another lexical form
+  (``28/12/2020``, ``20201228``, ``5 Jan 2024`` among ISO dates) is normalised to ``YYYY-MM-DD`` (FnO
+  ``normalizeDate``; a written timezone is kept). One such value is enough: the function gives the values
+  already in xsd:date's form unchanged and no value to those that are no date in any form, which the raw
+  literal would lose too. A column already in xsd:date's lexical form, zones included, gets none.
 * ``toBoolean()``: a literal typed ``xsd:boolean`` whose values are yes/no, Y/N ... (FnO
   ``normalizeBoolean``).
 * ``toDecimal()``: a literal typed ``xsd:decimal`` (double, float) whose column writes a decimal
@@ -138,8 +140,13 @@ def propose_functions(rows: list[MappingRow], sources: dict[str, SourceData], on
                    "check the property (a date-time one?) before asserting the row")
             row.review = f"{row.review}; {why}" if row.review else why
             continue
-        if ontology.expand(row.datatype) == XSD.date and _share(present, XSD_DATE.match) < 1.0 \
-                and _share(present, udfs.normalize_date) >= 0.8:
+        # toDate() writes every value already in xsd:date's form as it is (zones kept) and gives no value where the
+        # raw one is no xsd:date either, so once it reads one value not in that form (5 Jan 2024 among ISO dates) it
+        # loses nothing and saves that value: the guard would drop it as an ill-typed literal. However few the
+        # dates in another form, and whatever the share of values no reader takes (spring 2024: dropped either
+        # way, and reported, by the function or by the guard)
+        if ontology.expand(row.datatype) == XSD.date \
+                and any(not XSD_DATE.match(v) and udfs.normalize_date(v) for v in present):
             row.function_name, row.function_output = "toDate()", "date normalised to xsd:date (YYYY-MM-DD)"
             row.evidence.append(f"{_share(present, udfs.normalize_date):.0%} of the values parse as dates, "
                                 f"{_share(present, XSD_DATE.match):.0%} are already xsd:date")

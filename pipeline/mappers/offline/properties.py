@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 from pipeline.ontology import Ontology
 from pipeline.mappers.offline.analysis import MIN_SCORE, Assignment, ForeignKey, SourceInfo
-from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, value_fit, value_kind
+from pipeline.mappers.offline.fit import domain_evidence, domain_fits, foreign_domain, range_kinds, value_fit, value_kind
 from pipeline.mappers.offline.language import language_members, language_variants, takes_tagged_string
 from pipeline.mappers.offline.iris import named_iri_columns
 from pipeline.mappers.offline.identity import (ID_WORDS, id_like, identifier_properties, name_like, name_words,
@@ -414,6 +414,9 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
     class already in the record: the only such class, or the one its name resembles most
     (at least :data:`LINKED_SCORE`). Its value fills that class's best name-like property: one named as a
     name, title or label, or one the column's name matches (:data:`MIN_SCORE`); with neither, no entity.
+    While the record's own class has a free text property (the value could be of the record's own
+    entity), the column's name must fit the other entity (the class, the relation or the property it
+    fills) better than it fits any such property: a name that says no more of another entity opens none.
     Classes in ``elsewhere`` (another source describes their entities) are not opened here: a text
     value of this record is no key of those entities, and keying one by it would mint a copy.
     An attribute of an element mapped as a value (``height/@unit``) qualifies that value (its unit,
@@ -461,6 +464,22 @@ def _linked_entities(info: SourceInfo, ontology: Ontology, matcher: NameMatcher,
         if not cands or cands[0][0] < MIN_SCORE:
             continue
         score, _, p = cands[0]
+        # a column of the record is first an attribute of the record's own entity; a second entity is one more
+        # claim, which the column's name must make: it must fit the class, the relation or the property it would
+        # fill better than it fits any free text property of the record's own class (where every property
+        # assignment sends a column: to the best of its names). `maker` ~ m:createdBy 0.39 against the artwork's
+        # m:title 0.23 names the linked m:Artist; Zweckbestimmung, the purpose of a budget line, ~ ex:ministryName
+        # 0.22, ex:ofMinistry 0.20, ex:Ministry 0.15 against the budget line's ex:section 0.29 names no ministry
+        # (opened, every purpose would be one): the column is left to the record's own properties (elimination,
+        # joint assignment) or unmapped with its candidates. A record class with no free text property has no
+        # place for the value (Student in BLINKG 1C's student_sport.csv, whose ex:Sport has its name: the student is
+        # the linked ex:Person)
+        named = max(sim, matcher.score(text, linked[cls]), _score(matcher, r, p, []))
+        own = [_score(matcher, r, q, []) for q in datatype_props if q not in used
+               and domain_fits(ontology, q, info.cls) == 1.0 and "text" in range_kinds(ontology, q)] \
+            if info.cls is not None else []
+        if own and named <= max(own):
+            continue
         used.add(p)
         present.add(cls)
         info.assignments.append(Assignment(r, p, cls, score, [
