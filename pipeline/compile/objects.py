@@ -229,7 +229,7 @@ def _translate_codes(ctx: PlanContext, row: MappingRow, src: SourceData, rel: st
     map by the data's codes through the crosswalk of the map's concept scheme."""
     if src.source.format != "xml" and {v.strip() for v in src.head_values(rel, _HEAD)} & set(mapping):
         return mapping  # what all values give when one of them is a key (a large CSV is not parsed)
-    values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
+    values = {v.strip() for v in src.reference_values(rel)}
     values.discard("")
     if not values or values & set(mapping):
         return mapping

@@ -89,7 +89,8 @@ def range_patterns(ontology: Ontology, prop: URIRef) -> list[str]:
 
 
 def _raw_values(src: SourceData, reference: str) -> list[str]:
-    return src.xpath(reference) if src.source.format == "xml" else src.values(reference)
+    """Every record's values of a row's reference (an XML one read in each record, not the first alone)."""
+    return src.reference_values(reference)
 
 
 def _values(raw: list[str]) -> list[str]:
