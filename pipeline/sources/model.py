@@ -239,20 +239,19 @@ class SourceData:
         if self._tree is None or not self.iterator:
             return None
         try:
-            path = self.bind(expr)
-            found = [e.xpath(path, namespaces=self.namespaces)
-                     for e in self._tree.xpath(self.iterator, namespaces=self.namespaces)]
+            find = etree.XPath(self.bind(expr), namespaces=self.namespaces)  # compiled once for every record
+            found = [find(e) for e in self._tree.xpath(self.iterator, namespaces=self.namespaces)]
         except etree.XPathError:
             return None
         return [[_text(v) for v in (hits if isinstance(hits, list) else [hits])] for hits in found]
 
     def reference_values(self, reference: str) -> list[str]:
         """Every record's values of a data reference, any format, in record order (may repeat): the
-        values a mapping row's reference gives at materialize. :meth:`values` for a reference of
-        the records; for another XPath of an XML source (``issued/@when``), evaluated in each
-        record (:meth:`per_record`), where :meth:`xpath` reads the first record only; ``[]`` for a
-        malformed one."""
-        if reference in self.references or self.source.format != "xml":
+        values a mapping row's reference gives at materialize. Of an XML source, the XPath evaluated
+        in each record (:meth:`per_record`; an absolute one in the document), the text as written,
+        white space kept (:meth:`xpath` reads the first record only); ``[]`` for a malformed one. Of
+        the other formats, :meth:`values`."""
+        if self.source.format != "xml":
             return self.values(reference)
         if reference.startswith("/"):
             try:
@@ -260,7 +259,9 @@ class SourceData:
             except etree.XPathError:
                 return []
         per_record = self.per_record(reference)
-        return [v for values in per_record or [] for v in values]
+        if per_record is None:
+            return self.values(reference) if reference in self.references else []
+        return [v for values in per_record for v in values]
 
     def _select(self, expr: str) -> list:
         """Raw XPath result of ``expr`` (absolute, or relative to the first record)."""
