@@ -43,7 +43,7 @@ from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.fit import MOSTLY_FITS, column_datetime, has_time_of_day, misfits
 from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share, integer_share, unit_share
-from pipeline.fno.decimals import INTEGER_DATATYPES
+from pipeline.fno.decimals import INTEGER_DATATYPES, column_reader
 
 __all__ = ["propose_functions", "range_patterns"]
 
@@ -62,7 +62,8 @@ _VALUE_FUNCTIONS = (
     ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: unit_share(vs) > MOSTLY_FITS,
      "toDecimal()", "number read without its unit (a currency, a percent sign, a unit symbol: km², kg)",
      "carry one unit (a currency, %, a unit symbol), which the literal leaves out"),
-    (tuple(URIRef(t) for t in sorted(INTEGER_DATATYPES)), _XSD_INTEGER, lambda vs: integer_share(vs) > MOSTLY_FITS,
+    (tuple(URIRef(t) for t in sorted(INTEGER_DATATYPES)), _XSD_INTEGER,
+     lambda vs: integer_share(vs) > MOSTLY_FITS and _saves(vs, column_reader(vs, integer=True), _XSD_INTEGER),
      "toDecimal()", "number read as an integer, its thousands grouping or unit left out",
      "are integers with thousands grouped or one unit, which the literal leaves out"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
@@ -72,6 +73,13 @@ _VALUE_FUNCTIONS = (
     ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp(column_datetime(vs))) == 1.0,
      "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times with a zone"),
 )
+
+
+def _saves(values: list[str], read, lexical: re.Pattern) -> bool:
+    """Some value outside the range's ``lexical`` form is one the function ``read`` writes in it: the function
+    saves a value (``1.512.491``). A column of plain integers and a faulty cell (``Summe``) needs none: the guard
+    drops that cell either way."""
+    return any(not lexical.match(v) and read(v) for v in values)
 
 
 def _stamp(read):
