@@ -80,9 +80,9 @@ def test_normalize_time_gives_xsd_time_lexical_forms_or_none():
 def test_clock_times_get_seconds_and_01_booleans_are_no_misfits(tmp_path, capsys):
     work = tmp_path / "case"
     shutil.copytree(CASES / "csv-clock-times-and-01-booleans", work)
-    # exit 1: attendance's '1,500' (a grouping comma nothing in its column decides) is dropped and said;
-    # 'N/A' is no value, so the column's other values fit xsd:integer and it is mapped
-    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 1
+    # attendance's '1,500' goes into an xsd:integer, which has no fraction: 1.5 is no reading, the comma groups
+    # thousands, and toDecimal() writes 1500; 'N/A' is no value
+    assert main(["-q", "run", str(work / "case.yaml"), "--out", str(tmp_path / "out")]) == 0
     folder = tmp_path / "out" / "custom" / "ev2"
     table = (folder / "table.md").read_text(encoding="utf-8")
     assert "| start_time | events.csv | ev:startTime | ev:Event |  | http://example.org/data/event/{event_code} |  "\
@@ -93,8 +93,12 @@ def test_clock_times_get_seconds_and_01_booleans_are_no_misfits(tmp_path, capsys
         '"20:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"18:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .',
         '"17:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .', '"19:30:00"^^<http://www.w3.org/2001/XMLSchema#time> .']
     audit = (folder / "audit.md").read_text(encoding="utf-8")
-    dropped = [line for line in audit.splitlines() if "dropped" in line]
-    assert "outdoor" not in audit and len(dropped) == 1 and '"1,500"' in dropped[0]
+    assert "outdoor" not in audit and "dropped" not in audit
+    assert "| attendance | events.csv | ev:attendance | ev:Event |  | http://example.org/data/event/{event_code} |  "\
+           "| xsd:integer |  | toDecimal() |" in table
+    assert sorted(line.split("> ", 2)[2] for line in kg if "#attendance>" in line) == [
+        '"1200"^^<http://www.w3.org/2001/XMLSchema#integer> .', '"1500"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+        '"85"^^<http://www.w3.org/2001/XMLSchema#integer> .']
 
 
 def test_dates_with_month_names_are_dates(tmp_path):

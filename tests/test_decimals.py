@@ -85,7 +85,15 @@ def test_a_cell_states_a_mark_by_a_number_format_code(cell, mark):
     ("12.5 %", "%", "12.5"),
     ("%12", None, "%12"),                # a percent sign before the number is no unit
     ("#12", None, "#12"),                # no currency symbol (Unicode Sc)
-    ("12 kg", None, "12 kg"),            # lower-case letters: no ISO 4217 code
+    ("12 kg", "kg", "12"),               # a unit symbol after the number (SI Brochure 5.4.3)
+    ("310,7 km²", "km²", "310,7"),
+    ("5kg", "kg", "5"),
+    ("21.5 °C", "°C", "21.5"),
+    ("50 km/h", "km/h", "50"),
+    ("1e3", None, "1e3"),                # an exponent, no unit
+    ("2.5E-4", None, "2.5E-4"),
+    ("kg 12", None, "kg 12"),            # a unit symbol before the number: no unit (only currencies go there)
+    ("12 kg m", None, "12 kg m"),
     ("EURO 12", None, "EURO 12"),
     ("€12 EUR", None, "€12 EUR"),        # two units
     ("€", None, "€"),
@@ -149,3 +157,29 @@ def test_an_integer_datatype_admits_no_reading_with_a_fraction():
     assert (got.mark, got.status, got.evidence, got.ambiguous) == (COMMA, "decided", ["153.094", "301.033", "523.026"], [])
     both = decide_decimal_mark(["1.000", "2.000"], integer=True)  # 1 or 1000: both integers, nothing decides
     assert (both.mark, both.status, both.ambiguous) == (UNDECIDED, "ambiguous", ["1.000", "2.000"])
+
+
+def test_a_unit_symbol_shared_by_a_column_is_its_unit():
+    # km² and km2 are one unit (UCUM writes the power as a digit); km and m are two, as are € and $
+    assert decide_unit(["310,7 km²", "405,02 km2", "891,1 km²"]) == ColumnUnit("km2", "shared", ["310,7 km²", "405,02 km2", "891,1 km²"])
+    assert decide_unit(["5 km", "300 m"]) == ColumnUnit(None, "mixed", ["300 m", "5 km"])
+    assert decide_unit(["0,2 kg", "1,5"]) == ColumnUnit(None, "partial", ["0,2 kg"])
+    assert udfs.normalize_decimal("310,7 km²", COMMA, "km2") == "310.7"
+    assert udfs.normalize_decimal("1.250 kg", COMMA, "kg") == "1250"
+    assert udfs.normalize_decimal("5 m", POINT, "km") is None          # another unit: no value
+    assert udfs.normalize_decimal("5 m", POINT, None) is None          # a unit no column decided: no value
+
+
+def test_column_reader_reads_as_the_compiler_decides():
+    from pipeline.fno.decimals import column_reader
+
+    german = ["1.512.491", "1.084.831", "629.047"]
+    assert [column_reader(german, integer=True)(v) for v in german] == ["1512491", "1084831", "629047"]
+    english = ["1,512,491", "629,047"]
+    assert [column_reader(english, integer=True)(v) for v in english] == ["1512491", "629047"]
+    # into an integer datatype a reading with a point is no value (xsd:integer has none)
+    assert [column_reader(["12,5", "1.512.491"], integer=True)(v) for v in ("12,5", "1.512.491")] == [None, "1512491"]
+    assert [column_reader(["12,5", "1.512.491"])(v) for v in ("12,5", "1.512.491")] == ["12.5", "1512491"]
+    # 629.047 alone: a decimal under one mark, an integer under the other; into xsd:decimal nothing decides
+    assert column_reader(["629.047"], integer=True)("629.047") == "629047"
+    assert column_reader(["629.047"])("629.047") is None

@@ -54,8 +54,8 @@ def test_most_values_with_a_decimal_comma_fit_a_decimal_range_and_the_rest_are_c
             "ex:price a owl:DatatypeProperty ; rdfs:label \"Price\" ; rdfs:domain ex:Firm ; rdfs:range xsd:decimal .\n")
     rows, msgs = _map(tmp_path, onto, "Name;Price\nA;1.234,56\nB;89,90\nC;12,00\nD;€ 5,50\nE;7,10\n")
     assert ("Price", "ex:price", "toDecimal()") in rows
-    assert "column 'Price' of firms.csv maps to ex:price with toDecimal(), but 1 of its 5 values are no number with " \
-           "the column's decimal mark ',' (e.g. '€ 5,50'): they give no triple" in msgs
+    assert "column 'Price' of firms.csv maps to ex:price with toDecimal(), but 1 of its 5 values are no numbers in " \
+           "the column's form (decimal mark, unit) (e.g. '€ 5,50'): they give no triple" in msgs
     # half or fewer read: the values say nothing about the column's kind, it stays unmapped
     rows, _ = _map(tmp_path, onto, "Name;Price\nA;1.234,56\nB;89,90\nC;ab 12\nD;€ 5,50\n")
     assert not any(r[0] == "Price" for r in rows)
@@ -90,3 +90,20 @@ def test_elimination_leaves_a_property_a_column_names_but_whose_values_misfit(tm
     # no column names it: the whole numbers are the only ones its range admits, and take it
     rows, _ = _map(tmp_path, onto, "No;Name;Remark\n1;A;dear\n2;B;cheap\n3;C;fair\n")
     assert ("No", "ex:price", None) in rows
+
+
+def test_grouped_integers_and_unit_numbers_fit_their_ranges_and_get_todecimal(tmp_path):
+    from pipeline.mappers.offline.profile import integer_share, unit_share
+
+    assert integer_share(["1.512.491", "1.084.831", "629.047", "N/A"]) == 1.0
+    assert integer_share(["12,5", "13,75"]) == 0.0                    # fractions: no integers
+    assert unit_share(["310,7 km²", "405,02 km²"]) == 1.0 and unit_share(["5 km", "300 m"]) == 0.0
+    onto = ("ex:name a owl:DatatypeProperty ; rdfs:label \"Name\" ; rdfs:domain ex:Firm ; rdfs:range xsd:string .\n"
+            "ex:staff a owl:DatatypeProperty ; rdfs:label \"Staff\" ; rdfs:domain ex:Firm ; rdfs:range xsd:integer .\n"
+            "ex:area a owl:DatatypeProperty ; rdfs:label \"Area\" ; rdfs:domain ex:Firm ; rdfs:range xsd:decimal .\n")
+    rows, msgs = _map(tmp_path, onto, "Name;Staff;Area\nA;1.200;1.250,5 m²\nB;12.500;80 m²\nC;3.100.000;7,25 m²\n")
+    assert {("Staff", "ex:staff", "toDecimal()"), ("Area", "ex:area", "toDecimal()")} <= rows
+    assert not any("is not mapped" in m for m in msgs)
+    # most values no integer (12,5): the column is not taken for the integer range
+    rows, _ = _map(tmp_path, onto, "Name;Staff\nA;12,5\nB;13,75\nC;1.200\n")
+    assert not any(r[1] == "ex:staff" for r in rows if r[0] == "Staff")

@@ -106,3 +106,19 @@ def test_a_catalogue_read_as_one_record_names_its_repeating_elements_and_the_way
     # a given iterator is the engineer's choice: nothing to say
     given = load_source(Source(path=xml, format="xml", iterator="/uni:catalogue/uni:department"), tmp_path)
     assert not [f for f in given.findings if f.column == "iterator"]
+
+
+def test_reference_values_reads_every_record_of_an_xml_path(tmp_path):
+    # the mapper's function proposals and the compiler's code translation read a reference's values here:
+    # xpath() evaluates a relative path in the first record only
+    (tmp_path / "d.xml").write_text('<c><d id="1" at="2023-01-15"><m><i>2023-01-15</i></m></d>'
+                                    '<d id="2" at="15/02/2023"><m><i>15.02.2023</i></m></d></c>', encoding="utf-8")
+    (tmp_path / "o.ttl").write_text("", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("sources: [d.xml]\nontologies: [o.ttl]\n", encoding="utf-8")
+    from pipeline.manifest import load_manifest
+    data = load_source(load_manifest(tmp_path / "c.yaml").sources[0], tmp_path)
+    assert data.xpath("m/i") == ["2023-01-15"]
+    assert data.reference_values("m/i") == ["2023-01-15", "15.02.2023"]
+    assert data.reference_values("@at") == ["2023-01-15", "15/02/2023"]
+    assert data.per_record("m/i") == [["2023-01-15"], ["15.02.2023"]]   # element text, as xpath() gives it
+    assert data.reference_values("m/[") == []                           # a malformed XPath: no values

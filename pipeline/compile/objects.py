@@ -22,7 +22,7 @@ from pipeline.compile.tag_or_datatype import tag_or_datatype
 from pipeline.fno import function_for_name, udfs
 from pipeline.fno.crosswalk import crosswalk_for_scheme
 from pipeline.fno.dates import DMY, MDY, decide_date_order, stated_date_order
-from pipeline.fno.decimals import COMMA, POINT, decide_decimal_mark, decide_unit, stated_decimal_mark
+from pipeline.fno.decimals import COMMA, INTEGER_DATATYPES, POINT, decide_decimal_mark, decide_unit, stated_decimal_mark
 from pipeline.ontology import is_langstring, is_xsd_datatype
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow, parse_concat, parse_value_map, quoted_constant
@@ -133,12 +133,6 @@ _MARK_NAMES = {COMMA: "a decimal comma ('.' or a space groups thousands)",
                POINT: "a decimal point (',' or a space groups thousands)"}
 
 
-#: xsd:integer and the datatypes derived from it (XSD 1.1 Part 2, 3.4.13-3.4.25): values without a fraction
-INTEGER_DATATYPES = frozenset(str(XSD) + t for t in (
-    "integer", "nonNegativeInteger", "nonPositiveInteger", "positiveInteger", "negativeInteger", "long", "int",
-    "short", "byte", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
-
-
 def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term,
                   datatype: URIRef | None = None) -> list[str]:
     """The arguments after the value of the row's ``toDecimal()`` call: the column's decimal mark,
@@ -155,8 +149,13 @@ def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term
                  f"({', '.join(unit.evidence)}): read without it, the unit is not in the literal", severity="info")
     elif unit.status == "mixed":
         ctx.find(row, "function_name", f"numbers of {cols} carry different units ({', '.join(unit.evidence)}): "
-                 "amounts in two currencies are not one quantity, so the values with a unit are left out",
-                 "one currency per column (or a column of currency codes beside the amount)", severity="warning")
+                 "values in two units (two currencies, km and m) are not one quantity, so the values with a unit are "
+                 "left out", "one unit per column (or a column of units or currency codes beside the number)",
+                 severity="warning")
+    elif unit.status == "partial":
+        ctx.find(row, "function_name", f"some numbers of {cols} carry a unit ({', '.join(unit.evidence)}) and "
+                 "others none: a unit on some cells only is no unit of the column, so the values with it are left out",
+                 "one unit on every value, or on none", severity="warning")
     integer = datatype is not None and str(datatype) in INTEGER_DATATYPES
     decided = decide_decimal_mark(values, stated_decimal_mark(row.function_name, row.function_output), unit.unit,
                                   integer=integer)
@@ -176,6 +175,8 @@ def _decimal_mark(ctx: PlanContext, row: MappingRow, src: SourceData, term: Term
         ctx.find(row, "function_name", f"numbers of {cols}: {len(decided.ambiguous)} value(s) read a thousand times "
                  f"apart with a decimal point or a decimal comma ({'; '.join([example, *decided.ambiguous[1:3]])}) "
                  f"and {why}; no reading is guessed and those values are left out", hint, severity="warning")
+    if unit.status in ("mixed", "partial"):  # told above: the values with a unit
+        decided.invalid = [v for v in decided.invalid if udfs.value_unit(udfs.accounting_negative(v) or v)[0] is None]
     if decided.invalid:
         under = _MARK_NAMES[decided.mark] if decided.mark in _MARK_NAMES else "either decimal mark"
         ctx.find(row, "function_name", f"{len(decided.invalid)} value(s) of {cols} are no number written with "
@@ -229,7 +230,7 @@ def _translate_codes(ctx: PlanContext, row: MappingRow, src: SourceData, rel: st
     map by the data's codes through the crosswalk of the map's concept scheme."""
     if src.source.format != "xml" and {v.strip() for v in src.head_values(rel, _HEAD)} & set(mapping):
         return mapping  # what all values give when one of them is a key (a large CSV is not parsed)
-    values = {v.strip() for v in (src.xpath(rel) if src.source.format == "xml" else src.values(rel))}
+    values = {v.strip() for v in src.reference_values(rel)}
     values.discard("")
     if not values or values & set(mapping):
         return mapping

@@ -27,11 +27,19 @@ from decimal import Decimal, InvalidOperation
 
 from pipeline.fno import udfs
 
-__all__ = ["DecimalMark", "ColumnUnit", "decide_decimal_mark", "decide_unit", "stated_decimal_mark", "COMMA", "POINT",
-           "UNDECIDED"]
+__all__ = ["DecimalMark", "ColumnUnit", "decide_decimal_mark", "decide_unit", "stated_decimal_mark", "column_reader",
+           "COMMA", "POINT", "UNDECIDED", "INTEGER_DATATYPES"]
 
 #: Marks passed to ``normalizeDecimalComma`` (its ``mark`` parameter).
 COMMA, POINT, UNDECIDED = ",", ".", udfs.UNDECIDED_MARK
+
+#: xsd:integer and the datatypes derived from it (XSD 1.1 Part 2, 3.4.13-3.4.25): values without a fraction
+INTEGER_DATATYPES = frozenset("http://www.w3.org/2001/XMLSchema#" + t for t in (
+    "integer", "nonNegativeInteger", "nonPositiveInteger", "positiveInteger", "negativeInteger", "long", "int",
+    "short", "byte", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
+
+#: xsd:integer's lexical form (XSD 1.1 Part 2, 3.4.13.1): digits, an optional sign, no point
+_INTEGER = re.compile(r"[+-]?\d+")
 
 #: a number format code as spreadsheets write one (``#,##0.00``, ``# ##0,00``, ``0.00``)
 _FORMAT = re.compile(r"(?<![\w.,])[#0]+(?:[,.' \u00a0][#0]+)+(?![\w.,])")
@@ -163,3 +171,25 @@ def decide_decimal_mark(values: list[str], stated: str | None = None, unit: str 
         mark = COMMA if comma else POINT
         return DecimalMark(mark, "decided", (comma or point)[:3], ambiguous, invalid)
     return DecimalMark(UNDECIDED, "ambiguous" if ambiguous else "plain", ambiguous[:3], ambiguous, invalid)
+
+
+def column_reader(values: list[str], integer: bool = False):
+    """What ``toDecimal()`` makes of each value of this column, as the compiler decides it
+    (``pipeline/compile/objects.py``): the column's unit when every value with a digit carries the same one
+    (:func:`decide_unit`), its decimal mark (:func:`decide_decimal_mark`), each value read with both
+    (:func:`pipeline.fno.udfs.normalize_decimal`). With ``integer`` (the literals are of an integer
+    datatype, :data:`INTEGER_DATATYPES`) a reading with a point (``12.50``, also ``12.00``) is no value:
+    it is outside xsd:integer's lexical space and the guard would drop it. So the offline mapper judges a
+    column by what the KG gets.
+
+    Returns:
+        ``value -> xsd:decimal (integer) lexical form or None``.
+    """
+    unit = decide_unit(values)
+    shared = unit.unit if unit.status == "shared" else None
+    mark = decide_decimal_mark(values, unit=shared, integer=integer).mark
+
+    def read(value: str) -> str | None:
+        out = udfs.normalize_decimal(value, mark, shared)
+        return None if out is None or integer and not _INTEGER.fullmatch(out) else out
+    return read

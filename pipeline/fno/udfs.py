@@ -402,11 +402,21 @@ def _decimal_reading(text, mark):
 UNDECIDED_MARK = "undecided"
 
 
+#: a unit symbol written after a number (SI Brochure, 9th ed., 5.4.3: the unit follows the number, which
+#: keeps its own value): letters (``kg``, ``km``, ``mAh``; Greek ``µ``, ``Ω``) or a degree sign (``°C``,
+#: ``°``), a power after a symbol (``km²``, ``m2``, ``m^3``), symbols joined by ``/``, ``·`` or ``*``
+#: (``km/h``, ``mg/l``, ``kW·h``)
+_SYMBOL = r"(?:°[A-Za-z]?|[A-Za-zµμΩ]+(?:\^?-?[0-9]|[²³¹])?)"
+_PHYSICAL = _SYMBOL + r"(?:[/·*]" + _SYMBOL + r")*"
+
 #: a number with a unit written before or after it: a currency sign (``€``, ``US$``, ``R$``), an ISO 4217
-#: code (three capitals: ``EUR``, ``USD``) or a percent sign (after it), a sign in front of either
+#: code (three capitals: ``EUR``, ``USD``) or a percent sign (after it), a sign in front of either; after
+#: the number also a unit symbol (:data:`_PHYSICAL`: ``km²``, ``kg``, ``°C``)
 _WITH_UNIT = _re.compile(r"(?P<sign>[+-]?)\s*(?:(?P<pre>[A-Z]{3}(?![A-Za-z])|[A-Z]{0,2}[^\w\s.,'+-])\s*)?"
                          r"(?P<num>[+-]?[\d.,][\d.,'\u2019 \u00a0\u202f\u2009]*?)"
-                         r"\s*(?P<post>(?<![A-Za-z])[A-Z]{3}|[^\w\s.,'+-]|%)?")
+                         r"\s*(?P<post>(?<![A-Za-z])[A-Z]{3}|[^\w\s.,'+-]|%|(?<![A-Za-z])" + _PHYSICAL + r")?")
+#: an exponent of a number in scientific notation (``1e3``, ``2.5E-4``): no unit
+_EXPONENT = _re.compile(r"[eE][+-]?\d+")
 
 
 #: Currency signs that name one ISO 4217 currency, and the code they stand for (``$``, ``¥``, ``kr`` name
@@ -433,25 +443,37 @@ def accounting_negative(text):
 
 def same_unit(unit):
     """The currency a unit names, as its ISO 4217 code where a sign names one (:data:`SIGN_CODES`), else the
-    unit itself: ``€`` and ``EUR`` -> ``EUR``; ``$`` -> ``$``."""
-    return SIGN_CODES.get(unit, unit) if unit is not None else None
+    unit itself with a power written as a plain digit: ``€`` and ``EUR`` -> ``EUR``; ``$`` -> ``$``;
+    ``km²`` and ``km2`` -> ``km2`` (UCUM's form of the symbol)."""
+    if unit is None:
+        return None
+    return SIGN_CODES.get(unit, unit.translate(_POWERS).replace("^", ""))
+
+
+_POWERS = str.maketrans("¹²³", "123")
 
 
 def value_unit(value):
     """``(unit, number)`` of a value written with one unit: a currency sign (a character of Unicode's
     Currency_Symbol category, ``Sc``, alone or after up to two capitals as in ``US$``), an ISO 4217
-    code (three capitals) before or after the number, or ``%`` after it: ``€1,250.00`` ->
-    ``("€", "1,250.00")``, ``-12,50 EUR`` -> ``("EUR", "-12,50")``, ``12.5%`` -> ``("%", "12.5")``.
-    ``(None, value)`` for a value with no unit, two of them, or another mark (``#12``, ``12 kg``)."""
+    code (three capitals) before or after the number, ``%`` after it, or a unit symbol after it
+    (letters, a degree sign, a power, ``/``: ``310,7 km²``, ``0,2 kg``, ``21.5 °C``, ``50 km/h``; the
+    SI's order, SI Brochure 9th ed. 5.4.3): ``€1,250.00`` -> ``("€", "1,250.00")``, ``-12,50 EUR`` ->
+    ``("EUR", "-12,50")``, ``12.5%`` -> ``("%", "12.5")``, ``12 kg`` -> ``("kg", "12")``.
+    ``(None, value)`` for a value with no unit, two of them, another mark before the number (``#12``)
+    or an exponent (``1e3`` is a number in scientific notation, not 1 of a unit ``e3``)."""
     text = str(value).strip()
     m = _WITH_UNIT.fullmatch(text)
     if m is None or not any(c.isdigit() for c in m.group("num")) or bool(m.group("pre")) == bool(m.group("post")):
         return None, text
     unit = m.group("pre") or m.group("post")
-    symbol = unit.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     if unit == "%" and m.group("post") is None:
         return None, text
-    if symbol and unit != "%" and _unicodedata.category(symbol) != "Sc":
+    if m.group("pre") or len(unit) == 1 and not unit.isalpha() and unit not in "°µμΩ%":
+        symbol = unit.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # a sign before the number, or one after it
+        if symbol and _unicodedata.category(symbol) != "Sc":
+            return None, text
+    elif _EXPONENT.fullmatch(unit):
         return None, text
     number = m.group("num").strip()
     if m.group("sign"):

@@ -215,14 +215,10 @@ def _fix_template(row: MappingRow, table: MappingTable, src: SourceData | None) 
 
 
 def _reference_values(src: SourceData, reference: str) -> list[str]:
-    if reference in src.references:
-        return src.values(reference)[:VALUE_SAMPLE]
-    if src.source.format == "xml":
-        try:
-            return src.xpath(reference)[:VALUE_SAMPLE]
-        except Exception:  # lxml XPath errors: nothing to check against
-            return []
-    return []
+    """The first values of ``reference`` over every record (:meth:`SourceData.reference_values` for a path
+    that is no reference of the records)."""
+    values = src.values(reference) if reference in src.references else src.reference_values(reference)
+    return values[:VALUE_SAMPLE]
 
 
 def _misfit(row: MappingRow, ont: Ontology, src: SourceData | None) -> str | None:

@@ -234,15 +234,34 @@ class SourceData:
 
     def per_record(self, expr: str) -> list[list[str]] | None:
         """The string values the XPath ``expr`` (relative to the iterator) selects in each record, in
-        record order; ``None`` when it cannot be evaluated (not XML, no tree, a malformed XPath)."""
+        record order (an element's text, as :meth:`xpath` gives it); ``None`` when it cannot be
+        evaluated (not XML, no tree, a malformed XPath)."""
         if self._tree is None or not self.iterator:
             return None
         try:
-            path = self.bind(expr)
-            return [[str(v) for v in e.xpath(path, namespaces=self.namespaces)]
-                    for e in self._tree.xpath(self.iterator, namespaces=self.namespaces)]
+            find = etree.XPath(self.bind(expr), namespaces=self.namespaces)  # compiled once for every record
+            found = [find(e) for e in self._tree.xpath(self.iterator, namespaces=self.namespaces)]
         except etree.XPathError:
             return None
+        return [[_text(v) for v in (hits if isinstance(hits, list) else [hits])] for hits in found]
+
+    def reference_values(self, reference: str) -> list[str]:
+        """Every record's values of a data reference, any format, in record order (may repeat): the
+        values a mapping row's reference gives at materialize. Of an XML source, the XPath evaluated
+        in each record (:meth:`per_record`; an absolute one in the document), the text as written,
+        white space kept (:meth:`xpath` reads the first record only); ``[]`` for a malformed one. Of
+        the other formats, :meth:`values`."""
+        if self.source.format != "xml":
+            return self.values(reference)
+        if reference.startswith("/"):
+            try:
+                return self.xpath(reference)
+            except etree.XPathError:
+                return []
+        per_record = self.per_record(reference)
+        if per_record is None:
+            return self.values(reference) if reference in self.references else []
+        return [v for values in per_record for v in values]
 
     def _select(self, expr: str) -> list:
         """Raw XPath result of ``expr`` (absolute, or relative to the first record)."""
@@ -269,4 +288,9 @@ class SourceData:
         out = ctx.xpath(expr, namespaces=self.namespaces)
         if not isinstance(out, list):
             return [str(out)]
-        return [x.text or "" if isinstance(x, etree._Element) else str(x) for x in out]
+        return [_text(x) for x in out]
+
+
+def _text(node: object) -> str:
+    """An XPath result as a value: an element's text (``""`` when it has none), else the string."""
+    return node.text or "" if isinstance(node, etree._Element) else str(node)

@@ -20,6 +20,7 @@ from rdflib.namespace import OWL
 
 from pipeline.fno import udfs
 from pipeline.fno.dates import decide_date_order
+from pipeline.fno.decimals import INTEGER_DATATYPES
 from pipeline.ontology import Ontology, namespace
 from pipeline.mappers.offline.profile import (
     DATATYPE_PATTERNS,
@@ -30,6 +31,7 @@ from pipeline.mappers.offline.profile import (
     decimal_comma_column,
     decimal_comma_share,
     distinct_values,
+    integer_share,
     memoised,
     qualified_years,
     present_values,
@@ -48,6 +50,10 @@ _NARROW = {"xsd:integer": {"xsd:integer", "xsd:gYear"}, "xsd:int": {"xsd:integer
            "xsd:float": {"xsd:integer", "xsd:decimal", "xsd:double", "xsd:gYear"},
            "xsd:boolean": {"xsd:boolean"}, "xsd:date": {"xsd:date"}, "xsd:dateTime": {"xsd:dateTime"},
            "xsd:dateTimeStamp": {"xsd:dateTimeStamp"}, "xsd:gYear": {"xsd:gYear"}, "xsd:time": {"xsd:time"}}
+
+#: The integer ranges of :data:`_NARROW` (xsd:integer and types derived from it), whose values ``toDecimal()``
+#: reads from grouped or unit-bearing numbers (``1.512.491``)
+_INTEGER_RANGES = {"xsd:" + t.rsplit("#", 1)[1] for t in INTEGER_DATATYPES} & set(_NARROW)
 
 #: Share of a column's non-empty values (repeats counted) that must fit a property's range for the
 #: range to describe the column despite the rest: more than half, the plain meaning of "most". The
@@ -102,7 +108,9 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
     Only ranges narrower than string are tested (numbers, booleans, dates), with
     :func:`.profile.profile_datatype`'s lexical patterns; dates and booleans that the
     ``normalizeDate`` / ``normalizeBoolean`` functions turn into the range's form score 0.9 (dates: when
-    more than half of the values, :data:`MOSTLY_FITS`, are dates ``toDate()`` reads).
+    more than half of the values, :data:`MOSTLY_FITS`, are dates ``toDate()`` reads), and so do numbers
+    that ``toDecimal()`` reads (a decimal comma, one unit on the column; into an integer range also
+    grouped thousands, ``1.512.491``: :func:`.profile.integer_share`) when more than half of them are.
     Cells that say "no value" (``N/A``, ``-``: :func:`.profile.present_values`) are no values and are
     not tested: ``skipMissing()`` gives them no triple (:mod:`.functions`). A column of nothing else
     has no value that fits (0.3).
@@ -133,7 +141,11 @@ def value_fit(ontology: Ontology, prop: URIRef, values: list[str]) -> float:
         return 0.9
     if narrow & {"xsd:decimal", "xsd:double", "xsd:float"} and memoised(values, "unit", lambda: unit_share(values)) \
             > MOSTLY_FITS:
-        return 0.9  # €1,250.00, 12.5%: one unit on the column, toDecimal() reads the numbers without it
+        return 0.9  # €1,250.00, 12.5%, 310,7 km²: one unit on the column, toDecimal() reads the numbers without it
+    if narrow & _INTEGER_RANGES and memoised(values, "integer", lambda: integer_share(values)) > MOSTLY_FITS:
+        # 1.512.491, 1,512,491, 120 kg: toDecimal() writes them as integers (grouping and a shared unit left out),
+        # as it does the decimals above; the minority it gives no value are faulty cells
+        return 0.9
     if "xsd:time" in narrow and all(udfs.normalize_time(v) for v in value_counts(values) if v.strip()):
         return 0.9  # 20:00, 8:05: toTime() will give them their seconds
     read = column_datetime(value_counts(values)) if narrow & {"xsd:dateTime", "xsd:dateTimeStamp"} else None

@@ -9,7 +9,10 @@
   ``normalizeBoolean``).
 * ``toDecimal()``: a literal typed ``xsd:decimal`` (double, float) whose column writes a decimal
   comma (``8,99``, ``1.234,56``; more than half of its values: :func:`.profile.decimal_comma_share`) gets the
-  point (FnO ``normalizeDecimalComma``); the other values get none and are counted (:mod:`.unmapped`).
+  point (FnO ``normalizeDecimalComma``); the other values get none and are counted (:mod:`.unmapped`). So does
+  one whose values carry one unit (``€1,250.00``, ``12.5%``, ``310,7 km²``: :func:`.profile.unit_share`), and a
+  literal of an integer datatype whose values are integers with thousands grouped or one unit (``1.512.491``,
+  ``1,512,491``: :func:`.profile.integer_share`), which the function writes without them.
 * ``toTime()``: a literal typed ``xsd:time`` whose values are clock times without seconds
   (``20:00``, ``8:05``) gets them (``20:00:00``; FnO ``normalizeTime``).
 * ``capitalize``: the property's range is a datatype restriction whose ``xsd:pattern`` the raw
@@ -39,13 +42,15 @@ from pipeline.ontology import Ontology
 from pipeline.sources.load import SourceData
 from pipeline.table import MappingRow
 from pipeline.mappers.offline.fit import MOSTLY_FITS, column_datetime, has_time_of_day, misfits
-from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share, unit_share
+from pipeline.mappers.offline.profile import MISSING_MARKERS, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME, XSD_DATETIMESTAMP, XSD_TIME, decimal_comma_share, integer_share, unit_share
+from pipeline.fno.decimals import INTEGER_DATATYPES, column_reader
 
 __all__ = ["propose_functions", "range_patterns"]
 
 log = logging.getLogger(__name__)
 
 _XSD_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_XSD_INTEGER = re.compile(r"^[+-]?\d+$")
 #: (ranges, the range's lexical form, does the whole column convert?, Function Name, Function
 #: Output, evidence): a function is proposed when some values are not in the range's lexical
 #: space and the function writes every value in it (decimal commas: decided per column).
@@ -55,8 +60,12 @@ _VALUE_FUNCTIONS = (
     ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: decimal_comma_share(vs) > MOSTLY_FITS,
      "toDecimal()", "decimal comma read as a point (8,99 -> 8.99)", "write the decimal with a comma"),
     ((XSD.decimal, XSD.double, XSD.float), _XSD_DECIMAL, lambda vs: unit_share(vs) > MOSTLY_FITS,
-     "toDecimal()", "number read without its unit (a currency sign or code, a percent sign)",
-     "carry one unit (a currency or %), which the literal leaves out"),
+     "toDecimal()", "number read without its unit (a currency, a percent sign, a unit symbol: km², kg)",
+     "carry one unit (a currency, %, a unit symbol), which the literal leaves out"),
+    (tuple(URIRef(t) for t in sorted(INTEGER_DATATYPES)), _XSD_INTEGER,
+     lambda vs: integer_share(vs) > MOSTLY_FITS and _saves(vs, column_reader(vs, integer=True), _XSD_INTEGER),
+     "toDecimal()", "number read as an integer, its thousands grouping or unit left out",
+     "are integers with thousands grouped or one unit, which the literal leaves out"),
     ((XSD.time,), XSD_TIME, lambda vs: _share(vs, udfs.normalize_time) == 1.0,
      "toTime()", "time normalised to xsd:time (hh:mm:ss)", "read as clock times"),
     ((XSD.dateTime,), XSD_DATETIME, lambda vs: _share(vs, column_datetime(vs)) == 1.0,
@@ -64,6 +73,13 @@ _VALUE_FUNCTIONS = (
     ((XSD.dateTimeStamp,), XSD_DATETIMESTAMP, lambda vs: _share(vs, _stamp(column_datetime(vs))) == 1.0,
      "toDateTime()", "date-time normalised to xsd:dateTime (T, seconds, zone hh:mm)", "read as date-times with a zone"),
 )
+
+
+def _saves(values: list[str], read, lexical: re.Pattern) -> bool:
+    """Some value outside the range's ``lexical`` form is one the function ``read`` writes in it: the function
+    saves a value (``1.512.491``). A column of plain integers and a faulty cell (``Summe``) needs none: the guard
+    drops that cell either way."""
+    return any(not lexical.match(v) and read(v) for v in values)
 
 
 def _stamp(read):
@@ -89,7 +105,8 @@ def range_patterns(ontology: Ontology, prop: URIRef) -> list[str]:
 
 
 def _raw_values(src: SourceData, reference: str) -> list[str]:
-    return src.xpath(reference) if src.source.format == "xml" else src.values(reference)
+    """Every record's values of a row's reference (an XML one read in each record, not the first alone)."""
+    return src.reference_values(reference)
 
 
 def _values(raw: list[str]) -> list[str]:

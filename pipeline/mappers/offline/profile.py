@@ -29,11 +29,11 @@ from collections import Counter
 from typing import Callable, Sequence, TypeVar
 
 from pipeline.fno import udfs
-from pipeline.fno.decimals import decide_decimal_mark, decide_unit
+from pipeline.fno.decimals import column_reader, decide_decimal_mark, decide_unit
 from pipeline.sources.columns import ColumnRecords, DistinctRecords, Values, sample_indices
 
 __all__ = ["DATATYPE_PATTERNS", "XSD_BOOLEAN", "XSD_DATE", "XSD_TIME", "XSD_DATETIME", "XSD_DATETIMESTAMP", "MISSING_MARKERS",
-           "present_values", "QUALIFIED_YEAR", "decimal_comma_column", "decimal_comma_share", "unit_share", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
+           "present_values", "QUALIFIED_YEAR", "decimal_comma_column", "decimal_comma_share", "unit_share", "integer_share", "qualified_years", "profile_datatype", "is_numeric", "distinct_values", "nonblank_count", "value_counts",
            "distinct_records", "is_key", "minimal_keys", "included", "memoised"]
 
 _T = TypeVar("_T")
@@ -125,15 +125,28 @@ def decimal_comma_share(values: Sequence[str]) -> float:
 
 def unit_share(values: Sequence[str]) -> float:
     """Share (0..1) of a column's non-empty values, missing-value markers left out, that ``toDecimal()``
-    reads as numbers once the column's one unit is left out (a currency sign or ISO 4217 code, ``%``:
-    :func:`pipeline.fno.decimals.decide_unit`, as the compiler decides it). 0 unless every value with a
-    digit carries the same unit (``€5``, ``$5``: amounts in two currencies are not one quantity)."""
+    reads as numbers once the column's one unit is left out (a currency sign or ISO 4217 code, ``%``, a
+    unit symbol such as ``km²``: :func:`pipeline.fno.decimals.decide_unit`, as the compiler decides it). 0
+    unless every value with a digit carries the same unit (``€5``, ``$5``: amounts in two currencies are
+    not one quantity)."""
     vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
     unit = decide_unit(vals) if vals else None
     if unit is None or unit.status != "shared":
         return 0.0
-    mark = decide_decimal_mark(vals, unit=unit.unit).mark
-    return sum(1 for v in vals if udfs.normalize_decimal(v, mark, unit.unit)) / len(vals)
+    read = column_reader(vals)
+    return sum(1 for v in vals if read(v)) / len(vals)
+
+
+def integer_share(values: Sequence[str]) -> float:
+    """Share (0..1) of a column's non-empty values, missing-value markers left out, that ``toDecimal()``
+    reads into an integer datatype (:func:`pipeline.fno.decimals.column_reader` with ``integer``, as the
+    compiler reads them): ``1.512.491`` and ``1,512,491`` (thousands grouped), ``12 kg`` (a unit every
+    value shares); ``12,5`` has a fraction and is none."""
+    vals = [v.strip() for v in values if v and v.strip() and v.strip() not in MISSING_MARKERS]
+    if not vals:
+        return 0.0
+    read = column_reader(vals, integer=True)
+    return sum(1 for v in vals if read(v)) / len(vals)
 
 
 def decimal_comma_column(values: Sequence[str]) -> bool:

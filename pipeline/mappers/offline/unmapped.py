@@ -22,8 +22,7 @@ from collections import Counter
 from rdflib import URIRef
 
 from pipeline.findings import Finding
-from pipeline.fno import udfs
-from pipeline.fno.decimals import decide_decimal_mark, decide_unit
+from pipeline.fno.decimals import INTEGER_DATATYPES, column_reader, decide_unit
 from pipeline.ontology import Ontology
 from pipeline.table import MappingRow, parse_concat
 from pipeline.mappers.offline.analysis import MIN_SCORE, SourceInfo
@@ -97,8 +96,8 @@ def _candidates(info: SourceInfo, ref: str, ont: Ontology, matcher: NameMatcher,
                    f"similarity {score:.2f}, but the values do not fit its range")
             units = decide_unit(present_values(values)) if bad else None
             if units is not None and units.status == "mixed":
-                why += (f"; they carry different units ({', '.join(units.evidence[:4])}): amounts in two "
-                        "currencies are not one number")
+                why += (f"; they carry different units ({', '.join(units.evidence[:4])}): values in two "
+                        "units are not one quantity")
         elif c in taken:
             why = f"similarity {score:.2f}; property taken by {taken[c]!r}"
         elif info.cls is not None and domain_fits(ont, p, info.cls) == 0.0:
@@ -308,19 +307,28 @@ def misfit_findings(infos: list[SourceInfo], rows: list[MappingRow]) -> list[Fin
 
 
 def _unread_decimals(info: SourceInfo, row: MappingRow) -> list[Finding]:
-    """A warning for a ``toDecimal()`` row some of whose values no decimal mark makes a number (``€ 5,50``
-    in a column of ``12,00``): the function, run with the mark the column decides
-    (:func:`pipeline.fno.decimals.decide_decimal_mark`, as the compiler passes it), gives them no value.
-    The mapper proposes the function when most values read (:func:`.profile.decimal_comma_share`)."""
+    """A warning for a ``toDecimal()`` row some of whose values the function gives no value (``€ 5,50``
+    in a column of ``12,00``; ``12,5`` into an integer datatype): read as the compiler reads the column,
+    with its decided unit and decimal mark (:func:`pipeline.fno.decimals.column_reader`). The mapper
+    proposes the function when most values read (:func:`.profile.decimal_comma_share`,
+    :func:`.profile.unit_share`, :func:`.profile.integer_share`)."""
     vals = [v.strip() for v in present_values(info.data.values(row.data_reference)) if v and v.strip()]
-    unit = decide_unit(vals).unit
-    mark = decide_decimal_mark(vals, unit=unit).mark if vals else None
-    bad = Counter(v for v in vals if not udfs.normalize_decimal(v, mark, unit))
+    integer = _expanded(row.datatype) in INTEGER_DATATYPES
+    read = column_reader(vals, integer=integer)
+    bad = Counter(v for v in vals if not read(v))
     if not bad:
         return []
     shown = ", ".join(repr(v) for v, _ in bad.most_common(3))
+    what = f"integers ({row.datatype})" if integer else "numbers"
     return [Finding("map", str(info.data.source.path), f"column {row.data_reference!r} of {info.name} maps to "
                     f"{row.ontology_property} with toDecimal(), but {sum(bad.values())} of its {len(vals)} values "
-                    f"are no number with the column's decimal mark {mark!r} (e.g. {shown}): they give no triple",
-                    column="function_name", value=row.function_name, expected="numbers with a decimal comma",
+                    f"are no {what} in the column's form (decimal mark, unit) (e.g. {shown}): they give no triple",
+                    column="function_name", value=row.function_name, expected=f"{what} toDecimal() reads",
                     severity="warning")]
+
+
+def _expanded(datatype: str | None) -> str | None:
+    """A Datatype cell's IRI for the ``xsd:`` prefix the mapper writes (``xsd:integer``), else the cell."""
+    if not datatype:
+        return None
+    return "http://www.w3.org/2001/XMLSchema#" + datatype[4:] if datatype.startswith("xsd:") else datatype
