@@ -207,9 +207,19 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    if argv is None and threading.current_thread() is threading.main_thread():
-        # the command line's own process: its work and exit code are final, and Python's exit (finalizers,
-        # worker pools) can take seconds, in which a Ctrl-C would end it with 130 and no word
+    return code
+
+
+def console() -> int:
+    """The ``kgc`` command (``[project.scripts]``): :func:`main` on ``sys.argv``; returns its exit code.
+
+    Once the command has ended, its work and exit code are final, and Python's exit (finalizers, worker
+    pools) can take seconds, in which a Ctrl-C would end the process with 130 and no word: so the
+    process ignores SIGINT from then on. Only here: a disposition of SIG_IGN outlives the call and is
+    inherited by every child process, so :func:`main` called in-process (tests, tools) leaves it alone.
+    """
+    code = main()
+    if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     return code
 
@@ -267,4 +277,4 @@ def _main(argv: list[str], started: list[bool]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -71,3 +71,21 @@ def test_an_error_without_interruption_is_not_one() -> None:
             raise RuntimeError("b") from exc
     except RuntimeError as exc:
         assert interruption_in(exc) is None
+
+
+def test_main_in_process_leaves_ctrl_c_alone(monkeypatch, capsys) -> None:
+    """``main()`` run in a process that goes on (tests, tools) must not leave SIGINT ignored: SIG_IGN
+    is inherited by every child process, whose Ctrl-C would then do nothing."""
+    import signal
+    from pipeline import cli
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(sys, "argv", ["kgc", "validate", "no-such.yaml", "no-such-kg.nt"])  # a missing file: exit 2, at once
+    assert cli.main() == 2
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_the_kgc_command_ignores_ctrl_c_once_it_has_ended() -> None:
+    script = ("import signal, sys\nfrom pipeline import cli\nsys.argv = ['kgc', 'validate', 'no-such.yaml', 'no-such-kg.nt']\n"
+              "code = cli.console()\nprint(code, signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout == "2 True\n"
