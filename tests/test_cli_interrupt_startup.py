@@ -4,6 +4,7 @@ traceback: 25-50 lines of traceback from ``build_parser``'s imports)."""
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,9 @@ sys.exit(cli.main(["map", "case.yaml", "t.md"]))
     ("SIGTERM", "interrupted: terminated (SIGTERM); before the command started, nothing was done"),
 ])
 def test_signal_while_modules_load_is_one_line(sig, line) -> None:
+    # a child inherits an ignored SIGINT (a test runner's worker may ignore it): start it as a shell would
     done = subprocess.run([sys.executable, "-c", SCRIPT.format(sig=sig)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (done.returncode, done.stderr, done.stdout) == (130, line + "\n", "")
 
 
@@ -76,7 +78,6 @@ def test_an_error_without_interruption_is_not_one() -> None:
 def test_main_in_process_leaves_ctrl_c_alone(monkeypatch, capsys) -> None:
     """``main()`` run in a process that goes on (tests, tools) must not leave SIGINT ignored: SIG_IGN
     is inherited by every child process, whose Ctrl-C would then do nothing."""
-    import signal
     from pipeline import cli
     before = signal.getsignal(signal.SIGINT)
     monkeypatch.setattr(sys, "argv", ["kgc", "validate", "no-such.yaml", "no-such-kg.nt"])  # a missing file: exit 2, at once
@@ -87,5 +88,6 @@ def test_main_in_process_leaves_ctrl_c_alone(monkeypatch, capsys) -> None:
 def test_the_kgc_command_ignores_ctrl_c_once_it_has_ended() -> None:
     script = ("import signal, sys\nfrom pipeline import cli\nsys.argv = ['kgc', 'validate', 'no-such.yaml', 'no-such-kg.nt']\n"
               "code = cli.console()\nprint(code, signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert done.stdout == "2 True\n"

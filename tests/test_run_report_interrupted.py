@@ -19,7 +19,10 @@ render = importlib.import_module("pipeline.report.render")  # the module: pipeli
 FILES = ("report.json", "report.md", "report.html")
 
 
-def test_replace_together_holds_a_signal_until_all_are_replaced(tmp_path, monkeypatch):
+def test_replace_together_holds_a_signal_until_all_are_replaced(tmp_path, monkeypatch, request):
+    # Ctrl-C raises KeyboardInterrupt here, as in a command's process (a test runner's worker may ignore it)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     paths = [tmp_path / name for name in FILES]
     for p in paths:
         p.write_text("old", encoding="utf-8")
