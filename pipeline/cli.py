@@ -200,14 +200,24 @@ def main(argv: list[str] | None = None) -> int:
     started: list[bool] = []  # set by _main when the command itself starts
     try:
         code = _main(sys.argv[1:] if argv is None else list(argv), started)
+    except Exception as exc:  # an interruption Python reraised as another error (pipeline.errors.interruption_in)
+        if (cause := interruption_in(exc)) is None:  # while the modules load (imports) or the command runs
+            raise
+        code = _interrupted_early(cause, started)
     except KeyboardInterrupt as exc:  # while the modules load or the options are read; or while a finding prints
-        early = "before the command started, nothing was done"
-        interrupted(exc if started else KeyboardInterrupt(f"{exc}; {early}" if str(exc) else early))
-        code = 130
+        code = _interrupted_early(exc, started)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return code
+
+
+def _interrupted_early(exc: KeyboardInterrupt, started: list[bool]) -> int:
+    """Say an interruption :func:`_main` did not handle (exit 130): the command's own as it is, one before
+    the command started with what that means."""
+    early = "before the command started, nothing was done"
+    interrupted(exc if started else KeyboardInterrupt(f"{exc}; {early}" if str(exc) else early))
+    return 130
 
 
 def console() -> int:
@@ -266,11 +276,6 @@ def _main(argv: list[str], started: list[bool]) -> int:
         return 1
     except KeyboardInterrupt as exc:  # Ctrl-C: one line (what was kept, where), the shell's 128 + SIGINT
         interrupted(exc)
-        return 130
-    except Exception as exc:
-        if (cause := interruption_in(exc)) is None:
-            raise
-        interrupted(cause)  # an interruption Python reraised as another error (pipeline.errors.interruption_in)
         return 130
     finally:
         sys.stdout = stdout

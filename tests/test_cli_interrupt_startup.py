@@ -91,3 +91,16 @@ def test_the_kgc_command_ignores_ctrl_c_once_it_has_ended() -> None:
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert done.stdout == "2 True\n"
+
+
+def test_interruption_reraised_while_modules_load_is_one_line(monkeypatch, capsys) -> None:
+    from pipeline import cli
+
+    def build_parser(full=None):  # an import interrupted inside a class body, as CPython 3.11 reports it
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper' instance") from exc
+    monkeypatch.setattr(cli, "build_parser", build_parser)
+    assert cli.main(["map"]) == 130
+    assert capsys.readouterr().err == "interrupted: before the command started, nothing was done\n"
